@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Every setting of the server, read from the environment in one place (documented in README). */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://... or undefined for the embedded SQLite file DATA_DIR/db.sqlite3. */
+  databaseUrl: string | undefined;
+  secretKey: string;
+  smtpUrl: string | undefined;
+  contactEmail: string | undefined;
+  /** Absolute base for links in mails, e.g. https://scriptorium.example.org */
+  siteUrl: string;
+  redisUrl: string | undefined;
+  wsUrlBase: string;
+  /** Where the built web app lives (web/dist). */
+  webDist: string;
+  /** Failed logins per account or address before the lock, and how long the lock lasts. */
+  loginMaxFailures: number;
+  loginLockSeconds: number;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+function readSecretKey(dataDir: string, fromEnv: string | undefined): string {
+  if (fromEnv) return fromEnv;
+  const file = path.join(dataDir, 'secret_key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = randomBytes(32).toString('hex');
+  writeFileSync(file, key, { mode: 0o600 });
+  return key;
+}
+
+function intSetting(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return parsed;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = intSetting(env.PORT, 8000, 'PORT');
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = path.resolve(env.DATA_DIR || path.join(repoRoot, 'data'));
+  mkdirSync(dataDir, { recursive: true });
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL must start with postgres:// (leave it unset for SQLite)');
+  }
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    secretKey: readSecretKey(dataDir, env.SECRET_KEY),
+    smtpUrl: env.SMTP_URL || undefined,
+    contactEmail: env.CONTACT_EMAIL || undefined,
+    siteUrl: (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    redisUrl: env.REDIS_URL || undefined,
+    wsUrlBase: env.WS_URL_BASE || '/ws',
+    webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'web/dist')),
+    loginMaxFailures: intSetting(env.LOGIN_MAX_FAILURES, 5, 'LOGIN_MAX_FAILURES'),
+    loginLockSeconds: intSetting(env.LOGIN_LOCK_SECONDS, 900, 'LOGIN_LOCK_SECONDS'),
+  };
+}

@@ -1,0 +1,26 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config';
+import type { Database } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+// PostgreSQL returns bigint (int8) as text; our bigints are millisecond times, safe as numbers.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): { db: Db; dialect: Dialect } {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  const sqlite = new SQLite(path.join(config.dataDir, 'db.sqlite3'));
+  // WAL: readers never block the writer; NORMAL sync is durable across process crashes in WAL mode.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+}
