@@ -1,0 +1,173 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithI18n } from '../test-i18n';
+import { ConfirmDialog, Dialog } from './dialog';
+
+function overlayOf(dialog: HTMLElement): HTMLElement {
+  const overlay = dialog.closest<HTMLElement>('.dialog-overlay');
+  if (!overlay) throw new Error('no overlay');
+  return overlay;
+}
+
+function Opener({ nested = false }: { nested?: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [inner, setInner] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Open it
+      </button>
+      {open ? (
+        <Dialog
+          title="Outer"
+          onClose={() => setOpen(false)}
+          width={350}
+          height={250}
+          buttons={
+            <button type="button" onClick={() => setOpen(false)}>
+              Done
+            </button>
+          }
+        >
+          <input aria-label="Name" />
+          {nested ? (
+            <button type="button" onClick={() => setInner(true)}>
+              Deeper
+            </button>
+          ) : null}
+          {inner ? (
+            <Dialog title="Inner" onClose={() => setInner(false)}>
+              inner body
+            </Dialog>
+          ) : null}
+        </Dialog>
+      ) : null}
+    </>
+  );
+}
+
+describe('Dialog', () => {
+  it('is a modal named by its visible title, sized as asked, on layer 100', () => {
+    renderWithI18n(<Opener />);
+    fireEvent.click(screen.getByText('Open it'));
+    const dialog = screen.getByRole('dialog', { name: 'Outer' });
+    expect(screen.getByRole('heading', { name: 'Outer' })).not.toBeNull();
+    const modal = dialog.closest<HTMLElement>('.dialog-modal');
+    expect(modal?.style.width).toBe('350px');
+    expect(modal?.style.height).toBe('250px');
+    expect(overlayOf(dialog).style.zIndex).toBe('100');
+    expect(screen.getByRole('button', { name: 'Done' })).not.toBeNull();
+  });
+
+  it('closes with the close button and with Escape, returning focus to the opener', async () => {
+    renderWithI18n(<Opener />);
+    const opener = screen.getByText('Open it');
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Outer' });
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+
+    fireEvent.keyDown(document.activeElement ?? dialog, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+
+    fireEvent.click(opener);
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('keeps Tab focus inside the dialog', async () => {
+    renderWithI18n(<Opener />);
+    fireEvent.click(screen.getByText('Open it'));
+    const dialog = screen.getByRole('dialog', { name: 'Outer' });
+    const done = screen.getByRole('button', { name: 'Done' });
+    act(() => done.focus());
+    // The last focusable element: Tab wraps around to the first one inside the dialog.
+    fireEvent.keyDown(done, { key: 'Tab' });
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    expect(document.activeElement).not.toBe(done);
+  });
+
+  it('stacks each newly opened dialog one layer higher; Escape closes only the topmost', () => {
+    renderWithI18n(<Opener nested />);
+    fireEvent.click(screen.getByText('Open it'));
+    fireEvent.click(screen.getByText('Deeper'));
+    const inner = screen.getByRole('dialog', { name: 'Inner' });
+    expect(overlayOf(inner).style.zIndex).toBe('101');
+    fireEvent.keyDown(inner, { key: 'Escape' });
+    expect(screen.queryByRole('dialog', { name: 'Inner' })).toBeNull();
+    expect(screen.getByRole('dialog', { name: 'Outer' })).not.toBeNull();
+  });
+
+  it('hands layer 100 out again once earlier dialogs have closed', () => {
+    const first = renderWithI18n(
+      <Dialog title="One" onClose={() => {}}>
+        x
+      </Dialog>,
+    );
+    first.unmount();
+    renderWithI18n(
+      <Dialog title="Two" onClose={() => {}}>
+        y
+      </Dialog>,
+    );
+    expect(overlayOf(screen.getByRole('dialog', { name: 'Two' })).style.zIndex).toBe('100');
+  });
+});
+
+describe('ConfirmDialog', () => {
+  it('runs onConfirm and then closes', async () => {
+    const onConfirm = vi.fn();
+    const onClose = vi.fn();
+    renderWithI18n(
+      <ConfirmDialog
+        title="Delete image"
+        message="Delete the image 'x'?"
+        confirmLabel="Delete"
+        onConfirm={onConfirm}
+        onClose={onClose}
+      />,
+    );
+    expect(screen.getByRole('dialog', { name: 'Delete image' }).textContent).toContain(
+      "Delete the image 'x'?",
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('closes without confirming on Cancel', () => {
+    const onConfirm = vi.fn();
+    const onClose = vi.fn();
+    renderWithI18n(
+      <ConfirmDialog
+        title="Delete"
+        message="Sure?"
+        confirmLabel="Delete"
+        onConfirm={onConfirm}
+        onClose={onClose}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(onConfirm).not.toHaveBeenCalled();
+  });
+
+  it('stays open when onConfirm fails', async () => {
+    const onClose = vi.fn();
+    renderWithI18n(
+      <ConfirmDialog
+        title="Delete"
+        message="Sure?"
+        confirmLabel="Delete"
+        onConfirm={() => Promise.reject(new Error('offline'))}
+        onClose={onClose}
+      />,
+    );
+    const confirm = screen.getByRole('button', { name: 'Delete' }) as HTMLButtonElement;
+    fireEvent.click(confirm);
+    await waitFor(() => expect(confirm.disabled).toBe(false));
+    expect(onClose).not.toHaveBeenCalled();
+  });
+});

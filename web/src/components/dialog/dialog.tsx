@@ -1,0 +1,118 @@
+import { type ReactNode, useLayoutEffect, useState } from 'react';
+import { Heading, Modal, Dialog as ModalDialog, ModalOverlay } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { nextDialogLayer, takeDialogLayer } from './dialog-layers';
+import './dialog.css';
+
+export interface DialogProps {
+  title: string;
+  onClose(): void;
+  /** Width in px (spec section 9 gives e.g. 350 for add contact). */
+  width?: number;
+  /** Height in px. */
+  height?: number;
+  children: ReactNode;
+  /** The action buttons, shown in the dialog's footer. */
+  buttons?: ReactNode;
+}
+
+/**
+ * A modal dialog: react-aria traps focus inside, returns it to where it was on close, hides the
+ * rest of the page from assistive technology and closes on Escape (only the topmost dialog).
+ */
+export function Dialog({ title, onClose, width, height, children, buttons }: DialogProps) {
+  const { t } = useTranslation('components');
+  const [layer] = useState(nextDialogLayer);
+  useLayoutEffect(() => takeDialogLayer(layer), [layer]);
+
+  return (
+    <ModalOverlay
+      isOpen
+      isKeyboardDismissDisabled={false}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      className="dialog-overlay"
+      style={{ zIndex: layer }}
+      data-layer={layer}
+    >
+      <Modal className="dialog-modal" style={{ width, height }}>
+        <ModalDialog className="dialog">
+          <header className="dialog-header">
+            <Heading slot="title" className="dialog-title">
+              {title}
+            </Heading>
+            <button type="button" className="dialog-close" aria-label={t('close')} onClick={onClose}>
+              ×
+            </button>
+          </header>
+          <div className="dialog-body">{children}</div>
+          {buttons ? <footer className="dialog-buttons">{buttons}</footer> : null}
+        </ModalDialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
+
+export interface ConfirmDialogProps {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  /** May return a promise: the dialog waits for it and stays open (buttons enabled again) if it fails. */
+  onConfirm(): void | Promise<void>;
+  onClose(): void;
+  width?: number;
+  height?: number;
+}
+
+/** A yes/no question such as 'Delete ... ?'; confirming runs onConfirm and then closes. */
+export function ConfirmDialog({
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  onClose,
+  width,
+  height,
+}: ConfirmDialogProps) {
+  const { t } = useTranslation('components');
+  const [busy, setBusy] = useState(false);
+
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await onConfirm();
+    } catch {
+      // The caller reports its own failure (usually with a toast); keep the question open for a retry.
+      setBusy(false);
+      return;
+    }
+    onClose();
+  };
+
+  return (
+    <Dialog
+      title={title}
+      onClose={onClose}
+      width={width}
+      height={height}
+      buttons={
+        <>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={busy}
+            onClick={() => void confirm()}
+          >
+            {confirmLabel}
+          </button>
+          <button type="button" className="button" disabled={busy} onClick={onClose}>
+            {t('cancel')}
+          </button>
+        </>
+      }
+    >
+      <p className="dialog-message">{message}</p>
+    </Dialog>
+  );
+}

@@ -1,0 +1,287 @@
+import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { type BulkAction, BulkMenu } from '../bulk-menu/bulk-menu';
+import { isDialogOpen } from '../dialog/dialog-layers';
+import { SearchBox } from '../search-box/search-box';
+import { altShortcutAria, isAltShortcut } from './alt-shortcut';
+import '../menu/menu.css';
+import './overview-menu.css';
+
+interface ItemBase {
+  id: string;
+  /** One letter or digit: Alt plus this key triggers the item from anywhere on the page. */
+  shortcut?: string;
+  disabled?: boolean;
+}
+
+export interface DropdownOption {
+  id: string;
+  label: string;
+  onSelect(): void;
+}
+
+/** A clickable text entry, e.g. 'Invite contact'. */
+export interface TextMenuItem extends ItemBase {
+  type: 'text';
+  title: string;
+  onSelect(): void;
+}
+
+/** An icon button; `title` is its accessible name. */
+export interface ButtonMenuItem extends ItemBase {
+  type: 'button';
+  title: string;
+  icon: ReactNode;
+  onSelect(): void;
+}
+
+/**
+ * A dropdown of options. With `selectedId` it is a filter (e.g. 'All categories' plus each
+ * category) that shows the chosen option; without it, a plain menu of actions under `title`.
+ */
+export interface DropdownMenuItem extends ItemBase {
+  type: 'dropdown';
+  title: string;
+  options: DropdownOption[];
+  selectedId?: string;
+}
+
+export interface SearchMenuItem extends ItemBase {
+  type: 'search';
+  title: string;
+  value: string;
+  onChange(value: string): void;
+}
+
+/** Select-all checkbox plus bulk actions (spec 2.7). */
+export interface SelectActionMenuItem extends ItemBase {
+  type: 'select-action';
+  allSelected: boolean;
+  someSelected?: boolean;
+  onSelectAll(checked: boolean): void;
+  actions: BulkAction[];
+}
+
+export type OverviewMenuItem =
+  | TextMenuItem
+  | ButtonMenuItem
+  | DropdownMenuItem
+  | SearchMenuItem
+  | SelectActionMenuItem;
+
+export interface OverviewMenuProps {
+  items: OverviewMenuItem[];
+  /** Accessible name of the toolbar; defaults to 'Page menu'. */
+  label?: string;
+}
+
+function isTextField(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLTextAreaElement ||
+    (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button'].includes(target.type))
+  );
+}
+
+/** The menu bar of the overview pages (documents, bibliography, images, contacts). */
+export function OverviewMenu({ items, label }: OverviewMenuProps) {
+  const { t } = useTranslation('components');
+  const [openItem, setOpenItem] = useState<string | null>(null);
+  const barRef = useRef<HTMLDivElement>(null);
+  const controls = useRef(new Map<string, HTMLElement>());
+  const latestItems = useRef(items);
+
+  useEffect(() => {
+    latestItems.current = items;
+  }, [items]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      // A page shortcut must not act behind an open dialog.
+      if (event.defaultPrevented || isDialogOpen()) return;
+      const item = latestItems.current.find(
+        (candidate) => candidate.shortcut && !candidate.disabled && isAltShortcut(event, candidate.shortcut),
+      );
+      if (!item) return;
+      event.preventDefault();
+      switch (item.type) {
+        case 'text':
+        case 'button':
+          item.onSelect();
+          break;
+        case 'dropdown':
+        case 'select-action':
+          setOpenItem(item.id);
+          break;
+        case 'search': {
+          const box = controls.current.get(item.id);
+          if (box instanceof HTMLInputElement) {
+            box.focus();
+            box.select();
+          }
+          break;
+        }
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  // Left and right arrows walk along the bar (except inside the search box, where they move the caret).
+  const onBarKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    const bar = barRef.current;
+    const target = event.target;
+    // Keys from the portalled dropdowns bubble here through React; they are not ours.
+    if (!bar || !(target instanceof HTMLElement) || !bar.contains(target) || isTextField(target)) return;
+    const focusable = Array.from(
+      bar.querySelectorAll<HTMLElement>('button:not([disabled]), input:not([disabled])'),
+    );
+    const index = focusable.indexOf(target);
+    if (index < 0) return;
+    const step = event.key === 'ArrowRight' ? 1 : -1;
+    const next = focusable[(index + step + focusable.length) % focusable.length];
+    event.preventDefault();
+    next.focus();
+  };
+
+  const register = (id: string) => (element: HTMLElement | null) => {
+    if (element) controls.current.set(id, element);
+    else controls.current.delete(id);
+  };
+
+  const openProps = (id: string) => ({
+    isOpen: openItem === id,
+    onOpenChange: (open: boolean) => setOpenItem(open ? id : null),
+  });
+
+  const renderItem = (item: OverviewMenuItem) => {
+    const keys = item.shortcut ? altShortcutAria(item.shortcut) : undefined;
+    switch (item.type) {
+      case 'text':
+        return (
+          <button
+            type="button"
+            className="overview-menu-text"
+            disabled={item.disabled}
+            aria-keyshortcuts={keys}
+            onClick={() => item.onSelect()}
+          >
+            {item.title}
+          </button>
+        );
+      case 'button':
+        return (
+          <button
+            type="button"
+            className="overview-menu-button"
+            disabled={item.disabled}
+            aria-label={item.title}
+            title={item.title}
+            aria-keyshortcuts={keys}
+            onClick={() => item.onSelect()}
+          >
+            {item.icon}
+          </button>
+        );
+      case 'search':
+        return (
+          <SearchBox
+            ref={register(item.id)}
+            label={item.title}
+            value={item.value}
+            onChange={item.onChange}
+            className="overview-menu-search"
+          />
+        );
+      case 'select-action':
+        return (
+          <BulkMenu
+            allSelected={item.allSelected}
+            someSelected={item.someSelected}
+            onSelectAll={item.onSelectAll}
+            actions={item.actions}
+            {...openProps(item.id)}
+          />
+        );
+      case 'dropdown':
+        return <Dropdown item={item} keys={keys} {...openProps(item.id)} />;
+    }
+  };
+
+  return (
+    <div
+      ref={barRef}
+      role="toolbar"
+      aria-label={label ?? t('menuLabel')}
+      className="overview-menu"
+      onKeyDown={onBarKeyDown}
+    >
+      {items.map((item) => (
+        <div key={item.id} className={`overview-menu-item overview-menu-item-${item.type}`}>
+          {renderItem(item)}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function Dropdown({
+  item,
+  keys,
+  isOpen,
+  onOpenChange,
+}: {
+  item: DropdownMenuItem;
+  keys?: string;
+  isOpen: boolean;
+  onOpenChange(open: boolean): void;
+}) {
+  const selected = item.options.find((option) => option.id === item.selectedId);
+  const isFilter = item.selectedId !== undefined;
+  const run = (key: string | number) => item.options.find((option) => option.id === String(key))?.onSelect();
+  return (
+    <MenuTrigger isOpen={isOpen} onOpenChange={onOpenChange}>
+      <Button
+        className="overview-menu-dropdown"
+        isDisabled={item.disabled}
+        // The name starts with what the bar says (e.g. 'Category: All categories'), as WCAG 2.5.3 asks.
+        aria-label={isFilter && selected ? `${item.title}: ${selected.label}` : undefined}
+        aria-keyshortcuts={keys}
+      >
+        <span>{isFilter && selected ? selected.label : item.title}</span>
+        <span aria-hidden="true" className="overview-menu-caret">
+          ▾
+        </span>
+      </Button>
+      <Popover className="menu-popover" placement="bottom start">
+        {isFilter ? (
+          <Menu
+            className="menu"
+            aria-label={item.title}
+            selectionMode="single"
+            disallowEmptySelection
+            selectedKeys={item.selectedId ? [item.selectedId] : []}
+            onSelectionChange={(keys) => {
+              if (keys !== 'all') for (const key of keys) run(key);
+            }}
+          >
+            {item.options.map((option) => (
+              <MenuItem key={option.id} id={option.id} className="menu-item" textValue={option.label}>
+                {option.label}
+              </MenuItem>
+            ))}
+          </Menu>
+        ) : (
+          <Menu className="menu" aria-label={item.title} onAction={run}>
+            {item.options.map((option) => (
+              <MenuItem key={option.id} id={option.id} className="menu-item" textValue={option.label}>
+                {option.label}
+              </MenuItem>
+            ))}
+          </Menu>
+        )}
+      </Popover>
+    </MenuTrigger>
+  );
+}
