@@ -21,6 +21,44 @@ export interface Config {
   /** Failed logins per account or address before the lock, and how long the lock lasts. */
   loginMaxFailures: number;
   loginLockSeconds: number;
+  /**
+   * Failed logins from one client address before that address is locked. Higher than the
+   * per-account limit because many researchers share one university NAT address.
+   */
+  loginAddressMaxFailures: number;
+  /** First delay after a failed login; it doubles per failure, capped at 2 s. */
+  loginDelayMs: number;
+  /** Enabled plugins in header order (PLUGINS=templates,books). */
+  plugins: Plugin[];
+  /** Sender of every mail. */
+  mailFrom: string;
+  /** Fastify trustProxy: false, true, or a comma list of proxy addresses/CIDRs to trust. */
+  trustProxy: boolean | string;
+  /** Largest accepted upload (multipart file) and form body, in bytes. */
+  maxUploadBytes: number;
+}
+
+export const PLUGINS = ['templates', 'books'] as const;
+export type Plugin = (typeof PLUGINS)[number];
+
+function pluginsSetting(value: string | undefined): Plugin[] {
+  const names = (value ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!(PLUGINS as readonly string[]).includes(name)) {
+      throw new Error(`PLUGINS may only list ${PLUGINS.join(', ')}; got "${name}"`);
+    }
+  }
+  // Header order is fixed by the spec (templates 4, books 5), whatever order the operator wrote.
+  return PLUGINS.filter((name) => names.includes(name));
+}
+
+function trustProxySetting(value: string | undefined): boolean | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  return value;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -37,7 +75,8 @@ function readSecretKey(dataDir: string, fromEnv: string | undefined): string {
 function intSetting(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`${name} must be a whole number, got "${value}"`);
   return parsed;
 }
 
@@ -47,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || path.join(repoRoot, 'data'));
   mkdirSync(dataDir, { recursive: true });
   const databaseUrl = env.DATABASE_URL || undefined;
+  const siteUrl = (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('DATABASE_URL must start with postgres:// (leave it unset for SQLite)');
   }
@@ -58,11 +98,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: readSecretKey(dataDir, env.SECRET_KEY),
     smtpUrl: env.SMTP_URL || undefined,
     contactEmail: env.CONTACT_EMAIL || undefined,
-    siteUrl: (env.SITE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    siteUrl,
     redisUrl: env.REDIS_URL || undefined,
     wsUrlBase: env.WS_URL_BASE || '/ws',
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'web/dist')),
     loginMaxFailures: intSetting(env.LOGIN_MAX_FAILURES, 5, 'LOGIN_MAX_FAILURES'),
     loginLockSeconds: intSetting(env.LOGIN_LOCK_SECONDS, 900, 'LOGIN_LOCK_SECONDS'),
+    loginAddressMaxFailures: intSetting(env.LOGIN_ADDRESS_MAX_FAILURES, 20, 'LOGIN_ADDRESS_MAX_FAILURES'),
+    loginDelayMs: intSetting(env.LOGIN_DELAY_MS, 250, 'LOGIN_DELAY_MS'),
+    plugins: pluginsSetting(env.PLUGINS),
+    mailFrom: env.MAIL_FROM || `Scriptorium <noreply@${new URL(siteUrl).hostname}>`,
+    trustProxy: trustProxySetting(env.TRUST_PROXY),
+    maxUploadBytes: intSetting(env.MAX_UPLOAD_BYTES, 20 * 1024 * 1024, 'MAX_UPLOAD_BYTES'),
   };
 }

@@ -58,3 +58,9 @@ export const setLanguageRequest = z.object({ language: z.enum(LANGUAGES) });
 
 /** POST /api/feedback/feedback/ */
 export const feedbackRequest = z.object({ message: z.string().trim().min(1).max(10000) });
+
+/** The answer of calls whose response the spec leaves open (logout, feedback, ...). */
+export const okResponse = z.object({ ok: z.literal(true) });
+
+/** POST /api/i18n/setlang/ answer: the language now in effect. */
+export const setLanguageResponse = z.object({ language: z.enum(LANGUAGES) });

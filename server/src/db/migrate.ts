@@ -1,11 +1,19 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db, Dialect } from './database';
 import { foundation } from './migrations/001-foundation';
+import { contacts } from './migrations/003-contacts';
+import { usermedia } from './migrations/004-usermedia';
+import { bibliography } from './migrations/005-bibliography';
+import { documents } from './migrations/006-documents';
 import type { DualMigration } from './migrations/helpers';
 
 /** Every migration in order. Names are permanent: never rename or reorder one that has shipped. */
 const MIGRATIONS: Record<string, DualMigration> = {
   '001-foundation': foundation,
+  '003-contacts': contacts,
+  '004-usermedia': usermedia,
+  '005-bibliography': bibliography,
+  '006-documents': documents,
 };
 
 class StaticProvider implements MigrationProvider {

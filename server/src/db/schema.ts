@@ -11,6 +11,16 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   flatpages: FlatpagesTable;
   feedback: FeedbackTable;
+  contacts: ContactsTable;
+  user_invites: UserInvitesTable;
+  usermedia_images: UsermediaImagesTable;
+  usermedia_categories: UsermediaCategoriesTable;
+  usermedia_image_categories: UsermediaImageCategoriesTable;
+  bib_entries: BibEntriesTable;
+  bib_categories: BibCategoriesTable;
+  bib_owner_state: BibOwnerStateTable;
+  documents: DocumentsTable;
+  document_access: DocumentAccessTable;
 }
 
 export interface UsersTable {
@@ -66,4 +76,103 @@ export interface FeedbackTable {
   user_id: number | null;
   message: string;
   created_at: number;
+}
+
+/** One row per direction of a connection: (a, b) and (b, a). */
+export interface ContactsTable {
+  user_id: number;
+  contact_id: number;
+  created_at: number;
+}
+
+export interface UserInvitesTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the invite link key; null once the link has been claimed. */
+  key_hash: string | null;
+  by_user_id: number;
+  /** The invited user; null while an invite to an e-mail address waits to be claimed. */
+  to_user_id: number | null;
+  /** The address the inviter typed; null for invites by username. */
+  email: string | null;
+  email_lower: string | null;
+  created_at: number;
+}
+
+/** An image of a user's library; the file itself is DATA_DIR/media/ named by sha256. */
+export interface UsermediaImagesTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  sha256: string;
+  /** The sniffed content type, one of ACCEPTED_IMAGE_TYPES. */
+  file_type: string;
+  width: number;
+  height: number;
+  size: number;
+  copyright_holder: string;
+  licence: string;
+  added: number;
+}
+
+export interface UsermediaCategoriesTable {
+  id: Generated<number>;
+  owner_id: number;
+  category_title: string;
+}
+
+export interface UsermediaImageCategoriesTable {
+  image_id: number;
+  category_id: number;
+}
+
+/** A document; `path` is the owner's (collaborators keep theirs in document_access). */
+export interface DocumentsTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  path: string;
+  /** ProseMirror document as JSON text. */
+  content: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A right to a document, held by a user or by a pending contact invite (exactly one is set). */
+export interface DocumentAccessTable {
+  id: Generated<number>;
+  document_id: number;
+  user_id: number | null;
+  invite_id: number | null;
+  /** One of ACCESS_RIGHTS (common/src/api/documents). */
+  rights: string;
+  /** The holder's own path for the document. */
+  path: string;
+  created_at: number;
+}
+
+/** A bibliography entry; `fields` and `cats` are JSON text (converter data, category ids). */
+export interface BibEntriesTable {
+  id: Generated<number>;
+  owner_id: number;
+  entry_key: string;
+  entry_key_lower: string;
+  bib_type: string;
+  fields: string;
+  cats: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface BibCategoriesTable {
+  id: Generated<number>;
+  owner_id: number;
+  category_title: string;
+}
+
+/** What the cheap biblist check compares: changed on every write to the owner's entries. */
+export interface BibOwnerStateTable {
+  owner_id: number;
+  last_modified: number;
+  number_of_entries: number;
 }

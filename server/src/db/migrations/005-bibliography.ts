@@ -1,0 +1,37 @@
+import type { DualMigration } from './helpers';
+import { notNull, timestamp, withId } from './helpers';
+
+/**
+ * The bibliography. An entry keeps its converter data as JSON text (fields, cats): the server
+ * validates it against the model on the way in and never queries inside it. bib_owner_state
+ * holds what the cheap "is my cache current?" check compares, one row per owner.
+ */
+export const bibliography: DualMigration = {
+  async up(db, dialect) {
+    await withId(db.schema.createTable('bib_categories'), dialect)
+      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('category_title', 'varchar(255)', notNull)
+      .execute();
+    await db.schema.createIndex('bib_categories_owner').on('bib_categories').column('owner_id').execute();
+
+    await withId(db.schema.createTable('bib_entries'), dialect)
+      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('entry_key', 'varchar(255)', notNull)
+      // Lower-cased key: BibTeX keys clash regardless of case, so uniqueness is on this column.
+      .addColumn('entry_key_lower', 'varchar(255)', notNull)
+      .addColumn('bib_type', 'varchar(50)', notNull)
+      .addColumn('fields', 'text', notNull)
+      .addColumn('cats', 'text', (col) => col.notNull().defaultTo('[]'))
+      .addColumn('created_at', timestamp, notNull)
+      .addColumn('updated_at', timestamp, notNull)
+      .addUniqueConstraint('bib_entries_owner_key', ['owner_id', 'entry_key_lower'])
+      .execute();
+
+    await db.schema
+      .createTable('bib_owner_state')
+      .addColumn('owner_id', 'integer', (col) => col.primaryKey().references('users.id').onDelete('cascade'))
+      .addColumn('last_modified', timestamp, notNull)
+      .addColumn('number_of_entries', 'integer', notNull)
+      .execute();
+  },
+};

@@ -1,0 +1,91 @@
+/**
+ * The HTTP app. A request passes, in order:
+ *   1. cookie parsing, then the visitor language (cookie `language`, else Accept-Language), so
+ *      that even the earliest error answer is translated;
+ *   2. readiness: while starting or migrating, GET /api/base/configuration/ answers 405 and any
+ *      other /api/ or /ws/ call 503, before the database is touched;
+ *   3. CSRF: a `csrftoken` cookie is handed out when missing; POST/PUT/PATCH/DELETE must echo it
+ *      in X-CSRFToken, else 403;
+ *   4. session: for /api/ and /ws/ paths the `sessionid` cookie is looked up (by its SHA-256) and
+ *      `request.user` set; then the user's saved language replaces the visitor language;
+ *   5. body parsing: form-encoded (`name[]` becomes an array), JSON, or multipart for uploads;
+ *   6. the route of a module (src/modules/<area>/routes.ts): parse with the common zod schema,
+ *      check the policy, run the command, answer with the presenter;
+ *   7. errors: validation -> 400 `{ form: { errors, fields } }`, HttpError -> `{ error, message }`,
+ *      anything else -> 500 without details; unknown paths -> 404 JSON, or the app shell
+ *      (index.html) for GET/HEAD outside /api/, /media/, /ws/ and /assets/;
+ *   8. on the way out: security headers (CSP and friends) on every answer.
+ */
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyMultipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { baseRoutes } from '../modules/base/routes';
+import { bibliographyRoutes } from '../modules/bibliography/routes';
+import { contactsRoutes } from '../modules/contacts/routes';
+import { documentsRoutes } from '../modules/documents/routes';
+import { feedbackRoutes } from '../modules/feedback/routes';
+import { i18nRoutes } from '../modules/i18n/routes';
+import { userRoutes } from '../modules/user/routes';
+import { mediaRoutes } from '../modules/usermedia/media-routes';
+import { usermediaRoutes } from '../modules/usermedia/routes';
+import { registerCsrf } from './csrf';
+import { handleError } from './errors';
+import { parseFormBody } from './form-body';
+import { registerUserLanguage, registerVisitorLanguage } from './language';
+import { registerReadiness } from './readiness';
+import './request-types';
+import { registerSecurityHeaders } from './security-headers';
+import { registerSession } from './session';
+import { registerSpa } from './spa';
+
+export interface BuildAppOptions {
+  /** Fastify logger setting; tests pass false. */
+  logger?: boolean | { level: string };
+  /**
+   * Extra registrations (e.g. the websocket endpoints of src/ws), run after the API routes and
+   * before the app-shell fallback; they see every hook above.
+   */
+  extensions?: Array<(app: FastifyInstance, ctx: AppContext) => Promise<void>>;
+}
+
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: 'info' },
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: ctx.config.maxUploadBytes,
+    // Route paths of the spec end in '/'; a missing trailing slash is the same route.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // Awaited so that each plugin's hooks are in place before the next hook is added.
+  await app.register(fastifyCookie);
+  registerVisitorLanguage(app);
+  registerReadiness(app, ctx);
+  registerCsrf(app, ctx);
+  registerSession(app, ctx);
+  registerUserLanguage(app);
+  registerSecurityHeaders(app, ctx);
+
+  await app.register(fastifyFormbody, { parser: parseFormBody, bodyLimit: ctx.config.maxUploadBytes });
+  await app.register(fastifyMultipart, { limits: { fileSize: ctx.config.maxUploadBytes, files: 20 } });
+
+  app.setErrorHandler(handleError);
+
+  await app.register(baseRoutes(ctx), { prefix: '/api/base' });
+  await app.register(userRoutes(ctx), { prefix: '/api/user' });
+  await app.register(contactsRoutes(ctx), { prefix: '/api/user' });
+  await app.register(i18nRoutes(ctx), { prefix: '/api/i18n' });
+  await app.register(feedbackRoutes(ctx), { prefix: '/api/feedback' });
+
+  await app.register(documentsRoutes(ctx), { prefix: '/api/documents' });
+  await app.register(usermediaRoutes(ctx), { prefix: '/api/usermedia' });
+  await app.register(bibliographyRoutes(ctx), { prefix: '/api/bibliography' });
+  await app.register(mediaRoutes(ctx), { prefix: '/media' });
+
+  for (const extend of options.extensions ?? []) await extend(app, ctx);
+
+  await registerSpa(app, ctx);
+  return app;
+}

@@ -1,0 +1,36 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { baseCookieOptions, CSRF_COOKIE, CSRF_HEADER } from './cookies';
+import { HttpError } from './errors';
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function sameToken(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Double-submit CSRF protection (DESIGN.md): the browser client copies the `csrftoken` cookie into
+ * the X-CSRFToken header. Another site can make the browser send the cookie, but cannot read it,
+ * so it cannot produce the matching header.
+ */
+export function registerCsrf(app: FastifyInstance, ctx: AppContext): void {
+  const cookieOptions = { ...baseCookieOptions(ctx.config), httpOnly: false, maxAge: 365 * 24 * 3600 };
+
+  app.addHook('onRequest', async (request, reply) => {
+    const cookie = request.cookies[CSRF_COOKIE];
+    // Not on hashed assets: a Set-Cookie would make a shared cache hand one token to everybody.
+    if (!cookie && !request.url.startsWith('/assets/')) {
+      // Set on whatever answer goes out, so that the client has a token for its next unsafe call.
+      reply.setCookie(CSRF_COOKIE, randomBytes(32).toString('hex'), cookieOptions);
+    }
+    if (!UNSAFE_METHODS.has(request.method)) return;
+    const header = request.headers[CSRF_HEADER];
+    if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
+      throw new HttpError(403, { error: 'csrf_failed', message: { key: 'errors.csrf' } });
+    }
+  });
+}

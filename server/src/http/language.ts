@@ -1,0 +1,38 @@
+import {
+  DEFAULT_LANGUAGE,
+  isLanguage,
+  type Language,
+  negotiateLanguage,
+} from '@scriptorium/common/i18n/languages';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { translator } from '../i18n/translate';
+import { LANGUAGE_COOKIE } from './cookies';
+
+export function setRequestLanguage(request: FastifyRequest, language: Language): void {
+  request.language = language;
+  request.t = translator(language);
+}
+
+/**
+ * Runs first, before anything can fail, so that every answer (even a CSRF 403) is translated:
+ * the `language` cookie, else the browser's Accept-Language.
+ */
+export function registerVisitorLanguage(app: FastifyInstance): void {
+  app.decorateRequest('language', 'en');
+  app.decorateRequest('t', translator(DEFAULT_LANGUAGE));
+  app.addHook('onRequest', async (request) => {
+    const cookie = request.cookies[LANGUAGE_COOKIE];
+    setRequestLanguage(
+      request,
+      isLanguage(cookie) ? cookie : negotiateLanguage(request.headers['accept-language']),
+    );
+  });
+}
+
+/** Runs after the session hook: the language saved on the user wins over cookie and browser. */
+export function registerUserLanguage(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const saved = request.user?.language;
+    if (isLanguage(saved)) setRequestLanguage(request, saved);
+  });
+}

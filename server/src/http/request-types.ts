@@ -1,0 +1,17 @@
+import type { Language } from '@scriptorium/common/i18n/languages';
+import type { Translate } from '../i18n/translate';
+import type { UserRow } from '../modules/user/queries';
+
+// What the plugins of src/http add to every request.
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The logged-in user; loaded only for /api/ and /ws/ paths, null elsewhere and for visitors. */
+    user: UserRow | null;
+    /** SHA-256 (hex) of the session cookie when it names a live session. */
+    sessionHash: string | null;
+    /** The interface language of this request (saved, cookie, then Accept-Language). */
+    language: Language;
+    /** Translates a key of the `server` namespace into the request language. */
+    t: Translate;
+  }
+}

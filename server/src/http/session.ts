@@ -1,0 +1,113 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import type { UserRow } from '../modules/user/queries';
+import { baseCookieOptions, SESSION_COOKIE } from './cookies';
+import { HttpError } from './errors';
+
+/** Server-side rows live two weeks whether or not "Remember me" was ticked. */
+export const SESSION_LIFETIME_MS = 14 * 24 * 3600 * 1000;
+
+export function hashSessionId(sessionId: string): string {
+  return createHash('sha256').update(sessionId).digest('hex');
+}
+
+/** Paths whose handlers may need the user; static files and the app shell never do. */
+function needsUser(url: string): boolean {
+  return url.startsWith('/api/') || url.startsWith('/ws/') || url === '/ws';
+}
+
+async function userForSessionId(
+  ctx: AppContext,
+  sessionId: string | undefined,
+): Promise<{ user: UserRow; hash: string } | null> {
+  if (!sessionId) return null;
+  const hash = hashSessionId(sessionId);
+  // One query on the hot path of every API call: the session row and its user together.
+  const row = await ctx.db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select('sessions.expires_at as session_expires_at')
+    .where('sessions.id_hash', '=', hash)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { session_expires_at: expiresAt, ...user } = row;
+  if (expiresAt <= Date.now()) {
+    await ctx.db.deleteFrom('sessions').where('id_hash', '=', hash).execute();
+    return null;
+  }
+  if (!user.is_active) return null;
+  return { user, hash };
+}
+
+/** Resolves the user from a raw Cookie header: the websocket endpoint authenticates with it. */
+export async function userFromCookieHeader(
+  ctx: AppContext,
+  header: string | undefined,
+): Promise<UserRow | null> {
+  if (!header) return null;
+  const cookies = fastifyCookie.parse(header);
+  return (await userForSessionId(ctx, cookies[SESSION_COOKIE]))?.user ?? null;
+}
+
+/** The logged-in user, or a 401 for visitors. Call it first in every login-only route or policy. */
+export function requireUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new HttpError(401);
+  return request.user;
+}
+
+/** Starts a session: a new random id (never reused across logins), only its hash stored. */
+export async function startSession(
+  ctx: AppContext,
+  reply: FastifyReply,
+  userId: number,
+  remember: boolean,
+): Promise<void> {
+  const sessionId = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  // Expired rows of everybody go on each login: cheap with the index, and no cron job to run.
+  await ctx.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+  await ctx.db
+    .insertInto('sessions')
+    .values({
+      id_hash: hashSessionId(sessionId),
+      user_id: userId,
+      expires_at: now + SESSION_LIFETIME_MS,
+      created_at: now,
+    })
+    .execute();
+  reply.setCookie(SESSION_COOKIE, sessionId, {
+    ...baseCookieOptions(ctx.config),
+    httpOnly: true,
+    // Without Max-Age the browser drops the cookie when it closes ("Remember me" off).
+    ...(remember ? { maxAge: SESSION_LIFETIME_MS / 1000 } : {}),
+  });
+}
+
+export async function endSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  if (request.sessionHash) {
+    await ctx.db.deleteFrom('sessions').where('id_hash', '=', request.sessionHash).execute();
+  }
+  reply.clearCookie(SESSION_COOKIE, { ...baseCookieOptions(ctx.config), httpOnly: true });
+  request.user = null;
+  request.sessionHash = null;
+}
+
+export function registerSession(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionHash', null);
+  app.addHook('onRequest', async (request) => {
+    if (!ctx.state.ready || !needsUser(request.url)) return;
+    const found = await userForSessionId(ctx, request.cookies[SESSION_COOKIE]);
+    if (found) {
+      request.user = found.user;
+      request.sessionHash = found.hash;
+    }
+  });
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from './config';
+import type { AppContext } from './context';
+import { createDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { buildApp } from './http/app';
+import { createMailer } from './mail/mailer';
+import { seedFlatpages } from './modules/base/commands/seed-flatpages';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const { db, dialect } = createDatabase(config);
+  let app: FastifyInstance | undefined;
+  // The mailer exists before the app; it logs through the app's logger once there is one.
+  const mailer = createMailer(config, { info: (details, message) => app?.log.info(details, message) });
+  const ctx: AppContext = { config, db, dialect, mailer, state: { ready: false } };
+
+  app = await buildApp(ctx);
+  const server = app;
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.log.info({ signal }, 'shutting down');
+    // close() stops accepting, lets running requests finish, then we release the database.
+    await server.close();
+    mailer.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  // Listen first: during a long migration browsers get the "being updated" page, not a refusal.
+  await server.listen({ host: config.host, port: config.port });
+  await migrateToLatest(db, dialect);
+  const seeded = await seedFlatpages(db);
+  if (seeded.length > 0) server.log.info({ pages: seeded }, 'placeholder pages created');
+  ctx.state.ready = true;
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  server.log.info(
+    `Scriptorium is ready at http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/ (site URL ${config.siteUrl})`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

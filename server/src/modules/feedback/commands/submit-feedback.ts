@@ -1,0 +1,46 @@
+import { DEFAULT_LANGUAGE } from '@scriptorium/common/i18n/languages';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../../context';
+import { translator } from '../../../i18n/translate';
+import type { UserRow } from '../../user/queries';
+
+/**
+ * Stores a support message and forwards it to CONTACT_EMAIL when set. The row is the record: a
+ * failing mail server is logged, and the user is still told the report arrived.
+ */
+export async function submitFeedback(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  input: { user: UserRow | null; message: string },
+): Promise<void> {
+  await ctx.db
+    .insertInto('feedback')
+    .values({ user_id: input.user?.id ?? null, message: input.message, created_at: Date.now() })
+    .execute();
+
+  const to = ctx.config.contactEmail;
+  if (!to) return;
+  // The operator reads these; the site's default language is the best guess at theirs.
+  const t = translator(DEFAULT_LANGUAGE);
+  const primary = input.user
+    ? await ctx.db
+        .selectFrom('user_emails')
+        .select('address')
+        .where('user_id', '=', input.user.id)
+        .orderBy('is_primary', 'desc')
+        .executeTakeFirst()
+    : undefined;
+  const from = input.user
+    ? `${input.user.username}${primary ? ` <${primary.address}>` : ''}`
+    : t('feedback.visitor');
+  try {
+    await ctx.mailer.send({
+      to,
+      subject: t('feedback.mailSubject', { from: input.user?.username ?? t('feedback.visitor') }),
+      text: t('feedback.mailBody', { from, message: input.message }),
+      replyTo: primary?.address,
+    });
+  } catch (error) {
+    log.error({ err: error }, 'feedback mail could not be sent');
+  }
+}

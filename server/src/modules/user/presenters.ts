@@ -1,0 +1,43 @@
+import type { AuthenticatedUser, EmailEntry } from '@scriptorium/common/api/base';
+import type { Db } from '../../db/database';
+import { hasWaitingInvites } from '../contacts/queries';
+import type { UserRow } from './queries';
+
+/** "First Last", else the username (spec 3: the name shown in contact and menu displays). */
+export function displayName(user: Pick<UserRow, 'first_name' | 'last_name' | 'username'>): string {
+  return `${user.first_name} ${user.last_name}`.trim() || user.username;
+}
+
+export async function presentEmails(db: Db, userId: number): Promise<EmailEntry[]> {
+  const rows = await db
+    .selectFrom('user_emails')
+    .select(['address', 'is_primary', 'verified'])
+    .where('user_id', '=', userId)
+    // Primary first, then in the order they were added.
+    .orderBy('is_primary', 'desc')
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map((row) => ({
+    address: row.address,
+    primary: row.is_primary === 1,
+    verified: row.verified === 1,
+  }));
+}
+
+/** The user as the configuration sends it; only these fields ever leave the server. */
+export async function presentAuthenticatedUser(db: Db, user: UserRow): Promise<AuthenticatedUser> {
+  return {
+    is_authenticated: true,
+    id: user.id,
+    username: user.username,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    name: displayName(user),
+    // Avatars, social accounts and invites arrive with the accounts and contacts issues.
+    avatar: null,
+    emails: await presentEmails(db, user.id),
+    socialaccounts: [],
+    waiting_invites: await hasWaitingInvites(db, user.id),
+    is_staff: user.is_staff === 1,
+  };
+}

@@ -1,0 +1,175 @@
+import { configuration } from '@scriptorium/common/api/base';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, useServer } from './harness';
+
+describe.each(ENGINES)('while the server starts or migrates (%s)', (engine) => {
+  const server = useServer(engine, { ready: false });
+
+  it('answers the configuration with 405 and other API calls with 503, then opens', async () => {
+    const browser = server().client();
+    const configurationLoad = await browser.get('/api/base/configuration/');
+    expect(configurationLoad.status).toBe(405);
+    expect(configurationLoad.json()).toEqual({
+      error: 'not_ready',
+      message: 'The server is currently being updated. Please wait.',
+    });
+    const flatpage = await browser.post('/api/base/flatpage/', { url: '/terms/' }, { csrf: false });
+    expect(flatpage.status).toBe(503);
+    expect((await browser.get('/api/anything/')).status).toBe(503);
+    // The app shell is served meanwhile: it shows the update page and retries.
+    expect((await browser.get('/documents/')).status).toBe(200);
+
+    await server().becomeReady();
+    const ready = await browser.get('/api/base/configuration/');
+    expect(ready.status).toBe(200);
+    const page = await browser.post('/api/base/flatpage/', { url: '/terms/' });
+    expect(page.status).toBe(200);
+  });
+});
+
+describe.each(ENGINES)('configuration (%s)', (engine) => {
+  const server = useServer(engine, {
+    env: { PLUGINS: 'books, templates', CONTACT_EMAIL: 'help@example.org' },
+  });
+
+  it('describes a visitor', async () => {
+    const response = await server()
+      .client({ 'accept-language': 'it-IT,it;q=0.9,en;q=0.5' })
+      .get('/api/base/configuration/');
+    expect(response.status).toBe(200);
+    const body = response.json();
+    expect(configuration.parse(body)).toEqual(body);
+    expect(body).toEqual({
+      user: { is_authenticated: false },
+      socialaccount_providers: [],
+      ws_url_base: '/ws',
+      language: 'it',
+      contact_email: 'help@example.org',
+      plugins: ['templates', 'books'],
+    });
+  });
+
+  it('describes the logged-in user, with nothing more than the contract', async () => {
+    const user = await server().buildUser({
+      username: 'marie',
+      firstName: 'Marie',
+      lastName: 'Curie',
+      email: 'Marie@Example.org',
+    });
+    await server()
+      .ctx.db.insertInto('user_emails')
+      .values({
+        user_id: user.id,
+        address: 'mc@lab.example',
+        address_lower: 'mc@lab.example',
+        is_primary: 0,
+        verified: 0,
+      })
+      .execute();
+    const browser = await server().loginAs(user);
+    const body = (await browser.get('/api/base/configuration/')).json();
+    expect(configuration.parse(body)).toEqual(body);
+    expect(body.user).toEqual({
+      is_authenticated: true,
+      id: user.id,
+      username: 'marie',
+      first_name: 'Marie',
+      last_name: 'Curie',
+      name: 'Marie Curie',
+      avatar: null,
+      emails: [
+        { address: 'Marie@Example.org', primary: true, verified: true },
+        { address: 'mc@lab.example', primary: false, verified: false },
+      ],
+      socialaccounts: [],
+      waiting_invites: false,
+      is_staff: false,
+    });
+    expect(JSON.stringify(body)).not.toContain('argon2');
+  });
+
+  it('names a user without first and last name by the username', async () => {
+    const user = await server().buildUser({ username: 'plainname' });
+    const body = (await (await server().loginAs(user)).get('/api/base/configuration/')).json<{
+      user: { name: string };
+    }>();
+    expect(body.user.name).toBe('plainname');
+  });
+});
+
+describe.each(ENGINES)('flat pages (%s)', (engine) => {
+  const server = useServer(engine);
+
+  it('serves the seeded Terms and Privacy pages', async () => {
+    const browser = server().client();
+    const terms = await browser.post('/api/base/flatpage/', { url: '/terms/' });
+    expect(terms.status).toBe(200);
+    expect(terms.json<{ title: string }>().title).toBe('Terms and Conditions');
+    expect(terms.json<{ content: string }>().content).toContain('npm run manage -- flatpage --url /terms/');
+    const privacy = await browser.post('/api/base/flatpage/', { url: 'privacy' });
+    expect(privacy.status).toBe(200);
+    expect(privacy.json()).toEqual({
+      title: 'Privacy policy',
+      content: expect.stringContaining('/privacy/'),
+    });
+  });
+
+  it('answers a missing page with 404 JSON', async () => {
+    const response = await server().client().post('/api/base/flatpage/', { url: '/no-such-page/' });
+    expect(response.status).toBe(404);
+    expect(response.json()).toEqual({ error: 'not_found', message: 'The requested item was not found.' });
+  });
+
+  it('requires the url', async () => {
+    const response = await server().client().post('/api/base/flatpage/', {});
+    expect(response.status).toBe(400);
+    expect(response.json()).toEqual({
+      form: { errors: [], fields: { url: { errors: ['This field is required.'] } } },
+    });
+  });
+});
+
+describe.each(ENGINES)('language choice (%s)', (engine) => {
+  const server = useServer(engine);
+
+  it('stores a visitor choice in a cookie for a year', async () => {
+    const browser = server().client({ 'accept-language': 'de' });
+    const response = await browser.post('/api/i18n/setlang/', { language: 'pt-br' });
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual({ language: 'pt-br' });
+    const cookie = response.setCookies.find((c) => c.name === 'language');
+    expect(cookie?.value).toBe('pt-br');
+    expect(cookie?.attributes['max-age']).toBe(String(365 * 24 * 3600));
+    // The cookie beats the browser's Accept-Language.
+    const body = (await browser.get('/api/base/configuration/')).json<{ language: string }>();
+    expect(body.language).toBe('pt-br');
+    const error = await browser.post('/api/base/flatpage/', { url: '/nope/' });
+    expect(error.json<{ message: string }>().message).toBe('O item solicitado não foi encontrado.');
+  });
+
+  it('saves a user choice on the account, which wins over cookie and browser', async () => {
+    const user = await server().buildUser();
+    const browser = await server().loginAs(user, { 'accept-language': 'fr' });
+    expect((await browser.post('/api/i18n/setlang/', { language: 'bg' })).status).toBe(200);
+    const row = await server()
+      .ctx.db.selectFrom('users')
+      .select('language')
+      .where('id', '=', user.id)
+      .executeTakeFirst();
+    expect(row?.language).toBe('bg');
+
+    // Another browser, another cookie and Accept-Language: the saved language still wins.
+    const elsewhere = await server().loginAs(user, { 'accept-language': 'es' });
+    elsewhere.cookies.set('language', 'it');
+    const body = (await elsewhere.get('/api/base/configuration/')).json<{ language: string }>();
+    expect(body.language).toBe('bg');
+  });
+
+  it('refuses a language the interface does not offer', async () => {
+    const response = await server().client().post('/api/i18n/setlang/', { language: 'xx' });
+    expect(response.status).toBe(400);
+    expect(response.json()).toEqual({
+      form: { errors: [], fields: { language: { errors: ['Select a valid choice.'] } } },
+    });
+  });
+});

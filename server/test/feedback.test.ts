@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, useServer } from './harness';
+import { type SmtpSink, startSmtpSink } from './smtp-sink';
+
+describe.each(ENGINES)('feedback without a contact address (%s)', (engine) => {
+  const server = useServer(engine);
+
+  it('stores a visitor report without a user', async () => {
+    const response = await server()
+      .client()
+      .post('/api/feedback/feedback/', { message: 'The login page is blank.' });
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual({ ok: true });
+    const rows = await server().ctx.db.selectFrom('feedback').selectAll().execute();
+    expect(rows).toEqual([
+      {
+        id: expect.any(Number),
+        user_id: null,
+        message: 'The login page is blank.',
+        created_at: expect.any(Number),
+      },
+    ]);
+  });
+
+  it('stores a user report with the user', async () => {
+    const user = await server().buildUser();
+    const browser = await server().loginAs(user);
+    expect((await browser.post('/api/feedback/feedback/', { message: '  Citations vanish  ' })).status).toBe(
+      200,
+    );
+    const row = await server()
+      .ctx.db.selectFrom('feedback')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.message).toBe('Citations vanish');
+  });
+
+  it('refuses an empty message', async () => {
+    const before = await server().ctx.db.selectFrom('feedback').select('id').execute();
+    const response = await server().client().post('/api/feedback/feedback/', { message: '   ' });
+    expect(response.status).toBe(400);
+    expect(response.json()).toEqual({
+      form: { errors: [], fields: { message: { errors: ['This field is required.'] } } },
+    });
+    const after = await server().ctx.db.selectFrom('feedback').select('id').execute();
+    expect(after).toHaveLength(before.length);
+  });
+});
+
+describe.each(ENGINES)('feedback mailed over SMTP (%s)', (engine) => {
+  let sink: SmtpSink;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+  });
+  afterAll(async () => {
+    await sink.close();
+  });
+  // A function: the sink's port is known only once its beforeAll (registered first) has run.
+  const server = useServer(engine, {
+    env: () => ({
+      CONTACT_EMAIL: 'support@scriptorium.example',
+      MAIL_FROM: 'Scriptorium <noreply@scriptorium.example>',
+      SMTP_URL: sink.url,
+    }),
+  });
+
+  it('delivers the report to CONTACT_EMAIL with the user as Reply-To', async () => {
+    const user = await server().buildUser({ username: 'emmy', email: 'emmy@math.example' });
+    const browser = await server().loginAs(user);
+    const response = await browser.post('/api/feedback/feedback/', {
+      message: 'Equation numbers restart on page 2.',
+    });
+    expect(response.status).toBe(200);
+    const [mail] = await sink.waitFor(1);
+    expect(mail.to).toEqual(['support@scriptorium.example']);
+    expect(mail.from).toBe('noreply@scriptorium.example');
+    expect(mail.header('subject')).toBe('Feedback from emmy');
+    expect(mail.header('reply-to')).toBe('emmy@math.example');
+    expect(mail.raw).toContain('emmy <emmy@math.example> sent this message through the feedback form:');
+    expect(mail.raw).toContain('Equation numbers restart on page 2.');
+  });
+});

@@ -1,0 +1,162 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ENGINES, useServer } from './harness';
+
+const WRONG = 'The username or e-mail address and the password do not match.';
+const lockedText = (minutes: number) =>
+  `Too many failed login attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+
+describe.each(ENGINES)('login throttling (%s)', (engine) => {
+  // X-Forwarded-For stands in for different client addresses; TRUST_PROXY makes Fastify read it.
+  const server = useServer(engine, {
+    env: {
+      LOGIN_MAX_FAILURES: '3',
+      LOGIN_ADDRESS_MAX_FAILURES: '5',
+      LOGIN_LOCK_SECONDS: '600',
+      TRUST_PROXY: 'true',
+    },
+  });
+  const from = (ip: string) => server().client({ 'x-forwarded-for': ip });
+
+  beforeEach(async () => {
+    await server().ctx.db.deleteFrom('login_attempts').execute();
+  });
+
+  it('locks an account after the allowed failures; the right password is refused while locked', async () => {
+    const user = await server().buildUser();
+    // Each failure from a different address: the account counter, not the address one, locks.
+    for (const ip of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
+      const response = await from(ip).post('/api/user/login/', { login: user.username, password: 'wrong' });
+      expect(response.status).toBe(400);
+      expect(response.json()).toEqual({ form: { errors: [WRONG], fields: {} } });
+    }
+    const locked = await from('198.51.100.4').post('/api/user/login/', {
+      login: user.email,
+      password: user.password,
+    });
+    expect(locked.status).toBe(429);
+    expect(locked.json()).toEqual({ form: { errors: [lockedText(10)], fields: {} } });
+    expect(locked.setCookies.find((c) => c.name === 'sessionid')).toBeUndefined();
+
+    const german = await server()
+      .client({ 'x-forwarded-for': '198.51.100.5', 'accept-language': 'de' })
+      .post('/api/user/login/', { login: user.username, password: user.password });
+    expect(german.status).toBe(429);
+    expect(german.json()).toEqual({
+      form: {
+        errors: [
+          'Zu viele fehlgeschlagene Anmeldeversuche. Bitte versuchen Sie es in 10 Minuten noch einmal.',
+        ],
+        fields: {},
+      },
+    });
+  });
+
+  it('lets the account in again once the lock has run out', async () => {
+    const user = await server().buildUser();
+    for (let i = 0; i < 3; i++) {
+      await from(`198.51.100.${20 + i}`).post('/api/user/login/', {
+        login: user.username,
+        password: 'wrong',
+      });
+    }
+    expect(
+      (
+        await from('198.51.100.30').post('/api/user/login/', {
+          login: user.username,
+          password: user.password,
+        })
+      ).status,
+    ).toBe(429);
+    await server()
+      .ctx.db.updateTable('login_attempts')
+      .set({ locked_until: Date.now() - 1 })
+      .where('scope', '=', `account:${user.id}`)
+      .execute();
+    const response = await from('198.51.100.30').post('/api/user/login/', {
+      login: user.username,
+      password: user.password,
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it('clears the account counter on success', async () => {
+    const user = await server().buildUser();
+    for (let i = 0; i < 2; i++) {
+      await from('198.51.100.40').post('/api/user/login/', { login: user.username, password: 'wrong' });
+    }
+    expect(
+      (
+        await from('198.51.100.40').post('/api/user/login/', {
+          login: user.username,
+          password: user.password,
+        })
+      ).status,
+    ).toBe(200);
+    const row = await server()
+      .ctx.db.selectFrom('login_attempts')
+      .selectAll()
+      .where('scope', '=', `account:${user.id}`)
+      .executeTakeFirst();
+    expect(row).toBeUndefined();
+    // Two more failures do not lock: the count started again.
+    for (let i = 0; i < 2; i++) {
+      await from('198.51.100.41').post('/api/user/login/', { login: user.username, password: 'wrong' });
+    }
+    expect(
+      (
+        await from('198.51.100.42').post('/api/user/login/', {
+          login: user.username,
+          password: user.password,
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('locks a client address that tries many accounts, and only that address', async () => {
+    const victim = await server().buildUser();
+    for (let i = 0; i < 5; i++) {
+      const response = await from('203.0.113.9').post('/api/user/login/', {
+        login: `guess${i}`,
+        password: 'x',
+      });
+      expect(response.status).toBe(400);
+    }
+    const blocked = await from('203.0.113.9').post('/api/user/login/', {
+      login: victim.username,
+      password: victim.password,
+    });
+    expect(blocked.status).toBe(429);
+    expect(blocked.json()).toEqual({ form: { errors: [lockedText(10)], fields: {} } });
+
+    const elsewhere = await from('203.0.113.10').post('/api/user/login/', {
+      login: victim.username,
+      password: victim.password,
+    });
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it('locks unknown logins like known ones, so a lock does not reveal that an account exists', async () => {
+    for (let i = 0; i < 3; i++) {
+      await from(`198.51.100.${60 + i}`).post('/api/user/login/', { login: 'no-such-person', password: 'x' });
+    }
+    const response = await from('198.51.100.70').post('/api/user/login/', {
+      login: 'No-Such-Person',
+      password: 'x',
+    });
+    expect(response.status).toBe(429);
+  });
+
+  it('keeps the counters in the database, shared by every server process', async () => {
+    const user = await server().buildUser();
+    await from('198.51.100.80').post('/api/user/login/', { login: user.username, password: 'wrong' });
+    const rows = await server()
+      .ctx.db.selectFrom('login_attempts')
+      .select(['scope', 'failures'])
+      .orderBy('scope')
+      .execute();
+    expect(rows).toEqual([
+      { scope: `account:${user.id}`, failures: 1 },
+      { scope: 'address:198.51.100.80', failures: 1 },
+    ]);
+  });
+});
