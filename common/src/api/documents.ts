@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { jsonField } from './form';
+
+/**
+ * The documents API (our design in the style of spec section 7: form-encoded POSTs with the CSRF
+ * header, JSON answers). Every call only sees documents the user owns or holds a right to.
+ */
+export const DOCUMENTS_API = {
+  list: '/api/documents/list/',
+  get: '/api/documents/get/',
+  create: '/api/documents/create/',
+  move: '/api/documents/move/',
+  delete: '/api/documents/delete/',
+  copy: '/api/documents/copy/',
+  accessGet: '/api/documents/access/get/',
+  accessSave: '/api/documents/access/save/',
+} as const;
+
+/** Access rights, from least to most (the owner always holds every right). */
+export const ACCESS_RIGHTS = [
+  'read',
+  'read-without-comments',
+  'comment',
+  'review',
+  'write-tracked',
+  'write',
+] as const;
+export const accessRight = z.enum(ACCESS_RIGHTS);
+export type AccessRight = z.infer<typeof accessRight>;
+
+/** Longest title and path we store; a path is a few folder names, not a document. */
+export const TITLE_MAX = 255;
+export const PATH_MAX = 1000;
+
+const documentId = z.coerce.number().int().positive();
+
+/** A user as other users see them: no e-mail addresses leak through documents. */
+export const documentUser = z.object({ id: z.number(), name: z.string(), username: z.string() });
+export type DocumentUser = z.infer<typeof documentUser>;
+
+/** One row of the overview: for a collaborator `path` is their own path for the document. */
+export const documentEntry = z.object({
+  id: z.number(),
+  title: z.string(),
+  path: z.string(),
+  owner: documentUser,
+  is_owner: z.boolean(),
+  /** The user's right; the owner's is 'write'. */
+  rights: accessRight,
+  /** Milliseconds since the epoch. */
+  created: z.number(),
+  updated: z.number(),
+});
+export type DocumentEntry = z.infer<typeof documentEntry>;
+
+/** POST list: no fields. */
+export const documentListResponse = z.object({ documents: z.array(documentEntry) });
+
+/** POST get {id}: the overview row plus what the editor placeholder needs. */
+export const documentGetRequest = z.object({ id: documentId });
+export const documentGetResponse = z.object({ document: documentEntry });
+
+/** POST create {title?, path?}: answers the new document's id and its cleaned path. */
+export const documentCreateRequest = z.object({
+  title: z.string().max(TITLE_MAX).optional().default(''),
+  path: z.string().max(PATH_MAX).optional().default(''),
+});
+export const documentCreateResponse = z.object({ id: z.number(), path: z.string() });
+
+/** The generic move call of spec section 7: {id, path} answering done. */
+export const documentMoveRequest = z.object({ id: documentId, path: z.string().max(PATH_MAX) });
+export const doneResponse = z.object({ done: z.literal(true) });
+
+/** POST delete {ids[]}: the owner deletes; a collaborator leaves the document instead. */
+export const documentDeleteRequest = z.object({ ids: z.array(documentId).min(1).max(10000) });
+export const documentDeleteResponse = z.object({ deleted: z.array(z.number()), left: z.array(z.number()) });
+
+/** POST copy {ids[], path?}: copies owned by the user; `path` (a folder) overrides where they go. */
+export const documentCopyRequest = z.object({
+  ids: z.array(documentId).min(1).max(1000),
+  path: z.string().max(PATH_MAX).optional(),
+});
+export const documentCopyResponse = z.object({ documents: z.array(documentEntry) });
+
+/** Who holds a right: a user, or an invite to an e-mail address not yet accepted. */
+export const holderType = z.enum(['user', 'userinvite']);
+export type HolderType = z.infer<typeof holderType>;
+
+export const accessEntry = z.object({
+  holder_type: holderType,
+  holder_id: z.number(),
+  /** The user's display name, or the invited address. */
+  name: z.string(),
+  /** Shown for invites only (the address the invite went to); users' addresses stay private. */
+  email: z.string().nullable(),
+  rights: accessRight,
+});
+export type AccessEntry = z.infer<typeof accessEntry>;
+
+/** POST access/get {id}: owner only. */
+export const accessGetRequest = z.object({ id: documentId });
+export const accessGetResponse = z.object({ access: z.array(accessEntry) });
+
+/** POST access/save {id, access}: owner only; replaces every right of the document at once. */
+export const accessSaveItem = z.object({
+  holder_type: holderType,
+  holder_id: z.number().int().positive(),
+  rights: accessRight,
+});
+export type AccessSaveItem = z.infer<typeof accessSaveItem>;
+export const accessSaveRequest = z.object({
+  id: documentId,
+  access: jsonField(z.array(accessSaveItem).max(1000)),
+});

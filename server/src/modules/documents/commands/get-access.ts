@@ -1,0 +1,52 @@
+import type { AccessEntry, AccessRight } from '@scriptorium/common/api/documents';
+import type { Db } from '../../../db/database';
+import { displayName } from '../../user/presenters';
+
+/** Every right of a document (the caller has checked that the user owns it). */
+export async function getAccess(db: Pick<Db, 'selectFrom'>, documentId: number): Promise<AccessEntry[]> {
+  const users = await db
+    .selectFrom('document_access')
+    .innerJoin('users', 'users.id', 'document_access.user_id')
+    .select(['users.id', 'users.username', 'users.first_name', 'users.last_name', 'document_access.rights'])
+    .where('document_access.document_id', '=', documentId)
+    .orderBy('document_access.id')
+    .execute();
+  const invites = await db
+    .selectFrom('document_access')
+    .innerJoin('user_invites', 'user_invites.id', 'document_access.invite_id')
+    .leftJoin('users', 'users.id', 'user_invites.to_user_id')
+    .select([
+      'user_invites.id',
+      'user_invites.email',
+      'users.username',
+      'users.first_name',
+      'users.last_name',
+      'document_access.rights',
+    ])
+    .where('document_access.document_id', '=', documentId)
+    .orderBy('document_access.id')
+    .execute();
+  return [
+    ...users.map((row) => ({
+      holder_type: 'user' as const,
+      holder_id: row.id,
+      name: displayName(row),
+      email: null,
+      rights: row.rights as AccessRight,
+    })),
+    ...invites.map((row) => ({
+      holder_type: 'userinvite' as const,
+      holder_id: row.id,
+      // An invite by username names the user; an invite by address shows the address.
+      name: row.username
+        ? displayName({
+            username: row.username,
+            first_name: row.first_name ?? '',
+            last_name: row.last_name ?? '',
+          })
+        : (row.email ?? ''),
+      email: row.email,
+      rights: row.rights as AccessRight,
+    })),
+  ];
+}

@@ -1,0 +1,371 @@
+import type { Contact } from '@scriptorium/common/api/contacts';
+import type { AccessEntry, DocumentEntry } from '@scriptorium/common/api/documents';
+import { DOCUMENTS_API } from '@scriptorium/common/api/documents';
+import { describe, expect, it } from 'vitest';
+import { claimPendingInvitesForEmail } from '../src/modules/contacts/commands/claim-invites';
+import { ENGINES, type TestClient, type TestServer, type TestUser, useServer } from './harness';
+
+interface Person {
+  user: TestUser;
+  browser: TestClient;
+}
+
+async function person(server: TestServer): Promise<Person> {
+  const user = await server.buildUser({
+    firstName: 'First',
+    lastName: `Last${Math.random().toString(36).slice(2, 6)}`,
+  });
+  return { user, browser: await server.loginAs(user) };
+}
+
+async function list(browser: TestClient): Promise<DocumentEntry[]> {
+  const response = await browser.post(DOCUMENTS_API.list);
+  expect(response.status, response.text).toBe(200);
+  return response.json<{ documents: DocumentEntry[] }>().documents;
+}
+
+async function create(browser: TestClient, form: Record<string, unknown> = {}): Promise<number> {
+  const response = await browser.post(DOCUMENTS_API.create, form);
+  expect(response.status, response.text).toBe(200);
+  return response.json<{ id: number }>().id;
+}
+
+/** The real contact flow: a invites b by username, b accepts. */
+async function connect(a: Person, b: Person): Promise<void> {
+  const invite = await a.browser.post('/api/user/invites/add/', { user_string: b.user.username });
+  expect(invite.status, invite.text).toBe(201);
+  const received = (await b.browser.post('/api/user/contacts/list/')).json<{ contacts: Contact[] }>()
+    .contacts;
+  const mine = received.filter((c) => c.type === 'to_userinvite');
+  const accepted = await b.browser.post('/api/user/invites/accept/', {
+    invites: JSON.stringify(mine.map(({ id }) => ({ id }))),
+  });
+  expect(accepted.status, accepted.text).toBe(200);
+}
+
+async function share(owner: Person, id: number, access: unknown[]) {
+  return owner.browser.post(DOCUMENTS_API.accessSave, { id, access: JSON.stringify(access) });
+}
+
+describe.each(ENGINES)('documents API (%s)', (engine) => {
+  const server = useServer(engine);
+
+  it('creates, lists and gets documents of the user only', async () => {
+    const ann = await person(server());
+    const bob = await person(server());
+    const before = Date.now();
+    const id = await create(ann.browser, { path: 'thesis//drafts/' });
+    const [entry] = await list(ann.browser);
+    expect(entry).toMatchObject({
+      id,
+      title: '',
+      path: '/thesis/drafts/',
+      owner: { id: ann.user.id, username: ann.user.username, name: `First ${ann.user.last_name}` },
+      is_owner: true,
+      rights: 'write',
+    });
+    expect(entry.created).toBeGreaterThanOrEqual(before);
+    expect(entry.updated).toBe(entry.created);
+    expect(Object.keys(entry).sort()).toEqual([
+      'created',
+      'id',
+      'is_owner',
+      'owner',
+      'path',
+      'rights',
+      'title',
+      'updated',
+    ]);
+    expect(await list(bob.browser)).toEqual([]);
+
+    const got = await ann.browser.post(DOCUMENTS_API.get, { id });
+    expect(got.json()).toEqual({ document: entry });
+    const row = await server()
+      .ctx.db.selectFrom('documents')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.content)).toEqual({ type: 'doc', content: [] });
+    expect(row.version).toBe(0);
+  });
+
+  it('answers 401 without a session and 403 without the CSRF header', async () => {
+    const visitor = server().client();
+    expect((await visitor.post(DOCUMENTS_API.list)).status).toBe(401);
+    const ann = await person(server());
+    expect((await ann.browser.post(DOCUMENTS_API.create, {}, { csrf: false })).status).toBe(403);
+  });
+
+  it("answers 404 for another user's id and changes nothing", async () => {
+    const ann = await person(server());
+    const eve = await person(server());
+    const id = await create(ann.browser, { path: '/secret/' });
+    for (const [url, form] of [
+      [DOCUMENTS_API.get, { id }],
+      [DOCUMENTS_API.move, { id, path: '/stolen/' }],
+      [DOCUMENTS_API.delete, { ids: [id] }],
+      [DOCUMENTS_API.copy, { ids: [id] }],
+      [DOCUMENTS_API.accessGet, { id }],
+      [DOCUMENTS_API.accessSave, { id, access: '[]' }],
+      [DOCUMENTS_API.get, { id: 999999 }],
+    ] as const) {
+      const response = await eve.browser.post(url, form);
+      expect(response.status, `${url} ${response.text}`).toBe(404);
+      expect(response.json()).toEqual({ error: 'not_found', message: 'The requested item was not found.' });
+    }
+    // One foreign id in a bulk delete stops the whole delete.
+    const own = await create(eve.browser);
+    expect((await eve.browser.post(DOCUMENTS_API.delete, { ids: [own, id] })).status).toBe(404);
+    expect((await list(eve.browser)).map((d) => d.id)).toEqual([own]);
+    expect((await list(ann.browser))[0]).toMatchObject({ id, path: '/secret/' });
+    expect(await list(eve.browser)).toHaveLength(1);
+  });
+
+  it('validates the form fields', async () => {
+    const ann = await person(server());
+    const bad = await ann.browser.post(DOCUMENTS_API.move, { id: 'x', path: '/a/' });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toEqual({
+      form: { errors: [], fields: { id: { errors: ['Enter a valid value.'] } } },
+    });
+    const missing = await ann.browser.post(DOCUMENTS_API.delete, {});
+    expect(missing.status).toBe(400);
+    const id = await create(ann.browser);
+    const badJson = await ann.browser.post(DOCUMENTS_API.accessSave, { id, access: '{' });
+    expect(badJson.json()).toEqual({
+      form: { errors: [], fields: { access: { errors: ['This field must contain valid JSON.'] } } },
+    });
+  });
+
+  it('moves with the path rules and answers done; the owner and each collaborator keep their own path', async () => {
+    const ann = await person(server());
+    const bob = await person(server());
+    await connect(ann, bob);
+    const id = await create(ann.browser, { title: 'Paper' });
+    const moved = await ann.browser.post(DOCUMENTS_API.move, { id, path: 'thesis//Paper' });
+    expect(moved.json()).toEqual({ done: true });
+    expect((await list(ann.browser))[0].path).toBe('/thesis/');
+
+    expect(
+      (await share(ann, id, [{ holder_type: 'user', holder_id: bob.user.id, rights: 'write' }])).status,
+    ).toBe(200);
+    // A new collaborator finds it in their top folder, and may file it elsewhere for themselves.
+    expect((await list(bob.browser))[0]).toMatchObject({ id, path: '', is_owner: false, rights: 'write' });
+    await bob.browser.post(DOCUMENTS_API.move, { id, path: '/from ann/' });
+    expect((await list(bob.browser))[0].path).toBe('/from ann/');
+    expect((await list(ann.browser))[0].path).toBe('/thesis/');
+  });
+
+  it('moves many documents', async () => {
+    const ann = await person(server());
+    const ids: number[] = [];
+    for (let i = 0; i < 60; i++)
+      ids.push(await create(ann.browser, { title: `Doc ${i}`, path: `/f${i % 3}/` }));
+    const answers = await Promise.all(
+      ids.map((id) => ann.browser.post(DOCUMENTS_API.move, { id, path: '/archive/2024/' })),
+    );
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    const docs = await list(ann.browser);
+    expect(docs).toHaveLength(60);
+    expect(new Set(docs.map((doc) => doc.path))).toEqual(new Set(['/archive/2024/']));
+  });
+
+  it('gives each right to users and invites, and only the owner sees and saves rights, atomically', async () => {
+    const ann = await person(server());
+    const bob = await person(server());
+    const cid = await person(server());
+    const stranger = await person(server());
+    await connect(ann, bob);
+    await connect(ann, cid);
+    const invite = await ann.browser.post('/api/user/invites/add/', {
+      user_string: 'new.author@example.org',
+    });
+    expect(invite.status, invite.text).toBe(201);
+    const inviteId = invite.json<{ contact: Contact }>().contact.id;
+
+    const id = await create(ann.browser, { title: 'Shared' });
+    const rights = ['read', 'read-without-comments', 'comment', 'review', 'write-tracked', 'write'] as const;
+    for (const right of rights) {
+      const saved = await share(ann, id, [
+        { holder_type: 'user', holder_id: bob.user.id, rights: right },
+        { holder_type: 'userinvite', holder_id: inviteId, rights: right },
+      ]);
+      expect(saved.json()).toEqual({ done: true });
+      expect((await list(bob.browser))[0]).toMatchObject({ id, rights: right, is_owner: false });
+      const access = (await ann.browser.post(DOCUMENTS_API.accessGet, { id })).json<{
+        access: AccessEntry[];
+      }>().access;
+      expect(access).toEqual([
+        {
+          holder_type: 'user',
+          holder_id: bob.user.id,
+          name: `First ${bob.user.last_name}`,
+          email: null,
+          rights: right,
+        },
+        {
+          holder_type: 'userinvite',
+          holder_id: inviteId,
+          name: 'new.author@example.org',
+          email: 'new.author@example.org',
+          rights: right,
+        },
+      ]);
+    }
+
+    // A collaborator may not read or change the rights.
+    expect((await bob.browser.post(DOCUMENTS_API.accessGet, { id })).status).toBe(403);
+    expect((await share(bob, id, [])).status).toBe(403);
+
+    // A non-contact in the list fails the whole save: nothing changes.
+    const refused = await share(ann, id, [
+      { holder_type: 'user', holder_id: cid.user.id, rights: 'read' },
+      { holder_type: 'user', holder_id: stranger.user.id, rights: 'read' },
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.json()).toEqual({
+      form: { errors: [], fields: { access: { errors: ['Select a valid choice.'] } } },
+    });
+    expect(await list(cid.browser)).toEqual([]);
+    expect((await list(bob.browser))[0].rights).toBe('write');
+    expect(await list(stranger.browser)).toEqual([]);
+
+    // Changing and removing: bob goes, cid comes; the stranger sees nothing.
+    await share(ann, id, [{ holder_type: 'user', holder_id: cid.user.id, rights: 'comment' }]);
+    expect(await list(bob.browser)).toEqual([]);
+    expect((await list(cid.browser))[0].rights).toBe('comment');
+    expect((await bob.browser.post(DOCUMENTS_API.get, { id })).status).toBe(404);
+  });
+
+  it('passes the rights of an invite to the person who accepts it', async () => {
+    const ann = await person(server());
+    const id = await create(ann.browser, { title: 'For a newcomer' });
+    // By e-mail, before the person has an account.
+    const invite = await ann.browser.post('/api/user/invites/add/', { user_string: 'Newcomer@Example.org' });
+    const inviteId = invite.json<{ contact: Contact }>().contact.id;
+    await share(ann, id, [{ holder_type: 'userinvite', holder_id: inviteId, rights: 'review' }]);
+
+    const newcomer = await server().buildUser({ email: 'newcomer@example.org' });
+    await claimPendingInvitesForEmail(server().ctx.db, newcomer.id, newcomer.email);
+    const browser = await server().loginAs(newcomer);
+    expect(await list(browser)).toEqual([]);
+    const received = (await browser.post('/api/user/contacts/list/')).json<{ contacts: Contact[] }>()
+      .contacts;
+    await browser.post('/api/user/invites/accept/', {
+      invites: JSON.stringify(received.map(({ id: row }) => ({ id: row }))),
+    });
+    expect((await list(browser))[0]).toMatchObject({ id, rights: 'review', path: '' });
+    const access = (await ann.browser.post(DOCUMENTS_API.accessGet, { id })).json<{ access: AccessEntry[] }>()
+      .access;
+    expect(access).toEqual([
+      { holder_type: 'user', holder_id: newcomer.id, name: newcomer.username, email: null, rights: 'review' },
+    ]);
+
+    // By username, to someone who already has an account.
+    const dan = await person(server());
+    const byName = await ann.browser.post('/api/user/invites/add/', { user_string: dan.user.username });
+    await share(ann, id, [
+      { holder_type: 'user', holder_id: newcomer.id, rights: 'review' },
+      {
+        holder_type: 'userinvite',
+        holder_id: byName.json<{ contact: Contact }>().contact.id,
+        rights: 'read',
+      },
+    ]);
+    expect(await list(dan.browser)).toEqual([]);
+    const danInvites = (await dan.browser.post('/api/user/contacts/list/')).json<{ contacts: Contact[] }>()
+      .contacts;
+    await dan.browser.post('/api/user/invites/accept/', {
+      invites: JSON.stringify(danInvites.map(({ id: row }) => ({ id: row }))),
+    });
+    expect((await list(dan.browser))[0]).toMatchObject({ id, rights: 'read' });
+  });
+
+  it('drops the rights of a declined or withdrawn invite', async () => {
+    const ann = await person(server());
+    const eve = await person(server());
+    const id = await create(ann.browser);
+    const invite = await ann.browser.post('/api/user/invites/add/', { user_string: eve.user.username });
+    const inviteId = invite.json<{ contact: Contact }>().contact.id;
+    await share(ann, id, [{ holder_type: 'userinvite', holder_id: inviteId, rights: 'write' }]);
+    await eve.browser.post('/api/user/invites/decline/', { invites: JSON.stringify([{ id: inviteId }]) });
+    const access = (await ann.browser.post(DOCUMENTS_API.accessGet, { id })).json<{ access: AccessEntry[] }>()
+      .access;
+    expect(access).toEqual([]);
+    expect(await list(eve.browser)).toEqual([]);
+  });
+
+  it('removing a contact removes the rights between the two, both ways', async () => {
+    const ann = await person(server());
+    const bob = await person(server());
+    const cid = await person(server());
+    await connect(ann, bob);
+    await connect(ann, cid);
+    const annDoc = await create(ann.browser);
+    const bobDoc = await create(bob.browser);
+    await share(ann, annDoc, [
+      { holder_type: 'user', holder_id: bob.user.id, rights: 'write' },
+      { holder_type: 'user', holder_id: cid.user.id, rights: 'read' },
+    ]);
+    await share(bob, bobDoc, [{ holder_type: 'user', holder_id: ann.user.id, rights: 'comment' }]);
+    expect(await list(ann.browser)).toHaveLength(2);
+
+    const removed = await bob.browser.post('/api/user/contacts/delete/', {
+      contacts: JSON.stringify([{ id: ann.user.id, type: 'user' }]),
+    });
+    expect(removed.status, removed.text).toBe(200);
+    expect((await list(ann.browser)).map((doc) => doc.id)).toEqual([annDoc]);
+    expect((await list(bob.browser)).map((doc) => doc.id)).toEqual([bobDoc]);
+    // Others keep theirs.
+    expect((await list(cid.browser)).map((doc) => doc.id)).toEqual([annDoc]);
+  });
+
+  it('deletes for the owner, and lets a collaborator leave instead', async () => {
+    const ann = await person(server());
+    const bob = await person(server());
+    await connect(ann, bob);
+    const kept = await create(ann.browser);
+    const gone = await create(ann.browser);
+    await share(ann, kept, [{ holder_type: 'user', holder_id: bob.user.id, rights: 'write' }]);
+    await share(ann, gone, [{ holder_type: 'user', holder_id: bob.user.id, rights: 'write' }]);
+
+    const left = await bob.browser.post(DOCUMENTS_API.delete, { ids: [kept] });
+    expect(left.json()).toEqual({ deleted: [], left: [kept] });
+    expect((await list(bob.browser)).map((doc) => doc.id)).toEqual([gone]);
+    expect((await list(ann.browser)).map((doc) => doc.id).sort()).toEqual([kept, gone].sort());
+
+    const deleted = await ann.browser.post(DOCUMENTS_API.delete, { ids: [gone] });
+    expect(deleted.json()).toEqual({ deleted: [gone], left: [] });
+    expect(await list(bob.browser)).toEqual([]);
+    expect((await list(ann.browser)).map((doc) => doc.id)).toEqual([kept]);
+  });
+
+  it('copies into documents of the user, with the content and without the rights', async () => {
+    const ann = await person(server());
+    const bob = await person(server());
+    await connect(ann, bob);
+    const id = await create(ann.browser, { title: 'Original', path: '/a/' });
+    await server()
+      .ctx.db.updateTable('documents')
+      .set({ content: '{"type":"doc","content":[{"type":"paragraph"}]}' })
+      .where('id', '=', id)
+      .execute();
+    await share(ann, id, [{ holder_type: 'user', holder_id: bob.user.id, rights: 'read' }]);
+    const copied = await bob.browser.post(DOCUMENTS_API.copy, { ids: [id], path: 'mine' });
+    const [copy] = copied.json<{ documents: DocumentEntry[] }>().documents;
+    expect(copy).toMatchObject({
+      title: 'Original',
+      path: '/mine/',
+      is_owner: true,
+      owner: { id: bob.user.id },
+    });
+    const row = await server()
+      .ctx.db.selectFrom('documents')
+      .select('content')
+      .where('id', '=', copy.id)
+      .executeTakeFirstOrThrow();
+    expect(row.content).toContain('paragraph');
+    expect((await ann.browser.post(DOCUMENTS_API.accessGet, { id: copy.id })).status).toBe(404);
+    expect((await bob.browser.post(DOCUMENTS_API.accessGet, { id: copy.id })).json()).toEqual({ access: [] });
+  });
+});

@@ -1,0 +1,34 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import '../test-polyfills';
+import { NEW_FOLDER_DIALOG_HEIGHT, NEW_FOLDER_DIALOG_WIDTH, NewFolderDialog } from './new-folder-dialog';
+
+function open() {
+  const onCreate = vi.fn();
+  const onClose = vi.fn();
+  render(<NewFolderDialog onCreate={onCreate} onClose={onClose} />);
+  return { onCreate, onClose, box: screen.getByPlaceholderText('Folder name') };
+}
+
+describe('NewFolderDialog (spec 2.7 and 5)', () => {
+  it('is 400 by 150', () => {
+    open();
+    expect([NEW_FOLDER_DIALOG_WIDTH, NEW_FOLDER_DIALOG_HEIGHT]).toEqual([400, 150]);
+    expect(document.querySelector<HTMLElement>('.dialog-modal')?.style.width).toBe('400px');
+    expect(document.querySelector<HTMLElement>('.dialog-modal')?.style.height).toBe('150px');
+  });
+
+  it('ignores an empty name', () => {
+    const { onCreate, onClose } = open();
+    fireEvent.click(screen.getByRole('button', { name: 'Create folder' }));
+    expect(onCreate).not.toHaveBeenCalled();
+    expect(onClose).toHaveBeenCalled();
+  });
+
+  it('strips slashes', () => {
+    const { onCreate, box } = open();
+    fireEvent.change(box, { target: { value: '/chap/ter/' } });
+    fireEvent.submit(box);
+    expect(onCreate).toHaveBeenCalledWith('chapter');
+  });
+});

@@ -1,0 +1,380 @@
+import type { DocumentEntry } from '@scriptorium/common/api/documents';
+import { DOCUMENTS_API } from '@scriptorium/common/api/documents';
+import {
+  childFolder,
+  documentUrl,
+  folderName,
+  folderOf,
+  folderTrail,
+  folderUrl,
+} from '@scriptorium/common/rules/paths';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePageTitle } from '../../app/page-title';
+import { navigate } from '../../app/router/navigation';
+import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
+import { ConfirmDialog } from '../../components/dialog/dialog';
+import { MoveDialog } from '../../components/move-dialog/move-dialog';
+import { NewFolderDialog } from '../../components/new-folder-dialog/new-folder-dialog';
+import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
+import { showToast } from '../../components/toast/toast-emitter';
+import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
+import { knownFolders, moveItems, type OverviewRow, overviewRows, selectedDocuments } from './overview-rows';
+import { ShareDialog } from './share-dialog';
+import './documents.css';
+
+export interface DocumentsPageProps {
+  /** The folder shown, e.g. "/" or "/thesis/drafts/". */
+  path: string;
+}
+
+/** How often the overview looks for documents others shared meanwhile, while the tab is visible. */
+const REFRESH_MS = 20000;
+
+/** Beyond this many rows in one folder only the rows in view are rendered. */
+const VIRTUALIZE_ABOVE = 60;
+
+/** Folders made in this session that hold no document yet; they exist only as paths (DESIGN). */
+const sessionFolders = new Set<string>();
+
+type OpenDialog =
+  | { kind: 'move'; rows: OverviewRow[] }
+  | { kind: 'delete'; rows: OverviewRow[] }
+  | { kind: 'share'; documents: DocumentEntry[] }
+  | { kind: 'new-folder' }
+  | null;
+
+function useDateFormat(language: string): (time: number) => string {
+  return useMemo(() => {
+    const format = new Intl.DateTimeFormat(language === 'pt-br' ? 'pt-BR' : language, {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
+    return (time: number) => format.format(new Date(time));
+  }, [language]);
+}
+
+/** The document overview (spec 2.1): folders and documents of one path, for thousands of documents. */
+export function DocumentsPage({ path }: DocumentsPageProps) {
+  const { t, i18n } = useTranslation('documents');
+  const folder = path || '/';
+  usePageTitle(folder === '/' ? t('title') : `${folderName(folder)} – ${t('title')}`);
+  const untitled = t('untitled');
+  const formatDate = useDateFormat(i18n.language);
+
+  const [documents, setDocuments] = useState<DocumentEntry[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [search, setSearch] = useState('');
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  const [sort, setSort] = useState<SortState | null>(null);
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const [extraFolders, setExtraFolders] = useState<string[]>(() => [...sessionFolders]);
+
+  const reload = useCallback(async () => {
+    try {
+      setDocuments(await fetchDocuments());
+      setLoadFailed(false);
+    } catch {
+      setLoadFailed(true);
+      showToast(t('loadFailed'), 'error');
+    }
+  }, [t]);
+
+  useEffect(() => {
+    void reload();
+    // Shared documents appear without a reload: on return to the tab and every few seconds.
+    const refresh = () => {
+      if (document.visibilityState === 'visible') void reload();
+    };
+    const timer = window.setInterval(refresh, REFRESH_MS);
+    document.addEventListener('visibilitychange', refresh);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', refresh);
+    };
+  }, [reload]);
+
+  // Another folder starts with nothing selected.
+  const [shownFolder, setShownFolder] = useState(folder);
+  if (shownFolder !== folder) {
+    setShownFolder(folder);
+    setSelected(new Set());
+  }
+
+  const searching = search.trim() !== '';
+  const rows = useMemo(
+    () => overviewRows(documents ?? [], folder, { untitled, extraFolders, searching }),
+    [documents, folder, untitled, extraFolders, searching],
+  );
+  const selectedRows = useMemo(() => rows.filter((row) => selected.has(row.key)), [rows, selected]);
+  const selectedDocs = useMemo(
+    () => selectedDocuments(selectedRows, documents ?? []),
+    [selectedRows, documents],
+  );
+  const ownedSelected = selectedDocs.filter((doc) => doc.is_owner);
+
+  const open = (row: OverviewRow) => {
+    navigate(row.kind === 'folder' ? folderUrl(row.path) : documentUrl(row.doc.path, row.doc.id));
+  };
+
+  const newDocument = async () => {
+    try {
+      const created = await createDocument(folder === '/' ? '' : folder);
+      navigate(documentUrl(created.path, created.id));
+    } catch {
+      showToast(t('createFailed'), 'error');
+    }
+  };
+
+  const newFolder = (name: string) => {
+    const target = childFolder(folder, name);
+    sessionFolders.add(target);
+    setExtraFolders([...sessionFolders]);
+    navigate(folderUrl(target));
+  };
+
+  const copySelected = async () => {
+    try {
+      await copyDocuments(selectedDocs.map((doc) => doc.id));
+      showToast(t('copied', { count: selectedDocs.length }), 'success');
+      setSelected(new Set());
+      await reload();
+    } catch {
+      showToast(t('copyFailed'), 'error');
+    }
+  };
+
+  const deleteRows = async (targets: OverviewRow[]) => {
+    const docs = selectedDocuments(targets, documents ?? []);
+    try {
+      if (docs.length > 0) await deleteDocuments(docs.map((doc) => doc.id));
+      for (const target of targets) {
+        if (target.kind === 'folder') sessionFolders.delete(target.path);
+      }
+      setExtraFolders([...sessionFolders]);
+      showToast(t('deleted', { count: docs.length }), 'success');
+      setSelected(new Set());
+      await reload();
+    } catch (error) {
+      showToast(t('deleteFailed'), 'error');
+      throw error;
+    }
+  };
+
+  const none = selectedRows.length === 0;
+  const items: OverviewMenuItem[] = [
+    {
+      id: 'bulk',
+      type: 'select-action',
+      shortcut: 'a',
+      allSelected: rows.length > 0 && selectedRows.length === rows.length,
+      someSelected: !none,
+      onSelectAll: (checked) => setSelected(checked ? new Set(rows.map((row) => row.key)) : new Set()),
+      actions: [
+        {
+          label: t('bulk.move'),
+          disabled: none,
+          onSelect: () => setDialog({ kind: 'move', rows: selectedRows }),
+        },
+        { label: t('bulk.copy'), disabled: selectedDocs.length === 0, onSelect: () => void copySelected() },
+        {
+          label: t('bulk.delete'),
+          disabled: none,
+          onSelect: () => setDialog({ kind: 'delete', rows: selectedRows }),
+        },
+        {
+          label: t('bulk.share'),
+          disabled: ownedSelected.length === 0,
+          onSelect: () => setDialog({ kind: 'share', documents: ownedSelected }),
+        },
+      ],
+    },
+    {
+      id: 'new-document',
+      type: 'text',
+      shortcut: 'n',
+      title: t('newDocument'),
+      onSelect: () => void newDocument(),
+    },
+    {
+      id: 'new-folder',
+      type: 'text',
+      shortcut: 'f',
+      title: t('newFolder'),
+      onSelect: () => setDialog({ kind: 'new-folder' }),
+    },
+    { id: 'search', type: 'search', shortcut: 's', title: t('search'), value: search, onChange: setSearch },
+  ];
+
+  const columns: Column<OverviewRow>[] = [
+    {
+      id: 'title',
+      header: t('columns.title'),
+      className: 'documents-title',
+      // Folders stay together ahead of documents in ascending order.
+      sortValue: (row) => `${row.kind === 'folder' ? 'a' : 'b'} ${row.name}`,
+      cell: (row) =>
+        row.kind === 'folder' ? (
+          <a href={folderUrl(row.path)} className="documents-folder-link">
+            <span aria-hidden="true" className="documents-icon">
+              📁
+            </span>
+            <span className="documents-name">{row.name}</span>
+            <span className="documents-count">{t('folderCount', { count: row.count })}</span>
+          </a>
+        ) : (
+          <>
+            <a href={documentUrl(row.doc.path, row.doc.id)} className="documents-document-link">
+              <span aria-hidden="true" className="documents-icon">
+                📄
+              </span>
+              <span className="documents-name">{row.name}</span>
+            </a>
+            {searching ? <span className="documents-location">{folderOf(row.doc.path)}</span> : null}
+          </>
+        ),
+    },
+    {
+      id: 'owner',
+      header: t('columns.owner'),
+      sortValue: (row) => (row.kind === 'document' ? row.doc.owner.name : undefined),
+      cell: (row) => (row.kind === 'document' ? (row.doc.is_owner ? t('me') : row.doc.owner.name) : null),
+    },
+    {
+      id: 'rights',
+      header: t('columns.rights'),
+      sortValue: (row) =>
+        row.kind === 'document' ? (row.doc.is_owner ? '' : t(`rights.${row.doc.rights}`)) : undefined,
+      cell: (row) =>
+        row.kind === 'document'
+          ? row.doc.is_owner
+            ? t('rights.owner')
+            : t(`rights.${row.doc.rights}`)
+          : null,
+    },
+    {
+      id: 'created',
+      header: t('columns.created'),
+      className: 'documents-date',
+      sortValue: (row) => (row.kind === 'document' ? row.doc.created : undefined),
+      cell: (row) => (row.kind === 'document' ? formatDate(row.doc.created) : null),
+    },
+    {
+      id: 'updated',
+      header: t('columns.updated'),
+      className: 'documents-date',
+      sortValue: (row) => (row.kind === 'document' ? row.doc.updated : undefined),
+      cell: (row) => (row.kind === 'document' ? formatDate(row.doc.updated) : null),
+    },
+    {
+      id: 'actions',
+      header: t('columns.actions'),
+      className: 'documents-actions',
+      cell: (row) =>
+        row.kind === 'document' && row.doc.is_owner ? (
+          <button
+            type="button"
+            className="button documents-share"
+            aria-label={t('shareNamed', { name: row.name })}
+            onClick={() => setDialog({ kind: 'share', documents: [row.doc] })}
+          >
+            {t('share.button')}
+          </button>
+        ) : null,
+    },
+  ];
+
+  const emptyMessage =
+    documents !== null && documents.length === 0 ? t('empty.noDocuments') : t('empty.folder');
+
+  const deleteTargets = dialog?.kind === 'delete' ? selectedDocuments(dialog.rows, documents ?? []) : [];
+  const leaving = deleteTargets.filter((doc) => !doc.is_owner).length;
+
+  return (
+    <section className="page documents-page" aria-labelledby="page-heading">
+      <h1 id="page-heading" className="documents-heading">
+        {t('title')}
+      </h1>
+      <nav aria-label={t('breadcrumbs')} className="documents-breadcrumbs">
+        <ol>
+          {folderTrail(folder).map((step, index, trail) => (
+            <li key={step}>
+              {index === trail.length - 1 ? (
+                <span aria-current="page">{step === '/' ? t('allDocuments') : folderName(step)}</span>
+              ) : (
+                <a href={folderUrl(step)}>{step === '/' ? t('allDocuments') : folderName(step)}</a>
+              )}
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <OverviewMenu items={items} />
+      {documents === null && !loadFailed ? <p className="documents-loading">{t('loading')}</p> : null}
+      {loadFailed && documents === null ? <p role="alert">{t('loadFailed')}</p> : null}
+      {documents !== null ? (
+        <DataTable
+          rows={rows}
+          columns={columns}
+          getRowId={(row) => row.key}
+          label={t('tableLabel')}
+          selectable
+          selected={selected}
+          onSelectedChange={setSelected}
+          rowLabel={(row) => row.name}
+          onActivate={open}
+          onDelete={(row) => setDialog({ kind: 'delete', rows: [row] })}
+          emptyMessage={emptyMessage}
+          noMatchMessage={t('empty.noMatch')}
+          paged={false}
+          // Folders of thousands scroll smoothly: only the rows in view are drawn beyond this.
+          virtualizeAbove={VIRTUALIZE_ABOVE}
+          sort={sort}
+          onSortChange={setSort}
+          search={search}
+          searchText={(row) =>
+            row.kind === 'folder'
+              ? row.name
+              : `${row.name} ${row.doc.title} ${row.doc.owner.name} ${row.doc.path}`
+          }
+          className="documents-table"
+        />
+      ) : null}
+
+      {dialog?.kind === 'new-folder' ? (
+        <NewFolderDialog onCreate={newFolder} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog?.kind === 'move' ? (
+        <MoveDialog
+          files={moveItems(dialog.rows, documents ?? [])}
+          folders={knownFolders(documents ?? [], extraFolders)}
+          url={DOCUMENTS_API.move}
+          errorMessage={t('moveFailed')}
+          successMessage={t('moved')}
+          untitled={untitled}
+          initialFolder={folder}
+          onClose={() => setDialog(null)}
+          onMoved={() => {
+            setSelected(new Set());
+            void reload();
+          }}
+        />
+      ) : null}
+      {dialog?.kind === 'delete' ? (
+        <ConfirmDialog
+          title={t('deleteDialog.title')}
+          message={`${t('deleteDialog.message', { count: deleteTargets.length })}${leaving > 0 ? ` ${t('deleteDialog.leave', { count: leaving })}` : ''}`}
+          confirmLabel={t('deleteDialog.confirm')}
+          onConfirm={() => deleteRows(dialog.rows)}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog?.kind === 'share' ? (
+        <ShareDialog
+          documents={dialog.documents}
+          onClose={() => setDialog(null)}
+          onSaved={() => void reload()}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,290 @@
+import type { Contact } from '@scriptorium/common/api/contacts';
+import {
+  ACCESS_RIGHTS,
+  type AccessEntry,
+  type AccessRight,
+  type DocumentEntry,
+} from '@scriptorium/common/api/documents';
+import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/dialog/dialog';
+import { showToast } from '../../components/toast/toast-emitter';
+import { fetchAccess, fetchContacts, inviteContact, saveAccess } from './documents-api';
+
+export const SHARE_DIALOG_WIDTH = 640;
+export const SHARE_DIALOG_HEIGHT = 520;
+
+/** The right a newly added person starts with: enough to read, nothing they could break. */
+const DEFAULT_RIGHT: AccessRight = 'read';
+
+type Holder = Pick<AccessEntry, 'holder_type' | 'holder_id' | 'name' | 'email' | 'rights'>;
+
+const holderKey = (holder: Pick<Holder, 'holder_type' | 'holder_id'>) =>
+  `${holder.holder_type}:${holder.holder_id}`;
+
+/** Only connected users and invites the user sent can hold a right (received invites cannot). */
+function shareable(contact: Contact): contact is Contact & { type: 'user' | 'userinvite' } {
+  return contact.type === 'user' || contact.type === 'userinvite';
+}
+
+export interface ShareDialogProps {
+  /** The documents to share; the user owns them. With several, the rights shown are the first's. */
+  documents: DocumentEntry[];
+  onClose(): void;
+  onSaved(): void;
+}
+
+/**
+ * The owner picks contacts and a right for each, invites a new person by e-mail, changes and
+ * removes rights. Saving replaces the document's rights at once (the server does it atomically).
+ */
+export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
+  const { t } = useTranslation('documents');
+  const [contacts, setContacts] = useState<Contact[] | null>(null);
+  const [holders, setHolders] = useState<Holder[] | null>(null);
+  const [pick, setPick] = useState('');
+  const [pickRight, setPickRight] = useState<AccessRight>(DEFAULT_RIGHT);
+  const [address, setAddress] = useState('');
+  const [inviteMessage, setInviteMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const pickId = useId();
+  const pickRightId = useId();
+  const addressId = useId();
+  const first = documents[0];
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([fetchContacts(), fetchAccess(first.id)])
+      .then(([contactList, access]) => {
+        if (!live) return;
+        setContacts(contactList);
+        setHolders(access);
+      })
+      .catch(() => {
+        if (live) setFailed(true);
+      });
+    return () => {
+      live = false;
+    };
+  }, [first.id]);
+
+  const candidates = useMemo(() => {
+    const taken = new Set((holders ?? []).map(holderKey));
+    return (contacts ?? [])
+      .filter(shareable)
+      .filter((contact) => !taken.has(holderKey({ holder_type: contact.type, holder_id: contact.id })));
+  }, [contacts, holders]);
+
+  const rightLabel = (right: AccessRight) => t(`rights.${right}`);
+
+  const addContact = (contact: Contact & { type: 'user' | 'userinvite' }, rights: AccessRight) => {
+    setHolders((list) => {
+      const current = list ?? [];
+      const key = holderKey({ holder_type: contact.type, holder_id: contact.id });
+      if (current.some((holder) => holderKey(holder) === key)) return current;
+      return [
+        ...current,
+        {
+          holder_type: contact.type,
+          holder_id: contact.id,
+          name: contact.name || contact.email,
+          email: contact.type === 'userinvite' ? contact.email : null,
+          rights,
+        },
+      ];
+    });
+  };
+
+  const addPicked = () => {
+    const contact = candidates.find((candidate) => `${candidate.type}:${candidate.id}` === pick);
+    if (!contact) return;
+    addContact(contact, pickRight);
+    setPick('');
+  };
+
+  const invite = async (event: FormEvent) => {
+    event.preventDefault();
+    const typed = address.trim();
+    if (typed === '') return;
+    setInviteMessage(null);
+    try {
+      const answer = await inviteContact(typed);
+      if ('error' in answer) {
+        setInviteMessage(answer.error);
+        return;
+      }
+      setContacts((list) => [...(list ?? []), answer.contact]);
+      if (shareable(answer.contact)) addContact(answer.contact, pickRight);
+      setAddress('');
+      setInviteMessage(t('share.invited', { email: typed }));
+    } catch {
+      setInviteMessage(t('share.inviteFailed'));
+    }
+  };
+
+  const save = async () => {
+    if (!holders) return;
+    setBusy(true);
+    const access = holders.map(({ holder_type, holder_id, rights }) => ({ holder_type, holder_id, rights }));
+    try {
+      for (const doc of documents) await saveAccess(doc.id, access);
+      showToast(t('share.saved'), 'success');
+      onSaved();
+      onClose();
+    } catch {
+      showToast(t('share.saveFailed'), 'error');
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      title={t('share.title')}
+      onClose={onClose}
+      width={SHARE_DIALOG_WIDTH}
+      height={SHARE_DIALOG_HEIGHT}
+      buttons={
+        <>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={busy || holders === null}
+            onClick={() => void save()}
+          >
+            {t('share.save')}
+          </button>
+          <button type="button" className="button" disabled={busy} onClick={onClose}>
+            {t('cancel')}
+          </button>
+        </>
+      }
+    >
+      <div className="share-dialog">
+        <p className="share-dialog-intro">
+          {documents.length > 1
+            ? t('share.several', { count: documents.length })
+            : t('share.one', { title: first.title || t('untitled') })}
+        </p>
+        {failed ? <p role="alert">{t('share.loadFailed')}</p> : null}
+        {holders === null && !failed ? <p>{t('loading')}</p> : null}
+        {holders !== null ? (
+          <table className="share-holders">
+            <caption className="share-caption">{t('share.holders')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('share.person')}</th>
+                <th scope="col">{t('columns.rights')}</th>
+                <th scope="col">
+                  <span className="share-hidden">{t('share.remove')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {holders.length === 0 ? (
+                <tr>
+                  <td colSpan={3}>{t('share.nobody')}</td>
+                </tr>
+              ) : null}
+              {holders.map((holder) => (
+                <tr key={holderKey(holder)} data-holder={holderKey(holder)}>
+                  <td>
+                    {holder.name}
+                    {holder.holder_type === 'userinvite' ? (
+                      <span className="share-pending"> ({t('share.pending')})</span>
+                    ) : null}
+                  </td>
+                  <td>
+                    <select
+                      aria-label={t('share.rightOf', { name: holder.name })}
+                      value={holder.rights}
+                      onChange={(event) => {
+                        const rights = event.target.value as AccessRight;
+                        setHolders((list) =>
+                          (list ?? []).map((item) =>
+                            holderKey(item) === holderKey(holder) ? { ...item, rights } : item,
+                          ),
+                        );
+                      }}
+                    >
+                      {ACCESS_RIGHTS.map((right) => (
+                        <option key={right} value={right}>
+                          {rightLabel(right)}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button share-remove"
+                      aria-label={t('share.removeNamed', { name: holder.name })}
+                      onClick={() =>
+                        setHolders((list) =>
+                          (list ?? []).filter((item) => holderKey(item) !== holderKey(holder)),
+                        )
+                      }
+                    >
+                      {t('share.remove')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+        {holders !== null ? (
+          <div className="share-add">
+            <label htmlFor={pickId}>{t('share.contact')}</label>
+            <select id={pickId} value={pick} onChange={(event) => setPick(event.target.value)}>
+              <option value="">
+                {candidates.length === 0 ? t('share.noContacts') : t('share.chooseContact')}
+              </option>
+              {candidates.map((contact) => (
+                <option key={`${contact.type}:${contact.id}`} value={`${contact.type}:${contact.id}`}>
+                  {contact.name || contact.email}
+                  {contact.email && contact.name !== contact.email ? ` <${contact.email}>` : ''}
+                </option>
+              ))}
+            </select>
+            <label htmlFor={pickRightId}>{t('share.newRight')}</label>
+            <select
+              id={pickRightId}
+              value={pickRight}
+              onChange={(event) => setPickRight(event.target.value as AccessRight)}
+            >
+              {ACCESS_RIGHTS.map((right) => (
+                <option key={right} value={right}>
+                  {rightLabel(right)}
+                </option>
+              ))}
+            </select>
+            <button type="button" className="button" disabled={pick === ''} onClick={addPicked}>
+              {t('share.add')}
+            </button>
+          </div>
+        ) : null}
+        {holders !== null ? (
+          <form className="share-invite" onSubmit={(event) => void invite(event)}>
+            <label htmlFor={addressId}>{t('share.inviteLabel')}</label>
+            <input
+              id={addressId}
+              type="email"
+              placeholder={t('share.emailPlaceholder')}
+              value={address}
+              onChange={(event) => setAddress(event.target.value)}
+            />
+            <button type="submit" className="button">
+              {t('share.invite')}
+            </button>
+            {inviteMessage ? (
+              <p className="share-invite-message" role="status">
+                {inviteMessage}
+              </p>
+            ) : null}
+          </form>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}
