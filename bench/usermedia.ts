@@ -1,0 +1,192 @@
+// Benchmarks of the image library, each against a baseline measured in the same run:
+//  1. uploads per second of a 2-megapixel JPEG through POST /api/usermedia/save/ (sniffing,
+//     sharp metadata and thumbnail, file writes, database rows) against sharp alone doing the
+//     metadata and the same thumbnail on the same files;
+//  2. GET /api/usermedia/images/ with 5,000 images against a bare Fastify route sending the
+//     same bytes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { encodeForm } from '@scriptorium/common/api/form';
+import Fastify from 'fastify';
+import sharp from 'sharp';
+import { loadConfig } from '../server/src/config';
+import type { AppContext } from '../server/src/context';
+import { createDatabase } from '../server/src/db/database';
+import { migrateToLatest } from '../server/src/db/migrate';
+import { buildApp } from '../server/src/http/app';
+import { createMailer } from '../server/src/mail/mailer';
+import { createUser } from '../server/src/modules/user/commands/create-user';
+import { THUMBNAIL_SIZE } from '../server/src/modules/usermedia/storage';
+import { formatLoad, loadTest } from './lib/load';
+
+const SECONDS = Number(process.env.BENCH_SECONDS || 5);
+const UPLOADS = Number(process.env.BENCH_UPLOADS || 24);
+const LIST_SIZE = 5000;
+const WIDTH = 1732;
+const HEIGHT = 1155; // 2.0 megapixels
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-usermedia-'));
+const config = loadConfig({ DATA_DIR: dataDir, PORT: '0' });
+const { db, dialect } = createDatabase(config);
+const ctx: AppContext = { config, db, dialect, mailer: createMailer(config), state: { ready: false } };
+await migrateToLatest(db, dialect);
+ctx.state.ready = true;
+const user = await createUser(ctx, {
+  username: 'bench',
+  email: 'bench@example.org',
+  password: 'bench-password',
+  emailVerified: true,
+});
+
+const app = await buildApp(ctx, { logger: false });
+await app.listen({ host: '127.0.0.1', port: 0 });
+const port = (app.server.address() as { port: number }).port;
+const base = `http://127.0.0.1:${port}`;
+
+const first = await fetch(`${base}/api/base/configuration/`);
+const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
+const login = await fetch(`${base}/api/user/login/`, {
+  method: 'POST',
+  headers: { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
+  body: encodeForm({ login: 'bench', password: 'bench-password' }),
+});
+const session = /sessionid=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+if (!session) throw new Error(`login failed: ${login.status}`);
+const cookie = `csrftoken=${csrf}; sessionid=${session}`;
+
+// Distinct photographs-like files (noise compresses like a photo, not like a flat colour): the
+// server stores one file once, so identical uploads would measure the shortcut only.
+const noise = await sharp({
+  create: {
+    width: WIDTH,
+    height: HEIGHT,
+    channels: 3,
+    background: '#808080',
+    noise: { type: 'gaussian', mean: 128, sigma: 40 },
+  },
+})
+  .png()
+  .toBuffer();
+const files: Buffer[] = [];
+for (let index = 0; index < UPLOADS; index++) {
+  const mark = await sharp({
+    create: { width: 32, height: 32, channels: 3, background: { r: index * 9, g: 40, b: 200 } },
+  })
+    .png()
+    .toBuffer();
+  files.push(
+    await sharp(noise)
+      .composite([{ input: mark, left: (index * 37) % (WIDTH - 32), top: (index * 53) % (HEIGHT - 32) }])
+      .jpeg({ quality: 85 })
+      .toBuffer(),
+  );
+}
+const averageBytes = files.reduce((sum, file) => sum + file.length, 0) / files.length;
+
+async function uploadAll(): Promise<number> {
+  const started = performance.now();
+  for (const [index, bytes] of files.entries()) {
+    const form = new FormData();
+    form.append('title', `Photo ${index}`);
+    form.append('image', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `photo-${index}.jpg`);
+    const response = await fetch(`${base}/api/usermedia/save/`, {
+      method: 'POST',
+      headers: { cookie, 'X-CSRFToken': csrf },
+      body: form,
+    });
+    if (response.status !== 201)
+      throw new Error(`upload ${index} answered ${response.status}: ${await response.text()}`);
+  }
+  return files.length / ((performance.now() - started) / 1000);
+}
+
+async function sharpAlone(): Promise<number> {
+  const started = performance.now();
+  for (const bytes of files) {
+    await sharp(bytes).metadata();
+    await sharp(bytes)
+      .rotate()
+      .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer();
+  }
+  return files.length / ((performance.now() - started) / 1000);
+}
+
+// Warm sharp up, then alternate: baseline, uploads, baseline.
+await sharpAlone();
+const baselineBefore = await sharpAlone();
+const uploadsPerSecond = await uploadAll();
+const baselineAfter = await sharpAlone();
+const baseline = (baselineBefore + baselineAfter) / 2;
+console.log(
+  `upload: ${UPLOADS} distinct ${WIDTH}x${HEIGHT} JPEGs, ${(averageBytes / 1024).toFixed(0)} KiB on average`,
+);
+console.log(`POST /api/usermedia/save/: ${uploadsPerSecond.toFixed(2)} uploads/s`);
+console.log(`sharp alone (metadata + ${THUMBNAIL_SIZE}px WebP thumbnail): ${baseline.toFixed(2)} images/s`);
+console.log(`ratio (uploads / sharp alone): ${(uploadsPerSecond / baseline).toFixed(3)}`);
+
+// The list with 5,000 images, some in categories.
+const categories = await db
+  .insertInto('usermedia_categories')
+  .values(
+    Array.from({ length: 20 }, (_, index) => ({ owner_id: user.id, category_title: `Category ${index}` })),
+  )
+  .returning('id')
+  .execute();
+const now = Date.now();
+for (let start = files.length; start < LIST_SIZE; start += 500) {
+  const rows = Array.from({ length: Math.min(500, LIST_SIZE - start) }, (_, offset) => {
+    const index = start + offset;
+    return {
+      owner_id: user.id,
+      title: `Figure ${index}`,
+      sha256: index.toString(16).padStart(64, '0'),
+      file_type: 'image/png',
+      width: 800,
+      height: 600,
+      size: 120_000,
+      copyright_holder: '',
+      licence: '',
+      added: now - index * 1000,
+    };
+  });
+  const ids = await db.insertInto('usermedia_images').values(rows).returning('id').execute();
+  await db
+    .insertInto('usermedia_image_categories')
+    .values(
+      ids.map((row, offset) => ({
+        image_id: row.id,
+        category_id: categories[offset % categories.length].id,
+      })),
+    )
+    .execute();
+}
+const headers = { Cookie: cookie };
+const sample = await fetch(`${base}/api/usermedia/images/`, { headers });
+const body = await sample.text();
+const count = (JSON.parse(body) as { images: unknown[] }).images.length;
+if (count !== LIST_SIZE) throw new Error(`expected ${LIST_SIZE} images, got ${count}`);
+
+const bare = Fastify({ logger: false });
+bare.get('/api/usermedia/images/', (_request, reply) =>
+  reply.type('application/json; charset=utf-8').send(body),
+);
+await bare.listen({ host: '127.0.0.1', port: 0 });
+const barePort = (bare.server.address() as { port: number }).port;
+
+const listPath = '/api/usermedia/images/';
+await loadTest({ port, path: listPath, headers, seconds: 1, concurrency: 4 });
+await loadTest({ port: barePort, path: listPath, seconds: 1, concurrency: 4 });
+const real = await loadTest({ port, path: listPath, headers, seconds: SECONDS, concurrency: 4 });
+const bareResult = await loadTest({ port: barePort, path: listPath, seconds: SECONDS, concurrency: 4 });
+console.log(`list: ${LIST_SIZE} images, ${(body.length / 1024).toFixed(0)} KiB of JSON`);
+console.log(formatLoad('GET /api/usermedia/images/', real));
+console.log(formatLoad('bare Fastify route, same bytes', bareResult));
+console.log(`ratio (list / bare): ${(real.perSecond / bareResult.perSecond).toFixed(3)}`);
+
+await app.close();
+await bare.close();
+await db.destroy();
+rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,40 @@
+import type { ImageType } from '@scriptorium/common/api/usermedia';
+import type { AppContext } from '../../../context';
+import { HttpError } from '../../../http/errors';
+import { withFileLock } from '../file-locks';
+import { removeImageFiles } from '../storage';
+
+/**
+ * Deletes images of the owner: all of them or, when any id is not theirs, none (404). A file is
+ * removed from disk once no image of anybody refers to it any more.
+ */
+export async function deleteImages(ctx: AppContext, ownerId: number, ids: number[]): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  const removed = await ctx.db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('usermedia_images')
+      .select(['id', 'sha256', 'file_type'])
+      .where('owner_id', '=', ownerId)
+      .where('id', 'in', unique)
+      .execute();
+    if (rows.length !== unique.length) throw new HttpError(404);
+    await trx.deleteFrom('usermedia_image_categories').where('image_id', 'in', unique).execute();
+    await trx
+      .deleteFrom('usermedia_images')
+      .where('owner_id', '=', ownerId)
+      .where('id', 'in', unique)
+      .execute();
+    return rows;
+  });
+  for (const row of removed) {
+    await withFileLock(row.sha256, async () => {
+      const stillUsed = await ctx.db
+        .selectFrom('usermedia_images')
+        .select('id')
+        .where('sha256', '=', row.sha256)
+        .executeTakeFirst();
+      if (!stillUsed) await removeImageFiles(ctx.config.dataDir, row.sha256, row.file_type as ImageType);
+    });
+  }
+  return unique;
+}

@@ -1,0 +1,56 @@
+import {
+  type CategoryEdit,
+  type ImageCategory,
+  normaliseCategoryEdits,
+} from '@scriptorium/common/api/usermedia';
+import type { AppContext } from '../../../context';
+import { assertOwnCategories } from '../policies';
+import { presentCategory } from '../presenters';
+import { listOwnCategories } from '../queries';
+
+/**
+ * Replaces the user's category list (spec section 5): titles trimmed, empty ones dropped, id 0
+ * new, and categories left out are removed (their images simply lose them). A foreign id is a
+ * 404 and nothing changes.
+ */
+export async function saveCategories(
+  ctx: AppContext,
+  ownerId: number,
+  ids: number[],
+  titles: string[],
+): Promise<ImageCategory[]> {
+  const edits: CategoryEdit[] = normaliseCategoryEdits(ids, titles);
+  return ctx.db.transaction().execute(async (trx) => {
+    const kept = edits.filter((edit) => edit.id !== 0).map((edit) => edit.id);
+    await assertOwnCategories(trx, ownerId, kept);
+    // Before the inserts: the new rows are not in `kept` either.
+    let gone = trx.selectFrom('usermedia_categories').select('id').where('owner_id', '=', ownerId);
+    if (kept.length > 0) gone = gone.where('id', 'not in', kept);
+    const goneIds = (await gone.execute()).map((row) => row.id);
+    if (goneIds.length > 0) {
+      // Explicit rather than relying on ON DELETE CASCADE, which SQLite honours only with the pragma.
+      await trx.deleteFrom('usermedia_image_categories').where('category_id', 'in', goneIds).execute();
+      await trx
+        .deleteFrom('usermedia_categories')
+        .where('owner_id', '=', ownerId)
+        .where('id', 'in', goneIds)
+        .execute();
+    }
+    for (const edit of edits) {
+      if (edit.id === 0) {
+        await trx
+          .insertInto('usermedia_categories')
+          .values({ owner_id: ownerId, category_title: edit.title })
+          .execute();
+      } else {
+        await trx
+          .updateTable('usermedia_categories')
+          .set({ category_title: edit.title })
+          .where('owner_id', '=', ownerId)
+          .where('id', '=', edit.id)
+          .execute();
+      }
+    }
+    return (await listOwnCategories(trx, ownerId)).map(presentCategory);
+  });
+}

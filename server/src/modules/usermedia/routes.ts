@@ -1,0 +1,111 @@
+import type { MultipartFile } from '@fastify/multipart';
+import {
+  deleteImagesRequest,
+  type ImagesResponse,
+  type SaveImageResponse,
+  saveCategoriesRequest,
+  saveImageFields,
+} from '@scriptorium/common/api/usermedia';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context';
+import { parseForm, ValidationError } from '../../http/errors';
+import type { FormBody } from '../../http/form-body';
+import { requireUser } from '../../http/session';
+import { deleteImages } from './commands/delete-images';
+import { listImages } from './commands/list-images';
+import { saveCategories } from './commands/save-categories';
+import { createImage, updateImage } from './commands/save-image';
+import { type UsermediaMessage, usermediaMessage } from './messages';
+import { loadUsermediaSettings, type UsermediaSettings } from './settings';
+import { ImageRejected } from './storage';
+
+/** Thrown while reading the upload when it is larger than MEDIA_MAX_SIZE. */
+class TooLarge extends Error {}
+
+interface SaveInput {
+  fields: FormBody;
+  file: Buffer | null;
+}
+
+async function readFile(part: MultipartFile): Promise<Buffer> {
+  try {
+    const bytes = await part.toBuffer();
+    if (part.file.truncated) throw new TooLarge();
+    return bytes;
+  } catch (error) {
+    if (error instanceof TooLarge) throw error;
+    // @fastify/multipart's size limit error; any other stream failure is a broken request.
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new TooLarge();
+    throw error;
+  }
+}
+
+/** Multipart (the spec's upload) or a plain form (an update of title and categories). */
+async function readSaveInput(request: FastifyRequest, settings: UsermediaSettings): Promise<SaveInput> {
+  if (!request.isMultipart()) return { fields: (request.body ?? {}) as FormBody, file: null };
+  const fields: FormBody = Object.create(null);
+  let file: Buffer | null = null;
+  for await (const part of request.parts({ limits: { fileSize: settings.maxSize, files: 1, fields: 20 } })) {
+    if (part.type === 'file') {
+      // Only the field named `image` is the upload; anything else is drained and ignored.
+      if (part.fieldname === 'image') file = await readFile(part);
+      else await part.toBuffer().catch(() => undefined);
+    } else if (typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { fields, file };
+}
+
+function failure(request: FastifyRequest, reply: FastifyReply, status: number, key: UsermediaMessage) {
+  const answer: SaveImageResponse = { errormsg: { error: usermediaMessage(request.language, key) } };
+  return reply.code(status).send(answer);
+}
+
+export function usermediaRoutes(ctx: AppContext, settings = loadUsermediaSettings()): FastifyPluginAsync {
+  return async (app) => {
+    app.get('/images/', async (request): Promise<ImagesResponse> => {
+      const user = requireUser(request);
+      return listImages(ctx.db, user.id);
+    });
+
+    app.post('/save/', async (request, reply) => {
+      const user = requireUser(request);
+      let input: SaveInput;
+      try {
+        input = await readSaveInput(request, settings);
+      } catch (error) {
+        if (error instanceof TooLarge) return failure(request, reply, 413, 'tooLarge');
+        throw error;
+      }
+      const parsed = saveImageFields.safeParse(input.fields);
+      if (!parsed.success) throw new ValidationError(parsed.error.issues, input.fields);
+      const fields = parsed.data;
+      try {
+        if (fields.id !== 0) {
+          const values = await updateImage(ctx, user.id, fields);
+          return { errormsg: {}, values } satisfies SaveImageResponse;
+        }
+        if (!input.file || input.file.length === 0) return failure(request, reply, 400, 'noFile');
+        const { image, existed } = await createImage(ctx, user.id, fields, input.file);
+        reply.code(existed ? 200 : 201);
+        return { errormsg: {}, values: image } satisfies SaveImageResponse;
+      } catch (error) {
+        if (error instanceof ImageRejected) return failure(request, reply, 400, error.reason);
+        throw error;
+      }
+    });
+
+    app.delete('/delete/', async (request) => {
+      const user = requireUser(request);
+      const { ids } = parseForm(request, deleteImagesRequest);
+      return { ids: await deleteImages(ctx, user.id, ids) };
+    });
+
+    app.post('/save_category/', async (request) => {
+      const user = requireUser(request);
+      const { ids, titles } = parseForm(request, saveCategoriesRequest);
+      return { entries: await saveCategories(ctx, user.id, ids, titles) };
+    });
+  };
+}

@@ -1,0 +1,129 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ImageType } from '@scriptorium/common/api/usermedia';
+import sharp from 'sharp';
+import { EXTENSIONS, sniffImageType } from './sniff';
+import { sanitizeSvg } from './svg-sanitize';
+
+/**
+ * Files live in DATA_DIR/media/ under content-addressed names (sha256 of the stored bytes), so a
+ * name never changes meaning, can be cached forever, and the same file is stored once.
+ *   media/images/<sha256>.<ext>       the image as stored (a sanitised SVG, else the upload)
+ *   media/thumbnails/<sha256>.webp    a thumbnail of at most THUMBNAIL_SIZE px
+ */
+
+export const THUMBNAIL_SIZE = 240;
+/** Decompression bombs: a tiny file that claims 50,000 x 50,000 px is refused before decoding. */
+const MAX_INPUT_PIXELS = 100_000_000;
+
+/** sharp's name for each accepted format (AVIF is read by libheif). */
+const SHARP_FORMATS: Record<ImageType, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/webp': 'webp',
+  'image/avif': 'heif',
+  'image/gif': 'gif',
+  'image/svg+xml': 'svg',
+};
+
+export type RejectReason = 'unsupportedType' | 'invalidImage' | 'unsafeSvg';
+
+export class ImageRejected extends Error {
+  constructor(readonly reason: RejectReason) {
+    super(reason);
+  }
+}
+
+export interface PreparedImage {
+  sha256: string;
+  fileType: ImageType;
+  width: number;
+  height: number;
+  /** The bytes to store: for SVG the sanitised document. */
+  bytes: Buffer;
+  thumbnail: Buffer;
+}
+
+/** Sniffs, checks, sanitises and measures an upload and renders its thumbnail. Nothing is written. */
+export async function prepareImage(upload: Buffer): Promise<PreparedImage> {
+  const fileType = sniffImageType(upload);
+  if (!fileType) throw new ImageRejected('unsupportedType');
+  let bytes = upload;
+  if (fileType === 'image/svg+xml') {
+    const clean = await sanitizeSvg(upload.toString('utf8'));
+    if (!clean) throw new ImageRejected('unsafeSvg');
+    bytes = Buffer.from(clean, 'utf8');
+  }
+  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
+  let width: number;
+  let height: number;
+  let thumbnail: Buffer;
+  try {
+    const meta = await sharp(bytes, options).metadata();
+    // The bytes must decode as what their signature says (a PNG header on junk is not a PNG).
+    if (meta.format !== SHARP_FORMATS[fileType]) throw new ImageRejected('invalidImage');
+    // Shown size: a portrait photo with an EXIF rotation is taller than wide.
+    width = meta.autoOrient?.width ?? meta.width ?? 0;
+    height = meta.autoOrient?.height ?? meta.height ?? 0;
+    if (!width || !height) throw new ImageRejected('invalidImage');
+    thumbnail = await sharp(bytes, options)
+      .rotate()
+      .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer();
+  } catch (error) {
+    if (error instanceof ImageRejected) throw error;
+    throw new ImageRejected('invalidImage');
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { sha256, fileType, width, height, bytes, thumbnail };
+}
+
+export function mediaRoot(dataDir: string): string {
+  return path.join(dataDir, 'media');
+}
+
+export function imageFileName(sha256: string, fileType: ImageType): string {
+  return `${sha256}.${EXTENSIONS[fileType]}`;
+}
+
+export function thumbnailFileName(sha256: string): string {
+  return `${sha256}.webp`;
+}
+
+export function imagePath(dataDir: string, sha256: string, fileType: ImageType): string {
+  return path.join(mediaRoot(dataDir), 'images', imageFileName(sha256, fileType));
+}
+
+export function thumbnailPath(dataDir: string, sha256: string): string {
+  return path.join(mediaRoot(dataDir), 'thumbnails', thumbnailFileName(sha256));
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Write to a temporary name, then rename: a reader never sees half a file under the final name. */
+async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
+  if (await exists(file)) return;
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, bytes);
+  await rename(temporary, file);
+}
+
+export async function storeImageFiles(dataDir: string, image: PreparedImage): Promise<void> {
+  await writeAtomically(imagePath(dataDir, image.sha256, image.fileType), image.bytes);
+  await writeAtomically(thumbnailPath(dataDir, image.sha256), image.thumbnail);
+}
+
+export async function removeImageFiles(dataDir: string, sha256: string, fileType: ImageType): Promise<void> {
+  await rm(imagePath(dataDir, sha256, fileType), { force: true });
+  await rm(thumbnailPath(dataDir, sha256), { force: true });
+}

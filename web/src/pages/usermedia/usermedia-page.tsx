@@ -1,0 +1,348 @@
+import {
+  fileTypeLabel,
+  IMAGE_TABLE_PAGE_SIZE,
+  IMAGE_TABLE_PAGE_SIZES,
+  type Image,
+  type ImageCategory,
+  NARROW_WINDOW_WIDTH,
+} from '@scriptorium/common/api/usermedia';
+import { type DragEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePageTitle } from '../../app/page-title';
+import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
+import { useWindowSize } from '../../components/data-table/use-window-size';
+import { ConfirmDialog } from '../../components/dialog/dialog';
+import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
+import { showToast } from '../../components/toast/toast';
+import { CategoriesDialog } from './categories-dialog';
+import { droppedFiles, ImageDialog, type ImageDialogMode } from './image-dialog';
+import { useOnline } from './use-online';
+import { deleteImages, fetchImages } from './usermedia-api';
+import './usermedia.css';
+
+type DialogState =
+  | { kind: 'none' }
+  | { kind: 'image'; mode: ImageDialogMode }
+  | { kind: 'categories' }
+  | { kind: 'delete'; ids: number[] };
+
+const ALL_CATEGORIES = 'all';
+
+/** The sort outlives list refreshes and leaving the page for a while (spec 2.5). */
+let rememberedSort: SortState | null = null;
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function formatDate(ms: number, language: string): string {
+  let format = dateFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
+    dateFormats.set(language, format);
+  }
+  return format.format(ms);
+}
+
+/** The media (image) manager at /usermedia/ (spec 2.5). */
+export function UsermediaPage() {
+  const { t, i18n } = useTranslation('usermedia');
+  usePageTitle(t('title'));
+  const online = useOnline();
+  const { width } = useWindowSize();
+  const narrow = width < NARROW_WINDOW_WIDTH;
+
+  const [images, setImages] = useState<Image[]>([]);
+  const [categories, setCategories] = useState<ImageCategory[]>([]);
+  const [loaded, setLoaded] = useState(false);
+  const [filter, setFilter] = useState(ALL_CATEGORIES);
+  const [search, setSearch] = useState('');
+  // Held here, not in the table, so that it survives every refresh of the list (spec 2.5).
+  const [sort, setSortState] = useState<SortState | null>(rememberedSort);
+  const setSort = (next: SortState) => {
+    rememberedSort = next;
+    setSortState(next);
+  };
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+
+  const refresh = useCallback(async () => {
+    try {
+      const answer = await fetchImages();
+      setImages(answer.images);
+      setCategories(answer.imageCategories);
+      // Drop selections of images that are gone.
+      const ids = new Set(answer.images.map((image) => String(image.id)));
+      setSelected((current) => new Set([...current].filter((id) => ids.has(id))));
+    } catch {
+      showToast(navigator.onLine ? t('listError') : t('offline'), 'error');
+    } finally {
+      setLoaded(true);
+    }
+  }, [t]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  // A file dropped beside the drop zone (e.g. on a dialog's backdrop) must not make the browser
+  // leave the app to show it.
+  useEffect(() => {
+    const keep = (event: globalThis.DragEvent) => {
+      if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+    };
+    window.addEventListener('dragover', keep);
+    window.addEventListener('drop', keep);
+    return () => {
+      window.removeEventListener('dragover', keep);
+      window.removeEventListener('drop', keep);
+    };
+  }, []);
+
+  // A filter on a category that was just removed falls back to all.
+  const activeFilter =
+    filter === ALL_CATEGORIES || categories.some((category) => String(category.id) === filter)
+      ? filter
+      : ALL_CATEGORIES;
+  const rows = useMemo(
+    () =>
+      activeFilter === ALL_CATEGORIES
+        ? images
+        : images.filter((image) => image.cats.includes(Number(activeFilter))),
+    [images, activeFilter],
+  );
+
+  const titleOf = (image: Image) => image.title || t('untitled');
+  const openEdit = (image: Image) => setDialog({ kind: 'image', mode: { kind: 'edit', image } });
+  const openUpload = (files: File[] = []) => {
+    if (!navigator.onLine) {
+      showToast(t('offline'), 'error');
+      return;
+    }
+    setDialog({ kind: 'image', mode: { kind: 'new', files } });
+  };
+  const askDelete = (ids: number[]) => {
+    // Spec 5: deletion is blocked offline with an error message.
+    if (!navigator.onLine) {
+      showToast(t('offline'), 'error');
+      return;
+    }
+    if (ids.length > 0) setDialog({ kind: 'delete', ids });
+  };
+
+  const confirmDelete = async (ids: number[]) => {
+    if (!navigator.onLine) {
+      showToast(t('offline'), 'error');
+      return;
+    }
+    try {
+      await deleteImages(ids);
+      showToast(t('deleted'), 'success');
+    } catch {
+      showToast(navigator.onLine ? t('notDeleted') : t('offline'), 'error');
+    }
+    await refresh();
+  };
+
+  const selectedIds = [...selected].map(Number);
+  const visibleIds = rows.map((image) => String(image.id));
+  const allSelected = visibleIds.length > 0 && visibleIds.every((id) => selected.has(id));
+  const someSelected = visibleIds.some((id) => selected.has(id));
+
+  const columns: Column<Image>[] = [
+    { id: 'id', header: 'id', hidden: true, cell: (image) => image.id },
+    {
+      id: 'file',
+      header: t('columnFile'),
+      className: 'usermedia-file-cell',
+      sortValue: (image) => image.title.toLocaleLowerCase(),
+      cell: (image) => (
+        <div className="usermedia-file">
+          <img className="usermedia-thumbnail" src={image.thumbnail} alt="" loading="lazy" />
+          <div>
+            <button
+              type="button"
+              className="usermedia-title"
+              aria-label={t('editImage', { title: titleOf(image) })}
+              onClick={() => openEdit(image)}
+            >
+              {titleOf(image)}
+            </button>
+            <span className="usermedia-type">{fileTypeLabel(image.file_type)}</span>
+          </div>
+        </div>
+      ),
+    },
+    {
+      id: 'size',
+      header: t('columnSize'),
+      sortValue: (image) => image.width * image.height,
+      cell: (image) => t('sizePx', { width: image.width, height: image.height }),
+    },
+    {
+      id: 'added',
+      header: t('columnAdded'),
+      sortValue: (image) => image.added,
+      cell: (image) => (
+        <time dateTime={new Date(image.added).toISOString()}>{formatDate(image.added, i18n.language)}</time>
+      ),
+    },
+    {
+      id: 'delete',
+      header: '',
+      headerLabel: t('columnActions'),
+      className: 'usermedia-actions',
+      cell: (image) => (
+        <button
+          type="button"
+          // Stays clickable offline: it then explains why nothing can be deleted (spec 5).
+          className={`usermedia-icon-button usermedia-delete${online ? '' : ' usermedia-offline'}`}
+          aria-label={t('deleteImage', { title: titleOf(image) })}
+          onClick={() => askDelete([image.id])}
+        >
+          <span aria-hidden="true">🗑</span>
+        </button>
+      ),
+    },
+  ];
+
+  const menuItems: OverviewMenuItem[] = [
+    {
+      type: 'select-action',
+      id: 'bulk',
+      allSelected,
+      someSelected,
+      onSelectAll: (checked: boolean) => {
+        const next = new Set(selected);
+        for (const id of visibleIds) {
+          if (checked) next.add(id);
+          else next.delete(id);
+        }
+        setSelected(next);
+      },
+      actions: [
+        {
+          label: t('deleteSelected'),
+          disabled: selected.size === 0 || !online,
+          onSelect: () => askDelete(selectedIds),
+        },
+      ],
+    },
+    {
+      type: 'dropdown',
+      id: 'categories',
+      title: t('categoryFilter'),
+      shortcut: 'c',
+      selectedId: activeFilter,
+      options: [
+        { id: ALL_CATEGORIES, label: t('allCategories'), onSelect: () => setFilter(ALL_CATEGORIES) },
+        ...categories.map((category) => ({
+          id: String(category.id),
+          label: category.category_title,
+          onSelect: () => setFilter(String(category.id)),
+        })),
+      ],
+    },
+    {
+      type: 'text',
+      id: 'edit-categories',
+      title: t('editCategories'),
+      shortcut: 'e',
+      disabled: !online,
+      onSelect: () => setDialog({ kind: 'categories' }),
+    },
+    {
+      type: 'text',
+      id: 'upload',
+      title: t('uploadNew'),
+      shortcut: 'u',
+      disabled: !online,
+      onSelect: () => openUpload(),
+    },
+    {
+      type: 'search',
+      id: 'search',
+      title: t('searchImages'),
+      shortcut: 's',
+      value: search,
+      onChange: setSearch,
+    },
+  ];
+
+  const onPageDrop = (event: DragEvent<HTMLElement>) => {
+    const files = droppedFiles(event);
+    if (files.length === 0 || dialog.kind !== 'none') return;
+    event.preventDefault();
+    openUpload(files);
+  };
+
+  return (
+    <section
+      className="page usermedia-page"
+      aria-labelledby="page-heading"
+      onDragOver={(event) => {
+        if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+      }}
+      onDrop={onPageDrop}
+    >
+      <h1 id="page-heading" className="visually-hidden">
+        {t('title')}
+      </h1>
+      <OverviewMenu items={menuItems} />
+      {loaded ? (
+        <DataTable
+          rows={rows}
+          columns={columns}
+          getRowId={(image) => String(image.id)}
+          label={t('title')}
+          selectable={!narrow}
+          selected={selected}
+          onSelectedChange={setSelected}
+          rowLabel={titleOf}
+          onActivate={(image) => {
+            // Spec 2.5: Enter edits the row only while nothing is selected.
+            if (selected.size === 0) openEdit(image);
+          }}
+          onDelete={(image) => askDelete([image.id])}
+          emptyMessage={images.length === 0 ? t('noImages') : t('noImagesFound')}
+          noMatchMessage={t('noImagesFound')}
+          pageSize={IMAGE_TABLE_PAGE_SIZE}
+          pageSizeOptions={[...IMAGE_TABLE_PAGE_SIZES]}
+          sort={sort}
+          onSortChange={setSort}
+          search={search}
+          searchText={(image) => `${titleOf(image)} ${fileTypeLabel(image.file_type)}`}
+          className="usermedia-table"
+        />
+      ) : (
+        <p className="page-loading">{t('loading')}</p>
+      )}
+      {dialog.kind === 'image' ? (
+        <ImageDialog
+          mode={dialog.mode}
+          categories={categories}
+          online={online}
+          onClose={() => setDialog({ kind: 'none' })}
+          onSaved={() => void refresh()}
+        />
+      ) : null}
+      {dialog.kind === 'categories' ? (
+        <CategoriesDialog
+          categories={categories}
+          online={online}
+          onClose={() => setDialog({ kind: 'none' })}
+          onSaved={(entries) => {
+            setCategories(entries);
+            void refresh();
+          }}
+        />
+      ) : null}
+      {dialog.kind === 'delete' ? (
+        <ConfirmDialog
+          title={t('confirmDeleteTitle')}
+          message={t('confirmDeleteText', { count: dialog.ids.length })}
+          confirmLabel={t('delete')}
+          onConfirm={() => confirmDelete(dialog.ids)}
+          onClose={() => setDialog({ kind: 'none' })}
+        />
+      ) : null}
+    </section>
+  );
+}
