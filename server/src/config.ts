@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_MEDIA_MAX_SIZE } from '@scriptorium/common/api/usermedia';
 
 /** Every setting of the server, read from the environment in one place (documented in README). */
 export interface Config {
@@ -36,6 +37,10 @@ export interface Config {
   trustProxy: boolean | string;
   /** Largest accepted upload (multipart file) and form body, in bytes. */
   maxUploadBytes: number;
+  /** MEDIA_MAX_SIZE: the largest accepted image file in bytes; larger uploads answer 413. */
+  mediaMaxSize: number;
+  /** SOCIAL_PROVIDERS: JSON list of social login providers, parsed by src/social/providers.ts. */
+  socialProviders: string | undefined;
 }
 
 export const PLUGINS = ['templates', 'books'] as const;
@@ -110,5 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || `Scriptorium <noreply@${new URL(siteUrl).hostname}>`,
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     maxUploadBytes: intSetting(env.MAX_UPLOAD_BYTES, 20 * 1024 * 1024, 'MAX_UPLOAD_BYTES'),
+    mediaMaxSize: intSetting(env.MEDIA_MAX_SIZE, DEFAULT_MEDIA_MAX_SIZE, 'MEDIA_MAX_SIZE'),
+    socialProviders: env.SOCIAL_PROVIDERS || undefined,
   };
 }

@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db, Dialect } from './database';
 import { foundation } from './migrations/001-foundation';
+import { accounts } from './migrations/002-accounts';
 import { contacts } from './migrations/003-contacts';
 import { usermedia } from './migrations/004-usermedia';
 import { bibliography } from './migrations/005-bibliography';
@@ -10,6 +11,7 @@ import type { DualMigration } from './migrations/helpers';
 /** Every migration in order. Names are permanent: never rename or reorder one that has shipped. */
 const MIGRATIONS: Record<string, DualMigration> = {
   '001-foundation': foundation,
+  '002-accounts': accounts,
   '003-contacts': contacts,
   '004-usermedia': usermedia,
   '005-bibliography': bibliography,
@@ -26,7 +28,8 @@ class StaticProvider implements MigrationProvider {
 }
 
 export async function migrateToLatest(db: Db, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  // Areas migrate independently (002-accounts may arrive after 006 on a developer database).
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

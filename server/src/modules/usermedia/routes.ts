@@ -16,7 +16,6 @@ import { listImages } from './commands/list-images';
 import { saveCategories } from './commands/save-categories';
 import { createImage, updateImage } from './commands/save-image';
 import { type UsermediaMessage, usermediaMessage } from './messages';
-import { loadUsermediaSettings, type UsermediaSettings } from './settings';
 import { ImageRejected } from './storage';
 
 /** Thrown while reading the upload when it is larger than MEDIA_MAX_SIZE. */
@@ -41,11 +40,11 @@ async function readFile(part: MultipartFile): Promise<Buffer> {
 }
 
 /** Multipart (the spec's upload) or a plain form (an update of title and categories). */
-async function readSaveInput(request: FastifyRequest, settings: UsermediaSettings): Promise<SaveInput> {
+async function readSaveInput(request: FastifyRequest, maxSize: number): Promise<SaveInput> {
   if (!request.isMultipart()) return { fields: (request.body ?? {}) as FormBody, file: null };
   const fields: FormBody = Object.create(null);
   let file: Buffer | null = null;
-  for await (const part of request.parts({ limits: { fileSize: settings.maxSize, files: 1, fields: 20 } })) {
+  for await (const part of request.parts({ limits: { fileSize: maxSize, files: 1, fields: 20 } })) {
     if (part.type === 'file') {
       // Only the field named `image` is the upload; anything else is drained and ignored.
       if (part.fieldname === 'image') file = await readFile(part);
@@ -62,7 +61,7 @@ function failure(request: FastifyRequest, reply: FastifyReply, status: number, k
   return reply.code(status).send(answer);
 }
 
-export function usermediaRoutes(ctx: AppContext, settings = loadUsermediaSettings()): FastifyPluginAsync {
+export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.get('/images/', async (request): Promise<ImagesResponse> => {
       const user = requireUser(request);
@@ -73,7 +72,7 @@ export function usermediaRoutes(ctx: AppContext, settings = loadUsermediaSetting
       const user = requireUser(request);
       let input: SaveInput;
       try {
-        input = await readSaveInput(request, settings);
+        input = await readSaveInput(request, ctx.config.mediaMaxSize);
       } catch (error) {
         if (error instanceof TooLarge) return failure(request, reply, 413, 'tooLarge');
         throw error;
