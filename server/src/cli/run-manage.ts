@@ -9,6 +9,7 @@ import { type Translate, translator } from '../i18n/translate';
 import { saveFlatpage } from '../modules/base/commands/save-flatpage';
 import { claimPendingInvitesForEmail } from '../modules/contacts/commands/claim-invites';
 import { createUser, UserConflictError } from '../modules/user/commands/create-user';
+import { systemMessageCommand } from '../ws/cli';
 
 export interface ManageIo {
   env: NodeJS.ProcessEnv;
@@ -100,7 +101,11 @@ async function flatpageCommand(db: Db, args: string[], io: ManageIo, t: Translat
   return 0;
 }
 
-const COMMANDS = { createuser: createUserCommand, flatpage: flatpageCommand } as const;
+const COMMANDS = {
+  createuser: createUserCommand,
+  flatpage: flatpageCommand,
+  'system-message': systemMessageCommand,
+} as const;
 
 function isCommand(name: string | undefined): name is keyof typeof COMMANDS {
   return name !== undefined && Object.hasOwn(COMMANDS, name);

@@ -1,0 +1,86 @@
+import type { Contact } from '@scriptorium/common/api/contacts';
+import type { AppContext } from '../../../context';
+import type { UserRow } from '../../user/queries';
+import { type MailErrorLog, mailInviteAnswer } from '../mail';
+import { requireAllFound } from '../policies';
+import { presentUserContact } from '../presenters';
+import { connect, displayEmails } from '../queries';
+
+async function loadInviters(ctx: AppContext, ids: number[]): Promise<Map<number, UserRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Accepts received invites: both users become contacts and the invites leave both lists. All or
+ * nothing: one id that is not an invite to this user answers 404 and changes nothing.
+ */
+export async function acceptInvites(
+  ctx: AppContext,
+  log: MailErrorLog,
+  input: { user: UserRow; inviteIds: number[] },
+): Promise<Contact[]> {
+  const me = input.user;
+  const ids = [...new Set(input.inviteIds)];
+  const inviterIds = await ctx.db.transaction().execute(async (trx) => {
+    const invites = await trx
+      .selectFrom('user_invites')
+      .select(['id', 'by_user_id'])
+      .where('id', 'in', ids)
+      .where('to_user_id', '=', me.id)
+      .execute();
+    requireAllFound(
+      ids,
+      invites.map((invite) => invite.id),
+    );
+    const now = Date.now();
+    for (const invite of invites) await connect(trx, me.id, invite.by_user_id, now);
+    return [...new Set(invites.map((invite) => invite.by_user_id))];
+  });
+
+  const inviters = await loadInviters(ctx, inviterIds);
+  const emails = await displayEmails(ctx.db, inviterIds);
+  const contacts: Contact[] = [];
+  for (const inviter of inviters.values()) {
+    contacts.push(presentUserContact(inviter, emails.get(inviter.id)));
+    await mailInviteAnswer(ctx, log, { answer: 'accepted', inviter, invitee: me });
+  }
+  return contacts;
+}
+
+/** Declines received invites: they are removed and each inviter is told. All or nothing, as above. */
+export async function declineInvites(
+  ctx: AppContext,
+  log: MailErrorLog,
+  input: { user: UserRow; inviteIds: number[] },
+): Promise<void> {
+  const me = input.user;
+  const ids = [...new Set(input.inviteIds)];
+  const inviterIds = await ctx.db.transaction().execute(async (trx) => {
+    const invites = await trx
+      .selectFrom('user_invites')
+      .select(['id', 'by_user_id'])
+      .where('id', 'in', ids)
+      .where('to_user_id', '=', me.id)
+      .execute();
+    requireAllFound(
+      ids,
+      invites.map((invite) => invite.id),
+    );
+    await trx.deleteFrom('user_invites').where('id', 'in', ids).where('to_user_id', '=', me.id).execute();
+    return [...new Set(invites.map((invite) => invite.by_user_id))];
+  });
+  await mailDeclines(ctx, log, me, inviterIds);
+}
+
+export async function mailDeclines(
+  ctx: AppContext,
+  log: MailErrorLog,
+  me: UserRow,
+  inviterIds: number[],
+): Promise<void> {
+  for (const inviter of (await loadInviters(ctx, inviterIds)).values()) {
+    await mailInviteAnswer(ctx, log, { answer: 'declined', inviter, invitee: me });
+  }
+}

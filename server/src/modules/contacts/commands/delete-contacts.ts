@@ -1,0 +1,89 @@
+import type { ContactReference } from '@scriptorium/common/api/contacts';
+import type { AppContext } from '../../../context';
+import type { UserRow } from '../../user/queries';
+import { runContactRemovedHooks } from '../hooks';
+import type { MailErrorLog } from '../mail';
+import { requireAllFound } from '../policies';
+import { mailDeclines } from './answer-invites';
+
+/**
+ * POST /api/user/contacts/delete/: `user` ends the connection on both sides (and, through the
+ * hooks, every document right between the two); `userinvite` withdraws a sent invite;
+ * `to_userinvite` declines a received one (the inviter is told). All or nothing: an id that is
+ * not in this user's list answers 404 and nothing changes.
+ */
+export async function deleteContacts(
+  ctx: AppContext,
+  log: MailErrorLog,
+  input: { user: UserRow; contacts: ContactReference[] },
+): Promise<void> {
+  const me = input.user;
+  const idsOf = (type: ContactReference['type']) => [
+    ...new Set(input.contacts.filter((row) => row.type === type).map((row) => row.id)),
+  ];
+  const userIds = idsOf('user');
+  const sentIds = idsOf('userinvite');
+  const receivedIds = idsOf('to_userinvite');
+
+  const declinedInviterIds = await ctx.db.transaction().execute(async (trx) => {
+    if (userIds.length > 0) {
+      const rows = await trx
+        .selectFrom('contacts')
+        .select('contact_id')
+        .where('user_id', '=', me.id)
+        .where('contact_id', 'in', userIds)
+        .execute();
+      requireAllFound(
+        userIds,
+        rows.map((row) => row.contact_id),
+      );
+      for (const otherId of userIds) {
+        await trx
+          .deleteFrom('contacts')
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('user_id', '=', me.id), eb('contact_id', '=', otherId)]),
+              eb.and([eb('user_id', '=', otherId), eb('contact_id', '=', me.id)]),
+            ]),
+          )
+          .execute();
+        await runContactRemovedHooks(trx, me.id, otherId);
+      }
+    }
+    if (sentIds.length > 0) {
+      const rows = await trx
+        .selectFrom('user_invites')
+        .select('id')
+        .where('id', 'in', sentIds)
+        .where('by_user_id', '=', me.id)
+        .execute();
+      requireAllFound(
+        sentIds,
+        rows.map((row) => row.id),
+      );
+      await trx
+        .deleteFrom('user_invites')
+        .where('id', 'in', sentIds)
+        .where('by_user_id', '=', me.id)
+        .execute();
+    }
+    if (receivedIds.length === 0) return [];
+    const received = await trx
+      .selectFrom('user_invites')
+      .select(['id', 'by_user_id'])
+      .where('id', 'in', receivedIds)
+      .where('to_user_id', '=', me.id)
+      .execute();
+    requireAllFound(
+      receivedIds,
+      received.map((row) => row.id),
+    );
+    await trx
+      .deleteFrom('user_invites')
+      .where('id', 'in', receivedIds)
+      .where('to_user_id', '=', me.id)
+      .execute();
+    return [...new Set(received.map((row) => row.by_user_id))];
+  });
+  await mailDeclines(ctx, log, me, declinedInviterIds);
+}

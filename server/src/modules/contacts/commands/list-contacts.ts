@@ -1,0 +1,64 @@
+import type { Contact } from '@scriptorium/common/api/contacts';
+import { compareContacts } from '@scriptorium/common/rules/contacts';
+import { presentReceivedInvite, presentSentInvite, presentUserContact } from '../presenters';
+import { type DbOrTrx, displayEmails } from '../queries';
+
+const PERSON = ['users.id', 'users.username', 'users.first_name', 'users.last_name', 'users.avatar'] as const;
+
+/** The contacts list of one user: contacts, sent invites and received invites (spec 3). */
+export async function listContacts(db: DbOrTrx, userId: number): Promise<Contact[]> {
+  const [connected, sent, received] = await Promise.all([
+    db
+      .selectFrom('contacts')
+      .innerJoin('users', 'users.id', 'contacts.contact_id')
+      .select(PERSON)
+      .where('contacts.user_id', '=', userId)
+      .execute(),
+    db
+      .selectFrom('user_invites')
+      .leftJoin('users', 'users.id', 'user_invites.to_user_id')
+      .select([
+        'user_invites.id as invite_id',
+        'user_invites.email as invite_email',
+        'users.id',
+        'users.username',
+        'users.first_name',
+        'users.last_name',
+        'users.avatar',
+      ])
+      .where('user_invites.by_user_id', '=', userId)
+      .execute(),
+    db
+      .selectFrom('user_invites')
+      .innerJoin('users', 'users.id', 'user_invites.by_user_id')
+      .select(['user_invites.id as invite_id', ...PERSON])
+      .where('user_invites.to_user_id', '=', userId)
+      .execute(),
+  ]);
+
+  const emails = await displayEmails(db, [
+    ...connected.map((row) => row.id),
+    ...received.map((row) => row.id),
+  ]);
+  const contacts: Contact[] = [
+    ...connected.map((row) => presentUserContact(row, emails.get(row.id))),
+    ...sent.map((row) =>
+      presentSentInvite(
+        { id: row.invite_id, email: row.invite_email },
+        row.id === null || row.username === null
+          ? undefined
+          : {
+              id: row.id,
+              username: row.username,
+              first_name: row.first_name ?? '',
+              last_name: row.last_name ?? '',
+              avatar: row.avatar,
+            },
+      ),
+    ),
+    ...received.map((row) =>
+      presentReceivedInvite({ id: row.invite_id, email: null }, row, emails.get(row.id)),
+    ),
+  ];
+  return contacts.sort((a, b) => compareContacts(a, b));
+}

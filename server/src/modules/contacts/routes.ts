@@ -1,0 +1,85 @@
+import type { okResponse } from '@scriptorium/common/api/base';
+import {
+  contactsDeleteRequest,
+  type contactsListResponse,
+  type InviteAddError,
+  type InviteErrorCode,
+  inviteAddRequest,
+  type inviteAddResponse,
+  inviteClaimRequest,
+  type inviteClaimResponse,
+  type invitesAcceptResponse,
+  invitesAnswerRequest,
+} from '@scriptorium/common/api/contacts';
+import type { FastifyPluginAsync } from 'fastify';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import { parseForm } from '../../http/errors';
+import { requireUser } from '../../http/session';
+import { addInvite, InviteError } from './commands/add-invite';
+import { acceptInvites, declineInvites } from './commands/answer-invites';
+import { claimInviteLink } from './commands/claim-invites';
+import { deleteContacts } from './commands/delete-contacts';
+import { listContacts } from './commands/list-contacts';
+import { contactsTranslator } from './texts';
+
+/** 2 (already connected or invited) is a conflict with existing state; 1 and 3 are bad input. */
+const INVITE_ERROR_STATUS: Record<InviteErrorCode, number> = { 1: 400, 2: 409, 3: 400 };
+
+/** Contacts and invites, mounted under /api/user (spec section 7). */
+export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app) => {
+    app.post('/contacts/list/', async (request): Promise<z.infer<typeof contactsListResponse>> => {
+      const user = requireUser(request);
+      return { contacts: await listContacts(ctx.db, user.id) };
+    });
+
+    app.post('/invites/add/', async (request, reply) => {
+      const user = requireUser(request);
+      const { user_string } = parseForm(request, inviteAddRequest);
+      try {
+        const contact = await addInvite(ctx, request.log, {
+          user,
+          userString: user_string,
+          language: request.language,
+        });
+        const body: z.infer<typeof inviteAddResponse> = { contact };
+        return reply.code(201).send(body);
+      } catch (error) {
+        if (!(error instanceof InviteError)) throw error;
+        const body: InviteAddError = {
+          error: error.code,
+          message: contactsTranslator(request.language)(`inviteErrors.${error.code}`),
+        };
+        return reply.code(INVITE_ERROR_STATUS[error.code]).send(body);
+      }
+    });
+
+    app.post('/invites/accept/', async (request): Promise<z.infer<typeof invitesAcceptResponse>> => {
+      const user = requireUser(request);
+      const { invites } = parseForm(request, invitesAnswerRequest);
+      const ids = invites.map((invite) => invite.id);
+      return { contacts: await acceptInvites(ctx, request.log, { user, inviteIds: ids }) };
+    });
+
+    app.post('/invites/decline/', async (request): Promise<z.infer<typeof okResponse>> => {
+      const user = requireUser(request);
+      const { invites } = parseForm(request, invitesAnswerRequest);
+      await declineInvites(ctx, request.log, { user, inviteIds: invites.map((invite) => invite.id) });
+      return { ok: true };
+    });
+
+    app.post('/contacts/delete/', async (request): Promise<z.infer<typeof okResponse>> => {
+      const user = requireUser(request);
+      const { contacts } = parseForm(request, contactsDeleteRequest);
+      await deleteContacts(ctx, request.log, { user, contacts });
+      return { ok: true };
+    });
+
+    app.post('/invite/', async (request): Promise<z.infer<typeof inviteClaimResponse>> => {
+      const user = requireUser(request);
+      const { key } = parseForm(request, inviteClaimRequest);
+      return { redirect: await claimInviteLink(ctx.db, user.id, key) };
+    });
+  };
+}

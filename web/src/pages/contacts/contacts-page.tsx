@@ -1,0 +1,247 @@
+import type { Contact, ContactReference } from '@scriptorium/common/api/contacts';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAppContext } from '../../app/configuration/app-context';
+import { usePageTitle } from '../../app/page-title';
+import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
+import { ConfirmDialog } from '../../components/dialog/dialog';
+import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
+import { showToast } from '../../components/toast/toast';
+import { acceptInvites, contactRowId, declineInvites, deleteContacts, fetchContacts } from './contacts-api';
+import { InviteDialog } from './invite-dialog';
+import { RespondMenu } from './respond-menu';
+import './contacts.css';
+
+type DialogState = { kind: 'none' } | { kind: 'invite' } | { kind: 'delete'; rows: Contact[] };
+
+/** The contacts page at /user/contacts/ (spec 2.4). */
+export function ContactsPage() {
+  const { t } = useTranslation('contacts');
+  usePageTitle(t('title'));
+  const { user, reloadConfiguration } = useAppContext();
+
+  const [contacts, setContacts] = useState<Contact[]>([]);
+  const [loaded, setLoaded] = useState(false);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SortState | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+
+  useEffect(() => {
+    let active = true;
+    fetchContacts().then(
+      (list) => {
+        if (!active) return;
+        setContacts(list);
+        setLoaded(true);
+      },
+      () => {
+        if (!active) return;
+        showToast(t('loadError'), 'error');
+        setLoaded(true);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [t]);
+
+  // The notice on the other pages follows configuration.waiting_invites: keep it in step with the
+  // received invites this page shows (answered here, or arrived since the configuration loaded).
+  const waiting = contacts.some((contact) => contact.type === 'to_userinvite');
+  useEffect(() => {
+    if (loaded && user && user.waiting_invites !== waiting) void reloadConfiguration();
+  }, [loaded, user, waiting, reloadConfiguration]);
+
+  const remove = useCallback((rows: ContactReference[]) => {
+    const gone = new Set(rows.map(contactRowId));
+    setContacts((current) => current.filter((contact) => !gone.has(contactRowId(contact))));
+    setSelected((current) => new Set([...current].filter((id) => !gone.has(id))));
+  }, []);
+
+  const accept = async (invite: Contact) => {
+    try {
+      const added = await acceptInvites([invite.id]);
+      remove([invite]);
+      setContacts((current) => [
+        ...current.filter((contact) => !added.some((a) => contactRowId(a) === contactRowId(contact))),
+        ...added,
+      ]);
+      showToast(t('accepted', { name: invite.name }), 'success');
+    } catch {
+      showToast(t('answerError'), 'error');
+    }
+  };
+
+  const decline = async (invite: Contact) => {
+    try {
+      await declineInvites([invite.id]);
+      remove([invite]);
+      showToast(t('declined', { name: invite.name }), 'info');
+    } catch {
+      showToast(t('answerError'), 'error');
+    }
+  };
+
+  const confirmDelete = async (rows: Contact[]) => {
+    try {
+      await deleteContacts(rows);
+    } catch (error) {
+      showToast(t('deleteError'), 'error');
+      throw error;
+    }
+    remove(rows);
+    showToast(t('deleted', { count: rows.length }), 'success');
+  };
+
+  const byId = useMemo(
+    () => new Map(contacts.map((contact) => [contactRowId(contact), contact])),
+    [contacts],
+  );
+  const selectedRows = [...selected].flatMap((id) => byId.get(id) ?? []);
+  const allSelected = contacts.length > 0 && selectedRows.length === contacts.length;
+
+  const toggle = (contact: Contact) => {
+    const id = contactRowId(contact);
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  };
+
+  const columns: Column<Contact>[] = [
+    {
+      id: 'name',
+      header: t('columns.name'),
+      sortValue: (contact) => contact.name.toLowerCase(),
+      cell: (contact) => (
+        <span className="contacts-name">
+          {contact.avatar ? <img className="contacts-avatar" src={contact.avatar} alt="" /> : null}
+          {contact.name}
+        </span>
+      ),
+    },
+    {
+      id: 'type',
+      header: t('columns.type'),
+      sortValue: (contact) => t(`types.${contact.type}`),
+      cell: (contact) => t(`types.${contact.type}`),
+    },
+    {
+      id: 'email',
+      header: t('columns.email'),
+      sortValue: (contact) => contact.email.toLowerCase(),
+      cell: (contact) => contact.email,
+    },
+    {
+      id: 'actions',
+      header: '',
+      headerLabel: t('columns.actions'),
+      className: 'contacts-actions',
+      cell: (contact) => (
+        <>
+          {contact.type === 'to_userinvite' ? (
+            <RespondMenu
+              name={contact.name}
+              onAccept={() => void accept(contact)}
+              onDecline={() => void decline(contact)}
+            />
+          ) : null}
+          <button
+            type="button"
+            className="contacts-icon-button"
+            aria-label={t('deleteOne', { name: contact.name })}
+            title={t('deleteOne', { name: contact.name })}
+            onClick={() => setDialog({ kind: 'delete', rows: [contact] })}
+          >
+            <span aria-hidden="true">🗑</span>
+          </button>
+        </>
+      ),
+    },
+  ];
+
+  const menuItems: OverviewMenuItem[] = [
+    {
+      type: 'select-action',
+      id: 'bulk',
+      allSelected,
+      someSelected: selectedRows.length > 0 && !allSelected,
+      onSelectAll: (checked: boolean) =>
+        setSelected(checked ? new Set(contacts.map(contactRowId)) : new Set()),
+      actions: [
+        {
+          label: t('menu.deleteSelected'),
+          disabled: selectedRows.length === 0,
+          onSelect: () => setDialog({ kind: 'delete', rows: selectedRows }),
+        },
+      ],
+    },
+    {
+      type: 'text',
+      id: 'invite',
+      title: t('menu.invite'),
+      shortcut: 'i',
+      onSelect: () => setDialog({ kind: 'invite' }),
+    },
+    { type: 'search', id: 'search', title: t('search'), shortcut: 's', value: search, onChange: setSearch },
+  ];
+
+  return (
+    <section className="page contacts-page" aria-labelledby="page-heading">
+      <h1 id="page-heading" className="visually-hidden">
+        {t('title')}
+      </h1>
+      <OverviewMenu items={menuItems} />
+      {loaded ? (
+        <DataTable
+          rows={contacts}
+          columns={columns}
+          getRowId={(contact: Contact) => contactRowId(contact)}
+          label={t('title')}
+          selectable
+          selected={selected}
+          onSelectedChange={setSelected}
+          rowLabel={(contact) => contact.name}
+          // Spec 2.4: Enter and Space select a row (the table toggles on Space itself).
+          onActivate={toggle}
+          onDelete={(contact) => setDialog({ kind: 'delete', rows: [contact] })}
+          emptyMessage={t('empty')}
+          noMatchMessage={t('noResults')}
+          paged={false}
+          sort={sort}
+          onSortChange={setSort}
+          search={search}
+          searchText={(contact) => `${contact.name} ${contact.email} ${t(`types.${contact.type}`)}`}
+          className="contacts-table"
+        />
+      ) : (
+        <p className="page-loading" role="status">
+          {t('loading')}
+        </p>
+      )}
+      {dialog.kind === 'invite' ? (
+        <InviteDialog
+          onClose={() => setDialog({ kind: 'none' })}
+          onAdded={(added) =>
+            setContacts((current) => [
+              ...current.filter((contact) => !added.some((a) => contactRowId(a) === contactRowId(contact))),
+              ...added,
+            ])
+          }
+        />
+      ) : null}
+      {dialog.kind === 'delete' ? (
+        <ConfirmDialog
+          title={t('deleteTitle')}
+          message={t('deleteQuestion', { count: dialog.rows.length })}
+          confirmLabel={t('deleteConfirm')}
+          onConfirm={() => confirmDelete(dialog.rows)}
+          onClose={() => setDialog({ kind: 'none' })}
+        />
+      ) : null}
+    </section>
+  );
+}
