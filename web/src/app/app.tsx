@@ -1,0 +1,94 @@
+import { useEffect, useMemo } from 'react';
+import { ToastProvider } from '../components/toast/toast';
+import { WaitOverlay } from '../components/wait-overlay/wait-overlay';
+import { LoginPage } from '../pages/login/login-page';
+import {
+  AppContextProvider,
+  type AppContextValue,
+  useAppContext,
+  useAppLoader,
+} from './configuration/app-context';
+import { DisconnectedPage } from './error-pages/disconnected-page';
+import { OfflinePage } from './error-pages/offline-page';
+import { UpdatePage } from './error-pages/update-page';
+import { useRoute } from './router/hooks';
+import { interceptLinks } from './router/navigation';
+import { RouteView } from './router/route-view';
+import type { Route } from './router/routes';
+import { LoggedInShell } from './shell/logged-in-shell';
+import { isPageEnabled } from './shell/navigation-items';
+import { PreLoginShell } from './shell/pre-login-shell';
+
+const NOT_FOUND: Route = { page: 'not-found', loginRequired: false };
+
+/** Page selection once the configuration is known (spec 2.1). */
+function Screen() {
+  const { configuration, user } = useAppContext();
+  const resolved = useRoute();
+  const route = isPageEnabled(resolved.page, configuration.plugins) ? resolved : NOT_FOUND;
+
+  if (user) return <LoggedInShell user={user} configuration={configuration} route={route} />;
+  // The login page is shown at the address asked for, so after logging in the user lands there.
+  if (route.loginRequired) {
+    return (
+      <PreLoginShell contactEmail={configuration.contact_email}>
+        <LoginPage />
+      </PreLoginShell>
+    );
+  }
+  return (
+    <PreLoginShell contactEmail={configuration.contact_email}>
+      <RouteView route={route} />
+    </PreLoginShell>
+  );
+}
+
+function Root() {
+  const { state, reload, showDisconnected } = useAppLoader();
+  const context = useMemo<AppContextValue | null>(() => {
+    if (state.status !== 'ready') return null;
+    const { configuration } = state;
+    const user = configuration.user.is_authenticated ? configuration.user : null;
+    return { configuration, user, reloadConfiguration: reload, showDisconnected };
+  }, [state, reload, showDisconnected]);
+
+  switch (state.status) {
+    case 'loading':
+      return <WaitOverlay active />;
+    case 'offline':
+      return (
+        <PreLoginShell showLogin={false} showLanguage={false}>
+          <OfflinePage onRetry={() => void reload()} />
+        </PreLoginShell>
+      );
+    case 'update':
+      // Spec 2.1: no language selection and no feedback tab while the server is updated.
+      return (
+        <PreLoginShell showLogin={false} showLanguage={false}>
+          <UpdatePage />
+        </PreLoginShell>
+      );
+    case 'disconnected':
+      return (
+        <PreLoginShell showLogin={false} showLanguage={false}>
+          <DisconnectedPage />
+        </PreLoginShell>
+      );
+    case 'ready':
+      return (
+        <AppContextProvider value={context}>
+          <Screen />
+        </AppContextProvider>
+      );
+  }
+}
+
+/** The whole web application: toasts, start-up, shell and router. */
+export function App() {
+  useEffect(() => interceptLinks(), []);
+  return (
+    <ToastProvider>
+      <Root />
+    </ToastProvider>
+  );
+}

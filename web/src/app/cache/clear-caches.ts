@@ -1,0 +1,32 @@
+/**
+ * Empties every browser-side store of this origin (spec 7: after a language change all caches are
+ * cleared), so no screen keeps texts or data fetched in the old language.
+ * Storage is per origin, so everything found here is ours.
+ */
+export async function clearCaches(): Promise<void> {
+  for (const storage of [globalThis.localStorage, globalThis.sessionStorage]) {
+    try {
+      storage?.clear();
+    } catch {
+      // Storage can be disabled by the browser; nothing to clear then.
+    }
+  }
+  if (typeof caches !== 'undefined') {
+    const names = await caches.keys();
+    await Promise.all(names.map((name) => caches.delete(name)));
+  }
+  if (typeof indexedDB !== 'undefined' && typeof indexedDB.databases === 'function') {
+    const databases = await indexedDB.databases();
+    await Promise.all(
+      databases.map(
+        ({ name }) =>
+          new Promise<void>((resolve) => {
+            if (!name) return resolve();
+            const request = indexedDB.deleteDatabase(name);
+            // A blocked delete still completes once other tabs close the database; do not wait for it.
+            request.onsuccess = request.onerror = request.onblocked = () => resolve();
+          }),
+      ),
+    );
+  }
+}

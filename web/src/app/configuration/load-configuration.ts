@@ -1,0 +1,32 @@
+import { type Configuration, configuration } from '@scriptorium/common/api/base';
+import { ApiError, apiGet } from '../../api/client';
+import { clearCookies } from '../cache/cookies';
+
+export const CONFIGURATION_URL = '/api/base/configuration/';
+
+/** What app start-up found (spec 4 and 8). */
+export type ConfigurationOutcome =
+  | { kind: 'ready'; configuration: Configuration }
+  | { kind: 'offline' }
+  | { kind: 'update' };
+
+/**
+ * Offline check, then GET /api/base/configuration/. A 405 means the server is being updated; a
+ * 403 means our cookies are stale (e.g. a CSRF cookie of an old secret), so they are cleared and
+ * the load is tried once more; anything else that fails shows the offline page.
+ */
+export async function loadConfiguration(): Promise<ConfigurationOutcome> {
+  if (!navigator.onLine) return { kind: 'offline' };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { kind: 'ready', configuration: await apiGet(CONFIGURATION_URL, configuration) };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 405) return { kind: 'update' };
+      if (error instanceof ApiError && error.status === 403) {
+        clearCookies();
+        if (attempt === 1) continue;
+      }
+      return { kind: 'offline' };
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import { act, render, screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../app';
+import {
+  anonymousConfiguration,
+  CONFIGURATION,
+  fakeFetch,
+  json,
+  userConfiguration,
+} from '../testing/fake-fetch';
+
+vi.mock('../../pages/documents/documents-page', async () => ({
+  DocumentsPage: (await import('../testing/page-stubs')).stubPage('documents'),
+}));
+vi.mock('../../pages/editor/editor-page', async () => ({
+  EditorPage: (await import('../testing/page-stubs')).stubPage('editor'),
+}));
+vi.mock('../../pages/bibliography/bibliography-page', async () => ({
+  BibliographyPage: (await import('../testing/page-stubs')).stubPage('bibliography'),
+}));
+vi.mock('../../pages/usermedia/usermedia-page', async () => ({
+  UsermediaPage: (await import('../testing/page-stubs')).stubPage('usermedia'),
+}));
+vi.mock('../../pages/templates/templates-page', async () => ({
+  TemplatesPage: (await import('../testing/page-stubs')).stubPage('templates'),
+}));
+vi.mock('../../pages/templates/template-editor-page', async () => ({
+  TemplateEditorPage: (await import('../testing/page-stubs')).stubPage('template-editor'),
+}));
+vi.mock('../../pages/books/books-page', async () => ({
+  BooksPage: (await import('../testing/page-stubs')).stubPage('books'),
+}));
+vi.mock('../../pages/profile/profile-page', async () => ({
+  ProfilePage: (await import('../testing/page-stubs')).stubPage('profile'),
+}));
+vi.mock('../../pages/contacts/contacts-page', async () => ({
+  ContactsPage: (await import('../testing/page-stubs')).stubPage('contacts'),
+}));
+vi.mock('../../pages/invite/invite-page', async () => ({
+  InvitePage: (await import('../testing/page-stubs')).stubPage('invite'),
+}));
+vi.mock('../../pages/confirm-email/confirm-email-page', async () => ({
+  ConfirmEmailPage: (await import('../testing/page-stubs')).stubPage('confirm-email'),
+}));
+vi.mock('../../pages/password-reset/password-reset-page', async () => ({
+  PasswordResetPage: (await import('../testing/page-stubs')).stubPage('password-reset'),
+}));
+vi.mock('../../pages/change-password/change-password-page', async () => ({
+  ChangePasswordPage: (await import('../testing/page-stubs')).stubPage('change-password'),
+}));
+
+function go(path: string) {
+  act(() => {
+    window.history.pushState(null, '', path);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+}
+
+async function expectScreen(name: string, props: object) {
+  await screen.findByRole('heading', { name: `${name} screen` });
+  expect(JSON.parse(screen.getByLabelText('props').textContent ?? '')).toEqual(props);
+}
+
+describe('page selection for logged-in users (spec 2.1)', () => {
+  beforeEach(() => {
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('hands each screen what its route carries', async () => {
+    fakeFetch({ [CONFIGURATION]: json(userConfiguration({ plugins: ['templates', 'books'] })) });
+    render(<App />);
+    await expectScreen('documents', { path: '/' });
+    go('/documents/thesis/drafts/');
+    await expectScreen('documents', { path: '/thesis/drafts/' });
+    go('/document/thesis/12/');
+    await expectScreen('editor', { id: '12', path: '/thesis/' });
+    go('/bibliography/');
+    await expectScreen('bibliography', {});
+    go('/usermedia/');
+    await expectScreen('usermedia', {});
+    go('/templates/');
+    await expectScreen('templates', {});
+    go('/templates/5/');
+    await expectScreen('template-editor', { id: '5' });
+    go('/books/3/chapters/');
+    await expectScreen('books', { path: '3/chapters/' });
+    go('/user/profile/');
+    await expectScreen('profile', {});
+    go('/user/contacts/');
+    await expectScreen('contacts', {});
+    go('/invite/k3y/');
+    await expectScreen('invite', { inviteKey: 'k3y' });
+    go('/account/confirm-email/c0nfirm/');
+    await expectScreen('confirm-email', { confirmKey: 'c0nfirm' });
+    go('/account/password-reset/');
+    await expectScreen('password-reset', {});
+    go('/account/change-password/r3set/');
+    await expectScreen('change-password', { resetKey: 'r3set' });
+    expect(window.location.pathname).toBe('/account/change-password/');
+    go('/user/settings/');
+    expect(await screen.findByRole('heading', { name: 'Error 404' })).toBeTruthy();
+  });
+
+  it('treats screens of disabled plugins as unknown routes', async () => {
+    window.history.replaceState(null, '', '/templates/');
+    fakeFetch({ [CONFIGURATION]: json(userConfiguration({ plugins: ['books'] })) });
+    render(<App />);
+    expect(await screen.findByRole('heading', { name: 'Error 404' })).toBeTruthy();
+    go('/books/');
+    await expectScreen('books', { path: '' });
+  });
+
+  it('shows the login page instead of login-only screens to visitors, but not for open screens', async () => {
+    window.history.replaceState(null, '', '/user/contacts/');
+    fakeFetch({ [CONFIGURATION]: json({ ...anonymousConfiguration, plugins: ['templates', 'books'] }) });
+    render(<App />);
+    expect(await screen.findByRole('heading', { name: 'Log in' })).toBeTruthy();
+    expect(window.location.pathname).toBe('/user/contacts/');
+    for (const path of ['/', '/documents/a/', '/document/1/', '/usermedia/', '/templates/', '/books/']) {
+      go(path);
+      expect(screen.getByRole('heading', { name: 'Log in' }), path).toBeTruthy();
+    }
+    go('/invite/k3y/');
+    await expectScreen('invite', { inviteKey: 'k3y' });
+    go('/account/password-reset/');
+    await expectScreen('password-reset', {});
+  });
+});

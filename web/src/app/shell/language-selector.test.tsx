@@ -1,0 +1,80 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { IDBFactory } from 'fake-indexeddb';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeFetch, json } from '../testing/fake-fetch';
+import { LanguageSelector } from './language-selector';
+
+/** A small in-memory Cache Storage: jsdom has none. */
+function fakeCacheStorage(names: string[]) {
+  const stored = new Set(names);
+  return {
+    stored,
+    keys: async () => [...stored],
+    delete: async (name: string) => stored.delete(name),
+  };
+}
+
+function openDatabase(factory: IDBFactory, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = factory.open(name, 4);
+    request.onsuccess = () => {
+      request.result.close();
+      resolve();
+    };
+    request.onerror = () => reject(request.error);
+  });
+}
+
+describe('language selector (spec 2.3 and 7)', () => {
+  it('offers the seven languages, each named in itself, with the current one selected', () => {
+    render(<LanguageSelector reload={() => {}} />);
+    const select = screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement;
+    expect(select.value).toBe('en');
+    expect(Array.from(select.options).map((option) => option.value)).toEqual([
+      'bg',
+      'de',
+      'en',
+      'es',
+      'fr',
+      'it',
+      'pt-br',
+    ]);
+    expect(screen.getByRole('option', { name: 'Deutsch' })).toBeTruthy();
+  });
+
+  it('posts the language, clears local storage, session storage, caches and databases, then reloads', async () => {
+    const server = fakeFetch({ 'POST /api/i18n/setlang/': json({}) });
+    const cacheStorage = fakeCacheStorage(['app-shell-v1', 'citation-styles']);
+    vi.stubGlobal('caches', cacheStorage);
+    const databases = new IDBFactory();
+    vi.stubGlobal('indexedDB', databases);
+    await openDatabase(databases, 'ada');
+    localStorage.setItem('bibliography', '{"version":"1.1"}');
+    sessionStorage.setItem('draft', 'x');
+    const reload = vi.fn();
+
+    render(<LanguageSelector reload={reload} />);
+    fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: 'fr' } });
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+
+    expect(server.requests.map((request) => [request.method, request.url, request.body?.toString()])).toEqual(
+      [['POST', '/api/i18n/setlang/', 'language=fr']],
+    );
+    expect(localStorage.length).toBe(0);
+    expect(sessionStorage.length).toBe(0);
+    expect(cacheStorage.stored.size).toBe(0);
+    expect(await databases.databases()).toEqual([]);
+  });
+
+  it('keeps everything and says so when the server refuses', async () => {
+    fakeFetch({ 'POST /api/i18n/setlang/': json({ error: 'bad', message: 'no' }, 400) });
+    localStorage.setItem('keep', '1');
+    const reload = vi.fn();
+    render(<LanguageSelector reload={reload} />);
+    fireEvent.change(screen.getByRole('combobox', { name: 'Language' }), { target: { value: 'de' } });
+    await waitFor(() => expect((screen.getByRole('combobox') as HTMLSelectElement).disabled).toBe(false));
+    expect(reload).not.toHaveBeenCalled();
+    expect(localStorage.getItem('keep')).toBe('1');
+    localStorage.clear();
+  });
+});

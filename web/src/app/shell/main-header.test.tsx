@@ -1,0 +1,195 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../app';
+import {
+  anonymousConfiguration,
+  CONFIGURATION,
+  fakeFetch,
+  json,
+  userConfiguration,
+} from '../testing/fake-fetch';
+
+// The screens behind the links belong to later issues; stand-ins keep these tests about the header.
+vi.mock('../../pages/documents/documents-page', async () => ({
+  DocumentsPage: (await import('../testing/page-stubs')).stubPage('documents'),
+}));
+vi.mock('../../pages/bibliography/bibliography-page', async () => ({
+  BibliographyPage: (await import('../testing/page-stubs')).stubPage('bibliography'),
+}));
+vi.mock('../../pages/usermedia/usermedia-page', async () => ({
+  UsermediaPage: (await import('../testing/page-stubs')).stubPage('usermedia'),
+}));
+vi.mock('../../pages/templates/templates-page', async () => ({
+  TemplatesPage: (await import('../testing/page-stubs')).stubPage('templates'),
+}));
+vi.mock('../../pages/books/books-page', async () => ({
+  BooksPage: (await import('../testing/page-stubs')).stubPage('books'),
+}));
+vi.mock('../../pages/profile/profile-page', async () => ({
+  ProfilePage: (await import('../testing/page-stubs')).stubPage('profile'),
+}));
+vi.mock('../../pages/contacts/contacts-page', async () => ({
+  ContactsPage: (await import('../testing/page-stubs')).stubPage('contacts'),
+}));
+
+async function openApp(plugins: ('templates' | 'books')[] = ['templates']) {
+  const server = fakeFetch({
+    [CONFIGURATION]: [json(userConfiguration({ plugins })), json(anonymousConfiguration)],
+    'POST /api/user/logout/': json({}),
+  });
+  render(<App />);
+  const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
+  return { server, nav };
+}
+
+function link(name: string) {
+  return screen.getByRole('link', { name });
+}
+
+function altKey(code: string, key: string, target: Element = document.body) {
+  return fireEvent.keyDown(target, { code, key, altKey: true });
+}
+
+describe('logged-in header (spec 2.2)', () => {
+  beforeEach(() => {
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('lists the sections in order, plugin items only when enabled, and marks the current one', async () => {
+    const { nav } = await openApp(['templates', 'books']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((item) => [item.textContent, item.getAttribute('href')]),
+    ).toEqual([
+      ['Documents', '/'],
+      ['Bibliography', '/bibliography/'],
+      ['Images', '/usermedia/'],
+      ['Templates', '/templates/'],
+      ['Books', '/books/'],
+    ]);
+    expect(link('Documents').getAttribute('aria-current')).toBe('page');
+    expect(link('Bibliography').getAttribute('aria-current')).toBeNull();
+    expect(link('Bibliography').getAttribute('aria-keyshortcuts')).toBe('Alt+B');
+    expect(link('Scriptorium').getAttribute('href')).toBe('/');
+
+    fireEvent.click(link('Images'));
+    expect(window.location.pathname).toBe('/usermedia/');
+    expect(await screen.findByRole('heading', { name: 'usermedia screen' })).toBeTruthy();
+    expect(link('Images').getAttribute('aria-current')).toBe('page');
+    expect(link('Documents').getAttribute('aria-current')).toBeNull();
+  });
+
+  it('hides plugin items that are not enabled', async () => {
+    const { nav } = await openApp([]);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((item) => item.textContent),
+    ).toEqual(['Documents', 'Bibliography', 'Images']);
+  });
+
+  it('navigates with Alt-d/b/m/t by physical key, also on other layouts and from text fields', async () => {
+    await openApp(['templates']);
+    altKey('KeyB', 'b');
+    expect(window.location.pathname).toBe('/bibliography/');
+    // A Mac layout reports Alt-m as "µ": the physical key still decides.
+    altKey('KeyM', 'µ');
+    expect(window.location.pathname).toBe('/usermedia/');
+    altKey('KeyT', '†');
+    expect(window.location.pathname).toBe('/templates/');
+
+    const input = document.createElement('input');
+    document.body.append(input);
+    input.focus();
+    fireEvent.keyDown(input, { code: 'KeyD', key: 'd' });
+    expect(window.location.pathname).toBe('/templates/');
+    altKey('KeyD', 'd', input);
+    expect(window.location.pathname).toBe('/');
+    input.remove();
+
+    // Books is not enabled: Alt-o does nothing.
+    altKey('KeyO', 'o');
+    expect(window.location.pathname).toBe('/');
+    // Ctrl+Alt belongs to the browser or AltGr characters.
+    fireEvent.keyDown(document.body, { code: 'KeyB', key: 'b', altKey: true, ctrlKey: true });
+    expect(window.location.pathname).toBe('/');
+  });
+
+  it('moves between header items with the arrow keys, Home and End', async () => {
+    await openApp(['templates']);
+    const userButton = screen.getByRole('button', { name: 'Ada Lovelace' });
+    link('Documents').focus();
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(link('Bibliography'));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'End' });
+    expect(document.activeElement).toBe(userButton);
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(link('Documents'));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowLeft' });
+    expect(document.activeElement).toBe(userButton);
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Home' });
+    expect(document.activeElement).toBe(link('Documents'));
+  });
+
+  it('opens the user menu with the arrow key, moves with arrows, closes with Escape back to the trigger', async () => {
+    await openApp();
+    const trigger = screen.getByRole('button', { name: 'Ada Lovelace' });
+    expect(trigger.getAttribute('aria-haspopup')).toBe('true');
+    act(() => trigger.focus());
+    fireEvent.keyDown(trigger, { key: 'ArrowDown' });
+    fireEvent.keyUp(trigger, { key: 'ArrowDown' });
+    // The menu is labelled by its trigger, the user's name.
+    const menu = await screen.findByRole('menu', { name: 'Ada Lovelace' });
+    const items = within(menu).getAllByRole('menuitem');
+    expect(items.map((item) => item.textContent)).toEqual(['Profile', 'Contacts', 'Log out']);
+    await waitFor(() => expect(document.activeElement).toBe(items[0]));
+
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(items[1]);
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowUp' });
+    expect(document.activeElement).toBe(items[0]);
+
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    expect(document.activeElement).toBe(trigger);
+  });
+
+  it('opens profile and contacts from the user menu with Enter', async () => {
+    await openApp();
+    const trigger = screen.getByRole('button', { name: 'Ada Lovelace' });
+    act(() => trigger.focus());
+    fireEvent.keyDown(trigger, { key: 'ArrowDown' });
+    const menu = await screen.findByRole('menu', { name: 'Ada Lovelace' });
+    const contacts = within(menu).getByRole('menuitem', { name: 'Contacts' });
+    await waitFor(() => expect(document.activeElement).toBe(within(menu).getAllByRole('menuitem')[0]));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(contacts);
+    fireEvent.keyDown(contacts, { key: 'Enter' });
+    fireEvent.keyUp(contacts, { key: 'Enter' });
+    expect(window.location.pathname).toBe('/user/contacts/');
+    expect(await screen.findByRole('heading', { name: 'contacts screen' })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+
+    fireEvent.keyDown(trigger, { key: 'ArrowDown' });
+    const profile = within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Profile' });
+    await waitFor(() => expect(document.activeElement).toBe(profile));
+    fireEvent.keyDown(profile, { key: 'Enter' });
+    fireEvent.keyUp(profile, { key: 'Enter' });
+    expect(window.location.pathname).toBe('/user/profile/');
+    expect(await screen.findByRole('heading', { name: 'profile screen' })).toBeTruthy();
+  });
+
+  it('logs out: ends the session on the server and goes to the logo target as a visitor', async () => {
+    window.history.replaceState(null, '', '/bibliography/');
+    const { server } = await openApp();
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Ada Lovelace' }), { key: 'ArrowDown' });
+    const logout = within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Log out' });
+    fireEvent.keyDown(logout, { key: 'Enter' });
+    fireEvent.keyUp(logout, { key: 'Enter' });
+    expect(await screen.findByLabelText('Username or e-mail')).toBeTruthy();
+    expect(server.count('POST /api/user/logout/')).toBe(1);
+    expect(window.location.pathname).toBe('/');
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
+  });
+});

@@ -1,0 +1,72 @@
+import type { AuthenticatedUser } from '@scriptorium/common/api/base';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { RoutePage } from '../router/routes';
+import { Logo } from './logo';
+import type { NavigationItem } from './navigation-items';
+import { UserMenu } from './user-menu';
+
+/** Left and right arrow keys move between the header's items, like in a menu bar. */
+function moveFocus(header: HTMLElement, event: KeyboardEvent) {
+  const keys = ['ArrowLeft', 'ArrowRight', 'Home', 'End'];
+  if (!keys.includes(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+  const items = Array.from(header.querySelectorAll<HTMLElement>('[data-header-item]'));
+  const index = items.indexOf(document.activeElement as HTMLElement);
+  if (index < 0) return;
+  event.preventDefault();
+  const next =
+    event.key === 'Home'
+      ? 0
+      : event.key === 'End'
+        ? items.length - 1
+        : (index + (event.key === 'ArrowRight' ? 1 : -1) + items.length) % items.length;
+  items[next].focus();
+}
+
+interface MainHeaderProps {
+  user: AuthenticatedUser;
+  items: readonly NavigationItem[];
+  page: RoutePage;
+}
+
+/** Spec 2.2: the header of logged-in users. */
+export function MainHeader({ user, items, page }: MainHeaderProps) {
+  const { t } = useTranslation('web');
+  const header = useRef<HTMLElement>(null);
+  // A native listener: React would also bubble key events from the user menu's portal up to here.
+  useEffect(() => {
+    const element = header.current;
+    if (!element) return;
+    const onKeyDown = (event: KeyboardEvent) => moveFocus(element, event);
+    element.addEventListener('keydown', onKeyDown);
+    return () => element.removeEventListener('keydown', onKeyDown);
+  }, []);
+  return (
+    <header ref={header} className="app-header">
+      <Logo />
+      <nav className="main-nav" aria-label={t('header.navigation')}>
+        <ul>
+          {items.map((item) => {
+            const label = t(item.label);
+            return (
+              <li key={item.id}>
+                <a
+                  href={item.path}
+                  data-header-item=""
+                  aria-current={item.pages.includes(page) ? 'page' : undefined}
+                  aria-keyshortcuts={`Alt+${item.letter.toUpperCase()}`}
+                  title={t('header.shortcut', { label, key: `Alt-${item.letter}` })}
+                >
+                  {label}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <div className="app-header-user">
+        <UserMenu user={user} />
+      </div>
+    </header>
+  );
+}

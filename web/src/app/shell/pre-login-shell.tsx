@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { navigate } from '../router/navigation';
+import { Footer } from './footer';
+import { useLoginFormShown } from './login-form-presence';
+import { LOGO_TARGET, Logo } from './logo';
+
+interface PreLoginShellProps {
+  children: ReactNode;
+  /** The Log in button; hidden offline and during updates, and whenever a login form is shown. */
+  showLogin?: boolean;
+  /** The language selector needs the server, so offline and update pages hide it (spec 2.1). */
+  showLanguage?: boolean;
+  contactEmail?: string | null;
+}
+
+/** Spec 2.3: what visitors who are not logged in see around a page. */
+export function PreLoginShell({
+  children,
+  showLogin = true,
+  showLanguage = true,
+  contactEmail,
+}: PreLoginShellProps) {
+  const { t } = useTranslation('web');
+  const loginFormShown = useLoginFormShown();
+  return (
+    <div className="app pre-login">
+      <header className="app-header">
+        <Logo />
+        {showLogin && !loginFormShown && (
+          <button type="button" className="button button-primary" onClick={() => navigate(LOGO_TARGET)}>
+            {t('header.login')}
+          </button>
+        )}
+      </header>
+      <main id="main" className="app-main">
+        {children}
+      </main>
+      <Footer showLanguage={showLanguage} contactEmail={contactEmail} />
+    </div>
+  );
+}

@@ -1,0 +1,207 @@
+import { apiError } from '@scriptorium/common/api/errors';
+import { formErrors, loginResponse } from '@scriptorium/common/api/user';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, apiPost } from '../../api/client';
+import { useAppContext } from '../../app/configuration/app-context';
+import { usePageTitle } from '../../app/page-title';
+import { useLoginFormPresence } from '../../app/shell/login-form-presence';
+import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
+
+export const LOGIN_URL = '/api/user/login/';
+export const PASSWORD_RESET_PATH = '/account/password-reset/';
+
+interface Errors {
+  login: string[];
+  password: string[];
+  general: string[];
+}
+
+const NO_ERRORS: Errors = { login: [], password: [], general: [] };
+
+/** Maps a failed login answer (400 form errors, 429 lock, anything else) onto the form. */
+function errorsFrom(error: unknown, fallback: string): Errors {
+  if (error instanceof ApiError) {
+    const form = formErrors.safeParse(error.body);
+    if (form.success) {
+      const { errors, fields } = form.data.form;
+      const general = [...errors];
+      // Errors of fields this form does not show still have to reach the user.
+      for (const [name, field] of Object.entries(fields)) {
+        if (name !== 'login' && name !== 'password') general.push(...field.errors);
+      }
+      const result = {
+        login: fields.login?.errors ?? [],
+        password: fields.password?.errors ?? [],
+        general,
+      };
+      if (result.login.length + result.password.length + result.general.length > 0) return result;
+    }
+    const plain = apiError.safeParse(error.body);
+    if (plain.success) return { ...NO_ERRORS, general: [plain.data.message] };
+  }
+  return { ...NO_ERRORS, general: [fallback] };
+}
+
+/** The server's login answer points at the confirm-email page when the address still needs verifying. */
+function asksForVerification(location: string): boolean {
+  return location.includes('confirm-email');
+}
+
+function FieldErrors({ id, errors }: { id: string; errors: string[] }) {
+  if (errors.length === 0) return null;
+  return (
+    <ul id={id} className="field-errors" role="alert">
+      {errors.map((message) => (
+        <li key={message}>{message}</li>
+      ))}
+    </ul>
+  );
+}
+
+function VerifyEmailNotice() {
+  const { t } = useTranslation('web');
+  usePageTitle(t('login.verifyTitle'));
+  return (
+    <section className="page page-message" aria-labelledby="page-heading">
+      <h1 id="page-heading">{t('login.verifyTitle')}</h1>
+      <p>{t('login.verifyText')}</p>
+    </section>
+  );
+}
+
+/**
+ * Spec 2.3 and 5: username-or-e-mail and password are required (no request is sent while one is
+ * empty); on success the app initialises again at the current address, so the user lands where
+ * they wanted to go.
+ */
+export function LoginPage() {
+  const { t } = useTranslation('web');
+  const { configuration, reloadConfiguration } = useAppContext();
+  usePageTitle(t('login.title'));
+  const id = useId();
+  const loginInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const [login, setLogin] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [errors, setErrors] = useState<Errors>(NO_ERRORS);
+  const [busy, setBusy] = useState(false);
+  const [verificationSent, setVerificationSent] = useState(false);
+  useLoginFormPresence(!verificationSent);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const required = [t('form.required')];
+    const missing: Errors = {
+      login: login.trim() === '' ? required : [],
+      password: password === '' ? required : [],
+      general: [],
+    };
+    if (missing.login.length || missing.password.length) {
+      setErrors(missing);
+      (missing.login.length ? loginInput : passwordInput).current?.focus();
+      return;
+    }
+    setErrors(NO_ERRORS);
+    setBusy(true);
+    try {
+      const answer = await apiPost(LOGIN_URL, { login: login.trim(), password, remember }, loginResponse);
+      if (asksForVerification(answer.location)) {
+        setVerificationSent(true);
+      } else {
+        await reloadConfiguration();
+      }
+    } catch (error) {
+      setErrors(errorsFrom(error, t('login.failed')));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (verificationSent) return <VerifyEmailNotice />;
+
+  const providers = configuration.socialaccount_providers;
+  const loginErrorsId = `${id}-login-errors`;
+  const passwordErrorsId = `${id}-password-errors`;
+  return (
+    <section className="page login-page" aria-labelledby="page-heading">
+      <h1 id="page-heading">{t('login.title')}</h1>
+      <form className="form" noValidate onSubmit={submit}>
+        {errors.general.length > 0 && (
+          <ul className="form-errors" role="alert">
+            {errors.general.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        )}
+        <div className="form-field">
+          <label htmlFor={`${id}-login`}>{t('login.username')}</label>
+          <input
+            ref={loginInput}
+            id={`${id}-login`}
+            name="login"
+            type="text"
+            autoComplete="username"
+            value={login}
+            onChange={(event) => setLogin(event.target.value)}
+            aria-invalid={errors.login.length > 0}
+            aria-describedby={errors.login.length > 0 ? loginErrorsId : undefined}
+          />
+          <FieldErrors id={loginErrorsId} errors={errors.login} />
+        </div>
+        <div className="form-field">
+          <label htmlFor={`${id}-password`}>{t('login.password')}</label>
+          <input
+            ref={passwordInput}
+            id={`${id}-password`}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            aria-invalid={errors.password.length > 0}
+            aria-describedby={errors.password.length > 0 ? passwordErrorsId : undefined}
+          />
+          <FieldErrors id={passwordErrorsId} errors={errors.password} />
+        </div>
+        <div className="form-field form-field-inline">
+          <input
+            id={`${id}-remember`}
+            name="remember"
+            type="checkbox"
+            checked={remember}
+            onChange={(event) => setRemember(event.target.checked)}
+          />
+          <label htmlFor={`${id}-remember`}>{t('login.remember')}</label>
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {t('login.submit')}
+          </button>
+          <a href={PASSWORD_RESET_PATH}>{t('login.forgot')}</a>
+        </div>
+      </form>
+      {providers.length > 0 && (
+        <section className="social-login" aria-labelledby={`${id}-social`}>
+          <h2 id={`${id}-social`}>{t('login.social')}</h2>
+          <ul>
+            {providers.map((provider) => (
+              <li key={provider.id}>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => window.location.assign(provider.login_url)}
+                >
+                  {provider.name}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <WaitOverlay active={busy} message={t('login.waiting')} />
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** Where `npm run serve` listens; the dev server forwards everything the SPA does not own to it. */
+const BACKEND = 'http://127.0.0.1:8000';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    proxy: {
+      '/api': { target: BACKEND, changeOrigin: false },
+      '/media': { target: BACKEND, changeOrigin: false },
+      '/ws': { target: BACKEND, ws: true, changeOrigin: false },
+    },
+  },
+});
