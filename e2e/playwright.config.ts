@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { E2E_PORT } from './server-env';
+
+// Browser specs against the real server (SQLite in a fresh DATA_DIR) in Debian's Chromium.
+// Never downloads a browser: executablePath points at the system package.
+export default defineConfig({
+  testDir: './specs',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    locale: 'en-US',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium', headless: true } }],
+  webServer: {
+    command: 'node --import tsx e2e/start-server.ts',
+    cwd: path.resolve(import.meta.dirname, '..'),
+    url: `http://127.0.0.1:${E2E_PORT}/api/base/configuration/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

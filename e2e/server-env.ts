@@ -1,0 +1,20 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** Where the e2e server listens and keeps its data; the specs' fixtures use the same values. */
+export const E2E_PORT = Number(process.env.E2E_PORT || 8123);
+export const E2E_DATA_DIR = path.join(os.tmpdir(), `scriptorium-e2e-${E2E_PORT}`);
+
+export function e2eServerEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(E2E_PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: E2E_DATA_DIR,
+    SITE_URL: `http://127.0.0.1:${E2E_PORT}`,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    SMTP_URL: '',
+    PLUGINS: '',
+  };
+}
