@@ -1,6 +1,7 @@
-import type { AuthenticatedUser, EmailEntry } from '@scriptorium/common/api/base';
+import type { AuthenticatedUser, EmailEntry, SocialAccount } from '@scriptorium/common/api/base';
 import type { Db } from '../../db/database';
 import { hasWaitingInvites } from '../contacts/queries';
+import { avatarUrl } from './avatar';
 import type { UserRow } from './queries';
 
 /** "First Last", else the username (spec 3: the name shown in contact and menu displays). */
@@ -24,6 +25,16 @@ export async function presentEmails(db: Db, userId: number): Promise<EmailEntry[
   }));
 }
 
+export async function presentSocialAccounts(db: Db, userId: number): Promise<SocialAccount[]> {
+  const rows = await db
+    .selectFrom('social_accounts')
+    .select(['id', 'provider', 'name'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, provider: row.provider, name: row.name }));
+}
+
 /** The user as the configuration sends it; only these fields ever leave the server. */
 export async function presentAuthenticatedUser(db: Db, user: UserRow): Promise<AuthenticatedUser> {
   return {
@@ -33,10 +44,9 @@ export async function presentAuthenticatedUser(db: Db, user: UserRow): Promise<A
     first_name: user.first_name,
     last_name: user.last_name,
     name: displayName(user),
-    // Avatars, social accounts and invites arrive with the accounts and contacts issues.
-    avatar: null,
+    avatar: avatarUrl(user.avatar),
     emails: await presentEmails(db, user.id),
-    socialaccounts: [],
+    socialaccounts: await presentSocialAccounts(db, user.id),
     waiting_invites: await hasWaitingInvites(db, user.id),
     is_staff: user.is_staff === 1,
   };

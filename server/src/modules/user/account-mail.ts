@@ -1,0 +1,84 @@
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@scriptorium/common/i18n/languages';
+import type { AppContext } from '../../context';
+import { type Translate, translator } from '../../i18n/translate';
+import { escapeHtml } from '../../util/escape-html';
+import { displayName } from './presenters';
+import type { UserRow } from './queries';
+
+/** A user's saved language, else the default: mails go out in the recipient's language. */
+export function mailLanguage(user: Pick<UserRow, 'language'>): Language {
+  return isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE;
+}
+
+interface AccountMail {
+  subject: string;
+  paragraphs: string[];
+  link: string;
+}
+
+/** The same message as plain text and as HTML, the link clickable in the HTML part. */
+function render(mail: AccountMail, t: Translate, site: string) {
+  const signature = t('accounts.mail.signature', { site });
+  const text = [...mail.paragraphs, mail.link, signature].join('\n\n');
+  const link = escapeHtml(mail.link);
+  const html = [
+    ...mail.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    `<p><a href="${link}">${link}</a></p>`,
+    `<p>${escapeHtml(signature)}</p>`,
+  ].join('\n');
+  return { subject: mail.subject, text, html: `<!doctype html><html><body>${html}</body></html>` };
+}
+
+function siteName(ctx: AppContext): string {
+  return new URL(ctx.config.siteUrl).host;
+}
+
+export async function sendPasswordResetMail(
+  ctx: AppContext,
+  user: UserRow,
+  to: string,
+  key: string,
+): Promise<void> {
+  const t = translator(mailLanguage(user));
+  const site = siteName(ctx);
+  const values = { name: displayName(user), username: user.username, site };
+  await ctx.mailer.send({
+    to,
+    ...render(
+      {
+        subject: t('accounts.mail.resetSubject', values),
+        paragraphs: [
+          t('accounts.mail.greeting', values),
+          t('accounts.mail.resetText', values),
+          t('accounts.mail.resetIgnore', values),
+        ],
+        link: `${ctx.config.siteUrl}/account/change-password/${encodeURIComponent(key)}`,
+      },
+      t,
+      site,
+    ),
+  });
+}
+
+export async function sendConfirmationMail(
+  ctx: AppContext,
+  user: UserRow,
+  to: string,
+  key: string,
+): Promise<void> {
+  const t = translator(mailLanguage(user));
+  const site = siteName(ctx);
+  const values = { name: displayName(user), username: user.username, email: to, site };
+  await ctx.mailer.send({
+    to,
+    ...render(
+      {
+        subject: t('accounts.mail.confirmSubject', values),
+        paragraphs: [t('accounts.mail.greeting', values), t('accounts.mail.confirmText', values)],
+        link: `${ctx.config.siteUrl}/account/confirm-email/${encodeURIComponent(key)}`,
+      },
+      t,
+      site,
+    ),
+  });
+}

@@ -1,0 +1,65 @@
+import type { Selectable } from 'kysely';
+import type { AppContext } from '../../../context';
+import type { Db } from '../../../db/database';
+import type { UserEmailsTable } from '../../../db/schema';
+import { claimPendingInvitesForEmail } from '../../contacts/commands/claim-invites';
+import { sendConfirmationMail } from '../account-mail';
+import { hashKey, KEY_LIFETIME_MS, newKey } from '../keys';
+import { findUserById, type UserRow } from '../queries';
+
+type EmailRow = Selectable<UserEmailsTable>;
+
+/** Makes a new confirmation key for the address and mails the link to it. */
+export async function sendEmailConfirmation(ctx: AppContext, user: UserRow, email: EmailRow): Promise<void> {
+  const key = newKey();
+  await ctx.db
+    .insertInto('email_confirmations')
+    .values({ key_hash: hashKey(key), email_id: email.id, created_at: Date.now() })
+    .execute();
+  await sendConfirmationMail(ctx, user, email.address, key);
+}
+
+export interface Confirmation {
+  user: UserRow;
+  email: EmailRow;
+}
+
+/** The address and user a live confirmation key belongs to, else undefined. */
+export async function findConfirmation(db: Db, key: string): Promise<Confirmation | undefined> {
+  const row = await db
+    .selectFrom('email_confirmations')
+    .innerJoin('user_emails', 'user_emails.id', 'email_confirmations.email_id')
+    .selectAll('user_emails')
+    .select('email_confirmations.created_at as key_created_at')
+    .where('email_confirmations.key_hash', '=', hashKey(key))
+    .executeTakeFirst();
+  if (!row || row.key_created_at + KEY_LIFETIME_MS <= Date.now()) return undefined;
+  const { key_created_at: _created, ...email } = row;
+  const user = await findUserById(db, email.user_id);
+  if (!user?.is_active) return undefined;
+  return { user, email };
+}
+
+/** Whether the user has at least one verified address (then no terms need accepting). */
+export async function hasVerifiedEmail(db: Db, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('user_emails')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('verified', '=', 1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Marks the address verified, drops its keys, and hands it the contact invites that waited for
+ * it, all in one transaction.
+ */
+export async function confirmEmail(ctx: AppContext, confirmation: Confirmation): Promise<void> {
+  const { email, user } = confirmation;
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('user_emails').set({ verified: 1 }).where('id', '=', email.id).execute();
+    await trx.deleteFrom('email_confirmations').where('email_id', '=', email.id).execute();
+    await claimPendingInvitesForEmail(trx, user.id, email.address);
+  });
+}

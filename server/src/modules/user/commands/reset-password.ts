@@ -1,0 +1,40 @@
+import type { AppContext } from '../../../context';
+import type { Db } from '../../../db/database';
+import { FormError } from '../../../http/errors';
+import { hashKey, KEY_LIFETIME_MS } from '../keys';
+import { newPasswordProblems } from '../password-rules';
+import { hashPassword } from '../passwords';
+import { findUserById, type UserRow } from '../queries';
+
+/** The active user a live reset key belongs to, else undefined (unknown, used or expired). */
+export async function userForResetKey(db: Db, key: string): Promise<UserRow | undefined> {
+  const row = await db
+    .selectFrom('password_resets')
+    .select(['user_id', 'created_at'])
+    .where('key_hash', '=', hashKey(key))
+    .executeTakeFirst();
+  if (!row || row.created_at + KEY_LIFETIME_MS <= Date.now()) return undefined;
+  const user = await findUserById(db, row.user_id);
+  return user?.is_active ? user : undefined;
+}
+
+/**
+ * Sets the new password of a reset. Every reset key of the user goes (single use), and so do all
+ * of the user's sessions: whoever knew the old password is logged out.
+ */
+export async function resetPassword(
+  ctx: AppContext,
+  user: UserRow,
+  input: { password1: string; password2: string },
+): Promise<void> {
+  const problems = newPasswordProblems(input.password1, input.password2);
+  if (problems.password1.length + problems.password2.length > 0) {
+    throw new FormError(400, [], { password2: problems.password2 });
+  }
+  const passwordHash = await hashPassword(input.password1);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
+    await trx.deleteFrom('password_resets').where('user_id', '=', user.id).execute();
+    await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+  });
+}

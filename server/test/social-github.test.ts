@@ -1,0 +1,152 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, useServer } from './harness';
+
+const SITE = 'http://scriptorium.test';
+
+interface GithubUser {
+  id: number;
+  login: string;
+  name: string | null;
+  emails: Array<{ email: string; verified: boolean; primary: boolean }>;
+}
+
+/**
+ * A stand-in for GitHub's OAuth2 endpoints and API on loopback: it authorizes `next` at once,
+ * and its token endpoint checks the client secret, the redirect URI and the PKCE verifier as
+ * GitHub does.
+ */
+async function startFakeGithub() {
+  const state = { next: undefined as GithubUser | undefined, tokenRequests: 0 };
+  const codes = new Map<string, { user: GithubUser; challenge: string; redirectUri: string }>();
+  const tokens = new Map<string, GithubUser>();
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (url.pathname === '/login/oauth/authorize') {
+      const user = state.next;
+      const challenge = url.searchParams.get('code_challenge');
+      if (!user || !challenge || url.searchParams.get('code_challenge_method') !== 'S256')
+        return send(400, {});
+      const code = randomBytes(8).toString('hex');
+      const redirectUri = url.searchParams.get('redirect_uri') ?? '';
+      codes.set(code, { user, challenge, redirectUri });
+      const back = new URL(redirectUri);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', url.searchParams.get('state') ?? '');
+      res.writeHead(302, { location: back.href });
+      return res.end();
+    }
+    if (url.pathname === '/login/oauth/access_token' && req.method === 'POST') {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        state.tokenRequests++;
+        const form = new URLSearchParams(body);
+        const grant = codes.get(form.get('code') ?? '');
+        codes.delete(form.get('code') ?? '');
+        const verifier = form.get('code_verifier') ?? '';
+        const challenge = createHash('sha256').update(verifier).digest('base64url');
+        if (
+          !grant ||
+          form.get('client_secret') !== 'gh-secret' ||
+          form.get('redirect_uri') !== grant.redirectUri ||
+          challenge !== grant.challenge
+        ) {
+          return send(400, { error: 'bad_verification_code' });
+        }
+        const token = randomBytes(8).toString('hex');
+        tokens.set(token, grant.user);
+        send(200, { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' });
+      });
+      return;
+    }
+    const user = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /i, ''));
+    if (!user) return send(401, { message: 'Bad credentials' });
+    if (url.pathname === '/user') return send(200, { id: user.id, login: user.login, name: user.name });
+    if (url.pathname === '/user/emails') return send(200, user.emails);
+    send(404, {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe.each(ENGINES)('GitHub login (%s)', (engine) => {
+  let github: Awaited<ReturnType<typeof startFakeGithub>>;
+  beforeAll(async () => {
+    github = await startFakeGithub();
+  });
+  afterAll(async () => {
+    await github.close();
+  });
+  const server = useServer(engine, {
+    env: () => ({
+      SITE_URL: SITE,
+      SOCIAL_PROVIDERS: JSON.stringify([
+        {
+          type: 'github',
+          id: 'github',
+          name: 'GitHub',
+          client_id: 'gh-client',
+          client_secret: 'gh-secret',
+          authorization_endpoint: `${github.base}/login/oauth/authorize`,
+          token_endpoint: `${github.base}/login/oauth/access_token`,
+          api_base: github.base,
+          allow_http: true,
+        },
+      ]),
+    }),
+  });
+
+  async function githubLogin(browser: ReturnType<ReturnType<typeof server>['client']>, start: string) {
+    const first = await browser.get(start);
+    expect(first.status).toBe(302);
+    const authorize = await fetch(first.headers.get('location') ?? '', { redirect: 'manual' });
+    const callback = authorize.headers.get('location') ?? '';
+    expect(callback.startsWith(`${SITE}/api/social/github/callback/`)).toBe(true);
+    const final = await browser.get(callback.slice(SITE.length));
+    return final.headers.get('location');
+  }
+
+  it('connects by a verified GitHub address and logs in by the GitHub id afterwards', async () => {
+    const user = await server().buildUser();
+    github.state.next = {
+      id: 4242,
+      login: 'octo',
+      name: null,
+      emails: [
+        { email: 'unverified@example.net', verified: false, primary: true },
+        { email: user.email, verified: true, primary: false },
+      ],
+    };
+    const browser = server().client();
+    expect(await githubLogin(browser, '/api/social/github/login/')).toBe('/');
+    const config = (await browser.get('/api/base/configuration/')).json<{
+      user: { username: string; socialaccounts: unknown[] };
+    }>();
+    expect(config.user.username).toBe(user.username);
+    expect(config.user.socialaccounts).toMatchObject([{ provider: 'github', name: 'octo' }]);
+
+    github.state.next = { ...github.state.next, emails: [] };
+    expect(await githubLogin(server().client(), '/api/social/github/login/')).toBe('/');
+  });
+
+  it('closes sign-up when only unverified addresses match', async () => {
+    const user = await server().buildUser();
+    github.state.next = {
+      id: 777,
+      login: 'nobody',
+      name: 'No Body',
+      emails: [{ email: user.email, verified: false, primary: true }],
+    };
+    expect(await githubLogin(server().client(), '/api/social/github/login/')).toBe('/account/sign-up/');
+  });
+});

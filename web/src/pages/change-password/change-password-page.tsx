@@ -1,0 +1,149 @@
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePageTitle } from '../../app/page-title';
+import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
+import { accountApi, formErrorsOf } from '../account/account-api';
+import { FieldErrors, FormErrorList } from '../account/field-errors';
+
+export interface ChangePasswordPageProps {
+  /** The reset key; the router moves it from the address into history state (spec 2.1). Null when missing. */
+  resetKey: string | null;
+}
+
+type State = { kind: 'checking' } | { kind: 'invalid' } | { kind: 'form'; url: string } | { kind: 'done' };
+
+const PASSWORD_RESET_PATH = '/account/password-reset/';
+
+/** Change-password page after a reset (spec 2.3, 5): check the key, two passwords, 'Password reset'. */
+export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
+  const { t } = useTranslation('web');
+  const { t: ta } = useTranslation('accounts');
+  const title = t('pages.changePassword.title');
+  usePageTitle(title);
+  const id = useId();
+  const [state, setState] = useState<State>({ kind: 'checking' });
+  const [password1, setPassword1] = useState('');
+  const [password2, setPassword2] = useState('');
+  const [errors, setErrors] = useState<{ general: string[]; password1: string[]; password2: string[] }>({
+    general: [],
+    password1: [],
+    password2: [],
+  });
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let active = true;
+    if (!resetKey) {
+      setState({ kind: 'invalid' });
+      return;
+    }
+    accountApi.checkResetKey(resetKey).then(
+      ({ url }) => active && setState({ kind: 'form', url }),
+      () => active && setState({ kind: 'invalid' }),
+    );
+    return () => {
+      active = false;
+    };
+  }, [resetKey]);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy || state.kind !== 'form') return;
+    const required = [ta('common.required')];
+    const missing = {
+      general: [],
+      password1: password1 === '' ? required : [],
+      password2: password2 === '' ? required : [],
+    };
+    if (missing.password1.length || missing.password2.length) return setErrors(missing);
+    if (password1 !== password2) {
+      return setErrors({ general: [], password1: [], password2: [ta('changePassword.mismatch')] });
+    }
+    setErrors({ general: [], password1: [], password2: [] });
+    setBusy(true);
+    try {
+      await accountApi.setPassword(state.url, password1, password2);
+      setState({ kind: 'done' });
+    } catch (error) {
+      const form = formErrorsOf(error);
+      setErrors(
+        form
+          ? {
+              general: form.general,
+              password1: form.fields.password1 ?? [],
+              password2: form.fields.password2 ?? [],
+            }
+          : { general: [ta('changePassword.failed')], password1: [], password2: [] },
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (state.kind === 'checking') return <section className="page page-loading" aria-busy="true" />;
+  if (state.kind === 'invalid') {
+    return (
+      <section className="page page-message account-page" aria-labelledby="page-heading">
+        <h1 id="page-heading">{title}</h1>
+        <p>{ta('changePassword.invalidKey')}</p>
+        <p>
+          <a href={PASSWORD_RESET_PATH}>{ta('changePassword.requestNew')}</a>
+        </p>
+      </section>
+    );
+  }
+  if (state.kind === 'done') {
+    return (
+      <section className="page page-message account-page" aria-labelledby="page-heading">
+        <h1 id="page-heading">{ta('changePassword.done')}</h1>
+        <p>{ta('changePassword.doneText')}</p>
+        <p>
+          <a href="/">{ta('changePassword.login')}</a>
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="page account-page" aria-labelledby="page-heading">
+      <h1 id="page-heading">{title}</h1>
+      <p>{ta('changePassword.intro')}</p>
+      <form className="form" noValidate onSubmit={submit}>
+        <FormErrorList errors={errors.general} />
+        <div className="form-field">
+          <label htmlFor={`${id}-password1`}>{ta('changePassword.password1')}</label>
+          <input
+            id={`${id}-password1`}
+            name="password1"
+            type="password"
+            autoComplete="new-password"
+            value={password1}
+            onChange={(event) => setPassword1(event.target.value)}
+            aria-invalid={errors.password1.length > 0}
+            aria-describedby={errors.password1.length > 0 ? `${id}-password1-errors` : undefined}
+          />
+          <FieldErrors id={`${id}-password1-errors`} errors={errors.password1} />
+        </div>
+        <div className="form-field">
+          <label htmlFor={`${id}-password2`}>{ta('changePassword.password2')}</label>
+          <input
+            id={`${id}-password2`}
+            name="password2"
+            type="password"
+            autoComplete="new-password"
+            value={password2}
+            onChange={(event) => setPassword2(event.target.value)}
+            aria-invalid={errors.password2.length > 0}
+            aria-describedby={errors.password2.length > 0 ? `${id}-password2-errors` : undefined}
+          />
+          <FieldErrors id={`${id}-password2-errors`} errors={errors.password2} />
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {ta('changePassword.submit')}
+          </button>
+        </div>
+      </form>
+      <WaitOverlay active={busy} message={ta('common.waiting')} />
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useConfiguration } from '../../app/configuration/app-context';
+import { usePageTitle } from '../../app/page-title';
+import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
+import { accountApi, formErrorsOf, statusOf } from '../account/account-api';
+import { looksLikeEmail } from '../account/email-rule';
+import { FieldErrors, FormErrorList } from '../account/field-errors';
+
+/** Password reset request page (spec 2.3, 5): e-mail required and valid; 'Instructions emailed' after. */
+export function PasswordResetPage() {
+  const { t } = useTranslation('web');
+  const { t: ta } = useTranslation('accounts');
+  const { contact_email: contactEmail } = useConfiguration();
+  const title = t('pages.passwordReset.title');
+  usePageTitle(title);
+  const id = useId();
+  const [email, setEmail] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<string[]>([]);
+  const [general, setGeneral] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const value = email.trim();
+    if (value === '') return setFieldErrors([ta('common.required')]);
+    if (!looksLikeEmail(value)) return setFieldErrors([ta('common.invalidEmail')]);
+    setFieldErrors([]);
+    setGeneral([]);
+    setBusy(true);
+    try {
+      await accountApi.requestReset(value);
+      setDone(true);
+    } catch (error) {
+      const form = formErrorsOf(error);
+      if (form) {
+        setFieldErrors(form.fields.email ?? []);
+        setGeneral(form.general);
+      } else {
+        setGeneral([statusOf(error) === 429 ? ta('passwordReset.tooMany') : ta('passwordReset.failed')]);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (done) {
+    return (
+      <section className="page page-message account-page" aria-labelledby="page-heading">
+        <h1 id="page-heading">{ta('passwordReset.done')}</h1>
+        <p>{ta('passwordReset.doneText')}</p>
+      </section>
+    );
+  }
+
+  return (
+    <section className="page account-page" aria-labelledby="page-heading">
+      <h1 id="page-heading">{title}</h1>
+      <p>{ta('passwordReset.intro')}</p>
+      <form className="form" noValidate onSubmit={submit}>
+        <FormErrorList errors={general} />
+        <div className="form-field">
+          <label htmlFor={`${id}-email`}>{ta('passwordReset.email')}</label>
+          <input
+            id={`${id}-email`}
+            name="email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            aria-invalid={fieldErrors.length > 0}
+            aria-describedby={fieldErrors.length > 0 ? `${id}-email-errors` : undefined}
+          />
+          <FieldErrors id={`${id}-email-errors`} errors={fieldErrors} />
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {ta('passwordReset.submit')}
+          </button>
+        </div>
+      </form>
+      {contactEmail && (
+        <p className="account-contact">{ta('passwordReset.contact', { email: contactEmail })}</p>
+      )}
+      <WaitOverlay active={busy} message={ta('common.waiting')} />
+    </section>
+  );
+}

@@ -1,0 +1,420 @@
+import type { AuthenticatedUser, EmailEntry, SocialAccount } from '@scriptorium/common/api/base';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { useAppContext } from '../../app/configuration/app-context';
+import { usePageTitle } from '../../app/page-title';
+import { navigate } from '../../app/router/navigation';
+import { ConfirmDialog } from '../../components/dialog/dialog';
+import { showToast } from '../../components/toast/toast';
+import { accountApi, fieldMessagesOf } from '../account/account-api';
+import { FieldErrors } from '../account/field-errors';
+import {
+  AddEmailDialog,
+  ChangePasswordDialog,
+  DeleteAccountDialog,
+  UploadAvatarDialog,
+} from './profile-dialogs';
+import './profile.css';
+
+type DialogState =
+  | { kind: 'none' }
+  | { kind: 'upload' }
+  | { kind: 'deleteAvatar' }
+  | { kind: 'password' }
+  | { kind: 'addEmail' }
+  | { kind: 'removeEmail'; email: string }
+  | { kind: 'primary'; email: string }
+  | { kind: 'removeSocial'; account: SocialAccount; providerName: string }
+  | { kind: 'deleteAccount' };
+
+function ProfileAvatar({ user, onAction }: { user: AuthenticatedUser; onAction(key: string): void }) {
+  const { t } = useTranslation('accounts');
+  const initial = (user.name || user.username).charAt(0).toUpperCase();
+  return (
+    <div className="profile-avatar">
+      {user.avatar ? (
+        <img
+          className="profile-avatar-image"
+          src={user.avatar}
+          alt={t('profile.avatar')}
+          width={120}
+          height={120}
+        />
+      ) : (
+        <span
+          className="profile-avatar-image profile-avatar-initial"
+          role="img"
+          aria-label={t('profile.avatar')}
+        >
+          {initial}
+        </span>
+      )}
+      <MenuTrigger>
+        <Button className="button profile-avatar-button" aria-label={t('profile.pictureMenu')}>
+          ▾
+        </Button>
+        <Popover placement="bottom start" className="menu-popover">
+          <Menu className="menu" onAction={(key) => onAction(String(key))}>
+            <MenuItem id="change" className="menu-item">
+              {t('profile.changePicture')}
+            </MenuItem>
+            {user.avatar ? (
+              <MenuItem id="delete" className="menu-item">
+                {t('profile.deletePicture')}
+              </MenuItem>
+            ) : null}
+          </Menu>
+        </Popover>
+      </MenuTrigger>
+    </div>
+  );
+}
+
+function EmailTable({
+  emails,
+  onPrimary,
+  onRemove,
+  onAdd,
+}: {
+  emails: EmailEntry[];
+  onPrimary(email: string): void;
+  onRemove(email: string): void;
+  onAdd(): void;
+}) {
+  const { t } = useTranslation('accounts');
+  return (
+    <table className="profile-table profile-emails">
+      <caption>{t('profile.emails')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('profile.emailAddress')}</th>
+          <th scope="col">{t('profile.primary')}</th>
+          <th scope="col">{t('profile.verified')}</th>
+          <th scope="col">
+            <span className="visually-hidden">{t('profile.actions')}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {emails.map((email) => (
+          <tr key={email.address} data-email={email.address}>
+            <td>{email.address}</td>
+            <td>
+              {email.verified ? (
+                <input
+                  type="radio"
+                  name="primary-email"
+                  checked={email.primary}
+                  aria-label={t('profile.primaryOf', { email: email.address })}
+                  onChange={() => onPrimary(email.address)}
+                />
+              ) : null}
+            </td>
+            <td>
+              {email.verified ? (
+                <span className="profile-verified" role="img" aria-label={t('profile.verifiedYes')}>
+                  ✓
+                </span>
+              ) : (
+                <span className="visually-hidden">{t('profile.verifiedNo')}</span>
+              )}
+            </td>
+            <td>
+              {email.primary ? null : (
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={t('profile.deleteEmailOf', { email: email.address })}
+                  title={t('profile.deleteEmailOf', { email: email.address })}
+                  onClick={() => onRemove(email.address)}
+                >
+                  🗑
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <td colSpan={4}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t('profile.addEmail')}
+              title={t('profile.addEmail')}
+              onClick={onAdd}
+            >
+              ＋
+            </button>
+          </td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+/** Profile page (spec 2.6): picture, names, password, e-mail addresses, social accounts. */
+export function ProfilePage() {
+  const { t } = useTranslation('web');
+  const { t: ta } = useTranslation('accounts');
+  const { configuration, user, reloadConfiguration } = useAppContext();
+  const title = t('pages.profile.title');
+  usePageTitle(title);
+  const id = useId();
+  const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const [names, setNames] = useState({
+    username: user?.username ?? '',
+    first_name: user?.first_name ?? '',
+    last_name: user?.last_name ?? '',
+  });
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
+  const [saving, setSaving] = useState(false);
+
+  // After a reload of the configuration the form shows what the server now has.
+  useEffect(() => {
+    if (user) setNames({ username: user.username, first_name: user.first_name, last_name: user.last_name });
+  }, [user]);
+
+  // The social login callback comes back with ?social=failed when a connect did not work.
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    if (params.get('social') === 'failed') {
+      showToast(ta('profile.socialConnectFailed'), 'error');
+      window.history.replaceState(window.history.state, '', window.location.pathname);
+    }
+  }, [ta]);
+
+  if (!user) return null;
+  const providers = configuration.socialaccount_providers;
+  const close = () => setDialog({ kind: 'none' });
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (saving) return;
+    setSaving(true);
+    setFieldErrors({});
+    try {
+      await accountApi.saveProfile({
+        username: names.username.trim(),
+        first_name: names.first_name.trim(),
+        last_name: names.last_name.trim(),
+      });
+      showToast(ta('profile.saved'), 'success');
+      await reloadConfiguration();
+    } catch (failure) {
+      const messages = fieldMessagesOf(failure);
+      if (messages) setFieldErrors(messages);
+      showToast(ta('profile.saveError'), 'error');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const nameField = (name: keyof typeof names, label: string, autoComplete: string) => (
+    <div className="form-field">
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      <input
+        id={`${id}-${name}`}
+        name={name}
+        type="text"
+        autoComplete={autoComplete}
+        value={names[name]}
+        onChange={(event) => setNames((current) => ({ ...current, [name]: event.target.value }))}
+        aria-invalid={(fieldErrors[name]?.length ?? 0) > 0}
+        aria-describedby={fieldErrors[name]?.length ? `${id}-${name}-errors` : undefined}
+      />
+      <FieldErrors id={`${id}-${name}-errors`} errors={fieldErrors[name]} />
+    </div>
+  );
+
+  return (
+    <section className="page profile-page" aria-labelledby="page-heading">
+      <h1 id="page-heading">{title}</h1>
+      <div className="profile-layout">
+        <ProfileAvatar
+          user={user}
+          onAction={(key) => setDialog({ kind: key === 'delete' ? 'deleteAvatar' : 'upload' })}
+        />
+        <form
+          id={`${id}-form`}
+          className="form profile-form"
+          noValidate
+          onSubmit={(event) => void save(event)}
+        >
+          {nameField('username', ta('profile.username'), 'username')}
+          {nameField('first_name', ta('profile.firstName'), 'given-name')}
+          {nameField('last_name', ta('profile.lastName'), 'family-name')}
+          <div className="form-field">
+            <label htmlFor={`${id}-password`}>{ta('profile.password')}</label>
+            <div className="profile-password">
+              <input id={`${id}-password`} type="password" value="********" readOnly />
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={ta('profile.editPassword')}
+                title={ta('profile.editPassword')}
+                onClick={() => setDialog({ kind: 'password' })}
+              >
+                ✎
+              </button>
+            </div>
+          </div>
+        </form>
+      </div>
+
+      <EmailTable
+        emails={user.emails}
+        onAdd={() => setDialog({ kind: 'addEmail' })}
+        onPrimary={(email) => setDialog({ kind: 'primary', email })}
+        onRemove={(email) => setDialog({ kind: 'removeEmail', email })}
+      />
+
+      {providers.length > 0 && (
+        <table className="profile-table profile-social">
+          <caption>{ta('profile.socialAccounts')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{ta('profile.provider')}</th>
+              <th scope="col">{ta('profile.account')}</th>
+              <th scope="col">
+                <span className="visually-hidden">{ta('profile.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {providers.map((provider) => {
+              const account = user.socialaccounts.find((a) => a.provider === provider.id);
+              return (
+                <tr key={provider.id}>
+                  <td>{provider.name}</td>
+                  <td>{account?.name ?? ''}</td>
+                  <td>
+                    {account ? (
+                      <button
+                        type="button"
+                        className="icon-button"
+                        aria-label={ta('profile.removeSocialOf', { provider: provider.name })}
+                        title={ta('profile.removeSocialOf', { provider: provider.name })}
+                        onClick={() =>
+                          setDialog({ kind: 'removeSocial', account, providerName: provider.name })
+                        }
+                      >
+                        🗑
+                      </button>
+                    ) : (
+                      <a href={`${provider.login_url}?process=connect`}>{ta('profile.connect')}</a>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+
+      <div className="form-actions profile-actions">
+        <button type="submit" form={`${id}-form`} className="button button-primary" disabled={saving}>
+          {ta('profile.submit')}
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={() => setDialog({ kind: 'deleteAccount' })}
+        >
+          {ta('profile.deleteAccount')}
+        </button>
+      </div>
+
+      {dialog.kind === 'upload' && <UploadAvatarDialog onClose={close} onUploaded={reloadConfiguration} />}
+      {dialog.kind === 'deleteAvatar' && (
+        <ConfirmDialog
+          title={ta('profile.deletePicture')}
+          message={ta('profile.deletePictureQuestion')}
+          confirmLabel={ta('profile.delete')}
+          onClose={close}
+          onConfirm={async () => {
+            try {
+              await accountApi.deleteAvatar();
+            } catch (failure) {
+              showToast(ta('profile.avatarDeleteError'), 'error');
+              throw failure;
+            }
+            await reloadConfiguration();
+          }}
+        />
+      )}
+      {dialog.kind === 'password' && <ChangePasswordDialog onClose={close} />}
+      {dialog.kind === 'addEmail' && <AddEmailDialog onClose={close} onAdded={reloadConfiguration} />}
+      {dialog.kind === 'removeEmail' && (
+        <ConfirmDialog
+          title={ta('profile.removeEmailTitle')}
+          message={ta('profile.removeEmailQuestion', { email: dialog.email })}
+          confirmLabel={ta('profile.remove')}
+          onClose={close}
+          onConfirm={async () => {
+            try {
+              await accountApi.deleteEmail(dialog.email);
+            } catch (failure) {
+              showToast(ta('profile.emailDeleteError'), 'error');
+              throw failure;
+            }
+            showToast(ta('profile.emailDeleted'), 'success');
+            await reloadConfiguration();
+          }}
+        />
+      )}
+      {dialog.kind === 'primary' && (
+        <ConfirmDialog
+          title={ta('profile.primaryTitle')}
+          message={ta('profile.primaryQuestion', { email: dialog.email })}
+          confirmLabel={ta('profile.makePrimary')}
+          onClose={close}
+          onConfirm={async () => {
+            try {
+              await accountApi.setPrimaryEmail(dialog.email);
+            } catch (failure) {
+              showToast(ta('profile.primaryError'), 'error');
+              throw failure;
+            }
+            showToast(ta('profile.primaryUpdated'), 'success');
+            await reloadConfiguration();
+          }}
+        />
+      )}
+      {dialog.kind === 'removeSocial' && (
+        <ConfirmDialog
+          title={ta('profile.removeSocialTitle')}
+          message={ta('profile.removeSocialQuestion', {
+            provider: dialog.providerName,
+            name: dialog.account.name,
+          })}
+          confirmLabel={ta('profile.remove')}
+          onClose={close}
+          onConfirm={async () => {
+            try {
+              await accountApi.deleteSocialAccount(dialog.account.id);
+            } catch (failure) {
+              showToast(ta('profile.socialDeleteError'), 'error');
+              throw failure;
+            }
+            showToast(ta('profile.socialDeleted', { provider: dialog.providerName }), 'success');
+            await reloadConfiguration();
+          }}
+        />
+      )}
+      {dialog.kind === 'deleteAccount' && (
+        <DeleteAccountDialog
+          username={user.username}
+          onClose={close}
+          onDeleted={async () => {
+            // Spec 4: account deletion success sends the browser to the home page.
+            navigate('/', { force: true });
+            await reloadConfiguration();
+          }}
+        />
+      )}
+    </section>
+  );
+}
