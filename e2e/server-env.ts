@@ -16,5 +16,8 @@ export function e2eServerEnv(): NodeJS.ProcessEnv {
     REDIS_URL: '',
     SMTP_URL: '',
     PLUGINS: '',
+    // One address (loopback) runs every spec: only the per-account lock is exercised here.
+    LOGIN_ADDRESS_MAX_FAILURES: '10000',
+    LOGIN_DELAY_MS: '20',
   };
 }
