@@ -1,0 +1,216 @@
+// Benchmark: a generated 10,000-entry library. Import (parse, then chunked save over HTTP), the
+// full biblist answer against the unchanged check (same run: ratio), and the client's path to
+// its first rows from the cache (IndexedDB read + row preparation + sort; fake-indexeddb in Node).
+import 'fake-indexeddb/auto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { encodeForm } from '@scriptorium/common/api/form';
+import {
+  entryAuthors,
+  entrySearchText,
+  entryTitle,
+  entryYear,
+} from '@scriptorium/common/bibliography/display';
+import { importBibtex } from '@scriptorium/common/bibliography/import-bibtex';
+import type { BibEntry } from '@scriptorium/common/bibliography/types';
+import { loadConfig } from '../server/src/config';
+import type { AppContext } from '../server/src/context';
+import { createDatabase } from '../server/src/db/database';
+import { migrateToLatest } from '../server/src/db/migrate';
+import { buildApp } from '../server/src/http/app';
+import { createMailer } from '../server/src/mail/mailer';
+import { createUser } from '../server/src/modules/user/commands/create-user';
+import { emptyCache, readBibCache, writeBibCache } from '../web/src/pages/bibliography/bib-cache';
+
+const COUNT = Number(process.env.BENCH_ENTRIES || 10_000);
+const CHUNK = 250;
+const ROUNDS = 20;
+
+const FAMILIES = [
+  'Müller',
+  'van der Berg',
+  'O’Brien',
+  'Smith',
+  'García Márquez',
+  'Łukasiewicz',
+  'Nguyen',
+  'de la Cruz',
+];
+const GIVEN = ['Anna', 'José', 'Jean-Luc', 'Yuki', 'Ólafur', 'Priya', 'Kwame', 'Zoë'];
+const WORDS = [
+  'Quantum',
+  'Learning',
+  'Graphs',
+  'Entropy',
+  'Protein',
+  'Folding',
+  'Networks',
+  'Bayesian',
+  'Climate',
+  'Models',
+];
+
+function generateBib(count: number): string {
+  const parts = ['@string{jphys = {Journal of Physics}}\n'];
+  for (let i = 0; i < count; i++) {
+    const a = i % FAMILIES.length;
+    const title = `${WORDS[i % 10]} {${WORDS[(i * 7) % 10]}} of \\emph{${WORDS[(i * 3) % 10]}} Systems, Part ${i}`;
+    const authors = `${FAMILIES[a]}, ${GIVEN[(i * 5) % 8]} and ${GIVEN[(i + 3) % 8]} ${FAMILIES[(a + 3) % 8]}`;
+    switch (i % 4) {
+      case 0:
+        parts.push(
+          `@article{e${i},\n  author = {${authors}},\n  title = {${title}},\n  journal = jphys,\n  year = {${1950 + (i % 70)}},\n  volume = {${i % 90}},\n  pages = {${i}--${i + 12}},\n  doi = {10.1000/e${i}}\n}\n`,
+        );
+        break;
+      case 1:
+        parts.push(
+          `@book{e${i},\n  author = {${authors}},\n  title = {${title}},\n  publisher = {Springer},\n  address = {Berlin},\n  date = {${1950 + (i % 70)}-0${1 + (i % 9)}}\n}\n`,
+        );
+        break;
+      case 2:
+        parts.push(
+          `@inproceedings{e${i},\n  author = {${authors}},\n  title = {${title}},\n  booktitle = {Proceedings of the {${i % 30}th} Conference},\n  year = {${1950 + (i % 70)}},\n  pages = {${i % 300}--${(i % 300) + 8}}\n}\n`,
+        );
+        break;
+      default:
+        parts.push(
+          `@misc{e${i},\n  author = {{Consortium ${i % 50}}},\n  title = {${title}},\n  url = {https://example.org/${i}},\n  year = {${1950 + (i % 70)}},\n  keywords = {a, b, c}\n}\n`,
+        );
+    }
+  }
+  return parts.join('\n');
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+const bib = generateBib(COUNT);
+console.log(`library: ${COUNT} entries, ${(bib.length / 1024 / 1024).toFixed(2)} MiB of BibTeX`);
+
+let start = performance.now();
+const parsed = importBibtex(bib);
+const parseMs = performance.now() - start;
+if (parsed.entries.length !== COUNT) throw new Error(`parsed ${parsed.entries.length} of ${COUNT}`);
+console.log(`parse: ${parseMs.toFixed(0)} ms, ${Math.round(COUNT / (parseMs / 1000))} entries/s`);
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-bib-'));
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  PORT: '0',
+  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+});
+const { db, dialect } = createDatabase(config);
+const ctx: AppContext = { config, db, dialect, mailer: createMailer(config), state: { ready: false } };
+await migrateToLatest(db, dialect);
+ctx.state.ready = true;
+const user = await createUser(ctx, {
+  username: 'bench',
+  email: 'bench@example.org',
+  password: 'bench-password',
+  emailVerified: true,
+});
+const app = await buildApp(ctx, { logger: false });
+await app.listen({ host: '127.0.0.1', port: 0 });
+const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+const first = await fetch(`${base}/api/base/configuration/`);
+const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
+const login = await fetch(`${base}/api/user/login/`, {
+  method: 'POST',
+  headers: { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
+  body: encodeForm({ login: 'bench', password: 'bench-password' }),
+});
+const session = /sessionid=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+if (!session) throw new Error(`login failed: ${login.status}`);
+const headers = { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}; sessionid=${session}` };
+const post = (pathname: string, form: Record<string, unknown>) =>
+  fetch(`${base}${pathname}`, { method: 'POST', headers, body: encodeForm(form) });
+
+start = performance.now();
+for (let i = 0; i < parsed.entries.length; i += CHUNK) {
+  const bibs = Object.fromEntries(
+    parsed.entries.slice(i, i + CHUNK).map((e, j) => [String(-(i + j + 1)), e]),
+  );
+  const response = await post('/api/bibliography/save/', { is_new: true, bibs: JSON.stringify(bibs) });
+  if (!response.ok) throw new Error(`save answered ${response.status}: ${await response.text()}`);
+}
+const saveMs = performance.now() - start;
+console.log(
+  `save (${dialect}, ${CHUNK} per request): ${saveMs.toFixed(0)} ms, ${Math.round(COUNT / (saveMs / 1000))} entries/s`,
+);
+console.log(`import total (parse + save): ${Math.round(COUNT / ((parseMs + saveMs) / 1000))} entries/s`);
+
+async function timed(form: Record<string, unknown>): Promise<{ ms: number; bytes: number; text: string }> {
+  const t0 = performance.now();
+  const response = await post('/api/bibliography/biblist/', form);
+  const text = await response.text();
+  return { ms: performance.now() - t0, bytes: Buffer.byteLength(text), text };
+}
+
+const full = JSON.parse((await timed({ last_modified: -1, number_of_entries: -1, user_id: -1 })).text) as {
+  bib_list: BibEntry[];
+  last_modified: number;
+  number_of_entries: number;
+};
+const current = {
+  last_modified: full.last_modified,
+  number_of_entries: full.number_of_entries,
+  user_id: user.id,
+};
+const fullTimes: number[] = [];
+const checkTimes: number[] = [];
+let fullBytes = 0;
+let checkBytes = 0;
+for (let round = 0; round < ROUNDS; round++) {
+  const f = await timed({ last_modified: -1, number_of_entries: -1, user_id: -1 });
+  const c = await timed(current);
+  fullTimes.push(f.ms);
+  checkTimes.push(c.ms);
+  fullBytes = f.bytes;
+  checkBytes = c.bytes;
+  if (JSON.parse(c.text).bib_list) throw new Error('the unchanged check sent the list');
+}
+const fullMs = median(fullTimes);
+const checkMs = median(checkTimes);
+console.log(
+  `full biblist: ${fullMs.toFixed(1)} ms (median of ${ROUNDS}), ${(fullBytes / 1024 / 1024).toFixed(2)} MiB`,
+);
+console.log(`unchanged check: ${checkMs.toFixed(2)} ms (median of ${ROUNDS}), ${checkBytes} bytes`);
+console.log(
+  `ratio (check / full): time ${(checkMs / fullMs).toFixed(4)}, bytes ${(checkBytes / fullBytes).toFixed(6)}`,
+);
+
+// Client side: what a reload does before the first rows can be drawn.
+await writeBibCache({
+  ...emptyCache(),
+  last_modified_biblist: full.last_modified,
+  number_of_entries: full.number_of_entries,
+  owner_id: user.id,
+  biblist: full.bib_list,
+});
+const cacheTimes: number[] = [];
+for (let round = 0; round < 5; round++) {
+  const t0 = performance.now();
+  const cache = await readBibCache();
+  const rows = cache.biblist.map((entry) => ({
+    entry,
+    title: entryTitle(entry),
+    authors: entryAuthors(entry),
+    year: entryYear(entry),
+    search: entrySearchText(entry),
+  }));
+  rows.sort((a, b) => a.title.localeCompare(b.title));
+  cacheTimes.push(performance.now() - t0);
+  if (rows.length !== COUNT) throw new Error('cache lost entries');
+}
+console.log(
+  `first rows from cache (IndexedDB read + row texts + sort, fake-indexeddb in Node): ${median(cacheTimes).toFixed(0)} ms (median of 5)`,
+);
+
+await app.close();
+await db.destroy();
+rmSync(dataDir, { recursive: true, force: true });

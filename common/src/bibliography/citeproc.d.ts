@@ -1,0 +1,20 @@
+// The parts of citeproc-js (npm "citeproc", no types of its own) that we use.
+declare module 'citeproc' {
+  export interface CslSys {
+    retrieveLocale(lang: string): unknown;
+    retrieveItem(id: string): unknown;
+  }
+  export interface CitationItem {
+    id: string;
+  }
+  export class Engine {
+    constructor(sys: CslSys, style: unknown, lang?: string, forceLang?: boolean);
+    opt: { xclass: string };
+    setOutputFormat(format: 'html' | 'text' | 'rtf'): void;
+    updateItems(ids: string[]): void;
+    makeBibliography(): false | [{ entry_ids: string[][] } & Record<string, unknown>, string[]];
+    makeCitationCluster(items: CitationItem[]): string;
+  }
+  const CSL: { Engine: typeof Engine };
+  export default CSL;
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { safeEntryKey, uniqueEntryKey } from './entry-key';
+import type { RichText } from './types';
+import { checkFieldValue, missingRequired, validateEntry } from './validate';
+
+const text = (t: string): RichText => [{ type: 'text', text: t }];
+
+describe('validateEntry against the converter model', () => {
+  it('accepts a well-formed entry of every field kind', () => {
+    expect(
+      validateEntry({
+        entry_key: 'doe2020',
+        bib_type: 'article-journal',
+        cats: [1, 2],
+        fields: {
+          title: [
+            { type: 'text', text: 'Über', marks: [{ type: 'nocase' }] },
+            { type: 'text', text: ' alles' },
+          ],
+          author: [
+            { family: text('Doe'), given: text('Jane'), prefix: text('van'), useprefix: true },
+            { literal: text('CERN') },
+          ],
+          date: '2020-05/2021',
+          pages: [[text('1'), text('5')], [text('9')]],
+          url: 'https://example.org/x?y=1',
+          doi: '10.1000/x',
+          langid: 'german',
+          keywords: ['a', 'b'],
+          language: ['english', text('Klingon')],
+          publisher: [text('ACM')],
+          edition: text('3'),
+          type: text('custom thesis'),
+        },
+      }),
+    ).toEqual([]);
+  });
+
+  it('names each field at fault', () => {
+    const problems = validateEntry({
+      entry_key: '',
+      bib_type: 'nonsense',
+      cats: [-1],
+      fields: {
+        date: 'soon',
+        url: 'not a url',
+        langid: 'klingon',
+        title: 'plain string',
+        author: [{ literal: text('X'), family: text('Y') }],
+        colour: text('red'),
+        pages: [[text('1'), text('2'), text('3')]],
+        note: [{ type: 'text', text: 'x', marks: [{ type: 'blink' }] }],
+      },
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { field: null, code: 'entry_key' },
+        { field: null, code: 'bib_type' },
+        { field: null, code: 'invalid_category' },
+        { field: 'date', code: 'invalid_date' },
+        { field: 'url', code: 'invalid_uri' },
+        { field: 'langid', code: 'invalid_option' },
+        { field: 'title', code: 'invalid_value' },
+        { field: 'author', code: 'invalid_value' },
+        { field: 'colour', code: 'unknown_field' },
+        { field: 'pages', code: 'invalid_value' },
+        { field: 'note', code: 'invalid_value' },
+      ]),
+    );
+    expect(problems).toHaveLength(11);
+  });
+
+  it('limits sizes', () => {
+    expect(checkFieldValue('abstract', text('x'.repeat(100_001)))).toBe('too_long');
+  });
+
+  it('explains missing required and either-or fields', () => {
+    expect(missingRequired({ bib_type: 'article-journal', fields: { title: text('T') } }).required).toEqual([
+      'journaltitle',
+      'author',
+      'date',
+      'langid',
+    ]);
+  });
+});
+
+describe('entry keys', () => {
+  it('are made safe for BibTeX and \\cite', () => {
+    expect(safeEntryKey('Smith 2000, {x}')).toBe('Smith2000x');
+    expect(safeEntryKey('   ')).toBe('entry');
+    expect(safeEntryKey('Müller:2020-a')).toBe('Müller:2020-a');
+  });
+
+  it('are made unique, ignoring case', () => {
+    const taken = new Set(['doe2020']);
+    expect(uniqueEntryKey('Doe2020', taken)).toBe('Doe2020_2');
+    expect(uniqueEntryKey('doe2020', taken)).toBe('doe2020_3');
+    expect(uniqueEntryKey('roe', taken)).toBe('roe');
+  });
+});

@@ -1,0 +1,44 @@
+import type { BibCategory } from '@scriptorium/common/bibliography/types';
+import type { AppContext } from '../../../context';
+import { assertOwnCategories } from '../policies';
+import { presentCategory } from '../presenters';
+import { listOwnCategories } from '../queries';
+
+/**
+ * Spec section 7, save_category: id 0 adds a category, another id renames one of the owner's.
+ * Titles are trimmed and empty ones dropped (as for image categories, spec 5). Removal is
+ * delete_category's job. Answers all the owner's categories.
+ */
+export async function saveCategories(
+  ctx: AppContext,
+  ownerId: number,
+  ids: number[],
+  titles: string[],
+): Promise<BibCategory[]> {
+  const edits = ids
+    .map((id, i) => ({ id, title: (titles[i] ?? '').trim() }))
+    .filter((edit) => edit.title !== '');
+  return ctx.db.transaction().execute(async (trx) => {
+    await assertOwnCategories(
+      trx,
+      ownerId,
+      edits.filter((e) => e.id !== 0).map((e) => e.id),
+    );
+    for (const edit of edits) {
+      if (edit.id === 0) {
+        await trx
+          .insertInto('bib_categories')
+          .values({ owner_id: ownerId, category_title: edit.title })
+          .execute();
+      } else {
+        await trx
+          .updateTable('bib_categories')
+          .set({ category_title: edit.title })
+          .where('owner_id', '=', ownerId)
+          .where('id', '=', edit.id)
+          .execute();
+      }
+    }
+    return (await listOwnCategories(trx, ownerId)).map(presentCategory);
+  });
+}

@@ -1,0 +1,418 @@
+import type { ListStamp } from '@scriptorium/common/api/bibliography';
+import {
+  entryAuthors,
+  entrySearchText,
+  entryTitle,
+  entryYear,
+} from '@scriptorium/common/bibliography/display';
+import { exportBibtex, exportCslJson } from '@scriptorium/common/bibliography/export';
+import type { BibCategory, BibEntry, EntryData } from '@scriptorium/common/bibliography/types';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../app/configuration/app-context';
+import { usePageTitle } from '../../app/page-title';
+import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
+import { ConfirmDialog } from '../../components/dialog/dialog';
+import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
+import { showToast } from '../../components/toast/toast';
+import {
+  deleteEntries,
+  type Library,
+  loadLibrary,
+  rememberCategories,
+  rememberWrite,
+  saveEntries,
+} from './bibliography-api';
+import { CategoriesDialog } from './categories-dialog';
+import { downloadText } from './download';
+import { EntryDialog } from './entry-dialog';
+import { ImportDialog } from './import-dialog';
+import { PreviewPanel } from './preview-panel';
+import { useOnline } from './use-online';
+import './bibliography.css';
+
+type DialogState =
+  | { kind: 'none' }
+  | { kind: 'entry'; entry: BibEntry | null }
+  | { kind: 'categories' }
+  | { kind: 'import' }
+  | { kind: 'delete'; ids: number[] };
+
+const ALL_CATEGORIES = 'all';
+const ROW_HEIGHT = 40;
+
+/** Precomputed texts: sorting and searching 10,000 rows must not walk rich text every time. */
+interface Row {
+  entry: BibEntry;
+  title: string;
+  authors: string;
+  year: string;
+  search: string;
+}
+
+function toRow(entry: BibEntry): Row {
+  return {
+    entry,
+    title: entryTitle(entry),
+    authors: entryAuthors(entry),
+    year: entryYear(entry),
+    search: entrySearchText(entry),
+  };
+}
+
+/** The bibliography overview at /bibliography/ (spec 2.1; layout after Zotero's). */
+export function BibliographyPage() {
+  const { t } = useTranslation('bibliography');
+  usePageTitle(t('title'));
+  const user = useCurrentUser();
+  const userId = user?.id ?? -1;
+  const online = useOnline();
+
+  const [library, setLibrary] = useState<Library>({ entries: [], categories: [] });
+  const [loaded, setLoaded] = useState(false);
+  const [filter, setFilter] = useState(ALL_CATEGORIES);
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SortState | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const libraryRef = useRef(library);
+  libraryRef.current = library;
+
+  useEffect(() => {
+    let cancelled = false;
+    const show = (next: Library) => {
+      if (cancelled) return;
+      setLibrary(next);
+      setLoaded(true);
+    };
+    loadLibrary(userId, show)
+      .then(show)
+      .catch(() => {
+        if (cancelled) return;
+        setLoaded(true);
+        showToast(navigator.onLine ? t('loadError') : t('offline'), 'error');
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [userId, t]);
+
+  /** Applies a write to the screen and the cache. */
+  const commit = useCallback(
+    (next: Library, stamp: ListStamp) => {
+      setLibrary(next);
+      void rememberWrite(userId, stamp, next);
+    },
+    [userId],
+  );
+
+  const rowsAll = useMemo(() => library.entries.map(toRow), [library.entries]);
+  const activeFilter =
+    filter === ALL_CATEGORIES || library.categories.some((c) => String(c.id) === filter)
+      ? filter
+      : ALL_CATEGORIES;
+  const rows = useMemo(
+    () =>
+      activeFilter === ALL_CATEGORIES
+        ? rowsAll
+        : rowsAll.filter((row) => row.entry.cats.includes(Number(activeFilter))),
+    [rowsAll, activeFilter],
+  );
+  const categoryNames = useMemo(
+    () => new Map(library.categories.map((c) => [c.id, c.category_title])),
+    [library.categories],
+  );
+
+  const selectedEntries = useMemo(
+    () => library.entries.filter((entry) => selected.has(String(entry.id))),
+    [library.entries, selected],
+  );
+
+  const offlineGuard = (): boolean => {
+    if (navigator.onLine) return true;
+    showToast(t('offline'), 'info');
+    return false;
+  };
+
+  const saveEntry = async (data: EntryData, id: number | null) => {
+    if (!offlineGuard()) throw new Error('offline');
+    try {
+      const answer = await saveEntries(new Map([[id ?? -1, data]]), id === null);
+      const [, newId] = answer.id_translations[0];
+      const key = answer.entry_keys[0]?.[1] ?? data.entry_key;
+      const saved: BibEntry = { ...data, id: newId, entry_key: key };
+      const current = libraryRef.current;
+      const entries =
+        id === null ? [...current.entries, saved] : current.entries.map((e) => (e.id === id ? saved : e));
+      commit({ ...current, entries }, answer);
+      showToast(t('updated'), 'success');
+    } catch (error) {
+      showToast(navigator.onLine ? t('notUpdated') : t('offline'), navigator.onLine ? 'error' : 'info');
+      throw error;
+    }
+  };
+
+  const askDelete = (ids: number[]) => {
+    if (!offlineGuard()) return;
+    if (ids.length > 0) setDialog({ kind: 'delete', ids });
+  };
+
+  const confirmDelete = async (ids: number[]) => {
+    if (!offlineGuard()) return;
+    try {
+      const stamp = await deleteEntries(ids);
+      const gone = new Set(ids);
+      const current = libraryRef.current;
+      commit({ ...current, entries: current.entries.filter((e) => !gone.has(e.id)) }, stamp);
+      setSelected((sel) => new Set([...sel].filter((id) => !gone.has(Number(id)))));
+      showToast(t('deleted'), 'success');
+    } catch (error) {
+      showToast(navigator.onLine ? t('notDeleted') : t('offline'), navigator.onLine ? 'error' : 'info');
+      throw error;
+    }
+  };
+
+  const onCategoriesSaved = (categories: BibCategory[], removed: number[], stamp: ListStamp | null) => {
+    const gone = new Set(removed);
+    const current = libraryRef.current;
+    const entries =
+      gone.size === 0
+        ? current.entries
+        : current.entries.map((e) =>
+            e.cats.some((c) => gone.has(c)) ? { ...e, cats: e.cats.filter((c) => !gone.has(c)) } : e,
+          );
+    const next = { entries, categories };
+    setLibrary(next);
+    if (stamp) void rememberWrite(userId, stamp, next);
+    else void rememberCategories(categories);
+  };
+
+  const exportEntries = (entries: BibEntry[], format: 'bibtex' | 'csl') => {
+    if (entries.length === 0) return;
+    if (format === 'bibtex') downloadText(exportBibtex(entries), 'bibliography.bib', 'application/x-bibtex');
+    else downloadText(exportCslJson(entries), 'bibliography.json', 'application/vnd.citationstyles.csl+json');
+  };
+
+  const visibleIds = rows.map((row) => String(row.entry.id));
+  const allSelected = visibleIds.length > 0 && visibleIds.every((id) => selected.has(id));
+  const someSelected = selected.size > 0;
+
+  const columns: Column<Row>[] = [
+    {
+      id: 'title',
+      header: t('columnTitle'),
+      className: 'bib-title-cell',
+      sortValue: (row) => row.title.toLocaleLowerCase(),
+      cell: (row) => (
+        <button
+          type="button"
+          className="bib-title"
+          aria-label={t('editEntry', { title: row.title || row.entry.entry_key })}
+          onClick={() => setDialog({ kind: 'entry', entry: row.entry })}
+        >
+          {row.title || <em>{row.entry.entry_key}</em>}
+        </button>
+      ),
+    },
+    {
+      id: 'authors',
+      header: t('columnAuthors'),
+      sortValue: (row) => row.authors.toLocaleLowerCase(),
+      cell: (row) => row.authors,
+    },
+    { id: 'year', header: t('columnYear'), sortValue: (row) => row.year, cell: (row) => row.year },
+    {
+      id: 'type',
+      header: t('columnType'),
+      sortValue: (row) => row.entry.bib_type,
+      cell: (row) => t(`type.${row.entry.bib_type}`, { defaultValue: row.entry.bib_type }),
+    },
+    {
+      id: 'cats',
+      header: t('columnCategories'),
+      cell: (row) =>
+        row.entry.cats
+          .map((c) => categoryNames.get(c))
+          .filter(Boolean)
+          .join(', '),
+    },
+    {
+      id: 'delete',
+      header: '',
+      headerLabel: t('columnActions'),
+      className: 'bib-actions',
+      cell: (row) => (
+        <button
+          type="button"
+          className="bib-icon-button"
+          aria-label={t('deleteEntry', { title: row.title || row.entry.entry_key })}
+          aria-disabled={!online || undefined}
+          onClick={() => askDelete([row.entry.id])}
+        >
+          <span aria-hidden="true">🗑</span>
+        </button>
+      ),
+    },
+  ];
+
+  const selectedIds = [...selected].map(Number);
+  const menuItems: OverviewMenuItem[] = [
+    {
+      type: 'select-action',
+      id: 'bulk',
+      allSelected,
+      someSelected,
+      onSelectAll: (checked: boolean) => {
+        const next = new Set(selected);
+        for (const id of visibleIds) {
+          if (checked) next.add(id);
+          else next.delete(id);
+        }
+        setSelected(next);
+      },
+      actions: [
+        {
+          label: t('deleteSelected'),
+          disabled: selected.size === 0 || !online,
+          onSelect: () => askDelete(selectedIds),
+        },
+        {
+          label: t('exportSelectedBibtex'),
+          disabled: selected.size === 0,
+          onSelect: () => exportEntries(selectedEntries, 'bibtex'),
+        },
+        {
+          label: t('exportSelectedCsl'),
+          disabled: selected.size === 0,
+          onSelect: () => exportEntries(selectedEntries, 'csl'),
+        },
+      ],
+    },
+    {
+      type: 'dropdown',
+      id: 'categories',
+      title: t('categoryFilter'),
+      shortcut: 'c',
+      selectedId: activeFilter,
+      options: [
+        { id: ALL_CATEGORIES, label: t('allCategories'), onSelect: () => setFilter(ALL_CATEGORIES) },
+        ...library.categories.map((c) => ({
+          id: String(c.id),
+          label: c.category_title,
+          onSelect: () => setFilter(String(c.id)),
+        })),
+      ],
+    },
+    {
+      type: 'text',
+      id: 'edit-categories',
+      title: t('editCategories'),
+      shortcut: 'e',
+      disabled: !online,
+      onSelect: () => setDialog({ kind: 'categories' }),
+    },
+    {
+      type: 'text',
+      id: 'new',
+      title: t('newSource'),
+      shortcut: 'n',
+      disabled: !online,
+      onSelect: () => setDialog({ kind: 'entry', entry: null }),
+    },
+    {
+      type: 'text',
+      id: 'import',
+      title: t('import'),
+      shortcut: 'u',
+      disabled: !online,
+      onSelect: () => setDialog({ kind: 'import' }),
+    },
+    {
+      type: 'dropdown',
+      id: 'export',
+      title: t('export'),
+      shortcut: 'x',
+      options: [
+        {
+          id: 'bibtex',
+          label: t('exportAllBibtex'),
+          onSelect: () => exportEntries(library.entries, 'bibtex'),
+        },
+        { id: 'csl', label: t('exportAllCsl'), onSelect: () => exportEntries(library.entries, 'csl') },
+      ],
+    },
+    { type: 'search', id: 'search', title: t('search'), shortcut: 's', value: search, onChange: setSearch },
+  ];
+
+  return (
+    <section className="page bibliography-page" aria-labelledby="page-heading">
+      <h1 id="page-heading" className="visually-hidden">
+        {t('title')}
+      </h1>
+      <OverviewMenu items={menuItems} />
+      <div className="bib-layout">
+        <div className="bib-table-area">
+          {loaded ? (
+            <DataTable
+              rows={rows}
+              columns={columns}
+              getRowId={(row) => String(row.entry.id)}
+              label={t('title')}
+              selectable
+              selected={selected}
+              onSelectedChange={setSelected}
+              rowLabel={(row) => row.title || row.entry.entry_key}
+              onActivate={(row) => setDialog({ kind: 'entry', entry: row.entry })}
+              onDelete={(row) => askDelete([row.entry.id])}
+              emptyMessage={library.entries.length === 0 ? t('noEntries') : t('noEntriesFound')}
+              noMatchMessage={t('noEntriesFound')}
+              paged={false}
+              rowHeight={ROW_HEIGHT}
+              sort={sort}
+              onSortChange={setSort}
+              search={search}
+              searchText={(row) => row.search}
+              className="bib-table"
+            />
+          ) : (
+            <p className="page-loading">{t('loading')}</p>
+          )}
+        </div>
+        <PreviewPanel entries={selectedEntries} />
+      </div>
+      {dialog.kind === 'entry' ? (
+        <EntryDialog
+          entry={dialog.entry}
+          categories={library.categories}
+          onClose={() => setDialog({ kind: 'none' })}
+          onSave={saveEntry}
+        />
+      ) : null}
+      {dialog.kind === 'categories' ? (
+        <CategoriesDialog
+          categories={library.categories}
+          onClose={() => setDialog({ kind: 'none' })}
+          onSaved={onCategoriesSaved}
+        />
+      ) : null}
+      {dialog.kind === 'import' ? (
+        <ImportDialog
+          onClose={() => setDialog({ kind: 'none' })}
+          onImported={(saved, stamp) => {
+            const current = libraryRef.current;
+            commit({ ...current, entries: [...current.entries, ...saved] }, stamp);
+          }}
+        />
+      ) : null}
+      {dialog.kind === 'delete' ? (
+        <ConfirmDialog
+          title={t('confirmDeleteTitle')}
+          message={t('confirmDeleteText', { count: dialog.ids.length })}
+          confirmLabel={t('delete')}
+          onConfirm={() => confirmDelete(dialog.ids)}
+          onClose={() => setDialog({ kind: 'none' })}
+        />
+      ) : null}
+    </section>
+  );
+}

