@@ -9,6 +9,10 @@ export interface Database {
   user_emails: UserEmailsTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
+  password_resets: PasswordResetsTable;
+  email_confirmations: EmailConfirmationsTable;
+  social_accounts: SocialAccountsTable;
+  social_states: SocialStatesTable;
   flatpages: FlatpagesTable;
   feedback: FeedbackTable;
   contacts: ContactsTable;
@@ -62,6 +66,38 @@ export interface LoginAttemptsTable {
   failures: number;
   last_failure_at: number;
   locked_until: number;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  key_hash: string;
+  user_id: number;
+  created_at: number;
+}
+
+export interface EmailConfirmationsTable {
+  id: Generated<number>;
+  key_hash: string;
+  email_id: number;
+  created_at: number;
+}
+
+export interface SocialAccountsTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: string;
+  uid: string;
+  name: string;
+  created_at: number;
+}
+
+export interface SocialStatesTable {
+  state_hash: string;
+  provider: string;
+  nonce: string;
+  code_verifier: string;
+  connect_user_id: number | null;
+  created_at: number;
 }
 
 export interface FlatpagesTable {

@@ -27,9 +27,12 @@ import { contactsRoutes } from '../modules/contacts/routes';
 import { documentsRoutes } from '../modules/documents/routes';
 import { feedbackRoutes } from '../modules/feedback/routes';
 import { i18nRoutes } from '../modules/i18n/routes';
-import { userRoutes } from '../modules/user/routes';
+import { avatarRoutes } from '../modules/user/avatar-routes';
+import { accountRoutes, userRoutes } from '../modules/user/routes';
 import { mediaRoutes } from '../modules/usermedia/media-routes';
 import { usermediaRoutes } from '../modules/usermedia/routes';
+import { socialRoutes } from '../social/routes';
+import { websocketPlugin } from '../ws/plugin';
 import { registerCsrf } from './csrf';
 import { handleError } from './errors';
 import { parseFormBody } from './form-body';
@@ -75,6 +78,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(baseRoutes(ctx), { prefix: '/api/base' });
   await app.register(userRoutes(ctx), { prefix: '/api/user' });
+  await app.register(accountRoutes(ctx), { prefix: '/api/account' });
+  await app.register(socialRoutes(ctx), { prefix: '/api/social' });
+  await app.register(avatarRoutes(ctx), { prefix: '/media/avatars' });
   await app.register(contactsRoutes(ctx), { prefix: '/api/user' });
   await app.register(i18nRoutes(ctx), { prefix: '/api/i18n' });
   await app.register(feedbackRoutes(ctx), { prefix: '/api/feedback' });
@@ -84,6 +90,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(bibliographyRoutes(ctx), { prefix: '/api/bibliography' });
   await app.register(mediaRoutes(ctx), { prefix: '/media' });
 
+  await app.register(websocketPlugin(ctx));
   for (const extend of options.extensions ?? []) await extend(app, ctx);
 
   await registerSpa(app, ctx);

@@ -2,6 +2,7 @@ import type { AuthenticatedUser, Configuration } from '@scriptorium/common/api/b
 import { useMemo } from 'react';
 import { FeedbackTab } from '../../components/feedback/feedback-tab';
 import { WaitingInvitesNotice } from '../../pages/contacts/waiting-invites-notice';
+import { LiveConnection } from '../../ws/live-connection';
 import { RouteView } from '../router/route-view';
 import type { Route } from '../router/routes';
 import { Footer } from './footer';
@@ -31,6 +32,7 @@ export function LoggedInShell({ user, configuration, route }: LoggedInShellProps
       </main>
       <Footer showLanguage contactEmail={configuration.contact_email} />
       <FeedbackTab />
+      <LiveConnection wsUrlBase={configuration.ws_url_base} />
     </div>
   );
 }

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+
+/**
+ * Spec section 3: a websocket message has a type, the counters c (client messages counted) and
+ * s (server messages counted), base (for a redirect) and message (for system messages).
+ *
+ * Three kinds of frames travel on a socket:
+ *   - transport frames without counters: ping, pong, request_resend;
+ *   - stamped frames: they carry the current c and s but are not counted themselves and are
+ *     acted on at once, whatever arrived before them (ack, restart, access_denied, redirect);
+ *   - counted frames: the handshake (welcome, subscribe, subscribed) and every application
+ *     message; each one raises its sender's counter by one and is delivered in order, once.
+ */
+
+/** Frames above this size are refused by the server (ws maxPayload) and never sent by us. */
+export const MAX_FRAME_BYTES = 256 * 1024;
+/** Longest system message staff can send. */
+export const SYSTEM_MESSAGE_MAX_LENGTH = 5000;
+
+const counter = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const countersShape = { c: counter, s: counter };
+
+export interface Counters {
+  c: number;
+  s: number;
+}
+
+// Transport frames (no counters).
+export const pingMessage = z.object({ type: z.literal('ping') });
+export const pongMessage = z.object({ type: z.literal('pong') });
+/** "Resend what you sent after your message number `from`": `from` is how many I have in order. */
+export const requestResendMessage = z.object({ type: z.literal('request_resend'), from: counter });
+
+// Stamped frames.
+/** A pure acknowledgement, for a receiver that has nothing of its own to send back. */
+export const ackMessage = z.object({ type: z.literal('ack'), ...countersShape });
+/** The sender can no longer replay what the peer misses: both drop the socket and start over. */
+export const restartMessage = z.object({ type: z.literal('restart'), ...countersShape });
+export const accessDeniedMessage = z.object({ type: z.literal('access_denied'), ...countersShape });
+/** Reconnect at another host; `base` is a host[:port] or a ws(s):// origin. */
+export const redirectMessage = z.object({
+  type: z.literal('redirect'),
+  base: z.string().min(1).max(255),
+  ...countersShape,
+});
+
+// Handshake (counted).
+export const welcomeMessage = z.object({ type: z.literal('welcome'), ...countersShape });
+/**
+ * The client's first counted message. `session` names the connector across its sockets so that a
+ * server can resume it: `seen` is how many server application messages the client has taken in
+ * this session, `next` the session number of the first client message it still has to deliver.
+ */
+export const subscribeMessage = z.object({
+  type: z.literal('subscribe'),
+  ...countersShape,
+  session: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+  seen: counter,
+  next: counter.min(1),
+});
+/** `seen`: how many client application messages of this session the server has taken. */
+export const subscribedMessage = z.object({ type: z.literal('subscribed'), ...countersShape, seen: counter });
+
+// Application messages of the app-wide connection ${ws_url_base}/base/.
+export const systemMessage = z.object({
+  type: z.literal('system_message'),
+  message: z.string().trim().min(1).max(SYSTEM_MESSAGE_MAX_LENGTH),
+});
+
+export type PingMessage = z.infer<typeof pingMessage>;
+export type PongMessage = z.infer<typeof pongMessage>;
+export type RequestResendMessage = z.infer<typeof requestResendMessage>;
+export type AckMessage = z.infer<typeof ackMessage>;
+export type RestartMessage = z.infer<typeof restartMessage>;
+export type AccessDeniedMessage = z.infer<typeof accessDeniedMessage>;
+export type RedirectMessage = z.infer<typeof redirectMessage>;
+export type WelcomeMessage = z.infer<typeof welcomeMessage>;
+export type SubscribeMessage = z.infer<typeof subscribeMessage>;
+export type SubscribedMessage = z.infer<typeof subscribedMessage>;
+export type SystemMessage = z.infer<typeof systemMessage>;
+
+/** An application message as code writes it; the transport adds the counters. */
+export interface AppMessage {
+  type: string;
+  [field: string]: unknown;
+}
+export type AppFrame = AppMessage & Counters;
+
+export type UncountedFrame = PingMessage | PongMessage | RequestResendMessage;
+export type StampedFrame = AckMessage | RestartMessage | AccessDeniedMessage | RedirectMessage;
+export type HandshakeFrame = WelcomeMessage | SubscribeMessage | SubscribedMessage;
+export type Frame = UncountedFrame | StampedFrame | HandshakeFrame | AppFrame;
+
+const transportSchemas = {
+  ping: pingMessage,
+  pong: pongMessage,
+  request_resend: requestResendMessage,
+  ack: ackMessage,
+  restart: restartMessage,
+  access_denied: accessDeniedMessage,
+  redirect: redirectMessage,
+  welcome: welcomeMessage,
+  subscribe: subscribeMessage,
+  subscribed: subscribedMessage,
+} as const;
+type TransportType = keyof typeof transportSchemas;
+
+export const UNCOUNTED_TYPES: ReadonlySet<string> = new Set(['ping', 'pong', 'request_resend']);
+export const STAMPED_TYPES: ReadonlySet<string> = new Set(['ack', 'restart', 'access_denied', 'redirect']);
+export const HANDSHAKE_TYPES: ReadonlySet<string> = new Set(['welcome', 'subscribe', 'subscribed']);
+
+/** Which frames each side may send; anything else from the peer is a protocol error. */
+const SENDABLE: Record<'client' | 'server', ReadonlySet<string>> = {
+  client: new Set(['ping', 'request_resend', 'ack', 'restart', 'subscribe']),
+  server: new Set([
+    'pong',
+    'request_resend',
+    'ack',
+    'restart',
+    'access_denied',
+    'redirect',
+    'welcome',
+    'subscribed',
+  ]),
+};
+
+export function isTransportType(type: string): boolean {
+  return Object.hasOwn(transportSchemas, type);
+}
+
+export function isAppFrame(frame: Frame): frame is AppFrame {
+  return !isTransportType(frame.type);
+}
+
+const appEnvelope = z.looseObject({ type: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), ...countersShape });
+
+export type ParseResult = { ok: true; frame: Frame } | { ok: false; reason: string };
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message}`;
+}
+
+/**
+ * Reads one frame sent by `from`. Application messages are checked against `appSchemas` (by type);
+ * a type that is neither a transport type nor listed there is refused, so is malformed JSON.
+ * The reason is short enough for a websocket close frame (123 bytes).
+ */
+export function parseFrame(
+  text: string,
+  from: 'client' | 'server',
+  appSchemas: Readonly<Record<string, z.ZodType<AppMessage>>>,
+): ParseResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'invalid message: not JSON' };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return { ok: false, reason: 'invalid message: not an object' };
+  }
+  const type = (data as { type?: unknown }).type;
+  if (typeof type !== 'string') return { ok: false, reason: 'invalid message: no type' };
+  const shortType = type.slice(0, 40);
+  if (isTransportType(type)) {
+    if (!SENDABLE[from].has(type)) return { ok: false, reason: `invalid message: ${shortType} not allowed` };
+    const parsed = transportSchemas[type as TransportType].safeParse(data);
+    if (!parsed.success)
+      return { ok: false, reason: `invalid ${shortType}: ${describe(parsed.error)}`.slice(0, 120) };
+    return { ok: true, frame: parsed.data };
+  }
+  const schema = Object.hasOwn(appSchemas, type) ? appSchemas[type] : undefined;
+  if (!schema) return { ok: false, reason: `invalid message: unknown type ${shortType}` };
+  const envelope = appEnvelope.safeParse(data);
+  if (!envelope.success)
+    return { ok: false, reason: `invalid ${shortType}: ${describe(envelope.error)}`.slice(0, 120) };
+  const body = schema.safeParse(data);
+  if (!body.success)
+    return { ok: false, reason: `invalid ${shortType}: ${describe(body.error)}`.slice(0, 120) };
+  return { ok: true, frame: { ...body.data, c: envelope.data.c, s: envelope.data.s } };
+}
+
+/** Application messages the server sends on ${ws_url_base}/base/. */
+export const BASE_SERVER_APP_SCHEMAS: Readonly<Record<string, z.ZodType<AppMessage>>> = {
+  system_message: systemMessage,
+};

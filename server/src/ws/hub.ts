@@ -1,0 +1,28 @@
+import type { AppMessage } from '@scriptorium/common/ws/messages';
+import type { AppContext } from '../context';
+import type { FanOut } from './fan-out';
+import type { ConnectionRegistry } from './registry';
+
+/** The live-connection machinery of one server process. */
+export interface LiveHub {
+  registry: ConnectionRegistry;
+  fanOut: FanOut;
+}
+
+// Keyed by the context rather than stored in it: AppContext belongs to the HTTP foundation.
+const hubs = new WeakMap<AppContext | Pick<AppContext, 'config'>, LiveHub>();
+
+export function setLiveHub(ctx: AppContext, hub: LiveHub | null): void {
+  if (hub) hubs.set(ctx, hub);
+  else hubs.delete(ctx);
+}
+
+/** The hub of the server running with this context, or undefined (e.g. in the CLI). */
+export function liveHub(ctx: AppContext | Pick<AppContext, 'config'>): LiveHub | undefined {
+  return hubs.get(ctx);
+}
+
+/** Sends an application message to every socket of this process (not to other processes). */
+export function broadcastLocally(ctx: AppContext, message: AppMessage): number {
+  return liveHub(ctx)?.registry.broadcast(message) ?? 0;
+}

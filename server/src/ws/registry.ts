@@ -1,0 +1,151 @@
+import type { AppMessage, SubscribeMessage } from '@scriptorium/common/ws/messages';
+import { createSession, enqueue, type SessionState } from '@scriptorium/common/ws/transport';
+
+/** What the registry needs of a connection (ServerConnection implements it). */
+export interface RegisteredConnection {
+  readonly userId: number;
+  /** When the peer last sent anything (ms). */
+  readonly lastSeen: number;
+  readonly isOpen: boolean;
+  send(message: AppMessage): void;
+  /** A newer socket took over the session, or the session was dropped: close this one. */
+  supersede(reason: string): void;
+  /** The peer stopped talking: drop the socket without a goodbye. */
+  terminate(): void;
+}
+
+interface LiveSession {
+  userId: number;
+  state: SessionState;
+  connection: RegisteredConnection | null;
+  /** When the last socket went away; null while one is attached. */
+  detachedAt: number | null;
+}
+
+export interface RegistryOptions {
+  /** How long a session waits for its client to come back; messages sent meanwhile wait with it. */
+  sessionGraceMs?: number;
+  /** A session with more unacknowledged messages than this is given up (its client is stuck). */
+  maxOutbox?: number;
+  /** A socket silent for longer than this is dropped (the client pings after 60 s of silence). */
+  idleTimeoutMs?: number;
+  onChange?(): void;
+  now?(): number;
+}
+
+/**
+ * The connections of this process and the sessions they carry. A session outlives its socket for
+ * a grace period, so that a client coming back after a network cut gets what was sent meanwhile,
+ * once, and its own unacknowledged messages are not taken twice.
+ */
+export class ConnectionRegistry {
+  private readonly sessions = new Map<string, LiveSession>();
+  private readonly connections = new Set<RegisteredConnection>();
+  private readonly sessionGraceMs: number;
+  private readonly maxOutbox: number;
+  private readonly idleTimeoutMs: number;
+  private readonly sweeper: ReturnType<typeof setInterval>;
+
+  constructor(private readonly options: RegistryOptions = {}) {
+    this.sessionGraceMs = options.sessionGraceMs ?? 120_000;
+    this.maxOutbox = options.maxOutbox ?? 1000;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 150_000;
+    this.sweeper = setInterval(() => this.sweep(), Math.min(30_000, this.sessionGraceMs, this.idleTimeoutMs));
+    this.sweeper.unref();
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  add(connection: RegisteredConnection): void {
+    this.connections.add(connection);
+    this.options.onChange?.();
+  }
+
+  /** The socket closed. Its session (if any) waits for the client to come back. */
+  remove(connection: RegisteredConnection): void {
+    if (!this.connections.delete(connection)) return;
+    for (const session of this.sessions.values()) {
+      if (session.connection === connection) {
+        session.connection = null;
+        session.detachedAt = this.now();
+      }
+    }
+    this.options.onChange?.();
+  }
+
+  /**
+   * The session a subscribe names, now carried by `connection`. A session is found only for the
+   * same user: guessing another user's session id gives a fresh session, not theirs.
+   */
+  attach(connection: RegisteredConnection, frame: SubscribeMessage): SessionState {
+    const key = `${connection.userId}:${frame.session}`;
+    let session = this.sessions.get(key);
+    if (session?.connection && session.connection !== connection) {
+      // The older socket must not take another message for this session.
+      const older = session.connection;
+      session.connection = null;
+      older.supersede('replaced by a newer connection');
+    }
+    if (!session) {
+      session = {
+        userId: connection.userId,
+        state: createSession(frame.session),
+        connection: null,
+        detachedAt: null,
+      };
+      this.sessions.set(key, session);
+    }
+    session.connection = connection;
+    session.detachedAt = null;
+    return session.state;
+  }
+
+  /** Sends to every session of this process; returns how many sessions got it. */
+  broadcast(message: AppMessage, filter?: (userId: number) => boolean): number {
+    let reached = 0;
+    for (const [key, session] of this.sessions) {
+      if (filter && !filter(session.userId)) continue;
+      reached += 1;
+      if (session.connection?.isOpen) session.connection.send(message);
+      else enqueue(session.state, message);
+      if (session.state.outbox.length > this.maxOutbox)
+        this.dropSession(key, session, 'too many unacknowledged messages');
+    }
+    return reached;
+  }
+
+  private dropSession(key: string, session: LiveSession, reason: string): void {
+    this.sessions.delete(key);
+    session.connection?.supersede(reason);
+  }
+
+  /** Forgets sessions whose client did not come back, and drops sockets that went silent. */
+  sweep(): void {
+    const now = this.now();
+    for (const [key, session] of this.sessions) {
+      if (session.detachedAt !== null && now - session.detachedAt > this.sessionGraceMs)
+        this.sessions.delete(key);
+    }
+    for (const connection of this.connections) {
+      if (now - connection.lastSeen > this.idleTimeoutMs) connection.terminate();
+    }
+  }
+
+  /** This process's figures for connection_info. */
+  census(): { userIds: number[]; sockets: number } {
+    const userIds = new Set<number>();
+    for (const connection of this.connections) userIds.add(connection.userId);
+    return { userIds: [...userIds].sort((a, b) => a - b), sockets: this.connections.size };
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.sessions.clear();
+  }
+}

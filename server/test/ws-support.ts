@@ -1,0 +1,120 @@
+import { type ConnectorTiming, WebSocketConnector } from '@scriptorium/common/ws/connector';
+import type { AppFrame } from '@scriptorium/common/ws/messages';
+import { WebSocket } from 'ws';
+import { nodeSocketFactory } from '../src/ws/node-socket';
+import type { TestClient } from './harness';
+
+// Helpers for the websocket API tests (ws-*.test.ts).
+
+/** The Cookie header a browser would send with the socket (session and CSRF cookies). */
+export function cookieHeader(client: TestClient): string {
+  return [...client.cookies].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
+}
+
+export function baseSocketUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/^http/, 'ws')}/ws/base/`;
+}
+
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Polls an asynchronous reading until it satisfies `ok`; resolves with that reading. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() - started > 15_000)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface RawSocket {
+  socket: WebSocket;
+  /** Frames received so far (parsed JSON). */
+  frames: Record<string, unknown>[];
+  /** The next frame not yet taken by next(). */
+  next(): Promise<Record<string, unknown>>;
+  send(frame: unknown): void;
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+/** A bare socket for frame-level assertions (no connector in between). */
+export function openRaw(url: string, headers: Record<string, string>): Promise<RawSocket> {
+  const socket = new WebSocket(url, { headers });
+  const frames: Record<string, unknown>[] = [];
+  let taken = 0;
+  const waiting: (() => void)[] = [];
+  socket.on('message', (data) => {
+    frames.push(JSON.parse(data.toString()) as Record<string, unknown>);
+    for (const wake of waiting.splice(0)) wake();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    socket.on('close', (code, reason) => {
+      resolve({ code, reason: reason.toString() });
+      for (const wake of waiting.splice(0)) wake();
+    });
+  });
+  const raw: RawSocket = {
+    socket,
+    frames,
+    async next() {
+      const started = Date.now();
+      while (frames.length <= taken) {
+        if (socket.readyState === WebSocket.CLOSED) throw new Error('socket closed, no more frames');
+        if (Date.now() - started > 10_000) throw new Error('no frame within 10 s');
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+      return frames[taken++];
+    },
+    send(frame) {
+      socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+    },
+    closed,
+  };
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(raw));
+    socket.once('error', reject);
+  });
+}
+
+export interface LiveClient {
+  connector: WebSocketConnector;
+  messages: AppFrame[];
+}
+
+/** The browser's connector, run in Node over `ws`, logged in as `client`. */
+export function liveClient(
+  socketBaseUrl: string,
+  client: TestClient,
+  origin: string,
+  timing: Partial<ConnectorTiming> = {},
+): LiveClient {
+  const messages: AppFrame[] = [];
+  const factory = nodeSocketFactory({ cookie: cookieHeader(client), origin });
+  const connector = new WebSocketConnector({
+    wsUrlBase: `${socketBaseUrl.replace(/\/+$/, '')}/ws`,
+    createSocket: factory,
+    onMessage: (message) => messages.push(message),
+    onAccessDenied: () => {
+      throw new Error('access denied');
+    },
+    isOnline: () => true,
+    events: new EventTarget(),
+    timing,
+  });
+  return { connector, messages };
+}

@@ -1,0 +1,94 @@
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../components/dialog/dialog';
+import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from './connector';
+import './live-connection.css';
+
+const LiveConnectionContext = createContext<WebSocketConnector | null>(null);
+
+/** The app-wide connector, for components that send over it; null until it is created. */
+export function useLiveConnection(): WebSocketConnector | null {
+  return useContext(LiveConnectionContext);
+}
+
+export interface LiveConnectionProps {
+  /** ws_url_base from the configuration. */
+  wsUrlBase: string;
+  /** The failed-auth handler; by default the browser goes to /. */
+  onAccessDenied?(): void;
+  /** Tests hand in fake sockets; the browser's WebSocket otherwise. */
+  createSocket?: SocketFactory;
+  children?: ReactNode;
+}
+
+/**
+ * The logged-in app's connection to ${ws_url_base}/base/: one connector for as long as this is
+ * mounted. It tells the user when the connection is lost (spec section 8) and shows the system
+ * messages staff send.
+ */
+export function LiveConnection({ wsUrlBase, onAccessDenied, createSocket, children }: LiveConnectionProps) {
+  const { t } = useTranslation('ws');
+  const [connector, setConnector] = useState<WebSocketConnector | null>(null);
+  const [status, setStatus] = useState<ConnectionStatus>({ state: 'connecting', unsent: 0 });
+  const [systemMessages, setSystemMessages] = useState<string[]>([]);
+  // The handler may change on every render; the connector must not be rebuilt for that.
+  const accessDenied = useRef(onAccessDenied);
+  useEffect(() => {
+    accessDenied.current = onAccessDenied;
+  }, [onAccessDenied]);
+
+  useEffect(() => {
+    const created = new WebSocketConnector({
+      wsUrlBase,
+      createSocket,
+      onStatus: setStatus,
+      onMessage: (message) => {
+        const text = message.message;
+        if (message.type === 'system_message' && typeof text === 'string') {
+          setSystemMessages((waiting) => [...waiting, text]);
+        }
+      },
+      onAccessDenied: () => {
+        if (accessDenied.current) accessDenied.current();
+        else window.location.assign('/');
+      },
+    });
+    created.open();
+    setConnector(created);
+    return () => {
+      created.close();
+      setConnector(null);
+    };
+  }, [wsUrlBase, createSocket]);
+
+  // Spec 2.1: leaving while something is unsaved asks first.
+  const unsaved = status.unsent > 0;
+  useEffect(() => {
+    if (!unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [unsaved]);
+
+  const dismiss = () => setSystemMessages((waiting) => waiting.slice(1));
+
+  return (
+    <LiveConnectionContext.Provider value={connector}>
+      {/* Always present, so that screen readers announce the notice when it appears. */}
+      <div role="status" aria-label={t('connectionStatus')}>
+        {status.state === 'disconnected' ? (
+          <p className="live-connection-notice" data-unsaved={unsaved}>
+            {unsaved ? t('unsavedWarning') : t('disconnected')}
+          </p>
+        ) : null}
+      </div>
+      {systemMessages.length ? (
+        // The dialog's own close button (and Escape) dismisses it; the next waiting message follows.
+        <Dialog title={t('systemMessageTitle')} onClose={dismiss}>
+          <p className="system-message-text">{systemMessages[0]}</p>
+        </Dialog>
+      ) : null}
+      {children}
+    </LiveConnectionContext.Provider>
+  );
+}
