@@ -21,7 +21,12 @@ const { db, dialect } = createDatabase(config);
 const ctx: AppContext = { config, db, dialect, mailer: createMailer(config), state: { ready: false } };
 await migrateToLatest(db, dialect);
 ctx.state.ready = true;
-await createUser(ctx, { username: 'bench', email: 'bench@example.org', password: 'bench-password', emailVerified: true });
+await createUser(ctx, {
+  username: 'bench',
+  email: 'bench@example.org',
+  password: 'bench-password',
+  emailVerified: true,
+});
 
 const app = await buildApp(ctx, { logger: false });
 await app.listen({ host: '127.0.0.1', port: 0 });
@@ -44,7 +49,9 @@ const body = await sample.text();
 if (!JSON.parse(body).user.is_authenticated) throw new Error('configuration is not authenticated');
 
 const bare = Fastify({ logger: false });
-bare.get('/api/base/configuration/', (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+bare.get('/api/base/configuration/', (_request, reply) =>
+  reply.type('application/json; charset=utf-8').send(body),
+);
 await bare.listen({ host: '127.0.0.1', port: 0 });
 const barePort = (bare.server.address() as { port: number }).port;
 

@@ -32,13 +32,20 @@ if (process.env.REQUIRE_SERVICES === '1' && !process.env.TEST_DATABASE_URL) {
 }
 
 if (!only || only === 'lint') {
-  const ok = step('lint', 'npx', ['biome', 'check', '.']) && step('types', 'npx', ['tsc', '-p', 'tsconfig.json']);
+  const ok =
+    step('lint', 'npx', ['biome', 'check', '.']) && step('types', 'npx', ['tsc', '-p', 'tsconfig.json']);
   ok ? passed++ : failed++;
 }
 
 if (!only || only === 'unit') {
   const out = path.join(reports, 'vitest.json');
-  step('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  step('unit and API tests', 'npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${out}`,
+  ]);
   if (existsSync(out)) {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     passed += report.numPassedTests;

@@ -23,7 +23,8 @@ export function jsonField<T extends z.ZodType>(inner: T) {
     }
     const result = inner.safeParse(parsed);
     if (!result.success) {
-      for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
+      for (const issue of result.error.issues)
+        ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
       return z.NEVER;
     }
     return result.data;
@@ -36,7 +37,8 @@ export function encodeForm(payload: Record<string, unknown>): URLSearchParams {
   for (const [name, value] of Object.entries(payload)) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
-      for (const item of value) body.append(`${name}[]`, typeof item === 'object' ? JSON.stringify(item) : String(item));
+      for (const item of value)
+        body.append(`${name}[]`, typeof item === 'object' ? JSON.stringify(item) : String(item));
     } else if (typeof value === 'object') {
       body.append(name, JSON.stringify(value));
     } else {

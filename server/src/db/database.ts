@@ -11,7 +11,10 @@ export type Db = Kysely<Database>;
 // PostgreSQL returns bigint (int8) as text; our bigints are millisecond times, safe as numbers.
 pg.types.setTypeParser(20, (value) => Number(value));
 
-export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): { db: Db; dialect: Dialect } {
+export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): {
+  db: Db;
+  dialect: Dialect;
+} {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
@@ -22,5 +25,8 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    dialect: 'sqlite',
+  };
 }

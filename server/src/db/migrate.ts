@@ -22,14 +22,21 @@ class StaticProvider implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     return Object.fromEntries(
-      Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, this.dialect) }]),
+      Object.entries(MIGRATIONS).map(([name, m]) => [
+        name,
+        { up: (db: Kysely<unknown>) => m.up(db, this.dialect) },
+      ]),
     );
   }
 }
 
 export async function migrateToLatest(db: Db, dialect: Dialect): Promise<void> {
   // Areas migrate independently (002-accounts may arrive after 006 on a developer database).
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), allowUnorderedMigrations: true });
+  const migrator = new Migrator({
+    db,
+    provider: new StaticProvider(dialect),
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
