@@ -52,10 +52,10 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
   }
 
   /** Runs the handshake by hand: welcome, subscribe, subscribed. */
-  async function subscribed(client: TestClient): Promise<RawSocket> {
+  async function subscribed(client: TestClient, session = 'raw-session-0001'): Promise<RawSocket> {
     const socket = await raw(client);
     expect(await socket.next()).toEqual({ type: 'welcome', c: 0, s: 1 });
-    socket.send({ type: 'subscribe', c: 1, s: 1, session: 'raw-session-0001', seen: 0, next: 1 });
+    socket.send({ type: 'subscribe', c: 1, s: 1, session, seen: 0, next: 1 });
     expect(await socket.next()).toEqual({ type: 'subscribed', c: 1, s: 2, seen: 0 });
     return socket;
   }
@@ -88,6 +88,31 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
     client.cookies.set('sessionid', 'forged-or-expired');
     const socket = await raw(client);
     expect(await socket.next()).toEqual({ type: 'access_denied', c: 0, s: 0 });
+  });
+
+  it('denies an open socket as soon as its session logs out, in any tab', async () => {
+    const client = await loggedIn();
+    const socket = await subscribed(client);
+    await client.post('/api/user/logout/');
+    expect(await socket.next()).toEqual({ type: 'access_denied', c: 1, s: 2 });
+    expect(await socket.closed).toEqual({ code: 1008, reason: 'access denied' });
+  });
+
+  it('denies the sockets of the other sessions when the password changes, not its own', async () => {
+    const user = await server().buildUser();
+    const here = await server().loginAs(user);
+    const elsewhere = await server().loginAs(user);
+    const mine = await subscribed(here, 'raw-session-here');
+    const theirs = await subscribed(elsewhere, 'raw-session-elsewhere');
+    const changed = await here.post('/api/user/passwordchange/', {
+      old_password: user.password,
+      new_password1: 'a brand new secret',
+      new_password2: 'a brand new secret',
+    });
+    expect(changed.status).toBe(200);
+    expect(await theirs.next()).toEqual({ type: 'access_denied', c: 1, s: 2 });
+    mine.send({ type: 'ping' });
+    expect(await mine.next()).toEqual({ type: 'pong' });
   });
 
   it.each([

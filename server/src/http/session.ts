@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { UserRow } from '../modules/user/queries';
+import { endLiveSessions } from '../ws/hub';
 import { baseCookieOptions, SESSION_COOKIE } from './cookies';
 import { HttpError } from './errors';
 
@@ -93,6 +94,7 @@ export async function endSession(
 ): Promise<void> {
   if (request.sessionHash) {
     await ctx.db.deleteFrom('sessions').where('id_hash', '=', request.sessionHash).execute();
+    await endLiveSessions(ctx, [request.sessionHash]);
   }
   reply.clearCookie(SESSION_COOKIE, { ...baseCookieOptions(ctx.config), httpOnly: true });
   request.user = null;

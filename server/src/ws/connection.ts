@@ -12,6 +12,8 @@ export const CLOSE_POLICY_VIOLATION = 1008;
 
 export interface ConnectionOptions {
   userId: number;
+  /** Hash of the login session the socket was admitted with: ending that session denies it. */
+  sessionHash?: string | null;
   registry: ConnectionRegistry;
   /** Schemas of the client's application messages on this endpoint (none on /base/). */
   clientMessages: Readonly<Record<string, ZodType<AppMessage>>>;
@@ -34,6 +36,7 @@ function truncateReason(reason: string): string {
 /** The server end of one authenticated socket: the shared transport driven by a real ws socket. */
 export class ServerConnection implements RegisteredConnection {
   readonly userId: number;
+  readonly sessionHash: string | null;
   private readonly transport: Transport;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt: number | null = null;
@@ -45,6 +48,7 @@ export class ServerConnection implements RegisteredConnection {
     private readonly options: ConnectionOptions,
   ) {
     this.userId = options.userId;
+    this.sessionHash = options.sessionHash ?? null;
     this.transport = new Transport({
       role: 'server',
       timing: options.timing,
@@ -87,6 +91,14 @@ export class ServerConnection implements RegisteredConnection {
   terminate(): void {
     this.detach();
     this.socket.terminate();
+  }
+
+  /** The login behind this socket has ended: access_denied with the current counters, then close. */
+  deny(): void {
+    if (this.closed) return;
+    const { sent, received } = this.transport.stats;
+    this.write({ type: 'access_denied', c: received, s: sent });
+    this.close(CLOSE_POLICY_VIOLATION, 'access denied');
   }
 
   close(code: number, reason: string): void {

@@ -6,6 +6,8 @@ import type { Config } from '../config';
 /** What one server process tells all of them (itself included). */
 export const fanOutEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('system_message'), message: z.string().min(1) }),
+  /** Sessions that ended (logout, password change, account deleted): their sockets are denied. */
+  z.object({ kind: z.literal('sessions_ended'), sessionHashes: z.array(z.string()).min(1) }),
 ]);
 export type FanOutEvent = z.infer<typeof fanOutEvent>;
 

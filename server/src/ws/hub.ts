@@ -26,3 +26,13 @@ export function liveHub(ctx: AppContext | Pick<AppContext, 'config'>): LiveHub |
 export function broadcastLocally(ctx: AppContext, message: AppMessage): number {
   return liveHub(ctx)?.registry.broadcast(message) ?? 0;
 }
+
+/**
+ * These login sessions ended (logout, password change or reset, account deleted): every process
+ * sends access_denied to the sockets admitted with them. Call it after the rows are gone.
+ */
+export async function endLiveSessions(ctx: AppContext, sessionHashes: string[]): Promise<void> {
+  const hub = liveHub(ctx);
+  if (!hub || sessionHashes.length === 0) return;
+  await hub.fanOut.publish({ kind: 'sessions_ended', sessionHashes });
+}

@@ -110,6 +110,11 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
     fanOut.onEvent((event) => {
       if (event.kind === 'system_message')
         registry.broadcast({ type: 'system_message', message: event.message });
+      else if (event.kind === 'sessions_ended') {
+        for (const connection of registry.connectionsOfSessions(event.sessionHashes)) {
+          connection.deny();
+        }
+      }
     });
 
     await app.register(fastifyWebsocket, {
@@ -141,6 +146,7 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
         const logger = request.log;
         new ServerConnection(socket, {
           userId: user.id,
+          sessionHash: request.sessionHash ?? null,
           registry,
           clientMessages: endpoint.schemas,
           onMessage: (connection, message) =>

@@ -6,9 +6,16 @@ class FakeConnection implements RegisteredConnection {
   readonly sent: AppMessage[] = [];
   superseded: string | null = null;
   terminated = false;
+  denied = false;
   isOpen = true;
   lastSeen = 0;
-  constructor(readonly userId: number) {}
+  constructor(
+    readonly userId: number,
+    readonly sessionHash: string | null = null,
+  ) {}
+  deny(): void {
+    this.denied = true;
+  }
   send(message: AppMessage): void {
     this.sent.push(message);
   }
@@ -38,6 +45,19 @@ function setup(options: ConstructorParameters<typeof ConnectionRegistry>[0] = {}
 }
 
 describe('ConnectionRegistry', () => {
+  it('finds the sockets of ended login sessions, and only those', () => {
+    const { registry } = setup();
+    const [a, b, c] = [
+      new FakeConnection(1, 'hash-a'),
+      new FakeConnection(1, 'hash-b'),
+      new FakeConnection(2),
+    ];
+    for (const connection of [a, b, c]) registry.add(connection);
+    expect(registry.connectionsOfSessions(['hash-b', 'hash-x'])).toEqual([b]);
+    registry.remove(b);
+    expect(registry.connectionsOfSessions(['hash-b'])).toEqual([]);
+  });
+
   it('sends to open sessions at once and keeps messages for a session whose socket is gone', () => {
     const { registry } = setup();
     const a = new FakeConnection(1);

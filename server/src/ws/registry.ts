@@ -4,6 +4,9 @@ import { createSession, enqueue, type SessionState } from '@scriptorium/common/w
 /** What the registry needs of a connection (ServerConnection implements it). */
 export interface RegisteredConnection {
   readonly userId: number;
+  readonly sessionHash?: string | null;
+  /** The login behind the socket ended: access_denied, then close. */
+  deny(): void;
   /** When the peer last sent anything (ms). */
   readonly lastSeen: number;
   readonly isOpen: boolean;
@@ -134,6 +137,12 @@ export class ConnectionRegistry {
   }
 
   /** This process's figures for connection_info. */
+  /** The open sockets that were admitted with one of these login sessions. */
+  connectionsOfSessions(sessionHashes: readonly string[]): RegisteredConnection[] {
+    const wanted = new Set(sessionHashes);
+    return [...this.connections].filter((c) => c.sessionHash != null && wanted.has(c.sessionHash));
+  }
+
   census(): { userIds: number[]; sockets: number } {
     const userIds = new Set<number>();
     for (const connection of this.connections) userIds.add(connection.userId);

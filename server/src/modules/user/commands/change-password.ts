@@ -19,5 +19,5 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword1);
   await ctx.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
   await ctx.db.deleteFrom('password_resets').where('user_id', '=', user.id).execute();
-  await endOtherSessions(ctx.db, user.id, input.sessionHash);
+  await endOtherSessions(ctx, user.id, input.sessionHash);
 }

@@ -1,8 +1,10 @@
 import type { AppContext } from '../../../context';
 import { HttpError } from '../../../http/errors';
+import { endLiveSessions } from '../../../ws/hub';
 import { removeAvatarFile } from '../avatar';
 import { verifyPassword } from '../passwords';
 import type { UserRow } from '../queries';
+import { sessionHashesOf } from '../sessions';
 
 /**
  * Deletes the account and, through the foreign keys' cascades, everything it owns: addresses,
@@ -14,6 +16,8 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, password: st
   if (!(await verifyPassword(user.password_hash, password))) {
     throw new HttpError(401, { error: 'wrong_password', message: { key: 'accounts.passwordIncorrect' } });
   }
+  const sessions = await sessionHashesOf(ctx.db, user.id);
   await ctx.db.deleteFrom('users').where('id', '=', user.id).execute();
+  await endLiveSessions(ctx, sessions);
   await removeAvatarFile(ctx.config.dataDir, user.avatar);
 }

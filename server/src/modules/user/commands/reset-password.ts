@@ -1,10 +1,12 @@
 import type { AppContext } from '../../../context';
 import type { Db } from '../../../db/database';
 import { FormError } from '../../../http/errors';
+import { endLiveSessions } from '../../../ws/hub';
 import { hashKey, KEY_LIFETIME_MS } from '../keys';
 import { newPasswordProblems } from '../password-rules';
 import { hashPassword } from '../passwords';
 import { findUserById, type UserRow } from '../queries';
+import { sessionHashesOf } from '../sessions';
 
 /** The active user a live reset key belongs to, else undefined (unknown, used or expired). */
 export async function userForResetKey(db: Db, key: string): Promise<UserRow | undefined> {
@@ -32,9 +34,12 @@ export async function resetPassword(
     throw new FormError(400, [], { password2: problems.password2 });
   }
   const passwordHash = await hashPassword(input.password1);
-  await ctx.db.transaction().execute(async (trx) => {
+  const ended = await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
     await trx.deleteFrom('password_resets').where('user_id', '=', user.id).execute();
+    const hashes = await sessionHashesOf(trx, user.id);
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+    return hashes;
   });
+  await endLiveSessions(ctx, ended);
 }
