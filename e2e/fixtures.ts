@@ -15,7 +15,10 @@ export interface TestUser {
 }
 
 /** Makes a real account the way an operator does: with `npm run manage -- createuser`. */
-export async function createUser(options: { staff?: boolean; firstName?: string; lastName?: string } = {}) {
+export async function createUser(
+  options: { staff?: boolean; firstName?: string; lastName?: string } = {},
+  env: NodeJS.ProcessEnv = e2eServerEnv(),
+) {
   const id = randomBytes(4).toString('hex');
   const user: TestUser = {
     username: `user_${id}`,
@@ -28,7 +31,7 @@ export async function createUser(options: { staff?: boolean; firstName?: string;
   args.push('--username', user.username, '--email', user.email, '--password', user.password);
   args.push('--first-name', user.firstName, '--last-name', user.lastName);
   if (options.staff) args.push('--staff');
-  await run(process.execPath, args, { env: e2eServerEnv() });
+  await run(process.execPath, args, { env });
   return user;
 }
 

@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { apiPost, createUser, expect, loginAs, test } from '../fixtures';
+import { E2E_PORT, e2eServerEnv } from '../server-env';
+
+// Spec sections 4 (Websocket, Server messages, Offline), 8 and 9: the live connection in a real browser.
+
+/** Resolves once the page's app-wide socket has finished its handshake (welcome, subscribe, subscribed). */
+function subscribedSocket(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => {
+      if (!socket.url().endsWith('/ws/base/')) return;
+      socket.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('"subscribed"')) resolve();
+      });
+    });
+  });
+}
+
+test('a staff system message reaches a logged-in browser in the system-message dialog', async ({
+  page,
+  browser,
+  user,
+}) => {
+  const subscribed = subscribedSocket(page);
+  await loginAs(page, user, '/bibliography/');
+  await subscribed;
+
+  const staffContext = await browser.newContext();
+  const staffPage = await staffContext.newPage();
+  const staff = await createUser({ staff: true });
+  await apiPost(staffPage, '/api/user/login/', { login: staff.username, password: staff.password });
+  await apiPost(staffPage, '/api/base/send_system_message/', { message: 'The server restarts at 18:00.' });
+
+  const dialog = page.getByRole('dialog', { name: 'System message' });
+  await expect(dialog).toContainText('The server restarts at 18:00.');
+  await staffContext.close();
+});
+
+test('logging out in another tab sends this tab to the start page', async ({ page, user }) => {
+  const subscribed = subscribedSocket(page);
+  await loginAs(page, user, '/bibliography/');
+  await subscribed;
+  const otherTab = await page.context().newPage();
+  await apiPost(otherTab, '/api/user/logout/', {});
+  // access_denied runs the failed-auth handler: the page goes to /, which now shows the login page.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByLabel('Username or e-mail')).toBeVisible();
+});
+
+test.describe('with a server of its own that the test stops and starts', () => {
+  const port = E2E_PORT + 41;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-e2e-live-'));
+  const env = {
+    ...e2eServerEnv(),
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    SITE_URL: `http://127.0.0.1:${port}`,
+  };
+  let server: ChildProcess | null = null;
+
+  async function startServer() {
+    server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { env, stdio: 'ignore' });
+    await expect
+      .poll(
+        async () => {
+          try {
+            return (await fetch(`http://127.0.0.1:${port}/api/base/configuration/`)).status;
+          } catch {
+            return 0;
+          }
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(200);
+  }
+
+  async function stopServer() {
+    const running = server;
+    if (!running) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+    server = null;
+  }
+
+  test.afterAll(async () => {
+    await stopServer();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the disconnected notice shows while the server is down and goes when it is back', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await startServer();
+    const user = await createUser({}, env);
+    const subscribed = subscribedSocket(page);
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.getByLabel('Username or e-mail').fill(user.username);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).last().click();
+    await subscribed;
+
+    const status = page.getByRole('status', { name: 'Connection to the server' });
+    await expect(status).not.toContainText('Disconnected');
+    await stopServer();
+    await expect(status).toContainText('Disconnected. Attempting to reconnect...');
+    const resubscribed = subscribedSocket(page);
+    await startServer();
+    await resubscribed;
+    await expect(status).not.toContainText('Disconnected');
+  });
+});
