@@ -1,10 +1,8 @@
 // Benchmark: a generated 10,000-entry library. Import (parse, then chunked save over HTTP), the
 // full biblist answer against the unchanged check (same run: ratio), and the client's path to
 // its first rows from the cache (IndexedDB read + row preparation + sort; fake-indexeddb in Node).
+import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 import 'fake-indexeddb/auto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { encodeForm } from '@scriptorium/common/api/form';
 import {
@@ -15,13 +13,6 @@ import {
 } from '@scriptorium/common/bibliography/display';
 import { importBibtex } from '@scriptorium/common/bibliography/import-bibtex';
 import type { BibEntry } from '@scriptorium/common/bibliography/types';
-import { loadConfig } from '../server/src/config';
-import type { AppContext } from '../server/src/context';
-import { createDatabase } from '../server/src/db/database';
-import { migrateToLatest } from '../server/src/db/migrate';
-import { buildApp } from '../server/src/http/app';
-import { createMailer } from '../server/src/mail/mailer';
-import { createUser } from '../server/src/modules/user/commands/create-user';
 import { emptyCache, readBibCache, writeBibCache } from '../web/src/pages/bibliography/bib-cache';
 
 const COUNT = Number(process.env.BENCH_ENTRIES || 10_000);
@@ -97,36 +88,10 @@ const parseMs = performance.now() - start;
 if (parsed.entries.length !== COUNT) throw new Error(`parsed ${parsed.entries.length} of ${COUNT}`);
 console.log(`parse: ${parseMs.toFixed(0)} ms, ${Math.round(COUNT / (parseMs / 1000))} entries/s`);
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-bib-'));
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  PORT: '0',
-  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
-});
-const { db, dialect } = createDatabase(config);
-const ctx: AppContext = { config, db, dialect, mailer: createMailer(config), state: { ready: false } };
-await migrateToLatest(db, dialect);
-ctx.state.ready = true;
-const user = await createUser(ctx, {
-  username: 'bench',
-  email: 'bench@example.org',
-  password: 'bench-password',
-  emailVerified: true,
-});
-const app = await buildApp(ctx, { logger: false });
-await app.listen({ host: '127.0.0.1', port: 0 });
-const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-
-const first = await fetch(`${base}/api/base/configuration/`);
-const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
-const login = await fetch(`${base}/api/user/login/`, {
-  method: 'POST',
-  headers: { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
-  body: encodeForm({ login: 'bench', password: 'bench-password' }),
-});
-const session = /sessionid=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-if (!session) throw new Error(`login failed: ${login.status}`);
-const headers = { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}; sessionid=${session}` };
+const server = await startBenchServer('bib');
+const { ctx, base } = server;
+const user = await createBenchUser(ctx, 'bench');
+const headers = await loginHeaders(base, 'bench');
 const post = (pathname: string, form: Record<string, unknown>) =>
   fetch(`${base}${pathname}`, { method: 'POST', headers, body: encodeForm(form) });
 
@@ -140,7 +105,7 @@ for (let i = 0; i < parsed.entries.length; i += CHUNK) {
 }
 const saveMs = performance.now() - start;
 console.log(
-  `save (${dialect}, ${CHUNK} per request): ${saveMs.toFixed(0)} ms, ${Math.round(COUNT / (saveMs / 1000))} entries/s`,
+  `save (${ctx.dialect}, ${CHUNK} per request): ${saveMs.toFixed(0)} ms, ${Math.round(COUNT / (saveMs / 1000))} entries/s`,
 );
 console.log(`import total (parse + save): ${Math.round(COUNT / ((parseMs + saveMs) / 1000))} entries/s`);
 
@@ -211,6 +176,4 @@ console.log(
   `first rows from cache (IndexedDB read + row texts + sort, fake-indexeddb in Node): ${median(cacheTimes).toFixed(0)} ms (median of 5)`,
 );
 
-await app.close();
-await db.destroy();
-rmSync(dataDir, { recursive: true, force: true });
+await server.close();

@@ -3,20 +3,13 @@
 //     folders (4,000 own, 1,000 shared with them) against a user with 50 documents;
 //  2. the overview's first render (list answer parsed, rows of the top folder computed, table
 //     drawn in jsdom) with those 5,000 documents against the same with 50.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+
+import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
-import { encodeForm } from '@scriptorium/common/api/form';
 import { JSDOM } from 'jsdom';
-import { loadConfig } from '../server/src/config';
-import type { AppContext } from '../server/src/context';
-import { createDatabase } from '../server/src/db/database';
-import { migrateToLatest } from '../server/src/db/migrate';
-import { buildApp } from '../server/src/http/app';
-import { createMailer } from '../server/src/mail/mailer';
 import { EMPTY_CONTENT } from '../server/src/modules/documents/commands/create-document';
-import { createUser } from '../server/src/modules/user/commands/create-user';
+import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 // jsdom lacks CSS.escape (react-aria uses it): the widgets' own test polyfill supplies it.
 import '../web/src/components/test-polyfills';
 
@@ -27,32 +20,13 @@ const OWN = 4000;
 const SHARED = 1000;
 const SMALL = 50;
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-documents-'));
-const config = loadConfig({ DATA_DIR: dataDir, PORT: '0' });
-const { db, dialect } = createDatabase(config);
-const ctx: AppContext = { config, db, dialect, mailer: createMailer(config), state: { ready: false } };
-await migrateToLatest(db, dialect);
-ctx.state.ready = true;
+const server = await startBenchServer('documents');
+const { ctx, base } = server;
+const { db } = ctx;
 
-const password = 'bench-password';
-const big = await createUser(ctx, {
-  username: 'big',
-  email: 'big@example.org',
-  password,
-  emailVerified: true,
-});
-const other = await createUser(ctx, {
-  username: 'other',
-  email: 'other@example.org',
-  password,
-  emailVerified: true,
-});
-const small = await createUser(ctx, {
-  username: 'small',
-  email: 'small@example.org',
-  password,
-  emailVerified: true,
-});
+const big = await createBenchUser(ctx, 'big');
+const other = await createBenchUser(ctx, 'other');
+const small = await createBenchUser(ctx, 'small');
 
 async function seed(ownerId: number, count: number, folders: number): Promise<number[]> {
   const now = Date.now();
@@ -95,23 +69,7 @@ for (let start = 0; start < sharedIds.length; start += 500) {
 }
 await seed(small.id, SMALL, 2);
 
-const app = await buildApp(ctx, { logger: false });
-await app.listen({ host: '127.0.0.1', port: 0 });
-const port = (app.server.address() as { port: number }).port;
-const base = `http://127.0.0.1:${port}`;
-
-async function login(username: string): Promise<Record<string, string>> {
-  const first = await fetch(`${base}/api/base/configuration/`);
-  const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
-  const answer = await fetch(`${base}/api/user/login/`, {
-    method: 'POST',
-    headers: { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
-    body: encodeForm({ login: username, password }),
-  });
-  const session = /sessionid=([^;]+)/.exec(answer.headers.get('set-cookie') ?? '')?.[1];
-  if (!session) throw new Error(`login failed: ${answer.status}`);
-  return { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}; sessionid=${session}` };
-}
+const login = (username: string) => loginHeaders(base, username);
 
 interface ListLoad {
   perSecond: number;
@@ -167,10 +125,8 @@ console.log(`  ${describeList('5,000 documents', bigList)}`);
 console.log(`  ${describeList('50 documents (baseline)', smallList)}`);
 console.log(`  ratio p50 5,000 / 50: ${(bigList.p50 / smallList.p50).toFixed(1)}x`);
 
-await app.close();
 ctx.mailer.close();
-await db.destroy();
-rmSync(dataDir, { recursive: true, force: true });
+await server.close();
 
 // --- The overview's first render in jsdom ---------------------------------------------------------
 

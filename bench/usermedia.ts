@@ -4,21 +4,12 @@
 //     metadata and the same thumbnail on the same files;
 //  2. GET /api/usermedia/images/ with 5,000 images against a bare Fastify route sending the
 //     same bytes.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { encodeForm } from '@scriptorium/common/api/form';
+
 import Fastify from 'fastify';
 import sharp from 'sharp';
-import { loadConfig } from '../server/src/config';
-import type { AppContext } from '../server/src/context';
-import { createDatabase } from '../server/src/db/database';
-import { migrateToLatest } from '../server/src/db/migrate';
-import { buildApp } from '../server/src/http/app';
-import { createMailer } from '../server/src/mail/mailer';
-import { createUser } from '../server/src/modules/user/commands/create-user';
 import { THUMBNAIL_SIZE } from '../server/src/modules/usermedia/storage';
 import { formatLoad, loadTest } from './lib/load';
+import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const UPLOADS = Number(process.env.BENCH_UPLOADS || 24);
@@ -26,34 +17,11 @@ const LIST_SIZE = 5000;
 const WIDTH = 1732;
 const HEIGHT = 1155; // 2.0 megapixels
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-usermedia-'));
-const config = loadConfig({ DATA_DIR: dataDir, PORT: '0' });
-const { db, dialect } = createDatabase(config);
-const ctx: AppContext = { config, db, dialect, mailer: createMailer(config), state: { ready: false } };
-await migrateToLatest(db, dialect);
-ctx.state.ready = true;
-const user = await createUser(ctx, {
-  username: 'bench',
-  email: 'bench@example.org',
-  password: 'bench-password',
-  emailVerified: true,
-});
-
-const app = await buildApp(ctx, { logger: false });
-await app.listen({ host: '127.0.0.1', port: 0 });
-const port = (app.server.address() as { port: number }).port;
-const base = `http://127.0.0.1:${port}`;
-
-const first = await fetch(`${base}/api/base/configuration/`);
-const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
-const login = await fetch(`${base}/api/user/login/`, {
-  method: 'POST',
-  headers: { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
-  body: encodeForm({ login: 'bench', password: 'bench-password' }),
-});
-const session = /sessionid=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-if (!session) throw new Error(`login failed: ${login.status}`);
-const cookie = `csrftoken=${csrf}; sessionid=${session}`;
+const server = await startBenchServer('usermedia');
+const { ctx, base, port } = server;
+const { db } = ctx;
+const user = await createBenchUser(ctx, 'bench');
+const { 'X-CSRFToken': csrf, Cookie: cookie } = await loginHeaders(base, 'bench');
 
 // Distinct photographs-like files (noise compresses like a photo, not like a flat colour): the
 // server stores one file once, so identical uploads would measure the shortcut only.
@@ -186,7 +154,4 @@ console.log(formatLoad('GET /api/usermedia/images/', real));
 console.log(formatLoad('bare Fastify route, same bytes', bareResult));
 console.log(`ratio (list / bare): ${(real.perSecond / bareResult.perSecond).toFixed(3)}`);
 
-await app.close();
-await bare.close();
-await db.destroy();
-rmSync(dataDir, { recursive: true, force: true });
+await server.close();

@@ -37,6 +37,12 @@ export async function presentSocialAccounts(db: Db, userId: number): Promise<Soc
 
 /** The user as the configuration sends it; only these fields ever leave the server. */
 export async function presentAuthenticatedUser(db: Db, user: UserRow): Promise<AuthenticatedUser> {
+  // Independent reads: concurrent on PostgreSQL's pool, harmless on SQLite.
+  const [emails, socialaccounts, waitingInvites] = await Promise.all([
+    presentEmails(db, user.id),
+    presentSocialAccounts(db, user.id),
+    hasWaitingInvites(db, user.id),
+  ]);
   return {
     is_authenticated: true,
     id: user.id,
@@ -45,9 +51,9 @@ export async function presentAuthenticatedUser(db: Db, user: UserRow): Promise<A
     last_name: user.last_name,
     name: displayName(user),
     avatar: avatarUrl(user.avatar),
-    emails: await presentEmails(db, user.id),
-    socialaccounts: await presentSocialAccounts(db, user.id),
-    waiting_invites: await hasWaitingInvites(db, user.id),
+    emails,
+    socialaccounts,
+    waiting_invites: waitingInvites,
     is_staff: user.is_staff === 1,
   };
 }

@@ -13,6 +13,7 @@ import { useCurrentUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { useOnline } from '../../components/online/use-online';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
 import {
@@ -28,7 +29,6 @@ import { downloadText } from './download';
 import { EntryDialog } from './entry-dialog';
 import { ImportDialog } from './import-dialog';
 import { PreviewPanel } from './preview-panel';
-import { useOnline } from './use-online';
 import './bibliography.css';
 
 type DialogState =

@@ -12,11 +12,11 @@ import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
 import { useWindowSize } from '../../components/data-table/use-window-size';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { useOnline } from '../../components/online/use-online';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
 import { CategoriesDialog } from './categories-dialog';
 import { droppedFiles, ImageDialog, type ImageDialogMode } from './image-dialog';
-import { useOnline } from './use-online';
 import { deleteImages, fetchImages } from './usermedia-api';
 import './usermedia.css';
 

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { encodeForm } from '@scriptorium/common/api/form';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../server/src/config';
+import type { AppContext } from '../../server/src/context';
+import { createDatabase } from '../../server/src/db/database';
+import { migrateToLatest } from '../../server/src/db/migrate';
+import { buildApp } from '../../server/src/http/app';
+import { createMailer } from '../../server/src/mail/mailer';
+import { createUser } from '../../server/src/modules/user/commands/create-user';
+import type { UserRow } from '../../server/src/modules/user/queries';
+
+export interface BenchServer {
+  ctx: AppContext;
+  app: FastifyInstance;
+  port: number;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  /** Stops the server and removes its data directory. */
+  close(): Promise<void>;
+}
+
+export const BENCH_PASSWORD = 'bench-password';
+
+/** The real app on a loopback port with a fresh SQLite DATA_DIR (or BENCH_DATABASE_URL), migrated. */
+export async function startBenchServer(name: string, env: Record<string, string> = {}): Promise<BenchServer> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `scriptorium-bench-${name}-`));
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const { db, dialect } = createDatabase(config);
+  const ctx: AppContext = { config, db, dialect, mailer: createMailer(config), state: { ready: false } };
+  await migrateToLatest(db, dialect);
+  ctx.state.ready = true;
+  const app = await buildApp(ctx, { logger: false });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (app.server.address() as { port: number }).port;
+  return {
+    ctx,
+    app,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await db.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function createBenchUser(ctx: AppContext, username: string): Promise<UserRow> {
+  return createUser(ctx, {
+    username,
+    email: `${username}@example.org`,
+    password: BENCH_PASSWORD,
+    emailVerified: true,
+  });
+}
+
+/** Logs in as the browser does (csrftoken from a first answer, then the form post); the headers to send after. */
+export async function loginHeaders(
+  base: string,
+  username: string,
+): Promise<{ 'X-CSRFToken': string; Cookie: string }> {
+  const first = await fetch(`${base}/api/base/configuration/`);
+  const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
+  const login = await fetch(`${base}/api/user/login/`, {
+    method: 'POST',
+    headers: { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
+    body: encodeForm({ login: username, password: BENCH_PASSWORD }),
+  });
+  const session = /sessionid=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+  if (!session) throw new Error(`login of ${username} failed: ${login.status}`);
+  return { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}; sessionid=${session}` };
+}
