@@ -123,6 +123,15 @@ describe('login page (spec 2.3 and 5)', () => {
     expect(alert.closest('[role="alert"]')).toBeTruthy();
   });
 
+  it('explains a failed social login that came back to /?social=failed', async () => {
+    window.history.replaceState(null, '', '/?social=failed');
+    fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration) });
+    await openLoginPage();
+    expect(
+      screen.getByText('Logging in with that account did not work. Try again, or log in with your password.'),
+    ).toBeTruthy();
+  });
+
   it('says so when the server cannot be reached', async () => {
     fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration), [LOGIN]: new TypeError('Failed to fetch') });
     const form = await openLoginPage();

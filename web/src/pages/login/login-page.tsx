@@ -85,7 +85,12 @@ export function LoginPage() {
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
-  const [errors, setErrors] = useState<Errors>(NO_ERRORS);
+  // A failed social login comes back to /?social=failed (server/src/social/routes.ts).
+  const [errors, setErrors] = useState<Errors>(() =>
+    new URLSearchParams(window.location.search).get('social') === 'failed'
+      ? { ...NO_ERRORS, general: [t('login.socialFailed')] }
+      : NO_ERRORS,
+  );
   const [busy, setBusy] = useState(false);
   const [verificationSent, setVerificationSent] = useState(false);
   useLoginFormPresence(!verificationSent);
