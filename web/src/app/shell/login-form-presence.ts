@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useLayoutEffect, useSyncExternalStore } from 'react';
 
 /**
  * Whether a login form is on screen. The header's Log in button hides meanwhile, so the page has a
@@ -19,7 +19,8 @@ function change(delta: number): void {
 
 /** Called by the login form; counts while mounted and `shown`. */
 export function useLoginFormPresence(shown = true): void {
-  useEffect(() => {
+  // Layout effect: the header re-renders before the browser paints, so two buttons never show.
+  useLayoutEffect(() => {
     if (!shown) return;
     change(1);
     return () => change(-1);

@@ -20,11 +20,13 @@ const REQUIRED = 'This field is required.';
 async function openLoginPage() {
   render(<App />);
   await screen.findByRole('heading', { name: 'Log in' });
+  // Waits until the header has hidden its own Log in button (one button left).
+  const submit = await screen.findByRole('button', { name: 'Log in' });
   return {
     login: screen.getByLabelText('Username or e-mail') as HTMLInputElement,
     password: screen.getByLabelText('Password') as HTMLInputElement,
     remember: screen.getByRole('checkbox', { name: 'Remember me' }) as HTMLInputElement,
-    submit: screen.getByRole('button', { name: 'Log in' }),
+    submit,
   };
 }
 
