@@ -125,7 +125,6 @@ console.log(`  ${describeList('5,000 documents', bigList)}`);
 console.log(`  ${describeList('50 documents (baseline)', smallList)}`);
 console.log(`  ratio p50 5,000 / 50: ${(bigList.p50 / smallList.p50).toFixed(1)}x`);
 
-ctx.mailer.close();
 await server.close();
 
 // --- The overview's first render in jsdom ---------------------------------------------------------

@@ -154,4 +154,5 @@ console.log(formatLoad('GET /api/usermedia/images/', real));
 console.log(formatLoad('bare Fastify route, same bytes', bareResult));
 console.log(`ratio (list / bare): ${(real.perSecond / bareResult.perSecond).toFixed(3)}`);
 
+await bare.close();
 await server.close();

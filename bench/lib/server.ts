@@ -48,6 +48,7 @@ export async function startBenchServer(name: string, env: Record<string, string>
     base: `http://127.0.0.1:${port}`,
     async close() {
       await app.close();
+      ctx.mailer.close();
       await db.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },
