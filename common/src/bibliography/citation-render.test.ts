@@ -9,7 +9,7 @@ const asset = (name: string) =>
   JSON.parse(
     readFileSync(new URL(`../../../web/public/csl/${name}.json`, import.meta.url), 'utf8'),
   ) as CslJson;
-const locales = { 'en-US': asset('locales/en-US'), 'de-DE': asset('locales/de-DE') };
+const locales = { 'en-US': asset('locale-data/en-US'), 'de-DE': asset('locale-data/de-DE') };
 
 const bib = String.raw`
 @article{lecun1998,

@@ -42,5 +42,5 @@ export function styleUrl(id: string): string {
 }
 
 export function localeUrl(locale: string): string {
-  return `/csl/locales/${locale}.json?v=${CSL_ASSET_VERSION}`;
+  return `/csl/locale-data/${locale}.json?v=${CSL_ASSET_VERSION}`;
 }

