@@ -17,6 +17,9 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
 } {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    // An idle connection that PostgreSQL ends (restart, failover, admin) emits 'error' on the pool;
+    // unhandled, that would crash the process. The pool drops the client and opens a new one.
+    pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   const sqlite = new SQLite(path.join(config.dataDir, 'db.sqlite3'));
