@@ -90,11 +90,19 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
     expect(await socket.next()).toEqual({ type: 'access_denied', c: 0, s: 0 });
   });
 
+  /** The raw sockets never acknowledge, so the server may resend 'subscribed' meanwhile: skip it. */
+  async function nextOtherThanSubscribed(socket: RawSocket) {
+    for (;;) {
+      const frame = await socket.next();
+      if (frame.type !== 'subscribed') return frame;
+    }
+  }
+
   it('denies an open socket as soon as its session logs out, in any tab', async () => {
     const client = await loggedIn();
     const socket = await subscribed(client);
     await client.post('/api/user/logout/');
-    expect(await socket.next()).toEqual({ type: 'access_denied', c: 1, s: 2 });
+    expect(await nextOtherThanSubscribed(socket)).toEqual({ type: 'access_denied', c: 1, s: 2 });
     expect(await socket.closed).toEqual({ code: 1008, reason: 'access denied' });
   });
 
@@ -110,9 +118,9 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
       new_password2: 'a brand new secret',
     });
     expect(changed.status).toBe(200);
-    expect(await theirs.next()).toEqual({ type: 'access_denied', c: 1, s: 2 });
+    expect(await nextOtherThanSubscribed(theirs)).toEqual({ type: 'access_denied', c: 1, s: 2 });
     mine.send({ type: 'ping' });
-    expect(await mine.next()).toEqual({ type: 'pong' });
+    expect(await nextOtherThanSubscribed(mine)).toEqual({ type: 'pong' });
   });
 
   it.each([
