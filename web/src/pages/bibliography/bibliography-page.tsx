@@ -6,6 +6,7 @@ import {
   entryYear,
 } from '@scriptorium/common/bibliography/display';
 import { exportBibtex, exportCslJson } from '@scriptorium/common/bibliography/export';
+import { bibLabels } from '@scriptorium/common/bibliography/labels';
 import type { BibCategory, BibEntry, EntryData } from '@scriptorium/common/bibliography/types';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -62,8 +63,9 @@ function toRow(entry: BibEntry): Row {
 
 /** The bibliography overview at /bibliography/ (spec 2.1; layout after Zotero's). */
 export function BibliographyPage() {
-  const { t } = useTranslation('bibliography');
+  const { t, i18n } = useTranslation('bibliography');
   usePageTitle(t('title'));
+  const labels = useMemo(() => bibLabels(i18n.language), [i18n.language]);
   const user = useCurrentUser();
   const userId = user?.id ?? -1;
   const online = useOnline();
@@ -225,7 +227,7 @@ export function BibliographyPage() {
       id: 'type',
       header: t('columnType'),
       sortValue: (row) => row.entry.bib_type,
-      cell: (row) => t(`type.${row.entry.bib_type}`, { defaultValue: row.entry.bib_type }),
+      cell: (row) => t(`type.${row.entry.bib_type}`, { defaultValue: labels.type(row.entry.bib_type) }),
     },
     {
       id: 'cats',

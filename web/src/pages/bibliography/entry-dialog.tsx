@@ -1,4 +1,5 @@
 import { safeEntryKey } from '@scriptorium/common/bibliography/entry-key';
+import { type BibLabels, bibLabels } from '@scriptorium/common/bibliography/labels';
 import type { BibCategory, BibEntry, EntryData, FieldValue } from '@scriptorium/common/bibliography/types';
 import {
   checkFieldValue,
@@ -44,6 +45,7 @@ function fieldsOf(type: string): { required: string[]; eitheror: string[]; optio
 /** Register or edit one source: its type, key, categories and every field of the type. */
 export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogProps) {
   const { t, i18n } = useTranslation('bibliography');
+  const labels = useMemo(() => bibLabels(i18n.language), [i18n.language]);
   const formId = useId();
   const [bibType, setBibType] = useState(entry?.bib_type ?? 'article');
   const [entryKey, setEntryKey] = useState(entry?.entry_key ?? '');
@@ -111,8 +113,9 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
       <FieldEditor
         key={name}
         name={name}
-        label={t(`field.${name}`, { defaultValue: name })}
+        label={t(`field.${name}`, { defaultValue: labels.field(bibType, name) })}
         required={group === 'required'}
+        labels={labels}
         value={form[name] ?? toForm(name, undefined)}
         onChange={(value) => setField(name, value)}
         error={showErrors || (problem && !isEmptyValue(fields[name])) ? error : null}
@@ -155,7 +158,7 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
           <select id={`${formId}-type`} value={bibType} onChange={(event) => setBibType(event.target.value)}>
             {TYPE_IDS.map((id) => (
               <option key={id} value={id}>
-                {t(`type.${id}`, { defaultValue: id })}
+                {t(`type.${id}`, { defaultValue: labels.type(id) })}
               </option>
             ))}
           </select>
@@ -217,17 +220,24 @@ interface FieldEditorProps {
   name: string;
   label: string;
   required: boolean;
+  labels: BibLabels;
   value: FormValue;
   onChange(value: FormValue): void;
   error: string | null;
 }
 
 /** One field, with the editor its type needs. */
-function FieldEditor({ name, label, required, value, onChange, error }: FieldEditorProps) {
-  const { t } = useTranslation('bibliography');
+function FieldEditor({ name, label, required, labels, value, onChange, error }: FieldEditorProps) {
+  const { t, i18n } = useTranslation('bibliography');
   const id = useId();
   const type = fieldTypeOf(name);
-  const options = fieldOptions(name);
+  // Choices in the user's language, in the order of their names (langid lists some 80 languages).
+  const options = useMemo(() => {
+    const collator = new Intl.Collator(i18n.language);
+    return fieldOptions(name)
+      ?.map((option) => ({ option, title: labels.option(name, option) }))
+      .sort((a, b) => collator.compare(a.title, b.title));
+  }, [name, labels, i18n.language]);
   const errorId = `${id}-error`;
   const common = {
     id,
@@ -248,9 +258,9 @@ function FieldEditor({ name, label, required, value, onChange, error }: FieldEdi
         value={chosen}
         onChange={(event) => onChange([...event.target.selectedOptions].map((option) => option.value))}
       >
-        {options.map((option) => (
+        {options.map(({ option, title }) => (
           <option key={option} value={option}>
-            {t(`option.${option}`, { defaultValue: option })}
+            {title}
           </option>
         ))}
       </select>
@@ -259,9 +269,9 @@ function FieldEditor({ name, label, required, value, onChange, error }: FieldEdi
     editor = (
       <select {...common} value={value as string} onChange={(event) => onChange(event.target.value)}>
         <option value="">{t('noChoice')}</option>
-        {options.map((option) => (
+        {options.map(({ option, title }) => (
           <option key={option} value={option}>
-            {t(`option.${option}`, { defaultValue: option })}
+            {title}
           </option>
         ))}
       </select>
