@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { exportBibtex, exportCslItems, exportCslJson } from './export';
-import { importBibliography, importBibtex, importCslJson } from './import-bibtex';
+import { importBibtex, importCslJson } from './import-bibtex';
+import { importBibliography } from './import-entries';
 import type { EntryData, NameValue, RichText } from './types';
 import { validateEntry } from './validate';
 

@@ -19,6 +19,30 @@ export interface ImportResult {
   messages: ImportMessage[];
 }
 
+/** An entry as the converter's readers give it. */
+export interface ParsedEntry {
+  entry_key: string;
+  bib_type: string;
+  fields: Record<string, unknown>;
+  unexpected_fields?: Record<string, unknown>;
+  unknown_fields?: Record<string, unknown>;
+}
+
+/** An error or warning of one of the converter's readers (their shapes differ slightly). */
+export interface ConverterProblem {
+  type: string;
+  entry?: string;
+  key?: string;
+  field?: string;
+  field_name?: string;
+  variable?: string;
+  type_name?: string;
+  tag?: string;
+  line?: number;
+  value?: unknown;
+  found?: unknown;
+}
+
 interface Block {
   start: number;
   end: number;
@@ -81,16 +105,8 @@ function describeValue(value: unknown): string | undefined {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-interface ParsedEntry {
-  entry_key: string;
-  bib_type: string;
-  fields: Record<string, unknown>;
-  unexpected_fields?: Record<string, unknown>;
-  unknown_fields?: Record<string, unknown>;
-}
-
 /** Turns the converter's entries into our entry data, reporting what could not be taken over. */
-function adoptEntries(parsed: ParsedEntry[], messages: ImportMessage[]): EntryData[] {
+export function adoptEntries(parsed: ParsedEntry[], messages: ImportMessage[]): EntryData[] {
   const entries: EntryData[] = [];
   for (const item of parsed) {
     // Fields that biblatex knows but does not expect for this type are still typed data: keep them.
@@ -128,6 +144,28 @@ function adoptEntries(parsed: ParsedEntry[], messages: ImportMessage[]): EntryDa
 // Warnings that describe something we handle ourselves (unexpected fields are kept above).
 const SILENCED = new Set(['unexpected_field', 'unknown_field']);
 
+/** The report lines for a reader's errors and warnings. */
+export function converterMessages(errors: ConverterProblem[], warnings: ConverterProblem[]): ImportMessage[] {
+  const messages: ImportMessage[] = [];
+  for (const [level, list] of [
+    ['error', errors],
+    ['warning', warnings],
+  ] as const) {
+    for (const item of list) {
+      if (SILENCED.has(item.type)) continue;
+      messages.push({
+        level,
+        code: item.type,
+        entry: item.entry ?? item.key ?? null,
+        field: item.field_name ?? item.field ?? item.variable ?? item.type_name ?? item.tag,
+        line: item.line,
+        value: describeValue(item.value ?? item.found),
+      });
+    }
+  }
+  return messages;
+}
+
 // The converter drops commands it does not know; these logos are common in titles.
 const LOGOS: [RegExp, string][] = [
   [/\\LaTeXe(?![A-Za-z])/g, 'LaTeX2e'],
@@ -156,22 +194,7 @@ export function importBibtex(input: string): ImportResult {
     entry: block.key,
     line: block.line,
   }));
-  for (const [level, list] of [
-    ['error', result.errors],
-    ['warning', result.warnings],
-  ] as const) {
-    for (const item of list) {
-      if (SILENCED.has(item.type)) continue;
-      messages.push({
-        level,
-        code: item.type,
-        entry: item.entry ?? item.key ?? null,
-        field: item.field_name ?? item.field ?? item.variable ?? item.type_name,
-        line: item.line,
-        value: describeValue(item.value ?? item.found),
-      });
-    }
-  }
+  messages.push(...converterMessages(result.errors, result.warnings));
   const entries = adoptEntries(Object.values(result.entries) as ParsedEntry[], messages);
   return { entries, messages };
 }
@@ -270,10 +293,4 @@ export function importCslJson(input: string): ImportResult {
     return { entries: [], messages: [{ level: 'error', code: 'invalid_csl', entry: null }] };
   }
   return { entries: adoptEntries(parsed, messages), messages };
-}
-
-/** Picks the reader by content: JSON text is CSL-JSON, everything else BibTeX/BibLaTeX. */
-export function importBibliography(input: string): ImportResult {
-  const start = input.replace(/^\uFEFF/, '').trimStart();
-  return start.startsWith('[') || start.startsWith('{') ? importCslJson(input) : importBibtex(input);
 }

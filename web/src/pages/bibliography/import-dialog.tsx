@@ -1,55 +1,30 @@
 import type { ListStamp } from '@scriptorium/common/api/bibliography';
-import {
-  type ImportMessage,
-  type ImportResult,
-  mergeParts,
-  splitForParallelParse,
-} from '@scriptorium/common/bibliography/import-bibtex';
+import type { ImportMessage } from '@scriptorium/common/bibliography/import-bibtex';
+import type { ImportFormat, ImportReport } from '@scriptorium/common/bibliography/import-entries';
 import type { BibEntry } from '@scriptorium/common/bibliography/types';
 import { type DragEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
 import { InvalidEntriesError, saveInChunks } from './bibliography-api';
+import { parseInWorkers } from './parse-in-workers';
 
 type Phase =
   | { kind: 'choose' }
-  | { kind: 'parsing' }
+  /** fraction: the share of the file read, null while the reader has no steps to report. */
+  | { kind: 'parsing'; fraction: number | null }
   | { kind: 'saving'; saved: number; total: number }
-  | { kind: 'done'; imported: number; messages: ImportMessage[]; failed: boolean };
+  | {
+      kind: 'done';
+      imported: number;
+      messages: ImportMessage[];
+      failed: boolean;
+      format: ImportFormat | null;
+    };
 
 export interface ImportDialogProps {
   onClose(): void;
   onImported(entries: BibEntry[], stamp: ListStamp): void;
-}
-
-/** Parses in a Web Worker: a 10,000-entry file must not freeze the page. */
-function parseInWorker(text: string): Promise<ImportResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./import-worker.ts', import.meta.url), { type: 'module' });
-    worker.onmessage = (
-      event: MessageEvent<{ ok: true; result: ImportResult } | { ok: false; message: string }>,
-    ) => {
-      worker.terminate();
-      if (event.data.ok) resolve(event.data.result);
-      else reject(new Error(event.data.message));
-    };
-    worker.onerror = (event) => {
-      worker.terminate();
-      reject(new Error(event.message));
-    };
-    worker.postMessage({ text });
-  });
-}
-
-/** Large BibTeX files are parsed in parts on several cores at once (see splitForParallelParse). */
-async function parseFile(text: string): Promise<ImportResult> {
-  const cores = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('[') || trimmed.startsWith('{')) return parseInWorker(text);
-  const parts = splitForParallelParse(text, cores);
-  if (parts.length === 1) return parseInWorker(parts[0].text);
-  return mergeParts(await Promise.all(parts.map((part) => parseInWorker(part.text))), parts);
 }
 
 export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
@@ -65,19 +40,21 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
       showToast(t('offline'), 'error');
       return;
     }
-    setPhase({ kind: 'parsing' });
-    let parsed: ImportResult;
+    setPhase({ kind: 'parsing', fraction: null });
+    let parsed: ImportReport;
     try {
-      parsed = await parseFile(text);
+      parsed = await parseInWorkers(text, (fraction) => setPhase({ kind: 'parsing', fraction }));
     } catch {
       setPhase({
         kind: 'done',
         imported: 0,
         messages: [{ level: 'error', code: 'unreadable', entry: null }],
         failed: true,
+        format: null,
       });
       return;
     }
+    const { format } = parsed;
     const total = parsed.entries.length;
     setPhase({ kind: 'saving', saved: 0, total });
     try {
@@ -92,7 +69,7 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
         });
       }
       if (saved.length > 0) showToast(t('updated'), 'success');
-      setPhase({ kind: 'done', imported: saved.length, messages: parsed.messages, failed: false });
+      setPhase({ kind: 'done', imported: saved.length, messages: parsed.messages, failed: false, format });
     } catch (error) {
       const messages = [...parsed.messages];
       if (error instanceof InvalidEntriesError) {
@@ -101,7 +78,7 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
         }
       }
       showToast(navigator.onLine ? t('notUpdated') : t('offline'), 'error');
-      setPhase({ kind: 'done', imported: 0, messages, failed: true });
+      setPhase({ kind: 'done', imported: 0, messages, failed: true, format });
     }
   };
 
@@ -168,7 +145,7 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
             <input
               ref={fileInput}
               type="file"
-              accept=".bib,.bibtex,.biblatex,.json,.txt"
+              accept=".bib,.bibtex,.biblatex,.json,.ris,.enw,.nbib,.txt"
               className="visually-hidden"
               data-testid="bib-file-input"
               aria-label={t('chooseFile')}
@@ -190,7 +167,22 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
           />
         </div>
       ) : null}
-      {phase.kind === 'parsing' ? <p role="status">{t('parsing')}</p> : null}
+      {phase.kind === 'parsing' ? (
+        <div role="status">
+          <p>
+            {phase.fraction === null
+              ? t('parsing')
+              : t('parsingPercent', { percent: Math.floor(phase.fraction * 100) })}
+          </p>
+          {/* Without a value the bar is indeterminate: the reader is working but cannot say how far. */}
+          <progress
+            className="bib-progress"
+            max={1}
+            value={phase.fraction ?? undefined}
+            aria-label={t('progress')}
+          />
+        </div>
+      ) : null}
       {phase.kind === 'saving' ? (
         <div role="status">
           <p>{t('saving', { saved: phase.saved, total: phase.total })}</p>
@@ -202,12 +194,12 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
           />
         </div>
       ) : null}
-      {phase.kind === 'done' ? <ImportReport phase={phase} /> : null}
+      {phase.kind === 'done' ? <ReportView phase={phase} /> : null}
     </Dialog>
   );
 }
 
-function ImportReport({ phase }: { phase: Extract<Phase, { kind: 'done' }> }) {
+function ReportView({ phase }: { phase: Extract<Phase, { kind: 'done' }> }) {
   const { t } = useTranslation('bibliography');
   const errors = phase.messages.filter((m) => m.level === 'error');
   const warnings = phase.messages.filter((m) => m.level === 'warning');
@@ -215,6 +207,7 @@ function ImportReport({ phase }: { phase: Extract<Phase, { kind: 'done' }> }) {
     <div className="bib-report" role="status">
       <p className="bib-report-summary">
         {phase.failed ? t('importFailed') : t('imported', { count: phase.imported })}
+        {phase.format ? ` ${t('readAs', { format: t(`format.${phase.format}`) })}` : null}
       </p>
       {errors.length + warnings.length > 0 ? (
         <ul className="bib-report-list">
@@ -223,7 +216,11 @@ function ImportReport({ phase }: { phase: Extract<Phase, { kind: 'done' }> }) {
             <li key={index} className={`bib-report-${m.level}`}>
               <strong>{m.level === 'error' ? t('error') : t('warning')}</strong>{' '}
               {m.entry ? <code>{m.entry}</code> : null}{' '}
-              {t(`problem.${m.code}`, { defaultValue: t('problem.other', { code: m.code }) })}
+              {t(`problem.${m.code}`, {
+                defaultValue: t('problem.other', { code: m.code }),
+                format:
+                  m.code === 'unsupported_format' ? t(`format.${m.value}`, { defaultValue: m.value }) : '',
+              })}
               {m.field ? ` (${m.field})` : ''}
               {m.line ? ` ${t('line', { line: m.line })}` : ''}
             </li>

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { importBibliography } from '@scriptorium/common/bibliography/import-bibtex';
+import { importBibliography } from '@scriptorium/common/bibliography/import-entries';
 
 /** Parses a dropped, chosen or pasted file off the main thread: a large .bib never freezes the tab. */
 self.onmessage = (event: MessageEvent<{ text: string }>) => {
