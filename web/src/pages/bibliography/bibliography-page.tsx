@@ -14,6 +14,7 @@ import { useCurrentUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { CachedVersionNotice } from '../../components/online/cached-version-notice';
 import { useOnline } from '../../components/online/use-online';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
@@ -72,6 +73,8 @@ export function BibliographyPage() {
 
   const [library, setLibrary] = useState<Library>({ entries: [], categories: [] });
   const [loaded, setLoaded] = useState(false);
+  /** The server could not be asked: the list on screen is the cached one. */
+  const [stale, setStale] = useState(false);
   const [filter, setFilter] = useState(ALL_CATEGORIES);
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortState | null>(null);
@@ -92,6 +95,7 @@ export function BibliographyPage() {
       .catch(() => {
         if (cancelled) return;
         setLoaded(true);
+        setStale(true);
         showToast(navigator.onLine ? t('loadError') : t('offline'), 'error');
       });
     return () => {
@@ -352,6 +356,7 @@ export function BibliographyPage() {
         {t('title')}
       </h1>
       <OverviewMenu items={menuItems} />
+      <CachedVersionNotice stale={stale} />
       <div className="bib-layout">
         <div className="bib-table-area">
           {loaded ? (

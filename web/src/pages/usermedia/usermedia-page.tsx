@@ -12,6 +12,7 @@ import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
 import { useWindowSize } from '../../components/data-table/use-window-size';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { CachedVersionNotice } from '../../components/online/cached-version-notice';
 import { useOnline } from '../../components/online/use-online';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
@@ -286,6 +287,7 @@ export function UsermediaPage() {
         {t('title')}
       </h1>
       <OverviewMenu items={menuItems} />
+      <CachedVersionNotice />
       {loaded ? (
         <DataTable
           rows={rows}
