@@ -17,7 +17,7 @@ function table(page: Page, name = 'Bibliography') {
   return page.getByRole('grid', { name });
 }
 
-async function importText(page: Page, text: string, dialogName = 'Import BibTeX, BibLaTeX or CSL-JSON') {
+async function importText(page: Page, text: string, dialogName = 'Import references') {
   await expect(page.getByRole('button', { name: 'Import' })).toBeEnabled();
   await page.keyboard.press('Alt+u');
   const dialog = page.getByRole('dialog', { name: dialogName });
@@ -175,7 +175,7 @@ test.describe('bibliography', () => {
     await loginAs(page, user, '/bibliography/');
     await expect(table(page, 'Bibliografie')).toContainText('Keine Quellen erfasst');
     await expect(page.getByRole('button', { name: 'Importieren' })).toBeEnabled();
-    const dialog = await importText(page, LIBRARY, 'BibTeX, BibLaTeX oder CSL-JSON importieren');
+    const dialog = await importText(page, LIBRARY, 'Literatur importieren');
     await expect(dialog.getByText('3 Einträge importiert.')).toBeVisible();
     await expect(page.getByText('Die Bibliografie wurde aktualisiert.')).toBeVisible();
     await dialog.getByRole('button', { name: 'Schließen' }).first().click();

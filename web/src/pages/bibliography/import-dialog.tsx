@@ -55,6 +55,10 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
       return;
     }
     const { format } = parsed;
+    if (parsed.entries.length === 0) {
+      setPhase({ kind: 'done', imported: 0, messages: parsed.messages, failed: true, format });
+      return;
+    }
     const total = parsed.entries.length;
     setPhase({ kind: 'saving', saved: 0, total });
     try {
