@@ -1,6 +1,12 @@
 import { safeEntryKey } from '@scriptorium/common/bibliography/entry-key';
 import { type BibLabels, bibLabels } from '@scriptorium/common/bibliography/labels';
-import type { BibCategory, BibEntry, EntryData, FieldValue } from '@scriptorium/common/bibliography/types';
+import type {
+  BibCategory,
+  BibEntry,
+  EntryData,
+  FieldValue,
+  RichText,
+} from '@scriptorium/common/bibliography/types';
 import {
   checkFieldValue,
   fieldOptions,
@@ -12,7 +18,8 @@ import { BibTypes } from 'biblatex-csl-converter';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
-import { emptyName, type FormValue, fromForm, type NameForm, toForm } from './entry-form';
+import { RichTextField } from '../../components/rich-text-field/rich-text-field';
+import { emptyName, type FormValue, fromForm, isRichTextType, type NameForm, toForm } from './entry-form';
 
 export interface EntryDialogProps {
   /** null: a new entry. */
@@ -246,8 +253,31 @@ function FieldEditor({ name, label, required, labels, value, onChange, error }: 
     'aria-required': required || undefined,
   };
 
+  const labelId = `${id}-label`;
+  const rich = isRichTextType(type);
+
   let editor: React.ReactNode;
-  if (type === 'l_name') {
+  if (type === 'l_literal') {
+    editor = (
+      <RichTextField
+        {...common}
+        list
+        aria-labelledby={labelId}
+        value={value as RichText[]}
+        onChange={onChange}
+      />
+    );
+  } else if (rich) {
+    editor = (
+      <RichTextField
+        {...common}
+        aria-labelledby={labelId}
+        long={type === 'f_long_literal'}
+        value={value as RichText}
+        onChange={onChange}
+      />
+    );
+  } else if (type === 'l_name') {
     editor = <NameListEditor label={label} names={value as NameForm[]} onChange={onChange} />;
   } else if (type === 'l_key' && options) {
     const chosen = value as string[];
@@ -276,15 +306,6 @@ function FieldEditor({ name, label, required, labels, value, onChange, error }: 
         ))}
       </select>
     );
-  } else if (type === 'f_long_literal' || type === 'l_literal') {
-    editor = (
-      <textarea
-        {...common}
-        rows={type === 'l_literal' ? 2 : 4}
-        value={value as string}
-        onChange={(e) => onChange(e.target.value)}
-      />
-    );
   } else {
     const placeholders: Partial<Record<string, string>> = {
       f_date: t('datePlaceholder'),
@@ -309,6 +330,15 @@ function FieldEditor({ name, label, required, labels, value, onChange, error }: 
           {label}
           {required ? ' *' : ''}
         </span>
+      ) : rich ? (
+        // The editor is no form control, so the label names it through aria-labelledby and
+        // focuses it on click as a label would.
+        // biome-ignore lint/a11y/noLabelWithoutControl: associated by aria-labelledby on the editor
+        // biome-ignore lint/a11y/useKeyWithClickEvents: the editor itself is reachable with Tab
+        <label id={labelId} onClick={() => document.getElementById(id)?.focus()}>
+          {label}
+          {required ? ' *' : ''}
+        </label>
       ) : (
         <label htmlFor={id}>
           {label}

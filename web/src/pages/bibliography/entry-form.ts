@@ -1,4 +1,4 @@
-import { plainText } from '@scriptorium/common/bibliography/rich-text';
+import { normalizeRichText, plainText } from '@scriptorium/common/bibliography/rich-text';
 import type { FieldValue, NameValue, RangeValue, RichText } from '@scriptorium/common/bibliography/types';
 import { type FieldType, fieldOptions, fieldTypeOf } from '@scriptorium/common/bibliography/validate';
 
@@ -12,8 +12,11 @@ export interface NameForm {
   literal: string;
 }
 
-/** What the editor holds per field type. */
-export type FormValue = string | string[] | NameForm[];
+/**
+ * What the editor holds per field type: rich text for titles and literals (RichText[] for
+ * l_literal), names as NameForm[], key lists as string[], the rest as text.
+ */
+export type FormValue = string | string[] | NameForm[] | RichText | RichText[];
 
 export function emptyName(): NameForm {
   return { kind: 'person', family: '', given: '', prefix: '', suffix: '', literal: '' };
@@ -31,15 +34,46 @@ export function isListType(type: FieldType | null): boolean {
   return type === 'l_name' || type === 'l_key';
 }
 
+/** Field types edited with the rich-text editor. */
+export function isRichTextType(type: FieldType | null): boolean {
+  return type === 'f_title' || type === 'f_literal' || type === 'f_long_literal' || type === 'l_literal';
+}
+
+/** Canonical rich text without spaces at its ends, or null when nothing is left. */
+function trimRichText(value: RichText): RichText | null {
+  const nodes = normalizeRichText(value);
+  // Blank text with other marks than its neighbour is a node of its own: trim until none is left.
+  while (nodes[0]?.type === 'text' && nodes[0].text.trimStart() !== nodes[0].text) {
+    const text = nodes[0].text.trimStart();
+    if (text) nodes[0] = { ...nodes[0], text };
+    else nodes.shift();
+  }
+  let last = nodes[nodes.length - 1];
+  while (last?.type === 'text' && last.text.trimEnd() !== last.text) {
+    const text = last.text.trimEnd();
+    if (text) nodes[nodes.length - 1] = { ...last, text };
+    else nodes.pop();
+    last = nodes[nodes.length - 1];
+  }
+  return nodes.length > 0 ? nodes : null;
+}
+
+function asRichText(value: FieldValue): RichText {
+  return Array.isArray(value) ? (value as RichText) : rich(String(value));
+}
+
 /** The editor's value for a stored field value. */
 export function toForm(field: string, value: FieldValue | undefined): FormValue {
   const type = fieldTypeOf(field);
   if (value === undefined) {
-    if (type === 'l_name') return [];
-    if (type === 'l_key') return [];
+    if (type === 'l_name' || type === 'l_key' || isRichTextType(type)) return [];
     return '';
   }
   switch (type) {
+    case 'f_title':
+    case 'f_literal':
+    case 'f_long_literal':
+      return asRichText(value);
     case 'l_name':
       return (value as NameValue[]).map((name) =>
         name.literal
@@ -56,7 +90,7 @@ export function toForm(field: string, value: FieldValue | undefined): FormValue 
     case 'l_range':
       return (value as RangeValue[]).map((range) => range.map((end) => plainText(end)).join('–')).join(', ');
     case 'l_literal':
-      return (value as RichText[]).map((item) => plainText(item)).join('\n');
+      return Array.isArray(value) ? (value as FieldValue[]).map(asRichText) : [asRichText(value)];
     case 'l_key':
       return (value as (string | RichText)[]).map((item) =>
         typeof item === 'string' ? item : plainText(item),
@@ -106,6 +140,15 @@ export function fromForm(
       const keys = form as string[];
       return keys.length > 0 ? keys : undefined;
     }
+    case 'f_title':
+    case 'f_literal':
+    case 'f_long_literal':
+      return trimRichText(form as RichText) ?? undefined;
+    case 'l_literal': {
+      // Empty lines (an item just started, or emptied) are no items.
+      const items = (form as RichText[]).map(trimRichText).filter((item): item is RichText => item !== null);
+      return items.length > 0 ? items : undefined;
+    }
     default:
       break;
   }
@@ -120,12 +163,6 @@ export function fromForm(
           const ends = part.split(/\s*(?:--|–|—|-)\s*/).filter(Boolean);
           return (ends.length >= 2 ? [rich(ends[0]), rich(ends[1])] : [rich(ends[0] ?? part)]) as RangeValue;
         });
-    case 'l_literal':
-      return text
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean)
-        .map((line, index) => richFrom(line, (original as RichText[] | undefined)?.[index]));
     case 'l_tag':
       return text
         .split(/[,;]/)
