@@ -25,11 +25,40 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-/** Screens of later issues load as their own chunks, so the editor's weight does not slow the login page. */
-function lazyPage<P extends object>(
-  load: () => Promise<ComponentType<P>>,
-): LazyExoticComponent<ComponentType<P>> {
-  return lazy(async () => ({ default: await withTimeout(load(), CHUNK_LOAD_TIMEOUT_MS) }));
+type LazyPage<P> = LazyExoticComponent<ComponentType<P>> & { preload(): Promise<unknown> };
+
+/**
+ * Screens of later issues load as their own chunks, so the editor's weight does not slow the
+ * login page. `preload` fetches a chunk ahead (see preloadPage). React's lazy suspends on its
+ * first render unless its thenable answers at once, and React then holds the loaded screen back
+ * for up to 300 ms (its throttle on revealing suspended content); a preloaded screen answers at
+ * once and is drawn in the same frame.
+ */
+function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  const preload = () => {
+    loading ??= withTimeout(load(), CHUNK_LOAD_TIMEOUT_MS).then(
+      (component) => {
+        loaded = component;
+        return component;
+      },
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  const page = lazy(() => {
+    if (loaded) {
+      const module = { default: loaded };
+      // A thenable that calls back synchronously: React takes the screen without suspending.
+      return { then: (resolve: (value: typeof module) => void) => resolve(module) } as Promise<typeof module>;
+    }
+    return preload().then((component) => ({ default: component }));
+  });
+  return Object.assign(page, { preload });
 }
 
 const DocumentsPage = lazyPage(() =>
@@ -61,6 +90,30 @@ const PasswordResetPage = lazyPage(() =>
 const ChangePasswordPage = lazyPage(() =>
   import('../../pages/change-password/change-password-page').then((m) => m.ChangePasswordPage),
 );
+
+const PRELOAD: Partial<Record<Route['page'], () => Promise<unknown>>> = {
+  documents: DocumentsPage.preload,
+  editor: EditorPage.preload,
+  bibliography: BibliographyPage.preload,
+  usermedia: UsermediaPage.preload,
+  templates: TemplatesPage.preload,
+  'template-editor': TemplateEditorPage.preload,
+  books: BooksPage.preload,
+  profile: ProfilePage.preload,
+  contacts: ContactsPage.preload,
+  invite: InvitePage.preload,
+  'confirm-email': ConfirmEmailPage.preload,
+  'password-reset': PasswordResetPage.preload,
+  'change-password': ChangePasswordPage.preload,
+};
+
+/**
+ * Starts fetching a screen's chunk, e.g. the one of the address the app starts on, while the
+ * configuration loads. A failure is left to the screen's own load, which reports it.
+ */
+export function preloadPage(page: Route['page']): void {
+  PRELOAD[page]?.().catch(() => undefined);
+}
 
 function pageFor(route: Route) {
   switch (route.page) {

@@ -120,4 +120,26 @@ describe('bibliography cache (spec 3, 4)', () => {
     );
     expect(await readBibCache()).toMatchObject({ last_modified_biblist: -1, number_of_entries: -1 });
   });
+
+  it('stores categories from an unchanged check without rewriting the cached list', async () => {
+    await writeBibCache({
+      ...emptyCache(),
+      last_modified_biblist: 1000,
+      number_of_entries: 1,
+      owner_id: 7,
+      biblist: [entry(1)],
+      bib_categories: [{ id: 1, category_title: 'Old' }],
+    });
+    const put = vi.spyOn(IDBObjectStore.prototype, 'put');
+    stubServer({ bib_categories: [{ id: 1, category_title: 'Renamed' }], user_id: 7 });
+    const library = await loadLibrary(7);
+    expect(library).toEqual({ entries: [entry(1)], categories: [{ id: 1, category_title: 'Renamed' }] });
+    // One small write: the categories record, not the list.
+    expect(put.mock.calls.map((call) => call[1])).toEqual(['categories']);
+    expect(await readBibCache()).toMatchObject({
+      biblist: [entry(1)],
+      bib_categories: [{ id: 1, category_title: 'Renamed' }],
+    });
+    put.mockRestore();
+  });
 });

@@ -6,6 +6,9 @@ export const BIB_CACHE_VERSION = '1.1';
 export const BIB_CACHE_DB = 'scriptorium-bibliography';
 const STORE = 'cache';
 const RECORD = 'bibliography';
+/** The categories live apart: the check answers them every time, and rewriting the whole list
+ * (megabytes for 10,000 entries) just to store them again would hold up the page. */
+const CATEGORIES_RECORD = 'categories';
 
 export interface BibCache {
   version: string;
@@ -58,12 +61,16 @@ function open(): Promise<IDBPDatabase> {
 export async function readBibCache(): Promise<BibCache> {
   try {
     const db = await open();
-    const record = (await db.get(STORE, RECORD)) as Partial<BibCache> | undefined;
+    const transaction = db.transaction(STORE);
+    const [record, categories] = (await Promise.all([
+      transaction.store.get(RECORD),
+      transaction.store.get(CATEGORIES_RECORD),
+    ])) as [Partial<BibCache> | undefined, BibCategory[] | undefined];
     if (!record || record.version !== BIB_CACHE_VERSION || !Array.isArray(record.biblist)) {
       if (record) await db.delete(STORE, RECORD);
       return emptyCache();
     }
-    return { ...emptyCache(), ...record } as BibCache;
+    return { ...emptyCache(), ...record, bib_categories: Array.isArray(categories) ? categories : [] };
   } catch {
     return emptyCache();
   }
@@ -72,16 +79,37 @@ export async function readBibCache(): Promise<BibCache> {
 export async function writeBibCache(cache: BibCache): Promise<void> {
   try {
     const db = await open();
-    await db.put(STORE, cache, RECORD);
+    const { bib_categories, ...list } = cache;
+    const transaction = db.transaction(STORE, 'readwrite');
+    await Promise.all([
+      transaction.store.put(list, RECORD),
+      transaction.store.put(bib_categories, CATEGORIES_RECORD),
+      transaction.done,
+    ]);
   } catch {
     // A full or disabled store only costs the next start a full fetch.
+  }
+}
+
+/** Stores the categories alone; the cached list stays as it is. */
+export async function writeCachedCategories(categories: BibCategory[]): Promise<void> {
+  try {
+    const db = await open();
+    await db.put(STORE, categories, CATEGORIES_RECORD);
+  } catch {
+    // The next check answers them again.
   }
 }
 
 export async function clearBibCache(): Promise<void> {
   try {
     const db = await open();
-    await db.delete(STORE, RECORD);
+    const transaction = db.transaction(STORE, 'readwrite');
+    await Promise.all([
+      transaction.store.delete(RECORD),
+      transaction.store.delete(CATEGORIES_RECORD),
+      transaction.done,
+    ]);
   } catch {
     // Nothing to clear.
   }

@@ -12,7 +12,7 @@ import {
 } from '@scriptorium/common/api/bibliography';
 import type { BibCategory, BibEntry, EntryData } from '@scriptorium/common/bibliography/types';
 import { ApiError, apiDelete, apiPost } from '../../api/client';
-import { type BibCache, readBibCache, writeBibCache } from './bib-cache';
+import { type BibCache, readBibCache, writeBibCache, writeCachedCategories } from './bib-cache';
 
 export const BIBLIST_URL = '/api/bibliography/biblist/';
 export const SAVE_URL = '/api/bibliography/save/';
@@ -64,7 +64,9 @@ export async function loadLibrary(userId: number, onCached?: (library: Library) 
     await writeBibCache(next);
     return { entries: next.biblist, categories: answer.bib_categories };
   }
-  await writeBibCache({ ...cache, bib_categories: answer.bib_categories });
+  if (JSON.stringify(cache.bib_categories) !== JSON.stringify(answer.bib_categories)) {
+    await writeCachedCategories(answer.bib_categories);
+  }
   return { entries: cache.biblist, categories: answer.bib_categories };
 }
 
@@ -87,9 +89,8 @@ export async function rememberWrite(userId: number, stamp: ListStamp, library: L
 }
 
 /** Categories do not move the list's stamp (biblist always sends them): only the copy changes. */
-export async function rememberCategories(categories: BibCategory[]): Promise<void> {
-  const cache = await readBibCache();
-  await writeBibCache({ ...cache, bib_categories: categories });
+export function rememberCategories(categories: BibCategory[]): Promise<void> {
+  return writeCachedCategories(categories);
 }
 
 export class InvalidEntriesError extends Error {
