@@ -74,10 +74,10 @@ test.describe('bibliography rich-text fields', () => {
     await edit.getByRole('button', { name: 'Cancel' }).click();
     await expect(edit).toBeHidden();
 
-    // The converter's BibLaTeX exporter writes italics as \mkbibitalic and superscript as ^{...}.
+    // Classic BibTeX gets plain LaTeX (\emph), BibLaTeX biblatex's own \mkbibitalic.
     const bibtex = await exportBibtex(page);
     expect(bibtex).toContain('@article{water2024,');
-    expect(bibtex).toContain('\\mkbibitalic{Learning}');
+    expect(bibtex).toContain('\\emph{Learning}');
     expect(bibtex).toMatch(/H\$\^\{2\}\$O molecules/);
   });
 

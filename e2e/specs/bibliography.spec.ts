@@ -83,6 +83,26 @@ test.describe('bibliography', () => {
     })();
     expect(exported).toContain('@book{knuth1984,');
     expect(exported).toContain('@article{lecun1998,');
+    // Classic BibTeX for natbib and .bst styles: year and journal, not BibLaTeX's date and journaltitle.
+    expect(exported).toContain('year = {1998}');
+    // (The exporter braces a title's "and" so that BibTeX cannot read it as a name separator.)
+    expect(exported).toContain(
+      'journal = {IEEE Transactions on Pattern Analysis {and} Machine Intelligence}',
+    );
+    expect(exported).not.toContain('journaltitle');
+    const biblatexDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export' }).click();
+    await page.getByRole('menuitem', { name: 'Everything as BibLaTeX (.bib)' }).click();
+    const biblatex = await (async () => {
+      const stream = await (await biblatexDownload).createReadStream();
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    })();
+    expect(biblatex).toContain(
+      'journaltitle = {IEEE Transactions on Pattern Analysis {and} Machine Intelligence}',
+    );
+    expect(biblatex).toContain('date = {1998}');
 
     // Categories: add one, assign it in the editor, filter by it.
     await page.getByRole('searchbox', { name: 'Search bibliography' }).fill('');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { exportBibtex, exportCslItems, exportCslJson } from './export';
+import { exportBiblatex, exportCslItems, exportCslJson } from './export';
 import { importBibtex, importCslJson } from './import-bibtex';
 import { importBibliography } from './import-entries';
 import type { EntryData, NameValue, RichText } from './types';
@@ -117,7 +117,7 @@ describe('importBibtex on a real-world library', () => {
 describe('round trip', () => {
   it('import -> export BibTeX -> import gives the same entries', () => {
     const first = importBibtex(hard).entries;
-    const second = importBibtex(exportBibtex(first));
+    const second = importBibtex(exportBiblatex(first));
     expect(second.messages.filter((m) => m.level === 'error')).toEqual([]);
     expect(second.entries).toEqual(first);
   });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { exportBibtex } from './export';
+import { exportBiblatex } from './export';
 import { importBibliography } from './import-entries';
 import type { EntryData, NameValue, RichText } from './types';
 import { validateEntry } from './validate';
@@ -62,7 +62,7 @@ describe('RIS import (Zotero, Web of Science, publishers)', () => {
   });
 
   it('exports what it imported as BibTeX', () => {
-    const bib = exportBibtex(report.entries.map((entry, index) => ({ ...entry, id: index + 1 })));
+    const bib = exportBiblatex(report.entries.map((entry, index) => ({ ...entry, id: index + 1 })));
     expect(bib).toContain('pages = {1735--1780}');
     expect(bib).toContain('author = {{World Health Organization}}');
   });

@@ -5,7 +5,7 @@ import {
   entryTitle,
   entryYear,
 } from '@scriptorium/common/bibliography/display';
-import { exportBibtex, exportCslJson } from '@scriptorium/common/bibliography/export';
+import { exportBiblatex, exportBibtex, exportCslJson } from '@scriptorium/common/bibliography/export';
 import { bibLabels } from '@scriptorium/common/bibliography/labels';
 import type { BibCategory, BibEntry, EntryData } from '@scriptorium/common/bibliography/types';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -193,10 +193,16 @@ export function BibliographyPage() {
     else void rememberCategories(categories);
   };
 
-  const exportEntries = (entries: BibEntry[], format: 'bibtex' | 'csl') => {
+  const exportEntries = (entries: BibEntry[], format: 'bibtex' | 'biblatex' | 'csl') => {
     if (entries.length === 0) return;
-    if (format === 'bibtex') downloadText(exportBibtex(entries), 'bibliography.bib', 'application/x-bibtex');
-    else downloadText(exportCslJson(entries), 'bibliography.json', 'application/vnd.citationstyles.csl+json');
+    if (format === 'csl')
+      downloadText(exportCslJson(entries), 'bibliography.json', 'application/vnd.citationstyles.csl+json');
+    else
+      downloadText(
+        format === 'bibtex' ? exportBibtex(entries) : exportBiblatex(entries),
+        'bibliography.bib',
+        'application/x-bibtex',
+      );
   };
 
   const visibleIds = rows.map((row) => String(row.entry.id));
@@ -288,6 +294,11 @@ export function BibliographyPage() {
           onSelect: () => exportEntries(selectedEntries, 'bibtex'),
         },
         {
+          label: t('exportSelectedBiblatex'),
+          disabled: selected.size === 0,
+          onSelect: () => exportEntries(selectedEntries, 'biblatex'),
+        },
+        {
           label: t('exportSelectedCsl'),
           disabled: selected.size === 0,
           onSelect: () => exportEntries(selectedEntries, 'csl'),
@@ -343,6 +354,11 @@ export function BibliographyPage() {
           id: 'bibtex',
           label: t('exportAllBibtex'),
           onSelect: () => exportEntries(library.entries, 'bibtex'),
+        },
+        {
+          id: 'biblatex',
+          label: t('exportAllBiblatex'),
+          onSelect: () => exportEntries(library.entries, 'biblatex'),
         },
         { id: 'csl', label: t('exportAllCsl'), onSelect: () => exportEntries(library.entries, 'csl') },
       ],
