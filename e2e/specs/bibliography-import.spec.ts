@@ -51,6 +51,14 @@ test.describe('bibliography import', () => {
     await expect(table(page)).toContainText('Hochreiter, Schmidhuber');
     await expect(table(page)).toContainText('Journal article');
 
+    // An imported entry without a language keeps none when edited: no guess from the interface.
+    await page.locator('.bib-title').filter({ hasText: 'Long Short-Term Memory' }).click();
+    const editor = page.getByRole('dialog', { name: 'Edit source' });
+    await expect(editor.locator('[data-field="langid"] select')).toHaveValue('');
+    await editor.getByRole('button', { name: 'Submit' }).click();
+    await expect(editor).toBeHidden();
+    await expect(page.getByText('The bibliography has been updated.').first()).toBeVisible();
+
     // EndNote XML is recognised, not misread as BibTeX.
     dialog = await openImport(page);
     await dialog

@@ -116,8 +116,8 @@ test.describe('bibliography', () => {
     await table(page).getByRole('button', { name: 'Edit The TeXbook' }).click();
     const editor = page.getByRole('dialog', { name: 'Edit source' });
     await expect(editor.getByLabel('Source type')).toHaveValue('book');
-    // The model asks every entry for its language; an empty one starts as the interface's.
-    await expect(editor.getByLabel('Language of the entry')).toHaveValue('usenglish');
+    // An imported entry without a language keeps none (no guess from the interface language).
+    await expect(editor.getByLabel('Language of the entry')).toHaveValue('');
     await editor.getByRole('checkbox', { name: 'Classics' }).check();
     await editor.getByRole('textbox', { name: 'Edition' }).fill('3');
     await editor.getByRole('button', { name: 'Submit' }).click();

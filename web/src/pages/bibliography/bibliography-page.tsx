@@ -32,6 +32,7 @@ import { EntryDialog } from './entry-dialog';
 import { ImportDialog } from './import-dialog';
 import { PreviewPanel } from './preview-panel';
 import './bibliography.css';
+import { TrashIcon } from '../../components/icons/trash-icon';
 
 type DialogState =
   | { kind: 'none' }
@@ -229,19 +230,28 @@ export function BibliographyPage() {
     {
       id: 'authors',
       header: t('columnAuthors'),
+      className: 'bib-col-authors',
       sortValue: (row) => row.authors.toLocaleLowerCase(),
       cell: (row) => row.authors,
     },
-    { id: 'year', header: t('columnYear'), sortValue: (row) => row.year, cell: (row) => row.year },
+    {
+      id: 'year',
+      header: t('columnYear'),
+      className: 'bib-col-year',
+      sortValue: (row) => row.year,
+      cell: (row) => row.year,
+    },
     {
       id: 'type',
       header: t('columnType'),
+      className: 'bib-col-type',
       sortValue: (row) => row.entry.bib_type,
       cell: (row) => t(`type.${row.entry.bib_type}`, { defaultValue: labels.type(row.entry.bib_type) }),
     },
     {
       id: 'cats',
       header: t('columnCategories'),
+      className: 'bib-col-cats',
       cell: (row) =>
         row.entry.cats
           .map((c) => categoryNames.get(c))
@@ -261,7 +271,7 @@ export function BibliographyPage() {
           aria-disabled={!online || undefined}
           onClick={() => askDelete([row.entry.id])}
         >
-          <span aria-hidden="true">🗑</span>
+          <TrashIcon />
         </button>
       ),
     },

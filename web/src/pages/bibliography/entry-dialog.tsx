@@ -30,7 +30,7 @@ export interface EntryDialogProps {
   onSave(data: EntryData, id: number | null): Promise<void>;
 }
 
-// The model requires a language for every type; an empty one starts as the interface language.
+// The model requires a language for every type; a new entry starts in the interface language.
 const LANGID_OF_LANGUAGE: Record<string, string> = {
   bg: 'bulgarian',
   de: 'german',
@@ -61,7 +61,9 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
     const values: Record<string, FormValue> = Object.fromEntries(
       Object.entries(entry?.fields ?? {}).map(([name, value]) => [name, toForm(name, value)]),
     );
-    values.langid ??= LANGID_OF_LANGUAGE[i18n.language] ?? 'usenglish';
+    // An existing entry without one (most imports) keeps none: guessing would mark an English
+    // paper as French for a French user, and styles case titles by the entry's language.
+    if (!entry) values.langid ??= LANGID_OF_LANGUAGE[i18n.language] ?? 'usenglish';
     return values;
   });
   const [showErrors, setShowErrors] = useState(false);
@@ -81,7 +83,13 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
   const listed = new Set([...groups.required, ...groups.eitheror, ...groups.optional]);
   const extra = Object.keys(form).filter((name) => !listed.has(name) && fieldTypeOf(name) !== null);
 
-  const missing = missingRequired({ bib_type: bibType, fields });
+  const found = missingRequired({ bib_type: bibType, fields });
+  // Saving such an entry must not force a guess either (see the form's initial state).
+  const langidOptional = entry !== null && entry.fields.langid === undefined;
+  const missing = {
+    ...found,
+    required: found.required.filter((name) => !(langidOptional && name === 'langid')),
+  };
   const invalid = new Map<string, string>();
   for (const [name, value] of Object.entries(fields)) {
     const problem = checkFieldValue(name, value);
@@ -121,7 +129,7 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
         key={name}
         name={name}
         label={t(`field.${name}`, { defaultValue: labels.field(bibType, name) })}
-        required={group === 'required'}
+        required={group === 'required' && !(langidOptional && name === 'langid')}
         labels={labels}
         value={form[name] ?? toForm(name, undefined)}
         onChange={(value) => setField(name, value)}

@@ -1,8 +1,10 @@
 import type { ListStamp } from '@scriptorium/common/api/bibliography';
 import type { ImportMessage } from '@scriptorium/common/bibliography/import-bibtex';
 import type { ImportFormat, ImportReport } from '@scriptorium/common/bibliography/import-entries';
+import { bibLabels } from '@scriptorium/common/bibliography/labels';
 import type { BibEntry } from '@scriptorium/common/bibliography/types';
-import { type DragEvent, useId, useRef, useState } from 'react';
+import { fieldTypeOf } from '@scriptorium/common/bibliography/validate';
+import { type DragEvent, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
@@ -204,7 +206,11 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
 }
 
 function ReportView({ phase }: { phase: Extract<Phase, { kind: 'done' }> }) {
-  const { t } = useTranslation('bibliography');
+  const { t, i18n } = useTranslation('bibliography');
+  const labels = useMemo(() => bibLabels(i18n.language), [i18n.language]);
+  // A field of the model by its title; anything else (a RIS tag, a BibTeX field we do not know) as written.
+  const fieldName = (field: string) =>
+    fieldTypeOf(field) ? t(`field.${field}`, { defaultValue: labels.field('misc', field) }) : field;
   const errors = phase.messages.filter((m) => m.level === 'error');
   const warnings = phase.messages.filter((m) => m.level === 'warning');
   return (
@@ -225,7 +231,7 @@ function ReportView({ phase }: { phase: Extract<Phase, { kind: 'done' }> }) {
                 format:
                   m.code === 'unsupported_format' ? t(`format.${m.value}`, { defaultValue: m.value }) : '',
               })}
-              {m.field ? ` (${m.field})` : ''}
+              {m.field ? ` (${fieldName(m.field)})` : ''}
               {m.line ? ` ${t('line', { line: m.line })}` : ''}
             </li>
           ))}

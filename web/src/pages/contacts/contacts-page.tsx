@@ -11,6 +11,7 @@ import { acceptInvites, contactRowId, declineInvites, deleteContacts, fetchConta
 import { InviteDialog } from './invite-dialog';
 import { RespondMenu } from './respond-menu';
 import './contacts.css';
+import { TrashIcon } from '../../components/icons/trash-icon';
 
 type DialogState = { kind: 'none' } | { kind: 'invite' } | { kind: 'delete'; rows: Contact[] };
 
@@ -156,7 +157,7 @@ export function ContactsPage() {
             title={t('deleteOne', { name: contact.name })}
             onClick={() => setDialog({ kind: 'delete', rows: [contact] })}
           >
-            <span aria-hidden="true">🗑</span>
+            <TrashIcon />
           </button>
         </>
       ),

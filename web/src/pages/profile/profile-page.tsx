@@ -16,6 +16,7 @@ import {
   UploadAvatarDialog,
 } from './profile-dialogs';
 import './profile.css';
+import { TrashIcon } from '../../components/icons/trash-icon';
 
 type DialogState =
   | { kind: 'none' }
@@ -129,7 +130,7 @@ function EmailTable({
                   title={t('profile.deleteEmailOf', { email: email.address })}
                   onClick={() => onRemove(email.address)}
                 >
-                  🗑
+                  <TrashIcon />
                 </button>
               )}
             </td>
@@ -301,7 +302,7 @@ export function ProfilePage() {
                           setDialog({ kind: 'removeSocial', account, providerName: provider.name })
                         }
                       >
-                        🗑
+                        <TrashIcon />
                       </button>
                     ) : (
                       <a href={`${provider.login_url}?process=connect`}>{ta('profile.connect')}</a>

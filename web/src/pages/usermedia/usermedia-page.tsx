@@ -20,6 +20,7 @@ import { CategoriesDialog } from './categories-dialog';
 import { droppedFiles, ImageDialog, type ImageDialogMode } from './image-dialog';
 import { deleteImages, fetchImages } from './usermedia-api';
 import './usermedia.css';
+import { TrashIcon } from '../../components/icons/trash-icon';
 
 type DialogState =
   | { kind: 'none' }
@@ -198,7 +199,7 @@ export function UsermediaPage() {
           aria-label={t('deleteImage', { title: titleOf(image) })}
           onClick={() => askDelete([image.id])}
         >
-          <span aria-hidden="true">🗑</span>
+          <TrashIcon />
         </button>
       ),
     },
