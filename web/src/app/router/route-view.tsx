@@ -54,6 +54,7 @@ function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): Lazy
     if (loaded) {
       const module = { default: loaded };
       // A thenable that calls back synchronously: React takes the screen without suspending.
+      // biome-ignore lint/suspicious/noThenProperty: React's lazy needs exactly such a thenable
       return { then: (resolve: (value: typeof module) => void) => resolve(module) } as Promise<typeof module>;
     }
     return preload().then((component) => ({ default: component }));

@@ -146,13 +146,14 @@ describe('logged-in header (spec 2.2)', () => {
     await waitFor(() => expect(document.activeElement).toBe(items[0]));
 
     fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowDown' });
-    expect(document.activeElement).toBe(items[1]);
+    await waitFor(() => expect(document.activeElement).toBe(items[1]));
     fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowUp' });
-    expect(document.activeElement).toBe(items[0]);
+    await waitFor(() => expect(document.activeElement).toBe(items[0]));
 
     fireEvent.keyDown(document.activeElement as Element, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
-    expect(document.activeElement).toBe(trigger);
+    // react-aria gives focus back a frame after the menu closes.
+    await waitFor(() => expect(document.activeElement).toBe(trigger));
   });
 
   it('opens profile and contacts from the user menu with Enter', async () => {
