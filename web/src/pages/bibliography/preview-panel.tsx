@@ -1,23 +1,52 @@
 import type { RenderedEntry } from '@scriptorium/common/bibliography/citation-render';
+import type { CslStyleInfo } from '@scriptorium/common/bibliography/csl-compact';
 import type { EntryData } from '@scriptorium/common/bibliography/types';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sanitizeHtml } from '../flatpage/sanitize-html';
-import { CSL_STYLES, type CslStyleId, cslLocaleFor, DEFAULT_CSL_STYLE } from './csl/csl-assets';
+import { CSL_STYLES, cslLocaleFor, DEFAULT_CSL_STYLE } from './csl/csl-assets';
 import type { PreviewAnswer, PreviewRequest } from './preview-worker';
+import { StyleFinder } from './style-finder';
 
 /** At most this many selected entries are formatted at once. */
 export const PREVIEW_LIMIT = 20;
 const STYLE_KEY = 'scriptorium.bibliography.style';
+/** Styles found by search, kept in the list so that a user's journals stay one click away. */
+const RECENT_KEY = 'scriptorium.bibliography.recentStyles';
+const MAX_RECENT = 8;
+const STYLE_ID = /^[a-z0-9-]+$/;
 
-function savedStyle(): CslStyleId {
+function savedStyle(): string {
   try {
     const saved = localStorage.getItem(STYLE_KEY);
-    if (CSL_STYLES.some((s) => s.id === saved)) return saved as CslStyleId;
+    if (saved && STYLE_ID.test(saved)) return saved;
   } catch {
     // Storage may be disabled.
   }
   return DEFAULT_CSL_STYLE;
+}
+
+function savedRecent(): CslStyleInfo[] {
+  try {
+    const list = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]') as unknown;
+    if (Array.isArray(list)) {
+      return list.filter(
+        (item): item is CslStyleInfo =>
+          typeof item?.id === 'string' && STYLE_ID.test(item.id) && typeof item?.title === 'string',
+      );
+    }
+  } catch {
+    // Storage may be disabled or hold something else.
+  }
+  return [];
+}
+
+function remember(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Not remembered then.
+  }
 }
 
 let worker: Worker | null = null;
@@ -41,7 +70,8 @@ function SafeHtml({ html, className }: { html: string; className: string }) {
 export function PreviewPanel({ entries }: { entries: EntryData[] }) {
   const { t, i18n } = useTranslation('bibliography');
   const selectId = useId();
-  const [style, setStyle] = useState<CslStyleId>(savedStyle);
+  const [style, setStyle] = useState(savedStyle);
+  const [recent, setRecent] = useState(savedRecent);
   const [state, setState] = useState<
     | { kind: 'idle' }
     | { kind: 'busy' }
@@ -74,6 +104,19 @@ export function PreviewPanel({ entries }: { entries: EntryData[] }) {
     return () => w.removeEventListener('message', onMessage);
   }, [style, locale, shownKey]);
 
+  const choose = (found: CslStyleInfo) => {
+    const next = [found, ...recent.filter((s) => s.id !== found.id)].slice(0, MAX_RECENT);
+    setRecent(next);
+    remember(RECENT_KEY, JSON.stringify(next));
+    setStyle(found.id);
+    remember(STYLE_KEY, found.id);
+  };
+  // Found styles not among the common ones; a saved style whose title is unknown shows its id.
+  const others = recent.filter((s) => !CSL_STYLES.some((common) => common.id === s.id));
+  if (!CSL_STYLES.some((s) => s.id === style) && !others.some((s) => s.id === style)) {
+    others.unshift({ id: style, title: style });
+  }
+
   return (
     <section className="bib-preview" aria-labelledby={`${selectId}-heading`}>
       <header className="bib-preview-header">
@@ -83,13 +126,8 @@ export function PreviewPanel({ entries }: { entries: EntryData[] }) {
           id={selectId}
           value={style}
           onChange={(event) => {
-            const next = event.target.value as CslStyleId;
-            setStyle(next);
-            try {
-              localStorage.setItem(STYLE_KEY, next);
-            } catch {
-              // Not remembered then.
-            }
+            setStyle(event.target.value);
+            remember(STYLE_KEY, event.target.value);
           }}
         >
           {CSL_STYLES.map((s) => (
@@ -97,7 +135,17 @@ export function PreviewPanel({ entries }: { entries: EntryData[] }) {
               {s.label}
             </option>
           ))}
+          {others.length > 0 ? (
+            <optgroup label={t('recentStyles')}>
+              {others.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.title}
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
         </select>
+        <StyleFinder onChoose={choose} />
       </header>
       <div className="bib-preview-body" aria-live="polite">
         {state.kind === 'idle' ? <p className="bib-hint">{t('previewHint')}</p> : null}

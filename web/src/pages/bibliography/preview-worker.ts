@@ -4,6 +4,7 @@ import {
   createRenderer,
   type RenderedEntry,
 } from '@scriptorium/common/bibliography/citation-render';
+import { type CompactNode, expandNode } from '@scriptorium/common/bibliography/csl-compact';
 import { exportCslItems } from '@scriptorium/common/bibliography/export';
 import type { EntryData } from '@scriptorium/common/bibliography/types';
 import { DEFAULT_CSL_LOCALE, localeUrl, styleUrl } from './csl/csl-assets';
@@ -45,13 +46,14 @@ function load(url: string): Promise<CslJson> {
 self.onmessage = async (event: MessageEvent<PreviewRequest>) => {
   const { requestId, style, locale, entries } = event.data;
   try {
-    const [styleJson, localeJson, fallback] = await Promise.all([
+    const [compactStyle, localeJson, fallback] = await Promise.all([
       load(styleUrl(style)),
       load(localeUrl(locale)),
       load(localeUrl(DEFAULT_CSL_LOCALE)),
     ]);
     const renderer = createRenderer(
-      styleJson,
+      // Styles are stored compact (see extract-csl-assets.ts).
+      expandNode(compactStyle as unknown as CompactNode) as unknown as CslJson,
       { [locale]: localeJson, [DEFAULT_CSL_LOCALE]: fallback },
       locale,
     );

