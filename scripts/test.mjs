@@ -66,6 +66,8 @@ if (!only || only === 'e2e') {
     passed += stats.expected + stats.flaky;
     failed += stats.unexpected;
     skipped += stats.skipped;
+    if (stats.flaky > 0)
+      console.log(`\n${stats.flaky} browser test(s) passed only on their retry (flaky): see the list above`);
   } else failed++;
 }
 

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { apiPost, createUser, expect, loginAs, type TestUser, test } from '../fixtures';
+import { createUser, expect, loginAs, type TestUser, test } from '../fixtures';
 
 // Spec sections 2.1-2.3, 5 (login), 8 (configuration load) and 9, against the real server.
 
@@ -245,5 +245,4 @@ test('a staff-made account can log in right after createuser', async ({ page }) 
   await page.goto('/');
   await fillLogin(page, staff.username, staff.password);
   await expect(nav(page)).toBeVisible();
-  await apiPost(page, '/api/user/logout/', {});
 });

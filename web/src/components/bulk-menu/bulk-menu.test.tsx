@@ -55,10 +55,11 @@ describe('BulkMenu', () => {
     await screen.findByRole('menu');
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Delete selected'));
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowDown' });
-    expect(document.activeElement?.textContent).toBe('Export selected');
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Export selected'));
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
-    expect(document.activeElement).toBe(trigger);
+    // react-aria gives focus back a frame after the menu closes.
+    await waitFor(() => expect(document.activeElement).toBe(trigger));
 
     fireEvent.keyDown(trigger, { key: 'ArrowDown' });
     await screen.findByRole('menu');
