@@ -39,6 +39,9 @@ async function openApp(plugins: ('templates' | 'books')[] = ['templates']) {
   });
   render(<App />);
   const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
+  // The screen behind the address loads as its own chunk; once it shows, the shell has settled
+  // (a screen arriving later would take the focus from a menu opened before it).
+  await screen.findByRole('heading', { name: / screen$/ });
   return { server, nav };
 }
 
