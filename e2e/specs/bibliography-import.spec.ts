@@ -120,6 +120,13 @@ test.describe('bibliography import', () => {
     const kind = editor.locator('[data-field="type"] select');
     await kind.selectOption({ label: 'Doktorarbeit' });
     await expect(kind).toHaveValue('phdthesis');
+    // EDTF dates are read back in words while typing.
+    const date = editor.locator('[data-field="date"]');
+    await date.locator('input').fill('1997-11');
+    await expect(date.locator('.bib-field-hint')).toHaveText('November 1997');
+    await date.locator('input').fill('1850~');
+    await expect(date.locator('.bib-field-hint')).toHaveText('um 1850');
+    await expect(date.locator('input')).toHaveAccessibleDescription('um 1850');
     // Types that came with the converter's update are named too.
     await editor.getByLabel('Quellentyp').selectOption('software');
     await expect(editor.getByLabel('Quellentyp').locator('option:checked')).not.toHaveText('software');

@@ -19,6 +19,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
 import { RichTextField } from '../../components/rich-text-field/rich-text-field';
+import { describeEdtf } from './edtf-description';
 import { emptyName, type FormValue, fromForm, isRichTextType, type NameForm, toForm } from './entry-form';
 
 export interface EntryDialogProps {
@@ -254,10 +255,19 @@ function FieldEditor({ name, label, required, labels, value, onChange, error }: 
       .sort((a, b) => collator.compare(a.title, b.title));
   }, [name, labels, i18n.language]);
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  // A date in words ("November 1997") under its EDTF value, so a typo shows before saving.
+  const dateInWords =
+    type === 'f_date' && !error && typeof value === 'string' && value.trim() !== ''
+      ? describeEdtf(value, i18n.language, {
+          approximate: (date) => t('dateApproximate', { date }),
+          uncertain: (date) => t('dateUncertain', { date }),
+        })
+      : null;
   const common = {
     id,
     'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? errorId : undefined,
+    'aria-describedby': error ? errorId : dateInWords ? hintId : undefined,
     'aria-required': required || undefined,
   };
 
@@ -357,6 +367,11 @@ function FieldEditor({ name, label, required, labels, value, onChange, error }: 
       {error ? (
         <span id={errorId} className="bib-field-error">
           {error}
+        </span>
+      ) : null}
+      {dateInWords ? (
+        <span id={hintId} className="bib-field-hint">
+          {dateInWords}
         </span>
       ) : null}
     </div>
