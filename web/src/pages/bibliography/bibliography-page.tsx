@@ -6,13 +6,13 @@ import {
   entryYear,
 } from '@scriptorium/common/bibliography/display';
 import { exportBiblatex, exportBibtex, exportCslJson } from '@scriptorium/common/bibliography/export';
-import { bibLabels } from '@scriptorium/common/bibliography/labels';
 import type { BibCategory, BibEntry, EntryData } from '@scriptorium/common/bibliography/types';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
+import { allVisibleSelected, selectVisible } from '../../components/data-table/selection';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
 import { useOnline } from '../../components/online/use-online';
@@ -31,6 +31,7 @@ import { downloadText } from './download';
 import { EntryDialog } from './entry-dialog';
 import { ImportDialog } from './import-dialog';
 import { PreviewPanel } from './preview-panel';
+import { useBibLabels } from './use-bib-labels';
 import './bibliography.css';
 import { TrashIcon } from '../../components/icons/trash-icon';
 
@@ -65,9 +66,9 @@ function toRow(entry: BibEntry): Row {
 
 /** The bibliography overview at /bibliography/ (spec 2.1; layout after Zotero's). */
 export function BibliographyPage() {
-  const { t, i18n } = useTranslation('bibliography');
+  const { t } = useTranslation('bibliography');
   usePageTitle(t('title'));
-  const labels = useMemo(() => bibLabels(i18n.language), [i18n.language]);
+  const labels = useBibLabels();
   const user = useCurrentUser();
   const userId = user?.id ?? -1;
   const online = useOnline();
@@ -207,7 +208,7 @@ export function BibliographyPage() {
   };
 
   const visibleIds = rows.map((row) => String(row.entry.id));
-  const allSelected = visibleIds.length > 0 && visibleIds.every((id) => selected.has(id));
+  const allSelected = allVisibleSelected(selected, visibleIds);
   const someSelected = selected.size > 0;
 
   const columns: Column<Row>[] = [
@@ -284,14 +285,7 @@ export function BibliographyPage() {
       id: 'bulk',
       allSelected,
       someSelected,
-      onSelectAll: (checked: boolean) => {
-        const next = new Set(selected);
-        for (const id of visibleIds) {
-          if (checked) next.add(id);
-          else next.delete(id);
-        }
-        setSelected(next);
-      },
+      onSelectAll: (checked: boolean) => setSelected(selectVisible(selected, visibleIds, checked)),
       actions: [
         {
           label: t('deleteSelected'),

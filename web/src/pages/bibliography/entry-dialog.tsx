@@ -1,5 +1,5 @@
 import { safeEntryKey } from '@scriptorium/common/bibliography/entry-key';
-import { type BibLabels, bibLabels } from '@scriptorium/common/bibliography/labels';
+import type { BibLabels } from '@scriptorium/common/bibliography/labels';
 import type {
   BibCategory,
   BibEntry,
@@ -21,6 +21,7 @@ import { Dialog } from '../../components/dialog/dialog';
 import { RichTextField } from '../../components/rich-text-field/rich-text-field';
 import { describeEdtf } from './edtf-description';
 import { emptyName, type FormValue, fromForm, isRichTextType, type NameForm, toForm } from './entry-form';
+import { useBibLabels } from './use-bib-labels';
 
 export interface EntryDialogProps {
   /** null: a new entry. */
@@ -53,7 +54,7 @@ function fieldsOf(type: string): { required: string[]; eitheror: string[]; optio
 /** Register or edit one source: its type, key, categories and every field of the type. */
 export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogProps) {
   const { t, i18n } = useTranslation('bibliography');
-  const labels = useMemo(() => bibLabels(i18n.language), [i18n.language]);
+  const labels = useBibLabels();
   const formId = useId();
   const [bibType, setBibType] = useState(entry?.bib_type ?? 'article');
   const [entryKey, setEntryKey] = useState(entry?.entry_key ?? '');

@@ -1,15 +1,15 @@
 import type { ListStamp } from '@scriptorium/common/api/bibliography';
 import type { ImportMessage } from '@scriptorium/common/bibliography/import-bibtex';
 import type { ImportFormat, ImportReport } from '@scriptorium/common/bibliography/import-entries';
-import { bibLabels } from '@scriptorium/common/bibliography/labels';
 import type { BibEntry } from '@scriptorium/common/bibliography/types';
 import { fieldTypeOf } from '@scriptorium/common/bibliography/validate';
-import { type DragEvent, useId, useMemo, useRef, useState } from 'react';
+import { type DragEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
 import { InvalidEntriesError, saveInChunks } from './bibliography-api';
 import { parseInWorkers } from './parse-in-workers';
+import { useBibLabels } from './use-bib-labels';
 
 type Phase =
   | { kind: 'choose' }
@@ -206,8 +206,8 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
 }
 
 function ReportView({ phase }: { phase: Extract<Phase, { kind: 'done' }> }) {
-  const { t, i18n } = useTranslation('bibliography');
-  const labels = useMemo(() => bibLabels(i18n.language), [i18n.language]);
+  const { t } = useTranslation('bibliography');
+  const labels = useBibLabels();
   // A field of the model by its title; anything else (a RIS tag, a BibTeX field we do not know) as written.
   const fieldName = (field: string) =>
     fieldTypeOf(field) ? t(`field.${field}`, { defaultValue: labels.field('misc', field) }) : field;

@@ -10,6 +10,7 @@ import { type DragEvent, useCallback, useEffect, useMemo, useState } from 'react
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
+import { allVisibleSelected, selectVisible } from '../../components/data-table/selection';
 import { useWindowSize } from '../../components/data-table/use-window-size';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
@@ -145,7 +146,7 @@ export function UsermediaPage() {
 
   const selectedIds = [...selected].map(Number);
   const visibleIds = rows.map((image) => String(image.id));
-  const allSelected = visibleIds.length > 0 && visibleIds.every((id) => selected.has(id));
+  const allSelected = allVisibleSelected(selected, visibleIds);
   const someSelected = visibleIds.some((id) => selected.has(id));
 
   const columns: Column<Image>[] = [
@@ -211,14 +212,7 @@ export function UsermediaPage() {
       id: 'bulk',
       allSelected,
       someSelected,
-      onSelectAll: (checked: boolean) => {
-        const next = new Set(selected);
-        for (const id of visibleIds) {
-          if (checked) next.add(id);
-          else next.delete(id);
-        }
-        setSelected(next);
-      },
+      onSelectAll: (checked: boolean) => setSelected(selectVisible(selected, visibleIds, checked)),
       actions: [
         {
           label: t('deleteSelected'),
