@@ -1,0 +1,483 @@
+import { type DOMOutputSpec, type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
+import { tableNodes } from 'prosemirror-tables';
+
+/**
+ * The one document schema of Scriptorium, shared by the browser editor and the collaboration
+ * server (which validates every incoming step against it).
+ *
+ * A document is `title part*`: the title is fixed because it is also the document's title in the
+ * overview; the parts after it come from a template (templates.ts) and are generic kinds
+ * (single-line text, rich text, contributors, keywords) carrying their template id and the
+ * elements and marks the template allows in them, so that user-defined templates need no new
+ * node types.
+ *
+ * Room left for later issues: `equation`, `citation`, `figure` and `cross_reference` nodes join
+ * the `inline`/`block` groups under those names; block-level tracked changes can become a
+ * `track` attribute on block nodes.
+ */
+
+/** Mark names that only record review work; the collaboration server checks rights against them. */
+export const COMMENT_MARK = 'comment';
+export const TRACKED_CHANGE_MARKS = ['insertion', 'deletion', 'format_change'] as const;
+
+/** Marks every text may carry, whatever the template says, because review needs them everywhere. */
+const REVIEW_MARKS = `${COMMENT_MARK} ${TRACKED_CHANGE_MARKS.join(' ')}`;
+
+/** The formatting marks of the body, in toolbar order. */
+export const FORMAT_MARKS = ['em', 'strong', 'underline', 'sup', 'sub', 'code', 'smallcaps', 'link'] as const;
+export type FormatMark = (typeof FORMAT_MARKS)[number];
+
+/** The block elements a template may allow in a rich-text part. */
+export const BODY_ELEMENTS = [
+  'paragraph',
+  'heading1',
+  'heading2',
+  'heading3',
+  'heading4',
+  'heading5',
+  'heading6',
+  'blockquote',
+  'bullet_list',
+  'ordered_list',
+  'code_block',
+  'horizontal_rule',
+  'table',
+  'footnote',
+  'hard_break',
+] as const;
+export type BodyElement = (typeof BODY_ELEMENTS)[number];
+
+export const PAPER_SIZES = ['A4', 'US Letter'] as const;
+export type PaperSize = (typeof PAPER_SIZES)[number];
+
+function stringAttr(dom: HTMLElement, name: string): string {
+  return dom.getAttribute(name) ?? '';
+}
+
+function listAttr(value: string | null): string[] {
+  return value ? value.split(' ').filter(Boolean) : [];
+}
+
+/** Attributes every template part carries: where it came from and what it allows. */
+const partAttrs = {
+  id: { default: '' },
+  title: { default: '' },
+  /** Optional parts may be hidden by the authors (they stay in the document, out of exports). */
+  optional: { default: false },
+  hidden: { default: false },
+  elements: { default: [] as string[] },
+  marks: { default: [] as string[] },
+};
+
+function partDOM(kind: string, attrs: Record<string, unknown>): DOMOutputSpec {
+  return [
+    'div',
+    {
+      class: `doc-part doc-${kind}${attrs.hidden ? ' doc-part-hidden' : ''}`,
+      'data-part': kind,
+      'data-part-id': String(attrs.id),
+      'data-title': String(attrs.title),
+      'data-optional': attrs.optional ? 'true' : 'false',
+      'data-hidden': attrs.hidden ? 'true' : 'false',
+      'data-elements': (attrs.elements as string[]).join(' '),
+      'data-marks': (attrs.marks as string[]).join(' '),
+    },
+    0,
+  ];
+}
+
+function partParse(kind: string): NodeSpec['parseDOM'] {
+  return [
+    {
+      tag: `div[data-part="${kind}"]`,
+      getAttrs: (dom: HTMLElement) => ({
+        id: stringAttr(dom, 'data-part-id'),
+        title: stringAttr(dom, 'data-title'),
+        optional: dom.getAttribute('data-optional') === 'true',
+        hidden: dom.getAttribute('data-hidden') === 'true',
+        elements: listAttr(dom.getAttribute('data-elements')),
+        marks: listAttr(dom.getAttribute('data-marks')),
+      }),
+    },
+  ];
+}
+
+const headingLevels = [1, 2, 3, 4, 5, 6] as const;
+
+const nodes: Record<string, NodeSpec> = {
+  doc: {
+    content: 'title part*',
+    attrs: {
+      /** The template the document was made from (templates.ts). */
+      template: { default: 'standard-article' },
+      /** BCP 47 tag: the editor's `lang`, so the browser spell-checks in it; smart quotes follow it. */
+      language: { default: 'en-US' },
+      paper_size: { default: 'A4' },
+    },
+  },
+  title: {
+    content: 'text*',
+    marks: `em strong underline sup sub smallcaps ${REVIEW_MARKS}`,
+    defining: true,
+    isolating: true,
+    parseDOM: [{ tag: 'div.doc-title' }, { tag: 'h1[data-doc-title]' }],
+    toDOM: () => ['div', { class: 'doc-title', role: 'heading', 'aria-level': '1' }, 0],
+  },
+  heading_part: {
+    group: 'part',
+    content: 'text*',
+    attrs: partAttrs,
+    defining: true,
+    isolating: true,
+    parseDOM: partParse('heading_part'),
+    toDOM: (node) => partDOM('heading_part', node.attrs),
+  },
+  richtext_part: {
+    group: 'part',
+    content: 'block+',
+    attrs: partAttrs,
+    isolating: true,
+    parseDOM: partParse('richtext_part'),
+    toDOM: (node) => partDOM('richtext_part', node.attrs),
+  },
+  contributors_part: {
+    group: 'part',
+    content: 'contributor*',
+    attrs: partAttrs,
+    isolating: true,
+    parseDOM: partParse('contributors_part'),
+    toDOM: (node) => partDOM('contributors_part', node.attrs),
+  },
+  tags_part: {
+    group: 'part',
+    content: 'keyword*',
+    attrs: partAttrs,
+    isolating: true,
+    parseDOM: partParse('tags_part'),
+    toDOM: (node) => partDOM('tags_part', node.attrs),
+  },
+  contributor: {
+    atom: true,
+    selectable: true,
+    attrs: {
+      firstname: { default: '' },
+      lastname: { default: '' },
+      email: { default: '' },
+      institution: { default: '' },
+      orcid: { default: '' },
+    },
+    parseDOM: [
+      {
+        tag: 'div[data-contributor]',
+        getAttrs: (dom: HTMLElement) => ({
+          firstname: stringAttr(dom, 'data-firstname'),
+          lastname: stringAttr(dom, 'data-lastname'),
+          email: stringAttr(dom, 'data-email'),
+          institution: stringAttr(dom, 'data-institution'),
+          orcid: stringAttr(dom, 'data-orcid'),
+        }),
+      },
+    ],
+    toDOM: (node) => [
+      'div',
+      {
+        class: 'doc-contributor',
+        'data-contributor': '',
+        'data-firstname': node.attrs.firstname,
+        'data-lastname': node.attrs.lastname,
+        'data-email': node.attrs.email,
+        'data-institution': node.attrs.institution,
+        'data-orcid': node.attrs.orcid,
+      },
+      [node.attrs.firstname, node.attrs.lastname].filter(Boolean).join(' '),
+    ],
+  },
+  keyword: {
+    atom: true,
+    selectable: true,
+    attrs: { keyword: { default: '' } },
+    parseDOM: [
+      {
+        tag: 'span[data-keyword]',
+        getAttrs: (dom: HTMLElement) => ({ keyword: stringAttr(dom, 'data-keyword') }),
+      },
+    ],
+    toDOM: (node) => [
+      'span',
+      { class: 'doc-keyword', 'data-keyword': node.attrs.keyword },
+      node.attrs.keyword,
+    ],
+  },
+
+  paragraph: {
+    group: 'block',
+    content: 'inline*',
+    parseDOM: [{ tag: 'p' }],
+    toDOM: () => ['p', 0],
+  },
+  heading: {
+    group: 'block',
+    content: 'inline*',
+    defining: true,
+    /** `id` is the target of internal links (`#id`) and, later, of cross-references. */
+    attrs: { level: { default: 1 }, id: { default: '' } },
+    parseDOM: headingLevels.map((level) => ({
+      tag: `h${level}`,
+      getAttrs: (dom: HTMLElement) => ({ level, id: dom.getAttribute('id') ?? '' }),
+    })),
+    toDOM: (node) => [`h${node.attrs.level}`, node.attrs.id ? { id: node.attrs.id } : {}, 0],
+  },
+  blockquote: {
+    group: 'block',
+    content: 'block+',
+    defining: true,
+    parseDOM: [{ tag: 'blockquote' }],
+    toDOM: () => ['blockquote', 0],
+  },
+  bullet_list: {
+    group: 'block',
+    content: 'list_item+',
+    parseDOM: [{ tag: 'ul' }],
+    toDOM: () => ['ul', 0],
+  },
+  ordered_list: {
+    group: 'block',
+    content: 'list_item+',
+    attrs: { start: { default: 1 } },
+    parseDOM: [
+      {
+        tag: 'ol',
+        getAttrs: (dom: HTMLElement) => {
+          const start = Number(dom.getAttribute('start') ?? '1');
+          return { start: Number.isInteger(start) ? start : 1 };
+        },
+      },
+    ],
+    toDOM: (node) => ['ol', node.attrs.start === 1 ? {} : { start: node.attrs.start }, 0],
+  },
+  list_item: {
+    content: 'paragraph block*',
+    defining: true,
+    parseDOM: [{ tag: 'li' }],
+    toDOM: () => ['li', 0],
+  },
+  code_block: {
+    group: 'block',
+    content: 'text*',
+    marks: REVIEW_MARKS,
+    code: true,
+    defining: true,
+    attrs: { language: { default: '' } },
+    parseDOM: [
+      {
+        tag: 'pre',
+        preserveWhitespace: 'full',
+        getAttrs: (dom: HTMLElement) => ({ language: stringAttr(dom, 'data-language') }),
+      },
+    ],
+    toDOM: (node) => [
+      'pre',
+      node.attrs.language ? { 'data-language': node.attrs.language } : {},
+      ['code', 0],
+    ],
+  },
+  horizontal_rule: {
+    group: 'block',
+    parseDOM: [{ tag: 'hr' }],
+    toDOM: () => ['hr'],
+  },
+  ...tableNodes({
+    tableGroup: 'block',
+    cellContent: 'block+',
+    cellAttributes: {},
+  }),
+
+  text: { group: 'inline' },
+  hard_break: {
+    inline: true,
+    group: 'inline',
+    selectable: false,
+    parseDOM: [{ tag: 'br' }],
+    toDOM: () => ['br'],
+  },
+  /**
+   * A footnote holds real paragraphs so that two authors editing one footnote produce ordinary,
+   * mergeable steps (a footnote kept in an attribute would be overwritten whole). Numbering is
+   * done when rendering. A footnote inside a footnote is refused by `checkDocument` (templates.ts):
+   * the content expression cannot exclude it by context.
+   */
+  footnote: {
+    inline: true,
+    group: 'inline',
+    content: 'paragraph+',
+    atom: true,
+    parseDOM: [{ tag: 'span[data-footnote]' }],
+    toDOM: () => ['span', { class: 'doc-footnote', 'data-footnote': '' }, 0],
+  },
+};
+
+function trackAttrs(extra: Record<string, { default: unknown }> = {}) {
+  // user id and name are both kept: the name must stay readable after the account is gone.
+  return { user: { default: 0 }, username: { default: '' }, date: { default: 0 }, ...extra };
+}
+
+function trackParse(tag: string, withFormats = false): MarkSpec['parseDOM'] {
+  return [
+    {
+      tag,
+      getAttrs: (dom: HTMLElement) => ({
+        user: Number(dom.getAttribute('data-user') ?? '0'),
+        username: stringAttr(dom, 'data-username'),
+        date: Number(dom.getAttribute('data-date') ?? '0'),
+        ...(withFormats
+          ? {
+              before: listAttr(dom.getAttribute('data-before')),
+              after: listAttr(dom.getAttribute('data-after')),
+            }
+          : {}),
+      }),
+    },
+  ];
+}
+
+const marks: Record<string, MarkSpec> = {
+  em: {
+    parseDOM: [
+      { tag: 'i' },
+      { tag: 'em' },
+      { style: 'font-style=italic' },
+      { style: 'font-style=normal', clearMark: (mark) => mark.type.name === 'em' },
+    ],
+    toDOM: () => ['em', 0],
+  },
+  strong: {
+    parseDOM: [
+      { tag: 'strong' },
+      // Google Docs wraps whole copies in <b style="font-weight:normal">: that is not bold.
+      { tag: 'b', getAttrs: (dom: HTMLElement) => dom.style.fontWeight !== 'normal' && null },
+      { style: 'font-weight=400', clearMark: (mark) => mark.type.name === 'strong' },
+      {
+        style: 'font-weight',
+        getAttrs: (value: string) => /^(bold(er)?|[6-9]\d{2,})$/.test(value) && null,
+      },
+    ],
+    toDOM: () => ['strong', 0],
+  },
+  underline: {
+    parseDOM: [
+      { tag: 'u' },
+      { style: 'text-decoration=underline' },
+      { style: 'text-decoration-line=underline' },
+    ],
+    toDOM: () => ['u', 0],
+  },
+  sup: {
+    excludes: 'sub sup',
+    parseDOM: [{ tag: 'sup' }, { style: 'vertical-align=super' }],
+    toDOM: () => ['sup', 0],
+  },
+  sub: {
+    excludes: 'sub sup',
+    parseDOM: [{ tag: 'sub' }, { style: 'vertical-align=sub' }],
+    toDOM: () => ['sub', 0],
+  },
+  code: {
+    parseDOM: [{ tag: 'code' }],
+    toDOM: () => ['code', 0],
+  },
+  smallcaps: {
+    parseDOM: [{ tag: 'span.smallcaps' }, { style: 'font-variant=small-caps' }],
+    toDOM: () => ['span', { class: 'smallcaps' }, 0],
+  },
+  /** External (`https://...`) or internal to a heading (`#` + the heading's id). */
+  link: {
+    attrs: { href: {}, title: { default: '' } },
+    inclusive: false,
+    parseDOM: [
+      {
+        tag: 'a[href]',
+        getAttrs: (dom: HTMLElement) => ({
+          href: dom.getAttribute('href') ?? '',
+          title: dom.getAttribute('title') ?? '',
+        }),
+      },
+    ],
+    toDOM: (mark) => [
+      'a',
+      mark.attrs.title ? { href: mark.attrs.href, title: mark.attrs.title } : { href: mark.attrs.href },
+      0,
+    ],
+  },
+  /** A comment thread anchor; threads themselves live in a table. Comments may overlap. */
+  comment: {
+    attrs: { id: { default: 0 } },
+    excludes: '',
+    inclusive: false,
+    parseDOM: [
+      {
+        tag: 'span.comment[data-id]',
+        getAttrs: (dom: HTMLElement) => ({ id: Number(dom.getAttribute('data-id') ?? '0') }),
+      },
+    ],
+    toDOM: (mark) => ['span', { class: 'comment', 'data-id': String(mark.attrs.id) }, 0],
+  },
+  insertion: {
+    attrs: trackAttrs({ approved: { default: false } }),
+    inclusive: false,
+    excludes: 'deletion',
+    parseDOM: trackParse('span.insertion'),
+    toDOM: (mark) => [
+      'span',
+      {
+        class: mark.attrs.approved ? 'insertion approved' : 'insertion',
+        'data-user': String(mark.attrs.user),
+        'data-username': mark.attrs.username,
+        'data-date': String(mark.attrs.date),
+      },
+      0,
+    ],
+  },
+  deletion: {
+    attrs: trackAttrs(),
+    inclusive: false,
+    excludes: 'insertion',
+    parseDOM: trackParse('span.deletion'),
+    toDOM: (mark) => [
+      'span',
+      {
+        class: 'deletion',
+        'data-user': String(mark.attrs.user),
+        'data-username': mark.attrs.username,
+        'data-date': String(mark.attrs.date),
+      },
+      0,
+    ],
+  },
+  /** `before` and `after` name the formatting marks the change removed and added. */
+  format_change: {
+    attrs: trackAttrs({ before: { default: [] as string[] }, after: { default: [] as string[] } }),
+    inclusive: false,
+    parseDOM: trackParse('span.format-change', true),
+    toDOM: (mark) => [
+      'span',
+      {
+        class: 'format-change',
+        'data-user': String(mark.attrs.user),
+        'data-username': mark.attrs.username,
+        'data-date': String(mark.attrs.date),
+        'data-before': (mark.attrs.before as string[]).join(' '),
+        'data-after': (mark.attrs.after as string[]).join(' '),
+      },
+      0,
+    ],
+  },
+};
+
+export const schema = new Schema({ nodes, marks });
+
+export type TrackedChangeMark = (typeof TRACKED_CHANGE_MARKS)[number];
+
+/** Whether a mark name only records review work (comments, tracked changes). */
+export function isReviewMark(name: string): boolean {
+  return name === COMMENT_MARK || (TRACKED_CHANGE_MARKS as readonly string[]).includes(name);
+}

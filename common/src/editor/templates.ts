@@ -1,0 +1,207 @@
+import type { Node as PMNode, Schema } from 'prosemirror-model';
+import { type BodyElement, type FormatMark, isReviewMark, PAPER_SIZES, type PaperSize } from './schema';
+
+/**
+ * Document templates as data: a list of parts with the elements and marks each allows. The
+ * built-in "Standard article" is one of them; the Templates plugin can define others without
+ * touching the schema, because every part is one of four generic kinds.
+ */
+
+export type PartKind = 'heading_part' | 'richtext_part' | 'contributors_part' | 'tags_part';
+
+export interface TemplatePart {
+  /** Stable id inside the template (`subtitle`, `abstract`, ...). */
+  id: string;
+  kind: PartKind;
+  /** Shown to authors when the template has no translation for `id`. */
+  title: string;
+  /** An optional part can be hidden by the authors. */
+  optional: boolean;
+  /** Whether a new document starts with it hidden. */
+  hidden: boolean;
+  /** Block and inline elements allowed (rich-text parts); empty for the other kinds. */
+  elements: BodyElement[];
+  /** Formatting marks allowed; comment and tracked-change marks are always allowed. */
+  marks: FormatMark[];
+}
+
+export interface DocumentTemplate {
+  id: string;
+  title: string;
+  /** The title always comes first (it is the document's title); these parts follow it. */
+  parts: TemplatePart[];
+}
+
+const ALL_MARKS: FormatMark[] = ['em', 'strong', 'underline', 'sup', 'sub', 'code', 'smallcaps', 'link'];
+const TITLE_MARKS: FormatMark[] = ['em', 'strong', 'underline', 'sup', 'sub', 'smallcaps'];
+
+export const standardArticle: DocumentTemplate = {
+  id: 'standard-article',
+  title: 'Standard article',
+  parts: [
+    {
+      id: 'subtitle',
+      kind: 'heading_part',
+      title: 'Subtitle',
+      optional: true,
+      hidden: true,
+      elements: [],
+      marks: TITLE_MARKS,
+    },
+    {
+      id: 'authors',
+      kind: 'contributors_part',
+      title: 'Authors',
+      optional: true,
+      hidden: false,
+      elements: [],
+      marks: [],
+    },
+    {
+      id: 'abstract',
+      kind: 'richtext_part',
+      title: 'Abstract',
+      optional: true,
+      hidden: false,
+      elements: ['paragraph', 'footnote', 'hard_break'],
+      marks: ALL_MARKS,
+    },
+    {
+      id: 'keywords',
+      kind: 'tags_part',
+      title: 'Keywords',
+      optional: true,
+      hidden: false,
+      elements: [],
+      marks: [],
+    },
+    {
+      id: 'body',
+      kind: 'richtext_part',
+      title: 'Body',
+      optional: false,
+      hidden: false,
+      elements: [
+        'paragraph',
+        'heading1',
+        'heading2',
+        'heading3',
+        'heading4',
+        'heading5',
+        'heading6',
+        'blockquote',
+        'bullet_list',
+        'ordered_list',
+        'code_block',
+        'horizontal_rule',
+        'table',
+        'footnote',
+        'hard_break',
+      ],
+      marks: ALL_MARKS,
+    },
+  ],
+};
+
+export const templates: readonly DocumentTemplate[] = [standardArticle];
+
+export interface NewDocumentOptions {
+  title?: string;
+  language?: string;
+  paperSize?: PaperSize;
+}
+
+/** A fresh document of a template: empty parts, each carrying what it allows. */
+export function createDocument(
+  schema: Schema,
+  template: DocumentTemplate,
+  options: NewDocumentOptions = {},
+): PMNode {
+  const title = schema.nodes.title.create(null, options.title ? schema.text(options.title) : null);
+  const parts = template.parts.map((part) => {
+    const attrs = {
+      id: part.id,
+      title: part.title,
+      optional: part.optional,
+      hidden: part.hidden,
+      elements: [...part.elements],
+      marks: [...part.marks],
+    };
+    const type = schema.nodes[part.kind];
+    return type.createAndFill(attrs) ?? type.create(attrs);
+  });
+  return schema.nodes.doc.create(
+    {
+      template: template.id,
+      language: options.language ?? 'en-US',
+      paper_size: options.paperSize ?? PAPER_SIZES[0],
+    },
+    [title, ...parts],
+  );
+}
+
+/** The document's title as plain text, for the overview. */
+export function documentTitle(doc: PMNode): string {
+  const first = doc.firstChild;
+  return first && first.type.name === 'title' ? first.textContent.trim() : '';
+}
+
+/** The element name of a node as templates list it (`heading2`, `table`, ...), or null for structure. */
+export function elementName(node: PMNode): BodyElement | null {
+  const name = node.type.name;
+  if (name === 'heading') return `heading${node.attrs.level}` as BodyElement;
+  if (name === 'list_item' || name === 'table_row' || name === 'table_cell' || name === 'table_header')
+    return null;
+  if (name === 'text') return null;
+  return name as BodyElement;
+}
+
+export interface TemplateProblem {
+  part: string;
+  /** An element or mark the part does not allow, or `nested_footnote`. */
+  problem: string;
+}
+
+/**
+ * What the schema alone cannot say: elements and marks a part does not allow, and footnotes
+ * inside footnotes. The editor refuses transactions that add problems; the server may use it too.
+ */
+export function checkDocument(doc: PMNode): TemplateProblem[] {
+  const problems: TemplateProblem[] = [];
+  doc.forEach((part) => {
+    if (part.type.name === 'title') {
+      collectMarks(part, 'title', null, problems);
+      return;
+    }
+    const id = String(part.attrs.id);
+    const elements = part.attrs.elements as string[];
+    const allowedMarks = part.attrs.marks as string[];
+    if (part.type.name === 'richtext_part') {
+      part.descendants((node) => {
+        const name = elementName(node);
+        if (name && !elements.includes(name)) problems.push({ part: id, problem: name });
+        if (node.type.name === 'footnote') {
+          let nested = false;
+          node.descendants((inner) => {
+            if (inner.type.name === 'footnote') nested = true;
+          });
+          if (nested) problems.push({ part: id, problem: 'nested_footnote' });
+        }
+        return true;
+      });
+    }
+    collectMarks(part, id, allowedMarks, problems);
+  });
+  return problems;
+}
+
+function collectMarks(part: PMNode, id: string, allowed: string[] | null, problems: TemplateProblem[]): void {
+  if (allowed === null) return;
+  part.descendants((node) => {
+    for (const mark of node.marks) {
+      const name = mark.type.name;
+      if (!isReviewMark(name) && !allowed.includes(name)) problems.push({ part: id, problem: name });
+    }
+    return true;
+  });
+}
