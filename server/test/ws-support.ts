@@ -91,6 +91,17 @@ export function openRaw(url: string, headers: Record<string, string>): Promise<R
   });
 }
 
+/**
+ * The next frame other than a replayed `welcome`: a raw socket never acknowledges, so under load
+ * the server's throttle may resend its greeting before the subscribe arrives.
+ */
+export async function nextAfterWelcome(socket: RawSocket): Promise<Record<string, unknown>> {
+  for (;;) {
+    const frame = await socket.next();
+    if (frame.type !== 'welcome') return frame;
+  }
+}
+
 export interface LiveClient {
   connector: WebSocketConnector;
   messages: AppFrame[];

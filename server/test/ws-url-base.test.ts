@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINES, SHELL_MARKER, useServer } from './harness';
-import { cookieHeader, openRaw, type RawSocket } from './ws-support';
+import { cookieHeader, nextAfterWelcome, openRaw, type RawSocket } from './ws-support';
 
 // WS_URL_BASE other than the default '/ws': the endpoints, the session lookup, readiness and the
 // app-shell fallback all follow it.
@@ -18,7 +18,7 @@ describe.each(ENGINES)('websocket endpoints under WS_URL_BASE=/live (%s)', (engi
     open.push(socket);
     expect(await socket.next()).toEqual({ type: 'welcome', c: 0, s: 1 });
     socket.send({ type: 'subscribe', c: 1, s: 1, session: 'live-base-session', seen: 0, next: 1 });
-    expect(await socket.next()).toEqual({ type: 'subscribed', c: 1, s: 2, seen: 0 });
+    expect(await nextAfterWelcome(socket)).toEqual({ type: 'subscribed', c: 1, s: 2, seen: 0 });
     return socket;
   }
 

@@ -35,6 +35,7 @@ import { mediaRoutes } from '../modules/usermedia/media-routes';
 import { usermediaRoutes } from '../modules/usermedia/routes';
 import { socialRoutes } from '../social/routes';
 import { websocketPlugin } from '../ws/plugin';
+import { registerUpgradeCleanup } from '../ws/upgrade-cleanup';
 import { registerCsrf } from './csrf';
 import { handleError } from './errors';
 import { parseFormBody } from './form-body';
@@ -68,6 +69,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(fastifyCookie);
   registerVisitorLanguage(app);
   registerReadiness(app, ctx);
+  registerUpgradeCleanup(app);
   registerCsrf(app, ctx);
   registerSession(app, ctx);
   registerUserLanguage(app);

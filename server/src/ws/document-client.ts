@@ -43,7 +43,10 @@ export class DocumentClient {
   docData: DocDataMessage | null = null;
   accessDenied = false;
   private nextRid = 1;
+  /** The diff whose answer lets the next one go. */
   private inFlight: number | null = null;
+  /** Every diff sent by edit() and not answered yet (some may be answered after a reconnect). */
+  private readonly sent = new Set<number>();
   private readonly waiters = new Map<number, (answer: DiffAnswer) => void>();
   private readonly listeners = new Set<(message: DocumentServerMessage) => void>();
 
@@ -127,6 +130,7 @@ export class DocumentClient {
     if (!sendable) return;
     const rid = this.nextRid++;
     this.inFlight = rid;
+    this.sent.add(rid);
     this.connector.send({
       type: 'diff',
       v: sendable.version,
@@ -149,6 +153,8 @@ export class DocumentClient {
             plugins: [collab({ version: message.doc.v, clientID: message.session_id })],
           });
         }
+        // What was in flight may have died with the old server process: send the steps again
+        // (a copy that was committed after all comes back as 'stale' with our own steps).
         this.inFlight = null;
         this.flush();
         break;
@@ -160,9 +166,11 @@ export class DocumentClient {
         }
         break;
       case 'confirm_diff':
-        if (this.state && message.rid === this.inFlight) {
+        // Also the answer to a diff sent before a reconnect (the transport resent it): the
+        // version says how many of the unconfirmed steps it took.
+        if (this.state && this.sent.delete(message.rid)) {
           const sendable = sendableSteps(this.state);
-          if (sendable) {
+          if (sendable && message.v > sendable.version) {
             const mine = sendable.steps.slice(0, message.v - sendable.version);
             this.state = this.state.apply(
               receiveTransaction(
@@ -172,11 +180,14 @@ export class DocumentClient {
               ),
             );
           }
-          this.inFlight = null;
-          this.flush();
+          if (message.rid === this.inFlight) {
+            this.inFlight = null;
+            this.flush();
+          }
         }
         break;
       case 'reject_diff':
+        this.sent.delete(message.rid);
         if (message.rid === this.inFlight) {
           this.inFlight = null;
           // 'stale': the missing steps came first and were rebased over; send again.

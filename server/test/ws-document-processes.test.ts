@@ -1,0 +1,292 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { schema } from '@scriptorium/common/editor/schema';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrate';
+import { EMPTY_CONTENT } from '../src/modules/documents/commands/create-document';
+import { createUser } from '../src/modules/user/commands/create-user';
+import { DocumentClient } from '../src/ws/document-client';
+import { TestClient } from './harness';
+import { cookieHeader, waitFor } from './ws-support';
+
+// The document endpoint across real server processes (src/main.ts as children): two processes
+// serving one document through PostgreSQL and Redis, and kill -9 right after a confirmation.
+
+const REQUIRED = process.env.REQUIRE_SERVICES === '1';
+const DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
+const PASSWORD = 'correct horse battery staple';
+
+async function servicesReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3000 });
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await client.connect();
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+    redis.disconnect();
+  }
+}
+
+const SERVICES = REQUIRED || (await servicesReachable());
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+interface Child {
+  child: ChildProcess;
+  baseUrl: string;
+  output: string[];
+}
+
+async function startChild(env: Record<string, string>, port: number): Promise<Child> {
+  const output: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SECRET_KEY: 'collab-test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const started: Child = { child, baseUrl: `http://127.0.0.1:${port}`, output };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
+    try {
+      if ((await fetch(`${started.baseUrl}/api/base/configuration/`)).status === 200) return started;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function stopChild({ child, output }: Child, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const slow = setTimeout(
+      () => console.warn(`slow ${signal} stop:\n${output.slice(-20).join('')}`),
+      10_000,
+    );
+    child.once('exit', () => {
+      clearTimeout(slow);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
+
+interface Deployment {
+  env: Record<string, string>;
+  documentId: number;
+  /** Reads the stored versions of the document's step log. */
+  stepVersions(): Promise<number[]>;
+  drop(): Promise<void>;
+}
+
+/** A database with two users (ada owns the document, emmy may write) and one document. */
+async function prepare(engine: 'sqlite' | 'postgres'): Promise<Deployment> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-collab-'));
+  let databaseUrl: string | undefined;
+  let name = '';
+  if (engine === 'postgres') {
+    name = `scriptorium_collab_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+  }
+  const { db, dialect } = createDatabase({ databaseUrl, dataDir });
+  await migrateToLatest(db, dialect);
+  const ada = await createUser(
+    { db },
+    { username: 'ada', email: 'ada@example.org', password: PASSWORD, emailVerified: true },
+  );
+  const emmy = await createUser(
+    { db },
+    { username: 'emmy', email: 'emmy@example.org', password: PASSWORD, emailVerified: true },
+  );
+  const now = Date.now();
+  const doc = await db
+    .insertInto('documents')
+    .values({
+      owner_id: ada.id,
+      title: 'Together',
+      path: '',
+      content: EMPTY_CONTENT,
+      version: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('document_access')
+    .values({
+      document_id: doc.id,
+      user_id: emmy.id,
+      invite_id: null,
+      rights: 'write',
+      path: '',
+      created_at: now,
+    })
+    .execute();
+  await db.destroy();
+  const env: Record<string, string> = { DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'no-web') };
+  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, REDIS_URL });
+  return {
+    env,
+    documentId: doc.id,
+    async stepVersions() {
+      const reader = createDatabase({ databaseUrl, dataDir });
+      try {
+        const rows = await reader.db
+          .selectFrom('document_steps')
+          .select('version')
+          .where('document_id', '=', doc.id)
+          .orderBy('version')
+          .execute();
+        return rows.map((row) => row.version);
+      } finally {
+        await reader.db.destroy();
+      }
+    },
+    async drop() {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (!name) return;
+      const admin = new pg.Client({ connectionString: DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+async function login(on: Child, username: string): Promise<TestClient> {
+  const client = new TestClient(on.baseUrl);
+  const response = await client.post('/api/user/login/', { login: username, password: PASSWORD });
+  expect(response.status, response.text).toBe(200);
+  return client;
+}
+
+function editor(on: Child, browser: TestClient, documentId: number): DocumentClient {
+  return new DocumentClient({
+    wsUrlBase: `${on.baseUrl.replace(/^http/, 'ws')}/ws`,
+    documentId,
+    headers: { cookie: cookieHeader(browser), origin: on.baseUrl },
+    // Reconnect quickly after the server comes back.
+    timing: { reconnectMs: 100 },
+  });
+}
+
+/** Position inside the body's first paragraph. */
+function bodyStart(client: DocumentClient): number {
+  let found = -1;
+  client.state!.doc.descendants((node, pos) => {
+    if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
+    return found < 0;
+  });
+  return found;
+}
+
+const ENGINES = (['sqlite', 'postgres'] as const).filter((engine) => engine === 'sqlite' || SERVICES);
+
+describe.each(ENGINES)('collaboration across server processes (%s)', (engine) => {
+  const children: Child[] = [];
+  const editors: DocumentClient[] = [];
+  const deployments: Deployment[] = [];
+
+  afterAll(async () => {
+    for (const client of editors) client.close();
+    await Promise.all(children.map((child) => stopChild(child)));
+    for (const deployment of deployments) await deployment.drop();
+  }, 60_000);
+
+  it('keeps a confirmed step through kill -9, and sends the unconfirmed ones after the restart', async () => {
+    const deployment = await prepare(engine);
+    deployments.push(deployment);
+    const port = await freePort();
+    const first = await startChild(deployment.env, port);
+    children.push(first);
+    const ada = editor(first, await login(first, 'ada'), deployment.documentId);
+    editors.push(ada);
+    await ada.open();
+
+    const confirmed = ada.next((message) => message.type === 'confirm_diff');
+    ada.edit((tr) => tr.insertText('kept', bodyStart(ada)));
+    expect(await confirmed).toMatchObject({ v: 1 });
+    // At once after the confirmation: no time for a clean shutdown or a later save.
+    await stopChild(first, 'SIGKILL');
+    expect(await deployment.stepVersions()).toEqual([1]);
+
+    // Typed while the server is down: unconfirmed, kept by the client.
+    ada.edit((tr) => tr.insertText(' and more', bodyStart(ada) + 4));
+    const reopened = ada.next((message) => message.type === 'doc_data');
+    const second = await startChild(deployment.env, port);
+    children.push(second);
+    await reopened;
+    await ada.settled();
+    expect(await deployment.stepVersions()).toEqual([1, 2]);
+    expect(ada.state!.doc.textBetween(0, ada.state!.doc.content.size, '\n')).toContain('kept and more');
+  }, 120_000);
+
+  it.skipIf(engine === 'sqlite')(
+    'lets two processes serve one document, ordered by the database',
+    async () => {
+      const deployment = await prepare(engine);
+      deployments.push(deployment);
+      const one = await startChild(deployment.env, await freePort());
+      const two = await startChild(deployment.env, await freePort());
+      children.push(one, two);
+      const ada = editor(one, await login(one, 'ada'), deployment.documentId);
+      const emmy = editor(two, await login(two, 'emmy'), deployment.documentId);
+      editors.push(ada, emmy);
+      await Promise.all([ada.open(), emmy.open()]);
+      // Each sees the other in the participants, through Redis.
+      await ada.next((m) => m.type === 'participants' && m.participants.length === 2);
+
+      for (let round = 0; round < 10; round++) {
+        ada.edit((tr) => tr.insertText('a', bodyStart(ada)));
+        emmy.edit((tr) => tr.insertText('e', bodyStart(emmy)));
+      }
+      await Promise.all([ada.settled(), emmy.settled()]);
+      await waitFor(() => ada.version === 20 && emmy.version === 20, 'both at version 20');
+      expect(ada.state!.doc.toJSON()).toEqual(emmy.state!.doc.toJSON());
+      expect(await deployment.stepVersions()).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+      const doc = ada.state!.doc;
+      // The body only: the title ('Together') has letters of its own.
+      const text = doc.textBetween(doc.child(0).nodeSize, doc.content.size, '\n');
+      expect(text.replace(/[^ae]/g, '').split('').sort().join('')).toBe(`${'a'.repeat(10)}${'e'.repeat(10)}`);
+      expect(schema.nodeFromJSON(ada.state!.doc.toJSON()).firstChild?.textContent).toBe('Together');
+    },
+    120_000,
+  );
+});
