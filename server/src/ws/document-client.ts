@@ -28,6 +28,8 @@ export interface DocumentClientOptions {
   /** Names the editor across its sockets (stable over reconnects); random by default. */
   sessionId?: string;
   onAccessDenied?(): void;
+  /** This many of the oldest unconfirmed local steps were just confirmed (benchmarks time them). */
+  onConfirmed?(steps: number): void;
 }
 
 /**
@@ -50,7 +52,10 @@ export class DocumentClient {
   private readonly waiters = new Map<number, (answer: DiffAnswer) => void>();
   private readonly listeners = new Set<(message: DocumentServerMessage) => void>();
 
+  private readonly onConfirmed?: (steps: number) => void;
+
   constructor(options: DocumentClientOptions) {
+    this.onConfirmed = options.onConfirmed;
     this.connector = new WebSocketConnector({
       wsUrlBase: options.wsUrlBase,
       path: documentSocketPath(options.documentId),
@@ -172,6 +177,7 @@ export class DocumentClient {
           const sendable = sendableSteps(this.state);
           if (sendable && message.v > sendable.version) {
             const mine = sendable.steps.slice(0, message.v - sendable.version);
+            this.onConfirmed?.(mine.length);
             this.state = this.state.apply(
               receiveTransaction(
                 this.state,

@@ -28,6 +28,7 @@ import {
   freshDocument,
   readHead,
   readSteps,
+  readVersion,
   SNAPSHOT_EVERY,
   type StoredStep,
   withDocumentLock,
@@ -96,6 +97,16 @@ interface Room {
   sessions: Map<string, SessionState>;
   /** Participants of the other processes, by process id. */
   remote: Map<string, Participant[]>;
+  /** The latest committed steps (at most RECENT_STEPS), so that a stale diff is answered from memory. */
+  recent: StoredStep[];
+}
+
+/** Steps a room keeps in memory for catch-ups; older ones are read from the step log. */
+const RECENT_STEPS = 1000;
+
+function remember(room: Room, steps: StoredStep[]): void {
+  room.recent.push(...steps);
+  if (room.recent.length > RECENT_STEPS) room.recent.splice(0, room.recent.length - RECENT_STEPS);
 }
 
 class Refusal extends Error {
@@ -176,6 +187,7 @@ export function createDocumentEndpoint() {
       contentVersion: after,
       sessions: new Map(),
       remote: new Map(),
+      recent: steps.slice(-RECENT_STEPS),
     };
   }
 
@@ -205,6 +217,7 @@ export function createDocumentEndpoint() {
     }
     room.doc = doc;
     room.version = fresh[fresh.length - 1].version;
+    remember(room, fresh);
     relay(topic, room, fresh, except);
   }
 
@@ -249,6 +262,31 @@ export function createDocumentEndpoint() {
     return true;
   }
 
+  /**
+   * reject_diff 'stale', after the steps the session has not been sent yet (what is already on its
+   * way reaches the client before this answer), from memory when the room still holds them.
+   */
+  async function answerStale(
+    socket: Socket,
+    room: Room,
+    id: number,
+    session: SessionState,
+    rid: number,
+  ): Promise<void> {
+    if (session.sentVersion < room.version) {
+      const first = room.recent[0]?.version ?? Number.POSITIVE_INFINITY;
+      const missing =
+        first <= session.sentVersion + 1
+          ? room.recent.filter((step) => step.version > session.sentVersion)
+          : await readSteps(socket.topic.ctx.db, id, session.sentVersion, room.version);
+      if (missing.length) {
+        socket.send(stepsMessage(session.sentVersion, missing));
+        session.sentVersion = missing[missing.length - 1].version;
+      }
+    }
+    refuse(socket, rid, 'stale');
+  }
+
   async function handleDiff(
     socket: Socket,
     room: Room,
@@ -260,6 +298,9 @@ export function createDocumentEndpoint() {
     const { right } = socket.admission;
     if (!rightMayEdit(right)) return refuse(socket, message.rid, 'read_only');
     if (!takeToken(session, Date.now())) return refuse(socket, message.rid, 'flood');
+    // Behind what this process already holds: stale for sure, answered without the database. (The
+    // room's version never runs ahead of the step log: it only moves after a commit.)
+    if (message.v < room.version) return answerStale(socket, room, id, session, message.rid);
     let steps: Step[];
     try {
       steps = parseSteps(message.ds);
@@ -269,9 +310,10 @@ export function createDocumentEndpoint() {
     }
     const ctx = socket.topic.ctx;
     const outcome = await withDocumentLock(ctx.db, ctx.dialect, id, async (trx) => {
-      const head = await readHead(trx, id);
-      if (!head) return { kind: 'gone' as const };
-      if (head.version > room.version) advance(socket.topic, room, await readSteps(trx, id, room.version));
+      // Only the version under the lock: the snapshot is not needed to decide.
+      const version = await readVersion(trx, id);
+      if (version === undefined) return { kind: 'gone' as const };
+      if (version > room.version) advance(socket.topic, room, await readSteps(trx, id, room.version));
       if (message.v < room.version) return { kind: 'stale' as const };
       if (message.v > room.version) return { kind: 'refused' as const, reason: 'ahead' as const };
       let doc: PMNode;
@@ -297,15 +339,7 @@ export function createDocumentEndpoint() {
     });
     if (outcome.kind === 'gone') return socket.deny();
     if (outcome.kind === 'refused') return refuse(socket, message.rid, outcome.reason);
-    if (outcome.kind === 'stale') {
-      // The session gets what it has not been sent yet; what is on its way reaches it first.
-      const missing = await readSteps(ctx.db, id, session.sentVersion, room.version);
-      if (missing.length) {
-        socket.send(stepsMessage(session.sentVersion, missing));
-        session.sentVersion = missing[missing.length - 1].version;
-      }
-      return refuse(socket, message.rid, 'stale');
-    }
+    if (outcome.kind === 'stale') return answerStale(socket, room, id, session, message.rid);
     // Committed: from here on the steps are durable.
     const stored: StoredStep[] = message.ds.map((step, index) => ({
       version: outcome.base + index + 1,
@@ -314,6 +348,7 @@ export function createDocumentEndpoint() {
     }));
     room.doc = outcome.doc;
     room.version = outcome.base + steps.length;
+    remember(room, stored);
     if (outcome.snapshot) {
       room.needsSnapshot = false;
       room.contentVersion = room.version;

@@ -59,6 +59,16 @@ export async function readHead(db: Executor, documentId: number): Promise<Docume
   };
 }
 
+/** The document's current version (undefined: no such document); cheap, for use under the lock. */
+export async function readVersion(db: Executor, documentId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('documents')
+    .select('version')
+    .where('id', '=', documentId)
+    .executeTakeFirst();
+  return row?.version;
+}
+
 /** The steps after version `after` (up to `upTo` inclusive), oldest first. */
 export async function readSteps(
   db: Executor,

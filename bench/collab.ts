@@ -1,0 +1,401 @@
+// Benchmark: the collaboration server (issue 16).
+//   (1) 20 writers x 5 diffs/s on one document, one process, on SQLite and on PostgreSQL: p50 and
+//       p99 from an edit to its confirmation (rebases after 'stale' included), against the same
+//       commit done bare in the same run (lock, insert the step row, update the version; no
+//       websocket, no step checks). Goal p99 <= 50 ms.
+//   (2) Two server processes on PostgreSQL + Redis against one, over 20 documents, writers
+//       sending as fast as confirmations come back: confirmed diffs per second. Goal >= 1.7x.
+// It prints figures and ratios; it asserts no times. PostgreSQL and Redis legs run when
+// BENCH_PG_URL (an admin URL, default postgres://postgres@127.0.0.1:5432/postgres) and
+// BENCH_REDIS_URL (default redis://127.0.0.1:6379) answer.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { Step } from 'prosemirror-transform';
+import type { Db, Dialect } from '../server/src/db/database';
+import { createDatabase } from '../server/src/db/database';
+import { migrateToLatest } from '../server/src/db/migrate';
+import { appendSteps, withDocumentLock } from '../server/src/modules/documents/collab/store';
+import { createUser } from '../server/src/modules/user/commands/create-user';
+import { DocumentClient } from '../server/src/ws/document-client';
+import { BENCH_PASSWORD, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+
+const WRITERS = Number(process.env.BENCH_WRITERS || 20);
+const RATE = Number(process.env.BENCH_DIFFS_PER_S || 5);
+const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS || 20);
+const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
+const MAIN = path.resolve(import.meta.dirname, '../server/src/main.ts');
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function servicesUp(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 2000 });
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await client.connect();
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+    redis.disconnect();
+  }
+}
+
+/** A fresh PostgreSQL database for one leg; dropped afterwards. */
+async function tempPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `scriptorium_bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: PG_ADMIN });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+function initialContent(): string {
+  return JSON.stringify(createDocument(schema, standardArticle, { title: 'Bench' }).toJSON());
+}
+
+/** Position inside the body's first paragraph of a client's current document. */
+function bodyStart(client: DocumentClient): number {
+  let found = -1;
+  client.state!.doc.descendants((node, pos) => {
+    if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
+    return found < 0;
+  });
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// (1) Writers on one document, and the bare commit.
+
+async function bareCommits(db: Db, dialect: Dialect, documentId: number, count: number): Promise<number[]> {
+  let doc = createDocument(schema, standardArticle, { title: 'Bench' });
+  const times: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const step = Step.fromJSON(schema, {
+      stepType: 'replace',
+      from: 1,
+      to: 1,
+      slice: { content: [{ type: 'text', text: 'x' }] },
+    });
+    doc = step.apply(doc).doc!;
+    const started = performance.now();
+    await withDocumentLock(db, dialect, documentId, (trx) =>
+      appendSteps(trx, {
+        documentId,
+        baseVersion: index,
+        steps: [step.toJSON()],
+        clientId: 'bare-baseline',
+        userId: 1,
+        doc,
+        snapshot: false,
+        now: Date.now(),
+      }),
+    );
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+async function writersLeg(engine: 'sqlite' | 'postgres'): Promise<void> {
+  const postgres = engine === 'postgres' ? await tempPostgres() : null;
+  const server = await startBenchServer(`collab-${engine}`, postgres ? { DATABASE_URL: postgres.url } : {});
+  try {
+    const { db, dialect } = server.ctx;
+    const users: { id: number; username: string }[] = [];
+    for (let index = 0; index < WRITERS; index++)
+      users.push(await createBenchUser(server.ctx, `writer${index}`));
+    const now = Date.now();
+    const insertDoc = async () =>
+      (
+        await db
+          .insertInto('documents')
+          .values({
+            owner_id: users[0].id,
+            title: 'Bench',
+            path: '',
+            content: initialContent(),
+            version: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const documentId = await insertDoc();
+    const bareId = await insertDoc();
+    for (const user of users.slice(1))
+      await db
+        .insertInto('document_access')
+        .values({
+          document_id: documentId,
+          user_id: user.id,
+          invite_id: null,
+          rights: 'write',
+          path: '',
+          created_at: now,
+        })
+        .execute();
+
+    const latencies: number[] = [];
+    const clients: DocumentClient[] = [];
+    /** Per writer: when each of its unconfirmed edits was made, oldest first. */
+    const pendingOf = new Map<DocumentClient, number[]>();
+    for (const user of users) {
+      const headers = await loginHeaders(server.base, user.username);
+      const pending: number[] = [];
+      const client = new DocumentClient({
+        wsUrlBase: `ws://127.0.0.1:${server.port}/ws`,
+        documentId,
+        headers: { cookie: headers.Cookie, origin: server.base },
+        onConfirmed: (steps) => {
+          const now = performance.now();
+          for (const started of pending.splice(0, steps)) latencies.push(now - started);
+        },
+      });
+      pendingOf.set(client, pending);
+      clients.push(client);
+    }
+    await Promise.all(clients.map((client) => client.open()));
+
+    const interval = 1000 / RATE;
+    const started = performance.now();
+    await Promise.all(
+      clients.map(async (client, index) => {
+        const pending = pendingOf.get(client)!;
+        // Spread the writers over the interval, as people do not type in step.
+        await new Promise((resolve) => setTimeout(resolve, (interval * index) / WRITERS));
+        for (let tick = 0; tick < SECONDS * RATE; tick++) {
+          const due = started + (interval * index) / WRITERS + tick * interval;
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+          pending.push(performance.now());
+          client.edit((tr) => tr.insertText(String.fromCharCode(97 + (index % 26)), bodyStart(client)));
+        }
+        await client.settled();
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    const versions = clients.map((client) => client.version);
+    const count = (type: string) =>
+      clients.reduce((sum, client) => sum + client.messages.filter((m) => m.type === type).length, 0);
+    const confirms = count('confirm_diff');
+    const stale = count('reject_diff');
+    for (const client of clients) client.close();
+
+    const bare = await bareCommits(db, dialect, bareId, 1000);
+    const p50 = percentile(latencies, 50);
+    const p99 = percentile(latencies, 99);
+    const bareP50 = percentile(bare, 50);
+    const bareP99 = percentile(bare, 99);
+    console.log(
+      `(1) ${engine}: ${WRITERS} writers x ${RATE} diffs/s for ${SECONDS} s: ${latencies.length} edits confirmed in ${elapsed.toFixed(1)} s` +
+        ` (document at version ${Math.max(...versions)})`,
+    );
+    console.log(`    ${confirms} diffs confirmed, ${stale} answered 'stale' (rebased and sent again)`);
+    console.log(`    edit -> confirm_diff  p50 ${ms(p50)}  p99 ${ms(p99)}  (goal p99 <= 50 ms)`);
+    console.log(
+      `    bare commit           p50 ${ms(bareP50)}  p99 ${ms(bareP99)}  (1,000 single-step commits)`,
+    );
+    console.log(
+      `    ratio to bare         p50 ${(p50 / bareP50).toFixed(1)}x  p99 ${(p99 / bareP99).toFixed(1)}x`,
+    );
+  } finally {
+    await server.close();
+    await postgres?.drop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (2) Two processes against one, PostgreSQL + Redis, 20 documents.
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startProcess(
+  databaseUrl: string,
+  dataDir: string,
+): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      DATA_DIR: dataDir,
+      SECRET_KEY: 'bench',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+    },
+    stdio: 'ignore',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries++) {
+    try {
+      if ((await fetch(`${base}/api/base/configuration/`)).status === 200) return { child, base };
+    } catch {
+      // not yet
+    }
+    if (tries > 300) throw new Error('server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function processesLeg(processCount: number): Promise<number> {
+  const postgres = await tempPostgres();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-procs-'));
+  const children: ChildProcess[] = [];
+  try {
+    const { db, dialect } = createDatabase({ databaseUrl: postgres.url, dataDir });
+    await migrateToLatest(db, dialect);
+    const ctx = { db };
+    const users: { id: number; username: string }[] = [];
+    for (let index = 0; index < DOCUMENTS * 2; index++)
+      users.push(
+        await createUser(ctx, {
+          username: `p${index}`,
+          email: `p${index}@example.org`,
+          password: BENCH_PASSWORD,
+          emailVerified: true,
+        }),
+      );
+    const now = Date.now();
+    const documents: number[] = [];
+    for (let index = 0; index < DOCUMENTS; index++) {
+      const row = await db
+        .insertInto('documents')
+        .values({
+          owner_id: users[2 * index].id,
+          title: 'Bench',
+          path: '',
+          content: initialContent(),
+          version: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('document_access')
+        .values({
+          document_id: row.id,
+          user_id: users[2 * index + 1].id,
+          invite_id: null,
+          rights: 'write',
+          path: '',
+          created_at: now,
+        })
+        .execute();
+      documents.push(row.id);
+    }
+    await db.destroy();
+    const servers = [];
+    for (let index = 0; index < processCount; index++) {
+      const started = await startProcess(postgres.url, dataDir);
+      children.push(started.child);
+      servers.push(started.base);
+    }
+    // Two writers per document; with two processes half of the documents are served by each (a
+    // document's writers share a process, as a balancer keyed on the document would place them).
+    const clients: DocumentClient[] = [];
+    for (let index = 0; index < users.length; index++) {
+      const base = servers[Math.floor(index / 2) % servers.length];
+      const headers = await loginHeaders(base, users[index].username);
+      clients.push(
+        new DocumentClient({
+          wsUrlBase: `${base.replace(/^http/, 'ws')}/ws`,
+          documentId: documents[Math.floor(index / 2)],
+          headers: { cookie: headers.Cookie, origin: base },
+        }),
+      );
+    }
+    await Promise.all(clients.map((client) => client.open()));
+    let confirmed = 0;
+    const deadline = performance.now() + SECONDS * 1000;
+    const started = performance.now();
+    await Promise.all(
+      clients.map(async (client) => {
+        while (performance.now() < deadline) {
+          client.edit((tr) => tr.insertText('x', bodyStart(client)));
+          await client.settled();
+          confirmed += 1;
+        }
+      }),
+    );
+    const perSecond = confirmed / ((performance.now() - started) / 1000);
+    for (const client of clients) client.close();
+    return perSecond;
+  } finally {
+    await Promise.all(children.map(stop));
+    rmSync(dataDir, { recursive: true, force: true });
+    await postgres.drop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const services = await servicesUp();
+await writersLeg('sqlite');
+if (services) {
+  await writersLeg('postgres');
+  const one = await processesLeg(1);
+  const two = await processesLeg(2);
+  console.log(`(2) PostgreSQL + Redis, ${DOCUMENTS} documents, 2 writers each, as fast as confirmed:`);
+  console.log(
+    `    one process ${one.toFixed(0)} diffs/s, two processes ${two.toFixed(0)} diffs/s: ${(two / one).toFixed(2)}x (goal >= 1.7x)`,
+  );
+  console.log(
+    `    (this machine has ${os.cpus().length} CPU cores shared by the clients, the servers and the databases)`,
+  );
+} else {
+  console.log('PostgreSQL or Redis not reachable: legs (1) on PostgreSQL and (2) skipped.');
+}
