@@ -6,7 +6,7 @@ import { withFileLock } from '../file-locks';
 import { assertOwnCategories } from '../policies';
 import { presentImage } from '../presenters';
 import { categoriesByImage, findOwnImage, findOwnImageByHash } from '../queries';
-import { type PreparedImage, prepareImage, storeImageFiles } from '../storage';
+import { type PreparedImage, prepareImageInWorker, storeImageFiles } from '../storage';
 
 async function replaceCategories(db: Db, imageId: number, cats: number[]): Promise<void> {
   await db.deleteFrom('usermedia_image_categories').where('image_id', '=', imageId).execute();
@@ -58,7 +58,7 @@ export async function createImage(
 ): Promise<{ image: Image; existed: boolean }> {
   // Categories first: a foreign category id must not leave a stored file behind.
   await assertOwnCategories(ctx.db, ownerId, fields.cats);
-  const prepared: PreparedImage = await prepareImage(upload);
+  const prepared: PreparedImage = await prepareImageInWorker(ctx.config, upload);
   return withFileLock(prepared.sha256, async () => {
     const existing = await findOwnImageByHash(ctx.db, ownerId, prepared.sha256);
     if (existing) return { image: await present(ctx.db, ownerId, existing.id), existed: true };
