@@ -9,6 +9,7 @@ import type { ZodType } from 'zod';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { HttpError, parseForm } from '../http/errors';
+import { originAllowed } from '../http/origin';
 import { requireUser, userFromCookieHeader } from '../http/session';
 import type { UserRow } from '../modules/user/queries';
 import { CLOSE_POLICY_VIOLATION, ServerConnection } from './connection';
@@ -60,22 +61,8 @@ function basePath(wsUrlBase: string): string {
 
 /**
  * Cross-site websocket hijacking: a browser sends the session cookie with a socket any page opens,
- * so the Origin must be this site's. Clients without an Origin are not browsers (and so cannot be
- * made to lend someone else's cookie).
+ * so the Origin must be this site's (originAllowed).
  */
-function originAllowed(
-  origin: string | undefined,
-  request: FastifyRequest,
-  config: Pick<Config, 'siteUrl'>,
-): boolean {
-  if (origin === undefined) return true;
-  const allowed = new Set([
-    new URL(config.siteUrl).origin.toLowerCase(),
-    `${request.protocol}://${request.host}`.toLowerCase(),
-  ]);
-  return allowed.has(origin.toLowerCase());
-}
-
 async function admit(ctx: AppContext, request: FastifyRequest): Promise<UserRow | null> {
   if (!originAllowed(request.headers.origin, request, ctx.config)) {
     request.log.warn({ origin: request.headers.origin }, 'websocket from a foreign origin refused');
@@ -83,6 +70,9 @@ async function admit(ctx: AppContext, request: FastifyRequest): Promise<UserRow 
   }
   return request.user ?? (await userFromCookieHeader(ctx, request.headers.cookie));
 }
+
+/** Sockets one login session may hold open in one process. */
+export const MAX_SOCKETS_PER_SESSION = 20;
 
 function deny(socket: WebSocket): void {
   socket.send(JSON.stringify({ type: 'access_denied', c: 0, s: 0 }));
@@ -140,6 +130,14 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
         const user = admitted.get(request);
         if (!user) {
           deny(socket);
+          return;
+        }
+        // A page needs one socket; a login session opening more than a few tabs' worth is a leak
+        // or an attack on the process's memory.
+        const hash = request.sessionHash;
+        if (hash && registry.connectionsOfSessions([hash]).length >= MAX_SOCKETS_PER_SESSION) {
+          request.log.warn('websocket refused: too many connections of one login session');
+          socket.close(CLOSE_POLICY_VIOLATION, 'too many connections');
           return;
         }
         // Only the logger is kept: the request (headers, raw message) is not needed after the upgrade.
