@@ -128,4 +128,34 @@ describe.each(ENGINES)('hardening: accounts and sessions (%s)', (engine) => {
     expect(map.status).toBe(404);
     expect(map.text).not.toContain('secret.ts');
   });
+
+  it("refuses '@' in usernames, so that nobody's e-mail login can reach another account", async () => {
+    const victim = await server().buildUser();
+    const other = await server().buildUser();
+    const browser = await server().loginAs(other);
+    const taken = await browser.post('/api/user/save/', {
+      form_data: JSON.stringify({ user: { username: victim.email, first_name: '', last_name: '' } }),
+    });
+    expect(taken.status, taken.text).toBe(400);
+    expect(taken.json()).toEqual({
+      msg: {
+        username: [
+          'Enter a valid username. This value may contain only letters, numbers, and ./+/-/_ characters.',
+        ],
+      },
+    });
+    const plain = await browser.post('/api/user/save/', {
+      form_data: JSON.stringify({
+        user: { username: 'someone@elsewhere.example', first_name: '', last_name: '' },
+      }),
+    });
+    expect(plain.status).toBe(400);
+    // The victim's e-mail login reaches the victim.
+    const login = server().client();
+    expect(
+      (await login.post('/api/user/login/', { login: victim.email, password: victim.password })).status,
+    ).toBe(200);
+    const config = (await login.get('/api/base/configuration/')).json<{ user: { username: string } }>();
+    expect(config.user.username).toBe(victim.username);
+  });
 });

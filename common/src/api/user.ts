@@ -26,7 +26,11 @@ export type FormErrors = z.infer<typeof formErrors>;
 
 /** The longest username accepted, and the characters allowed in one (letters, digits and @.+-_). */
 export const USERNAME_MAX_LENGTH = 150;
-export const USERNAME_PATTERN = /^[\p{L}\p{N}@.+\-_]+$/u;
+/**
+ * No '@': a username that looked like an e-mail address could be another person's address, and
+ * that person's e-mail login would then reach the wrong account.
+ */
+export const USERNAME_PATTERN = /^[\p{L}\p{N}.+\-_]+$/u;
 
 /** True when `username` could be saved (the server also checks that it is free). */
 export function isValidUsername(username: string): boolean {

@@ -8,7 +8,7 @@ import { migrateToLatest } from '../db/migrate';
 import { type Translate, translator } from '../i18n/translate';
 import { saveFlatpage } from '../modules/base/commands/save-flatpage';
 import { claimPendingInvitesForEmail } from '../modules/contacts/commands/claim-invites';
-import { createUser, UserConflictError } from '../modules/user/commands/create-user';
+import { createUser, InvalidUsernameError, UserConflictError } from '../modules/user/commands/create-user';
 import { systemMessageCommand } from '../ws/cli';
 
 export interface ManageIo {
@@ -73,6 +73,10 @@ async function createUserCommand(db: Db, args: string[], io: ManageIo, t: Transl
     );
     return 0;
   } catch (error) {
+    if (error instanceof InvalidUsernameError) {
+      io.err(t('cli.usernameInvalid', { username }));
+      return 1;
+    }
     if (!(error instanceof UserConflictError)) throw error;
     io.err(
       error.field === 'username' ? t('cli.usernameTaken', { username }) : t('cli.emailTaken', { email }),
