@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { HttpError, parseForm } from '../../http/errors';
 import { endSession, requireUser, startSession } from '../../http/session';
+import { drainMailQueue } from '../../mail/queue';
 import { UploadBudgetExceeded } from '../../uploads/worker-pool';
 import { AvatarRejected, avatarUrl, readAvatarUpload, removeAvatarFile, storeAvatar } from './avatar';
 import { changePassword } from './commands/change-password';
@@ -61,6 +62,8 @@ async function withFieldMessages<T>(
 
 export function userRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    app.addHook('onClose', () => drainMailQueue(ctx));
+
     app.post('/login/', async (request, reply): Promise<z.infer<typeof loginResponse>> => {
       const input = parseForm(request, loginRequest);
       const user = await login(ctx, { login: input.login, password: input.password, ip: request.ip });

@@ -1,0 +1,68 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, useServer } from './harness';
+
+/**
+ * An SMTP server that accepts connections and never says a word: a mail sent there stays
+ * pending until the test lets go, so an answer that waits for the mail cannot arrive.
+ */
+interface SilentSmtp {
+  url: string;
+  /** Resolves with the next connection (one per mail the server tries to send). */
+  nextConnection(): Promise<Socket>;
+  close(): Promise<void>;
+}
+
+async function startSilentSmtp(): Promise<SilentSmtp> {
+  const sockets: Socket[] = [];
+  const waiting: Array<(socket: Socket) => void> = [];
+  const server: Server = createServer((socket) => {
+    sockets.push(socket);
+    const wake = waiting.shift();
+    if (wake) wake(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address !== 'object') throw new Error('no port');
+  let taken = 0;
+  return {
+    url: `smtp://127.0.0.1:${address.port}`,
+    nextConnection: () =>
+      taken < sockets.length
+        ? Promise.resolve(sockets[taken++])
+        : new Promise((resolve) => {
+            taken += 1;
+            waiting.push(resolve);
+          }),
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe.each(ENGINES)('hardening: mail (%s)', (engine) => {
+  let smtp: SilentSmtp;
+  beforeAll(async () => {
+    smtp = await startSilentSmtp();
+  });
+  afterAll(async () => {
+    await smtp.close();
+  });
+  const server = useServer(engine, { env: () => ({ SMTP_URL: smtp.url }) });
+
+  it('answers a password reset before the mail is composed and sent, for known and unknown addresses', async () => {
+    const user = await server().buildUser();
+    const known = await server().client().post('/api/user/password/reset/', { email: user.email });
+    expect(known.status).toBe(200);
+    expect(known.json()).toEqual({ ok: true });
+    // The mail is on its way only now, after the answer: the SMTP server has not even greeted.
+    const connection = await smtp.nextConnection();
+    const unknown = await server()
+      .client()
+      .post('/api/user/password/reset/', { email: 'nobody@example.net' });
+    expect(unknown.status).toBe(200);
+    expect(unknown.json()).toEqual({ ok: true });
+    connection.destroy();
+  });
+});
