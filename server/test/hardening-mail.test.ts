@@ -66,3 +66,65 @@ describe.each(ENGINES)('hardening: mail (%s)', (engine) => {
     connection.destroy();
   });
 });
+
+describe.each(ENGINES)('hardening: mail rate limits (%s)', (engine) => {
+  const server = useServer(engine, { env: { TRUST_PROXY: 'true' } });
+  const MAIL_LIMIT = {
+    error: 'rate_limited',
+    message: 'Too many e-mails were sent in a short time. Please try again in an hour.',
+  };
+
+  it('limits the invitation mails of one user', async () => {
+    const user = await server().buildUser();
+    const browser = await server().loginAs(user);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const response = await browser.post('/api/user/invites/add/', {
+        user_string: `friend${i}@example.net`,
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses.every((status) => status === 201)).toBe(true);
+    const refused = await browser.post('/api/user/invites/add/', { user_string: 'one-more@example.net' });
+    expect(refused.status).toBe(429);
+    expect(refused.json()).toEqual(MAIL_LIMIT);
+    // Another user is not affected.
+    const other = await server().loginAs(await server().buildUser());
+    expect((await other.post('/api/user/invites/add/', { user_string: 'one-more@example.net' })).status).toBe(
+      201,
+    );
+  });
+
+  it('limits the confirmation mails one user can have sent', async () => {
+    const user = await server().buildUser();
+    const browser = await server().loginAs(user);
+    for (let i = 0; i < 10; i++) {
+      const response = await browser.post('/api/user/email/add/', {
+        email: `alias${i}.${user.username}@example.net`,
+      });
+      expect(response.status, response.text).toBe(200);
+    }
+    const refused = await browser.post('/api/user/email/add/', {
+      email: `alias-last.${user.username}@example.net`,
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.json()).toEqual(MAIL_LIMIT);
+  });
+
+  it('limits anonymous feedback per client address', async () => {
+    const visitor = server().client({ 'x-forwarded-for': '192.0.2.44' });
+    for (let i = 0; i < 10; i++) {
+      expect((await visitor.post('/api/feedback/feedback/', { message: `Report ${i}` })).status).toBe(200);
+    }
+    const refused = await visitor.post('/api/feedback/feedback/', { message: 'Report 11' });
+    expect(refused.status).toBe(429);
+    expect(refused.json()).toEqual({
+      error: 'rate_limited',
+      message: 'Too many messages were sent in a short time. Please try again in a few minutes.',
+    });
+    const stored = await server().ctx.db.selectFrom('feedback').select('id').execute();
+    expect(stored.length).toBe(10);
+    const elsewhere = server().client({ 'x-forwarded-for': '192.0.2.45' });
+    expect((await elsewhere.post('/api/feedback/feedback/', { message: 'Hello' })).status).toBe(200);
+  });
+});
