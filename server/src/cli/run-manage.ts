@@ -9,6 +9,7 @@ import { type Translate, translator } from '../i18n/translate';
 import { saveFlatpage } from '../modules/base/commands/save-flatpage';
 import { claimPendingInvitesForEmail } from '../modules/contacts/commands/claim-invites';
 import { createUser, InvalidUsernameError, UserConflictError } from '../modules/user/commands/create-user';
+import { sweepFiles } from '../modules/usermedia/file-sweep';
 import { systemMessageCommand } from '../ws/cli';
 
 export interface ManageIo {
@@ -105,8 +106,16 @@ async function flatpageCommand(db: Db, args: string[], io: ManageIo, t: Translat
   return 0;
 }
 
+async function sweepFilesCommand(db: Db, args: string[], io: ManageIo, t: Translate): Promise<number> {
+  parseArgs({ args, options: {} });
+  const result = await sweepFiles(db, loadConfig(io.env).dataDir);
+  io.out(t('cli.filesSwept', { ...result }));
+  return 0;
+}
+
 const COMMANDS = {
   createuser: createUserCommand,
+  'sweep-files': sweepFilesCommand,
   flatpage: flatpageCommand,
   'system-message': systemMessageCommand,
 } as const;
