@@ -55,8 +55,14 @@ function poolFor(config: UploadPoolConfig): Piscina<UploadTask, UploadResult> {
 export async function runUploadTask(config: UploadPoolConfig, task: UploadTask): Promise<UploadResult> {
   const pool = poolFor(config);
   const signal = AbortSignal.timeout(config.uploadTimeLimitMs);
+  // An upload's bytes are not used again on this thread: moved to the worker, not copied (a copy
+  // of megabytes is main-thread work and garbage). Only a buffer that owns its whole memory can
+  // move; a slice of Node's shared pool is copied.
+  const { bytes } = task;
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const transferList = own && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : undefined;
   try {
-    return await pool.run(task, { signal });
+    return await pool.run(task, { signal, transferList });
   } catch (error) {
     const code = (error as { code?: string }).code;
     const name = (error as { name?: string }).name;
