@@ -6,7 +6,6 @@ import type { TransportTiming } from '@scriptorium/common/ws/timing';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ZodType } from 'zod';
-import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { HttpError, parseForm } from '../http/errors';
 import { originAllowed } from '../http/origin';
