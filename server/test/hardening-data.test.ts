@@ -4,6 +4,7 @@ import { imagesResponse, saveImageResponse } from '@scriptorium/common/api/userm
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
+import { getAccess } from '../src/modules/documents/commands/get-access';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
 
 async function uploadPng(server: TestServer, client: TestClient, colour: string) {
@@ -99,5 +100,41 @@ describe.each(ENGINES)('hardening: stored data (%s)', (engine) => {
     expect(existsSync(mediaPath(server(), used.image))).toBe(true);
     expect(existsSync(mediaPath(server(), used.thumbnail))).toBe(true);
     expect(readdirSync(path.join(media, 'images'))).toContain(path.basename(used.image));
+  });
+
+  it("get-access filters by owner in its own queries: another owner's document lists nobody", async () => {
+    const owner = await server().buildUser();
+    const collaborator = await server().buildUser();
+    const stranger = await server().buildUser();
+    const { db } = server().ctx;
+    const now = Date.now();
+    const doc = await db
+      .insertInto('documents')
+      .values({
+        owner_id: owner.id,
+        title: 'Paper',
+        path: '',
+        content: '{}',
+        version: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('document_access')
+      .values({
+        document_id: doc.id,
+        user_id: collaborator.id,
+        invite_id: null,
+        rights: 'write',
+        path: '',
+        created_at: now,
+      })
+      .execute();
+    expect((await getAccess(db, owner.id, doc.id)).map((entry) => entry.holder_id)).toEqual([
+      collaborator.id,
+    ]);
+    expect(await getAccess(db, stranger.id, doc.id)).toEqual([]);
   });
 });
