@@ -76,6 +76,16 @@ describe.each(ENGINES)('hardening: unchecked input (%s)', (engine) => {
       expect(response.status, `${target}: ${response.text}`).toBe(400);
       expect(fieldErrors(response.json())[field], `${target} ${response.text}`).toEqual([INVALID]);
     }
+    const entry = { entry_key: 'doe2020', bib_type: 'article', fields: {}, cats: [2 ** 31] };
+    const bibliography = await browser.post('/api/bibliography/save/', {
+      is_new: 'true',
+      bibs: JSON.stringify({ '-1': entry }),
+    });
+    expect(bibliography.status, bibliography.text).toBe(400);
+    expect(bibliography.json()).toMatchObject({
+      error: 'invalid_entries',
+      problems: [{ id: '-1', entry_key: 'doe2020', field: null, code: 'invalid_category' }],
+    });
     const profile = await browser.post('/api/user/save/', {
       form_data: JSON.stringify({ user: { username: NUL, first_name: '', last_name: '' } }),
     });

@@ -24,7 +24,7 @@ export type FormErrors = z.infer<typeof formErrors>;
 
 // ---- Accounts (issue 3): password reset, e-mail confirmation, profile ----
 
-/** The longest username accepted, and the characters allowed in one (letters, digits and @.+-_). */
+/** The longest username accepted, and the characters allowed in one (letters, digits and .+-_). */
 export const USERNAME_MAX_LENGTH = 150;
 /**
  * No '@': a username that looked like an e-mail address could be another person's address, and
