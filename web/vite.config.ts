@@ -9,7 +9,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for reading stack traces on the server, but not referenced from the
+    // bundles; the server never serves them (src/http/spa.ts).
+    sourcemap: 'hidden',
   },
   server: {
     proxy: {

@@ -39,6 +39,12 @@ export interface Config {
   maxUploadBytes: number;
   /** MEDIA_MAX_SIZE: the largest accepted image file in bytes; larger uploads answer 413. */
   mediaMaxSize: number;
+  /** UPLOAD_WORKERS: threads that sanitise, decode and thumbnail uploads (src/uploads). */
+  uploadWorkers: number;
+  /** UPLOAD_TIME_LIMIT_MS: time budget of one upload's processing; past it the upload is refused. */
+  uploadTimeLimitMs: number;
+  /** UPLOAD_MEMORY_MB: heap budget of one upload worker thread. */
+  uploadMemoryMb: number;
   /** SOCIAL_PROVIDERS: JSON list of social login providers, parsed by src/social/providers.ts. */
   socialProviders: string | undefined;
 }
@@ -116,6 +122,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxySetting(env.TRUST_PROXY),
     maxUploadBytes: intSetting(env.MAX_UPLOAD_BYTES, 20 * 1024 * 1024, 'MAX_UPLOAD_BYTES'),
     mediaMaxSize: intSetting(env.MEDIA_MAX_SIZE, DEFAULT_MEDIA_MAX_SIZE, 'MEDIA_MAX_SIZE'),
+    uploadWorkers: intSetting(env.UPLOAD_WORKERS, 2, 'UPLOAD_WORKERS'),
+    uploadTimeLimitMs: intSetting(env.UPLOAD_TIME_LIMIT_MS, 20_000, 'UPLOAD_TIME_LIMIT_MS'),
+    uploadMemoryMb: intSetting(env.UPLOAD_MEMORY_MB, 512, 'UPLOAD_MEMORY_MB'),
     socialProviders: env.SOCIAL_PROVIDERS || undefined,
   };
 }

@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate';
 import { buildApp } from './http/app';
 import { createMailer } from './mail/mailer';
 import { seedFlatpages } from './modules/base/commands/seed-flatpages';
+import { sweepFiles } from './modules/usermedia/file-sweep';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -38,6 +39,11 @@ async function main(): Promise<void> {
   const seeded = await seedFlatpages(db);
   if (seeded.length > 0) server.log.info({ pages: seeded }, 'placeholder pages created');
   ctx.state.ready = true;
+  // Files a crash or an older version left behind; in the background, the app is open already.
+  void sweepFiles(db, config.dataDir).then(
+    (swept) => server.log.info({ swept }, 'unreferenced files swept'),
+    (error: unknown) => server.log.error({ err: error }, 'file sweep failed'),
+  );
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   server.log.info(

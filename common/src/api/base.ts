@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../i18n/languages';
+import { text } from './fields';
 
 /** Spec section 3: e-mail entry. */
 export const emailEntry = z.object({
@@ -49,7 +50,7 @@ export const configuration = z.object({
 export type Configuration = z.infer<typeof configuration>;
 
 /** POST /api/base/flatpage/ */
-export const flatpageRequest = z.object({ url: z.string().min(1).max(200) });
+export const flatpageRequest = z.object({ url: text().min(1).max(200) });
 export const flatpageResponse = z.object({ title: z.string(), content: z.string() });
 export type Flatpage = z.infer<typeof flatpageResponse>;
 
@@ -57,7 +58,7 @@ export type Flatpage = z.infer<typeof flatpageResponse>;
 export const setLanguageRequest = z.object({ language: z.enum(LANGUAGES) });
 
 /** POST /api/feedback/feedback/ */
-export const feedbackRequest = z.object({ message: z.string().trim().min(1).max(10000) });
+export const feedbackRequest = z.object({ message: text().trim().min(1).max(10000) });
 
 /** The answer of calls whose response the spec leaves open (logout, feedback, ...). */
 export const okResponse = z.object({ ok: z.literal(true) });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EntryData } from '../bibliography/types';
+import { formId, formIdOrZero, MAX_ID, text } from './fields';
 import { formBoolean, jsonField } from './form';
 
 /** A form number that may be missing or "-1" (no cache yet, spec section 4). */
@@ -56,7 +57,13 @@ export const saveRequest = z.object({
   is_new: formBoolean,
   bibs: jsonField(
     z
-      .record(z.string().regex(/^-?\d{1,15}$/), z.unknown())
+      .record(
+        z
+          .string()
+          .regex(/^-?\d{1,10}$/)
+          .refine((key) => Math.abs(Number(key)) <= MAX_ID, { message: 'id out of range' }),
+        z.unknown(),
+      )
       .refine((bibs) => Object.keys(bibs).length <= MAX_ENTRIES_PER_SAVE, { message: 'too many entries' }),
   ),
 });
@@ -100,8 +107,8 @@ export type InvalidEntriesResponse = z.infer<typeof invalidEntriesResponse>;
  * titles. Titles are trimmed; an empty title is dropped (as for image categories, spec 5).
  */
 export const saveCategoryRequest = z.object({
-  ids: z.array(z.coerce.number().int().min(0)).max(1000).default([]),
-  titles: z.array(z.string().max(255)).max(1000).default([]),
+  ids: z.array(formIdOrZero).max(1000).default([]),
+  titles: z.array(text().max(255)).max(1000).default([]),
 });
 export const saveCategoryResponse = z.object({ entries: z.array(bibCategory) });
 
@@ -109,5 +116,5 @@ export const deleteResponse = listStamp;
 
 /** DELETE /api/bibliography/delete/ and /delete_category/. */
 export const deleteRequest = z.object({
-  ids: z.array(z.coerce.number().int().positive()).min(1).max(100_000),
+  ids: z.array(formId).min(1).max(100_000),
 });

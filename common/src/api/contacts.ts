@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonId, text } from './fields';
 import { jsonField } from './form';
 
 /**
@@ -29,7 +30,7 @@ export const contactsListResponse = z.object({ contacts: z.array(contact) });
 export const USER_STRING_MAX = 254;
 
 /** POST /api/user/invites/add/ : a username or an e-mail address. */
-export const inviteAddRequest = z.object({ user_string: z.string().trim().min(1).max(USER_STRING_MAX) });
+export const inviteAddRequest = z.object({ user_string: text().trim().min(1).max(USER_STRING_MAX) });
 /** The 201 answer of /api/user/invites/add/. */
 export const inviteAddResponse = z.object({ contact });
 
@@ -48,7 +49,7 @@ export type InviteAddError = z.infer<typeof inviteAddError>;
 /** The most rows one bulk request may name; a table selection never gets near it. */
 export const BULK_MAX = 1000;
 
-const rowReference = z.object({ id: z.number().int().positive(), type: contactType });
+const rowReference = z.object({ id: jsonId, type: contactType });
 export type ContactReference = z.infer<typeof rowReference>;
 
 /** POST /api/user/contacts/delete/ {contacts: JSON list of id and type}. */
@@ -63,7 +64,7 @@ export const contactsDeleteRequest = z.object({
 export const invitesAnswerRequest = z.object({
   invites: jsonField(
     z
-      .array(z.object({ id: z.number().int().positive() }))
+      .array(z.object({ id: jsonId }))
       .min(1)
       .max(BULK_MAX),
   ),
@@ -72,5 +73,5 @@ export const invitesAnswerRequest = z.object({
 export const invitesAcceptResponse = z.object({ contacts: z.array(contact) });
 
 /** POST /api/user/invite/ {key}: claims an invite link; the browser then goes to `redirect`. */
-export const inviteClaimRequest = z.object({ key: z.string().trim().min(1).max(200) });
+export const inviteClaimRequest = z.object({ key: text().trim().min(1).max(200) });
 export const inviteClaimResponse = z.object({ redirect: z.string() });

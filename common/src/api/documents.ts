@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formId, jsonId, text } from './fields';
 import { jsonField } from './form';
 
 /**
@@ -31,8 +32,10 @@ export type AccessRight = z.infer<typeof accessRight>;
 /** Longest title and path we store; a path is a few folder names, not a document. */
 export const TITLE_MAX = 255;
 export const PATH_MAX = 1000;
+/** A typed path: cleaning adds at most a leading and a trailing slash, so it always fits PATH_MAX. */
+export const PATH_INPUT_MAX = PATH_MAX - 2;
 
-const documentId = z.coerce.number().int().positive();
+const documentId = formId;
 
 /** A user as other users see them: no e-mail addresses leak through documents. */
 export const documentUser = z.object({ id: z.number(), name: z.string(), username: z.string() });
@@ -62,13 +65,13 @@ export const documentGetResponse = z.object({ document: documentEntry });
 
 /** POST create {title?, path?}: answers the new document's id and its cleaned path. */
 export const documentCreateRequest = z.object({
-  title: z.string().max(TITLE_MAX).optional().default(''),
-  path: z.string().max(PATH_MAX).optional().default(''),
+  title: text().max(TITLE_MAX).optional().default(''),
+  path: text().max(PATH_INPUT_MAX).optional().default(''),
 });
 export const documentCreateResponse = z.object({ id: z.number(), path: z.string() });
 
 /** The generic move call of spec section 7: {id, path} answering done. */
-export const documentMoveRequest = z.object({ id: documentId, path: z.string().max(PATH_MAX) });
+export const documentMoveRequest = z.object({ id: documentId, path: text().max(PATH_INPUT_MAX) });
 export const doneResponse = z.object({ done: z.literal(true) });
 
 /** POST delete {ids[]}: the owner deletes; a collaborator leaves the document instead. */
@@ -78,7 +81,7 @@ export const documentDeleteResponse = z.object({ deleted: z.array(z.number()), l
 /** POST copy {ids[], path?}: copies owned by the user; `path` (a folder) overrides where they go. */
 export const documentCopyRequest = z.object({
   ids: z.array(documentId).min(1).max(1000),
-  path: z.string().max(PATH_MAX).optional(),
+  path: text().max(PATH_INPUT_MAX).optional(),
 });
 export const documentCopyResponse = z.object({ documents: z.array(documentEntry) });
 
@@ -104,7 +107,7 @@ export const accessGetResponse = z.object({ access: z.array(accessEntry) });
 /** POST access/save {id, access}: owner only; replaces every right of the document at once. */
 export const accessSaveItem = z.object({
   holder_type: holderType,
-  holder_id: z.number().int().positive(),
+  holder_id: jsonId,
   rights: accessRight,
 });
 export type AccessSaveItem = z.infer<typeof accessSaveItem>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonHasNul, NUL_MESSAGE } from './fields';
 
 /**
  * Spec section 7: posts are form-encoded, arrays go as `name[]` entries and objects as JSON
@@ -13,12 +14,17 @@ export const formBoolean = z
 
 /** A form field that carries JSON text, parsed and then validated by `inner`. */
 export function jsonField<T extends z.ZodType>(inner: T) {
-  return z.string().transform((text, ctx): z.output<T> => {
+  return z.string().transform((json, ctx): z.output<T> => {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(json);
     } catch {
       ctx.addIssue({ code: 'custom', message: 'Not valid JSON.' });
+      return z.NEVER;
+    }
+    // PostgreSQL cannot store NUL in text or jsonb; refused here for both engines alike.
+    if (jsonHasNul(parsed)) {
+      ctx.addIssue({ code: 'custom', message: NUL_MESSAGE });
       return z.NEVER;
     }
     const result = inner.safeParse(parsed);

@@ -23,8 +23,9 @@ describe('account rules', () => {
     expect(canDeleteAccount('ada', 'ada', '')).toBe(false);
   });
 
-  it('allows letters, digits and @.+-_ in usernames', () => {
-    expect(isValidUsername('ada.lovelace+1@x_y-z')).toBe(true);
+  it('allows letters, digits and .+-_ in usernames, but no @ (an e-mail address is no username)', () => {
+    expect(isValidUsername('ada.lovelace+1_x_y-z')).toBe(true);
+    expect(isValidUsername('ada@example.org')).toBe(false);
     expect(isValidUsername('Ådå')).toBe(true);
     expect(isValidUsername('ada lovelace')).toBe(false);
     expect(isValidUsername('ada/1')).toBe(false);

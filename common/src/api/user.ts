@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { formId, text } from './fields';
 import { formBoolean } from './form';
 
 /** POST /api/user/login/ (spec section 7). */
 export const loginRequest = z.object({
-  login: z.string().trim().min(1),
-  password: z.string().min(1),
+  login: text().trim().min(1).max(254),
+  password: text().min(1).max(4096),
   remember: formBoolean,
 });
 export const loginResponse = z.object({ location: z.string() });
@@ -23,9 +24,13 @@ export type FormErrors = z.infer<typeof formErrors>;
 
 // ---- Accounts (issue 3): password reset, e-mail confirmation, profile ----
 
-/** The longest username accepted, and the characters allowed in one (letters, digits and @.+-_). */
+/** The longest username accepted, and the characters allowed in one (letters, digits and .+-_). */
 export const USERNAME_MAX_LENGTH = 150;
-export const USERNAME_PATTERN = /^[\p{L}\p{N}@.+\-_]+$/u;
+/**
+ * No '@': a username that looked like an e-mail address could be another person's address, and
+ * that person's e-mail login would then reach the wrong account.
+ */
+export const USERNAME_PATTERN = /^[\p{L}\p{N}.+\-_]+$/u;
 
 /** True when `username` could be saved (the server also checks that it is free). */
 export function isValidUsername(username: string): boolean {
@@ -33,7 +38,7 @@ export function isValidUsername(username: string): boolean {
 }
 
 /** Spec 5: the e-mail is required and must be valid. */
-const emailField = z.string().trim().min(1).max(254).pipe(z.email());
+const emailField = text().trim().min(1).max(254).pipe(z.email());
 
 /** POST /api/user/password/reset/ */
 export const passwordResetRequest = z.object({ email: emailField });
@@ -43,12 +48,12 @@ export const passwordResetKeyResponse = z.object({ url: z.string() });
 
 /** POST to that url: both required; the server checks that they match. */
 export const passwordResetSetRequest = z.object({
-  password1: z.string().min(1).max(4096),
-  password2: z.string().min(1).max(4096),
+  password1: text().min(1).max(4096),
+  password2: text().min(1).max(4096),
 });
 
 /** POST /api/user/get_confirmkey_data/ */
-export const confirmKeyRequest = z.object({ key: z.string().min(1).max(200) });
+export const confirmKeyRequest = z.object({ key: text().min(1).max(200) });
 /** Spec 3: confirm-key data. `verified`: the account already has a verified address (no terms then). */
 export const confirmKeyData = z.object({
   username: z.string(),
@@ -62,17 +67,17 @@ export type ConfirmKeyData = z.infer<typeof confirmKeyData>;
 /** POST /api/user/save/: form_data is JSON text with the user's names. */
 export const profileData = z.object({
   user: z.object({
-    username: z.string().trim().min(1).max(USERNAME_MAX_LENGTH),
-    first_name: z.string().trim().max(150),
-    last_name: z.string().trim().max(150),
+    username: text().trim().min(1).max(USERNAME_MAX_LENGTH),
+    first_name: text().trim().max(150),
+    last_name: text().trim().max(150),
   }),
 });
 
 /** POST /api/user/passwordchange/ */
 export const passwordChangeRequest = z.object({
-  old_password: z.string().min(1).max(4096),
-  new_password1: z.string().min(1).max(4096),
-  new_password2: z.string().min(1).max(4096),
+  old_password: text().min(1).max(4096),
+  new_password1: text().min(1).max(4096),
+  new_password2: text().min(1).max(4096),
 });
 
 /** The failure body of the profile calls: per-field error lists (spec 7 "body msg"). */
@@ -83,13 +88,13 @@ export type FieldMessages = z.infer<typeof fieldMessages>;
 export const emailRequest = z.object({ email: emailField });
 
 /** POST /api/user/socialaccountdelete/ */
-export const socialAccountDeleteRequest = z.object({ socialaccount: z.coerce.number().int().positive() });
+export const socialAccountDeleteRequest = z.object({ socialaccount: formId });
 
 /** POST /api/user/avatar/upload/ answer: the new avatar's address. */
 export const avatarResponse = z.object({ avatar: z.string() });
 
 /** POST /api/user/delete/ */
-export const deleteAccountRequest = z.object({ password: z.string().min(1).max(4096) });
+export const deleteAccountRequest = z.object({ password: text().min(1).max(4096) });
 
 /** Avatar file types of spec 5 and 9. */
 export const AVATAR_EXTENSIONS = ['png', 'jpg', 'jpeg'] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formId, formIdOrZero, jsonId, text } from './fields';
 import { jsonField } from './form';
 
 /**
@@ -39,7 +40,7 @@ export const IMAGE_LICENCES = [
 export type ImageLicence = (typeof IMAGE_LICENCES)[number];
 
 export const imageCopyright = z.object({
-  holder: z.string().trim().max(300).default(''),
+  holder: text().trim().max(300).default(''),
   licence: z.enum(IMAGE_LICENCES).default(''),
 });
 export type ImageCopyright = z.infer<typeof imageCopyright>;
@@ -74,8 +75,8 @@ export const imagesResponse = z.object({
 });
 export type ImagesResponse = z.infer<typeof imagesResponse>;
 
-const idField = z.coerce.number().int().min(0).max(2147483647);
-const positiveId = z.coerce.number().int().min(1).max(2147483647);
+const idField = formIdOrZero;
+const positiveId = formId;
 
 /** Form arrays arrive as string lists; a single `name[]` entry is still a list. */
 const idList = z.array(positiveId).max(10000);
@@ -86,8 +87,8 @@ const idList = z.array(positiveId).max(10000);
  */
 export const saveImageFields = z.object({
   id: idField.default(0),
-  title: z.string().trim().max(255).default(''),
-  cats: jsonField(z.array(z.number().int().min(1)).max(1000)).default([]),
+  title: text().trim().max(255).default(''),
+  cats: jsonField(z.array(jsonId).max(1000)).default([]),
   copyright: jsonField(imageCopyright).default({ holder: '', licence: '' }),
 });
 export type SaveImageFields = z.infer<typeof saveImageFields>;
@@ -107,7 +108,7 @@ export const deleteImagesResponse = z.object({ ids: z.array(z.number().int()) })
 export const saveCategoriesRequest = z
   .object({
     ids: z.array(idField).max(1000).default([]),
-    titles: z.array(z.string().max(255)).max(1000).default([]),
+    titles: z.array(text().max(255)).max(1000).default([]),
   })
   .refine((value) => value.ids.length === value.titles.length, { path: ['titles'] });
 export const saveCategoriesResponse = z.object({ entries: z.array(imageCategory) });

@@ -1,4 +1,5 @@
 import { BibFieldTypes, BibTypes, edtfParse } from 'biblatex-csl-converter';
+import { MAX_ID } from '../api/fields';
 import type { EntryData } from './types';
 
 /** Why a value was refused; the browser translates the code (namespace bibliography, `problem.<code>`). */
@@ -214,7 +215,11 @@ export function validateEntry(input: unknown): EntryProblem[] {
     problems.push({ field: null, code: 'bib_type' });
   if (input.cats !== undefined) {
     const cats = input.cats;
-    if (!Array.isArray(cats) || cats.length > 1000 || !cats.every((c) => Number.isSafeInteger(c) && c > 0)) {
+    if (
+      !Array.isArray(cats) ||
+      cats.length > 1000 ||
+      !cats.every((c) => Number.isSafeInteger(c) && c > 0 && c <= MAX_ID)
+    ) {
       problems.push({ field: null, code: 'invalid_category' });
     }
   }

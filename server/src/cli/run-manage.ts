@@ -8,7 +8,8 @@ import { migrateToLatest } from '../db/migrate';
 import { type Translate, translator } from '../i18n/translate';
 import { saveFlatpage } from '../modules/base/commands/save-flatpage';
 import { claimPendingInvitesForEmail } from '../modules/contacts/commands/claim-invites';
-import { createUser, UserConflictError } from '../modules/user/commands/create-user';
+import { createUser, InvalidUsernameError, UserConflictError } from '../modules/user/commands/create-user';
+import { sweepFiles } from '../modules/usermedia/file-sweep';
 import { systemMessageCommand } from '../ws/cli';
 
 export interface ManageIo {
@@ -73,6 +74,10 @@ async function createUserCommand(db: Db, args: string[], io: ManageIo, t: Transl
     );
     return 0;
   } catch (error) {
+    if (error instanceof InvalidUsernameError) {
+      io.err(t('cli.usernameInvalid', { username }));
+      return 1;
+    }
     if (!(error instanceof UserConflictError)) throw error;
     io.err(
       error.field === 'username' ? t('cli.usernameTaken', { username }) : t('cli.emailTaken', { email }),
@@ -101,8 +106,16 @@ async function flatpageCommand(db: Db, args: string[], io: ManageIo, t: Translat
   return 0;
 }
 
+async function sweepFilesCommand(db: Db, args: string[], io: ManageIo, t: Translate): Promise<number> {
+  parseArgs({ args, options: {} });
+  const result = await sweepFiles(db, loadConfig(io.env).dataDir);
+  io.out(t('cli.filesSwept', { ...result }));
+  return 0;
+}
+
 const COMMANDS = {
   createuser: createUserCommand,
+  'sweep-files': sweepFilesCommand,
   flatpage: flatpageCommand,
   'system-message': systemMessageCommand,
 } as const;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { baseCookieOptions, CSRF_COOKIE, CSRF_HEADER } from './cookies';
 import { HttpError } from './errors';
+import { originAllowed } from './origin';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -15,7 +16,8 @@ function sameToken(a: string, b: string): boolean {
 /**
  * Double-submit CSRF protection (DESIGN.md): the browser client copies the `csrftoken` cookie into
  * the X-CSRFToken header. Another site can make the browser send the cookie, but cannot read it,
- * so it cannot produce the matching header.
+ * so it cannot produce the matching header. The Origin header, where a browser sends one, must
+ * be this site's as well.
  */
 export function registerCsrf(app: FastifyInstance, ctx: AppContext): void {
   const cookieOptions = { ...baseCookieOptions(ctx.config), httpOnly: false, maxAge: 365 * 24 * 3600 };
@@ -30,6 +32,11 @@ export function registerCsrf(app: FastifyInstance, ctx: AppContext): void {
     if (!UNSAFE_METHODS.has(request.method)) return;
     const header = request.headers[CSRF_HEADER];
     if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
+      throw new HttpError(403, { error: 'csrf_failed', message: { key: 'errors.csrf' } });
+    }
+    // Defence in depth: a browser names the page that sent an unsafe request; another site's
+    // page is refused even if it ever got hold of the token (a leaked or fixated cookie).
+    if (!originAllowed(request.headers.origin, request, ctx.config)) {
       throw new HttpError(403, { error: 'csrf_failed', message: { key: 'errors.csrf' } });
     }
   });

@@ -44,6 +44,12 @@ async function userForSessionId(
   return { user, hash };
 }
 
+/** The hash of the session cookie the request carries, valid or not. */
+function hashOfCookie(request: FastifyRequest): string | null {
+  const sessionId = request.cookies[SESSION_COOKIE];
+  return sessionId ? hashSessionId(sessionId) : null;
+}
+
 /** Resolves the user from a raw Cookie header: the websocket endpoint authenticates with it. */
 export async function userFromCookieHeader(
   ctx: AppContext,
@@ -60,13 +66,22 @@ export function requireUser(request: FastifyRequest): UserRow {
   return request.user;
 }
 
-/** Starts a session: a new random id (never reused across logins), only its hash stored. */
+/**
+ * Starts a session: a new random id (never reused across logins), only its hash stored. A session
+ * this browser still held (another account logged in before) ends first, sockets included: one
+ * browser, one login.
+ */
 export async function startSession(
   ctx: AppContext,
   reply: FastifyReply,
   userId: number,
   remember: boolean,
 ): Promise<void> {
+  const previous = reply.request.sessionHash ?? hashOfCookie(reply.request);
+  if (previous) {
+    await ctx.db.deleteFrom('sessions').where('id_hash', '=', previous).execute();
+    await endLiveSessions(ctx, [previous]);
+  }
   const sessionId = randomBytes(32).toString('base64url');
   const now = Date.now();
   // Expired rows of everybody go on each login: cheap with the index, and no cron job to run.
@@ -105,6 +120,15 @@ export async function endSession(
 export function registerSession(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
+  // Answers about a logged-in user must not stay in a shared or back-button cache.
+  app.addHook('onSend', async (request, reply) => {
+    if (
+      request.url.startsWith('/api/') &&
+      (request.user || request.sessionHash || reply.hasHeader('set-cookie'))
+    ) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
   app.addHook('onRequest', async (request) => {
     if (!ctx.state.ready || !needsUser(ctx, request.url)) return;
     const found = await userForSessionId(ctx, request.cookies[SESSION_COOKIE]);

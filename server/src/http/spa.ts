@@ -40,6 +40,8 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     index: ['index.html'],
     cacheControl: false,
     etag: true,
+    // Source maps stay on the server (for reading stack traces), never go to browsers.
+    allowedPath: (pathname) => !pathname.endsWith('.map'),
     setHeaders: (reply, filePath) => {
       const relative = path.relative(root, filePath).split(path.sep).join('/');
       reply.header('cache-control', relative.startsWith('assets/') ? IMMUTABLE : NO_CACHE);

@@ -4,8 +4,8 @@ import { type AppMessage, MAX_FRAME_BYTES } from '@scriptorium/common/ws/message
 import type { TransportTiming } from '@scriptorium/common/ws/timing';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { Config } from '../config';
 import type { AppContext } from '../context';
+import { originAllowed } from '../http/origin';
 import { userFromCookieHeader } from '../http/session';
 import type { UserRow } from '../modules/user/queries';
 import { type BaseEndpointExtension, createBaseEndpoint } from './base-endpoint';
@@ -38,22 +38,8 @@ export function baseEndpoint(hub: LiveHub): BaseEndpointExtension {
 
 /**
  * Cross-site websocket hijacking: a browser sends the session cookie with a socket any page opens,
- * so the Origin must be this site's. Clients without an Origin are not browsers (and so cannot be
- * made to lend someone else's cookie).
+ * so the Origin must be this site's (originAllowed).
  */
-function originAllowed(
-  origin: string | undefined,
-  request: FastifyRequest,
-  config: Pick<Config, 'siteUrl'>,
-): boolean {
-  if (origin === undefined) return true;
-  const allowed = new Set([
-    new URL(config.siteUrl).origin.toLowerCase(),
-    `${request.protocol}://${request.host}`.toLowerCase(),
-  ]);
-  return allowed.has(origin.toLowerCase());
-}
-
 async function admitUser(ctx: AppContext, request: FastifyRequest): Promise<UserRow | null> {
   if (!originAllowed(request.headers.origin, request, ctx.config)) {
     request.log.warn({ origin: request.headers.origin }, 'websocket from a foreign origin refused');
@@ -61,6 +47,9 @@ async function admitUser(ctx: AppContext, request: FastifyRequest): Promise<User
   }
   return request.user ?? (await userFromCookieHeader(ctx, request.headers.cookie));
 }
+
+/** Sockets one login session may hold open in one process. */
+export const MAX_SOCKETS_PER_SESSION = 20;
 
 function deny(socket: WebSocket): void {
   socket.send(JSON.stringify({ type: 'access_denied', c: 0, s: 0 }));
@@ -217,6 +206,14 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
           const entry = admitted.get(request);
           if (!entry) {
             deny(ws);
+            return;
+          }
+          // A page needs one socket; a login session opening more than a few tabs' worth is a leak
+          // or an attack on the process's memory.
+          const hash = request.sessionHash;
+          if (hash && registry.connectionsOfSessions([hash]).length >= MAX_SOCKETS_PER_SESSION) {
+            request.log.warn('websocket refused: too many connections of one login session');
+            ws.close(CLOSE_POLICY_VIOLATION, 'too many connections');
             return;
           }
           const id = idOf(request);

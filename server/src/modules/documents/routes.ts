@@ -83,7 +83,7 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const { id } = parseForm(request, accessGetRequest);
       await requireOwner(ctx.db, user.id, id);
-      return { access: await getAccess(ctx.db, id) };
+      return { access: await getAccess(ctx.db, user.id, id) };
     });
 
     app.post('/access/save/', async (request): Promise<z.infer<typeof doneResponse>> => {

@@ -10,7 +10,7 @@ export function feedbackRoutes(ctx: AppContext): FastifyPluginAsync {
     // Visitors may report problems too (e.g. "I cannot log in"); the row then has no user.
     app.post('/feedback/', async (request): Promise<z.infer<typeof okResponse>> => {
       const { message } = parseForm(request, feedbackRequest);
-      await submitFeedback(ctx, request.log, { user: request.user, message });
+      await submitFeedback(ctx, request.log, { user: request.user, message, ip: request.ip });
       return { ok: true };
     });
   };

@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isAvatarFileName } from '@scriptorium/common/api/user';
+import type { FastifyRequest } from 'fastify';
 import sharp from 'sharp';
+import type { Config } from '../../config';
+import { runUploadTask } from '../../uploads/worker-pool';
+import { fieldError } from './field-errors';
 
 /** Avatars are square images of this many pixels. */
 export const AVATAR_SIZE = 200;
@@ -20,34 +24,66 @@ export function avatarUrl(name: string | null): string | null {
 export class AvatarRejected extends Error {}
 
 /**
+ * The centre square of a PNG or JPEG as a PNG of AVATAR_SIZE px; null when the bytes are not a
+ * readable PNG or JPEG. Runs in an upload worker (src/uploads), never on the event loop.
+ */
+export async function prepareAvatar(bytes: Buffer): Promise<Buffer | null> {
+  try {
+    const image = sharp(bytes, { limitInputPixels: 50_000_000 });
+    const { format } = await image.metadata();
+    if (format !== 'png' && format !== 'jpeg') return null;
+    return await image
+      .rotate()
+      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'attention' })
+      .png()
+      .toBuffer();
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Checks that the upload is a PNG or JPEG (by its name and by its content), crops it to the
- * centre square and stores it under a new random name; answers that name.
+ * centre square in the upload worker pool and stores it under a new random name; answers that
+ * name. Throws AvatarRejected for anything else, UploadBudgetExceeded past the time or memory budget.
  */
 export async function storeAvatar(
-  dataDir: string,
+  config: Config,
   userId: number,
   bytes: Buffer,
   filename: string,
 ): Promise<string> {
   if (!isAvatarFileName(filename)) throw new AvatarRejected('type');
-  let output: Buffer;
-  try {
-    const image = sharp(bytes, { limitInputPixels: 50_000_000 });
-    const { format } = await image.metadata();
-    if (format !== 'png' && format !== 'jpeg') throw new AvatarRejected('type');
-    output = await image
-      .rotate()
-      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'attention' })
-      .png()
-      .toBuffer();
-  } catch (error) {
-    if (error instanceof AvatarRejected) throw error;
-    throw new AvatarRejected('invalid');
-  }
+  const result = await runUploadTask(config, { kind: 'avatar', bytes });
+  if (!result.ok || result.kind !== 'avatar') throw new AvatarRejected('invalid');
   const name = `${userId}-${randomBytes(16).toString('hex')}.png`;
-  await mkdir(avatarDir(dataDir), { recursive: true });
-  await writeFile(path.join(avatarDir(dataDir), name), output);
+  await mkdir(avatarDir(config.dataDir), { recursive: true });
+  await writeFile(path.join(avatarDir(config.dataDir), name), result.png);
   return name;
+}
+
+/**
+ * The `avatar` file of a multipart request; other files are drained. A broken body (truncated
+ * part, no boundary) is the client's error: a 400 field message, never a 500.
+ */
+export async function readAvatarUpload(
+  request: FastifyRequest,
+): Promise<{ bytes: Buffer; filename: string } | undefined> {
+  let upload: { bytes: Buffer; filename: string } | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file' && part.fieldname === 'avatar' && !upload) {
+        upload = { bytes: await part.toBuffer(), filename: part.filename };
+      } else if (part.type === 'file') {
+        await part.toBuffer();
+      }
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw error;
+    request.log.info({ err: error }, 'malformed multipart upload');
+    throw fieldError('avatar', 'errors.malformedUpload');
+  }
+  return upload;
 }
 
 export async function removeAvatarFile(dataDir: string, name: string | null): Promise<void> {

@@ -26,6 +26,15 @@ export function addressScopeKey(address: string): string {
   return `address:${address}`;
 }
 
+/**
+ * The lock of one account from one client address (django-axes' "combination" lock): failures
+ * from an attacker's address lock only that pair, so the owner, from an address that has not
+ * failed, still gets in. Guessing from many addresses stays slowed by each address's own limit.
+ */
+export function pairScopeKey(account: string, address: string): string {
+  return `${account}@${address}`;
+}
+
 /** Milliseconds until the longest lock among `scopes` ends; 0 when none is locked. */
 export async function lockRemaining(db: Db, scopes: string[], now: number): Promise<number> {
   const row = await db

@@ -20,7 +20,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { HttpError, parseForm } from '../../http/errors';
 import { endSession, requireUser, startSession } from '../../http/session';
-import { AvatarRejected, avatarUrl, removeAvatarFile, storeAvatar } from './avatar';
+import { drainMailQueue } from '../../mail/queue';
+import { UploadBudgetExceeded } from '../../uploads/worker-pool';
+import { AvatarRejected, avatarUrl, readAvatarUpload, removeAvatarFile, storeAvatar } from './avatar';
 import { changePassword } from './commands/change-password';
 import { deleteAccount } from './commands/delete-account';
 import { deleteSocialAccount } from './commands/delete-social-account';
@@ -60,6 +62,8 @@ async function withFieldMessages<T>(
 
 export function userRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    app.addHook('onClose', () => drainMailQueue(ctx));
+
     app.post('/login/', async (request, reply): Promise<z.infer<typeof loginResponse>> => {
       const input = parseForm(request, loginRequest);
       const user = await login(ctx, { login: input.login, password: input.password, ip: request.ip });
@@ -179,20 +183,15 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
       withFieldMessages(request, reply, async (): Promise<z.infer<typeof avatarResponse>> => {
         const user = requireUser(request);
         if (!request.isMultipart()) throw fieldError('avatar', 'form.required');
-        let upload: { bytes: Buffer; filename: string } | undefined;
-        for await (const part of request.parts()) {
-          if (part.type === 'file' && part.fieldname === 'avatar' && !upload) {
-            upload = { bytes: await part.toBuffer(), filename: part.filename };
-          } else if (part.type === 'file') {
-            await part.toBuffer();
-          }
-        }
+        const upload = await readAvatarUpload(request);
         if (!upload || upload.bytes.length === 0) throw fieldError('avatar', 'form.required');
         let name: string;
         try {
-          name = await storeAvatar(ctx.config.dataDir, user.id, upload.bytes, upload.filename);
+          name = await storeAvatar(ctx.config, user.id, upload.bytes, upload.filename);
         } catch (error) {
           if (error instanceof AvatarRejected) throw fieldError('avatar', 'accounts.avatarType');
+          if (error instanceof UploadBudgetExceeded)
+            throw fieldError('avatar', 'errors.uploadProcessingLimit');
           throw error;
         }
         await ctx.db.updateTable('users').set({ avatar: name }).where('id', '=', user.id).execute();

@@ -13,14 +13,26 @@ export async function sessionHashesOf(
   return (await query.execute()).map((row) => row.id_hash);
 }
 
+/**
+ * Deletes every session row of the user except `keepHash`, inside the caller's transaction;
+ * answers their hashes, whose live sockets the caller denies (endLiveSessions) after the commit.
+ */
+export async function deleteOtherSessions(
+  db: Db,
+  userId: number,
+  keepHash: string | null,
+): Promise<string[]> {
+  const hashes = await sessionHashesOf(db, userId, keepHash);
+  if (hashes.length > 0) await db.deleteFrom('sessions').where('id_hash', 'in', hashes).execute();
+  return hashes;
+}
+
 /** Ends every session of the user except `keepHash`, and denies their live sockets. */
 export async function endOtherSessions(
   ctx: AppContext,
   userId: number,
   keepHash: string | null,
 ): Promise<void> {
-  const hashes = await sessionHashesOf(ctx.db, userId, keepHash);
-  if (hashes.length === 0) return;
-  await ctx.db.deleteFrom('sessions').where('id_hash', 'in', hashes).execute();
+  const hashes = await ctx.db.transaction().execute((trx) => deleteOtherSessions(trx, userId, keepHash));
   await endLiveSessions(ctx, hashes);
 }

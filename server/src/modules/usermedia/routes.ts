@@ -11,6 +11,7 @@ import type { AppContext } from '../../context';
 import { parseForm, ValidationError } from '../../http/errors';
 import type { FormBody } from '../../http/form-body';
 import { requireUser } from '../../http/session';
+import { closeUploadPool } from '../../uploads/worker-pool';
 import { deleteImages } from './commands/delete-images';
 import { listImages } from './commands/list-images';
 import { saveCategories } from './commands/save-categories';
@@ -63,6 +64,8 @@ function failure(request: FastifyRequest, reply: FastifyReply, status: number, k
 
 export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    app.addHook('onClose', () => closeUploadPool(ctx.config));
+
     app.get('/images/', async (request): Promise<ImagesResponse> => {
       const user = requireUser(request);
       return listImages(ctx.db, user.id);
@@ -75,7 +78,9 @@ export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
         input = await readSaveInput(request, ctx.config.mediaMaxSize);
       } catch (error) {
         if (error instanceof TooLarge) return failure(request, reply, 413, 'tooLarge');
-        throw error;
+        // A truncated part, a missing boundary, too many parts: the request is broken, not the server.
+        request.log.info({ err: error }, 'malformed multipart upload');
+        return failure(request, reply, 400, 'malformedUpload');
       }
       const parsed = saveImageFields.safeParse(input.fields);
       if (!parsed.success) throw new ValidationError(parsed.error.issues, input.fields);

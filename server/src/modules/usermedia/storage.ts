@@ -3,8 +3,9 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import sharp from 'sharp';
+import { runUploadTask, UploadBudgetExceeded, type UploadPoolConfig } from '../../uploads/worker-pool';
 import { EXTENSIONS, sniffImageType } from './sniff';
-import { sanitizeSvg } from './svg-sanitize';
+import { SvgTooComplex, sanitizeSvg } from './svg-sanitize';
 
 /**
  * Files live in DATA_DIR/media/ under content-addressed names (sha256 of the stored bytes), so a
@@ -27,7 +28,12 @@ const SHARP_FORMATS: Record<ImageType, string> = {
   'image/svg+xml': 'svg',
 };
 
-export type RejectReason = 'unsupportedType' | 'invalidImage' | 'unsafeSvg';
+export type RejectReason =
+  | 'unsupportedType'
+  | 'invalidImage'
+  | 'unsafeSvg'
+  | 'svgTooComplex'
+  | 'processingLimit';
 
 export class ImageRejected extends Error {
   constructor(readonly reason: RejectReason) {
@@ -51,7 +57,14 @@ export async function prepareImage(upload: Buffer): Promise<PreparedImage> {
   if (!fileType) throw new ImageRejected('unsupportedType');
   let bytes = upload;
   if (fileType === 'image/svg+xml') {
-    const clean = await sanitizeSvg(upload.toString('utf8'));
+    let clean: string | null;
+    try {
+      clean = await sanitizeSvg(upload.toString('utf8'));
+    } catch (error) {
+      if (error instanceof SvgTooComplex)
+        throw new ImageRejected(error.invalidXml ? 'invalidImage' : 'svgTooComplex');
+      throw error;
+    }
     if (!clean) throw new ImageRejected('unsafeSvg');
     bytes = Buffer.from(clean, 'utf8');
   }
@@ -78,6 +91,29 @@ export async function prepareImage(upload: Buffer): Promise<PreparedImage> {
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   return { sha256, fileType, width, height, bytes, thumbnail };
+}
+
+/** Buffers cross the thread boundary as plain Uint8Arrays. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * prepareImage in the upload worker pool: the event loop stays free while a file is decoded, and
+ * a file that needs more than the time or memory budget is refused with a reason.
+ */
+export async function prepareImageInWorker(config: UploadPoolConfig, upload: Buffer): Promise<PreparedImage> {
+  let result: Awaited<ReturnType<typeof runUploadTask>>;
+  try {
+    result = await runUploadTask(config, { kind: 'image', bytes: upload });
+  } catch (error) {
+    if (error instanceof UploadBudgetExceeded) throw new ImageRejected('processingLimit');
+    throw error;
+  }
+  if (!result.ok) throw new ImageRejected(result.reason === 'avatarType' ? 'invalidImage' : result.reason);
+  if (result.kind !== 'image') throw new ImageRejected('invalidImage');
+  const { image } = result;
+  return { ...image, bytes: asBuffer(image.bytes), thumbnail: asBuffer(image.thumbnail) };
 }
 
 export function mediaRoot(dataDir: string): string {

@@ -3,6 +3,7 @@ import type { Contact, InviteErrorCode } from '@scriptorium/common/api/contacts'
 import type { Language } from '@scriptorium/common/i18n/languages';
 import { isEmailLike, isValidEmailAddress } from '@scriptorium/common/rules/contacts';
 import type { AppContext } from '../../../context';
+import { inviteLimits, takeAllowance } from '../../../limits/rate-limit';
 import { findUserById, type UserRow } from '../../user/queries';
 import { type MailErrorLog, mailInviteAnswer, mailInviteToAddress, mailInviteToUser } from '../mail';
 import { presentSentInvite, presentUserContact } from '../presenters';
@@ -65,6 +66,8 @@ export async function addInvite(
 ): Promise<Contact> {
   const me = input.user;
   const target = await resolveTarget(ctx, me, input.userString);
+  // Every invitation mails someone: one user may not mail a hundred people in a second.
+  await takeAllowance(ctx.db, inviteLimits(me.id), 'errors.mailLimit');
 
   if (target.kind === 'user') {
     const other = target.user;

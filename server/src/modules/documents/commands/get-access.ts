@@ -2,17 +2,27 @@ import type { AccessEntry, AccessRight } from '@scriptorium/common/api/documents
 import type { Db } from '../../../db/database';
 import { displayName } from '../../user/presenters';
 
-/** Every right of a document (the caller has checked that the user owns it). */
-export async function getAccess(db: Pick<Db, 'selectFrom'>, documentId: number): Promise<AccessEntry[]> {
+/**
+ * Every right of a document the user owns. The owner is part of each query, like in every other
+ * documents command, so that a policy slip can never list another owner's collaborators.
+ */
+export async function getAccess(
+  db: Pick<Db, 'selectFrom'>,
+  ownerId: number,
+  documentId: number,
+): Promise<AccessEntry[]> {
   const users = await db
     .selectFrom('document_access')
+    .innerJoin('documents', 'documents.id', 'document_access.document_id')
     .innerJoin('users', 'users.id', 'document_access.user_id')
     .select(['users.id', 'users.username', 'users.first_name', 'users.last_name', 'document_access.rights'])
     .where('document_access.document_id', '=', documentId)
+    .where('documents.owner_id', '=', ownerId)
     .orderBy('document_access.id')
     .execute();
   const invites = await db
     .selectFrom('document_access')
+    .innerJoin('documents', 'documents.id', 'document_access.document_id')
     .innerJoin('user_invites', 'user_invites.id', 'document_access.invite_id')
     .leftJoin('users', 'users.id', 'user_invites.to_user_id')
     .select([
@@ -24,6 +34,7 @@ export async function getAccess(db: Pick<Db, 'selectFrom'>, documentId: number):
       'document_access.rights',
     ])
     .where('document_access.document_id', '=', documentId)
+    .where('documents.owner_id', '=', ownerId)
     .orderBy('document_access.id')
     .execute();
   return [

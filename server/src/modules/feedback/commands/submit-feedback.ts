@@ -2,6 +2,8 @@ import { DEFAULT_LANGUAGE } from '@scriptorium/common/i18n/languages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../../context';
 import { translator } from '../../../i18n/translate';
+import { feedbackLimits, takeAllowance } from '../../../limits/rate-limit';
+import { addressScope } from '../../user/client-address';
 import type { UserRow } from '../../user/queries';
 
 /**
@@ -11,8 +13,15 @@ import type { UserRow } from '../../user/queries';
 export async function submitFeedback(
   ctx: AppContext,
   log: FastifyBaseLogger,
-  input: { user: UserRow | null; message: string },
+  input: { user: UserRow | null; message: string; ip: string },
 ): Promise<void> {
+  // Anyone may write, so anyone could flood the table and the operator's mailbox: limited per
+  // client address and per user.
+  await takeAllowance(
+    ctx.db,
+    feedbackLimits(addressScope(input.ip), input.user?.id ?? null),
+    'errors.feedbackLimit',
+  );
   await ctx.db
     .insertInto('feedback')
     .values({ user_id: input.user?.id ?? null, message: input.message, created_at: Date.now() })

@@ -1,3 +1,4 @@
+import { isValidUsername } from '@scriptorium/common/api/user';
 import type { AppContext } from '../../../context';
 import { hashPassword } from '../passwords';
 import { findUserById, type UserRow } from '../queries';
@@ -22,10 +23,14 @@ export class UserConflictError extends Error {
   }
 }
 
+/** The username breaks USERNAME_PATTERN (e.g. contains '@'). */
+export class InvalidUsernameError extends Error {}
+
 /** Creates a user with one primary e-mail address, in one transaction. */
 export async function createUser(ctx: Pick<AppContext, 'db'>, input: CreateUserInput): Promise<UserRow> {
   const username = input.username.trim();
   const email = input.email.trim();
+  if (!isValidUsername(username)) throw new InvalidUsernameError(username);
   // Hash outside the transaction: argon2 takes tens of milliseconds and SQLite has one writer.
   const passwordHash = input.password === null ? null : await hashPassword(input.password);
   const id = await ctx.db.transaction().execute(async (trx) => {

@@ -1,6 +1,9 @@
+import type { ImageType } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
 import { HttpError } from '../../../http/errors';
 import { endLiveSessions } from '../../../ws/hub';
+import { withFileLock } from '../../usermedia/file-locks';
+import { removeFilesIfUnused } from '../../usermedia/unused-files';
 import { removeAvatarFile } from '../avatar';
 import { verifyPassword } from '../passwords';
 import type { UserRow } from '../queries';
@@ -17,7 +20,18 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, password: st
     throw new HttpError(401, { error: 'wrong_password', message: { key: 'accounts.passwordIncorrect' } });
   }
   const sessions = await sessionHashesOf(ctx.db, user.id);
+  const images = await ctx.db
+    .selectFrom('usermedia_images')
+    .select(['sha256', 'file_type'])
+    .where('owner_id', '=', user.id)
+    .execute();
   await ctx.db.deleteFrom('users').where('id', '=', user.id).execute();
   await endLiveSessions(ctx, sessions);
   await removeAvatarFile(ctx.config.dataDir, user.avatar);
+  // The image rows went with the account; their files go too unless another user has the same file.
+  for (const image of images) {
+    await withFileLock(image.sha256, () =>
+      removeFilesIfUnused(ctx.db, ctx.config.dataDir, image.sha256, image.file_type as ImageType),
+    );
+  }
 }

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../../context';
 import type { Db } from '../../../db/database';
 import type { UserEmailsTable } from '../../../db/schema';
+import { confirmationLimits, takeAllowance } from '../../../limits/rate-limit';
 import { claimPendingInvitesForEmail } from '../../contacts/commands/claim-invites';
 import { sendConfirmationMail } from '../account-mail';
 import { hashKey, KEY_LIFETIME_MS, newKey } from '../keys';
@@ -11,6 +13,9 @@ type EmailRow = Selectable<UserEmailsTable>;
 
 /** Makes a new confirmation key for the address and mails the link to it. */
 export async function sendEmailConfirmation(ctx: AppContext, user: UserRow, email: EmailRow): Promise<void> {
+  // One address must not be flooded with confirmations, nor one user flood many addresses.
+  const digest = createHash('sha256').update(email.address.toLowerCase()).digest('hex').slice(0, 40);
+  await takeAllowance(ctx.db, confirmationLimits(user.id, digest), 'errors.mailLimit');
   const key = newKey();
   await ctx.db
     .insertInto('email_confirmations')

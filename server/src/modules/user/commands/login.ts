@@ -8,6 +8,7 @@ import {
   clearFailures,
   failureDelay,
   lockRemaining,
+  pairScopeKey,
   recordFailure,
 } from '../login-throttle';
 import { verifyPassword } from '../passwords';
@@ -26,30 +27,31 @@ function lockedError(remainingMs: number): FormError {
 }
 
 /**
- * Checks a login. A locked account or address is refused before the password is even looked at,
- * so that the right password does not get in while locked. The wrong-credentials error does not
- * say whether the login or the password was wrong.
+ * Checks a login. A locked (account, address) pair or address is refused before the password is
+ * even looked at, so that the right password does not get in from there while locked; the same
+ * account from another address is not affected. The wrong-credentials error does not say
+ * whether the login or the password was wrong.
  */
 export async function login(ctx: AppContext, input: LoginInput): Promise<UserRow> {
   const { db, config } = ctx;
   const user = await findUserByLogin(db, input.login);
-  const account = accountScope(user?.id, input.login);
   const address = addressScopeKey(addressScope(input.ip));
+  const pair = pairScopeKey(accountScope(user?.id, input.login), address);
 
-  const locked = await lockRemaining(db, [account, address], Date.now());
+  const locked = await lockRemaining(db, [pair, address], Date.now());
   if (locked > 0) throw lockedError(locked);
 
   const ok = await verifyPassword(user?.password_hash, input.password);
   if (!ok || !user) {
     const now = Date.now();
-    const accountFailures = await recordFailure(db, account, config.loginMaxFailures, config, now);
+    const pairFailures = await recordFailure(db, pair, config.loginMaxFailures, config, now);
     const addressFailures = await recordFailure(db, address, config.loginAddressMaxFailures, config, now);
     // Slows down guessing from one client; the lock above stops it.
-    await sleep(failureDelay(Math.max(accountFailures, addressFailures), config.loginDelayMs));
+    await sleep(failureDelay(Math.max(pairFailures, addressFailures), config.loginDelayMs));
     throw new FormError(400, [{ key: 'login.invalid' }]);
   }
   if (!user.is_active) throw new FormError(400, [{ key: 'login.inactive' }]);
 
-  await clearFailures(db, account);
+  await clearFailures(db, pair);
   return user;
 }

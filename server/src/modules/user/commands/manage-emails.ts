@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context';
 import { HttpError } from '../../../http/errors';
+import { RateLimited } from '../../../limits/rate-limit';
 import { fieldError } from '../field-errors';
 import type { UserRow } from '../queries';
 import { sendEmailConfirmation } from './email-confirmation';
@@ -39,6 +40,7 @@ export async function addEmail(ctx: AppContext, user: UserRow, address: string, 
   try {
     await sendEmailConfirmation(ctx, user, row);
   } catch (error) {
+    if (error instanceof RateLimited) throw error;
     // The address stays; the user can ask again by logging in or re-adding later.
     log.error({ err: error }, 'confirmation mail could not be sent');
     throw new HttpError(502, { error: 'mail_failed' });

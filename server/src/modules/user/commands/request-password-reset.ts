@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../../context';
 import { HttpError } from '../../../http/errors';
+import { enqueueMailJob } from '../../../mail/queue';
 import { sendPasswordResetMail } from '../account-mail';
 import { addressScope } from '../client-address';
 import { hashKey, newKey } from '../keys';
@@ -16,8 +17,9 @@ export interface ResetLog {
 }
 
 /**
- * Sends a reset link to `email` when it belongs to an active account. The caller answers the same
- * either way (no account discovery); only too many requests from one client get a 429.
+ * Queues a reset link to `email`, sent when it belongs to an active account. The request answers
+ * before the address is even looked up, in the same time either way (no account discovery); only
+ * too many requests from one client get a 429.
  */
 export async function requestPasswordReset(
   ctx: AppContext,
@@ -36,6 +38,12 @@ export async function requestPasswordReset(
   if ((await lockRemaining(db, [emailScope], now)) > 0) return;
   await recordFailure(db, emailScope, RESET_EMAIL_LIMIT, config, now);
 
+  // Everything that depends on whether the address is registered happens after the answer.
+  enqueueMailJob(ctx, 'password reset mail', input.log, () => sendResetIfRegistered(ctx, lowered));
+}
+
+async function sendResetIfRegistered(ctx: AppContext, lowered: string): Promise<void> {
+  const { db } = ctx;
   const row = await db
     .selectFrom('user_emails')
     .select(['user_id', 'address'])
@@ -48,11 +56,7 @@ export async function requestPasswordReset(
   const key = newKey();
   await db
     .insertInto('password_resets')
-    .values({ key_hash: hashKey(key), user_id: user.id, created_at: now })
+    .values({ key_hash: hashKey(key), user_id: user.id, created_at: Date.now() })
     .execute();
-  try {
-    await sendPasswordResetMail(ctx, user, row.address, key);
-  } catch (error) {
-    input.log.error({ err: error }, 'password reset mail could not be sent');
-  }
+  await sendPasswordResetMail(ctx, user, row.address, key);
 }

@@ -2,7 +2,7 @@ import type { ImageType } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
 import { HttpError } from '../../../http/errors';
 import { withFileLock } from '../file-locks';
-import { removeImageFiles } from '../storage';
+import { removeFilesIfUnused } from '../unused-files';
 
 /**
  * Deletes images of the owner: all of them or, when any id is not theirs, none (404). A file is
@@ -27,14 +27,9 @@ export async function deleteImages(ctx: AppContext, ownerId: number, ids: number
     return rows;
   });
   for (const row of removed) {
-    await withFileLock(row.sha256, async () => {
-      const stillUsed = await ctx.db
-        .selectFrom('usermedia_images')
-        .select('id')
-        .where('sha256', '=', row.sha256)
-        .executeTakeFirst();
-      if (!stillUsed) await removeImageFiles(ctx.config.dataDir, row.sha256, row.file_type as ImageType);
-    });
+    await withFileLock(row.sha256, () =>
+      removeFilesIfUnused(ctx.db, ctx.config.dataDir, row.sha256, row.file_type as ImageType),
+    );
   }
   return unique;
 }

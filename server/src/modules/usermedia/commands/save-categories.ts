@@ -4,6 +4,7 @@ import {
   normaliseCategoryEdits,
 } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
+import { lockOwner } from '../../../db/owner-lock';
 import { assertOwnCategories } from '../policies';
 import { presentCategory } from '../presenters';
 import { listOwnCategories } from '../queries';
@@ -21,6 +22,7 @@ export async function saveCategories(
 ): Promise<ImageCategory[]> {
   const edits: CategoryEdit[] = normaliseCategoryEdits(ids, titles);
   return ctx.db.transaction().execute(async (trx) => {
+    await lockOwner(trx, ctx.dialect, 'usermedia_categories', ownerId);
     const kept = edits.filter((edit) => edit.id !== 0).map((edit) => edit.id);
     await assertOwnCategories(trx, ownerId, kept);
     // Before the inserts: the new rows are not in `kept` either.

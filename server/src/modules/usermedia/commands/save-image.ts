@@ -6,7 +6,8 @@ import { withFileLock } from '../file-locks';
 import { assertOwnCategories } from '../policies';
 import { presentImage } from '../presenters';
 import { categoriesByImage, findOwnImage, findOwnImageByHash } from '../queries';
-import { type PreparedImage, prepareImage, storeImageFiles } from '../storage';
+import { type PreparedImage, prepareImageInWorker, storeImageFiles } from '../storage';
+import { removeFilesIfUnused } from '../unused-files';
 
 async function replaceCategories(db: Db, imageId: number, cats: number[]): Promise<void> {
   await db.deleteFrom('usermedia_image_categories').where('image_id', '=', imageId).execute();
@@ -58,33 +59,46 @@ export async function createImage(
 ): Promise<{ image: Image; existed: boolean }> {
   // Categories first: a foreign category id must not leave a stored file behind.
   await assertOwnCategories(ctx.db, ownerId, fields.cats);
-  const prepared: PreparedImage = await prepareImage(upload);
+  const prepared: PreparedImage = await prepareImageInWorker(ctx.config, upload);
   return withFileLock(prepared.sha256, async () => {
     const existing = await findOwnImageByHash(ctx.db, ownerId, prepared.sha256);
     if (existing) return { image: await present(ctx.db, ownerId, existing.id), existed: true };
-    // Files before the row: a committed row always has its file.
+    // Files before the row: a committed row always has its file. A failed insert removes them
+    // again unless another image uses the same file.
     await storeImageFiles(ctx.config.dataDir, prepared);
-    const image = await ctx.db.transaction().execute(async (trx) => {
-      await assertOwnCategories(trx, ownerId, fields.cats);
-      const inserted = await trx
-        .insertInto('usermedia_images')
-        .values({
-          owner_id: ownerId,
-          title: fields.title,
-          sha256: prepared.sha256,
-          file_type: prepared.fileType,
-          width: prepared.width,
-          height: prepared.height,
-          size: prepared.bytes.length,
-          copyright_holder: fields.copyright.holder,
-          licence: fields.copyright.licence,
-          added: Date.now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await replaceCategories(trx, inserted.id, fields.cats);
-      return present(trx, ownerId, inserted.id);
+    const image = await insertImage(ctx, ownerId, fields, prepared).catch(async (error: unknown) => {
+      await removeFilesIfUnused(ctx.db, ctx.config.dataDir, prepared.sha256, prepared.fileType);
+      throw error;
     });
     return { image, existed: false };
+  });
+}
+
+async function insertImage(
+  ctx: AppContext,
+  ownerId: number,
+  fields: SaveImageFields,
+  prepared: PreparedImage,
+): Promise<Image> {
+  return ctx.db.transaction().execute(async (trx) => {
+    await assertOwnCategories(trx, ownerId, fields.cats);
+    const inserted = await trx
+      .insertInto('usermedia_images')
+      .values({
+        owner_id: ownerId,
+        title: fields.title,
+        sha256: prepared.sha256,
+        file_type: prepared.fileType,
+        width: prepared.width,
+        height: prepared.height,
+        size: prepared.bytes.length,
+        copyright_holder: fields.copyright.holder,
+        licence: fields.copyright.licence,
+        added: Date.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await replaceCategories(trx, inserted.id, fields.cats);
+    return present(trx, ownerId, inserted.id);
   });
 }

@@ -1,0 +1,100 @@
+// Benchmarks of issue 14's hardening, each against a baseline measured in the same run:
+//  1. the answer time of a password reset for a registered address against an unknown one
+//     (median of each; the ratio should be about 1: the answer must not tell them apart);
+//  2. the answer time of GET /api/base/configuration/ while hostile SVGs (20,000 nested groups;
+//     a flat one of 200,000 elements) are uploaded, against the same request on an idle server.
+
+import { encodeForm } from '@scriptorium/common/api/form';
+import { drainMailQueue } from '../server/src/mail/queue';
+import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+
+const RESETS = Number(process.env.BENCH_RESETS || 40);
+const UPLOAD_ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS || 3);
+
+const server = await startBenchServer('hardening', { TRUST_PROXY: 'true' });
+const { ctx, base } = server;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+const first = await fetch(`${base}/api/base/configuration/`);
+const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
+
+// 1. Password reset answers. Each request from its own address and to its own mailbox, so that
+// the per-address and per-mailbox limits never answer in place of the reset itself.
+const known: number[] = [];
+const unknown: number[] = [];
+for (let index = 0; index < RESETS; index += 2) await createBenchUser(ctx, `reset${index}`);
+for (let index = 0; index < RESETS; index++) {
+  const registered = index % 2 === 0;
+  const username = `reset${index}`;
+  const email = registered ? `${username}@example.org` : `nobody${index}@example.net`;
+  const started = performance.now();
+  const response = await fetch(`${base}/api/user/password/reset/`, {
+    method: 'POST',
+    headers: {
+      'X-CSRFToken': csrf,
+      Cookie: `csrftoken=${csrf}`,
+      'X-Forwarded-For': `10.9.${index >> 8}.${index & 255}`,
+    },
+    body: encodeForm({ email }),
+  });
+  await response.text();
+  (registered ? known : unknown).push(performance.now() - started);
+  if (response.status !== 200) throw new Error(`reset ${index} answered ${response.status}`);
+  // The mail of a registered address is composed after the answer; let it finish before the
+  // next request so that it slows neither kind of request.
+  await drainMailQueue(ctx);
+}
+const knownMedian = median(known);
+const unknownMedian = median(unknown);
+console.log(
+  `password reset answer, registered address: ${knownMedian.toFixed(1)} ms median; unknown address (baseline): ${unknownMedian.toFixed(1)} ms; ratio ${(knownMedian / unknownMedian).toFixed(2)}`,
+);
+
+// 2. Configuration latency while hostile SVGs are processed.
+await createBenchUser(ctx, 'uploader');
+const { 'X-CSRFToken': uploadCsrf, Cookie: cookie } = await loginHeaders(base, 'uploader');
+const OPEN = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10">';
+const hostile = [
+  `${OPEN}${'<g>'.repeat(20_000)}<rect width="1" height="1"/>${'</g>'.repeat(20_000)}</svg>`,
+  `${OPEN}${'<rect x="1" y="1" width="1" height="1"/>'.repeat(200_000)}</svg>`,
+];
+
+async function configurationTimes(until: () => boolean, minimum: number): Promise<number[]> {
+  const times: number[] = [];
+  while (times.length < minimum || !until()) {
+    const started = performance.now();
+    await (await fetch(`${base}/api/base/configuration/`)).text();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+const idle = await configurationTimes(() => true, 100);
+const busy: number[] = [];
+for (let round = 0; round < UPLOAD_ROUNDS; round++) {
+  for (const svg of hostile) {
+    const form = new FormData();
+    form.append('image', new Blob([svg], { type: 'image/svg+xml' }), 'hostile.svg');
+    let done = false;
+    const upload = fetch(`${base}/api/usermedia/save/`, {
+      method: 'POST',
+      headers: { cookie, 'X-CSRFToken': uploadCsrf },
+      body: form,
+    }).then(async (response) => {
+      await response.text();
+      done = true;
+      if (response.status !== 400) throw new Error(`hostile upload answered ${response.status}`);
+    });
+    busy.push(...(await configurationTimes(() => done, 1)));
+    await upload;
+  }
+}
+console.log(
+  `configuration answer while hostile SVGs are processed: ${median(busy).toFixed(1)} ms median, ${Math.max(...busy).toFixed(1)} ms worst (${busy.length} requests); idle server (baseline): ${median(idle).toFixed(1)} ms median; ratio ${(median(busy) / median(idle)).toFixed(2)}`,
+);
+
+await server.close();

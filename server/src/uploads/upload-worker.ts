@@ -1,0 +1,33 @@
+import { prepareAvatar } from '../modules/user/avatar';
+import {
+  ImageRejected,
+  type PreparedImage,
+  prepareImage,
+  type RejectReason,
+} from '../modules/usermedia/storage';
+
+/**
+ * The body of an upload worker thread (see worker-pool.ts). It gets bytes and answers plain data:
+ * class instances do not cross the thread boundary, so refusals come back as reasons.
+ */
+
+export type UploadTask = { kind: 'image'; bytes: Uint8Array } | { kind: 'avatar'; bytes: Uint8Array };
+
+export type UploadResult =
+  | { ok: true; kind: 'image'; image: PreparedImage }
+  | { ok: true; kind: 'avatar'; png: Uint8Array }
+  | { ok: false; reason: RejectReason | 'avatarType' };
+
+export default async function processUpload(task: UploadTask): Promise<UploadResult> {
+  const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+  try {
+    if (task.kind === 'avatar') {
+      const png = await prepareAvatar(bytes);
+      return png ? { ok: true, kind: 'avatar', png } : { ok: false, reason: 'avatarType' };
+    }
+    return { ok: true, kind: 'image', image: await prepareImage(bytes) };
+  } catch (error) {
+    if (error instanceof ImageRejected) return { ok: false, reason: error.reason };
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { Config } from '../config';
+import type { UploadResult, UploadTask } from './upload-worker';
+
+/**
+ * Heavy work on uploaded content (SVG sanitising, image decoding, thumbnails) runs in a pool of
+ * worker threads, never on the event loop: one hostile file used to block every request of the
+ * process for a minute. Each task has a time budget (the worker is terminated when it runs out)
+ * and each worker a heap budget (V8 ends the worker, not the process, when it is exceeded).
+ */
+
+export type UploadPoolConfig = Pick<Config, 'uploadWorkers' | 'uploadTimeLimitMs' | 'uploadMemoryMb'>;
+
+/** The task ran out of time or memory: answered as a translated 400, never a 500. */
+export class UploadBudgetExceeded extends Error {}
+
+const WORKER_FILE = path.join(import.meta.dirname, `upload-worker${path.extname(import.meta.filename)}`);
+
+/**
+ * The server runs from TypeScript sources (tsx); a worker thread starts without the parent's
+ * loader when the parent is itself hosted by a test runner, so the worker loads tsx explicitly.
+ */
+function workerExecArgv(): string[] {
+  if (!WORKER_FILE.endsWith('.ts')) return [];
+  const loader = createRequire(import.meta.url).resolve('tsx');
+  return ['--import', pathToFileURL(loader).href];
+}
+
+const pools = new Map<UploadPoolConfig, Piscina<UploadTask, UploadResult>>();
+
+function poolFor(config: UploadPoolConfig): Piscina<UploadTask, UploadResult> {
+  let pool = pools.get(config);
+  if (!pool) {
+    pool = new Piscina<UploadTask, UploadResult>({
+      filename: pathToFileURL(WORKER_FILE).href,
+      execArgv: workerExecArgv(),
+      minThreads: 0,
+      maxThreads: Math.max(1, config.uploadWorkers),
+      // Workers start in about 100 ms; keeping one warm for a while spares that on a burst.
+      idleTimeout: 60_000,
+      resourceLimits: {
+        maxOldGenerationSizeMb: config.uploadMemoryMb,
+        maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(config.uploadMemoryMb / 8))),
+      },
+    });
+    pools.set(config, pool);
+  }
+  return pool;
+}
+
+/** Runs one task in the pool within the time budget; budget overruns throw UploadBudgetExceeded. */
+export async function runUploadTask(config: UploadPoolConfig, task: UploadTask): Promise<UploadResult> {
+  const pool = poolFor(config);
+  const signal = AbortSignal.timeout(config.uploadTimeLimitMs);
+  // An upload's bytes are not used again on this thread: moved to the worker, not copied (a copy
+  // of megabytes is main-thread work and garbage). Only a buffer that owns its whole memory can
+  // move; a slice of Node's shared pool is copied.
+  const { bytes } = task;
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const transferList = own && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : undefined;
+  try {
+    return await pool.run(task, { signal, transferList });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const name = (error as { name?: string }).name;
+    // Abort: the time budget ran out (Piscina terminates that worker). Out of memory: V8 ended it.
+    if (signal.aborted || name === 'AbortError' || code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      throw new UploadBudgetExceeded(code ?? name ?? 'budget');
+    }
+    throw error;
+  }
+}
+
+/** Ends the pool of this configuration (at app close), so that no thread outlives the server. */
+export async function closeUploadPool(config: UploadPoolConfig): Promise<void> {
+  const pool = pools.get(config);
+  if (!pool) return;
+  pools.delete(config);
+  await pool.destroy();
+}
