@@ -137,7 +137,11 @@ describe('logged-in header (spec 2.2)', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Command palette' });
     const list = within(dialog).getByRole('menu', { name: 'Command palette' });
     // The screen's own actions would come first (scope 'page'); this stand-in screen has none.
-    expect(within(list).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+    expect(
+      within(list)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual([
       'Profile',
       'Contacts',
       'Log out',
@@ -149,7 +153,11 @@ describe('logged-in header (spec 2.2)', () => {
     const search = within(dialog).getByRole('searchbox', { name: 'Search commands' });
     fireEvent.change(search, { target: { value: 'TEMPL' } });
     await waitFor(() =>
-      expect(within(list).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['TemplatesAlt-t']),
+      expect(
+        within(list)
+          .getAllByRole('menuitem')
+          .map((item) => item.textContent),
+      ).toEqual(['TemplatesAlt-t']),
     );
     fireEvent.keyDown(search, { key: 'ArrowDown' });
     fireEvent.keyDown(search, { key: 'Enter' });
