@@ -1,33 +1,26 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  Autocomplete,
-  I18nProvider,
-  Input,
-  Menu,
-  MenuItem,
-  SearchField,
-  useFilter,
-} from 'react-aria-components';
+import { Autocomplete, I18nProvider, Input, Menu, MenuItem, SearchField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../components/dialog/dialog';
 import { bindingLabel } from './key-binding';
 import type { Action } from './registry';
-import { actionTitle, useActionRegistry, useActions } from './use-actions';
+import { matchesSearch } from './search-text';
+import { actionTitle, useActions, useRegisteredActions } from './use-actions';
 import '../components/menu/menu.css';
 import './command-palette.css';
 
 interface PaletteProps {
-  actions: readonly Action[];
   onChoose(action: Action | null): void;
 }
 
-/** Inside the I18nProvider: react-aria's filter compares in the user's language, accents ignored. */
-function PaletteList({ actions, onChoose }: PaletteProps) {
-  const { t } = useTranslation('web');
-  const { contains } = useFilter({ sensitivity: 'base' });
+function PaletteList({ onChoose }: PaletteProps) {
+  const { t, i18n } = useTranslation('web');
+  // Live: a list that arrives while the palette is open (new categories) shows up in it.
+  const actions = useRegisteredActions();
+  const filter = (text: string, query: string) => matchesSearch(text, query, i18n.language);
   const items = actions.map((action) => ({ id: action.id, label: actionTitle(action, t), action }));
   return (
-    <Autocomplete filter={contains}>
+    <Autocomplete filter={filter}>
       <SearchField className="command-palette-search" aria-label={t('actions.palette.search')} autoFocus>
         <Input className="command-palette-input" placeholder={t('actions.palette.search')} />
       </SearchField>
@@ -56,13 +49,12 @@ function PaletteList({ actions, onChoose }: PaletteProps) {
 /**
  * The command palette (Ctrl+K, Cmd+K on Apple keyboards): the actions available on the current
  * screen, searchable by their titles in the user's language. Arrows move, Enter runs, Escape
- * closes. The list is what was available when it opened; the chosen action runs after the palette
- * has closed, so that it can open a dialog of its own or move the focus.
+ * closes. The chosen action runs after the palette has closed, so that it can open a dialog of
+ * its own or move the focus.
  */
 export function CommandPalette() {
   const { t, i18n } = useTranslation('web');
-  const registry = useActionRegistry();
-  const [open, setOpen] = useState<readonly Action[] | null>(null);
+  const [open, setOpen] = useState(false);
   const chosen = useRef<Action | null>(null);
 
   useActions([
@@ -72,7 +64,7 @@ export function CommandPalette() {
       title: 'actions.palette.title',
       keys: 'Mod+K',
       inPalette: false,
-      run: () => setOpen(registry.available()),
+      run: () => setOpen(true),
     },
   ]);
 
@@ -85,13 +77,12 @@ export function CommandPalette() {
 
   if (!open) return null;
   return (
-    <Dialog title={t('actions.palette.title')} onClose={() => setOpen(null)} width={520}>
+    <Dialog title={t('actions.palette.title')} onClose={() => setOpen(false)} width={520}>
       <I18nProvider locale={i18n.language}>
         <PaletteList
-          actions={open}
           onChoose={(action) => {
             chosen.current = action;
-            setOpen(null);
+            setOpen(false);
           }}
         />
       </I18nProvider>
