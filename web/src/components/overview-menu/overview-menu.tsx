@@ -93,47 +93,49 @@ function shortcutKeys(item: OverviewMenuItem): string | undefined {
  * own too, so that the palette finds 'Delete selected' or a category by name.
  */
 function overviewActions(items: readonly OverviewMenuItem[], controls: MenuControls): Action[] {
-  return items.flatMap((item): Action[] => {
-    const base = {
-      id: `overview.${item.id}`,
-      scope: 'page',
-      title: item.id,
-      keys: shortcutKeys(item),
-      enabled: !item.disabled,
-    };
-    switch (item.type) {
-      case 'text':
-      case 'button':
-        return [{ ...base, label: item.title, run: () => item.onSelect() }];
-      case 'search':
-        return [{ ...base, label: item.title, run: () => controls.focus(item.id) }];
-      case 'dropdown':
-        return [
-          { ...base, label: item.title, inPalette: false, run: () => controls.open(item.id) },
-          ...item.options.map((option) => ({
-            id: `overview.${item.id}.${option.id}`,
-            scope: 'page',
-            title: option.id,
-            label: `${item.title}: ${option.label}`,
-            enabled: !item.disabled,
-            checked: item.selectedId === undefined ? undefined : item.selectedId === option.id,
-            run: () => option.onSelect(),
-          })),
-        ];
-      case 'select-action':
-        return [
-          { ...base, title: 'bulk', label: item.id, inPalette: false, run: () => controls.open(item.id) },
-          ...item.actions.map((action, index) => ({
-            id: `overview.${item.id}.${index}`,
-            scope: 'page',
-            title: action.label,
-            label: action.label,
-            enabled: !item.disabled && !action.disabled,
-            run: () => action.onSelect(),
-          })),
-        ];
-    }
-  });
+  return items.flatMap((item) => itemActions(item, controls));
+}
+
+function itemActions(item: OverviewMenuItem, controls: MenuControls): Action[] {
+  const base = {
+    id: `overview.${item.id}`,
+    scope: 'page',
+    title: item.id,
+    keys: shortcutKeys(item),
+    enabled: !item.disabled,
+  };
+  switch (item.type) {
+    case 'text':
+    case 'button':
+      return [{ ...base, label: item.title, run: () => item.onSelect() }];
+    case 'search':
+      return [{ ...base, label: item.title, run: () => controls.focus(item.id) }];
+    case 'dropdown':
+      return [
+        { ...base, label: item.title, inPalette: false, run: () => controls.open(item.id) },
+        ...item.options.map((option) => ({
+          id: `overview.${item.id}.${option.id}`,
+          scope: 'page',
+          title: option.id,
+          label: `${item.title}: ${option.label}`,
+          enabled: !item.disabled,
+          checked: item.selectedId === undefined ? undefined : item.selectedId === option.id,
+          run: () => option.onSelect(),
+        })),
+      ];
+    case 'select-action':
+      return [
+        { ...base, title: 'bulk', label: item.id, inPalette: false, run: () => controls.open(item.id) },
+        ...item.actions.map((action, index) => ({
+          id: `overview.${item.id}.${index}`,
+          scope: 'page',
+          title: action.label,
+          label: action.label,
+          enabled: !item.disabled && !action.disabled,
+          run: () => action.onSelect(),
+        })),
+      ];
+  }
 }
 
 function isTextField(target: EventTarget | null): boolean {
