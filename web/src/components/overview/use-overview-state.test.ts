@@ -30,10 +30,10 @@ describe('useOverviewState', () => {
 
   it('remembers a sort under its key for the next screen of the same kind', () => {
     const first = renderHook(() => useOverviewState({ rememberSort: 'test-images' }));
-    act(() => first.result.current.setSort({ columnId: 'size', direction: 'desc' }));
+    act(() => first.result.current.setSort({ columnId: 'size', direction: 'descending' }));
     first.unmount();
     const second = renderHook(() => useOverviewState({ rememberSort: 'test-images' }));
-    expect(second.result.current.sort).toEqual({ columnId: 'size', direction: 'desc' });
+    expect(second.result.current.sort).toEqual({ columnId: 'size', direction: 'descending' });
     expect(renderHook(() => useOverviewState()).result.current.sort).toBeNull();
   });
 });
