@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ariaKeyShortcuts, bindingLabel, matchesBinding, normalizeBinding } from './key-binding';
-import { type Action, ActionRegistry, DuplicateBindingError, findDuplicateBindings } from './registry';
+import {
+  type Action,
+  ActionRegistry,
+  DuplicateBindingError,
+  defineActionScope,
+  findDuplicateBindings,
+} from './registry';
 
 function action(id: string, scope: string, keys?: string, run: () => void = () => undefined): Action {
   return { id, scope, title: id, keys, run };
@@ -46,9 +52,12 @@ describe('action registry', () => {
 
   it('refuses an unknown scope until it is defined', () => {
     const registry = new ActionRegistry();
-    expect(() => registry.register([action('bold', 'editor', 'Mod+B')])).toThrow(/defineScope/);
-    registry.defineScope('editor', { priority: 20, modal: false });
+    expect(() => registry.register([action('bold', 'editor', 'Mod+B')])).toThrow(/defineActionScope/);
+    defineActionScope('editor', { priority: 20, modal: false });
     expect(() => registry.register([action('bold', 'editor', 'Mod+B')])).not.toThrow();
+    // A scope of one registry only.
+    registry.defineScope('preview', { priority: 5, modal: false });
+    expect(() => new ActionRegistry().register([action('p', 'preview')])).toThrow(/defineActionScope/);
   });
 
   it('runs the action of the highest-priority scope, and only modal scopes while a dialog is open', () => {

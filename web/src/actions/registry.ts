@@ -7,8 +7,9 @@ import { isTypingBinding, matchesBinding, normalizeBinding } from './key-binding
  * (Ctrl+K / Cmd+K) use, so a shortcut shown is a shortcut that works.
  *
  * Usage in a component: `useActions([{ id, scope: 'page', title, ns, keys: 'Alt+I', run }])`
- * (see use-actions.ts). The editor registers its actions with its own scopes, after
- * `defineScope('editor', { priority: 20 })`, and gates context-dependent ones with `when`.
+ * (see use-actions.ts). The editor registers its actions with its own scopes, declared once at
+ * module level with `defineActionScope('editor', { priority: 20, modal: false })`, and gates
+ * context-dependent ones (the caret in a table) with `when`.
  */
 export interface Action {
   /** Unique among the registered actions, e.g. 'header.documents', 'contacts.invite', 'editor.bold'. */
@@ -60,6 +61,17 @@ export const DEFAULT_SCOPES: Readonly<Record<string, ActionScope>> = {
   page: { priority: 10, modal: false },
   dialog: { priority: 100, modal: true },
 };
+
+/** Scopes declared by features (the editor's), known to every registry. */
+const featureScopes = new Map<string, ActionScope>();
+
+/**
+ * Declares a scope for every registry; call it at module level next to the actions that use it
+ * (the editor: `defineActionScope('editor', { priority: 20, modal: false })`).
+ */
+export function defineActionScope(name: string, scope: ActionScope): void {
+  featureScopes.set(name, scope);
+}
 
 /** The pairs of actions whose bindings collide within one scope (empty when all is well). */
 export function findDuplicateBindings(actions: readonly Action[]): DuplicateBindingError[] {
@@ -135,8 +147,8 @@ export class ActionRegistry {
   }
 
   scope(name: string): ActionScope {
-    const scope = this.scopes.get(name);
-    if (!scope) throw new Error(`Unknown action scope "${name}": call defineScope first`);
+    const scope = this.scopes.get(name) ?? featureScopes.get(name);
+    if (!scope) throw new Error(`Unknown action scope "${name}": call defineActionScope first`);
     return scope;
   }
 
