@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routeFor, routeTable } from './route-table';
+import { findDuplicateBindings } from '../../actions/registry';
+import { headerActions } from '../shell/header-actions';
+import { FULL_ROUTE_TABLE, routeFor, routeTable } from './route-table';
 
 describe('route table with and without plugins (spec 2.1, 2.2)', () => {
   it('holds the plugins that are on: their header items in spec order and their addresses', () => {
@@ -55,5 +57,9 @@ describe('route table with and without plugins (spec 2.1, 2.2)', () => {
     ]) {
       expect(table.screens.has(routeFor(table, path).page), path).toBe(true);
     }
+  });
+
+  it('gives every header item its own Alt shortcut, plugins included', () => {
+    expect(findDuplicateBindings(headerActions(FULL_ROUTE_TABLE.headerItems))).toEqual([]);
   });
 });
