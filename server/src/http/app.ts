@@ -33,6 +33,7 @@ import { avatarRoutes } from '../modules/user/avatar-routes';
 import { accountRoutes, userRoutes } from '../modules/user/routes';
 import { mediaRoutes } from '../modules/usermedia/media-routes';
 import { usermediaRoutes } from '../modules/usermedia/routes';
+import { pluginWebsocketEndpoints, registerPlugins } from '../plugins/registry';
 import { socialRoutes } from '../social/routes';
 import { websocketPlugin } from '../ws/plugin';
 import { registerUpgradeCleanup } from '../ws/upgrade-cleanup';
@@ -94,8 +95,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(usermediaRoutes(ctx), { prefix: '/api/usermedia' });
   await app.register(bibliographyRoutes(ctx), { prefix: '/api/bibliography' });
   await app.register(mediaRoutes(ctx), { prefix: '/media' });
+  await registerPlugins(app, ctx);
 
-  await app.register(websocketPlugin(ctx, { endpoints: [createDocumentEndpoint()] }));
+  await app.register(
+    websocketPlugin(ctx, { endpoints: [createDocumentEndpoint(), ...pluginWebsocketEndpoints(ctx)] }),
+  );
   for (const extend of options.extensions ?? []) await extend(app, ctx);
 
   await registerSpa(app, ctx);

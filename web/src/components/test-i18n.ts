@@ -4,6 +4,8 @@ import { type RenderResult, render } from '@testing-library/react';
 import i18next, { type i18n } from 'i18next';
 import { createElement, type ReactElement } from 'react';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { ActionRegistry } from '../actions/registry';
+import { ActionsProvider } from '../actions/use-actions';
 
 /** A throwaway English i18next instance, so widget tests do not depend on the app's i18n setup. */
 export function createTestI18n(): i18n {
@@ -22,8 +24,15 @@ export function createTestI18n(): i18n {
 
 export function renderWithI18n(ui: ReactElement): RenderResult {
   const instance = createTestI18n();
+  // A fresh action registry per render, with its keydown listener: menus' shortcuts run through it.
+  const registry = new ActionRegistry();
   return render(ui, {
-    wrapper: ({ children }) => createElement(I18nextProvider, { i18n: instance }, children),
+    wrapper: ({ children }) =>
+      createElement(
+        I18nextProvider,
+        { i18n: instance },
+        createElement(ActionsProvider, { registry, children }),
+      ),
   });
 }
 

@@ -1,10 +1,11 @@
-import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useRef, useState } from 'react';
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { ariaKeyShortcuts } from '../../actions/key-binding';
+import type { Action } from '../../actions/registry';
+import { useActions } from '../../actions/use-actions';
 import { type BulkAction, BulkMenu } from '../bulk-menu/bulk-menu';
-import { isDialogOpen } from '../dialog/dialog-layers';
 import { SearchBox } from '../search-box/search-box';
-import { altShortcutAria, isAltShortcut } from './alt-shortcut';
 import '../menu/menu.css';
 import './overview-menu.css';
 
@@ -76,6 +77,67 @@ export interface OverviewMenuProps {
   label?: string;
 }
 
+interface MenuControls {
+  /** Opens a dropdown or the bulk menu. */
+  open(id: string): void;
+  /** Puts the caret into a search box. */
+  focus(id: string): void;
+}
+
+function shortcutKeys(item: OverviewMenuItem): string | undefined {
+  return item.shortcut ? `Alt+${item.shortcut.toUpperCase()}` : undefined;
+}
+
+/**
+ * The menu's items as actions. A dropdown's options and the bulk actions are actions of their
+ * own too, so that the palette finds 'Delete selected' or a category by name.
+ */
+function overviewActions(items: readonly OverviewMenuItem[], controls: MenuControls): Action[] {
+  return items.flatMap((item) => itemActions(item, controls));
+}
+
+function itemActions(item: OverviewMenuItem, controls: MenuControls): Action[] {
+  const base = {
+    id: `overview.${item.id}`,
+    scope: 'page',
+    title: item.id,
+    keys: shortcutKeys(item),
+    enabled: !item.disabled,
+  };
+  switch (item.type) {
+    case 'text':
+    case 'button':
+      return [{ ...base, label: item.title, run: () => item.onSelect() }];
+    case 'search':
+      return [{ ...base, label: item.title, run: () => controls.focus(item.id) }];
+    case 'dropdown':
+      return [
+        { ...base, label: item.title, inPalette: false, run: () => controls.open(item.id) },
+        ...item.options.map((option) => ({
+          id: `overview.${item.id}.${option.id}`,
+          scope: 'page',
+          title: option.id,
+          label: `${item.title}: ${option.label}`,
+          enabled: !item.disabled,
+          checked: item.selectedId === undefined ? undefined : item.selectedId === option.id,
+          run: () => option.onSelect(),
+        })),
+      ];
+    case 'select-action':
+      return [
+        { ...base, title: 'bulk', label: item.id, inPalette: false, run: () => controls.open(item.id) },
+        ...item.actions.map((action, index) => ({
+          id: `overview.${item.id}.${index}`,
+          scope: 'page',
+          title: action.label,
+          label: action.label,
+          enabled: !item.disabled && !action.disabled,
+          run: () => action.onSelect(),
+        })),
+      ];
+  }
+}
+
 function isTextField(target: EventTarget | null): boolean {
   return (
     target instanceof HTMLTextAreaElement ||
@@ -89,43 +151,21 @@ export function OverviewMenu({ items, label }: OverviewMenuProps) {
   const [openItem, setOpenItem] = useState<string | null>(null);
   const barRef = useRef<HTMLDivElement>(null);
   const controls = useRef(new Map<string, HTMLElement>());
-  const latestItems = useRef(items);
 
-  useEffect(() => {
-    latestItems.current = items;
-  }, [items]);
-
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      // A page shortcut must not act behind an open dialog.
-      if (event.defaultPrevented || isDialogOpen()) return;
-      const item = latestItems.current.find(
-        (candidate) => candidate.shortcut && !candidate.disabled && isAltShortcut(event, candidate.shortcut),
-      );
-      if (!item) return;
-      event.preventDefault();
-      switch (item.type) {
-        case 'text':
-        case 'button':
-          item.onSelect();
-          break;
-        case 'dropdown':
-        case 'select-action':
-          setOpenItem(item.id);
-          break;
-        case 'search': {
-          const box = controls.current.get(item.id);
-          if (box instanceof HTMLInputElement) {
-            box.focus();
-            box.select();
-          }
-          break;
+  // Every item is an action of the screen (scope 'page'): its Alt shortcut is handled by the
+  // action registry, which keeps quiet behind dialogs, and the command palette lists it.
+  useActions(
+    overviewActions(items, {
+      open: (id) => setOpenItem(id),
+      focus: (id) => {
+        const box = controls.current.get(id);
+        if (box instanceof HTMLInputElement) {
+          box.focus();
+          box.select();
         }
-      }
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, []);
+      },
+    }),
+  );
 
   // Left and right arrows walk along the bar (except inside the search box, where they move the caret).
   const onBarKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
@@ -156,7 +196,8 @@ export function OverviewMenu({ items, label }: OverviewMenuProps) {
   });
 
   const renderItem = (item: OverviewMenuItem) => {
-    const keys = item.shortcut ? altShortcutAria(item.shortcut) : undefined;
+    const binding = shortcutKeys(item);
+    const keys = binding ? ariaKeyShortcuts(binding) : undefined;
     switch (item.type) {
       case 'text':
         return (

@@ -11,11 +11,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
-import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
+import { type Column, DataTable } from '../../components/data-table/data-table';
 import { allVisibleSelected, selectVisible } from '../../components/data-table/selection';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
-import { useOnline } from '../../components/online/use-online';
+import { ALL_ROWS, useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
 import {
@@ -42,7 +42,6 @@ type DialogState =
   | { kind: 'import' }
   | { kind: 'delete'; ids: number[] };
 
-const ALL_CATEGORIES = 'all';
 const ROW_HEIGHT = 40;
 
 /** Precomputed texts: sorting and searching 10,000 rows must not walk rich text every time. */
@@ -71,16 +70,11 @@ export function BibliographyPage() {
   const labels = useBibLabels();
   const user = useCurrentUser();
   const userId = user?.id ?? -1;
-  const online = useOnline();
+  const overview = useOverviewState();
+  const { online, stale, search, setSearch, sort, setSort, selected, setSelected, finishLoad } = overview;
+  const loaded = !overview.loading;
 
   const [library, setLibrary] = useState<Library>({ entries: [], categories: [] });
-  const [loaded, setLoaded] = useState(false);
-  /** The server could not be asked: the list on screen is the cached one. */
-  const [stale, setStale] = useState(false);
-  const [filter, setFilter] = useState(ALL_CATEGORIES);
-  const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<SortState | null>(null);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
   const libraryRef = useRef(library);
   libraryRef.current = library;
@@ -90,20 +84,20 @@ export function BibliographyPage() {
     const show = (next: Library) => {
       if (cancelled) return;
       setLibrary(next);
-      setLoaded(true);
+      finishLoad(true);
     };
     loadLibrary(userId, show)
       .then(show)
       .catch(() => {
         if (cancelled) return;
-        setLoaded(true);
-        setStale(true);
+        // The server could not be asked: the list on screen is the cached one.
+        finishLoad(false);
         showToast(navigator.onLine ? t('loadError') : t('offline'), 'error');
       });
     return () => {
       cancelled = true;
     };
-  }, [userId, t]);
+  }, [userId, t, finishLoad]);
 
   /** Applies a write to the screen and the cache. */
   const commit = useCallback(
@@ -115,13 +109,10 @@ export function BibliographyPage() {
   );
 
   const rowsAll = useMemo(() => library.entries.map(toRow), [library.entries]);
-  const activeFilter =
-    filter === ALL_CATEGORIES || library.categories.some((c) => String(c.id) === filter)
-      ? filter
-      : ALL_CATEGORIES;
+  const activeFilter = overview.activeFilter((id) => library.categories.some((c) => String(c.id) === id));
   const rows = useMemo(
     () =>
-      activeFilter === ALL_CATEGORIES
+      activeFilter === ALL_ROWS
         ? rowsAll
         : rowsAll.filter((row) => row.entry.cats.includes(Number(activeFilter))),
     [rowsAll, activeFilter],
@@ -316,11 +307,11 @@ export function BibliographyPage() {
       shortcut: 'c',
       selectedId: activeFilter,
       options: [
-        { id: ALL_CATEGORIES, label: t('allCategories'), onSelect: () => setFilter(ALL_CATEGORIES) },
+        { id: ALL_ROWS, label: t('allCategories'), onSelect: () => overview.setFilter(ALL_ROWS) },
         ...library.categories.map((c) => ({
           id: String(c.id),
           label: c.category_title,
-          onSelect: () => setFilter(String(c.id)),
+          onSelect: () => overview.setFilter(String(c.id)),
         })),
       ],
     },

@@ -3,8 +3,9 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
-import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
+import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
 import { acceptInvites, contactRowId, declineInvites, deleteContacts, fetchContacts } from './contacts-api';
@@ -22,10 +23,9 @@ export function ContactsPage() {
   const { user, reloadConfiguration } = useAppContext();
 
   const [contacts, setContacts] = useState<Contact[]>([]);
-  const [loaded, setLoaded] = useState(false);
-  const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<SortState | null>(null);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const overview = useOverviewState();
+  const { search, setSearch, sort, setSort, selected, setSelected, keepSelected, finishLoad } = overview;
+  const loaded = !overview.loading;
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
 
   useEffect(() => {
@@ -34,18 +34,18 @@ export function ContactsPage() {
       (list) => {
         if (!active) return;
         setContacts(list);
-        setLoaded(true);
+        finishLoad(true);
       },
       () => {
         if (!active) return;
         showToast(t('loadError'), 'error');
-        setLoaded(true);
+        finishLoad(false);
       },
     );
     return () => {
       active = false;
     };
-  }, [t]);
+  }, [t, finishLoad]);
 
   // The notice on the other pages follows configuration.waiting_invites: keep it in step with the
   // received invites this page shows (answered here, or arrived since the configuration loaded).
@@ -54,11 +54,14 @@ export function ContactsPage() {
     if (loaded && user && user.waiting_invites !== waiting) void reloadConfiguration();
   }, [loaded, user, waiting, reloadConfiguration]);
 
-  const remove = useCallback((rows: ContactReference[]) => {
-    const gone = new Set(rows.map(contactRowId));
-    setContacts((current) => current.filter((contact) => !gone.has(contactRowId(contact))));
-    setSelected((current) => new Set([...current].filter((id) => !gone.has(id))));
-  }, []);
+  const remove = useCallback(
+    (rows: ContactReference[]) => {
+      const gone = new Set(rows.map(contactRowId));
+      setContacts((current) => current.filter((contact) => !gone.has(contactRowId(contact))));
+      keepSelected((id) => !gone.has(id));
+    },
+    [keepSelected],
+  );
 
   const accept = async (invite: Contact) => {
     try {

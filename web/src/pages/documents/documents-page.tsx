@@ -12,10 +12,11 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
-import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
+import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { MoveDialog } from '../../components/move-dialog/move-dialog';
 import { NewFolderDialog } from '../../components/new-folder-dialog/new-folder-dialog';
+import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
 import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
@@ -63,22 +64,20 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
   const formatDate = useDateFormat(i18n.language);
 
   const [documents, setDocuments] = useState<DocumentEntry[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [search, setSearch] = useState('');
-  const [selected, setSelected] = useState<Set<string>>(() => new Set());
-  const [sort, setSort] = useState<SortState | null>(null);
+  const overview = useOverviewState();
+  const { search, setSearch, selected, setSelected, sort, setSort, finishLoad } = overview;
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [extraFolders, setExtraFolders] = useState<string[]>(() => [...sessionFolders]);
 
   const reload = useCallback(async () => {
     try {
       setDocuments(await fetchDocuments());
-      setLoadFailed(false);
+      finishLoad(true);
     } catch {
-      setLoadFailed(true);
+      finishLoad(false);
       showToast(t('loadFailed'), 'error');
     }
-  }, [t]);
+  }, [t, finishLoad]);
 
   useEffect(() => {
     void reload();
@@ -309,8 +308,8 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         </ol>
       </nav>
       <OverviewMenu items={items} />
-      {documents === null && !loadFailed ? <p className="documents-loading">{t('loading')}</p> : null}
-      {loadFailed && documents === null ? <p role="alert">{t('loadFailed')}</p> : null}
+      {overview.loading ? <p className="documents-loading">{t('loading')}</p> : null}
+      {overview.stale && documents === null ? <p role="alert">{t('loadFailed')}</p> : null}
       {documents !== null ? (
         <DataTable
           rows={rows}

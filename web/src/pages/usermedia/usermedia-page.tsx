@@ -9,12 +9,12 @@ import {
 import { type DragEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
-import { type Column, DataTable, type SortState } from '../../components/data-table/data-table';
+import { type Column, DataTable } from '../../components/data-table/data-table';
 import { allVisibleSelected, selectVisible } from '../../components/data-table/selection';
 import { useWindowSize } from '../../components/data-table/use-window-size';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
-import { useOnline } from '../../components/online/use-online';
+import { ALL_ROWS, useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
 import { CategoriesDialog } from './categories-dialog';
@@ -29,10 +29,7 @@ type DialogState =
   | { kind: 'categories' }
   | { kind: 'delete'; ids: number[] };
 
-const ALL_CATEGORIES = 'all';
-
 /** The sort outlives list refreshes and leaving the page for a while (spec 2.5). */
-let rememberedSort: SortState | null = null;
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 function formatDate(ms: number, language: string): string {
@@ -48,22 +45,15 @@ function formatDate(ms: number, language: string): string {
 export function UsermediaPage() {
   const { t, i18n } = useTranslation('usermedia');
   usePageTitle(t('title'));
-  const online = useOnline();
+  // Sort held outside the table, so that it survives every refresh of the list (spec 2.5).
+  const overview = useOverviewState({ rememberSort: 'usermedia' });
+  const { online, search, setSearch, sort, setSort, selected, setSelected, keepSelected, finishLoad } =
+    overview;
   const { width } = useWindowSize();
   const narrow = width < NARROW_WINDOW_WIDTH;
 
   const [images, setImages] = useState<Image[]>([]);
   const [categories, setCategories] = useState<ImageCategory[]>([]);
-  const [loaded, setLoaded] = useState(false);
-  const [filter, setFilter] = useState(ALL_CATEGORIES);
-  const [search, setSearch] = useState('');
-  // Held here, not in the table, so that it survives every refresh of the list (spec 2.5).
-  const [sort, setSortState] = useState<SortState | null>(rememberedSort);
-  const setSort = (next: SortState) => {
-    rememberedSort = next;
-    setSortState(next);
-  };
-  const [selected, setSelected] = useState<Set<string>>(new Set());
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
 
   const refresh = useCallback(async () => {
@@ -73,13 +63,13 @@ export function UsermediaPage() {
       setCategories(answer.imageCategories);
       // Drop selections of images that are gone.
       const ids = new Set(answer.images.map((image) => String(image.id)));
-      setSelected((current) => new Set([...current].filter((id) => ids.has(id))));
+      keepSelected((id) => ids.has(id));
+      finishLoad(true);
     } catch {
       showToast(navigator.onLine ? t('listError') : t('offline'), 'error');
-    } finally {
-      setLoaded(true);
+      finishLoad(false);
     }
-  }, [t]);
+  }, [t, keepSelected, finishLoad]);
 
   useEffect(() => {
     void refresh();
@@ -100,13 +90,12 @@ export function UsermediaPage() {
   }, []);
 
   // A filter on a category that was just removed falls back to all.
-  const activeFilter =
-    filter === ALL_CATEGORIES || categories.some((category) => String(category.id) === filter)
-      ? filter
-      : ALL_CATEGORIES;
+  const activeFilter = overview.activeFilter((id) =>
+    categories.some((category) => String(category.id) === id),
+  );
   const rows = useMemo(
     () =>
-      activeFilter === ALL_CATEGORIES
+      activeFilter === ALL_ROWS
         ? images
         : images.filter((image) => image.cats.includes(Number(activeFilter))),
     [images, activeFilter],
@@ -228,11 +217,11 @@ export function UsermediaPage() {
       shortcut: 'c',
       selectedId: activeFilter,
       options: [
-        { id: ALL_CATEGORIES, label: t('allCategories'), onSelect: () => setFilter(ALL_CATEGORIES) },
+        { id: ALL_ROWS, label: t('allCategories'), onSelect: () => overview.setFilter(ALL_ROWS) },
         ...categories.map((category) => ({
           id: String(category.id),
           label: category.category_title,
-          onSelect: () => setFilter(String(category.id)),
+          onSelect: () => overview.setFilter(String(category.id)),
         })),
       ],
     },
@@ -283,7 +272,7 @@ export function UsermediaPage() {
       </h1>
       <OverviewMenu items={menuItems} />
       <CachedVersionNotice />
-      {loaded ? (
+      {!overview.loading ? (
         <DataTable
           rows={rows}
           columns={columns}
