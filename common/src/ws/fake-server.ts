@@ -75,10 +75,12 @@ export class FakeServer {
         deliver: (message) => this.received.push(message),
         broken: () => this.cut(socket),
         subscribe: (frame) => {
-          let session = this.sessions.get(frame.session);
+          // A plain subscribe names no session: a new one that nobody can resume.
+          const id = frame.session ?? `plain-${this.sessions.size + 1}`;
+          let session = this.sessions.get(id);
           if (!session) {
-            session = createSession(frame.session);
-            this.sessions.set(frame.session, session);
+            session = createSession(id);
+            this.sessions.set(id, session);
           }
           for (const [other, otherTransport] of this.transports) {
             if (other !== socket && otherTransport.sessionState === session) otherTransport.close();

@@ -50,13 +50,18 @@ export const welcomeMessage = z.object({ type: z.literal('welcome'), ...counters
  * The client's first counted message. `session` names the connector across its sockets so that a
  * server can resume it: `seen` is how many server application messages the client has taken in
  * this session, `next` the session number of the first client message it still has to deliver.
+ * The three resume fields are ours: the spec's plain subscribe (type and counters only) starts a
+ * new session that simply cannot be resumed.
  */
 export const subscribeMessage = z.object({
   type: z.literal('subscribe'),
   ...countersShape,
-  session: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
-  seen: counter,
-  next: counter.min(1),
+  session: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/)
+    .optional(),
+  seen: counter.optional(),
+  next: counter.min(1).optional(),
 });
 /** `seen`: how many client application messages of this session the server has taken. */
 export const subscribedMessage = z.object({ type: z.literal('subscribed'), ...countersShape, seen: counter });

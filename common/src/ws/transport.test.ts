@@ -64,10 +64,11 @@ class Pair {
         deliver: (message) => this.serverGot.push(message),
         broken: (reason) => this.broken.push(`server: ${reason}`),
         subscribe: (frame) => {
-          let session = this.serverSessions.get(frame.session);
+          const id = frame.session ?? `plain-${this.serverSessions.size + 1}`;
+          let session = this.serverSessions.get(id);
           if (!session) {
-            session = createSession(frame.session);
-            this.serverSessions.set(frame.session, session);
+            session = createSession(id);
+            this.serverSessions.set(id, session);
           }
           return session;
         },

@@ -370,9 +370,12 @@ export class Transport {
     this.session = session;
     // What the client already has of ours is dropped; what it says it delivered to us (and so
     // dropped from its outbox) counts as taken, even if this process never saw it.
-    alignOutbox(session, frame.seen);
-    session.appReceived = Math.max(session.appReceived, frame.next - 1);
-    this.lastSentSeq = frame.seen;
+    // A plain subscribe (no resume fields) has seen nothing and delivered nothing yet.
+    const seen = frame.seen ?? 0;
+    const next = frame.next ?? 1;
+    alignOutbox(session, seen);
+    session.appReceived = Math.max(session.appReceived, next - 1);
+    this.lastSentSeq = seen;
     this.sendCounted({ type: 'subscribed', seen: session.appReceived }, null, now);
     this.open(now);
   }

@@ -3,17 +3,17 @@
  *   1. cookie parsing, then the visitor language (cookie `language`, else Accept-Language), so
  *      that even the earliest error answer is translated;
  *   2. readiness: while starting or migrating, GET /api/base/configuration/ answers 405 and any
- *      other /api/ or /ws/ call 503, before the database is touched;
+ *      other /api/ or ${ws_url_base}/ call 503, before the database is touched;
  *   3. CSRF: a `csrftoken` cookie is handed out when missing; POST/PUT/PATCH/DELETE must echo it
  *      in X-CSRFToken, else 403;
- *   4. session: for /api/ and /ws/ paths the `sessionid` cookie is looked up (by its SHA-256) and
+ *   4. session: for /api/ and ${ws_url_base}/ paths the `sessionid` cookie is looked up (by its SHA-256) and
  *      `request.user` set; then the user's saved language replaces the visitor language;
  *   5. body parsing: form-encoded (`name[]` becomes an array), JSON, or multipart for uploads;
  *   6. the route of a module (src/modules/<area>/routes.ts): parse with the common zod schema,
  *      check the policy, run the command, answer with the presenter;
  *   7. errors: validation -> 400 `{ form: { errors, fields } }`, HttpError -> `{ error, message }`,
  *      anything else -> 500 without details; unknown paths -> 404 JSON, or the app shell
- *      (index.html) for GET/HEAD outside /api/, /media/, /ws/ and /assets/;
+ *      (index.html) for GET/HEAD outside /api/, /media/, ${ws_url_base}/ and /assets/;
  *   8. on the way out: security headers (CSP and friends) on every answer.
  */
 import fastifyCookie from '@fastify/cookie';
@@ -27,6 +27,7 @@ import { contactsRoutes } from '../modules/contacts/routes';
 import { documentsRoutes } from '../modules/documents/routes';
 import { feedbackRoutes } from '../modules/feedback/routes';
 import { i18nRoutes } from '../modules/i18n/routes';
+import { staffRoutes } from '../modules/staff/routes';
 import { avatarRoutes } from '../modules/user/avatar-routes';
 import { accountRoutes, userRoutes } from '../modules/user/routes';
 import { mediaRoutes } from '../modules/usermedia/media-routes';
@@ -77,6 +78,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setErrorHandler(handleError);
 
   await app.register(baseRoutes(ctx), { prefix: '/api/base' });
+  await app.register(staffRoutes(ctx), { prefix: '/api/base' });
   await app.register(userRoutes(ctx), { prefix: '/api/user' });
   await app.register(accountRoutes(ctx), { prefix: '/api/account' });
   await app.register(socialRoutes(ctx), { prefix: '/api/social' });

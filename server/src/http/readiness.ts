@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
+import { isWsPath } from '../ws/paths';
 import { HttpError } from './errors';
 
 export const CONFIGURATION_PATH = '/api/base/configuration/';
@@ -12,7 +13,7 @@ export function registerReadiness(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onRequest', async (request) => {
     if (ctx.state.ready) return;
     const path = request.url.split('?')[0];
-    if (!path.startsWith('/api/') && !path.startsWith('/ws/')) return;
+    if (!path.startsWith('/api/') && !isWsPath(ctx.config, path)) return;
     if (request.method === 'GET' && path === CONFIGURATION_PATH) {
       throw new HttpError(405, { error: 'not_ready', message: { key: 'errors.notReady' } });
     }

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { UserRow } from '../modules/user/queries';
 import { endLiveSessions } from '../ws/hub';
+import { isWsPath } from '../ws/paths';
 import { baseCookieOptions, SESSION_COOKIE } from './cookies';
 import { HttpError } from './errors';
 
@@ -14,9 +15,9 @@ export function hashSessionId(sessionId: string): string {
   return createHash('sha256').update(sessionId).digest('hex');
 }
 
-/** Paths whose handlers may need the user; static files and the app shell never do. */
-function needsUser(url: string): boolean {
-  return url.startsWith('/api/') || url.startsWith('/ws/') || url === '/ws';
+/** Paths whose handlers may need the user (the API, the websocket endpoints); static files never do. */
+function needsUser(ctx: AppContext, url: string): boolean {
+  return url.startsWith('/api/') || isWsPath(ctx.config, url.split('?')[0]);
 }
 
 async function userForSessionId(
@@ -105,7 +106,7 @@ export function registerSession(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
   app.addHook('onRequest', async (request) => {
-    if (!ctx.state.ready || !needsUser(request.url)) return;
+    if (!ctx.state.ready || !needsUser(ctx, request.url)) return;
     const found = await userForSessionId(ctx, request.cookies[SESSION_COOKIE]);
     if (found) {
       request.user = found.user;

@@ -4,14 +4,15 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../util/escape-html';
+import { isWsPath } from '../ws/paths';
 import { HttpError } from './errors';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
 
-/** Paths the app shell never answers: the API, uploaded media, websockets. */
-function isServerPath(pathname: string): boolean {
-  return /^\/(api|media|ws)(\/|$)/.test(pathname);
+/** Paths the app shell never answers: the API, uploaded media, the websocket endpoints. */
+function isServerPath(ctx: AppContext, pathname: string): boolean {
+  return /^\/(api|media)(\/|$)/.test(pathname) || isWsPath(ctx.config, pathname);
 }
 
 function notBuiltPage(request: FastifyRequest): string {
@@ -49,7 +50,7 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     const pathname = request.url.split('?')[0];
     const shell =
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !isServerPath(pathname) &&
+      !isServerPath(ctx, pathname) &&
       !pathname.startsWith('/assets/');
     if (!shell) throw new HttpError(404);
     reply.header('cache-control', NO_CACHE);

@@ -12,6 +12,8 @@ export const CLOSE_POLICY_VIOLATION = 1008;
 
 export interface ConnectionOptions {
   userId: number;
+  /** The endpoint and id ('base', 'document/12'): sessions are kept apart per scope. */
+  scope?: string;
   /** Hash of the login session the socket was admitted with: ending that session denies it. */
   sessionHash?: string | null;
   registry: ConnectionRegistry;
@@ -19,6 +21,10 @@ export interface ConnectionOptions {
   clientMessages: Readonly<Record<string, ZodType<AppMessage>>>;
   /** Handles a client application message, in order and once. */
   onMessage?(connection: ServerConnection, message: AppFrame): void;
+  /** The handshake is complete; `resumed` when the subscribe picked up a session this process held. */
+  onOpened?(connection: ServerConnection, resumed: boolean): void;
+  /** The socket is gone (closed by either side). */
+  onClosed?(connection: ServerConnection): void;
   timing?: Partial<TransportTiming>;
   log?(message: string, details?: Record<string, unknown>): void;
 }
@@ -36,8 +42,10 @@ function truncateReason(reason: string): string {
 /** The server end of one authenticated socket: the shared transport driven by a real ws socket. */
 export class ServerConnection implements RegisteredConnection {
   readonly userId: number;
+  readonly scope: string;
   readonly sessionHash: string | null;
   private readonly transport: Transport;
+  private resumed = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt: number | null = null;
   private seen = Date.now();
@@ -48,6 +56,7 @@ export class ServerConnection implements RegisteredConnection {
     private readonly options: ConnectionOptions,
   ) {
     this.userId = options.userId;
+    this.scope = options.scope ?? 'base';
     this.sessionHash = options.sessionHash ?? null;
     this.transport = new Transport({
       role: 'server',
@@ -55,10 +64,19 @@ export class ServerConnection implements RegisteredConnection {
       hooks: {
         write: (frame: Frame) => this.write(frame),
         deliver: (message) => this.options.onMessage?.(this, message),
-        subscribe: (frame) => this.options.registry.attach(this, frame),
+        subscribe: (frame) => {
+          this.resumed = this.options.registry.holds(this, frame);
+          return this.options.registry.attach(this, frame);
+        },
+        opened: () => this.options.onOpened?.(this, this.resumed),
         broken: (reason) => this.close(CLOSE_POLICY_VIOLATION, reason),
       },
     });
+  }
+
+  /** The transport session (named by the client's subscribe, or made up for a plain one). */
+  get sessionId(): string | null {
+    return this.transport.sessionState?.id ?? null;
   }
 
   get lastSeen(): number {
@@ -98,6 +116,9 @@ export class ServerConnection implements RegisteredConnection {
     if (this.closed) return;
     const { sent, received } = this.transport.stats;
     this.write({ type: 'access_denied', c: received, s: sent });
+    // Nothing more may be queued for a session whose access is gone.
+    const sessionId = this.sessionId;
+    if (sessionId) this.options.registry.forget(this, sessionId);
     this.close(CLOSE_POLICY_VIOLATION, 'access denied');
   }
 
@@ -146,6 +167,7 @@ export class ServerConnection implements RegisteredConnection {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.options.registry.remove(this);
+    this.options.onClosed?.(this);
   }
 
   /** One timer per socket, for the transport's next deadline (acknowledgement, throttle step). */

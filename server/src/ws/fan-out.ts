@@ -8,6 +8,12 @@ export const fanOutEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('system_message'), message: z.string().min(1) }),
   /** Sessions that ended (logout, password change, account deleted): their sockets are denied. */
   z.object({ kind: z.literal('sessions_ended'), sessionHashes: z.array(z.string()).min(1) }),
+  /** Rights on an endpoint's topic changed (e.g. document 12): its sockets are admitted again or denied. */
+  z.object({
+    kind: z.literal('readmit'),
+    endpoint: z.string().min(1),
+    id: z.number().int().positive().nullable(),
+  }),
 ]);
 export type FanOutEvent = z.infer<typeof fanOutEvent>;
 
@@ -36,7 +42,50 @@ export interface FanOut {
   censusChanged(): void;
   /** Every live process's figures, this one's first. */
   census(): Promise<ProcessCensus[]>;
+  /**
+   * Hands `payload` (JSON) to every process listening to `topic` (e.g. 'document:12'), this one
+   * included; one channel per topic, so a process hears only the topics its sockets are on.
+   */
+  publishTopic(topic: string, payload: unknown): Promise<void>;
+  /** Listens to one topic; resolves once listening. The returned function stops listening. */
+  listenTopic(topic: string, listener: TopicListener): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export type TopicListener = (payload: unknown) => void;
+
+/** Listeners per topic of one process, shared by both fan-outs. */
+class TopicListeners {
+  private readonly byTopic = new Map<string, Set<TopicListener>>();
+
+  /** Adds a listener; true when it is the topic's first (time to subscribe). */
+  add(topic: string, listener: TopicListener): boolean {
+    let set = this.byTopic.get(topic);
+    const first = !set;
+    if (!set) {
+      set = new Set();
+      this.byTopic.set(topic, set);
+    }
+    set.add(listener);
+    return first;
+  }
+
+  /** Removes a listener; true when the topic has none left (time to unsubscribe). */
+  remove(topic: string, listener: TopicListener): boolean {
+    const set = this.byTopic.get(topic);
+    if (!set?.delete(listener)) return false;
+    if (set.size > 0) return false;
+    this.byTopic.delete(topic);
+    return true;
+  }
+
+  dispatch(topic: string, payload: unknown): void {
+    for (const listener of [...(this.byTopic.get(topic) ?? [])]) listener(payload);
+  }
+
+  clear(): void {
+    this.byTopic.clear();
+  }
 }
 
 const newProcessId = () => `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -68,8 +117,24 @@ export class MemoryFanOut implements FanOut {
     return [{ processId: this.processId, ...this.local() }];
   }
 
+  private readonly topics = new TopicListeners();
+
+  async publishTopic(topic: string, payload: unknown): Promise<void> {
+    // Through JSON as with Redis, so that no listener shares an object with the publisher.
+    const copy: unknown = JSON.parse(JSON.stringify(payload));
+    queueMicrotask(() => this.topics.dispatch(topic, copy));
+  }
+
+  async listenTopic(topic: string, listener: TopicListener): Promise<() => Promise<void>> {
+    this.topics.add(topic, listener);
+    return async () => {
+      this.topics.remove(topic, listener);
+    };
+  }
+
   async close(): Promise<void> {
     this.listeners.length = 0;
+    this.topics.clear();
   }
 }
 
@@ -127,6 +192,7 @@ export class RedisFanOut implements FanOut {
       await sub.connect();
       sub.on('message', (channel: string, text: string) => {
         if (channel === fanOut.channel) fanOut.dispatch(text);
+        else if (channel.startsWith(fanOut.topicChannel(''))) fanOut.dispatchTopic(channel, text);
       });
       await sub.subscribe(fanOut.channel);
     }
@@ -135,6 +201,26 @@ export class RedisFanOut implements FanOut {
 
   private get channel(): string {
     return `${this.prefix}events`;
+  }
+
+  private topicChannel(topic: string): string {
+    return `${this.prefix}topic:${topic}`;
+  }
+
+  private readonly topics = new TopicListeners();
+
+  async publishTopic(topic: string, payload: unknown): Promise<void> {
+    await this.pub.publish(this.topicChannel(topic), JSON.stringify(payload));
+  }
+
+  async listenTopic(topic: string, listener: TopicListener): Promise<() => Promise<void>> {
+    if (!this.sub) throw new Error('a publish-only fan-out cannot listen');
+    const sub = this.sub;
+    if (this.topics.add(topic, listener)) await sub.subscribe(this.topicChannel(topic));
+    return async () => {
+      if (this.topics.remove(topic, listener) && !this.closed)
+        await sub.unsubscribe(this.topicChannel(topic)).catch(() => undefined);
+    };
   }
 
   private censusKey(processId: string): string {
@@ -150,6 +236,17 @@ export class RedisFanOut implements FanOut {
       return;
     }
     for (const listener of this.listeners) listener(event);
+  }
+
+  private dispatchTopic(channel: string, text: string): void {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(text);
+    } catch (error) {
+      this.log('ignored an invalid topic message', error);
+      return;
+    }
+    this.topics.dispatch(channel.slice(this.topicChannel('').length), payload);
   }
 
   async publish(event: FanOutEvent): Promise<number> {
@@ -211,6 +308,7 @@ export class RedisFanOut implements FanOut {
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
     this.listeners.length = 0;
+    this.topics.clear();
     if (this.local) await this.pub.del(this.censusKey(this.processId)).catch(() => undefined);
     await Promise.all([this.pub.quit(), this.sub?.quit()].map((promise) => promise?.catch(() => undefined)));
   }

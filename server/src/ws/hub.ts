@@ -1,4 +1,3 @@
-import type { AppMessage } from '@scriptorium/common/ws/messages';
 import type { AppContext } from '../context';
 import type { FanOut } from './fan-out';
 import type { ConnectionRegistry } from './registry';
@@ -22,9 +21,14 @@ export function liveHub(ctx: AppContext | Pick<AppContext, 'config'>): LiveHub |
   return hubs.get(ctx);
 }
 
-/** Sends an application message to every socket of this process (not to other processes). */
-export function broadcastLocally(ctx: AppContext, message: AppMessage): number {
-  return liveHub(ctx)?.registry.broadcast(message) ?? 0;
+/**
+ * Rights to an endpoint's topic changed (a document's rights were saved): every process admits its
+ * sockets on it again and sends access_denied to those that lost their right. Call it after commit.
+ */
+export async function readmitLive(ctx: AppContext, endpoint: string, id: number | null): Promise<void> {
+  const hub = liveHub(ctx);
+  if (!hub) return;
+  await hub.fanOut.publish({ kind: 'readmit', endpoint, id });
 }
 
 /**

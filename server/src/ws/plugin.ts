@@ -1,61 +1,39 @@
 import type net from 'node:net';
 import fastifyWebsocket from '@fastify/websocket';
-import { connectionInfo, sendSystemMessageRequest } from '@scriptorium/common/ws/api';
-import { type AppFrame, type AppMessage, MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
+import { type AppMessage, MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
 import type { TransportTiming } from '@scriptorium/common/ws/timing';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { ZodType } from 'zod';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
-import { HttpError, parseForm } from '../http/errors';
-import { requireUser, userFromCookieHeader } from '../http/session';
+import { userFromCookieHeader } from '../http/session';
 import type { UserRow } from '../modules/user/queries';
+import { type BaseEndpointExtension, createBaseEndpoint } from './base-endpoint';
 import { CLOSE_POLICY_VIOLATION, ServerConnection } from './connection';
 import { closeControlSocket, listenControlSocket } from './control-socket';
+import type { AnyWsEndpoint, EndpointSocket, EndpointTopic } from './endpoint';
+import { TopicQueue } from './endpoint';
 import { createFanOut, type FanOut } from './fan-out';
 import { type LiveHub, setLiveHub } from './hub';
+import { wsPathPrefix } from './paths';
 import { ConnectionRegistry, type RegistryOptions } from './registry';
-import { sendSystemMessage } from './system-message';
 
 export interface WebsocketPluginOptions {
   /** Default: Redis pub/sub when REDIS_URL is set, else in memory. */
   fanOut?: FanOut;
   timing?: Partial<TransportTiming>;
   registry?: Omit<RegistryOptions, 'onChange'>;
+  /** Endpoints besides /base/ (the document endpoint, those of server plugins). */
+  endpoints?: AnyWsEndpoint[];
 }
 
-/** Handler of one kind of client application message on ${ws_url_base}/base/. */
-export interface BaseMessageHandler {
-  schema: ZodType<AppMessage>;
-  handle(connection: ServerConnection, message: AppFrame): void;
-}
+const extensions = new WeakMap<LiveHub, BaseEndpointExtension>();
 
-/** Features (and tests) that take client messages on the app-wide socket register them here. */
-export interface BaseEndpoint {
-  on(type: string, handler: BaseMessageHandler): void;
-}
-
-const endpoints = new WeakMap<
-  LiveHub,
-  { schemas: Record<string, ZodType<AppMessage>>; handlers: Map<string, BaseMessageHandler> }
->();
-
-export function baseEndpoint(hub: LiveHub): BaseEndpoint {
-  const endpoint = endpoints.get(hub);
-  if (!endpoint) throw new Error('not a hub of websocketPlugin');
-  return {
-    on(type, handler) {
-      endpoint.schemas[type] = handler.schema;
-      endpoint.handlers.set(type, handler);
-    },
-  };
-}
-
-/** The path part of ws_url_base, which may be an absolute ws(s):// address of another host. */
-function basePath(wsUrlBase: string): string {
-  const pathname = /^[a-z]+:\/\//i.test(wsUrlBase) ? new URL(wsUrlBase).pathname : wsUrlBase;
-  return `/${pathname.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+/** Features (and tests) that take client messages on ${ws_url_base}/base/ register them here. */
+export function baseEndpoint(hub: LiveHub): BaseEndpointExtension {
+  const extension = extensions.get(hub);
+  if (!extension) throw new Error('not a hub of websocketPlugin');
+  return extension;
 }
 
 /**
@@ -76,7 +54,7 @@ function originAllowed(
   return allowed.has(origin.toLowerCase());
 }
 
-async function admit(ctx: AppContext, request: FastifyRequest): Promise<UserRow | null> {
+async function admitUser(ctx: AppContext, request: FastifyRequest): Promise<UserRow | null> {
   if (!originAllowed(request.headers.origin, request, ctx.config)) {
     request.log.warn({ origin: request.headers.origin }, 'websocket from a foreign origin refused');
     return null;
@@ -89,9 +67,28 @@ function deny(socket: WebSocket): void {
   socket.close(CLOSE_POLICY_VIOLATION, 'access denied');
 }
 
+/** The id of `/<name>/<id>/`: a positive integer, or null when the path has none or a bad one. */
+function parseId(raw: string | undefined): number | null {
+  if (raw === undefined || !/^[1-9][0-9]{0,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+interface Admitted {
+  user: UserRow;
+  admission: unknown;
+}
+
+/** The mutable side of an EndpointSocket: a readmission may change what it holds. */
+interface LiveSocket extends EndpointSocket<AppMessage, unknown> {
+  admission: unknown;
+  sessionId: string;
+}
+
 /**
- * The live connection: ${ws_url_base}/base/ for every logged-in page, fan-out between processes,
- * and the staff routes POST /api/base/send_system_message/ and GET /api/base/connection_info/.
+ * The live connection: every websocket endpoint under ${ws_url_base} (the app-wide /base/, the
+ * document endpoint, those of plugins), one ordered queue per topic, and the fan-out between
+ * processes (system messages, ended sessions, changed rights, each endpoint's topics).
  */
 export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions = {}): FastifyPluginAsync {
   return async (app) => {
@@ -100,20 +97,89 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
     const registry = new ConnectionRegistry({ ...options.registry, onChange: () => fanOut.censusChanged() });
     fanOut.setLocalCensus(() => registry.census());
     const hub: LiveHub = { registry, fanOut };
-    const endpoint = {
-      schemas: {} as Record<string, ZodType<AppMessage>>,
-      handlers: new Map<string, BaseMessageHandler>(),
-    };
-    endpoints.set(hub, endpoint);
+    const base = createBaseEndpoint();
+    extensions.set(hub, base.extension);
     setLiveHub(ctx, hub);
+    const queue = new TopicQueue((error) => log('a websocket handler failed', error));
+
+    const endpoints = new Map<string, AnyWsEndpoint>();
+    for (const endpoint of [base.endpoint, ...(options.endpoints ?? [])]) {
+      if (endpoints.has(endpoint.name)) throw new Error(`two websocket endpoints named ${endpoint.name}`);
+      endpoints.set(endpoint.name, endpoint);
+    }
+
+    /** Open sockets per topic of this process, and the topic's fan-out subscription. */
+    const topics = new Map<
+      string,
+      { topic: EndpointTopic<AppMessage>; sockets: Set<LiveSocket>; stop: Promise<() => Promise<void>> }
+    >();
+    const sockets = new Map<ServerConnection, LiveSocket>();
+
+    const topicKey = (name: string, id: number | null) => (id === null ? name : `${name}/${id}`);
+
+    function makeTopic(endpoint: AnyWsEndpoint, id: number | null): EndpointTopic<AppMessage> {
+      const key = topicKey(endpoint.name, id);
+      return {
+        ctx,
+        name: endpoint.name,
+        id,
+        sendLocal: (message, filter) => {
+          registry.broadcast(
+            message,
+            (target) =>
+              target.scope === key &&
+              (!filter || filter({ userId: target.userId, sessionId: target.sessionId })),
+          );
+        },
+        publish: (payload) => fanOut.publishTopic(key, payload),
+        sockets: () => [...(topics.get(key)?.sockets ?? [])],
+      };
+    }
+
+    /** Joins a socket to its topic; the first socket of a topic subscribes to its channel. */
+    async function join(endpoint: AnyWsEndpoint, socket: LiveSocket): Promise<void> {
+      const key = socket.connection.scope;
+      let entry = topics.get(key);
+      if (!entry) {
+        const topic = socket.topic;
+        const stop = fanOut.listenTopic(key, (payload) => {
+          const handler = endpoint.topicMessage;
+          if (handler) void queue.run(key, () => handler(topic, payload));
+        });
+        entry = { topic, sockets: new Set(), stop };
+        topics.set(key, entry);
+      }
+      entry.sockets.add(socket);
+      await entry.stop;
+    }
+
+    async function leave(socket: LiveSocket): Promise<void> {
+      const key = socket.connection.scope;
+      const entry = topics.get(key);
+      if (!entry?.sockets.delete(socket) || entry.sockets.size > 0) return;
+      topics.delete(key);
+      await (await entry.stop)();
+    }
 
     fanOut.onEvent((event) => {
-      if (event.kind === 'system_message')
-        registry.broadcast({ type: 'system_message', message: event.message });
-      else if (event.kind === 'sessions_ended') {
-        for (const connection of registry.connectionsOfSessions(event.sessionHashes)) {
-          connection.deny();
-        }
+      if (event.kind === 'system_message') {
+        registry.broadcast(
+          { type: 'system_message', message: event.message },
+          (target) => target.scope === 'base',
+        );
+      } else if (event.kind === 'sessions_ended') {
+        for (const connection of registry.connectionsOfSessions(event.sessionHashes)) connection.deny();
+      } else if (event.kind === 'readmit') {
+        const endpoint = endpoints.get(event.endpoint);
+        const key = topicKey(event.endpoint, event.id);
+        if (!endpoint) return;
+        void queue.run(key, async () => {
+          for (const socket of [...(topics.get(key)?.sockets ?? [])]) {
+            const admission = await endpoint.admit(ctx, socket.user, event.id);
+            if (admission === null) socket.deny();
+            else socket.admission = admission;
+          }
+        });
       }
     });
 
@@ -127,55 +193,87 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
       },
     });
 
-    const admitted = new WeakMap<FastifyRequest, UserRow | null>();
-    app.get(
-      `${basePath(ctx.config.wsUrlBase)}/base/`,
-      {
-        websocket: true,
-        preValidation: async (request) => {
-          admitted.set(request, await admit(ctx, request));
+    const prefix = wsPathPrefix(ctx.config);
+    for (const endpoint of endpoints.values()) {
+      const admitted = new WeakMap<FastifyRequest, Admitted | null>();
+      const idOf = (request: FastifyRequest) =>
+        endpoint.withId ? parseId((request.params as { id?: string }).id) : null;
+      app.get(
+        endpoint.withId ? `${prefix}/${endpoint.name}/:id/` : `${prefix}/${endpoint.name}/`,
+        {
+          websocket: true,
+          preValidation: async (request) => {
+            const user = await admitUser(ctx, request);
+            const id = idOf(request);
+            if (!user || (endpoint.withId && id === null)) {
+              admitted.set(request, null);
+              return;
+            }
+            const admission = await endpoint.admit(ctx, user, id);
+            admitted.set(request, admission === null ? null : { user, admission });
+          },
         },
-      },
-      (socket, request) => {
-        const user = admitted.get(request);
-        if (!user) {
-          deny(socket);
-          return;
-        }
-        // Only the logger is kept: the request (headers, raw message) is not needed after the upgrade.
-        const logger = request.log;
-        new ServerConnection(socket, {
-          userId: user.id,
-          sessionHash: request.sessionHash ?? null,
-          registry,
-          clientMessages: endpoint.schemas,
-          onMessage: (connection, message) =>
-            endpoint.handlers.get(message.type)?.handle(connection, message),
-          timing: options.timing,
-          log: (message, details) => logger.info(details ?? {}, message),
-        }).start();
-      },
-    );
-
-    app.post('/api/base/send_system_message/', async (request) => {
-      const user = requireUser(request);
-      if (!user.is_staff) throw new HttpError(403);
-      const { message } = parseForm(request, sendSystemMessageRequest);
-      await sendSystemMessage(ctx, message);
-      return {};
-    });
-
-    app.get('/api/base/connection_info/', async (request) => {
-      const user = requireUser(request);
-      if (!user.is_staff) throw new HttpError(403);
-      const census = await fanOut.census();
-      const users = new Set(census.flatMap((entry) => entry.userIds));
-      return connectionInfo.parse({
-        users: users.size,
-        sockets: census.reduce((sum, entry) => sum + entry.sockets, 0),
-        processes: census.length,
-      });
-    });
+        (ws, request) => {
+          const entry = admitted.get(request);
+          if (!entry) {
+            deny(ws);
+            return;
+          }
+          const id = idOf(request);
+          const key = topicKey(endpoint.name, id);
+          const topic = makeTopic(endpoint, id);
+          // Only the logger is kept: the request (headers, raw message) is not needed after the upgrade.
+          const logger = request.log;
+          let live: LiveSocket | null = null;
+          const connection = new ServerConnection(ws, {
+            userId: entry.user.id,
+            scope: key,
+            sessionHash: request.sessionHash ?? null,
+            registry,
+            clientMessages: endpoint.clientMessages,
+            onOpened: (opened, resumed) => {
+              const sessionId = opened.sessionId;
+              if (!sessionId) return;
+              const socket: LiveSocket = {
+                user: entry.user,
+                id,
+                sessionId,
+                admission: entry.admission,
+                topic,
+                connection: opened,
+                send: (message) => opened.send(message),
+                deny: () => opened.deny(),
+                close: (reason) => opened.close(CLOSE_POLICY_VIOLATION, reason),
+              };
+              live = socket;
+              sockets.set(opened, socket);
+              void queue.run(key, async () => {
+                await join(endpoint, socket);
+                if (opened.isOpen) await endpoint.opened?.(socket, resumed);
+              });
+            },
+            onMessage: (_, message) => {
+              const socket = live;
+              const handle = endpoint.handle;
+              if (!socket || !handle) return;
+              void queue.run(key, () => handle(socket, message));
+            },
+            onClosed: (closed) => {
+              const socket = sockets.get(closed);
+              if (!socket) return;
+              sockets.delete(closed);
+              void queue.run(key, async () => {
+                await leave(socket);
+                await endpoint.closed?.(socket);
+              });
+            },
+            timing: options.timing,
+            log: (message, details) => logger.info(details ?? {}, message),
+          });
+          connection.start();
+        },
+      );
+    }
 
     let control: net.Server | null = null;
     app.addHook('onReady', async () => {
@@ -185,6 +283,7 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
       await closeControlSocket(control);
       setLiveHub(ctx, null);
       registry.close();
+      await queue.idle();
       await fanOut.close();
     });
   };

@@ -1,9 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import type { AppMessage, SubscribeMessage } from '@scriptorium/common/ws/messages';
 import { createSession, enqueue, type SessionState } from '@scriptorium/common/ws/transport';
 
 /** What the registry needs of a connection (ServerConnection implements it). */
 export interface RegisteredConnection {
   readonly userId: number;
+  /**
+   * The endpoint (and id) the socket is on, e.g. 'base' or 'document/12' (default 'base'):
+   * sessions of different endpoints never mix, even with the same session id.
+   */
+  readonly scope?: string;
   readonly sessionHash?: string | null;
   /** The login behind the socket ended: access_denied, then close. */
   deny(): void;
@@ -17,8 +23,16 @@ export interface RegisteredConnection {
   terminate(): void;
 }
 
+/** Who a broadcast may reach. */
+export interface SessionTarget {
+  userId: number;
+  scope: string;
+  sessionId: string;
+}
+
 interface LiveSession {
   userId: number;
+  scope: string;
   state: SessionState;
   connection: RegisteredConnection | null;
   /** When the last socket went away; null while one is attached. */
@@ -83,7 +97,9 @@ export class ConnectionRegistry {
    * same user: guessing another user's session id gives a fresh session, not theirs.
    */
   attach(connection: RegisteredConnection, frame: SubscribeMessage): SessionState {
-    const key = `${connection.userId}:${frame.session}`;
+    // A plain subscribe (no session named) gets a fresh session nobody else can name.
+    const id = frame.session ?? randomBytes(16).toString('base64url');
+    const key = this.key(connection, id);
     let session = this.sessions.get(key);
     if (session?.connection && session.connection !== connection) {
       // The older socket must not take another message for this session.
@@ -94,7 +110,8 @@ export class ConnectionRegistry {
     if (!session) {
       session = {
         userId: connection.userId,
-        state: createSession(frame.session),
+        scope: connection.scope ?? 'base',
+        state: createSession(id),
         connection: null,
         detachedAt: null,
       };
@@ -105,11 +122,24 @@ export class ConnectionRegistry {
     return session.state;
   }
 
-  /** Sends to every session of this process; returns how many sessions got it. */
-  broadcast(message: AppMessage, filter?: (userId: number) => boolean): number {
+  private key(connection: RegisteredConnection, sessionId: string): string {
+    return `${connection.scope ?? 'base'}\n${connection.userId}:${sessionId}`;
+  }
+
+  /** Whether a subscribe would resume a session this process still holds. */
+  holds(connection: RegisteredConnection, frame: SubscribeMessage): boolean {
+    return frame.session !== undefined && this.sessions.has(this.key(connection, frame.session));
+  }
+
+  /**
+   * Sends to the sessions of this process that `filter` picks (default: all); a session whose
+   * socket is away gets it when its client comes back. Returns how many sessions got it.
+   */
+  broadcast(message: AppMessage, filter?: (target: SessionTarget) => boolean): number {
     let reached = 0;
     for (const [key, session] of this.sessions) {
-      if (filter && !filter(session.userId)) continue;
+      if (filter && !filter({ userId: session.userId, scope: session.scope, sessionId: session.state.id }))
+        continue;
       reached += 1;
       if (session.connection?.isOpen) session.connection.send(message);
       else enqueue(session.state, message);
@@ -136,13 +166,23 @@ export class ConnectionRegistry {
     }
   }
 
-  /** This process's figures for connection_info. */
+  /** The open sockets on one scope (an endpoint's topic). */
+  connectionsOfScope(scope: string): RegisteredConnection[] {
+    return [...this.connections].filter((c) => (c.scope ?? 'base') === scope);
+  }
+
+  /** Forgets the session of a connection (e.g. its right to the document is gone). */
+  forget(connection: RegisteredConnection, sessionId: string): void {
+    this.sessions.delete(this.key(connection, sessionId));
+  }
+
   /** The open sockets that were admitted with one of these login sessions. */
   connectionsOfSessions(sessionHashes: readonly string[]): RegisteredConnection[] {
     const wanted = new Set(sessionHashes);
     return [...this.connections].filter((c) => c.sessionHash != null && wanted.has(c.sessionHash));
   }
 
+  /** This process's figures for connection_info. */
   census(): { userIds: number[]; sockets: number } {
     const userIds = new Set<number>();
     for (const connection of this.connections) userIds.add(connection.userId);

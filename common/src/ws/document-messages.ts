@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { accessRight, TITLE_MAX } from '../api/documents';
+import { accessDeniedMessage } from './messages';
+
+/**
+ * The application messages of ${ws_url_base}/document/<id>/ (issue 16), the prosemirror-collab
+ * model with the server as the authority. The transport (counters, resend, heartbeat, subscribe)
+ * is the one of every endpoint; these are the messages it carries.
+ *
+ *   server -> client  doc_data      once the socket is subscribed on a new server session (also
+ *                                   after a server restart): the document, the right, the id to
+ *                                   use as prosemirror-collab's clientID, who is there
+ *   client -> server  diff          {v, rid, ds}: steps made on version v
+ *   server -> sender  confirm_diff  {rid, v}: committed to the database; v is the new version
+ *   server -> others  diff          {v, ds, cids}: the same steps, relayed after the commit
+ *   server -> sender  reject_diff   {rid, reason}: nothing of it was applied. For 'stale' the
+ *                                   steps the sender misses come first (as `diff` messages), the
+ *                                   client rebases (receiveTransaction) and sends again
+ *   both ways         caret         a participant's selection at version v (ephemeral)
+ *   server -> client  participants  who is in the document now
+ *   server -> client  access_denied the transport's stamped frame: the right is gone (or the
+ *                                   login ended); the socket closes right after it
+ */
+
+/** Steps in one diff; a keystroke is one step, a paste or a replace-all a few hundred at most. */
+export const MAX_STEPS_PER_DIFF = 1000;
+
+const version = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * One ProseMirror step as Step.toJSON() writes it. Only its envelope is checked here; the server
+ * reads it with Step.fromJSON against the document schema and refuses what does not fit.
+ */
+export const stepJson = z.looseObject({ stepType: z.string().min(1).max(64) });
+export type StepJson = z.infer<typeof stepJson>;
+
+/** The client's own number for a diff, echoed in confirm_diff and reject_diff. */
+export const requestId = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Names one editor across its sockets (the transport session): the server records it with every
+ * step and relays it in `cids`, so that a client recognises its own steps (use it as
+ * prosemirror-collab's clientID).
+ */
+export const documentSessionId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+
+/** A ProseMirror document as Node.toJSON() writes it (checked against the schema by the server). */
+export const docContent = z.looseObject({ type: z.string().min(1).max(64) });
+export type DocContent = z.infer<typeof docContent>;
+
+/** The rights a socket can hold; the owner holds 'write'. */
+export const documentAccessRight = accessRight;
+
+export const participant = z.object({
+  session_id: documentSessionId,
+  /** The user's id; one user may be there with several editors (tabs). */
+  id: z.number().int().positive(),
+  name: z.string(),
+  username: z.string(),
+  /** The avatar's address, or null for the initials. */
+  avatar: z.string().nullable(),
+});
+export type Participant = z.infer<typeof participant>;
+
+// Server -> client.
+export const docDataMessage = z.object({
+  type: z.literal('doc_data'),
+  doc: z.object({
+    id: z.number().int().positive(),
+    v: version,
+    title: z.string().max(TITLE_MAX),
+    content: docContent,
+  }),
+  access_right: documentAccessRight,
+  /** Whether this user owns the document (owners also manage its rights). */
+  is_owner: z.boolean(),
+  session_id: documentSessionId,
+  participants: z.array(participant),
+});
+
+/** Steps others made, committed: `v` is the version they apply to, `cids` their editors' ids. */
+export const serverDiffMessage = z.object({
+  type: z.literal('diff'),
+  v: version,
+  ds: z.array(stepJson).min(1),
+  cids: z.array(documentSessionId).min(1),
+});
+
+export const confirmDiffMessage = z.object({
+  type: z.literal('confirm_diff'),
+  rid: requestId,
+  /** The document's version after the diff's steps. */
+  v: version,
+});
+
+/**
+ * Why a diff was refused; nothing of it was applied.
+ *   stale      its v is behind: the missing steps came just before, rebase and send again
+ *   ahead      its v is beyond the document's version (the client must reload the document)
+ *   malformed  a step is not a step of this schema (unknown type, node or mark, bad JSON shape)
+ *   range      a step's positions fall outside the document or do not fit it
+ *   schema     the result would break the document's schema
+ *   rights     the sender's right does not allow these steps (see collab rules on the server)
+ *   too_large  more steps than MAX_STEPS_PER_DIFF, or the document would grow past its limit
+ *   flood      too many diffs too fast: wait, then send again
+ *   read_only  the sender's right allows no changes at all
+ */
+export const REJECT_REASONS = [
+  'stale',
+  'ahead',
+  'malformed',
+  'range',
+  'schema',
+  'rights',
+  'too_large',
+  'flood',
+  'read_only',
+] as const;
+export const rejectReason = z.enum(REJECT_REASONS);
+export type RejectReason = z.infer<typeof rejectReason>;
+
+export const rejectDiffMessage = z.object({
+  type: z.literal('reject_diff'),
+  rid: requestId,
+  reason: rejectReason,
+});
+
+export const participantsMessage = z.object({
+  type: z.literal('participants'),
+  participants: z.array(participant),
+});
+
+const caretFields = {
+  /** The version the positions refer to; map them through the steps received since. */
+  v: version,
+  anchor: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  head: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+};
+
+export const serverCaretMessage = z.object({
+  type: z.literal('caret'),
+  session_id: documentSessionId,
+  /** The user whose caret it is (colour and name come from the participants list). */
+  id: z.number().int().positive(),
+  ...caretFields,
+});
+
+// Client -> server.
+export const clientDiffMessage = z.object({
+  type: z.literal('diff'),
+  /** The version the steps were made on (prosemirror-collab's getVersion). */
+  v: version,
+  rid: requestId,
+  ds: z.array(stepJson).min(1).max(MAX_STEPS_PER_DIFF),
+});
+
+export const clientCaretMessage = z.object({ type: z.literal('caret'), ...caretFields });
+
+export const documentServerMessage = z.discriminatedUnion('type', [
+  docDataMessage,
+  serverDiffMessage,
+  confirmDiffMessage,
+  rejectDiffMessage,
+  participantsMessage,
+  serverCaretMessage,
+]);
+export const documentClientMessage = z.discriminatedUnion('type', [clientDiffMessage, clientCaretMessage]);
+
+export type DocDataMessage = z.infer<typeof docDataMessage>;
+export type ServerDiffMessage = z.infer<typeof serverDiffMessage>;
+export type ConfirmDiffMessage = z.infer<typeof confirmDiffMessage>;
+export type RejectDiffMessage = z.infer<typeof rejectDiffMessage>;
+export type ParticipantsMessage = z.infer<typeof participantsMessage>;
+export type ServerCaretMessage = z.infer<typeof serverCaretMessage>;
+export type ClientDiffMessage = z.infer<typeof clientDiffMessage>;
+export type ClientCaretMessage = z.infer<typeof clientCaretMessage>;
+export type DocumentServerMessage = z.infer<typeof documentServerMessage>;
+export type DocumentClientMessage = z.infer<typeof documentClientMessage>;
+
+/** The transport's access_denied, named here because the document endpoint sends it on a lost right. */
+export const documentAccessDenied = accessDeniedMessage;
+
+/** For parseFrame() / WebSocketConnector's serverMessages on the document endpoint. */
+export const DOCUMENT_SERVER_APP_SCHEMAS = {
+  doc_data: docDataMessage,
+  diff: serverDiffMessage,
+  confirm_diff: confirmDiffMessage,
+  reject_diff: rejectDiffMessage,
+  participants: participantsMessage,
+  caret: serverCaretMessage,
+} as const;
+
+/** What the server reads on the document endpoint. */
+export const DOCUMENT_CLIENT_APP_SCHEMAS = {
+  diff: clientDiffMessage,
+  caret: clientCaretMessage,
+} as const;
+
+/** The endpoint's path under ws_url_base, for socketUrl(). */
+export function documentSocketPath(documentId: number): string {
+  return `/document/${documentId}/`;
+}
