@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_MEDIA_MAX_SIZE } from '@scriptorium/common/api/usermedia';
+import { isPluginName, PLUGIN_NAMES, type PluginName } from '@scriptorium/common/plugins/names';
 
 /** Every setting of the server, read from the environment in one place (documented in README). */
 export interface Config {
@@ -43,8 +44,7 @@ export interface Config {
   socialProviders: string | undefined;
 }
 
-export const PLUGINS = ['templates', 'books'] as const;
-export type Plugin = (typeof PLUGINS)[number];
+export type Plugin = PluginName;
 
 function pluginsSetting(value: string | undefined): Plugin[] {
   const names = (value ?? '')
@@ -52,12 +52,12 @@ function pluginsSetting(value: string | undefined): Plugin[] {
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean);
   for (const name of names) {
-    if (!(PLUGINS as readonly string[]).includes(name)) {
-      throw new Error(`PLUGINS may only list ${PLUGINS.join(', ')}; got "${name}"`);
+    if (!isPluginName(name)) {
+      throw new Error(`PLUGINS may only list ${PLUGIN_NAMES.join(', ')}; got "${name}"`);
     }
   }
   // Header order is fixed by the spec (templates 4, books 5), whatever order the operator wrote.
-  return PLUGINS.filter((name) => names.includes(name));
+  return PLUGIN_NAMES.filter((name) => names.includes(name));
 }
 
 function trustProxySetting(value: string | undefined): boolean | string {

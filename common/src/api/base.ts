@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../i18n/languages';
+import { PLUGIN_NAMES } from '../plugins/names';
 
 /** Spec section 3: e-mail entry. */
 export const emailEntry = z.object({
@@ -44,7 +45,7 @@ export const configuration = z.object({
   /** Support address shown on the password-reset page and in the footer; null when unset. */
   contact_email: z.string().nullable(),
   /** Enabled plugins, in header order (spec 2.2: templates 4, books 5). */
-  plugins: z.array(z.enum(['templates', 'books'])),
+  plugins: z.array(z.enum(PLUGIN_NAMES)),
 });
 export type Configuration = z.infer<typeof configuration>;
 

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { pluginMigrations } from '../plugins/registry';
 import type { Db, Dialect } from './database';
 import { foundation } from './migrations/001-foundation';
 import { accounts } from './migrations/002-accounts';
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '004-usermedia': usermedia,
   '005-bibliography': bibliography,
   '006-documents': documents,
+  ...pluginMigrations(),
 };
 
 class StaticProvider implements MigrationProvider {

@@ -32,6 +32,7 @@ import { avatarRoutes } from '../modules/user/avatar-routes';
 import { accountRoutes, userRoutes } from '../modules/user/routes';
 import { mediaRoutes } from '../modules/usermedia/media-routes';
 import { usermediaRoutes } from '../modules/usermedia/routes';
+import { registerPlugins } from '../plugins/registry';
 import { socialRoutes } from '../social/routes';
 import { websocketPlugin } from '../ws/plugin';
 import { registerCsrf } from './csrf';
@@ -91,6 +92,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(usermediaRoutes(ctx), { prefix: '/api/usermedia' });
   await app.register(bibliographyRoutes(ctx), { prefix: '/api/bibliography' });
   await app.register(mediaRoutes(ctx), { prefix: '/media' });
+  await registerPlugins(app, ctx);
 
   await app.register(websocketPlugin(ctx));
   for (const extend of options.extensions ?? []) await extend(app, ctx);

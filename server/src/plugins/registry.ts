@@ -1,0 +1,30 @@
+import type { PluginName } from '@scriptorium/common/plugins/names';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import type { DualMigration } from '../db/migrations/helpers';
+import { booksPlugin } from './books/plugin';
+import type { ServerPlugin } from './plugin';
+import { templatesPlugin } from './templates/plugin';
+
+/** Every plugin the server knows; `satisfies` makes a plugin named in common but missing here fail to compile. */
+const SERVER_PLUGINS = {
+  templates: templatesPlugin,
+  books: booksPlugin,
+} as const satisfies Record<PluginName, ServerPlugin>;
+
+export function serverPlugins(): ServerPlugin[] {
+  return Object.values(SERVER_PLUGINS);
+}
+
+/** The migrations of every known plugin (see ServerPlugin.migrations for why not only the enabled ones). */
+export function pluginMigrations(): Record<string, DualMigration> {
+  return Object.assign({}, ...serverPlugins().map((plugin) => plugin.migrations));
+}
+
+/** Mounts the routes of the plugins named in PLUGINS; the others stay unknown paths (404). */
+export async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  for (const name of ctx.config.plugins) {
+    const plugin = SERVER_PLUGINS[name];
+    await app.register(plugin.routes(ctx), { prefix: plugin.prefix });
+  }
+}

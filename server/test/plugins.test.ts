@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { ENGINES, useServer } from './harness';
+
+describe.each(ENGINES)('plugins turned on with PLUGINS=templates,books (%s)', (engine) => {
+  const server = useServer(engine, { env: { PLUGINS: 'books,templates' } });
+
+  it('names them in the configuration in header order', async () => {
+    const response = await server().client().get('/api/base/configuration/');
+    expect(response.json()).toMatchObject({ plugins: ['templates', 'books'] });
+  });
+
+  it("answer their API with the user's own rows only", async () => {
+    const owner = await server().buildUser();
+    const other = await server().buildUser();
+    const db = server().ctx.db.withTables<{
+      document_templates: { id: number; owner_id: number; title: string; updated: number };
+      books: { id: number; owner_id: number; title: string; updated: number };
+    }>();
+    await db
+      .insertInto('document_templates')
+      .values({ owner_id: owner.id, title: 'Thesis', updated: 2 })
+      .execute();
+    await db
+      .insertInto('document_templates')
+      .values({ owner_id: other.id, title: 'Theirs', updated: 3 })
+      .execute();
+    await db
+      .insertInto('books')
+      .values({ owner_id: owner.id, title: 'Collected papers', updated: 5 })
+      .execute();
+
+    const browser = await server().loginAs(owner);
+    const templates = await browser.get('/api/templates/list/');
+    expect(templates.status).toBe(200);
+    expect(templates.json()).toEqual({
+      templates: [{ id: expect.any(Number), title: 'Thesis', updated: 2 }],
+    });
+    const books = await browser.get('/api/books/list/');
+    expect(books.json()).toEqual({
+      books: [{ id: expect.any(Number), title: 'Collected papers', updated: 5 }],
+    });
+  });
+
+  it('ask for a login like every other login-only API', async () => {
+    expect((await server().client().get('/api/templates/list/')).status).toBe(401);
+  });
+});
+
+describe.each(ENGINES)('plugins turned off (%s)', (engine) => {
+  const server = useServer(engine, { env: { PLUGINS: 'templates' } });
+
+  it('leave the configuration and answer 404 on their API', async () => {
+    const response = await server().client().get('/api/base/configuration/');
+    expect(response.json()).toMatchObject({ plugins: ['templates'] });
+    const browser = await server().loginAs(await server().buildUser());
+    expect((await browser.get('/api/books/list/')).status).toBe(404);
+    expect((await browser.get('/api/templates/list/')).status).toBe(200);
+  });
+
+  it('still have their tables, so that turning a plugin on later needs no migration run', async () => {
+    const rows = await server()
+      .ctx.db.withTables<{ books: { id: number } }>()
+      .selectFrom('books')
+      .select('id')
+      .execute();
+    expect(rows).toEqual([]);
+  });
+});
