@@ -23,9 +23,10 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   const sqlite = new SQLite(path.join(config.dataDir, 'db.sqlite3'));
-  // WAL: readers never block the writer; NORMAL sync is durable across process crashes in WAL mode.
+  // WAL: readers never block the writer. FULL: a commit is on disk before it returns, so a confirmed
+  // edit survives a power loss too (NORMAL may lose the last commits then); about 0.3 ms per commit.
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return {

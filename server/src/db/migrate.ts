@@ -7,6 +7,7 @@ import { contacts } from './migrations/003-contacts';
 import { usermedia } from './migrations/004-usermedia';
 import { bibliography } from './migrations/005-bibliography';
 import { documents } from './migrations/006-documents';
+import { documentSteps } from './migrations/008-document-steps';
 import type { DualMigration } from './migrations/helpers';
 
 /** Every migration in order. Names are permanent: never rename or reorder one that has shipped. */
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '004-usermedia': usermedia,
   '005-bibliography': bibliography,
   '006-documents': documents,
+  '008-document-steps': documentSteps,
   ...pluginMigrations(),
 };
 

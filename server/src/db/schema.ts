@@ -25,6 +25,7 @@ export interface Database {
   bib_owner_state: BibOwnerStateTable;
   documents: DocumentsTable;
   document_access: DocumentAccessTable;
+  document_steps: DocumentStepsTable;
 }
 
 export interface UsersTable {
@@ -170,8 +171,22 @@ export interface DocumentsTable {
   /** ProseMirror document as JSON text. */
   content: string;
   version: number;
+  /** The version `content` is a snapshot of; the steps after it are in document_steps. */
+  content_version: Generated<number>;
   created_at: number;
   updated_at: number;
+}
+
+/** One confirmed ProseMirror step: the step log of a document (migration 008). */
+export interface DocumentStepsTable {
+  document_id: number;
+  /** The version this step produced (the first step of a document makes version 1). */
+  version: number;
+  /** Step.toJSON() as JSON text. */
+  step: string;
+  client_id: string;
+  user_id: number | null;
+  created_at: number;
 }
 
 /** A right to a document, held by a user or by a pending contact invite (exactly one is set). */

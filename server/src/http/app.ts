@@ -24,6 +24,7 @@ import type { AppContext } from '../context';
 import { baseRoutes } from '../modules/base/routes';
 import { bibliographyRoutes } from '../modules/bibliography/routes';
 import { contactsRoutes } from '../modules/contacts/routes';
+import { createDocumentEndpoint } from '../modules/documents/collab/document-endpoint';
 import { documentsRoutes } from '../modules/documents/routes';
 import { feedbackRoutes } from '../modules/feedback/routes';
 import { i18nRoutes } from '../modules/i18n/routes';
@@ -94,7 +95,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(mediaRoutes(ctx), { prefix: '/media' });
   await registerPlugins(app, ctx);
 
-  await app.register(websocketPlugin(ctx));
+  await app.register(websocketPlugin(ctx, { endpoints: [createDocumentEndpoint()] }));
   for (const extend of options.extensions ?? []) await extend(app, ctx);
 
   await registerSpa(app, ctx);

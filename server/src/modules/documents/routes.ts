@@ -19,7 +19,9 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { parseForm } from '../../http/errors';
 import { requireUser } from '../../http/session';
+import { readmitLive } from '../../ws/hub';
 import { registerContactRemovedHook } from '../contacts/hooks';
+import { DOCUMENT_ENDPOINT } from './collab/document-endpoint';
 import { removeRightsBetween } from './commands/contact-rights';
 import { copyDocuments } from './commands/copy-documents';
 import { createDocument } from './commands/create-document';
@@ -64,7 +66,10 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post('/delete/', async (request): Promise<z.infer<typeof documentDeleteResponse>> => {
       const user = requireUser(request);
       const { ids } = parseForm(request, documentDeleteRequest);
-      return deleteDocuments(ctx.db, user.id, ids);
+      const result = await deleteDocuments(ctx.db, user.id, ids);
+      // Sockets on a deleted document, or of a collaborator who left it, get access_denied.
+      for (const id of [...result.deleted, ...result.left]) await readmitLive(ctx, DOCUMENT_ENDPOINT, id);
+      return result;
     });
 
     app.post('/copy/', async (request): Promise<z.infer<typeof documentCopyResponse>> => {
@@ -85,6 +90,8 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const input = parseForm(request, accessSaveRequest);
       await saveAccess(ctx.db, user.id, input);
+      // A removed (or lowered) right takes effect on open document sockets at once.
+      await readmitLive(ctx, DOCUMENT_ENDPOINT, input.id);
       return { done: true };
     });
   };

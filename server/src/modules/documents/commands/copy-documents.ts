@@ -1,5 +1,6 @@
 import { cleanPath } from '@scriptorium/common/rules/paths';
 import type { Db } from '../../../db/database';
+import { currentContent } from '../collab/store';
 import { requireVisible } from '../policies';
 import { findVisibleDocument, type VisibleDocument } from '../queries';
 
@@ -16,11 +17,9 @@ export async function copyDocuments(
     const created: VisibleDocument[] = [];
     for (const id of input.ids) {
       const original = await requireVisible(trx, userId, id);
-      const source = await trx
-        .selectFrom('documents')
-        .select(['content'])
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      // The snapshot may be a few hundred steps behind: the copy gets the latest version.
+      const content = await currentContent(trx, id);
+      if (content === undefined) throw new Error(`document ${id} vanished during the copy`);
       const path =
         input.path === undefined ? original.path : cleanPath(input.path, original.title, { several: true });
       const now = Date.now();
@@ -30,7 +29,7 @@ export async function copyDocuments(
           owner_id: userId,
           title: original.title,
           path,
-          content: source.content,
+          content,
           version: 0,
           created_at: now,
           updated_at: now,

@@ -1,0 +1,31 @@
+import type { DualMigration } from './helpers';
+import { notNull, timestamp } from './helpers';
+
+/**
+ * The collaboration step log (issue 16). Every confirmed diff is in document_steps before it is
+ * confirmed: (document, version) -> step. documents.content is a snapshot at content_version,
+ * refreshed every few hundred steps; the document at documents.version is that snapshot plus the
+ * steps after it. The primary key on (document, version) is what orders two processes' diffs.
+ */
+export const documentSteps: DualMigration = {
+  async up(db) {
+    await db.schema
+      .createTable('document_steps')
+      .addColumn('document_id', 'integer', (col) =>
+        col.notNull().references('documents.id').onDelete('cascade'),
+      )
+      .addColumn('version', 'integer', notNull)
+      /** Step.toJSON() as JSON text. */
+      .addColumn('step', 'text', notNull)
+      /** The editor (transport session) that sent it: prosemirror-collab's clientID. */
+      .addColumn('client_id', 'varchar(64)', notNull)
+      .addColumn('user_id', 'integer', (col) => col.references('users.id').onDelete('set null'))
+      .addColumn('created_at', timestamp, notNull)
+      .addPrimaryKeyConstraint('document_steps_pk', ['document_id', 'version'])
+      .execute();
+    await db.schema
+      .alterTable('documents')
+      .addColumn('content_version', 'integer', (col) => col.notNull().defaultTo(0))
+      .execute();
+  },
+};

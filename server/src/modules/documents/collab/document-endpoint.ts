@@ -1,0 +1,450 @@
+import type { AccessRight } from '@scriptorium/common/api/documents';
+import { schema } from '@scriptorium/common/editor/schema';
+import { checkDocument, documentTitle } from '@scriptorium/common/editor/templates';
+import {
+  type ClientCaretMessage,
+  type ClientDiffMessage,
+  DOCUMENT_CLIENT_APP_SCHEMAS,
+  type DocumentClientMessage,
+  type DocumentServerMessage,
+  type Participant,
+  participant,
+  type RejectReason,
+  type StepJson,
+  stepJson,
+} from '@scriptorium/common/ws/document-messages';
+import type { Node as PMNode } from 'prosemirror-model';
+import { Step } from 'prosemirror-transform';
+import { z } from 'zod';
+import type { AppContext } from '../../../context';
+import { defineWsEndpoint, type EndpointSocket, type EndpointTopic } from '../../../ws/endpoint';
+import { liveHub } from '../../../ws/hub';
+import { avatarUrl } from '../../user/avatar';
+import { displayName } from '../../user/presenters';
+import { findVisibleDocument } from '../queries';
+import { rightMayEdit, STEP_RULES } from './rights';
+import {
+  appendSteps,
+  freshDocument,
+  readHead,
+  readSteps,
+  SNAPSHOT_EVERY,
+  type StoredStep,
+  withDocumentLock,
+} from './store';
+
+/** The endpoint's name: ${ws_url_base}/document/<id>/. */
+export const DOCUMENT_ENDPOINT = 'document';
+
+/** A document larger than this (ProseMirror nodeSize, about characters) takes no more steps. */
+export const MAX_DOCUMENT_SIZE = 5_000_000;
+
+/** The flood limit per editor: a burst of this many diffs, refilled at FLOOD_RATE per second. */
+const FLOOD_BURST = 100;
+const FLOOD_RATE = 50;
+
+export interface DocumentAdmission {
+  right: AccessRight;
+  isOwner: boolean;
+}
+
+type Socket = EndpointSocket<DocumentServerMessage, DocumentAdmission>;
+type Topic = EndpointTopic<DocumentServerMessage>;
+
+/** What processes tell each other about one document (its topic's channel). */
+const topicPayload = z.discriminatedUnion('kind', [
+  /** Steps committed at version v (v + ds.length is the new version). */
+  z.object({
+    kind: z.literal('steps'),
+    v: z.number().int().nonnegative(),
+    ds: z.array(stepJson).min(1),
+    cids: z.array(z.string()).min(1),
+  }),
+  /** A process's participants of the document; `ask`: the others answer with theirs. */
+  z.object({
+    kind: z.literal('presence'),
+    process: z.string(),
+    participants: z.array(participant),
+    ask: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('caret'),
+    session_id: z.string(),
+    id: z.number().int().positive(),
+    v: z.number().int().nonnegative(),
+    anchor: z.number().int().nonnegative(),
+    head: z.number().int().nonnegative(),
+  }),
+]);
+type TopicPayload = z.infer<typeof topicPayload>;
+
+interface SessionState {
+  /** Steps up to this version were sent to the session (doc_data, relays, its own confirms). */
+  sentVersion: number;
+  participant: Participant;
+  tokens: number;
+  refilledAt: number;
+}
+
+/** One document as this process holds it: the current content, and its editors here. */
+interface Room {
+  doc: PMNode;
+  version: number;
+  /** The stored content is not a document of the schema: the next commit writes a snapshot. */
+  needsSnapshot: boolean;
+  contentVersion: number;
+  sessions: Map<string, SessionState>;
+  /** Participants of the other processes, by process id. */
+  remote: Map<string, Participant[]>;
+}
+
+class Refusal extends Error {
+  constructor(readonly reason: RejectReason) {
+    super(reason);
+  }
+}
+
+function stepsMessage(from: number, steps: StoredStep[]): DocumentServerMessage {
+  return { type: 'diff', v: from, ds: steps.map((s) => s.step), cids: steps.map((s) => s.clientId) };
+}
+
+/** Applies steps to a document, checking each against the sender's right and the schema. */
+function applySteps(doc: PMNode, steps: Step[], right: AccessRight): PMNode {
+  const rule = STEP_RULES[right];
+  const problemsBefore = checkDocument(doc).length;
+  let current = doc;
+  for (const step of steps) {
+    if (!rule(step, current)) throw new Refusal('rights');
+    let result: ReturnType<Step['apply']>;
+    try {
+      result = step.apply(current);
+    } catch (error) {
+      // Positions outside the document throw RangeError("Position ... out of range").
+      throw new Refusal(
+        error instanceof RangeError && /out of range/i.test(error.message) ? 'range' : 'schema',
+      );
+    }
+    if (!result.doc)
+      throw new Refusal(/out of range|position/i.test(result.failed ?? '') ? 'range' : 'schema');
+    current = result.doc;
+  }
+  try {
+    current.check();
+  } catch {
+    throw new Refusal('schema');
+  }
+  if (checkDocument(current).length > problemsBefore) throw new Refusal('schema');
+  if (current.nodeSize > MAX_DOCUMENT_SIZE) throw new Refusal('too_large');
+  return current;
+}
+
+function parseSteps(json: StepJson[]): Step[] {
+  try {
+    return json.map((item) => Step.fromJSON(schema, item));
+  } catch {
+    throw new Refusal('malformed');
+  }
+}
+
+/**
+ * ${ws_url_base}/document/<id>/: the collaboration server (issue 16). The server is the authority
+ * (prosemirror-collab): a diff made on the current version is checked step by step (schema,
+ * positions, the sender's right), written to the step log, and only then confirmed; a diff made on
+ * an older version gets the steps it misses and reject_diff 'stale'. Diffs of one document run one
+ * after the other in this process (the endpoint's topic queue); between processes the document's
+ * row lock and version decide, and the topic channel announces committed steps.
+ */
+export function createDocumentEndpoint() {
+  const rooms = new Map<number, Room>();
+
+  async function loadRoom(ctx: AppContext, id: number): Promise<Room | null> {
+    const head = await readHead(ctx.db, id);
+    if (!head) return null;
+    // Without a valid snapshot (a document made before the editor) the first commit writes one.
+    const after = head.snapshot ? head.contentVersion : head.version;
+    let doc = head.snapshot ?? freshDocument(head.title);
+    const steps = await readSteps(ctx.db, id, after);
+    for (const stored of steps) {
+      const result = Step.fromJSON(schema, stored.step).apply(doc);
+      if (!result.doc) throw new Error(`step ${stored.version} of document ${id} does not apply`);
+      doc = result.doc;
+    }
+    return {
+      doc,
+      version: after + steps.length,
+      needsSnapshot: !head.snapshot,
+      contentVersion: after,
+      sessions: new Map(),
+      remote: new Map(),
+    };
+  }
+
+  /** Sends steps the sessions of this process have not seen yet, oldest first. */
+  function relay(topic: Topic, room: Room, steps: StoredStep[], except?: string): void {
+    for (const [sessionId, session] of room.sessions) {
+      if (sessionId === except) continue;
+      const fresh = steps.filter((step) => step.version > session.sentVersion);
+      if (fresh.length === 0) continue;
+      const first = fresh[0].version - 1;
+      if (first !== session.sentVersion) continue; // cannot happen: relays are in order
+      topic.sendLocal(stepsMessage(first, fresh), (target) => target.sessionId === sessionId);
+      session.sentVersion = fresh[fresh.length - 1].version;
+    }
+  }
+
+  /** Applies committed steps to the room and relays them. */
+  function advance(topic: Topic, room: Room, steps: StoredStep[], except?: string): void {
+    const fresh = steps.filter((step) => step.version > room.version);
+    if (fresh.length === 0) return;
+    if (fresh[0].version !== room.version + 1) throw new Error('a gap in the steps');
+    let doc = room.doc;
+    for (const stored of fresh) {
+      const result = Step.fromJSON(schema, stored.step).apply(doc);
+      if (!result.doc) throw new Error(`committed step ${stored.version} does not apply here`);
+      doc = result.doc;
+    }
+    room.doc = doc;
+    room.version = fresh[fresh.length - 1].version;
+    relay(topic, room, fresh, except);
+  }
+
+  /** Brings the room up to the database's version (steps other processes committed). */
+  async function catchUp(topic: Topic, room: Room, id: number): Promise<void> {
+    const steps = await readSteps(topic.ctx.db, id, room.version);
+    if (steps.length) advance(topic, room, steps);
+  }
+
+  function participants(room: Room): Participant[] {
+    const all = [
+      ...[...room.sessions.values()].map((s) => s.participant),
+      ...[...room.remote.values()].flat(),
+    ];
+    return [...new Map(all.map((p) => [p.session_id, p])).values()];
+  }
+
+  function processId(ctx: AppContext): string {
+    return liveHub(ctx)?.fanOut.processId ?? 'local';
+  }
+
+  async function announcePresence(topic: Topic, room: Room, ask: boolean): Promise<void> {
+    const payload: TopicPayload = {
+      kind: 'presence',
+      process: processId(topic.ctx),
+      participants: [...room.sessions.values()].map((s) => s.participant),
+      ask,
+    };
+    topic.sendLocal({ type: 'participants', participants: participants(room) });
+    await topic.publish(payload);
+  }
+
+  function refuse(socket: Socket, rid: number, reason: RejectReason): void {
+    socket.send({ type: 'reject_diff', rid, reason });
+  }
+
+  function takeToken(session: SessionState, now: number): boolean {
+    session.tokens = Math.min(FLOOD_BURST, session.tokens + ((now - session.refilledAt) / 1000) * FLOOD_RATE);
+    session.refilledAt = now;
+    if (session.tokens < 1) return false;
+    session.tokens -= 1;
+    return true;
+  }
+
+  async function handleDiff(
+    socket: Socket,
+    room: Room,
+    id: number,
+    message: ClientDiffMessage,
+  ): Promise<void> {
+    const session = room.sessions.get(socket.sessionId);
+    if (!session) return;
+    const { right } = socket.admission;
+    if (!rightMayEdit(right)) return refuse(socket, message.rid, 'read_only');
+    if (!takeToken(session, Date.now())) return refuse(socket, message.rid, 'flood');
+    let steps: Step[];
+    try {
+      steps = parseSteps(message.ds);
+    } catch (error) {
+      if (error instanceof Refusal) return refuse(socket, message.rid, error.reason);
+      throw error;
+    }
+    const ctx = socket.topic.ctx;
+    const outcome = await withDocumentLock(ctx.db, ctx.dialect, id, async (trx) => {
+      const head = await readHead(trx, id);
+      if (!head) return { kind: 'gone' as const };
+      if (head.version > room.version) advance(socket.topic, room, await readSteps(trx, id, room.version));
+      if (message.v < room.version) return { kind: 'stale' as const };
+      if (message.v > room.version) return { kind: 'refused' as const, reason: 'ahead' as const };
+      let doc: PMNode;
+      try {
+        doc = applySteps(room.doc, steps, right);
+      } catch (error) {
+        if (error instanceof Refusal) return { kind: 'refused' as const, reason: error.reason };
+        throw error;
+      }
+      const newVersion = room.version + steps.length;
+      const snapshot = room.needsSnapshot || newVersion - room.contentVersion >= SNAPSHOT_EVERY;
+      await appendSteps(trx, {
+        documentId: id,
+        baseVersion: room.version,
+        steps: message.ds,
+        clientId: socket.sessionId,
+        userId: socket.user.id,
+        doc,
+        snapshot,
+        now: Date.now(),
+      });
+      return { kind: 'committed' as const, doc, snapshot, base: room.version };
+    });
+    if (outcome.kind === 'gone') return socket.deny();
+    if (outcome.kind === 'refused') return refuse(socket, message.rid, outcome.reason);
+    if (outcome.kind === 'stale') {
+      // The session gets what it has not been sent yet; what is on its way reaches it first.
+      const missing = await readSteps(ctx.db, id, session.sentVersion, room.version);
+      if (missing.length) {
+        socket.send(stepsMessage(session.sentVersion, missing));
+        session.sentVersion = missing[missing.length - 1].version;
+      }
+      return refuse(socket, message.rid, 'stale');
+    }
+    // Committed: from here on the steps are durable.
+    const stored: StoredStep[] = message.ds.map((step, index) => ({
+      version: outcome.base + index + 1,
+      step,
+      clientId: socket.sessionId,
+    }));
+    room.doc = outcome.doc;
+    room.version = outcome.base + steps.length;
+    if (outcome.snapshot) {
+      room.needsSnapshot = false;
+      room.contentVersion = room.version;
+    }
+    session.sentVersion = room.version;
+    socket.send({ type: 'confirm_diff', rid: message.rid, v: room.version });
+    relay(socket.topic, room, stored, socket.sessionId);
+    await socket.topic.publish({
+      kind: 'steps',
+      v: outcome.base,
+      ds: message.ds,
+      cids: stored.map((s) => s.clientId),
+    } satisfies TopicPayload);
+  }
+
+  async function handleCaret(socket: Socket, message: ClientCaretMessage): Promise<void> {
+    await socket.topic.publish({
+      kind: 'caret',
+      session_id: socket.sessionId,
+      id: socket.user.id,
+      v: message.v,
+      anchor: message.anchor,
+      head: message.head,
+    } satisfies TopicPayload);
+  }
+
+  return defineWsEndpoint<DocumentClientMessage, DocumentServerMessage, DocumentAdmission>({
+    name: DOCUMENT_ENDPOINT,
+    withId: true,
+    clientMessages: DOCUMENT_CLIENT_APP_SCHEMAS,
+
+    async admit(ctx, user, id) {
+      if (id === null) return null;
+      const doc = await findVisibleDocument(ctx.db, user.id, id);
+      if (!doc) return null;
+      return { right: doc.rights ?? 'write', isOwner: doc.rights === null };
+    },
+
+    async opened(socket, _resumed) {
+      const id = socket.id as number;
+      let room = rooms.get(id);
+      if (room) await catchUp(socket.topic, room, id);
+      else {
+        const loaded = await loadRoom(socket.topic.ctx, id);
+        if (!loaded) return socket.deny();
+        room = loaded;
+        rooms.set(id, room);
+      }
+      const user = socket.user;
+      room.sessions.set(socket.sessionId, {
+        sentVersion: room.version,
+        participant: {
+          session_id: socket.sessionId,
+          id: user.id,
+          name: displayName(user),
+          username: user.username,
+          avatar: avatarUrl(user.avatar),
+        },
+        tokens: FLOOD_BURST,
+        refilledAt: Date.now(),
+      });
+      // Always the whole document, also on a resumed session: the client keeps its unconfirmed
+      // steps and sends them on the version it has; a stale one gets the steps it misses.
+      socket.send({
+        type: 'doc_data',
+        doc: { id, v: room.version, title: documentTitle(room.doc), content: room.doc.toJSON() },
+        access_right: socket.admission.right,
+        is_owner: socket.admission.isOwner,
+        session_id: socket.sessionId,
+        participants: participants(room),
+      });
+      await announcePresence(socket.topic, room, true);
+    },
+
+    async handle(socket, message) {
+      const id = socket.id as number;
+      const room = rooms.get(id);
+      if (!room) return;
+      if (message.type === 'diff') await handleDiff(socket, room, id, message);
+      else await handleCaret(socket, message);
+    },
+
+    async closed(socket) {
+      const id = socket.id as number;
+      const room = rooms.get(id);
+      if (!room) return;
+      const session = room.sessions.get(socket.sessionId);
+      if (session) room.sessions.delete(socket.sessionId);
+      if (socket.topic.sockets().length === 0 && room.sessions.size === 0) rooms.delete(id);
+      await announcePresence(socket.topic, room, false);
+    },
+
+    async topicMessage(topic, raw) {
+      const parsed = topicPayload.safeParse(raw);
+      const id = topic.id as number;
+      const room = rooms.get(id);
+      if (!parsed.success || !room) return;
+      const payload = parsed.data;
+      if (payload.kind === 'steps') {
+        const end = payload.v + payload.ds.length;
+        if (end <= room.version) return; // ours, or already read from the database
+        if (payload.v > room.version) await catchUp(topic, room, id);
+        else
+          advance(
+            topic,
+            room,
+            payload.ds.map((step, index) => ({
+              version: payload.v + index + 1,
+              step,
+              clientId: payload.cids[index] ?? '',
+            })),
+          );
+      } else if (payload.kind === 'presence') {
+        if (payload.process === processId(topic.ctx)) return;
+        if (payload.participants.length) room.remote.set(payload.process, payload.participants);
+        else room.remote.delete(payload.process);
+        topic.sendLocal({ type: 'participants', participants: participants(room) });
+        if (payload.ask && room.sessions.size > 0) await announcePresence(topic, room, false);
+      } else {
+        topic.sendLocal(
+          {
+            type: 'caret',
+            session_id: payload.session_id,
+            id: payload.id,
+            v: payload.v,
+            anchor: payload.anchor,
+            head: payload.head,
+          },
+          (target) => target.sessionId !== payload.session_id,
+        );
+      }
+    },
+  });
+}

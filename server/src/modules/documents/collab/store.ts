@@ -1,0 +1,176 @@
+import { TITLE_MAX } from '@scriptorium/common/api/documents';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, documentTitle, standardArticle } from '@scriptorium/common/editor/templates';
+import type { StepJson } from '@scriptorium/common/ws/document-messages';
+import { type Kysely, sql } from 'kysely';
+import type { Node as PMNode } from 'prosemirror-model';
+import { Step } from 'prosemirror-transform';
+import type { Db, Dialect } from '../../../db/database';
+import type { Database } from '../../../db/schema';
+
+/** A snapshot of the content is written at least every this many steps (issue 16: "every few hundred"). */
+export const SNAPSHOT_EVERY = 200;
+
+export interface StoredStep {
+  /** The version this step produced. */
+  version: number;
+  step: StepJson;
+  clientId: string;
+}
+
+export interface DocumentHead {
+  version: number;
+  contentVersion: number;
+  title: string;
+  /** The snapshot at contentVersion, or null when the stored content is not a document of the schema. */
+  snapshot: PMNode | null;
+}
+
+type Executor = Kysely<Database>;
+
+/** The stored content as a document of the schema, or null (e.g. a document created before the editor). */
+export function parseSnapshot(content: string): PMNode | null {
+  try {
+    const doc = schema.nodeFromJSON(JSON.parse(content));
+    doc.check();
+    return doc;
+  } catch {
+    return null;
+  }
+}
+
+/** A fresh Standard article carrying the overview's title. */
+export function freshDocument(title: string): PMNode {
+  return createDocument(schema, standardArticle, { title });
+}
+
+export async function readHead(db: Executor, documentId: number): Promise<DocumentHead | undefined> {
+  const row = await db
+    .selectFrom('documents')
+    .select(['version', 'content_version', 'title', 'content'])
+    .where('id', '=', documentId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    version: row.version,
+    contentVersion: row.content_version,
+    title: row.title,
+    snapshot: parseSnapshot(row.content),
+  };
+}
+
+/** The steps after version `after` (up to `upTo` inclusive), oldest first. */
+export async function readSteps(
+  db: Executor,
+  documentId: number,
+  after: number,
+  upTo?: number,
+): Promise<StoredStep[]> {
+  let query = db
+    .selectFrom('document_steps')
+    .select(['version', 'step', 'client_id'])
+    .where('document_id', '=', documentId)
+    .where('version', '>', after);
+  if (upTo !== undefined) query = query.where('version', '<=', upTo);
+  const rows = await query.orderBy('version').execute();
+  return rows.map((row) => ({
+    version: row.version,
+    step: JSON.parse(row.step) as StepJson,
+    clientId: row.client_id,
+  }));
+}
+
+/**
+ * Runs `work` holding the document's write lock until it commits: PostgreSQL locks the document
+ * row (SELECT ... FOR UPDATE), SQLite takes the database's write lock up front (BEGIN IMMEDIATE),
+ * so that the version read inside is still the version when the steps are written.
+ */
+export async function withDocumentLock<T>(
+  db: Db,
+  dialect: Dialect,
+  documentId: number,
+  work: (trx: Executor) => Promise<T>,
+): Promise<T> {
+  if (dialect === 'postgres') {
+    return db.transaction().execute(async (trx) => {
+      await trx.selectFrom('documents').select('id').where('id', '=', documentId).forUpdate().execute();
+      return work(trx);
+    });
+  }
+  return db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const result = await work(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
+export interface AppendInput {
+  documentId: number;
+  /** The version the steps apply to (the current one, checked under the lock by the caller). */
+  baseVersion: number;
+  steps: StepJson[];
+  clientId: string;
+  userId: number;
+  /** The document after the steps. */
+  doc: PMNode;
+  /** Write a snapshot of `doc` with this commit. */
+  snapshot: boolean;
+  now: number;
+}
+
+/** Writes the steps, the new version and the title (and maybe a snapshot), inside withDocumentLock. */
+export async function appendSteps(trx: Executor, input: AppendInput): Promise<void> {
+  const newVersion = input.baseVersion + input.steps.length;
+  await trx
+    .insertInto('document_steps')
+    .values(
+      input.steps.map((step, index) => ({
+        document_id: input.documentId,
+        version: input.baseVersion + index + 1,
+        step: JSON.stringify(step),
+        client_id: input.clientId,
+        user_id: input.userId,
+        created_at: input.now,
+      })),
+    )
+    .execute();
+  await trx
+    .updateTable('documents')
+    .set({
+      version: newVersion,
+      updated_at: input.now,
+      // The title node is the document's title in the overview (live, for everyone).
+      title: documentTitle(input.doc).slice(0, TITLE_MAX),
+      ...(input.snapshot ? { content: JSON.stringify(input.doc.toJSON()), content_version: newVersion } : {}),
+    })
+    .where('id', '=', input.documentId)
+    .where('version', '=', input.baseVersion)
+    .execute();
+}
+
+/**
+ * The document's content at its latest version (snapshot plus the steps after it), as JSON text;
+ * the stored text unchanged when it is not a document of the schema (no step was ever made).
+ */
+export async function currentContent(db: Executor, documentId: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('documents')
+    .select(['content', 'content_version'])
+    .where('id', '=', documentId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  let doc = parseSnapshot(row.content);
+  if (!doc) return row.content;
+  for (const stored of await readSteps(db, documentId, row.content_version)) {
+    const result = Step.fromJSON(schema, stored.step).apply(doc);
+    if (!result.doc) throw new Error(`step ${stored.version} of document ${documentId} does not apply`);
+    doc = result.doc;
+  }
+  return JSON.stringify(doc.toJSON());
+}

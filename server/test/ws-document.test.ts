@@ -1,0 +1,362 @@
+import type { AccessRight } from '@scriptorium/common/api/documents';
+import { schema } from '@scriptorium/common/editor/schema';
+import { MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
+import type { Node as PMNode } from 'prosemirror-model';
+import { Transform } from 'prosemirror-transform';
+import { afterEach, describe, expect, it } from 'vitest';
+import { currentContent } from '../src/modules/documents/collab/store';
+import { DocumentClient } from '../src/ws/document-client';
+import { ENGINES, type TestClient, type TestUser, useServer } from './harness';
+import { cookieHeader, openRaw, waitFor } from './ws-support';
+
+/** Position just inside the title node (the document's first child). */
+const TITLE_START = 1;
+
+/** The first paragraph of the body part, for text edits outside the title. */
+function bodyParagraphStart(doc: PMNode): number {
+  let found = -1;
+  doc.descendants((node, pos) => {
+    if (found >= 0) return false;
+    if (node.type.name === 'paragraph') found = pos + 1;
+    return true;
+  });
+  if (found < 0) throw new Error('no paragraph in the document');
+  return found;
+}
+
+function stepsOf(doc: PMNode, change: (tr: Transform) => void) {
+  const tr = new Transform(doc);
+  change(tr);
+  return tr.steps.map((step) => step.toJSON());
+}
+
+describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => {
+  const server = useServer(engine);
+  const clients: DocumentClient[] = [];
+
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close();
+  });
+
+  async function user(): Promise<{ user: TestUser; browser: TestClient }> {
+    const created = await server().buildUser();
+    return { user: created, browser: await server().loginAs(created) };
+  }
+
+  async function createDocument(owner: TestClient, title = ''): Promise<number> {
+    const response = await owner.post('/api/documents/create/', { title });
+    expect(response.status, response.text).toBe(200);
+    return response.json<{ id: number }>().id;
+  }
+
+  async function grant(documentId: number, userId: number, rights: AccessRight): Promise<void> {
+    await server()
+      .ctx.db.insertInto('document_access')
+      .values({
+        document_id: documentId,
+        user_id: userId,
+        invite_id: null,
+        rights,
+        path: '',
+        created_at: Date.now(),
+      })
+      .execute();
+  }
+
+  async function open(browser: TestClient, documentId: number): Promise<DocumentClient> {
+    const client = new DocumentClient({
+      wsUrlBase: `${server().baseUrl.replace(/^http/, 'ws')}/ws`,
+      documentId,
+      headers: { cookie: cookieHeader(browser), origin: server().baseUrl },
+    });
+    clients.push(client);
+    await client.open();
+    return client;
+  }
+
+  async function stored(documentId: number) {
+    const db = server().ctx.db;
+    const row = await db
+      .selectFrom('documents')
+      .select(['version', 'title'])
+      .where('id', '=', documentId)
+      .executeTakeFirstOrThrow();
+    const steps = await db
+      .selectFrom('document_steps')
+      .select(['version', 'client_id', 'user_id'])
+      .where('document_id', '=', documentId)
+      .orderBy('version')
+      .execute();
+    return { ...row, steps };
+  }
+
+  it('sends doc_data after subscribed: the document, the right, the session id, the participants', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'A first paper');
+    const client = await open(owner.browser, id);
+    const data = client.docData!;
+    expect(data.doc.id).toBe(id);
+    expect(data.doc.v).toBe(0);
+    expect(data.doc.title).toBe('A first paper');
+    expect(data.access_right).toBe('write');
+    expect(data.is_owner).toBe(true);
+    expect(data.participants.map((p) => p.session_id)).toEqual([data.session_id]);
+    expect(schema.nodeFromJSON(data.doc.content).firstChild?.textContent).toBe('A first paper');
+  });
+
+  it('confirms a diff only after its steps are committed, and the title follows into the overview', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser);
+    const client = await open(owner.browser, id);
+    const doc = client.state!.doc;
+    const answer = await client.sendRaw({
+      v: 0,
+      ds: stepsOf(doc, (tr) => tr.insert(TITLE_START, schema.text('Quantum'))),
+    });
+    expect(answer).toEqual({ type: 'confirm_diff', rid: answer.rid, v: 1 });
+    // Read as soon as the confirmation is here: the commit came before it.
+    const row = await stored(id);
+    expect(row.version).toBe(1);
+    expect(row.steps).toEqual([
+      { version: 1, client_id: client.docData!.session_id, user_id: owner.user.id },
+    ]);
+    expect(row.title).toBe('Quantum');
+    const listed = await owner.browser.post('/api/documents/list/');
+    expect(listed.json<{ documents: { id: number; title: string }[] }>().documents).toContainEqual(
+      expect.objectContaining({ id, title: 'Quantum' }),
+    );
+  });
+
+  it('answers a stale diff with the steps it misses, then reject_diff; the rebased diff is confirmed', async () => {
+    const owner = await user();
+    const coauthor = await user();
+    const id = await createDocument(owner.browser, 'Shared');
+    await grant(id, coauthor.user.id, 'write');
+    const ada = await open(owner.browser, id);
+    const emmy = await open(coauthor.browser, id);
+    const base = ada.state!.doc;
+    const at = bodyParagraphStart(base);
+
+    const confirmed = ada.next((message) => message.type === 'confirm_diff');
+    ada.edit((tr) => tr.insert(at, schema.text('ada ')));
+    expect(await confirmed).toMatchObject({ type: 'confirm_diff', v: 1 });
+    const stale = await emmy.sendRaw({
+      v: 0,
+      ds: stepsOf(base, (tr) => tr.insert(at, schema.text('emmy '))),
+    });
+    expect(stale).toEqual({ type: 'reject_diff', rid: stale.rid, reason: 'stale' });
+    // The missing step came before the refusal, once, with ada's session id.
+    const relayed = emmy.messages.filter((message) => message.type === 'diff');
+    expect(relayed).toEqual([
+      {
+        type: 'diff',
+        v: 0,
+        ds: stepsOf(base, (tr) => tr.insert(at, schema.text('ada '))),
+        cids: [ada.docData!.session_id],
+      },
+    ]);
+    expect(emmy.messages.indexOf(relayed[0])).toBeLessThan(
+      emmy.messages.findIndex((message) => message.type === 'reject_diff'),
+    );
+
+    // The collab client rebases and sends again: both end with the same text.
+    emmy.edit((tr) => tr.insertText('emmy ', bodyParagraphStart(emmy.state!.doc)));
+    await emmy.settled();
+    await waitFor(() => ada.version === 2, 'the rebased step at ada');
+    expect(ada.state!.doc.toJSON()).toEqual(emmy.state!.doc.toJSON());
+    expect(JSON.parse((await currentContent(server().ctx.db, id))!)).toEqual(ada.state!.doc.toJSON());
+  });
+
+  it('checks every step against the right of its sender', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Rights');
+    const readers: Record<string, DocumentClient> = {};
+    for (const right of ['read', 'read-without-comments', 'comment', 'review', 'write-tracked'] as const) {
+      const holder = await user();
+      await grant(id, holder.user.id, right);
+      readers[right] = await open(holder.browser, id);
+      expect(readers[right].docData!.access_right).toBe(right);
+    }
+    const doc = readers.read.state!.doc;
+    const at = bodyParagraphStart(doc);
+    const plainInsert = stepsOf(doc, (tr) => tr.insert(at, schema.text('plain')));
+
+    for (const right of ['read', 'read-without-comments'] as const)
+      expect(await readers[right].sendRaw({ v: 0, ds: plainInsert })).toMatchObject({ reason: 'read_only' });
+    for (const right of ['comment', 'review', 'write-tracked'] as const)
+      expect(await readers[right].sendRaw({ v: 0, ds: plainInsert })).toMatchObject({ reason: 'rights' });
+    expect((await stored(id)).version).toBe(0);
+
+    // Suggesting: inserted text carrying the insertion mark.
+    const insertion = schema.marks.insertion.create({ user: 1, username: 'x', date: 1 });
+    const suggested = stepsOf(doc, (tr) => tr.insert(at, schema.text('suggested', [insertion])));
+    expect(await readers['write-tracked'].sendRaw({ v: 0, ds: suggested })).toMatchObject({
+      type: 'confirm_diff',
+      v: 1,
+    });
+    await waitFor(() => readers.comment.version === 1, 'the suggestion at the commenter');
+
+    // Commenting: a comment mark over the suggested word, nothing else.
+    const now = readers.comment.state!.doc;
+    const comment = schema.marks.comment.create({ id: 7 });
+    const commented = stepsOf(now, (tr) => tr.addMark(at, at + 4, comment));
+    expect(await readers.comment.sendRaw({ v: 1, ds: commented })).toMatchObject({
+      type: 'confirm_diff',
+      v: 2,
+    });
+    const bolded = stepsOf(now, (tr) => tr.addMark(at, at + 4, schema.marks.strong.create()));
+    await waitFor(() => readers.review.version === 2, 'the comment at the reviewer');
+    expect(await readers.review.sendRaw({ v: 2, ds: bolded })).toMatchObject({ reason: 'rights' });
+    expect((await stored(id)).version).toBe(2);
+  });
+
+  it('refuses malformed, schema-breaking, out-of-range and early diffs and leaves the document unchanged', async () => {
+    const owner = await user();
+    const coauthor = await user();
+    const id = await createDocument(owner.browser, 'Robust');
+    await grant(id, coauthor.user.id, 'write');
+    const sender = await open(owner.browser, id);
+    const other = await open(coauthor.browser, id);
+    const doc = sender.state!.doc;
+    const before = await currentContent(server().ctx.db, id);
+
+    const cases: [string, Parameters<DocumentClient['sendRaw']>[0]][] = [
+      ['malformed', { v: 0, ds: [{ stepType: 'teleport', from: 1 }] }],
+      ['malformed', { v: 0, ds: [{ stepType: 'replace', from: 'one', to: 2 }] }],
+      ['malformed', { v: 0, ds: [{ stepType: 'addMark', from: 1, to: 3, mark: { type: 'blink' } }] }],
+      // A paragraph inside the title, which holds text only.
+      [
+        'schema',
+        {
+          v: 0,
+          ds: [
+            {
+              stepType: 'replace',
+              from: 1,
+              to: 1,
+              slice: { content: [{ type: 'paragraph', content: [{ type: 'text', text: 'x' }] }] },
+            },
+          ],
+        },
+      ],
+      [
+        'range',
+        {
+          v: 0,
+          ds: [
+            {
+              stepType: 'replace',
+              from: 99_999,
+              to: 99_999,
+              slice: { content: [{ type: 'text', text: 'x' }] },
+            },
+          ],
+        },
+      ],
+      ['ahead', { v: 5, ds: stepsOf(doc, (tr) => tr.insert(TITLE_START, schema.text('x'))) }],
+    ];
+    for (const [reason, diff] of cases)
+      expect(await sender.sendRaw(diff)).toMatchObject({ type: 'reject_diff', reason });
+
+    // Steps of another, longer document: their positions are beyond this one.
+    const longer = new Transform(doc).insert(bodyParagraphStart(doc), schema.text('x'.repeat(1000))).doc;
+    const elsewhere = stepsOf(longer, (tr) => tr.delete(800, 900));
+    expect(await sender.sendRaw({ v: 0, ds: elsewhere })).toMatchObject({ reason: 'range' });
+
+    // A flood: past the burst, diffs are refused without being looked at.
+    const answers = await Promise.all(
+      Array.from({ length: 130 }, () => sender.sendRaw({ v: 0, ds: [{ stepType: 'teleport' }] })),
+    );
+    expect(
+      answers.filter((answer) => answer.type === 'reject_diff' && answer.reason === 'flood').length,
+    ).toBeGreaterThan(0);
+
+    expect(await currentContent(server().ctx.db, id)).toBe(before);
+    expect((await stored(id)).version).toBe(0);
+    // The other participant is undisturbed: its edits still go through.
+    other.edit((tr) => tr.insertText('still here', TITLE_START));
+    await other.settled();
+    expect((await stored(id)).version).toBe(1);
+    expect(other.messages.filter((message) => message.type === 'reject_diff')).toEqual([]);
+  });
+
+  it('closes the socket of an oversized frame without touching the document', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Big');
+    const socket = await openRaw(`${server().baseUrl.replace(/^http/, 'ws')}/ws/document/${id}/`, {
+      cookie: cookieHeader(owner.browser),
+      origin: server().baseUrl,
+    });
+    socket.send({
+      type: 'diff',
+      v: 0,
+      rid: 1,
+      c: 0,
+      s: 0,
+      ds: [{ stepType: 'replace', pad: 'x'.repeat(MAX_FRAME_BYTES) }],
+    });
+    expect((await socket.closed).code).toBe(1009);
+    expect((await stored(id)).version).toBe(0);
+  });
+
+  it('denies a user without a right, and a document that does not exist', async () => {
+    const owner = await user();
+    const stranger = await user();
+    const id = await createDocument(owner.browser);
+    for (const path of [`/ws/document/${id}/`, '/ws/document/999999/', '/ws/document/abc/']) {
+      const socket = await openRaw(`${server().baseUrl.replace(/^http/, 'ws')}${path}`, {
+        cookie: cookieHeader(stranger.browser),
+        origin: server().baseUrl,
+      });
+      expect(await socket.next()).toEqual({ type: 'access_denied', c: 0, s: 0 });
+      expect((await socket.closed).code).toBe(1008);
+    }
+  });
+
+  it('closes the socket of a collaborator whose right is removed, at once, with access_denied', async () => {
+    const owner = await user();
+    const coauthor = await user();
+    const id = await createDocument(owner.browser, 'Revoked');
+    await grant(id, coauthor.user.id, 'write');
+    const theirs = await open(coauthor.browser, id);
+    const mine = await open(owner.browser, id);
+    const saved = await owner.browser.post('/api/documents/access/save/', { id, access: JSON.stringify([]) });
+    expect(saved.status, saved.text).toBe(200);
+    await waitFor(() => theirs.accessDenied, 'access_denied for the collaborator');
+    expect(mine.accessDenied).toBe(false);
+    // The owner's socket still works.
+    mine.edit((tr) => tr.insertText('mine', TITLE_START));
+    await mine.settled();
+    expect((await stored(id)).version).toBe(1);
+  });
+
+  it('tells everyone who is there and relays carets to the others', async () => {
+    const owner = await user();
+    const coauthor = await user();
+    const id = await createDocument(owner.browser, 'Presence');
+    await grant(id, coauthor.user.id, 'comment');
+    const ada = await open(owner.browser, id);
+    const emmy = await open(coauthor.browser, id);
+    const both = [ada.docData!.session_id, emmy.docData!.session_id].sort();
+    await ada.next((m) => m.type === 'participants' && m.participants.length === 2);
+    const listed = ada.messages.filter((m) => m.type === 'participants').at(-1);
+    expect(listed?.type === 'participants' && listed.participants.map((p) => p.session_id).sort()).toEqual(
+      both,
+    );
+
+    const caret = ada.next((m) => m.type === 'caret');
+    emmy.connector.send({ type: 'caret', v: 0, anchor: 2, head: 4 });
+    expect(await caret).toEqual({
+      type: 'caret',
+      session_id: emmy.docData!.session_id,
+      id: coauthor.user.id,
+      v: 0,
+      anchor: 2,
+      head: 4,
+    });
+    emmy.close();
+    const left = await ada.next((m) => m.type === 'participants' && m.participants.length === 1);
+    expect(left).toMatchObject({ participants: [{ session_id: ada.docData!.session_id }] });
+    expect(emmy.messages.some((m) => m.type === 'caret')).toBe(false);
+  });
+});
