@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { BooksTables } from '../src/plugins/books/queries';
+import type { TemplatesTables } from '../src/plugins/templates/queries';
 import { ENGINES, useServer } from './harness';
 
 describe.each(ENGINES)('plugins turned on with PLUGINS=templates,books (%s)', (engine) => {
@@ -12,10 +14,7 @@ describe.each(ENGINES)('plugins turned on with PLUGINS=templates,books (%s)', (e
   it("answer their API with the user's own rows only", async () => {
     const owner = await server().buildUser();
     const other = await server().buildUser();
-    const db = server().ctx.db.withTables<{
-      document_templates: { id: number; owner_id: number; title: string; updated: number };
-      books: { id: number; owner_id: number; title: string; updated: number };
-    }>();
+    const db = server().ctx.db.withTables<TemplatesTables & BooksTables>();
     await db
       .insertInto('document_templates')
       .values({ owner_id: owner.id, title: 'Thesis', updated: 2 })
@@ -58,11 +57,7 @@ describe.each(ENGINES)('plugins turned off (%s)', (engine) => {
   });
 
   it('still have their tables, so that turning a plugin on later needs no migration run', async () => {
-    const rows = await server()
-      .ctx.db.withTables<{ books: { id: number } }>()
-      .selectFrom('books')
-      .select('id')
-      .execute();
+    const rows = await server().ctx.db.withTables<BooksTables>().selectFrom('books').select('id').execute();
     expect(rows).toEqual([]);
   });
 });

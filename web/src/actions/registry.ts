@@ -160,9 +160,17 @@ export class ActionRegistry {
     return [...this.registrations.values()].flat();
   }
 
-  /** What the command palette lists: enabled actions that want to be listed. */
+  /**
+   * What the command palette lists: enabled actions that want to be listed, the most specific
+   * scope first (the screen's and the editor's before the header's), else in registration order.
+   */
   available(): Action[] {
-    return this.all().filter((action) => action.inPalette !== false && isAvailable(action));
+    return this.all()
+      .filter((action) => action.inPalette !== false && isAvailable(action))
+      .map((action, index) => ({ action, index, priority: this.scope(action.scope).priority }))
+      .filter(({ action }) => !this.scope(action.scope).modal)
+      .sort((a, b) => b.priority - a.priority || a.index - b.index)
+      .map(({ action }) => action);
   }
 
   /** The action a keydown asks for, if any: modal scopes only while a dialog is open, highest priority first. */

@@ -1,4 +1,6 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { ActionRegistry } from '../actions/registry';
+import { ActionsProvider } from '../actions/use-actions';
 import { ToastProvider } from '../components/toast/toast';
 import { WaitOverlay } from '../components/wait-overlay/wait-overlay';
 import { LoginPage } from '../pages/login/login-page';
@@ -13,21 +15,19 @@ import { OfflinePage } from './error-pages/offline-page';
 import { UpdatePage } from './error-pages/update-page';
 import { useRoute } from './router/hooks';
 import { interceptLinks } from './router/navigation';
+import { routeTable } from './router/route-table';
 import { RouteView } from './router/route-view';
-import type { Route } from './router/routes';
 import { LoggedInShell } from './shell/logged-in-shell';
-import { isPageEnabled } from './shell/navigation-items';
 import { PreLoginShell } from './shell/pre-login-shell';
-
-const NOT_FOUND: Route = { page: 'not-found', loginRequired: false };
 
 /** Page selection once the configuration is known (spec 2.1). */
 function Screen() {
   const { configuration, user } = useAppContext();
-  const resolved = useRoute();
-  const route = isPageEnabled(resolved.page, configuration.plugins) ? resolved : NOT_FOUND;
+  // The plugins that are off have no rows in the table: their addresses are unknown (404).
+  const table = routeTable(configuration.plugins);
+  const route = useRoute(table);
 
-  if (user) return <LoggedInShell user={user} configuration={configuration} route={route} />;
+  if (user) return <LoggedInShell user={user} configuration={configuration} route={route} table={table} />;
   // The login page is shown at the address asked for, so after logging in the user lands there.
   if (route.loginRequired) {
     return (
@@ -38,7 +38,7 @@ function Screen() {
   }
   return (
     <PreLoginShell contactEmail={configuration.contact_email}>
-      <RouteView route={route} />
+      <RouteView route={route} table={table} />
     </PreLoginShell>
   );
 }
@@ -86,9 +86,12 @@ function Root() {
 /** The whole web application: toasts, start-up, shell and router. */
 export function App() {
   useEffect(() => interceptLinks(), []);
+  const [actions] = useState(() => new ActionRegistry());
   return (
     <ToastProvider>
-      <Root />
+      <ActionsProvider registry={actions}>
+        <Root />
+      </ActionsProvider>
     </ToastProvider>
   );
 }

@@ -1,9 +1,10 @@
+import type { Generated } from 'kysely';
 import type { AppContext } from '../../context';
 
 /** The plugin's own table, typed here rather than in the core schema: a plugin brings its tables along. */
-interface BooksTables {
-  books: { id: number; owner_id: number; title: string; updated: number };
-}
+export type BooksTables = {
+  books: { id: Generated<number>; owner_id: number; title: string; updated: number };
+};
 
 /** The user's books, newest first. */
 export async function listBooks(ctx: AppContext, ownerId: number) {

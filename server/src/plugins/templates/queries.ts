@@ -1,9 +1,10 @@
+import type { Generated } from 'kysely';
 import type { AppContext } from '../../context';
 
 /** The plugin's own table, typed here rather than in the core schema: a plugin brings its tables along. */
-interface TemplatesTables {
-  document_templates: { id: number; owner_id: number; title: string; updated: number };
-}
+export type TemplatesTables = {
+  document_templates: { id: Generated<number>; owner_id: number; title: string; updated: number };
+};
 
 /** The user's templates, newest first. */
 export async function listTemplates(ctx: AppContext, ownerId: number) {

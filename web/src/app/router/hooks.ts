@@ -6,23 +6,23 @@ import {
   replaceAddress,
   subscribeLocation,
 } from './navigation';
-import { type Route, resolveRoute } from './routes';
+import { type RouteTable, routeFor } from './route-table';
+import type { Route } from './routes';
 
 export function useLocation(): LocationSnapshot {
   return useSyncExternalStore(subscribeLocation, getLocationSnapshot);
 }
 
-/** The screen for the current address; performs the address rewrites some routes ask for. */
-export function useRoute(): Route {
+/** The screen for the current address in the installation's route table; performs the address rewrites some routes ask for. */
+export function useRoute(table: RouteTable): Route {
   const location = useLocation();
-  const route = resolveRoute(location.pathname, location.state);
+  const route = routeFor(table, location.pathname, location.state);
   // Primitives as effect inputs: the route object is new on every render.
-  const rewrite = route.page === 'change-password' ? route.rewrite : undefined;
-  const rewritePath = rewrite?.path;
-  const rewriteKey = rewrite?.state.changePasswordKey;
+  const rewritePath = route.rewrite?.path;
+  const rewriteState = route.rewrite ? JSON.stringify(route.rewrite.state) : undefined;
   useLayoutEffect(() => {
-    if (rewritePath && rewriteKey) replaceAddress(rewritePath, { changePasswordKey: rewriteKey });
-  }, [rewritePath, rewriteKey]);
+    if (rewritePath && rewriteState) replaceAddress(rewritePath, JSON.parse(rewriteState));
+  }, [rewritePath, rewriteState]);
   return route;
 }
 

@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLocation, useRoute, useUnsavedChanges } from './hooks';
 import { interceptLinks, internalLinkTarget, navigate } from './navigation';
+import { FULL_ROUTE_TABLE } from './route-table';
 
 const ORIGIN = window.location.origin;
 const plainClick = {
@@ -58,7 +59,7 @@ describe('internalLinkTarget (spec 2.1 link rules)', () => {
 });
 
 function CurrentPage() {
-  const route = useRoute();
+  const route = useRoute(FULL_ROUTE_TABLE);
   const location = useLocation();
   return (
     <p>

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRoute } from './routes';
+import { FULL_ROUTE_TABLE, routeFor } from './route-table';
+
+/** The route with its params spread out, to compare with the spec's table at a glance. */
+function resolveRoute(pathname: string, state: unknown = null) {
+  const { params, ...route } = routeFor(FULL_ROUTE_TABLE, pathname, state);
+  return { ...route, ...params };
+}
 
 describe('resolveRoute (spec 2.1)', () => {
   it('shows the document overview at the root and for folder paths', () => {

@@ -119,6 +119,52 @@ describe('logged-in header (spec 2.2)', () => {
     expect(window.location.pathname).toBe('/');
   });
 
+  it('keeps the Alt shortcuts quiet while a dialog is open', async () => {
+    await openApp(['templates']);
+    fireEvent.keyDown(document.body, { code: 'KeyK', key: 'k', ctrlKey: true });
+    const dialog = await screen.findByRole('dialog', { name: 'Command palette' });
+    altKey('KeyB', 'b', within(dialog).getByRole('searchbox'));
+    expect(window.location.pathname).toBe('/');
+    fireEvent.keyDown(within(dialog).getByRole('searchbox'), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    altKey('KeyB', 'b');
+    expect(window.location.pathname).toBe('/bibliography/');
+  });
+
+  it("lists the screen's actions in the command palette (Ctrl+K) and runs the chosen one", async () => {
+    await openApp(['templates']);
+    fireEvent.keyDown(document.body, { code: 'KeyK', key: 'k', ctrlKey: true });
+    const dialog = await screen.findByRole('dialog', { name: 'Command palette' });
+    const list = within(dialog).getByRole('menu', { name: 'Command palette' });
+    // The screen's own actions would come first (scope 'page'); this stand-in screen has none.
+    expect(
+      within(list)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Profile',
+      'Contacts',
+      'Log out',
+      'DocumentsAlt-d',
+      'BibliographyAlt-b',
+      'ImagesAlt-m',
+      'TemplatesAlt-t',
+    ]);
+    const search = within(dialog).getByRole('searchbox', { name: 'Search commands' });
+    fireEvent.change(search, { target: { value: 'TEMPL' } });
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByRole('menuitem')
+          .map((item) => item.textContent),
+      ).toEqual(['TemplatesAlt-t']),
+    );
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    fireEvent.keyDown(search, { key: 'Enter' });
+    await waitFor(() => expect(window.location.pathname).toBe('/templates/'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('moves between header items with the arrow keys, Home and End', async () => {
     await openApp(['templates']);
     const userButton = screen.getByRole('button', { name: 'Ada Lovelace' });

@@ -1,9 +1,11 @@
 import type { AuthenticatedUser } from '@scriptorium/common/api/base';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { actionAttributes, actionTitle, useActions } from '../../actions/use-actions';
+import type { HeaderItem } from '../../plugins/plugin';
 import type { RoutePage } from '../router/routes';
+import { headerActions } from './header-actions';
 import { Logo } from './logo';
-import type { NavigationItem } from './navigation-items';
 import { UserMenu } from './user-menu';
 
 /** Left and right arrow keys move between the header's items, like in a menu bar. */
@@ -25,7 +27,7 @@ function moveFocus(header: HTMLElement, event: KeyboardEvent) {
 
 interface MainHeaderProps {
   user: AuthenticatedUser;
-  items: readonly NavigationItem[];
+  items: readonly HeaderItem[];
   page: RoutePage;
 }
 
@@ -33,6 +35,9 @@ interface MainHeaderProps {
 export function MainHeader({ user, items, page }: MainHeaderProps) {
   const { t } = useTranslation('web');
   const header = useRef<HTMLElement>(null);
+  // The links and the Alt shortcuts are drawn from the same actions.
+  const actions = headerActions(items);
+  useActions(actions);
   // A native listener: React would also bubble key events from the user menu's portal up to here.
   useEffect(() => {
     const element = header.current;
@@ -46,18 +51,19 @@ export function MainHeader({ user, items, page }: MainHeaderProps) {
       <Logo />
       <nav className="main-nav" aria-label={t('header.navigation')}>
         <ul>
-          {items.map((item) => {
-            const label = t(item.label);
+          {items.map((item, index) => {
+            const action = actions[index];
+            const { 'aria-keyshortcuts': keys, title } = actionAttributes(action, t);
             return (
               <li key={item.id}>
                 <a
                   href={item.path}
                   data-header-item=""
                   aria-current={item.pages.includes(page) ? 'page' : undefined}
-                  aria-keyshortcuts={`Alt+${item.letter.toUpperCase()}`}
-                  title={t('header.shortcut', { label, key: `Alt-${item.letter}` })}
+                  aria-keyshortcuts={keys}
+                  title={title}
                 >
-                  {label}
+                  {actionTitle(action, t)}
                 </a>
               </li>
             );

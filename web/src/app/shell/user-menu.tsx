@@ -2,6 +2,8 @@ import type { AuthenticatedUser } from '@scriptorium/common/api/base';
 import type { Key } from 'react-aria-components';
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import type { Action } from '../../actions/registry';
+import { actionTitle, useActions } from '../../actions/use-actions';
 import { apiPost } from '../../api/client';
 import { showToast } from '../../components/toast/toast';
 import { useAppContext } from '../configuration/app-context';
@@ -42,10 +44,16 @@ export function UserMenu({ user }: { user: AuthenticatedUser }) {
     await reloadConfiguration();
   }
 
+  // Spec 2.2's three entries, as actions: the menu and the command palette list the same ones.
+  const actions: Action[] = [
+    { id: 'user.profile', scope: 'app', title: 'header.profile', run: () => navigate(PROFILE_PATH) },
+    { id: 'user.contacts', scope: 'app', title: 'header.contacts', run: () => navigate(CONTACTS_PATH) },
+    { id: 'user.logout', scope: 'app', title: 'header.logout', run: () => void logOut() },
+  ];
+  useActions(actions);
+
   function onAction(key: Key) {
-    if (key === 'profile') navigate(PROFILE_PATH);
-    else if (key === 'contacts') navigate(CONTACTS_PATH);
-    else if (key === 'logout') void logOut();
+    actions.find((action) => action.id === key)?.run();
   }
 
   return (
@@ -59,15 +67,11 @@ export function UserMenu({ user }: { user: AuthenticatedUser }) {
       </Button>
       <Popover placement="bottom end" className="header-menu-popover">
         <Menu className="header-menu" onAction={onAction}>
-          <MenuItem id="profile" className="header-menu-item">
-            {t('header.profile')}
-          </MenuItem>
-          <MenuItem id="contacts" className="header-menu-item">
-            {t('header.contacts')}
-          </MenuItem>
-          <MenuItem id="logout" className="header-menu-item">
-            {t('header.logout')}
-          </MenuItem>
+          {actions.map((action) => (
+            <MenuItem key={action.id} id={action.id} className="header-menu-item">
+              {actionTitle(action, t)}
+            </MenuItem>
+          ))}
         </Menu>
       </Popover>
     </MenuTrigger>

@@ -8,8 +8,8 @@ export interface BooksPageProps {
 
 /** Book overview (plugin, spec 2.1). */
 export function BooksPage(_props: BooksPageProps) {
-  const { t } = useTranslation('web');
-  const title = t('pages.books.title');
+  const { t } = useTranslation('books');
+  const title = t('title');
   usePageTitle(title);
   return (
     <section className="page" aria-labelledby="page-heading">

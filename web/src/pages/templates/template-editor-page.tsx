@@ -8,8 +8,8 @@ export interface TemplateEditorPageProps {
 
 /** Template editor (plugin, spec 2.1). */
 export function TemplateEditorPage(_props: TemplateEditorPageProps) {
-  const { t } = useTranslation('web');
-  const title = t('pages.templateEditor.title');
+  const { t } = useTranslation('templates');
+  const title = t('editorTitle');
   usePageTitle(title);
   return (
     <section className="page" aria-labelledby="page-heading">

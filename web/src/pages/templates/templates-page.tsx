@@ -3,8 +3,8 @@ import { usePageTitle } from '../../app/page-title';
 
 /** Document templates overview (plugin, spec 2.1). */
 export function TemplatesPage() {
-  const { t } = useTranslation('web');
-  const title = t('pages.templates.title');
+  const { t } = useTranslation('templates');
+  const title = t('title');
   usePageTitle(title);
   return (
     <section className="page" aria-labelledby="page-heading">

@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState } from 'react';
+import {
+  Autocomplete,
+  I18nProvider,
+  Input,
+  Menu,
+  MenuItem,
+  SearchField,
+  useFilter,
+} from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../components/dialog/dialog';
+import { bindingLabel } from './key-binding';
+import type { Action } from './registry';
+import { actionTitle, useActionRegistry, useActions } from './use-actions';
+import '../components/menu/menu.css';
+import './command-palette.css';
+
+interface PaletteProps {
+  actions: readonly Action[];
+  onChoose(action: Action | null): void;
+}
+
+/** Inside the I18nProvider: react-aria's filter compares in the user's language, accents ignored. */
+function PaletteList({ actions, onChoose }: PaletteProps) {
+  const { t } = useTranslation('web');
+  const { contains } = useFilter({ sensitivity: 'base' });
+  const items = actions.map((action) => ({ id: action.id, label: actionTitle(action, t), action }));
+  return (
+    <Autocomplete filter={contains}>
+      <SearchField className="command-palette-search" aria-label={t('actions.palette.search')} autoFocus>
+        <Input className="command-palette-input" placeholder={t('actions.palette.search')} />
+      </SearchField>
+      <Menu
+        className="menu command-palette-list"
+        aria-label={t('actions.palette.title')}
+        items={items}
+        onAction={(key) => onChoose(actions.find((action) => action.id === key) ?? null)}
+        renderEmptyState={() => <p className="command-palette-empty">{t('actions.palette.empty')}</p>}
+      >
+        {(item) => (
+          <MenuItem id={item.id} className="menu-item command-palette-item" textValue={item.label}>
+            <span className="command-palette-label">
+              {item.action.checked ? `✓ ${item.label}` : item.label}
+            </span>
+            {item.action.keys ? (
+              <kbd className="command-palette-keys">{bindingLabel(item.action.keys)}</kbd>
+            ) : null}
+          </MenuItem>
+        )}
+      </Menu>
+    </Autocomplete>
+  );
+}
+
+/**
+ * The command palette (Ctrl+K, Cmd+K on Apple keyboards): the actions available on the current
+ * screen, searchable by their titles in the user's language. Arrows move, Enter runs, Escape
+ * closes. The list is what was available when it opened; the chosen action runs after the palette
+ * has closed, so that it can open a dialog of its own or move the focus.
+ */
+export function CommandPalette() {
+  const { t, i18n } = useTranslation('web');
+  const registry = useActionRegistry();
+  const [open, setOpen] = useState<readonly Action[] | null>(null);
+  const chosen = useRef<Action | null>(null);
+
+  useActions([
+    {
+      id: 'app.commandPalette',
+      scope: 'app',
+      title: 'actions.palette.title',
+      keys: 'Mod+K',
+      inPalette: false,
+      run: () => setOpen(registry.available()),
+    },
+  ]);
+
+  useEffect(() => {
+    if (open || !chosen.current) return;
+    const action = chosen.current;
+    chosen.current = null;
+    action.run();
+  }, [open]);
+
+  if (!open) return null;
+  return (
+    <Dialog title={t('actions.palette.title')} onClose={() => setOpen(null)} width={520}>
+      <I18nProvider locale={i18n.language}>
+        <PaletteList
+          actions={open}
+          onChoose={(action) => {
+            chosen.current = action;
+            setOpen(null);
+          }}
+        />
+      </I18nProvider>
+    </Dialog>
+  );
+}
