@@ -2,7 +2,7 @@ import type { DocumentEntry } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { documentTitle } from '@scriptorium/common/editor/templates';
 import { countDocument } from '@scriptorium/common/editor/text-stats';
-import { folderOf, folderUrl } from '@scriptorium/common/rules/paths';
+import { folderName, folderOf, folderUrl } from '@scriptorium/common/rules/paths';
 import { EditorView } from 'prosemirror-view';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -213,6 +213,9 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   return (
     <section className="page editor-page" aria-label={title || t('untitled', { ns: 'documents' })}>
       <header className="editor-header">
+        <a className="editor-back" href={folderUrl(folderOf(entry.path))}>
+          {t('editor.back', { ns: 'documents', folder: folderLabel(entry.path, t('allDocuments', { ns: 'documents' })) })}
+        </a>
         {view ? <EditorMenuBar view={view} canWrite={canWrite} run={run} /> : null}
         <ul className="editor-participants" aria-label={t('participants')}>
           {connection.participants.map((person) => {
@@ -284,6 +287,11 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       ) : null}
     </section>
   );
+}
+
+function folderLabel(path: string, top: string): string {
+  const folder = folderOf(path);
+  return folder === '/' ? top : folderName(folder);
 }
 
 function initials(name: string): string {

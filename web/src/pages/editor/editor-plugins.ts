@@ -123,10 +123,9 @@ export function caretPlugin(context: PluginContext): Plugin {
                 element.className = 'remote-caret';
                 element.style.borderColor = caret.colour;
                 element.setAttribute('data-session', caret.sessionId);
-                const name = element.appendChild(document.createElement('span'));
-                name.className = 'remote-caret-name';
-                name.style.backgroundColor = caret.colour;
-                name.textContent = caret.name;
+                // The name is drawn by CSS from the attribute: it must not become part of the text.
+                element.setAttribute('data-name', caret.name);
+                element.style.setProperty('--caret-colour', caret.colour);
                 return element;
               },
               { key: `${caret.sessionId}:${caret.name}:${caret.colour}`, side: -1 },
