@@ -34,7 +34,8 @@ async function sharedDocument(
 }
 
 const body = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"]');
-const saved = (page: Page) => expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
+const saved = (page: Page) =>
+  expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
 
 test('two users type into the same paragraph at once and see the same text; carets; reload keeps it', async ({
   browser,
@@ -76,7 +77,9 @@ test('two users type into the same paragraph at once and see the same text; care
   // Each sees the other's caret, named.
   await expect(annPage.locator('.remote-caret')).toHaveAttribute('data-name', 'Bob Coauthor');
   await expect(bobPage.locator('.remote-caret')).toHaveAttribute('data-name', 'Ann Author');
-  await expect(annPage.getByRole('list', { name: 'People in this document' }).getByRole('listitem')).toHaveCount(2);
+  await expect(
+    annPage.getByRole('list', { name: 'People in this document' }).getByRole('listitem'),
+  ).toHaveCount(2);
 
   // Reload keeps everything.
   await bobPage.reload();
@@ -110,6 +113,15 @@ test('in German: menus, formatting from the keyboard, footnote, word count, find
   const created = await apiPost(page, '/api/documents/create/', { path: '/' });
   const { id } = (await created.json()) as { id: number };
   await page.goto(`/document/${id}`);
+  // The document's language (German quotation marks, the spell checker's language).
+  await page.getByRole('button', { name: 'Datei' }).click();
+  await page.getByRole('menuitem', { name: 'Dokumenteinstellungen' }).click();
+  const settings = page.getByRole('dialog', { name: 'Dokumenteinstellungen' });
+  await settings.getByLabel('Sprache des Dokuments').selectOption('de-DE');
+  await settings.getByLabel('Papierformat').selectOption('US Letter');
+  await settings.getByRole('button', { name: 'Fertig' }).click();
+  await expect(page.locator('.editor-document')).toHaveAttribute('lang', 'de-DE');
+  await expect(page.locator('.editor-document')).toHaveAttribute('data-paper', 'US Letter');
   const paragraph = body(page).locator('p').first();
   await paragraph.click();
   await page.keyboard.type('Ein "kurzer" Text -- mit ');
@@ -126,7 +138,9 @@ test('in German: menus, formatting from the keyboard, footnote, word count, find
   await expect(body(page).locator('h2')).toHaveText('Methoden');
   await page.getByRole('button', { name: 'Extras' }).click();
   await page.getByRole('menuitem', { name: 'Gliederung' }).click();
-  await expect(page.getByRole('navigation', { name: 'Gliederung' }).getByRole('button', { name: 'Methoden' })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Gliederung' }).getByRole('button', { name: 'Methoden' }),
+  ).toBeVisible();
 
   // A footnote, edited in its nested editor.
   await paragraph.click();

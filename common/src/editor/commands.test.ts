@@ -101,6 +101,8 @@ describe('commands', () => {
     const withNote = run(end, insertFootnote) as EditorState;
     const note = body(withNote).firstChild?.lastChild;
     expect(note?.type.name).toBe('footnote');
+    // The new footnote is selected, so that its editor opens.
+    expect(withNote.doc.nodeAt(withNote.selection.from)).toBe(note);
     expect(note?.firstChild?.type.name).toBe('paragraph');
     // The cursor inside the footnote's paragraph: start of body + "claim" + into footnote + paragraph.
     const inside = select(withNote, bodyStart(state.doc) + 8, bodyStart(state.doc) + 8);

@@ -1,7 +1,13 @@
 import { lift, setBlockType, toggleMark, wrapIn } from 'prosemirror-commands';
 import type { Mark, MarkType, NodeType, Node as PMNode, ResolvedPos } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
-import { type Command, type EditorState, TextSelection, type Transaction } from 'prosemirror-state';
+import {
+  type Command,
+  type EditorState,
+  NodeSelection,
+  TextSelection,
+  type Transaction,
+} from 'prosemirror-state';
 import { addColumnAfter, addRowAfter, deleteColumn, deleteRow, goToNextCell } from 'prosemirror-tables';
 import { type BodyElement, type FormatMark, isSafeHref, PAPER_SIZES, type PaperSize, schema } from './schema';
 
@@ -104,7 +110,8 @@ function insertNode(element: BodyElement, make: (state: EditorState) => PMNode):
     const { $from } = state.selection;
     const index = $from.index();
     if (node.isInline && !$from.parent.canReplaceWith(index, index, node.type)) return false;
-    if (dispatch) dispatch(state.tr.replaceSelectionWith(node).scrollIntoView());
+    // No inherited marks: a footnote or a rule is not bold because the text before it is.
+    if (dispatch) dispatch(state.tr.replaceSelectionWith(node, false).scrollIntoView());
     return true;
   };
 }
@@ -128,9 +135,19 @@ export const insertFootnote: Command = (state, dispatch) => {
   for (let depth = $from.depth; depth > 0; depth--) {
     if ($from.node(depth).type === schema.nodes.footnote) return false;
   }
-  return insertNode('footnote', () => schema.nodes.footnote.create(null, schema.nodes.paragraph.create()))(
+  const note = schema.nodes.footnote.create(null, schema.nodes.paragraph.create());
+  // Selected once inserted, so that its nested editor opens for typing the note.
+  return insertNode('footnote', () => note)(
     state,
-    dispatch,
+    dispatch &&
+      ((tr) => {
+        const at = tr.selection.from - note.nodeSize;
+        dispatch(
+          at >= 0 && tr.doc.nodeAt(at)?.type === schema.nodes.footnote
+            ? tr.setSelection(NodeSelection.create(tr.doc, at))
+            : tr,
+        );
+      }),
   );
 };
 

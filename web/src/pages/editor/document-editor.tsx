@@ -75,6 +75,16 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     return () => connection.close();
   }, [connection]);
   const revision = useSyncExternalStore(connection.subscribe, connection.getVersion);
+  // Remote steps reach the view at once too, not one React render later.
+  useEffect(
+    () =>
+      connection.subscribe(() => {
+        const current = viewRef.current;
+        const state = connection.session.state;
+        if (current && state && current.state !== state && !current.isDestroyed) current.updateState(state);
+      }),
+    [connection],
+  );
   const session = connection.session;
   canWriteRef.current = connection.canWrite && !connection.refused;
 
@@ -127,8 +137,10 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           keyword: keywordView(partContext),
           tags_part: tagsPartView(partContext),
         },
-        dispatchTransaction: (tr) => {
+        dispatchTransaction(this: EditorView, tr) {
+          // The view must hold the new state before dispatch returns (ProseMirror reads it at once).
           session.apply(tr);
+          if (session.state) this.updateState(session.state);
           if (tr.selectionSet || tr.docChanged) connection.caretMoved();
         },
       });
@@ -161,8 +173,9 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     const current = viewRef.current;
     if (!current) return;
     if (action.command) {
-      action.command(current.state, current.dispatch, current);
+      // Focus first: a command may move the focus on (a new footnote opens its own editor).
       current.focus();
+      action.command(current.state, current.dispatch, current);
     } else if (action.panel === 'search' || action.panel === 'outline') {
       const key = action.panel;
       setSidePanels((open) => ({ ...open, [key]: !open[key] }));
@@ -214,7 +227,10 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     <section className="page editor-page" aria-label={title || t('untitled', { ns: 'documents' })}>
       <header className="editor-header">
         <a className="editor-back" href={folderUrl(folderOf(entry.path))}>
-          {t('editor.back', { ns: 'documents', folder: folderLabel(entry.path, t('allDocuments', { ns: 'documents' })) })}
+          {t('editor.back', {
+            ns: 'documents',
+            folder: folderLabel(entry.path, t('allDocuments', { ns: 'documents' })),
+          })}
         </a>
         {view ? <EditorMenuBar view={view} canWrite={canWrite} run={run} /> : null}
         <ul className="editor-participants" aria-label={t('participants')}>

@@ -47,7 +47,9 @@ export function EditorMenuBar({ view, canWrite, run }: MenuProps) {
                 aria-label={t(`menu.${menu}`)}
                 onAction={(key) => {
                   const action = actions.find((a) => a.id === key);
-                  if (action) run(action);
+                  // After the menu has closed and handed the focus back, so that the action can move it
+                  // on (into the text, a new footnote, a dialog).
+                  if (action) setTimeout(() => run(action), 0);
                 }}
                 disabledKeys={actions.filter((action) => !isEnabled(action, view)).map((action) => action.id)}
               >
