@@ -172,3 +172,69 @@ test('in German: menus, formatting from the keyboard, footnote, word count, find
   await expect(paragraph).toContainText('kurzer\u201c Text');
   await saved(page);
 });
+
+test('keyboard: headings, lists with Tab, links with Mod+K; offline edits are kept and sent after reconnecting', async ({
+  browser,
+}) => {
+  const user = await createUser();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await loginAs(page, user, '/');
+  const created = await apiPost(page, '/api/documents/create/', { path: '/' });
+  const { id } = (await created.json()) as { id: number };
+  await page.goto(`/document/${id}`);
+  const paper = body(page);
+  await paper.locator('p').first().click();
+  await page.keyboard.type('Results');
+  await page.keyboard.press('ControlOrMeta+Alt+2');
+  await expect(paper.locator('h2')).toHaveText('Results');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('- first');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('nested');
+  await expect(paper.locator('ul > li > ul > li')).toHaveText('nested');
+  await page.keyboard.press('Shift+Tab');
+  await expect(paper.locator('ul > li > ul')).toHaveCount(0);
+  await expect(paper.locator('ul > li')).toHaveText(['first', 'nested']);
+
+  // A link on the selected word.
+  await paper
+    .locator('li p')
+    .first()
+    .click({ position: { x: 1, y: 4 } });
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.press('ControlOrMeta+k');
+  const dialog = page.getByRole('dialog', { name: 'Link' });
+  await dialog.getByLabel('Web address').fill('javascript:alert(1)');
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'Enter an address that starts with https://, http:// or mailto:.',
+  );
+  await dialog.getByLabel('Web address').fill('https://example.org/ink');
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await expect(paper.locator('a[href="https://example.org/ink"]')).toHaveText('first');
+  await saved(page);
+
+  // Offline: the text stays, the page says it is unsaved, and everything arrives once back online.
+  await context.setOffline(true);
+  await expect(
+    page
+      .getByRole('status', { name: 'Connection to the server' })
+      .getByText('Disconnected. Attempting to reconnect...'),
+  ).toBeVisible();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' written offline');
+  await expect(page.getByText('Warning! Some data is unsaved')).toBeVisible();
+  await context.setOffline(false);
+  await saved(page);
+  await page.reload();
+  await expect(body(page).locator('li').first()).toHaveText('first written offline');
+});
+
+test('a document that cannot be loaded says so and offers the way back', async ({ page, user }) => {
+  await loginAs(page, user, '/document/999999');
+  await expect(page.getByText('This document does not exist or has not been shared with you.')).toBeVisible();
+  await page.getByRole('link', { name: 'Back to All documents' }).click();
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+});

@@ -57,6 +57,11 @@ export class CollabSession {
   /** A refusal the user has been told about: nothing more is sent until the page reloads. */
   refused: RejectReason | null = null;
   private inFlight: InFlight | null = null;
+  /**
+   * Every diff sent and not yet answered. After a reconnect the transport may deliver an older
+   * diff again besides the one in flight; its confirm must still count.
+   */
+  private readonly sent = new Map<number, InFlight>();
   private nextRid = 1;
   /** Step maps by the version they lead from, to bring late carets up to date. */
   private readonly maps = new Map<number, StepMap[]>();
@@ -95,6 +100,7 @@ export class CollabSession {
       return { lost: 0 };
     }
     this.clientId = message.session_id;
+    this.sent.clear();
     let state = EditorState.create({
       doc,
       plugins: [
@@ -140,6 +146,7 @@ export class CollabSession {
     if (!sendable) return;
     const rid = this.nextRid++;
     this.inFlight = { rid, v: sendable.version, count: sendable.steps.length };
+    this.sent.set(rid, this.inFlight);
     this.options.send({
       type: 'diff',
       v: sendable.version,
@@ -149,24 +156,28 @@ export class CollabSession {
   }
 
   confirm(message: ConfirmDiffMessage): void {
-    if (!this.state || !this.inFlight || this.inFlight.rid !== message.rid) return;
-    const sendable = sendableSteps(this.state);
-    if (!sendable) return;
-    const steps = sendable.steps.slice(0, this.inFlight.count);
+    const diff = this.sent.get(message.rid);
+    this.sent.delete(message.rid);
+    if (!this.state || !diff) return;
+    if (this.inFlight?.rid === message.rid) this.inFlight = null;
     const startVersion = getVersion(this.state);
-    // Our own steps come back as confirmed: collab drops them from the unconfirmed list.
-    this.state = this.state.apply(
-      receiveTransaction(
-        this.state,
-        steps,
-        steps.map(() => this.clientId),
-      ),
-    );
-    this.remember(
-      startVersion,
-      steps.map((step) => step.getMap()),
-    );
-    this.inFlight = null;
+    const sendable = sendableSteps(this.state);
+    // Made on an older version: its steps already came back (relayed) and were confirmed then.
+    if (diff.v === startVersion && sendable && sendable.steps.length >= diff.count) {
+      const steps = sendable.steps.slice(0, diff.count);
+      // Our own steps come back as confirmed: collab drops them from the unconfirmed list.
+      this.state = this.state.apply(
+        receiveTransaction(
+          this.state,
+          steps,
+          steps.map(() => this.clientId),
+        ),
+      );
+      this.remember(
+        startVersion,
+        steps.map((step) => step.getMap()),
+      );
+    }
     this.flush();
     this.options.onChange();
   }
@@ -196,13 +207,19 @@ export class CollabSession {
   }
 
   reject(message: RejectDiffMessage): void {
+    const diff = this.sent.get(message.rid);
+    this.sent.delete(message.rid);
     if (!this.inFlight || this.inFlight.rid !== message.rid) return;
     this.inFlight = null;
+    const schedule = this.options.schedule ?? setTimeout;
     if (message.reason === 'stale') {
-      // The missing steps arrived just before; collab has rebased our steps over them.
-      this.flush();
+      // The missing steps arrived just before and collab rebased ours over them: send again. If
+      // nothing arrived (an older copy of our diff is being confirmed), wait for that instead of
+      // asking again at once.
+      if (diff && diff.v === this.version) schedule(() => this.flush(), 500);
+      else this.flush();
     } else if (message.reason === 'flood') {
-      (this.options.schedule ?? setTimeout)(() => this.flush(), 2000);
+      schedule(() => this.flush(), 2000);
     } else {
       // Sending the same steps again would be refused again: keep them on screen, stop, tell.
       this.refused = message.reason;

@@ -87,9 +87,13 @@ export class DocumentConnection {
 
   getVersion = (): number => this.version;
 
-  /** Whether this right may change the text (comment and review rights come with the review issue). */
+  /**
+   * Whether this right may change the text. write-tracked may only add tracked changes, comment and
+   * review only comments: until the editor makes those (the review issue), such users read, so
+   * that the server never has to refuse text they typed.
+   */
   get canWrite(): boolean {
-    return this.right === 'write' || this.right === 'write-tracked';
+    return this.right === 'write';
   }
 
   /** Unsaved: steps not yet confirmed, or messages not yet acknowledged by the transport. */

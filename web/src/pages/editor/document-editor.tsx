@@ -253,9 +253,10 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       </header>
       {view ? <EditorToolbar view={view} canWrite={canWrite} run={run} /> : null}
       <div role="status" className="editor-status">
-        {connection.status.state === 'disconnected' ? (
-          <p className="live-connection-notice" data-unsaved={saving}>
-            {saving ? tWs('unsavedWarning') : tWs('disconnected')}
+        {/* The app's connection notice says 'Disconnected'; only this page knows what is unsaved. */}
+        {connection.status.state === 'disconnected' && saving ? (
+          <p className="live-connection-notice" data-unsaved="true">
+            {tWs('unsavedWarning')}
           </p>
         ) : null}
         {connection.refused && t(`status.refused.${connection.refused}`, { defaultValue: '' }) ? (
