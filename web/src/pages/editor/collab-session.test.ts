@@ -22,6 +22,8 @@ class Authority {
   steps: { step: Step; cid: string }[] = [];
   readonly clients = new Map<string, { session: CollabSession; inbox: DocumentServerMessage[] }>();
   refuse: RejectReason | null = null;
+  /** While set, client messages wait here (in order) instead of arriving at once. */
+  held: { from: string; message: DocumentClientMessage }[] | null = null;
 
   join(id: string, onRefused?: (reason: RejectReason) => void): CollabSession {
     const inbox: DocumentServerMessage[] = [];
@@ -44,7 +46,18 @@ class Authority {
     return session;
   }
 
+  /** Lets the held client messages arrive, in order. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const { from, message } of held) this.receive(from, message);
+  }
+
   private receive(from: string, message: DocumentClientMessage): void {
+    if (this.held) {
+      this.held.push({ from, message });
+      return;
+    }
     const sender = this.clients.get(from);
     if (!sender || message.type !== 'diff') return;
     if (this.refuse) {
@@ -53,12 +66,13 @@ class Authority {
     }
     if (message.v !== this.steps.length) {
       const missing = this.steps.slice(message.v);
-      sender.inbox.push({
-        type: 'diff',
-        v: message.v,
-        ds: missing.map(({ step }) => step.toJSON()),
-        cids: missing.map(({ cid }) => cid),
-      });
+      if (missing.some(({ cid }) => cid !== from))
+        sender.inbox.push({
+          type: 'diff',
+          v: message.v,
+          ds: missing.map(({ step }) => step.toJSON()),
+          cids: missing.map(({ cid }) => cid),
+        });
       sender.inbox.push({ type: 'reject_diff', rid: message.rid, reason: 'stale' });
       return;
     }
@@ -214,22 +228,17 @@ describe('collab session', () => {
     expect(bob.version).toBe(2);
   });
 
-  it('after a server restart with the same version, sends the unconfirmed steps again', () => {
+  it('after a server restart that lost the diff, sends the unconfirmed steps again', () => {
     const server = new Authority();
     const ann = server.join('ann-session');
     server.settle();
+    // The diff goes out, but the server restarts before committing it.
+    server.held = [];
     type(ann, 'kept', bodyTextStart(ann.state?.doc as PMNode));
-    // The diff went out but the server restarted before committing it: a new doc_data, same version.
-    const client = server.clients.get('ann-session');
-    client?.inbox.splice(0);
+    server.held = null;
     ann.receiveDocData({
       type: 'doc_data',
-      doc: {
-        id: 1,
-        v: 0,
-        title: 'T',
-        content: createDocument(schema, standardArticle, { title: 'T' }).toJSON(),
-      },
+      doc: { id: 1, v: 0, title: 'T', content: server.doc.toJSON() },
       access_right: 'write',
       is_owner: true,
       session_id: 'ann-session',
@@ -238,5 +247,52 @@ describe('collab session', () => {
     server.settle();
     expect(ann.unconfirmed).toBe(0);
     expect(server.doc.lastChild?.textContent).toBe('kept');
+  });
+
+  it('after a server restart that committed the diff but lost its confirm, sends nothing twice', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    server.settle();
+    type(ann, 'once', bodyTextStart(ann.state?.doc as PMNode));
+    type(ann, ' more');
+    // The first diff ('once') is committed; its confirm is lost with the old server process.
+    server.clients.get('ann-session')?.inbox.splice(0);
+    expect(server.steps).toHaveLength(1);
+    ann.receiveDocData({
+      type: 'doc_data',
+      doc: { id: 1, v: 1, title: 'T', content: server.doc.toJSON() },
+      access_right: 'write',
+      is_owner: true,
+      session_id: 'ann-session',
+      participants: [],
+    });
+    server.settle();
+    expect(ann.unconfirmed).toBe(0);
+    expect(server.doc.lastChild?.textContent).toBe('once more');
+    expect(ann.state?.doc.eq(server.doc)).toBe(true);
+  });
+
+  it('counts the confirm of an older copy of its diff that arrives after a new session', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    server.settle();
+    // Ann's first diff is on its way when the connection drops and a new server session begins.
+    server.held = [];
+    type(ann, 'one', bodyTextStart(ann.state?.doc as PMNode));
+    type(ann, ' two');
+    ann.receiveDocData({
+      type: 'doc_data',
+      doc: { id: 1, v: 0, title: 'T', content: server.doc.toJSON() },
+      access_right: 'write',
+      is_owner: true,
+      session_id: 'ann-session',
+      participants: [],
+    });
+    // The old copy (one step) arrives first, then the full resend made on the same version.
+    server.release();
+    server.settle();
+    expect(ann.unconfirmed).toBe(0);
+    expect(server.doc.lastChild?.textContent).toBe('one two');
+    expect(ann.state?.doc.eq(server.doc)).toBe(true);
   });
 });

@@ -63,6 +63,8 @@ export class CollabSession {
    */
   private readonly sent = new Map<number, InFlight>();
   private nextRid = 1;
+  /** The document at the confirmed version (without our unconfirmed steps). */
+  private confirmedDoc: PMNode | null = null;
   /** Step maps by the version they lead from, to bring late carets up to date. */
   private readonly maps = new Map<number, StepMap[]>();
   private readonly waitingCarets: ServerCaretMessage[] = [];
@@ -110,9 +112,10 @@ export class CollabSession {
     });
     let lost = 0;
     if (pending) {
-      // Work typed before the server restarted: replay what still applies, as new local steps.
+      // Work typed before the server restarted: the server may have committed a first part of it
+      // (its confirm was lost); replay only the rest, as new local steps, where it still applies.
       const tr = state.tr;
-      for (const step of pending.steps) {
+      for (const step of this.uncommitted(pending.steps, doc)) {
         if (tr.maybeStep(step).failed) lost++;
       }
       if (tr.docChanged) state = state.apply(tr);
@@ -122,6 +125,7 @@ export class CollabSession {
       state = state.apply(state.tr.setSelection(Selection.near(state.doc.resolve(head))));
     }
     this.state = state;
+    this.confirmedDoc = doc;
     this.maps.clear();
     this.carets.clear();
     this.flush();
@@ -270,6 +274,29 @@ export class CollabSession {
     if (!this.state || this.unconfirmed) return null;
     const { anchor, head } = this.state.selection;
     return { type: 'caret', v: getVersion(this.state), anchor, head };
+  }
+
+  private advanceConfirmed(steps: readonly Step[]): void {
+    let doc = this.confirmedDoc;
+    for (const step of steps) doc = doc ? (step.apply(doc).doc ?? null) : null;
+    this.confirmedDoc = doc;
+  }
+
+  /** The pending steps the server's document does not hold yet (it may hold a first part). */
+  private uncommitted(steps: readonly Step[], serverDoc: PMNode): readonly Step[] {
+    let doc = this.confirmedDoc;
+    if (!doc) return steps;
+    const prefixes = [doc];
+    for (const step of steps) {
+      const result = step.apply(doc);
+      if (!result.doc) break;
+      doc = result.doc;
+      prefixes.push(doc);
+    }
+    for (let count = prefixes.length - 1; count >= 0; count--) {
+      if (prefixes[count].eq(serverDoc)) return steps.slice(count);
+    }
+    return steps;
   }
 
   private remember(version: number, maps: StepMap[]): void {
