@@ -253,14 +253,16 @@ describe('collab session', () => {
     const server = new Authority();
     const ann = server.join('ann-session');
     server.settle();
-    type(ann, 'once', bodyTextStart(ann.state?.doc as PMNode));
+    type(ann, 'Just ', bodyTextStart(ann.state?.doc as PMNode));
+    server.settle();
+    type(ann, 'once');
     type(ann, ' more');
-    // The first diff ('once') is committed; its confirm is lost with the old server process.
+    // The diff with 'once' is committed; its confirm is lost with the old server process.
     server.clients.get('ann-session')?.inbox.splice(0);
-    expect(server.steps).toHaveLength(1);
+    expect(server.steps).toHaveLength(2);
     ann.receiveDocData({
       type: 'doc_data',
-      doc: { id: 1, v: 1, title: 'T', content: server.doc.toJSON() },
+      doc: { id: 1, v: 2, title: 'T', content: server.doc.toJSON() },
       access_right: 'write',
       is_owner: true,
       session_id: 'ann-session',
@@ -268,7 +270,7 @@ describe('collab session', () => {
     });
     server.settle();
     expect(ann.unconfirmed).toBe(0);
-    expect(server.doc.lastChild?.textContent).toBe('once more');
+    expect(server.doc.lastChild?.textContent).toBe('Just once more');
     expect(ann.state?.doc.eq(server.doc)).toBe(true);
   });
 

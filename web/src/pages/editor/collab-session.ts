@@ -181,6 +181,7 @@ export class CollabSession {
         startVersion,
         steps.map((step) => step.getMap()),
       );
+      this.advanceConfirmed(steps);
     }
     this.flush();
     this.options.onChange();
@@ -198,6 +199,7 @@ export class CollabSession {
       version,
       steps.map((step) => step.getMap()),
     );
+    this.advanceConfirmed(steps);
     // Carets were in the old coordinates: move them with the document.
     this.mapCarets(tr.mapping.maps);
     // Our in-flight diff was made on an older version: the server will refuse it as stale.
