@@ -238,3 +238,22 @@ test('a document that cannot be loaded says so and offers the way back', async (
   await page.getByRole('link', { name: 'Back to All documents' }).click();
   await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
 });
+
+test('write-tracked cannot change the text yet; a removed right closes the document at once', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const { annPage, bobPage, id } = await sharedDocument(browser, 'write-tracked');
+  await annPage.goto(`/document/${id}`);
+  await body(annPage).locator('p').first().click();
+  await annPage.keyboard.type('Ann only.');
+  await saved(annPage);
+  await bobPage.goto(`/document/${id}`);
+  await expect(body(bobPage)).toHaveText('Ann only.');
+  await expect(bobPage.locator('.editor-document')).toHaveAttribute('contenteditable', 'false');
+  await expect(bobPage.getByRole('toolbar', { name: 'Editing tools' })).toHaveCount(0);
+
+  await apiPost(annPage, '/api/documents/access/save/', { id: String(id), access: '[]' });
+  await expect(bobPage.getByText('You no longer have access to this document.')).toBeVisible();
+  await expect(bobPage.getByRole('link', { name: 'Back to the documents' })).toBeVisible();
+});

@@ -168,6 +168,14 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   usePageTitle(title || t('untitled', { ns: 'documents' }));
   useUnsavedChanges(connection.load === 'ready' && connection.unsaved);
 
+  // Counting a long paper takes a while: count once typing pauses, not on every keystroke.
+  const [words, setWords] = useState(0);
+  useEffect(() => {
+    if (!doc) return;
+    const timer = setTimeout(() => setWords(countDocument(doc).words), 300);
+    return () => clearTimeout(timer);
+  }, [doc]);
+
   const close = () => navigate(folderUrl(folderOf(entry.path)));
   const run = (action: EditorActionSpec) => {
     const current = viewRef.current;
@@ -221,7 +229,6 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     );
   }
 
-  const words = doc ? countDocument(doc).words : 0;
   const saving = connection.unsaved;
   return (
     <section className="page editor-page" aria-label={title || t('untitled', { ns: 'documents' })}>
