@@ -216,6 +216,19 @@ test('keyboard: headings, lists with Tab, links with Mod+K; offline edits are ke
   await expect(paper.locator('a[href="https://example.org/ink"]')).toHaveText('first');
   await saved(page);
 
+  // Help: the shortcuts (also from the keyboard) and the FAQ.
+  await page.keyboard.press('ControlOrMeta+/');
+  const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(shortcuts.getByRole('row', { name: 'Bold Ctrl+B' })).toBeVisible();
+  await expect(shortcuts.getByRole('row', { name: 'Heading 2 Ctrl+Alt+2' })).toBeVisible();
+  await shortcuts.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Help' }).click();
+  await page.getByRole('menuitem', { name: 'Frequently asked questions' }).click();
+  const faq = page.getByRole('dialog', { name: 'Frequently asked questions' });
+  await expect(faq.getByText('How do I add footnotes?')).toBeVisible();
+  await faq.getByRole('button', { name: 'Close' }).click();
+  await paper.locator('li p').first().click();
+
   // Offline: the text stays, the page says it is unsaved, and everything arrives once back online.
   await context.setOffline(true);
   await expect(
