@@ -149,8 +149,9 @@ test('in German: menus, formatting from the keyboard, footnote, word count, find
   await page.getByRole('menuitem', { name: 'Fußnote' }).click();
   const note = page.getByRole('textbox', { name: 'Text der Fußnote 1' });
   await expect(note).toBeFocused();
-  await page.keyboard.type('Eine Anmerkung');
-  await expect(note).toHaveText('Eine Anmerkung');
+  await page.keyboard.type('Eine "Anmerkung"');
+  // The footnote's quotation marks follow the document's language too.
+  await expect(note).toHaveText('Eine \u201eAnmerkung\u201c');
 
   // Word count counts the footnote too.
   await page.getByRole('button', { name: 'Extras' }).click();

@@ -30,9 +30,14 @@ export function quoteMarks(language: string): QuoteMarks {
 /** A quote opens at the start of a text block or after a space or an opening bracket or dash. */
 const OPENS_AFTER = /(?:^|[\s{[(<\u2014\u2013\u00a0-])$/;
 
-function quoteRule(char: '"' | "'"): InputRule {
+/** The document's language; a nested editor (a footnote's) asks its outer document. */
+export type LanguageOf = (state: EditorState) => string;
+
+const ownLanguage: LanguageOf = (state) => String(state.doc.attrs.language ?? 'en');
+
+function quoteRule(char: '"' | "'", languageOf: LanguageOf): InputRule {
   return new InputRule(new RegExp(`${char}$`), (state, _match, start, end) => {
-    const marks = quoteMarks(String(state.doc.attrs.language));
+    const marks = quoteMarks(languageOf(state));
     const pair = char === '"' ? marks.double : marks.single;
     const $start = state.doc.resolve(start);
     const before = $start.parent.textBetween(0, $start.parentOffset, undefined, '\ufffc');
@@ -75,7 +80,7 @@ function wrapping(
 }
 
 /** The editor's input rules; smart quotes follow the document's language. */
-export function editorInputRules(): InputRule[] {
+export function editorInputRules(languageOf: LanguageOf = ownLanguage): InputRule[] {
   return [
     ...[1, 2, 3, 4, 5, 6].map((level) =>
       onlyWhereAllowed(
@@ -89,13 +94,13 @@ export function editorInputRules(): InputRule[] {
     })),
     onlyWhereAllowed('blockquote', wrappingInputRule(/^\s*>\s$/, schema.nodes.blockquote)),
     onlyWhereAllowed('code_block', textblockTypeInputRule(/^```$/, schema.nodes.code_block)),
-    quoteRule('"'),
-    quoteRule("'"),
+    quoteRule('"', languageOf),
+    quoteRule("'", languageOf),
     new InputRule(/--$/, '\u2014'),
     new InputRule(/\.\.\.$/, '\u2026'),
   ];
 }
 
-export function editorInputRulesPlugin(): Plugin {
-  return inputRules({ rules: editorInputRules() });
+export function editorInputRulesPlugin(languageOf?: LanguageOf): Plugin {
+  return inputRules({ rules: editorInputRules(languageOf) });
 }

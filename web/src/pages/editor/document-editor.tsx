@@ -121,7 +121,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         nodeViews: {
           footnote: (node, outer, getPos) =>
             new FootnoteView(node, outer, getPos, {
-              plugins: footnotePlugins,
+              plugins: () => footnotePlugins(() => String(outer.state.doc.attrs.language)),
               label: () => t('footnote.editor', { number: footnoteNumber(outer, getPos()) }),
               editable: () => canWriteRef.current,
               outerKeys: (event) => {

@@ -210,7 +210,7 @@ export function editorPlugins(context: PluginContext): Plugin[] {
   ];
 }
 
-/** The nested footnote editor's plugins. */
-export function footnotePlugins(): Plugin[] {
-  return [editorInputRulesPlugin(), footnoteKeymap(), keymap(baseKeymap), pastePlugin(true)];
+/** The nested footnote editor's plugins; quotation marks follow the outer document's language. */
+export function footnotePlugins(language: () => string): Plugin[] {
+  return [editorInputRulesPlugin(language), footnoteKeymap(), keymap(baseKeymap), pastePlugin(true)];
 }
