@@ -50,6 +50,11 @@ export type BodyElement = (typeof BODY_ELEMENTS)[number];
 export const PAPER_SIZES = ['A4', 'US Letter'] as const;
 export type PaperSize = (typeof PAPER_SIZES)[number];
 
+/** Links go to the web, to a mail address or to a heading of the document (`#id`). */
+export function isSafeHref(href: string): boolean {
+  return /^(https?:\/\/|mailto:)\S+$/i.test(href) || /^#[\w-]+$/.test(href);
+}
+
 function stringAttr(dom: HTMLElement, name: string): string {
   return dom.getAttribute(name) ?? '';
 }
@@ -396,10 +401,11 @@ const marks: Record<string, MarkSpec> = {
     parseDOM: [
       {
         tag: 'a[href]',
-        getAttrs: (dom: HTMLElement) => ({
-          href: dom.getAttribute('href') ?? '',
-          title: dom.getAttribute('title') ?? '',
-        }),
+        // Pasted javascript: or relative links would be dangerous or broken: keep the text only.
+        getAttrs: (dom: HTMLElement) => {
+          const href = (dom.getAttribute('href') ?? '').trim();
+          return isSafeHref(href) ? { href, title: dom.getAttribute('title') ?? '' } : false;
+        },
       },
     ],
     toDOM: (mark) => [

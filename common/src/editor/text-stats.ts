@@ -1,0 +1,51 @@
+import type { Node as PMNode } from 'prosemirror-model';
+
+/** Word and character counts, as shown in the word count dialog. */
+export interface TextStats {
+  words: number;
+  characters: number;
+  charactersWithoutSpaces: number;
+}
+
+/**
+ * The plain text of a range, blocks and inline objects separated by a line break so that words of
+ * two paragraphs (or a word and its footnote) never merge. Footnote text counts too.
+ */
+export function plainText(doc: PMNode, from = 0, to = doc.content.size): string {
+  const parts: string[] = [];
+  doc.nodesBetween(from, to, (node, pos) => {
+    if (node.isText) {
+      parts.push((node.text ?? '').slice(Math.max(0, from - pos), Math.max(0, to - pos)));
+      return false;
+    }
+    if (node.isBlock || !node.isText) parts.push('\n');
+    if (node.isInline && node.content.size) {
+      // A footnote: its own text, then a break so that the word after it stays apart.
+      const start = Math.max(0, from - pos - 1);
+      const end = Math.min(node.content.size, to - pos - 1);
+      if (end > start) parts.push(plainText(node, start, end), '\n');
+      return false;
+    }
+    return true;
+  });
+  return parts.join('');
+}
+
+/** Counts words with the language's word segmentation (works for scripts without spaces too). */
+export function countText(text: string, language = 'en'): TextStats {
+  const segmenter = new Intl.Segmenter(language, { granularity: 'word' });
+  let words = 0;
+  for (const segment of segmenter.segment(text)) if (segment.isWordLike) words++;
+  const graphemes = new Intl.Segmenter(language, { granularity: 'grapheme' });
+  let characters = 0;
+  let spaces = 0;
+  for (const { segment } of graphemes.segment(text.replace(/\n/g, ''))) {
+    characters++;
+    if (/^\s+$/u.test(segment)) spaces++;
+  }
+  return { words, characters, charactersWithoutSpaces: characters - spaces };
+}
+
+export function countDocument(doc: PMNode, from?: number, to?: number): TextStats {
+  return countText(plainText(doc, from, to), String(doc.attrs.language ?? 'en'));
+}

@@ -1,0 +1,273 @@
+import type { Browser, Page } from '@playwright/test';
+import { apiPost, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
+
+// Accounts are made by the CLI on the server's SQLite file: one test after the other.
+test.describe.configure({ mode: 'serial' });
+
+/** Two users who are contacts, and a document of the first shared with the second (`right`). */
+async function sharedDocument(
+  browser: Browser,
+  right: string,
+): Promise<{ ann: TestUser; bob: TestUser; annPage: Page; bobPage: Page; id: number }> {
+  const ann = await createUser({ firstName: 'Ann', lastName: 'Author' });
+  const bob = await createUser({ firstName: 'Bob', lastName: 'Coauthor' });
+  const annPage = await (await browser.newContext()).newPage();
+  const bobPage = await (await browser.newContext()).newPage();
+  await loginAs(annPage, ann, '/');
+  await loginAs(bobPage, bob, '/');
+  await apiPost(annPage, '/api/user/invites/add/', { user_string: bob.username });
+  const list = await apiPost(bobPage, '/api/user/contacts/list/', {});
+  const { contacts } = (await list.json()) as { contacts: { id: number; type: string }[] };
+  const invites = contacts.filter((contact) => contact.type === 'to_userinvite').map(({ id }) => ({ id }));
+  await apiPost(bobPage, '/api/user/invites/accept/', { invites: JSON.stringify(invites) });
+  const created = await apiPost(annPage, '/api/documents/create/', { path: '/' });
+  const { id } = (await created.json()) as { id: number };
+  const annContacts = await apiPost(annPage, '/api/user/contacts/list/', {});
+  const bobId = ((await annContacts.json()) as { contacts: { id: number; type: string }[] }).contacts.find(
+    (contact) => contact.type === 'user',
+  )?.id;
+  await apiPost(annPage, '/api/documents/access/save/', {
+    id: String(id),
+    access: JSON.stringify([{ holder_type: 'user', holder_id: bobId, rights: right }]),
+  });
+  return { ann, bob, annPage, bobPage, id };
+}
+
+const body = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"]');
+const saved = (page: Page) =>
+  expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
+
+test('two users type into the same paragraph at once and see the same text; carets; reload keeps it', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const { annPage, bobPage, id } = await sharedDocument(browser, 'write');
+  await annPage.goto(`/document/${id}`);
+  await bobPage.goto(`/document/${id}`);
+  const annBody = body(annPage).locator('p').first();
+  const bobBody = body(bobPage).locator('p').first();
+  await expect(annBody).toBeVisible();
+  await expect(bobBody).toBeVisible();
+
+  // Ann writes the title; it becomes the document's title for Bob too.
+  await annPage.locator('.doc-title').click();
+  await annPage.keyboard.type('Ink and paper');
+  await expect(bobPage.locator('.doc-title')).toHaveText('Ink and paper');
+
+  await annBody.click();
+  await annPage.keyboard.type('Ann starts. ');
+  await expect(bobBody).toHaveText('Ann starts. ');
+  await bobBody.click();
+  await bobPage.keyboard.press('End');
+
+  // Both type at the same time into the same paragraph.
+  await Promise.all([
+    annPage.keyboard.type('xxxx xxxx xxxx ', { delay: 15 }),
+    bobPage.keyboard.type('yyyy yyyy yyyy ', { delay: 15 }),
+  ]);
+  await saved(annPage);
+  await saved(bobPage);
+  const annText = await annBody.textContent();
+  await expect(bobBody).toHaveText(annText ?? '');
+  // Nothing either typed is lost, whatever the interleaving.
+  expect(annText?.match(/x/g)?.length).toBe(12);
+  expect(annText?.match(/y/g)?.length).toBe(12);
+  expect(annText?.startsWith('Ann starts. ')).toBe(true);
+
+  // Each sees the other's caret, named.
+  await expect(annPage.locator('.remote-caret')).toHaveAttribute('data-name', 'Bob Coauthor');
+  await expect(bobPage.locator('.remote-caret')).toHaveAttribute('data-name', 'Ann Author');
+  await expect(
+    annPage.getByRole('list', { name: 'People in this document' }).getByRole('listitem'),
+  ).toHaveCount(2);
+
+  // Reload keeps everything.
+  await bobPage.reload();
+  await expect(body(bobPage).locator('p').first()).toHaveText(annText ?? '');
+  await expect(bobPage.locator('.doc-title')).toHaveText('Ink and paper');
+  await annPage.goto('/documents/');
+  await expect(annPage.getByRole('row').filter({ hasText: 'Ink and paper' })).toBeVisible();
+});
+
+test('a reader sees the document without editing tools and cannot change it', async ({ browser }) => {
+  const { annPage, bobPage, id } = await sharedDocument(browser, 'read');
+  await annPage.goto(`/document/${id}`);
+  await body(annPage).locator('p').first().click();
+  await annPage.keyboard.type('Only Ann writes.');
+  await saved(annPage);
+  await bobPage.goto(`/document/${id}`);
+  await expect(bobPage.getByText('You can read this document but not change it.')).toBeVisible();
+  await expect(bobPage.getByRole('toolbar', { name: 'Editing tools' })).toHaveCount(0);
+  await expect(body(bobPage)).toHaveText('Only Ann writes.');
+  await expect(bobPage.locator('.editor-document')).toHaveAttribute('contenteditable', 'false');
+  await expect(bobPage.getByRole('button', { name: 'Insert' })).toHaveCount(0);
+});
+
+test('in German: menus, formatting from the keyboard, footnote, word count, find and replace', async ({
+  browser,
+}) => {
+  const user = await createUser();
+  const page = await (await browser.newContext()).newPage();
+  await loginAs(page, user, '/');
+  await setLanguage(page, 'de');
+  const created = await apiPost(page, '/api/documents/create/', { path: '/' });
+  const { id } = (await created.json()) as { id: number };
+  await page.goto(`/document/${id}`);
+  // The document's language (German quotation marks, the spell checker's language).
+  await page.getByRole('button', { name: 'Datei' }).click();
+  await page.getByRole('menuitem', { name: 'Dokumenteinstellungen' }).click();
+  const settings = page.getByRole('dialog', { name: 'Dokumenteinstellungen' });
+  await settings.getByLabel('Sprache des Dokuments').selectOption('de-DE');
+  await settings.getByLabel('Papierformat').selectOption('US Letter');
+  await settings.getByRole('button', { name: 'Fertig' }).click();
+  await expect(page.locator('.editor-document')).toHaveAttribute('lang', 'de-DE');
+  await expect(page.locator('.editor-document')).toHaveAttribute('data-paper', 'US Letter');
+  const paragraph = body(page).locator('p').first();
+  await paragraph.click();
+  await page.keyboard.type('Ein "kurzer" Text -- mit ');
+  await page.keyboard.press('ControlOrMeta+b');
+  await page.keyboard.type('fett');
+  await page.keyboard.press('ControlOrMeta+b');
+  await expect(paragraph).toHaveText('Ein \u201ekurzer\u201c Text \u2014 mit fett');
+  await expect(paragraph.locator('strong')).toHaveText('fett');
+  await expect(page.getByRole('button', { name: 'Fett' })).toHaveAttribute('title', 'Fett (Ctrl+B)');
+
+  // A heading from the input rule, then the outline lists it.
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('## Methoden');
+  await expect(body(page).locator('h2')).toHaveText('Methoden');
+  await page.getByRole('button', { name: 'Extras' }).click();
+  await page.getByRole('menuitem', { name: 'Gliederung' }).click();
+  await expect(
+    page.getByRole('navigation', { name: 'Gliederung' }).getByRole('button', { name: 'Methoden' }),
+  ).toBeVisible();
+
+  // A footnote, edited in its nested editor.
+  await paragraph.click();
+  await page.keyboard.press('End');
+  await page.getByRole('button', { name: 'Einfügen' }).click();
+  await page.getByRole('menuitem', { name: 'Fußnote' }).click();
+  const note = page.getByRole('textbox', { name: 'Text der Fußnote 1' });
+  await expect(note).toBeFocused();
+  await page.keyboard.type('Eine "Anmerkung"');
+  // The footnote's quotation marks follow the document's language too.
+  await expect(note).toHaveText('Eine \u201eAnmerkung\u201c');
+
+  // Word count counts the footnote too.
+  await page.getByRole('button', { name: 'Extras' }).click();
+  await page.getByRole('menuitem', { name: 'Wörter zählen' }).click();
+  const count = page.getByRole('dialog', { name: 'Wörter zählen' });
+  await expect(count.locator('[data-count="words"]')).toHaveText('8');
+  await count.getByRole('button', { name: 'Schließen' }).click();
+
+  // Find and replace all, undone in one step.
+  await page.getByRole('button', { name: 'Bearbeiten' }).click();
+  await page.getByRole('menuitem', { name: 'Suchen und ersetzen' }).click();
+  await page.getByRole('searchbox', { name: 'Suchen' }).fill('t');
+  await page.getByRole('checkbox', { name: 'Groß-/Kleinschreibung beachten' }).check();
+  await page.getByRole('textbox', { name: 'Ersetzen durch' }).fill('T');
+  await page.getByRole('button', { name: 'Alle ersetzen' }).click();
+  await expect(paragraph).toContainText('kurzer\u201c TexT');
+  await paragraph.click();
+  await page.keyboard.press('ControlOrMeta+z');
+  await expect(paragraph).toContainText('kurzer\u201c Text');
+  await saved(page);
+});
+
+test('keyboard: headings, lists with Tab, links with Mod+K; offline edits are kept and sent after reconnecting', async ({
+  browser,
+}) => {
+  const user = await createUser();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await loginAs(page, user, '/');
+  const created = await apiPost(page, '/api/documents/create/', { path: '/' });
+  const { id } = (await created.json()) as { id: number };
+  await page.goto(`/document/${id}`);
+  const paper = body(page);
+  await paper.locator('p').first().click();
+  await page.keyboard.type('Results');
+  await page.keyboard.press('ControlOrMeta+Alt+2');
+  await expect(paper.locator('h2')).toHaveText('Results');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('- first');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('nested');
+  await expect(paper.locator('ul > li > ul > li')).toHaveText('nested');
+  await page.keyboard.press('Shift+Tab');
+  await expect(paper.locator('ul > li > ul')).toHaveCount(0);
+  await expect(paper.locator('ul > li')).toHaveText(['first', 'nested']);
+
+  // A link on the selected word.
+  await paper
+    .locator('li p')
+    .first()
+    .click({ position: { x: 1, y: 4 } });
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.press('ControlOrMeta+k');
+  const dialog = page.getByRole('dialog', { name: 'Link' });
+  await dialog.getByLabel('Web address').fill('javascript:alert(1)');
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'Enter an address that starts with https://, http:// or mailto:.',
+  );
+  await dialog.getByLabel('Web address').fill('https://example.org/ink');
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await expect(paper.locator('a[href="https://example.org/ink"]')).toHaveText('first');
+  await saved(page);
+
+  // Help: the shortcuts (also from the keyboard) and the FAQ.
+  await page.keyboard.press('ControlOrMeta+/');
+  const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(shortcuts.getByRole('row', { name: 'Bold Ctrl+B' })).toBeVisible();
+  await expect(shortcuts.getByRole('row', { name: 'Heading 2 Ctrl+Alt+2' })).toBeVisible();
+  await shortcuts.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Help' }).click();
+  await page.getByRole('menuitem', { name: 'Frequently asked questions' }).click();
+  const faq = page.getByRole('dialog', { name: 'Frequently asked questions' });
+  await expect(faq.getByText('How do I add footnotes?')).toBeVisible();
+  await faq.getByRole('button', { name: 'Close' }).click();
+  await paper.locator('li p').first().click();
+
+  // Offline: the text stays, the page says it is unsaved, and everything arrives once back online.
+  await context.setOffline(true);
+  await expect(
+    page
+      .getByRole('status', { name: 'Connection to the server' })
+      .getByText('Disconnected. Attempting to reconnect...'),
+  ).toBeVisible();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' written offline');
+  await expect(page.getByText('Warning! Some data is unsaved')).toBeVisible();
+  await context.setOffline(false);
+  await saved(page);
+  await page.reload();
+  await expect(body(page).locator('li').first()).toHaveText('first written offline');
+});
+
+test('a document that cannot be loaded says so and offers the way back', async ({ page, user }) => {
+  await loginAs(page, user, '/document/999999');
+  await expect(page.getByText('This document does not exist or has not been shared with you.')).toBeVisible();
+  await page.getByRole('link', { name: 'Back to All documents' }).click();
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+});
+
+test('write-tracked cannot change the text yet; a removed right closes the document at once', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const { annPage, bobPage, id } = await sharedDocument(browser, 'write-tracked');
+  await annPage.goto(`/document/${id}`);
+  await body(annPage).locator('p').first().click();
+  await annPage.keyboard.type('Ann only.');
+  await saved(annPage);
+  await bobPage.goto(`/document/${id}`);
+  await expect(body(bobPage)).toHaveText('Ann only.');
+  await expect(bobPage.locator('.editor-document')).toHaveAttribute('contenteditable', 'false');
+  await expect(bobPage.getByRole('toolbar', { name: 'Editing tools' })).toHaveCount(0);
+
+  await apiPost(annPage, '/api/documents/access/save/', { id: String(id), access: '[]' });
+  await expect(bobPage.getByText('You no longer have access to this document.')).toBeVisible();
+  await expect(bobPage.getByRole('link', { name: 'Back to the documents' })).toBeVisible();
+});

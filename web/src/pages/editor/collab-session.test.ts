@@ -1,0 +1,300 @@
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import type {
+  DocumentClientMessage,
+  DocumentServerMessage,
+  RejectReason,
+} from '@scriptorium/common/ws/document-messages';
+import { history, undo } from 'prosemirror-history';
+import type { Node as PMNode } from 'prosemirror-model';
+import { TextSelection } from 'prosemirror-state';
+import { Step } from 'prosemirror-transform';
+import { describe, expect, it } from 'vitest';
+import { CollabSession } from './collab-session';
+
+/**
+ * A minimal authority with the server's protocol (confirm after apply, stale catch-up, relay),
+ * so that the client's rebase logic is tested on its own; the real server runs in the browser
+ * spec (e2e/specs/editor.spec.ts).
+ */
+class Authority {
+  doc: PMNode = createDocument(schema, standardArticle, { title: 'T' });
+  steps: { step: Step; cid: string }[] = [];
+  readonly clients = new Map<string, { session: CollabSession; inbox: DocumentServerMessage[] }>();
+  refuse: RejectReason | null = null;
+  /** While set, client messages wait here (in order) instead of arriving at once. */
+  held: { from: string; message: DocumentClientMessage }[] | null = null;
+
+  join(id: string, onRefused?: (reason: RejectReason) => void): CollabSession {
+    const inbox: DocumentServerMessage[] = [];
+    const session = new CollabSession({
+      send: (message) => this.receive(id, message),
+      onChange: () => {},
+      plugins: () => [history()],
+      schedule: () => {},
+      onRefused,
+    });
+    this.clients.set(id, { session, inbox });
+    inbox.push({
+      type: 'doc_data',
+      doc: { id: 1, v: this.steps.length, title: 'T', content: this.doc.toJSON() },
+      access_right: 'write',
+      is_owner: true,
+      session_id: id,
+      participants: [],
+    });
+    return session;
+  }
+
+  /** Lets the held client messages arrive, in order. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const { from, message } of held) this.receive(from, message);
+  }
+
+  private receive(from: string, message: DocumentClientMessage): void {
+    if (this.held) {
+      this.held.push({ from, message });
+      return;
+    }
+    const sender = this.clients.get(from);
+    if (!sender || message.type !== 'diff') return;
+    if (this.refuse) {
+      sender.inbox.push({ type: 'reject_diff', rid: message.rid, reason: this.refuse });
+      return;
+    }
+    if (message.v !== this.steps.length) {
+      const missing = this.steps.slice(message.v);
+      if (missing.some(({ cid }) => cid !== from))
+        sender.inbox.push({
+          type: 'diff',
+          v: message.v,
+          ds: missing.map(({ step }) => step.toJSON()),
+          cids: missing.map(({ cid }) => cid),
+        });
+      sender.inbox.push({ type: 'reject_diff', rid: message.rid, reason: 'stale' });
+      return;
+    }
+    const v = this.steps.length;
+    for (const json of message.ds) {
+      const step = Step.fromJSON(schema, json);
+      const result = step.apply(this.doc);
+      if (!result.doc) throw new Error(result.failed ?? 'step failed');
+      this.doc = result.doc;
+      this.steps.push({ step, cid: from });
+    }
+    sender.inbox.push({ type: 'confirm_diff', rid: message.rid, v: this.steps.length });
+    for (const [id, client] of this.clients) {
+      if (id !== from)
+        client.inbox.push({ type: 'diff', v, ds: message.ds, cids: message.ds.map(() => from) });
+    }
+  }
+
+  /** Delivers one waiting message to a client. */
+  deliver(id: string): boolean {
+    const client = this.clients.get(id);
+    const message = client?.inbox.shift();
+    if (!client || !message) return false;
+    const { session } = client;
+    if (message.type === 'doc_data') session.receiveDocData(message);
+    else if (message.type === 'diff') session.receiveDiff(message);
+    else if (message.type === 'confirm_diff') session.confirm(message);
+    else if (message.type === 'reject_diff') session.reject(message);
+    else if (message.type === 'caret') session.receiveCaret(message);
+    return true;
+  }
+
+  /** Delivers everything, alternating between clients, until all is quiet. */
+  settle(): void {
+    let moved = true;
+    while (moved) {
+      moved = false;
+      for (const id of this.clients.keys()) moved = this.deliver(id) || moved;
+    }
+  }
+}
+
+function bodyTextStart(doc: PMNode): number {
+  let start = 0;
+  doc.forEach((node, offset) => {
+    if (node.attrs.id === 'body') start = offset + 2;
+  });
+  return start;
+}
+
+function type(session: CollabSession, text: string, at?: number): void {
+  const state = session.state;
+  if (!state) throw new Error('no state');
+  const pos = at ?? state.selection.from;
+  const tr = state.tr.insertText(text, pos);
+  session.apply(tr.setSelection(TextSelection.create(tr.doc, pos + text.length)));
+}
+
+const bodyText = (session: CollabSession) => session.state?.doc.lastChild?.textContent;
+
+describe('collab session', () => {
+  it('sends one diff at a time, is unsaved until confirmed, then saved', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    server.settle();
+    const start = bodyTextStart(ann.state?.doc as PMNode);
+    type(ann, 'Hello', start);
+    type(ann, ' world');
+    expect(ann.unconfirmed).toBe(2);
+    server.settle();
+    expect(ann.unconfirmed).toBe(0);
+    expect(ann.version).toBe(2);
+    expect(server.doc.eq(ann.state?.doc as PMNode)).toBe(true);
+  });
+
+  it('rebases after a stale refusal: two writers at once converge without losing text', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    const bob = server.join('bob-session');
+    server.settle();
+    const start = bodyTextStart(ann.state?.doc as PMNode);
+    type(ann, 'Ann writes. ', start);
+    type(bob, 'Bob writes. ', start);
+    type(ann, 'More from Ann.');
+    type(bob, 'More from Bob.');
+    server.settle();
+    expect(ann.unconfirmed).toBe(0);
+    expect(bob.unconfirmed).toBe(0);
+    expect(bodyText(ann)).toBe(bodyText(bob));
+    expect(server.doc.eq(ann.state?.doc as PMNode)).toBe(true);
+    for (const piece of ['Ann writes. ', 'Bob writes. ', 'More from Ann.', 'More from Bob.']) {
+      expect(bodyText(ann)).toContain(piece);
+    }
+  });
+
+  it('undoes only its own changes while the other writes', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    const bob = server.join('bob-session');
+    server.settle();
+    const start = bodyTextStart(ann.state?.doc as PMNode);
+    type(ann, 'mine ', start);
+    server.settle();
+    type(bob, 'theirs', bodyTextStart(bob.state?.doc as PMNode) + 5);
+    server.settle();
+    expect(bodyText(ann)).toBe('mine theirs');
+    const state = ann.state;
+    if (!state) throw new Error('no state');
+    undo(state, (tr) => ann.apply(tr));
+    server.settle();
+    expect(bodyText(ann)).toBe('theirs');
+    expect(bodyText(bob)).toBe('theirs');
+  });
+
+  it('keeps text the server refuses on screen, stops sending and reports the reason', () => {
+    const server = new Authority();
+    const refused: RejectReason[] = [];
+    const ann = server.join('ann-session', (reason) => refused.push(reason));
+    server.settle();
+    server.refuse = 'rights';
+    type(ann, 'not allowed', bodyTextStart(ann.state?.doc as PMNode));
+    server.settle();
+    expect(refused).toEqual(['rights']);
+    expect(ann.refused).toBe('rights');
+    expect(bodyText(ann)).toBe('not allowed');
+    expect(ann.unconfirmed).toBe(1);
+  });
+
+  it('maps a caret that refers to an older version through the steps since', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    const bob = server.join('bob-session');
+    server.settle();
+    const start = bodyTextStart(ann.state?.doc as PMNode);
+    type(ann, 'abc', start);
+    server.settle();
+    // Bob's caret after "abc" at version 1; Ann meanwhile inserted "XY" before it (version 2).
+    type(ann, 'XY', start);
+    server.settle();
+    ann.receiveCaret({
+      type: 'caret',
+      session_id: 'bob-session',
+      id: 2,
+      v: 1,
+      anchor: start + 3,
+      head: start + 3,
+    });
+    expect(ann.carets.get('bob-session')?.head).toBe(start + 5);
+    // And a later local edit before it moves it on.
+    type(ann, '!', start);
+    expect(ann.carets.get('bob-session')?.head).toBe(start + 6);
+    // Bob has seen both of Ann's confirmed diffs.
+    expect(bob.version).toBe(2);
+  });
+
+  it('after a server restart that lost the diff, sends the unconfirmed steps again', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    server.settle();
+    // The diff goes out, but the server restarts before committing it.
+    server.held = [];
+    type(ann, 'kept', bodyTextStart(ann.state?.doc as PMNode));
+    server.held = null;
+    ann.receiveDocData({
+      type: 'doc_data',
+      doc: { id: 1, v: 0, title: 'T', content: server.doc.toJSON() },
+      access_right: 'write',
+      is_owner: true,
+      session_id: 'ann-session',
+      participants: [],
+    });
+    server.settle();
+    expect(ann.unconfirmed).toBe(0);
+    expect(server.doc.lastChild?.textContent).toBe('kept');
+  });
+
+  it('after a server restart that committed the diff but lost its confirm, sends nothing twice', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    server.settle();
+    type(ann, 'Just ', bodyTextStart(ann.state?.doc as PMNode));
+    server.settle();
+    type(ann, 'once');
+    type(ann, ' more');
+    // The diff with 'once' is committed; its confirm is lost with the old server process.
+    server.clients.get('ann-session')?.inbox.splice(0);
+    expect(server.steps).toHaveLength(2);
+    ann.receiveDocData({
+      type: 'doc_data',
+      doc: { id: 1, v: 2, title: 'T', content: server.doc.toJSON() },
+      access_right: 'write',
+      is_owner: true,
+      session_id: 'ann-session',
+      participants: [],
+    });
+    server.settle();
+    expect(ann.unconfirmed).toBe(0);
+    expect(server.doc.lastChild?.textContent).toBe('Just once more');
+    expect(ann.state?.doc.eq(server.doc)).toBe(true);
+  });
+
+  it('counts the confirm of an older copy of its diff that arrives after a new session', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    server.settle();
+    // Ann's first diff is on its way when the connection drops and a new server session begins.
+    server.held = [];
+    type(ann, 'one', bodyTextStart(ann.state?.doc as PMNode));
+    type(ann, ' two');
+    ann.receiveDocData({
+      type: 'doc_data',
+      doc: { id: 1, v: 0, title: 'T', content: server.doc.toJSON() },
+      access_right: 'write',
+      is_owner: true,
+      session_id: 'ann-session',
+      participants: [],
+    });
+    // The old copy (one step) arrives first, then the full resend made on the same version.
+    server.release();
+    server.settle();
+    expect(ann.unconfirmed).toBe(0);
+    expect(server.doc.lastChild?.textContent).toBe('one two');
+    expect(ann.state?.doc.eq(server.doc)).toBe(true);
+  });
+});

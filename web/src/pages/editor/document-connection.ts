@@ -1,0 +1,167 @@
+import type { AccessRight } from '@scriptorium/common/api/documents';
+import {
+  DOCUMENT_SERVER_APP_SCHEMAS,
+  type DocumentClientMessage,
+  documentServerMessage,
+  documentSocketPath,
+  type Participant,
+  type RejectReason,
+} from '@scriptorium/common/ws/document-messages';
+import type { Plugin } from 'prosemirror-state';
+import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from '../../ws/connector';
+import { CollabSession } from './collab-session';
+
+export type LoadState = 'loading' | 'ready' | 'denied';
+
+export interface DocumentConnectionOptions {
+  documentId: number;
+  wsUrlBase: string;
+  plugins(clientId: string): Plugin[];
+  createSocket?: SocketFactory;
+}
+
+/** How often our caret goes out at most while it moves. */
+const CARET_INTERVAL_MS = 250;
+
+/**
+ * The document socket and the collab session behind one editor page: routes server messages to
+ * the session, sends its diffs and the caret, and tells the page (subscribe) when anything changed.
+ */
+export class DocumentConnection {
+  readonly session: CollabSession;
+  private readonly connector: WebSocketConnector;
+  private readonly listeners = new Set<() => void>();
+  load: LoadState = 'loading';
+  right: AccessRight = 'read';
+  isOwner = false;
+  participants: Participant[] = [];
+  status: ConnectionStatus = { state: 'connecting', unsent: 0 };
+  refused: RejectReason | null = null;
+  lost = 0;
+  /** Bumped on every change, for useSyncExternalStore. */
+  version = 0;
+  private caretTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastCaret = '';
+
+  constructor(options: DocumentConnectionOptions) {
+    this.session = new CollabSession({
+      send: (message) => this.send(message),
+      onChange: () => this.changed(),
+      plugins: options.plugins,
+      onRefused: (reason) => {
+        this.refused = reason;
+        this.changed();
+      },
+    });
+    this.connector = new WebSocketConnector({
+      wsUrlBase: options.wsUrlBase,
+      path: documentSocketPath(options.documentId),
+      serverMessages: DOCUMENT_SERVER_APP_SCHEMAS,
+      createSocket: options.createSocket,
+      onStatus: (status) => {
+        this.status = status;
+        this.changed();
+      },
+      onAccessDenied: () => {
+        this.load = 'denied';
+        this.connector.close();
+        this.changed();
+      },
+      onMessage: (frame) => this.receive(frame),
+    });
+  }
+
+  open(): void {
+    this.connector.open();
+  }
+
+  close(): void {
+    if (this.caretTimer) clearTimeout(this.caretTimer);
+    this.connector.close();
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  /**
+   * Whether this right may change the text. write-tracked may only add tracked changes, comment and
+   * review only comments: until the editor makes those (the review issue), such users read, so
+   * that the server never has to refuse text they typed.
+   */
+  get canWrite(): boolean {
+    return this.right === 'write';
+  }
+
+  /** Unsaved: steps not yet confirmed, or messages not yet acknowledged by the transport. */
+  get unsaved(): boolean {
+    return this.session.unconfirmed > 0 || this.status.unsent > 0;
+  }
+
+  /** Sends our caret soon (at most every CARET_INTERVAL_MS). */
+  caretMoved(): void {
+    if (this.caretTimer || this.load !== 'ready') return;
+    this.caretTimer = setTimeout(() => {
+      this.caretTimer = null;
+      const message = this.session.caretMessage();
+      if (message?.type !== 'caret') return;
+      const key = `${message.v}:${message.anchor}:${message.head}`;
+      if (key === this.lastCaret) return;
+      this.lastCaret = key;
+      this.send(message);
+    }, CARET_INTERVAL_MS);
+  }
+
+  private send(message: DocumentClientMessage): void {
+    this.connector.send(message);
+  }
+
+  private receive(frame: unknown): void {
+    const parsed = documentServerMessage.safeParse(frame);
+    if (!parsed.success) return;
+    const message = parsed.data;
+    switch (message.type) {
+      case 'doc_data': {
+        this.right = message.access_right;
+        this.isOwner = message.is_owner;
+        this.participants = message.participants;
+        this.load = 'ready';
+        this.lost += this.session.receiveDocData(message).lost;
+        break;
+      }
+      case 'diff':
+        this.session.receiveDiff(message);
+        break;
+      case 'confirm_diff':
+        this.session.confirm(message);
+        this.caretMoved();
+        break;
+      case 'reject_diff':
+        this.session.reject(message);
+        break;
+      case 'participants':
+        this.participants = message.participants;
+        this.session.keepCarets(message.participants.map((p) => p.session_id));
+        break;
+      case 'caret':
+        this.session.receiveCaret(message);
+        break;
+    }
+    this.changed();
+  }
+
+  private changed(): void {
+    this.version++;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const COLOURS = ['#d81b60', '#1e88e5', '#43a047', '#f4511e', '#8e24aa', '#00897b', '#6d4c41', '#3949ab'];
+
+/** A stable colour per user, the same in every co-author's browser. */
+export function userColour(userId: number): string {
+  return COLOURS[userId % COLOURS.length];
+}

@@ -1,0 +1,344 @@
+import type { DocumentEntry } from '@scriptorium/common/api/documents';
+import { schema } from '@scriptorium/common/editor/schema';
+import { documentTitle } from '@scriptorium/common/editor/templates';
+import { countDocument } from '@scriptorium/common/editor/text-stats';
+import { folderName, folderOf, folderUrl } from '@scriptorium/common/rules/paths';
+import { EditorView } from 'prosemirror-view';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Action } from '../../actions/registry';
+import { useActionRegistry, useActions } from '../../actions/use-actions';
+import { useConfiguration, useCurrentUser } from '../../app/configuration/app-context';
+import { usePageTitle } from '../../app/page-title';
+import { useUnsavedChanges } from '../../app/router/hooks';
+import { navigate } from '../../app/router/navigation';
+import type { SocketFactory } from '../../ws/connector';
+import { DocumentConnection, userColour } from './document-connection';
+import { EDITOR_ACTIONS, type EditorActionSpec, type PanelId } from './editor-actions';
+import { EditorMenuBar, EditorToolbar, isEnabled } from './editor-menus';
+import {
+  ContributorDialog,
+  FaqDialog,
+  LinkDialog,
+  OutlinePanel,
+  SearchPanel,
+  SettingsDialog,
+  ShortcutsDialog,
+  WordCountDialog,
+} from './editor-panels';
+import { type CaretInfo, editorPlugins, footnotePlugins } from './editor-plugins';
+import { FootnoteView } from './footnote-view';
+import { contributorsPartView, contributorView, keywordView, tagsPartView } from './part-views';
+import 'prosemirror-view/style/prosemirror.css';
+import 'prosemirror-tables/style/tables.css';
+import './editor.css';
+
+export interface DocumentEditorProps {
+  document: DocumentEntry;
+  /** Tests hand in fake sockets. */
+  createSocket?: SocketFactory;
+}
+
+/** The editor of one document, live over its websocket. */
+export function DocumentEditor({ document: entry, createSocket }: DocumentEditorProps) {
+  const { t } = useTranslation('editor');
+  const { t: tWs } = useTranslation('ws');
+  const configuration = useConfiguration();
+  const user = useCurrentUser();
+  const mount = useRef<HTMLDivElement>(null);
+  const viewRef = useRef<EditorView | null>(null);
+  const [view, setView] = useState<EditorView | null>(null);
+  const [panel, setPanel] = useState<PanelId | null>(null);
+  const [sidePanels, setSidePanels] = useState<{ search: boolean; outline: boolean }>({
+    search: false,
+    outline: false,
+  });
+  const [authorIndex, setAuthorIndex] = useState<number | null>(null);
+  const labels = useRef<(key: string) => string>((key) => key);
+  labels.current = (key) => t(key);
+  const caretsRef = useRef<CaretInfo[]>([]);
+  const canWriteRef = useRef(false);
+
+  const connection = useMemo(
+    () =>
+      new DocumentConnection({
+        documentId: entry.id,
+        wsUrlBase: configuration.ws_url_base,
+        createSocket,
+        plugins: () =>
+          editorPlugins({ carets: () => caretsRef.current, label: (key) => labels.current(key) }),
+      }),
+    [entry.id, configuration.ws_url_base, createSocket],
+  );
+  useEffect(() => {
+    connection.open();
+    return () => connection.close();
+  }, [connection]);
+  const revision = useSyncExternalStore(connection.subscribe, connection.getVersion);
+  // Remote steps reach the view at once too, not one React render later.
+  useEffect(
+    () =>
+      connection.subscribe(() => {
+        const current = viewRef.current;
+        const state = connection.session.state;
+        if (current && state && current.state !== state && !current.isDestroyed) current.updateState(state);
+      }),
+    [connection],
+  );
+  const session = connection.session;
+  canWriteRef.current = connection.canWrite && !connection.refused;
+
+  // Carets of others, with the participants' names and colours.
+  caretsRef.current = [...session.carets.values()].map((caret) => {
+    const person = connection.participants.find((p) => p.session_id === caret.sessionId);
+    return {
+      sessionId: caret.sessionId,
+      anchor: caret.anchor,
+      head: caret.head,
+      name: person?.name || person?.username || '',
+      colour: userColour(caret.userId),
+    };
+  });
+
+  // The view is created once the first document arrived, and follows the session's state after that.
+  useLayoutEffect(() => {
+    const state = session.state;
+    if (!state || !mount.current) return;
+    let current = viewRef.current;
+    if (!current) {
+      const partContext = {
+        t: (key: string, options?: Record<string, unknown>) => String(t(key, options)),
+        editable: () => canWriteRef.current,
+        editContributor: (index: number | null) => {
+          setAuthorIndex(index);
+          setPanel('author');
+        },
+      };
+      current = new EditorView(mount.current, {
+        state,
+        editable: () => canWriteRef.current,
+        attributes: { class: 'editor-document', spellcheck: 'true' },
+        nodeViews: {
+          footnote: (node, outer, getPos) =>
+            new FootnoteView(node, outer, getPos, {
+              plugins: () => footnotePlugins(() => String(outer.state.doc.attrs.language)),
+              label: () => t('footnote.editor', { number: footnoteNumber(outer, getPos()) }),
+              editable: () => canWriteRef.current,
+              outerKeys: (event) => {
+                // Undo and redo belong to the outer editor's history.
+                const mod = event.ctrlKey || event.metaKey;
+                if (!mod || (event.key.toLowerCase() !== 'z' && event.key.toLowerCase() !== 'y'))
+                  return false;
+                return Boolean(outer.someProp('handleKeyDown', (handle) => handle(outer, event)));
+              },
+            }),
+          contributor: contributorView(partContext),
+          contributors_part: contributorsPartView(partContext),
+          keyword: keywordView(partContext),
+          tags_part: tagsPartView(partContext),
+        },
+        dispatchTransaction(this: EditorView, tr) {
+          // The view must hold the new state before dispatch returns (ProseMirror reads it at once).
+          session.apply(tr);
+          if (session.state) this.updateState(session.state);
+          if (tr.selectionSet || tr.docChanged) connection.caretMoved();
+        },
+      });
+      viewRef.current = current;
+      setView(current);
+    } else if (current.state !== state) {
+      current.updateState(state);
+    } else {
+      // Carets or rights changed: redraw decorations and editability.
+      current.setProps({});
+    }
+    current.dom.setAttribute('lang', String(state.doc.attrs.language));
+    current.dom.setAttribute('data-paper', String(state.doc.attrs.paper_size));
+  });
+  useEffect(
+    () => () => {
+      viewRef.current?.destroy();
+      viewRef.current = null;
+    },
+    [],
+  );
+
+  const doc = session.state?.doc;
+  const title = doc ? documentTitle(doc) : entry.title;
+  usePageTitle(title || t('untitled', { ns: 'documents' }));
+  useUnsavedChanges(connection.load === 'ready' && connection.unsaved);
+
+  // Counting a long paper takes a while: count once typing pauses, not on every keystroke.
+  const [words, setWords] = useState(0);
+  useEffect(() => {
+    if (!doc) return;
+    const timer = setTimeout(() => setWords(countDocument(doc).words), 300);
+    return () => clearTimeout(timer);
+  }, [doc]);
+
+  const close = () => navigate(folderUrl(folderOf(entry.path)));
+  const run = (action: EditorActionSpec) => {
+    const current = viewRef.current;
+    if (!current) return;
+    if (action.command) {
+      // Focus first: a command may move the focus on (a new footnote opens its own editor).
+      current.focus();
+      action.command(current.state, current.dispatch, current);
+    } else if (action.panel === 'search' || action.panel === 'outline') {
+      const key = action.panel;
+      setSidePanels((open) => ({ ...open, [key]: !open[key] }));
+    } else if (action.panel === 'author') {
+      setAuthorIndex(null);
+      setPanel('author');
+    } else if (action.panel) setPanel(action.panel);
+    else if (action.special === 'print') window.print();
+    else if (action.special === 'close') close();
+  };
+
+  // The same actions in the app's registry: the palette lists them and their keys work outside the text.
+  const registry = useActionRegistry();
+  // Idempotent: the editor's scope must exist before its actions register.
+  registry.defineScope('editor', { priority: 20, modal: false });
+  const canWrite = connection.canWrite && connection.load === 'ready';
+  const registered: Action[] = view
+    ? EDITOR_ACTIONS.filter((action) => canWrite || !action.writes).map((action) => ({
+        id: action.id,
+        scope: 'editor',
+        title: action.title,
+        ns: 'editor',
+        label: t(action.title, action.titleOptions),
+        keys: action.keymapOnly ? undefined : action.keys,
+        enabled: isEnabled(action, view),
+        checked: action.active?.(view.state),
+        // Mod+K is the palette elsewhere: it is the link action only while the text has the focus.
+        when: action.id === 'editor.link' ? () => view.hasFocus() : undefined,
+        run: () => run(action),
+      }))
+    : [];
+  useActions(registered);
+
+  if (connection.load === 'denied') {
+    return (
+      <section className="page editor-page" aria-labelledby="page-heading">
+        <h1 id="page-heading">{entry.title || t('untitled', { ns: 'documents' })}</h1>
+        <p role="alert">{session.state ? t('status.denied') : t('status.missing')}</p>
+        <p>
+          <a href={folderUrl(folderOf(entry.path))}>{t('status.back')}</a>
+        </p>
+      </section>
+    );
+  }
+
+  const saving = connection.unsaved;
+  return (
+    <section className="page editor-page" aria-label={title || t('untitled', { ns: 'documents' })}>
+      <header className="editor-header">
+        <a className="editor-back" href={folderUrl(folderOf(entry.path))}>
+          {t('editor.back', {
+            ns: 'documents',
+            folder: folderLabel(entry.path, t('allDocuments', { ns: 'documents' })),
+          })}
+        </a>
+        {view ? <EditorMenuBar view={view} canWrite={canWrite} run={run} /> : null}
+        <ul className="editor-participants" aria-label={t('participants')}>
+          {connection.participants.map((person) => {
+            const name = person.name || person.username;
+            const label = person.id === user?.id ? t('you', { name }) : name;
+            return (
+              <li
+                key={person.session_id}
+                className="editor-avatar"
+                title={label}
+                aria-label={label}
+                style={{ borderColor: userColour(person.id) }}
+              >
+                {person.avatar ? <img src={person.avatar} alt="" /> : initials(name)}
+              </li>
+            );
+          })}
+        </ul>
+      </header>
+      {view ? <EditorToolbar view={view} canWrite={canWrite} run={run} /> : null}
+      <div role="status" className="editor-status">
+        {/* The app's connection notice says 'Disconnected'; only this page knows what is unsaved. */}
+        {connection.status.state === 'disconnected' && saving ? (
+          <p className="live-connection-notice" data-unsaved="true">
+            {tWs('unsavedWarning')}
+          </p>
+        ) : null}
+        {connection.refused && t(`status.refused.${connection.refused}`, { defaultValue: '' }) ? (
+          <p className="editor-error">{t(`status.refused.${connection.refused}`)}</p>
+        ) : null}
+        {connection.lost ? (
+          <p className="editor-error">{t('status.lost', { count: connection.lost })}</p>
+        ) : null}
+        {connection.load === 'ready' && !connection.canWrite ? <p>{t('status.readOnly')}</p> : null}
+      </div>
+      {view && sidePanels.search ? (
+        <SearchPanel
+          view={view}
+          revision={revision}
+          onClose={() => setSidePanels((o) => ({ ...o, search: false }))}
+        />
+      ) : null}
+      <div className="editor-body">
+        {view && sidePanels.outline ? (
+          <OutlinePanel
+            view={view}
+            revision={revision}
+            onClose={() => setSidePanels((o) => ({ ...o, outline: false }))}
+          />
+        ) : null}
+        <div className="editor-paper" ref={mount} data-testid="editor-paper">
+          {connection.load === 'loading' ? <p className="editor-loading">{t('status.loading')}</p> : null}
+        </div>
+      </div>
+      {connection.load === 'ready' ? (
+        <footer className="editor-footer">
+          <span>{t('wordCount.status', { count: words })}</span>
+          <span className="editor-save-state" data-saved={!saving}>
+            {saving ? t('status.saving') : t('status.saved')}
+          </span>
+        </footer>
+      ) : null}
+      {view && panel === 'settings' ? <SettingsDialog view={view} onClose={() => setPanel(null)} /> : null}
+      {view && panel === 'wordCount' ? <WordCountDialog view={view} onClose={() => setPanel(null)} /> : null}
+      {panel === 'shortcuts' ? <ShortcutsDialog onClose={() => setPanel(null)} /> : null}
+      {panel === 'faq' ? <FaqDialog onClose={() => setPanel(null)} /> : null}
+      {view && panel === 'link' ? <LinkDialog view={view} onClose={() => setPanel(null)} /> : null}
+      {view && panel === 'author' ? (
+        <ContributorDialog view={view} index={authorIndex} onClose={() => setPanel(null)} />
+      ) : null}
+    </section>
+  );
+}
+
+function folderLabel(path: string, top: string): string {
+  const folder = folderOf(path);
+  return folder === '/' ? top : folderName(folder);
+}
+
+function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase())
+    .join('');
+}
+
+/** The number a footnote shows: its place among the document's footnotes. */
+function footnoteNumber(view: EditorView, pos: number | undefined): number {
+  let number = 0;
+  let found = 0;
+  view.state.doc.descendants((node, at) => {
+    if (found) return false;
+    if (node.type === schema.nodes.footnote) {
+      number++;
+      if (at === pos) found = number;
+      return false;
+    }
+    return true;
+  });
+  return found || number;
+}

@@ -1,0 +1,368 @@
+import {
+  indent,
+  insertFootnote,
+  insertHardBreak,
+  insertHorizontalRule,
+  insertTable,
+  isMarkActive,
+  outdent,
+  setCodeBlock,
+  setHeading,
+  setParagraph,
+  tableCommands,
+  toggleBulletList,
+  toggleFormat,
+  toggleOrderedList,
+  wrapInBlockquote,
+} from '@scriptorium/common/editor/commands';
+import { type FormatMark, schema } from '@scriptorium/common/editor/schema';
+import { redo, undo } from 'prosemirror-history';
+import type { Command, EditorState } from 'prosemirror-state';
+import { isInTable } from 'prosemirror-tables';
+
+/**
+ * Every toolbar button, menu item and shortcut of the editor, in one table: the menus, the
+ * toolbar, the keymap, the shortcuts dialog and the action registry are all drawn from it.
+ * Keys are written as the registry writes them (`Mod+B`); `keymapOnly` keys (Tab) stay inside
+ * the editor because elsewhere they move the focus.
+ */
+
+export type MenuId = 'file' | 'edit' | 'insert' | 'format' | 'tools' | 'help';
+export type PanelId =
+  | 'search'
+  | 'wordCount'
+  | 'outline'
+  | 'settings'
+  | 'shortcuts'
+  | 'faq'
+  | 'link'
+  | 'author';
+
+export interface EditorActionSpec {
+  id: string;
+  /** Key in the `editor` namespace, with options (e.g. the heading level). */
+  title: string;
+  titleOptions?: Record<string, unknown>;
+  keys?: string;
+  keymapOnly?: boolean;
+  menu: MenuId;
+  /** Sub-group of a menu, drawn between separators. */
+  group: string;
+  /** A short glyph for the toolbar; absent: menu only. */
+  icon?: string;
+  /** Changes the document: hidden for read-only rights. */
+  writes: boolean;
+  command?: Command;
+  active?(state: EditorState): boolean;
+  /** Opens a dialog or panel instead of running a command. */
+  panel?: PanelId;
+  /** Neither a command nor a panel: handled by the page (print, close). */
+  special?: 'print' | 'close';
+}
+
+function mark(
+  id: string,
+  title: string,
+  name: FormatMark,
+  keys: string | undefined,
+  icon: string | undefined,
+): EditorActionSpec {
+  return {
+    id: `editor.${id}`,
+    title,
+    keys,
+    menu: 'format',
+    group: 'marks',
+    icon,
+    writes: true,
+    command: toggleFormat(name),
+    active: (state) => isMarkActive(state, schema.marks[name]),
+  };
+}
+
+function blockActive(type: string, attrs?: Record<string, unknown>) {
+  return (state: EditorState) => {
+    const { $from, to } = state.selection;
+    const node = $from.parent;
+    if (to > $from.end()) return false;
+    if (node.type.name !== type) return false;
+    return !attrs || Object.entries(attrs).every(([key, value]) => node.attrs[key] === value);
+  };
+}
+
+export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
+  {
+    id: 'editor.settings',
+    title: 'action.settings',
+    menu: 'file',
+    group: 'document',
+    writes: true,
+    panel: 'settings',
+  },
+  {
+    id: 'editor.print',
+    title: 'action.print',
+    keys: 'Mod+P',
+    menu: 'file',
+    group: 'output',
+    writes: false,
+    special: 'print',
+  },
+  {
+    id: 'editor.close',
+    title: 'action.close',
+    menu: 'file',
+    group: 'output',
+    writes: false,
+    special: 'close',
+  },
+
+  {
+    id: 'editor.undo',
+    title: 'action.undo',
+    keys: 'Mod+Z',
+    menu: 'edit',
+    group: 'history',
+    icon: '↶',
+    writes: true,
+    command: undo,
+  },
+  {
+    id: 'editor.redo',
+    title: 'action.redo',
+    keys: 'Mod+Shift+Z',
+    menu: 'edit',
+    group: 'history',
+    icon: '↷',
+    writes: true,
+    command: redo,
+  },
+  {
+    id: 'editor.search',
+    title: 'action.search',
+    keys: 'Mod+F',
+    menu: 'edit',
+    group: 'search',
+    icon: '⌕',
+    writes: false,
+    panel: 'search',
+  },
+
+  {
+    id: 'editor.footnote',
+    title: 'action.footnote',
+    keys: 'Mod+Alt+F',
+    menu: 'insert',
+    group: 'inline',
+    icon: '¹',
+    writes: true,
+    command: insertFootnote,
+  },
+  {
+    id: 'editor.link',
+    title: 'action.link',
+    keys: 'Mod+K',
+    menu: 'insert',
+    group: 'inline',
+    icon: '🔗',
+    writes: true,
+    panel: 'link',
+  },
+  {
+    id: 'editor.hardBreak',
+    title: 'action.hardBreak',
+    keys: 'Shift+Enter',
+    keymapOnly: true,
+    menu: 'insert',
+    group: 'inline',
+    writes: true,
+    command: insertHardBreak,
+  },
+  {
+    id: 'editor.table',
+    title: 'action.table',
+    menu: 'insert',
+    group: 'blocks',
+    icon: '▦',
+    writes: true,
+    command: insertTable(3, 3),
+  },
+  {
+    id: 'editor.horizontalRule',
+    title: 'action.horizontalRule',
+    menu: 'insert',
+    group: 'blocks',
+    writes: true,
+    command: insertHorizontalRule,
+  },
+  {
+    id: 'editor.addAuthor',
+    title: 'action.addAuthor',
+    menu: 'insert',
+    group: 'parts',
+    writes: true,
+    panel: 'author',
+  },
+  {
+    id: 'editor.addRowAfter',
+    title: 'action.addRowAfter',
+    menu: 'insert',
+    group: 'table',
+    writes: true,
+    command: (s, d) => isInTable(s) && tableCommands.addRowAfter(s, d),
+  },
+  {
+    id: 'editor.addColumnAfter',
+    title: 'action.addColumnAfter',
+    menu: 'insert',
+    group: 'table',
+    writes: true,
+    command: (s, d) => isInTable(s) && tableCommands.addColumnAfter(s, d),
+  },
+  {
+    id: 'editor.deleteRow',
+    title: 'action.deleteRow',
+    menu: 'insert',
+    group: 'table',
+    writes: true,
+    command: (s, d) => isInTable(s) && tableCommands.deleteRow(s, d),
+  },
+  {
+    id: 'editor.deleteColumn',
+    title: 'action.deleteColumn',
+    menu: 'insert',
+    group: 'table',
+    writes: true,
+    command: (s, d) => isInTable(s) && tableCommands.deleteColumn(s, d),
+  },
+
+  mark('bold', 'action.bold', 'strong', 'Mod+B', 'B'),
+  mark('italic', 'action.italic', 'em', 'Mod+I', 'I'),
+  mark('underline', 'action.underline', 'underline', 'Mod+U', 'U'),
+  mark('superscript', 'action.superscript', 'sup', 'Mod+.', 'x²'),
+  mark('subscript', 'action.subscript', 'sub', 'Mod+,', 'x₂'),
+  mark('code', 'action.code', 'code', 'Mod+E', undefined),
+  mark('smallcaps', 'action.smallcaps', 'smallcaps', undefined, undefined),
+  {
+    id: 'editor.paragraph',
+    title: 'action.paragraph',
+    keys: 'Mod+Alt+0',
+    menu: 'format',
+    group: 'blocks',
+    writes: true,
+    command: setParagraph,
+    active: blockActive('paragraph'),
+  },
+  ...[1, 2, 3, 4, 5, 6].map(
+    (level): EditorActionSpec => ({
+      id: `editor.heading${level}`,
+      title: 'action.heading',
+      titleOptions: { level },
+      keys: `Mod+Alt+${level}`,
+      menu: 'format',
+      group: 'blocks',
+      writes: true,
+      command: setHeading(level),
+      active: blockActive('heading', { level }),
+    }),
+  ),
+  {
+    id: 'editor.codeBlock',
+    title: 'action.codeBlock',
+    menu: 'format',
+    group: 'blocks',
+    writes: true,
+    command: setCodeBlock(),
+    active: blockActive('code_block'),
+  },
+  {
+    id: 'editor.blockquote',
+    title: 'action.blockquote',
+    keys: 'Mod+Shift+9',
+    menu: 'format',
+    group: 'wrap',
+    icon: '❝',
+    writes: true,
+    command: wrapInBlockquote,
+  },
+  {
+    id: 'editor.bulletList',
+    title: 'action.bulletList',
+    keys: 'Mod+Shift+8',
+    menu: 'format',
+    group: 'wrap',
+    icon: '•',
+    writes: true,
+    command: toggleBulletList,
+  },
+  {
+    id: 'editor.orderedList',
+    title: 'action.orderedList',
+    keys: 'Mod+Shift+7',
+    menu: 'format',
+    group: 'wrap',
+    icon: '1.',
+    writes: true,
+    command: toggleOrderedList,
+  },
+  {
+    id: 'editor.indent',
+    title: 'action.indent',
+    keys: 'Tab',
+    keymapOnly: true,
+    menu: 'format',
+    group: 'wrap',
+    writes: true,
+    command: indent,
+  },
+  {
+    id: 'editor.outdent',
+    title: 'action.outdent',
+    keys: 'Shift+Tab',
+    keymapOnly: true,
+    menu: 'format',
+    group: 'wrap',
+    writes: true,
+    command: outdent,
+  },
+
+  {
+    id: 'editor.wordCount',
+    title: 'action.wordCount',
+    keys: 'Mod+Shift+C',
+    menu: 'tools',
+    group: 'tools',
+    writes: false,
+    panel: 'wordCount',
+  },
+  {
+    id: 'editor.outline',
+    title: 'action.outline',
+    keys: 'Mod+Alt+O',
+    menu: 'tools',
+    group: 'tools',
+    icon: '☰',
+    writes: false,
+    panel: 'outline',
+  },
+
+  {
+    id: 'editor.shortcuts',
+    title: 'action.shortcuts',
+    keys: 'Mod+/',
+    menu: 'help',
+    group: 'help',
+    writes: false,
+    panel: 'shortcuts',
+  },
+  { id: 'editor.faq', title: 'action.faq', menu: 'help', group: 'help', writes: false, panel: 'faq' },
+];
+
+export const MENUS: readonly MenuId[] = ['file', 'edit', 'insert', 'format', 'tools', 'help'];
+
+/** `Mod+Shift+Z` as prosemirror-keymap writes it: `Mod-Shift-z`. */
+export function keymapName(keys: string): string {
+  const parts = keys.split('+');
+  const key = parts.pop() ?? '';
+  return [...parts, key.length === 1 ? key.toLowerCase() : key].join('-');
+}

@@ -1,0 +1,143 @@
+import type { TFunction } from 'i18next';
+import type { EditorView } from 'prosemirror-view';
+import { Button, Menu, MenuItem, MenuTrigger, Popover, Separator } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { bindingLabel } from '../../actions/key-binding';
+import { EDITOR_ACTIONS, type EditorActionSpec, MENUS } from './editor-actions';
+import '../../components/menu/menu.css';
+
+export interface MenuProps {
+  view: EditorView;
+  /** Whether this user may change the document. */
+  canWrite: boolean;
+  run(action: EditorActionSpec): void;
+}
+
+/** The title with its shortcut, for tooltips: 'Bold (Ctrl+B)'. */
+export function actionTooltip(action: EditorActionSpec, t: TFunction): string {
+  const label = t(action.title, { ns: 'editor', ...action.titleOptions });
+  return action.keys ? t('header.shortcut', { ns: 'web', label, key: bindingLabel(action.keys) }) : label;
+}
+
+export function isEnabled(action: EditorActionSpec, view: EditorView): boolean {
+  if (action.command) return action.command(view.state);
+  return true;
+}
+
+function visible(action: EditorActionSpec, canWrite: boolean): boolean {
+  return canWrite || !action.writes;
+}
+
+/** File, Edit, Insert, Format, Tools, Help: menus of the action table. */
+export function EditorMenuBar({ view, canWrite, run }: MenuProps) {
+  const { t } = useTranslation('editor');
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of menu buttons, not a form's fieldset
+    <div className="editor-menubar" role="group" aria-label={t('menu.bar')}>
+      {MENUS.map((menu) => {
+        const actions = EDITOR_ACTIONS.filter((action) => action.menu === menu && visible(action, canWrite));
+        if (!actions.length) return null;
+        const groups = [...new Set(actions.map((action) => action.group))];
+        return (
+          <MenuTrigger key={menu}>
+            <Button className="editor-menu-button">{t(`menu.${menu}`)}</Button>
+            <Popover className="menu-popover" placement="bottom start">
+              <Menu
+                className="menu"
+                aria-label={t(`menu.${menu}`)}
+                onAction={(key) => {
+                  const action = actions.find((a) => a.id === key);
+                  // After the menu has closed and handed the focus back, so that the action can move it
+                  // on (into the text, a new footnote, a dialog).
+                  if (action) setTimeout(() => run(action), 0);
+                }}
+                disabledKeys={actions.filter((action) => !isEnabled(action, view)).map((action) => action.id)}
+              >
+                {groups.flatMap((group, index) => [
+                  ...(index > 0 ? [<Separator key={`sep-${group}`} className="menu-separator" />] : []),
+                  ...actions
+                    .filter((action) => action.group === group)
+                    .map((action) => {
+                      const checked = action.active?.(view.state);
+                      return (
+                        <MenuItem
+                          key={action.id}
+                          id={action.id}
+                          className="menu-item editor-menu-item"
+                          textValue={t(action.title, action.titleOptions)}
+                        >
+                          <span className="editor-menu-check" aria-hidden="true">
+                            {checked ? '✓' : ''}
+                          </span>
+                          <span className="editor-menu-label">{t(action.title, action.titleOptions)}</span>
+                          {action.keys ? (
+                            <kbd className="editor-menu-keys">{bindingLabel(action.keys)}</kbd>
+                          ) : null}
+                        </MenuItem>
+                      );
+                    }),
+                ])}
+              </Menu>
+            </Popover>
+          </MenuTrigger>
+        );
+      })}
+    </div>
+  );
+}
+
+const BLOCK_TYPES = [
+  'editor.paragraph',
+  ...[1, 2, 3, 4, 5, 6].map((level) => `editor.heading${level}`),
+  'editor.codeBlock',
+];
+
+/** The toolbar: text style, then the actions that have an icon. */
+export function EditorToolbar({ view, canWrite, run }: MenuProps) {
+  const { t } = useTranslation('editor');
+  if (!canWrite) return null;
+  const blockActions = EDITOR_ACTIONS.filter((action) => BLOCK_TYPES.includes(action.id));
+  const activeBlock = blockActions.find((action) => action.active?.(view.state));
+  const buttons = EDITOR_ACTIONS.filter((action) => action.icon);
+  return (
+    <div className="editor-toolbar" role="toolbar" aria-label={t('toolbar')}>
+      <select
+        aria-label={t('blockType')}
+        value={activeBlock?.id ?? ''}
+        onChange={(event) => {
+          const action = blockActions.find((a) => a.id === event.target.value);
+          if (action) run(action);
+        }}
+        // The editor keeps its selection while the list is open.
+        onMouseDown={(event) => event.stopPropagation()}
+      >
+        {activeBlock ? null : <option value="" />}
+        {blockActions.map((action) => (
+          <option key={action.id} value={action.id} disabled={!isEnabled(action, view)}>
+            {t(action.title, action.titleOptions)}
+          </option>
+        ))}
+      </select>
+      {buttons.map((action) => {
+        const active = action.active?.(view.state);
+        const enabled = isEnabled(action, view);
+        return (
+          <button
+            key={action.id}
+            type="button"
+            className={`editor-tool editor-tool-${action.id.replace('editor.', '')}`}
+            title={actionTooltip(action, t)}
+            aria-label={t(action.title, action.titleOptions)}
+            aria-keyshortcuts={action.keys ? action.keys.replace('Mod', 'Control') : undefined}
+            aria-pressed={action.active ? Boolean(active) : undefined}
+            disabled={!enabled}
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={() => run(action)}
+          >
+            {action.icon}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

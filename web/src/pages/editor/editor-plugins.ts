@@ -1,0 +1,216 @@
+import { assignHeadingIds, partAt, splitItem } from '@scriptorium/common/editor/commands';
+import { editorInputRulesPlugin } from '@scriptorium/common/editor/input-rules';
+import { cleanPastedHTML, fitSlice, plainTextSlice } from '@scriptorium/common/editor/paste';
+import { FORMAT_MARKS, schema } from '@scriptorium/common/editor/schema';
+import { findMatches, type SearchQuery } from '@scriptorium/common/editor/search';
+import { baseKeymap } from 'prosemirror-commands';
+import { dropCursor } from 'prosemirror-dropcursor';
+import { gapCursor } from 'prosemirror-gapcursor';
+import { history, redo, undo } from 'prosemirror-history';
+import { undoInputRule } from 'prosemirror-inputrules';
+import { keymap } from 'prosemirror-keymap';
+import { type Command, type EditorState, Plugin, PluginKey } from 'prosemirror-state';
+import { columnResizing, tableEditing } from 'prosemirror-tables';
+import { Decoration, DecorationSet } from 'prosemirror-view';
+import { EDITOR_ACTIONS, keymapName } from './editor-actions';
+
+/** Editor plugins: keys, input rules, tables, paste cleaning, heading ids, search highlights, carets, part labels. */
+
+export interface CaretInfo {
+  sessionId: string;
+  anchor: number;
+  head: number;
+  name: string;
+  colour: string;
+}
+
+export interface PluginContext {
+  /** Other editors' carets, already in this document's coordinates. */
+  carets(): readonly CaretInfo[];
+  /** Translated part labels and placeholders. */
+  label(key: string): string;
+}
+
+/** The keymap drawn from the action table, plus list and table keys. */
+export function editorKeymap(): Plugin {
+  const bindings: Record<string, Command> = {};
+  for (const action of EDITOR_ACTIONS) {
+    if (action.keys && action.command) bindings[keymapName(action.keys)] = action.command;
+  }
+  bindings['Mod-y'] = redo;
+  bindings['Mod-z'] = undo;
+  bindings.Enter = splitItem;
+  bindings.Backspace = undoInputRule;
+  return keymap(bindings);
+}
+
+/** The keymap of the nested footnote editor: formatting, lists and breaks, without history. */
+export function footnoteKeymap(): Plugin {
+  const bindings: Record<string, Command> = {};
+  for (const action of EDITOR_ACTIONS) {
+    if (action.keys && action.command && action.group === 'marks')
+      bindings[keymapName(action.keys)] = action.command;
+  }
+  return keymap(bindings);
+}
+
+export const searchKey = new PluginKey<SearchState>('search');
+
+interface SearchState {
+  query: SearchQuery | null;
+  current: number;
+  decorations: DecorationSet;
+}
+
+function searchDecorations(state: EditorState, query: SearchQuery | null, current: number): DecorationSet {
+  if (!query) return DecorationSet.empty;
+  const matches = findMatches(state.doc, query);
+  return DecorationSet.create(
+    state.doc,
+    matches.map((match, index) =>
+      Decoration.inline(match.from, match.to, {
+        class: index === current ? 'search-match current' : 'search-match',
+      }),
+    ),
+  );
+}
+
+/** Highlights the matches of the find panel; the panel sets the query with a meta. */
+export function searchPlugin(): Plugin<SearchState> {
+  return new Plugin<SearchState>({
+    key: searchKey,
+    state: {
+      init: () => ({ query: null, current: 0, decorations: DecorationSet.empty }),
+      apply: (tr, value, _old, state) => {
+        const meta = tr.getMeta(searchKey) as { query: SearchQuery | null; current: number } | undefined;
+        if (meta) return { ...meta, decorations: searchDecorations(state, meta.query, meta.current) };
+        if (tr.docChanged && value.query)
+          return { ...value, decorations: searchDecorations(state, value.query, value.current) };
+        return value;
+      },
+    },
+    props: { decorations: (state) => searchKey.getState(state)?.decorations },
+  });
+}
+
+export const caretKey = new PluginKey('carets');
+
+/** Others' carets and selections in their colour, redrawn whenever the page says they moved. */
+export function caretPlugin(context: PluginContext): Plugin {
+  return new Plugin({
+    key: caretKey,
+    props: {
+      decorations: (state) => {
+        const size = state.doc.content.size;
+        const decorations: Decoration[] = [];
+        for (const caret of context.carets()) {
+          const head = Math.min(caret.head, size);
+          const anchor = Math.min(caret.anchor, size);
+          const from = Math.min(head, anchor);
+          const to = Math.max(head, anchor);
+          if (from !== to)
+            decorations.push(
+              Decoration.inline(from, to, {
+                class: 'remote-selection',
+                style: `background-color: ${caret.colour}33`,
+              }),
+            );
+          decorations.push(
+            Decoration.widget(
+              head,
+              () => {
+                const element = document.createElement('span');
+                element.className = 'remote-caret';
+                element.style.borderColor = caret.colour;
+                element.setAttribute('data-session', caret.sessionId);
+                // The name is drawn by CSS from the attribute: it must not become part of the text.
+                element.setAttribute('data-name', caret.name);
+                element.style.setProperty('--caret-colour', caret.colour);
+                return element;
+              },
+              { key: `${caret.sessionId}:${caret.name}:${caret.colour}`, side: -1 },
+            ),
+          );
+        }
+        return DecorationSet.create(state.doc, decorations);
+      },
+    },
+  });
+}
+
+/** Labels of the parts (Abstract, Keywords...) and placeholders of the empty title and subtitle. */
+export function partLabelPlugin(context: PluginContext): Plugin {
+  return new Plugin({
+    props: {
+      decorations: (state) => {
+        const decorations: Decoration[] = [];
+        state.doc.forEach((node, offset) => {
+          const id = node.type.name === 'title' ? 'title' : String(node.attrs.id);
+          const attrs: Record<string, string> = { 'data-label': context.label(`part.${id}`) };
+          if (node.type.name === 'title' || node.type.name === 'heading_part') {
+            if (node.content.size === 0) attrs['data-placeholder'] = context.label(`part.${id}`);
+          }
+          decorations.push(Decoration.node(offset, offset + node.nodeSize, attrs));
+        });
+        return DecorationSet.create(state.doc, decorations);
+      },
+    },
+  });
+}
+
+/** Heading ids for internal links; only for this editor's own changes, so that two editors never race. */
+function headingIdPlugin(): Plugin {
+  return new Plugin({
+    appendTransaction: (transactions, _old, state) => {
+      if (!transactions.some((tr) => tr.docChanged && !tr.getMeta('collab$'))) return null;
+      return assignHeadingIds(state);
+    },
+  });
+}
+
+/** Paste: clean office and web markup, keep plain-text paragraphs, fit what the part allows. */
+function pastePlugin(footnote = false): Plugin {
+  return new Plugin({
+    props: {
+      transformPastedHTML: (html) => cleanPastedHTML(html),
+      clipboardTextParser: (text) => plainTextSlice(text),
+      transformPasted: (slice, view) => {
+        if (footnote) return fitSlice(slice, ['paragraph', 'hard_break'], FORMAT_MARKS);
+        const part = partAt(view.state.selection.$from);
+        if (!part) {
+          // The title: text with the title's marks only.
+          return fitSlice(
+            slice,
+            [],
+            FORMAT_MARKS.filter((name) => schema.nodes.title.allowsMarkType(schema.marks[name])),
+          );
+        }
+        if (part.type.name !== 'richtext_part') return fitSlice(slice, [], part.attrs.marks as string[]);
+        return fitSlice(slice, part.attrs.elements as string[], part.attrs.marks as string[]);
+      },
+    },
+  });
+}
+
+export function editorPlugins(context: PluginContext): Plugin[] {
+  return [
+    editorInputRulesPlugin(),
+    editorKeymap(),
+    keymap(baseKeymap),
+    history(),
+    columnResizing(),
+    tableEditing(),
+    dropCursor(),
+    gapCursor(),
+    pastePlugin(),
+    headingIdPlugin(),
+    searchPlugin(),
+    partLabelPlugin(context),
+    caretPlugin(context),
+  ];
+}
+
+/** The nested footnote editor's plugins; quotation marks follow the outer document's language. */
+export function footnotePlugins(language: () => string): Plugin[] {
+  return [editorInputRulesPlugin(language), footnoteKeymap(), keymap(baseKeymap), pastePlugin(true)];
+}

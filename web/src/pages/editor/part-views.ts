@@ -1,0 +1,154 @@
+import { addKeywords, removeContributor, removeKeyword } from '@scriptorium/common/editor/commands';
+import type { Node as PMNode } from 'prosemirror-model';
+import type { EditorView, NodeView } from 'prosemirror-view';
+
+/** What the part views need from the page: texts, rights and the author dialog. */
+export interface PartViewContext {
+  t(key: string, options?: Record<string, unknown>): string;
+  editable(): boolean;
+  editContributor(index: number | null): void;
+}
+
+function indexIn(view: EditorView, getPos: () => number | undefined): number {
+  const pos = getPos();
+  if (pos === undefined) return -1;
+  const $pos = view.state.doc.resolve(pos);
+  return $pos.index();
+}
+
+function button(label: string, text: string, onClick: () => void): HTMLButtonElement {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.className = 'doc-chip-button';
+  element.setAttribute('aria-label', label);
+  element.title = label;
+  element.textContent = text;
+  // mousedown would move the editor's selection before the click arrives.
+  element.addEventListener('mousedown', (event) => event.preventDefault());
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+/** One author: the name, and buttons to edit and remove (authors change through the dialog). */
+export function contributorView(context: PartViewContext) {
+  return (node: PMNode, view: EditorView, getPos: () => number | undefined): NodeView => {
+    const dom = document.createElement('div');
+    dom.className = 'doc-contributor';
+    const render = (current: PMNode) => {
+      dom.textContent = '';
+      const name = [current.attrs.firstname, current.attrs.lastname].filter(Boolean).join(' ');
+      const text = dom.appendChild(document.createElement('span'));
+      text.className = 'doc-contributor-name';
+      text.textContent = name;
+      if (current.attrs.institution) {
+        const institution = dom.appendChild(document.createElement('span'));
+        institution.className = 'doc-contributor-institution';
+        institution.textContent = current.attrs.institution;
+      }
+      if (context.editable()) {
+        dom.append(
+          button(context.t('contributors.edit', { name }), '✎', () =>
+            context.editContributor(indexIn(view, getPos)),
+          ),
+          button(context.t('contributors.remove', { name }), '×', () => {
+            removeContributor(indexIn(view, getPos))(view.state, view.dispatch);
+          }),
+        );
+      }
+    };
+    render(node);
+    return {
+      dom,
+      update: (next) => {
+        if (next.type !== node.type) return false;
+        render(next);
+        return true;
+      },
+      stopEvent: (event) => event.target instanceof HTMLButtonElement,
+      ignoreMutation: () => true,
+    };
+  };
+}
+
+/** The authors part: the list, and an Add author button outside the editable content. */
+export function contributorsPartView(context: PartViewContext) {
+  return (node: PMNode): NodeView => {
+    const dom = document.createElement('div');
+    dom.className = 'doc-part doc-contributors_part';
+    dom.setAttribute('data-part-id', String(node.attrs.id));
+    const contentDOM = dom.appendChild(document.createElement('div'));
+    contentDOM.className = 'doc-contributors';
+    if (context.editable()) {
+      const add = button(context.t('action.addAuthor'), `+ ${context.t('action.addAuthor')}`, () =>
+        context.editContributor(null),
+      );
+      add.contentEditable = 'false';
+      dom.appendChild(add);
+    }
+    return {
+      dom,
+      contentDOM,
+      update: (next) => next.type === node.type && next.attrs.hidden === node.attrs.hidden,
+      stopEvent: (event) => event.target instanceof HTMLButtonElement,
+      ignoreMutation: (mutation) => !contentDOM.contains(mutation.target),
+    };
+  };
+}
+
+/** A keyword as a chip with a remove button. */
+export function keywordView(context: PartViewContext) {
+  return (node: PMNode, view: EditorView, getPos: () => number | undefined): NodeView => {
+    const dom = document.createElement('span');
+    dom.className = 'doc-keyword';
+    dom.append(String(node.attrs.keyword));
+    if (context.editable()) {
+      dom.append(
+        button(context.t('keywords.remove', { keyword: node.attrs.keyword }), '×', () => {
+          removeKeyword(indexIn(view, getPos))(view.state, view.dispatch);
+        }),
+      );
+    }
+    return {
+      dom,
+      stopEvent: (event) => event.target instanceof HTMLButtonElement,
+      ignoreMutation: () => true,
+    };
+  };
+}
+
+/** The keywords part: chips, then a field that adds what is typed on Enter (or a comma). */
+export function tagsPartView(context: PartViewContext) {
+  return (node: PMNode, view: EditorView): NodeView => {
+    const dom = document.createElement('div');
+    dom.className = 'doc-part doc-tags_part';
+    dom.setAttribute('data-part-id', String(node.attrs.id));
+    const contentDOM = dom.appendChild(document.createElement('span'));
+    contentDOM.className = 'doc-keywords';
+    let input: HTMLInputElement | null = null;
+    if (context.editable()) {
+      input = dom.appendChild(document.createElement('input'));
+      input.className = 'doc-keyword-input';
+      input.placeholder = context.t('keywords.placeholder');
+      input.setAttribute('aria-label', context.t('keywords.add'));
+      input.contentEditable = 'false';
+      const field = input;
+      const commit = () => {
+        if (addKeywords(field.value)(view.state, view.dispatch)) field.value = '';
+      };
+      field.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ',') {
+          event.preventDefault();
+          commit();
+        }
+      });
+      field.addEventListener('blur', commit);
+    }
+    return {
+      dom,
+      contentDOM,
+      update: (next) => next.type === node.type,
+      stopEvent: (event) => event.target === input || event.target instanceof HTMLButtonElement,
+      ignoreMutation: (mutation) => !contentDOM.contains(mutation.target),
+    };
+  };
+}
