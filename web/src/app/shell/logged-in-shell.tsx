@@ -9,6 +9,7 @@ import { Footer } from './footer';
 import { MainHeader } from './main-header';
 import { navigationItems } from './navigation-items';
 import { useNavigationShortcuts } from './shortcuts';
+import { SkipLink } from './skip-link';
 
 interface LoggedInShellProps {
   user: AuthenticatedUser;
@@ -25,9 +26,10 @@ export function LoggedInShell({ user, configuration, route }: LoggedInShellProps
   useNavigationShortcuts(items);
   return (
     <div className="app logged-in">
+      <SkipLink />
       <MainHeader user={user} items={items} page={route.page} />
       <WaitingInvitesNotice page={route.page} />
-      <main id="main" className="app-main">
+      <main id="main" className="app-main" tabIndex={-1}>
         <RouteView route={route} />
       </main>
       <Footer showLanguage contactEmail={configuration.contact_email} />

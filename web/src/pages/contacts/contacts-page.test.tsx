@@ -121,7 +121,10 @@ describe('contacts page (spec 2.4)', { timeout: 30000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Invite contact' }));
     const dialog = await screen.findByRole('dialog');
     const modal = document.querySelector<HTMLElement>('.dialog-modal');
-    expect([modal?.style.width, modal?.style.height]).toEqual(['350px', '250px']);
+    expect([
+      modal?.style.getPropertyValue('--dialog-width'),
+      modal?.style.getPropertyValue('--dialog-height'),
+    ]).toEqual(['350px', '250px']);
     fireEvent.change(within(dialog).getByPlaceholderText('e-mail address or username'), {
       target: { value: 'dan@example.net' },
     });

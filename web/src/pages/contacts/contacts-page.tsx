@@ -192,9 +192,7 @@ export function ContactsPage() {
 
   return (
     <section className="page contacts-page" aria-labelledby="page-heading">
-      <h1 id="page-heading" className="visually-hidden">
-        {t('title')}
-      </h1>
+      <h1 id="page-heading">{t('title')}</h1>
       <OverviewMenu items={menuItems} />
       {loaded ? (
         <DataTable
