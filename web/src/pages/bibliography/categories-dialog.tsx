@@ -1,5 +1,6 @@
 import type { ListStamp } from '@scriptorium/common/api/bibliography';
 import type { BibCategory } from '@scriptorium/common/bibliography/types';
+import { X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
@@ -109,7 +110,7 @@ export function CategoriesDialog({ categories, onClose, onSaved }: CategoriesDia
                 aria-label={t('removeCategory', { title: row.title })}
                 onClick={() => setRows((current) => current.filter((r) => r.key !== row.key))}
               >
-                <span aria-hidden="true">×</span>
+                <X aria-hidden="true" />
               </button>
             ) : null}
           </div>

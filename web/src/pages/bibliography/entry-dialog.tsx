@@ -15,6 +15,7 @@ import {
   missingRequired,
 } from '@scriptorium/common/bibliography/validate';
 import { BibTypes } from 'biblatex-csl-converter';
+import { Minus } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
@@ -432,7 +433,7 @@ function NameListEditor({
             aria-label={t('removeName', { index: index + 1 })}
             onClick={() => onChange(rows.filter((_, i) => i !== index))}
           >
-            <span aria-hidden="true">−</span>
+            <Minus aria-hidden="true" />
           </button>
         </div>
       ))}

@@ -1,4 +1,5 @@
 import { type ImageCategory, normaliseCategoryEdits } from '@scriptorium/common/api/usermedia';
+import { X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
@@ -99,7 +100,7 @@ export function CategoriesDialog({ categories, online, onClose, onSaved }: Categ
                 aria-label={t('removeCategory', { title: row.title.trim() || t('newCategory') })}
                 onClick={() => setRows((current) => current.filter((item) => item.key !== row.key))}
               >
-                ×
+                <X aria-hidden="true" />
               </button>
             </li>
           ))}
