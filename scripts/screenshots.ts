@@ -36,6 +36,80 @@ async function csrf(page: Page): Promise<string> {
   return cookie?.value ?? '';
 }
 
+/** Dialogs: the screen, then how a user opens it (and fills it where its content matters). */
+const DIALOGS: readonly [string, string, (page: Page) => Promise<void>][] = [
+  [
+    'dialog-delete-account',
+    '/user/profile/',
+    (page) => page.getByRole('button', { name: 'Delete account' }).click(),
+  ],
+  [
+    'dialog-add-email',
+    '/user/profile/',
+    (page) => page.getByRole('button', { name: 'Add e-mail address' }).click(),
+  ],
+  [
+    'dialog-invite-warnings',
+    '/user/contacts/',
+    async (page) => {
+      await page.getByRole('button', { name: 'Invite contact' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('textbox').fill(`${USER}, not-an-address, another@@wrong, x@, ${USER}`);
+      await dialog.getByRole('button', { name: 'Invite', exact: true }).click();
+      await dialog.locator('.invite-contact-warning').first().waitFor();
+    },
+  ],
+  [
+    'dialog-register-source',
+    '/bibliography/',
+    (page) => page.getByRole('button', { name: 'Register new source' }).click(),
+  ],
+];
+
+/** Reports an element that sticks out of its dialog (a clip the user cannot scroll to). */
+async function overflowsDialog(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const modal = document.querySelector('.dialog-modal');
+    if (!modal) return false;
+    const box = modal.getBoundingClientRect();
+    return [...modal.querySelectorAll('.dialog-header, .dialog-buttons')].some((part) => {
+      const rect = part.getBoundingClientRect();
+      return rect.right > box.right + 1 || rect.bottom > box.bottom + 1 || rect.top < box.top - 1;
+    });
+  });
+}
+
+const LIBRARY = String.raw`
+@article{lecun1998,
+  author = {LeCun, Yann and Bottou, L{\'e}on and Bengio, Yoshua and Haffner, Patrick},
+  title = {Gradient-Based Learning Applied to Document Recognition},
+  journal = {Proceedings of the IEEE}, year = {1998}, volume = {86}, number = {11}, pages = {2278--2324}
+}
+@book{knuth1984,
+  author = {Knuth, Donald E.}, title = {The {TeXbook}}, publisher = {Addison-Wesley}, year = {1984}
+}
+@inproceedings{long2019,
+  author = {Smith, Jane and Doe, John},
+  title = {A Remarkably Long Title About the Reproducibility of Computational Experiments in the Humanities and Social Sciences, With a Subtitle},
+  booktitle = {Proceedings of the Conference on Things}, year = {2019}
+}`;
+
+/** With SHOT_SEED set: a few references (one with a long title) and a pending invite, once. */
+async function seed(page: Page) {
+  await page.goto('/bibliography/');
+  await page.locator('h1').first().waitFor();
+  await page.keyboard.press('Alt+u');
+  const dialog = page.getByRole('dialog');
+  await dialog.locator('textarea').fill(LIBRARY);
+  await dialog.locator('button.button-primary').click();
+  await dialog.locator('.bib-report-summary').waitFor();
+  await page.keyboard.press('Escape');
+  await page.request.post(`${BASE_URL}/api/user/invites/add/`, {
+    form: { user_string: 'a.colleague.with.a.rather.long.address@university.example.org' },
+    headers: { 'X-CSRFToken': await csrf(page) },
+  });
+}
+
 async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
@@ -71,7 +145,19 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
         form: { login: USER, password: PASSWORD },
         headers: { 'X-CSRFToken': await csrf(page) },
       });
+      if (process.env.SHOT_SEED && device === 'desktop' && scheme === 'light') await seed(page);
       for (const [name, url] of LOGGED_IN) await shoot(name, url);
+      for (const [name, url, open] of DIALOGS) {
+        if (ONLY && !ONLY.includes(name)) continue;
+        await page.goto(url);
+        await page.locator('h1').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        await open(page);
+        await page.getByRole('dialog').waitFor();
+        await page.screenshot({ path: path.join(OUT, `${name}-${device}-${scheme}.png`) });
+        if (await overflowsDialog(page)) problems.push(`${name} overflows its dialog on a ${device}`);
+        await page.keyboard.press('Escape');
+      }
     }
     await context.close();
   }

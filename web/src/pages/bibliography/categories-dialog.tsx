@@ -67,7 +67,7 @@ export function CategoriesDialog({ categories, onClose, onSaved }: CategoriesDia
       width={420}
       buttons={
         <>
-          <button type="submit" form={formId} className="button-primary" disabled={busy}>
+          <button type="submit" form={formId} className="button button-primary" disabled={busy}>
             {t('submit')}
           </button>
           <button type="button" onClick={onClose}>

@@ -148,7 +148,7 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
       width={760}
       buttons={
         <>
-          <button type="submit" form={formId} className="button-primary" disabled={busy}>
+          <button type="submit" form={formId} className="button button-primary" disabled={busy}>
             {t('submit')}
           </button>
           <button type="button" onClick={onClose}>
@@ -437,7 +437,7 @@ function NameListEditor({
           </button>
         </div>
       ))}
-      <button type="button" className="bib-add-name" onClick={() => onChange([...rows, emptyName()])}>
+      <button type="button" className="button bib-add-name" onClick={() => onChange([...rows, emptyName()])}>
         {t('addName')}
       </button>
     </fieldset>

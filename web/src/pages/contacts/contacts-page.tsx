@@ -127,12 +127,14 @@ export function ContactsPage() {
     {
       id: 'type',
       header: t('columns.type'),
+      className: 'contacts-col-type',
       sortValue: (contact) => t(`types.${contact.type}`),
       cell: (contact) => t(`types.${contact.type}`),
     },
     {
       id: 'email',
       header: t('columns.email'),
+      className: 'contacts-col-email',
       sortValue: (contact) => contact.email.toLowerCase(),
       cell: (contact) => contact.email,
     },
