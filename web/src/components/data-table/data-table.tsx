@@ -326,8 +326,12 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                     scope="col"
                     className={column.className}
                     aria-sort={column.sortValue ? (sorted ?? 'none') : undefined}
-                    aria-label={column.headerLabel}
                   >
+                    {/* A header that shows no text still names its column, as text (an aria-label on
+                        the cell is not read as the column's name everywhere). */}
+                    {column.headerLabel ? (
+                      <span className="visually-hidden">{column.headerLabel}</span>
+                    ) : null}
                     {column.sortValue ? (
                       <button type="button" className="data-table-sort" onClick={() => changeSort(column)}>
                         {column.header}
