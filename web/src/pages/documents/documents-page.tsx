@@ -234,12 +234,14 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
     {
       id: 'owner',
       header: t('columns.owner'),
+      className: 'documents-col-minor',
       sortValue: (row) => (row.kind === 'document' ? row.doc.owner.name : undefined),
       cell: (row) => (row.kind === 'document' ? (row.doc.is_owner ? t('me') : row.doc.owner.name) : null),
     },
     {
       id: 'rights',
       header: t('columns.rights'),
+      className: 'documents-col-minor',
       sortValue: (row) =>
         row.kind === 'document' ? (row.doc.is_owner ? '' : t(`rights.${row.doc.rights}`)) : undefined,
       cell: (row) =>
@@ -252,7 +254,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
     {
       id: 'created',
       header: t('columns.created'),
-      className: 'documents-date',
+      className: 'documents-date documents-col-minor',
       sortValue: (row) => (row.kind === 'document' ? row.doc.created : undefined),
       cell: (row) => (row.kind === 'document' ? formatDate(row.doc.created) : null),
     },
