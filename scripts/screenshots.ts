@@ -1,8 +1,11 @@
 /**
- * A gallery of screens for review by eye: desktop (1280x800) and phone (390x844), light and dark.
+ * `npm run screenshots`: a gallery of screens and dialogs for review by eye, desktop (1280x800)
+ * and phone (390x844), light and dark, in the languages of SHOT_LANGUAGES (default "en,bg").
  * Against a running server: BASE_URL (default http://127.0.0.1:8000), a user given by
- * SHOT_USER / SHOT_PASSWORD, the folder in SHOT_DIR (default screenshots/). Reports every screen
- * that scrolls sideways on a phone and exits non-zero then.
+ * SHOT_USER / SHOT_PASSWORD (logged-in screens are skipped without one), the folder in SHOT_DIR
+ * (default screenshots/); SHOT_ONLY=name,name limits the set, SHOT_SEED=1 adds sample data first.
+ * Exits non-zero when a screen scrolls sideways on a phone or a dialog's title or buttons stick out
+ * of it. The dialogs are opened by their English names, so they are shot in English only.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +16,7 @@ const OUT = process.env.SHOT_DIR ?? 'screenshots';
 const USER = process.env.SHOT_USER;
 const PASSWORD = process.env.SHOT_PASSWORD;
 const ONLY = process.env.SHOT_ONLY?.split(',');
+const LANGUAGES = (process.env.SHOT_LANGUAGES ?? 'en,bg').split(',');
 
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 const SCHEMES = ['light', 'dark'] as const;
@@ -126,40 +130,56 @@ const browser = await chromium.launch({
 });
 await mkdir(OUT, { recursive: true });
 const problems: string[] = [];
-for (const [device, viewport] of Object.entries(VIEWPORTS)) {
-  for (const scheme of SCHEMES) {
-    const context = await browser.newContext({ viewport, colorScheme: scheme, baseURL: BASE_URL });
-    const page = await context.newPage();
-    const shoot = async (name: string, url: string) => {
-      if (ONLY && !ONLY.includes(name)) return;
-      await page.goto(url);
-      await page.locator('h1').first().waitFor();
-      await page.waitForLoadState('networkidle');
-      const file = path.join(OUT, `${name}-${device}-${scheme}.png`);
-      await page.screenshot({ path: file, fullPage: true });
-      if (device === 'phone' && (await scrollsSideways(page))) problems.push(`${name} scrolls sideways`);
-    };
-    for (const [name, url] of LOGGED_OUT) await shoot(name, url);
-    if (USER && PASSWORD) {
-      await page.request.post(`${BASE_URL}/api/user/login/`, {
-        form: { login: USER, password: PASSWORD },
-        headers: { 'X-CSRFToken': await csrf(page) },
-      });
-      if (process.env.SHOT_SEED && device === 'desktop' && scheme === 'light') await seed(page);
-      for (const [name, url] of LOGGED_IN) await shoot(name, url);
-      for (const [name, url, open] of DIALOGS) {
-        if (ONLY && !ONLY.includes(name)) continue;
+for (const language of LANGUAGES) {
+  for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+    for (const scheme of SCHEMES) {
+      const context = await browser.newContext({ viewport, colorScheme: scheme, baseURL: BASE_URL });
+      await context.addCookies([{ name: 'language', value: language, url: BASE_URL }]);
+      const page = await context.newPage();
+      const shoot = async (name: string, url: string) => {
+        if (ONLY && !ONLY.includes(name)) return;
         await page.goto(url);
         await page.locator('h1').first().waitFor();
         await page.waitForLoadState('networkidle');
-        await open(page);
-        await page.getByRole('dialog').waitFor();
-        await page.screenshot({ path: path.join(OUT, `${name}-${device}-${scheme}.png`) });
-        if (await overflowsDialog(page)) problems.push(`${name} overflows its dialog on a ${device}`);
-        await page.keyboard.press('Escape');
+        const file = path.join(OUT, `${name}-${language}-${device}-${scheme}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        if (device === 'phone' && (await scrollsSideways(page)))
+          problems.push(`${name} (${language}) scrolls sideways on a phone`);
+      };
+      for (const [name, url] of LOGGED_OUT) await shoot(name, url);
+      if (USER && PASSWORD) {
+        await page.request.post(`${BASE_URL}/api/user/login/`, {
+          form: { login: USER, password: PASSWORD },
+          headers: { 'X-CSRFToken': await csrf(page) },
+        });
+        // The user's saved language wins over the visitor cookie: save this run's language.
+        await page.request.post(`${BASE_URL}/api/i18n/setlang/`, {
+          form: { language },
+          headers: { 'X-CSRFToken': await csrf(page) },
+        });
+        if (
+          process.env.SHOT_SEED &&
+          language === LANGUAGES[0] &&
+          device === 'desktop' &&
+          scheme === 'light'
+        ) {
+          await seed(page);
+        }
+        for (const [name, url] of LOGGED_IN) await shoot(name, url);
+        for (const [name, url, open] of language === 'en' ? DIALOGS : []) {
+          if (ONLY && !ONLY.includes(name)) continue;
+          await page.goto(url);
+          await page.locator('h1').first().waitFor();
+          await page.waitForLoadState('networkidle');
+          await open(page);
+          await page.getByRole('dialog').waitFor();
+          await page.screenshot({ path: path.join(OUT, `${name}-${device}-${scheme}.png`) });
+          if (await overflowsDialog(page)) problems.push(`${name} overflows its dialog on a ${device}`);
+          await page.keyboard.press('Escape');
+        }
       }
+      await context.close();
     }
-    await context.close();
   }
 }
 await browser.close();
