@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, loginAs, test } from '../fixtures';
+import { apiPost, expect, loginAs, test } from '../fixtures';
 
 // The look (issue 15): axe finds nothing on the screens, logged out and in, light and dark,
 // desktop and phone; no screen scrolls sideways on a phone; skip link, theme choice, dialogs.
@@ -32,6 +32,25 @@ async function open(page: Page, path: string) {
   await page.evaluate(() => document.fonts.ready);
 }
 
+const LIBRARY = String.raw`
+@inproceedings{long2019,
+  author = {Smith, Jane and Doe, John},
+  title = {A Remarkably Long Title About the Reproducibility of Computational Experiments in the Humanities},
+  booktitle = {Proceedings of the Conference on Things}, year = {2019}
+}`;
+
+/** Rows in the tables: a reference with a long title (imported as a user does) and a sent invite. */
+async function seed(page: Page) {
+  await open(page, '/bibliography/');
+  await page.getByRole('button', { name: 'Import' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import references' });
+  await dialog.locator('textarea').fill(LIBRARY);
+  await dialog.locator('button.button-primary').click();
+  await expect(dialog.locator('.bib-report-summary')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await apiPost(page, '/api/user/invites/add/', { user_string: 'a.colleague@university.example.org' });
+}
+
 async function scrollsSideways(page: Page) {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
@@ -52,6 +71,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       test('logged in: no axe violations and no sideways scrolling', async ({ page, user }) => {
         test.slow();
         await loginAs(page, user);
+        await seed(page);
         for (const path of LOGGED_IN) {
           await open(page, path);
           expect(await violations(page), path).toEqual([]);
@@ -90,6 +110,18 @@ test.describe('focus and theme', () => {
     await page.getByLabel('Theme').selectOption({ label: 'As the system' });
     await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
     expect(await background()).toBe('rgb(22, 25, 30)');
+  });
+
+  test('forced-colours mode keeps the focus ring, in the system highlight colour', async ({ page }) => {
+    await page.emulateMedia({ forcedColors: 'active' });
+    await open(page, '/');
+    await page.getByLabel('Username or e-mail').focus();
+    await page.keyboard.press('Tab');
+    const style = await page
+      .getByLabel('Password', { exact: true })
+      .evaluate((element) => getComputedStyle(element).outlineStyle);
+    expect(style).toBe('solid');
+    expect(await violations(page)).toEqual([]);
   });
 
   test('a keyboard focus ring is drawn at >= 3:1 against the page', async ({ page }) => {
