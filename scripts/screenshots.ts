@@ -173,7 +173,7 @@ for (const language of LANGUAGES) {
           await page.waitForLoadState('networkidle');
           await open(page);
           await page.getByRole('dialog').waitFor();
-          await page.screenshot({ path: path.join(OUT, `${name}-${device}-${scheme}.png`) });
+          await page.screenshot({ path: path.join(OUT, `${name}-${language}-${device}-${scheme}.png`) });
           if (await overflowsDialog(page)) problems.push(`${name} overflows its dialog on a ${device}`);
           await page.keyboard.press('Escape');
         }
