@@ -32,7 +32,7 @@ async function open(page: Page, path: string) {
   await page.evaluate(() => document.fonts.ready);
 }
 
-const LIBRARY = String.raw`
+const LIBRARY = `
 @inproceedings{long2019,
   author = {Smith, Jane and Doe, John},
   title = {A Remarkably Long Title About the Reproducibility of Computational Experiments in the Humanities},
