@@ -1,5 +1,6 @@
 import { configuration } from '@scriptorium/common/api/base';
 import { describe, expect, it } from 'vitest';
+import { seedFlatpages } from '../src/modules/base/commands/seed-flatpages';
 import { ENGINES, useServer } from './harness';
 
 describe.each(ENGINES)('while the server starts or migrates (%s)', (engine) => {
@@ -100,18 +101,54 @@ describe.each(ENGINES)('configuration (%s)', (engine) => {
 describe.each(ENGINES)('flat pages (%s)', (engine) => {
   const server = useServer(engine);
 
-  it('serves the seeded Terms and Privacy pages', async () => {
+  it('serves the seeded Terms and Privacy pages as sample texts, not an operator command', async () => {
     const browser = server().client();
     const terms = await browser.post('/api/base/flatpage/', { url: '/terms/' });
     expect(terms.status).toBe(200);
-    expect(terms.json<{ title: string }>().title).toBe('Terms and Conditions');
-    expect(terms.json<{ content: string }>().content).toContain('npm run manage -- flatpage --url /terms/');
+    const page = terms.json<{ title: string; content: string }>();
+    expect(page.title).toBe('Terms and Conditions');
+    expect(page.content).toContain('<h2>Using Scriptorium</h2>');
+    expect(page.content).toContain(
+      '<p>These terms are a sample that the operator of this site adapts to its own service.</p>',
+    );
+    expect(page.content).not.toContain('npm run manage');
     const privacy = await browser.post('/api/base/flatpage/', { url: 'privacy' });
     expect(privacy.status).toBe(200);
     expect(privacy.json()).toEqual({
       title: 'Privacy policy',
-      content: expect.stringContaining('/privacy/'),
+      content: expect.stringContaining('<h2>Cookies</h2>'),
     });
+  });
+
+  it("shows the seeded pages in the reader's language", async () => {
+    const german = await server()
+      .client({ 'accept-language': 'de' })
+      .post('/api/base/flatpage/', { url: '/terms/' });
+    expect(german.json<{ title: string }>().title).toBe('Nutzungsbedingungen');
+    expect(german.json<{ content: string }>().content).toContain('<h2>Scriptorium nutzen</h2>');
+    const bulgarian = await server()
+      .client({ 'accept-language': 'bg' })
+      .post('/api/base/flatpage/', { url: '/privacy/' });
+    expect(bulgarian.json<{ title: string }>().title).toBe('Политика за поверителност');
+    expect(bulgarian.json<{ content: string }>().content).toContain('<h2>Бисквитки</h2>');
+  });
+
+  it('turns the command placeholder of earlier versions into the sample text, and keeps written pages', async () => {
+    const { db } = server().ctx;
+    const old =
+      '<p>This page has not been written yet. The operator of this site can replace it with the command: ' +
+      'npm run manage -- flatpage --url /privacy/ --title &#34;Privacy policy&#34; --content-file page.html</p>';
+    await db.updateTable('flatpages').set({ content: old }).where('url', '=', '/privacy/').execute();
+    await db
+      .updateTable('flatpages')
+      .set({ content: '<p>Our own terms.</p>' })
+      .where('url', '=', '/terms/')
+      .execute();
+    expect(await seedFlatpages(db)).toEqual([]);
+    const privacy = await server().client().post('/api/base/flatpage/', { url: '/privacy/' });
+    expect(privacy.json<{ content: string }>().content).toContain('<h2>Cookies</h2>');
+    const terms = await server().client().post('/api/base/flatpage/', { url: '/terms/' });
+    expect(terms.json()).toEqual({ title: 'Terms and Conditions', content: '<p>Our own terms.</p>' });
   });
 
   it('answers a missing page with 404 JSON', async () => {

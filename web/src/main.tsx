@@ -3,9 +3,15 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { FULL_ROUTE_TABLE, routeFor } from './app/router/route-table';
 import { preloadPage } from './app/router/route-view';
+import { AriaLocaleProvider } from './i18n/aria-locale';
 import { initI18n } from './i18n/i18n';
+import './styles/fonts.css';
+import './styles/tokens.css';
+import './styles/base.css';
 import './app/app.css';
+import { applyStoredTheme } from './styles/theme';
 
+applyStoredTheme();
 initI18n();
 // The screen's chunk loads while the configuration does, not after it.
 preloadPage(routeFor(FULL_ROUTE_TABLE, window.location.pathname).page);
@@ -14,6 +20,8 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <AriaLocaleProvider>
+      <App />
+    </AriaLocaleProvider>
   </StrictMode>,
 );

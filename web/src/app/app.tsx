@@ -54,7 +54,15 @@ function Root() {
 
   switch (state.status) {
     case 'loading':
-      return <WaitOverlay active />;
+      // The same empty frame as index.html's first paint, so the page never turns blank meanwhile.
+      return (
+        <>
+          <div className="boot-shell" aria-hidden="true">
+            <div className="boot-shell-header" />
+          </div>
+          <WaitOverlay active />
+        </>
+      );
     case 'offline':
       return (
         <PreLoginShell showLogin={false} showLanguage={false}>

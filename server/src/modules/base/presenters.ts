@@ -1,9 +1,11 @@
 import type { Configuration, Flatpage } from '@scriptorium/common/api/base';
+import type { Language } from '@scriptorium/common/i18n/languages';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import type { FlatpagesTable } from '../../db/schema';
 import { presentProviders } from '../../social/providers';
 import { presentAuthenticatedUser } from '../user/presenters';
+import { SEEDED_CONTENT, seededFlatpage } from './commands/seed-flatpages';
 
 export async function presentConfiguration(ctx: AppContext, request: FastifyRequest): Promise<Configuration> {
   return {
@@ -16,6 +18,14 @@ export async function presentConfiguration(ctx: AppContext, request: FastifyRequ
   };
 }
 
-export function presentFlatpage(page: Pick<FlatpagesTable, 'title' | 'content'>): Flatpage {
+/** A page the operator has not written yet is shown as the sample text in the reader's language. */
+export function presentFlatpage(
+  page: Pick<FlatpagesTable, 'url' | 'title' | 'content'>,
+  language: Language,
+): Flatpage {
+  if (page.content === SEEDED_CONTENT) {
+    const seeded = seededFlatpage(page.url, language);
+    if (seeded) return seeded;
+  }
   return { title: page.title, content: page.content };
 }

@@ -14,7 +14,7 @@ export function baseRoutes(ctx: AppContext): FastifyPluginAsync {
       const { url } = parseForm(request, flatpageRequest);
       const page = await getFlatpage(ctx.db, url);
       if (!page) throw new HttpError(404);
-      return presentFlatpage(page);
+      return presentFlatpage(page, request.language);
     });
   };
 }

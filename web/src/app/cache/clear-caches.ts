@@ -1,9 +1,13 @@
+import { setTheme, storedTheme } from '../../styles/theme';
+
 /**
  * Empties every browser-side store of this origin (spec 7: after a language change all caches are
  * cleared), so no screen keeps texts or data fetched in the old language.
  * Storage is per origin, so everything found here is ours.
  */
 export async function clearCaches(): Promise<void> {
+  // The colour theme is a choice about this browser, not data in a language: it stays.
+  const theme = storedTheme();
   for (const storage of [globalThis.localStorage, globalThis.sessionStorage]) {
     try {
       storage?.clear();
@@ -11,6 +15,7 @@ export async function clearCaches(): Promise<void> {
       // Storage can be disabled by the browser; nothing to clear then.
     }
   }
+  if (theme !== 'system') setTheme(theme);
   if (typeof caches !== 'undefined') {
     const names = await caches.keys();
     await Promise.all(names.map((name) => caches.delete(name)));

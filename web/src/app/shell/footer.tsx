@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { LanguageSelector } from './language-selector';
+import { ThemeSelector } from './theme-selector';
 
 export const TERMS_PATH = '/pages/terms/';
 export const PRIVACY_PATH = '/pages/privacy/';
@@ -44,7 +45,10 @@ export function Footer({ showLanguage, contactEmail }: FooterProps) {
           </li>
         ))}
       </ul>
-      {showLanguage && <LanguageSelector />}
+      <div className="app-footer-settings">
+        {showLanguage && <LanguageSelector />}
+        <ThemeSelector />
+      </div>
     </footer>
   );
 }

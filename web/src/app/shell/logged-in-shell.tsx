@@ -8,6 +8,7 @@ import { RouteView } from '../router/route-view';
 import type { Route } from '../router/routes';
 import { Footer } from './footer';
 import { MainHeader } from './main-header';
+import { SkipLink } from './skip-link';
 
 interface LoggedInShellProps {
   user: AuthenticatedUser;
@@ -23,9 +24,10 @@ interface LoggedInShellProps {
 export function LoggedInShell({ user, configuration, route, table }: LoggedInShellProps) {
   return (
     <div className="app logged-in">
+      <SkipLink />
       <MainHeader user={user} items={table.headerItems} page={route.page} />
       <WaitingInvitesNotice page={route.page} />
-      <main id="main" className="app-main">
+      <main id="main" className="app-main" tabIndex={-1}>
         <RouteView route={route} table={table} />
       </main>
       <Footer showLanguage contactEmail={configuration.contact_email} />

@@ -4,6 +4,7 @@ import { navigate } from '../router/navigation';
 import { Footer } from './footer';
 import { useLoginFormShown } from './login-form-presence';
 import { LOGO_TARGET, Logo } from './logo';
+import { SkipLink } from './skip-link';
 
 interface PreLoginShellProps {
   children: ReactNode;
@@ -25,6 +26,7 @@ export function PreLoginShell({
   const loginFormShown = useLoginFormShown();
   return (
     <div className="app pre-login">
+      <SkipLink />
       <header className="app-header">
         <Logo />
         {showLogin && !loginFormShown && (
@@ -33,7 +35,7 @@ export function PreLoginShell({
           </button>
         )}
       </header>
-      <main id="main" className="app-main">
+      <main id="main" className="app-main" tabIndex={-1}>
         {children}
       </main>
       <Footer showLanguage={showLanguage} contactEmail={contactEmail} />

@@ -1,4 +1,5 @@
 import type { AuthenticatedUser } from '@scriptorium/common/api/base';
+import { ChevronDown } from 'lucide-react';
 import type { Key } from 'react-aria-components';
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
@@ -61,9 +62,7 @@ export function UserMenu({ user }: { user: AuthenticatedUser }) {
       <Button className="user-menu-button" data-header-item="">
         <Avatar user={user} />
         <span className="user-menu-name">{user.name || user.username}</span>
-        <span className="user-menu-caret" aria-hidden="true">
-          ▾
-        </span>
+        <ChevronDown className="user-menu-caret" aria-hidden="true" />
       </Button>
       <Popover placement="bottom end" className="header-menu-popover">
         <Menu className="header-menu" onAction={onAction}>

@@ -1,3 +1,4 @@
+import { ChevronDown } from 'lucide-react';
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import '../menu/menu.css';
@@ -48,7 +49,7 @@ export function BulkMenu({
       />
       <MenuTrigger isOpen={isOpen} onOpenChange={onOpenChange}>
         <Button className="bulk-menu-trigger" aria-label={t('bulkActions')}>
-          <span aria-hidden="true">▾</span>
+          <ChevronDown aria-hidden="true" />
         </Button>
         <Popover
           className="menu-popover bulk-menu-popover"

@@ -1,4 +1,5 @@
 import { type CategoryEdit, normaliseCategoryEdits } from '@scriptorium/common/api/usermedia';
+import { X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Dialog } from '../dialog/dialog';
 import { showToast } from '../toast/toast';
@@ -130,7 +131,7 @@ export function CategoriesDialog({ categories, online, texts, onSave, onClose }:
                 aria-label={texts.removeCategory(row.title.trim() || texts.newCategory)}
                 onClick={() => setRows((current) => current.filter((item) => item.key !== row.key))}
               >
-                <span aria-hidden="true">×</span>
+                <X aria-hidden="true" size={16} />
               </button>
             </li>
           ))}

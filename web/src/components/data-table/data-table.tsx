@@ -1,3 +1,4 @@
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import {
   type KeyboardEvent,
   type MouseEvent,
@@ -325,13 +326,23 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                     scope="col"
                     className={column.className}
                     aria-sort={column.sortValue ? (sorted ?? 'none') : undefined}
-                    aria-label={column.headerLabel}
                   >
+                    {/* A header that shows no text still names its column, as text (an aria-label on
+                        the cell is not read as the column's name everywhere). */}
+                    {column.headerLabel ? (
+                      <span className="visually-hidden">{column.headerLabel}</span>
+                    ) : null}
                     {column.sortValue ? (
                       <button type="button" className="data-table-sort" onClick={() => changeSort(column)}>
                         {column.header}
                         <span aria-hidden="true" className="data-table-sort-mark">
-                          {sorted === 'ascending' ? '▲' : sorted === 'descending' ? '▼' : '↕'}
+                          {sorted === 'ascending' ? (
+                            <ArrowUp />
+                          ) : sorted === 'descending' ? (
+                            <ArrowDown />
+                          ) : (
+                            <ArrowUpDown />
+                          )}
                         </span>
                       </button>
                     ) : (
@@ -429,7 +440,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
             disabled={page === 0}
             onClick={() => setRequestedPage(page - 1)}
           >
-            ‹
+            <ChevronLeft aria-hidden="true" />
           </button>
           <span className="data-table-page">{t('tablePageOf', { page: page + 1, pages: pageCount })}</span>
           <button
@@ -439,7 +450,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
             disabled={page >= pageCount - 1}
             onClick={() => setRequestedPage(page + 1)}
           >
-            ›
+            <ChevronRight aria-hidden="true" />
           </button>
         </div>
       ) : null}

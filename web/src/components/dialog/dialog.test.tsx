@@ -48,14 +48,14 @@ function Opener({ nested = false }: { nested?: boolean }) {
 }
 
 describe('Dialog', () => {
-  it('is a modal named by its visible title, sized as asked, on layer 100', () => {
+  it('is a modal named by its visible title, sized as asked (as a default, not a clip), on layer 100', () => {
     renderWithI18n(<Opener />);
     fireEvent.click(screen.getByText('Open it'));
     const dialog = screen.getByRole('dialog', { name: 'Outer' });
     expect(screen.getByRole('heading', { name: 'Outer' })).not.toBeNull();
     const modal = dialog.closest<HTMLElement>('.dialog-modal');
-    expect(modal?.style.width).toBe('350px');
-    expect(modal?.style.height).toBe('250px');
+    expect(modal?.style.getPropertyValue('--dialog-width')).toBe('350px');
+    expect(modal?.style.getPropertyValue('--dialog-height')).toBe('250px');
     expect(overlayOf(dialog).style.zIndex).toBe('100');
     expect(screen.getByRole('button', { name: 'Done' })).not.toBeNull();
   });

@@ -1,4 +1,5 @@
-import { type ReactNode, useLayoutEffect, useState } from 'react';
+import { X } from 'lucide-react';
+import { type CSSProperties, type ReactNode, useLayoutEffect, useState } from 'react';
 import { Heading, Modal, Dialog as ModalDialog, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { nextDialogLayer, takeDialogLayer } from './dialog-layers';
@@ -7,9 +8,9 @@ import './dialog.css';
 export interface DialogProps {
   title: string;
   onClose(): void;
-  /** Width in px (spec section 9 gives e.g. 350 for add contact). */
+  /** Width in px on a desktop (spec section 9 gives e.g. 350 for add contact); text wraps inside. */
   width?: number;
-  /** Height in px. */
+  /** Height in px on a desktop: a minimum, content that needs more grows the dialog. */
   height?: number;
   children: ReactNode;
   /** The action buttons, shown in the dialog's footer. */
@@ -22,6 +23,12 @@ export interface DialogProps {
  */
 export function Dialog({ title, onClose, width, height, children, buttons }: DialogProps) {
   const { t } = useTranslation('components');
+  // Custom properties rather than width/height: dialog.css turns them into a default that never
+  // clips (and into full screen on a phone).
+  const size = {
+    '--dialog-width': width === undefined ? undefined : `${width}px`,
+    '--dialog-height': height === undefined ? undefined : `${height}px`,
+  } as CSSProperties;
   const [layer] = useState(nextDialogLayer);
   useLayoutEffect(() => takeDialogLayer(layer), [layer]);
 
@@ -36,14 +43,20 @@ export function Dialog({ title, onClose, width, height, children, buttons }: Dia
       style={{ zIndex: layer }}
       data-layer={layer}
     >
-      <Modal className="dialog-modal" style={{ width, height }}>
+      <Modal className="dialog-modal" style={size}>
         <ModalDialog className="dialog">
           <header className="dialog-header">
             <Heading slot="title" className="dialog-title">
               {title}
             </Heading>
-            <button type="button" className="dialog-close" aria-label={t('close')} onClick={onClose}>
-              ×
+            <button
+              type="button"
+              className="icon-button dialog-close"
+              aria-label={t('close')}
+              title={t('close')}
+              onClick={onClose}
+            >
+              <X aria-hidden="true" />
             </button>
           </header>
           <div className="dialog-body">{children}</div>

@@ -1,3 +1,4 @@
+import { X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiPost } from '../../api/client';
@@ -81,8 +82,14 @@ export function FeedbackTab() {
             <h2 id={titleId} className="feedback-title">
               {t('feedbackTitle')}
             </h2>
-            <button type="button" className="feedback-close" aria-label={t('close')} onClick={close}>
-              ×
+            <button
+              type="button"
+              className="icon-button feedback-close"
+              aria-label={t('close')}
+              title={t('close')}
+              onClick={close}
+            >
+              <X aria-hidden="true" />
             </button>
           </header>
           <p className="feedback-intro">{t('feedbackIntro')}</p>

@@ -43,8 +43,12 @@ describe('MoveDialog (spec 2.7 and 5)', () => {
     fakeFetch({});
     const { box } = open();
     expect([MOVE_DIALOG_WIDTH, MOVE_DIALOG_HEIGHT]).toEqual([820, 440]);
-    expect(document.querySelector<HTMLElement>('.dialog-modal')?.style.width).toBe('820px');
-    expect(document.querySelector<HTMLElement>('.dialog-modal')?.style.height).toBe('440px');
+    expect(
+      document.querySelector<HTMLElement>('.dialog-modal')?.style.getPropertyValue('--dialog-width'),
+    ).toBe('820px');
+    expect(
+      document.querySelector<HTMLElement>('.dialog-modal')?.style.getPropertyValue('--dialog-height'),
+    ).toBe('440px');
     expect(box.value).toBe('/thesis/');
     expect(screen.getByRole('button', { name: 'archive' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'old' })).toBeTruthy();

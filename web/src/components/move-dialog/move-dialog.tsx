@@ -7,6 +7,7 @@ import {
   movedPath,
   subfolders,
 } from '@scriptorium/common/rules/paths';
+import { Folder } from 'lucide-react';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiPost } from '../../api/client';
@@ -131,7 +132,7 @@ export function MoveDialog(props: MoveDialogProps) {
           aria-pressed={isSelected}
           onClick={() => pick(folder)}
         >
-          <span aria-hidden="true">📁 </span>
+          <Folder aria-hidden="true" />
           {folder === '/' ? t('allDocuments') : folderName(folder)}
         </button>
         {children.length > 0 ? (

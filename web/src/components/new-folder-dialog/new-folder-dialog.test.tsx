@@ -14,8 +14,12 @@ describe('NewFolderDialog (spec 2.7 and 5)', () => {
   it('is 400 by 150', () => {
     open();
     expect([NEW_FOLDER_DIALOG_WIDTH, NEW_FOLDER_DIALOG_HEIGHT]).toEqual([400, 150]);
-    expect(document.querySelector<HTMLElement>('.dialog-modal')?.style.width).toBe('400px');
-    expect(document.querySelector<HTMLElement>('.dialog-modal')?.style.height).toBe('150px');
+    expect(
+      document.querySelector<HTMLElement>('.dialog-modal')?.style.getPropertyValue('--dialog-width'),
+    ).toBe('400px');
+    expect(
+      document.querySelector<HTMLElement>('.dialog-modal')?.style.getPropertyValue('--dialog-height'),
+    ).toBe('150px');
   });
 
   it('ignores an empty name', () => {

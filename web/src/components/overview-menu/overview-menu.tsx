@@ -1,3 +1,4 @@
+import { ChevronDown } from 'lucide-react';
 import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useRef, useState } from 'react';
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
@@ -291,9 +292,7 @@ function Dropdown({
         aria-keyshortcuts={keys}
       >
         <span>{isFilter && selected ? selected.label : item.title}</span>
-        <span aria-hidden="true" className="overview-menu-caret">
-          ▾
-        </span>
+        <ChevronDown aria-hidden="true" className="overview-menu-caret" />
       </Button>
       <Popover className="menu-popover" placement="bottom start">
         {isFilter ? (

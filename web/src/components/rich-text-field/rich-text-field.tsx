@@ -1,3 +1,13 @@
+import {
+  ALargeSmall,
+  Bold,
+  Braces,
+  Italic,
+  type LucideIcon,
+  Quote,
+  Subscript,
+  Superscript,
+} from 'lucide-react';
 import 'prosemirror-view/style/prosemirror.css';
 import './rich-text-field.css';
 import type { RichText } from '@scriptorium/common/bibliography/types';
@@ -59,14 +69,15 @@ export type RichTextFieldProps = SingleProps | ListProps;
 
 type Value = RichText | RichText[];
 
-const GLYPHS: Record<ToolbarMark, string> = {
-  em: 'I',
-  strong: 'B',
-  smallcaps: 'Sc',
-  sup: 'x²',
-  sub: 'x₂',
-  enquote: '“ ”',
-  nocase: '{A}',
+/** The toolbar's icons; each button is named by its label (aria-label), the icon is decoration. */
+const GLYPHS: Record<ToolbarMark, LucideIcon> = {
+  em: Italic,
+  strong: Bold,
+  smallcaps: ALargeSmall,
+  sup: Superscript,
+  sub: Subscript,
+  enquote: Quote,
+  nocase: Braces,
 };
 
 function sameValue(a: Value, b: Value): boolean {
@@ -233,6 +244,7 @@ export function RichTextField(props: RichTextFieldProps) {
               label: t(`mark.${name}`),
               shortcut: shortcutLabel(SHORTCUTS[name], keyNames, isMac),
             });
+            const Glyph = GLYPHS[name];
             return (
               <button
                 key={name}
@@ -248,7 +260,7 @@ export function RichTextField(props: RichTextFieldProps) {
                 onFocus={() => setCurrent(index)}
                 onClick={() => run(name)}
               >
-                <span aria-hidden="true">{GLYPHS[name]}</span>
+                <Glyph aria-hidden="true" />
               </button>
             );
           })}

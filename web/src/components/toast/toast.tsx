@@ -1,3 +1,4 @@
+import { X } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
@@ -70,8 +71,14 @@ export function ToastProvider({ children }: { children?: ReactNode }) {
       data-kind={toast.kind}
     >
       <span className="toast-message">{toast.message}</span>
-      <button type="button" className="toast-close" aria-label={t('close')} onClick={() => dismiss(toast.id)}>
-        ×
+      <button
+        type="button"
+        className="icon-button toast-close"
+        aria-label={t('close')}
+        title={t('close')}
+        onClick={() => dismiss(toast.id)}
+      >
+        <X aria-hidden="true" />
       </button>
     </div>
   );

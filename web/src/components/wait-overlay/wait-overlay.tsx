@@ -12,6 +12,19 @@ export interface WaitOverlayProps {
   message?: string;
 }
 
+/**
+ * With nothing to return to (the start-up wait), the browser would go on from where the removed
+ * overlay was, the end of the page, and the first Tab would leave the page. Focusing the body for a
+ * moment starts the Tab order at the top again: the skip link comes first.
+ */
+function restartTabOrder(): void {
+  const { body } = document;
+  const hadTabIndex = body.hasAttribute('tabindex');
+  if (!hadTabIndex) body.setAttribute('tabindex', '-1');
+  body.focus({ preventScroll: true });
+  if (!hadTabIndex) body.removeAttribute('tabindex');
+}
+
 /** Blocks pointer and keyboard input on the whole page while `active`. */
 export function WaitOverlay({ active, message }: WaitOverlayProps) {
   const { t } = useTranslation('components');
@@ -37,7 +50,8 @@ export function WaitOverlay({ active, message }: WaitOverlayProps) {
     window.addEventListener('keydown', block, true);
     return () => {
       window.removeEventListener('keydown', block, true);
-      if (previous?.isConnected) previous.focus();
+      if (previous?.isConnected && previous !== document.body) previous.focus();
+      else restartTabOrder();
     };
   }, [active]);
 

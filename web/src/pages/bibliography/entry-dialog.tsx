@@ -15,6 +15,7 @@ import {
   missingRequired,
 } from '@scriptorium/common/bibliography/validate';
 import { BibTypes } from 'biblatex-csl-converter';
+import { Minus } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
@@ -147,7 +148,7 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
       width={760}
       buttons={
         <>
-          <button type="submit" form={formId} className="button-primary" disabled={busy}>
+          <button type="submit" form={formId} className="button button-primary" disabled={busy}>
             {t('submit')}
           </button>
           <button type="button" onClick={onClose}>
@@ -432,11 +433,11 @@ function NameListEditor({
             aria-label={t('removeName', { index: index + 1 })}
             onClick={() => onChange(rows.filter((_, i) => i !== index))}
           >
-            <span aria-hidden="true">−</span>
+            <Minus aria-hidden="true" />
           </button>
         </div>
       ))}
-      <button type="button" className="bib-add-name" onClick={() => onChange([...rows, emptyName()])}>
+      <button type="button" className="button bib-add-name" onClick={() => onChange([...rows, emptyName()])}>
         {t('addName')}
       </button>
     </fieldset>

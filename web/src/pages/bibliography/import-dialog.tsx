@@ -115,7 +115,7 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
           <>
             <button
               type="button"
-              className="button-primary"
+              className="button button-primary"
               disabled={pasted.trim() === ''}
               onClick={() => void run(pasted)}
             >
@@ -126,7 +126,7 @@ export function ImportDialog({ onClose, onImported }: ImportDialogProps) {
             </button>
           </>
         ) : (
-          <button type="button" className="button-primary" disabled={busy} onClick={onClose}>
+          <button type="button" className="button button-primary" disabled={busy} onClick={onClose}>
             {t('close')}
           </button>
         )

@@ -130,12 +130,14 @@ export function ContactsPage() {
     {
       id: 'type',
       header: t('columns.type'),
+      className: 'contacts-col-type',
       sortValue: (contact) => t(`types.${contact.type}`),
       cell: (contact) => t(`types.${contact.type}`),
     },
     {
       id: 'email',
       header: t('columns.email'),
+      className: 'contacts-col-email',
       sortValue: (contact) => contact.email.toLowerCase(),
       cell: (contact) => contact.email,
     },
@@ -195,9 +197,7 @@ export function ContactsPage() {
 
   return (
     <section className="page contacts-page" aria-labelledby="page-heading">
-      <h1 id="page-heading" className="visually-hidden">
-        {t('title')}
-      </h1>
+      <h1 id="page-heading">{t('title')}</h1>
       <OverviewMenu items={menuItems} />
       {loaded ? (
         <DataTable

@@ -1,3 +1,4 @@
+import { ChevronDown } from 'lucide-react';
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import '../../components/menu/menu.css';
@@ -16,7 +17,7 @@ export function RespondMenu({ name, onAccept, onDecline }: RespondMenuProps) {
     <MenuTrigger>
       <Button className="button contacts-respond" aria-label={t('respondTo', { name })}>
         {t('respond')}
-        <span aria-hidden="true">▾</span>
+        <ChevronDown aria-hidden="true" />
       </Button>
       <Popover className="menu-popover" placement="bottom end">
         <Menu

@@ -8,6 +8,7 @@ import {
   folderTrail,
   folderUrl,
 } from '@scriptorium/common/rules/paths';
+import { FileText, Folder } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
@@ -215,18 +216,14 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
       cell: (row) =>
         row.kind === 'folder' ? (
           <a href={folderUrl(row.path)} className="documents-folder-link">
-            <span aria-hidden="true" className="documents-icon">
-              📁
-            </span>
+            <Folder aria-hidden="true" className="documents-icon" />
             <span className="documents-name">{row.name}</span>
             <span className="documents-count">{t('folderCount', { count: row.count })}</span>
           </a>
         ) : (
           <>
             <a href={documentUrl(row.doc.path, row.doc.id)} className="documents-document-link">
-              <span aria-hidden="true" className="documents-icon">
-                📄
-              </span>
+              <FileText aria-hidden="true" className="documents-icon" />
               <span className="documents-name">{row.name}</span>
             </a>
             {searching ? <span className="documents-location">{folderOf(row.doc.path)}</span> : null}
@@ -236,12 +233,14 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
     {
       id: 'owner',
       header: t('columns.owner'),
+      className: 'documents-col-minor',
       sortValue: (row) => (row.kind === 'document' ? row.doc.owner.name : undefined),
       cell: (row) => (row.kind === 'document' ? (row.doc.is_owner ? t('me') : row.doc.owner.name) : null),
     },
     {
       id: 'rights',
       header: t('columns.rights'),
+      className: 'documents-col-minor',
       sortValue: (row) =>
         row.kind === 'document' ? (row.doc.is_owner ? '' : t(`rights.${row.doc.rights}`)) : undefined,
       cell: (row) =>
@@ -254,7 +253,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
     {
       id: 'created',
       header: t('columns.created'),
-      className: 'documents-date',
+      className: 'documents-date documents-col-minor',
       sortValue: (row) => (row.kind === 'document' ? row.doc.created : undefined),
       cell: (row) => (row.kind === 'document' ? formatDate(row.doc.created) : null),
     },

@@ -84,7 +84,9 @@ describe('profile page (spec 2.6)', { timeout: 30000 }, () => {
     const server = await openProfile({ 'POST /api/user/delete/': json({ error: 'x', message: 'x' }, 401) });
     fireEvent.click(screen.getByRole('button', { name: 'Delete account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete account' });
-    expect((dialog.closest('.dialog-modal') as HTMLElement | null)?.style.height).toBe('250px');
+    expect(
+      (dialog.closest('.dialog-modal') as HTMLElement | null)?.style.getPropertyValue('--dialog-height'),
+    ).toBe('250px');
     const confirm = within(dialog).getByRole('button', { name: 'Delete account' });
     fireEvent.change(within(dialog).getByLabelText('Username'), { target: { value: 'Ada' } });
     fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'secret' } });
@@ -103,7 +105,9 @@ describe('profile page (spec 2.6)', { timeout: 30000 }, () => {
     const server = await openProfile({ 'POST /api/user/email/add/': json({ ok: true }) });
     fireEvent.click(screen.getByRole('button', { name: 'Add e-mail address' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add e-mail address' });
-    expect((dialog.closest('.dialog-modal') as HTMLElement | null)?.style.width).toBe('400px');
+    expect(
+      (dialog.closest('.dialog-modal') as HTMLElement | null)?.style.getPropertyValue('--dialog-width'),
+    ).toBe('400px');
     fireEvent.change(within(dialog).getByLabelText('New e-mail address'), { target: { value: '   ' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     expect(await within(dialog).findByText('New email address is required!')).toBeTruthy();

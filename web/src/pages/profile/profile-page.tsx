@@ -1,4 +1,5 @@
 import type { AuthenticatedUser, EmailEntry, SocialAccount } from '@scriptorium/common/api/base';
+import { Check, ChevronDown, Pencil, Plus } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
@@ -53,7 +54,7 @@ function ProfileAvatar({ user, onAction }: { user: AuthenticatedUser; onAction(k
       )}
       <MenuTrigger>
         <Button className="button profile-avatar-button" aria-label={t('profile.pictureMenu')}>
-          ▾
+          <ChevronDown aria-hidden="true" />
         </Button>
         <Popover placement="bottom start" className="menu-popover">
           <Menu className="menu" onAction={(key) => onAction(String(key))}>
@@ -115,7 +116,7 @@ function EmailTable({
             <td>
               {email.verified ? (
                 <span className="profile-verified" role="img" aria-label={t('profile.verifiedYes')}>
-                  ✓
+                  <Check aria-hidden="true" />
                 </span>
               ) : (
                 <span className="visually-hidden">{t('profile.verifiedNo')}</span>
@@ -147,7 +148,7 @@ function EmailTable({
               title={t('profile.addEmail')}
               onClick={onAdd}
             >
-              ＋
+              <Plus aria-hidden="true" />
             </button>
           </td>
         </tr>
@@ -258,7 +259,7 @@ export function ProfilePage() {
                 title={ta('profile.editPassword')}
                 onClick={() => setDialog({ kind: 'password' })}
               >
-                ✎
+                <Pencil aria-hidden="true" />
               </button>
             </div>
           </div>

@@ -6,6 +6,7 @@ import {
   type ImageCopyright,
   type ImageLicence,
 } from '@scriptorium/common/api/usermedia';
+import { X } from 'lucide-react';
 import { type DragEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
@@ -254,7 +255,7 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
                           setFiles((current) => current.filter((item) => item.key !== entry.key))
                         }
                       >
-                        ×
+                        <X aria-hidden="true" />
                       </button>
                     ) : null}
                     {entry.error ? (

@@ -267,9 +267,7 @@ export function UsermediaPage() {
       }}
       onDrop={onPageDrop}
     >
-      <h1 id="page-heading" className="visually-hidden">
-        {t('title')}
-      </h1>
+      <h1 id="page-heading">{t('title')}</h1>
       <OverviewMenu items={menuItems} />
       <CachedVersionNotice />
       {!overview.loading ? (

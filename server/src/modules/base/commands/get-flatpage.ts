@@ -4,7 +4,7 @@ import { normaliseFlatpageUrl } from '../flatpage-url';
 export async function getFlatpage(db: Db, url: string) {
   return db
     .selectFrom('flatpages')
-    .select(['title', 'content'])
+    .select(['url', 'title', 'content'])
     .where('url', '=', normaliseFlatpageUrl(url))
     .executeTakeFirst();
 }

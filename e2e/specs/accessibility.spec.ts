@@ -1,0 +1,184 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { apiPost, expect, loginAs, test } from '../fixtures';
+
+// The look (issue 15): axe finds nothing on the screens, logged out and in, light and dark,
+// desktop and phone; no screen scrolls sideways on a phone; skip link, theme choice, dialogs.
+
+const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+const SCHEMES = ['light', 'dark'] as const;
+
+const LOGGED_OUT = ['/', '/account/password-reset/', '/pages/terms/'];
+const LOGGED_IN = ['/', '/bibliography/', '/usermedia/', '/user/contacts/', '/user/profile/'];
+
+/** axe's findings in a form that reads well in a failed assertion. */
+async function violations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact,
+    nodes: violation.nodes.map((node) => node.target.join(' ')),
+  }));
+}
+
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator('h1')).toBeVisible();
+  // Fonts and lazily loaded screen parts change contrast and layout: measure the settled page.
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => document.fonts.ready);
+}
+
+const LIBRARY = `
+@inproceedings{long2019,
+  author = {Smith, Jane and Doe, John},
+  title = {A Remarkably Long Title About the Reproducibility of Computational Experiments in the Humanities},
+  booktitle = {Proceedings of the Conference on Things}, year = {2019}
+}`;
+
+/** Rows in the tables: a reference with a long title (imported as a user does) and a sent invite. */
+async function seed(page: Page) {
+  await open(page, '/bibliography/');
+  await page.getByRole('button', { name: 'Import' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import references' });
+  await dialog.locator('textarea').fill(LIBRARY);
+  await dialog.locator('button.button-primary').click();
+  await expect(dialog.locator('.bib-report-summary')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await apiPost(page, '/api/user/invites/add/', { user_string: 'a.colleague@university.example.org' });
+}
+
+async function scrollsSideways(page: Page) {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+}
+
+for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+  for (const colorScheme of SCHEMES) {
+    test.describe(`${device}, ${colorScheme}`, () => {
+      test.use({ viewport, colorScheme });
+
+      test('logged out: no axe violations and no sideways scrolling', async ({ page }) => {
+        for (const path of LOGGED_OUT) {
+          await open(page, path);
+          expect(await violations(page), path).toEqual([]);
+          expect(await scrollsSideways(page), path).toBe(false);
+        }
+      });
+
+      test('logged in: no axe violations and no sideways scrolling', async ({ page, user }) => {
+        test.slow();
+        await loginAs(page, user);
+        await seed(page);
+        for (const path of LOGGED_IN) {
+          await open(page, path);
+          expect(await violations(page), path).toEqual([]);
+          expect(await scrollsSideways(page), path).toBe(false);
+        }
+      });
+    });
+  }
+}
+
+test.describe('focus and theme', () => {
+  test('the skip link is the first Tab stop and moves the focus to the content', async ({ page }) => {
+    await open(page, '/');
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('main')).toBeFocused();
+    await expect(page).toHaveURL(/\/$/);
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel('Username or e-mail')).toBeFocused();
+  });
+
+  test('the theme follows the system until chosen, and the choice survives a reload', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await open(page, '/');
+    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    expect(await background()).toBe('rgb(22, 25, 30)');
+    await page.getByLabel('Theme').selectOption({ label: 'Light' });
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    expect(await background()).toBe('rgb(246, 247, 249)');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+    await expect(page.getByLabel('Theme')).toHaveValue('light');
+    await page.getByLabel('Theme').selectOption({ label: 'As the system' });
+    await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
+    expect(await background()).toBe('rgb(22, 25, 30)');
+  });
+
+  test('forced-colours mode keeps the focus ring, in the system highlight colour', async ({ page }) => {
+    await page.emulateMedia({ forcedColors: 'active' });
+    await open(page, '/');
+    await page.getByLabel('Username or e-mail').focus();
+    await page.keyboard.press('Tab');
+    const style = await page
+      .getByLabel('Password', { exact: true })
+      .evaluate((element) => getComputedStyle(element).outlineStyle);
+    expect(style).toBe('solid');
+    expect(await violations(page)).toEqual([]);
+  });
+
+  test('a keyboard focus ring is drawn at >= 3:1 against the page', async ({ page }) => {
+    await open(page, '/');
+    await page.getByLabel('Username or e-mail').focus();
+    await page.keyboard.press('Tab');
+    const ring = await page.getByLabel('Password', { exact: true }).evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { style: style.outlineStyle, width: style.outlineWidth, color: style.outlineColor };
+    });
+    // --color-focus: #2f6fd6, 4.8:1 on white and 4.5:1 on the page background.
+    expect(ring).toEqual({ style: 'solid', width: '2px', color: 'rgb(47, 111, 214)' });
+  });
+});
+
+test.describe('dialogs on a phone', () => {
+  test.use({ viewport: VIEWPORTS.phone });
+
+  test('fill the screen, keep their buttons in view and pass axe', async ({ page, user }) => {
+    await loginAs(page, user, '/user/profile/');
+    await expect(page.locator('h1')).toBeVisible();
+    await page.getByRole('button', { name: 'Delete account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete account' });
+    await expect(dialog).toBeVisible();
+    const box = await page.locator('.dialog-modal').boundingBox();
+    expect(box).toEqual({ x: 0, y: 0, width: 390, height: 844 });
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+    expect(await violations(page)).toEqual([]);
+  });
+});
+
+for (const colorScheme of SCHEMES) {
+  test.describe(`dialogs, desktop, ${colorScheme}`, () => {
+    test.use({ viewport: VIEWPORTS.desktop, colorScheme });
+
+    test('pass axe, with their warnings shown', async ({ page, user }) => {
+      test.slow();
+      await loginAs(page, user, '/user/contacts/');
+      await expect(page.locator('h1')).toBeVisible();
+      await page.getByRole('button', { name: 'Invite contact' }).click();
+      const invite = page.getByRole('dialog', { name: 'Invite contact' });
+      await invite.getByRole('textbox').fill(`${user.username}, not-an-address`);
+      await invite.getByRole('button', { name: 'Invite', exact: true }).click();
+      await expect(invite.getByText('Invalid email!')).toBeVisible();
+      expect(await violations(page), 'invite contact').toEqual([]);
+      await page.keyboard.press('Escape');
+
+      await open(page, '/bibliography/');
+      await page.getByRole('button', { name: 'Register new source' }).click();
+      await expect(page.getByRole('dialog', { name: 'Register new source' })).toBeVisible();
+      expect(await violations(page), 'register new source').toEqual([]);
+      await page.keyboard.press('Escape');
+
+      await open(page, '/user/profile/');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      expect(await violations(page), 'change password').toEqual([]);
+    });
+  });
+}
