@@ -86,7 +86,11 @@ describe.each(ENGINES)('hardening: uploads (%s)', (engine) => {
       expect(response.json()).toEqual({ errormsg: { error: TOO_COMPLEX } });
       expect(latencies.length).toBeGreaterThan(0);
       // The one timed assertion the issue asks for: the event loop stays free during the upload.
-      expect(Math.max(...latencies), latencies.map(Math.round).join(' ')).toBeLessThan(200);
+      // The median, not the maximum: on a loaded machine any single request may be descheduled,
+      // while a sanitiser on the event loop held every request for the whole upload (40-70 s).
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const median = sorted[Math.floor(sorted.length / 2)];
+      expect(median, latencies.map(Math.round).join(' ')).toBeLessThan(200);
     }
   });
 
