@@ -1,3 +1,4 @@
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
@@ -106,7 +107,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
       );
       // The old session is over; only the new password logs in.
       expect(
-        (await other.get('/api/base/configuration/')).json<{ user: { is_authenticated: boolean } }>().user,
+        (await other.call(baseApi.configuration)).json<{ user: { is_authenticated: boolean } }>().user,
       ).toEqual({ is_authenticated: false });
       const oldLogin = await server()
         .client()
@@ -184,7 +185,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
 
       const confirmed = await browser.request('DELETE', `/api/user/confirm-email/${key}/`);
       expect(confirmed.status).toBe(200);
-      const config = await browser.get('/api/base/configuration/');
+      const config = await browser.call(baseApi.configuration);
       expect(config.json<{ user: { emails: unknown[] } }>().user.emails).toContainEqual({
         address,
         primary: false,
@@ -218,7 +219,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
           .status,
       ).toBe(403);
       const visitor = server().client();
-      await visitor.get('/api/base/configuration/');
+      await visitor.call(baseApi.configuration);
       expect((await visitor.request('DELETE', `/api/user/confirm-email/${key}/`)).status).toBe(200);
       const invite = await server()
         .ctx.db.selectFrom('user_invites')
@@ -267,7 +268,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
       const save = (u: Record<string, string>) => browser.post('/api/user/save/', { form_data: { user: u } });
       const ok = await save({ username: `${user.username}_x`, first_name: ' Ada ', last_name: 'Lovelace' });
       expect(ok.status).toBe(200);
-      const config = (await browser.get('/api/base/configuration/')).json<{
+      const config = (await browser.call(baseApi.configuration)).json<{
         user: Record<string, unknown>;
       }>();
       expect(config.user).toMatchObject({
@@ -321,11 +322,11 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
         new_password2: 'another secret',
       });
       expect(ok.status).toBe(200);
-      const mine = (await browser.get('/api/base/configuration/')).json<{
+      const mine = (await browser.call(baseApi.configuration)).json<{
         user: { is_authenticated: boolean };
       }>();
       expect(mine.user.is_authenticated).toBe(true);
-      const theirs = (await other.get('/api/base/configuration/')).json<{
+      const theirs = (await other.call(baseApi.configuration)).json<{
         user: { is_authenticated: boolean };
       }>();
       expect(theirs.user.is_authenticated).toBe(false);
@@ -362,8 +363,8 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
         .where('address_lower', '=', second)
         .execute();
       expect((await browser.post('/api/user/email/primary/', { email: second })).status).toBe(200);
-      const emails = (await browser.get('/api/base/configuration/')).json<{ user: { emails: unknown[] } }>()
-        .user.emails;
+      const emails = (await browser.call(baseApi.configuration)).json<{ user: { emails: unknown[] } }>().user
+        .emails;
       expect(emails).toEqual([
         { address: second, primary: true, verified: true },
         { address: user.email, primary: false, verified: true },
@@ -387,7 +388,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
       expect(uploaded.status).toBe(200);
       const avatar = String(uploaded.json.avatar);
       expect(avatar).toMatch(/^\/media\/avatars\/\d+-[0-9a-f]{32}\.png$/);
-      const config = (await browser.get('/api/base/configuration/')).json<{ user: { avatar: string } }>();
+      const config = (await browser.call(baseApi.configuration)).json<{ user: { avatar: string } }>();
       expect(config.user.avatar).toBe(avatar);
       const image = await fetch(`${server().baseUrl}${avatar}`);
       expect(image.status).toBe(200);
@@ -410,7 +411,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
 
       expect((await browser.post('/api/user/avatar/delete/')).status).toBe(200);
       expect(
-        (await browser.get('/api/base/configuration/')).json<{ user: { avatar: null } }>().user.avatar,
+        (await browser.call(baseApi.configuration)).json<{ user: { avatar: null } }>().user.avatar,
       ).toBeNull();
       expect((await fetch(`${server().baseUrl}${avatar}`)).status).toBe(404);
     });
@@ -430,7 +431,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
       expect((await browser.post('/api/user/socialaccountdelete/', { socialaccount: own.id })).status).toBe(
         404,
       );
-      const config = (await browser.get('/api/base/configuration/')).json<{
+      const config = (await browser.call(baseApi.configuration)).json<{
         user: { socialaccounts: unknown[] };
       }>();
       expect(config.user.socialaccounts).toEqual([{ id: foreign.id, provider: 'orcid', name: 'ORCID' }]);
@@ -470,7 +471,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
         .where('user_id', '=', user.id)
         .execute();
       expect(sessions).toEqual([]);
-      const otherConfig = (await other.get('/api/base/configuration/')).json<{
+      const otherConfig = (await other.call(baseApi.configuration)).json<{
         user: { is_authenticated: boolean };
       }>();
       expect(otherConfig.user.is_authenticated).toBe(false);

@@ -1,3 +1,4 @@
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { describe, expect, it } from 'vitest';
 import { hashSessionId } from '../src/http/session';
 import { ENGINES, useServer } from './harness';
@@ -39,7 +40,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
     expect(rows[0].id_hash).not.toContain(session?.value);
     expect(rows[0].expires_at - rows[0].created_at).toBe(14 * 24 * 3600 * 1000);
 
-    const configuration = await browser.get('/api/base/configuration/');
+    const configuration = await browser.call(baseApi.configuration);
     expect(configuration.json<{ user: { username: string } }>().user.username).toBe('Ada_Lovelace');
   });
 
@@ -145,7 +146,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
     // The old cookie, replayed, no longer opens the session.
     const replay = server().client();
     replay.cookies.set('sessionid', sessionId);
-    const configuration = await replay.get('/api/base/configuration/');
+    const configuration = await replay.call(baseApi.configuration);
     expect(configuration.json<{ user: unknown }>().user).toEqual({ is_authenticated: false });
   });
 
@@ -157,7 +158,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
       .set({ expires_at: Date.now() - 1000 })
       .where('user_id', '=', user.id)
       .execute();
-    const configuration = await browser.get('/api/base/configuration/');
+    const configuration = await browser.call(baseApi.configuration);
     expect(configuration.json<{ user: unknown }>().user).toEqual({ is_authenticated: false });
   });
 });
@@ -168,7 +169,7 @@ describe.each(ENGINES)('behind https (%s)', (engine) => {
   it('marks the session and CSRF cookies Secure and sends HSTS', async () => {
     const user = await server().buildUser();
     const browser = server().client();
-    const first = await browser.get('/api/base/configuration/');
+    const first = await browser.call(baseApi.configuration);
     expect(first.setCookies.find((c) => c.name === 'csrftoken')?.attributes.secure).toBe(true);
     expect(first.headers.get('strict-transport-security')).toBe('max-age=31536000');
     const login = await browser.post('/api/user/login/', { login: user.username, password: user.password });

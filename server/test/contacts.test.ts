@@ -1,4 +1,5 @@
 import type { Contact } from '@scriptorium/common/api/contacts';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
 import { claimPendingInvitesForEmail } from '../src/modules/contacts/commands/claim-invites';
@@ -73,7 +74,7 @@ async function invite(browser: TestClient, userString: string) {
 }
 
 async function waitingInvites(browser: TestClient): Promise<boolean> {
-  const response = await browser.get('/api/base/configuration/');
+  const response = await browser.call(baseApi.configuration);
   return response.json<{ user: { waiting_invites: boolean } }>().user.waiting_invites;
 }
 

@@ -1,3 +1,4 @@
+import { feedbackApi } from '@scriptorium/common/api/endpoints/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, useServer } from './harness';
 import { type SmtpSink, startSmtpSink } from './smtp-sink';
@@ -6,9 +7,7 @@ describe.each(ENGINES)('feedback without a contact address (%s)', (engine) => {
   const server = useServer(engine);
 
   it('stores a visitor report without a user', async () => {
-    const response = await server()
-      .client()
-      .post('/api/feedback/feedback/', { message: 'The login page is blank.' });
+    const response = await server().client().call(feedbackApi.send, { message: 'The login page is blank.' });
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ ok: true });
     const rows = await server().ctx.db.selectFrom('feedback').selectAll().execute();
@@ -25,9 +24,7 @@ describe.each(ENGINES)('feedback without a contact address (%s)', (engine) => {
   it('stores a user report with the user', async () => {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
-    expect((await browser.post('/api/feedback/feedback/', { message: '  Citations vanish  ' })).status).toBe(
-      200,
-    );
+    expect((await browser.call(feedbackApi.send, { message: '  Citations vanish  ' })).status).toBe(200);
     const row = await server()
       .ctx.db.selectFrom('feedback')
       .selectAll()
@@ -38,7 +35,7 @@ describe.each(ENGINES)('feedback without a contact address (%s)', (engine) => {
 
   it('refuses an empty message', async () => {
     const before = await server().ctx.db.selectFrom('feedback').select('id').execute();
-    const response = await server().client().post('/api/feedback/feedback/', { message: '   ' });
+    const response = await server().client().call(feedbackApi.send, { message: '   ' });
     expect(response.status).toBe(400);
     expect(response.json()).toEqual({
       form: { errors: [], fields: { message: { errors: ['This field is required.'] } } },
@@ -68,7 +65,7 @@ describe.each(ENGINES)('feedback mailed over SMTP (%s)', (engine) => {
   it('delivers the report to CONTACT_EMAIL with the user as Reply-To', async () => {
     const user = await server().buildUser({ username: 'emmy', email: 'emmy@math.example' });
     const browser = await server().loginAs(user);
-    const response = await browser.post('/api/feedback/feedback/', {
+    const response = await browser.call(feedbackApi.send, {
       message: 'Equation numbers restart on page 2.',
     });
     expect(response.status).toBe(200);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, useServer } from './harness';
 
@@ -129,7 +130,7 @@ describe.each(ENGINES)('GitHub login (%s)', (engine) => {
     };
     const browser = server().client();
     expect(await githubLogin(browser, '/api/social/github/login/')).toBe('/');
-    const config = (await browser.get('/api/base/configuration/')).json<{
+    const config = (await browser.call(baseApi.configuration)).json<{
       user: { username: string; socialaccounts: unknown[] };
     }>();
     expect(config.user.username).toBe(user.username);

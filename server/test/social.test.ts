@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type TestClient, useServer } from './harness';
@@ -141,7 +142,7 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
   });
 
   it('lists the providers in the configuration', async () => {
-    const config = (await server().client().get('/api/base/configuration/')).json();
+    const config = (await server().client().call(baseApi.configuration)).json();
     expect(config.socialaccount_providers).toEqual([
       { id: 'idp', name: 'Test IdP', login_url: '/api/social/idp/login/' },
     ]);
@@ -174,7 +175,7 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
       status: 302,
       location: '/',
     });
-    const config = (await browser.get('/api/base/configuration/')).json<{
+    const config = (await browser.call(baseApi.configuration)).json<{
       user: { username: string; socialaccounts: Array<{ provider: string; name: string }> };
     }>();
     expect(config.user.username).toBe(user.username);

@@ -1,3 +1,4 @@
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +9,7 @@ import {
   CONFIGURATION,
   fakeFetch,
   json,
+  route,
   userConfiguration,
 } from './testing/fake-fetch';
 
@@ -203,7 +205,7 @@ describe('page selection (spec 2.1)', () => {
     window.history.replaceState(null, '', '/pages/terms/');
     const server = fakeFetch({
       [CONFIGURATION]: json(anonymousConfiguration),
-      'POST /api/base/flatpage/': (request) =>
+      [route(baseApi.flatpage)]: (request) =>
         request.body?.get('url') === '/terms/'
           ? json({
               title: 'Terms',
@@ -220,7 +222,7 @@ describe('page selection (spec 2.1)', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Privacy policy' }));
     expect(await screen.findByRole('heading', { name: 'Error 404' })).toBeTruthy();
     expect(
-      server.requests.filter((r) => r.url === '/api/base/flatpage/').map((r) => r.body?.get('url')),
+      server.requests.filter((r) => r.url === baseApi.flatpage.path).map((r) => r.body?.get('url')),
     ).toEqual(['/terms/', '/privacy/']);
   });
 

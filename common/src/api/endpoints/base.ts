@@ -1,0 +1,41 @@
+import {
+  configuration,
+  feedbackRequest,
+  flatpageRequest,
+  flatpageResponse,
+  okResponse,
+  setLanguageRequest,
+  setLanguageResponse,
+} from '../base';
+import { endpoint } from '../endpoint';
+
+/** /api/base/: open to visitors (the pre-login shell needs the language and the providers). */
+export const baseApi = {
+  configuration: endpoint({ method: 'GET', path: '/api/base/configuration/', response: configuration }),
+  flatpage: endpoint({
+    method: 'POST',
+    path: '/api/base/flatpage/',
+    request: flatpageRequest,
+    response: flatpageResponse,
+  }),
+};
+
+/** /api/i18n/ */
+export const i18nApi = {
+  setLanguage: endpoint({
+    method: 'POST',
+    path: '/api/i18n/setlang/',
+    request: setLanguageRequest,
+    response: setLanguageResponse,
+  }),
+};
+
+/** /api/feedback/ */
+export const feedbackApi = {
+  send: endpoint({
+    method: 'POST',
+    path: '/api/feedback/feedback/',
+    request: feedbackRequest,
+    response: okResponse,
+  }),
+};
