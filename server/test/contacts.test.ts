@@ -1,5 +1,6 @@
 import type { Contact } from '@scriptorium/common/api/contacts';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
 import { claimPendingInvitesForEmail } from '../src/modules/contacts/commands/claim-invites';
@@ -344,7 +345,7 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     expect((await invite(a.browser, address)).status).toBe(201);
 
     // B adds the address: unverified, it does not name its owner, and a new invite waits like the first.
-    expect((await b.browser.post('/api/user/email/add/', { email: address })).status).toBe(200);
+    expect((await b.browser.call(userApi.addEmail, { email: address })).status).toBe(200);
     const second = await person();
     const pending = await invite(second.browser, address);
     expect(pending.status).toBe(201);
@@ -461,8 +462,7 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     expect(code, out.join('\n')).toBe(0);
     const browser = server().client();
     expect(
-      (await browser.post('/api/user/login/', { login: username, password: 'a long enough password' }))
-        .status,
+      (await browser.call(userApi.login, { login: username, password: 'a long enough password' })).status,
     ).toBe(200);
     expect(await list(browser)).toMatchObject([{ type: 'to_userinvite', name: fullName(a.user) }]);
   });

@@ -1,4 +1,5 @@
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { describe, expect, it } from 'vitest';
 import { requireUser } from '../src/http/session';
 import { ASSET_PATH, ENGINES, SHELL_MARKER, type TestResponse, useServer } from './harness';
@@ -66,13 +67,17 @@ describe.each(ENGINES)('CSRF protection (%s)', (engine) => {
 
   it('refuses a request without the cookie, and hands one out with the refusal', async () => {
     const browser = server().client();
-    const response = await browser.request('POST', '/api/user/logout/', {
-      headers: { 'x-csrftoken': 'abc' },
-    });
+    const response = await browser.call(
+      userApi.logout,
+      {},
+      {
+        headers: { 'x-csrftoken': 'abc' },
+      },
+    );
     expect(response.status).toBe(403);
     expect(browser.cookies.get('csrftoken')).toMatch(/^[0-9a-f]{64}$/);
     // With the handed-out token the same call goes through.
-    expect((await browser.post('/api/user/logout/')).status).toBe(200);
+    expect((await browser.call(userApi.logout)).status).toBe(200);
   });
 
   it('checks DELETE and PUT as well', async () => {
@@ -86,7 +91,7 @@ describe.each(ENGINES)('CSRF protection (%s)', (engine) => {
 
   it('translates the refusal', async () => {
     const browser = server().client({ 'accept-language': 'fr-CH, fr;q=0.9' });
-    const response = await browser.request('POST', '/api/user/logout/');
+    const response = await browser.call(userApi.logout);
     expect(response.json<{ message: string }>().message).toBe(
       'Le jeton de sécurité est absent ou erroné. Rechargez la page et réessayez.',
     );

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
 import { ENGINES, useServer } from './harness';
@@ -65,7 +66,7 @@ describe.each(ENGINES)('npm run manage (%s)', (engine) => {
     expect(result.stdout).toMatch(/^Created user "Noether" \(id \d+\)\.\n$/);
 
     const browser = server().client();
-    const login = await browser.post('/api/user/login/', {
+    const login = await browser.call(userApi.login, {
       login: 'emmy@math.example',
       password: 's3cret-enough',
     });

@@ -1,3 +1,4 @@
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, useServer } from './harness';
 
@@ -25,11 +26,11 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
     const user = await server().buildUser();
     // Each failure from a different address: the account counter, not the address one, locks.
     for (const ip of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
-      const response = await from(ip).post('/api/user/login/', { login: user.username, password: 'wrong' });
+      const response = await from(ip).call(userApi.login, { login: user.username, password: 'wrong' });
       expect(response.status).toBe(400);
       expect(response.json()).toEqual({ form: { errors: [WRONG], fields: {} } });
     }
-    const locked = await from('198.51.100.4').post('/api/user/login/', {
+    const locked = await from('198.51.100.4').call(userApi.login, {
       login: user.email,
       password: user.password,
     });
@@ -39,7 +40,7 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
 
     const german = await server()
       .client({ 'x-forwarded-for': '198.51.100.5', 'accept-language': 'de' })
-      .post('/api/user/login/', { login: user.username, password: user.password });
+      .call(userApi.login, { login: user.username, password: user.password });
     expect(german.status).toBe(429);
     expect(german.json()).toEqual({
       form: {
@@ -54,14 +55,14 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
   it('lets the account in again once the lock has run out', async () => {
     const user = await server().buildUser();
     for (let i = 0; i < 3; i++) {
-      await from(`198.51.100.${20 + i}`).post('/api/user/login/', {
+      await from(`198.51.100.${20 + i}`).call(userApi.login, {
         login: user.username,
         password: 'wrong',
       });
     }
     expect(
       (
-        await from('198.51.100.30').post('/api/user/login/', {
+        await from('198.51.100.30').call(userApi.login, {
           login: user.username,
           password: user.password,
         })
@@ -72,7 +73,7 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
       .set({ locked_until: Date.now() - 1 })
       .where('scope', '=', `account:${user.id}`)
       .execute();
-    const response = await from('198.51.100.30').post('/api/user/login/', {
+    const response = await from('198.51.100.30').call(userApi.login, {
       login: user.username,
       password: user.password,
     });
@@ -82,11 +83,11 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
   it('clears the account counter on success', async () => {
     const user = await server().buildUser();
     for (let i = 0; i < 2; i++) {
-      await from('198.51.100.40').post('/api/user/login/', { login: user.username, password: 'wrong' });
+      await from('198.51.100.40').call(userApi.login, { login: user.username, password: 'wrong' });
     }
     expect(
       (
-        await from('198.51.100.40').post('/api/user/login/', {
+        await from('198.51.100.40').call(userApi.login, {
           login: user.username,
           password: user.password,
         })
@@ -100,11 +101,11 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
     expect(row).toBeUndefined();
     // Two more failures do not lock: the count started again.
     for (let i = 0; i < 2; i++) {
-      await from('198.51.100.41').post('/api/user/login/', { login: user.username, password: 'wrong' });
+      await from('198.51.100.41').call(userApi.login, { login: user.username, password: 'wrong' });
     }
     expect(
       (
-        await from('198.51.100.42').post('/api/user/login/', {
+        await from('198.51.100.42').call(userApi.login, {
           login: user.username,
           password: user.password,
         })
@@ -115,20 +116,20 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
   it('locks a client address that tries many accounts, and only that address', async () => {
     const victim = await server().buildUser();
     for (let i = 0; i < 5; i++) {
-      const response = await from('203.0.113.9').post('/api/user/login/', {
+      const response = await from('203.0.113.9').call(userApi.login, {
         login: `guess${i}`,
         password: 'x',
       });
       expect(response.status).toBe(400);
     }
-    const blocked = await from('203.0.113.9').post('/api/user/login/', {
+    const blocked = await from('203.0.113.9').call(userApi.login, {
       login: victim.username,
       password: victim.password,
     });
     expect(blocked.status).toBe(429);
     expect(blocked.json()).toEqual({ form: { errors: [lockedText(10)], fields: {} } });
 
-    const elsewhere = await from('203.0.113.10').post('/api/user/login/', {
+    const elsewhere = await from('203.0.113.10').call(userApi.login, {
       login: victim.username,
       password: victim.password,
     });
@@ -137,9 +138,9 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
 
   it('locks unknown logins like known ones, so a lock does not reveal that an account exists', async () => {
     for (let i = 0; i < 3; i++) {
-      await from(`198.51.100.${60 + i}`).post('/api/user/login/', { login: 'no-such-person', password: 'x' });
+      await from(`198.51.100.${60 + i}`).call(userApi.login, { login: 'no-such-person', password: 'x' });
     }
-    const response = await from('198.51.100.70').post('/api/user/login/', {
+    const response = await from('198.51.100.70').call(userApi.login, {
       login: 'No-Such-Person',
       password: 'x',
     });
@@ -148,7 +149,7 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
 
   it('keeps the counters in the database, shared by every server process', async () => {
     const user = await server().buildUser();
-    await from('198.51.100.80').post('/api/user/login/', { login: user.username, password: 'wrong' });
+    await from('198.51.100.80').call(userApi.login, { login: user.username, password: 'wrong' });
     const rows = await server()
       .ctx.db.selectFrom('login_attempts')
       .select(['scope', 'failures'])

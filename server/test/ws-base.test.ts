@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -84,7 +85,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
 
   it('denies a logged-out session', async () => {
     const client = await loggedIn();
-    await client.post('/api/user/logout/');
+    await client.call(userApi.logout);
     client.cookies.set('sessionid', 'forged-or-expired');
     const socket = await raw(client);
     expect(await socket.next()).toEqual({ type: 'access_denied', c: 0, s: 0 });
@@ -101,7 +102,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
   it('denies an open socket as soon as its session logs out, in any tab', async () => {
     const client = await loggedIn();
     const socket = await subscribed(client);
-    await client.post('/api/user/logout/');
+    await client.call(userApi.logout);
     expect(await nextOtherThanSubscribed(socket)).toEqual({ type: 'access_denied', c: 1, s: 2 });
     expect(await socket.closed).toEqual({ code: 1008, reason: 'access denied' });
   });
@@ -112,7 +113,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
     const elsewhere = await server().loginAs(user);
     const mine = await subscribed(here, 'raw-session-here');
     const theirs = await subscribed(elsewhere, 'raw-session-elsewhere');
-    const changed = await here.post('/api/user/passwordchange/', {
+    const changed = await here.call(userApi.changePassword, {
       old_password: user.password,
       new_password1: 'a brand new secret',
       new_password2: 'a brand new secret',

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { WebSocketConnector } from '@scriptorium/common/ws/connector';
 import type { AppFrame } from '@scriptorium/common/ws/messages';
 import { Redis } from 'ioredis';
@@ -122,7 +123,7 @@ describe.skipIf(!SERVICES)('two server processes sharing PostgreSQL and Redis', 
 
   async function login(on: Process, username: string): Promise<TestClient> {
     const client = new TestClient(on.baseUrl);
-    const response = await client.post('/api/user/login/', { login: username, password });
+    const response = await client.call(userApi.login, { login: username, password });
     expect(response.status, response.text).toBe(200);
     return client;
   }

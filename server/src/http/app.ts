@@ -78,8 +78,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // Module routes carry their full paths from common/src/api/endpoints; the others take a prefix.
   await app.register(baseRoutes(ctx));
-  await app.register(userRoutes(ctx), { prefix: '/api/user' });
-  await app.register(accountRoutes(ctx), { prefix: '/api/account' });
+  await app.register(userRoutes(ctx));
+  await app.register(accountRoutes(ctx));
   await app.register(socialRoutes(ctx), { prefix: '/api/social' });
   await app.register(avatarRoutes(ctx), { prefix: '/media/avatars' });
   await app.register(contactsRoutes(ctx), { prefix: '/api/user' });

@@ -1,3 +1,4 @@
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../app/app';
@@ -6,6 +7,7 @@ import {
   CONFIGURATION,
   fakeFetch,
   json,
+  route,
   userConfiguration,
 } from '../../app/testing/fake-fetch';
 import { INVITE_KEY_STORAGE } from './invite-key';
@@ -43,7 +45,7 @@ describe('invite page (spec 2.3)', { timeout: 30000 }, () => {
   it('keeps the key and shows the login page to visitors, then claims right after the login', async () => {
     const server = fakeFetch({
       [CONFIGURATION]: [json(anonymousConfiguration), json(userConfiguration({}))],
-      'POST /api/user/login/': json({ location: '/' }),
+      [route(userApi.login)]: json({ location: '/' }),
       [CLAIM]: json({ redirect: '/user/contacts/' }),
       [LIST]: json({ contacts: [inviter] }),
     });
