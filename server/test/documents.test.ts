@@ -1,6 +1,7 @@
 import type { Contact } from '@scriptorium/common/api/contacts';
 import type { AccessEntry, DocumentEntry } from '@scriptorium/common/api/documents';
 import { DOCUMENTS_API } from '@scriptorium/common/api/documents';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { describe, expect, it } from 'vitest';
 import { claimPendingInvitesForEmail } from '../src/modules/contacts/commands/claim-invites';
 import { ENGINES, type TestClient, type TestServer, type TestUser, useServer } from './harness';
@@ -32,13 +33,12 @@ async function create(browser: TestClient, form: Record<string, unknown> = {}): 
 
 /** The real contact flow: a invites b by username, b accepts. */
 async function connect(a: Person, b: Person): Promise<void> {
-  const invite = await a.browser.post('/api/user/invites/add/', { user_string: b.user.username });
+  const invite = await a.browser.call(contactsApi.invite, { user_string: b.user.username });
   expect(invite.status, invite.text).toBe(201);
-  const received = (await b.browser.post('/api/user/contacts/list/')).json<{ contacts: Contact[] }>()
-    .contacts;
+  const received = (await b.browser.call(contactsApi.list)).json<{ contacts: Contact[] }>().contacts;
   const mine = received.filter((c) => c.type === 'to_userinvite');
-  const accepted = await b.browser.post('/api/user/invites/accept/', {
-    invites: JSON.stringify(mine.map(({ id }) => ({ id }))),
+  const accepted = await b.browser.call(contactsApi.accept, {
+    invites: mine.map(({ id }) => ({ id })),
   });
   expect(accepted.status, accepted.text).toBe(200);
 }
@@ -177,7 +177,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     const stranger = await person(server());
     await connect(ann, bob);
     await connect(ann, cid);
-    const invite = await ann.browser.post('/api/user/invites/add/', {
+    const invite = await ann.browser.call(contactsApi.invite, {
       user_string: 'new.author@example.org',
     });
     expect(invite.status, invite.text).toBe(201);
@@ -241,7 +241,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     const ann = await person(server());
     const id = await create(ann.browser, { title: 'For a newcomer' });
     // By e-mail, before the person has an account.
-    const invite = await ann.browser.post('/api/user/invites/add/', { user_string: 'Newcomer@Example.org' });
+    const invite = await ann.browser.call(contactsApi.invite, { user_string: 'Newcomer@Example.org' });
     const inviteId = invite.json<{ contact: Contact }>().contact.id;
     await share(ann, id, [{ holder_type: 'userinvite', holder_id: inviteId, rights: 'review' }]);
 
@@ -249,10 +249,9 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     await claimPendingInvitesForEmail(server().ctx.db, newcomer.id, newcomer.email);
     const browser = await server().loginAs(newcomer);
     expect(await list(browser)).toEqual([]);
-    const received = (await browser.post('/api/user/contacts/list/')).json<{ contacts: Contact[] }>()
-      .contacts;
-    await browser.post('/api/user/invites/accept/', {
-      invites: JSON.stringify(received.map(({ id: row }) => ({ id: row }))),
+    const received = (await browser.call(contactsApi.list)).json<{ contacts: Contact[] }>().contacts;
+    await browser.call(contactsApi.accept, {
+      invites: received.map(({ id: row }) => ({ id: row })),
     });
     expect((await list(browser))[0]).toMatchObject({ id, rights: 'review', path: '' });
     const access = (await ann.browser.post(DOCUMENTS_API.accessGet, { id })).json<{ access: AccessEntry[] }>()
@@ -263,7 +262,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
 
     // By username, to someone who already has an account.
     const dan = await person(server());
-    const byName = await ann.browser.post('/api/user/invites/add/', { user_string: dan.user.username });
+    const byName = await ann.browser.call(contactsApi.invite, { user_string: dan.user.username });
     await share(ann, id, [
       { holder_type: 'user', holder_id: newcomer.id, rights: 'review' },
       {
@@ -273,10 +272,9 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
       },
     ]);
     expect(await list(dan.browser)).toEqual([]);
-    const danInvites = (await dan.browser.post('/api/user/contacts/list/')).json<{ contacts: Contact[] }>()
-      .contacts;
-    await dan.browser.post('/api/user/invites/accept/', {
-      invites: JSON.stringify(danInvites.map(({ id: row }) => ({ id: row }))),
+    const danInvites = (await dan.browser.call(contactsApi.list)).json<{ contacts: Contact[] }>().contacts;
+    await dan.browser.call(contactsApi.accept, {
+      invites: danInvites.map(({ id: row }) => ({ id: row })),
     });
     expect((await list(dan.browser))[0]).toMatchObject({ id, rights: 'read' });
   });
@@ -285,10 +283,10 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     const ann = await person(server());
     const eve = await person(server());
     const id = await create(ann.browser);
-    const invite = await ann.browser.post('/api/user/invites/add/', { user_string: eve.user.username });
+    const invite = await ann.browser.call(contactsApi.invite, { user_string: eve.user.username });
     const inviteId = invite.json<{ contact: Contact }>().contact.id;
     await share(ann, id, [{ holder_type: 'userinvite', holder_id: inviteId, rights: 'write' }]);
-    await eve.browser.post('/api/user/invites/decline/', { invites: JSON.stringify([{ id: inviteId }]) });
+    await eve.browser.call(contactsApi.decline, { invites: [{ id: inviteId }] });
     const access = (await ann.browser.post(DOCUMENTS_API.accessGet, { id })).json<{ access: AccessEntry[] }>()
       .access;
     expect(access).toEqual([]);
@@ -310,8 +308,8 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     await share(bob, bobDoc, [{ holder_type: 'user', holder_id: ann.user.id, rights: 'comment' }]);
     expect(await list(ann.browser)).toHaveLength(2);
 
-    const removed = await bob.browser.post('/api/user/contacts/delete/', {
-      contacts: JSON.stringify([{ id: ann.user.id, type: 'user' }]),
+    const removed = await bob.browser.call(contactsApi.delete, {
+      contacts: [{ id: ann.user.id, type: 'user' }],
     });
     expect(removed.status, removed.text).toBe(200);
     expect((await list(ann.browser)).map((doc) => doc.id)).toEqual([annDoc]);

@@ -82,7 +82,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(accountRoutes(ctx));
   await app.register(socialRoutes(ctx), { prefix: '/api/social' });
   await app.register(avatarRoutes(ctx), { prefix: '/media/avatars' });
-  await app.register(contactsRoutes(ctx), { prefix: '/api/user' });
+  await app.register(contactsRoutes(ctx));
   await app.register(i18nRoutes(ctx));
   await app.register(feedbackRoutes(ctx));
 

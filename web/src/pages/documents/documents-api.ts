@@ -1,10 +1,4 @@
 import {
-  type Contact,
-  contactsListResponse,
-  inviteAddError,
-  inviteAddResponse,
-} from '@scriptorium/common/api/contacts';
-import {
   type AccessEntry,
   type AccessSaveItem,
   accessGetResponse,
@@ -17,7 +11,7 @@ import {
   documentListResponse,
   doneResponse,
 } from '@scriptorium/common/api/documents';
-import { ApiError, apiPost } from '../../api/client';
+import { apiPost } from '../../api/client';
 
 export async function fetchDocuments(): Promise<DocumentEntry[]> {
   return (await apiPost(DOCUMENTS_API.list, {}, documentListResponse)).documents;
@@ -45,23 +39,4 @@ export async function fetchAccess(id: number): Promise<AccessEntry[]> {
 
 export async function saveAccess(id: number, access: AccessSaveItem[]): Promise<void> {
   await apiPost(DOCUMENTS_API.accessSave, { id, access: JSON.stringify(access) }, doneResponse);
-}
-
-/** The user's contacts (the contacts module's list call, spec 7). */
-export async function fetchContacts(): Promise<Contact[]> {
-  return (await apiPost('/api/user/contacts/list/', {}, contactsListResponse)).contacts;
-}
-
-/**
- * Invites a person by e-mail address (the contacts module's call, spec 7): the new contact, or
- * the server's translated reason (spec 8 error 1, 2 or 3) when it refuses.
- */
-export async function inviteContact(address: string): Promise<{ contact: Contact } | { error: string }> {
-  try {
-    return await apiPost('/api/user/invites/add/', { user_string: address }, inviteAddResponse);
-  } catch (error) {
-    const refused = error instanceof ApiError ? inviteAddError.safeParse(error.body) : null;
-    if (refused?.success) return { error: refused.data.message };
-    throw error;
-  }
 }

@@ -1,3 +1,4 @@
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -12,8 +13,8 @@ import {
 } from '../../app/testing/fake-fetch';
 import { INVITE_KEY_STORAGE } from './invite-key';
 
-const CLAIM = 'POST /api/user/invite/';
-const LIST = 'POST /api/user/contacts/list/';
+const CLAIM = route(contactsApi.claim);
+const LIST = route(contactsApi.list);
 const inviter = { id: 3, type: 'to_userinvite', name: 'Grace Hopper', email: 'grace@example.org' };
 
 // Each test loads the app and its page chunks; the first load in a run is slow.
