@@ -88,7 +88,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(documentsRoutes(ctx), { prefix: '/api/documents' });
   await app.register(usermediaRoutes(ctx), { prefix: '/api/usermedia' });
-  await app.register(bibliographyRoutes(ctx), { prefix: '/api/bibliography' });
+  await app.register(bibliographyRoutes(ctx));
   await app.register(mediaRoutes(ctx), { prefix: '/media' });
 
   await app.register(websocketPlugin(ctx));
