@@ -86,7 +86,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(i18nRoutes(ctx));
   await app.register(feedbackRoutes(ctx));
 
-  await app.register(documentsRoutes(ctx), { prefix: '/api/documents' });
+  await app.register(documentsRoutes(ctx));
   await app.register(usermediaRoutes(ctx));
   await app.register(bibliographyRoutes(ctx));
   await app.register(mediaRoutes(ctx), { prefix: '/media' });
