@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { staffApi } from '@scriptorium/common/api/endpoints/staff';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -171,7 +172,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
         'open',
       );
       const staff = await loggedIn(true);
-      const response = await staff.post('/api/base/send_system_message/', {
+      const response = await staff.call(staffApi.sendSystemMessage, {
         message: 'Maintenance at 18:00.',
       });
       expect(response.status, response.text).toBe(200);
@@ -182,15 +183,13 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
 
     it('refuses other users with 403 and visitors with 401', async () => {
       const user = await loggedIn();
-      expect((await user.post('/api/base/send_system_message/', { message: 'hi' })).status).toBe(403);
-      expect((await server().client().post('/api/base/send_system_message/', { message: 'hi' })).status).toBe(
-        401,
-      );
+      expect((await user.call(staffApi.sendSystemMessage, { message: 'hi' })).status).toBe(403);
+      expect((await server().client().call(staffApi.sendSystemMessage, { message: 'hi' })).status).toBe(401);
     });
 
     it('needs a message', async () => {
       const staff = await loggedIn(true);
-      const response = await staff.post('/api/base/send_system_message/', { message: '   ' });
+      const response = await staff.call(staffApi.sendSystemMessage, { message: '   ' });
       expect(response.status).toBe(400);
       expect(response.json()).toEqual({
         form: { errors: [], fields: { message: { errors: ['This field is required.'] } } },
@@ -249,7 +248,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
   describe('connection_info', () => {
     it('counts connected users and sockets for staff', async () => {
       const staff = await loggedIn(true);
-      const before = (await staff.get('/api/base/connection_info/')).json<{
+      const before = (await staff.call(staffApi.connectionInfo)).json<{
         users: number;
         sockets: number;
       }>();
@@ -258,7 +257,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
       const b = connect(user);
       const c = connect(await loggedIn());
       await waitFor(() => [a, b, c].every((client) => client.connector.status.state === 'open'), 'open');
-      const response = await staff.get('/api/base/connection_info/');
+      const response = await staff.call(staffApi.connectionInfo);
       expect(response.status).toBe(200);
       expect(response.json()).toEqual({ users: before.users + 2, sockets: before.sockets + 3, processes: 1 });
       c.connector.close();
@@ -266,7 +265,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
         () => liveHub(server().ctx)!.registry.census().sockets === before.sockets + 2,
         'a closed socket',
       );
-      expect((await staff.get('/api/base/connection_info/')).json()).toEqual({
+      expect((await staff.call(staffApi.connectionInfo)).json()).toEqual({
         users: before.users + 1,
         sockets: before.sockets + 2,
         processes: 1,
@@ -274,8 +273,8 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
     });
 
     it('is for staff only', async () => {
-      expect((await (await loggedIn()).get('/api/base/connection_info/')).status).toBe(403);
-      expect((await server().client().get('/api/base/connection_info/')).status).toBe(401);
+      expect((await (await loggedIn()).call(staffApi.connectionInfo)).status).toBe(403);
+      expect((await server().client().call(staffApi.connectionInfo)).status).toBe(401);
     });
   });
 

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { staffApi } from '@scriptorium/common/api/endpoints/staff';
 import { type SocketLike, WebSocketConnector } from '@scriptorium/common/ws/connector';
 import type { AppFrame } from '@scriptorium/common/ws/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -188,7 +189,7 @@ describe('the live connection through a faulty network', () => {
     for (let index = 1; index <= total; index++) {
       connector.send({ type: 'note', text: `note ${index}` });
       posts.push(
-        staff.post('/api/base/send_system_message/', { message: `system ${index}` }).then((response) => {
+        staff.call(staffApi.sendSystemMessage, { message: `system ${index}` }).then((response) => {
           if (response.status !== 200) throw new Error(response.text);
         }),
       );

@@ -1,6 +1,7 @@
 import type net from 'node:net';
 import fastifyWebsocket from '@fastify/websocket';
-import { connectionInfo, sendSystemMessageRequest } from '@scriptorium/common/ws/api';
+import { staffApi } from '@scriptorium/common/api/endpoints/staff';
+import { connectionInfo } from '@scriptorium/common/ws/api';
 import { type AppFrame, type AppMessage, MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
 import type { TransportTiming } from '@scriptorium/common/ws/timing';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -8,7 +9,8 @@ import type { WebSocket } from 'ws';
 import type { ZodType } from 'zod';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
-import { HttpError, parseForm } from '../http/errors';
+import { parseInput, route } from '../http/endpoint';
+import { HttpError } from '../http/errors';
 import { requireUser, userFromCookieHeader } from '../http/session';
 import type { UserRow } from '../modules/user/queries';
 import { CLOSE_POLICY_VIOLATION, ServerConnection } from './connection';
@@ -157,15 +159,15 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
       },
     );
 
-    app.post('/api/base/send_system_message/', async (request) => {
+    route(app, staffApi.sendSystemMessage, async (request) => {
       const user = requireUser(request);
       if (!user.is_staff) throw new HttpError(403);
-      const { message } = parseForm(request, sendSystemMessageRequest);
+      const { message } = parseInput(request, staffApi.sendSystemMessage);
       await sendSystemMessage(ctx, message);
       return {};
     });
 
-    app.get('/api/base/connection_info/', async (request) => {
+    route(app, staffApi.connectionInfo, async (request) => {
       const user = requireUser(request);
       if (!user.is_staff) throw new HttpError(403);
       const census = await fanOut.census();
