@@ -80,7 +80,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(baseRoutes(ctx));
   await app.register(userRoutes(ctx));
   await app.register(accountRoutes(ctx));
-  await app.register(socialRoutes(ctx), { prefix: '/api/social' });
+  await app.register(socialRoutes(ctx));
   await app.register(avatarRoutes(ctx), { prefix: '/media/avatars' });
   await app.register(contactsRoutes(ctx));
   await app.register(i18nRoutes(ctx));

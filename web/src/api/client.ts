@@ -4,8 +4,6 @@ import {
   type EndpointOutput,
   encodeRequest,
 } from '@scriptorium/common/api/endpoint';
-import { encodeForm } from '@scriptorium/common/api/form';
-import type { z } from 'zod';
 
 /** A non-OK HTTP answer (spec section 7: non-OK responses are thrown as errors). */
 export class ApiError extends Error {
@@ -105,28 +103,4 @@ export async function call<E extends Endpoint>(
     ? await sendWithProgress(encoded.method, encoded.url, encoded.body, options.onUploadProgress)
     : await send(encoded.method, encoded.url, encoded.body);
   return target.response.parse(answer) as EndpointOutput<E>;
-}
-
-// Legacy helpers, removed once every module calls through `call`.
-async function legacy(method: string, path: string, body?: BodyInit, schema?: z.ZodType): Promise<unknown> {
-  const answer = await send(method, path, body);
-  return schema ? schema.parse(answer) : answer;
-}
-export async function apiGet<T extends z.ZodType>(path: string, schema?: T): Promise<z.output<T>> {
-  return (await legacy('GET', path, undefined, schema)) as z.output<T>;
-}
-export async function apiPost<T extends z.ZodType>(
-  path: string,
-  payload: Record<string, unknown> | FormData = {},
-  schema?: T,
-): Promise<z.output<T>> {
-  const body = payload instanceof FormData ? payload : encodeForm(payload);
-  return (await legacy('POST', path, body, schema)) as z.output<T>;
-}
-export async function apiDelete<T extends z.ZodType>(
-  path: string,
-  payload: Record<string, unknown> = {},
-  schema?: T,
-): Promise<z.output<T>> {
-  return (await legacy('DELETE', path, encodeForm(payload), schema)) as z.output<T>;
 }
