@@ -1,5 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
-import { apiPost, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { apiCall, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
 
 // One after the other: accounts are made by the CLI on the server's SQLite file, and a busy
 // parallel spec can hold its write lock longer than the CLI waits on this loaded machine.
@@ -15,11 +17,11 @@ async function contacts(
   const bobPage = await (await browser.newContext()).newPage();
   await loginAs(annPage, ann, '/');
   await loginAs(bobPage, bob, '/');
-  await apiPost(annPage, '/api/user/invites/add/', { user_string: bob.username });
-  const list = await apiPost(bobPage, '/api/user/contacts/list/', {});
+  await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
+  const list = await apiCall(bobPage, contactsApi.list);
   const { contacts: received } = (await list.json()) as { contacts: { id: number; type: string }[] };
   const invites = received.filter((contact) => contact.type === 'to_userinvite').map(({ id }) => ({ id }));
-  await apiPost(bobPage, '/api/user/invites/accept/', { invites: JSON.stringify(invites) });
+  await apiCall(bobPage, contactsApi.accept, { invites });
   return { ann, bob, annPage, bobPage };
 }
 
@@ -125,7 +127,7 @@ test('in German: moves several documents at once, searches, deletes with confirm
   await loginAs(page, user, '/');
   await setLanguage(page, 'de');
   for (const title of ['Alpha', 'Beta', 'Gamma']) {
-    await apiPost(page, '/api/documents/create/', { title, path: '/entwürfe/' });
+    await apiCall(page, documentsApi.create, { title, path: '/entwürfe/' });
   }
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Dokumente', level: 1 })).toBeVisible();

@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { apiPost, createUser, expect, loginAs, test } from '../fixtures';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { staffApi } from '@scriptorium/common/api/endpoints/staff';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
+import { apiCall, createUser, expect, loginAs, test } from '../fixtures';
 import { E2E_PORT, e2eServerEnv } from '../server-env';
 
 // Spec sections 4 (Websocket, Server messages, Offline), 8 and 9: the live connection in a real browser.
@@ -32,8 +35,8 @@ test('a staff system message reaches a logged-in browser in the system-message d
   const staffContext = await browser.newContext();
   const staffPage = await staffContext.newPage();
   const staff = await createUser({ staff: true });
-  await apiPost(staffPage, '/api/user/login/', { login: staff.username, password: staff.password });
-  await apiPost(staffPage, '/api/base/send_system_message/', { message: 'The server restarts at 18:00.' });
+  await apiCall(staffPage, userApi.login, { login: staff.username, password: staff.password });
+  await apiCall(staffPage, staffApi.sendSystemMessage, { message: 'The server restarts at 18:00.' });
 
   const dialog = page.getByRole('dialog', { name: 'System message' });
   await expect(dialog).toContainText('The server restarts at 18:00.');
@@ -45,7 +48,7 @@ test('logging out in another tab sends this tab to the start page', async ({ pag
   await loginAs(page, user, '/bibliography/');
   await subscribed;
   const otherTab = await page.context().newPage();
-  await apiPost(otherTab, '/api/user/logout/', {});
+  await apiCall(otherTab, userApi.logout);
   // access_denied runs the failed-auth handler: the page goes to /, which now shows the login page.
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByLabel('Username or e-mail')).toBeVisible();
@@ -68,7 +71,7 @@ test.describe('with a server of its own that the test stops and starts', () => {
       .poll(
         async () => {
           try {
-            return (await fetch(`http://127.0.0.1:${port}/api/base/configuration/`)).status;
+            return (await fetch(`http://127.0.0.1:${port}${baseApi.configuration.path}`)).status;
           } catch {
             return 0;
           }
