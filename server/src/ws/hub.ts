@@ -1,4 +1,3 @@
-import type { AppMessage } from '@scriptorium/common/ws/messages';
 import type { AppContext } from '../context';
 import type { FanOut } from './fan-out';
 import type { ConnectionRegistry } from './registry';
@@ -20,11 +19,6 @@ export function setLiveHub(ctx: AppContext, hub: LiveHub | null): void {
 /** The hub of the server running with this context, or undefined (e.g. in the CLI). */
 export function liveHub(ctx: AppContext | Pick<AppContext, 'config'>): LiveHub | undefined {
   return hubs.get(ctx);
-}
-
-/** Sends an application message to every socket of this process (not to other processes). */
-export function broadcastLocally(ctx: AppContext, message: AppMessage): number {
-  return liveHub(ctx)?.registry.broadcast(message) ?? 0;
 }
 
 /**

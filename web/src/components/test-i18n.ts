@@ -26,6 +26,3 @@ export function renderWithI18n(ui: ReactElement): RenderResult {
     wrapper: ({ children }) => createElement(I18nextProvider, { i18n: instance }, children),
   });
 }
-
-/** The English text of one of our keys, for assertions. */
-export const enText = en;
