@@ -42,14 +42,20 @@ class FakeUpload {
   }
 }
 
+/** Plays a server that set (or expired) the script-readable CSRF cookie. */
+function setCsrfCookie(value: string | null): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: the test plays the server setting the cookie.
+  document.cookie = value === null ? 'csrftoken=; max-age=0' : `csrftoken=${value}`;
+}
+
 describe('call', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
-    document.cookie = 'csrftoken=; max-age=0';
+    setCsrfCookie(null);
   });
 
   it('sends the CSRF token of the cookie and checks the answer against the response schema', async () => {
-    document.cookie = 'csrftoken=t0k3n';
+    setCsrfCookie('t0k3n');
     const fetch = fakeFetch({ [route(feedbackApi.send)]: json({ ok: true }) });
     await expect(call(feedbackApi.send, { message: 'Hello' })).resolves.toEqual({ ok: true });
     const init = fetch.fetch.mock.calls[0][1] as RequestInit;
