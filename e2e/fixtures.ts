@@ -5,10 +5,8 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { type Endpoint, type EndpointInput, encodeRequest } from '@scriptorium/common/api/endpoint';
 import { baseApi, i18nApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
-import { loadConfig } from '../server/src/config';
-import { createDatabase, type Db } from '../server/src/db/database';
-import { claimPendingInvitesForEmail } from '../server/src/modules/contacts/commands/claim-invites';
-import { createUser as insertUser } from '../server/src/modules/user/commands/create-user';
+import { tsImport } from 'tsx/esm/api';
+import type { Db } from '../server/src/db/database';
 import { e2eServerEnv } from './server-env';
 
 const run = promisify(execFile);
@@ -38,15 +36,47 @@ function newUser(options: UserOptions): TestUser {
   };
 }
 
+/**
+ * The server's own code for making accounts, loaded with tsx as the server runs it (Playwright's
+ * loader does not read the locale JSON the server's modules import).
+ */
+interface ServerSeeding {
+  loadConfig: typeof import('../server/src/config').loadConfig;
+  createDatabase: typeof import('../server/src/db/database').createDatabase;
+  createUser: typeof import('../server/src/modules/user/commands/create-user').createUser;
+  claimPendingInvitesForEmail: typeof import('../server/src/modules/contacts/commands/claim-invites').claimPendingInvitesForEmail;
+}
+
+let seeding: Promise<ServerSeeding> | undefined;
+
+function serverSeeding(): Promise<ServerSeeding> {
+  seeding ??= (async () => {
+    const load = (file: string) => tsImport(`../server/src/${file}`, import.meta.url);
+    const [config, database, users, invites] = await Promise.all([
+      load('config.ts'),
+      load('db/database.ts'),
+      load('modules/user/commands/create-user.ts'),
+      load('modules/contacts/commands/claim-invites.ts'),
+    ]);
+    return {
+      loadConfig: config.loadConfig,
+      createDatabase: database.createDatabase,
+      createUser: users.createUser,
+      claimPendingInvitesForEmail: invites.claimPendingInvitesForEmail,
+    };
+  })();
+  return seeding;
+}
+
 /** One connection per server database, opened on first use, shared by the worker's tests. */
 const databases = new Map<string, Db>();
 
-function databaseOf(env: NodeJS.ProcessEnv): Db {
-  const config = loadConfig(env);
+function databaseOf(server: ServerSeeding, env: NodeJS.ProcessEnv): Db {
+  const config = server.loadConfig(env);
   const key = `${config.databaseUrl ?? ''}|${config.dataDir}`;
   let db = databases.get(key);
   if (!db) {
-    db = createDatabase(config).db;
+    db = server.createDatabase(config).db;
     databases.set(key, db);
   }
   return db;
@@ -58,8 +88,9 @@ function databaseOf(env: NodeJS.ProcessEnv): Db {
  */
 export async function createUser(options: UserOptions = {}, env: NodeJS.ProcessEnv = e2eServerEnv()) {
   const user = newUser(options);
-  const db = databaseOf(env);
-  const row = await insertUser(
+  const server = await serverSeeding();
+  const db = databaseOf(server, env);
+  const row = await server.createUser(
     { db },
     {
       username: user.username,
@@ -71,7 +102,7 @@ export async function createUser(options: UserOptions = {}, env: NodeJS.ProcessE
       emailVerified: true,
     },
   );
-  await claimPendingInvitesForEmail(db, row.id, user.email);
+  await server.claimPendingInvitesForEmail(db, row.id, user.email);
   return user;
 }
 

@@ -51,10 +51,6 @@ async function linkFromMail(address: string, prefix: string, after = 0): Promise
   return link;
 }
 
-// Each test makes its accounts with the createuser command (a process start and argon2): on a busy
-// machine that alone can take seconds.
-test.describe.configure({ timeout: 60_000 });
-
 function dialog(page: Page, title: string) {
   return page.getByRole('dialog', { name: title });
 }
