@@ -13,12 +13,12 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { parseInput, route } from '../../http/endpoint';
 import { requireUser } from '../../http/session';
+import { translator } from '../../i18n/translate';
 import { addInvite, InviteError } from './commands/add-invite';
 import { acceptInvites, declineInvites } from './commands/answer-invites';
 import { claimInviteLink } from './commands/claim-invites';
 import { deleteContacts } from './commands/delete-contacts';
 import { listContacts } from './commands/list-contacts';
-import { contactsTranslator } from './texts';
 
 /** 2 (already connected or invited) is a conflict with existing state; 1 and 3 are bad input. */
 const INVITE_ERROR_STATUS: Record<InviteErrorCode, number> = { 1: 400, 2: 409, 3: 400 };
@@ -46,7 +46,7 @@ export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
         if (!(error instanceof InviteError)) throw error;
         const body: InviteAddError = {
           error: error.code,
-          message: contactsTranslator(request.language)(`inviteErrors.${error.code}`),
+          message: translator('contacts', request.language)(`inviteErrors.${error.code}`),
         };
         return reply.code(INVITE_ERROR_STATUS[error.code]).send(body);
       }

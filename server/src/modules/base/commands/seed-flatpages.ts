@@ -13,7 +13,7 @@ const SEEDS = [
  * the first start too, saying how the operator replaces them. Existing pages are never touched.
  */
 export async function seedFlatpages(db: Db): Promise<string[]> {
-  const t = translator(DEFAULT_LANGUAGE);
+  const t = translator('server', DEFAULT_LANGUAGE);
   const created: string[] = [];
   for (const seed of SEEDS) {
     const title = t(seed.titleKey);
