@@ -6,14 +6,18 @@ import { resolveRoute } from './app/router/routes';
 import { initI18n } from './i18n/i18n';
 import './app/app.css';
 
-initI18n();
-// The screen's chunk loads while the configuration does, not after it.
+// The screen's chunk loads while the language's texts do, not after them.
 preloadPage(resolveRoute(window.location.pathname).page);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const root = createRoot(container);
+const render = () =>
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+// The first paint waits for the texts (no flash of keys); if they cannot load (offline), the app
+// still starts and its offline page says so.
+initI18n().then(render, render);

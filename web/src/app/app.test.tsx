@@ -2,6 +2,7 @@ import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { applyLanguage, loadLanguage } from '../i18n/i18n';
 import { App } from './app';
 import { UPDATE_RETRY_MS } from './configuration/app-context';
 import {
@@ -150,13 +151,14 @@ describe('app start (spec 4 and 8)', () => {
 
   it('uses the configured language and sets <html lang>', async () => {
     fakeFetch({ [CONFIGURATION]: json({ ...anonymousConfiguration, language: 'de' }) });
+    // The German files arrive as chunks of their own; fake timers cannot hurry a module load.
+    await loadLanguage('de');
     render(<App />);
     await settle();
     expect(document.documentElement.lang).toBe('de');
     expect(screen.getByRole('heading', { name: 'Anmelden' })).toBeTruthy();
     expect(screen.getByLabelText('Benutzername oder E-Mail')).toBeTruthy();
     await act(async () => {
-      const { applyLanguage } = await import('../i18n/i18n');
       await applyLanguage('en');
     });
   });
