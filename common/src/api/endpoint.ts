@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { encodeForm, isJsonField, shapeOf } from './form';
+import { appendFields, encodeForm } from './form';
 
 /**
  * One HTTP endpoint of spec section 7, described once: the server registers its route from it,
@@ -74,22 +74,10 @@ function bodyFields(target: Endpoint, input: Record<string, unknown>): Record<st
 
 function encodeMultipart(fields: Record<string, unknown>, schema: z.ZodType): FormData {
   const form = new FormData();
-  const shape = shapeOf(schema);
-  for (const [name, value] of Object.entries(fields)) {
-    if (value === undefined || value === null) continue;
-    if (value instanceof Blob) {
-      form.append(name, value, value instanceof File ? value.name : name);
-    } else if (isJsonField(shape[name]) && typeof value !== 'string') {
-      form.append(name, JSON.stringify(value));
-    } else if (Array.isArray(value)) {
-      for (const item of value)
-        form.append(`${name}[]`, typeof item === 'object' ? JSON.stringify(item) : String(item));
-    } else if (typeof value === 'object') {
-      form.append(name, JSON.stringify(value));
-    } else {
-      form.append(name, String(value));
-    }
-  }
+  appendFields(fields, schema, (name, value) => {
+    if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : name);
+    else form.append(name, value);
+  });
   return form;
 }
 

@@ -57,24 +57,36 @@ export function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType
 }
 
 /**
- * Serialises a payload the way spec section 7 asks: arrays as name[], objects as JSON text, and a
- * field the request schema declares with jsonField as one JSON text whatever its value.
+ * Walks a payload the way spec section 7 encodes it: arrays as name[], objects as JSON text, a
+ * field the request schema declares with jsonField as one JSON text whatever its value, and files
+ * (Blobs) as they are, for a multipart body.
  */
-export function encodeForm(payload: Record<string, unknown>, schema?: z.ZodType): URLSearchParams {
-  const body = new URLSearchParams();
+export function appendFields(
+  payload: Record<string, unknown>,
+  schema: z.ZodType | undefined,
+  append: (name: string, value: string | Blob) => void,
+): void {
   const shape = shapeOf(schema);
   for (const [name, value] of Object.entries(payload)) {
     if (value === undefined || value === null) continue;
-    if (isJsonField(shape[name]) && typeof value !== 'string') {
-      body.append(name, JSON.stringify(value));
+    if (value instanceof Blob) {
+      append(name, value);
+    } else if (isJsonField(shape[name]) && typeof value !== 'string') {
+      append(name, JSON.stringify(value));
     } else if (Array.isArray(value)) {
       for (const item of value)
-        body.append(`${name}[]`, typeof item === 'object' ? JSON.stringify(item) : String(item));
+        append(`${name}[]`, typeof item === 'object' ? JSON.stringify(item) : String(item));
     } else if (typeof value === 'object') {
-      body.append(name, JSON.stringify(value));
+      append(name, JSON.stringify(value));
     } else {
-      body.append(name, String(value));
+      append(name, String(value));
     }
   }
+}
+
+/** A form body (application/x-www-form-urlencoded) of the payload, as spec section 7 asks. */
+export function encodeForm(payload: Record<string, unknown>, schema?: z.ZodType): URLSearchParams {
+  const body = new URLSearchParams();
+  appendFields(payload, schema, (name, value) => body.append(name, String(value)));
   return body;
 }

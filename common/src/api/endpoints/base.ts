@@ -1,22 +1,18 @@
-import {
-  configuration,
-  feedbackRequest,
-  flatpageRequest,
-  flatpageResponse,
-  okResponse,
-  setLanguageRequest,
-  setLanguageResponse,
-} from '../base';
+import * as base from '../base';
 import { endpoint } from '../endpoint';
 
 /** /api/base/: open to visitors (the pre-login shell needs the language and the providers). */
 export const baseApi = {
-  configuration: endpoint({ method: 'GET', path: '/api/base/configuration/', response: configuration }),
+  configuration: endpoint({
+    method: 'GET',
+    path: '/api/base/configuration/',
+    response: base.configuration,
+  }),
   flatpage: endpoint({
     method: 'POST',
     path: '/api/base/flatpage/',
-    request: flatpageRequest,
-    response: flatpageResponse,
+    request: base.flatpageRequest,
+    response: base.flatpageResponse,
   }),
 };
 
@@ -25,8 +21,8 @@ export const i18nApi = {
   setLanguage: endpoint({
     method: 'POST',
     path: '/api/i18n/setlang/',
-    request: setLanguageRequest,
-    response: setLanguageResponse,
+    request: base.setLanguageRequest,
+    response: base.setLanguageResponse,
   }),
 };
 
@@ -35,7 +31,7 @@ export const feedbackApi = {
   send: endpoint({
     method: 'POST',
     path: '/api/feedback/feedback/',
-    request: feedbackRequest,
-    response: okResponse,
+    request: base.feedbackRequest,
+    response: base.okResponse,
   }),
 };

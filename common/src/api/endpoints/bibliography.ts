@@ -1,13 +1,4 @@
-import {
-  biblistRequest,
-  biblistResponse,
-  deleteRequest,
-  deleteResponse,
-  saveCategoryRequest,
-  saveCategoryResponse,
-  saveRequest,
-  saveResponse,
-} from '../bibliography';
+import * as bibliography from '../bibliography';
 import { endpoint } from '../endpoint';
 
 /** /api/bibliography/ (spec section 7). */
@@ -15,31 +6,31 @@ export const bibliographyApi = {
   list: endpoint({
     method: 'POST',
     path: '/api/bibliography/biblist/',
-    request: biblistRequest,
-    response: biblistResponse,
+    request: bibliography.biblistRequest,
+    response: bibliography.biblistResponse,
   }),
   save: endpoint({
     method: 'POST',
     path: '/api/bibliography/save/',
-    request: saveRequest,
-    response: saveResponse,
+    request: bibliography.saveRequest,
+    response: bibliography.saveResponse,
   }),
   saveCategories: endpoint({
     method: 'POST',
     path: '/api/bibliography/save_category/',
-    request: saveCategoryRequest,
-    response: saveCategoryResponse,
+    request: bibliography.saveCategoryRequest,
+    response: bibliography.saveCategoryResponse,
   }),
   deleteCategories: endpoint({
     method: 'DELETE',
     path: '/api/bibliography/delete_category/',
-    request: deleteRequest,
-    response: deleteResponse,
+    request: bibliography.deleteRequest,
+    response: bibliography.deleteResponse,
   }),
   delete: endpoint({
     method: 'DELETE',
     path: '/api/bibliography/delete/',
-    request: deleteRequest,
-    response: deleteResponse,
+    request: bibliography.deleteRequest,
+    response: bibliography.deleteResponse,
   }),
 };

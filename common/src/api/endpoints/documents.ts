@@ -1,19 +1,4 @@
-import {
-  accessGetRequest,
-  accessGetResponse,
-  accessSaveRequest,
-  documentCopyRequest,
-  documentCopyResponse,
-  documentCreateRequest,
-  documentCreateResponse,
-  documentDeleteRequest,
-  documentDeleteResponse,
-  documentGetRequest,
-  documentGetResponse,
-  documentListResponse,
-  documentMoveRequest,
-  doneResponse,
-} from '../documents';
+import * as documents from '../documents';
 import { endpoint } from '../endpoint';
 
 /**
@@ -21,47 +6,47 @@ import { endpoint } from '../endpoint';
  * user owns or holds a right to.
  */
 export const documentsApi = {
-  list: endpoint({ method: 'POST', path: '/api/documents/list/', response: documentListResponse }),
+  list: endpoint({ method: 'POST', path: '/api/documents/list/', response: documents.documentListResponse }),
   get: endpoint({
     method: 'POST',
     path: '/api/documents/get/',
-    request: documentGetRequest,
-    response: documentGetResponse,
+    request: documents.documentGetRequest,
+    response: documents.documentGetResponse,
   }),
   create: endpoint({
     method: 'POST',
     path: '/api/documents/create/',
-    request: documentCreateRequest,
-    response: documentCreateResponse,
+    request: documents.documentCreateRequest,
+    response: documents.documentCreateResponse,
   }),
   move: endpoint({
     method: 'POST',
     path: '/api/documents/move/',
-    request: documentMoveRequest,
-    response: doneResponse,
+    request: documents.documentMoveRequest,
+    response: documents.doneResponse,
   }),
   delete: endpoint({
     method: 'POST',
     path: '/api/documents/delete/',
-    request: documentDeleteRequest,
-    response: documentDeleteResponse,
+    request: documents.documentDeleteRequest,
+    response: documents.documentDeleteResponse,
   }),
   copy: endpoint({
     method: 'POST',
     path: '/api/documents/copy/',
-    request: documentCopyRequest,
-    response: documentCopyResponse,
+    request: documents.documentCopyRequest,
+    response: documents.documentCopyResponse,
   }),
   accessGet: endpoint({
     method: 'POST',
     path: '/api/documents/access/get/',
-    request: accessGetRequest,
-    response: accessGetResponse,
+    request: documents.accessGetRequest,
+    response: documents.accessGetResponse,
   }),
   accessSave: endpoint({
     method: 'POST',
     path: '/api/documents/access/save/',
-    request: accessSaveRequest,
-    response: doneResponse,
+    request: documents.accessSaveRequest,
+    response: documents.doneResponse,
   }),
 };
