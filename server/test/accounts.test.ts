@@ -2,9 +2,9 @@ import { endpointPath } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ENGINES, type TestClient, useServer } from './harness';
-import { type SmtpSink, startSmtpSink } from './smtp-sink';
+import { useSmtpSink } from './smtp-sink';
 
 const REQUIRED = 'This field is required.';
 
@@ -29,21 +29,15 @@ async function uploadAvatar(browser: TestClient, bytes: Buffer, filename: string
 }
 
 describe.each(ENGINES)('accounts (%s)', (engine) => {
-  let sink: SmtpSink;
-  beforeAll(async () => {
-    sink = await startSmtpSink();
-  });
-  afterAll(async () => {
-    await sink.close();
-  });
+  const sink = useSmtpSink();
   const server = useServer(engine, {
-    env: () => ({ SMTP_URL: sink.url, SITE_URL: 'https://scriptorium.example', LOGIN_LOCK_SECONDS: '900' }),
+    env: () => ({ SMTP_URL: sink().url, SITE_URL: 'https://scriptorium.example', LOGIN_LOCK_SECONDS: '900' }),
   });
 
   async function nextMail(to: string) {
-    const before = sink.messages.length;
+    const before = sink().messages.length;
     return async () => {
-      const all = await sink.waitFor(before + 1);
+      const all = await sink().waitFor(before + 1);
       const mail = all.slice(before).find((m) => m.to.includes(to));
       if (!mail) throw new Error(`no mail to ${to}`);
       return mail;
@@ -112,7 +106,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
     });
 
     it('answers the same for unknown addresses and sends nothing', async () => {
-      const before = sink.messages.length;
+      const before = sink().messages.length;
       const response = await server().client().call(userApi.passwordReset, { email: 'nobody@example.net' });
       expect(response.status).toBe(200);
       expect(response.json()).toEqual({ ok: true });
@@ -120,7 +114,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
       // address, asked for first, would be there as well.
       const user = await server().buildUser();
       await server().client().call(userApi.passwordReset, { email: user.email });
-      const mails = await sink.waitFor(before + 1);
+      const mails = await sink().waitFor(before + 1);
       expect(mails.slice(before).map((m) => m.to)).toEqual([[user.email]]);
     });
 

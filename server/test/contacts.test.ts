@@ -3,12 +3,12 @@ import type { Endpoint } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
 import { claimPendingInvitesForEmail } from '../src/modules/contacts/commands/claim-invites';
 import { registerContactRemovedHook } from '../src/modules/contacts/hooks';
 import { ENGINES, type TestClient, type TestServer, type TestUser, useServer } from './harness';
-import { type ReceivedMail, type SmtpSink, startSmtpSink } from './smtp-sink';
+import { type ReceivedMail, useSmtpSink } from './smtp-sink';
 
 const SPEC_ERRORS = {
   1: 'You cannot add yourself to your contacts!',
@@ -87,24 +87,18 @@ function fullName(user: TestUser): string {
 
 describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
   // Mail goes through real SMTP into a sink; each mail has arrived when the API call answers.
-  let sink: SmtpSink;
-  beforeAll(async () => {
-    sink = await startSmtpSink();
-  });
-  afterAll(async () => {
-    await sink.close();
-  });
-  const server = useServer(engine, { env: () => ({ SMTP_URL: sink.url }) });
+  const sink = useSmtpSink();
+  const server = useServer(engine, { env: () => ({ SMTP_URL: sink().url }) });
 
   function mailsTo(address: string): Mail[] {
-    return sink.messages
-      .filter((mail) => mail.to.some((to) => to.toLowerCase() === address.toLowerCase()))
+    return sink()
+      .messages.filter((mail) => mail.to.some((to) => to.toLowerCase() === address.toLowerCase()))
       .map(parseMail);
   }
 
   /** Raw messages with quoted-printable soft line breaks undone: enough to find a link in any part. */
   function rawMails(): string[] {
-    return sink.messages.map((mail) => mail.raw.replace(/=\r?\n/g, ''));
+    return sink().messages.map((mail) => mail.raw.replace(/=\r?\n/g, ''));
   }
 
   async function person(overrides: Parameters<TestServer['buildUser']>[0] = {}) {

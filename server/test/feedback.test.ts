@@ -1,7 +1,7 @@
 import { feedbackApi } from '@scriptorium/common/api/endpoints/base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ENGINES, useServer } from './harness';
-import { type SmtpSink, startSmtpSink } from './smtp-sink';
+import { useSmtpSink } from './smtp-sink';
 
 describe.each(ENGINES)('feedback without a contact address (%s)', (engine) => {
   const server = useServer(engine);
@@ -46,19 +46,13 @@ describe.each(ENGINES)('feedback without a contact address (%s)', (engine) => {
 });
 
 describe.each(ENGINES)('feedback mailed over SMTP (%s)', (engine) => {
-  let sink: SmtpSink;
-  beforeAll(async () => {
-    sink = await startSmtpSink();
-  });
-  afterAll(async () => {
-    await sink.close();
-  });
+  const sink = useSmtpSink();
   // A function: the sink's port is known only once its beforeAll (registered first) has run.
   const server = useServer(engine, {
     env: () => ({
       CONTACT_EMAIL: 'support@scriptorium.example',
       MAIL_FROM: 'Scriptorium <noreply@scriptorium.example>',
-      SMTP_URL: sink.url,
+      SMTP_URL: sink().url,
     }),
   });
 
@@ -69,7 +63,7 @@ describe.each(ENGINES)('feedback mailed over SMTP (%s)', (engine) => {
       message: 'Equation numbers restart on page 2.',
     });
     expect(response.status).toBe(200);
-    const [mail] = await sink.waitFor(1);
+    const [mail] = await sink().waitFor(1);
     expect(mail.to).toEqual(['support@scriptorium.example']);
     expect(mail.from).toBe('noreply@scriptorium.example');
     expect(mail.header('subject')).toBe('Feedback from emmy');
