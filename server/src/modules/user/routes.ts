@@ -7,7 +7,7 @@ import {
   type loginResponse,
   passwordResetKeyResponse,
 } from '@scriptorium/common/api/user';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { parseInput, route } from '../../http/endpoint';
@@ -29,6 +29,7 @@ import { requestPasswordReset } from './commands/request-password-reset';
 import { resetPassword, userForResetKey } from './commands/reset-password';
 import { saveProfile } from './commands/save-profile';
 import { FieldMessagesError, fieldError, fieldMessagesBody, parseFields } from './field-errors';
+import type { UserRow } from './queries';
 
 type Ok = z.infer<typeof okResponse>;
 
@@ -132,32 +133,25 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
       }),
     );
 
-    route(app, userApi.addEmail, async (request, reply) =>
-      withFieldMessages(request, reply, async (): Promise<Ok> => {
-        const user = requireUser(request);
-        const { email } = parseFields(request, userApi.addEmail.request);
-        await addEmail(ctx, user, email, request.log);
-        return { ok: true };
-      }),
-    );
-
-    route(app, userApi.deleteEmail, async (request, reply) =>
-      withFieldMessages(request, reply, async (): Promise<Ok> => {
-        const user = requireUser(request);
-        const { email } = parseFields(request, userApi.deleteEmail.request);
-        await deleteEmail(ctx, user, email);
-        return { ok: true };
-      }),
-    );
-
-    route(app, userApi.primaryEmail, async (request, reply) =>
-      withFieldMessages(request, reply, async (): Promise<Ok> => {
-        const user = requireUser(request);
-        const { email } = parseFields(request, userApi.primaryEmail.request);
-        await setPrimaryEmail(ctx, user, email);
-        return { ok: true };
-      }),
-    );
+    // The three address calls differ only in their command.
+    const emailCommands = [
+      [
+        userApi.addEmail,
+        (user: UserRow, email: string, log: FastifyBaseLogger) => addEmail(ctx, user, email, log),
+      ],
+      [userApi.deleteEmail, (user: UserRow, email: string) => deleteEmail(ctx, user, email)],
+      [userApi.primaryEmail, (user: UserRow, email: string) => setPrimaryEmail(ctx, user, email)],
+    ] as const;
+    for (const [target, command] of emailCommands) {
+      route(app, target, async (request, reply) =>
+        withFieldMessages(request, reply, async (): Promise<Ok> => {
+          const user = requireUser(request);
+          const { email } = parseFields(request, target.request);
+          await command(user, email, request.log);
+          return { ok: true };
+        }),
+      );
+    }
 
     route(app, userApi.deleteSocialAccount, async (request, reply) =>
       withFieldMessages(request, reply, async (): Promise<Ok> => {
