@@ -2,6 +2,11 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { test as base, expect, type Page } from '@playwright/test';
+import { type Endpoint, type EndpointInput, encodeRequest } from '@scriptorium/common/api/endpoint';
+import { baseApi, i18nApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
+import { tsImport } from 'tsx/esm/api';
+import type { Db } from '../server/src/db/database';
 import { e2eServerEnv } from './server-env';
 
 const run = promisify(execFile);
@@ -14,19 +19,99 @@ export interface TestUser {
   lastName: string;
 }
 
-/** Makes a real account the way an operator does: with `npm run manage -- createuser`. */
-export async function createUser(
-  options: { staff?: boolean; firstName?: string; lastName?: string } = {},
-  env: NodeJS.ProcessEnv = e2eServerEnv(),
-) {
+interface UserOptions {
+  staff?: boolean;
+  firstName?: string;
+  lastName?: string;
+}
+
+function newUser(options: UserOptions): TestUser {
   const id = randomBytes(4).toString('hex');
-  const user: TestUser = {
+  return {
     username: `user_${id}`,
     email: `user_${id}@example.org`,
     password: `pw-${randomBytes(6).toString('hex')}`,
     firstName: options.firstName ?? 'Ada',
     lastName: options.lastName ?? `Tester ${id}`,
   };
+}
+
+/**
+ * The server's own code for making accounts, loaded with tsx as the server runs it (Playwright's
+ * loader does not read the locale JSON the server's modules import).
+ */
+interface ServerSeeding {
+  loadConfig: typeof import('../server/src/config').loadConfig;
+  createDatabase: typeof import('../server/src/db/database').createDatabase;
+  createUser: typeof import('../server/src/modules/user/commands/create-user').createUser;
+  claimPendingInvitesForEmail: typeof import('../server/src/modules/contacts/commands/claim-invites').claimPendingInvitesForEmail;
+}
+
+let seeding: Promise<ServerSeeding> | undefined;
+
+function serverSeeding(): Promise<ServerSeeding> {
+  seeding ??= (async () => {
+    const load = (file: string) => tsImport(`../server/src/${file}`, import.meta.url);
+    const [config, database, users, invites] = await Promise.all([
+      load('config.ts'),
+      load('db/database.ts'),
+      load('modules/user/commands/create-user.ts'),
+      load('modules/contacts/commands/claim-invites.ts'),
+    ]);
+    return {
+      loadConfig: config.loadConfig,
+      createDatabase: database.createDatabase,
+      createUser: users.createUser,
+      claimPendingInvitesForEmail: invites.claimPendingInvitesForEmail,
+    };
+  })();
+  return seeding;
+}
+
+/** One connection per server database, opened on first use, shared by the worker's tests. */
+const databases = new Map<string, Db>();
+
+function databaseOf(server: ServerSeeding, env: NodeJS.ProcessEnv): Db {
+  const config = server.loadConfig(env);
+  const key = `${config.databaseUrl ?? ''}|${config.dataDir}`;
+  let db = databases.get(key);
+  if (!db) {
+    db = server.createDatabase(config).db;
+    databases.set(key, db);
+  }
+  return db;
+}
+
+/**
+ * Makes a real account as the createuser command does (verified address, pending invites to it
+ * claimed), but in this process against the server's database: no process start per test.
+ */
+export async function createUser(options: UserOptions = {}, env: NodeJS.ProcessEnv = e2eServerEnv()) {
+  const user = newUser(options);
+  const server = await serverSeeding();
+  const db = databaseOf(server, env);
+  const row = await server.createUser(
+    { db },
+    {
+      username: user.username,
+      email: user.email,
+      password: user.password,
+      isStaff: options.staff,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      emailVerified: true,
+    },
+  );
+  await server.claimPendingInvitesForEmail(db, row.id, user.email);
+  return user;
+}
+
+/** The same account made with `npm run manage -- createuser`, for the spec of that command. */
+export async function createUserByCommand(
+  options: UserOptions = {},
+  env: NodeJS.ProcessEnv = e2eServerEnv(),
+) {
+  const user = newUser(options);
   const args = ['--import', 'tsx', 'server/src/cli/manage.ts', 'createuser'];
   args.push('--username', user.username, '--email', user.email, '--password', user.password);
   args.push('--first-name', user.firstName, '--last-name', user.lastName);
@@ -38,29 +123,47 @@ export async function createUser(
 async function csrfToken(page: Page): Promise<string> {
   let cookie = (await page.context().cookies()).find((c) => c.name === 'csrftoken');
   if (!cookie) {
-    await page.request.get('/api/base/configuration/');
+    await page.request.get(baseApi.configuration.path);
     cookie = (await page.context().cookies()).find((c) => c.name === 'csrftoken');
   }
   if (!cookie) throw new Error('The server set no csrftoken cookie');
   return cookie.value;
 }
 
-/** Posts form-encoded with the CSRF header, sharing the page's cookies (as the app does). */
-export async function apiPost(page: Page, path: string, form: Record<string, string>) {
-  const response = await page.request.post(path, { form, headers: { 'X-CSRFToken': await csrfToken(page) } });
-  expect(response.ok(), `${path} answered ${response.status()}`).toBeTruthy();
+/**
+ * Calls an endpoint of the common contract with the page's cookies and the CSRF header, encoded as
+ * the app's `call` does. The input is loose: specs also send what the app never would.
+ */
+export async function sendCall(page: Page, target: Endpoint, input: Record<string, unknown> = {}) {
+  const encoded = encodeRequest(target, input);
+  const headers = { 'X-CSRFToken': await csrfToken(page) };
+  const body = encoded.body instanceof URLSearchParams ? encoded.body.toString() : undefined;
+  return page.request.fetch(encoded.url, {
+    method: encoded.method,
+    headers:
+      body === undefined ? headers : { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+    data: body,
+  });
+}
+
+/** sendCall with the input the contract types, failing the test on a non-OK answer. */
+export async function apiCall<E extends Endpoint>(page: Page, target: E, input?: EndpointInput<E>) {
+  const response = await sendCall(page, target, input);
+  expect(response.ok(), `${target.method} ${target.path} answered ${response.status()}`).toBeTruthy();
   return response;
 }
 
 /** Logs in through the API (the login page itself has its own spec) and opens `path`. */
 export async function loginAs(page: Page, user: TestUser, path = '/') {
-  await apiPost(page, '/api/user/login/', { login: user.username, password: user.password });
+  await apiCall(page, userApi.login, { login: user.username, password: user.password });
   await page.goto(path);
 }
 
 /** Switches the interface language the way the language selector does. */
 export async function setLanguage(page: Page, language: string) {
-  await apiPost(page, '/api/i18n/setlang/', { language });
+  await apiCall(page, i18nApi.setLanguage, {
+    language: language as EndpointInput<typeof i18nApi.setLanguage>['language'],
+  });
 }
 
 export const test = base.extend<{ user: TestUser }>({

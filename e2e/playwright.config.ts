@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { E2E_PORT } from './server-env';
 
 // Browser specs against the real server (SQLite in a fresh DATA_DIR) in Debian's Chromium.
@@ -35,7 +36,7 @@ export default defineConfig({
   webServer: {
     command: 'node --import tsx e2e/start-server.ts',
     cwd: path.resolve(import.meta.dirname, '..'),
-    url: `http://127.0.0.1:${E2E_PORT}/api/base/configuration/`,
+    url: `http://127.0.0.1:${E2E_PORT}${baseApi.configuration.path}`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',

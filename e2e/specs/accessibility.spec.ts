@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { apiPost, expect, loginAs, test } from '../fixtures';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { apiCall, expect, loginAs, test } from '../fixtures';
 
 // The look (issue 15): axe finds nothing on the screens, logged out and in, light and dark,
 // desktop and phone; no screen scrolls sideways on a phone; skip link, theme choice, dialogs.
@@ -48,7 +49,7 @@ async function seed(page: Page) {
   await dialog.locator('button.button-primary').click();
   await expect(dialog.locator('.bib-report-summary')).toBeVisible();
   await dialog.getByRole('button', { name: 'Close' }).last().click();
-  await apiPost(page, '/api/user/invites/add/', { user_string: 'a.colleague@university.example.org' });
+  await apiCall(page, contactsApi.invite, { user_string: 'a.colleague@university.example.org' });
 }
 
 async function scrollsSideways(page: Page) {

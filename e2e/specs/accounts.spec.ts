@@ -1,9 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import SQLite from 'better-sqlite3';
 import sharp from 'sharp';
-import { apiPost, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
+import {
+  apiCall,
+  createUser,
+  expect,
+  loginAs,
+  sendCall,
+  setLanguage,
+  type TestUser,
+  test,
+} from '../fixtures';
 import { E2E_DATA_DIR } from '../server-env';
 
 /** Mails land in the server's outbox (DATA_DIR/mail/*.eml) when no SMTP server is configured. */
@@ -40,10 +50,6 @@ async function linkFromMail(address: string, prefix: string, after = 0): Promise
     .not.toBe('');
   return link;
 }
-
-// Each test makes its accounts with the createuser command (a process start and argon2): on a busy
-// machine that alone can take seconds.
-test.describe.configure({ timeout: 60_000 });
 
 function dialog(page: Page, title: string) {
   return page.getByRole('dialog', { name: title });
@@ -88,9 +94,12 @@ test.describe('password reset', () => {
     await expect(page.getByRole('heading', { name: 'Anleitung per E-Mail verschickt' })).toBeVisible();
     const link = await linkFromMail(user.email, '/account/change-password/');
     const key = link.split('/').filter(Boolean).pop() ?? '';
-    const check = await page.request.get(`/api/account/password/reset/key/${key}/`);
-    const { url } = (await check.json()) as { url: string };
-    await apiPost(page, url, { password1: 'used once only', password2: 'used once only' });
+    await apiCall(page, userApi.passwordResetKey, { key });
+    await apiCall(page, userApi.passwordResetSet, {
+      key,
+      password1: 'used once only',
+      password2: 'used once only',
+    });
     await page.goto(link);
     await expect(page.getByText(/Dieser Link zum Zurücksetzen des Passworts ist ungültig/)).toBeVisible();
   });
@@ -252,12 +261,7 @@ test.describe('profile', () => {
     await remove.getByRole('button', { name: 'Delete account' }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
-    const login = await page.request.post('/api/user/login/', {
-      form: { login: user.username, password: user.password },
-      headers: {
-        'X-CSRFToken': (await page.context().cookies()).find((c) => c.name === 'csrftoken')?.value ?? '',
-      },
-    });
+    const login = await sendCall(page, userApi.login, { login: user.username, password: user.password });
     expect(login.status()).toBe(400);
   });
 

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { apiPost, expect, loginAs, setLanguage, test } from '../fixtures';
+import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
+import { apiCall, expect, loginAs, sendCall, setLanguage, test } from '../fixtures';
 
 const LIBRARY = String.raw`
 @string{pami = {IEEE Transactions on Pattern Analysis and Machine Intelligence}}
@@ -136,11 +137,11 @@ test.describe('bibliography', () => {
     // A reload opens from the cache and only asks whether it is current.
     const checks: string[] = [];
     page.on('request', (request) => {
-      if (request.url().endsWith('/api/bibliography/biblist/')) checks.push(request.postData() ?? '');
+      if (request.url().endsWith(bibliographyApi.list.path)) checks.push(request.postData() ?? '');
     });
     const answers: string[] = [];
     page.on('response', async (response) => {
-      if (response.url().endsWith('/api/bibliography/biblist/')) answers.push(await response.text());
+      if (response.url().endsWith(bibliographyApi.list.path)) answers.push(await response.text());
     });
     await page.reload();
     await expect(rows).toHaveCount(2);
@@ -212,16 +213,11 @@ test.describe('bibliography', () => {
 
   test('reports another user’s entries as not found', async ({ page, user }) => {
     await loginAs(page, user, '/bibliography/');
-    const response = await page.request.post('/api/bibliography/save/', {
-      form: {
-        is_new: 'false',
-        bibs: JSON.stringify({ 999999: { entry_key: 'x', bib_type: 'book', fields: {}, cats: [] } }),
-      },
-      headers: {
-        'X-CSRFToken': (await page.context().cookies()).find((c) => c.name === 'csrftoken')?.value ?? '',
-      },
+    const response = await sendCall(page, bibliographyApi.save, {
+      is_new: false,
+      bibs: { 999999: { entry_key: 'x', bib_type: 'book', fields: {}, cats: [] } },
     });
     expect(response.status()).toBe(404);
-    await apiPost(page, '/api/bibliography/biblist/', {});
+    await apiCall(page, bibliographyApi.list, {});
   });
 });

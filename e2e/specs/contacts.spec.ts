@@ -96,7 +96,7 @@ for (const language of ['en', 'de'] as const) {
 
   test.describe(`contacts (${language})`, () => {
     // Two browsers and a real server on a possibly busy machine.
-    test.describe.configure({ timeout: 120_000 });
+    test.describe.configure({ timeout: 60_000 });
 
     test('one invites, the other sees the notice and accepts, both are contacts, one deletes', async ({
       browser,
@@ -169,7 +169,7 @@ for (const language of ['en', 'de'] as const) {
 }
 
 test('an invite mailed to an address is claimed by logging in from its link', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(60_000);
   const ada = await createUser({ firstName: 'Ada', lastName: 'Mailer' });
   const cleo = await createUser({ firstName: 'Cleo', lastName: 'Newcomer' });
   const address = `cleo-elsewhere-${Date.now()}@example.net`;

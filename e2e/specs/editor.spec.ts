@@ -1,5 +1,8 @@
 import type { Browser, Page } from '@playwright/test';
-import { apiPost, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
+import type { AccessRight } from '@scriptorium/common/api/documents';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { apiCall, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
 
 // Accounts are made by the CLI on the server's SQLite file: one test after the other.
 test.describe.configure({ mode: 'serial' });
@@ -15,20 +18,20 @@ async function sharedDocument(
   const bobPage = await (await browser.newContext()).newPage();
   await loginAs(annPage, ann, '/');
   await loginAs(bobPage, bob, '/');
-  await apiPost(annPage, '/api/user/invites/add/', { user_string: bob.username });
-  const list = await apiPost(bobPage, '/api/user/contacts/list/', {});
+  await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
+  const list = await apiCall(bobPage, contactsApi.list);
   const { contacts } = (await list.json()) as { contacts: { id: number; type: string }[] };
   const invites = contacts.filter((contact) => contact.type === 'to_userinvite').map(({ id }) => ({ id }));
-  await apiPost(bobPage, '/api/user/invites/accept/', { invites: JSON.stringify(invites) });
-  const created = await apiPost(annPage, '/api/documents/create/', { path: '/' });
+  await apiCall(bobPage, contactsApi.accept, { invites });
+  const created = await apiCall(annPage, documentsApi.create, { path: '/' });
   const { id } = (await created.json()) as { id: number };
-  const annContacts = await apiPost(annPage, '/api/user/contacts/list/', {});
+  const annContacts = await apiCall(annPage, contactsApi.list);
   const bobId = ((await annContacts.json()) as { contacts: { id: number; type: string }[] }).contacts.find(
     (contact) => contact.type === 'user',
   )?.id;
-  await apiPost(annPage, '/api/documents/access/save/', {
-    id: String(id),
-    access: JSON.stringify([{ holder_type: 'user', holder_id: bobId, rights: right }]),
+  await apiCall(annPage, documentsApi.accessSave, {
+    id,
+    access: [{ holder_type: 'user', holder_id: Number(bobId), rights: right as AccessRight }],
   });
   return { ann, bob, annPage, bobPage, id };
 }
@@ -110,7 +113,7 @@ test('in German: menus, formatting from the keyboard, footnote, word count, find
   const page = await (await browser.newContext()).newPage();
   await loginAs(page, user, '/');
   await setLanguage(page, 'de');
-  const created = await apiPost(page, '/api/documents/create/', { path: '/' });
+  const created = await apiCall(page, documentsApi.create, { path: '/' });
   const { id } = (await created.json()) as { id: number };
   await page.goto(`/document/${id}`);
   // The document's language (German quotation marks, the spell checker's language).
@@ -181,7 +184,7 @@ test('keyboard: headings, lists with Tab, links with Mod+K; offline edits are ke
   const context = await browser.newContext();
   const page = await context.newPage();
   await loginAs(page, user, '/');
-  const created = await apiPost(page, '/api/documents/create/', { path: '/' });
+  const created = await apiCall(page, documentsApi.create, { path: '/' });
   const { id } = (await created.json()) as { id: number };
   await page.goto(`/document/${id}`);
   const paper = body(page);
@@ -267,7 +270,7 @@ test('write-tracked cannot change the text yet; a removed right closes the docum
   await expect(bobPage.locator('.editor-document')).toHaveAttribute('contenteditable', 'false');
   await expect(bobPage.getByRole('toolbar', { name: 'Editing tools' })).toHaveCount(0);
 
-  await apiPost(annPage, '/api/documents/access/save/', { id: String(id), access: '[]' });
+  await apiCall(annPage, documentsApi.accessSave, { id, access: [] });
   await expect(bobPage.getByText('You no longer have access to this document.')).toBeVisible();
   await expect(bobPage.getByRole('link', { name: 'Back to the documents' })).toBeVisible();
 });

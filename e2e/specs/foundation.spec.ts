@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
-import { createUser, expect, loginAs, type TestUser, test } from '../fixtures';
+import { baseApi, feedbackApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
+import { createUserByCommand, expect, loginAs, type TestUser, test } from '../fixtures';
 
 // Spec sections 2.1-2.3, 5 (login), 8 (configuration load) and 9, against the real server.
 
@@ -41,7 +43,7 @@ test.describe('login', () => {
     await page.goto('/');
     const posts: string[] = [];
     page.on('request', (request) => {
-      if (request.url().includes('/api/user/login/')) posts.push(request.url());
+      if (request.url().endsWith(userApi.login.path)) posts.push(request.url());
     });
     await page.getByRole('button', { name: 'Log in', exact: true }).last().click();
     await expect(page.getByText('This field is required.')).toHaveCount(2);
@@ -61,7 +63,7 @@ test.describe('login', () => {
       page.getByText('The username or e-mail address and the password do not match.'),
     ).toBeVisible();
     for (let i = 0; i < 4; i++) {
-      const answer = page.waitForResponse('**/api/user/login/');
+      const answer = page.waitForResponse(`**${userApi.login.path}`);
       await fillLogin(page, user.username, `wrong ${i}`);
       await answer;
     }
@@ -119,7 +121,7 @@ test.describe('logged-in shell', () => {
     await page.getByRole('menuitem', { name: 'Log out' }).click();
     await expect(page.getByLabel('Username or e-mail')).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
-    const configuration = await page.request.get('/api/base/configuration/');
+    const configuration = await page.request.get(baseApi.configuration.path);
     expect((await configuration.json()).user.is_authenticated).toBe(false);
   });
 
@@ -135,7 +137,7 @@ test.describe('logged-in shell', () => {
     const panel = page.getByRole('dialog', { name: 'Technical support feedback' });
     let sent = 0;
     page.on('request', (request) => {
-      if (request.url().includes('/api/feedback/feedback/')) sent++;
+      if (request.url().endsWith(feedbackApi.send.path)) sent++;
     });
     await panel.getByLabel('Your message').fill('   ');
     await panel.getByRole('button', { name: 'Send' }).click();
@@ -169,7 +171,7 @@ test.describe('languages', () => {
     // Logged in, the footer's selector switches back and the choice is saved on the account.
     await page.getByLabel('Sprache').selectOption('en');
     await expect(page.getByRole('heading', { name: 'Error 404' })).toBeVisible();
-    const configuration = await (await page.request.get('/api/base/configuration/')).json();
+    const configuration = await (await page.request.get(baseApi.configuration.path)).json();
     expect(configuration.language).toBe('en');
   });
 });
@@ -200,7 +202,7 @@ test.describe('pages without login', () => {
   });
 
   test('a failed configuration load shows the offline page', async ({ page }) => {
-    await page.route('**/api/base/configuration/', (route) => route.abort('internetdisconnected'));
+    await page.route(`**${baseApi.configuration.path}`, (route) => route.abort('internetdisconnected'));
     await page.goto('/');
     await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible();
   });
@@ -208,7 +210,7 @@ test.describe('pages without login', () => {
   test('a 405 on configuration load shows the update page and retries every 5 seconds', async ({ page }) => {
     let refusals = 0;
     // The real server answers 405 only while it migrates; this stands in for those seconds.
-    await page.route('**/api/base/configuration/', async (route) => {
+    await page.route(`**${baseApi.configuration.path}`, async (route) => {
       if (refusals++ < 1) await route.fulfill({ status: 405, body: '{}', contentType: 'application/json' });
       else await route.continue();
     });
@@ -241,7 +243,7 @@ test('the app passes its own Content-Security-Policy', async ({
 });
 
 test('a staff-made account can log in right after createuser', async ({ page }) => {
-  const staff = await createUser({ staff: true });
+  const staff = await createUserByCommand({ staff: true });
   await page.goto('/');
   await fillLogin(page, staff.username, staff.password);
   await expect(nav(page)).toBeVisible();

@@ -2,8 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
-import { apiPost, createUser, expect, loginAs, test } from '../fixtures';
+import type { Browser, Page } from '@playwright/test';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { staffApi } from '@scriptorium/common/api/endpoints/staff';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
+import { apiCall, createUser, expect, loginAs, test } from '../fixtures';
 import { E2E_PORT, e2eServerEnv } from '../server-env';
 
 // Spec sections 4 (Websocket, Server messages, Offline), 8 and 9: the live connection in a real browser.
@@ -20,38 +23,21 @@ function subscribedSocket(page: Page): Promise<void> {
   });
 }
 
-test('a staff system message reaches a logged-in browser in the system-message dialog', async ({
-  page,
-  browser,
-  user,
-}) => {
-  const subscribed = subscribedSocket(page);
-  await loginAs(page, user, '/bibliography/');
-  await subscribed;
-
-  const staffContext = await browser.newContext();
-  const staffPage = await staffContext.newPage();
-  const staff = await createUser({ staff: true });
-  await apiPost(staffPage, '/api/user/login/', { login: staff.username, password: staff.password });
-  await apiPost(staffPage, '/api/base/send_system_message/', { message: 'The server restarts at 18:00.' });
-
-  const dialog = page.getByRole('dialog', { name: 'System message' });
-  await expect(dialog).toContainText('The server restarts at 18:00.');
-  await staffContext.close();
-});
-
 test('logging out in another tab sends this tab to the start page', async ({ page, user }) => {
   const subscribed = subscribedSocket(page);
   await loginAs(page, user, '/bibliography/');
   await subscribed;
   const otherTab = await page.context().newPage();
-  await apiPost(otherTab, '/api/user/logout/', {});
+  await apiCall(otherTab, userApi.logout);
   // access_denied runs the failed-auth handler: the page goes to /, which now shows the login page.
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByLabel('Username or e-mail')).toBeVisible();
 });
 
-test.describe('with a server of its own that the test stops and starts', () => {
+// System messages go to every connected user, and a restart to every page: both run against a
+// server of their own, so that other specs' pages never see them.
+test.describe('with a server of its own', () => {
+  test.describe.configure({ mode: 'serial' });
   const port = E2E_PORT + 41;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-e2e-live-'));
   const env = {
@@ -68,7 +54,7 @@ test.describe('with a server of its own that the test stops and starts', () => {
       .poll(
         async () => {
           try {
-            return (await fetch(`http://127.0.0.1:${port}/api/base/configuration/`)).status;
+            return (await fetch(`http://127.0.0.1:${port}${baseApi.configuration.path}`)).status;
           } catch {
             return 0;
           }
@@ -87,19 +73,50 @@ test.describe('with a server of its own that the test stops and starts', () => {
     server = null;
   }
 
+  /** A page in a context of its own whose relative addresses go to this server. */
+  async function ownPage(browser: Browser): Promise<Page> {
+    const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}` });
+    return context.newPage();
+  }
+
+  test.beforeAll(async () => {
+    // A fresh database to migrate and a process to start: the hook may take up to a minute.
+    test.setTimeout(60_000);
+    await startServer();
+  });
+
   test.afterAll(async () => {
     await stopServer();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('the disconnected notice shows while the server is down and goes when it is back', async ({
-    page,
+  test('a staff system message reaches a logged-in browser in the system-message dialog', async ({
+    browser,
   }) => {
-    test.setTimeout(120_000);
-    await startServer();
+    const page = await ownPage(browser);
+    const subscribed = subscribedSocket(page);
+    await loginAs(page, await createUser({}, env), '/bibliography/');
+    await subscribed;
+
+    const staffPage = await ownPage(browser);
+    await loginAs(staffPage, await createUser({ staff: true }, env));
+    await apiCall(staffPage, staffApi.sendSystemMessage, { message: 'The server restarts at 18:00.' });
+
+    const dialog = page.getByRole('dialog', { name: 'System message' });
+    await expect(dialog).toContainText('The server restarts at 18:00.');
+    await page.context().close();
+    await staffPage.context().close();
+  });
+
+  test('the disconnected notice shows while the server is down and goes when it is back', async ({
+    browser,
+  }) => {
+    // One stop and start of a server process: more than the default 30 s on a busy machine.
+    test.setTimeout(60_000);
+    const page = await ownPage(browser);
     const user = await createUser({}, env);
     const subscribed = subscribedSocket(page);
-    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.goto('/');
     await page.getByLabel('Username or e-mail').fill(user.username);
     await page.getByLabel('Password', { exact: true }).fill(user.password);
     await page.getByRole('button', { name: 'Log in', exact: true }).last().click();
@@ -113,5 +130,6 @@ test.describe('with a server of its own that the test stops and starts', () => {
     await startServer();
     await resubscribed;
     await expect(status).not.toContainText('Disconnected');
+    await page.context().close();
   });
 });

@@ -1,3 +1,5 @@
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { describe, expect, it } from 'vitest';
 import { hashSessionId } from '../src/http/session';
 import { ENGINES, useServer } from './harness';
@@ -10,7 +12,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
   it('logs in by username, case-insensitively, with a session cookie for the browser session', async () => {
     const user = await server().buildUser({ username: 'Ada_Lovelace' });
     const browser = server().client();
-    const response = await browser.post('/api/user/login/', {
+    const response = await browser.call(userApi.login, {
       login: 'ada_LOVELACE',
       password: user.password,
     });
@@ -39,7 +41,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
     expect(rows[0].id_hash).not.toContain(session?.value);
     expect(rows[0].expires_at - rows[0].created_at).toBe(14 * 24 * 3600 * 1000);
 
-    const configuration = await browser.get('/api/base/configuration/');
+    const configuration = await browser.call(baseApi.configuration);
     expect(configuration.json<{ user: { username: string } }>().user.username).toBe('Ada_Lovelace');
   });
 
@@ -47,7 +49,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
     const user = await server().buildUser();
     const response = await server()
       .client()
-      .post('/api/user/login/', { login: user.username, password: user.password, remember: true });
+      .call(userApi.login, { login: user.username, password: user.password, remember: true });
     expect(response.status).toBe(200);
     const session = response.setCookies.find((c) => c.name === 'sessionid');
     expect(session?.attributes['max-age']).toBe(String(14 * 24 * 3600));
@@ -67,11 +69,11 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
       .execute();
     const byPrimary = await server()
       .client()
-      .post('/api/user/login/', { login: 'GRACE.HOPPER@EXAMPLE.ORG', password: user.password });
+      .call(userApi.login, { login: 'GRACE.HOPPER@EXAMPLE.ORG', password: user.password });
     expect(byPrimary.status).toBe(200);
     const bySecond = await server()
       .client()
-      .post('/api/user/login/', { login: 'Grace@Navy.Example', password: user.password });
+      .call(userApi.login, { login: 'Grace@Navy.Example', password: user.password });
     expect(bySecond.status).toBe(200);
   });
 
@@ -79,20 +81,20 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
     const user = await server().buildUser();
     const wrongPassword = await server()
       .client()
-      .post('/api/user/login/', { login: user.username, password: 'nope' });
+      .call(userApi.login, { login: user.username, password: 'nope' });
     expect(wrongPassword.status).toBe(400);
     expect(wrongPassword.json()).toEqual({ form: { errors: [WRONG], fields: {} } });
     expect(wrongPassword.setCookies.find((c) => c.name === 'sessionid')).toBeUndefined();
 
     const unknownUser = await server()
       .client()
-      .post('/api/user/login/', { login: 'nobody-here', password: 'nope' });
+      .call(userApi.login, { login: 'nobody-here', password: 'nope' });
     expect(unknownUser.status).toBe(400);
     expect(unknownUser.json()).toEqual(wrongPassword.json());
   });
 
   it('requires both fields, with the spec text per field', async () => {
-    const response = await server().client().post('/api/user/login/', { login: '  ', password: '' });
+    const response = await server().client().call(userApi.login, { login: '  ', password: '' });
     expect(response.status).toBe(400);
     expect(response.json()).toEqual({
       form: {
@@ -108,7 +110,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
   it('translates form errors into the request language', async () => {
     const response = await server()
       .client({ 'accept-language': 'de-DE,de;q=0.9' })
-      .post('/api/user/login/', { login: 'x' });
+      .call(userApi.login, { login: 'x' });
     expect(response.status).toBe(400);
     expect(response.json()).toEqual({
       form: { errors: [], fields: { password: { errors: ['Dieses Feld ist erforderlich.'] } } },
@@ -119,7 +121,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
     const user = await server().buildUser({ isActive: false });
     const response = await server()
       .client()
-      .post('/api/user/login/', { login: user.username, password: user.password });
+      .call(userApi.login, { login: user.username, password: user.password });
     expect(response.status).toBe(400);
     expect(response.json()).toEqual({ form: { errors: ['This account has been deactivated.'], fields: {} } });
   });
@@ -130,7 +132,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
     const sessionId = browser.cookies.get('sessionid') ?? '';
     expect(sessionId).not.toBe('');
 
-    const response = await browser.post('/api/user/logout/');
+    const response = await browser.call(userApi.logout);
     expect(response.status).toBe(200);
     const cleared = response.setCookies.find((c) => c.name === 'sessionid');
     expect(cleared?.value).toBe('');
@@ -145,7 +147,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
     // The old cookie, replayed, no longer opens the session.
     const replay = server().client();
     replay.cookies.set('sessionid', sessionId);
-    const configuration = await replay.get('/api/base/configuration/');
+    const configuration = await replay.call(baseApi.configuration);
     expect(configuration.json<{ user: unknown }>().user).toEqual({ is_authenticated: false });
   });
 
@@ -157,7 +159,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
       .set({ expires_at: Date.now() - 1000 })
       .where('user_id', '=', user.id)
       .execute();
-    const configuration = await browser.get('/api/base/configuration/');
+    const configuration = await browser.call(baseApi.configuration);
     expect(configuration.json<{ user: unknown }>().user).toEqual({ is_authenticated: false });
   });
 });
@@ -168,10 +170,10 @@ describe.each(ENGINES)('behind https (%s)', (engine) => {
   it('marks the session and CSRF cookies Secure and sends HSTS', async () => {
     const user = await server().buildUser();
     const browser = server().client();
-    const first = await browser.get('/api/base/configuration/');
+    const first = await browser.call(baseApi.configuration);
     expect(first.setCookies.find((c) => c.name === 'csrftoken')?.attributes.secure).toBe(true);
     expect(first.headers.get('strict-transport-security')).toBe('max-age=31536000');
-    const login = await browser.post('/api/user/login/', { login: user.username, password: user.password });
+    const login = await browser.call(userApi.login, { login: user.username, password: user.password });
     expect(login.setCookies.find((c) => c.name === 'sessionid')?.attributes.secure).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { configuration } from '@scriptorium/common/api/base';
+import { baseApi, i18nApi } from '@scriptorium/common/api/endpoints/base';
 import { describe, expect, it } from 'vitest';
 import { seedFlatpages } from '../src/modules/base/commands/seed-flatpages';
 import { ENGINES, useServer } from './harness';
@@ -8,22 +9,22 @@ describe.each(ENGINES)('while the server starts or migrates (%s)', (engine) => {
 
   it('answers the configuration with 405 and other API calls with 503, then opens', async () => {
     const browser = server().client();
-    const configurationLoad = await browser.get('/api/base/configuration/');
+    const configurationLoad = await browser.call(baseApi.configuration);
     expect(configurationLoad.status).toBe(405);
     expect(configurationLoad.json()).toEqual({
       error: 'not_ready',
       message: 'The server is currently being updated. Please wait.',
     });
-    const flatpage = await browser.post('/api/base/flatpage/', { url: '/terms/' }, { csrf: false });
+    const flatpage = await browser.call(baseApi.flatpage, { url: '/terms/' }, { csrf: false });
     expect(flatpage.status).toBe(503);
     expect((await browser.get('/api/anything/')).status).toBe(503);
     // The app shell is served meanwhile: it shows the update page and retries.
     expect((await browser.get('/documents/')).status).toBe(200);
 
     await server().becomeReady();
-    const ready = await browser.get('/api/base/configuration/');
+    const ready = await browser.call(baseApi.configuration);
     expect(ready.status).toBe(200);
-    const page = await browser.post('/api/base/flatpage/', { url: '/terms/' });
+    const page = await browser.call(baseApi.flatpage, { url: '/terms/' });
     expect(page.status).toBe(200);
   });
 });
@@ -36,7 +37,7 @@ describe.each(ENGINES)('configuration (%s)', (engine) => {
   it('describes a visitor', async () => {
     const response = await server()
       .client({ 'accept-language': 'it-IT,it;q=0.9,en;q=0.5' })
-      .get('/api/base/configuration/');
+      .call(baseApi.configuration);
     expect(response.status).toBe(200);
     const body = response.json();
     expect(configuration.parse(body)).toEqual(body);
@@ -68,7 +69,7 @@ describe.each(ENGINES)('configuration (%s)', (engine) => {
       })
       .execute();
     const browser = await server().loginAs(user);
-    const body = (await browser.get('/api/base/configuration/')).json();
+    const body = (await browser.call(baseApi.configuration)).json();
     expect(configuration.parse(body)).toEqual(body);
     expect(body.user).toEqual({
       is_authenticated: true,
@@ -91,7 +92,7 @@ describe.each(ENGINES)('configuration (%s)', (engine) => {
 
   it('names a user without first and last name by the username', async () => {
     const user = await server().buildUser({ username: 'plainname' });
-    const body = (await (await server().loginAs(user)).get('/api/base/configuration/')).json<{
+    const body = (await (await server().loginAs(user)).call(baseApi.configuration)).json<{
       user: { name: string };
     }>();
     expect(body.user.name).toBe('plainname');
@@ -103,7 +104,7 @@ describe.each(ENGINES)('flat pages (%s)', (engine) => {
 
   it('serves the seeded Terms and Privacy pages as sample texts, not an operator command', async () => {
     const browser = server().client();
-    const terms = await browser.post('/api/base/flatpage/', { url: '/terms/' });
+    const terms = await browser.call(baseApi.flatpage, { url: '/terms/' });
     expect(terms.status).toBe(200);
     const page = terms.json<{ title: string; content: string }>();
     expect(page.title).toBe('Terms and Conditions');
@@ -112,7 +113,7 @@ describe.each(ENGINES)('flat pages (%s)', (engine) => {
       '<p>These terms are a sample that the operator of this site adapts to its own service.</p>',
     );
     expect(page.content).not.toContain('npm run manage');
-    const privacy = await browser.post('/api/base/flatpage/', { url: 'privacy' });
+    const privacy = await browser.call(baseApi.flatpage, { url: 'privacy' });
     expect(privacy.status).toBe(200);
     expect(privacy.json()).toEqual({
       title: 'Privacy policy',
@@ -123,12 +124,12 @@ describe.each(ENGINES)('flat pages (%s)', (engine) => {
   it("shows the seeded pages in the reader's language", async () => {
     const german = await server()
       .client({ 'accept-language': 'de' })
-      .post('/api/base/flatpage/', { url: '/terms/' });
+      .call(baseApi.flatpage, { url: '/terms/' });
     expect(german.json<{ title: string }>().title).toBe('Nutzungsbedingungen');
     expect(german.json<{ content: string }>().content).toContain('<h2>Scriptorium nutzen</h2>');
     const bulgarian = await server()
       .client({ 'accept-language': 'bg' })
-      .post('/api/base/flatpage/', { url: '/privacy/' });
+      .call(baseApi.flatpage, { url: '/privacy/' });
     expect(bulgarian.json<{ title: string }>().title).toBe('Политика за поверителност');
     expect(bulgarian.json<{ content: string }>().content).toContain('<h2>Бисквитки</h2>');
   });
@@ -145,20 +146,20 @@ describe.each(ENGINES)('flat pages (%s)', (engine) => {
       .where('url', '=', '/terms/')
       .execute();
     expect(await seedFlatpages(db)).toEqual([]);
-    const privacy = await server().client().post('/api/base/flatpage/', { url: '/privacy/' });
+    const privacy = await server().client().call(baseApi.flatpage, { url: '/privacy/' });
     expect(privacy.json<{ content: string }>().content).toContain('<h2>Cookies</h2>');
-    const terms = await server().client().post('/api/base/flatpage/', { url: '/terms/' });
+    const terms = await server().client().call(baseApi.flatpage, { url: '/terms/' });
     expect(terms.json()).toEqual({ title: 'Terms and Conditions', content: '<p>Our own terms.</p>' });
   });
 
   it('answers a missing page with 404 JSON', async () => {
-    const response = await server().client().post('/api/base/flatpage/', { url: '/no-such-page/' });
+    const response = await server().client().call(baseApi.flatpage, { url: '/no-such-page/' });
     expect(response.status).toBe(404);
     expect(response.json()).toEqual({ error: 'not_found', message: 'The requested item was not found.' });
   });
 
   it('requires the url', async () => {
-    const response = await server().client().post('/api/base/flatpage/', {});
+    const response = await server().client().call(baseApi.flatpage, {});
     expect(response.status).toBe(400);
     expect(response.json()).toEqual({
       form: { errors: [], fields: { url: { errors: ['This field is required.'] } } },
@@ -171,23 +172,23 @@ describe.each(ENGINES)('language choice (%s)', (engine) => {
 
   it('stores a visitor choice in a cookie for a year', async () => {
     const browser = server().client({ 'accept-language': 'de' });
-    const response = await browser.post('/api/i18n/setlang/', { language: 'pt-br' });
+    const response = await browser.call(i18nApi.setLanguage, { language: 'pt-br' });
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ language: 'pt-br' });
     const cookie = response.setCookies.find((c) => c.name === 'language');
     expect(cookie?.value).toBe('pt-br');
     expect(cookie?.attributes['max-age']).toBe(String(365 * 24 * 3600));
     // The cookie beats the browser's Accept-Language.
-    const body = (await browser.get('/api/base/configuration/')).json<{ language: string }>();
+    const body = (await browser.call(baseApi.configuration)).json<{ language: string }>();
     expect(body.language).toBe('pt-br');
-    const error = await browser.post('/api/base/flatpage/', { url: '/nope/' });
+    const error = await browser.call(baseApi.flatpage, { url: '/nope/' });
     expect(error.json<{ message: string }>().message).toBe('O item solicitado não foi encontrado.');
   });
 
   it('saves a user choice on the account, which wins over cookie and browser', async () => {
     const user = await server().buildUser();
     const browser = await server().loginAs(user, { 'accept-language': 'fr' });
-    expect((await browser.post('/api/i18n/setlang/', { language: 'bg' })).status).toBe(200);
+    expect((await browser.call(i18nApi.setLanguage, { language: 'bg' })).status).toBe(200);
     const row = await server()
       .ctx.db.selectFrom('users')
       .select('language')
@@ -198,12 +199,12 @@ describe.each(ENGINES)('language choice (%s)', (engine) => {
     // Another browser, another cookie and Accept-Language: the saved language still wins.
     const elsewhere = await server().loginAs(user, { 'accept-language': 'es' });
     elsewhere.cookies.set('language', 'it');
-    const body = (await elsewhere.get('/api/base/configuration/')).json<{ language: string }>();
+    const body = (await elsewhere.call(baseApi.configuration)).json<{ language: string }>();
     expect(body.language).toBe('bg');
   });
 
   it('refuses a language the interface does not offer', async () => {
-    const response = await server().client().post('/api/i18n/setlang/', { language: 'xx' });
+    const response = await server().client().call(i18nApi.setLanguage, { language: 'xx' });
     expect(response.status).toBe(400);
     expect(response.json()).toEqual({
       form: { errors: [], fields: { language: { errors: ['Select a valid choice.'] } } },

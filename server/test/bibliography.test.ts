@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
 import { importBibtex } from '@scriptorium/common/bibliography/import-bibtex';
 import type { BibEntry, EntryData, RichText } from '@scriptorium/common/bibliography/types';
 import { describe, expect, it } from 'vitest';
@@ -32,20 +33,20 @@ async function biblist(
   client: TestClient,
   cache = { last_modified: -1, number_of_entries: -1, user_id: -1 },
 ) {
-  const response = await client.post('/api/bibliography/biblist/', cache);
+  const response = await client.call(bibliographyApi.list, cache);
   expect(response.status, response.text).toBe(200);
   return response.json<Biblist>();
 }
 
 async function save(client: TestClient, bibs: Record<string, EntryData>, isNew = true) {
-  return client.post('/api/bibliography/save/', { is_new: isNew, bibs: JSON.stringify(bibs) });
+  return client.call(bibliographyApi.save, { is_new: isNew, bibs: bibs });
 }
 
 describe.each(ENGINES)('bibliography API (%s)', (engine) => {
   const server = useServer(engine);
 
   it('needs a login', async () => {
-    const response = await server().client().post('/api/bibliography/biblist/', {});
+    const response = await server().client().call(bibliographyApi.list, {});
     expect(response.status).toBe(401);
   });
 
@@ -138,7 +139,7 @@ describe.each(ENGINES)('bibliography API (%s)', (engine) => {
     );
     expect((await biblist(client)).bib_list).toEqual([]);
     // Not JSON at all: a form error on bibs.
-    const notJson = await client.post('/api/bibliography/save/', { is_new: true, bibs: '{' });
+    const notJson = await client.call(bibliographyApi.save, { is_new: true, bibs: '{' });
     expect(notJson.status).toBe(400);
   });
 
@@ -163,9 +164,7 @@ describe.each(ENGINES)('bibliography API (%s)', (engine) => {
 
     const intruder = await server().loginAs(await server().buildUser());
     expect((await save(intruder, { [id]: entry('stolen') }, false)).status).toBe(404);
-    expect(
-      (await intruder.request('DELETE', '/api/bibliography/delete/', { form: { ids: [id] } })).status,
-    ).toBe(404);
+    expect((await intruder.call(bibliographyApi.delete, { ids: [id] })).status).toBe(404);
     const list = await biblist(owner);
     expect(list.bib_list?.map((e) => e.entry_key)).toEqual(['mine']);
     expect(list.bib_list?.[0].bib_type).toBe('book');
@@ -173,7 +172,7 @@ describe.each(ENGINES)('bibliography API (%s)', (engine) => {
 
   it('manages categories: add, rename, assign, delete (taken off the entries), owner only', async () => {
     const owner = await server().loginAs(await server().buildUser());
-    const created = await owner.post('/api/bibliography/save_category/', {
+    const created = await owner.call(bibliographyApi.saveCategories, {
       ids: [0, 0, 0],
       titles: [' Physics ', 'Maths', '  '],
     });
@@ -182,7 +181,7 @@ describe.each(ENGINES)('bibliography API (%s)', (engine) => {
     expect(cats.map((c) => c.category_title)).toEqual(['Physics', 'Maths']);
     const [physics, maths] = cats.map((c) => c.id);
 
-    const renamed = await owner.post('/api/bibliography/save_category/', {
+    const renamed = await owner.call(bibliographyApi.saveCategories, {
       ids: [maths],
       titles: ['Mathematics'],
     });
@@ -196,18 +195,13 @@ describe.each(ENGINES)('bibliography API (%s)', (engine) => {
 
     const intruder = await server().loginAs(await server().buildUser());
     expect(
-      (await intruder.post('/api/bibliography/save_category/', { ids: [physics], titles: ['Mine'] })).status,
+      (await intruder.call(bibliographyApi.saveCategories, { ids: [physics], titles: ['Mine'] })).status,
     ).toBe(404);
-    expect(
-      (await intruder.request('DELETE', '/api/bibliography/delete_category/', { form: { ids: [physics] } }))
-        .status,
-    ).toBe(404);
+    expect((await intruder.call(bibliographyApi.deleteCategories, { ids: [physics] })).status).toBe(404);
     expect((await save(intruder, { '-1': entry('x', { cats: [physics] }) })).status).toBe(404);
     expect((await biblist(intruder)).bib_list).toEqual([]);
 
-    const deleted = await owner.request('DELETE', '/api/bibliography/delete_category/', {
-      form: { ids: [physics] },
-    });
+    const deleted = await owner.call(bibliographyApi.deleteCategories, { ids: [physics] });
     expect(deleted.status, deleted.text).toBe(200);
     const list = await biblist(owner);
     expect(list.bib_categories).toEqual([{ id: maths, category_title: 'Mathematics' }]);
@@ -221,9 +215,7 @@ describe.each(ENGINES)('bibliography API (%s)', (engine) => {
       last_modified: number;
     }>();
     const ids = saved.id_translations.map(([, id]) => id);
-    const response = await client.request('DELETE', '/api/bibliography/delete/', {
-      form: { ids: ids.slice(0, 2) },
-    });
+    const response = await client.call(bibliographyApi.delete, { ids: ids.slice(0, 2) });
     expect(response.status, response.text).toBe(200);
     const stamp = response.json<{
       last_modified: number;
@@ -235,10 +227,7 @@ describe.each(ENGINES)('bibliography API (%s)', (engine) => {
     expect(stamp.number_of_entries).toBe(1);
     expect((await biblist(client)).bib_list?.map((e) => e.entry_key)).toEqual(['c']);
     // A CSRF-less delete is refused.
-    expect(
-      (await client.request('DELETE', '/api/bibliography/delete/', { form: { ids: [ids[2]] }, csrf: false }))
-        .status,
-    ).toBe(403);
+    expect((await client.call(bibliographyApi.delete, { ids: [ids[2]] }, { csrf: false })).status).toBe(403);
   });
 
   it('stores an imported real-world library unchanged', async () => {

@@ -1,10 +1,14 @@
 import type { Contact } from '@scriptorium/common/api/contacts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Endpoint } from '@scriptorium/common/api/endpoint';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
+import { describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
 import { claimPendingInvitesForEmail } from '../src/modules/contacts/commands/claim-invites';
 import { registerContactRemovedHook } from '../src/modules/contacts/hooks';
 import { ENGINES, type TestClient, type TestServer, type TestUser, useServer } from './harness';
-import { type ReceivedMail, type SmtpSink, startSmtpSink } from './smtp-sink';
+import { type ReceivedMail, useSmtpSink } from './smtp-sink';
 
 const SPEC_ERRORS = {
   1: 'You cannot add yourself to your contacts!',
@@ -63,17 +67,17 @@ function parseMail(mail: ReceivedMail): Mail {
 }
 
 async function list(browser: TestClient): Promise<Contact[]> {
-  const response = await browser.post('/api/user/contacts/list/');
+  const response = await browser.call(contactsApi.list);
   expect(response.status, response.text).toBe(200);
   return response.json<{ contacts: Contact[] }>().contacts;
 }
 
 async function invite(browser: TestClient, userString: string) {
-  return browser.post('/api/user/invites/add/', { user_string: userString });
+  return browser.call(contactsApi.invite, { user_string: userString });
 }
 
 async function waitingInvites(browser: TestClient): Promise<boolean> {
-  const response = await browser.get('/api/base/configuration/');
+  const response = await browser.call(baseApi.configuration);
   return response.json<{ user: { waiting_invites: boolean } }>().user.waiting_invites;
 }
 
@@ -83,24 +87,18 @@ function fullName(user: TestUser): string {
 
 describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
   // Mail goes through real SMTP into a sink; each mail has arrived when the API call answers.
-  let sink: SmtpSink;
-  beforeAll(async () => {
-    sink = await startSmtpSink();
-  });
-  afterAll(async () => {
-    await sink.close();
-  });
-  const server = useServer(engine, { env: () => ({ SMTP_URL: sink.url }) });
+  const sink = useSmtpSink();
+  const server = useServer(engine, { env: () => ({ SMTP_URL: sink().url }) });
 
   function mailsTo(address: string): Mail[] {
-    return sink.messages
-      .filter((mail) => mail.to.some((to) => to.toLowerCase() === address.toLowerCase()))
+    return sink()
+      .messages.filter((mail) => mail.to.some((to) => to.toLowerCase() === address.toLowerCase()))
       .map(parseMail);
   }
 
   /** Raw messages with quoted-printable soft line breaks undone: enough to find a link in any part. */
   function rawMails(): string[] {
-    return sink.messages.map((mail) => mail.raw.replace(/=\r?\n/g, ''));
+    return sink().messages.map((mail) => mail.raw.replace(/=\r?\n/g, ''));
   }
 
   async function person(overrides: Parameters<TestServer['buildUser']>[0] = {}) {
@@ -119,8 +117,8 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     const sent = await invite(a.browser, b.user.username);
     expect(sent.status).toBe(201);
     const [received] = await list(b.browser);
-    const accepted = await b.browser.post('/api/user/invites/accept/', {
-      invites: JSON.stringify([{ id: received.id }]),
+    const accepted = await b.browser.call(contactsApi.accept, {
+      invites: [{ id: received.id }],
     });
     expect(accepted.status, accepted.text).toBe(200);
     return { a, b };
@@ -128,15 +126,16 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
 
   it('asks for a login on every contacts call', async () => {
     const visitor = server().client();
-    for (const [url, form] of [
-      ['/api/user/contacts/list/', {}],
-      ['/api/user/invites/add/', { user_string: 'x' }],
-      ['/api/user/invites/accept/', { invites: '[{"id":1}]' }],
-      ['/api/user/invites/decline/', { invites: '[{"id":1}]' }],
-      ['/api/user/contacts/delete/', { contacts: '[{"id":1,"type":"user"}]' }],
-      ['/api/user/invite/', { key: 'abc' }],
-    ] as const) {
-      expect((await visitor.post(url, form)).status, url).toBe(401);
+    const calls: Array<[Endpoint, Record<string, unknown>]> = [
+      [contactsApi.list, {}],
+      [contactsApi.invite, { user_string: 'x' }],
+      [contactsApi.accept, { invites: [{ id: 1 }] }],
+      [contactsApi.decline, { invites: [{ id: 1 }] }],
+      [contactsApi.delete, { contacts: [{ id: 1, type: 'user' }] }],
+      [contactsApi.claim, { key: 'abc' }],
+    ];
+    for (const [target, form] of calls) {
+      expect((await visitor.call(target, form)).status, target.path).toBe(401);
     }
   });
 
@@ -244,8 +243,8 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     const b = await person();
     await invite(a.browser, b.user.username);
     const [received] = await list(b.browser);
-    const response = await b.browser.post('/api/user/invites/accept/', {
-      invites: JSON.stringify([received]),
+    const response = await b.browser.call(contactsApi.accept, {
+      invites: [received],
     });
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({
@@ -267,8 +266,8 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     const b = await person();
     await invite(a.browser, b.user.username);
     const [received] = await list(b.browser);
-    const response = await b.browser.post('/api/user/invites/decline/', {
-      invites: JSON.stringify([{ id: received.id }]),
+    const response = await b.browser.call(contactsApi.decline, {
+      invites: [{ id: received.id }],
     });
     expect(response.status).toBe(200);
     expect(await list(a.browser)).toEqual([]);
@@ -305,10 +304,10 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     const key = decodeURIComponent(link?.[1] ?? '');
 
     // The inviter opening their own link changes nothing.
-    expect((await a.browser.post('/api/user/invite/', { key })).json()).toEqual({ redirect: '/' });
+    expect((await a.browser.call(contactsApi.claim, { key })).json()).toEqual({ redirect: '/' });
 
     const b = await person();
-    expect((await b.browser.post('/api/user/invite/', { key })).json()).toEqual({
+    expect((await b.browser.call(contactsApi.claim, { key })).json()).toEqual({
       redirect: '/user/contacts/',
     });
     expect(await list(b.browser)).toEqual([
@@ -318,8 +317,8 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
 
     // A claimed key and an unknown key lead home with no effect.
     const c = await person();
-    expect((await c.browser.post('/api/user/invite/', { key })).json()).toEqual({ redirect: '/' });
-    expect((await c.browser.post('/api/user/invite/', { key: 'no-such-key' })).json()).toEqual({
+    expect((await c.browser.call(contactsApi.claim, { key })).json()).toEqual({ redirect: '/' });
+    expect((await c.browser.call(contactsApi.claim, { key: 'no-such-key' })).json()).toEqual({
       redirect: '/',
     });
     expect(await list(c.browser)).toEqual([]);
@@ -329,7 +328,7 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     const { a, b } = await connectedPair();
     await invite(a.browser, `other-address-${engine}@example.net`);
     const key = /\/invite\/(\S+)/.exec(mailsTo(`other-address-${engine}@example.net`)[0].text)?.[1] ?? '';
-    expect((await b.browser.post('/api/user/invite/', { key })).json()).toEqual({
+    expect((await b.browser.call(contactsApi.claim, { key })).json()).toEqual({
       redirect: '/user/contacts/',
     });
     expect((await list(a.browser)).map((c) => c.type)).toEqual(['user']);
@@ -343,7 +342,7 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     expect((await invite(a.browser, address)).status).toBe(201);
 
     // B adds the address: unverified, it does not name its owner, and a new invite waits like the first.
-    expect((await b.browser.post('/api/user/email/add/', { email: address })).status).toBe(200);
+    expect((await b.browser.call(userApi.addEmail, { email: address })).status).toBe(200);
     const second = await person();
     const pending = await invite(second.browser, address);
     expect(pending.status).toBe(201);
@@ -355,7 +354,7 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     const raw = rawMails().find((text) => text.includes('/account/confirm-email/') && text.includes(address));
     const key = /\/account\/confirm-email\/([A-Za-z0-9_-]+)/.exec(raw ?? '')?.[1];
     expect(key).toBeDefined();
-    expect((await b.browser.request('DELETE', `/api/user/confirm-email/${key}/`)).status).toBe(200);
+    expect((await b.browser.call(userApi.confirmEmail, { key })).status).toBe(200);
     expect((await list(b.browser)).map((c) => [c.type, c.name]).sort()).toEqual(
       [
         ['to_userinvite', fullName(a.user)],
@@ -438,7 +437,7 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     expect(rights).toEqual([{ invite_id: first.id, user_id: null }]);
 
     // Accepting hands the right to the user.
-    await b.browser.post('/api/user/invites/accept/', { invites: JSON.stringify([{ id: first.id }]) });
+    await b.browser.call(contactsApi.accept, { invites: [{ id: first.id }] });
     const after = await server()
       .ctx.db.selectFrom('document_access')
       .select(['invite_id', 'user_id'])
@@ -460,8 +459,7 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     expect(code, out.join('\n')).toBe(0);
     const browser = server().client();
     expect(
-      (await browser.post('/api/user/login/', { login: username, password: 'a long enough password' }))
-        .status,
+      (await browser.call(userApi.login, { login: username, password: 'a long enough password' })).status,
     ).toBe(200);
     expect(await list(browser)).toMatchObject([{ type: 'to_userinvite', name: fullName(a.user) }]);
   });
@@ -473,8 +471,8 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
       removed.push([x, y]);
     });
     try {
-      const response = await a.browser.post('/api/user/contacts/delete/', {
-        contacts: JSON.stringify([{ id: b.user.id, type: 'user' }]),
+      const response = await a.browser.call(contactsApi.delete, {
+        contacts: [{ id: b.user.id, type: 'user' }],
       });
       expect(response.status).toBe(200);
       expect(await list(a.browser)).toEqual([]);
@@ -491,8 +489,8 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
       throw new Error('document rights could not be removed');
     });
     try {
-      const response = await a.browser.post('/api/user/contacts/delete/', {
-        contacts: JSON.stringify([{ id: b.user.id, type: 'user' }]),
+      const response = await a.browser.call(contactsApi.delete, {
+        contacts: [{ id: b.user.id, type: 'user' }],
       });
       expect(response.status).toBe(500);
       expect((await list(a.browser)).map((c) => c.id)).toEqual([b.user.id]);
@@ -530,11 +528,11 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     const received = (await list(a.browser)).find((row) => row.type === 'to_userinvite');
     expect(received).toBeDefined();
 
-    const response = await a.browser.post('/api/user/contacts/delete/', {
-      contacts: JSON.stringify([
+    const response = await a.browser.call(contactsApi.delete, {
+      contacts: [
         { id: sent.id, type: 'userinvite' },
         { id: received?.id, type: 'to_userinvite' },
-      ]),
+      ],
     });
     expect(response.status).toBe(200);
     expect(await list(a.browser)).toEqual([]);
@@ -554,33 +552,30 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     const sent = (await invite(a.browser, b.user.username)).json<{ contact: Contact }>().contact;
     const pair = await connectedPair();
 
-    const attempts: Array<[string, Record<string, string>]> = [
-      ['/api/user/invites/accept/', { invites: JSON.stringify([{ id: sent.id }]) }],
-      ['/api/user/invites/decline/', { invites: JSON.stringify([{ id: sent.id }]) }],
-      ['/api/user/contacts/delete/', { contacts: JSON.stringify([{ id: sent.id, type: 'userinvite' }]) }],
-      ['/api/user/contacts/delete/', { contacts: JSON.stringify([{ id: sent.id, type: 'to_userinvite' }]) }],
-      ['/api/user/contacts/delete/', { contacts: JSON.stringify([{ id: pair.b.user.id, type: 'user' }]) }],
-      ['/api/user/contacts/delete/', { contacts: JSON.stringify([{ id: 999999, type: 'user' }]) }],
+    const attempts: Array<[Endpoint, Record<string, unknown>]> = [
+      [contactsApi.accept, { invites: [{ id: sent.id }] }],
+      [contactsApi.decline, { invites: [{ id: sent.id }] }],
+      [contactsApi.delete, { contacts: [{ id: sent.id, type: 'userinvite' }] }],
+      [contactsApi.delete, { contacts: [{ id: sent.id, type: 'to_userinvite' }] }],
+      [contactsApi.delete, { contacts: [{ id: pair.b.user.id, type: 'user' }] }],
+      [contactsApi.delete, { contacts: [{ id: 999999, type: 'user' }] }],
     ];
-    for (const [url, form] of attempts) {
-      const response = await stranger.browser.post(url, form);
-      expect(response.status, `${url} ${JSON.stringify(form)}`).toBe(404);
+    for (const [target, form] of attempts) {
+      const response = await stranger.browser.call(target, form);
+      expect(response.status, `${target.path} ${JSON.stringify(form)}`).toBe(404);
       expect(response.json()).toMatchObject({ error: 'not_found' });
     }
     // The inviter cannot accept their own invite either: it is not in their list as received.
-    expect(
-      (await a.browser.post('/api/user/invites/accept/', { invites: JSON.stringify([{ id: sent.id }]) }))
-        .status,
-    ).toBe(404);
+    expect((await a.browser.call(contactsApi.accept, { invites: [{ id: sent.id }] })).status).toBe(404);
 
     // A valid id next to a foreign one: all or nothing.
     await invite(stranger.browser, pair.a.user.username);
     const own = (await list(stranger.browser))[0];
-    const mixed = await stranger.browser.post('/api/user/contacts/delete/', {
-      contacts: JSON.stringify([
+    const mixed = await stranger.browser.call(contactsApi.delete, {
+      contacts: [
         { id: own.id, type: 'userinvite' },
         { id: pair.b.user.id, type: 'user' },
-      ]),
+      ],
     });
     expect(mixed.status).toBe(404);
     expect(await list(stranger.browser)).toEqual([own]);
@@ -590,12 +585,12 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
 
   it('rejects malformed lists with a form error', async () => {
     const { browser } = await person();
-    const broken = await browser.post('/api/user/contacts/delete/', { contacts: '[{' });
+    const broken = await browser.call(contactsApi.delete, { contacts: '[{' });
     expect(broken.status).toBe(400);
     expect(broken.json()).toEqual({
       form: { errors: [], fields: { contacts: { errors: ['This field must contain valid JSON.'] } } },
     });
-    const badType = await browser.post('/api/user/contacts/delete/', {
+    const badType = await browser.call(contactsApi.delete, {
       contacts: '[{"id":1,"type":"friend"}]',
     });
     expect(badType.status).toBe(400);

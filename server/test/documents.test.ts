@@ -1,6 +1,8 @@
 import type { Contact } from '@scriptorium/common/api/contacts';
 import type { AccessEntry, DocumentEntry } from '@scriptorium/common/api/documents';
-import { DOCUMENTS_API } from '@scriptorium/common/api/documents';
+import type { Endpoint } from '@scriptorium/common/api/endpoint';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { describe, expect, it } from 'vitest';
 import { claimPendingInvitesForEmail } from '../src/modules/contacts/commands/claim-invites';
 import { ENGINES, type TestClient, type TestServer, type TestUser, useServer } from './harness';
@@ -19,32 +21,31 @@ async function person(server: TestServer): Promise<Person> {
 }
 
 async function list(browser: TestClient): Promise<DocumentEntry[]> {
-  const response = await browser.post(DOCUMENTS_API.list);
+  const response = await browser.call(documentsApi.list);
   expect(response.status, response.text).toBe(200);
   return response.json<{ documents: DocumentEntry[] }>().documents;
 }
 
 async function create(browser: TestClient, form: Record<string, unknown> = {}): Promise<number> {
-  const response = await browser.post(DOCUMENTS_API.create, form);
+  const response = await browser.call(documentsApi.create, form);
   expect(response.status, response.text).toBe(200);
   return response.json<{ id: number }>().id;
 }
 
 /** The real contact flow: a invites b by username, b accepts. */
 async function connect(a: Person, b: Person): Promise<void> {
-  const invite = await a.browser.post('/api/user/invites/add/', { user_string: b.user.username });
+  const invite = await a.browser.call(contactsApi.invite, { user_string: b.user.username });
   expect(invite.status, invite.text).toBe(201);
-  const received = (await b.browser.post('/api/user/contacts/list/')).json<{ contacts: Contact[] }>()
-    .contacts;
+  const received = (await b.browser.call(contactsApi.list)).json<{ contacts: Contact[] }>().contacts;
   const mine = received.filter((c) => c.type === 'to_userinvite');
-  const accepted = await b.browser.post('/api/user/invites/accept/', {
-    invites: JSON.stringify(mine.map(({ id }) => ({ id }))),
+  const accepted = await b.browser.call(contactsApi.accept, {
+    invites: mine.map(({ id }) => ({ id })),
   });
   expect(accepted.status, accepted.text).toBe(200);
 }
 
 async function share(owner: Person, id: number, access: unknown[]) {
-  return owner.browser.post(DOCUMENTS_API.accessSave, { id, access: JSON.stringify(access) });
+  return owner.browser.call(documentsApi.accessSave, { id, access: access });
 }
 
 describe.each(ENGINES)('documents API (%s)', (engine) => {
@@ -78,7 +79,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     ]);
     expect(await list(bob.browser)).toEqual([]);
 
-    const got = await ann.browser.post(DOCUMENTS_API.get, { id });
+    const got = await ann.browser.call(documentsApi.get, { id });
     expect(got.json()).toEqual({ document: entry });
     const row = await server()
       .ctx.db.selectFrom('documents')
@@ -91,31 +92,32 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
 
   it('answers 401 without a session and 403 without the CSRF header', async () => {
     const visitor = server().client();
-    expect((await visitor.post(DOCUMENTS_API.list)).status).toBe(401);
+    expect((await visitor.call(documentsApi.list)).status).toBe(401);
     const ann = await person(server());
-    expect((await ann.browser.post(DOCUMENTS_API.create, {}, { csrf: false })).status).toBe(403);
+    expect((await ann.browser.call(documentsApi.create, {}, { csrf: false })).status).toBe(403);
   });
 
   it("answers 404 for another user's id and changes nothing", async () => {
     const ann = await person(server());
     const eve = await person(server());
     const id = await create(ann.browser, { path: '/secret/' });
-    for (const [url, form] of [
-      [DOCUMENTS_API.get, { id }],
-      [DOCUMENTS_API.move, { id, path: '/stolen/' }],
-      [DOCUMENTS_API.delete, { ids: [id] }],
-      [DOCUMENTS_API.copy, { ids: [id] }],
-      [DOCUMENTS_API.accessGet, { id }],
-      [DOCUMENTS_API.accessSave, { id, access: '[]' }],
-      [DOCUMENTS_API.get, { id: 999999 }],
-    ] as const) {
-      const response = await eve.browser.post(url, form);
-      expect(response.status, `${url} ${response.text}`).toBe(404);
+    const calls: Array<[Endpoint, Record<string, unknown>]> = [
+      [documentsApi.get, { id }],
+      [documentsApi.move, { id, path: '/stolen/' }],
+      [documentsApi.delete, { ids: [id] }],
+      [documentsApi.copy, { ids: [id] }],
+      [documentsApi.accessGet, { id }],
+      [documentsApi.accessSave, { id, access: '[]' }],
+      [documentsApi.get, { id: 999999 }],
+    ];
+    for (const [target, form] of calls) {
+      const response = await eve.browser.call(target, form);
+      expect(response.status, `${target.path} ${response.text}`).toBe(404);
       expect(response.json()).toEqual({ error: 'not_found', message: 'The requested item was not found.' });
     }
     // One foreign id in a bulk delete stops the whole delete.
     const own = await create(eve.browser);
-    expect((await eve.browser.post(DOCUMENTS_API.delete, { ids: [own, id] })).status).toBe(404);
+    expect((await eve.browser.call(documentsApi.delete, { ids: [own, id] })).status).toBe(404);
     expect((await list(eve.browser)).map((d) => d.id)).toEqual([own]);
     expect((await list(ann.browser))[0]).toMatchObject({ id, path: '/secret/' });
     expect(await list(eve.browser)).toHaveLength(1);
@@ -123,15 +125,15 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
 
   it('validates the form fields', async () => {
     const ann = await person(server());
-    const bad = await ann.browser.post(DOCUMENTS_API.move, { id: 'x', path: '/a/' });
+    const bad = await ann.browser.call(documentsApi.move, { id: 'x', path: '/a/' });
     expect(bad.status).toBe(400);
     expect(bad.json()).toEqual({
       form: { errors: [], fields: { id: { errors: ['Enter a valid value.'] } } },
     });
-    const missing = await ann.browser.post(DOCUMENTS_API.delete, {});
+    const missing = await ann.browser.call(documentsApi.delete, {});
     expect(missing.status).toBe(400);
     const id = await create(ann.browser);
-    const badJson = await ann.browser.post(DOCUMENTS_API.accessSave, { id, access: '{' });
+    const badJson = await ann.browser.call(documentsApi.accessSave, { id, access: '{' });
     expect(badJson.json()).toEqual({
       form: { errors: [], fields: { access: { errors: ['This field must contain valid JSON.'] } } },
     });
@@ -142,7 +144,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     const bob = await person(server());
     await connect(ann, bob);
     const id = await create(ann.browser, { title: 'Paper' });
-    const moved = await ann.browser.post(DOCUMENTS_API.move, { id, path: 'thesis//Paper' });
+    const moved = await ann.browser.call(documentsApi.move, { id, path: 'thesis//Paper' });
     expect(moved.json()).toEqual({ done: true });
     expect((await list(ann.browser))[0].path).toBe('/thesis/');
 
@@ -151,7 +153,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     ).toBe(200);
     // A new collaborator finds it in their top folder, and may file it elsewhere for themselves.
     expect((await list(bob.browser))[0]).toMatchObject({ id, path: '', is_owner: false, rights: 'write' });
-    await bob.browser.post(DOCUMENTS_API.move, { id, path: '/from ann/' });
+    await bob.browser.call(documentsApi.move, { id, path: '/from ann/' });
     expect((await list(bob.browser))[0].path).toBe('/from ann/');
     expect((await list(ann.browser))[0].path).toBe('/thesis/');
   });
@@ -162,7 +164,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     for (let i = 0; i < 60; i++)
       ids.push(await create(ann.browser, { title: `Doc ${i}`, path: `/f${i % 3}/` }));
     const answers = await Promise.all(
-      ids.map((id) => ann.browser.post(DOCUMENTS_API.move, { id, path: '/archive/2024/' })),
+      ids.map((id) => ann.browser.call(documentsApi.move, { id, path: '/archive/2024/' })),
     );
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     const docs = await list(ann.browser);
@@ -177,7 +179,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     const stranger = await person(server());
     await connect(ann, bob);
     await connect(ann, cid);
-    const invite = await ann.browser.post('/api/user/invites/add/', {
+    const invite = await ann.browser.call(contactsApi.invite, {
       user_string: 'new.author@example.org',
     });
     expect(invite.status, invite.text).toBe(201);
@@ -192,7 +194,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
       ]);
       expect(saved.json()).toEqual({ done: true });
       expect((await list(bob.browser))[0]).toMatchObject({ id, rights: right, is_owner: false });
-      const access = (await ann.browser.post(DOCUMENTS_API.accessGet, { id })).json<{
+      const access = (await ann.browser.call(documentsApi.accessGet, { id })).json<{
         access: AccessEntry[];
       }>().access;
       expect(access).toEqual([
@@ -214,7 +216,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     }
 
     // A collaborator may not read or change the rights.
-    expect((await bob.browser.post(DOCUMENTS_API.accessGet, { id })).status).toBe(403);
+    expect((await bob.browser.call(documentsApi.accessGet, { id })).status).toBe(403);
     expect((await share(bob, id, [])).status).toBe(403);
 
     // A non-contact in the list fails the whole save: nothing changes.
@@ -234,14 +236,14 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     await share(ann, id, [{ holder_type: 'user', holder_id: cid.user.id, rights: 'comment' }]);
     expect(await list(bob.browser)).toEqual([]);
     expect((await list(cid.browser))[0].rights).toBe('comment');
-    expect((await bob.browser.post(DOCUMENTS_API.get, { id })).status).toBe(404);
+    expect((await bob.browser.call(documentsApi.get, { id })).status).toBe(404);
   });
 
   it('passes the rights of an invite to the person who accepts it', async () => {
     const ann = await person(server());
     const id = await create(ann.browser, { title: 'For a newcomer' });
     // By e-mail, before the person has an account.
-    const invite = await ann.browser.post('/api/user/invites/add/', { user_string: 'Newcomer@Example.org' });
+    const invite = await ann.browser.call(contactsApi.invite, { user_string: 'Newcomer@Example.org' });
     const inviteId = invite.json<{ contact: Contact }>().contact.id;
     await share(ann, id, [{ holder_type: 'userinvite', holder_id: inviteId, rights: 'review' }]);
 
@@ -249,13 +251,12 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     await claimPendingInvitesForEmail(server().ctx.db, newcomer.id, newcomer.email);
     const browser = await server().loginAs(newcomer);
     expect(await list(browser)).toEqual([]);
-    const received = (await browser.post('/api/user/contacts/list/')).json<{ contacts: Contact[] }>()
-      .contacts;
-    await browser.post('/api/user/invites/accept/', {
-      invites: JSON.stringify(received.map(({ id: row }) => ({ id: row }))),
+    const received = (await browser.call(contactsApi.list)).json<{ contacts: Contact[] }>().contacts;
+    await browser.call(contactsApi.accept, {
+      invites: received.map(({ id: row }) => ({ id: row })),
     });
     expect((await list(browser))[0]).toMatchObject({ id, rights: 'review', path: '' });
-    const access = (await ann.browser.post(DOCUMENTS_API.accessGet, { id })).json<{ access: AccessEntry[] }>()
+    const access = (await ann.browser.call(documentsApi.accessGet, { id })).json<{ access: AccessEntry[] }>()
       .access;
     expect(access).toEqual([
       { holder_type: 'user', holder_id: newcomer.id, name: newcomer.username, email: null, rights: 'review' },
@@ -263,7 +264,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
 
     // By username, to someone who already has an account.
     const dan = await person(server());
-    const byName = await ann.browser.post('/api/user/invites/add/', { user_string: dan.user.username });
+    const byName = await ann.browser.call(contactsApi.invite, { user_string: dan.user.username });
     await share(ann, id, [
       { holder_type: 'user', holder_id: newcomer.id, rights: 'review' },
       {
@@ -273,10 +274,9 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
       },
     ]);
     expect(await list(dan.browser)).toEqual([]);
-    const danInvites = (await dan.browser.post('/api/user/contacts/list/')).json<{ contacts: Contact[] }>()
-      .contacts;
-    await dan.browser.post('/api/user/invites/accept/', {
-      invites: JSON.stringify(danInvites.map(({ id: row }) => ({ id: row }))),
+    const danInvites = (await dan.browser.call(contactsApi.list)).json<{ contacts: Contact[] }>().contacts;
+    await dan.browser.call(contactsApi.accept, {
+      invites: danInvites.map(({ id: row }) => ({ id: row })),
     });
     expect((await list(dan.browser))[0]).toMatchObject({ id, rights: 'read' });
   });
@@ -285,11 +285,11 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     const ann = await person(server());
     const eve = await person(server());
     const id = await create(ann.browser);
-    const invite = await ann.browser.post('/api/user/invites/add/', { user_string: eve.user.username });
+    const invite = await ann.browser.call(contactsApi.invite, { user_string: eve.user.username });
     const inviteId = invite.json<{ contact: Contact }>().contact.id;
     await share(ann, id, [{ holder_type: 'userinvite', holder_id: inviteId, rights: 'write' }]);
-    await eve.browser.post('/api/user/invites/decline/', { invites: JSON.stringify([{ id: inviteId }]) });
-    const access = (await ann.browser.post(DOCUMENTS_API.accessGet, { id })).json<{ access: AccessEntry[] }>()
+    await eve.browser.call(contactsApi.decline, { invites: [{ id: inviteId }] });
+    const access = (await ann.browser.call(documentsApi.accessGet, { id })).json<{ access: AccessEntry[] }>()
       .access;
     expect(access).toEqual([]);
     expect(await list(eve.browser)).toEqual([]);
@@ -310,8 +310,8 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     await share(bob, bobDoc, [{ holder_type: 'user', holder_id: ann.user.id, rights: 'comment' }]);
     expect(await list(ann.browser)).toHaveLength(2);
 
-    const removed = await bob.browser.post('/api/user/contacts/delete/', {
-      contacts: JSON.stringify([{ id: ann.user.id, type: 'user' }]),
+    const removed = await bob.browser.call(contactsApi.delete, {
+      contacts: [{ id: ann.user.id, type: 'user' }],
     });
     expect(removed.status, removed.text).toBe(200);
     expect((await list(ann.browser)).map((doc) => doc.id)).toEqual([annDoc]);
@@ -329,12 +329,12 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     await share(ann, kept, [{ holder_type: 'user', holder_id: bob.user.id, rights: 'write' }]);
     await share(ann, gone, [{ holder_type: 'user', holder_id: bob.user.id, rights: 'write' }]);
 
-    const left = await bob.browser.post(DOCUMENTS_API.delete, { ids: [kept] });
+    const left = await bob.browser.call(documentsApi.delete, { ids: [kept] });
     expect(left.json()).toEqual({ deleted: [], left: [kept] });
     expect((await list(bob.browser)).map((doc) => doc.id)).toEqual([gone]);
     expect((await list(ann.browser)).map((doc) => doc.id).sort()).toEqual([kept, gone].sort());
 
-    const deleted = await ann.browser.post(DOCUMENTS_API.delete, { ids: [gone] });
+    const deleted = await ann.browser.call(documentsApi.delete, { ids: [gone] });
     expect(deleted.json()).toEqual({ deleted: [gone], left: [] });
     expect(await list(bob.browser)).toEqual([]);
     expect((await list(ann.browser)).map((doc) => doc.id)).toEqual([kept]);
@@ -351,7 +351,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
       .where('id', '=', id)
       .execute();
     await share(ann, id, [{ holder_type: 'user', holder_id: bob.user.id, rights: 'read' }]);
-    const copied = await bob.browser.post(DOCUMENTS_API.copy, { ids: [id], path: 'mine' });
+    const copied = await bob.browser.call(documentsApi.copy, { ids: [id], path: 'mine' });
     const [copy] = copied.json<{ documents: DocumentEntry[] }>().documents;
     expect(copy).toMatchObject({
       title: 'Original',
@@ -365,7 +365,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
       .where('id', '=', copy.id)
       .executeTakeFirstOrThrow();
     expect(row.content).toContain('paragraph');
-    expect((await ann.browser.post(DOCUMENTS_API.accessGet, { id: copy.id })).status).toBe(404);
-    expect((await bob.browser.post(DOCUMENTS_API.accessGet, { id: copy.id })).json()).toEqual({ access: [] });
+    expect((await ann.browser.call(documentsApi.accessGet, { id: copy.id })).status).toBe(404);
+    expect((await bob.browser.call(documentsApi.accessGet, { id: copy.id })).json()).toEqual({ access: [] });
   });
 });

@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { feedbackApi } from '@scriptorium/common/api/endpoints/base';
+import { describe, expect, it } from 'vitest';
 import { ENGINES, useServer } from './harness';
-import { type SmtpSink, startSmtpSink } from './smtp-sink';
+import { useSmtpSink } from './smtp-sink';
 
 describe.each(ENGINES)('feedback without a contact address (%s)', (engine) => {
   const server = useServer(engine);
 
   it('stores a visitor report without a user', async () => {
-    const response = await server()
-      .client()
-      .post('/api/feedback/feedback/', { message: 'The login page is blank.' });
+    const response = await server().client().call(feedbackApi.send, { message: 'The login page is blank.' });
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ ok: true });
     const rows = await server().ctx.db.selectFrom('feedback').selectAll().execute();
@@ -25,9 +24,7 @@ describe.each(ENGINES)('feedback without a contact address (%s)', (engine) => {
   it('stores a user report with the user', async () => {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
-    expect((await browser.post('/api/feedback/feedback/', { message: '  Citations vanish  ' })).status).toBe(
-      200,
-    );
+    expect((await browser.call(feedbackApi.send, { message: '  Citations vanish  ' })).status).toBe(200);
     const row = await server()
       .ctx.db.selectFrom('feedback')
       .selectAll()
@@ -38,7 +35,7 @@ describe.each(ENGINES)('feedback without a contact address (%s)', (engine) => {
 
   it('refuses an empty message', async () => {
     const before = await server().ctx.db.selectFrom('feedback').select('id').execute();
-    const response = await server().client().post('/api/feedback/feedback/', { message: '   ' });
+    const response = await server().client().call(feedbackApi.send, { message: '   ' });
     expect(response.status).toBe(400);
     expect(response.json()).toEqual({
       form: { errors: [], fields: { message: { errors: ['This field is required.'] } } },
@@ -49,30 +46,24 @@ describe.each(ENGINES)('feedback without a contact address (%s)', (engine) => {
 });
 
 describe.each(ENGINES)('feedback mailed over SMTP (%s)', (engine) => {
-  let sink: SmtpSink;
-  beforeAll(async () => {
-    sink = await startSmtpSink();
-  });
-  afterAll(async () => {
-    await sink.close();
-  });
+  const sink = useSmtpSink();
   // A function: the sink's port is known only once its beforeAll (registered first) has run.
   const server = useServer(engine, {
     env: () => ({
       CONTACT_EMAIL: 'support@scriptorium.example',
       MAIL_FROM: 'Scriptorium <noreply@scriptorium.example>',
-      SMTP_URL: sink.url,
+      SMTP_URL: sink().url,
     }),
   });
 
   it('delivers the report to CONTACT_EMAIL with the user as Reply-To', async () => {
     const user = await server().buildUser({ username: 'emmy', email: 'emmy@math.example' });
     const browser = await server().loginAs(user);
-    const response = await browser.post('/api/feedback/feedback/', {
+    const response = await browser.call(feedbackApi.send, {
       message: 'Equation numbers restart on page 2.',
     });
     expect(response.status).toBe(200);
-    const [mail] = await sink.waitFor(1);
+    const [mail] = await sink().waitFor(1);
     expect(mail.to).toEqual(['support@scriptorium.example']);
     expect(mail.from).toBe('noreply@scriptorium.example');
     expect(mail.header('subject')).toBe('Feedback from emmy');

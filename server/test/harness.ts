@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type Endpoint, encodeRequest } from '@scriptorium/common/api/endpoint';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { encodeForm } from '@scriptorium/common/api/form';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -78,6 +81,8 @@ export interface TestResponse {
 export interface RequestOptions {
   /** Form fields, encoded as the browser client does (common encodeForm). */
   form?: Record<string, unknown>;
+  /** A body already encoded (a call's form or multipart). */
+  body?: URLSearchParams | FormData;
   headers?: Record<string, string>;
   /** Send X-CSRFToken from the cookie jar (default true, as the browser client always does). */
   csrf?: boolean;
@@ -106,7 +111,7 @@ export class TestClient {
     const response = await fetch(`${this.baseUrl}${pathname}`, {
       method,
       headers,
-      body: options.form ? encodeForm(options.form) : undefined,
+      body: options.body ?? (options.form ? encodeForm(options.form) : undefined),
       redirect: 'manual',
     });
     const setCookies = response.headers.getSetCookie().map(parseSetCookie);
@@ -135,8 +140,22 @@ export class TestClient {
 
   /** POSTs a form; first loads the configuration, as the app does, when there is no CSRF cookie yet. */
   async post(pathname: string, form: Record<string, unknown> = {}, options: RequestOptions = {}) {
-    if (options.csrf !== false && !this.cookies.has('csrftoken')) await this.get('/api/base/configuration/');
+    await this.ensureCsrf(options);
     return this.request('POST', pathname, { ...options, form });
+  }
+
+  /**
+   * Calls a common endpoint as the browser's `call` does (same encoding, same path). The input is
+   * loose on purpose: tests also send what the browser never would, to see it refused.
+   */
+  async call(target: Endpoint, input: Record<string, unknown> = {}, options: RequestOptions = {}) {
+    const encoded = encodeRequest(target, input);
+    if (encoded.method !== 'GET') await this.ensureCsrf(options);
+    return this.request(encoded.method, encoded.url, { ...options, body: encoded.body });
+  }
+
+  private async ensureCsrf(options: RequestOptions): Promise<void> {
+    if (options.csrf !== false && !this.cookies.has('csrftoken')) await this.call(baseApi.configuration);
   }
 }
 
@@ -271,10 +290,7 @@ export async function startServer(engine: Engine, options: TestServerOptions = {
     },
     async loginAs(user, headers) {
       const browser = client(headers);
-      const response = await browser.post('/api/user/login/', {
-        login: user.username,
-        password: user.password,
-      });
+      const response = await browser.call(userApi.login, { login: user.username, password: user.password });
       expect(response.status, response.text).toBe(200);
       return browser;
     },

@@ -1,3 +1,5 @@
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { describe, expect, it } from 'vitest';
 import { requireUser } from '../src/http/session';
 import { ASSET_PATH, ENGINES, SHELL_MARKER, type TestResponse, useServer } from './harness';
@@ -26,7 +28,7 @@ describe.each(ENGINES)('CSRF protection (%s)', (engine) => {
   const server = useServer(engine);
 
   it('hands out a csrftoken cookie readable by scripts', async () => {
-    const response = await server().client().get('/api/base/configuration/');
+    const response = await server().client().call(baseApi.configuration);
     const cookie = response.setCookies.find((c) => c.name === 'csrftoken');
     expect(cookie?.value).toMatch(/^[0-9a-f]{64}$/);
     expect(cookie?.attributes.httponly).toBeUndefined();
@@ -36,15 +38,15 @@ describe.each(ENGINES)('CSRF protection (%s)', (engine) => {
 
   it('does not replace a token the browser already has', async () => {
     const browser = server().client();
-    await browser.get('/api/base/configuration/');
-    const again = await browser.get('/api/base/configuration/');
+    await browser.call(baseApi.configuration);
+    const again = await browser.call(baseApi.configuration);
     expect(again.setCookies.find((c) => c.name === 'csrftoken')).toBeUndefined();
   });
 
   it('refuses an unsafe request without the header', async () => {
     const browser = server().client();
-    await browser.get('/api/base/configuration/');
-    const response = await browser.post('/api/base/flatpage/', { url: '/terms/' }, { csrf: false });
+    await browser.call(baseApi.configuration);
+    const response = await browser.call(baseApi.flatpage, { url: '/terms/' }, { csrf: false });
     expect(response.status).toBe(403);
     expect(response.json()).toEqual({
       error: 'csrf_failed',
@@ -54,9 +56,9 @@ describe.each(ENGINES)('CSRF protection (%s)', (engine) => {
 
   it('refuses a header that does not match the cookie', async () => {
     const browser = server().client();
-    await browser.get('/api/base/configuration/');
-    const response = await browser.post(
-      '/api/base/flatpage/',
+    await browser.call(baseApi.configuration);
+    const response = await browser.call(
+      baseApi.flatpage,
       { url: '/terms/' },
       { headers: { 'x-csrftoken': 'f'.repeat(64) } },
     );
@@ -65,27 +67,29 @@ describe.each(ENGINES)('CSRF protection (%s)', (engine) => {
 
   it('refuses a request without the cookie, and hands one out with the refusal', async () => {
     const browser = server().client();
-    const response = await browser.request('POST', '/api/user/logout/', {
-      headers: { 'x-csrftoken': 'abc' },
-    });
+    const response = await browser.call(
+      userApi.logout,
+      {},
+      { csrf: false, headers: { 'x-csrftoken': 'abc' } },
+    );
     expect(response.status).toBe(403);
     expect(browser.cookies.get('csrftoken')).toMatch(/^[0-9a-f]{64}$/);
     // With the handed-out token the same call goes through.
-    expect((await browser.post('/api/user/logout/')).status).toBe(200);
+    expect((await browser.call(userApi.logout)).status).toBe(200);
   });
 
   it('checks DELETE and PUT as well', async () => {
     const browser = server().client();
-    await browser.get('/api/base/configuration/');
+    await browser.call(baseApi.configuration);
     for (const method of ['DELETE', 'PUT', 'PATCH']) {
-      const response = await browser.request(method, '/api/base/flatpage/', { csrf: false });
+      const response = await browser.request(method, baseApi.flatpage.path, { csrf: false });
       expect(response.status).toBe(403);
     }
   });
 
   it('translates the refusal', async () => {
     const browser = server().client({ 'accept-language': 'fr-CH, fr;q=0.9' });
-    const response = await browser.request('POST', '/api/user/logout/');
+    const response = await browser.call(userApi.logout, {}, { csrf: false });
     expect(response.json<{ message: string }>().message).toBe(
       'Le jeton de sécurité est absent ou erroné. Rechargez la page et réessayez.',
     );
@@ -109,7 +113,7 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
   it('sends the security headers on API answers, errors, the shell and static files', async () => {
     const browser = server().client();
     for (const path of [
-      '/api/base/configuration/',
+      baseApi.configuration.path,
       '/api/nothing/',
       '/documents/',
       ASSET_PATH,
@@ -117,7 +121,7 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
     ]) {
       expectSecurityHeaders(await browser.get(path), host());
     }
-    expectSecurityHeaders(await browser.post('/api/base/flatpage/', { url: '/missing/' }), host());
+    expectSecurityHeaders(await browser.call(baseApi.flatpage, { url: '/missing/' }), host());
   });
 
   it('answers every app route with the shell, uncached', async () => {
@@ -197,14 +201,22 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
 
   it('turns malformed bodies into 4xx JSON, never 500', async () => {
     const browser = server().client();
-    await browser.get('/api/base/configuration/');
-    const badJson = await browser.request('POST', '/api/base/flatpage/', {
-      headers: { 'content-type': 'application/json' },
-    });
+    await browser.call(baseApi.configuration);
+    const badJson = await browser.call(
+      baseApi.flatpage,
+      {},
+      {
+        headers: { 'content-type': 'application/json' },
+      },
+    );
     expect(badJson.status).toBe(400);
-    const unsupported = await browser.request('POST', '/api/base/flatpage/', {
-      headers: { 'content-type': 'text/x-unknown' },
-    });
+    const unsupported = await browser.call(
+      baseApi.flatpage,
+      {},
+      {
+        headers: { 'content-type': 'text/x-unknown' },
+      },
+    );
     expect(unsupported.status).toBe(415);
     expect(unsupported.json<{ error: string }>().error).toBe('unsupported_media_type');
   });
@@ -219,7 +231,7 @@ describe.each(ENGINES)('before the web app is built (%s)', (engine) => {
     expect(response.text).toContain(
       'The web app has not been built yet. Run npm run build on the server, then reload this page.',
     );
-    const api = await server().client().get('/api/base/configuration/');
+    const api = await server().client().call(baseApi.configuration);
     expect(api.status).toBe(200);
   });
 });

@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
 import { ENGINES, useServer } from './harness';
@@ -64,12 +66,12 @@ describe.each(ENGINES)('npm run manage (%s)', (engine) => {
     expect(result.stdout).toMatch(/^Created user "Noether" \(id \d+\)\.\n$/);
 
     const browser = server().client();
-    const login = await browser.post('/api/user/login/', {
+    const login = await browser.call(userApi.login, {
       login: 'emmy@math.example',
       password: 's3cret-enough',
     });
     expect(login.status).toBe(200);
-    const body = (await browser.get('/api/base/configuration/')).json<{ user: Record<string, unknown> }>();
+    const body = (await browser.call(baseApi.configuration)).json<{ user: Record<string, unknown> }>();
     expect(body.user).toMatchObject({
       username: 'Noether',
       name: 'Emmy Noether',
@@ -172,7 +174,7 @@ describe.each(ENGINES)('npm run manage (%s)', (engine) => {
       file,
     ]);
     expect(replaced).toEqual({ code: 0, stdout: 'Replaced the page /terms/.', stderr: '' });
-    const page = await server().client().post('/api/base/flatpage/', { url: '/terms/' });
+    const page = await server().client().call(baseApi.flatpage, { url: '/terms/' });
     expect(page.json()).toEqual({ title: 'Terms of use', content: '<h2>Our terms</h2><p>Be kind.</p>' });
 
     const created = await manage([
@@ -185,7 +187,7 @@ describe.each(ENGINES)('npm run manage (%s)', (engine) => {
       file,
     ]);
     expect(created.stdout).toBe('Created the page /imprint/.');
-    expect((await server().client().post('/api/base/flatpage/', { url: '/imprint/' })).status).toBe(200);
+    expect((await server().client().call(baseApi.flatpage, { url: '/imprint/' })).status).toBe(200);
 
     const unreadable = await manage([
       'flatpage',

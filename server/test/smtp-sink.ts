@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface ReceivedMail {
   from: string | undefined;
@@ -67,5 +68,24 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       return messages;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A sink for the enclosing describe block, started before and closed after it: `const sink =
+ * useSmtpSink(); ... sink().waitFor(1)`. Register it before useServer so that its address is
+ * known when the server reads SMTP_URL.
+ */
+export function useSmtpSink(): () => SmtpSink {
+  let sink: SmtpSink | undefined;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+  });
+  afterAll(async () => {
+    await sink?.close();
+  });
+  return () => {
+    if (!sink) throw new Error('the SMTP sink did not start (see the beforeAll error)');
+    return sink;
   };
 }

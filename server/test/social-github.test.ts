@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { endpointPath } from '@scriptorium/common/api/endpoint';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, useServer } from './harness';
 
@@ -111,7 +114,9 @@ describe.each(ENGINES)('GitHub login (%s)', (engine) => {
     expect(first.status).toBe(302);
     const authorize = await fetch(first.headers.get('location') ?? '', { redirect: 'manual' });
     const callback = authorize.headers.get('location') ?? '';
-    expect(callback.startsWith(`${SITE}/api/social/github/callback/`)).toBe(true);
+    expect(callback.startsWith(`${SITE}${endpointPath(socialApi.callback, { provider: 'github' })}`)).toBe(
+      true,
+    );
     const final = await browser.get(callback.slice(SITE.length));
     return final.headers.get('location');
   }
@@ -128,15 +133,17 @@ describe.each(ENGINES)('GitHub login (%s)', (engine) => {
       ],
     };
     const browser = server().client();
-    expect(await githubLogin(browser, '/api/social/github/login/')).toBe('/');
-    const config = (await browser.get('/api/base/configuration/')).json<{
+    expect(await githubLogin(browser, endpointPath(socialApi.login, { provider: 'github' }))).toBe('/');
+    const config = (await browser.call(baseApi.configuration)).json<{
       user: { username: string; socialaccounts: unknown[] };
     }>();
     expect(config.user.username).toBe(user.username);
     expect(config.user.socialaccounts).toMatchObject([{ provider: 'github', name: 'octo' }]);
 
     github.state.next = { ...github.state.next, emails: [] };
-    expect(await githubLogin(server().client(), '/api/social/github/login/')).toBe('/');
+    expect(await githubLogin(server().client(), endpointPath(socialApi.login, { provider: 'github' }))).toBe(
+      '/',
+    );
   });
 
   it('closes sign-up when only unverified addresses match', async () => {
@@ -147,6 +154,8 @@ describe.each(ENGINES)('GitHub login (%s)', (engine) => {
       name: 'No Body',
       emails: [{ email: user.email, verified: false, primary: true }],
     };
-    expect(await githubLogin(server().client(), '/api/social/github/login/')).toBe('/account/sign-up/');
+    expect(await githubLogin(server().client(), endpointPath(socialApi.login, { provider: 'github' }))).toBe(
+      '/account/sign-up/',
+    );
   });
 });

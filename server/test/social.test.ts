@@ -1,11 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encodeRequest, endpointPath } from '@scriptorium/common/api/endpoint';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, type TestClient, useServer } from './harness';
 
 const SITE = 'http://scriptorium.test';
-const CALLBACK = `${SITE}/api/social/idp/callback/`;
+const CALLBACK = `${SITE}${endpointPath(socialApi.callback, { provider: 'idp' })}`;
 
 interface Person {
   email: string;
@@ -141,9 +144,9 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
   });
 
   it('lists the providers in the configuration', async () => {
-    const config = (await server().client().get('/api/base/configuration/')).json();
+    const config = (await server().client().call(baseApi.configuration)).json();
     expect(config.socialaccount_providers).toEqual([
-      { id: 'idp', name: 'Test IdP', login_url: '/api/social/idp/login/' },
+      { id: 'idp', name: 'Test IdP', login_url: endpointPath(socialApi.login, { provider: 'idp' }) },
     ]);
   });
 
@@ -151,7 +154,11 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
     idp.people.set('stranger', { email: 'stranger@example.net', email_verified: true, name: 'Stranger' });
     idp.state.next = 'stranger';
     const browser = server().client();
-    const outcome = await socialLogin(browser, server().baseUrl, '/api/social/idp/login/');
+    const outcome = await socialLogin(
+      browser,
+      server().baseUrl,
+      endpointPath(socialApi.login, { provider: 'idp' }),
+    );
     expect(outcome).toEqual({ status: 302, location: '/account/sign-up/' });
     expect(browser.cookies.has('sessionid')).toBe(false);
   });
@@ -160,7 +167,11 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
     const user = await server().buildUser();
     idp.people.set('unverified', { email: user.email, email_verified: false, name: 'Unverified' });
     idp.state.next = 'unverified';
-    const outcome = await socialLogin(server().client(), server().baseUrl, '/api/social/idp/login/');
+    const outcome = await socialLogin(
+      server().client(),
+      server().baseUrl,
+      endpointPath(socialApi.login, { provider: 'idp' }),
+    );
     expect(outcome.location).toBe('/account/sign-up/');
   });
 
@@ -170,11 +181,13 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
     idp.people.set(sub, { email: user.email.toUpperCase(), email_verified: true, name: 'Ada at IdP' });
     idp.state.next = sub;
     const browser = server().client();
-    expect(await socialLogin(browser, server().baseUrl, '/api/social/idp/login/')).toEqual({
+    expect(
+      await socialLogin(browser, server().baseUrl, endpointPath(socialApi.login, { provider: 'idp' })),
+    ).toEqual({
       status: 302,
       location: '/',
     });
-    const config = (await browser.get('/api/base/configuration/')).json<{
+    const config = (await browser.call(baseApi.configuration)).json<{
       user: { username: string; socialaccounts: Array<{ provider: string; name: string }> };
     }>();
     expect(config.user.username).toBe(user.username);
@@ -183,7 +196,10 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
     // The provider's address changes: the connection (by subject) still logs in.
     idp.people.set(sub, { email: 'changed@example.net', email_verified: true, name: 'Ada at IdP' });
     const again = server().client();
-    expect((await socialLogin(again, server().baseUrl, '/api/social/idp/login/')).location).toBe('/');
+    expect(
+      (await socialLogin(again, server().baseUrl, endpointPath(socialApi.login, { provider: 'idp' })))
+        .location,
+    ).toBe('/');
   });
 
   it('connects from the profile and refuses an identity connected elsewhere', async () => {
@@ -195,7 +211,11 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
       name: 'Connected',
     });
     idp.state.next = `connect-${user.id}`;
-    const outcome = await socialLogin(browser, server().baseUrl, '/api/social/idp/login/?process=connect');
+    const outcome = await socialLogin(
+      browser,
+      server().baseUrl,
+      encodeRequest(socialApi.login, { provider: 'idp', process: 'connect' }).url,
+    );
     expect(outcome.location).toBe('/user/profile/');
     const accounts = await server()
       .ctx.db.selectFrom('social_accounts')
@@ -205,9 +225,19 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
     expect(accounts).toEqual([{ uid: `connect-${user.id}` }]);
 
     const other = await server().loginAs(await server().buildUser());
-    const taken = await socialLogin(other, server().baseUrl, '/api/social/idp/login/?process=connect');
+    const taken = await socialLogin(
+      other,
+      server().baseUrl,
+      encodeRequest(socialApi.login, { provider: 'idp', process: 'connect' }).url,
+    );
     expect(taken.location).toBe('/user/profile/?social=failed');
-    expect((await server().client().get('/api/social/idp/login/?process=connect')).status).toBe(401);
+    expect(
+      (
+        await server()
+          .client()
+          .get(encodeRequest(socialApi.login, { provider: 'idp', process: 'connect' }).url)
+      ).status,
+    ).toBe(401);
   });
 
   it('checks the state: a callback link from another browser does not log in', async () => {
@@ -215,7 +245,7 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
     idp.people.set(`victim-${user.id}`, { email: user.email, email_verified: true, name: 'V' });
     idp.state.next = `victim-${user.id}`;
     const attacker = server().client();
-    const start = await attacker.get('/api/social/idp/login/');
+    const start = await attacker.get(endpointPath(socialApi.login, { provider: 'idp' }));
     const authorize = new URL(start.headers.get('location') ?? '');
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('state')).toBeTruthy();
@@ -223,10 +253,20 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
     // Another browser, without the state cookie, brings a made-up callback.
     const victim = server().client();
     const forged = await victim.get(
-      `/api/social/idp/callback/?code=x&state=${authorize.searchParams.get('state')}`,
+      encodeRequest(socialApi.callback, {
+        provider: 'idp',
+        code: 'x',
+        state: authorize.searchParams.get('state'),
+      }).url,
     );
     expect(forged.status).toBe(400);
     expect(victim.cookies.has('sessionid')).toBe(false);
-    expect((await server().client().get('/api/social/unknown/login/')).status).toBe(404);
+    expect(
+      (
+        await server()
+          .client()
+          .get(endpointPath(socialApi.login, { provider: 'unknown' }))
+      ).status,
+    ).toBe(404);
   });
 });

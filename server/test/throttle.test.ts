@@ -1,3 +1,4 @@
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ENGINES, useServer } from './harness';
 
@@ -24,14 +25,14 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
   it('locks an account from the address that failed; the right password is refused there while locked', async () => {
     const user = await server().buildUser();
     for (let i = 0; i < 3; i++) {
-      const response = await from('198.51.100.1').post('/api/user/login/', {
+      const response = await from('198.51.100.1').call(userApi.login, {
         login: user.username,
         password: 'wrong',
       });
       expect(response.status).toBe(400);
       expect(response.json()).toEqual({ form: { errors: [WRONG], fields: {} } });
     }
-    const locked = await from('198.51.100.1').post('/api/user/login/', {
+    const locked = await from('198.51.100.1').call(userApi.login, {
       login: user.email,
       password: user.password,
     });
@@ -41,7 +42,7 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
 
     const german = await server()
       .client({ 'x-forwarded-for': '198.51.100.1', 'accept-language': 'de' })
-      .post('/api/user/login/', { login: user.username, password: user.password });
+      .call(userApi.login, { login: user.username, password: user.password });
     expect(german.status).toBe(429);
     expect(german.json()).toEqual({
       form: {
@@ -56,14 +57,14 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
   it('lets the account in again once the lock has run out', async () => {
     const user = await server().buildUser();
     for (let i = 0; i < 3; i++) {
-      await from('198.51.100.30').post('/api/user/login/', {
+      await from('198.51.100.30').call(userApi.login, {
         login: user.username,
         password: 'wrong',
       });
     }
     expect(
       (
-        await from('198.51.100.30').post('/api/user/login/', {
+        await from('198.51.100.30').call(userApi.login, {
           login: user.username,
           password: user.password,
         })
@@ -74,7 +75,7 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
       .set({ locked_until: Date.now() - 1 })
       .where('scope', '=', `account:${user.id}@address:198.51.100.30`)
       .execute();
-    const response = await from('198.51.100.30').post('/api/user/login/', {
+    const response = await from('198.51.100.30').call(userApi.login, {
       login: user.username,
       password: user.password,
     });
@@ -84,11 +85,11 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
   it('clears the counter of the account and address on success', async () => {
     const user = await server().buildUser();
     for (let i = 0; i < 2; i++) {
-      await from('198.51.100.40').post('/api/user/login/', { login: user.username, password: 'wrong' });
+      await from('198.51.100.40').call(userApi.login, { login: user.username, password: 'wrong' });
     }
     expect(
       (
-        await from('198.51.100.40').post('/api/user/login/', {
+        await from('198.51.100.40').call(userApi.login, {
           login: user.username,
           password: user.password,
         })
@@ -102,11 +103,11 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
     expect(row).toBeUndefined();
     // Two more failures do not lock: the count started again.
     for (let i = 0; i < 2; i++) {
-      await from('198.51.100.40').post('/api/user/login/', { login: user.username, password: 'wrong' });
+      await from('198.51.100.40').call(userApi.login, { login: user.username, password: 'wrong' });
     }
     expect(
       (
-        await from('198.51.100.40').post('/api/user/login/', {
+        await from('198.51.100.40').call(userApi.login, {
           login: user.username,
           password: user.password,
         })
@@ -117,20 +118,20 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
   it('locks a client address that tries many accounts, and only that address', async () => {
     const victim = await server().buildUser();
     for (let i = 0; i < 5; i++) {
-      const response = await from('203.0.113.9').post('/api/user/login/', {
+      const response = await from('203.0.113.9').call(userApi.login, {
         login: `guess${i}`,
         password: 'x',
       });
       expect(response.status).toBe(400);
     }
-    const blocked = await from('203.0.113.9').post('/api/user/login/', {
+    const blocked = await from('203.0.113.9').call(userApi.login, {
       login: victim.username,
       password: victim.password,
     });
     expect(blocked.status).toBe(429);
     expect(blocked.json()).toEqual({ form: { errors: [lockedText(10)], fields: {} } });
 
-    const elsewhere = await from('203.0.113.10').post('/api/user/login/', {
+    const elsewhere = await from('203.0.113.10').call(userApi.login, {
       login: victim.username,
       password: victim.password,
     });
@@ -139,9 +140,9 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
 
   it('locks unknown logins like known ones, so a lock does not reveal that an account exists', async () => {
     for (let i = 0; i < 3; i++) {
-      await from('198.51.100.60').post('/api/user/login/', { login: 'no-such-person', password: 'x' });
+      await from('198.51.100.60').call(userApi.login, { login: 'no-such-person', password: 'x' });
     }
-    const response = await from('198.51.100.60').post('/api/user/login/', {
+    const response = await from('198.51.100.60').call(userApi.login, {
       login: 'No-Such-Person',
       password: 'x',
     });
@@ -150,7 +151,7 @@ describe.each(ENGINES)('login throttling (%s)', (engine) => {
 
   it('keeps the counters in the database, shared by every server process', async () => {
     const user = await server().buildUser();
-    await from('198.51.100.80').post('/api/user/login/', { login: user.username, password: 'wrong' });
+    await from('198.51.100.80').call(userApi.login, { login: user.username, password: 'wrong' });
     const rows = await server()
       .ctx.db.selectFrom('login_attempts')
       .select(['scope', 'failures'])

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { imagesResponse, saveImageResponse } from '@scriptorium/common/api/usermedia';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -25,44 +26,18 @@ const SVG_WITH_SCRIPT = `<?xml version="1.0"?>
 </svg>`;
 
 interface Upload {
-  fields?: Record<string, string>;
+  fields?: Record<string, unknown>;
   file?: { bytes: Uint8Array; name: string; type: string };
 }
 
-/** A multipart POST as the browser's FormData sends it, with the client's cookies and CSRF header. */
-async function upload(
-  server: TestServer,
-  client: TestClient,
-  { fields = {}, file }: Upload,
-): Promise<TestResponse> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  if (file) form.append('image', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
-  const cookie = [...client.cookies]
-    .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
-    .join('; ');
-  const response = await fetch(`${server.baseUrl}/api/usermedia/save/`, {
-    method: 'POST',
-    headers: {
-      ...client.defaultHeaders,
-      cookie,
-      'x-csrftoken': client.cookies.get('csrftoken') ?? '',
-      accept: 'application/json',
-    },
-    body: form,
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    text,
-    json: <T>() => JSON.parse(text) as T,
-    setCookies: [],
-  };
+/** A multipart save as the browser's `call` sends it (FormData, cookies, CSRF header). */
+function upload(client: TestClient, { fields = {}, file }: Upload): Promise<TestResponse> {
+  const image = file && new File([new Uint8Array(file.bytes)], file.name, { type: file.type });
+  return client.call(usermediaApi.save, { ...fields, image });
 }
 
 async function list(client: TestClient) {
-  const response = await client.get('/api/usermedia/images/');
+  const response = await client.call(usermediaApi.images);
   expect(response.status, response.text).toBe(200);
   return imagesResponse.parse(response.json());
 }
@@ -98,7 +73,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     ] as const;
     for (const [index, [format, mime, extension]] of formats.entries()) {
       const bytes = await raster(format, 300 + index, 200);
-      const response = await upload(server(), browser, {
+      const response = await upload(browser, {
         fields: { title: `Figure ${format}` },
         file: { bytes, name: `figure.${extension}`, type: mime },
       });
@@ -139,7 +114,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
 
   it('trusts the content, not the name: a PNG called .jpg is a PNG', async () => {
     const browser = await newUser();
-    const response = await upload(server(), browser, {
+    const response = await upload(browser, {
       file: { bytes: await raster('png', 12, 34), name: 'photo.jpg', type: 'image/jpeg' },
     });
     expect(response.status, response.text).toBe(201);
@@ -152,7 +127,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
   it('refuses a text file called .png with a clear error and stores nothing', async () => {
     const browser = await newUser();
     const before = mediaFiles(server(), 'images');
-    const response = await upload(server(), browser, {
+    const response = await upload(browser, {
       fields: { title: 'Not a picture' },
       file: {
         bytes: Buffer.from('Dear diary, today I renamed a text file.'),
@@ -177,7 +152,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
       Buffer.from('junk'.repeat(50)),
     ]);
-    const response = await upload(server(), browser, {
+    const response = await upload(browser, {
       file: { bytes: fake, name: 'x.png', type: 'image/png' },
     });
     expect(response.status).toBe(400);
@@ -188,7 +163,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
 
   it('stores an SVG only after removing scripts, handlers and external references', async () => {
     const browser = await newUser();
-    const response = await upload(server(), browser, {
+    const response = await upload(browser, {
       file: { bytes: Buffer.from(SVG_WITH_SCRIPT), name: 'drawing.svg', type: 'image/svg+xml' },
     });
     expect(response.status, response.text).toBe(201);
@@ -208,7 +183,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     const before = mediaFiles(server(), 'images');
     const big = Buffer.alloc(10 * 1024 * 1024 + 1, 7);
     (await raster('png')).copy(big);
-    const response = await upload(server(), browser, {
+    const response = await upload(browser, {
       file: { bytes: big, name: 'huge.png', type: 'image/png' },
     });
     expect(response.status).toBe(413);
@@ -223,13 +198,13 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     const browser = await newUser();
     const bytes = await raster('png', 41, 41, '#abcdef');
     const first = savedImage(
-      await upload(server(), browser, {
+      await upload(browser, {
         fields: { title: 'One' },
         file: { bytes, name: 'a.png', type: 'image/png' },
       }),
     );
     const before = mediaFiles(server(), 'images');
-    const again = await upload(server(), browser, {
+    const again = await upload(browser, {
       fields: { title: 'Two' },
       file: { bytes, name: 'b.png', type: 'image/png' },
     });
@@ -242,21 +217,21 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
   it('updates title, categories and copyright without a file', async () => {
     const browser = await newUser();
     const image = savedImage(
-      await upload(server(), browser, {
+      await upload(browser, {
         file: { bytes: await raster('jpeg'), name: 'x.jpg', type: 'image/jpeg' },
       }),
     );
     const cats = (
-      await browser.post('/api/usermedia/save_category/', { ids: [0, 0], titles: ['Maps', 'Plots'] })
+      await browser.call(usermediaApi.saveCategories, { ids: [0, 0], titles: ['Maps', 'Plots'] })
     ).json<{
       entries: { id: number; category_title: string }[];
     }>().entries;
-    const response = await upload(server(), browser, {
+    const response = await upload(browser, {
       fields: {
         id: String(image.id),
         title: '  Study area  ',
-        cats: JSON.stringify([cats[1].id]),
-        copyright: JSON.stringify({ holder: 'Ann Author', licence: 'CC-BY-4.0' }),
+        cats: [cats[1].id],
+        copyright: { holder: 'Ann Author', licence: 'CC-BY-4.0' },
       },
     });
     expect(response.status, response.text).toBe(200);
@@ -267,18 +242,14 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
       copyright: { holder: 'Ann Author', licence: 'CC-BY-4.0' },
     });
     // A plain form post (no multipart) works the same.
-    const plain = await browser.post('/api/usermedia/save/', {
-      id: image.id,
-      title: 'Renamed',
-      cats: [] as number[],
-    });
+    const plain = await browser.post(usermediaApi.save.path, { id: image.id, title: 'Renamed', cats: '[]' });
     expect(plain.status, plain.text).toBe(200);
     expect((await list(browser)).images[0]).toMatchObject({ title: 'Renamed', cats: [] });
   });
 
   it('replaces all categories: trims, drops empty titles, adds id 0 and removes what is left out', async () => {
     const browser = await newUser();
-    const first = await browser.post('/api/usermedia/save_category/', {
+    const first = await browser.call(usermediaApi.saveCategories, {
       ids: [0, 0, 0],
       titles: [' Maps ', 'Plots', '   '],
     });
@@ -286,14 +257,14 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     const [maps, plots] = first.json<{ entries: { id: number; category_title: string }[] }>().entries;
     expect([maps.category_title, plots.category_title]).toEqual(['Maps', 'Plots']);
     const image = savedImage(
-      await upload(server(), browser, {
-        fields: { cats: JSON.stringify([maps.id, plots.id]) },
+      await upload(browser, {
+        fields: { cats: [maps.id, plots.id] },
         file: { bytes: await raster('gif'), name: 'x.gif', type: 'image/gif' },
       }),
     );
     expect(image.cats).toEqual([maps.id, plots.id]);
 
-    const second = await browser.post('/api/usermedia/save_category/', {
+    const second = await browser.call(usermediaApi.saveCategories, {
       ids: [maps.id, 0, 0],
       titles: ['Charts ', ' Photos', ''],
     });
@@ -305,7 +276,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     expect(after.imageCategories).toEqual(entries);
     expect(after.images[0].cats).toEqual([maps.id]);
 
-    const cleared = await browser.post('/api/usermedia/save_category/', {});
+    const cleared = await browser.call(usermediaApi.saveCategories, {});
     expect(cleared.json()).toEqual({ entries: [] });
     expect((await list(browser)).images[0].cats).toEqual([]);
   });
@@ -315,13 +286,13 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     const other = await newUser();
     const bytes = await raster('png', 50, 50, '#ff0000');
     const image = savedImage(
-      await upload(server(), owner, {
+      await upload(owner, {
         fields: { title: 'Secret' },
         file: { bytes, name: 's.png', type: 'image/png' },
       }),
     );
     const [category] = (
-      await owner.post('/api/usermedia/save_category/', { ids: [0], titles: ['Private'] })
+      await owner.call(usermediaApi.saveCategories, { ids: [0], titles: ['Private'] })
     ).json<{
       entries: { id: number }[];
     }>().entries;
@@ -331,30 +302,28 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     expect((await other.get(image.thumbnail)).status).toBe(404);
     expect((await server().client().get(image.image)).status).toBe(404);
 
-    const edit = await upload(server(), other, { fields: { id: String(image.id), title: 'Mine now' } });
+    const edit = await upload(other, { fields: { id: String(image.id), title: 'Mine now' } });
     expect(edit.status).toBe(404);
-    const remove = await other.request('DELETE', '/api/usermedia/delete/', { form: { ids: [image.id] } });
+    const remove = await other.call(usermediaApi.delete, { ids: [image.id] });
     expect(remove.status).toBe(404);
-    const rename = await other.post('/api/usermedia/save_category/', {
+    const rename = await other.call(usermediaApi.saveCategories, {
       ids: [category.id],
       titles: ['Taken'],
     });
     expect(rename.status).toBe(404);
-    const useCategory = await upload(server(), other, {
-      fields: { cats: JSON.stringify([category.id]) },
+    const useCategory = await upload(other, {
+      fields: { cats: [category.id] },
       file: { bytes: await raster('webp'), name: 'w.webp', type: 'image/webp' },
     });
     expect(useCategory.status).toBe(404);
     expect((await list(other)).images).toEqual([]);
     // Mixed lists change nothing either.
     const own = savedImage(
-      await upload(server(), other, {
+      await upload(other, {
         file: { bytes: await raster('jpeg'), name: 'o.jpg', type: 'image/jpeg' },
       }),
     );
-    const mixed = await other.request('DELETE', '/api/usermedia/delete/', {
-      form: { ids: [own.id, image.id] },
-    });
+    const mixed = await other.call(usermediaApi.delete, { ids: [own.id, image.id] });
     expect(mixed.status).toBe(404);
     expect((await list(other)).images.map((entry) => entry.id)).toEqual([own.id]);
 
@@ -364,13 +333,9 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     expect((await owner.get(image.image)).status).toBe(200);
 
     // The same bytes uploaded by the other user make their own image; deleting it keeps the owner's file.
-    const copy = savedImage(
-      await upload(server(), other, { file: { bytes, name: 'copy.png', type: 'image/png' } }),
-    );
+    const copy = savedImage(await upload(other, { file: { bytes, name: 'copy.png', type: 'image/png' } }));
     expect(copy.id).not.toBe(image.id);
-    expect(
-      (await other.request('DELETE', '/api/usermedia/delete/', { form: { ids: [copy.id] } })).status,
-    ).toBe(200);
+    expect((await other.call(usermediaApi.delete, { ids: [copy.id] })).status).toBe(200);
     expect((await owner.get(image.image)).status).toBe(200);
     expect((await other.get(image.image)).status).toBe(404);
   });
@@ -378,38 +343,34 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
   it('deletes images and their files', async () => {
     const browser = await newUser();
     const a = savedImage(
-      await upload(server(), browser, {
+      await upload(browser, {
         file: { bytes: await raster('png', 7, 7), name: 'a.png', type: 'image/png' },
       }),
     );
     const b = savedImage(
-      await upload(server(), browser, {
+      await upload(browser, {
         file: { bytes: await raster('png', 8, 8), name: 'b.png', type: 'image/png' },
       }),
     );
     const name = path.basename(a.image);
     expect(mediaFiles(server(), 'images')).toContain(name);
-    const response = await browser.request('DELETE', '/api/usermedia/delete/', { form: { ids: [a.id] } });
+    const response = await browser.call(usermediaApi.delete, { ids: [a.id] });
     expect(response.status, response.text).toBe(200);
     expect(response.json()).toEqual({ ids: [a.id] });
     expect((await list(browser)).images.map((image) => image.id)).toEqual([b.id]);
     expect(mediaFiles(server(), 'images')).not.toContain(name);
     expect((await browser.get(a.image)).status).toBe(404);
-    const empty = await browser.request('DELETE', '/api/usermedia/delete/', {
-      form: { ids: [] as number[] },
-    });
+    const empty = await browser.call(usermediaApi.delete, { ids: [] as number[] });
     expect(empty.status).toBe(400);
   });
 
   it('asks visitors to log in', async () => {
     const visitor = server().client();
-    expect((await visitor.get('/api/usermedia/images/')).status).toBe(401);
-    expect((await visitor.post('/api/usermedia/save_category/', { ids: [0], titles: ['x'] })).status).toBe(
-      401,
-    );
+    expect((await visitor.call(usermediaApi.images)).status).toBe(401);
+    expect((await visitor.call(usermediaApi.saveCategories, { ids: [0], titles: ['x'] })).status).toBe(401);
     expect(
       (
-        await upload(server(), visitor, {
+        await upload(visitor, {
           file: { bytes: await raster('png'), name: 'a.png', type: 'image/png' },
         })
       ).status,

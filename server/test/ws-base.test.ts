@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { staffApi } from '@scriptorium/common/api/endpoints/staff';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -100,7 +102,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
 
   it('denies a logged-out session', async () => {
     const client = await loggedIn();
-    await client.post('/api/user/logout/');
+    await client.call(userApi.logout);
     client.cookies.set('sessionid', 'forged-or-expired');
     const socket = await raw(client);
     expect(await socket.next()).toEqual({ type: 'access_denied', c: 0, s: 0 });
@@ -117,7 +119,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
   it('denies an open socket as soon as its session logs out, in any tab', async () => {
     const client = await loggedIn();
     const socket = await subscribed(client);
-    await client.post('/api/user/logout/');
+    await client.call(userApi.logout);
     expect(await nextOtherThanSubscribed(socket)).toEqual({ type: 'access_denied', c: 1, s: 2 });
     expect(await socket.closed).toEqual({ code: 1008, reason: 'access denied' });
   });
@@ -128,7 +130,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
     const elsewhere = await server().loginAs(user);
     const mine = await subscribed(here, 'raw-session-here');
     const theirs = await subscribed(elsewhere, 'raw-session-elsewhere');
-    const changed = await here.post('/api/user/passwordchange/', {
+    const changed = await here.call(userApi.changePassword, {
       old_password: user.password,
       new_password1: 'a brand new secret',
       new_password2: 'a brand new secret',
@@ -186,7 +188,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
         'open',
       );
       const staff = await loggedIn(true);
-      const response = await staff.post('/api/base/send_system_message/', {
+      const response = await staff.call(staffApi.sendSystemMessage, {
         message: 'Maintenance at 18:00.',
       });
       expect(response.status, response.text).toBe(200);
@@ -197,15 +199,13 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
 
     it('refuses other users with 403 and visitors with 401', async () => {
       const user = await loggedIn();
-      expect((await user.post('/api/base/send_system_message/', { message: 'hi' })).status).toBe(403);
-      expect((await server().client().post('/api/base/send_system_message/', { message: 'hi' })).status).toBe(
-        401,
-      );
+      expect((await user.call(staffApi.sendSystemMessage, { message: 'hi' })).status).toBe(403);
+      expect((await server().client().call(staffApi.sendSystemMessage, { message: 'hi' })).status).toBe(401);
     });
 
     it('needs a message', async () => {
       const staff = await loggedIn(true);
-      const response = await staff.post('/api/base/send_system_message/', { message: '   ' });
+      const response = await staff.call(staffApi.sendSystemMessage, { message: '   ' });
       expect(response.status).toBe(400);
       expect(response.json()).toEqual({
         form: { errors: [], fields: { message: { errors: ['This field is required.'] } } },
@@ -264,7 +264,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
   describe('connection_info', () => {
     it('counts connected users and sockets for staff', async () => {
       const staff = await loggedIn(true);
-      const before = (await staff.get('/api/base/connection_info/')).json<{
+      const before = (await staff.call(staffApi.connectionInfo)).json<{
         users: number;
         sockets: number;
       }>();
@@ -273,7 +273,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
       const b = connect(user);
       const c = connect(await loggedIn());
       await waitFor(() => [a, b, c].every((client) => client.connector.status.state === 'open'), 'open');
-      const response = await staff.get('/api/base/connection_info/');
+      const response = await staff.call(staffApi.connectionInfo);
       expect(response.status).toBe(200);
       expect(response.json()).toEqual({ users: before.users + 2, sockets: before.sockets + 3, processes: 1 });
       c.connector.close();
@@ -281,7 +281,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
         () => liveHub(server().ctx)!.registry.census().sockets === before.sockets + 2,
         'a closed socket',
       );
-      expect((await staff.get('/api/base/connection_info/')).json()).toEqual({
+      expect((await staff.call(staffApi.connectionInfo)).json()).toEqual({
         users: before.users + 1,
         sockets: before.sockets + 2,
         processes: 1,
@@ -289,8 +289,8 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
     });
 
     it('is for staff only', async () => {
-      expect((await (await loggedIn()).get('/api/base/connection_info/')).status).toBe(403);
-      expect((await server().client().get('/api/base/connection_info/')).status).toBe(401);
+      expect((await (await loggedIn()).call(staffApi.connectionInfo)).status).toBe(403);
+      expect((await server().client().call(staffApi.connectionInfo)).status).toBe(401);
     });
   });
 

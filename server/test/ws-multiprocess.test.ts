@@ -4,6 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { staffApi } from '@scriptorium/common/api/endpoints/staff';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { WebSocketConnector } from '@scriptorium/common/ws/connector';
 import type { AppFrame } from '@scriptorium/common/ws/messages';
 import { Redis } from 'ioredis';
@@ -109,7 +112,7 @@ describe.skipIf(!SERVICES)('two server processes sharing PostgreSQL and Redis', 
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
       try {
-        const response = await fetch(`${started.baseUrl}/api/base/configuration/`);
+        const response = await fetch(`${started.baseUrl}${baseApi.configuration.path}`);
         if (response.status === 200) break;
       } catch {
         // not listening yet
@@ -122,7 +125,7 @@ describe.skipIf(!SERVICES)('two server processes sharing PostgreSQL and Redis', 
 
   async function login(on: Process, username: string): Promise<TestClient> {
     const client = new TestClient(on.baseUrl);
-    const response = await client.post('/api/user/login/', { login: username, password });
+    const response = await client.call(userApi.login, { login: username, password });
     expect(response.status, response.text).toBe(200);
     return client;
   }
@@ -189,7 +192,7 @@ describe.skipIf(!SERVICES)('two server processes sharing PostgreSQL and Redis', 
     );
 
     const staffOnFirst = await login(first, 'root');
-    const posted = await staffOnFirst.post('/api/base/send_system_message/', {
+    const posted = await staffOnFirst.call(staffApi.sendSystemMessage, {
       message: 'Posted to the first.',
     });
     expect(posted.status, posted.text).toBe(200);
@@ -198,7 +201,7 @@ describe.skipIf(!SERVICES)('two server processes sharing PostgreSQL and Redis', 
     // The session cookie made on one process is good on the other: they share the database.
     const staffOnSecond = new TestClient(second.baseUrl);
     for (const [cookie, value] of staffOnFirst.cookies) staffOnSecond.cookies.set(cookie, value);
-    const again = await staffOnSecond.post('/api/base/send_system_message/', {
+    const again = await staffOnSecond.call(staffApi.sendSystemMessage, {
       message: 'Posted to the second.',
     });
     expect(again.status, again.text).toBe(200);
@@ -216,7 +219,7 @@ describe.skipIf(!SERVICES)('two server processes sharing PostgreSQL and Redis', 
 
     // connection_info counts the sockets of every process.
     const info = await eventually(
-      async () => (await staffOnSecond.get('/api/base/connection_info/')).json(),
+      async () => (await staffOnSecond.call(staffApi.connectionInfo)).json(),
       (counted) => counted.processes === 2 && counted.sockets === 2,
       'the census of both processes',
     );

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { staffApi } from '@scriptorium/common/api/endpoints/staff';
 import { type SocketLike, WebSocketConnector } from '@scriptorium/common/ws/connector';
 import type { AppFrame } from '@scriptorium/common/ws/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,7 +191,7 @@ describe('the live connection through a faulty network', () => {
     for (let index = 1; index <= total; index++) {
       connector.send({ type: 'note', text: `note ${index}` });
       posts.push(
-        staff.post('/api/base/send_system_message/', { message: `system ${index}` }).then((response) => {
+        staff.call(staffApi.sendSystemMessage, { message: `system ${index}` }).then((response) => {
           if (response.status !== 200) throw new Error(response.text);
         }),
       );
@@ -206,15 +207,24 @@ describe('the live connection through a faulty network', () => {
       'every message',
       60_000,
     );
-    // Anything still in flight would show up now as a duplicate.
-    await sleep(500);
+    // A last note and system message over a healthy line: the transport keeps the order, so once
+    // they are in, a duplicate of anything sent before them would be in too.
+    connector.send({ type: 'note', text: 'note end' });
+    const end = await staff.call(staffApi.sendSystemMessage, { message: 'system end' });
+    expect(end.status, end.text).toBe(200);
+    await waitFor(
+      () => notes.includes('note end') && messages.some((message) => message.message === 'system end'),
+      'the end markers',
+      60_000,
+    );
     connector.close();
     if (process.env.WS_PROXY_SEED) console.log('PROXY', JSON.stringify(proxy.counts), sockets.length);
 
-    expect(notes).toEqual(Array.from({ length: total }, (_, index) => `note ${index + 1}`));
-    expect(messages.map((message) => message.message)).toEqual(
-      Array.from({ length: total }, (_, index) => `system ${index + 1}`),
-    );
+    expect(notes).toEqual([...Array.from({ length: total }, (_, index) => `note ${index + 1}`), 'note end']);
+    expect(messages.map((message) => message.message)).toEqual([
+      ...Array.from({ length: total }, (_, index) => `system ${index + 1}`),
+      'system end',
+    ]);
     expect(overlaps).toBe(0);
     expect(sockets.length).toBeGreaterThan(total / 12);
     // The run did meet every kind of fault.

@@ -12,16 +12,20 @@ import './app/app.css';
 import { applyStoredTheme } from './styles/theme';
 
 applyStoredTheme();
-initI18n();
-// The screen's chunk loads while the configuration does, not after it.
+// The screen's chunk loads while the language's texts do, not after them.
 preloadPage(routeFor(FULL_ROUTE_TABLE, window.location.pathname).page);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-createRoot(container).render(
-  <StrictMode>
-    <AriaLocaleProvider>
-      <App />
-    </AriaLocaleProvider>
-  </StrictMode>,
-);
+const root = createRoot(container);
+const render = () =>
+  root.render(
+    <StrictMode>
+      <AriaLocaleProvider>
+        <App />
+      </AriaLocaleProvider>
+    </StrictMode>,
+  );
+// The first paint waits for the texts (no flash of keys); if they cannot load (offline), the app
+// still starts and its offline page says so.
+initI18n().then(render, render);

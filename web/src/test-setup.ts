@@ -40,7 +40,7 @@ vi.setConfig({ testTimeout: 20_000 });
 configure({ asyncUtilTimeout: 8000 });
 
 // Screens translate through the shared i18next instance; tests read the English texts.
-initI18n('en');
+await initI18n('en');
 
 // Unmount rendered trees between tests so portals and listeners do not leak across tests.
 afterEach(() => {

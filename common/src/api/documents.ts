@@ -2,21 +2,6 @@ import { z } from 'zod';
 import { formId, jsonId, text } from './fields';
 import { jsonField } from './form';
 
-/**
- * The documents API (our design in the style of spec section 7: form-encoded POSTs with the CSRF
- * header, JSON answers). Every call only sees documents the user owns or holds a right to.
- */
-export const DOCUMENTS_API = {
-  list: '/api/documents/list/',
-  get: '/api/documents/get/',
-  create: '/api/documents/create/',
-  move: '/api/documents/move/',
-  delete: '/api/documents/delete/',
-  copy: '/api/documents/copy/',
-  accessGet: '/api/documents/access/get/',
-  accessSave: '/api/documents/access/save/',
-} as const;
-
 /** Access rights, from least to most (the owner always holds every right). */
 export const ACCESS_RIGHTS = [
   'read',

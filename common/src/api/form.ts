@@ -12,12 +12,18 @@ export const formBoolean = z
   .optional()
   .transform((value) => value === true || value === 'true' || value === 'on' || value === '1');
 
-/** A form field that carries JSON text, parsed and then validated by `inner`. */
-export function jsonField<T extends z.ZodType>(inner: T) {
-  return z.string().transform((json, ctx): z.output<T> => {
+/** The schemas made by jsonField, so that encodeForm knows to send the whole value as one JSON text. */
+const JSON_FIELDS = new WeakSet<z.ZodType>();
+
+/**
+ * A form field that carries JSON text, parsed and then validated by `inner`. Its input type is the
+ * value itself: callers hand over the object or list, and encodeForm writes the JSON text.
+ */
+export function jsonField<T extends z.ZodType>(inner: T): z.ZodType<z.output<T>, z.input<T>> {
+  const field = z.string().transform((text, ctx): z.output<T> => {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(json);
+      parsed = JSON.parse(text);
     } catch {
       ctx.addIssue({ code: 'custom', message: 'Not valid JSON.' });
       return z.NEVER;
@@ -35,21 +41,58 @@ export function jsonField<T extends z.ZodType>(inner: T) {
     }
     return result.data;
   });
+  JSON_FIELDS.add(field);
+  // The wire carries a string; the declared input is what callers pass to encodeForm.
+  return field as unknown as z.ZodType<z.output<T>, z.input<T>>;
 }
 
-/** Serialises a payload the way spec section 7 asks: arrays as name[], objects as JSON text. */
-export function encodeForm(payload: Record<string, unknown>): URLSearchParams {
-  const body = new URLSearchParams();
+/** Whether a field of a request schema is a jsonField (looking through optional and default). */
+export function isJsonField(schema: z.ZodType | undefined): boolean {
+  let current: unknown = schema;
+  for (let depth = 0; depth < 5 && current; depth += 1) {
+    if (JSON_FIELDS.has(current as z.ZodType)) return true;
+    const def = (current as { def?: { innerType?: unknown } }).def;
+    current = def?.innerType;
+  }
+  return false;
+}
+/** The fields of an object schema, when the request schema is one. */
+export function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
+  const shape = (schema as { shape?: unknown } | undefined)?.shape;
+  return shape && typeof shape === 'object' ? (shape as Record<string, z.ZodType>) : {};
+}
+
+/**
+ * Walks a payload the way spec section 7 encodes it: arrays as name[], objects as JSON text, a
+ * field the request schema declares with jsonField as one JSON text whatever its value, and files
+ * (Blobs) as they are, for a multipart body.
+ */
+export function appendFields(
+  payload: Record<string, unknown>,
+  schema: z.ZodType | undefined,
+  append: (name: string, value: string | Blob) => void,
+): void {
+  const shape = shapeOf(schema);
   for (const [name, value] of Object.entries(payload)) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
+    if (value instanceof Blob) {
+      append(name, value);
+    } else if (isJsonField(shape[name]) && typeof value !== 'string') {
+      append(name, JSON.stringify(value));
+    } else if (Array.isArray(value)) {
       for (const item of value)
-        body.append(`${name}[]`, typeof item === 'object' ? JSON.stringify(item) : String(item));
+        append(`${name}[]`, typeof item === 'object' ? JSON.stringify(item) : String(item));
     } else if (typeof value === 'object') {
-      body.append(name, JSON.stringify(value));
+      append(name, JSON.stringify(value));
     } else {
-      body.append(name, String(value));
+      append(name, String(value));
     }
   }
+}
+
+/** A form body (application/x-www-form-urlencoded) of the payload, as spec section 7 asks. */
+export function encodeForm(payload: Record<string, unknown>, schema?: z.ZodType): URLSearchParams {
+  const body = new URLSearchParams();
+  appendFields(payload, schema, (name, value) => body.append(name, String(value)));
   return body;
 }

@@ -234,11 +234,6 @@ export function validateEntry(input: unknown): EntryProblem[] {
   return problems;
 }
 
-/** Narrows after validateEntry found nothing. */
-export function isValidEntry(input: unknown): input is EntryData {
-  return validateEntry(input).length === 0;
-}
-
 /** True when a value carries no content (an empty string, list or rich text). */
 export function isEmptyValue(value: unknown): boolean {
   if (value === undefined || value === null) return true;

@@ -126,7 +126,7 @@ function isCommand(name: string | undefined): name is keyof typeof COMMANDS {
 
 /** `npm run manage -- <command> [options]`; returns the exit code. Migrates the database first. */
 export async function runManage(argv: string[], io: ManageIo): Promise<number> {
-  const t = translator(cliLanguage(io.env));
+  const t = translator('server', cliLanguage(io.env));
   const [name, ...args] = argv;
   if (!isCommand(name)) {
     if (name && name !== 'help' && name !== '--help') io.err(t('cli.unknownCommand', { command: name }));

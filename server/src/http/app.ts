@@ -81,19 +81,20 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   app.setErrorHandler(handleError);
 
-  await app.register(baseRoutes(ctx), { prefix: '/api/base' });
-  await app.register(staffRoutes(ctx), { prefix: '/api/base' });
-  await app.register(userRoutes(ctx), { prefix: '/api/user' });
-  await app.register(accountRoutes(ctx), { prefix: '/api/account' });
-  await app.register(socialRoutes(ctx), { prefix: '/api/social' });
+  // Module routes carry their full paths from common/src/api/endpoints; the others take a prefix.
+  await app.register(baseRoutes(ctx));
+  await app.register(staffRoutes(ctx));
+  await app.register(userRoutes(ctx));
+  await app.register(accountRoutes(ctx));
+  await app.register(socialRoutes(ctx));
   await app.register(avatarRoutes(ctx), { prefix: '/media/avatars' });
-  await app.register(contactsRoutes(ctx), { prefix: '/api/user' });
-  await app.register(i18nRoutes(ctx), { prefix: '/api/i18n' });
-  await app.register(feedbackRoutes(ctx), { prefix: '/api/feedback' });
+  await app.register(contactsRoutes(ctx));
+  await app.register(i18nRoutes(ctx));
+  await app.register(feedbackRoutes(ctx));
 
-  await app.register(documentsRoutes(ctx), { prefix: '/api/documents' });
-  await app.register(usermediaRoutes(ctx), { prefix: '/api/usermedia' });
-  await app.register(bibliographyRoutes(ctx), { prefix: '/api/bibliography' });
+  await app.register(documentsRoutes(ctx));
+  await app.register(usermediaRoutes(ctx));
+  await app.register(bibliographyRoutes(ctx));
   await app.register(mediaRoutes(ctx), { prefix: '/media' });
   await registerPlugins(app, ctx);
 

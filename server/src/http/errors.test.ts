@@ -8,7 +8,7 @@ function errorsFor(schema: z.ZodType, input: Record<string, unknown>, language: 
   if (result.success) throw new Error('expected a validation failure');
   return formErrorBody(
     formErrorFromValidation(new ValidationError(result.error.issues, input)),
-    translator(language),
+    translator('server', language),
   );
 }
 

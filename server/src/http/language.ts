@@ -10,7 +10,7 @@ import { LANGUAGE_COOKIE } from './cookies';
 
 export function setRequestLanguage(request: FastifyRequest, language: Language): void {
   request.language = language;
-  request.t = translator(language);
+  request.t = translator('server', language);
 }
 
 /**
@@ -19,7 +19,7 @@ export function setRequestLanguage(request: FastifyRequest, language: Language):
  */
 export function registerVisitorLanguage(app: FastifyInstance): void {
   app.decorateRequest('language', 'en');
-  app.decorateRequest('t', translator(DEFAULT_LANGUAGE));
+  app.decorateRequest('t', translator('server', DEFAULT_LANGUAGE));
   app.addHook('onRequest', async (request) => {
     const cookie = request.cookies[LANGUAGE_COOKIE];
     setRequestLanguage(

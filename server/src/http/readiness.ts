@@ -1,9 +1,10 @@
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { isWsPath } from '../ws/paths';
 import { HttpError } from './errors';
 
-export const CONFIGURATION_PATH = '/api/base/configuration/';
+export const CONFIGURATION_PATH = baseApi.configuration.path;
 
 /**
  * While the process starts or migrates, the API must not touch the database. The client treats a

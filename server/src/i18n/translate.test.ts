@@ -48,10 +48,10 @@ describe('server messages', () => {
   });
 
   it('picks plural forms per language, including pt-br', () => {
-    expect(translator('en')('login.locked', { count: 1 })).toMatch(/in 1 minute\.$/);
-    expect(translator('pt-br')('login.locked', { count: 15 })).toBe(
+    expect(translator('server', 'en')('login.locked', { count: 1 })).toMatch(/in 1 minute\.$/);
+    expect(translator('server', 'pt-br')('login.locked', { count: 15 })).toBe(
       'Tentativas de login malsucedidas demais. Tente novamente em 15 minutos.',
     );
-    expect(translator('bg')('login.locked', { count: 2 })).toContain('2 минути');
+    expect(translator('server', 'bg')('login.locked', { count: 2 })).toContain('2 минути');
   });
 });

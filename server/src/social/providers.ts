@@ -1,4 +1,6 @@
 import type { SocialProvider } from '@scriptorium/common/api/base';
+import { endpointPath } from '@scriptorium/common/api/endpoint';
+import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import { z } from 'zod';
 import type { Config } from '../config';
 
@@ -74,7 +76,7 @@ export function findProvider(
 }
 
 export function loginUrl(id: string): string {
-  return `/api/social/${id}/login/`;
+  return endpointPath(socialApi.login, { provider: id });
 }
 
 /** Spec 3: social provider (id, name, login_url) as the configuration lists it. */

@@ -1,7 +1,10 @@
+import { endpointPath } from '@scriptorium/common/api/endpoint';
+import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
 import type { AppContext } from '../context';
 import { baseCookieOptions } from '../http/cookies';
+import { parseInput, route } from '../http/endpoint';
 import { HttpError } from '../http/errors';
 import { startSession } from '../http/session';
 import { hashKey } from '../modules/user/keys';
@@ -29,7 +32,7 @@ function stateCookieOptions(ctx: AppContext) {
 }
 
 function redirectUri(ctx: AppContext, provider: ProviderSetting): string {
-  return `${ctx.config.siteUrl}/api/social/${provider.id}/callback/`;
+  return `${ctx.config.siteUrl}${endpointPath(socialApi.callback, { provider: provider.id })}`;
 }
 
 function providerOr404(ctx: AppContext, id: string): ProviderSetting {
@@ -87,11 +90,12 @@ async function accountFor(
 
 async function handleCallback(
   ctx: AppContext,
-  request: FastifyRequest<{ Params: { provider: string }; Querystring: Record<string, string> }>,
+  request: FastifyRequest<{ Params: { provider: string } }>,
   reply: FastifyReply,
-) {
+): Promise<FastifyReply> {
   const provider = providerOr404(ctx, request.params.provider);
-  const state = typeof request.query.state === 'string' ? request.query.state : '';
+  const query = parseInput(request, socialApi.callback);
+  const state = typeof query.state === 'string' ? query.state : '';
   const cookieState = request.cookies[STATE_COOKIE];
   reply.clearCookie(STATE_COOKIE, stateCookieOptions(ctx));
   // The state must be the one this browser was given: a callback link made by someone else
@@ -142,56 +146,51 @@ async function handleCallback(
   return reply.redirect(SOCIAL_REDIRECTS.loggedIn);
 }
 
-/** /api/social/<provider>/login/ starts a login (or, with ?process=connect, a connect); /callback/ ends it. */
+/** socialApi.login starts a login (or, with ?process=connect, a connect); socialApi.callback ends it. */
 export function socialRoutes(ctx: AppContext): FastifyPluginAsync {
   // A malformed SOCIAL_PROVIDERS stops the start instead of failing every configuration load.
   socialProviders(ctx.config);
   return async (app) => {
-    app.get<{ Params: { provider: string }; Querystring: { process?: string } }>(
-      '/:provider/login/',
-      async (request, reply) => {
-        const provider = providerOr404(ctx, request.params.provider);
-        const connectUser = request.query.process === 'connect' ? request.user : null;
-        if (request.query.process === 'connect' && !connectUser) throw new HttpError(401);
-        const pending = {
-          state: client.randomState(),
-          nonce: client.randomNonce(),
-          codeVerifier: client.randomPKCECodeVerifier(),
-        };
-        const now = Date.now();
-        await ctx.db
-          .deleteFrom('social_states')
-          .where('created_at', '<=', now - STATE_LIFETIME_MS)
-          .execute();
-        await ctx.db
-          .insertInto('social_states')
-          .values({
-            state_hash: hashKey(pending.state),
-            provider: provider.id,
-            nonce: pending.nonce,
-            code_verifier: pending.codeVerifier,
-            connect_user_id: connectUser?.id ?? null,
-            created_at: now,
-          })
-          .execute();
-        let target: URL;
-        try {
-          target = await authorizationUrl(provider, redirectUri(ctx, provider), pending);
-        } catch (error) {
-          request.log.error({ err: error, provider: provider.id }, 'social provider unreachable');
-          throw new HttpError(502, { error: 'provider_unreachable' });
-        }
-        reply.setCookie(STATE_COOKIE, pending.state, {
-          ...stateCookieOptions(ctx),
-          maxAge: STATE_LIFETIME_MS / 1000,
-        });
-        return reply.redirect(target.href);
-      },
-    );
+    route(app, socialApi.login, async (request, reply) => {
+      const provider = providerOr404(ctx, request.params.provider);
+      const { process } = parseInput(request, socialApi.login);
+      const connectUser = process === 'connect' ? request.user : null;
+      if (process === 'connect' && !connectUser) throw new HttpError(401);
+      const pending = {
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        codeVerifier: client.randomPKCECodeVerifier(),
+      };
+      const now = Date.now();
+      await ctx.db
+        .deleteFrom('social_states')
+        .where('created_at', '<=', now - STATE_LIFETIME_MS)
+        .execute();
+      await ctx.db
+        .insertInto('social_states')
+        .values({
+          state_hash: hashKey(pending.state),
+          provider: provider.id,
+          nonce: pending.nonce,
+          code_verifier: pending.codeVerifier,
+          connect_user_id: connectUser?.id ?? null,
+          created_at: now,
+        })
+        .execute();
+      let target: URL;
+      try {
+        target = await authorizationUrl(provider, redirectUri(ctx, provider), pending);
+      } catch (error) {
+        request.log.error({ err: error, provider: provider.id }, 'social provider unreachable');
+        throw new HttpError(502, { error: 'provider_unreachable' });
+      }
+      reply.setCookie(STATE_COOKIE, pending.state, {
+        ...stateCookieOptions(ctx),
+        maxAge: STATE_LIFETIME_MS / 1000,
+      });
+      return reply.redirect(target.href);
+    });
 
-    app.get<{ Params: { provider: string }; Querystring: Record<string, string> }>(
-      '/:provider/callback/',
-      (request, reply) => handleCallback(ctx, request, reply),
-    );
+    route(app, socialApi.callback, (request, reply) => handleCallback(ctx, request, reply));
   };
 }

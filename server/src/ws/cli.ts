@@ -2,8 +2,8 @@ import { negotiateLanguage } from '@scriptorium/common/i18n/languages';
 import { SYSTEM_MESSAGE_MAX_LENGTH } from '@scriptorium/common/ws/messages';
 import { ZodError } from 'zod';
 import { loadConfig } from '../config';
+import { translator } from '../i18n/translate';
 import { NoServerReachedError, sendSystemMessage } from './system-message';
-import { translateWs } from './translate';
 
 export interface CommandIo {
   env: NodeJS.ProcessEnv;
@@ -18,7 +18,7 @@ export interface CommandIo {
 export async function systemMessageCommand(_db: unknown, args: string[], io: CommandIo): Promise<number> {
   // The operator's language, from the POSIX locale as for the other commands.
   const locale = io.env.LC_ALL || io.env.LC_MESSAGES || io.env.LANG || '';
-  const t = translateWs(negotiateLanguage(locale.split('.')[0].replace('_', '-') || undefined));
+  const t = translator('ws', negotiateLanguage(locale.split('.')[0].replace('_', '-') || undefined));
   const text = args.join(' ');
   if (!text.trim()) {
     io.err(t('cliUsage'));

@@ -1,6 +1,8 @@
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { applyLanguage, loadLanguage } from '../i18n/i18n';
 import { App } from './app';
 import { UPDATE_RETRY_MS } from './configuration/app-context';
 import {
@@ -8,6 +10,7 @@ import {
   CONFIGURATION,
   fakeFetch,
   json,
+  route,
   userConfiguration,
 } from './testing/fake-fetch';
 
@@ -148,13 +151,14 @@ describe('app start (spec 4 and 8)', () => {
 
   it('uses the configured language and sets <html lang>', async () => {
     fakeFetch({ [CONFIGURATION]: json({ ...anonymousConfiguration, language: 'de' }) });
+    // The German files arrive as chunks of their own; fake timers cannot hurry a module load.
+    await loadLanguage('de');
     render(<App />);
     await settle();
     expect(document.documentElement.lang).toBe('de');
     expect(screen.getByRole('heading', { name: 'Anmelden' })).toBeTruthy();
     expect(screen.getByLabelText('Benutzername oder E-Mail')).toBeTruthy();
     await act(async () => {
-      const { applyLanguage } = await import('../i18n/i18n');
       await applyLanguage('en');
     });
   });
@@ -203,7 +207,7 @@ describe('page selection (spec 2.1)', () => {
     window.history.replaceState(null, '', '/pages/terms/');
     const server = fakeFetch({
       [CONFIGURATION]: json(anonymousConfiguration),
-      'POST /api/base/flatpage/': (request) =>
+      [route(baseApi.flatpage)]: (request) =>
         request.body?.get('url') === '/terms/'
           ? json({
               title: 'Terms',
@@ -220,7 +224,7 @@ describe('page selection (spec 2.1)', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Privacy policy' }));
     expect(await screen.findByRole('heading', { name: 'Error 404' })).toBeTruthy();
     expect(
-      server.requests.filter((r) => r.url === '/api/base/flatpage/').map((r) => r.body?.get('url')),
+      server.requests.filter((r) => r.url === baseApi.flatpage.path).map((r) => r.body?.get('url')),
     ).toEqual(['/terms/', '/privacy/']);
   });
 

@@ -35,6 +35,3 @@ export function renderWithI18n(ui: ReactElement): RenderResult {
       ),
   });
 }
-
-/** The English text of one of our keys, for assertions. */
-export const enText = en;

@@ -5,38 +5,58 @@ import {
   type Language,
   negotiateLanguage,
 } from '@scriptorium/common/i18n/languages';
-import i18next, { type Resource, type ResourceLanguage } from 'i18next';
+import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
-// Every JSON file of every language is bundled, so a new namespace file appears without code changes;
-// the server's namespace (mails, sample pages) stays out of the browser's first load.
-const localeFiles = import.meta.glob<Record<string, unknown>>(
-  ['../../../common/src/i18n/locales/*/*.json', '!../../../common/src/i18n/locales/*/server.json'],
-  { eager: true, import: 'default' },
-);
+// One loader per JSON file of every language, each its own small chunk: a page fetches the files
+// of its own language (and English, the fallback), not all seven. A new namespace file appears
+// without code changes.
+const localeFiles = import.meta.glob<Record<string, unknown>>('../../../common/src/i18n/locales/*/*.json', {
+  import: 'default',
+});
 
-/** Namespaces that belong to the browser (the server keeps its own). */
+/** Namespaces that belong to the server alone. */
 const SERVER_ONLY_NAMESPACES = new Set(['server']);
 
-function buildResources(): { resources: Resource; namespaces: string[] } {
-  const resources: Record<string, ResourceLanguage> = {};
-  const namespaces = new Set<string>();
-  for (const [file, content] of Object.entries(localeFiles)) {
-    const match = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
-    if (!match) continue;
-    const [, language, namespace] = match;
-    if (SERVER_ONLY_NAMESPACES.has(namespace)) continue;
-    resources[language] ??= {};
-    resources[language][namespace] = content;
-    namespaces.add(namespace);
-  }
-  return { resources, namespaces: [...namespaces].sort() };
+interface LocaleFile {
+  language: string;
+  namespace: string;
+  load: () => Promise<Record<string, unknown>>;
 }
 
-const { resources, namespaces } = buildResources();
+const files: LocaleFile[] = Object.entries(localeFiles).flatMap(([file, load]) => {
+  const match = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
+  if (!match || SERVER_ONLY_NAMESPACES.has(match[2])) return [];
+  return [{ language: match[1], namespace: match[2], load }];
+});
 
 /** The namespaces found in common/src/i18n/locales; `web` is the shell's, `components` the widgets'. */
-export const NAMESPACES: readonly string[] = namespaces;
+export const NAMESPACES: readonly string[] = [...new Set(files.map((file) => file.namespace))].sort();
+
+const loading = new Map<string, Promise<void>>();
+
+/** Adds every namespace of one language to i18next, once; later calls share the first load. */
+function loadOne(language: Language): Promise<void> {
+  let pending = loading.get(language);
+  if (!pending) {
+    pending = Promise.all(
+      files
+        .filter((file) => file.language === language)
+        .map(async (file) => {
+          i18next.addResourceBundle(language, file.namespace, await file.load(), true, true);
+        }),
+    ).then(() => undefined);
+    // A failed load (offline) may be tried again by the next call.
+    pending.catch(() => loading.delete(language));
+    loading.set(language, pending);
+  }
+  return pending;
+}
+
+/** Loads a language's locale files and the fallback's, so that no key shows untranslated. */
+export async function loadLanguage(language: Language): Promise<void> {
+  await Promise.all([loadOne(language), loadOne(DEFAULT_LANGUAGE)]);
+}
 
 /** The language to start with before the configuration names one: the `language` cookie, else the browser's. */
 export function detectLanguage(): Language {
@@ -51,14 +71,17 @@ function setDocumentLanguage(language: Language): void {
   document.documentElement.lang = language;
 }
 
-/** Initialises the shared i18next instance (synchronously: all resources are bundled). */
-export function initI18n(language: Language = detectLanguage()): typeof i18next {
+/**
+ * Initialises the shared i18next instance and loads the language's texts; the app renders after
+ * this resolves, so the first paint shows texts, never keys.
+ */
+export async function initI18n(language: Language = detectLanguage()): Promise<typeof i18next> {
   if (i18next.isInitialized) {
-    void applyLanguage(language);
+    await applyLanguage(language);
     return i18next;
   }
   void i18next.use(initReactI18next).init({
-    resources,
+    resources: {},
     lng: language,
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: [...LANGUAGES],
@@ -70,11 +93,13 @@ export function initI18n(language: Language = detectLanguage()): typeof i18next 
     interpolation: { escapeValue: false },
   });
   setDocumentLanguage(language);
+  await loadLanguage(language);
   return i18next;
 }
 
 /** Switches the interface language (e.g. to configuration.language) and sets <html lang>. */
 export async function applyLanguage(language: Language): Promise<void> {
+  await loadLanguage(language);
   setDocumentLanguage(language);
   if (i18next.resolvedLanguage !== language) await i18next.changeLanguage(language);
 }

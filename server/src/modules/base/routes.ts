@@ -1,17 +1,18 @@
-import { flatpageRequest } from '@scriptorium/common/api/base';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
-import { HttpError, parseForm } from '../../http/errors';
+import { parseInput, route } from '../../http/endpoint';
+import { HttpError } from '../../http/errors';
 import { getFlatpage } from './commands/get-flatpage';
 import { presentConfiguration, presentFlatpage } from './presenters';
 
 export function baseRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     // Open to visitors: the pre-login shell needs the language and the providers.
-    app.get('/configuration/', async (request) => presentConfiguration(ctx, request));
+    route(app, baseApi.configuration, async (request) => presentConfiguration(ctx, request));
 
-    app.post('/flatpage/', async (request) => {
-      const { url } = parseForm(request, flatpageRequest);
+    route(app, baseApi.flatpage, async (request) => {
+      const { url } = parseInput(request, baseApi.flatpage);
       const page = await getFlatpage(ctx.db, url);
       if (!page) throw new HttpError(404);
       return presentFlatpage(page, request.language);

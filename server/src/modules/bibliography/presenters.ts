@@ -1,19 +1,8 @@
-import type { BibCategory, BibEntry, EntryFields } from '@scriptorium/common/bibliography/types';
+import type { BibCategory } from '@scriptorium/common/bibliography/types';
 import type { Selectable } from 'kysely';
 import type { BibCategoriesTable, BibEntriesTable } from '../../db/schema';
 
 export type EntryRow = Pick<Selectable<BibEntriesTable>, 'id' | 'entry_key' | 'bib_type' | 'fields' | 'cats'>;
-
-/** Spec section 3: id plus the entry data; the owner and timestamps stay inside. */
-export function presentEntry(row: EntryRow): BibEntry {
-  return {
-    id: row.id,
-    entry_key: row.entry_key,
-    bib_type: row.bib_type,
-    fields: JSON.parse(row.fields) as EntryFields,
-    cats: JSON.parse(row.cats) as number[],
-  };
-}
 
 export function presentCategory(
   row: Pick<Selectable<BibCategoriesTable>, 'id' | 'category_title'>,

@@ -1,15 +1,8 @@
-import {
-  biblistRequest,
-  deleteRequest,
-  type InvalidEntriesResponse,
-  type ListStamp,
-  type SaveResponse,
-  saveCategoryRequest,
-  saveRequest,
-} from '@scriptorium/common/api/bibliography';
+import type { InvalidEntriesResponse, ListStamp, SaveResponse } from '@scriptorium/common/api/bibliography';
+import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
-import { parseForm } from '../../http/errors';
+import { parseInput, route } from '../../http/endpoint';
 import { requireUser } from '../../http/session';
 import { deleteCategories } from './commands/delete-categories';
 import { deleteEntries } from './commands/delete-entries';
@@ -29,16 +22,16 @@ function stamp(result: { before: OwnerState; after: OwnerState }): ListStamp {
 /** Spec section 7, /api/bibliography/: thin routes, parse -> policy (in the command) -> command. */
 export function bibliographyRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.post('/biblist/', async (request, reply) => {
+    route(app, bibliographyApi.list, async (request, reply) => {
       const user = requireUser(request);
-      const cache = parseForm(request, biblistRequest);
+      const cache = parseInput(request, bibliographyApi.list);
       const body = await listBibliography(ctx, user.id, cache);
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
-    app.post('/save/', async (request, reply) => {
+    route(app, bibliographyApi.save, async (request, reply) => {
       const user = requireUser(request);
-      const { is_new, bibs } = parseForm(request, saveRequest);
+      const { is_new, bibs } = parseInput(request, bibliographyApi.save);
       try {
         const result = await saveEntries(ctx, user.id, is_new, bibs);
         const answer: SaveResponse = {
@@ -58,21 +51,21 @@ export function bibliographyRoutes(ctx: AppContext): FastifyPluginAsync {
       }
     });
 
-    app.post('/save_category/', async (request) => {
+    route(app, bibliographyApi.saveCategories, async (request) => {
       const user = requireUser(request);
-      const { ids, titles } = parseForm(request, saveCategoryRequest);
+      const { ids, titles } = parseInput(request, bibliographyApi.saveCategories);
       return { entries: await saveCategories(ctx, user.id, ids, titles) };
     });
 
-    app.delete('/delete_category/', async (request): Promise<ListStamp> => {
+    route(app, bibliographyApi.deleteCategories, async (request): Promise<ListStamp> => {
       const user = requireUser(request);
-      const { ids } = parseForm(request, deleteRequest);
+      const { ids } = parseInput(request, bibliographyApi.deleteCategories);
       return stamp(await deleteCategories(ctx, user.id, ids));
     });
 
-    app.delete('/delete/', async (request): Promise<ListStamp> => {
+    route(app, bibliographyApi.delete, async (request): Promise<ListStamp> => {
       const user = requireUser(request);
-      const { ids } = parseForm(request, deleteRequest);
+      const { ids } = parseInput(request, bibliographyApi.delete);
       return stamp(await deleteEntries(ctx, user.id, ids));
     });
   };

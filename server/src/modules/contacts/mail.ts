@@ -1,9 +1,9 @@
 import type { Language } from '@scriptorium/common/i18n/languages';
 import type { AppContext } from '../../context';
+import { mailLanguage, translator } from '../../i18n/translate';
 import { displayName } from '../user/presenters';
 import type { UserRow } from '../user/queries';
 import { displayEmails } from './queries';
-import { contactsTranslator, languageOf } from './texts';
 
 /** The subset of a logger the contact mails need (Fastify's request.log fits). */
 export interface MailErrorLog {
@@ -42,7 +42,7 @@ export async function mailInviteToAddress(
   log: MailErrorLog,
   input: { inviter: UserRow; address: string; key: string; language: Language },
 ): Promise<void> {
-  const t = contactsTranslator(input.language);
+  const t = translator('contacts', input.language);
   const values = {
     name: displayName(input.inviter),
     email: (await addressOf(ctx, input.inviter.id)) ?? input.inviter.username,
@@ -64,7 +64,7 @@ export async function mailInviteToUser(
 ): Promise<void> {
   const to = await addressOf(ctx, input.invitee.id);
   if (!to) return;
-  const t = contactsTranslator(languageOf(input.invitee));
+  const t = translator('contacts', mailLanguage(input.invitee));
   const values = {
     recipient: displayName(input.invitee),
     name: displayName(input.inviter),
@@ -87,7 +87,7 @@ export async function mailInviteAnswer(
 ): Promise<void> {
   const to = await addressOf(ctx, input.inviter.id);
   if (!to) return;
-  const t = contactsTranslator(languageOf(input.inviter));
+  const t = translator('contacts', mailLanguage(input.inviter));
   const values = {
     recipient: displayName(input.inviter),
     name: displayName(input.invitee),

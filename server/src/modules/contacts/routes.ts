@@ -1,42 +1,39 @@
 import type { okResponse } from '@scriptorium/common/api/base';
-import {
-  contactsDeleteRequest,
-  type contactsListResponse,
-  type InviteAddError,
-  type InviteErrorCode,
-  inviteAddRequest,
-  type inviteAddResponse,
-  inviteClaimRequest,
-  type inviteClaimResponse,
-  type invitesAcceptResponse,
-  invitesAnswerRequest,
+import type {
+  contactsListResponse,
+  InviteAddError,
+  InviteErrorCode,
+  inviteAddResponse,
+  inviteClaimResponse,
+  invitesAcceptResponse,
 } from '@scriptorium/common/api/contacts';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import { parseForm } from '../../http/errors';
+import { parseInput, route } from '../../http/endpoint';
 import { requireUser } from '../../http/session';
+import { translator } from '../../i18n/translate';
 import { addInvite, InviteError } from './commands/add-invite';
 import { acceptInvites, declineInvites } from './commands/answer-invites';
 import { claimInviteLink } from './commands/claim-invites';
 import { deleteContacts } from './commands/delete-contacts';
 import { listContacts } from './commands/list-contacts';
-import { contactsTranslator } from './texts';
 
 /** 2 (already connected or invited) is a conflict with existing state; 1 and 3 are bad input. */
 const INVITE_ERROR_STATUS: Record<InviteErrorCode, number> = { 1: 400, 2: 409, 3: 400 };
 
-/** Contacts and invites, mounted under /api/user (spec section 7). */
+/** Contacts and invites, under /api/user (spec section 7; paths in common contactsApi). */
 export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.post('/contacts/list/', async (request): Promise<z.infer<typeof contactsListResponse>> => {
+    route(app, contactsApi.list, async (request): Promise<z.infer<typeof contactsListResponse>> => {
       const user = requireUser(request);
       return { contacts: await listContacts(ctx.db, user.id) };
     });
 
-    app.post('/invites/add/', async (request, reply) => {
+    route(app, contactsApi.invite, async (request, reply) => {
       const user = requireUser(request);
-      const { user_string } = parseForm(request, inviteAddRequest);
+      const { user_string } = parseInput(request, contactsApi.invite);
       try {
         const contact = await addInvite(ctx, request.log, {
           user,
@@ -49,36 +46,36 @@ export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
         if (!(error instanceof InviteError)) throw error;
         const body: InviteAddError = {
           error: error.code,
-          message: contactsTranslator(request.language)(`inviteErrors.${error.code}`),
+          message: translator('contacts', request.language)(`inviteErrors.${error.code}`),
         };
         return reply.code(INVITE_ERROR_STATUS[error.code]).send(body);
       }
     });
 
-    app.post('/invites/accept/', async (request): Promise<z.infer<typeof invitesAcceptResponse>> => {
+    route(app, contactsApi.accept, async (request): Promise<z.infer<typeof invitesAcceptResponse>> => {
       const user = requireUser(request);
-      const { invites } = parseForm(request, invitesAnswerRequest);
+      const { invites } = parseInput(request, contactsApi.accept);
       const ids = invites.map((invite) => invite.id);
       return { contacts: await acceptInvites(ctx, request.log, { user, inviteIds: ids }) };
     });
 
-    app.post('/invites/decline/', async (request): Promise<z.infer<typeof okResponse>> => {
+    route(app, contactsApi.decline, async (request): Promise<z.infer<typeof okResponse>> => {
       const user = requireUser(request);
-      const { invites } = parseForm(request, invitesAnswerRequest);
+      const { invites } = parseInput(request, contactsApi.decline);
       await declineInvites(ctx, request.log, { user, inviteIds: invites.map((invite) => invite.id) });
       return { ok: true };
     });
 
-    app.post('/contacts/delete/', async (request): Promise<z.infer<typeof okResponse>> => {
+    route(app, contactsApi.delete, async (request): Promise<z.infer<typeof okResponse>> => {
       const user = requireUser(request);
-      const { contacts } = parseForm(request, contactsDeleteRequest);
+      const { contacts } = parseInput(request, contactsApi.delete);
       await deleteContacts(ctx, request.log, { user, contacts });
       return { ok: true };
     });
 
-    app.post('/invite/', async (request): Promise<z.infer<typeof inviteClaimResponse>> => {
+    route(app, contactsApi.claim, async (request): Promise<z.infer<typeof inviteClaimResponse>> => {
       const user = requireUser(request);
-      const { key } = parseForm(request, inviteClaimRequest);
+      const { key } = parseInput(request, contactsApi.claim);
       return { redirect: await claimInviteLink(ctx.db, user.id, key) };
     });
   };

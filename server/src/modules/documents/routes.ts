@@ -1,23 +1,17 @@
-import {
-  accessGetRequest,
-  type accessGetResponse,
-  accessSaveRequest,
-  documentCopyRequest,
-  type documentCopyResponse,
-  documentCreateRequest,
-  type documentCreateResponse,
-  documentDeleteRequest,
-  type documentDeleteResponse,
-  documentGetRequest,
-  type documentGetResponse,
-  type documentListResponse,
-  documentMoveRequest,
-  type doneResponse,
+import type {
+  accessGetResponse,
+  documentCopyResponse,
+  documentCreateResponse,
+  documentDeleteResponse,
+  documentGetResponse,
+  documentListResponse,
+  doneResponse,
 } from '@scriptorium/common/api/documents';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import { parseForm } from '../../http/errors';
+import { parseInput, route } from '../../http/endpoint';
 import { requireUser } from '../../http/session';
 import { readmitLive } from '../../ws/hub';
 import { registerContactRemovedHook } from '../contacts/hooks';
@@ -33,62 +27,62 @@ import { requireOwner, requireVisible } from './policies';
 import { presentDocument } from './presenters';
 import { listVisibleDocuments } from './queries';
 
-/** The documents API, mounted at /api/documents (paths in DOCUMENTS_API of the common contract). */
+/** The documents API, /api/documents/ (paths in documentsApi of the common contract). */
 export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
   // Removing a contact removes the document rights between the two, in the same transaction.
   registerContactRemovedHook('documents', removeRightsBetween);
   return async (app) => {
-    app.post('/list/', async (request): Promise<z.infer<typeof documentListResponse>> => {
+    route(app, documentsApi.list, async (request): Promise<z.infer<typeof documentListResponse>> => {
       const user = requireUser(request);
       const documents = await listVisibleDocuments(ctx.db, user.id);
       return { documents: documents.map(presentDocument) };
     });
 
-    app.post('/get/', async (request): Promise<z.infer<typeof documentGetResponse>> => {
+    route(app, documentsApi.get, async (request): Promise<z.infer<typeof documentGetResponse>> => {
       const user = requireUser(request);
-      const { id } = parseForm(request, documentGetRequest);
+      const { id } = parseInput(request, documentsApi.get);
       return { document: presentDocument(await requireVisible(ctx.db, user.id, id)) };
     });
 
-    app.post('/create/', async (request): Promise<z.infer<typeof documentCreateResponse>> => {
+    route(app, documentsApi.create, async (request): Promise<z.infer<typeof documentCreateResponse>> => {
       const user = requireUser(request);
-      const input = parseForm(request, documentCreateRequest);
+      const input = parseInput(request, documentsApi.create);
       return createDocument(ctx.db, user.id, input);
     });
 
-    app.post('/move/', async (request): Promise<z.infer<typeof doneResponse>> => {
+    route(app, documentsApi.move, async (request): Promise<z.infer<typeof doneResponse>> => {
       const user = requireUser(request);
-      const input = parseForm(request, documentMoveRequest);
+      const input = parseInput(request, documentsApi.move);
       await moveDocument(ctx.db, user.id, input);
       return { done: true };
     });
 
-    app.post('/delete/', async (request): Promise<z.infer<typeof documentDeleteResponse>> => {
+    route(app, documentsApi.delete, async (request): Promise<z.infer<typeof documentDeleteResponse>> => {
       const user = requireUser(request);
-      const { ids } = parseForm(request, documentDeleteRequest);
+      const { ids } = parseInput(request, documentsApi.delete);
       const result = await deleteDocuments(ctx.db, user.id, ids);
       // Sockets on a deleted document, or of a collaborator who left it, get access_denied.
       for (const id of [...result.deleted, ...result.left]) await readmitLive(ctx, DOCUMENT_ENDPOINT, id);
       return result;
     });
 
-    app.post('/copy/', async (request): Promise<z.infer<typeof documentCopyResponse>> => {
+    route(app, documentsApi.copy, async (request): Promise<z.infer<typeof documentCopyResponse>> => {
       const user = requireUser(request);
-      const input = parseForm(request, documentCopyRequest);
+      const input = parseInput(request, documentsApi.copy);
       const copies = await copyDocuments(ctx.db, user.id, input);
       return { documents: copies.map(presentDocument) };
     });
 
-    app.post('/access/get/', async (request): Promise<z.infer<typeof accessGetResponse>> => {
+    route(app, documentsApi.accessGet, async (request): Promise<z.infer<typeof accessGetResponse>> => {
       const user = requireUser(request);
-      const { id } = parseForm(request, accessGetRequest);
+      const { id } = parseInput(request, documentsApi.accessGet);
       await requireOwner(ctx.db, user.id, id);
       return { access: await getAccess(ctx.db, user.id, id) };
     });
 
-    app.post('/access/save/', async (request): Promise<z.infer<typeof doneResponse>> => {
+    route(app, documentsApi.accessSave, async (request): Promise<z.infer<typeof doneResponse>> => {
       const user = requireUser(request);
-      const input = parseForm(request, accessSaveRequest);
+      const input = parseInput(request, documentsApi.accessSave);
       await saveAccess(ctx.db, user.id, input);
       // A removed (or lowered) right takes effect on open document sockets at once.
       await readmitLive(ctx, DOCUMENT_ENDPOINT, input.id);

@@ -1,9 +1,8 @@
-import { setLanguageRequest, type setLanguageResponse } from '@scriptorium/common/api/base';
+import { i18nApi } from '@scriptorium/common/api/endpoints/base';
 import type { FastifyPluginAsync } from 'fastify';
-import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { baseCookieOptions, LANGUAGE_COOKIE } from '../../http/cookies';
-import { parseForm } from '../../http/errors';
+import { parseInput, route } from '../../http/endpoint';
 import { setRequestLanguage } from '../../http/language';
 import { saveUserLanguage } from './commands/save-language';
 
@@ -11,8 +10,8 @@ const ONE_YEAR_S = 365 * 24 * 3600;
 
 export function i18nRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.post('/setlang/', async (request, reply): Promise<z.infer<typeof setLanguageResponse>> => {
-      const { language } = parseForm(request, setLanguageRequest);
+    route(app, i18nApi.setLanguage, async (request, reply) => {
+      const { language } = parseInput(request, i18nApi.setLanguage);
       if (request.user) {
         await saveUserLanguage(ctx.db, request.user.id, language);
       }

@@ -1,15 +1,10 @@
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@scriptorium/common/i18n/languages';
 import type { AppContext } from '../../context';
-import { type Translate, translator } from '../../i18n/translate';
+import { mailLanguage, type Translate, translator } from '../../i18n/translate';
 import { escapeHtml } from '../../util/escape-html';
 import { displayName } from './presenters';
 import type { UserRow } from './queries';
 
 /** A user's saved language, else the default: mails go out in the recipient's language. */
-export function mailLanguage(user: Pick<UserRow, 'language'>): Language {
-  return isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE;
-}
-
 interface AccountMail {
   subject: string;
   paragraphs: string[];
@@ -39,7 +34,7 @@ export async function sendPasswordResetMail(
   to: string,
   key: string,
 ): Promise<void> {
-  const t = translator(mailLanguage(user));
+  const t = translator('server', mailLanguage(user));
   const site = siteName(ctx);
   const values = { name: displayName(user), username: user.username, site };
   await ctx.mailer.send({
@@ -66,7 +61,7 @@ export async function sendConfirmationMail(
   to: string,
   key: string,
 ): Promise<void> {
-  const t = translator(mailLanguage(user));
+  const t = translator('server', mailLanguage(user));
   const site = siteName(ctx);
   const values = { name: displayName(user), username: user.username, email: to, site };
   await ctx.mailer.send({

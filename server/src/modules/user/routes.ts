@@ -1,24 +1,17 @@
 import type { okResponse } from '@scriptorium/common/api/base';
-import { jsonField } from '@scriptorium/common/api/form';
+import { endpointPath } from '@scriptorium/common/api/endpoint';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import {
   type avatarResponse,
   type ConfirmKeyData,
-  confirmKeyRequest,
-  deleteAccountRequest,
-  emailRequest,
-  loginRequest,
   type loginResponse,
-  passwordChangeRequest,
   passwordResetKeyResponse,
-  passwordResetRequest,
-  passwordResetSetRequest,
-  profileData,
-  socialAccountDeleteRequest,
 } from '@scriptorium/common/api/user';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import { HttpError, parseForm } from '../../http/errors';
+import { parseInput, route } from '../../http/endpoint';
+import { HttpError } from '../../http/errors';
 import { endSession, requireUser, startSession } from '../../http/session';
 import { drainMailQueue } from '../../mail/queue';
 import { UploadBudgetExceeded } from '../../uploads/worker-pool';
@@ -38,6 +31,7 @@ import { requestPasswordReset } from './commands/request-password-reset';
 import { resetPassword, userForResetKey } from './commands/reset-password';
 import { saveProfile } from './commands/save-profile';
 import { FieldMessagesError, fieldError, fieldMessagesBody, parseFields } from './field-errors';
+import type { UserRow } from './queries';
 
 type Ok = z.infer<typeof okResponse>;
 
@@ -64,8 +58,8 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onClose', () => drainMailQueue(ctx));
 
-    app.post('/login/', async (request, reply): Promise<z.infer<typeof loginResponse>> => {
-      const input = parseForm(request, loginRequest);
+    route(app, userApi.login, async (request, reply): Promise<z.infer<typeof loginResponse>> => {
+      const input = parseInput(request, userApi.login);
       const user = await login(ctx, { login: input.login, password: input.password, ip: request.ip });
       if (!(await hasVerifiedEmail(ctx.db, user.id))) {
         // No session until an address is confirmed: a fresh link goes to the primary address.
@@ -90,19 +84,19 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     // Open to visitors too: logging out twice (two tabs) is not an error.
-    app.post('/logout/', async (request, reply): Promise<Ok> => {
+    route(app, userApi.logout, async (request, reply): Promise<Ok> => {
       await endSession(ctx, request, reply);
       return { ok: true };
     });
 
-    app.post('/password/reset/', async (request): Promise<Ok> => {
-      const { email } = parseForm(request, passwordResetRequest);
+    route(app, userApi.passwordReset, async (request): Promise<Ok> => {
+      const { email } = parseInput(request, userApi.passwordReset);
       await requestPasswordReset(ctx, { email, ip: request.ip, log: request.log });
       return { ok: true };
     });
 
-    app.post('/get_confirmkey_data/', async (request): Promise<ConfirmKeyData> => {
-      const { key } = parseForm(request, confirmKeyRequest);
+    route(app, userApi.confirmKeyData, async (request): Promise<ConfirmKeyData> => {
+      const { key } = parseInput(request, userApi.confirmKeyData);
       const found = await findConfirmation(ctx.db, key);
       if (!found) throw new HttpError(404);
       return {
@@ -113,26 +107,26 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
       };
     });
 
-    app.delete<{ Params: { key: string } }>('/confirm-email/:key/', async (request): Promise<Ok> => {
+    route(app, userApi.confirmEmail, async (request): Promise<Ok> => {
       const found = await findConfirmation(ctx.db, request.params.key);
       if (!found) throw new HttpError(404);
       await confirmEmail(ctx, found);
       return { ok: true };
     });
 
-    app.post('/save/', async (request, reply) =>
+    route(app, userApi.saveProfile, async (request, reply) =>
       withFieldMessages(request, reply, async (): Promise<Ok> => {
         const user = requireUser(request);
-        const { form_data } = parseFields(request, z.object({ form_data: jsonField(profileData) }));
+        const { form_data } = parseFields(request, userApi.saveProfile.request);
         await saveProfile(ctx, user, form_data.user);
         return { ok: true };
       }),
     );
 
-    app.post('/passwordchange/', async (request, reply) =>
+    route(app, userApi.changePassword, async (request, reply) =>
       withFieldMessages(request, reply, async (): Promise<Ok> => {
         const user = requireUser(request);
-        const input = parseFields(request, passwordChangeRequest);
+        const input = parseFields(request, userApi.changePassword.request);
         await changePassword(ctx, user, {
           oldPassword: input.old_password,
           newPassword1: input.new_password1,
@@ -143,43 +137,36 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
       }),
     );
 
-    app.post('/email/add/', async (request, reply) =>
-      withFieldMessages(request, reply, async (): Promise<Ok> => {
-        const user = requireUser(request);
-        const { email } = parseFields(request, emailRequest);
-        await addEmail(ctx, user, email, request.log);
-        return { ok: true };
-      }),
-    );
+    // The three address calls differ only in their command.
+    const emailCommands = [
+      [
+        userApi.addEmail,
+        (user: UserRow, email: string, log: FastifyBaseLogger) => addEmail(ctx, user, email, log),
+      ],
+      [userApi.deleteEmail, (user: UserRow, email: string) => deleteEmail(ctx, user, email)],
+      [userApi.primaryEmail, (user: UserRow, email: string) => setPrimaryEmail(ctx, user, email)],
+    ] as const;
+    for (const [target, command] of emailCommands) {
+      route(app, target, async (request, reply) =>
+        withFieldMessages(request, reply, async (): Promise<Ok> => {
+          const user = requireUser(request);
+          const { email } = parseFields(request, target.request);
+          await command(user, email, request.log);
+          return { ok: true };
+        }),
+      );
+    }
 
-    app.post('/email/delete/', async (request, reply) =>
+    route(app, userApi.deleteSocialAccount, async (request, reply) =>
       withFieldMessages(request, reply, async (): Promise<Ok> => {
         const user = requireUser(request);
-        const { email } = parseFields(request, emailRequest);
-        await deleteEmail(ctx, user, email);
-        return { ok: true };
-      }),
-    );
-
-    app.post('/email/primary/', async (request, reply) =>
-      withFieldMessages(request, reply, async (): Promise<Ok> => {
-        const user = requireUser(request);
-        const { email } = parseFields(request, emailRequest);
-        await setPrimaryEmail(ctx, user, email);
-        return { ok: true };
-      }),
-    );
-
-    app.post('/socialaccountdelete/', async (request, reply) =>
-      withFieldMessages(request, reply, async (): Promise<Ok> => {
-        const user = requireUser(request);
-        const { socialaccount } = parseFields(request, socialAccountDeleteRequest);
+        const { socialaccount } = parseFields(request, userApi.deleteSocialAccount.request);
         await deleteSocialAccount(ctx, user, socialaccount);
         return { ok: true };
       }),
     );
 
-    app.post('/avatar/upload/', async (request, reply) =>
+    route(app, userApi.uploadAvatar, async (request, reply) =>
       withFieldMessages(request, reply, async (): Promise<z.infer<typeof avatarResponse>> => {
         const user = requireUser(request);
         if (!request.isMultipart()) throw fieldError('avatar', 'form.required');
@@ -200,16 +187,16 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
       }),
     );
 
-    app.post('/avatar/delete/', async (request): Promise<Ok> => {
+    route(app, userApi.deleteAvatar, async (request): Promise<Ok> => {
       const user = requireUser(request);
       await ctx.db.updateTable('users').set({ avatar: null }).where('id', '=', user.id).execute();
       await removeAvatarFile(ctx.config.dataDir, user.avatar);
       return { ok: true };
     });
 
-    app.post('/delete/', async (request, reply): Promise<Ok> => {
+    route(app, userApi.deleteAccount, async (request, reply): Promise<Ok> => {
       const user = requireUser(request);
-      const { password } = parseForm(request, deleteAccountRequest);
+      const { password } = parseInput(request, userApi.deleteAccount);
       await deleteAccount(ctx, user, password);
       await endSession(ctx, request, reply);
       return { ok: true };
@@ -220,21 +207,22 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
 /** /api/account/: the password-reset key check and the new password (spec 7). */
 export function accountRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: { key: string } }>(
-      '/password/reset/key/:key/',
+    route(
+      app,
+      userApi.passwordResetKey,
       async (request): Promise<z.infer<typeof passwordResetKeyResponse>> => {
         const user = await userForResetKey(ctx.db, request.params.key);
         if (!user) throw new HttpError(404);
         return passwordResetKeyResponse.parse({
-          url: `/api/account/password/reset/key/${encodeURIComponent(request.params.key)}/`,
+          url: endpointPath(userApi.passwordResetSet, { key: request.params.key }),
         });
       },
     );
 
-    app.post<{ Params: { key: string } }>('/password/reset/key/:key/', async (request): Promise<Ok> => {
+    route(app, userApi.passwordResetSet, async (request): Promise<Ok> => {
       const user = await userForResetKey(ctx.db, request.params.key);
       if (!user) throw new HttpError(404);
-      const input = parseForm(request, passwordResetSetRequest);
+      const input = parseInput(request, userApi.passwordResetSet);
       await resetPassword(ctx, user, input);
       return { ok: true };
     });

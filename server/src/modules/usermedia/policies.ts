@@ -20,19 +20,6 @@ export async function assertOwnCategories(db: Db, ownerId: number, ids: readonly
   if (found.length !== unique.length) throw new HttpError(404);
 }
 
-/** 404 unless every id names an image of the owner. */
-export async function assertOwnImages(db: Db, ownerId: number, ids: readonly number[]): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const found = await db
-    .selectFrom('usermedia_images')
-    .select('id')
-    .where('owner_id', '=', ownerId)
-    .where('id', 'in', unique)
-    .execute();
-  if (found.length !== unique.length) throw new HttpError(404);
-}
-
 /** May this user fetch the file with this hash? Today: only an owner of an image of it. */
 export async function canReadMediaFile(
   db: Db,

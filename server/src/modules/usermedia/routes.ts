@@ -1,14 +1,14 @@
 import type { MultipartFile } from '@fastify/multipart';
+import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import {
-  deleteImagesRequest,
   type ImagesResponse,
   type SaveImageResponse,
-  saveCategoriesRequest,
   saveImageFields,
 } from '@scriptorium/common/api/usermedia';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
-import { parseForm, ValidationError } from '../../http/errors';
+import { parseInput, route } from '../../http/endpoint';
+import { ValidationError } from '../../http/errors';
 import type { FormBody } from '../../http/form-body';
 import { requireUser } from '../../http/session';
 import { closeUploadPool } from '../../uploads/worker-pool';
@@ -66,12 +66,12 @@ export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onClose', () => closeUploadPool(ctx.config));
 
-    app.get('/images/', async (request): Promise<ImagesResponse> => {
+    route(app, usermediaApi.images, async (request): Promise<ImagesResponse> => {
       const user = requireUser(request);
       return listImages(ctx.db, user.id);
     });
 
-    app.post('/save/', async (request, reply) => {
+    route(app, usermediaApi.save, async (request, reply) => {
       const user = requireUser(request);
       let input: SaveInput;
       try {
@@ -100,15 +100,15 @@ export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
       }
     });
 
-    app.delete('/delete/', async (request) => {
+    route(app, usermediaApi.delete, async (request) => {
       const user = requireUser(request);
-      const { ids } = parseForm(request, deleteImagesRequest);
+      const { ids } = parseInput(request, usermediaApi.delete);
       return { ids: await deleteImages(ctx, user.id, ids) };
     });
 
-    app.post('/save_category/', async (request) => {
+    route(app, usermediaApi.saveCategories, async (request) => {
       const user = requireUser(request);
-      const { ids, titles } = parseForm(request, saveCategoriesRequest);
+      const { ids, titles } = parseInput(request, usermediaApi.saveCategories);
       return { entries: await saveCategories(ctx, user.id, ids, titles) };
     });
   };

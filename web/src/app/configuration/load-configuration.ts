@@ -1,8 +1,7 @@
-import { type Configuration, configuration } from '@scriptorium/common/api/base';
-import { ApiError, apiGet } from '../../api/client';
+import type { Configuration } from '@scriptorium/common/api/base';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { ApiError, call } from '../../api/client';
 import { clearCookies } from '../cache/cookies';
-
-export const CONFIGURATION_URL = '/api/base/configuration/';
 
 /** What app start-up found (spec 4 and 8). */
 export type ConfigurationOutcome =
@@ -19,7 +18,7 @@ export async function loadConfiguration(): Promise<ConfigurationOutcome> {
   if (!navigator.onLine) return { kind: 'offline' };
   for (let attempt = 1; ; attempt++) {
     try {
-      return { kind: 'ready', configuration: await apiGet(CONFIGURATION_URL, configuration) };
+      return { kind: 'ready', configuration: await call(baseApi.configuration) };
     } catch (error) {
       if (error instanceof ApiError && error.status === 405) return { kind: 'update' };
       if (error instanceof ApiError && error.status === 403) {

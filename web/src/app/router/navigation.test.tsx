@@ -1,3 +1,4 @@
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLocation, useRoute, useUnsavedChanges } from './hooks';
@@ -34,7 +35,7 @@ describe('internalLinkTarget (spec 2.1 link rules)', () => {
 
   it('leaves /media/ and /api/ links to the browser', () => {
     expect(internalLinkTarget(plainClick, anchor('/media/images/1.png'), ORIGIN)).toBeNull();
-    expect(internalLinkTarget(plainClick, anchor('/api/user/logout/'), ORIGIN)).toBeNull();
+    expect(internalLinkTarget(plainClick, anchor(userApi.logout.path), ORIGIN)).toBeNull();
   });
 
   it('leaves links that do not start with a slash or go to another host to the browser', () => {

@@ -109,11 +109,6 @@ export function replaceAddress(to: string, state: unknown = null): void {
   notify();
 }
 
-/** Re-reads the address, for callers that changed it with the History API themselves. */
-export function refreshLocation(): void {
-  notify();
-}
-
 // --- Link interception --------------------------------------------------------------------------
 
 /** Paths served by the server itself, never by the client router (spec 2.1). */

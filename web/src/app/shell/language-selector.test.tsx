@@ -1,7 +1,8 @@
+import { i18nApi } from '@scriptorium/common/api/endpoints/base';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeFetch, json } from '../testing/fake-fetch';
+import { fakeFetch, json, route } from '../testing/fake-fetch';
 import { LanguageSelector } from './language-selector';
 
 /** A small in-memory Cache Storage: jsdom has none. */
@@ -43,7 +44,7 @@ describe('language selector (spec 2.3 and 7)', () => {
   });
 
   it('posts the language, clears local storage, session storage, caches and databases, then reloads', async () => {
-    const server = fakeFetch({ 'POST /api/i18n/setlang/': json({}) });
+    const server = fakeFetch({ [route(i18nApi.setLanguage)]: json({ language: 'fr' }) });
     const cacheStorage = fakeCacheStorage(['app-shell-v1', 'citation-styles']);
     vi.stubGlobal('caches', cacheStorage);
     const databases = new IDBFactory();
@@ -58,7 +59,7 @@ describe('language selector (spec 2.3 and 7)', () => {
     await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
 
     expect(server.requests.map((request) => [request.method, request.url, request.body?.toString()])).toEqual(
-      [['POST', '/api/i18n/setlang/', 'language=fr']],
+      [['POST', i18nApi.setLanguage.path, 'language=fr']],
     );
     expect(localStorage.length).toBe(0);
     expect(sessionStorage.length).toBe(0);
@@ -67,7 +68,7 @@ describe('language selector (spec 2.3 and 7)', () => {
   });
 
   it('keeps everything and says so when the server refuses', async () => {
-    fakeFetch({ 'POST /api/i18n/setlang/': json({ error: 'bad', message: 'no' }, 400) });
+    fakeFetch({ [route(i18nApi.setLanguage)]: json({ error: 'bad', message: 'no' }, 400) });
     localStorage.setItem('keep', '1');
     const reload = vi.fn();
     render(<LanguageSelector reload={reload} />);

@@ -1,12 +1,10 @@
-import { setLanguageRequest } from '@scriptorium/common/api/base';
+import { i18nApi } from '@scriptorium/common/api/endpoints/base';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '@scriptorium/common/i18n/languages';
 import { type ChangeEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiPost } from '../../api/client';
+import { call } from '../../api/client';
 import { showToast } from '../../components/toast/toast';
 import { clearCaches } from '../cache/clear-caches';
-
-export const SET_LANGUAGE_URL = '/api/i18n/setlang/';
 
 /**
  * Spec 7: POST the language, clear every cache so no text of the old language survives, reload.
@@ -16,7 +14,7 @@ export async function changeLanguage(
   language: Language,
   reload: () => void = () => window.location.reload(),
 ) {
-  await apiPost(SET_LANGUAGE_URL, setLanguageRequest.parse({ language }));
+  await call(i18nApi.setLanguage, { language });
   await clearCaches();
   reload();
 }

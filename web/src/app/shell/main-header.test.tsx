@@ -1,3 +1,4 @@
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../app';
@@ -6,6 +7,7 @@ import {
   CONFIGURATION,
   fakeFetch,
   json,
+  route,
   userConfiguration,
 } from '../testing/fake-fetch';
 
@@ -35,7 +37,7 @@ vi.mock('../../pages/contacts/contacts-page', async () => ({
 async function openApp(plugins: ('templates' | 'books')[] = ['templates']) {
   const server = fakeFetch({
     [CONFIGURATION]: [json(userConfiguration({ plugins })), json(anonymousConfiguration)],
-    'POST /api/user/logout/': json({}),
+    [route(userApi.logout)]: json({ ok: true }),
   });
   render(<App />);
   const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
@@ -238,7 +240,7 @@ describe('logged-in header (spec 2.2)', () => {
     fireEvent.keyDown(logout, { key: 'Enter' });
     fireEvent.keyUp(logout, { key: 'Enter' });
     expect(await screen.findByLabelText('Username or e-mail')).toBeTruthy();
-    expect(server.count('POST /api/user/logout/')).toBe(1);
+    expect(server.count(route(userApi.logout))).toBe(1);
     expect(window.location.pathname).toBe('/');
     expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
   });

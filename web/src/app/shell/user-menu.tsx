@@ -1,17 +1,17 @@
 import type { AuthenticatedUser } from '@scriptorium/common/api/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { ChevronDown } from 'lucide-react';
 import type { Key } from 'react-aria-components';
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import type { Action } from '../../actions/registry';
 import { actionTitle, useActions } from '../../actions/use-actions';
-import { apiPost } from '../../api/client';
+import { call } from '../../api/client';
 import { showToast } from '../../components/toast/toast';
 import { useAppContext } from '../configuration/app-context';
 import { confirmLeaving, navigate } from '../router/navigation';
 import { LOGO_TARGET } from './logo';
 
-export const LOGOUT_URL = '/api/user/logout/';
 export const PROFILE_PATH = '/user/profile/';
 export const CONTACTS_PATH = '/user/contacts/';
 
@@ -36,7 +36,7 @@ export function UserMenu({ user }: { user: AuthenticatedUser }) {
   async function logOut() {
     if (!confirmLeaving()) return;
     try {
-      await apiPost(LOGOUT_URL);
+      await call(userApi.logout);
     } catch {
       showToast(t('header.logoutFailed'), 'error');
       return;

@@ -1,4 +1,6 @@
 import type { Configuration } from '@scriptorium/common/api/base';
+import type { Endpoint } from '@scriptorium/common/api/endpoint';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { vi } from 'vitest';
 
 /** One request the app sent, as the server would see it. */
@@ -6,6 +8,11 @@ export interface SentRequest {
   method: string;
   url: string;
   body: URLSearchParams | null;
+}
+
+/** The key fakeFetch answers an endpoint by: "METHOD /path/". */
+export function route(target: Endpoint): string {
+  return `${target.method} ${target.path}`;
 }
 
 export type Reply = Response | Error | ((request: SentRequest) => Response | Error);
@@ -79,4 +86,4 @@ export function userConfiguration(overrides: Partial<Configuration> = {}): Confi
   };
 }
 
-export const CONFIGURATION = 'GET /api/base/configuration/';
+export const CONFIGURATION = route(baseApi.configuration);

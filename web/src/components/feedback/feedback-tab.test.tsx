@@ -1,3 +1,4 @@
+import { feedbackApi } from '@scriptorium/common/api/endpoints/base';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithI18n } from '../test-i18n';
@@ -14,7 +15,7 @@ function stubFetch(status: number): Call[] {
   const calls: Call[] = [];
   vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
     calls.push({ url, method: init.method ?? 'GET', body: String(init.body) });
-    return new Response(status === 200 ? '{}' : '{"error":"x","message":"x"}', { status });
+    return new Response(status === 200 ? '{"ok":true}' : '{"error":"x","message":"x"}', { status });
   });
   return calls;
 }
@@ -62,9 +63,7 @@ describe('FeedbackTab', () => {
     await waitFor(() =>
       expect(screen.getByRole('status').textContent).toContain('Thank you for your report!'),
     );
-    expect(calls).toEqual([
-      { url: '/api/feedback/feedback/', method: 'POST', body: 'message=The+export+hangs' },
-    ]);
+    expect(calls).toEqual([{ url: feedbackApi.send.path, method: 'POST', body: 'message=The+export+hangs' }]);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Technical support feedback' }));
   });

@@ -1,11 +1,10 @@
+import { feedbackApi } from '@scriptorium/common/api/endpoints/base';
 import { X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiPost } from '../../api/client';
+import { call } from '../../api/client';
 import { showToast } from '../toast/toast';
 import './feedback-tab.css';
-
-export const FEEDBACK_URL = '/api/feedback/feedback/';
 
 /** The technical-support tab at the side of every page, with its message panel. */
 export function FeedbackTab() {
@@ -37,7 +36,7 @@ export function FeedbackTab() {
     setSending(true);
     setFailed(false);
     try {
-      await apiPost(FEEDBACK_URL, { message });
+      await call(feedbackApi.send, { message });
     } catch {
       // The text stays in the box so that nothing the user wrote is lost.
       setFailed(true);

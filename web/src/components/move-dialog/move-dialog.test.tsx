@@ -1,11 +1,12 @@
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeFetch, json } from '../../app/testing/fake-fetch';
+import { fakeFetch, json, route } from '../../app/testing/fake-fetch';
 import '../test-polyfills';
 import { subscribeToasts, type ToastRequest } from '../toast/toast-emitter';
 import { MOVE_DIALOG_HEIGHT, MOVE_DIALOG_WIDTH, MoveDialog, type MoveDialogProps } from './move-dialog';
 
-const URL = '/api/documents/move/';
+const MOVE = route(documentsApi.move);
 let toasts: ToastRequest[] = [];
 let unsubscribe: () => void = () => undefined;
 
@@ -22,7 +23,7 @@ function open(props: Partial<MoveDialogProps> = {}) {
     <MoveDialog
       files={[{ id: 1, title: 'Paper', path: '/thesis/' }]}
       folders={['/thesis/', '/archive/old/']}
-      url={URL}
+      endpoint={documentsApi.move}
       errorMessage="Could not move the document"
       successMessage="The documents have been moved."
       untitled="Untitled"
@@ -65,7 +66,7 @@ describe('MoveDialog (spec 2.7 and 5)', () => {
   });
 
   it('posts the cleaned path to the given URL and shows a success toast', async () => {
-    const fake = fakeFetch({ [`POST ${URL}`]: json({ done: true }) });
+    const fake = fakeFetch({ [MOVE]: json({ done: true }) });
     const { box, onMoved } = open();
     fireEvent.click(screen.getByRole('button', { name: 'old' }));
     expect(box.value).toBe('/archive/old/');
@@ -78,7 +79,7 @@ describe('MoveDialog (spec 2.7 and 5)', () => {
 
   it('gives several files a trailing slash and names each failure with the file name', async () => {
     const fake = fakeFetch({
-      [`POST ${URL}`]: (request) =>
+      [MOVE]: (request) =>
         request.body?.get('id') === '2'
           ? json({ error: 'not_found', message: 'x' }, 404)
           : json({ done: true }),

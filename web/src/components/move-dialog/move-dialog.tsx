@@ -1,4 +1,5 @@
-import { doneResponse } from '@scriptorium/common/api/documents';
+import type { doneResponse } from '@scriptorium/common/api/documents';
+import type { Endpoint } from '@scriptorium/common/api/endpoint';
 import {
   addFolder,
   folderName,
@@ -10,7 +11,8 @@ import {
 import { Folder } from 'lucide-react';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiPost } from '../../api/client';
+import type { z } from 'zod';
+import { call } from '../../api/client';
 import { Dialog } from '../dialog/dialog';
 import { NewFolderDialog } from '../new-folder-dialog/new-folder-dialog';
 import { showToast } from '../toast/toast-emitter';
@@ -32,12 +34,19 @@ export interface MoveFile {
   keep?: string;
 }
 
+/** Any endpoint that moves one file: {id, path} in, {done: true} out. */
+export type MoveEndpoint = Endpoint<
+  string,
+  z.ZodType<unknown, { id: unknown; path: string }>,
+  typeof doneResponse
+>;
+
 export interface MoveDialogProps {
   files: MoveFile[];
   /** Known folders (paths like '/a/b/'), shown in the tree together with those of `files`. */
   folders: string[];
-  /** The generic move call (spec 7): {id, path} is posted here, `done` is expected. */
-  url: string;
+  /** The generic move call (spec 7): {id, path} goes to this endpoint, `done` is expected. */
+  endpoint: MoveEndpoint;
   /** The caller's failure message; the error toast adds the file name (spec 8). */
   errorMessage: string;
   /** The success toast (spec 8). */
@@ -64,7 +73,7 @@ async function runLimited<T>(items: T[], limit: number, work: (item: T) => Promi
 
 /** Moves files to a path typed or picked in the folder tree (spec 2.7 and 5, Move). */
 export function MoveDialog(props: MoveDialogProps) {
-  const { files, url, errorMessage, successMessage, untitled, onClose, onMoved } = props;
+  const { files, endpoint, errorMessage, successMessage, untitled, onClose, onMoved } = props;
   const { t } = useTranslation('documents');
   const several = files.length > 1 || files.some((file) => file.keep !== undefined);
   const single = files.length === 1 && !several ? files[0] : null;
@@ -108,7 +117,7 @@ export function MoveDialog(props: MoveDialogProps) {
     const moved: { id: number; path: string }[] = [];
     await runLimited(moves, PARALLEL_MOVES, async (move) => {
       try {
-        await apiPost(url, { id: move.file.id, path: move.path }, doneResponse);
+        await call(endpoint, { id: move.file.id, path: move.path });
         moved.push({ id: move.file.id, path: move.path });
       } catch {
         const name = move.file.title.trim() || untitled;

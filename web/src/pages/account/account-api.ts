@@ -1,41 +1,31 @@
-import { okResponse } from '@scriptorium/common/api/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { apiError } from '@scriptorium/common/api/errors';
-import {
-  avatarResponse,
-  confirmKeyData,
-  fieldMessages,
-  formErrors,
-  passwordResetKeyResponse,
-} from '@scriptorium/common/api/user';
-import { ApiError, apiDelete, apiGet, apiPost } from '../../api/client';
+import { fieldMessages, formErrors } from '@scriptorium/common/api/user';
+import { ApiError, call } from '../../api/client';
 
 /** Spec 7: the account calls of the pre-login pages and the profile page. */
 export const accountApi = {
-  requestReset: (email: string) => apiPost('/api/user/password/reset/', { email }, okResponse),
-  checkResetKey: (key: string) =>
-    apiGet(`/api/account/password/reset/key/${encodeURIComponent(key)}/`, passwordResetKeyResponse),
-  setPassword: (url: string, password1: string, password2: string) =>
-    apiPost(url, { password1, password2 }, okResponse),
-  confirmKeyData: (key: string) => apiPost('/api/user/get_confirmkey_data/', { key }, confirmKeyData),
-  confirmEmail: (key: string) =>
-    apiDelete(`/api/user/confirm-email/${encodeURIComponent(key)}/`, {}, okResponse),
-  logout: () => apiPost('/api/user/logout/', {}, okResponse),
+  requestReset: (email: string) => call(userApi.passwordReset, { email }),
+  checkResetKey: (key: string) => call(userApi.passwordResetKey, { key }),
+  /** Posts the new password for the key that checkResetKey found valid. */
+  setPassword: (key: string, password1: string, password2: string) =>
+    call(userApi.passwordResetSet, { key, password1, password2 }),
+  confirmKeyData: (key: string) => call(userApi.confirmKeyData, { key }),
+  confirmEmail: (key: string) => call(userApi.confirmEmail, { key }),
+  logout: () => call(userApi.logout),
   saveProfile: (user: { username: string; first_name: string; last_name: string }) =>
-    apiPost('/api/user/save/', { form_data: { user } }, okResponse),
+    call(userApi.saveProfile, { form_data: { user } }),
   changePassword: (old_password: string, new_password1: string, new_password2: string) =>
-    apiPost('/api/user/passwordchange/', { old_password, new_password1, new_password2 }, okResponse),
-  addEmail: (email: string) => apiPost('/api/user/email/add/', { email }, okResponse),
-  deleteEmail: (email: string) => apiPost('/api/user/email/delete/', { email }, okResponse),
-  setPrimaryEmail: (email: string) => apiPost('/api/user/email/primary/', { email }, okResponse),
-  deleteSocialAccount: (id: number) =>
-    apiPost('/api/user/socialaccountdelete/', { socialaccount: id }, okResponse),
-  uploadAvatar: (file: File) => {
-    const body = new FormData();
-    body.append('avatar', file, file.name);
-    return apiPost('/api/user/avatar/upload/', body, avatarResponse);
-  },
-  deleteAvatar: () => apiPost('/api/user/avatar/delete/', {}, okResponse),
-  deleteAccount: (password: string) => apiPost('/api/user/delete/', { password }, okResponse),
+    call(userApi.changePassword, { old_password, new_password1, new_password2 }),
+  addEmail: (email: string) => call(userApi.addEmail, { email }),
+  deleteEmail: (email: string) => call(userApi.deleteEmail, { email }),
+  setPrimaryEmail: (email: string) => call(userApi.primaryEmail, { email }),
+  deleteSocialAccount: (id: number) => call(userApi.deleteSocialAccount, { socialaccount: id }),
+  /** Multipart, with the share sent reported to `onProgress` (0 to 1). */
+  uploadAvatar: (file: File, onProgress: (fraction: number) => void) =>
+    call(userApi.uploadAvatar, { avatar: file }, { onUploadProgress: onProgress }),
+  deleteAvatar: () => call(userApi.deleteAvatar),
+  deleteAccount: (password: string) => call(userApi.deleteAccount, { password }),
 };
 
 /** Field errors of a login-style form answer (`form.fields`), plus its general errors. */

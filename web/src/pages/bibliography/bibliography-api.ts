@@ -1,24 +1,15 @@
 import {
   type BiblistResponse,
-  biblistResponse,
-  deleteResponse,
   type InvalidEntriesResponse,
   invalidEntriesResponse,
   type ListStamp,
   MAX_ENTRIES_PER_SAVE,
   type SaveResponse,
-  saveCategoryResponse,
-  saveResponse,
 } from '@scriptorium/common/api/bibliography';
+import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
 import type { BibCategory, BibEntry, EntryData } from '@scriptorium/common/bibliography/types';
-import { ApiError, apiDelete, apiPost } from '../../api/client';
+import { ApiError, call } from '../../api/client';
 import { type BibCache, readBibCache, writeBibCache, writeCachedCategories } from './bib-cache';
-
-export const BIBLIST_URL = '/api/bibliography/biblist/';
-export const SAVE_URL = '/api/bibliography/save/';
-export const SAVE_CATEGORY_URL = '/api/bibliography/save_category/';
-export const DELETE_CATEGORY_URL = '/api/bibliography/delete_category/';
-export const DELETE_URL = '/api/bibliography/delete/';
 
 /** Entries per save request of an import: small enough for a smooth progress bar. */
 export const IMPORT_CHUNK_SIZE = 250;
@@ -31,15 +22,11 @@ export interface Library {
 export function fetchBiblist(
   cache: Pick<BibCache, 'last_modified_biblist' | 'number_of_entries' | 'owner_id'>,
 ) {
-  return apiPost(
-    BIBLIST_URL,
-    {
-      last_modified: cache.last_modified_biblist,
-      number_of_entries: cache.number_of_entries,
-      user_id: cache.owner_id,
-    },
-    biblistResponse,
-  );
+  return call(bibliographyApi.list, {
+    last_modified: cache.last_modified_biblist,
+    number_of_entries: cache.number_of_entries,
+    user_id: cache.owner_id,
+  });
 }
 
 /**
@@ -102,11 +89,7 @@ export class InvalidEntriesError extends Error {
 /** Saves entries keyed by id (the client's temporary ids when new). */
 export async function saveEntries(bibs: Map<number, EntryData>, isNew: boolean): Promise<SaveResponse> {
   try {
-    return await apiPost(
-      SAVE_URL,
-      { is_new: isNew, bibs: JSON.stringify(Object.fromEntries(bibs)) },
-      saveResponse,
-    );
+    return await call(bibliographyApi.save, { is_new: isNew, bibs: Object.fromEntries(bibs) });
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {
       const parsed = invalidEntriesResponse.safeParse(error.body);
@@ -142,13 +125,13 @@ export async function saveInChunks(
 }
 
 export function deleteEntries(ids: number[]) {
-  return apiDelete(DELETE_URL, { ids }, deleteResponse);
+  return call(bibliographyApi.delete, { ids });
 }
 
 export async function saveCategories(ids: number[], titles: string[]): Promise<BibCategory[]> {
-  return (await apiPost(SAVE_CATEGORY_URL, { ids, titles }, saveCategoryResponse)).entries;
+  return (await call(bibliographyApi.saveCategories, { ids, titles })).entries;
 }
 
 export function deleteCategories(ids: number[]) {
-  return apiDelete(DELETE_CATEGORY_URL, { ids }, deleteResponse);
+  return call(bibliographyApi.deleteCategories, { ids });
 }

@@ -30,10 +30,6 @@ function richFrom(text: string, original: FieldValue | undefined): RichText {
   return rich(text);
 }
 
-export function isListType(type: FieldType | null): boolean {
-  return type === 'l_name' || type === 'l_key';
-}
-
 /** Field types edited with the rich-text editor. */
 export function isRichTextType(type: FieldType | null): boolean {
   return type === 'f_title' || type === 'f_literal' || type === 'f_long_literal' || type === 'l_literal';

@@ -10,7 +10,7 @@ export interface ChangePasswordPageProps {
   resetKey: string | null;
 }
 
-type State = { kind: 'checking' } | { kind: 'invalid' } | { kind: 'form'; url: string } | { kind: 'done' };
+type State = { kind: 'checking' } | { kind: 'invalid' } | { kind: 'form'; key: string } | { kind: 'done' };
 
 const PASSWORD_RESET_PATH = '/account/password-reset/';
 
@@ -38,7 +38,7 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
       return;
     }
     accountApi.checkResetKey(resetKey).then(
-      ({ url }) => active && setState({ kind: 'form', url }),
+      () => active && setState({ kind: 'form', key: resetKey }),
       () => active && setState({ kind: 'invalid' }),
     );
     return () => {
@@ -62,7 +62,7 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
     setErrors({ general: [], password1: [], password2: [] });
     setBusy(true);
     try {
-      await accountApi.setPassword(state.url, password1, password2);
+      await accountApi.setPassword(state.key, password1, password2);
       setState({ kind: 'done' });
     } catch (error) {
       const form = formErrorsOf(error);

@@ -1,37 +1,33 @@
-import {
-  type Contact,
-  type ContactReference,
-  contactsListResponse,
-  type InviteErrorCode,
-  inviteAddError,
-  inviteAddResponse,
-  invitesAcceptResponse,
-} from '@scriptorium/common/api/contacts';
-import { ApiError, apiPost } from '../../api/client';
+import type { Contact, ContactReference, InviteErrorCode } from '@scriptorium/common/api/contacts';
+import { inviteAddError } from '@scriptorium/common/api/contacts';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { ApiError, call } from '../../api/client';
 
 export const CONTACTS_PATH = '/user/contacts/';
 
+/** The user's contacts and invites (the contacts screen and the share dialog use this one call). */
 export async function fetchContacts(): Promise<Contact[]> {
-  return (await apiPost('/api/user/contacts/list/', {}, contactsListResponse)).contacts;
+  return (await call(contactsApi.list)).contacts;
 }
 
-export type InviteOutcome = { ok: true; contact: Contact } | { ok: false; code: InviteErrorCode | null };
+export type InviteOutcome =
+  | { ok: true; contact: Contact }
+  | { ok: false; code: InviteErrorCode | null; message: string | null };
 
-/** One invite; errors 1, 2 and 3 come back as outcomes, anything else (network, 500) as code null. */
+/**
+ * One invite; errors 1, 2 and 3 come back as outcomes with the server's translated message,
+ * anything else (network, 500) as code and message null.
+ */
 export async function inviteContact(userString: string): Promise<InviteOutcome> {
   try {
-    const { contact } = await apiPost(
-      '/api/user/invites/add/',
-      { user_string: userString },
-      inviteAddResponse,
-    );
+    const { contact } = await call(contactsApi.invite, { user_string: userString });
     return { ok: true, contact };
   } catch (error) {
     if (error instanceof ApiError) {
       const known = inviteAddError.safeParse(error.body);
-      if (known.success) return { ok: false, code: known.data.error };
+      if (known.success) return { ok: false, code: known.data.error, message: known.data.message };
     }
-    return { ok: false, code: null };
+    return { ok: false, code: null, message: null };
   }
 }
 
@@ -59,18 +55,15 @@ export async function inviteAll(
 }
 
 export async function acceptInvites(ids: number[]): Promise<Contact[]> {
-  const invites = JSON.stringify(ids.map((id) => ({ id })));
-  return (await apiPost('/api/user/invites/accept/', { invites }, invitesAcceptResponse)).contacts;
+  return (await call(contactsApi.accept, { invites: ids.map((id) => ({ id })) })).contacts;
 }
 
 export async function declineInvites(ids: number[]): Promise<void> {
-  await apiPost('/api/user/invites/decline/', { invites: JSON.stringify(ids.map((id) => ({ id }))) });
+  await call(contactsApi.decline, { invites: ids.map((id) => ({ id })) });
 }
 
 export async function deleteContacts(rows: ContactReference[]): Promise<void> {
-  // Spec 7: objects go as JSON text; the list is one field, not contacts[] entries.
-  const contacts = JSON.stringify(rows.map(({ id, type }) => ({ id, type })));
-  await apiPost('/api/user/contacts/delete/', { contacts });
+  await call(contactsApi.delete, { contacts: rows.map(({ id, type }) => ({ id, type })) });
 }
 
 /** The table's row id: contact ids and invite ids are separate sequences, so the type is part of it. */

@@ -1,4 +1,5 @@
 import type { Contact } from '@scriptorium/common/api/contacts';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../app/app';
@@ -6,14 +7,15 @@ import {
   CONFIGURATION,
   fakeFetch,
   json,
+  route,
   type SentRequest,
   userConfiguration,
 } from '../../app/testing/fake-fetch';
 
-const LIST = 'POST /api/user/contacts/list/';
-const ADD = 'POST /api/user/invites/add/';
-const ACCEPT = 'POST /api/user/invites/accept/';
-const DELETE = 'POST /api/user/contacts/delete/';
+const LIST = route(contactsApi.list);
+const ADD = route(contactsApi.invite);
+const ACCEPT = route(contactsApi.accept);
+const DELETE = route(contactsApi.delete);
 
 const bob: Contact = { id: 11, type: 'user', name: 'Bob Builder', email: 'bob@example.org' };
 const carol: Contact = { id: 5, type: 'to_userinvite', name: 'Carol Chen', email: 'carol@example.org' };
@@ -146,7 +148,7 @@ describe('contacts page (spec 2.4)', { timeout: 30000 }, () => {
     await waitFor(() => expect(within(row('Carol Chen')).getByText('Contact')).toBeTruthy());
     expect(
       field(
-        server.requests.find((r) => r.url === '/api/user/invites/accept/'),
+        server.requests.find((r) => r.url === contactsApi.accept.path),
         'invites',
       ),
     ).toEqual([{ id: 5 }]);
@@ -173,7 +175,7 @@ describe('contacts page (spec 2.4)', { timeout: 30000 }, () => {
     await waitFor(() => expect(screen.queryByText('Bob Builder')).toBeNull());
     expect(
       field(
-        server.requests.find((r) => r.url === '/api/user/contacts/delete/'),
+        server.requests.find((r) => r.url === contactsApi.delete.path),
         'contacts',
       ),
     ).toEqual([{ id: 11, type: 'user' }]);
@@ -193,7 +195,7 @@ describe('contacts page (spec 2.4)', { timeout: 30000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('No contacts available')).toBeTruthy();
     const sent = field(
-      server.requests.find((r) => r.url === '/api/user/contacts/delete/'),
+      server.requests.find((r) => r.url === contactsApi.delete.path),
       'contacts',
     );
     expect(sent).toEqual(

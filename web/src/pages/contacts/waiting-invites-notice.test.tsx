@@ -1,9 +1,10 @@
 import type { AuthenticatedUser } from '@scriptorium/common/api/base';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppContextProvider } from '../../app/configuration/app-context';
 import type { RoutePage } from '../../app/router/routes';
-import { fakeFetch, json, userConfiguration } from '../../app/testing/fake-fetch';
+import { fakeFetch, json, route, userConfiguration } from '../../app/testing/fake-fetch';
 import { INVITE_KEY_STORAGE } from '../invite/invite-key';
 import { WaitingInvitesNotice } from './waiting-invites-notice';
 
@@ -53,7 +54,7 @@ describe('waiting invites notice (spec 2.4)', () => {
 
   it('claims an invite key kept from before a login that ended on another page', async () => {
     sessionStorage.setItem(INVITE_KEY_STORAGE, 'kept-key');
-    const server = fakeFetch({ 'POST /api/user/invite/': json({ redirect: '/user/contacts/' }) });
+    const server = fakeFetch({ [route(contactsApi.claim)]: json({ redirect: '/user/contacts/' }) });
     const { reloadConfiguration } = renderNotice('documents', false);
     await waitFor(() => expect(reloadConfiguration).toHaveBeenCalled());
     expect(server.requests.map((r) => r.body?.get('key'))).toEqual(['kept-key']);

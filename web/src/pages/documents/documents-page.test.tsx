@@ -1,7 +1,8 @@
 import type { DocumentEntry } from '@scriptorium/common/api/documents';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fakeFetch, json } from '../../app/testing/fake-fetch';
+import { fakeFetch, json, route } from '../../app/testing/fake-fetch';
 import '../../components/test-polyfills';
 import { DocumentsPage } from './documents-page';
 
@@ -32,7 +33,7 @@ const documents = [
 
 describe('DocumentsPage', () => {
   it('lists folders and documents of the path with owner and rights, and breadcrumbs', async () => {
-    fakeFetch({ 'POST /api/documents/list/': json({ documents }) });
+    fakeFetch({ [route(documentsApi.list)]: json({ documents }) });
     render(<DocumentsPage path="/" />);
     const table = await screen.findByRole('grid', { name: 'Documents and folders' });
     const rows = within(table).getAllByRole('row').slice(1);
@@ -52,7 +53,7 @@ describe('DocumentsPage', () => {
   });
 
   it("shows 'Untitled' for an empty title and the empty messages", async () => {
-    fakeFetch({ 'POST /api/documents/list/': json({ documents }) });
+    fakeFetch({ [route(documentsApi.list)]: json({ documents }) });
     render(<DocumentsPage path="/thesis/drafts/" />);
     expect(await screen.findByRole('link', { name: 'Untitled' })).toBeTruthy();
     expect(screen.getByRole('navigation', { name: 'Folder path' }).textContent).toBe(
@@ -61,19 +62,19 @@ describe('DocumentsPage', () => {
   });
 
   it('says when there are no documents at all, or none in the folder', async () => {
-    fakeFetch({ 'POST /api/documents/list/': json({ documents: [] }) });
+    fakeFetch({ [route(documentsApi.list)]: json({ documents: [] }) });
     const { unmount } = render(<DocumentsPage path="/" />);
     expect(await screen.findByText('No documents available')).toBeTruthy();
     unmount();
-    fakeFetch({ 'POST /api/documents/list/': json({ documents }) });
+    fakeFetch({ [route(documentsApi.list)]: json({ documents }) });
     render(<DocumentsPage path="/elsewhere/" />);
     expect(await screen.findByText('This folder is empty')).toBeTruthy();
   });
 
   it('deletes a row with the Delete key after confirmation, leaving shared ones', async () => {
     const fake = fakeFetch({
-      'POST /api/documents/list/': [json({ documents }), json({ documents: documents.slice(0, 3) })],
-      'POST /api/documents/delete/': json({ deleted: [], left: [4] }),
+      [route(documentsApi.list)]: [json({ documents }), json({ documents: documents.slice(0, 3) })],
+      [route(documentsApi.delete)]: json({ deleted: [], left: [4] }),
     });
     render(<DocumentsPage path="/" />);
     const link = await screen.findByRole('link', { name: 'From Bob' });
@@ -85,22 +86,22 @@ describe('DocumentsPage', () => {
       'One of them is shared with you: it is only removed from your list.',
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(fake.count('POST /api/documents/delete/')).toBe(1));
-    const sent = fake.requests.find((request) => request.url === '/api/documents/delete/');
+    await waitFor(() => expect(fake.count(route(documentsApi.delete))).toBe(1));
+    const sent = fake.requests.find((request) => request.url === documentsApi.delete.path);
     expect(sent?.body?.getAll('ids[]')).toEqual(['4']);
     await waitFor(() => expect(screen.queryByRole('link', { name: 'From Bob' })).toBeNull());
   });
 
   it('creates a document in the current folder and opens it', async () => {
     const fake = fakeFetch({
-      'POST /api/documents/list/': json({ documents }),
-      'POST /api/documents/create/': json({ id: 9, path: '/thesis/' }),
+      [route(documentsApi.list)]: json({ documents }),
+      [route(documentsApi.create)]: json({ id: 9, path: '/thesis/' }),
     });
     render(<DocumentsPage path="/thesis/" />);
     await screen.findByRole('grid');
     fireEvent.click(screen.getByRole('button', { name: 'Create new document' }));
     await waitFor(() => expect(window.location.pathname).toBe('/document/thesis/9'));
-    const sent = fake.requests.find((request) => request.url === '/api/documents/create/');
+    const sent = fake.requests.find((request) => request.url === documentsApi.create.path);
     expect(sent?.body?.get('path')).toBe('/thesis/');
   });
 });

@@ -1,5 +1,5 @@
 import type { DocumentEntry } from '@scriptorium/common/api/documents';
-import { DOCUMENTS_API } from '@scriptorium/common/api/documents';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import {
   childFolder,
   documentUrl,
@@ -345,7 +345,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         <MoveDialog
           files={moveItems(dialog.rows, documents ?? [])}
           folders={knownFolders(documents ?? [], extraFolders)}
-          url={DOCUMENTS_API.move}
+          endpoint={documentsApi.move}
           errorMessage={t('moveFailed')}
           successMessage={t('moved')}
           untitled={untitled}

@@ -9,7 +9,8 @@ import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast-emitter';
-import { fetchAccess, fetchContacts, inviteContact, saveAccess } from './documents-api';
+import { fetchContacts, inviteContact } from '../contacts/contacts-api';
+import { fetchAccess, saveAccess } from './documents-api';
 
 export const SHARE_DIALOG_WIDTH = 640;
 export const SHARE_DIALOG_HEIGHT = 520;
@@ -108,19 +109,15 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
     const typed = address.trim();
     if (typed === '') return;
     setInviteMessage(null);
-    try {
-      const answer = await inviteContact(typed);
-      if ('error' in answer) {
-        setInviteMessage(answer.error);
-        return;
-      }
-      setContacts((list) => [...(list ?? []), answer.contact]);
-      if (shareable(answer.contact)) addContact(answer.contact, pickRight);
-      setAddress('');
-      setInviteMessage(t('share.invited', { email: typed }));
-    } catch {
-      setInviteMessage(t('share.inviteFailed'));
+    const answer = await inviteContact(typed);
+    if (!answer.ok) {
+      setInviteMessage(answer.message ?? t('share.inviteFailed'));
+      return;
     }
+    setContacts((list) => [...(list ?? []), answer.contact]);
+    if (shareable(answer.contact)) addContact(answer.contact, pickRight);
+    setAddress('');
+    setInviteMessage(t('share.invited', { email: typed }));
   };
 
   const save = async () => {

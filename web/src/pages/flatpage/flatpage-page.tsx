@@ -1,13 +1,12 @@
-import { type Flatpage, flatpageResponse } from '@scriptorium/common/api/base';
+import type { Flatpage } from '@scriptorium/common/api/base';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiPost } from '../../api/client';
+import { call } from '../../api/client';
 import { NotFoundPage } from '../../app/error-pages/not-found-page';
 import { usePageTitle } from '../../app/page-title';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { sanitizeHtml } from './sanitize-html';
-
-export const FLATPAGE_URL = '/api/base/flatpage/';
 
 type State = { status: 'loading' } | { status: 'ready'; page: Flatpage } | { status: 'failed' };
 
@@ -33,7 +32,7 @@ export function FlatPage({ name }: { name: string }) {
   useEffect(() => {
     let current = true;
     setState({ status: 'loading' });
-    apiPost(FLATPAGE_URL, { url: `/${name}/` }, flatpageResponse).then(
+    call(baseApi.flatpage, { url: `/${name}/` }).then(
       (page) => current && setState({ status: 'ready', page }),
       () => current && setState({ status: 'failed' }),
     );

@@ -1,5 +1,5 @@
-import { inviteClaimResponse } from '@scriptorium/common/api/contacts';
-import { apiPost } from '../../api/client';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { call } from '../../api/client';
 
 /** Where an invite key waits while its visitor logs in (spec 2.3: the key is kept, then claimed). */
 export const INVITE_KEY_STORAGE = 'scriptorium.inviteKey';
@@ -26,14 +26,14 @@ export function takeStoredInviteKey(): string | null {
 const inFlight = new Map<string, Promise<string>>();
 
 /**
- * POST /api/user/invite/ {key}; resolves to the address to show next. A second call for the same
+ * Claims the invite link's key; resolves to the address to show next. A second call for the same
  * key while the first runs (a remount after the login reloads the configuration) shares the first
  * answer instead of claiming again and being sent home.
  */
 export function claimInvite(key: string): Promise<string> {
   let pending = inFlight.get(key);
   if (!pending) {
-    pending = apiPost('/api/user/invite/', { key }, inviteClaimResponse).then((answer) => answer.redirect);
+    pending = call(contactsApi.claim, { key }).then((answer) => answer.redirect);
     inFlight.set(key, pending);
     const forget = () => {
       inFlight.delete(key);

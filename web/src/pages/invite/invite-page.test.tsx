@@ -1,3 +1,5 @@
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../app/app';
@@ -6,12 +8,13 @@ import {
   CONFIGURATION,
   fakeFetch,
   json,
+  route,
   userConfiguration,
 } from '../../app/testing/fake-fetch';
 import { INVITE_KEY_STORAGE } from './invite-key';
 
-const CLAIM = 'POST /api/user/invite/';
-const LIST = 'POST /api/user/contacts/list/';
+const CLAIM = route(contactsApi.claim);
+const LIST = route(contactsApi.list);
 const inviter = { id: 3, type: 'to_userinvite', name: 'Grace Hopper', email: 'grace@example.org' };
 
 // Each test loads the app and its page chunks; the first load in a run is slow.
@@ -43,7 +46,7 @@ describe('invite page (spec 2.3)', { timeout: 30000 }, () => {
   it('keeps the key and shows the login page to visitors, then claims right after the login', async () => {
     const server = fakeFetch({
       [CONFIGURATION]: [json(anonymousConfiguration), json(userConfiguration({}))],
-      'POST /api/user/login/': json({ location: '/' }),
+      [route(userApi.login)]: json({ location: '/' }),
       [CLAIM]: json({ redirect: '/user/contacts/' }),
       [LIST]: json({ contacts: [inviter] }),
     });

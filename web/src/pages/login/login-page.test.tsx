@@ -1,3 +1,4 @@
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../app/app';
@@ -6,6 +7,7 @@ import {
   CONFIGURATION,
   fakeFetch,
   json,
+  route,
   userConfiguration,
 } from '../../app/testing/fake-fetch';
 
@@ -14,7 +16,7 @@ vi.mock('../bibliography/bibliography-page', async () => ({
   BibliographyPage: (await import('../../app/testing/page-stubs')).stubPage('bibliography'),
 }));
 
-const LOGIN = 'POST /api/user/login/';
+const LOGIN = route(userApi.login);
 const REQUIRED = 'This field is required.';
 
 async function openLoginPage() {

@@ -1,14 +1,14 @@
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { apiError } from '@scriptorium/common/api/errors';
-import { formErrors, loginResponse } from '@scriptorium/common/api/user';
+import { formErrors } from '@scriptorium/common/api/user';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, apiPost } from '../../api/client';
+import { ApiError, call } from '../../api/client';
 import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { useLoginFormPresence } from '../../app/shell/login-form-presence';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 
-export const LOGIN_URL = '/api/user/login/';
 export const PASSWORD_RESET_PATH = '/account/password-reset/';
 
 interface Errors {
@@ -112,7 +112,7 @@ export function LoginPage() {
     setErrors(NO_ERRORS);
     setBusy(true);
     try {
-      const answer = await apiPost(LOGIN_URL, { login: login.trim(), password, remember }, loginResponse);
+      const answer = await call(userApi.login, { login: login.trim(), password, remember });
       if (asksForVerification(answer.location)) {
         setVerificationSent(true);
       } else {

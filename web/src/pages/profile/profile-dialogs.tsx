@@ -21,14 +21,16 @@ export function UploadAvatarDialog({ onClose, onUploaded }: DialogBase & { onUpl
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState(0);
 
   async function upload(event?: FormEvent) {
     event?.preventDefault();
     if (!file || busy) return;
     if (!isAvatarFileName(file.name)) return setError([t('profile.wrongType')]);
     setBusy(true);
+    setProgress(0);
     try {
-      await accountApi.uploadAvatar(file);
+      await accountApi.uploadAvatar(file, setProgress);
       await onUploaded();
       onClose();
     } catch (failure) {
@@ -74,6 +76,7 @@ export function UploadAvatarDialog({ onClose, onUploaded }: DialogBase & { onUpl
           />
           <FieldErrors id={`${id}-file-errors`} errors={error} />
         </div>
+        {busy && <progress aria-label={t('profile.uploadProgress')} max={1} value={progress} />}
       </form>
     </Dialog>
   );

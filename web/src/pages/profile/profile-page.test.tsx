@@ -1,8 +1,9 @@
 import type { Configuration } from '@scriptorium/common/api/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../app/app';
-import { CONFIGURATION, fakeFetch, json, userConfiguration } from '../../app/testing/fake-fetch';
+import { CONFIGURATION, fakeFetch, json, route, userConfiguration } from '../../app/testing/fake-fetch';
 
 function withUser(user: Partial<Extract<Configuration['user'], { is_authenticated: true }>>, extra = {}) {
   const base = userConfiguration(extra);
@@ -61,7 +62,7 @@ describe('profile page (spec 2.6)', { timeout: 30000 }, () => {
   });
 
   it('checks the change-password dialog before sending', async () => {
-    const server = await openProfile({ 'POST /api/user/passwordchange/': json({ msg: {} }, 400) });
+    const server = await openProfile({ [route(userApi.changePassword)]: json({ msg: {} }, 400) });
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
     const dialog = await screen.findByRole('dialog', { name: 'Change password' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Change' }));
@@ -71,7 +72,7 @@ describe('profile page (spec 2.6)', { timeout: 30000 }, () => {
     fireEvent.change(within(dialog).getByLabelText('Confirm new password'), { target: { value: 'two' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Change' }));
     expect(await within(dialog).findByText('Please confirm the new password!')).toBeTruthy();
-    expect(server.count('POST /api/user/passwordchange/')).toBe(0);
+    expect(server.count(route(userApi.changePassword))).toBe(0);
     fireEvent.change(within(dialog).getByLabelText('Confirm new password'), {
       target: { value: 'one one one' },
     });
@@ -81,7 +82,9 @@ describe('profile page (spec 2.6)', { timeout: 30000 }, () => {
   });
 
   it('deletes the account only when the username matches and a password is given', async () => {
-    const server = await openProfile({ 'POST /api/user/delete/': json({ error: 'x', message: 'x' }, 401) });
+    const server = await openProfile({
+      [route(userApi.deleteAccount)]: json({ error: 'x', message: 'x' }, 401),
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Delete account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete account' });
     expect(
@@ -94,15 +97,15 @@ describe('profile page (spec 2.6)', { timeout: 30000 }, () => {
     fireEvent.change(within(dialog).getByLabelText('Username'), { target: { value: 'ada' } });
     fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: '' } });
     fireEvent.click(confirm);
-    expect(server.count('POST /api/user/delete/')).toBe(0);
+    expect(server.count(route(userApi.deleteAccount))).toBe(0);
     fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'secret' } });
     fireEvent.click(confirm);
-    await waitFor(() => expect(server.count('POST /api/user/delete/')).toBe(1));
+    await waitFor(() => expect(server.count(route(userApi.deleteAccount))).toBe(1));
     expect(await screen.findByText('Password incorrect.')).toBeTruthy();
   });
 
   it('requires a new address in the add dialog (width 400) and trims it', async () => {
-    const server = await openProfile({ 'POST /api/user/email/add/': json({ ok: true }) });
+    const server = await openProfile({ [route(userApi.addEmail)]: json({ ok: true }) });
     fireEvent.click(screen.getByRole('button', { name: 'Add e-mail address' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add e-mail address' });
     expect(
@@ -116,7 +119,7 @@ describe('profile page (spec 2.6)', { timeout: 30000 }, () => {
     });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('Confirmation e-mail sent to: b@example.org')).toBeTruthy();
-    const sent = server.requests.find((r) => r.url === '/api/user/email/add/');
+    const sent = server.requests.find((r) => r.url === userApi.addEmail.path);
     expect(sent?.body?.get('email')).toBe('b@example.org');
   });
 });

@@ -1,15 +1,16 @@
+import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import type { Image } from '@scriptorium/common/api/usermedia';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
 import { App } from '../../app/app';
-import { CONFIGURATION, fakeFetch, json, userConfiguration } from '../../app/testing/fake-fetch';
+import { CONFIGURATION, fakeFetch, json, route, userConfiguration } from '../../app/testing/fake-fetch';
 import { saveErrorMessage } from './usermedia-api';
 
-const LIST = 'GET /api/usermedia/images/';
-const SAVE_CATEGORY = 'POST /api/usermedia/save_category/';
-const DELETE = 'DELETE /api/usermedia/delete/';
+const LIST = route(usermediaApi.images);
+const SAVE_CATEGORY = route(usermediaApi.saveCategories);
+const DELETE = route(usermediaApi.delete);
 
 function image(id: number, title: string, cats: number[] = []): Image {
   return {

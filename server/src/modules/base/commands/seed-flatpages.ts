@@ -33,7 +33,7 @@ export function textToHtml(text: string): string {
 export function seededFlatpage(url: string, language: Language): { title: string; content: string } | null {
   const seed = SEEDS.find((candidate) => candidate.url === url);
   if (!seed) return null;
-  const t = translator(language);
+  const t = translator('server', language);
   return { title: t(seed.titleKey), content: textToHtml(t(seed.textKey)) };
 }
 
@@ -43,7 +43,7 @@ export function seededFlatpage(url: string, language: Language): { title: string
  * touched; the command placeholder of earlier versions becomes the sample text.
  */
 export async function seedFlatpages(db: Db): Promise<string[]> {
-  const t = translator(DEFAULT_LANGUAGE);
+  const t = translator('server', DEFAULT_LANGUAGE);
   const created: string[] = [];
   for (const seed of SEEDS) {
     const inserted = await db

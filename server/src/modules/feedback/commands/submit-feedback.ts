@@ -30,7 +30,7 @@ export async function submitFeedback(
   const to = ctx.config.contactEmail;
   if (!to) return;
   // The operator reads these; the site's default language is the best guess at theirs.
-  const t = translator(DEFAULT_LANGUAGE);
+  const t = translator('server', DEFAULT_LANGUAGE);
   const primary = input.user
     ? await ctx.db
         .selectFrom('user_emails')

@@ -1,0 +1,52 @@
+import * as documents from '../documents';
+import { endpoint } from '../endpoint';
+
+/**
+ * /api/documents/ (our design in the style of spec section 7). Every call only sees documents the
+ * user owns or holds a right to.
+ */
+export const documentsApi = {
+  list: endpoint({ method: 'POST', path: '/api/documents/list/', response: documents.documentListResponse }),
+  get: endpoint({
+    method: 'POST',
+    path: '/api/documents/get/',
+    request: documents.documentGetRequest,
+    response: documents.documentGetResponse,
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/documents/create/',
+    request: documents.documentCreateRequest,
+    response: documents.documentCreateResponse,
+  }),
+  move: endpoint({
+    method: 'POST',
+    path: '/api/documents/move/',
+    request: documents.documentMoveRequest,
+    response: documents.doneResponse,
+  }),
+  delete: endpoint({
+    method: 'POST',
+    path: '/api/documents/delete/',
+    request: documents.documentDeleteRequest,
+    response: documents.documentDeleteResponse,
+  }),
+  copy: endpoint({
+    method: 'POST',
+    path: '/api/documents/copy/',
+    request: documents.documentCopyRequest,
+    response: documents.documentCopyResponse,
+  }),
+  accessGet: endpoint({
+    method: 'POST',
+    path: '/api/documents/access/get/',
+    request: documents.accessGetRequest,
+    response: documents.accessGetResponse,
+  }),
+  accessSave: endpoint({
+    method: 'POST',
+    path: '/api/documents/access/save/',
+    request: documents.accessSaveRequest,
+    response: documents.doneResponse,
+  }),
+};

@@ -1,0 +1,25 @@
+import i18next from 'i18next';
+import { describe, expect, it } from 'vitest';
+import { applyLanguage, loadLanguage, NAMESPACES } from './i18n';
+
+describe('locale loading', () => {
+  it('holds only the languages asked for, each with all its namespaces', async () => {
+    // test-setup started in English; nothing else is loaded until asked for.
+    expect(i18next.hasResourceBundle('en', 'web')).toBe(true);
+    expect(i18next.hasResourceBundle('fr', 'web')).toBe(false);
+    await loadLanguage('fr');
+    for (const namespace of NAMESPACES) expect(i18next.hasResourceBundle('fr', namespace)).toBe(true);
+    expect(i18next.hasResourceBundle('fr', 'server')).toBe(false);
+    expect(i18next.hasResourceBundle('it', 'web')).toBe(false);
+  });
+
+  it('switches only once the texts are there, so no key is ever shown', async () => {
+    await applyLanguage('it');
+    expect(document.documentElement.lang).toBe('it');
+    expect(i18next.t('web:pages.changePassword.title')).not.toBe('pages.changePassword.title');
+    expect(i18next.t('web:pages.changePassword.title')).not.toBe(
+      i18next.getFixedT('en')('web:pages.changePassword.title'),
+    );
+    await applyLanguage('en');
+  });
+});
