@@ -30,7 +30,8 @@ function generatedLibrary(count: number): string {
 }
 
 test.describe('bibliography import', () => {
-  test.describe.configure({ timeout: 240_000 });
+  // Each scenario takes seconds alone; a minute leaves room for a busy, shared machine.
+  test.describe.configure({ timeout: 60_000 });
 
   test('reads a RIS file with its report, and names a format it cannot read', async ({ page, user }) => {
     await loginAs(page, user, '/bibliography/');
