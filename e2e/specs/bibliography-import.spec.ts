@@ -95,7 +95,7 @@ test.describe('bibliography import', () => {
     });
     await expect(dialog.locator('.bib-report-summary')).toHaveText(
       'Imported 2500 entries. (read as BibTeX/BibLaTeX)',
-      { timeout: 180_000 },
+      { timeout: 50_000 },
     );
     const texts = await page.evaluate(() => (window as unknown as { progressTexts: string[] }).progressTexts);
     const percents = texts.flatMap((text) => /Reading the file… (\d+) %/.exec(text)?.[1] ?? []).map(Number);
