@@ -16,7 +16,8 @@ async function press(page: Page, key: string, times: number) {
 }
 
 test.describe('bibliography rich-text fields', () => {
-  test.describe.configure({ timeout: 120_000 });
+  // Each scenario takes seconds alone; a minute leaves room for a busy, shared machine.
+  test.describe.configure({ timeout: 60_000 });
 
   test('formats a title with a shortcut and the toolbar, keeps it and exports it', async ({ page, user }) => {
     await loginAs(page, user, '/bibliography/');

@@ -20,7 +20,8 @@ async function importAndSelect(page: Page, dialogName: string, close: string) {
 }
 
 test.describe('citation styles', () => {
-  test.describe.configure({ timeout: 120_000 });
+  // Each scenario takes seconds alone; a minute leaves room for a busy, shared machine.
+  test.describe.configure({ timeout: 60_000 });
 
   test('finds a journal style among thousands, previews in it and keeps it', async ({ page, user }) => {
     await loginAs(page, user, '/bibliography/');

@@ -31,7 +31,8 @@ async function importText(page: Page, text: string, dialogName = 'Import referen
 }
 
 test.describe('bibliography', () => {
-  test.describe.configure({ timeout: 180_000 });
+  // Each scenario takes seconds alone; a minute leaves room for a busy, shared machine.
+  test.describe.configure({ timeout: 60_000 });
 
   test('imports with a report, finds, previews, edits, categorises, exports and deletes', async ({
     page,

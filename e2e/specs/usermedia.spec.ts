@@ -53,8 +53,8 @@ async function uploadTwo(page: Page) {
 }
 
 test.describe('image library', () => {
-  // Long journeys through the real server and thumbnailing; the machine may be shared and busy.
-  test.describe.configure({ timeout: 180_000 });
+  // Each scenario takes seconds alone; a minute leaves room for a busy, shared machine.
+  test.describe.configure({ timeout: 60_000 });
 
   test('uploads, searches, edits, categorises, filters and deletes images', async ({ page, user }) => {
     await loginAs(page, user, '/usermedia/');
