@@ -43,7 +43,7 @@ const saved = (page: Page) =>
 test('two users type into the same paragraph at once and see the same text; carets; reload keeps it', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(60_000);
   const { annPage, bobPage, id } = await sharedDocument(browser, 'write');
   await annPage.goto(`/document/${id}`);
   await bobPage.goto(`/document/${id}`);
