@@ -3,6 +3,7 @@ import { schema } from '@scriptorium/common/editor/schema';
 import { documentTitle } from '@scriptorium/common/editor/templates';
 import { countDocument } from '@scriptorium/common/editor/text-stats';
 import { folderName, folderOf, folderUrl } from '@scriptorium/common/rules/paths';
+import { Selection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -146,6 +147,12 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       });
       viewRef.current = current;
       setView(current);
+      // Ready to write on arrival, as in a word processor: the caret at the start, i.e. in the
+      // title of a new document. (Typing before this went to the page and scrolled it.)
+      if (canWriteRef.current) {
+        current.dispatch(current.state.tr.setSelection(Selection.atStart(current.state.doc)));
+        current.focus();
+      }
     } else if (current.state !== state) {
       current.updateState(state);
     } else {
