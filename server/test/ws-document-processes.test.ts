@@ -14,7 +14,7 @@ import { EMPTY_CONTENT } from '../src/modules/documents/commands/create-document
 import { createUser } from '../src/modules/user/commands/create-user';
 import { DocumentClient } from '../src/ws/document-client';
 import { TestClient } from './harness';
-import { cookieHeader, waitFor } from './ws-support';
+import { cookieHeader, eventually, waitFor } from './ws-support';
 
 // The document endpoint across real server processes (src/main.ts as children): two processes
 // serving one document through PostgreSQL and Redis, and kill -9 right after a confirmation.
@@ -217,6 +217,66 @@ function bodyStart(client: DocumentClient): number {
   return found;
 }
 
+/**
+ * A TCP relay between an editor and a server port, to lose what the server sends at a chosen
+ * moment (a confirm on its way when the server dies) and to keep the editor away while others
+ * write.
+ */
+interface Relay {
+  baseUrl: string;
+  /** Drops what the server sends from now on (the client still reaches the server). */
+  muteServer(): void;
+  /** Refuses new connections and cuts the open ones. */
+  block(): void;
+  /** Relays again, both ways. */
+  unblock(): void;
+  close(): Promise<void>;
+}
+
+async function startRelay(target: number): Promise<Relay> {
+  let muted = false;
+  let blocked = false;
+  const open = new Set<net.Socket>();
+  const relay = net.createServer((client) => {
+    if (blocked) return client.destroy();
+    const upstream = net.connect(target, '127.0.0.1');
+    open.add(client).add(upstream);
+    client.on('data', (chunk) => upstream.write(chunk));
+    upstream.on('data', (chunk) => {
+      if (!muted) client.write(chunk);
+    });
+    const cut = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on('close', cut).on('error', cut);
+    upstream.on('close', cut).on('error', cut);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    muteServer: () => {
+      muted = true;
+    },
+    block: () => {
+      blocked = true;
+      for (const socket of open) socket.destroy();
+    },
+    unblock: () => {
+      blocked = false;
+      muted = false;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of open) socket.destroy();
+        relay.close(() => resolve());
+      }),
+  };
+}
+
 const ENGINES = (['sqlite', 'postgres'] as const).filter((engine) => engine === 'sqlite' || SERVICES);
 
 describe.each(ENGINES)('collaboration across server processes (%s)', (engine) => {
@@ -256,6 +316,59 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
     await ada.settled();
     expect(await deployment.stepVersions()).toEqual([1, 2]);
     expect(ada.state!.doc.textBetween(0, ada.state!.doc.content.size, '\n')).toContain('kept and more');
+  }, 120_000);
+
+  it('applies a committed diff whose confirm died with the server exactly once, merged with what others wrote meanwhile', async () => {
+    const deployment = await prepare(engine);
+    deployments.push(deployment);
+    const port = await freePort();
+    const first = await startChild(deployment.env, port);
+    children.push(first);
+    const relay = await startRelay(port);
+    const ada = editor(
+      { ...first, baseUrl: relay.baseUrl },
+      await login(first, 'ada'),
+      deployment.documentId,
+    );
+    editors.push(ada);
+    await ada.open();
+    ada.edit((tr) => tr.insertText('ada', bodyStart(ada)));
+    await ada.settled();
+
+    // The next diff reaches the server and is committed; its confirm never reaches ada.
+    relay.muteServer();
+    ada.edit((tr) => tr.insertText(' wrote', bodyStart(ada) + 3));
+    await eventually(
+      () => deployment.stepVersions(),
+      (versions) => versions.length === 2,
+      'the diff committed',
+    );
+    await stopChild(first, 'SIGKILL');
+    relay.block();
+    expect(ada.unconfirmed).toBe(1);
+
+    // Emmy writes on the restarted server before ada is back; ada keeps typing meanwhile.
+    const second = await startChild(deployment.env, port);
+    children.push(second);
+    const emmy = editor(second, await login(second, 'emmy'), deployment.documentId);
+    editors.push(emmy);
+    await emmy.open();
+    emmy.edit((tr) => tr.insertText('emmy ', bodyStart(emmy)));
+    await emmy.settled();
+    ada.edit((tr) => tr.insertText(' more', bodyStart(ada) + 9));
+
+    relay.unblock();
+    await ada.next((message) => message.type === 'doc_data');
+    await waitFor(() => ada.version === 4 && ada.unconfirmed === 0, 'ada caught up and confirmed');
+    await waitFor(() => emmy.version === 4, "emmy has ada's last step");
+    expect(await deployment.stepVersions()).toEqual([1, 2, 3, 4]);
+    const text = (client: DocumentClient) => {
+      const doc = client.state!.doc;
+      return doc.textBetween(doc.child(0).nodeSize, doc.content.size, '\n');
+    };
+    expect(text(ada).trim()).toBe('emmy ada wrote more');
+    expect(ada.state!.doc.toJSON()).toEqual(emmy.state!.doc.toJSON());
+    await relay.close();
   }, 120_000);
 
   it.skipIf(engine === 'sqlite')(

@@ -167,6 +167,36 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
     expect(JSON.parse((await currentContent(server().ctx.db, id))!)).toEqual(ada.state!.doc.toJSON());
   });
 
+  it('answers catch_up with every committed step after the given version, with the client ids', async () => {
+    const owner = await user();
+    const coauthor = await user();
+    const id = await createDocument(owner.browser, 'Shared');
+    await grant(id, coauthor.user.id, 'write');
+    const ada = await open(owner.browser, id);
+    const emmy = await open(coauthor.browser, id);
+    ada.edit((tr) => tr.insertText('ada', bodyParagraphStart(ada.state!.doc)));
+    await ada.settled();
+    await waitFor(() => emmy.version === 1, "ada's step at emmy");
+    emmy.edit((tr) => tr.insertText('emmy ', bodyParagraphStart(emmy.state!.doc)));
+    await emmy.settled();
+
+    const late = await open(owner.browser, id);
+    const answer = late.next((message) => message.type === 'diff');
+    late.connector.send({ type: 'catch_up', v: 0 });
+    expect(await answer).toMatchObject({
+      type: 'diff',
+      v: 0,
+      cids: [ada.docData!.session_id, emmy.docData!.session_id],
+    });
+    // Nothing to send at the current version: the next answer is the next commit's relay.
+    late.connector.send({ type: 'catch_up', v: 2 });
+    const relay = late.next((message) => message.type === 'diff' && message.v === 2);
+    ada.edit((tr) => tr.insertText('!', bodyParagraphStart(ada.state!.doc)));
+    await ada.settled();
+    expect(await relay).toMatchObject({ v: 2, cids: [ada.docData!.session_id] });
+    expect(late.messages.filter((message) => message.type === 'diff')).toHaveLength(2);
+  });
+
   it('checks every step against the right of its sender', async () => {
     const owner = await user();
     const id = await createDocument(owner.browser, 'Rights');

@@ -10,6 +10,10 @@ import { accessDeniedMessage } from './messages';
  *   server -> client  doc_data      once the socket is subscribed on a new server session (also
  *                                   after a server restart): the document, the right, the id to
  *                                   use as prosemirror-collab's clientID, who is there
+ *   client -> server  catch_up      {v}: on a new server session, by a client that kept its
+ *                                   state: send me the steps after version v (as one `diff`,
+ *                                   with their client ids); its own committed steps come first
+ *                                   in them, so collab confirms them and rebases the rest
  *   client -> server  diff          {v, rid, ds}: steps made on version v
  *   server -> sender  confirm_diff  {rid, v}: committed to the database; v is the new version
  *   server -> others  diff          {v, ds, cids}: the same steps, relayed after the commit
@@ -156,6 +160,13 @@ export const clientDiffMessage = z.object({
 
 export const clientCaretMessage = z.object({ type: z.literal('caret'), ...caretFields });
 
+/**
+ * Asks for the committed steps after version v (answered with one `diff` from v, or nothing when
+ * v is the current version). Sent after doc_data by a client that kept its editor state, instead
+ * of taking doc_data's content: nothing confirmed is lost or applied twice, and undo survives.
+ */
+export const catchUpMessage = z.object({ type: z.literal('catch_up'), v: version });
+
 export const documentServerMessage = z.discriminatedUnion('type', [
   docDataMessage,
   serverDiffMessage,
@@ -164,7 +175,11 @@ export const documentServerMessage = z.discriminatedUnion('type', [
   participantsMessage,
   serverCaretMessage,
 ]);
-export const documentClientMessage = z.discriminatedUnion('type', [clientDiffMessage, clientCaretMessage]);
+export const documentClientMessage = z.discriminatedUnion('type', [
+  clientDiffMessage,
+  clientCaretMessage,
+  catchUpMessage,
+]);
 
 export type DocDataMessage = z.infer<typeof docDataMessage>;
 export type ServerDiffMessage = z.infer<typeof serverDiffMessage>;
@@ -174,6 +189,7 @@ export type ParticipantsMessage = z.infer<typeof participantsMessage>;
 export type ServerCaretMessage = z.infer<typeof serverCaretMessage>;
 export type ClientDiffMessage = z.infer<typeof clientDiffMessage>;
 export type ClientCaretMessage = z.infer<typeof clientCaretMessage>;
+export type CatchUpMessage = z.infer<typeof catchUpMessage>;
 export type DocumentServerMessage = z.infer<typeof documentServerMessage>;
 export type DocumentClientMessage = z.infer<typeof documentClientMessage>;
 
@@ -194,6 +210,7 @@ export const DOCUMENT_SERVER_APP_SCHEMAS = {
 export const DOCUMENT_CLIENT_APP_SCHEMAS = {
   diff: clientDiffMessage,
   caret: clientCaretMessage,
+  catch_up: catchUpMessage,
 } as const;
 
 /** The endpoint's path under ws_url_base, for socketUrl(). */

@@ -45,6 +45,10 @@ export class DocumentClient {
   docData: DocDataMessage | null = null;
   accessDenied = false;
   private nextRid = 1;
+  /** After doc_data on a kept state: the version to reach (by catch_up) before sending. */
+  private catchUpTo = 0;
+  /** The version the diff in flight was made on. */
+  private lastSentVersion = -1;
   /** The diff whose answer lets the next one go. */
   private inFlight: number | null = null;
   /** Every diff sent by edit() and not answered yet (some may be answered after a reconnect). */
@@ -130,11 +134,12 @@ export class DocumentClient {
   }
 
   private flush(): void {
-    if (!this.state || this.inFlight !== null) return;
+    if (!this.state || this.inFlight !== null || getVersion(this.state) < this.catchUpTo) return;
     const sendable = sendableSteps(this.state);
     if (!sendable) return;
     const rid = this.nextRid++;
     this.inFlight = rid;
+    this.lastSentVersion = sendable.version;
     this.sent.add(rid);
     this.connector.send({
       type: 'diff',
@@ -148,26 +153,35 @@ export class DocumentClient {
     this.messages.push(message);
     switch (message.type) {
       case 'doc_data': {
-        const unconfirmed = this.state ? sendableSteps(this.state) : null;
         this.docData = message;
-        // A client with unconfirmed steps keeps them and sends them again; otherwise it takes the
-        // server's document as it is.
-        if (!unconfirmed) {
+        // A client that has a state keeps it (as the browser does) and asks for the steps after
+        // its version; its own committed steps come first in them and collab confirms them.
+        if (this.state && getVersion(this.state) <= message.doc.v) {
+          this.catchUpTo = message.doc.v;
+          if (getVersion(this.state) < message.doc.v)
+            this.connector.send({ type: 'catch_up', v: getVersion(this.state) });
+        } else {
           this.state = EditorState.create({
             doc: schema.nodeFromJSON(message.doc.content),
             plugins: [collab({ version: message.doc.v, clientID: message.session_id })],
           });
         }
-        // What was in flight may have died with the old server process: send the steps again
-        // (a copy that was committed after all comes back as 'stale' with our own steps).
+        // What was in flight may have died with the old server process: its answer, if any, is
+        // still taken (sent); the rest goes once caught up.
         this.inFlight = null;
         this.flush();
         break;
       }
       case 'diff':
         if (this.state) {
-          const steps = message.ds.map((json) => Step.fromJSON(schema, json));
-          this.state = this.state.apply(receiveTransaction(this.state, steps, message.cids));
+          // Server order: what overlaps our version we hold already; a gap is filled by catch_up.
+          const version = getVersion(this.state);
+          if (message.v <= version && message.v + message.ds.length > version) {
+            const skip = version - message.v;
+            const steps = message.ds.slice(skip).map((json) => Step.fromJSON(schema, json));
+            this.state = this.state.apply(receiveTransaction(this.state, steps, message.cids.slice(skip)));
+            this.flush();
+          }
         }
         break;
       case 'confirm_diff':
@@ -196,8 +210,15 @@ export class DocumentClient {
         this.sent.delete(message.rid);
         if (message.rid === this.inFlight) {
           this.inFlight = null;
-          // 'stale': the missing steps came first and were rebased over; send again.
-          if (message.reason === 'stale') this.flush();
+          // 'stale': the missing steps came first and were rebased over; send again. None came
+          // (ignored after a gap): ask for them.
+          if (message.reason === 'stale') {
+            const sendable = this.state ? sendableSteps(this.state) : null;
+            if (this.state && sendable && this.lastSentVersion === getVersion(this.state)) {
+              this.catchUpTo = getVersion(this.state) + 1;
+              this.connector.send({ type: 'catch_up', v: getVersion(this.state) });
+            } else this.flush();
+          }
         }
         break;
     }

@@ -59,6 +59,17 @@ class Authority {
       return;
     }
     const sender = this.clients.get(from);
+    if (sender && message.type === 'catch_up') {
+      const missing = this.steps.slice(message.v);
+      if (missing.length)
+        sender.inbox.push({
+          type: 'diff',
+          v: message.v,
+          ds: missing.map(({ step }) => step.toJSON()),
+          cids: missing.map(({ cid }) => cid),
+        });
+      return;
+    }
     if (!sender || message.type !== 'diff') return;
     if (this.refuse) {
       sender.inbox.push({ type: 'reject_diff', rid: message.rid, reason: this.refuse });
@@ -296,5 +307,41 @@ describe('collab session', () => {
     expect(ann.unconfirmed).toBe(0);
     expect(server.doc.lastChild?.textContent).toBe('one two');
     expect(ann.state?.doc.eq(server.doc)).toBe(true);
+  });
+
+  it('after a restart that lost a committed confirm while another wrote, takes each step once and keeps undo', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    const bob = server.join('bob-session');
+    server.settle();
+    type(ann, 'Just ', bodyTextStart(ann.state?.doc as PMNode));
+    server.settle();
+    type(ann, 'once');
+    // Committed, but the confirm dies with the old server process; Bob writes on the new one.
+    server.clients.get('ann-session')?.inbox.splice(0);
+    server.deliver('bob-session');
+    type(bob, 'Bob ', bodyTextStart(bob.state?.doc as PMNode));
+    server.deliver('bob-session');
+    type(ann, ' more');
+    expect(server.steps.map(({ cid }) => cid)).toEqual(['ann-session', 'ann-session', 'bob-session']);
+    ann.receiveDocData({
+      type: 'doc_data',
+      doc: { id: 1, v: 3, title: 'T', content: server.doc.toJSON() },
+      access_right: 'write',
+      is_owner: true,
+      session_id: 'ann-session',
+      participants: [],
+    });
+    server.settle();
+    expect(ann.unconfirmed).toBe(0);
+    expect(server.steps).toHaveLength(4);
+    expect(server.doc.lastChild?.textContent).toBe('Bob Just once more');
+    expect(ann.state?.doc.eq(server.doc)).toBe(true);
+    expect(bob.state?.doc.eq(server.doc)).toBe(true);
+    // The undo history survived the new session: Ann's own typing goes, Bob's stays.
+    expect(undo(ann.state!, (tr) => ann.apply(tr))).toBe(true);
+    server.settle();
+    expect(server.doc.lastChild?.textContent).toBe('Bob ');
+    expect(bob.state?.doc.eq(server.doc)).toBe(true);
   });
 });

@@ -63,8 +63,8 @@ export class CollabSession {
    */
   private readonly sent = new Map<number, InFlight>();
   private nextRid = 1;
-  /** The document at the confirmed version (without our unconfirmed steps). */
-  private confirmedDoc: PMNode | null = null;
+  /** After doc_data on a kept state: the version to reach (by catch_up) before sending. */
+  private catchUpTo = 0;
   /** Step maps by the version they lead from, to bring late carets up to date. */
   private readonly maps = new Map<number, StepMap[]>();
   private readonly waitingCarets: ServerCaretMessage[] = [];
@@ -82,27 +82,28 @@ export class CollabSession {
   }
 
   /**
-   * The document from the server: the start, or a new server session (reconnect after a restart).
-   * Unconfirmed local steps made on the same version are kept and sent again; made on an older
-   * version they are replayed onto the new document where they still fit.
+   * The document from the server: the start, or a new server session (a lost socket, a restart).
+   * A session that already has a state keeps it (undo history, unconfirmed steps) and asks for the
+   * steps after its version: its own committed steps come first in them and collab confirms them,
+   * others' are merged, and the rest of ours is rebased and sent once caught up. Only a server
+   * behind our version (or another client id) makes us start over from the server's document.
    */
   receiveDocData(message: DocDataMessage): { lost: number } {
-    const doc = PMNode.fromJSON(schema, message.doc.content);
     const previous = this.state;
-    const pending = previous ? sendableSteps(previous) : null;
     this.inFlight = null;
-    if (
-      previous &&
-      pending &&
-      getVersion(previous) === message.doc.v &&
-      this.clientId === message.session_id
-    ) {
+    if (previous && this.clientId === message.session_id && getVersion(previous) <= message.doc.v) {
+      this.catchUpTo = message.doc.v;
+      if (getVersion(previous) < message.doc.v)
+        this.options.send({ type: 'catch_up', v: getVersion(previous) });
       this.flush();
       this.options.onChange();
       return { lost: 0 };
     }
+    const doc = PMNode.fromJSON(schema, message.doc.content);
+    const pending = previous ? sendableSteps(previous) : null;
     this.clientId = message.session_id;
     this.sent.clear();
+    this.catchUpTo = 0;
     let state = EditorState.create({
       doc,
       plugins: [
@@ -112,12 +113,10 @@ export class CollabSession {
     });
     let lost = 0;
     if (pending) {
-      // Work typed before the server restarted: the server may have committed a first part of it
-      // (its confirm was lost); replay only the rest, as new local steps, where it still applies.
+      // The server lost steps we had (or we are another editor now): replay our unconfirmed work
+      // as new local steps where it still applies, and count what does not.
       const tr = state.tr;
-      for (const step of this.uncommitted(pending.steps, doc)) {
-        if (tr.maybeStep(step).failed) lost++;
-      }
+      for (const step of pending.steps) if (tr.maybeStep(step).failed) lost++;
       if (tr.docChanged) state = state.apply(tr);
     }
     if (previous) {
@@ -125,7 +124,6 @@ export class CollabSession {
       state = state.apply(state.tr.setSelection(Selection.near(state.doc.resolve(head))));
     }
     this.state = state;
-    this.confirmedDoc = doc;
     this.maps.clear();
     this.carets.clear();
     this.flush();
@@ -143,9 +141,13 @@ export class CollabSession {
     this.options.onChange();
   }
 
-  /** Sends the unconfirmed steps, unless a diff is on its way already or sending was stopped. */
+  /**
+   * Sends the unconfirmed steps, unless a diff is on its way already, sending was stopped, or a
+   * catch-up is still missing steps (a diff on an older version would only come back stale).
+   */
   flush(): void {
     if (!this.state || this.inFlight || this.refused) return;
+    if (getVersion(this.state) < this.catchUpTo) return;
     const sendable = sendableSteps(this.state);
     if (!sendable) return;
     const rid = this.nextRid++;
@@ -181,7 +183,6 @@ export class CollabSession {
         startVersion,
         steps.map((step) => step.getMap()),
       );
-      this.advanceConfirmed(steps);
     }
     this.flush();
     this.options.onChange();
@@ -191,20 +192,23 @@ export class CollabSession {
   receiveDiff(message: ServerDiffMessage): void {
     if (!this.state) return;
     const version = getVersion(this.state);
-    if (message.v !== version) return; // Already applied (a resend) or a gap the server will fill.
-    const steps = message.ds.map((json) => Step.fromJSON(schema, json));
-    const tr = receiveTransaction(this.state, steps, message.cids, { mapSelectionBackward: true });
+    // Steps come in server order, so the ones up to our version are the ones we hold already (a
+    // catch-up overlapping relays); after a gap, nothing: a catch-up or a later answer fills it.
+    if (message.v > version || message.v + message.ds.length <= version) return;
+    const skip = version - message.v;
+    const steps = message.ds.slice(skip).map((json) => Step.fromJSON(schema, json));
+    const cids = message.cids.slice(skip);
+    const tr = receiveTransaction(this.state, steps, cids, { mapSelectionBackward: true });
     this.state = this.state.apply(tr);
     this.remember(
       version,
       steps.map((step) => step.getMap()),
     );
-    this.advanceConfirmed(steps);
     // Carets were in the old coordinates: move them with the document.
     this.mapCarets(tr.mapping.maps);
     // Our in-flight diff was made on an older version: the server will refuse it as stale.
-    if (this.inFlight && message.cids.includes(this.clientId)) {
-      const own = message.cids.filter((cid) => cid === this.clientId).length;
+    if (this.inFlight && cids.includes(this.clientId)) {
+      const own = cids.filter((cid) => cid === this.clientId).length;
       if (own >= this.inFlight.count) this.inFlight = null;
     }
     this.applyWaitingCarets();
@@ -220,10 +224,11 @@ export class CollabSession {
     const schedule = this.options.schedule ?? setTimeout;
     if (message.reason === 'stale') {
       // The missing steps arrived just before and collab rebased ours over them: send again. If
-      // nothing arrived (an older copy of our diff is being confirmed), wait for that instead of
-      // asking again at once.
-      if (diff && diff.v === this.version) schedule(() => this.flush(), 500);
-      else this.flush();
+      // none arrived (we ignored them after a gap), ask for them rather than send the same again.
+      if (diff && diff.v === this.version) {
+        this.catchUpTo = this.version + 1;
+        this.options.send({ type: 'catch_up', v: this.version });
+      } else this.flush();
     } else if (message.reason === 'flood') {
       schedule(() => this.flush(), 2000);
     } else {
@@ -276,29 +281,6 @@ export class CollabSession {
     if (!this.state || this.unconfirmed) return null;
     const { anchor, head } = this.state.selection;
     return { type: 'caret', v: getVersion(this.state), anchor, head };
-  }
-
-  private advanceConfirmed(steps: readonly Step[]): void {
-    let doc = this.confirmedDoc;
-    for (const step of steps) doc = doc ? (step.apply(doc).doc ?? null) : null;
-    this.confirmedDoc = doc;
-  }
-
-  /** The pending steps the server's document does not hold yet (it may hold a first part). */
-  private uncommitted(steps: readonly Step[], serverDoc: PMNode): readonly Step[] {
-    let doc = this.confirmedDoc;
-    if (!doc) return steps;
-    const prefixes = [doc];
-    for (const step of steps) {
-      const result = step.apply(doc);
-      if (!result.doc) break;
-      doc = result.doc;
-      prefixes.push(doc);
-    }
-    for (let count = prefixes.length - 1; count >= 0; count--) {
-      if (prefixes[count].eq(serverDoc)) return steps.slice(count);
-    }
-    return steps;
   }
 
   private remember(version: number, maps: StepMap[]): void {

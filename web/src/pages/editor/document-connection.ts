@@ -42,6 +42,7 @@ export class DocumentConnection {
   version = 0;
   private caretTimer: ReturnType<typeof setTimeout> | null = null;
   private lastCaret = '';
+  private renderPending = false;
 
   constructor(options: DocumentConnectionOptions) {
     this.session = new CollabSession({
@@ -153,10 +154,29 @@ export class DocumentConnection {
     this.changed();
   }
 
+  /**
+   * Listeners hear every change at once (the view follows the session's state in the same task),
+   * but the page's version moves once per painted frame: React re-renders the page (toolbar, menus,
+   * status) after the frame that shows a keystroke, once for all the changes of that frame
+   * (a keystroke alone changes the state, the outbox and the save status).
+   */
   private changed(): void {
-    this.version++;
     for (const listener of this.listeners) listener();
+    if (this.renderPending) return;
+    this.renderPending = true;
+    afterPaint(() => {
+      this.renderPending = false;
+      this.version++;
+      for (const listener of this.listeners) listener();
+    });
   }
+}
+
+/** Runs after the next frame is painted (a task after requestAnimationFrame); soon where there are no frames. */
+function afterPaint(callback: () => void): void {
+  if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible')
+    requestAnimationFrame(() => setTimeout(callback, 0));
+  else setTimeout(callback, 0);
 }
 
 const COLOURS = ['#d81b60', '#1e88e5', '#43a047', '#f4511e', '#8e24aa', '#00897b', '#6d4c41', '#3949ab'];

@@ -2,6 +2,7 @@ import type { AccessRight } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { checkDocument, documentTitle } from '@scriptorium/common/editor/templates';
 import {
+  type CatchUpMessage,
   type ClientCaretMessage,
   type ClientDiffMessage,
   DOCUMENT_CLIENT_APP_SCHEMAS,
@@ -274,17 +275,43 @@ export function createDocumentEndpoint() {
     rid: number,
   ): Promise<void> {
     if (session.sentVersion < room.version) {
-      const first = room.recent[0]?.version ?? Number.POSITIVE_INFINITY;
-      const missing =
-        first <= session.sentVersion + 1
-          ? room.recent.filter((step) => step.version > session.sentVersion)
-          : await readSteps(socket.topic.ctx.db, id, session.sentVersion, room.version);
+      const missing = await stepsAfter(socket.topic.ctx, room, id, session.sentVersion);
       if (missing.length) {
         socket.send(stepsMessage(session.sentVersion, missing));
         session.sentVersion = missing[missing.length - 1].version;
       }
     }
     refuse(socket, rid, 'stale');
+  }
+
+  /** The committed steps after version `from` up to the room's version, from memory when it holds them. */
+  async function stepsAfter(ctx: AppContext, room: Room, id: number, from: number): Promise<StoredStep[]> {
+    if (from >= room.version) return [];
+    const first = room.recent[0]?.version ?? Number.POSITIVE_INFINITY;
+    return first <= from + 1
+      ? room.recent.filter((step) => step.version > from)
+      : await readSteps(ctx.db, id, from, room.version);
+  }
+
+  /**
+   * catch_up: a client that kept its state across a new server session (a lost socket, a restart)
+   * gets every committed step after its version, with client ids, in one diff. Relays it got since
+   * doc_data started at a later version and were ignored by it; this diff covers them, and later
+   * relays continue from here.
+   */
+  async function handleCatchUp(
+    socket: Socket,
+    room: Room,
+    id: number,
+    message: CatchUpMessage,
+  ): Promise<void> {
+    const session = room.sessions.get(socket.sessionId);
+    if (!session) return;
+    // A client ahead of the step log cannot be helped by steps: it rebuilt from doc_data already.
+    if (message.v > room.version) return;
+    const steps = await stepsAfter(socket.topic.ctx, room, id, message.v);
+    if (steps.length) socket.send(stepsMessage(message.v, steps));
+    session.sentVersion = Math.max(session.sentVersion, room.version);
   }
 
   async function handleDiff(
@@ -410,8 +437,8 @@ export function createDocumentEndpoint() {
         tokens: FLOOD_BURST,
         refilledAt: Date.now(),
       });
-      // Always the whole document, also on a resumed session: the client keeps its unconfirmed
-      // steps and sends them on the version it has; a stale one gets the steps it misses.
+      // Always the whole document, also on a resumed session: a client that already has a state
+      // keeps it and asks for the steps after its version (catch_up) instead.
       socket.send({
         type: 'doc_data',
         doc: { id, v: room.version, title: documentTitle(room.doc), content: room.doc.toJSON() },
@@ -428,6 +455,7 @@ export function createDocumentEndpoint() {
       const room = rooms.get(id);
       if (!room) return;
       if (message.type === 'diff') await handleDiff(socket, room, id, message);
+      else if (message.type === 'catch_up') await handleCatchUp(socket, room, id, message);
       else await handleCaret(socket, message);
     },
 

@@ -1,0 +1,262 @@
+// The editor in Chromium on a long document (issue 16, bench items 3 and 4):
+//   (3) time to editable of a 50,000-word document with a 10,000-step history, against the same
+//       content stored as a snapshot alone (no steps). Goal: <= 1.5 s and <= 1.3x.
+//   (4) keystroke to paint in that document, p95. Goal: <= 16 ms.
+// Uses the current build (web/dist, or WEB_DIST). Prints figures and ratios; asserts nothing.
+import path from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import type { StepJson } from '@scriptorium/common/ws/document-messages';
+import type { Node as PMNode } from 'prosemirror-model';
+import { Transform } from 'prosemirror-transform';
+import { appendSteps, SNAPSHOT_EVERY } from '../server/src/modules/documents/collab/store';
+import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
+const WORDS = 50_000;
+const WORDS_PER_PARAGRAPH = 50;
+const STEPS = 10_000;
+/** Steps per diff while the history is written (a few keystrokes coalesced, as the client does). */
+const STEPS_PER_DIFF = 3;
+const OPENS = Number(process.env.BENCH_OPENS ?? 5);
+const KEYSTROKES = 200;
+
+const VOCABULARY =
+  'the of manuscript evidence method results analysis figure table citation model data sample theory'.split(
+    ' ',
+  );
+
+/** A document of the standard template whose body holds WORDS words in paragraphs. */
+function longDocument(): PMNode {
+  const empty = createDocument(schema, standardArticle, { title: 'A long manuscript' });
+  let bodyPos = -1;
+  let bodyNode: PMNode | null = null;
+  empty.forEach((node, offset) => {
+    if (node.attrs.id === 'body') {
+      bodyPos = offset;
+      bodyNode = node;
+    }
+  });
+  if (!bodyNode) throw new Error('no body part');
+  const paragraphs: PMNode[] = [];
+  let word = 0;
+  while (word < WORDS) {
+    const words: string[] = [];
+    for (let i = 0; i < WORDS_PER_PARAGRAPH && word < WORDS; i++, word++)
+      words.push(VOCABULARY[(word * 7) % VOCABULARY.length]);
+    paragraphs.push(schema.nodes.paragraph.create(null, schema.text(`${words.join(' ')}.`)));
+  }
+  const body = bodyNode as PMNode;
+  const tr = new Transform(empty).replaceWith(bodyPos + 1, bodyPos + body.nodeSize - 1, paragraphs);
+  return tr.doc;
+}
+
+/** Text positions inside the body's paragraphs (start and end of each), to type into. */
+function paragraphStarts(doc: PMNode): number[] {
+  const starts: number[] = [];
+  doc.descendants((node, pos) => {
+    if (node.type.name === 'paragraph' && node.textContent.length > 0) starts.push(pos + 1);
+    return node.type.name !== 'paragraph';
+  });
+  return starts;
+}
+
+async function main(): Promise<void> {
+  const server = await startBenchServer('editor-open', { WEB_DIST });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const owner = await createBenchUser(server.ctx, 'writer');
+    const headers = await loginHeaders(server.base, 'writer');
+    const db = server.ctx.db;
+    const create = async (): Promise<number> => {
+      const response = await fetch(`${server.base}/api/documents/create/`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'title=',
+      });
+      if (response.status !== 200) throw new Error(`create: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { id: number }).id;
+    };
+
+    // The history: the long document as its first diff, then single-character insertions spread
+    // over the paragraphs, snapshots as the server writes them (every SNAPSHOT_EVERY steps).
+    const started = performance.now();
+    const historyId = await create();
+    const blank = createDocument(schema, standardArticle, { title: 'A long manuscript' });
+    const first = new Transform(blank).replaceWith(0, blank.content.size, longDocument().content);
+    let doc = first.doc;
+    let version = 0;
+    let contentVersion = 0;
+    const write = async (steps: StepJson[], next: PMNode) => {
+      const snapshot = version === 0 || version + steps.length - contentVersion >= SNAPSHOT_EVERY;
+      await appendSteps(db, {
+        documentId: historyId,
+        baseVersion: version,
+        steps,
+        clientId: 'bench-writer-0001',
+        userId: owner.id,
+        doc: next,
+        snapshot,
+        now: Date.now(),
+      });
+      version += steps.length;
+      if (snapshot) contentVersion = version;
+    };
+    await write(
+      first.steps.map((step) => step.toJSON()),
+      doc,
+    );
+    // Where each paragraph's text starts; an insertion shifts the paragraphs after it.
+    const starts = paragraphStarts(doc);
+    let seed = 1;
+    while (version < STEPS) {
+      const tr = new Transform(doc);
+      for (let i = 0; i < STEPS_PER_DIFF && version + i < STEPS; i++) {
+        seed = (seed * 48271) % 2147483647;
+        const k = seed % starts.length;
+        tr.insert(starts[k] + 3, schema.text('x'));
+        for (let j = k + 1; j < starts.length; j++) starts[j] += 1;
+      }
+      doc = tr.doc;
+      await write(
+        tr.steps.map((step) => step.toJSON()),
+        doc,
+      );
+    }
+    const tail = version - contentVersion;
+    console.log(
+      `history: ${version} steps written in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+        `the last snapshot at ${contentVersion}, ${tail} steps after it`,
+    );
+
+    // The same content as a snapshot alone.
+    const snapshotId = await create();
+    await db
+      .updateTable('documents')
+      .set({ content: JSON.stringify(doc.toJSON()), content_version: 0, version: 0 })
+      .where('id', '=', snapshotId)
+      .execute();
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies(
+      headers.Cookie.split('; ').map((pair) => {
+        const [name, value] = pair.split('=');
+        return { name, value, url: server.base };
+      }),
+    );
+    const page = await context.newPage();
+
+    /** Navigation to an editable editor showing the document's last paragraph. */
+    const openTime = async (id: number): Promise<number> => {
+      await page.goto('about:blank');
+      const t0 = performance.now();
+      await page.goto(`${server.base}/document/${id}`);
+      await page.locator('.editor-document[contenteditable="true"]').waitFor();
+      await page.locator('.editor-document p').last().waitFor();
+      return performance.now() - t0;
+    };
+    // A first open of each warms the server's caches and the browser's (as a returning user).
+    await openTime(historyId);
+    await openTime(snapshotId);
+    const withHistory: number[] = [];
+    const snapshotOnly: number[] = [];
+    for (let i = 0; i < OPENS; i++) {
+      withHistory.push(await openTime(historyId));
+      snapshotOnly.push(await openTime(snapshotId));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const history = median(withHistory);
+    const alone = median(snapshotOnly);
+    console.log(
+      `time to editable, ${WORDS} words: with ${STEPS} steps of history median ${history.toFixed(0)} ms ` +
+        `(runs ${withHistory.map((v) => v.toFixed(0)).join(', ')}); snapshot alone ${alone.toFixed(0)} ms; ` +
+        `ratio ${(history / alone).toFixed(2)}x (goal <= 1500 ms and <= 1.3x)`,
+    );
+
+    // Keystroke to paint in the document with history: from the key event's time stamp to the
+    // frame after it (requestAnimationFrame, then the task after that frame).
+    await openTime(historyId);
+    const paragraphs = await page.locator('.editor-document p').count();
+    console.log(`paragraphs on the page: ${paragraphs}`);
+    await page
+      .locator('.editor-document p')
+      .nth(Math.floor(paragraphs / 2))
+      .click();
+    // BENCH_PROFILE=1: where the time of the keystrokes goes (self time by function, top 15).
+    const cdp = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
+    const latencies = await measureKeystrokes(page, KEYSTROKES);
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      const self = new Map<string, number>();
+      const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples?.length ?? 1);
+      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      for (const sample of profile.samples ?? []) {
+        const node = byId.get(sample);
+        if (!node) continue;
+        const frame = node.callFrame;
+        const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + interval / 1000);
+      }
+      for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
+        console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
+    }
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+    console.log(
+      `keystroke to paint (${KEYSTROKES} keys): p50 ${pct(50).toFixed(1)} ms, p95 ${pct(95).toFixed(1)} ms, ` +
+        `max ${sorted[sorted.length - 1].toFixed(1)} ms; p95 / 16 ms goal = ${(pct(95) / 16).toFixed(2)}x`,
+    );
+
+    // Baseline: the same keystrokes in a new, short document, on the same page and machine.
+    const shortId = await create();
+    await openTime(shortId);
+    await page.locator('.editor-document p').last().click();
+    const short = [...(await measureKeystrokes(page, KEYSTROKES))].sort((a, b) => a - b);
+    const shortP95 = short[Math.min(short.length - 1, Math.floor(0.95 * short.length))];
+    console.log(
+      `keystroke to paint in a new short document: p50 ${short[Math.floor(short.length / 2)].toFixed(1)} ms, ` +
+        `p95 ${shortP95.toFixed(1)} ms; long / short p95 = ${(pct(95) / shortP95).toFixed(2)}x`,
+    );
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+async function measureKeystrokes(page: Page, count: number): Promise<number[]> {
+  await page.evaluate(() => {
+    const win = window as unknown as { __latencies: number[]; __pending: Promise<void> | null };
+    win.__latencies = [];
+    document.addEventListener(
+      'keydown',
+      (event) => {
+        win.__pending = new Promise((resolve) => {
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              win.__latencies.push(performance.now() - event.timeStamp);
+              resolve();
+            }, 0),
+          );
+        });
+      },
+      { capture: true },
+    );
+  });
+  for (let i = 0; i < count; i++) {
+    await page.keyboard.press(i % 10 === 9 ? 'Space' : 'KeyA');
+    await page.evaluate(() => (window as unknown as { __pending: Promise<void> | null }).__pending);
+  }
+  return page.evaluate(() => (window as unknown as { __latencies: number[] }).__latencies);
+}
+
+await main();
