@@ -15,6 +15,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { Redis } from 'ioredis';
@@ -26,7 +27,7 @@ import { migrateToLatest } from '../server/src/db/migrate';
 import { appendSteps, withDocumentLock } from '../server/src/modules/documents/collab/store';
 import { createUser } from '../server/src/modules/user/commands/create-user';
 import { DocumentClient } from '../server/src/ws/document-client';
-import { BENCH_PASSWORD, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { BENCH_PASSWORD, benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const WRITERS = Number(process.env.BENCH_WRITERS || 20);
 const RATE = Number(process.env.BENCH_DIFFS_PER_S || 5);
@@ -273,7 +274,7 @@ async function startProcess(
   const base = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries++) {
     try {
-      if ((await fetch(`${base}/api/base/configuration/`)).status === 200) return { child, base };
+      if ((await benchCall(base, baseApi.configuration)).status === 200) return { child, base };
     } catch {
       // not yet
     }
