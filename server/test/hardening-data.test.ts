@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
 import { getAccess } from '../src/modules/documents/commands/get-access';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
+import { insertSharedDocument } from './seed';
 
 async function uploadPng(client: TestClient, colour: string) {
   const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: colour } })
@@ -101,34 +102,10 @@ describe.each(ENGINES)('hardening: stored data (%s)', (engine) => {
     const collaborator = await server().buildUser();
     const stranger = await server().buildUser();
     const { db } = server().ctx;
-    const now = Date.now();
-    const doc = await db
-      .insertInto('documents')
-      .values({
-        owner_id: owner.id,
-        title: 'Paper',
-        path: '',
-        content: '{}',
-        version: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('document_access')
-      .values({
-        document_id: doc.id,
-        user_id: collaborator.id,
-        invite_id: null,
-        rights: 'write',
-        path: '',
-        created_at: now,
-      })
-      .execute();
-    expect((await getAccess(db, owner.id, doc.id)).map((entry) => entry.holder_id)).toEqual([
+    const documentId = await insertSharedDocument(db, owner.id, { userId: collaborator.id });
+    expect((await getAccess(db, owner.id, documentId)).map((entry) => entry.holder_id)).toEqual([
       collaborator.id,
     ]);
-    expect(await getAccess(db, stranger.id, doc.id)).toEqual([]);
+    expect(await getAccess(db, stranger.id, documentId)).toEqual([]);
   });
 });
