@@ -3,12 +3,13 @@
 // first rows from the cache (IndexedDB read + row preparation + sort; fake-indexeddb in Node),
 // and, when web/dist is built, the same in Debian's Chromium: first rows of a first visit (full
 // list) against a reload (cache plus the cheap check).
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 import 'fake-indexeddb/auto';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { chromium } from '@playwright/test';
-import { encodeForm } from '@scriptorium/common/api/form';
+import type { Endpoint } from '@scriptorium/common/api/endpoint';
+import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
 import {
   entryAuthors,
   entrySearchText,
@@ -96,15 +97,14 @@ const server = await startBenchServer('bib', process.env.WEB_DIST ? { WEB_DIST: 
 const { ctx, base } = server;
 const user = await createBenchUser(ctx, 'bench');
 const headers = await loginHeaders(base, 'bench');
-const post = (pathname: string, form: Record<string, unknown>) =>
-  fetch(`${base}${pathname}`, { method: 'POST', headers, body: encodeForm(form) });
+const post = (target: Endpoint, input: Record<string, unknown>) => benchCall(base, target, input, headers);
 
 start = performance.now();
 for (let i = 0; i < parsed.entries.length; i += CHUNK) {
   const bibs = Object.fromEntries(
     parsed.entries.slice(i, i + CHUNK).map((e, j) => [String(-(i + j + 1)), e]),
   );
-  const response = await post('/api/bibliography/save/', { is_new: true, bibs: JSON.stringify(bibs) });
+  const response = await post(bibliographyApi.save, { is_new: true, bibs });
   if (!response.ok) throw new Error(`save answered ${response.status}: ${await response.text()}`);
 }
 const saveMs = performance.now() - start;
@@ -115,7 +115,7 @@ console.log(`import total (parse + save): ${Math.round(COUNT / ((parseMs + saveM
 
 async function timed(form: Record<string, unknown>): Promise<{ ms: number; bytes: number; text: string }> {
   const t0 = performance.now();
-  const response = await post('/api/bibliography/biblist/', form);
+  const response = await post(bibliographyApi.list, form);
   const text = await response.text();
   return { ms: performance.now() - t0, bytes: Buffer.byteLength(text), text };
 }
@@ -206,7 +206,7 @@ async function inBrowser(): Promise<void> {
   const page = await pageOf(headers.Cookie);
   let biblistBytes = 0;
   page.on('response', async (response) => {
-    if (response.url().endsWith('/api/bibliography/biblist/'))
+    if (response.url().endsWith(bibliographyApi.list.path))
       biblistBytes = (await response.body().catch(() => Buffer.alloc(0))).length;
   });
   const firstRow = async (): Promise<number> => {

@@ -15,9 +15,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Step } from 'prosemirror-transform';
 import type { Db, Dialect } from '../server/src/db/database';
@@ -26,7 +26,9 @@ import { migrateToLatest } from '../server/src/db/migrate';
 import { appendSteps, withDocumentLock } from '../server/src/modules/documents/collab/store';
 import { createUser } from '../server/src/modules/user/commands/create-user';
 import { DocumentClient } from '../server/src/ws/document-client';
-import { BENCH_PASSWORD, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { insertSharedDocument } from '../server/test/seed';
+import { postgresAndRedisReachable } from '../server/test/services';
+import { BENCH_PASSWORD, benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const WRITERS = Number(process.env.BENCH_WRITERS || 20);
 const RATE = Number(process.env.BENCH_DIFFS_PER_S || 5);
@@ -43,26 +45,6 @@ function percentile(values: number[], p: number): number {
 }
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-
-async function servicesUp(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 2000 });
-  const redis = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await client.connect();
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-    redis.disconnect();
-  }
-}
 
 /** A fresh PostgreSQL database for one leg; dropped afterwards. */
 async function tempPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -273,7 +255,7 @@ async function startProcess(
   const base = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries++) {
     try {
-      if ((await fetch(`${base}/api/base/configuration/`)).status === 200) return { child, base };
+      if ((await benchCall(base, baseApi.configuration)).status === 200) return { child, base };
     } catch {
       // not yet
     }
@@ -308,34 +290,15 @@ async function processesLeg(processCount: number): Promise<number> {
           emailVerified: true,
         }),
       );
-    const now = Date.now();
     const documents: number[] = [];
     for (let index = 0; index < DOCUMENTS; index++) {
-      const row = await db
-        .insertInto('documents')
-        .values({
-          owner_id: users[2 * index].id,
-          title: 'Bench',
-          path: '',
-          content: initialContent(),
-          version: 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db
-        .insertInto('document_access')
-        .values({
-          document_id: row.id,
-          user_id: users[2 * index + 1].id,
-          invite_id: null,
-          rights: 'write',
-          path: '',
-          created_at: now,
-        })
-        .execute();
-      documents.push(row.id);
+      const id = await insertSharedDocument(
+        db,
+        users[2 * index].id,
+        { userId: users[2 * index + 1].id },
+        { title: 'Bench', content: initialContent() },
+      );
+      documents.push(id);
     }
     await db.destroy();
     const servers = [];
@@ -383,7 +346,7 @@ async function processesLeg(processCount: number): Promise<number> {
 
 // ---------------------------------------------------------------------------------------------
 
-const services = await servicesUp();
+const services = await postgresAndRedisReachable(PG_ADMIN, REDIS_URL, 2000);
 await writersLeg('sqlite');
 if (services) {
   await writersLeg('postgres');

@@ -1,37 +1,37 @@
 // Benchmark: authenticated GET /api/base/configuration/ (session lookup, user, e-mails, presenter)
 // against a bare Fastify route that returns the same bytes, both measured in this run.
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import Fastify from 'fastify';
 import { formatLoad, loadTest } from './lib/load';
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const server = await startBenchServer('config');
 await createBenchUser(server.ctx, 'bench');
 const { Cookie } = await loginHeaders(server.base, 'bench');
 const headers = { Cookie };
-const body = await (await fetch(`${server.base}/api/base/configuration/`, { headers })).text();
+const body = await (await benchCall(server.base, baseApi.configuration, {}, headers)).text();
 if (!JSON.parse(body).user.is_authenticated) throw new Error('configuration is not authenticated');
 
+const path = baseApi.configuration.path;
 const bare = Fastify({ logger: false });
-bare.get('/api/base/configuration/', (_request, reply) =>
-  reply.type('application/json; charset=utf-8').send(body),
-);
+bare.get(path, (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
 await bare.listen({ host: '127.0.0.1', port: 0 });
 const barePort = (bare.server.address() as { port: number }).port;
 
 // Warm both up, then measure one after the other so that machine noise hits both alike.
-await loadTest({ port: server.port, path: '/api/base/configuration/', headers, seconds: 1 });
-await loadTest({ port: barePort, path: '/api/base/configuration/', seconds: 1 });
+await loadTest({ port: server.port, path, headers, seconds: 1 });
+await loadTest({ port: barePort, path, seconds: 1 });
 const real = await loadTest({
   port: server.port,
-  path: '/api/base/configuration/',
+  path,
   headers,
   seconds: SECONDS,
 });
-const baseline = await loadTest({ port: barePort, path: '/api/base/configuration/', seconds: SECONDS });
+const baseline = await loadTest({ port: barePort, path, seconds: SECONDS });
 
 console.log(`configuration body: ${body.length} bytes`);
-console.log(formatLoad('authenticated /api/base/configuration/', real));
+console.log(formatLoad(`authenticated ${path}`, real));
 console.log(formatLoad('bare Fastify route, same bytes', baseline));
 console.log(`ratio (configuration / bare): ${(real.perSecond / baseline.perSecond).toFixed(3)}`);
 

@@ -7,9 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import path from 'node:path';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { JSDOM } from 'jsdom';
 import { EMPTY_CONTENT } from '../server/src/modules/documents/commands/create-document';
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 // jsdom lacks CSS.escape (react-aria uses it): the widgets' own test polyfill supplies it.
 import '../web/src/components/test-polyfills';
 
@@ -89,7 +90,7 @@ async function listLoad(headers: Record<string, string>): Promise<ListLoad & { b
     Array.from({ length: 1 }, async () => {
       while (performance.now() < deadline) {
         const t0 = performance.now();
-        const answer = await fetch(`${base}/api/documents/list/`, { method: 'POST', headers });
+        const answer = await benchCall(base, documentsApi.list, {}, headers);
         body = await answer.text();
         if (answer.status !== 200) throw new Error(`list answered ${answer.status}`);
         latencies.push(performance.now() - t0);
@@ -120,7 +121,7 @@ const bigList = await listLoad(bigHeaders);
 function describeList(name: string, r: ListLoad): string {
   return `${name}: ${r.count} documents, ${(r.bytes / 1024).toFixed(0)} KiB, ${r.perSecond.toFixed(0)} answers/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`;
 }
-console.log('POST /api/documents/list/');
+console.log(`POST ${documentsApi.list.path}`);
 console.log(`  ${describeList('5,000 documents', bigList)}`);
 console.log(`  ${describeList('50 documents (baseline)', smallList)}`);
 console.log(`  ratio p50 5,000 / 50: ${(bigList.p50 / smallList.p50).toFixed(1)}x`);

@@ -4,9 +4,11 @@
 //  2. the answer time of GET /api/base/configuration/ while hostile SVGs (20,000 nested groups;
 //     a flat one of 200,000 elements) are uploaded, against the same request on an idle server.
 
-import { encodeForm } from '@scriptorium/common/api/form';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
+import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { drainMailQueue } from '../server/src/mail/queue';
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const RESETS = Number(process.env.BENCH_RESETS || 40);
 const UPLOAD_ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS || 3);
@@ -19,7 +21,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-const first = await fetch(`${base}/api/base/configuration/`);
+const first = await benchCall(base, baseApi.configuration);
 const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
 
 // 1. Password reset answers. Each request from its own address and to its own mailbox, so that
@@ -32,15 +34,16 @@ for (let index = 0; index < RESETS; index++) {
   const username = `reset${index}`;
   const email = registered ? `${username}@example.org` : `nobody${index}@example.net`;
   const started = performance.now();
-  const response = await fetch(`${base}/api/user/password/reset/`, {
-    method: 'POST',
-    headers: {
+  const response = await benchCall(
+    base,
+    userApi.passwordReset,
+    { email },
+    {
       'X-CSRFToken': csrf,
       Cookie: `csrftoken=${csrf}`,
       'X-Forwarded-For': `10.9.${index >> 8}.${index & 255}`,
     },
-    body: encodeForm({ email }),
-  });
+  );
   await response.text();
   (registered ? known : unknown).push(performance.now() - started);
   if (response.status !== 200) throw new Error(`reset ${index} answered ${response.status}`);
@@ -67,7 +70,7 @@ async function configurationTimes(until: () => boolean, minimum: number): Promis
   const times: number[] = [];
   while (times.length < minimum || !until()) {
     const started = performance.now();
-    await (await fetch(`${base}/api/base/configuration/`)).text();
+    await (await benchCall(base, baseApi.configuration)).text();
     times.push(performance.now() - started);
   }
   return times;
@@ -77,18 +80,15 @@ const idle = await configurationTimes(() => true, 100);
 const busy: number[] = [];
 for (let round = 0; round < UPLOAD_ROUNDS; round++) {
   for (const svg of hostile) {
-    const form = new FormData();
-    form.append('image', new Blob([svg], { type: 'image/svg+xml' }), 'hostile.svg');
+    const image = new File([svg], 'hostile.svg', { type: 'image/svg+xml' });
     let done = false;
-    const upload = fetch(`${base}/api/usermedia/save/`, {
-      method: 'POST',
-      headers: { cookie, 'X-CSRFToken': uploadCsrf },
-      body: form,
-    }).then(async (response) => {
-      await response.text();
-      done = true;
-      if (response.status !== 400) throw new Error(`hostile upload answered ${response.status}`);
-    });
+    const upload = benchCall(base, usermediaApi.save, { image }, { cookie, 'X-CSRFToken': uploadCsrf }).then(
+      async (response) => {
+        await response.text();
+        done = true;
+        if (response.status !== 400) throw new Error(`hostile upload answered ${response.status}`);
+      },
+    );
     busy.push(...(await configurationTimes(() => done, 1)));
     await upload;
   }

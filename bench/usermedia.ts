@@ -5,11 +5,12 @@
 //  2. GET /api/usermedia/images/ with 5,000 images against a bare Fastify route sending the
 //     same bytes.
 
+import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import Fastify from 'fastify';
 import sharp from 'sharp';
 import { THUMBNAIL_SIZE } from '../server/src/modules/usermedia/storage';
 import { formatLoad, loadTest } from './lib/load';
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const UPLOADS = Number(process.env.BENCH_UPLOADS || 24);
@@ -55,14 +56,13 @@ const averageBytes = files.reduce((sum, file) => sum + file.length, 0) / files.l
 async function uploadAll(): Promise<number> {
   const started = performance.now();
   for (const [index, bytes] of files.entries()) {
-    const form = new FormData();
-    form.append('title', `Photo ${index}`);
-    form.append('image', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), `photo-${index}.jpg`);
-    const response = await fetch(`${base}/api/usermedia/save/`, {
-      method: 'POST',
-      headers: { cookie, 'X-CSRFToken': csrf },
-      body: form,
-    });
+    const image = new File([new Uint8Array(bytes)], `photo-${index}.jpg`, { type: 'image/jpeg' });
+    const response = await benchCall(
+      base,
+      usermediaApi.save,
+      { title: `Photo ${index}`, image },
+      { cookie, 'X-CSRFToken': csrf },
+    );
     if (response.status !== 201)
       throw new Error(`upload ${index} answered ${response.status}: ${await response.text()}`);
   }
@@ -91,7 +91,7 @@ const baseline = (baselineBefore + baselineAfter) / 2;
 console.log(
   `upload: ${UPLOADS} distinct ${WIDTH}x${HEIGHT} JPEGs, ${(averageBytes / 1024).toFixed(0)} KiB on average`,
 );
-console.log(`POST /api/usermedia/save/: ${uploadsPerSecond.toFixed(2)} uploads/s`);
+console.log(`POST ${usermediaApi.save.path}: ${uploadsPerSecond.toFixed(2)} uploads/s`);
 console.log(`sharp alone (metadata + ${THUMBNAIL_SIZE}px WebP thumbnail): ${baseline.toFixed(2)} images/s`);
 console.log(`ratio (uploads / sharp alone): ${(uploadsPerSecond / baseline).toFixed(3)}`);
 
@@ -132,25 +132,25 @@ for (let start = files.length; start < LIST_SIZE; start += 500) {
     .execute();
 }
 const headers = { Cookie: cookie };
-const sample = await fetch(`${base}/api/usermedia/images/`, { headers });
+const sample = await benchCall(base, usermediaApi.images, {}, headers);
 const body = await sample.text();
 const count = (JSON.parse(body) as { images: unknown[] }).images.length;
 if (count !== LIST_SIZE) throw new Error(`expected ${LIST_SIZE} images, got ${count}`);
 
 const bare = Fastify({ logger: false });
-bare.get('/api/usermedia/images/', (_request, reply) =>
+bare.get(usermediaApi.images.path, (_request, reply) =>
   reply.type('application/json; charset=utf-8').send(body),
 );
 await bare.listen({ host: '127.0.0.1', port: 0 });
 const barePort = (bare.server.address() as { port: number }).port;
 
-const listPath = '/api/usermedia/images/';
+const listPath = usermediaApi.images.path;
 await loadTest({ port, path: listPath, headers, seconds: 1, concurrency: 4 });
 await loadTest({ port: barePort, path: listPath, seconds: 1, concurrency: 4 });
 const real = await loadTest({ port, path: listPath, headers, seconds: SECONDS, concurrency: 4 });
 const bareResult = await loadTest({ port: barePort, path: listPath, seconds: SECONDS, concurrency: 4 });
 console.log(`list: ${LIST_SIZE} images, ${(body.length / 1024).toFixed(0)} KiB of JSON`);
-console.log(formatLoad('GET /api/usermedia/images/', real));
+console.log(formatLoad(`GET ${listPath}`, real));
 console.log(formatLoad('bare Fastify route, same bytes', bareResult));
 console.log(`ratio (list / bare): ${(real.perSecond / bareResult.perSecond).toFixed(3)}`);
 

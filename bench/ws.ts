@@ -10,7 +10,9 @@ import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { encodeForm } from '@scriptorium/common/api/form';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { staffApi } from '@scriptorium/common/api/endpoints/staff';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { WebSocket, WebSocketServer } from 'ws';
 import { loadConfig } from '../server/src/config';
 import type { AppContext } from '../server/src/context';
@@ -19,6 +21,7 @@ import { migrateToLatest } from '../server/src/db/migrate';
 import { buildApp } from '../server/src/http/app';
 import { createMailer } from '../server/src/mail/mailer';
 import { createUser } from '../server/src/modules/user/commands/create-user';
+import { benchCall } from './lib/server';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS || 2000);
 const USERS = Number(process.env.BENCH_USERS || 40);
@@ -273,13 +276,14 @@ async function startEcho(): Promise<Target> {
 }
 
 async function login(base: string, username: string): Promise<string> {
-  const first = await fetch(`${base}/api/base/configuration/`);
+  const first = await benchCall(base, baseApi.configuration);
   const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
-  const response = await fetch(`${base}/api/user/login/`, {
-    method: 'POST',
-    headers: { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
-    body: encodeForm({ login: username, password: PASSWORD }),
-  });
+  const response = await benchCall(
+    base,
+    userApi.login,
+    { login: username, password: PASSWORD },
+    { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
+  );
   if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
   const session = /sessionid=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
   if (!session) throw new Error('no session cookie');
@@ -350,11 +354,12 @@ async function startScriptorium(dataDir: string): Promise<Target> {
     // Every user has several tabs open: sockets are spread over the users' sessions.
     headers: (index) => ({ cookie: cookies[index % cookies.length], origin: base }),
     broadcast: async () => {
-      const response = await fetch(`${base}/api/base/send_system_message/`, {
-        method: 'POST',
-        headers: { 'X-CSRFToken': staffCsrf, Cookie: staffCookie },
-        body: encodeForm({ message: 'Maintenance at 18:00.' }),
-      });
+      const response = await benchCall(
+        base,
+        staffApi.sendSystemMessage,
+        { message: 'Maintenance at 18:00.' },
+        { 'X-CSRFToken': staffCsrf, Cookie: staffCookie },
+      );
       if (response.status !== 200) throw new Error(`system message failed: ${response.status}`);
     },
     protocol: true,

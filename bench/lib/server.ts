@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encodeForm } from '@scriptorium/common/api/form';
+import { type Endpoint, encodeRequest } from '@scriptorium/common/api/endpoint';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../server/src/config';
 import type { AppContext } from '../../server/src/context';
@@ -64,18 +66,30 @@ export function createBenchUser(ctx: AppContext, username: string): Promise<User
   });
 }
 
+/** Calls a common endpoint as the browser's `call` does (same encoding, same path) with the given headers. */
+export function benchCall(
+  base: string,
+  target: Endpoint,
+  input: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const encoded = encodeRequest(target, input);
+  return fetch(`${base}${encoded.url}`, { method: encoded.method, headers, body: encoded.body });
+}
+
 /** Logs in as the browser does (csrftoken from a first answer, then the form post); the headers to send after. */
 export async function loginHeaders(
   base: string,
   username: string,
 ): Promise<{ 'X-CSRFToken': string; Cookie: string }> {
-  const first = await fetch(`${base}/api/base/configuration/`);
+  const first = await benchCall(base, baseApi.configuration);
   const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
-  const login = await fetch(`${base}/api/user/login/`, {
-    method: 'POST',
-    headers: { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
-    body: encodeForm({ login: username, password: BENCH_PASSWORD }),
-  });
+  const login = await benchCall(
+    base,
+    userApi.login,
+    { login: username, password: BENCH_PASSWORD },
+    { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
+  );
   const session = /sessionid=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
   if (!session) throw new Error(`login of ${username} failed: ${login.status}`);
   return { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}; sessionid=${session}` };

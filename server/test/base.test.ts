@@ -17,6 +17,7 @@ describe.each(ENGINES)('while the server starts or migrates (%s)', (engine) => {
     });
     const flatpage = await browser.call(baseApi.flatpage, { url: '/terms/' }, { csrf: false });
     expect(flatpage.status).toBe(503);
+    // Any path under /api/ (the readiness prefix check), even one no descriptor names.
     expect((await browser.get('/api/anything/')).status).toBe(503);
     // The app shell is served meanwhile: it shows the update page and retries.
     expect((await browser.get('/documents/')).status).toBe(200);

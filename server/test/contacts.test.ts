@@ -8,6 +8,7 @@ import { runManage } from '../src/cli/run-manage';
 import { claimPendingInvitesForEmail } from '../src/modules/contacts/commands/claim-invites';
 import { registerContactRemovedHook } from '../src/modules/contacts/hooks';
 import { ENGINES, type TestClient, type TestServer, type TestUser, useServer } from './harness';
+import { insertSharedDocument } from './seed';
 import { type ReceivedMail, useSmtpSink } from './smtp-sink';
 
 const SPEC_ERRORS = {
@@ -401,38 +402,14 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     const address = `twice-${engine}@example.net`;
     const first = (await invite(a.browser, b.user.username)).json<{ contact: Contact }>().contact;
     const second = (await invite(a.browser, address)).json<{ contact: Contact }>().contact;
-    const now = Date.now();
-    const document = await server()
-      .ctx.db.insertInto('documents')
-      .values({
-        owner_id: a.user.id,
-        title: 'Paper',
-        path: '',
-        content: '{}',
-        version: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await server()
-      .ctx.db.insertInto('document_access')
-      .values({
-        document_id: document.id,
-        user_id: null,
-        invite_id: second.id,
-        rights: 'write',
-        path: '',
-        created_at: now,
-      })
-      .execute();
+    const documentId = await insertSharedDocument(server().ctx.db, a.user.id, { inviteId: second.id });
 
     expect(await claimPendingInvitesForEmail(server().ctx.db, b.user.id, address)).toBe(0);
     expect((await list(a.browser)).map((c) => c.id)).toEqual([first.id]);
     const rights = await server()
       .ctx.db.selectFrom('document_access')
       .select(['invite_id', 'user_id'])
-      .where('document_id', '=', document.id)
+      .where('document_id', '=', documentId)
       .execute();
     expect(rights).toEqual([{ invite_id: first.id, user_id: null }]);
 
@@ -441,7 +418,7 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     const after = await server()
       .ctx.db.selectFrom('document_access')
       .select(['invite_id', 'user_id'])
-      .where('document_id', '=', document.id)
+      .where('document_id', '=', documentId)
       .execute();
     expect(after).toEqual([{ invite_id: null, user_id: b.user.id }]);
   });

@@ -1,5 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
+import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { describe, expect, it } from 'vitest';
 import { ASSET_PATH, ENGINES, useServer } from './harness';
 import { baseSocketUrl, cookieHeader, openRaw, type RawSocket } from './ws-support';
@@ -17,25 +21,25 @@ describe.each(ENGINES)('hardening: accounts and sessions (%s)', (engine) => {
     const owner = await server().buildUser();
     const attacker = from('203.0.113.66');
     for (let i = 0; i < 5; i++) {
-      const response = await attacker.post('/api/user/login/', {
+      const response = await attacker.call(userApi.login, {
         login: owner.username,
         password: `guess${i}`,
       });
       expect(response.status).toBe(400);
       expect(response.json()).toEqual({ form: { errors: [WRONG], fields: {} } });
     }
-    const attackerWithPassword = await attacker.post('/api/user/login/', {
+    const attackerWithPassword = await attacker.call(userApi.login, {
       login: owner.username,
       password: owner.password,
     });
     expect(attackerWithPassword.status).toBe(429);
-    const ownerElsewhere = await from('198.51.100.7').post('/api/user/login/', {
+    const ownerElsewhere = await from('198.51.100.7').call(userApi.login, {
       login: owner.email,
       password: owner.password,
     });
     expect(ownerElsewhere.status, ownerElsewhere.text).toBe(200);
     // The attacker keeps trying: the owner still gets in.
-    await attacker.post('/api/user/login/', { login: owner.username, password: 'again' });
+    await attacker.call(userApi.login, { login: owner.username, password: 'again' });
     expect(
       (await server().loginAs(owner, { 'x-forwarded-for': '198.51.100.8' })).cookies.has('sessionid'),
     ).toBe(true);
@@ -46,34 +50,30 @@ describe.each(ENGINES)('hardening: accounts and sessions (%s)', (engine) => {
     const bob = await server().buildUser();
     const browser = await server().loginAs(alice);
     const aliceSession = browser.cookies.get('sessionid') ?? '';
-    const login = await browser.post('/api/user/login/', { login: bob.username, password: bob.password });
+    const login = await browser.call(userApi.login, { login: bob.username, password: bob.password });
     expect(login.status).toBe(200);
     expect(browser.cookies.get('sessionid')).not.toBe(aliceSession);
     const stale = server().client();
     stale.cookies.set('sessionid', aliceSession);
-    expect((await stale.get('/api/usermedia/images/')).status).toBe(401);
-    expect((await browser.get('/api/usermedia/images/')).status).toBe(200);
+    expect((await stale.call(usermediaApi.images)).status).toBe(401);
+    expect((await browser.call(usermediaApi.images)).status).toBe(200);
   });
 
   it('marks authenticated API answers no-store', async () => {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
-    for (const target of [
-      '/api/base/configuration/',
-      '/api/usermedia/images/',
-      '/api/bibliography/biblist/',
-    ]) {
-      const response = target.includes('biblist') ? await browser.post(target) : await browser.get(target);
-      expect(response.status, target).toBe(200);
-      expect(response.headers.get('cache-control'), target).toBe('no-store');
+    for (const target of [baseApi.configuration, usermediaApi.images, bibliographyApi.list]) {
+      const response = await browser.call(target);
+      expect(response.status, target.path).toBe(200);
+      expect(response.headers.get('cache-control'), target.path).toBe('no-store');
     }
   });
 
   it('refuses an unsafe request from another origin even with the right CSRF token', async () => {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
-    const foreign = await browser.post(
-      '/api/usermedia/save_category/',
+    const foreign = await browser.call(
+      usermediaApi.saveCategories,
       { ids: ['0'], titles: ['A'] },
       {
         headers: { origin: 'https://evil.example' },
@@ -84,8 +84,8 @@ describe.each(ENGINES)('hardening: accounts and sessions (%s)', (engine) => {
       error: 'csrf_failed',
       message: 'The security token is missing or wrong. Reload the page and try again.',
     });
-    const own = await browser.post(
-      '/api/usermedia/save_category/',
+    const own = await browser.call(
+      usermediaApi.saveCategories,
       { ids: ['0'], titles: ['A'] },
       {
         headers: { origin: server().baseUrl },
@@ -133,8 +133,8 @@ describe.each(ENGINES)('hardening: accounts and sessions (%s)', (engine) => {
     const victim = await server().buildUser();
     const other = await server().buildUser();
     const browser = await server().loginAs(other);
-    const taken = await browser.post('/api/user/save/', {
-      form_data: JSON.stringify({ user: { username: victim.email, first_name: '', last_name: '' } }),
+    const taken = await browser.call(userApi.saveProfile, {
+      form_data: { user: { username: victim.email, first_name: '', last_name: '' } },
     });
     expect(taken.status, taken.text).toBe(400);
     expect(taken.json()).toEqual({
@@ -144,18 +144,16 @@ describe.each(ENGINES)('hardening: accounts and sessions (%s)', (engine) => {
         ],
       },
     });
-    const plain = await browser.post('/api/user/save/', {
-      form_data: JSON.stringify({
-        user: { username: 'someone@elsewhere.example', first_name: '', last_name: '' },
-      }),
+    const plain = await browser.call(userApi.saveProfile, {
+      form_data: { user: { username: 'someone@elsewhere.example', first_name: '', last_name: '' } },
     });
     expect(plain.status).toBe(400);
     // The victim's e-mail login reaches the victim.
     const login = server().client();
-    expect(
-      (await login.post('/api/user/login/', { login: victim.email, password: victim.password })).status,
-    ).toBe(200);
-    const config = (await login.get('/api/base/configuration/')).json<{ user: { username: string } }>();
+    expect((await login.call(userApi.login, { login: victim.email, password: victim.password })).status).toBe(
+      200,
+    );
+    const config = (await login.call(baseApi.configuration)).json<{ user: { username: string } }>();
     expect(config.user.username).toBe(victim.username);
   });
 });

@@ -1,30 +1,25 @@
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
+import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { imagesResponse, saveImageResponse } from '@scriptorium/common/api/usermedia';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
 import { getAccess } from '../src/modules/documents/commands/get-access';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
+import { insertSharedDocument } from './seed';
 
-async function uploadPng(server: TestServer, client: TestClient, colour: string) {
+async function uploadPng(client: TestClient, colour: string) {
   const bytes = await sharp({ create: { width: 8, height: 8, channels: 3, background: colour } })
     .png()
     .toBuffer();
-  const form = new FormData();
-  form.append('image', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'a.png');
-  const cookie = [...client.cookies]
-    .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
-    .join('; ');
-  const response = await fetch(`${server.baseUrl}/api/usermedia/save/`, {
-    method: 'POST',
-    headers: { cookie, 'x-csrftoken': client.cookies.get('csrftoken') ?? '', accept: 'application/json' },
-    body: form,
-  });
+  const image = new File([new Uint8Array(bytes)], 'a.png', { type: 'image/png' });
+  const response = await client.call(usermediaApi.save, { image });
   expect(response.status).toBe(201);
-  const image = saveImageResponse.parse(await response.json()).values;
-  if (!image) throw new Error('no image');
-  return image;
+  const saved = saveImageResponse.parse(response.json()).values;
+  if (!saved) throw new Error('no image');
+  return saved;
 }
 
 function mediaPath(server: TestServer, url: string): string {
@@ -47,10 +42,10 @@ describe.each(ENGINES)('hardening: stored data (%s)', (engine) => {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
     const saves = Array.from({ length: 10 }, () =>
-      browser.post('/api/usermedia/save_category/', { ids: ['0', '0'], titles: ['Maps', 'Plots'] }),
+      browser.call(usermediaApi.saveCategories, { ids: ['0', '0'], titles: ['Maps', 'Plots'] }),
     );
     for (const response of await Promise.all(saves)) expect(response.status, response.text).toBe(200);
-    const list = imagesResponse.parse((await browser.get('/api/usermedia/images/')).json());
+    const list = imagesResponse.parse((await browser.call(usermediaApi.images)).json());
     expect(list.imageCategories.map((category) => category.category_title).sort()).toEqual(['Maps', 'Plots']);
   });
 
@@ -59,11 +54,11 @@ describe.each(ENGINES)('hardening: stored data (%s)', (engine) => {
     const staying = await server().buildUser();
     const leavingBrowser = await server().loginAs(leaving);
     const stayingBrowser = await server().loginAs(staying);
-    const own = await uploadPng(server(), leavingBrowser, '#aa0000');
-    const shared = await uploadPng(server(), leavingBrowser, '#00aa00');
-    const kept = await uploadPng(server(), stayingBrowser, '#00aa00');
+    const own = await uploadPng(leavingBrowser, '#aa0000');
+    const shared = await uploadPng(leavingBrowser, '#00aa00');
+    const kept = await uploadPng(stayingBrowser, '#00aa00');
     expect(kept.image).toBe(shared.image);
-    const deleted = await leavingBrowser.post('/api/user/delete/', { password: leaving.password });
+    const deleted = await leavingBrowser.call(userApi.deleteAccount, { password: leaving.password });
     expect(deleted.status, deleted.text).toBe(200);
     expect(existsSync(mediaPath(server(), own.image))).toBe(false);
     expect(existsSync(mediaPath(server(), own.thumbnail))).toBe(false);
@@ -74,7 +69,7 @@ describe.each(ENGINES)('hardening: stored data (%s)', (engine) => {
   it('sweeps unreferenced and temporary files with the manage command, keeping recent and used ones', async () => {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
-    const used = await uploadPng(server(), browser, '#0000aa');
+    const used = await uploadPng(browser, '#0000aa');
     const media = path.join(server().ctx.config.dataDir, 'media');
     const orphan = oldFile(path.join(media, 'images', `${'a'.repeat(64)}.png`));
     const orphanThumbnail = oldFile(path.join(media, 'thumbnails', `${'a'.repeat(64)}.webp`));
@@ -107,34 +102,10 @@ describe.each(ENGINES)('hardening: stored data (%s)', (engine) => {
     const collaborator = await server().buildUser();
     const stranger = await server().buildUser();
     const { db } = server().ctx;
-    const now = Date.now();
-    const doc = await db
-      .insertInto('documents')
-      .values({
-        owner_id: owner.id,
-        title: 'Paper',
-        path: '',
-        content: '{}',
-        version: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('document_access')
-      .values({
-        document_id: doc.id,
-        user_id: collaborator.id,
-        invite_id: null,
-        rights: 'write',
-        path: '',
-        created_at: now,
-      })
-      .execute();
-    expect((await getAccess(db, owner.id, doc.id)).map((entry) => entry.holder_id)).toEqual([
+    const documentId = await insertSharedDocument(db, owner.id, { userId: collaborator.id });
+    expect((await getAccess(db, owner.id, documentId)).map((entry) => entry.holder_id)).toEqual([
       collaborator.id,
     ]);
-    expect(await getAccess(db, stranger.id, doc.id)).toEqual([]);
+    expect(await getAccess(db, stranger.id, documentId)).toEqual([]);
   });
 });

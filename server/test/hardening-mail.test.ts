@@ -1,4 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import { feedbackApi } from '@scriptorium/common/api/endpoints/base';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, useServer } from './harness';
 
@@ -53,14 +56,12 @@ describe.each(ENGINES)('hardening: mail (%s)', (engine) => {
 
   it('answers a password reset before the mail is composed and sent, for known and unknown addresses', async () => {
     const user = await server().buildUser();
-    const known = await server().client().post('/api/user/password/reset/', { email: user.email });
+    const known = await server().client().call(userApi.passwordReset, { email: user.email });
     expect(known.status).toBe(200);
     expect(known.json()).toEqual({ ok: true });
     // The mail is on its way only now, after the answer: the SMTP server has not even greeted.
     const connection = await smtp.nextConnection();
-    const unknown = await server()
-      .client()
-      .post('/api/user/password/reset/', { email: 'nobody@example.net' });
+    const unknown = await server().client().call(userApi.passwordReset, { email: 'nobody@example.net' });
     expect(unknown.status).toBe(200);
     expect(unknown.json()).toEqual({ ok: true });
     connection.destroy();
@@ -79,32 +80,30 @@ describe.each(ENGINES)('hardening: mail rate limits (%s)', (engine) => {
     const browser = await server().loginAs(user);
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const response = await browser.post('/api/user/invites/add/', {
+      const response = await browser.call(contactsApi.invite, {
         user_string: `friend${i}@example.net`,
       });
       statuses.push(response.status);
     }
     expect(statuses.every((status) => status === 201)).toBe(true);
-    const refused = await browser.post('/api/user/invites/add/', { user_string: 'one-more@example.net' });
+    const refused = await browser.call(contactsApi.invite, { user_string: 'one-more@example.net' });
     expect(refused.status).toBe(429);
     expect(refused.json()).toEqual(MAIL_LIMIT);
     // Another user is not affected.
     const other = await server().loginAs(await server().buildUser());
-    expect((await other.post('/api/user/invites/add/', { user_string: 'one-more@example.net' })).status).toBe(
-      201,
-    );
+    expect((await other.call(contactsApi.invite, { user_string: 'one-more@example.net' })).status).toBe(201);
   });
 
   it('limits the confirmation mails one user can have sent', async () => {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
     for (let i = 0; i < 10; i++) {
-      const response = await browser.post('/api/user/email/add/', {
+      const response = await browser.call(userApi.addEmail, {
         email: `alias${i}.${user.username}@example.net`,
       });
       expect(response.status, response.text).toBe(200);
     }
-    const refused = await browser.post('/api/user/email/add/', {
+    const refused = await browser.call(userApi.addEmail, {
       email: `alias-last.${user.username}@example.net`,
     });
     expect(refused.status).toBe(429);
@@ -114,9 +113,9 @@ describe.each(ENGINES)('hardening: mail rate limits (%s)', (engine) => {
   it('limits anonymous feedback per client address', async () => {
     const visitor = server().client({ 'x-forwarded-for': '192.0.2.44' });
     for (let i = 0; i < 10; i++) {
-      expect((await visitor.post('/api/feedback/feedback/', { message: `Report ${i}` })).status).toBe(200);
+      expect((await visitor.call(feedbackApi.send, { message: `Report ${i}` })).status).toBe(200);
     }
-    const refused = await visitor.post('/api/feedback/feedback/', { message: 'Report 11' });
+    const refused = await visitor.call(feedbackApi.send, { message: 'Report 11' });
     expect(refused.status).toBe(429);
     expect(refused.json()).toEqual({
       error: 'rate_limited',
@@ -125,6 +124,6 @@ describe.each(ENGINES)('hardening: mail rate limits (%s)', (engine) => {
     const stored = await server().ctx.db.selectFrom('feedback').select('id').execute();
     expect(stored.length).toBe(10);
     const elsewhere = server().client({ 'x-forwarded-for': '192.0.2.45' });
-    expect((await elsewhere.post('/api/feedback/feedback/', { message: 'Hello' })).status).toBe(200);
+    expect((await elsewhere.call(feedbackApi.send, { message: 'Hello' })).status).toBe(200);
   });
 });

@@ -1,44 +1,20 @@
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
+import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { saveImageResponse } from '@scriptorium/common/api/usermedia';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, type TestClient, type TestResponse, type TestServer, useServer } from './harness';
+import { ENGINES, type TestClient, type TestResponse, useServer } from './harness';
 
-/** A multipart or raw POST with the browser's cookies and CSRF header. */
-async function post(
-  server: TestServer,
+/** Uploads an image with a title, as the image dialog does. */
+function uploadImage(
   client: TestClient,
-  pathname: string,
-  body: FormData | string,
-  contentType?: string,
+  bytes: Uint8Array,
+  name = 'drawing.svg',
+  type = 'image/svg+xml',
 ): Promise<TestResponse> {
-  const cookie = [...client.cookies]
-    .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
-    .join('; ');
-  const response = await fetch(`${server.baseUrl}${pathname}`, {
-    method: 'POST',
-    headers: {
-      cookie,
-      'x-csrftoken': client.cookies.get('csrftoken') ?? '',
-      accept: 'application/json',
-      ...(contentType ? { 'content-type': contentType } : {}),
-    },
-    body,
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    text,
-    json: <T>() => JSON.parse(text) as T,
-    setCookies: [],
-  };
-}
-
-function imageForm(bytes: Uint8Array, name = 'drawing.svg', type = 'image/svg+xml'): FormData {
-  const form = new FormData();
-  form.append('title', 'Drawing');
-  form.append('image', new Blob([new Uint8Array(bytes)], { type }), name);
-  return form;
+  const image = new File([new Uint8Array(bytes)], name, { type });
+  return client.call(usermediaApi.save, { title: 'Drawing', image });
 }
 
 const SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10">';
@@ -66,18 +42,16 @@ describe.each(ENGINES)('hardening: uploads (%s)', (engine) => {
     const browser = await server().loginAs(user);
     const visitor = server().client();
     // Its connection and cookie first: the loop measures the server, not the client's set-up.
-    expect((await visitor.get('/api/base/configuration/')).status).toBe(200);
+    expect((await visitor.call(baseApi.configuration)).status).toBe(200);
     for (const svg of [NESTED_SVG, FLAT_SVG]) {
       let done = false;
-      const uploading = post(server(), browser, '/api/usermedia/save/', imageForm(Buffer.from(svg))).finally(
-        () => {
-          done = true;
-        },
-      );
+      const uploading = uploadImage(browser, Buffer.from(svg)).finally(() => {
+        done = true;
+      });
       const latencies: number[] = [];
       while (!done) {
         const started = performance.now();
-        const config = await visitor.get('/api/base/configuration/');
+        const config = await visitor.call(baseApi.configuration);
         latencies.push(performance.now() - started);
         expect(config.status).toBe(200);
       }
@@ -97,12 +71,7 @@ describe.each(ENGINES)('hardening: uploads (%s)', (engine) => {
   it('removes CSS-escaped external references in every spelling and keeps the safe styles', async () => {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
-    const response = await post(
-      server(),
-      browser,
-      '/api/usermedia/save/',
-      imageForm(Buffer.from(ESCAPED_CSS_SVG)),
-    );
+    const response = await uploadImage(browser, Buffer.from(ESCAPED_CSS_SVG));
     expect(response.status, response.text).toBe(201);
     const image = saveImageResponse.parse(response.json()).values;
     if (!image) throw new Error(response.text);
@@ -134,8 +103,9 @@ describe.each(ENGINES)('hardening: uploads (%s)', (engine) => {
       { body: 'no boundary at all', type: 'multipart/form-data', field: 'avatar' },
     ];
     for (const { body, type, field } of cases) {
-      const target = field === 'image' ? '/api/usermedia/save/' : '/api/user/avatar/upload/';
-      const response = await post(server(), browser, target, body, type);
+      // A malformed body the descriptor cannot express: sent raw to the endpoint's path.
+      const target = field === 'image' ? usermediaApi.save.path : userApi.uploadAvatar.path;
+      const response = await browser.request('POST', target, { body, headers: { 'content-type': type } });
       expect(response.status, `${target} ${type}: ${response.text}`).toBe(400);
       if (field === 'image') {
         expect(response.json()).toEqual({
@@ -162,12 +132,7 @@ describe.each(ENGINES)('hardening: upload budgets (%s)', (engine) => {
       const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#123456' } })
         .png()
         .toBuffer();
-      const response = await post(
-        server(),
-        browser,
-        '/api/usermedia/save/',
-        imageForm(png, 'a.png', 'image/png'),
-      );
+      const response = await uploadImage(browser, png, 'a.png', 'image/png');
       expect(response.status, response.text).toBe(400);
       expect(response.json()).toEqual({ errormsg: { error: PROCESSING_LIMIT } });
     });
@@ -183,16 +148,11 @@ describe.each(ENGINES)('hardening: upload budgets (%s)', (engine) => {
       const text = 'x'.repeat(100);
       const svg = (count: number) =>
         `${SVG_OPEN}${`<text x="1" y="1" class="${text}">${text}</text>`.repeat(count)}</svg>`;
-      const response = await post(
-        server(),
-        browser,
-        '/api/usermedia/save/',
-        imageForm(Buffer.from(svg(40_000))),
-      );
+      const response = await uploadImage(browser, Buffer.from(svg(40_000)));
       expect(response.status, response.text).toBe(400);
       expect(response.json()).toEqual({ errormsg: { error: PROCESSING_LIMIT } });
       // The pool replaced the worker V8 ended: a small drawing goes through as before.
-      const small = await post(server(), browser, '/api/usermedia/save/', imageForm(Buffer.from(svg(10))));
+      const small = await uploadImage(browser, Buffer.from(svg(10)));
       expect(small.status, small.text).toBe(201);
     });
   });

@@ -81,8 +81,8 @@ export interface TestResponse {
 export interface RequestOptions {
   /** Form fields, encoded as the browser client does (common encodeForm). */
   form?: Record<string, unknown>;
-  /** A body already encoded (a call's form or multipart). */
-  body?: URLSearchParams | FormData;
+  /** A body already encoded (a call's form or multipart), or raw text for a deliberately malformed request. */
+  body?: URLSearchParams | FormData | string;
   headers?: Record<string, string>;
   /** Send X-CSRFToken from the cookie jar (default true, as the browser client always does). */
   csrf?: boolean;

@@ -1,6 +1,9 @@
+import { endpoint } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { route } from '../src/http/endpoint';
 import { requireUser } from '../src/http/session';
 import { ASSET_PATH, ENGINES, SHELL_MARKER, type TestResponse, useServer } from './harness';
 
@@ -96,13 +99,22 @@ describe.each(ENGINES)('CSRF protection (%s)', (engine) => {
   });
 });
 
+/** Two endpoints that exist only in this suite: the foundation has no login-only API of its own. */
+const testApi = {
+  private: endpoint({
+    method: 'POST',
+    path: '/api/test/private/',
+    response: z.object({ username: z.string() }),
+  }),
+  crash: endpoint({ method: 'GET', path: '/api/test/crash/', response: z.object({}) }),
+};
+
 describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
-  // Two routes that exist only in this suite: the foundation has no login-only API of its own.
   const server = useServer(engine, {
     extensions: [
       async (app) => {
-        app.post('/api/test/private/', async (request) => ({ username: requireUser(request).username }));
-        app.get('/api/test/crash/', async () => {
+        route(app, testApi.private, async (request) => ({ username: requireUser(request).username }));
+        route(app, testApi.crash, async () => {
           throw new Error('secret detail');
         });
       },
@@ -112,6 +124,7 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
 
   it('sends the security headers on API answers, errors, the shell and static files', async () => {
     const browser = server().client();
+    // An unknown API path on purpose: its 404 carries the headers too.
     for (const path of [
       baseApi.configuration.path,
       '/api/nothing/',
@@ -166,6 +179,7 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
 
   it('answers unknown API, media and websocket paths with 404 JSON, never the shell', async () => {
     const browser = server().client();
+    // Unknown paths on purpose: no descriptor names them.
     for (const path of ['/api/nothing/', '/api/base/nothing', '/media/images/1.png', '/ws/nothing']) {
       const response = await browser.get(path);
       expect(response.status, path).toBe(404);
@@ -179,18 +193,18 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
   });
 
   it('answers a login-only API with 401 JSON for visitors and lets the user in', async () => {
-    const visitor = await server().client().post('/api/test/private/', {});
+    const visitor = await server().client().call(testApi.private);
     expect(visitor.status).toBe(401);
     expect(visitor.json()).toEqual({ error: 'unauthorized', message: 'Please log in first.' });
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
-    const allowed = await browser.post('/api/test/private/', {});
+    const allowed = await browser.call(testApi.private);
     expect(allowed.status).toBe(200);
     expect(allowed.json()).toEqual({ username: user.username });
   });
 
   it('answers an unexpected failure with a bare 500, no details', async () => {
-    const response = await server().client().get('/api/test/crash/');
+    const response = await server().client().call(testApi.crash);
     expect(response.status).toBe(500);
     expect(response.json()).toEqual({
       error: 'server_error',

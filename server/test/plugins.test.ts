@@ -1,3 +1,5 @@
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { booksApi, templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { describe, expect, it } from 'vitest';
 import type { BooksTables } from '../src/plugins/books/queries';
 import type { TemplatesTables } from '../src/plugins/templates/queries';
@@ -7,7 +9,7 @@ describe.each(ENGINES)('plugins turned on with PLUGINS=templates,books (%s)', (e
   const server = useServer(engine, { env: { PLUGINS: 'books,templates' } });
 
   it('names them in the configuration in header order', async () => {
-    const response = await server().client().get('/api/base/configuration/');
+    const response = await server().client().call(baseApi.configuration);
     expect(response.json()).toMatchObject({ plugins: ['templates', 'books'] });
   });
 
@@ -29,19 +31,19 @@ describe.each(ENGINES)('plugins turned on with PLUGINS=templates,books (%s)', (e
       .execute();
 
     const browser = await server().loginAs(owner);
-    const templates = await browser.get('/api/templates/list/');
+    const templates = await browser.call(templatesApi.list);
     expect(templates.status).toBe(200);
     expect(templates.json()).toEqual({
       templates: [{ id: expect.any(Number), title: 'Thesis', updated: 2 }],
     });
-    const books = await browser.get('/api/books/list/');
+    const books = await browser.call(booksApi.list);
     expect(books.json()).toEqual({
       books: [{ id: expect.any(Number), title: 'Collected papers', updated: 5 }],
     });
   });
 
   it('ask for a login like every other login-only API', async () => {
-    expect((await server().client().get('/api/templates/list/')).status).toBe(401);
+    expect((await server().client().call(templatesApi.list)).status).toBe(401);
   });
 });
 
@@ -49,11 +51,11 @@ describe.each(ENGINES)('plugins turned off (%s)', (engine) => {
   const server = useServer(engine, { env: { PLUGINS: 'templates' } });
 
   it('leave the configuration and answer 404 on their API', async () => {
-    const response = await server().client().get('/api/base/configuration/');
+    const response = await server().client().call(baseApi.configuration);
     expect(response.json()).toMatchObject({ plugins: ['templates'] });
     const browser = await server().loginAs(await server().buildUser());
-    expect((await browser.get('/api/books/list/')).status).toBe(404);
-    expect((await browser.get('/api/templates/list/')).status).toBe(200);
+    expect((await browser.call(booksApi.list)).status).toBe(404);
+    expect((await browser.call(templatesApi.list)).status).toBe(200);
   });
 
   it('still have their tables, so that turning a plugin on later needs no migration run', async () => {

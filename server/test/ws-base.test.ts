@@ -73,7 +73,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
     expect(await socket.next()).toEqual({ type: 'welcome', c: 0, s: 1 });
     socket.send({ type: 'subscribe', c: 1, s: 1 });
     expect(await nextAfterWelcome(socket)).toEqual({ type: 'subscribed', c: 1, s: 2, seen: 0 });
-    expect((await staff.post('/api/base/send_system_message/', { message: 'plain hello' })).status).toBe(200);
+    expect((await staff.call(staffApi.sendSystemMessage, { message: 'plain hello' })).status).toBe(200);
     expect(await nextOtherThanSubscribed(socket)).toEqual({
       type: 'system_message',
       message: 'plain hello',

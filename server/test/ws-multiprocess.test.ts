@@ -9,7 +9,6 @@ import { staffApi } from '@scriptorium/common/api/endpoints/staff';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { WebSocketConnector } from '@scriptorium/common/ws/connector';
 import type { AppFrame } from '@scriptorium/common/ws/messages';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
@@ -18,6 +17,7 @@ import { migrateToLatest } from '../src/db/migrate';
 import { createUser } from '../src/modules/user/commands/create-user';
 import { nodeSocketFactory } from '../src/ws/node-socket';
 import { TestClient } from './harness';
+import { postgresAndRedisReachable } from './services';
 import { cookieHeader, eventually, waitFor } from './ws-support';
 
 const REQUIRED = process.env.REQUIRE_SERVICES === '1';
@@ -25,27 +25,7 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0
 const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 
-async function reachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3000 });
-  const redis = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await client.connect();
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-    redis.disconnect();
-  }
-}
-
-const SERVICES = REQUIRED || (await reachable());
+const SERVICES = REQUIRED || (await postgresAndRedisReachable(DATABASE_URL, REDIS_URL, 3000));
 if (!SERVICES) console.warn('PostgreSQL or Redis not reachable: the two-process websocket test is skipped.');
 
 function freePort(): Promise<number> {

@@ -1,3 +1,4 @@
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINES, SHELL_MARKER, useServer } from './harness';
 import { cookieHeader, nextAfterWelcome, openRaw, type RawSocket } from './ws-support';
@@ -25,7 +26,7 @@ describe.each(ENGINES)('websocket endpoints under WS_URL_BASE=/live (%s)', (engi
   it('closes the socket of a session that logs out', async () => {
     const client = await server().loginAs(await server().buildUser());
     const socket = await subscribedAt('/live/base/', cookieHeader(client));
-    await client.post('/api/user/logout/');
+    await client.call(userApi.logout);
     let frame = await socket.next();
     // The raw socket never acknowledges: the server may have resent 'subscribed' meanwhile.
     while (frame.type === 'subscribed') frame = await socket.next();

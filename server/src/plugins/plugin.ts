@@ -10,8 +10,7 @@ import type { AnyWsEndpoint } from '../ws/endpoint';
  */
 export interface ServerPlugin {
   name: PluginName;
-  /** Mount point of `routes`, e.g. '/api/templates'. */
-  prefix: string;
+  /** Its routes, registered with `route()` from its descriptors in common/src/api/endpoints (full paths). */
   routes(ctx: AppContext): FastifyPluginAsync;
   /**
    * Its tables. They are created whether the plugin is on or off, so that turning it on later

@@ -26,7 +26,7 @@ export function pluginMigrations(): Record<string, DualMigration> {
 export async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
   for (const name of ctx.config.plugins) {
     const plugin = SERVER_PLUGINS[name];
-    await app.register(plugin.routes(ctx), { prefix: plugin.prefix });
+    await app.register(plugin.routes(ctx));
   }
 }
 

@@ -19,21 +19,23 @@ export interface VisibleDocument {
 
 type Executor = Pick<Db, 'selectFrom'>;
 
+/** What a listed document shows, owned or shared; the path is the owner's or the holder's own. */
+const LISTED_COLUMNS = [
+  'documents.id',
+  'documents.title',
+  'documents.owner_id',
+  'users.username as owner_username',
+  'users.first_name as owner_first_name',
+  'users.last_name as owner_last_name',
+  'documents.created_at',
+  'documents.updated_at',
+] as const;
+
 function ownedQuery(db: Executor, userId: number) {
   return db
     .selectFrom('documents')
     .innerJoin('users', 'users.id', 'documents.owner_id')
-    .select([
-      'documents.id',
-      'documents.title',
-      'documents.path',
-      'documents.owner_id',
-      'users.username as owner_username',
-      'users.first_name as owner_first_name',
-      'users.last_name as owner_last_name',
-      'documents.created_at',
-      'documents.updated_at',
-    ])
+    .select([...LISTED_COLUMNS, 'documents.path'])
     .where('documents.owner_id', '=', userId);
 }
 
@@ -42,18 +44,7 @@ function sharedQuery(db: Executor, userId: number) {
     .selectFrom('document_access')
     .innerJoin('documents', 'documents.id', 'document_access.document_id')
     .innerJoin('users', 'users.id', 'documents.owner_id')
-    .select([
-      'documents.id',
-      'documents.title',
-      'document_access.path',
-      'documents.owner_id',
-      'users.username as owner_username',
-      'users.first_name as owner_first_name',
-      'users.last_name as owner_last_name',
-      'documents.created_at',
-      'documents.updated_at',
-      'document_access.rights',
-    ])
+    .select([...LISTED_COLUMNS, 'document_access.path', 'document_access.rights'])
     .where('document_access.user_id', '=', userId);
 }
 

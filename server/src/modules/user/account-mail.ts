@@ -28,31 +28,35 @@ function siteName(ctx: AppContext): string {
   return new URL(ctx.config.siteUrl).host;
 }
 
+/** Sends an account mail in the user's language; `compose` gets the texts' values (name, username, site). */
+async function sendAccountMail(
+  ctx: AppContext,
+  user: UserRow,
+  to: string,
+  compose: (t: Translate, values: Record<string, string>) => AccountMail,
+  extraValues: Record<string, string> = {},
+): Promise<void> {
+  const t = translator('server', mailLanguage(user));
+  const site = siteName(ctx);
+  const values = { name: displayName(user), username: user.username, site, ...extraValues };
+  await ctx.mailer.send({ to, ...render(compose(t, values), t, site) });
+}
+
 export async function sendPasswordResetMail(
   ctx: AppContext,
   user: UserRow,
   to: string,
   key: string,
 ): Promise<void> {
-  const t = translator('server', mailLanguage(user));
-  const site = siteName(ctx);
-  const values = { name: displayName(user), username: user.username, site };
-  await ctx.mailer.send({
-    to,
-    ...render(
-      {
-        subject: t('accounts.mail.resetSubject', values),
-        paragraphs: [
-          t('accounts.mail.greeting', values),
-          t('accounts.mail.resetText', values),
-          t('accounts.mail.resetIgnore', values),
-        ],
-        link: `${ctx.config.siteUrl}/account/change-password/${encodeURIComponent(key)}`,
-      },
-      t,
-      site,
-    ),
-  });
+  await sendAccountMail(ctx, user, to, (t, values) => ({
+    subject: t('accounts.mail.resetSubject', values),
+    paragraphs: [
+      t('accounts.mail.greeting', values),
+      t('accounts.mail.resetText', values),
+      t('accounts.mail.resetIgnore', values),
+    ],
+    link: `${ctx.config.siteUrl}/account/change-password/${encodeURIComponent(key)}`,
+  }));
 }
 
 export async function sendConfirmationMail(
@@ -61,19 +65,15 @@ export async function sendConfirmationMail(
   to: string,
   key: string,
 ): Promise<void> {
-  const t = translator('server', mailLanguage(user));
-  const site = siteName(ctx);
-  const values = { name: displayName(user), username: user.username, email: to, site };
-  await ctx.mailer.send({
+  await sendAccountMail(
+    ctx,
+    user,
     to,
-    ...render(
-      {
-        subject: t('accounts.mail.confirmSubject', values),
-        paragraphs: [t('accounts.mail.greeting', values), t('accounts.mail.confirmText', values)],
-        link: `${ctx.config.siteUrl}/account/confirm-email/${encodeURIComponent(key)}`,
-      },
-      t,
-      site,
-    ),
-  });
+    (t, values) => ({
+      subject: t('accounts.mail.confirmSubject', values),
+      paragraphs: [t('accounts.mail.greeting', values), t('accounts.mail.confirmText', values)],
+      link: `${ctx.config.siteUrl}/account/confirm-email/${encodeURIComponent(key)}`,
+    }),
+    { email: to },
+  );
 }

@@ -16,7 +16,6 @@ const createBooks: DualMigration = {
 /** The Books plugin (spec 2.1 and 2.2): PLUGINS=books. */
 export const booksPlugin: ServerPlugin = {
   name: 'books',
-  prefix: '/api/books',
   routes: booksRoutes,
   migrations: { 'plugin-books-001': createBooks },
   localeNamespace: 'books',

@@ -20,7 +20,6 @@ const createTemplates: DualMigration = {
 /** The Templates plugin (spec 2.1 and 2.2): PLUGINS=templates. */
 export const templatesPlugin: ServerPlugin = {
   name: 'templates',
-  prefix: '/api/templates',
   routes: templatesRoutes,
   migrations: { 'plugin-templates-001': createTemplates },
   localeNamespace: 'templates',

@@ -1,14 +1,14 @@
-import type { templateListResponse } from '@scriptorium/common/plugins/templates-api';
+import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import type { FastifyPluginAsync } from 'fastify';
-import type { z } from 'zod';
 import type { AppContext } from '../../context';
+import { route } from '../../http/endpoint';
 import { requireUser } from '../../http/session';
 import { listTemplates } from './queries';
 
-/** The Templates plugin's API, mounted at /api/templates only while the plugin is on. */
+/** The Templates plugin's API (templatesApi), registered only while the plugin is on. */
 export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.get('/list/', async (request): Promise<z.infer<typeof templateListResponse>> => {
+    route(app, templatesApi.list, async (request) => {
       const user = requireUser(request);
       return { templates: await listTemplates(ctx, user.id) };
     });

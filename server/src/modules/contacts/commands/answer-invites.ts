@@ -4,7 +4,26 @@ import type { UserRow } from '../../user/queries';
 import { type MailErrorLog, mailInviteAnswer } from '../mail';
 import { requireAllFound } from '../policies';
 import { presentUserContact } from '../presenters';
-import { connect, displayEmails } from '../queries';
+import { connect, type DbOrTrx, displayEmails } from '../queries';
+
+/** The invites among `ids` that were sent to `userId`; 404 unless every one is (the policy of both answers). */
+async function receivedInvites(
+  db: DbOrTrx,
+  userId: number,
+  ids: number[],
+): Promise<{ id: number; by_user_id: number }[]> {
+  const invites = await db
+    .selectFrom('user_invites')
+    .select(['id', 'by_user_id'])
+    .where('id', 'in', ids)
+    .where('to_user_id', '=', userId)
+    .execute();
+  requireAllFound(
+    ids,
+    invites.map((invite) => invite.id),
+  );
+  return invites;
+}
 
 async function loadInviters(ctx: AppContext, ids: number[]): Promise<Map<number, UserRow>> {
   if (ids.length === 0) return new Map();
@@ -24,16 +43,7 @@ export async function acceptInvites(
   const me = input.user;
   const ids = [...new Set(input.inviteIds)];
   const inviterIds = await ctx.db.transaction().execute(async (trx) => {
-    const invites = await trx
-      .selectFrom('user_invites')
-      .select(['id', 'by_user_id'])
-      .where('id', 'in', ids)
-      .where('to_user_id', '=', me.id)
-      .execute();
-    requireAllFound(
-      ids,
-      invites.map((invite) => invite.id),
-    );
+    const invites = await receivedInvites(trx, me.id, ids);
     const now = Date.now();
     for (const invite of invites) await connect(trx, me.id, invite.by_user_id, now);
     return [...new Set(invites.map((invite) => invite.by_user_id))];
@@ -58,16 +68,7 @@ export async function declineInvites(
   const me = input.user;
   const ids = [...new Set(input.inviteIds)];
   const inviterIds = await ctx.db.transaction().execute(async (trx) => {
-    const invites = await trx
-      .selectFrom('user_invites')
-      .select(['id', 'by_user_id'])
-      .where('id', 'in', ids)
-      .where('to_user_id', '=', me.id)
-      .execute();
-    requireAllFound(
-      ids,
-      invites.map((invite) => invite.id),
-    );
+    const invites = await receivedInvites(trx, me.id, ids);
     await trx.deleteFrom('user_invites').where('id', 'in', ids).where('to_user_id', '=', me.id).execute();
     return [...new Set(invites.map((invite) => invite.by_user_id))];
   });
