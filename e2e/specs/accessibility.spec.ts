@@ -137,6 +137,28 @@ test.describe('focus and theme', () => {
   });
 });
 
+test.describe('the header on a phone', () => {
+  test.use({ viewport: VIEWPORTS.phone });
+
+  test('collapses into a menu with every item and its shortcut', async ({ page, user }) => {
+    await loginAs(page, user, '/');
+    await expect(page.locator('h1')).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeHidden();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const menu = page.getByRole('menu', { name: 'Menu' });
+    await expect(menu.getByRole('menuitem')).toHaveText([
+      'DocumentsAlt-d',
+      'BibliographyAlt-b',
+      'ImagesAlt-m',
+    ]);
+    expect(await violations(page)).toEqual([]);
+    await menu.getByRole('menuitem', { name: /Bibliography/ }).click();
+    await expect(page).toHaveURL(/\/bibliography\/$/);
+    await page.keyboard.press('Alt+m');
+    await expect(page).toHaveURL(/\/usermedia\/$/);
+  });
+});
+
 test.describe('dialogs on a phone', () => {
   test.use({ viewport: VIEWPORTS.phone });
 
