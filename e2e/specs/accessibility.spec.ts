@@ -82,6 +82,70 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
   }
 }
 
+/** The editor's dialogs, each opened as a user does; axe runs on each. */
+const EDITOR_DIALOGS: readonly [string, (page: Page) => Promise<void>][] = [
+  [
+    'Document settings',
+    async (page) => {
+      await page.getByRole('button', { name: 'File' }).click();
+      await page.getByRole('menuitem', { name: 'Document settings' }).click();
+    },
+  ],
+  [
+    'Add author',
+    async (page) => {
+      await page.getByRole('button', { name: 'Insert' }).click();
+      await page.getByRole('menuitem', { name: 'Add author' }).click();
+    },
+  ],
+  [
+    'Link',
+    async (page) => {
+      await page.locator('.doc-richtext_part[data-part-id="body"] p').first().click();
+      await page.keyboard.type('ink');
+      await page.keyboard.press('Shift+Home');
+      await page.keyboard.press('ControlOrMeta+k');
+    },
+  ],
+  ['Keyboard shortcuts', (page) => page.keyboard.press('ControlOrMeta+/')],
+  [
+    'Frequently asked questions',
+    async (page) => {
+      await page.getByRole('button', { name: 'Help' }).click();
+      await page.getByRole('menuitem', { name: 'Frequently asked questions' }).click();
+    },
+  ],
+];
+
+for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+  for (const colorScheme of SCHEMES) {
+    test(`the editor and its dialogs, ${device}, ${colorScheme}: no axe violations`, async ({
+      page,
+      user,
+    }) => {
+      test.slow();
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
+      await loginAs(page, user, '/');
+      const created = await apiPost(page, '/api/documents/create/', { path: '/' });
+      const { id } = (await created.json()) as { id: number };
+      await page.goto(`/document/${id}`);
+      await expect(page.locator('.doc-title')).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await page.evaluate(() => document.fonts.ready);
+      expect(await violations(page), 'editor').toEqual([]);
+      expect(await scrollsSideways(page), 'editor').toBe(false);
+      for (const [name, openDialog] of EDITOR_DIALOGS) {
+        await openDialog(page);
+        await expect(page.getByRole('dialog', { name })).toBeVisible();
+        expect(await violations(page), name).toEqual([]);
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('dialog')).toHaveCount(0);
+      }
+    });
+  }
+}
+
 test.describe('focus and theme', () => {
   test('the skip link is the first Tab stop and moves the focus to the content', async ({ page }) => {
     await open(page, '/');
