@@ -268,3 +268,33 @@ for (const colorScheme of SCHEMES) {
     });
   });
 }
+
+/** The remaining dialogs, opened as a user does, logged in: [screen, dialog name, how to open it]. */
+const MORE_DIALOGS: readonly [string, string | RegExp, (page: Page) => Promise<void>][] = [
+  ['/', 'New folder', (page) => page.getByRole('button', { name: 'New folder' }).click()],
+  ['/', /./, (page) => page.keyboard.press('ControlOrMeta+k')],
+  ['/bibliography/', 'Import references', (page) => page.getByRole('button', { name: 'Import' }).click()],
+  ['/user/profile/', /./, (page) => page.getByRole('button', { name: 'Add e-mail address' }).click()],
+  [
+    '/user/profile/',
+    'Delete account',
+    (page) => page.getByRole('button', { name: 'Delete account' }).click(),
+  ],
+];
+
+for (const colorScheme of SCHEMES) {
+  test(`more dialogs, desktop, ${colorScheme}: no axe violations`, async ({ page, user }) => {
+    test.slow();
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await page.emulateMedia({ colorScheme });
+    await loginAs(page, user, '/');
+    for (const [path, name, openDialog] of MORE_DIALOGS) {
+      await open(page, path);
+      await openDialog(page);
+      await expect(page.getByRole('dialog', { name }).first()).toBeVisible();
+      expect(await violations(page), `${path} ${name}`).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    }
+  });
+}
