@@ -280,6 +280,17 @@ const MORE_DIALOGS: readonly [string, string | RegExp, (page: Page) => Promise<v
     'Delete account',
     (page) => page.getByRole('button', { name: 'Delete account' }).click(),
   ],
+  [
+    '/usermedia/',
+    'Upload new image',
+    (page) => page.getByRole('button', { name: 'Upload new image' }).click(),
+  ],
+  ['/usermedia/', 'Edit categories', (page) => page.getByRole('button', { name: 'Edit categories' }).click()],
+  [
+    '/bibliography/',
+    'Edit categories',
+    (page) => page.getByRole('button', { name: 'Edit categories' }).click(),
+  ],
 ];
 
 for (const colorScheme of SCHEMES) {
