@@ -83,6 +83,70 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
   }
 }
 
+/** The editor's dialogs, each opened as a user does; axe runs on each. */
+const EDITOR_DIALOGS: readonly [string, (page: Page) => Promise<void>][] = [
+  [
+    'Document settings',
+    async (page) => {
+      await page.getByRole('button', { name: 'File' }).click();
+      await page.getByRole('menuitem', { name: 'Document settings' }).click();
+    },
+  ],
+  [
+    'Add author',
+    async (page) => {
+      await page.getByRole('button', { name: 'Insert' }).click();
+      await page.getByRole('menuitem', { name: 'Add author' }).click();
+    },
+  ],
+  [
+    'Link',
+    async (page) => {
+      await page.locator('.doc-richtext_part[data-part-id="body"] p').first().click();
+      await page.keyboard.type('ink');
+      await page.keyboard.press('Shift+Home');
+      await page.keyboard.press('ControlOrMeta+k');
+    },
+  ],
+  ['Keyboard shortcuts', (page) => page.keyboard.press('ControlOrMeta+/')],
+  [
+    'Frequently asked questions',
+    async (page) => {
+      await page.getByRole('button', { name: 'Help' }).click();
+      await page.getByRole('menuitem', { name: 'Frequently asked questions' }).click();
+    },
+  ],
+];
+
+for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+  for (const colorScheme of SCHEMES) {
+    test(`the editor and its dialogs, ${device}, ${colorScheme}: no axe violations`, async ({
+      page,
+      user,
+    }) => {
+      test.slow();
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
+      await loginAs(page, user, '/');
+      const created = await apiPost(page, '/api/documents/create/', { path: '/' });
+      const { id } = (await created.json()) as { id: number };
+      await page.goto(`/document/${id}`);
+      await expect(page.locator('.doc-title')).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await page.evaluate(() => document.fonts.ready);
+      expect(await violations(page), 'editor').toEqual([]);
+      expect(await scrollsSideways(page), 'editor').toBe(false);
+      for (const [name, openDialog] of EDITOR_DIALOGS) {
+        await openDialog(page);
+        await expect(page.getByRole('dialog', { name })).toBeVisible();
+        expect(await violations(page), name).toEqual([]);
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('dialog')).toHaveCount(0);
+      }
+    });
+  }
+}
+
 test.describe('focus and theme', () => {
   test('the skip link is the first Tab stop and moves the focus to the content', async ({ page }) => {
     await open(page, '/');
@@ -138,6 +202,28 @@ test.describe('focus and theme', () => {
   });
 });
 
+test.describe('the header on a phone', () => {
+  test.use({ viewport: VIEWPORTS.phone });
+
+  test('collapses into a menu with every item and its shortcut', async ({ page, user }) => {
+    await loginAs(page, user, '/');
+    await expect(page.locator('h1')).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeHidden();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const menu = page.getByRole('menu', { name: 'Menu' });
+    await expect(menu.getByRole('menuitem')).toHaveText([
+      'DocumentsAlt-d',
+      'BibliographyAlt-b',
+      'ImagesAlt-m',
+    ]);
+    expect(await violations(page)).toEqual([]);
+    await menu.getByRole('menuitem', { name: /Bibliography/ }).click();
+    await expect(page).toHaveURL(/\/bibliography\/$/);
+    await page.keyboard.press('Alt+m');
+    await expect(page).toHaveURL(/\/usermedia\/$/);
+  });
+});
+
 test.describe('dialogs on a phone', () => {
   test.use({ viewport: VIEWPORTS.phone });
 
@@ -181,5 +267,46 @@ for (const colorScheme of SCHEMES) {
       await expect(page.getByRole('dialog')).toBeVisible();
       expect(await violations(page), 'change password').toEqual([]);
     });
+  });
+}
+
+/** The remaining dialogs, opened as a user does, logged in: [screen, dialog name, how to open it]. */
+const MORE_DIALOGS: readonly [string, string | RegExp, (page: Page) => Promise<void>][] = [
+  ['/', 'New folder', (page) => page.getByRole('button', { name: 'New folder' }).click()],
+  ['/', /./, (page) => page.keyboard.press('ControlOrMeta+k')],
+  ['/bibliography/', 'Import references', (page) => page.getByRole('button', { name: 'Import' }).click()],
+  ['/user/profile/', /./, (page) => page.getByRole('button', { name: 'Add e-mail address' }).click()],
+  [
+    '/user/profile/',
+    'Delete account',
+    (page) => page.getByRole('button', { name: 'Delete account' }).click(),
+  ],
+  [
+    '/usermedia/',
+    'Upload new image',
+    (page) => page.getByRole('button', { name: 'Upload new image' }).click(),
+  ],
+  ['/usermedia/', 'Edit categories', (page) => page.getByRole('button', { name: 'Edit categories' }).click()],
+  [
+    '/bibliography/',
+    'Edit categories',
+    (page) => page.getByRole('button', { name: 'Edit categories' }).click(),
+  ],
+];
+
+for (const colorScheme of SCHEMES) {
+  test(`more dialogs, desktop, ${colorScheme}: no axe violations`, async ({ page, user }) => {
+    test.slow();
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await page.emulateMedia({ colorScheme });
+    await loginAs(page, user, '/');
+    for (const [path, name, openDialog] of MORE_DIALOGS) {
+      await open(page, path);
+      await openDialog(page);
+      await expect(page.getByRole('dialog', { name }).first()).toBeVisible();
+      expect(await violations(page), `${path} ${name}`).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    }
   });
 }

@@ -1,6 +1,10 @@
 import type { AuthenticatedUser } from '@scriptorium/common/api/base';
+import { Menu as MenuIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
+import { Button, Keyboard, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { bindingLabel } from '../../actions/key-binding';
+import type { Action } from '../../actions/registry';
 import { actionAttributes, actionTitle, useActions } from '../../actions/use-actions';
 import type { HeaderItem } from '../../plugins/plugin';
 import type { RoutePage } from '../router/routes';
@@ -12,7 +16,10 @@ import { UserMenu } from './user-menu';
 function moveFocus(header: HTMLElement, event: KeyboardEvent) {
   const keys = ['ArrowLeft', 'ArrowRight', 'Home', 'End'];
   if (!keys.includes(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
-  const items = Array.from(header.querySelectorAll<HTMLElement>('[data-header-item]'));
+  // Only the items on screen: on a phone the links hide behind the menu button.
+  const items = Array.from(header.querySelectorAll<HTMLElement>('[data-header-item]')).filter(
+    (item) => typeof item.checkVisibility !== 'function' || item.checkVisibility(),
+  );
   const index = items.indexOf(document.activeElement as HTMLElement);
   if (index < 0) return;
   event.preventDefault();
@@ -23,6 +30,49 @@ function moveFocus(header: HTMLElement, event: KeyboardEvent) {
         ? items.length - 1
         : (index + (event.key === 'ArrowRight' ? 1 : -1) + items.length) % items.length;
   items[next].focus();
+}
+
+/**
+ * The header's links on a phone (<= 640 px, shown by CSS): one menu button with every item and
+ * its shortcut, drawn from the same actions as the links.
+ */
+function PhoneNavMenu({
+  items,
+  actions,
+  page,
+}: {
+  items: readonly HeaderItem[];
+  actions: Action[];
+  page: RoutePage;
+}) {
+  const { t } = useTranslation('web');
+  return (
+    <MenuTrigger>
+      <Button className="icon-button phone-nav-button" aria-label={t('header.menu')}>
+        <MenuIcon aria-hidden="true" />
+      </Button>
+      <Popover placement="bottom start" className="header-menu-popover">
+        <Menu className="header-menu" onAction={(key) => actions.find((action) => action.id === key)?.run()}>
+          {items.map((item, index) => {
+            const action = actions[index];
+            return (
+              <MenuItem
+                key={action.id}
+                id={action.id}
+                className="header-menu-item phone-nav-item"
+                textValue={actionTitle(action, t)}
+                aria-current={item.pages.includes(page) ? 'page' : undefined}
+                aria-keyshortcuts={actionAttributes(action, t)['aria-keyshortcuts']}
+              >
+                <span>{actionTitle(action, t)}</span>
+                {action.keys && <Keyboard className="phone-nav-keys">{bindingLabel(action.keys)}</Keyboard>}
+              </MenuItem>
+            );
+          })}
+        </Menu>
+      </Popover>
+    </MenuTrigger>
+  );
 }
 
 interface MainHeaderProps {
@@ -49,6 +99,7 @@ export function MainHeader({ user, items, page }: MainHeaderProps) {
   return (
     <header ref={header} className="app-header">
       <Logo />
+      <PhoneNavMenu items={items} actions={actions} page={page} />
       <nav className="main-nav" aria-label={t('header.navigation')}>
         <ul>
           {items.map((item, index) => {

@@ -1,5 +1,13 @@
 import { X } from 'lucide-react';
-import { type CSSProperties, type ReactNode, useLayoutEffect, useState } from 'react';
+import {
+  type CSSProperties,
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { Heading, Modal, Dialog as ModalDialog, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { nextDialogLayer, takeDialogLayer } from './dialog-layers';
@@ -18,6 +26,35 @@ export interface DialogProps {
 }
 
 /**
+ * A body that scrolls must be reachable by keyboard (WCAG 2.1.1, axe's scrollable-region-focusable)
+ * when nothing inside it takes the focus (e.g. the editor's shortcut table): it becomes a Tab stop
+ * only while its content is taller than it.
+ */
+function useFocusableWhenScrolling(ref: RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    const body = ref.current;
+    if (!body || typeof ResizeObserver === 'undefined') return;
+    const update = () => {
+      if (body.scrollHeight > body.clientHeight + 1) body.tabIndex = 0;
+      else body.removeAttribute('tabindex');
+    };
+    const resize = new ResizeObserver(update);
+    const observeChildren = () => {
+      resize.disconnect();
+      resize.observe(body);
+      for (const child of Array.from(body.children)) resize.observe(child);
+    };
+    observeChildren();
+    const mutation = new MutationObserver(observeChildren);
+    mutation.observe(body, { childList: true });
+    return () => {
+      resize.disconnect();
+      mutation.disconnect();
+    };
+  }, [ref]);
+}
+
+/**
  * A modal dialog: react-aria traps focus inside, returns it to where it was on close, hides the
  * rest of the page from assistive technology and closes on Escape (only the topmost dialog).
  */
@@ -31,6 +68,8 @@ export function Dialog({ title, onClose, width, height, children, buttons }: Dia
   } as CSSProperties;
   const [layer] = useState(nextDialogLayer);
   useLayoutEffect(() => takeDialogLayer(layer), [layer]);
+  const body = useRef<HTMLDivElement>(null);
+  useFocusableWhenScrolling(body);
 
   return (
     <ModalOverlay
@@ -59,7 +98,9 @@ export function Dialog({ title, onClose, width, height, children, buttons }: Dia
               <X aria-hidden="true" />
             </button>
           </header>
-          <div className="dialog-body">{children}</div>
+          <div ref={body} className="dialog-body">
+            {children}
+          </div>
           {buttons ? <footer className="dialog-buttons">{buttons}</footer> : null}
         </ModalDialog>
       </Modal>

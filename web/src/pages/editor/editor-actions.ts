@@ -16,6 +16,24 @@ import {
   wrapInBlockquote,
 } from '@scriptorium/common/editor/commands';
 import { type FormatMark, schema } from '@scriptorium/common/editor/schema';
+import {
+  Bold,
+  Italic,
+  Link,
+  List,
+  ListOrdered,
+  ListTree,
+  type LucideIcon,
+  Redo2,
+  Search,
+  SquareAsterisk,
+  Subscript,
+  Superscript,
+  Table,
+  TextQuote,
+  Underline,
+  Undo2,
+} from 'lucide-react';
 import { redo, undo } from 'prosemirror-history';
 import type { Command, EditorState } from 'prosemirror-state';
 import { isInTable } from 'prosemirror-tables';
@@ -48,8 +66,8 @@ export interface EditorActionSpec {
   menu: MenuId;
   /** Sub-group of a menu, drawn between separators. */
   group: string;
-  /** A short glyph for the toolbar; absent: menu only. */
-  icon?: string;
+  /** The toolbar's icon (lucide); absent: menu only. */
+  icon?: LucideIcon;
   /** Changes the document: hidden for read-only rights. */
   writes: boolean;
   command?: Command;
@@ -65,7 +83,7 @@ function mark(
   title: string,
   name: FormatMark,
   keys: string | undefined,
-  icon: string | undefined,
+  icon: LucideIcon | undefined,
 ): EditorActionSpec {
   return {
     id: `editor.${id}`,
@@ -123,7 +141,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     keys: 'Mod+Z',
     menu: 'edit',
     group: 'history',
-    icon: '↶',
+    icon: Undo2,
     writes: true,
     command: undo,
   },
@@ -133,7 +151,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     keys: 'Mod+Shift+Z',
     menu: 'edit',
     group: 'history',
-    icon: '↷',
+    icon: Redo2,
     writes: true,
     command: redo,
   },
@@ -143,7 +161,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     keys: 'Mod+F',
     menu: 'edit',
     group: 'search',
-    icon: '⌕',
+    icon: Search,
     writes: false,
     panel: 'search',
   },
@@ -154,7 +172,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     keys: 'Mod+Alt+F',
     menu: 'insert',
     group: 'inline',
-    icon: '¹',
+    icon: SquareAsterisk,
     writes: true,
     command: insertFootnote,
   },
@@ -164,7 +182,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     keys: 'Mod+K',
     menu: 'insert',
     group: 'inline',
-    icon: '🔗',
+    icon: Link,
     writes: true,
     panel: 'link',
   },
@@ -183,7 +201,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     title: 'action.table',
     menu: 'insert',
     group: 'blocks',
-    icon: '▦',
+    icon: Table,
     writes: true,
     command: insertTable(3, 3),
   },
@@ -236,11 +254,11 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     command: (s, d) => isInTable(s) && tableCommands.deleteColumn(s, d),
   },
 
-  mark('bold', 'action.bold', 'strong', 'Mod+B', 'B'),
-  mark('italic', 'action.italic', 'em', 'Mod+I', 'I'),
-  mark('underline', 'action.underline', 'underline', 'Mod+U', 'U'),
-  mark('superscript', 'action.superscript', 'sup', 'Mod+.', 'x²'),
-  mark('subscript', 'action.subscript', 'sub', 'Mod+,', 'x₂'),
+  mark('bold', 'action.bold', 'strong', 'Mod+B', Bold),
+  mark('italic', 'action.italic', 'em', 'Mod+I', Italic),
+  mark('underline', 'action.underline', 'underline', 'Mod+U', Underline),
+  mark('superscript', 'action.superscript', 'sup', 'Mod+.', Superscript),
+  mark('subscript', 'action.subscript', 'sub', 'Mod+,', Subscript),
   mark('code', 'action.code', 'code', 'Mod+E', undefined),
   mark('smallcaps', 'action.smallcaps', 'smallcaps', undefined, undefined),
   {
@@ -281,7 +299,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     keys: 'Mod+Shift+9',
     menu: 'format',
     group: 'wrap',
-    icon: '❝',
+    icon: TextQuote,
     writes: true,
     command: wrapInBlockquote,
   },
@@ -291,7 +309,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     keys: 'Mod+Shift+8',
     menu: 'format',
     group: 'wrap',
-    icon: '•',
+    icon: List,
     writes: true,
     command: toggleBulletList,
   },
@@ -301,7 +319,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     keys: 'Mod+Shift+7',
     menu: 'format',
     group: 'wrap',
-    icon: '1.',
+    icon: ListOrdered,
     writes: true,
     command: toggleOrderedList,
   },
@@ -341,7 +359,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     keys: 'Mod+Alt+O',
     menu: 'tools',
     group: 'tools',
-    icon: '☰',
+    icon: ListTree,
     writes: false,
     panel: 'outline',
   },

@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { Check } from 'lucide-react';
 import type { EditorView } from 'prosemirror-view';
 import { Button, Menu, MenuItem, MenuTrigger, Popover, Separator } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
@@ -67,7 +68,7 @@ export function EditorMenuBar({ view, canWrite, run }: MenuProps) {
                           textValue={t(action.title, action.titleOptions)}
                         >
                           <span className="editor-menu-check" aria-hidden="true">
-                            {checked ? '✓' : ''}
+                            {checked ? <Check size={16} /> : null}
                           </span>
                           <span className="editor-menu-label">{t(action.title, action.titleOptions)}</span>
                           {action.keys ? (
@@ -119,6 +120,7 @@ export function EditorToolbar({ view, canWrite, run }: MenuProps) {
         ))}
       </select>
       {buttons.map((action) => {
+        const Icon = action.icon;
         const active = action.active?.(view.state);
         const enabled = isEnabled(action, view);
         return (
@@ -134,7 +136,7 @@ export function EditorToolbar({ view, canWrite, run }: MenuProps) {
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => run(action)}
           >
-            {action.icon}
+            {Icon && <Icon aria-hidden="true" size={18} />}
           </button>
         );
       })}

@@ -12,6 +12,7 @@ import { outline } from '@scriptorium/common/editor/outline';
 import { isSafeHref, PAPER_SIZES, type PaperSize } from '@scriptorium/common/editor/schema';
 import { findMatches, replaceAll, replaceOne, type SearchQuery } from '@scriptorium/common/editor/search';
 import { countDocument } from '@scriptorium/common/editor/text-stats';
+import { X } from 'lucide-react';
 import { TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
@@ -71,7 +72,7 @@ export function SettingsDialog({ view, onClose }: PanelProps) {
       onClose={onClose}
       width={420}
       buttons={
-        <button type="button" className="primary" onClick={onClose}>
+        <button type="button" className="button button-primary" onClick={onClose}>
           {t('settings.done')}
         </button>
       }
@@ -255,7 +256,7 @@ export function LinkDialog({ view, onClose }: PanelProps) {
               {t('link.remove')}
             </button>
           ) : null}
-          <button type="submit" form="editor-link-form" className="primary">
+          <button type="submit" form="editor-link-form" className="button button-primary">
             {t('link.apply')}
           </button>
         </>
@@ -336,7 +337,7 @@ export function ContributorDialog({ view, index, onClose }: PanelProps & { index
           <button type="button" onClick={onClose}>
             {t('contributors.cancel')}
           </button>
-          <button type="submit" form={formId} className="primary">
+          <button type="submit" form={formId} className="button button-primary">
             {t('contributors.save')}
           </button>
         </>
@@ -474,8 +475,14 @@ export function SearchPanel({ view, onClose, revision }: PanelProps & { revision
           </button>
         </>
       ) : null}
-      <button type="button" className="editor-search-close" aria-label={t('search.close')} onClick={onClose}>
-        ×
+      <button
+        type="button"
+        className="icon-button editor-search-close"
+        aria-label={t('search.close')}
+        title={t('search.close')}
+        onClick={onClose}
+      >
+        <X aria-hidden="true" size={18} />
       </button>
     </section>
   );
@@ -499,8 +506,14 @@ export function OutlinePanel({ view, onClose, revision }: PanelProps & { revisio
     <nav className="editor-outline" aria-label={t('outline.title')}>
       <header>
         <h2>{t('outline.title')}</h2>
-        <button type="button" aria-label={t('search.close')} onClick={onClose}>
-          ×
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('search.close')}
+          title={t('search.close')}
+          onClick={onClose}
+        >
+          <X aria-hidden="true" size={18} />
         </button>
       </header>
       {entries.length ? (

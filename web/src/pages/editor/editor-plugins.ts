@@ -148,7 +148,11 @@ export function partLabelPlugin(context: PluginContext): Plugin {
           const id = node.type.name === 'title' ? 'title' : String(node.attrs.id);
           const attrs: Record<string, string> = { 'data-label': context.label(`part.${id}`) };
           if (node.type.name === 'title' || node.type.name === 'heading_part') {
-            if (node.content.size === 0) attrs['data-placeholder'] = context.label(`part.${id}`);
+            if (node.content.size === 0) {
+              attrs['data-placeholder'] = context.label(`part.${id}`);
+              // An empty heading still has a name for screen readers: the placeholder they cannot see.
+              attrs['aria-label'] = context.label(`part.${id}`);
+            }
           }
           decorations.push(Decoration.node(offset, offset + node.nodeSize, attrs));
         });
