@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { apiCall, expect, loginAs, test } from '../fixtures';
 
 // The look (issue 15): axe finds nothing on the screens, logged out and in, light and dark,
@@ -128,7 +129,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme });
       await loginAs(page, user, '/');
-      const created = await apiPost(page, '/api/documents/create/', { path: '/' });
+      const created = await apiCall(page, documentsApi.create, { path: '/' });
       const { id } = (await created.json()) as { id: number };
       await page.goto(`/document/${id}`);
       await expect(page.locator('.doc-title')).toBeVisible();
