@@ -15,6 +15,26 @@ async function press(page: Page, key: string, times: number) {
   for (let i = 0; i < times; i++) await page.keyboard.press(key);
 }
 
+/**
+ * ProseMirror takes a selection made with the keys from the document's selectionchange event,
+ * which the browser fires a little after the key. Pressed at machine speed, the next shortcut can
+ * come first and act on the old selection. This waits until a selectionchange carrying `text` has
+ * been dispatched: ProseMirror's listener, added earlier, has then seen it too.
+ */
+async function selectionSeen(page: Page, text: string) {
+  await expect
+    .poll(() => page.evaluate(() => (window as { seenSelection?: string }).seenSelection))
+    .toBe(text);
+}
+
+async function watchSelection(page: Page) {
+  await page.evaluate(() =>
+    document.addEventListener('selectionchange', () => {
+      (window as { seenSelection?: string }).seenSelection = String(document.getSelection());
+    }),
+  );
+}
+
 test.describe('bibliography rich-text fields', () => {
   // Each scenario takes seconds alone; a minute leaves room for a busy, shared machine.
   test.describe.configure({ timeout: 60_000 });
@@ -30,11 +50,13 @@ test.describe('bibliography rich-text fields', () => {
     const title = dialog.getByRole('textbox', { name: 'Title *', exact: true });
     await expect(title).toHaveAttribute('contenteditable', 'true');
     await title.click();
+    await watchSelection(page);
     await page.keyboard.type('Learning with H2O molecules');
 
     // "Learning" in italics with the shortcut.
     await page.keyboard.press('Home');
     await press(page, 'Shift+ArrowRight', 'Learning'.length);
+    await selectionSeen(page, 'Learning');
     await page.keyboard.press('Control+i');
     await expect(title.locator('em')).toHaveText('Learning');
     const toolbar = dialog.getByRole('toolbar', { name: 'Text formatting' });
@@ -47,6 +69,7 @@ test.describe('bibliography rich-text fields', () => {
     await page.keyboard.press('Home');
     await press(page, 'ArrowRight', 'Learning with H'.length);
     await page.keyboard.press('Shift+ArrowRight');
+    await selectionSeen(page, '2');
     const superscript = toolbar.getByRole('button', { name: /^Superscript/ });
     await expect(superscript).toHaveAttribute('aria-pressed', 'false');
     await superscript.click();

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+} from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
 import type { Database } from './schema';
@@ -10,6 +17,17 @@ export type Db = Kysely<Database>;
 
 // PostgreSQL returns bigint (int8) as text; our bigints are millisecond times, safe as numbers.
 pg.types.setTypeParser(20, (value) => Number(value));
+
+/**
+ * Every SQLite transaction takes the write lock at BEGIN. A deferred one that reads and then writes
+ * fails at once with SQLITE_BUSY, without waiting out busy_timeout, when another process (the
+ * manage CLI, the browser specs' seeding) committed in between; IMMEDIATE waits for the lock.
+ */
+class ImmediateTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
 
 export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): {
   db: Db;
@@ -30,7 +48,13 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({
+      dialect: new (class extends SqliteDialect {
+        override createDriver() {
+          return new ImmediateTransactionsDriver({ database: sqlite });
+        }
+      })({ database: sqlite }),
+    }),
     dialect: 'sqlite',
   };
 }

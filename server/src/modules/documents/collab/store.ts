@@ -2,7 +2,7 @@ import { TITLE_MAX } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, documentTitle, standardArticle } from '@scriptorium/common/editor/templates';
 import type { StepJson } from '@scriptorium/common/ws/document-messages';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Step } from 'prosemirror-transform';
 import type { Db, Dialect } from '../../../db/database';
@@ -92,8 +92,9 @@ export async function readSteps(
 
 /**
  * Runs `work` holding the document's write lock until it commits: PostgreSQL locks the document
- * row (SELECT ... FOR UPDATE), SQLite takes the database's write lock up front (BEGIN IMMEDIATE),
- * so that the version read inside is still the version when the steps are written.
+ * row (SELECT ... FOR UPDATE), SQLite takes the database's write lock up front (every SQLite
+ * transaction begins IMMEDIATE, see db/database.ts), so that the version read inside is still the
+ * version when the steps are written.
  */
 export async function withDocumentLock<T>(
   db: Db,
@@ -101,22 +102,10 @@ export async function withDocumentLock<T>(
   documentId: number,
   work: (trx: Executor) => Promise<T>,
 ): Promise<T> {
-  if (dialect === 'postgres') {
-    return db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    if (dialect === 'postgres')
       await trx.selectFrom('documents').select('id').where('id', '=', documentId).forUpdate().execute();
-      return work(trx);
-    });
-  }
-  return db.connection().execute(async (connection) => {
-    await sql`begin immediate`.execute(connection);
-    try {
-      const result = await work(connection);
-      await sql`commit`.execute(connection);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(connection).catch(() => undefined);
-      throw error;
-    }
+    return work(trx);
   });
 }
 
