@@ -5,7 +5,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
@@ -14,6 +13,7 @@ import { EMPTY_CONTENT } from '../src/modules/documents/commands/create-document
 import { createUser } from '../src/modules/user/commands/create-user';
 import { DocumentClient } from '../src/ws/document-client';
 import { TestClient } from './harness';
+import { postgresAndRedisReachable } from './services';
 import { cookieHeader, eventually, waitFor } from './ws-support';
 
 // The document endpoint across real server processes (src/main.ts as children): two processes
@@ -25,27 +25,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 const PASSWORD = 'correct horse battery staple';
 
-async function servicesReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3000 });
-  const redis = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await client.connect();
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-    redis.disconnect();
-  }
-}
-
-const SERVICES = REQUIRED || (await servicesReachable());
+const SERVICES = REQUIRED || (await postgresAndRedisReachable(DATABASE_URL, REDIS_URL, 3000));
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
