@@ -172,4 +172,25 @@ export const test = base.extend<{ user: TestUser }>({
     await use(await createUser());
   },
 });
+/**
+ * ProseMirror takes a selection made with the keys from the document's selectionchange event,
+ * which the browser fires a little after the key. Pressed at machine speed, the next shortcut can
+ * come first and act on the old selection. This waits until a selectionchange carrying `text` has
+ * been dispatched: ProseMirror's listener, added earlier, has then seen it too.
+ */
+export async function selectionSeen(page: Page, text: string) {
+  await expect
+    .poll(() => page.evaluate(() => (window as { seenSelection?: string }).seenSelection))
+    .toBe(text);
+}
+
+/** Records the text of every selectionchange, for selectionSeen. */
+export async function watchSelection(page: Page) {
+  await page.evaluate(() =>
+    document.addEventListener('selectionchange', () => {
+      (window as { seenSelection?: string }).seenSelection = String(document.getSelection());
+    }),
+  );
+}
+
 export { expect };

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, loginAs, setLanguage, test } from '../fixtures';
+import { expect, loginAs, selectionSeen, setLanguage, test, watchSelection } from '../fixtures';
 
 async function exportBibtex(page: Page): Promise<string> {
   const download = page.waitForEvent('download');
@@ -13,26 +13,6 @@ async function exportBibtex(page: Page): Promise<string> {
 
 async function press(page: Page, key: string, times: number) {
   for (let i = 0; i < times; i++) await page.keyboard.press(key);
-}
-
-/**
- * ProseMirror takes a selection made with the keys from the document's selectionchange event,
- * which the browser fires a little after the key. Pressed at machine speed, the next shortcut can
- * come first and act on the old selection. This waits until a selectionchange carrying `text` has
- * been dispatched: ProseMirror's listener, added earlier, has then seen it too.
- */
-async function selectionSeen(page: Page, text: string) {
-  await expect
-    .poll(() => page.evaluate(() => (window as { seenSelection?: string }).seenSelection))
-    .toBe(text);
-}
-
-async function watchSelection(page: Page) {
-  await page.evaluate(() =>
-    document.addEventListener('selectionchange', () => {
-      (window as { seenSelection?: string }).seenSelection = String(document.getSelection());
-    }),
-  );
 }
 
 test.describe('bibliography rich-text fields', () => {

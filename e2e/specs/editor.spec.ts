@@ -2,7 +2,17 @@ import type { Browser, Page } from '@playwright/test';
 import type { AccessRight } from '@scriptorium/common/api/documents';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
-import { apiCall, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
+import {
+  apiCall,
+  createUser,
+  expect,
+  loginAs,
+  selectionSeen,
+  setLanguage,
+  type TestUser,
+  test,
+  watchSelection,
+} from '../fixtures';
 
 // Accounts are made by the CLI on the server's SQLite file: one test after the other.
 test.describe.configure({ mode: 'serial' });
@@ -203,11 +213,13 @@ test('keyboard: headings, lists with Tab, links with Mod+K; offline edits are ke
   await expect(paper.locator('ul > li')).toHaveText(['first', 'nested']);
 
   // A link on the selected word.
+  await watchSelection(page);
   await paper
     .locator('li p')
     .first()
     .click({ position: { x: 1, y: 4 } });
   await page.keyboard.press('Shift+End');
+  await selectionSeen(page, 'first');
   await page.keyboard.press('ControlOrMeta+k');
   const dialog = page.getByRole('dialog', { name: 'Link' });
   await dialog.getByLabel('Web address').fill('javascript:alert(1)');
