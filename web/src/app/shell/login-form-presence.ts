@@ -1,4 +1,4 @@
-import { useLayoutEffect, useSyncExternalStore } from 'react';
+import { useLayoutEffect, useState } from 'react';
 
 /**
  * Whether a login form is on screen. The header's Log in button hides meanwhile, so the page has a
@@ -19,7 +19,6 @@ function change(delta: number): void {
 
 /** Called by the login form; counts while mounted and `shown`. */
 export function useLoginFormPresence(shown = true): void {
-  // Layout effect: the header re-renders before the browser paints, so two buttons never show.
   useLayoutEffect(() => {
     if (!shown) return;
     change(1);
@@ -27,6 +26,19 @@ export function useLoginFormPresence(shown = true): void {
   }, [shown]);
 }
 
+/**
+ * Whether the header hides its Log in button. Both sides work in layout effects: a state update
+ * there is rendered before the browser (or a test) gets control back, so two "Log in" buttons never
+ * exist together. (useSyncExternalStore subscribes in a passive effect, which React may run a task
+ * later: when the header and the form mounted in one commit after an asynchronous update — the
+ * logged-out app after deleting the account — the form's count went unnoticed for that task.)
+ */
 export function useLoginFormShown(): boolean {
-  return useSyncExternalStore(subscribe, () => shownForms > 0);
+  const [shown, setShown] = useState(() => shownForms > 0);
+  useLayoutEffect(() => {
+    const update = () => setShown(shownForms > 0);
+    update();
+    return subscribe(update);
+  }, []);
+  return shown;
 }

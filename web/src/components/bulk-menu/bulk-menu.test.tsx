@@ -3,7 +3,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderWithI18n } from '../test-i18n';
 import { BulkMenu } from './bulk-menu';
 
-function setup(overrides: { allSelected?: boolean; someSelected?: boolean; deleteDisabled?: boolean } = {}) {
+function setup(
+  overrides: {
+    allSelected?: boolean;
+    someSelected?: boolean;
+    nothingToSelect?: boolean;
+    deleteDisabled?: boolean;
+  } = {},
+) {
   const onSelectAll = vi.fn();
   const onDelete = vi.fn();
   const onExport = vi.fn();
@@ -11,6 +18,7 @@ function setup(overrides: { allSelected?: boolean; someSelected?: boolean; delet
     <BulkMenu
       allSelected={overrides.allSelected ?? false}
       someSelected={overrides.someSelected}
+      nothingToSelect={overrides.nothingToSelect}
       onSelectAll={onSelectAll}
       actions={[
         { label: 'Delete selected', onSelect: onDelete, disabled: overrides.deleteDisabled },
@@ -28,6 +36,11 @@ describe('BulkMenu', () => {
     expect(box.checked).toBe(false);
     fireEvent.click(box);
     expect(onSelectAll).toHaveBeenCalledWith(true);
+  });
+
+  it('disables the checkbox while there is nothing to select (a list still loading or empty)', () => {
+    setup({ nothingToSelect: true });
+    expect((screen.getByRole('checkbox', { name: 'Select all' }) as HTMLInputElement).disabled).toBe(true);
   });
 
   it('shows a mixed checkbox when only some rows are selected', () => {

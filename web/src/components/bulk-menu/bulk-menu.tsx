@@ -19,6 +19,11 @@ export interface BulkMenuProps {
   actions: BulkAction[];
   /** Some but not all rows selected: the checkbox shows a mixed state. */
   someSelected?: boolean;
+  /**
+   * No rows (still loading, or an empty list): the checkbox is disabled, so a click cannot select
+   * "all" of nothing and leave the box unchecked.
+   */
+  nothingToSelect?: boolean;
   /** Controlled open state, so that an Alt shortcut of the surrounding menu can open the dropdown. */
   isOpen?: boolean;
   onOpenChange?(open: boolean): void;
@@ -30,6 +35,7 @@ export function BulkMenu({
   onSelectAll,
   actions,
   someSelected,
+  nothingToSelect,
   isOpen,
   onOpenChange,
 }: BulkMenuProps) {
@@ -42,6 +48,7 @@ export function BulkMenu({
         className="bulk-menu-checkbox"
         aria-label={t('bulkSelectAll')}
         checked={allSelected}
+        disabled={nothingToSelect}
         ref={(box) => {
           if (box) box.indeterminate = !allSelected && Boolean(someSelected);
         }}

@@ -61,6 +61,8 @@ export interface SelectActionMenuItem extends ItemBase {
   type: 'select-action';
   allSelected: boolean;
   someSelected?: boolean;
+  /** No rows yet or none at all: the select-all checkbox is disabled. */
+  nothingToSelect?: boolean;
   onSelectAll(checked: boolean): void;
   actions: BulkAction[];
 }
@@ -241,6 +243,7 @@ export function OverviewMenu({ items, label }: OverviewMenuProps) {
           <BulkMenu
             allSelected={item.allSelected}
             someSelected={item.someSelected}
+            nothingToSelect={item.nothingToSelect}
             onSelectAll={item.onSelectAll}
             actions={item.actions}
             {...openProps(item.id)}

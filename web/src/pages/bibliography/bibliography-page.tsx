@@ -277,6 +277,7 @@ export function BibliographyPage() {
       id: 'bulk',
       allSelected,
       someSelected,
+      nothingToSelect: visibleIds.length === 0,
       onSelectAll: (checked: boolean) => setSelected(selectVisible(selected, visibleIds, checked)),
       actions: [
         {

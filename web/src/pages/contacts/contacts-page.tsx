@@ -175,6 +175,7 @@ export function ContactsPage() {
       id: 'bulk',
       allSelected,
       someSelected: selectedRows.length > 0 && !allSelected,
+      nothingToSelect: contacts.length === 0,
       onSelectAll: (checked: boolean) =>
         setSelected(checked ? new Set(contacts.map(contactRowId)) : new Set()),
       actions: [

@@ -169,6 +169,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
       shortcut: 'a',
       allSelected: rows.length > 0 && selectedRows.length === rows.length,
       someSelected: !none,
+      nothingToSelect: rows.length === 0,
       onSelectAll: (checked) => setSelected(checked ? new Set(rows.map((row) => row.key)) : new Set()),
       actions: [
         {

@@ -201,6 +201,7 @@ export function UsermediaPage() {
       id: 'bulk',
       allSelected,
       someSelected,
+      nothingToSelect: visibleIds.length === 0,
       onSelectAll: (checked: boolean) => setSelected(selectVisible(selected, visibleIds, checked)),
       actions: [
         {
