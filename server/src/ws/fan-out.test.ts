@@ -33,9 +33,9 @@ function collect(fanOut: FanOut): FanOutEvent[] {
   return heard;
 }
 
-async function until(check: () => boolean): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
   const started = Date.now();
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() - started > 5000) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -100,8 +100,11 @@ describe.skipIf(!REDIS)('RedisFanOut (real Redis)', () => {
     const other = await connect(prefix());
     const heard = collect(other);
     expect(await mine.publish(event('private'))).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(heard).toEqual([]);
+    // Redis runs commands one after another: had the first event reached the other deployment, it
+    // would arrive before this one, published after it.
+    await other.publish(event('own'));
+    await until(() => heard.length > 0);
+    expect(heard).toEqual([event('own')]);
   });
 
   it('lets a publisher (the CLI) reach the servers without subscribing itself', async () => {
@@ -137,16 +140,14 @@ describe.skipIf(!REDIS)('RedisFanOut (real Redis)', () => {
     let bSockets = 1;
     b.setLocalCensus(() => ({ userIds: [2], sockets: bSockets }));
     const read = async () => (await a.census()).map(({ userIds, sockets }) => ({ userIds, sockets }));
-    const started = Date.now();
-    while ((await read()).length < 2 && Date.now() - started < 5000)
-      await new Promise((r) => setTimeout(r, 20));
+    await until(async () => (await read()).length === 2);
     expect(await read()).toEqual([
       { userIds: [1, 2], sockets: 3 },
       { userIds: [2], sockets: 1 },
     ]);
     bSockets = 5;
     b.censusChanged();
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await until(async () => (await read())[1]?.sockets === 5);
     expect((await read())[1]).toEqual({ userIds: [2], sockets: 5 });
     await b.close();
     expect(await read()).toEqual([{ userIds: [1, 2], sockets: 3 }]);
