@@ -8,27 +8,29 @@
 // It prints figures and ratios; it asserts no times. PostgreSQL and Redis legs run when
 // BENCH_PG_URL (an admin URL, default postgres://postgres@127.0.0.1:5432/postgres) and
 // BENCH_REDIS_URL (default redis://127.0.0.1:6379) answer.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
-import pg from 'pg';
 import { Step } from 'prosemirror-transform';
 import type { Db, Dialect } from '../server/src/db/database';
 import { createDatabase } from '../server/src/db/database';
 import { migrateToLatest } from '../server/src/db/migrate';
 import { appendSteps, withDocumentLock } from '../server/src/modules/documents/collab/store';
-import { createUser } from '../server/src/modules/user/commands/create-user';
+import { createDocument as insertDocument } from '../server/src/modules/documents/commands/create-document';
 import { DocumentClient } from '../server/src/ws/document-client';
-import { insertSharedDocument } from '../server/test/seed';
+import {
+  type ServerProcess,
+  startServerProcess,
+  stopServerProcess,
+  temporaryDatabase,
+} from '../server/test/processes';
+import { insertSharedDocument, shareDocument } from '../server/test/seed';
 import { postgresAndRedisReachable } from '../server/test/services';
-import { BENCH_PASSWORD, benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { bodyParagraphStart, wsUrlBase } from '../server/test/ws-support';
+import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const WRITERS = Number(process.env.BENCH_WRITERS || 20);
 const RATE = Number(process.env.BENCH_DIFFS_PER_S || 5);
@@ -36,7 +38,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS || 20);
 const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
-const MAIN = path.resolve(import.meta.dirname, '../server/src/main.ts');
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -47,38 +48,14 @@ function percentile(values: number[], p: number): number {
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /** A fresh PostgreSQL database for one leg; dropped afterwards. */
-async function tempPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `scriptorium_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: PG_ADMIN });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
+const tempPostgres = () => temporaryDatabase(PG_ADMIN, 'scriptorium_bench');
 
 function initialContent(): string {
   return JSON.stringify(createDocument(schema, standardArticle, { title: 'Bench' }).toJSON());
 }
 
 /** Position inside the body's first paragraph of a client's current document. */
-function bodyStart(client: DocumentClient): number {
-  let found = -1;
-  client.state!.doc.descendants((node, pos) => {
-    if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
-    return found < 0;
-  });
-  return found;
-}
+const bodyStart = (client: DocumentClient) => bodyParagraphStart(client.state!.doc);
 
 // ---------------------------------------------------------------------------------------------
 // (1) Writers on one document, and the bare commit.
@@ -120,37 +97,11 @@ async function writersLeg(engine: 'sqlite' | 'postgres'): Promise<void> {
     const users: { id: number; username: string }[] = [];
     for (let index = 0; index < WRITERS; index++)
       users.push(await createBenchUser(server.ctx, `writer${index}`));
-    const now = Date.now();
     const insertDoc = async () =>
-      (
-        await db
-          .insertInto('documents')
-          .values({
-            owner_id: users[0].id,
-            title: 'Bench',
-            path: '',
-            content: initialContent(),
-            version: 0,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
+      (await insertDocument(db, users[0].id, { title: 'Bench', path: '', content: initialContent() })).id;
     const documentId = await insertDoc();
     const bareId = await insertDoc();
-    for (const user of users.slice(1))
-      await db
-        .insertInto('document_access')
-        .values({
-          document_id: documentId,
-          user_id: user.id,
-          invite_id: null,
-          rights: 'write',
-          path: '',
-          created_at: now,
-        })
-        .execute();
+    for (const user of users.slice(1)) await shareDocument(db, documentId, { userId: user.id });
 
     const latencies: number[] = [];
     const clients: DocumentClient[] = [];
@@ -160,7 +111,7 @@ async function writersLeg(engine: 'sqlite' | 'postgres'): Promise<void> {
       const headers = await loginHeaders(server.base, user.username);
       const pending: number[] = [];
       const client = new DocumentClient({
-        wsUrlBase: `ws://127.0.0.1:${server.port}/ws`,
+        wsUrlBase: wsUrlBase(server.base),
         documentId,
         headers: { cookie: headers.Cookie, origin: server.base },
         onConfirmed: (steps) => {
@@ -223,73 +174,16 @@ async function writersLeg(engine: 'sqlite' | 'postgres'): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // (2) Two processes against one, PostgreSQL + Redis, 20 documents.
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function startProcess(
-  databaseUrl: string,
-  dataDir: string,
-): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      DATA_DIR: dataDir,
-      SECRET_KEY: 'bench',
-      WEB_DIST: path.join(dataDir, 'no-web'),
-    },
-    stdio: 'ignore',
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let tries = 0; ; tries++) {
-    try {
-      if ((await benchCall(base, baseApi.configuration)).status === 200) return { child, base };
-    } catch {
-      // not yet
-    }
-    if (tries > 300) throw new Error('server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 async function processesLeg(processCount: number): Promise<number> {
   const postgres = await tempPostgres();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-procs-'));
-  const children: ChildProcess[] = [];
+  const children: ServerProcess[] = [];
   try {
     const { db, dialect } = createDatabase({ databaseUrl: postgres.url, dataDir });
     await migrateToLatest(db, dialect);
-    const ctx = { db };
     const users: { id: number; username: string }[] = [];
     for (let index = 0; index < DOCUMENTS * 2; index++)
-      users.push(
-        await createUser(ctx, {
-          username: `p${index}`,
-          email: `p${index}@example.org`,
-          password: BENCH_PASSWORD,
-          emailVerified: true,
-        }),
-      );
+      users.push(await createBenchUser({ db }, `p${index}`));
     const documents: number[] = [];
     for (let index = 0; index < DOCUMENTS; index++) {
       const id = await insertSharedDocument(
@@ -303,9 +197,15 @@ async function processesLeg(processCount: number): Promise<number> {
     await db.destroy();
     const servers = [];
     for (let index = 0; index < processCount; index++) {
-      const started = await startProcess(postgres.url, dataDir);
-      children.push(started.child);
-      servers.push(started.base);
+      const started = await startServerProcess({
+        DATABASE_URL: postgres.url,
+        REDIS_URL,
+        DATA_DIR: dataDir,
+        SECRET_KEY: 'bench',
+        WEB_DIST: path.join(dataDir, 'no-web'),
+      });
+      children.push(started);
+      servers.push(started.baseUrl);
     }
     // Two writers per document; with two processes half of the documents are served by each (a
     // document's writers share a process, as a balancer keyed on the document would place them).
@@ -315,7 +215,7 @@ async function processesLeg(processCount: number): Promise<number> {
       const headers = await loginHeaders(base, users[index].username);
       clients.push(
         new DocumentClient({
-          wsUrlBase: `${base.replace(/^http/, 'ws')}/ws`,
+          wsUrlBase: wsUrlBase(base),
           documentId: documents[Math.floor(index / 2)],
           headers: { cookie: headers.Cookie, origin: base },
         }),
@@ -338,7 +238,7 @@ async function processesLeg(processCount: number): Promise<number> {
     for (const client of clients) client.close();
     return perSecond;
   } finally {
-    await Promise.all(children.map(stop));
+    await Promise.all(children.map((child) => stopServerProcess(child)));
     rmSync(dataDir, { recursive: true, force: true });
     await postgres.drop();
   }

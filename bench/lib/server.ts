@@ -57,7 +57,7 @@ export async function startBenchServer(name: string, env: Record<string, string>
   };
 }
 
-export function createBenchUser(ctx: AppContext, username: string): Promise<UserRow> {
+export function createBenchUser(ctx: Pick<AppContext, 'db'>, username: string): Promise<UserRow> {
   return createUser(ctx, {
     username,
     email: `${username}@example.org`,

@@ -1,7 +1,29 @@
+import type { AccessRight } from '@scriptorium/common/api/documents';
 import type { Db } from '../src/db/database';
+import { createDocument } from '../src/modules/documents/commands/create-document';
 
 /** Who a shared document is shared with: a user, or a pending invite. */
 export type AccessHolder = { userId: number } | { inviteId: number };
+
+/** Gives `holder` a right on a document straight in the database (`write` unless told). */
+export async function shareDocument(
+  db: Db,
+  documentId: number,
+  holder: AccessHolder,
+  rights: AccessRight = 'write',
+): Promise<void> {
+  await db
+    .insertInto('document_access')
+    .values({
+      document_id: documentId,
+      user_id: 'userId' in holder ? holder.userId : null,
+      invite_id: 'inviteId' in holder ? holder.inviteId : null,
+      rights,
+      path: '',
+      created_at: Date.now(),
+    })
+    .execute();
+}
 
 /**
  * Inserts a document of `ownerId` straight into the database, shared for writing with `holder`,
@@ -13,30 +35,11 @@ export async function insertSharedDocument(
   holder: AccessHolder,
   fields: { title?: string; content?: string } = {},
 ): Promise<number> {
-  const now = Date.now();
-  const document = await db
-    .insertInto('documents')
-    .values({
-      owner_id: ownerId,
-      title: fields.title ?? 'Paper',
-      path: '',
-      content: fields.content ?? '{}',
-      version: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('document_access')
-    .values({
-      document_id: document.id,
-      user_id: 'userId' in holder ? holder.userId : null,
-      invite_id: 'inviteId' in holder ? holder.inviteId : null,
-      rights: 'write',
-      path: '',
-      created_at: now,
-    })
-    .execute();
-  return document.id;
+  const { id } = await createDocument(db, ownerId, {
+    title: fields.title ?? 'Paper',
+    path: '',
+    content: fields.content ?? '{}',
+  });
+  await shareDocument(db, id, holder);
+  return id;
 }

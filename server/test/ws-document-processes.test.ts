@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { schema } from '@scriptorium/common/editor/schema';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
@@ -13,8 +11,17 @@ import { EMPTY_CONTENT } from '../src/modules/documents/commands/create-document
 import { createUser } from '../src/modules/user/commands/create-user';
 import { DocumentClient } from '../src/ws/document-client';
 import { TestClient } from './harness';
+import {
+  freePort,
+  type ServerProcess,
+  startServerProcess,
+  stopServerProcess,
+  type TemporaryDatabase,
+  temporaryDatabase,
+} from './processes';
+import { insertSharedDocument } from './seed';
 import { postgresAndRedisReachable } from './services';
-import { cookieHeader, eventually, waitFor } from './ws-support';
+import { bodyParagraphStart, cookieHeader, eventually, waitFor, wsUrlBase } from './ws-support';
 
 // The document endpoint across real server processes (src/main.ts as children): two processes
 // serving one document through PostgreSQL and Redis, and kill -9 right after a confirmation.
@@ -22,64 +29,9 @@ import { cookieHeader, eventually, waitFor } from './ws-support';
 const REQUIRED = process.env.REQUIRE_SERVICES === '1';
 const DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 const PASSWORD = 'correct horse battery staple';
 
 const SERVICES = REQUIRED || (await postgresAndRedisReachable(DATABASE_URL, REDIS_URL, 3000));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  child: ChildProcess;
-  baseUrl: string;
-  output: string[];
-}
-
-async function startChild(env: Record<string, string>, port: number): Promise<Child> {
-  const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', SECRET_KEY: 'collab-test' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const started: Child = { child, baseUrl: `http://127.0.0.1:${port}`, output };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output.join('')}`);
-    try {
-      if ((await fetch(`${started.baseUrl}/api/base/configuration/`)).status === 200) return started;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function stopChild({ child, output }: Child, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const slow = setTimeout(
-      () => console.warn(`slow ${signal} stop:\n${output.slice(-20).join('')}`),
-      10_000,
-    );
-    child.once('exit', () => {
-      clearTimeout(slow);
-      resolve();
-    });
-    child.kill(signal);
-  });
-}
 
 interface Deployment {
   env: Record<string, string>;
@@ -92,66 +44,42 @@ interface Deployment {
 /** A database with two users (ada owns the document, emmy may write) and one document. */
 async function prepare(engine: 'sqlite' | 'postgres'): Promise<Deployment> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-collab-'));
-  let databaseUrl: string | undefined;
-  let name = '';
-  if (engine === 'postgres') {
-    name = `scriptorium_collab_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-  }
+  const postgres: TemporaryDatabase | null =
+    engine === 'postgres' ? await temporaryDatabase(DATABASE_URL, 'scriptorium_collab') : null;
+  const databaseUrl = postgres?.url;
   const { db, dialect } = createDatabase({ databaseUrl, dataDir });
   await migrateToLatest(db, dialect);
-  const ada = await createUser(
-    { db },
-    { username: 'ada', email: 'ada@example.org', password: PASSWORD, emailVerified: true },
+  const users: { id: number }[] = [];
+  for (const username of ['ada', 'emmy'])
+    users.push(
+      await createUser(
+        { db },
+        { username, email: `${username}@example.org`, password: PASSWORD, emailVerified: true },
+      ),
+    );
+  const documentId = await insertSharedDocument(
+    db,
+    users[0].id,
+    { userId: users[1].id },
+    { title: 'Together', content: EMPTY_CONTENT },
   );
-  const emmy = await createUser(
-    { db },
-    { username: 'emmy', email: 'emmy@example.org', password: PASSWORD, emailVerified: true },
-  );
-  const now = Date.now();
-  const doc = await db
-    .insertInto('documents')
-    .values({
-      owner_id: ada.id,
-      title: 'Together',
-      path: '',
-      content: EMPTY_CONTENT,
-      version: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('document_access')
-    .values({
-      document_id: doc.id,
-      user_id: emmy.id,
-      invite_id: null,
-      rights: 'write',
-      path: '',
-      created_at: now,
-    })
-    .execute();
   await db.destroy();
-  const env: Record<string, string> = { DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'no-web') };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    SECRET_KEY: 'collab-test',
+  };
   if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, REDIS_URL });
   return {
     env,
-    documentId: doc.id,
+    documentId,
     async stepVersions() {
       const reader = createDatabase({ databaseUrl, dataDir });
       try {
         const rows = await reader.db
           .selectFrom('document_steps')
           .select('version')
-          .where('document_id', '=', doc.id)
+          .where('document_id', '=', documentId)
           .orderBy('version')
           .execute();
         return rows.map((row) => row.version);
@@ -161,25 +89,21 @@ async function prepare(engine: 'sqlite' | 'postgres'): Promise<Deployment> {
     },
     async drop() {
       rmSync(dataDir, { recursive: true, force: true });
-      if (!name) return;
-      const admin = new pg.Client({ connectionString: DATABASE_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await postgres?.drop();
     },
   };
 }
 
-async function login(on: Child, username: string): Promise<TestClient> {
+async function login(on: ServerProcess, username: string): Promise<TestClient> {
   const client = new TestClient(on.baseUrl);
-  const response = await client.post('/api/user/login/', { login: username, password: PASSWORD });
+  const response = await client.call(userApi.login, { login: username, password: PASSWORD });
   expect(response.status, response.text).toBe(200);
   return client;
 }
 
-function editor(on: Child, browser: TestClient, documentId: number): DocumentClient {
+function editor(on: { baseUrl: string }, browser: TestClient, documentId: number): DocumentClient {
   return new DocumentClient({
-    wsUrlBase: `${on.baseUrl.replace(/^http/, 'ws')}/ws`,
+    wsUrlBase: wsUrlBase(on.baseUrl),
     documentId,
     headers: { cookie: cookieHeader(browser), origin: on.baseUrl },
     // Reconnect quickly after the server comes back.
@@ -187,15 +111,8 @@ function editor(on: Child, browser: TestClient, documentId: number): DocumentCli
   });
 }
 
-/** Position inside the body's first paragraph. */
-function bodyStart(client: DocumentClient): number {
-  let found = -1;
-  client.state!.doc.descendants((node, pos) => {
-    if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
-    return found < 0;
-  });
-  return found;
-}
+/** Position inside the body's first paragraph of a client's current document. */
+const bodyStart = (client: DocumentClient) => bodyParagraphStart(client.state!.doc);
 
 /**
  * A TCP relay between an editor and a server port, to lose what the server sends at a chosen
@@ -260,13 +177,13 @@ async function startRelay(target: number): Promise<Relay> {
 const ENGINES = (['sqlite', 'postgres'] as const).filter((engine) => engine === 'sqlite' || SERVICES);
 
 describe.each(ENGINES)('collaboration across server processes (%s)', (engine) => {
-  const children: Child[] = [];
+  const children: ServerProcess[] = [];
   const editors: DocumentClient[] = [];
   const deployments: Deployment[] = [];
 
   afterAll(async () => {
     for (const client of editors) client.close();
-    await Promise.all(children.map((child) => stopChild(child)));
+    await Promise.all(children.map((child) => stopServerProcess(child)));
     for (const deployment of deployments) await deployment.drop();
   }, 60_000);
 
@@ -274,7 +191,7 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
     const deployment = await prepare(engine);
     deployments.push(deployment);
     const port = await freePort();
-    const first = await startChild(deployment.env, port);
+    const first = await startServerProcess(deployment.env, port);
     children.push(first);
     const ada = editor(first, await login(first, 'ada'), deployment.documentId);
     editors.push(ada);
@@ -284,13 +201,13 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
     ada.edit((tr) => tr.insertText('kept', bodyStart(ada)));
     expect(await confirmed).toMatchObject({ v: 1 });
     // At once after the confirmation: no time for a clean shutdown or a later save.
-    await stopChild(first, 'SIGKILL');
+    await stopServerProcess(first, 'SIGKILL');
     expect(await deployment.stepVersions()).toEqual([1]);
 
     // Typed while the server is down: unconfirmed, kept by the client.
     ada.edit((tr) => tr.insertText(' and more', bodyStart(ada) + 4));
     const reopened = ada.next((message) => message.type === 'doc_data');
-    const second = await startChild(deployment.env, port);
+    const second = await startServerProcess(deployment.env, port);
     children.push(second);
     await reopened;
     await ada.settled();
@@ -302,7 +219,7 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
     const deployment = await prepare(engine);
     deployments.push(deployment);
     const port = await freePort();
-    const first = await startChild(deployment.env, port);
+    const first = await startServerProcess(deployment.env, port);
     children.push(first);
     const relay = await startRelay(port);
     const ada = editor(
@@ -323,12 +240,12 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
       (versions) => versions.length === 2,
       'the diff committed',
     );
-    await stopChild(first, 'SIGKILL');
+    await stopServerProcess(first, 'SIGKILL');
     relay.block();
     expect(ada.unconfirmed).toBe(1);
 
     // Emmy writes on the restarted server before ada is back; ada keeps typing meanwhile.
-    const second = await startChild(deployment.env, port);
+    const second = await startServerProcess(deployment.env, port);
     children.push(second);
     const emmy = editor(second, await login(second, 'emmy'), deployment.documentId);
     editors.push(emmy);
@@ -356,8 +273,8 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
     async () => {
       const deployment = await prepare(engine);
       deployments.push(deployment);
-      const one = await startChild(deployment.env, await freePort());
-      const two = await startChild(deployment.env, await freePort());
+      const one = await startServerProcess(deployment.env);
+      const two = await startServerProcess(deployment.env);
       children.push(one, two);
       const ada = editor(one, await login(one, 'ada'), deployment.documentId);
       const emmy = editor(two, await login(two, 'emmy'), deployment.documentId);

@@ -1,5 +1,6 @@
 import { type ConnectorTiming, WebSocketConnector } from '@scriptorium/common/ws/connector';
 import type { AppFrame } from '@scriptorium/common/ws/messages';
+import type { Node as PMNode } from 'prosemirror-model';
 import { WebSocket } from 'ws';
 import { nodeSocketFactory } from '../src/ws/node-socket';
 import type { TestClient } from './harness';
@@ -11,8 +12,25 @@ export function cookieHeader(client: TestClient): string {
   return [...client.cookies].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
 }
 
+/** The default ws_url_base of a server at `baseUrl` (ws://host:port/ws). */
+export function wsUrlBase(baseUrl: string): string {
+  return `${baseUrl.replace(/^http/, 'ws')}/ws`;
+}
+
 export function baseSocketUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/^http/, 'ws')}/ws/base/`;
+  return `${wsUrlBase(baseUrl)}/base/`;
+}
+
+/** Position inside the first paragraph of a document's body, for text edits outside the title. */
+export function bodyParagraphStart(doc: PMNode): number {
+  let found = -1;
+  doc.descendants((node, pos) => {
+    if (found >= 0) return false;
+    if (node.type.name === 'paragraph') found = pos + 1;
+    return true;
+  });
+  if (found < 0) throw new Error('no paragraph in the document');
+  return found;
 }
 
 export async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {

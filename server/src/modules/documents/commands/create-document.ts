@@ -4,11 +4,11 @@ import type { Db } from '../../../db/database';
 /** A new document is empty; the editor fills in its structure on first open. */
 export const EMPTY_CONTENT = JSON.stringify({ type: 'doc', content: [] });
 
-/** Creates an empty document owned by the user; answers its id and its cleaned path. */
+/** Creates a document owned by the user (empty unless `content` is given); answers its id and its cleaned path. */
 export async function createDocument(
   db: Db,
   ownerId: number,
-  input: { title: string; path: string },
+  input: { title: string; path: string; content?: string },
 ): Promise<{ id: number; path: string }> {
   const title = input.title.trim();
   const path = cleanPath(input.path, title);
@@ -19,7 +19,7 @@ export async function createDocument(
       owner_id: ownerId,
       title,
       path,
-      content: EMPTY_CONTENT,
+      content: input.content ?? EMPTY_CONTENT,
       version: 0,
       created_at: now,
       updated_at: now,
