@@ -4,31 +4,22 @@
 // `ws` echo server, measured in the same run with the same clients, is the baseline. It prints
 // figures and ratios; it asserts no times.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { staffApi } from '@scriptorium/common/api/endpoints/staff';
-import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { WebSocket, WebSocketServer } from 'ws';
-import { loadConfig } from '../server/src/config';
-import type { AppContext } from '../server/src/context';
-import { createDatabase } from '../server/src/db/database';
-import { migrateToLatest } from '../server/src/db/migrate';
-import { buildApp } from '../server/src/http/app';
-import { createMailer } from '../server/src/mail/mailer';
 import { createUser } from '../server/src/modules/user/commands/create-user';
-import { benchCall } from './lib/server';
+import { stopServerProcess } from '../server/test/processes';
+import { baseSocketUrl } from '../server/test/ws-support';
+import { BENCH_PASSWORD, benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const SOCKETS = Number(process.env.BENCH_SOCKETS || 2000);
 const USERS = Number(process.env.BENCH_USERS || 40);
 const PINGS = Number(process.env.BENCH_PINGS || 1000);
 const BROADCASTS = Number(process.env.BENCH_BROADCASTS || 5);
 const OPEN_BATCH = 100;
-const PASSWORD = 'bench-password-123';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -92,14 +83,6 @@ function median(values: number[]): number {
     [...values].sort((a, b) => a - b),
     50,
   );
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }
 
 /** Opens one client; for our protocol it completes the handshake and confirms every counted frame. */
@@ -275,53 +258,20 @@ async function startEcho(): Promise<Target> {
   };
 }
 
-async function login(base: string, username: string): Promise<string> {
-  const first = await benchCall(base, baseApi.configuration);
-  const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';
-  const response = await benchCall(
-    base,
-    userApi.login,
-    { login: username, password: PASSWORD },
-    { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}` },
-  );
-  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
-  const session = /sessionid=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  if (!session) throw new Error('no session cookie');
-  return `csrftoken=${csrf}; sessionid=${session}`;
-}
-
 /** In a child: the real app (as main.ts builds it, without request logs), users included. */
-async function runScriptoriumServer(dataDir: string): Promise<void> {
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    PORT: '0',
-    SECRET_KEY: 'bench',
-    WEB_DIST: path.join(dataDir, 'web'),
-  });
-  const { db, dialect } = createDatabase(config);
-  const ctx: AppContext = { config, db, dialect, mailer: createMailer(config), state: { ready: false } };
-  await migrateToLatest(db, dialect);
-  for (let index = 0; index < USERS; index++) {
-    const username = `bench${index}`;
-    await createUser(ctx, {
-      username,
-      email: `${username}@example.org`,
-      password: PASSWORD,
-      emailVerified: true,
-    });
-  }
-  await createUser(ctx, {
+async function runScriptoriumServer(): Promise<void> {
+  const server = await startBenchServer('ws', { SECRET_KEY: 'bench' });
+  for (let index = 0; index < USERS; index++) await createBenchUser(server.ctx, `bench${index}`);
+  await createUser(server.ctx, {
     username: 'benchstaff',
     email: 'staff@example.org',
-    password: PASSWORD,
+    password: BENCH_PASSWORD,
     emailVerified: true,
     isStaff: true,
   });
-  ctx.state.ready = true;
-  const app = await buildApp(ctx, { logger: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  process.once('SIGTERM', () => void server.close().finally(() => process.exit(0)));
   answerMemoryQuestions();
-  console.log(`PORT ${(app.server.address() as net.AddressInfo).port}`);
+  console.log(`PORT ${server.port}`);
 }
 
 function childPort(child: ChildProcess): Promise<number> {
@@ -334,23 +284,24 @@ function childPort(child: ChildProcess): Promise<number> {
   });
 }
 
-async function startScriptorium(dataDir: string): Promise<Target> {
+async function startScriptorium(): Promise<Target> {
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', import.meta.filename, '--scriptorium-server', dataDir],
+    ['--expose-gc', '--import', 'tsx', import.meta.filename, '--scriptorium-server'],
     { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
   );
   const port = await childPort(child);
   const base = `http://127.0.0.1:${port}`;
   const names = Array.from({ length: USERS }, (_, index) => `bench${index}`);
-  const cookies = await Promise.all(names.map((username) => login(base, username)));
-  const staffCookie = await login(base, 'benchstaff');
-  const staffCsrf = /csrftoken=([^;]+)/.exec(staffCookie)?.[1] ?? '';
+  const cookies = await Promise.all(
+    names.map(async (username) => (await loginHeaders(base, username)).Cookie),
+  );
+  const staff = await loginHeaders(base, 'benchstaff');
   return {
     name: 'scriptorium',
     child,
     base,
-    wsUrl: `ws://127.0.0.1:${port}/ws/base/`,
+    wsUrl: baseSocketUrl(base),
     // Every user has several tabs open: sockets are spread over the users' sessions.
     headers: (index) => ({ cookie: cookies[index % cookies.length], origin: base }),
     broadcast: async () => {
@@ -358,7 +309,7 @@ async function startScriptorium(dataDir: string): Promise<Target> {
         base,
         staffApi.sendSystemMessage,
         { message: 'Maintenance at 18:00.' },
-        { 'X-CSRFToken': staffCsrf, Cookie: staffCookie },
+        staff,
       );
       if (response.status !== 200) throw new Error(`system message failed: ${response.status}`);
     },
@@ -371,21 +322,19 @@ function row(label: string, ours: string, baseline: string, ratio: string): stri
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-ws-'));
   const echo = await startEcho();
   let baseline: Figures;
   try {
     baseline = await measure(echo);
   } finally {
-    await stop(echo.child);
+    await stopServerProcess(echo);
   }
-  const scriptorium = await startScriptorium(dataDir);
+  const scriptorium = await startScriptorium();
   let ours: Figures;
   try {
     ours = await measure(scriptorium);
   } finally {
-    await stop(scriptorium.child);
-    rmSync(dataDir, { recursive: true, force: true });
+    await stopServerProcess(scriptorium);
   }
 
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
@@ -394,54 +343,18 @@ async function main(): Promise<void> {
   console.log(row('', 'scriptorium', 'bare ws echo', 'ratio'));
   console.log(row('sockets open', `${ours.opened}`, `${baseline.opened}`, ''));
   console.log(row('failed opens', `${ours.failed}`, `${baseline.failed}`, ''));
-  console.log(
-    row(
-      'open all (s, in batches of 100)',
-      ours.openSeconds.toFixed(2),
-      baseline.openSeconds.toFixed(2),
-      ratio(ours.openSeconds, baseline.openSeconds),
-    ),
-  );
-  console.log(
-    row(
-      'memory per socket (KiB, live)',
-      ours.perSocketKiB.toFixed(1),
-      baseline.perSocketKiB.toFixed(1),
-      ratio(ours.perSocketKiB, baseline.perSocketKiB),
-    ),
-  );
-  console.log(
-    row(
-      'memory per socket (KiB, RSS)',
-      ours.perSocketRssKiB.toFixed(1),
-      baseline.perSocketRssKiB.toFixed(1),
-      ratio(ours.perSocketRssKiB, baseline.perSocketRssKiB),
-    ),
-  );
-  console.log(
-    row(
-      'ping p50 (ms)',
-      ours.pingP50.toFixed(3),
-      baseline.pingP50.toFixed(3),
-      ratio(ours.pingP50, baseline.pingP50),
-    ),
-  );
-  console.log(
-    row(
-      'ping p99 (ms)',
-      ours.pingP99.toFixed(3),
-      baseline.pingP99.toFixed(3),
-      ratio(ours.pingP99, baseline.pingP99),
-    ),
-  );
-  console.log(
-    row(
-      'system message to all (ms)',
-      ours.fanOutMs.toFixed(1),
-      baseline.fanOutMs.toFixed(1),
-      ratio(ours.fanOutMs, baseline.fanOutMs),
-    ),
-  );
+  const compared: [label: string, figure: (figures: Figures) => number, digits: number][] = [
+    ['open all (s, in batches of 100)', (figures) => figures.openSeconds, 2],
+    ['memory per socket (KiB, live)', (figures) => figures.perSocketKiB, 1],
+    ['memory per socket (KiB, RSS)', (figures) => figures.perSocketRssKiB, 1],
+    ['ping p50 (ms)', (figures) => figures.pingP50, 3],
+    ['ping p99 (ms)', (figures) => figures.pingP99, 3],
+    ['system message to all (ms)', (figures) => figures.fanOutMs, 1],
+  ];
+  for (const [label, figure, digits] of compared) {
+    const [mine, theirs] = [figure(ours), figure(baseline)];
+    console.log(row(label, mine.toFixed(digits), theirs.toFixed(digits), ratio(mine, theirs)));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -469,7 +382,7 @@ if (process.argv[2] === '--echo-server') {
     console.log(`PORT ${(server.address() as net.AddressInfo).port}`);
   });
 } else if (process.argv[2] === '--scriptorium-server') {
-  await runScriptoriumServer(process.argv[3]);
+  await runScriptoriumServer();
 } else {
   await main();
 }

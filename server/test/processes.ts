@@ -60,7 +60,7 @@ export async function startServerProcess(env: Record<string, string>, port?: num
 
 /** Stops a server process with `signal` (SIGKILL: no clean shutdown) and resolves once it exited. */
 export function stopServerProcess(
-  { child, output }: ServerProcess,
+  { child, output = [] }: { child: ChildProcess; output?: string[] },
   signal: NodeJS.Signals = 'SIGTERM',
 ): Promise<void> {
   return new Promise((resolve) => {
