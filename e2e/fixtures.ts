@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { test as base, expect, type Page } from '@playwright/test';
+import { type Browser, test as base, expect, type Page } from '@playwright/test';
 import { type Endpoint, type EndpointInput, encodeRequest } from '@scriptorium/common/api/endpoint';
 import { baseApi, i18nApi } from '@scriptorium/common/api/endpoints/base';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { tsImport } from 'tsx/esm/api';
 import type { Db } from '../server/src/db/database';
@@ -164,6 +165,29 @@ export async function setLanguage(page: Page, language: string) {
   await apiCall(page, i18nApi.setLanguage, {
     language: language as EndpointInput<typeof i18nApi.setLanguage>['language'],
   });
+}
+
+/**
+ * Two users who are contacts, made through the contacts API (its own spec covers its screen), each
+ * logged in on a page of a browser context of its own, at /.
+ */
+export async function contactPair(
+  browser: Browser,
+  first: UserOptions,
+  second: UserOptions,
+): Promise<{ ann: TestUser; bob: TestUser; annPage: Page; bobPage: Page }> {
+  const ann = await createUser(first);
+  const bob = await createUser(second);
+  const annPage = await (await browser.newContext()).newPage();
+  const bobPage = await (await browser.newContext()).newPage();
+  await loginAs(annPage, ann, '/');
+  await loginAs(bobPage, bob, '/');
+  await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
+  const list = await apiCall(bobPage, contactsApi.list);
+  const { contacts: received } = (await list.json()) as { contacts: { id: number; type: string }[] };
+  const invites = received.filter((contact) => contact.type === 'to_userinvite').map(({ id }) => ({ id }));
+  await apiCall(bobPage, contactsApi.accept, { invites });
+  return { ann, bob, annPage, bobPage };
 }
 
 export const test = base.extend<{ user: TestUser }>({

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
-import { E2E_PORT } from './server-env';
+import { CHROMIUM_LAUNCH, E2E_PORT } from './server-env';
 
 // Browser specs against the real server (SQLite in a fresh DATA_DIR) in Debian's Chromium.
 // Never downloads a browser: executablePath points at the system package.
@@ -19,18 +19,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     locale: 'en-US',
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium', headless: true } }],
   webServer: {

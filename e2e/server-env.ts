@@ -21,3 +21,17 @@ export function e2eServerEnv(): NodeJS.ProcessEnv {
     LOGIN_DELAY_MS: '20',
   };
 }
+
+/** Debian's Chromium, never a downloaded browser, with the flags of this machine (DESIGN.md). */
+export const CHROMIUM_LAUNCH = {
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};

@@ -10,6 +10,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
+import { CHROMIUM_LAUNCH } from '../e2e/server-env';
 
 const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:8000';
 const OUT = process.env.SHOT_DIR ?? 'screenshots';
@@ -118,16 +119,7 @@ async function scrollsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-  ],
-});
+const browser = await chromium.launch(CHROMIUM_LAUNCH);
 await mkdir(OUT, { recursive: true });
 const problems: string[] = [];
 for (const language of LANGUAGES) {

@@ -1,25 +1,6 @@
-import type { Browser, Page } from '@playwright/test';
-import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import type { Page } from '@playwright/test';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
-import { apiCall, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
-
-/** Two users who are contacts, made through the contacts API (its own spec covers its screen). */
-async function contacts(
-  browser: Browser,
-): Promise<{ ann: TestUser; bob: TestUser; annPage: Page; bobPage: Page }> {
-  const ann = await createUser({ firstName: 'Ann', lastName: 'Owner' });
-  const bob = await createUser({ firstName: 'Bob', lastName: 'Reader' });
-  const annPage = await (await browser.newContext()).newPage();
-  const bobPage = await (await browser.newContext()).newPage();
-  await loginAs(annPage, ann, '/');
-  await loginAs(bobPage, bob, '/');
-  await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
-  const list = await apiCall(bobPage, contactsApi.list);
-  const { contacts: received } = (await list.json()) as { contacts: { id: number; type: string }[] };
-  const invites = received.filter((contact) => contact.type === 'to_userinvite').map(({ id }) => ({ id }));
-  await apiCall(bobPage, contactsApi.accept, { invites });
-  return { ann, bob, annPage, bobPage };
-}
+import { apiCall, contactPair, expect, loginAs, setLanguage, test } from '../fixtures';
 
 /** A table row by its name, through its checkbox ('Select {{name}}', in German '{{name}} auswählen'). */
 function row(page: Page, name: string, language: 'en' | 'de' = 'en') {
@@ -37,7 +18,11 @@ test('two users: create, make folders, move, share, see it on the other side, ch
 }) => {
   // Two browsers and many steps: more than the default 30 s on a busy machine, under a minute.
   test.setTimeout(60_000);
-  const { annPage: page, bobPage } = await contacts(browser);
+  const { annPage: page, bobPage } = await contactPair(
+    browser,
+    { firstName: 'Ann', lastName: 'Owner' },
+    { firstName: 'Bob', lastName: 'Reader' },
+  );
 
   // Empty overview, then a new document opens at /document/{id}.
   await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();

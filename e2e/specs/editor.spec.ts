@@ -4,6 +4,7 @@ import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import {
   apiCall,
+  contactPair,
   createUser,
   expect,
   loginAs,
@@ -19,17 +20,11 @@ async function sharedDocument(
   browser: Browser,
   right: string,
 ): Promise<{ ann: TestUser; bob: TestUser; annPage: Page; bobPage: Page; id: number }> {
-  const ann = await createUser({ firstName: 'Ann', lastName: 'Author' });
-  const bob = await createUser({ firstName: 'Bob', lastName: 'Coauthor' });
-  const annPage = await (await browser.newContext()).newPage();
-  const bobPage = await (await browser.newContext()).newPage();
-  await loginAs(annPage, ann, '/');
-  await loginAs(bobPage, bob, '/');
-  await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
-  const list = await apiCall(bobPage, contactsApi.list);
-  const { contacts } = (await list.json()) as { contacts: { id: number; type: string }[] };
-  const invites = contacts.filter((contact) => contact.type === 'to_userinvite').map(({ id }) => ({ id }));
-  await apiCall(bobPage, contactsApi.accept, { invites });
+  const { ann, bob, annPage, bobPage } = await contactPair(
+    browser,
+    { firstName: 'Ann', lastName: 'Author' },
+    { firstName: 'Bob', lastName: 'Coauthor' },
+  );
   const created = await apiCall(annPage, documentsApi.create, { path: '/' });
   const { id } = (await created.json()) as { id: number };
   const annContacts = await apiCall(annPage, contactsApi.list);

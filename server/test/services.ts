@@ -25,3 +25,20 @@ export async function postgresAndRedisReachable(
     redis.disconnect();
   }
 }
+
+/** The PostgreSQL (with the right to create databases) and Redis of the tests that need both. */
+export const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+
+/**
+ * Whether the tests that need PostgreSQL and Redis together run: always with REQUIRE_SERVICES=1
+ * (a missing service then fails them), else when both answer; says what is skipped otherwise.
+ */
+export async function servicesForTests(skipped: string): Promise<boolean> {
+  const up =
+    process.env.REQUIRE_SERVICES === '1' ||
+    (await postgresAndRedisReachable(TEST_DATABASE_URL, TEST_REDIS_URL, 3000));
+  if (!up) console.warn(`PostgreSQL or Redis not reachable: ${skipped} skipped.`);
+  return up;
+}

@@ -20,18 +20,15 @@ import {
   temporaryDatabase,
 } from './processes';
 import { insertSharedDocument } from './seed';
-import { postgresAndRedisReachable } from './services';
+import { TEST_DATABASE_URL as DATABASE_URL, TEST_REDIS_URL as REDIS_URL, servicesForTests } from './services';
 import { bodyParagraphStart, cookieHeader, eventually, waitFor, wsUrlBase } from './ws-support';
 
 // The document endpoint across real server processes (src/main.ts as children): two processes
 // serving one document through PostgreSQL and Redis, and kill -9 right after a confirmation.
 
-const REQUIRED = process.env.REQUIRE_SERVICES === '1';
-const DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const PASSWORD = 'correct horse battery staple';
 
-const SERVICES = REQUIRED || (await postgresAndRedisReachable(DATABASE_URL, REDIS_URL, 3000));
+const SERVICES = await servicesForTests('the PostgreSQL legs of the multi-process document tests are');
 
 interface Deployment {
   env: Record<string, string>;

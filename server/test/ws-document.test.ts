@@ -1,4 +1,5 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
 import type { Node as PMNode } from 'prosemirror-model';
@@ -7,22 +8,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { currentContent } from '../src/modules/documents/collab/store';
 import { DocumentClient } from '../src/ws/document-client';
 import { ENGINES, type TestClient, type TestUser, useServer } from './harness';
-import { cookieHeader, openRaw, waitFor } from './ws-support';
+import { shareDocument } from './seed';
+import { bodyParagraphStart, cookieHeader, openRaw, waitFor, wsUrlBase } from './ws-support';
 
 /** Position just inside the title node (the document's first child). */
 const TITLE_START = 1;
-
-/** The first paragraph of the body part, for text edits outside the title. */
-function bodyParagraphStart(doc: PMNode): number {
-  let found = -1;
-  doc.descendants((node, pos) => {
-    if (found >= 0) return false;
-    if (node.type.name === 'paragraph') found = pos + 1;
-    return true;
-  });
-  if (found < 0) throw new Error('no paragraph in the document');
-  return found;
-}
 
 function stepsOf(doc: PMNode, change: (tr: Transform) => void) {
   const tr = new Transform(doc);
@@ -44,28 +34,18 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
   }
 
   async function createDocument(owner: TestClient, title = ''): Promise<number> {
-    const response = await owner.post('/api/documents/create/', { title });
+    const response = await owner.call(documentsApi.create, { title });
     expect(response.status, response.text).toBe(200);
     return response.json<{ id: number }>().id;
   }
 
   async function grant(documentId: number, userId: number, rights: AccessRight): Promise<void> {
-    await server()
-      .ctx.db.insertInto('document_access')
-      .values({
-        document_id: documentId,
-        user_id: userId,
-        invite_id: null,
-        rights,
-        path: '',
-        created_at: Date.now(),
-      })
-      .execute();
+    await shareDocument(server().ctx.db, documentId, { userId }, rights);
   }
 
   async function open(browser: TestClient, documentId: number): Promise<DocumentClient> {
     const client = new DocumentClient({
-      wsUrlBase: `${server().baseUrl.replace(/^http/, 'ws')}/ws`,
+      wsUrlBase: wsUrlBase(server().baseUrl),
       documentId,
       headers: { cookie: cookieHeader(browser), origin: server().baseUrl },
     });
@@ -88,6 +68,25 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
       .orderBy('version')
       .execute();
     return { ...row, steps };
+  }
+
+  /** A document of one user shared with another (`rights`), open in an editor of each. */
+  async function twoEditors(title: string, rights: AccessRight = 'write') {
+    const owner = await user();
+    const coauthor = await user();
+    const id = await createDocument(owner.browser, title);
+    await grant(id, coauthor.user.id, rights);
+    const ada = await open(owner.browser, id);
+    const emmy = await open(coauthor.browser, id);
+    return { owner, coauthor, id, ada, emmy };
+  }
+
+  /** A raw socket at `path` below the default ws_url_base, with the browser's cookies. */
+  function rawSocket(browser: TestClient, path: string) {
+    return openRaw(`${wsUrlBase(server().baseUrl)}${path}`, {
+      cookie: cookieHeader(browser),
+      origin: server().baseUrl,
+    });
   }
 
   it('sends doc_data after subscribed: the document, the right, the session id, the participants', async () => {
@@ -121,19 +120,14 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
       { version: 1, client_id: client.docData!.session_id, user_id: owner.user.id },
     ]);
     expect(row.title).toBe('Quantum');
-    const listed = await owner.browser.post('/api/documents/list/');
+    const listed = await owner.browser.call(documentsApi.list);
     expect(listed.json<{ documents: { id: number; title: string }[] }>().documents).toContainEqual(
       expect.objectContaining({ id, title: 'Quantum' }),
     );
   });
 
   it('answers a stale diff with the steps it misses, then reject_diff; the rebased diff is confirmed', async () => {
-    const owner = await user();
-    const coauthor = await user();
-    const id = await createDocument(owner.browser, 'Shared');
-    await grant(id, coauthor.user.id, 'write');
-    const ada = await open(owner.browser, id);
-    const emmy = await open(coauthor.browser, id);
+    const { id, ada, emmy } = await twoEditors('Shared');
     const base = ada.state!.doc;
     const at = bodyParagraphStart(base);
 
@@ -168,12 +162,7 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
   });
 
   it('answers catch_up with every committed step after the given version, with the client ids', async () => {
-    const owner = await user();
-    const coauthor = await user();
-    const id = await createDocument(owner.browser, 'Shared');
-    await grant(id, coauthor.user.id, 'write');
-    const ada = await open(owner.browser, id);
-    const emmy = await open(coauthor.browser, id);
+    const { owner, id, ada, emmy } = await twoEditors('Shared');
     ada.edit((tr) => tr.insertText('ada', bodyParagraphStart(ada.state!.doc)));
     await ada.settled();
     await waitFor(() => emmy.version === 1, "ada's step at emmy");
@@ -242,12 +231,7 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
   });
 
   it('refuses malformed, schema-breaking, out-of-range and early diffs and leaves the document unchanged', async () => {
-    const owner = await user();
-    const coauthor = await user();
-    const id = await createDocument(owner.browser, 'Robust');
-    await grant(id, coauthor.user.id, 'write');
-    const sender = await open(owner.browser, id);
-    const other = await open(coauthor.browser, id);
+    const { id, ada: sender, emmy: other } = await twoEditors('Robust');
     const doc = sender.state!.doc;
     const before = await currentContent(server().ctx.db, id);
 
@@ -314,10 +298,7 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
   it('closes the socket of an oversized frame without touching the document', async () => {
     const owner = await user();
     const id = await createDocument(owner.browser, 'Big');
-    const socket = await openRaw(`${server().baseUrl.replace(/^http/, 'ws')}/ws/document/${id}/`, {
-      cookie: cookieHeader(owner.browser),
-      origin: server().baseUrl,
-    });
+    const socket = await rawSocket(owner.browser, `/document/${id}/`);
     socket.send({
       type: 'diff',
       v: 0,
@@ -334,11 +315,8 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
     const owner = await user();
     const stranger = await user();
     const id = await createDocument(owner.browser);
-    for (const path of [`/ws/document/${id}/`, '/ws/document/999999/', '/ws/document/abc/']) {
-      const socket = await openRaw(`${server().baseUrl.replace(/^http/, 'ws')}${path}`, {
-        cookie: cookieHeader(stranger.browser),
-        origin: server().baseUrl,
-      });
+    for (const path of [`/document/${id}/`, '/document/999999/', '/document/abc/']) {
+      const socket = await rawSocket(stranger.browser, path);
       expect(await socket.next()).toEqual({ type: 'access_denied', c: 0, s: 0 });
       expect((await socket.closed).code).toBe(1008);
     }
@@ -351,7 +329,7 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
     await grant(id, coauthor.user.id, 'write');
     const theirs = await open(coauthor.browser, id);
     const mine = await open(owner.browser, id);
-    const saved = await owner.browser.post('/api/documents/access/save/', { id, access: JSON.stringify([]) });
+    const saved = await owner.browser.call(documentsApi.accessSave, { id, access: [] });
     expect(saved.status, saved.text).toBe(200);
     await waitFor(() => theirs.accessDenied, 'access_denied for the collaborator');
     expect(mine.accessDenied).toBe(false);
@@ -362,12 +340,7 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
   });
 
   it('tells everyone who is there and relays carets to the others', async () => {
-    const owner = await user();
-    const coauthor = await user();
-    const id = await createDocument(owner.browser, 'Presence');
-    await grant(id, coauthor.user.id, 'comment');
-    const ada = await open(owner.browser, id);
-    const emmy = await open(coauthor.browser, id);
+    const { coauthor, ada, emmy } = await twoEditors('Presence', 'comment');
     const both = [ada.docData!.session_id, emmy.docData!.session_id].sort();
     await ada.next((m) => m.type === 'participants' && m.participants.length === 2);
     const listed = ada.messages.filter((m) => m.type === 'participants').at(-1);

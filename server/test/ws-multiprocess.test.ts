@@ -19,15 +19,10 @@ import {
   type TemporaryDatabase,
   temporaryDatabase,
 } from './processes';
-import { postgresAndRedisReachable } from './services';
+import { TEST_DATABASE_URL as DATABASE_URL, TEST_REDIS_URL as REDIS_URL, servicesForTests } from './services';
 import { cookieHeader, eventually, waitFor, wsUrlBase } from './ws-support';
 
-const REQUIRED = process.env.REQUIRE_SERVICES === '1';
-const DATABASE_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-
-const SERVICES = REQUIRED || (await postgresAndRedisReachable(DATABASE_URL, REDIS_URL, 3000));
-if (!SERVICES) console.warn('PostgreSQL or Redis not reachable: the two-process websocket test is skipped.');
+const SERVICES = await servicesForTests('the two-process websocket test is');
 
 type Process = ServerProcess & { dataDir: string };
 

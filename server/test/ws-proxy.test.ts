@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { staffApi } from '@scriptorium/common/api/endpoints/staff';
+import { seededRandom as random } from '@scriptorium/common/testing/seeded-random';
 import { type SocketLike, WebSocketConnector } from '@scriptorium/common/ws/connector';
 import type { AppFrame } from '@scriptorium/common/ws/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,17 +11,6 @@ import { nodeSocket } from '../src/ws/node-socket';
 import { baseEndpoint } from '../src/ws/plugin';
 import { useServer } from './harness';
 import { cookieHeader, waitFor } from './ws-support';
-
-/** Deterministic pseudo-random numbers, so that a failing run can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x1_0000_0000;
-  };
-}
 
 interface Faults {
   drop: number;

@@ -1,5 +1,13 @@
 import type { Node as PMNode, Schema } from 'prosemirror-model';
-import { type BodyElement, type FormatMark, isReviewMark, PAPER_SIZES, type PaperSize } from './schema';
+import {
+  BODY_ELEMENTS,
+  type BodyElement,
+  FORMAT_MARKS,
+  type FormatMark,
+  isReviewMark,
+  PAPER_SIZES,
+  type PaperSize,
+} from './schema';
 
 /**
  * Document templates as data: a list of parts with the elements and marks each allows. The
@@ -32,7 +40,7 @@ export interface DocumentTemplate {
   parts: TemplatePart[];
 }
 
-const ALL_MARKS: FormatMark[] = ['em', 'strong', 'underline', 'sup', 'sub', 'code', 'smallcaps', 'link'];
+const ALL_MARKS: FormatMark[] = [...FORMAT_MARKS];
 const TITLE_MARKS: FormatMark[] = ['em', 'strong', 'underline', 'sup', 'sub', 'smallcaps'];
 
 export const standardArticle: DocumentTemplate = {
@@ -81,23 +89,8 @@ export const standardArticle: DocumentTemplate = {
       title: 'Body',
       optional: false,
       hidden: false,
-      elements: [
-        'paragraph',
-        'heading1',
-        'heading2',
-        'heading3',
-        'heading4',
-        'heading5',
-        'heading6',
-        'blockquote',
-        'bullet_list',
-        'ordered_list',
-        'code_block',
-        'horizontal_rule',
-        'table',
-        'footnote',
-        'hard_break',
-      ],
+      // Every block element, in the schema's order.
+      elements: [...BODY_ELEMENTS],
       marks: ALL_MARKS,
     },
   ],

@@ -28,10 +28,12 @@ export interface SocketLike {
 
 export type SocketFactory = (url: string) => SocketLike;
 
-/** Wraps the platform's WebSocket (the browser's). */
-export function nativeSocket(url: string): SocketLike {
-  const socket = new WebSocket(url);
-  const wrapper: SocketLike = {
+/**
+ * A SocketLike over a WebSocket of some platform, its handlers not set yet: the caller forwards
+ * the socket's events to them.
+ */
+export function socketWrapper(socket: Pick<SocketLike, 'readyState' | 'send' | 'close'>): SocketLike {
+  return {
     get readyState() {
       return socket.readyState;
     },
@@ -42,6 +44,12 @@ export function nativeSocket(url: string): SocketLike {
     onclose: null,
     onerror: null,
   };
+}
+
+/** Wraps the platform's WebSocket (the browser's). */
+export function nativeSocket(url: string): SocketLike {
+  const socket = new WebSocket(url);
+  const wrapper = socketWrapper(socket);
   socket.onopen = () => wrapper.onopen?.();
   socket.onmessage = (event) => wrapper.onmessage?.({ data: event.data });
   socket.onclose = (event) => wrapper.onclose?.({ code: event.code, reason: event.reason });

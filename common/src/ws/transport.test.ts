@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { seededRandom as random } from '../testing/seeded-random';
 import { type AppFrame, type AppMessage, BASE_SERVER_APP_SCHEMAS, type Frame, parseFrame } from './messages';
 import { RESEND_HISTORY_SIZE } from './timing';
 import { createSession, enqueue, type SessionState, Transport, type TransportOptions } from './transport';
@@ -602,17 +603,6 @@ describe('reconnect', () => {
     expect(texts(pair.serverGot)).toEqual(['x']);
   });
 });
-
-/** Deterministic pseudo-random numbers, so a failing seed can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 0x1_0000_0000;
-  };
-}
 
 describe('a faulty network', () => {
   it.each(Array.from({ length: 40 }, (_, index) => index + 1))(

@@ -29,8 +29,11 @@ export interface WsEndpoint<Client extends AppMessage, Server extends AppMessage
   admit(ctx: AppContext, user: UserRow, id: number | null): Promise<Admission | null>;
   /** The socket is subscribed. `resumed`: the session was held by this process (nothing was lost). */
   opened?(socket: EndpointSocket<Server, Admission>, resumed: boolean): Promise<void>;
-  /** One client message; messages of one topic run one after the other, in arrival order. */
-  handle?(socket: EndpointSocket<Server, Admission>, message: Client): Promise<void>;
+  /**
+   * One client message; messages of one topic run one after the other, in arrival order.
+   * `receivedAt` (ms since the epoch) is when it arrived, not when its turn came.
+   */
+  handle?(socket: EndpointSocket<Server, Admission>, message: Client, receivedAt: number): Promise<void>;
   /** The socket closed; runs in the topic's queue too. */
   closed?(socket: EndpointSocket<Server, Admission>): Promise<void>;
   /**

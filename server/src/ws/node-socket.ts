@@ -1,4 +1,4 @@
-import type { SocketFactory, SocketLike } from '@scriptorium/common/ws/connector';
+import { type SocketFactory, type SocketLike, socketWrapper } from '@scriptorium/common/ws/connector';
 import { WebSocket } from 'ws';
 
 /**
@@ -12,17 +12,7 @@ export function nodeSocketFactory(headers: Record<string, string> = {}): SocketF
 
 export function nodeSocket(url: string, headers: Record<string, string> = {}): SocketLike {
   const socket = new WebSocket(url, { headers });
-  const wrapper: SocketLike = {
-    get readyState() {
-      return socket.readyState;
-    },
-    send: (data) => socket.send(data),
-    close: (code, reason) => socket.close(code, reason),
-    onopen: null,
-    onmessage: null,
-    onclose: null,
-    onerror: null,
-  };
+  const wrapper = socketWrapper(socket);
   socket.on('open', () => wrapper.onopen?.());
   socket.on('message', (data, isBinary) => wrapper.onmessage?.({ data: isBinary ? data : data.toString() }));
   socket.on('close', (code, reason) => wrapper.onclose?.({ code, reason: reason.toString() }));

@@ -253,7 +253,8 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
               const socket = live;
               const handle = endpoint.handle;
               if (!socket || !handle) return;
-              void queue.run(key, () => handle(socket, message));
+              const receivedAt = Date.now();
+              void queue.run(key, () => handle(socket, message, receivedAt));
             },
             onClosed: (closed) => {
               const socket = sockets.get(closed);

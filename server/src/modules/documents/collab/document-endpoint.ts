@@ -319,12 +319,14 @@ export function createDocumentEndpoint() {
     room: Room,
     id: number,
     message: ClientDiffMessage,
+    receivedAt: number,
   ): Promise<void> {
     const session = room.sessions.get(socket.sessionId);
     if (!session) return;
     const { right } = socket.admission;
     if (!rightMayEdit(right)) return refuse(socket, message.rid, 'read_only');
-    if (!takeToken(session, Date.now())) return refuse(socket, message.rid, 'flood');
+    // Counted by arrival: a busy process that handles a burst slowly is not more lenient.
+    if (!takeToken(session, receivedAt)) return refuse(socket, message.rid, 'flood');
     // Behind what this process already holds: stale for sure, answered without the database. (The
     // room's version never runs ahead of the step log: it only moves after a commit.)
     if (message.v < room.version) return answerStale(socket, room, id, session, message.rid);
@@ -450,11 +452,11 @@ export function createDocumentEndpoint() {
       await announcePresence(socket.topic, room, true);
     },
 
-    async handle(socket, message) {
+    async handle(socket, message, receivedAt) {
       const id = socket.id as number;
       const room = rooms.get(id);
       if (!room) return;
-      if (message.type === 'diff') await handleDiff(socket, room, id, message);
+      if (message.type === 'diff') await handleDiff(socket, room, id, message, receivedAt);
       else if (message.type === 'catch_up') await handleCatchUp(socket, room, id, message);
       else await handleCaret(socket, message);
     },
