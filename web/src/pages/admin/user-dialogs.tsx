@@ -1,0 +1,348 @@
+import type { AdminDeletionSummary, AdminUser } from '@scriptorium/common/api/admin';
+import { adminApi } from '@scriptorium/common/api/endpoints/admin';
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/client';
+import { useCurrentUser } from '../../app/configuration/app-context';
+import { Dialog } from '../../components/dialog/dialog';
+import { showToast } from '../../components/toast/toast';
+import { AdminCheckbox, AdminField, useAdminSubmit } from './admin-form';
+import { useAdminFormat } from './admin-format';
+
+/** Creates an account; its owner gets a mail with a link to set the password. */
+export function CreateUserDialog({ onClose, onCreated }: { onClose(): void; onCreated(user: AdminUser): void }) {
+  const { t } = useTranslation('admin');
+  const [form, setForm] = useState({ username: '', email: '', first_name: '', last_name: '', is_staff: false });
+  const { busy, fields, submit, Errors } = useAdminSubmit();
+  const formId = useId();
+
+  const save = () =>
+    submit(async () => {
+      const { user } = await call(adminApi.createUser, form);
+      showToast(t('users.created', { username: user.username, email: form.email }), 'success');
+      onCreated(user);
+    });
+
+  return (
+    <Dialog
+      title={t('users.createTitle')}
+      onClose={onClose}
+      width={480}
+      buttons={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('cancel')}
+          </button>
+          <button type="submit" form={formId} className="button button-primary" disabled={busy}>
+            {t('users.createSubmit')}
+          </button>
+        </>
+      }
+    >
+      <form
+        id={formId}
+        className="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <Errors />
+        <AdminField
+          label={t('users.fields.username')}
+          value={form.username}
+          onChange={(username) => setForm({ ...form, username })}
+          errors={fields.username}
+          required
+          autoFocus
+        />
+        <AdminField
+          label={t('users.fields.email')}
+          type="email"
+          value={form.email}
+          onChange={(email) => setForm({ ...form, email })}
+          errors={fields.email}
+          required
+          hint={t('users.createHint')}
+        />
+        <AdminField
+          label={t('users.fields.firstName')}
+          value={form.first_name}
+          onChange={(first_name) => setForm({ ...form, first_name })}
+          errors={fields.first_name}
+        />
+        <AdminField
+          label={t('users.fields.lastName')}
+          value={form.last_name}
+          onChange={(last_name) => setForm({ ...form, last_name })}
+          errors={fields.last_name}
+        />
+        <AdminCheckbox
+          label={t('users.fields.staff')}
+          checked={form.is_staff}
+          onChange={(is_staff) => setForm({ ...form, is_staff })}
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+/** One account: edit its names and staff flag, and the actions on it. */
+export function UserDialog({
+  user,
+  onClose,
+  onChanged,
+  onDelete,
+}: {
+  user: AdminUser;
+  onClose(): void;
+  onChanged(user: AdminUser): void;
+  onDelete(): void;
+}) {
+  const { t } = useTranslation('admin');
+  const format = useAdminFormat();
+  const me = useCurrentUser();
+  const self = me?.username === user.username;
+  const [form, setForm] = useState({
+    username: user.username,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    is_staff: user.is_staff,
+  });
+  const { busy, fields, submit, Errors } = useAdminSubmit();
+  const formId = useId();
+  const unconfirmed = user.emails.filter((email) => !email.verified).length;
+
+  const run = (action: () => Promise<AdminUser | null>, message: string) =>
+    submit(async () => {
+      const changed = await action();
+      showToast(message, 'success');
+      if (changed) onChanged(changed);
+    });
+
+  return (
+    <Dialog
+      title={t('users.dialogTitle', { username: user.username })}
+      onClose={onClose}
+      width={560}
+      buttons={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('close')}
+          </button>
+          <button type="submit" form={formId} className="button button-primary" disabled={busy}>
+            {t('save')}
+          </button>
+        </>
+      }
+    >
+      <dl className="admin-facts">
+        <dt>{t('users.columns.emails')}</dt>
+        <dd>{user.emails.map((email) => email.address).join(', ')}</dd>
+        <dt>{t('users.columns.lastLogin')}</dt>
+        <dd>{format.date(user.last_login)}</dd>
+        <dt>{t('users.joined')}</dt>
+        <dd>{format.date(user.created)}</dd>
+        <dt>{t('users.columns.documents')}</dt>
+        <dd>{format.number(user.documents)}</dd>
+        <dt>{t('users.columns.storage')}</dt>
+        <dd>{format.bytes(user.storage)}</dd>
+      </dl>
+      <form
+        id={formId}
+        className="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run(async () => (await call(adminApi.updateUser, { id: user.id, ...form })).user, t('users.saved'));
+        }}
+      >
+        <Errors />
+        <AdminField
+          label={t('users.fields.username')}
+          value={form.username}
+          onChange={(username) => setForm({ ...form, username })}
+          errors={fields.username}
+          required
+        />
+        <AdminField
+          label={t('users.fields.firstName')}
+          value={form.first_name}
+          onChange={(first_name) => setForm({ ...form, first_name })}
+          errors={fields.first_name}
+        />
+        <AdminField
+          label={t('users.fields.lastName')}
+          value={form.last_name}
+          onChange={(last_name) => setForm({ ...form, last_name })}
+          errors={fields.last_name}
+        />
+        <AdminCheckbox
+          label={t('users.fields.staff')}
+          checked={form.is_staff}
+          onChange={(is_staff) => setForm({ ...form, is_staff })}
+          errors={fields.is_staff}
+        />
+      </form>
+      <div className="admin-actions" role="group" aria-label={t('users.actions')}>
+        {user.is_active ? (
+          <button
+            type="button"
+            className="button"
+            disabled={busy || self}
+            onClick={() =>
+              void run(
+                async () => (await call(adminApi.setUserActive, { id: user.id, active: false })).user,
+                t('users.deactivated', { username: user.username }),
+              )
+            }
+          >
+            {t('users.deactivate')}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() =>
+              void run(
+                async () => (await call(adminApi.setUserActive, { id: user.id, active: true })).user,
+                t('users.activated', { username: user.username }),
+              )
+            }
+          >
+            {t('users.activate')}
+          </button>
+        )}
+        <button
+          type="button"
+          className="button"
+          disabled={busy || unconfirmed === 0}
+          onClick={() =>
+            void run(async () => {
+              await call(adminApi.resendConfirmation, { id: user.id });
+              return null;
+            }, t('users.confirmationSent', { count: unconfirmed }))
+          }
+        >
+          {t('users.resendConfirmation')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={busy || !user.locked}
+          onClick={() =>
+            void run(
+              async () => (await call(adminApi.resetLockout, { id: user.id })).user,
+              t('users.lockoutReset', { username: user.username }),
+            )
+          }
+        >
+          {t('users.resetLockout')}
+        </button>
+        <button type="button" className="button button-danger" disabled={busy || self} onClick={onDelete}>
+          {t('users.delete')}
+        </button>
+      </div>
+      {self ? <p className="admin-hint">{t('users.selfHint')}</p> : null}
+    </Dialog>
+  );
+}
+
+/** Says what goes with the account, and where its documents go, before deleting it. */
+export function DeleteUserDialog({
+  user,
+  onClose,
+  onDeleted,
+}: {
+  user: AdminUser;
+  onClose(): void;
+  onDeleted(): void;
+}) {
+  const { t } = useTranslation('admin');
+  const [summary, setSummary] = useState<AdminDeletionSummary | null>(null);
+  const [documents, setDocuments] = useState<'delete' | 'transfer'>('delete');
+  const [heir, setHeir] = useState('');
+  const { busy, fields, submit, Errors } = useAdminSubmit();
+  const name = useId();
+
+  useEffect(() => {
+    call(adminApi.deletionSummary, { id: user.id }).then(setSummary, () =>
+      showToast(t('users.loadError'), 'error'),
+    );
+  }, [user.id, t]);
+
+  const confirm = () =>
+    submit(async () => {
+      await call(adminApi.deleteUser, { id: user.id, documents, transfer_to: documents === 'transfer' ? heir : '' });
+      showToast(t('users.deleted', { username: user.username }), 'success');
+      onDeleted();
+    });
+
+  return (
+    <Dialog
+      title={t('users.deleteTitle', { username: user.username })}
+      onClose={onClose}
+      width={520}
+      buttons={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('cancel')}
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={busy || !summary}
+            onClick={() => void confirm()}
+          >
+            {t('users.deleteConfirm')}
+          </button>
+        </>
+      }
+    >
+      <Errors />
+      {summary ? (
+        <p>
+          {t('users.deleteSummary', {
+            username: user.username,
+            documents: summary.documents,
+            images: summary.images,
+            bibliography: summary.bibliography,
+            contacts: summary.contacts,
+          })}
+        </p>
+      ) : (
+        <p role="status">{t('loading')}</p>
+      )}
+      <fieldset className="admin-choice">
+        <legend>{t('users.documentsGo')}</legend>
+        <label>
+          <input
+            type="radio"
+            name={name}
+            checked={documents === 'delete'}
+            onChange={() => setDocuments('delete')}
+          />{' '}
+          {t('users.documentsDelete')}
+        </label>
+        <label>
+          <input
+            type="radio"
+            name={name}
+            checked={documents === 'transfer'}
+            onChange={() => setDocuments('transfer')}
+          />{' '}
+          {t('users.documentsTransfer')}
+        </label>
+      </fieldset>
+      {documents === 'transfer' ? (
+        <AdminField
+          label={t('users.transferTo')}
+          value={heir}
+          onChange={setHeir}
+          errors={fields.transfer_to}
+          required
+        />
+      ) : null}
+    </Dialog>
+  );
+}
