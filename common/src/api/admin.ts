@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../i18n/languages';
 import { SYSTEM_MESSAGE_MAX_LENGTH } from '../ws/messages';
-import { formBoolean, jsonField } from './form';
 import { formId, text } from './fields';
+import { formBoolean, jsonField } from './form';
 import { USERNAME_MAX_LENGTH, USERNAME_PATTERN } from './user';
 
 /** Staff administration under /admin/ and /api/admin/ (issue 22). */
@@ -55,11 +55,7 @@ export const adminUsersResponse = z.object({
 });
 export type AdminUsersResponse = z.infer<typeof adminUsersResponse>;
 
-const username = text()
-  .trim()
-  .min(1)
-  .max(USERNAME_MAX_LENGTH)
-  .regex(USERNAME_PATTERN);
+const username = text().trim().min(1).max(USERNAME_MAX_LENGTH).regex(USERNAME_PATTERN);
 const name = text().trim().max(150).default('');
 const email = text().trim().min(1).max(254).pipe(z.email());
 

@@ -57,7 +57,11 @@ export const adminApi = {
     request: admin.adminUserIdRequest,
     response: admin.adminUserResponse,
   }),
-  flatpages: endpoint({ method: 'GET', path: '/api/admin/flatpages/', response: admin.adminFlatpagesResponse }),
+  flatpages: endpoint({
+    method: 'GET',
+    path: '/api/admin/flatpages/',
+    response: admin.adminFlatpagesResponse,
+  }),
   saveFlatpage: endpoint({
     method: 'POST',
     path: '/api/admin/flatpages/save/',

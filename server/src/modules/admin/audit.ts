@@ -50,7 +50,10 @@ export async function listAuditLog(
       .limit(ADMIN_PAGE_SIZE)
       .offset((page - 1) * ADMIN_PAGE_SIZE)
       .execute(),
-    db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
   ]);
   const entries = rows.flatMap((row) => {
     const parsed = adminLogEntry.safeParse({

@@ -3,7 +3,12 @@ import { sendAccountMail } from '../user/account-mail';
 import type { UserRow } from '../user/queries';
 
 /** The mail of an account staff created: a link to set the first password (a reset key). */
-export async function sendSetPasswordMail(ctx: AppContext, user: UserRow, to: string, key: string): Promise<void> {
+export async function sendSetPasswordMail(
+  ctx: AppContext,
+  user: UserRow,
+  to: string,
+  key: string,
+): Promise<void> {
   await sendAccountMail(ctx, user, to, (t, values) => ({
     subject: t('admin:mail.setPasswordSubject', values),
     paragraphs: [

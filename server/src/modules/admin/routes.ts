@@ -9,8 +9,8 @@ import { translator } from '../../i18n/translate';
 import { presentProviders } from '../../social/providers';
 import { NoServerReachedError, sendSystemMessage } from '../../ws/system-message';
 import { audit, listAuditLog } from './audit';
-import { deleteFlatpage, listFlatpages, saveFlatpageAsStaff } from './commands/flatpages';
 import { listFeedback, setFeedbackDone } from './commands/feedback';
+import { deleteFlatpage, listFlatpages, saveFlatpageAsStaff } from './commands/flatpages';
 import { presence } from './commands/presence';
 import {
   createAccount,
@@ -147,7 +147,9 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
         await writeSettings(trx, settings);
         const changes = Object.fromEntries(
           Object.entries(settings)
-            .filter(([key, value]) => JSON.stringify(before[key as keyof typeof before]) !== JSON.stringify(value))
+            .filter(
+              ([key, value]) => JSON.stringify(before[key as keyof typeof before]) !== JSON.stringify(value),
+            )
             .map(([key, value]) => [key, [before[key as keyof typeof before], value]]),
         );
         await audit(trx, staff, 'settings.update', '', changes);

@@ -39,9 +39,24 @@ function matchingIds(db: Db, dialect: Dialect, term: string) {
         .select('user_id as id')
         .where(startsWith(dialect, sql.ref('address_lower'), lowered)),
     )
-    .union(db.selectFrom('users').select('id').where(startsWith(dialect, firstName, names)))
-    .union(db.selectFrom('users').select('id').where(startsWith(dialect, lastName, names)))
-    .union(db.selectFrom('users').select('id').where(startsWith(dialect, fullName, names)));
+    .union(
+      db
+        .selectFrom('users')
+        .select('id')
+        .where(startsWith(dialect, firstName, names)),
+    )
+    .union(
+      db
+        .selectFrom('users')
+        .select('id')
+        .where(startsWith(dialect, lastName, names)),
+    )
+    .union(
+      db
+        .selectFrom('users')
+        .select('id')
+        .where(startsWith(dialect, fullName, names)),
+    );
 }
 
 export async function searchUsers(

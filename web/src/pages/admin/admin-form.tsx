@@ -2,7 +2,9 @@ import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../components/toast/toast';
 import { errorMessageOf, formErrorsOf } from '../account/account-api';
-import { FieldErrors, FormErrorList } from '../account/field-errors';
+import { FieldErrors } from '../account/field-errors';
+
+export { FormErrorList } from '../account/field-errors';
 
 /** A labelled text input with its server-side errors. */
 export function AdminField({
@@ -102,5 +104,5 @@ export function useAdminSubmit() {
     }
   };
 
-  return { busy, fields, general, submit, Errors: () => <FormErrorList errors={general} /> };
+  return { busy, fields, general, submit };
 }

@@ -56,14 +56,21 @@ export function FeedbackSection() {
       {data && data.items.length > 0 ? (
         <ol className="admin-feedback-list" aria-busy={loading}>
           {data.items.map((item) => (
-            <li key={item.id} className={item.done === null ? 'admin-feedback' : 'admin-feedback admin-feedback-done'}>
+            <li
+              key={item.id}
+              className={item.done === null ? 'admin-feedback' : 'admin-feedback admin-feedback-done'}
+            >
               <p className="admin-feedback-meta">
                 {t('feedback.from', {
-                  who: item.username ? `${item.username}${item.email ? ` <${item.email}>` : ''}` : t('feedback.visitor'),
+                  who: item.username
+                    ? `${item.username}${item.email ? ` <${item.email}>` : ''}`
+                    : t('feedback.visitor'),
                   date: format.date(item.created),
                 })}
                 {item.done !== null ? (
-                  <span className="admin-badge">{t('feedback.doneOn', { date: format.date(item.done) })}</span>
+                  <span className="admin-badge">
+                    {t('feedback.doneOn', { date: format.date(item.done) })}
+                  </span>
                 ) : null}
               </p>
               <p className="admin-feedback-message">{item.message}</p>

@@ -8,7 +8,7 @@ import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
 import { sanitizeHtml } from '../flatpage/sanitize-html';
-import { AdminField, useAdminSubmit } from './admin-form';
+import { AdminField, FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminQuery } from './use-admin-query';
 
 /** Where a page is read: /terms/ and /privacy/ as they are, any other page under /pages/. */
@@ -42,7 +42,7 @@ function PageEditor({
   const [form, setForm] = useState({ url: page.url, title: page.title, content: page.content });
   const [preview, setPreview] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const { busy, fields, submit, Errors } = useAdminSubmit();
+  const { busy, fields, general, submit } = useAdminSubmit();
   const contentId = useId();
   const dirty = form.url !== page.url || form.title !== page.title || form.content !== page.content;
   useUnsavedChanges(dirty);
@@ -70,7 +70,7 @@ function PageEditor({
     >
       <h3>{page.id ? t('pages.editTitle', { url: page.url }) : t('pages.newTitle')}</h3>
       {page.seeded ? <p className="admin-hint">{t('pages.seededHint')}</p> : null}
-      <Errors />
+      <FormErrorList errors={general} />
       <AdminField
         label={t('pages.fields.url')}
         value={form.url}
@@ -108,7 +108,12 @@ function PageEditor({
           {t('pages.preview')}
         </button>
         {page.id ? (
-          <button type="button" className="button button-danger" disabled={busy} onClick={() => setConfirmDelete(true)}>
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={busy}
+            onClick={() => setConfirmDelete(true)}
+          >
             {t('pages.delete')}
           </button>
         ) : null}

@@ -7,7 +7,7 @@ import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
-import { useAdminSubmit } from './admin-form';
+import { FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminQuery } from './use-admin-query';
 
 /** /admin/messages/: a system message to everyone connected, and who is connected now. */
@@ -18,7 +18,7 @@ export function MessagesSection() {
   const [message, setMessage] = useState('');
   const [preview, setPreview] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const { busy, fields, submit, Errors } = useAdminSubmit();
+  const { busy, fields, general, submit } = useAdminSubmit();
   const load = useCallback(() => call(adminApi.presence), []);
   const { data, loading, reload } = useAdminQuery(load, t('messages.presenceError'));
 
@@ -70,7 +70,7 @@ export function MessagesSection() {
           if (trimmed) setConfirming(true);
         }}
       >
-        <Errors />
+        <FormErrorList errors={general} />
         <div className="form-field">
           <label htmlFor={messageId}>{t('messages.message')}</label>
           <textarea
@@ -112,7 +112,11 @@ export function MessagesSection() {
       <div className="admin-toolbar">
         <p className="admin-summary" aria-live="polite">
           {data
-            ? t('messages.summary', { users: data.users.length, sockets: data.sockets, processes: data.processes })
+            ? t('messages.summary', {
+                users: data.users.length,
+                sockets: data.sockets,
+                processes: data.processes,
+              })
             : null}
         </p>
         <button type="button" className="button" onClick={() => void reload()}>

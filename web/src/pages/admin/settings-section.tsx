@@ -6,7 +6,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { showToast } from '../../components/toast/toast';
-import { AdminField, useAdminSubmit } from './admin-form';
+import { AdminField, FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminQuery } from './use-admin-query';
 
 type Provider = AdminSettingsResponse['providers'][number];
@@ -20,7 +20,7 @@ export function SettingsSection() {
   const [email, setEmail] = useState('');
   const [language, setLanguage] = useState<Language>('en');
   const [providers, setProviders] = useState<Provider[]>([]);
-  const { busy, fields, submit, Errors } = useAdminSubmit();
+  const { busy, fields, general, submit } = useAdminSubmit();
 
   useEffect(() => {
     if (!data) return;
@@ -58,7 +58,7 @@ export function SettingsSection() {
           void save();
         }}
       >
-        <Errors />
+        <FormErrorList errors={general} />
         <AdminField
           label={t('settings.supportEmail')}
           type="email"
@@ -69,7 +69,11 @@ export function SettingsSection() {
         />
         <div className="form-field">
           <label htmlFor={languageId}>{t('settings.defaultLanguage')}</label>
-          <select id={languageId} value={language} onChange={(event) => setLanguage(event.target.value as Language)}>
+          <select
+            id={languageId}
+            value={language}
+            onChange={(event) => setLanguage(event.target.value as Language)}
+          >
             {LANGUAGES.map((code) => (
               <option key={code} value={code} lang={code}>
                 {LANGUAGE_NAMES[code]}

@@ -6,14 +6,26 @@ import { call } from '../../api/client';
 import { useCurrentUser } from '../../app/configuration/app-context';
 import { Dialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
-import { AdminCheckbox, AdminField, useAdminSubmit } from './admin-form';
+import { AdminCheckbox, AdminField, FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminFormat } from './admin-format';
 
 /** Creates an account; its owner gets a mail with a link to set the password. */
-export function CreateUserDialog({ onClose, onCreated }: { onClose(): void; onCreated(user: AdminUser): void }) {
+export function CreateUserDialog({
+  onClose,
+  onCreated,
+}: {
+  onClose(): void;
+  onCreated(user: AdminUser): void;
+}) {
   const { t } = useTranslation('admin');
-  const [form, setForm] = useState({ username: '', email: '', first_name: '', last_name: '', is_staff: false });
-  const { busy, fields, submit, Errors } = useAdminSubmit();
+  const [form, setForm] = useState({
+    username: '',
+    email: '',
+    first_name: '',
+    last_name: '',
+    is_staff: false,
+  });
+  const { busy, fields, general, submit } = useAdminSubmit();
   const formId = useId();
 
   const save = () =>
@@ -47,7 +59,7 @@ export function CreateUserDialog({ onClose, onCreated }: { onClose(): void; onCr
           void save();
         }}
       >
-        <Errors />
+        <FormErrorList errors={general} />
         <AdminField
           label={t('users.fields.username')}
           value={form.username}
@@ -109,7 +121,7 @@ export function UserDialog({
     last_name: user.last_name,
     is_staff: user.is_staff,
   });
-  const { busy, fields, submit, Errors } = useAdminSubmit();
+  const { busy, fields, general, submit } = useAdminSubmit();
   const formId = useId();
   const unconfirmed = user.emails.filter((email) => !email.verified).length;
 
@@ -153,10 +165,13 @@ export function UserDialog({
         className="form"
         onSubmit={(event) => {
           event.preventDefault();
-          void run(async () => (await call(adminApi.updateUser, { id: user.id, ...form })).user, t('users.saved'));
+          void run(
+            async () => (await call(adminApi.updateUser, { id: user.id, ...form })).user,
+            t('users.saved'),
+          );
         }}
       >
-        <Errors />
+        <FormErrorList errors={general} />
         <AdminField
           label={t('users.fields.username')}
           value={form.username}
@@ -183,7 +198,8 @@ export function UserDialog({
           errors={fields.is_staff}
         />
       </form>
-      <div className="admin-actions" role="group" aria-label={t('users.actions')}>
+      <fieldset className="admin-actions">
+        <legend className="visually-hidden">{t('users.actions')}</legend>
         {user.is_active ? (
           <button
             type="button"
@@ -218,10 +234,13 @@ export function UserDialog({
           className="button"
           disabled={busy || unconfirmed === 0}
           onClick={() =>
-            void run(async () => {
-              await call(adminApi.resendConfirmation, { id: user.id });
-              return null;
-            }, t('users.confirmationSent', { count: unconfirmed }))
+            void run(
+              async () => {
+                await call(adminApi.resendConfirmation, { id: user.id });
+                return null;
+              },
+              t('users.confirmationSent', { count: unconfirmed }),
+            )
           }
         >
           {t('users.resendConfirmation')}
@@ -242,7 +261,7 @@ export function UserDialog({
         <button type="button" className="button button-danger" disabled={busy || self} onClick={onDelete}>
           {t('users.delete')}
         </button>
-      </div>
+      </fieldset>
       {self ? <p className="admin-hint">{t('users.selfHint')}</p> : null}
     </Dialog>
   );
@@ -262,7 +281,7 @@ export function DeleteUserDialog({
   const [summary, setSummary] = useState<AdminDeletionSummary | null>(null);
   const [documents, setDocuments] = useState<'delete' | 'transfer'>('delete');
   const [heir, setHeir] = useState('');
-  const { busy, fields, submit, Errors } = useAdminSubmit();
+  const { busy, fields, general, submit } = useAdminSubmit();
   const name = useId();
 
   useEffect(() => {
@@ -273,7 +292,11 @@ export function DeleteUserDialog({
 
   const confirm = () =>
     submit(async () => {
-      await call(adminApi.deleteUser, { id: user.id, documents, transfer_to: documents === 'transfer' ? heir : '' });
+      await call(adminApi.deleteUser, {
+        id: user.id,
+        documents,
+        transfer_to: documents === 'transfer' ? heir : '',
+      });
       showToast(t('users.deleted', { username: user.username }), 'success');
       onDeleted();
     });
@@ -299,7 +322,7 @@ export function DeleteUserDialog({
         </>
       }
     >
-      <Errors />
+      <FormErrorList errors={general} />
       {summary ? (
         <p>
           {t('users.deleteSummary', {

@@ -84,7 +84,9 @@ export function UsersSection() {
       cell: (user) => (
         <span className="admin-badges">
           {user.is_staff ? <span className="admin-badge admin-badge-accent">{t('users.staff')}</span> : null}
-          {user.is_active ? null : <span className="admin-badge admin-badge-danger">{t('users.inactive')}</span>}
+          {user.is_active ? null : (
+            <span className="admin-badge admin-badge-danger">{t('users.inactive')}</span>
+          )}
           {user.locked ? <span className="admin-badge admin-badge-danger">{t('users.locked')}</span> : null}
         </span>
       ),
@@ -150,7 +152,9 @@ export function UsersSection() {
           columns={columns}
           getRowId={(user) => String(user.id)}
           label={t('users.tableLabel')}
-          emptyMessage={loading ? t('loading') : q || filter !== 'all' ? t('users.noMatch') : t('users.empty')}
+          emptyMessage={
+            loading ? t('loading') : q || filter !== 'all' ? t('users.noMatch') : t('users.empty')
+          }
           onActivate={(user) => setDialog({ kind: 'user', user })}
           paged={false}
           className="admin-table"

@@ -47,9 +47,17 @@ export async function saveFlatpageAsStaff(
       await audit(trx, staff, 'flatpage.create', url, { title: input.title });
       return row.id;
     }
-    const before = await trx.selectFrom('flatpages').selectAll().where('id', '=', input.id).executeTakeFirst();
+    const before = await trx
+      .selectFrom('flatpages')
+      .selectAll()
+      .where('id', '=', input.id)
+      .executeTakeFirst();
     if (!before) throw new HttpError(404);
-    await trx.updateTable('flatpages').set({ url, title: input.title, content }).where('id', '=', input.id).execute();
+    await trx
+      .updateTable('flatpages')
+      .set({ url, title: input.title, content })
+      .where('id', '=', input.id)
+      .execute();
     await audit(trx, staff, 'flatpage.update', url, {
       ...(before.url !== url ? { url: [before.url, url] } : {}),
       ...(before.title !== input.title ? { title: [before.title, input.title] } : {}),
@@ -65,7 +73,11 @@ const KEPT_PAGES = new Set(['/terms/', '/privacy/']);
 
 export async function deleteFlatpage(ctx: AppContext, staff: Staff, id: number): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    const page = await trx.selectFrom('flatpages').select(['id', 'url']).where('id', '=', id).executeTakeFirst();
+    const page = await trx
+      .selectFrom('flatpages')
+      .select(['id', 'url'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!page) throw new HttpError(404);
     if (KEPT_PAGES.has(page.url)) throw new FormError(400, [{ key: 'admin:errors.pageKept' }]);
     await trx.deleteFrom('flatpages').where('id', '=', id).execute();

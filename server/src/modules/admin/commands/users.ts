@@ -1,6 +1,6 @@
 import type { AdminDeletionSummary, AdminUser } from '@scriptorium/common/api/admin';
 import type { AppContext } from '../../../context';
-import type { Db } from '../../../db/database';
+import type { Db, Dialect } from '../../../db/database';
 import { FormError, HttpError } from '../../../http/errors';
 import { enqueueMailJob, type MailJobLog } from '../../../mail/queue';
 import { endLiveSessions } from '../../../ws/hub';
@@ -31,14 +31,16 @@ async function targetUser(db: Db, id: number): Promise<UserRow> {
   return user;
 }
 
-async function activeStaffCount(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('is_staff', '=', 1)
-    .where('is_active', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+/**
+ * Active staff accounts, read under a lock inside the caller's transaction: two staff members
+ * deactivating each other at the same moment must not leave the site without staff. SQLite's
+ * transactions hold the write lock from BEGIN; PostgreSQL locks the staff rows (FOR UPDATE), so
+ * the second transaction waits and then sees the first one's change.
+ */
+async function activeStaffCount(db: Db, dialect: Dialect): Promise<number> {
+  let query = db.selectFrom('users').select('id').where('is_staff', '=', 1).where('is_active', '=', 1);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return (await query.execute()).length;
 }
 
 /**
@@ -99,7 +101,12 @@ export async function updateAccount(
       .where('id', '!=', user.id)
       .executeTakeFirst();
     if (taken) throw fieldError('username', 'admin:errors.usernameTaken');
-    if (user.is_staff && !input.is_staff && user.is_active && (await activeStaffCount(trx)) <= 1) {
+    if (
+      user.is_staff &&
+      !input.is_staff &&
+      user.is_active &&
+      (await activeStaffCount(trx, ctx.dialect)) <= 1
+    ) {
       throw fieldError('is_staff', 'admin:errors.lastStaff');
     }
     await trx
@@ -136,7 +143,7 @@ export async function setAccountActive(
   const user = await targetUser(ctx.db, input.id);
   if (!input.active && user.id === staff.id) throw generalError('admin:errors.deactivateSelf');
   const hashes = await ctx.db.transaction().execute(async (trx) => {
-    if (!input.active && user.is_staff && user.is_active && (await activeStaffCount(trx)) <= 1) {
+    if (!input.active && user.is_staff && user.is_active && (await activeStaffCount(trx, ctx.dialect)) <= 1) {
       throw generalError('admin:errors.lastStaff');
     }
     await trx
@@ -146,9 +153,9 @@ export async function setAccountActive(
       .execute();
     let ended: string[] = [];
     if (!input.active) {
-      ended = (await trx.selectFrom('sessions').select('id_hash').where('user_id', '=', user.id).execute()).map(
-        (row) => row.id_hash,
-      );
+      ended = (
+        await trx.selectFrom('sessions').select('id_hash').where('user_id', '=', user.id).execute()
+      ).map((row) => row.id_hash);
       await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
     }
     await audit(trx, staff, input.active ? 'user.activate' : 'user.deactivate', user.username, {
@@ -165,15 +172,30 @@ export async function deletionSummary(db: Db, id: number): Promise<AdminDeletion
   const count = async (query: { executeTakeFirstOrThrow(): Promise<{ count: number | string | bigint }> }) =>
     Number((await query.executeTakeFirstOrThrow()).count);
   const [documents, images, bibliography, contacts] = await Promise.all([
-    count(db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('count')).where('owner_id', '=', id)),
+    count(
+      db
+        .selectFrom('documents')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('owner_id', '=', id),
+    ),
     count(
       db
         .selectFrom('usermedia_images')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('owner_id', '=', id),
     ),
-    count(db.selectFrom('bib_entries').select((eb) => eb.fn.countAll<number>().as('count')).where('owner_id', '=', id)),
-    count(db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', id)),
+    count(
+      db
+        .selectFrom('bib_entries')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('owner_id', '=', id),
+    ),
+    count(
+      db
+        .selectFrom('contacts')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', id),
+    ),
   ]);
   return { documents, images, bibliography, contacts };
 }
@@ -240,7 +262,9 @@ export async function resetLockout(ctx: AppContext, staff: Staff, id: number): P
   await ctx.db.transaction().execute(async (trx) => {
     const removed = await trx
       .deleteFrom('login_attempts')
-      .where((eb) => eb.or([eb('scope', '=', `account:${user.id}`), eb('scope', 'like', `account:${user.id}@%`)]))
+      .where((eb) =>
+        eb.or([eb('scope', '=', `account:${user.id}`), eb('scope', 'like', `account:${user.id}@%`)]),
+      )
       .executeTakeFirst();
     await audit(trx, staff, 'user.reset_lockout', user.username, { locks: Number(removed.numDeletedRows) });
   });
