@@ -16,6 +16,9 @@ export function flatpageAddress(url: string): string {
   return url === '/terms/' || url === '/privacy/' ? url : `/pages${url}`;
 }
 
+/** Linked from every footer: the server refuses to delete them, so no button offers it. */
+const KEPT_PAGES = new Set(['/terms/', '/privacy/']);
+
 const NEW_PAGE = { id: 0, url: '', title: '', content: '', seeded: false };
 
 /** The stored (sanitised) HTML, shown as the flat page shows it. */
@@ -107,7 +110,7 @@ function PageEditor({
         <button type="button" className="button" disabled={busy} onClick={() => void showPreview()}>
           {t('pages.preview')}
         </button>
-        {page.id ? (
+        {page.id && !KEPT_PAGES.has(page.url) ? (
           <button
             type="button"
             className="button button-danger"
