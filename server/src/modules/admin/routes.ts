@@ -21,8 +21,8 @@ import {
   setAccountActive,
   updateAccount,
 } from './commands/users';
+import { cleanFlatpageHtml } from './flatpage-content';
 import { registerStaffOnly, staffOf } from './policies';
-import { sanitizeFlatpageHtml } from './sanitize-flatpage';
 import { forgetSettings, orderProviders, readSettings, writeSettings } from './settings';
 import { searchUsers } from './user-search';
 
@@ -87,7 +87,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
     });
     route(app, adminApi.previewFlatpage, async (request) => {
       const { content } = parseInput(request, adminApi.previewFlatpage);
-      return { content: await sanitizeFlatpageHtml(content) };
+      return { content: await cleanFlatpageHtml(ctx.config, content) };
     });
     route(app, adminApi.deleteFlatpage, async (request) => {
       const staff = staffOf(request);

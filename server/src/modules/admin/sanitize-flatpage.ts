@@ -4,7 +4,8 @@ import type { DOMPurify as DOMPurifyInstance } from 'dompurify';
  * Flat pages are HTML that staff write and every visitor's browser shows, so what is stored is
  * rebuilt from an allow-list: no scripts, event handlers, forms, frames, styles or foreign
  * elements; links keep http(s), mailto and relative targets only, and open safely.
- * jsdom is loaded on the first save only.
+ * It runs in an upload worker thread (cleanFlatpageHtml): loading jsdom takes seconds on a busy
+ * machine and must not stall the event loop.
  */
 
 let purifier: Promise<DOMPurifyInstance> | null = null;

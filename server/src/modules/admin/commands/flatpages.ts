@@ -6,7 +6,7 @@ import { SEEDED_CONTENT, seededFlatpage } from '../../base/commands/seed-flatpag
 import { normaliseFlatpageUrl } from '../../base/flatpage-url';
 import type { UserRow } from '../../user/queries';
 import { audit } from '../audit';
-import { sanitizeFlatpageHtml } from '../sanitize-flatpage';
+import { cleanFlatpageHtml } from '../flatpage-content';
 
 type Staff = Pick<UserRow, 'id' | 'username'>;
 
@@ -32,7 +32,7 @@ export async function saveFlatpageAsStaff(
   input: { id: number; url: string; title: string; content: string },
 ): Promise<AdminFlatpage> {
   const url = normaliseFlatpageUrl(input.url);
-  const content = await sanitizeFlatpageHtml(input.content);
+  const content = await cleanFlatpageHtml(ctx.config, input.content);
   const id = await ctx.db.transaction().execute(async (trx) => {
     const clash = await trx.selectFrom('flatpages').select('id').where('url', '=', url).executeTakeFirst();
     if (clash && clash.id !== input.id) {
