@@ -50,6 +50,8 @@ export type AdminUser = z.infer<typeof adminUser>;
 export const adminUsersResponse = z.object({
   users: z.array(adminUser),
   total: z.number().int().nonnegative(),
+  /** More users match than `total` (the count stops there). */
+  capped: z.boolean(),
   page: z.number().int().positive(),
   page_size: z.number().int().positive(),
 });

@@ -41,8 +41,8 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
     // ---- Users ----
     route(app, adminApi.users, async (request) => {
       const input = parseInput(request, adminApi.users);
-      const { users, total } = await searchUsers(ctx.db, ctx.dialect, input);
-      return { users, total, page: input.page, page_size: ADMIN_PAGE_SIZE };
+      const { users, total, capped } = await searchUsers(ctx.db, ctx.dialect, input);
+      return { users, total, capped, page: input.page, page_size: ADMIN_PAGE_SIZE };
     });
     route(app, adminApi.createUser, async (request) => {
       const staff = staffOf(request);

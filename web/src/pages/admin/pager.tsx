@@ -6,11 +6,14 @@ export function Pager({
   page,
   pageSize,
   total,
+  capped = false,
   onPage,
 }: {
   page: number;
   pageSize: number;
   total: number;
+  /** More entries exist than `total` says (the server stopped counting). */
+  capped?: boolean;
   onPage(page: number): void;
 }) {
   const { t } = useTranslation('admin');
@@ -28,7 +31,7 @@ export function Pager({
         <ChevronLeft aria-hidden="true" />
       </button>
       <span className="admin-pager-status" aria-live="polite">
-        {t('pager.status', { page, pages, count: total })}
+        {capped ? t('pager.statusCapped', { page, pages }) : t('pager.status', { page, pages, count: total })}
       </span>
       <button
         type="button"

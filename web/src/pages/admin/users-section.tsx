@@ -160,7 +160,15 @@ export function UsersSection() {
           className="admin-table"
         />
       </div>
-      {data ? <Pager page={data.page} pageSize={data.page_size} total={data.total} onPage={setPage} /> : null}
+      {data ? (
+        <Pager
+          page={data.page}
+          pageSize={data.page_size}
+          total={data.total}
+          capped={data.capped}
+          onPage={setPage}
+        />
+      ) : null}
 
       {dialog.kind === 'create' ? (
         <CreateUserDialog onClose={() => setDialog({ kind: 'none' })} onCreated={(user) => changed(user)} />
