@@ -11,3 +11,11 @@ export async function cleanFlatpageHtml(config: UploadPoolConfig, html: string):
   }
   throw new FormError(400, [], { content: [{ key: 'admin:errors.contentTooComplex' }] });
 }
+
+/**
+ * Starts a worker and its jsdom (seconds on a busy machine) when staff open the flat pages, so
+ * that their first preview or save does not wait for it. Runs off the event loop; errors are moot.
+ */
+export function warmFlatpageWorker(config: UploadPoolConfig): void {
+  runUploadTask(config, { kind: 'flatpage', html: '' }).catch(() => undefined);
+}

@@ -21,7 +21,7 @@ import {
   setAccountActive,
   updateAccount,
 } from './commands/users';
-import { cleanFlatpageHtml } from './flatpage-content';
+import { cleanFlatpageHtml, warmFlatpageWorker } from './flatpage-content';
 import { registerStaffOnly, staffOf } from './policies';
 import { forgetSettings, orderProviders, readSettings, writeSettings } from './settings';
 import { searchUsers } from './user-search';
@@ -78,9 +78,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     // ---- Flat pages ----
-    route(app, adminApi.flatpages, async (request) => ({
-      pages: await listFlatpages(ctx, request.language),
-    }));
+    route(app, adminApi.flatpages, async (request) => {
+      warmFlatpageWorker(ctx.config);
+      return { pages: await listFlatpages(ctx, request.language) };
+    });
     route(app, adminApi.saveFlatpage, async (request) => {
       const staff = staffOf(request);
       return { page: await saveFlatpageAsStaff(ctx, staff, parseInput(request, adminApi.saveFlatpage)) };

@@ -192,7 +192,7 @@ export function FlatpagesSection() {
         getRowId={(page) => String(page.id)}
         label={t('sections.pages')}
         emptyMessage={loading ? t('loading') : t('pages.empty')}
-        onActivate={setEditing}
+        onActivate={(page) => setEditing(page)}
         paged={false}
         className="admin-table"
       />

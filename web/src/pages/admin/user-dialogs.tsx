@@ -125,12 +125,16 @@ export function UserDialog({
   const formId = useId();
   const unconfirmed = user.emails.filter((email) => !email.verified).length;
 
-  const run = (action: () => Promise<AdminUser | null>, message: string) =>
-    submit(async () => {
+  // The action buttons are not disabled while a call runs (a disabled button loses the focus,
+  // and Escape would then no longer reach the dialog); a second click meanwhile is ignored.
+  const run = async (action: () => Promise<AdminUser | null>, message: string) => {
+    if (busy) return;
+    await submit(async () => {
       const changed = await action();
       showToast(message, 'success');
       if (changed) onChanged(changed);
     });
+  };
 
   return (
     <Dialog
@@ -200,39 +204,26 @@ export function UserDialog({
       </form>
       <fieldset className="admin-actions">
         <legend className="visually-hidden">{t('users.actions')}</legend>
-        {user.is_active ? (
-          <button
-            type="button"
-            className="button"
-            disabled={busy || self}
-            onClick={() =>
-              void run(
-                async () => (await call(adminApi.setUserActive, { id: user.id, active: false })).user,
-                t('users.deactivated', { username: user.username }),
-              )
-            }
-          >
-            {t('users.deactivate')}
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="button"
-            disabled={busy}
-            onClick={() =>
-              void run(
-                async () => (await call(adminApi.setUserActive, { id: user.id, active: true })).user,
-                t('users.activated', { username: user.username }),
-              )
-            }
-          >
-            {t('users.activate')}
-          </button>
-        )}
+        {/* One button whose label follows the state: the focus stays on it after a click. */}
         <button
           type="button"
           className="button"
-          disabled={busy || unconfirmed === 0}
+          disabled={self && user.is_active}
+          onClick={() =>
+            void run(
+              async () => (await call(adminApi.setUserActive, { id: user.id, active: !user.is_active })).user,
+              user.is_active
+                ? t('users.deactivated', { username: user.username })
+                : t('users.activated', { username: user.username }),
+            )
+          }
+        >
+          {user.is_active ? t('users.deactivate') : t('users.activate')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={unconfirmed === 0}
           onClick={() =>
             void run(
               async () => {
@@ -248,7 +239,7 @@ export function UserDialog({
         <button
           type="button"
           className="button"
-          disabled={busy || !user.locked}
+          disabled={!user.locked}
           onClick={() =>
             void run(
               async () => (await call(adminApi.resetLockout, { id: user.id })).user,
@@ -258,7 +249,7 @@ export function UserDialog({
         >
           {t('users.resetLockout')}
         </button>
-        <button type="button" className="button button-danger" disabled={busy || self} onClick={onDelete}>
+        <button type="button" className="button button-danger" disabled={self} onClick={onDelete}>
           {t('users.delete')}
         </button>
       </fieldset>
