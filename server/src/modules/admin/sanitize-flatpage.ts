@@ -1,10 +1,18 @@
+import {
+  FLATPAGE_DROPPED_ELEMENTS,
+  FLATPAGE_ELEMENT_ATTRIBUTES,
+  FLATPAGE_ELEMENTS,
+  FLATPAGE_GLOBAL_ATTRIBUTES,
+  isSafeFlatpageUrl,
+} from '@scriptorium/common/rules/flatpage-html';
 import type { DOMPurify as DOMPurifyInstance } from 'dompurify';
 
 /**
  * Flat pages are HTML that staff write and every visitor's browser shows, so what is stored is
- * rebuilt from an allow-list: no scripts, event handlers, forms, frames, styles or foreign
- * elements; links keep http(s), mailto and relative targets only, and open safely.
- * It runs in an upload worker thread (cleanFlatpageHtml): loading jsdom takes seconds on a busy
+ * rebuilt by DOMPurify from the same allow-list the browser applies before showing a page
+ * (common/src/rules/flatpage-html.ts): no scripts, handlers, forms, frames or styles; links and
+ * images keep http(s), mailto (links) and relative addresses only.
+ * It runs in an upload worker thread (flatpage-content.ts): loading jsdom takes seconds on a busy
  * machine and must not stall the event loop.
  */
 
@@ -14,77 +22,22 @@ async function load(): Promise<DOMPurifyInstance> {
   const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([import('jsdom'), import('dompurify')]);
   const window = new JSDOM('').window;
   const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
-  purify.addHook('afterSanitizeAttributes', (node) => {
-    if (node.nodeName === 'A' && node.getAttribute('target')) node.setAttribute('rel', 'noopener noreferrer');
+  // Attributes per element, as the browser's sanitiser keeps them.
+  purify.addHook('uponSanitizeAttribute', (node, data) => {
+    const tag = node.nodeName.toLowerCase();
+    const name = data.attrName.toLowerCase();
+    const allowed = FLATPAGE_GLOBAL_ATTRIBUTES.has(name) || FLATPAGE_ELEMENT_ATTRIBUTES[tag]?.has(name);
+    const safe = (name !== 'href' && name !== 'src') || isSafeFlatpageUrl(data.attrValue, name === 'href');
+    if (!allowed || !safe) data.keepAttr = false;
   });
   return purify;
 }
 
-const ALLOWED_TAGS = [
-  'a',
-  'abbr',
-  'b',
-  'blockquote',
-  'br',
-  'caption',
-  'cite',
-  'code',
-  'dd',
-  'del',
-  'div',
-  'dl',
-  'dt',
-  'em',
-  'figcaption',
-  'figure',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'hr',
-  'i',
-  'img',
-  'ins',
-  'kbd',
-  'li',
-  'mark',
-  'ol',
-  'p',
-  'pre',
-  'q',
-  's',
-  'section',
-  'small',
-  'span',
-  'strong',
-  'sub',
-  'sup',
-  'table',
-  'tbody',
-  'td',
-  'tfoot',
-  'th',
-  'thead',
-  'tr',
-  'u',
-  'ul',
-];
 const ALLOWED_ATTR = [
-  'href',
-  'title',
-  'alt',
-  'src',
-  'width',
-  'height',
-  'colspan',
-  'rowspan',
-  'id',
-  'lang',
-  'dir',
-  'target',
-  'rel',
+  ...new Set([
+    ...FLATPAGE_GLOBAL_ATTRIBUTES,
+    ...Object.values(FLATPAGE_ELEMENT_ATTRIBUTES).flatMap((set) => [...set]),
+  ]),
 ];
 
 export async function sanitizeFlatpageHtml(html: string): Promise<string> {
@@ -92,9 +45,9 @@ export async function sanitizeFlatpageHtml(html: string): Promise<string> {
   const purify = await purifier;
   return purify
     .sanitize(html, {
-      ALLOWED_TAGS,
+      ALLOWED_TAGS: [...FLATPAGE_ELEMENTS],
       ALLOWED_ATTR,
-      ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|\/(?!\/)|#|[^:/?#]*(?:[/?#]|$))/i,
+      FORBID_CONTENTS: [...FLATPAGE_DROPPED_ELEMENTS],
       ALLOW_DATA_ATTR: false,
     })
     .trim();
