@@ -1,6 +1,6 @@
 import type { AdminDeletionSummary, AdminUser } from '@scriptorium/common/api/admin';
 import { adminApi } from '@scriptorium/common/api/endpoints/admin';
-import { useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { useCurrentUser } from '../../app/configuration/app-context';
@@ -8,6 +8,61 @@ import { Dialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
 import { AdminCheckbox, AdminField, FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminFormat } from './admin-format';
+
+interface UserFieldValues {
+  username: string;
+  first_name: string;
+  last_name: string;
+  is_staff: boolean;
+}
+
+/** The fields an account has in both dialogs; `children` go after the username (the address). */
+function UserFields({
+  form,
+  onChange,
+  fields,
+  autoFocus = false,
+  children,
+}: {
+  form: UserFieldValues;
+  onChange(changed: Partial<UserFieldValues>): void;
+  fields: Record<string, string[]>;
+  autoFocus?: boolean;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation('admin');
+  return (
+    <>
+      <AdminField
+        label={t('users.fields.username')}
+        value={form.username}
+        onChange={(username) => onChange({ username })}
+        errors={fields.username}
+        required
+        autoFocus={autoFocus}
+      />
+      {children}
+      <AdminField
+        label={t('users.fields.firstName')}
+        value={form.first_name}
+        onChange={(first_name) => onChange({ first_name })}
+        errors={fields.first_name}
+      />
+      <AdminField
+        label={t('users.fields.lastName')}
+        value={form.last_name}
+        onChange={(last_name) => onChange({ last_name })}
+        errors={fields.last_name}
+      />
+      <AdminCheckbox
+        label={t('users.fields.staff')}
+        checked={form.is_staff}
+        onChange={(is_staff) => onChange({ is_staff })}
+        errors={fields.is_staff}
+      />
+    </>
+  );
+}
 
 /** Creates an account; its owner gets a mail with a link to set the password. */
 export function CreateUserDialog({
@@ -60,40 +115,22 @@ export function CreateUserDialog({
         }}
       >
         <FormErrorList errors={general} />
-        <AdminField
-          label={t('users.fields.username')}
-          value={form.username}
-          onChange={(username) => setForm({ ...form, username })}
-          errors={fields.username}
-          required
+        <UserFields
+          form={form}
+          onChange={(changed) => setForm({ ...form, ...changed })}
+          fields={fields}
           autoFocus
-        />
-        <AdminField
-          label={t('users.fields.email')}
-          type="email"
-          value={form.email}
-          onChange={(email) => setForm({ ...form, email })}
-          errors={fields.email}
-          required
-          hint={t('users.createHint')}
-        />
-        <AdminField
-          label={t('users.fields.firstName')}
-          value={form.first_name}
-          onChange={(first_name) => setForm({ ...form, first_name })}
-          errors={fields.first_name}
-        />
-        <AdminField
-          label={t('users.fields.lastName')}
-          value={form.last_name}
-          onChange={(last_name) => setForm({ ...form, last_name })}
-          errors={fields.last_name}
-        />
-        <AdminCheckbox
-          label={t('users.fields.staff')}
-          checked={form.is_staff}
-          onChange={(is_staff) => setForm({ ...form, is_staff })}
-        />
+        >
+          <AdminField
+            label={t('users.fields.email')}
+            type="email"
+            value={form.email}
+            onChange={(email) => setForm({ ...form, email })}
+            errors={fields.email}
+            required
+            hint={t('users.createHint')}
+          />
+        </UserFields>
       </form>
     </Dialog>
   );
@@ -176,31 +213,7 @@ export function UserDialog({
         }}
       >
         <FormErrorList errors={general} />
-        <AdminField
-          label={t('users.fields.username')}
-          value={form.username}
-          onChange={(username) => setForm({ ...form, username })}
-          errors={fields.username}
-          required
-        />
-        <AdminField
-          label={t('users.fields.firstName')}
-          value={form.first_name}
-          onChange={(first_name) => setForm({ ...form, first_name })}
-          errors={fields.first_name}
-        />
-        <AdminField
-          label={t('users.fields.lastName')}
-          value={form.last_name}
-          onChange={(last_name) => setForm({ ...form, last_name })}
-          errors={fields.last_name}
-        />
-        <AdminCheckbox
-          label={t('users.fields.staff')}
-          checked={form.is_staff}
-          onChange={(is_staff) => setForm({ ...form, is_staff })}
-          errors={fields.is_staff}
-        />
+        <UserFields form={form} onChange={(changed) => setForm({ ...form, ...changed })} fields={fields} />
       </form>
       <fieldset className="admin-actions">
         <legend className="visually-hidden">{t('users.actions')}</legend>
