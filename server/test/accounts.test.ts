@@ -4,23 +4,11 @@ import { userApi } from '@scriptorium/common/api/endpoints/user';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, type TestClient, useServer } from './harness';
-import { useSmtpSink } from './smtp-sink';
+import { linkIn, mailText, useSmtpSink } from './smtp-sink';
 
 const REQUIRED = 'This field is required.';
 
 /** Decodes the quoted-printable text of a received mail enough to find its links. */
-function mailText(raw: string): string {
-  return raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
-
-function linkIn(raw: string, pathPrefix: string): string {
-  const match = new RegExp(`https?://[^\\s"<]*${pathPrefix}([A-Za-z0-9_-]+)`).exec(mailText(raw));
-  if (!match) throw new Error(`no ${pathPrefix} link in mail:\n${raw}`);
-  return match[1];
-}
-
 async function uploadAvatar(browser: TestClient, bytes: Buffer, filename: string) {
   const response = await browser.call(userApi.uploadAvatar, {
     avatar: new File([new Uint8Array(bytes)], filename),

@@ -89,3 +89,17 @@ export function useSmtpSink(): () => SmtpSink {
     return sink;
   };
 }
+
+/** The text of a quoted-printable mail body, soft line breaks joined. */
+export function mailText(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/** The key at the end of the first link to `pathPrefix` in the mail. */
+export function linkIn(raw: string, pathPrefix: string): string {
+  const match = new RegExp(`https?://[^\\s"<]*${pathPrefix}([A-Za-z0-9_-]+)`).exec(mailText(raw));
+  if (!match) throw new Error(`no ${pathPrefix} link in mail:\n${raw}`);
+  return match[1];
+}

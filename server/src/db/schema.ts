@@ -26,6 +26,8 @@ export interface Database {
   documents: DocumentsTable;
   document_access: DocumentAccessTable;
   document_steps: DocumentStepsTable;
+  audit_log: AuditLogTable;
+  site_settings: SiteSettingsTable;
 }
 
 export interface UsersTable {
@@ -41,6 +43,8 @@ export interface UsersTable {
   language: string | null;
   avatar: string | null;
   created_at: number;
+  /** Set by every login (migration 011); null for accounts that never logged in. */
+  last_login_at: number | null;
 }
 
 export interface UserEmailsTable {
@@ -113,6 +117,9 @@ export interface FeedbackTable {
   user_id: number | null;
   message: string;
   created_at: number;
+  /** When staff marked it done (migration 011). */
+  done_at: number | null;
+  done_by: number | null;
 }
 
 /** One row per direction of a connection: (a, b) and (b, a). */
@@ -226,4 +233,22 @@ export interface BibOwnerStateTable {
   owner_id: number;
   last_modified: number;
   number_of_entries: number;
+}
+
+/** One staff action (migration 011): who, what, on what, when. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  actor_name: string;
+  action: string;
+  target: string;
+  /** JSON text. */
+  details: string;
+  created_at: number;
+}
+
+/** Site settings staff change in /admin/settings/ (migration 011); values are JSON text. */
+export interface SiteSettingsTable {
+  key: string;
+  value: string;
 }

@@ -21,6 +21,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
+import { adminRoutes } from '../modules/admin/routes';
 import { baseRoutes } from '../modules/base/routes';
 import { bibliographyRoutes } from '../modules/bibliography/routes';
 import { contactsRoutes } from '../modules/contacts/routes';
@@ -84,6 +85,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // Module routes carry their full paths from common/src/api/endpoints; the others take a prefix.
   await app.register(baseRoutes(ctx));
   await app.register(staffRoutes(ctx));
+  await app.register(adminRoutes(ctx));
   await app.register(userRoutes(ctx));
   await app.register(accountRoutes(ctx));
   await app.register(socialRoutes(ctx));

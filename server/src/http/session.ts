@@ -95,6 +95,8 @@ export async function startSession(
       created_at: now,
     })
     .execute();
+  // Shown to staff in the users table (/admin/users/).
+  await ctx.db.updateTable('users').set({ last_login_at: now }).where('id', '=', userId).execute();
   reply.setCookie(SESSION_COOKIE, sessionId, {
     ...baseCookieOptions(ctx.config),
     httpOnly: true,

@@ -9,9 +9,10 @@ export type Translate = (key: string, values?: Record<string, unknown>) => strin
 /**
  * The locale namespaces (common/src/i18n/locales/<lang>/<namespace>.json) whose texts the server
  * itself writes: answers and CLI output (server), mails and invite errors (contacts), the
- * system-message command (ws), upload refusals (usermedia, under its `server` key).
+ * system-message command (ws), upload refusals (usermedia, under its `server` key), the staff
+ * area's refusals and mails (admin: loaded with the admin routes, used as 'admin:<key>').
  */
-export type ServerNamespace = 'server' | 'contacts' | 'ws' | 'usermedia';
+export type ServerNamespace = 'server' | 'contacts' | 'ws' | 'usermedia' | 'admin';
 
 const require = createRequire(import.meta.url);
 

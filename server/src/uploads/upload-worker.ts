@@ -1,3 +1,4 @@
+import { sanitizeFlatpageHtml } from '../modules/admin/sanitize-flatpage';
 import { prepareAvatar } from '../modules/user/avatar';
 import {
   ImageRejected,
@@ -11,14 +12,21 @@ import {
  * class instances do not cross the thread boundary, so refusals come back as reasons.
  */
 
-export type UploadTask = { kind: 'image'; bytes: Uint8Array } | { kind: 'avatar'; bytes: Uint8Array };
+export type UploadTask =
+  | { kind: 'image'; bytes: Uint8Array }
+  | { kind: 'avatar'; bytes: Uint8Array }
+  /** A flat page's HTML from staff (modules/admin): DOMPurify on jsdom, off the event loop. */
+  | { kind: 'flatpage'; html: string };
 
 export type UploadResult =
   | { ok: true; kind: 'image'; image: PreparedImage }
   | { ok: true; kind: 'avatar'; png: Uint8Array }
+  | { ok: true; kind: 'flatpage'; html: string }
   | { ok: false; reason: RejectReason | 'avatarType' };
 
 export default async function processUpload(task: UploadTask): Promise<UploadResult> {
+  if (task.kind === 'flatpage')
+    return { ok: true, kind: 'flatpage', html: await sanitizeFlatpageHtml(task.html) };
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   try {
     if (task.kind === 'avatar') {

@@ -58,8 +58,8 @@ export async function runUploadTask(config: UploadPoolConfig, task: UploadTask):
   // An upload's bytes are not used again on this thread: moved to the worker, not copied (a copy
   // of megabytes is main-thread work and garbage). Only a buffer that owns its whole memory can
   // move; a slice of Node's shared pool is copied.
-  const { bytes } = task;
-  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const bytes = 'bytes' in task ? task.bytes : null;
+  const own = bytes !== null && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const transferList = own && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : undefined;
   try {
     return await pool.run(task, { signal, transferList });

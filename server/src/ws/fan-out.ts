@@ -22,6 +22,8 @@ export interface ProcessCensus {
   processId: string;
   userIds: number[];
   sockets: number;
+  /** Who is on which topic (the staff's presence list); absent from older processes. */
+  presence?: { userId: number; scope: string; sockets: number }[];
 }
 
 export type LocalCensus = () => Omit<ProcessCensus, 'processId'>;
@@ -150,6 +152,9 @@ export function redisPrefix(config: Pick<Config, 'databaseUrl' | 'dataDir'>): st
 const censusRecord = z.object({
   userIds: z.array(z.number().int()),
   sockets: z.number().int().nonnegative(),
+  presence: z
+    .array(z.object({ userId: z.number().int(), scope: z.string(), sockets: z.number().int().nonnegative() }))
+    .optional(),
 });
 
 /** How long a process's figures live in Redis without a refresh (a crashed process drops out). */

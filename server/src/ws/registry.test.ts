@@ -147,7 +147,14 @@ describe('ConnectionRegistry', () => {
   it('counts distinct users and sockets', () => {
     const { registry } = setup();
     for (const userId of [1, 1, 2]) registry.add(new FakeConnection(userId));
-    expect(registry.census()).toEqual({ userIds: [1, 2], sockets: 3 });
+    expect(registry.census()).toEqual({
+      userIds: [1, 2],
+      sockets: 3,
+      presence: [
+        { userId: 1, scope: 'base', sockets: 2 },
+        { userId: 2, scope: 'base', sockets: 1 },
+      ],
+    });
     registry.close();
   });
 });

@@ -23,6 +23,13 @@ export interface RegisteredConnection {
   terminate(): void;
 }
 
+/** Sockets of one user on one endpoint's topic ('base', 'document/12'). */
+export interface PresenceEntry {
+  userId: number;
+  scope: string;
+  sockets: number;
+}
+
 /** Who a broadcast may reach. */
 export interface SessionTarget {
   userId: number;
@@ -182,11 +189,26 @@ export class ConnectionRegistry {
     return [...this.connections].filter((c) => c.sessionHash != null && wanted.has(c.sessionHash));
   }
 
-  /** This process's figures for connection_info. */
-  census(): { userIds: number[]; sockets: number } {
+  /**
+   * This process's figures for connection_info, and who is on which endpoint's topic ('base',
+   * 'document/12') with how many sockets, for the staff's list of connected users.
+   */
+  census(): { userIds: number[]; sockets: number; presence: PresenceEntry[] } {
     const userIds = new Set<number>();
-    for (const connection of this.connections) userIds.add(connection.userId);
-    return { userIds: [...userIds].sort((a, b) => a - b), sockets: this.connections.size };
+    const presence = new Map<string, PresenceEntry>();
+    for (const connection of this.connections) {
+      userIds.add(connection.userId);
+      const scope = connection.scope ?? 'base';
+      const key = `${connection.userId}\n${scope}`;
+      const entry = presence.get(key);
+      if (entry) entry.sockets += 1;
+      else presence.set(key, { userId: connection.userId, scope, sockets: 1 });
+    }
+    return {
+      userIds: [...userIds].sort((a, b) => a - b),
+      sockets: this.connections.size,
+      presence: [...presence.values()],
+    };
   }
 
   get sessionCount(): number {

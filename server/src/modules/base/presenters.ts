@@ -4,16 +4,19 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import type { FlatpagesTable } from '../../db/schema';
 import { presentProviders } from '../../social/providers';
+import { orderProviders, readSettings, visitorNamesNoLanguage } from '../admin/settings';
 import { presentAuthenticatedUser } from '../user/presenters';
 import { SEEDED_CONTENT, seededFlatpage } from './commands/seed-flatpages';
 
 export async function presentConfiguration(ctx: AppContext, request: FastifyRequest): Promise<Configuration> {
+  // Site settings staff keep in the database (/admin/settings/) win over the environment.
+  const settings = await readSettings(ctx.db);
   return {
     user: request.user ? await presentAuthenticatedUser(ctx.db, request.user) : { is_authenticated: false },
-    socialaccount_providers: presentProviders(ctx.config),
+    socialaccount_providers: orderProviders(presentProviders(ctx.config), settings.provider_order),
     ws_url_base: ctx.config.wsUrlBase,
-    language: request.language,
-    contact_email: ctx.config.contactEmail ?? null,
+    language: visitorNamesNoLanguage(request) ? settings.default_language : request.language,
+    contact_email: settings.support_email || ctx.config.contactEmail || null,
     plugins: ctx.config.plugins,
   };
 }

@@ -29,7 +29,7 @@ function siteName(ctx: AppContext): string {
 }
 
 /** Sends an account mail in the user's language; `compose` gets the texts' values (name, username, site). */
-async function sendAccountMail(
+export async function sendAccountMail(
   ctx: AppContext,
   user: UserRow,
   to: string,

@@ -1,3 +1,5 @@
+import { AdminGate } from '../../pages/admin/admin-gate';
+import { adminSectionOf, isAdminSection } from '../../pages/admin/admin-sections';
 import { FlatPage } from '../../pages/flatpage/flatpage-page';
 import { SignUpPage } from '../../pages/sign-up/sign-up-page';
 import type { HeaderItem } from '../../plugins/plugin';
@@ -76,6 +78,16 @@ export const CORE_ROUTES: readonly RouteDefinition[] = [
     },
   },
   { segment: 'account', resolve: accountRoute },
+  {
+    // Staff only: the screen itself shows the 404 page to everybody else, visitors included.
+    segment: 'admin',
+    resolve: (parts) => {
+      const [section, ...rest] = tail(parts, 2);
+      if (rest.length > 0) return null;
+      if (section === undefined) return publicRoute('admin', { section: 'users' });
+      return isAdminSection(section) ? publicRoute('admin', { section }) : null;
+    },
+  },
 ];
 
 /** Spec 2.2: the header items every installation has. */
@@ -159,6 +171,7 @@ export const CORE_SCREENS: readonly Screen[] = [
     (params) => ({ resetKey: params.key ?? null }),
   ),
   eagerScreen('flatpage', FlatPage, (params) => ({ name: text(params.name) })),
+  eagerScreen('admin', AdminGate, (params) => ({ section: adminSectionOf(params.section) })),
   eagerScreen('sign-up', SignUpPage, noProps),
   eagerScreen('not-found', NotFoundPage, noProps),
 ];

@@ -67,6 +67,14 @@ describe('resolveRoute (spec 2.1)', () => {
     });
   });
 
+  it('routes the staff area by section; the screen itself answers 404 to all but staff', () => {
+    expect(resolveRoute('/admin/')).toEqual({ page: 'admin', section: 'users', loginRequired: false });
+    expect(resolveRoute('/admin/log/')).toEqual({ page: 'admin', section: 'log', loginRequired: false });
+    expect(resolveRoute('/admin/pages')).toEqual({ page: 'admin', section: 'pages', loginRequired: false });
+    expect(resolveRoute('/admin/nothing/')).toMatchObject({ page: 'not-found' });
+    expect(resolveRoute('/admin/users/12/')).toMatchObject({ page: 'not-found' });
+  });
+
   it('routes the pages that need no login', () => {
     expect(resolveRoute('/invite/abc123/')).toEqual({ page: 'invite', key: 'abc123', loginRequired: false });
     expect(resolveRoute('/pages/terms/')).toEqual({ page: 'flatpage', name: 'terms', loginRequired: false });

@@ -14,6 +14,7 @@ import { LOGO_TARGET } from './logo';
 
 export const PROFILE_PATH = '/user/profile/';
 export const CONTACTS_PATH = '/user/contacts/';
+export const ADMIN_PATH = '/admin/';
 
 function Avatar({ user }: { user: AuthenticatedUser }) {
   if (user.avatar) return <img className="avatar" src={user.avatar} alt="" width={28} height={28} />;
@@ -49,6 +50,18 @@ export function UserMenu({ user }: { user: AuthenticatedUser }) {
   const actions: Action[] = [
     { id: 'user.profile', scope: 'app', title: 'header.profile', run: () => navigate(PROFILE_PATH) },
     { id: 'user.contacts', scope: 'app', title: 'header.contacts', run: () => navigate(CONTACTS_PATH) },
+    // Staff also reach the administration from here (issue 22); other users never see it.
+    ...(user.is_staff
+      ? [
+          {
+            id: 'user.admin',
+            scope: 'app',
+            title: 'title',
+            ns: 'admin',
+            run: () => navigate(ADMIN_PATH),
+          } as const,
+        ]
+      : []),
     { id: 'user.logout', scope: 'app', title: 'header.logout', run: () => void logOut() },
   ];
   useActions(actions);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../../context';
 import { translator } from '../../../i18n/translate';
 import { feedbackLimits, takeAllowance } from '../../../limits/rate-limit';
+import { supportEmail } from '../../admin/settings';
 import { addressScope } from '../../user/client-address';
 import type { UserRow } from '../../user/queries';
 
@@ -27,7 +28,8 @@ export async function submitFeedback(
     .values({ user_id: input.user?.id ?? null, message: input.message, created_at: Date.now() })
     .execute();
 
-  const to = ctx.config.contactEmail;
+  // The support address staff set in /admin/settings/, else CONTACT_EMAIL.
+  const to = await supportEmail(ctx);
   if (!to) return;
   // The operator reads these; the site's default language is the best guess at theirs.
   const t = translator('server', DEFAULT_LANGUAGE);

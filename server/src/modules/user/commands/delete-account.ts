@@ -1,5 +1,6 @@
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
+import type { Db } from '../../../db/database';
 import { HttpError } from '../../../http/errors';
 import { endLiveSessions } from '../../../ws/hub';
 import { withFileLock } from '../../usermedia/file-locks';
@@ -19,13 +20,28 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, password: st
   if (!(await verifyPassword(user.password_hash, password))) {
     throw new HttpError(401, { error: 'wrong_password', message: { key: 'accounts.passwordIncorrect' } });
   }
+  await removeAccount(ctx, user);
+}
+
+/**
+ * Removes the account (the cascades take what it owns), denies its live sockets in every process
+ * and removes its files. Also used by staff deleting an account (modules/admin).
+ */
+export async function removeAccount(
+  ctx: AppContext,
+  user: Pick<UserRow, 'id' | 'avatar'>,
+  beforeDelete?: (trx: Db) => Promise<void>,
+): Promise<void> {
   const sessions = await sessionHashesOf(ctx.db, user.id);
   const images = await ctx.db
     .selectFrom('usermedia_images')
     .select(['sha256', 'file_type'])
     .where('owner_id', '=', user.id)
     .execute();
-  await ctx.db.deleteFrom('users').where('id', '=', user.id).execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await beforeDelete?.(trx);
+    await trx.deleteFrom('users').where('id', '=', user.id).execute();
+  });
   await endLiveSessions(ctx, sessions);
   await removeAvatarFile(ctx.config.dataDir, user.avatar);
   // The image rows went with the account; their files go too unless another user has the same file.

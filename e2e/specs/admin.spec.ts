@@ -1,0 +1,237 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { feedbackApi } from '@scriptorium/common/api/endpoints/base';
+import { apiCall, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
+
+/** The staff screens (issue 22) in English and German, with the texts of the locale files. */
+type Texts = Record<string, unknown>;
+
+function localeTexts(language: string, namespace: string): Texts {
+  const file = path.resolve(
+    import.meta.dirname,
+    `../../common/src/i18n/locales/${language}/${namespace}.json`,
+  );
+  return JSON.parse(readFileSync(file, 'utf8')) as Texts;
+}
+
+/** A text of the namespace by its dotted key, with {{placeholders}} filled in. */
+function text(texts: Texts, key: string, values: Record<string, string | number> = {}): string {
+  // Keys may hold dots themselves ('log.actions.settings.update' is actions['settings.update']).
+  let node: unknown = texts;
+  let rest = key;
+  while (typeof node === 'object' && node !== null && rest) {
+    const record = node as Texts;
+    if (rest in record) {
+      node = record[rest];
+      rest = '';
+    } else {
+      const [head, ...tail] = rest.split('.');
+      node = record[head];
+      rest = tail.join('.');
+    }
+  }
+  if (typeof node !== 'string' || rest) throw new Error(`no text ${key}`);
+  return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
+}
+
+async function open(browser: Browser, user: TestUser, language: string, address: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await loginAs(page, user, '/');
+  if (language !== 'en') await setLanguage(page, language);
+  await page.goto(address);
+  return { context, page };
+}
+
+function grid(page: Page, name: string) {
+  return page.getByRole('grid', { name });
+}
+
+for (const language of ['en', 'de'] as const) {
+  const admin = localeTexts(language, 'admin');
+  const web = localeTexts(language, 'web');
+  const ws = localeTexts(language, 'ws');
+  const t = (key: string, values?: Record<string, string | number>) => text(admin, key, values);
+
+  test.describe(`staff administration (${language})`, () => {
+    test('is a 404 page for visitors and for users who are not staff', async ({ browser, page, user }) => {
+      await page.goto('/admin/users/');
+      await expect(page.getByRole('heading', { name: 'Error 404' })).toBeVisible();
+      const { context, page: userPage } = await open(browser, user, language, '/admin/');
+      await expect(
+        userPage.getByRole('heading', { name: text(web, 'pages.notFound.heading') }),
+      ).toBeVisible();
+      await expect(userPage.getByRole('heading', { name: t('title') })).toHaveCount(0);
+      await context.close();
+    });
+
+    test('staff create, find, deactivate and delete a user', async ({ browser }) => {
+      const staff = await createUser({ staff: true });
+      const heir = await createUser();
+      const { context, page } = await open(browser, staff, language, '/');
+      // The user menu leads staff to the administration.
+      await page.getByRole('button', { name: `${staff.firstName} ${staff.lastName}` }).click();
+      await page.getByRole('menuitem', { name: t('title') }).click();
+      await expect(page.getByRole('heading', { name: t('sections.users'), level: 2 })).toBeVisible();
+
+      const username = `made_${Date.now().toString(36)}_${language}`;
+      await page.getByRole('button', { name: t('users.create') }).click();
+      const create = page.getByRole('dialog', { name: t('users.createTitle') });
+      await create.getByLabel(t('users.fields.username')).fill(username);
+      await create.getByLabel(t('users.fields.email')).fill('not an address');
+      await create.getByRole('button', { name: t('users.createSubmit') }).click();
+      // The browser's own check keeps the form open; a valid address goes through.
+      await expect(create).toBeVisible();
+      await create.getByLabel(t('users.fields.email')).fill(`${username}@example.org`);
+      await create.getByLabel(t('users.fields.firstName')).fill('Marie');
+      await create.getByLabel(t('users.fields.lastName')).fill('Curie');
+      await create.getByRole('button', { name: t('users.createSubmit') }).click();
+      await expect(
+        page.getByText(t('users.created', { username, email: `${username}@example.org` })),
+      ).toBeVisible();
+
+      const dialog = page.getByRole('dialog', { name: t('users.dialogTitle', { username }) });
+      await expect(dialog).toBeVisible();
+      await dialog.getByRole('button', { name: t('users.deactivate') }).click();
+      await expect(page.getByText(t('users.deactivated', { username }))).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(dialog).toHaveCount(0);
+
+      await page.getByLabel(t('users.search')).fill('marie cur');
+      const table = grid(page, t('users.tableLabel'));
+      await expect(table.getByRole('row')).toHaveCount(2);
+      const row = table.getByRole('row').filter({ hasText: username });
+      await expect(row.getByText(t('users.inactive'))).toBeVisible();
+
+      await row.getByRole('button', { name: username }).click();
+      await page.getByRole('button', { name: t('users.delete') }).click();
+      const remove = page.getByRole('dialog', { name: t('users.deleteTitle', { username }) });
+      await expect(
+        remove.getByText(
+          t('users.deleteSummary', { username, documents: 0, images: 0, bibliography: 0, contacts: 0 }),
+        ),
+      ).toBeVisible();
+      await remove.getByLabel(t('users.documentsTransfer')).check();
+      await remove.getByLabel(t('users.transferTo')).fill(heir.username);
+      await remove.getByRole('button', { name: t('users.deleteConfirm') }).click();
+      await expect(page.getByText(t('users.deleted', { username }))).toBeVisible();
+      await expect(table.getByText(t('users.noMatch'))).toBeVisible();
+
+      // Staff cannot delete or deactivate themselves: the buttons say so before the server would.
+      await page.getByLabel(t('users.search')).fill(staff.username);
+      await grid(page, t('users.tableLabel')).getByRole('button', { name: staff.username }).click();
+      await expect(page.getByRole('button', { name: t('users.deactivate') })).toBeDisabled();
+      await expect(page.getByRole('button', { name: t('users.delete') })).toBeDisabled();
+      await expect(page.getByText(t('users.selfHint'))).toBeVisible();
+      await context.close();
+    });
+
+    test('staff write a flat page, see it sanitised in the preview, and readers see it', async ({
+      browser,
+    }) => {
+      const staff = await createUser({ staff: true });
+      const { context, page } = await open(browser, staff, language, '/admin/pages/');
+      const name = `help-${Date.now().toString(36)}-${language}`;
+      await page.getByRole('button', { name: t('pages.new') }).click();
+      const editor = page.getByRole('form', { name: t('pages.newTitle') });
+      await editor.getByLabel(t('pages.fields.url')).fill(`/${name}/`);
+      await editor.getByLabel(t('pages.fields.title')).fill('Help');
+      await editor
+        .getByLabel(t('pages.fields.content'))
+        .fill('<h2>Getting help</h2><p onclick="x()">Write to us.</p><script>alert(1)</script>');
+      await editor.getByRole('button', { name: t('pages.preview') }).click();
+      const preview = page.getByRole('region', { name: t('pages.previewLabel') });
+      await expect(preview.getByRole('heading', { name: 'Getting help' })).toBeVisible();
+      await expect(preview.locator('script')).toHaveCount(0);
+      await editor.getByRole('button', { name: t('save') }).click();
+      await expect(page.getByText(t('pages.saved', { url: `/${name}/` }))).toBeVisible();
+      // The stored content is the sanitised one.
+      await expect(page.getByLabel(t('pages.fields.content'))).toHaveValue(
+        '<h2>Getting help</h2><p>Write to us.</p>',
+      );
+      await page.goto(`/pages/${name}/`);
+      await expect(page.getByRole('heading', { name: 'Help', level: 1 })).toBeVisible();
+      await expect(page.getByText('Write to us.')).toBeVisible();
+      await context.close();
+    });
+
+    test('staff send a system message that connected users see, and see who is connected', async ({
+      browser,
+      user,
+    }) => {
+      const staff = await createUser({ staff: true });
+      const reader = await open(browser, user, language, '/');
+      await expect(reader.page.getByRole('link', { name: text(web, 'header.documents') })).toBeVisible();
+      const { context, page } = await open(browser, staff, language, '/admin/messages/');
+      const connected = grid(page, t('messages.connected'));
+      await expect(async () => {
+        await page.getByRole('button', { name: t('messages.refresh') }).click();
+        await expect(connected.getByRole('row').filter({ hasText: user.username })).toBeVisible({
+          timeout: 1000,
+        });
+      }).toPass();
+
+      const message = `Maintenance tonight (${language})`;
+      await page.getByLabel(t('messages.message'), { exact: true }).fill(message);
+      await page.getByRole('button', { name: t('messages.preview') }).click();
+      await expect(
+        page.getByRole('region', { name: t('messages.previewLabel') }).getByText(message),
+      ).toBeVisible();
+      await page.getByRole('button', { name: t('messages.send') }).click();
+      await page
+        .getByRole('dialog', { name: t('messages.confirmTitle') })
+        .getByRole('button', { name: t('messages.send') })
+        .click();
+      await expect(page.getByText(t('messages.sent_one', { count: 1 }))).toBeVisible();
+      const shown = reader.page.getByRole('dialog', { name: text(ws, 'systemMessageTitle') });
+      await expect(shown.getByText(message)).toBeVisible();
+      await context.close();
+      await reader.context.close();
+    });
+
+    test('staff mark feedback done, change the settings and read the audit log', async ({
+      browser,
+      user,
+    }) => {
+      const staff = await createUser({ staff: true });
+      const reporter = await open(browser, user, language, '/');
+      const report = `Citations vanish ${Date.now().toString(36)} (${language})`;
+      await apiCall(reporter.page, feedbackApi.send, { message: report });
+      await reporter.context.close();
+
+      const { context, page } = await open(browser, staff, language, '/admin/feedback/');
+      const item = page.getByRole('listitem').filter({ hasText: report });
+      await expect(item).toContainText(user.username);
+      await item.getByRole('button', { name: t('feedback.markDone') }).click();
+      await expect(page.getByText(t('feedback.markedDone'))).toBeVisible();
+      await expect(page.getByRole('listitem').filter({ hasText: report })).toHaveCount(0);
+
+      await page.getByRole('link', { name: t('sections.settings') }).click();
+      await page.getByLabel(t('settings.supportEmail')).fill(`help-${language}@university.example`);
+      await page.getByRole('button', { name: t('save') }).click();
+      await expect(page.getByText(t('settings.saved'))).toBeVisible();
+
+      await page.getByRole('link', { name: t('sections.log') }).click();
+      const log = grid(page, t('sections.log'));
+      await expect(
+        log
+          .getByRole('row')
+          .filter({ hasText: t('log.actions.settings.update') })
+          .first(),
+      ).toContainText(staff.username);
+      await expect(
+        log
+          .getByRole('row')
+          .filter({ hasText: t('log.actions.feedback.done') })
+          .first(),
+      ).toBeVisible();
+      await page.getByRole('link', { name: t('sections.settings') }).click();
+      await page.getByLabel(t('settings.supportEmail')).fill('');
+      await page.getByRole('button', { name: t('save') }).click();
+      // The first save's notice may still be on screen.
+      await expect(page.getByText(t('settings.saved')).last()).toBeVisible();
+      await context.close();
+    });
+  });
+}

@@ -1,0 +1,272 @@
+import type { AdminDeletionSummary, AdminUser } from '@scriptorium/common/api/admin';
+import type { AppContext } from '../../../context';
+import type { Db, Dialect } from '../../../db/database';
+import { FormError, HttpError } from '../../../http/errors';
+import { enqueueMailJob, type MailJobLog } from '../../../mail/queue';
+import { endLiveSessions } from '../../../ws/hub';
+import { claimPendingInvitesForEmail } from '../../contacts/commands/claim-invites';
+import { createUser, UserConflictError } from '../../user/commands/create-user';
+import { removeAccount } from '../../user/commands/delete-account';
+import { sendEmailConfirmation } from '../../user/commands/email-confirmation';
+import { hashKey, newKey } from '../../user/keys';
+import { findUserById, type UserRow } from '../../user/queries';
+import { audit } from '../audit';
+import { sendSetPasswordMail } from '../mail';
+import { presentAdminUser } from '../user-search';
+
+type Staff = Pick<UserRow, 'id' | 'username'>;
+
+const fieldError = (field: string, key: string) => new FormError(400, [], { [field]: [{ key }] });
+const generalError = (key: string) => new FormError(400, [{ key }]);
+
+async function present(db: Db, id: number): Promise<AdminUser> {
+  const user = await presentAdminUser(db, id);
+  if (!user) throw new HttpError(404);
+  return user;
+}
+
+async function targetUser(db: Db, id: number): Promise<UserRow> {
+  const user = await findUserById(db, id);
+  if (!user) throw new HttpError(404);
+  return user;
+}
+
+/**
+ * Active staff accounts, read under a lock inside the caller's transaction: two staff members
+ * deactivating each other at the same moment must not leave the site without staff. SQLite's
+ * transactions hold the write lock from BEGIN; PostgreSQL locks the staff rows (FOR UPDATE), so
+ * the second transaction waits and then sees the first one's change.
+ */
+async function activeStaffCount(db: Db, dialect: Dialect): Promise<number> {
+  let query = db.selectFrom('users').select('id').where('is_staff', '=', 1).where('is_active', '=', 1);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return (await query.execute()).length;
+}
+
+/**
+ * Creates an account without a password and mails its owner a link to set one (the same key as a
+ * password reset, valid for KEY_LIFETIME_MS). The address counts as confirmed: staff vouch for it,
+ * as with `manage createuser`.
+ */
+export async function createAccount(
+  ctx: AppContext,
+  staff: Staff,
+  log: MailJobLog,
+  input: { username: string; email: string; first_name: string; last_name: string; is_staff: boolean },
+): Promise<AdminUser> {
+  let user: UserRow;
+  try {
+    user = await createUser(ctx, {
+      username: input.username,
+      email: input.email,
+      password: null,
+      firstName: input.first_name,
+      lastName: input.last_name,
+      isStaff: input.is_staff,
+      emailVerified: true,
+    });
+  } catch (error) {
+    if (error instanceof UserConflictError) {
+      throw error.field === 'username'
+        ? fieldError('username', 'admin:errors.usernameTaken')
+        : fieldError('email', 'admin:errors.emailTaken');
+    }
+    throw error;
+  }
+  await claimPendingInvitesForEmail(ctx.db, user.id, input.email);
+  const key = newKey();
+  await ctx.db
+    .insertInto('password_resets')
+    .values({ key_hash: hashKey(key), user_id: user.id, created_at: Date.now() })
+    .execute();
+  await audit(ctx.db, staff, 'user.create', user.username, { email: input.email, is_staff: input.is_staff });
+  const created = user;
+  enqueueMailJob(ctx, 'set-password mail', log, () => sendSetPasswordMail(ctx, created, input.email, key));
+  return present(ctx.db, user.id);
+}
+
+export async function updateAccount(
+  ctx: AppContext,
+  staff: Staff,
+  input: { id: number; username: string; first_name: string; last_name: string; is_staff: boolean },
+): Promise<AdminUser> {
+  const user = await targetUser(ctx.db, input.id);
+  if (user.id === staff.id && !input.is_staff) throw fieldError('is_staff', 'admin:errors.ownStaff');
+  await ctx.db.transaction().execute(async (trx) => {
+    const lowered = input.username.toLowerCase();
+    const taken = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('username_lower', '=', lowered)
+      .where('id', '!=', user.id)
+      .executeTakeFirst();
+    if (taken) throw fieldError('username', 'admin:errors.usernameTaken');
+    if (
+      user.is_staff &&
+      !input.is_staff &&
+      user.is_active &&
+      (await activeStaffCount(trx, ctx.dialect)) <= 1
+    ) {
+      throw fieldError('is_staff', 'admin:errors.lastStaff');
+    }
+    await trx
+      .updateTable('users')
+      .set({
+        username: input.username,
+        username_lower: lowered,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        is_staff: input.is_staff ? 1 : 0,
+      })
+      .where('id', '=', user.id)
+      .execute();
+    const changes: Record<string, unknown> = {};
+    if (user.username !== input.username) changes.username = [user.username, input.username];
+    if (user.first_name !== input.first_name) changes.first_name = [user.first_name, input.first_name];
+    if (user.last_name !== input.last_name) changes.last_name = [user.last_name, input.last_name];
+    if (Object.keys(changes).length > 0) await audit(trx, staff, 'user.update', input.username, changes);
+    if (Boolean(user.is_staff) !== input.is_staff)
+      await audit(trx, staff, 'user.staff', input.username, { is_staff: input.is_staff });
+  });
+  return present(ctx.db, user.id);
+}
+
+/**
+ * Deactivating ends the user's sessions and, through the fan-out, closes their sockets in every
+ * server process at once; nobody can deactivate themselves or the last active staff account.
+ */
+export async function setAccountActive(
+  ctx: AppContext,
+  staff: Staff,
+  input: { id: number; active: boolean },
+): Promise<AdminUser> {
+  const user = await targetUser(ctx.db, input.id);
+  if (!input.active && user.id === staff.id) throw generalError('admin:errors.deactivateSelf');
+  const hashes = await ctx.db.transaction().execute(async (trx) => {
+    if (!input.active && user.is_staff && user.is_active && (await activeStaffCount(trx, ctx.dialect)) <= 1) {
+      throw generalError('admin:errors.lastStaff');
+    }
+    await trx
+      .updateTable('users')
+      .set({ is_active: input.active ? 1 : 0 })
+      .where('id', '=', user.id)
+      .execute();
+    let ended: string[] = [];
+    if (!input.active) {
+      ended = (
+        await trx.selectFrom('sessions').select('id_hash').where('user_id', '=', user.id).execute()
+      ).map((row) => row.id_hash);
+      await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+    }
+    await audit(trx, staff, input.active ? 'user.activate' : 'user.deactivate', user.username, {
+      sessions_ended: ended.length,
+    });
+    return ended;
+  });
+  await endLiveSessions(ctx, hashes);
+  return present(ctx.db, user.id);
+}
+
+export async function deletionSummary(db: Db, id: number): Promise<AdminDeletionSummary> {
+  await targetUser(db, id);
+  const count = async (query: { executeTakeFirstOrThrow(): Promise<{ count: number | string | bigint }> }) =>
+    Number((await query.executeTakeFirstOrThrow()).count);
+  const [documents, images, bibliography, contacts] = await Promise.all([
+    count(
+      db
+        .selectFrom('documents')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('owner_id', '=', id),
+    ),
+    count(
+      db
+        .selectFrom('usermedia_images')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('owner_id', '=', id),
+    ),
+    count(
+      db
+        .selectFrom('bib_entries')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('owner_id', '=', id),
+    ),
+    count(
+      db
+        .selectFrom('contacts')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', id),
+    ),
+  ]);
+  return { documents, images, bibliography, contacts };
+}
+
+/**
+ * Deletes an account. Its documents either go with it or pass to another user, who becomes their
+ * owner (a right that user held on them is no longer needed); everything else goes with it.
+ */
+export async function deleteAccountAsStaff(
+  ctx: AppContext,
+  staff: Staff,
+  input: { id: number; documents: 'delete' | 'transfer'; transfer_to: string },
+): Promise<void> {
+  const user = await targetUser(ctx.db, input.id);
+  if (user.id === staff.id) throw generalError('admin:errors.deleteSelf');
+  let heir: UserRow | undefined;
+  if (input.documents === 'transfer') {
+    if (!input.transfer_to) throw fieldError('transfer_to', 'admin:errors.transferRequired');
+    heir = await ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username_lower', '=', input.transfer_to.toLowerCase())
+      .executeTakeFirst();
+    if (!heir || heir.id === user.id) throw fieldError('transfer_to', 'admin:errors.transferUnknown');
+  }
+  const summary = await deletionSummary(ctx.db, user.id);
+  await removeAccount(ctx, user, async (trx) => {
+    if (heir) {
+      const owned = trx.selectFrom('documents').select('id').where('owner_id', '=', user.id);
+      await trx
+        .deleteFrom('document_access')
+        .where('user_id', '=', heir.id)
+        .where('document_id', 'in', owned)
+        .execute();
+      await trx.updateTable('documents').set({ owner_id: heir.id }).where('owner_id', '=', user.id).execute();
+    }
+    await audit(trx, staff, 'user.delete', user.username, {
+      ...summary,
+      documents_to: heir ? heir.username : null,
+    });
+  });
+}
+
+/** Mails a new confirmation link to each unconfirmed address of the user; answers how many. */
+export async function resendConfirmations(ctx: AppContext, staff: Staff, id: number): Promise<number> {
+  const user = await targetUser(ctx.db, id);
+  const emails = await ctx.db
+    .selectFrom('user_emails')
+    .selectAll()
+    .where('user_id', '=', user.id)
+    .where('verified', '=', 0)
+    .execute();
+  if (emails.length === 0) throw generalError('admin:errors.nothingToConfirm');
+  for (const email of emails) await sendEmailConfirmation(ctx, user, email);
+  await audit(ctx.db, staff, 'user.resend_confirmation', user.username, {
+    addresses: emails.map((email) => email.address),
+  });
+  return emails.length;
+}
+
+/** Lifts every login lock of the account (from any address). */
+export async function resetLockout(ctx: AppContext, staff: Staff, id: number): Promise<AdminUser> {
+  const user = await targetUser(ctx.db, id);
+  await ctx.db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom('login_attempts')
+      .where((eb) =>
+        eb.or([eb('scope', '=', `account:${user.id}`), eb('scope', 'like', `account:${user.id}@%`)]),
+      )
+      .executeTakeFirst();
+    await audit(trx, staff, 'user.reset_lockout', user.username, { locks: Number(removed.numDeletedRows) });
+  });
+  return present(ctx.db, user.id);
+}

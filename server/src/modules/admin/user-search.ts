@@ -1,0 +1,185 @@
+import { ADMIN_PAGE_SIZE, type AdminUser, type UserFilter } from '@scriptorium/common/api/admin';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Db, Dialect } from '../../db/database';
+
+/**
+ * The users table of /admin/users/ for any number of users: the search matches a prefix of the
+ * username, of any e-mail address, of the first, last or full name, each through its own index
+ * (migration 011), and only one page of rows is read and counted up.
+ */
+
+/** Matches are counted up to this many. */
+export const COUNT_LIMIT = 1_000;
+
+/** `expression` starts with `prefix` (already lower-cased), in a way the engine's index serves. */
+function startsWith(dialect: Dialect, expression: Expression<string>, prefix: string): Expression<SqlBool> {
+  if (dialect === 'postgres') {
+    const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql<SqlBool>`${expression} like ${pattern}`;
+  }
+  // SQLite: BINARY comparison on UTF-8, and U+10FFFF sorts after every other character.
+  return sql<SqlBool>`(${expression} >= ${prefix} and ${expression} < ${`${prefix}\u{10FFFF}`})`;
+}
+
+/** Lower-cases the term as each engine's lower() would (SQLite's folds ASCII only). */
+function namePrefix(dialect: Dialect, term: string): string {
+  return dialect === 'postgres' ? term.toLowerCase() : term.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+function matchingIds(db: Db, dialect: Dialect, term: string) {
+  const lowered = term.toLowerCase();
+  const names = namePrefix(dialect, term);
+  const firstName = sql<string>`lower(first_name)`;
+  const lastName = sql<string>`lower(last_name)`;
+  const fullName = sql<string>`lower(first_name || ' ' || last_name)`;
+  return db
+    .selectFrom('users')
+    .select('id')
+    .where(startsWith(dialect, sql.ref('username_lower'), lowered))
+    .unionAll(
+      db
+        .selectFrom('user_emails')
+        .select('user_id as id')
+        .where(startsWith(dialect, sql.ref('address_lower'), lowered)),
+    )
+    .unionAll(
+      db
+        .selectFrom('users')
+        .select('id')
+        .where(startsWith(dialect, firstName, names)),
+    )
+    .unionAll(
+      db
+        .selectFrom('users')
+        .select('id')
+        .where(startsWith(dialect, lastName, names)),
+    )
+    .unionAll(
+      db
+        .selectFrom('users')
+        .select('id')
+        .where(startsWith(dialect, fullName, names)),
+    );
+}
+
+export async function searchUsers(
+  db: Db,
+  dialect: Dialect,
+  input: { q: string; filter: UserFilter; page: number },
+): Promise<{ users: AdminUser[]; total: number; capped: boolean }> {
+  const term = input.q.trim();
+  let base = db.selectFrom('users');
+  if (term) base = base.where('users.id', 'in', matchingIds(db, dialect, term));
+  if (input.filter === 'staff') base = base.where('users.is_staff', '=', 1);
+  if (input.filter === 'inactive') base = base.where('users.is_active', '=', 0);
+
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('users')
+      .orderBy('users.username_lower')
+      .limit(ADMIN_PAGE_SIZE)
+      .offset((input.page - 1) * ADMIN_PAGE_SIZE)
+      .execute(),
+    // Counting every match of a broad term ('a' matches most of 100,000 users) costs more than
+    // the page itself: the count stops at COUNT_LIMIT and the answer says so.
+    db
+      .selectFrom(
+        base
+          .select('users.id')
+          .limit(COUNT_LIMIT + 1)
+          .as('matches'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const total = Number(count.count);
+  return {
+    users: await presentAdminUsers(db, rows),
+    total: Math.min(total, COUNT_LIMIT),
+    capped: total > COUNT_LIMIT,
+  };
+}
+
+type UserRowLike = {
+  id: number;
+  username: string;
+  first_name: string;
+  last_name: string;
+  is_staff: number;
+  is_active: number;
+  last_login_at: number | null;
+  created_at: number;
+};
+
+/** Account ids with a login lock in force from some address ("account:12@address:..."). */
+async function lockedIds(db: Db, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('login_attempts')
+    .select('scope')
+    .where('scope', 'like', 'account:%')
+    .where('locked_until', '>', Date.now())
+    .execute();
+  const wanted = new Set(ids);
+  const locked = new Set<number>();
+  for (const { scope } of rows) {
+    const id = Number(/^account:(\d+)(?:@|$)/.exec(scope)?.[1]);
+    if (wanted.has(id)) locked.add(id);
+  }
+  return locked;
+}
+
+/** The rows of one page with their addresses, documents, storage and lock: one query each. */
+export async function presentAdminUsers(db: Db, rows: UserRowLike[]): Promise<AdminUser[]> {
+  const ids = rows.map((row) => row.id);
+  if (ids.length === 0) return [];
+  const [emails, documents, storage, locked] = await Promise.all([
+    db
+      .selectFrom('user_emails')
+      .select(['user_id', 'address', 'is_primary', 'verified'])
+      .where('user_id', 'in', ids)
+      .orderBy('is_primary', 'desc')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('documents')
+      .select(['owner_id', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('owner_id', 'in', ids)
+      .groupBy('owner_id')
+      .execute(),
+    db
+      .selectFrom('usermedia_images')
+      .select(['owner_id', (eb) => eb.fn.sum<number>('size').as('bytes')])
+      .where('owner_id', 'in', ids)
+      .groupBy('owner_id')
+      .execute(),
+    lockedIds(db, ids),
+  ]);
+  const documentCount = new Map(documents.map((row) => [row.owner_id, Number(row.count)]));
+  const bytes = new Map(storage.map((row) => [row.owner_id, Number(row.bytes)]));
+  return rows.map((row) => ({
+    id: row.id,
+    username: row.username,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    emails: emails
+      .filter((email) => email.user_id === row.id)
+      .map((email) => ({
+        address: email.address,
+        primary: email.is_primary === 1,
+        verified: email.verified === 1,
+      })),
+    is_staff: row.is_staff === 1,
+    is_active: row.is_active === 1,
+    last_login: row.last_login_at === null ? null : Number(row.last_login_at),
+    created: Number(row.created_at),
+    documents: documentCount.get(row.id) ?? 0,
+    storage: bytes.get(row.id) ?? 0,
+    locked: locked.has(row.id),
+  }));
+}
+
+export async function presentAdminUser(db: Db, id: number): Promise<AdminUser | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? (await presentAdminUsers(db, [row]))[0] : undefined;
+}

@@ -1,0 +1,45 @@
+import { useTranslation } from 'react-i18next';
+import { usePageTitle } from '../../app/page-title';
+import { ADMIN_SECTIONS, type AdminSection } from './admin-sections';
+import { FeedbackSection } from './feedback-section';
+import { FlatpagesSection } from './flatpages-section';
+import { LogSection } from './log-section';
+import { MessagesSection } from './messages-section';
+import { SettingsSection } from './settings-section';
+import { UsersSection } from './users-section';
+import './admin.css';
+
+const SECTIONS: Record<AdminSection, () => React.JSX.Element> = {
+  users: UsersSection,
+  pages: FlatpagesSection,
+  messages: MessagesSection,
+  feedback: FeedbackSection,
+  settings: SettingsSection,
+  log: LogSection,
+};
+
+/** The staff area at /admin/<section>/ (issue 22). */
+export function AdminPage({ section }: { section: AdminSection }) {
+  const { t } = useTranslation('admin');
+  usePageTitle(`${t(`sections.${section}`)} – ${t('title')}`);
+  const Section = SECTIONS[section];
+  return (
+    <section className="page admin-page" aria-labelledby="page-heading">
+      <h1 id="page-heading">{t('title')}</h1>
+      <nav className="admin-nav" aria-label={t('navigation')}>
+        <ul>
+          {ADMIN_SECTIONS.map((name) => (
+            <li key={name}>
+              <a href={`/admin/${name}/`} aria-current={name === section ? 'page' : undefined}>
+                {t(`sections.${name}`)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="admin-section">
+        <Section />
+      </div>
+    </section>
+  );
+}
