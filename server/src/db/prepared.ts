@@ -1,4 +1,4 @@
-import { type CompiledQuery, type Compilable, type Kysely, PostgresAdapter } from 'kysely';
+import { type Compilable, type CompiledQuery, type Kysely, PostgresAdapter } from 'kysely';
 import type { Database } from './schema';
 
 /**
@@ -14,7 +14,10 @@ import type { Database } from './schema';
 export function preparedQuery<Row, Args extends unknown[]>(
   build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>,
 ): (db: Kysely<Database>, ...args: Args) => Promise<Row[]> {
-  const placeholders = Array.from({ length: build.length - 1 }, (_, index) => `\u0000prepared-argument-${index}\u0000`);
+  const placeholders = Array.from(
+    { length: build.length - 1 },
+    (_, index) => `\u0000prepared-argument-${index}\u0000`,
+  );
   const byDatabase = new WeakMap<Kysely<Database>, { compiled: CompiledQuery<Row>; slots: number[] }>();
   return async (db, ...args) => {
     let entry = byDatabase.get(db);

@@ -63,10 +63,7 @@ async function configurationRows(db: Db, userId: number) {
 }
 
 /** The user as the configuration sends it; only these fields ever leave the server. */
-export async function presentAuthenticatedUser(
-  db: Db,
-  user: UserRow,
-): Promise<AuthenticatedUser> {
+export async function presentAuthenticatedUser(db: Db, user: UserRow): Promise<AuthenticatedUser> {
   const { emails, socialaccounts, waitingInvites } = await configurationRows(db, user.id);
   return {
     is_authenticated: true,

@@ -5,7 +5,7 @@ import { HttpError } from '../../../http/errors';
 import { withFileLock } from '../file-locks';
 import { assertOwnCategories } from '../policies';
 import { presentImage } from '../presenters';
-import { categoriesByImage, findOwnImage, findOwnImageByHash } from '../queries';
+import { categoriesByImage, findOwnImage, findOwnImageByHash, touchImageState } from '../queries';
 import { type PreparedImage, prepareImageInWorker, storeImageFiles } from '../storage';
 import { removeFilesIfUnused } from '../unused-files';
 
@@ -43,6 +43,7 @@ export async function updateImage(ctx: AppContext, ownerId: number, fields: Save
     if (Number(updated.numUpdatedRows) !== 1) throw new HttpError(404);
     await assertOwnCategories(trx, ownerId, fields.cats);
     await replaceCategories(trx, fields.id, fields.cats);
+    await touchImageState(trx, ownerId);
     return present(trx, ownerId, fields.id);
   });
 }
@@ -99,6 +100,7 @@ async function insertImage(
       .returning('id')
       .executeTakeFirstOrThrow();
     await replaceCategories(trx, inserted.id, fields.cats);
+    await touchImageState(trx, ownerId);
     return present(trx, ownerId, inserted.id);
   });
 }
