@@ -72,15 +72,23 @@ export async function prepareImage(upload: Buffer): Promise<PreparedImage> {
   let width: number;
   let height: number;
   let thumbnail: Buffer;
+  // One sharp instance for the header and the thumbnail: the input is opened once. The hash is
+  // computed on this thread while libvips decodes on its own threads.
+  const image = sharp(bytes, options);
+  const measured = image.metadata();
+  measured.catch(() => undefined);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
   try {
-    const meta = await sharp(bytes, options).metadata();
+    const meta = await measured;
     // The bytes must decode as what their signature says (a PNG header on junk is not a PNG).
     if (meta.format !== SHARP_FORMATS[fileType]) throw new ImageRejected('invalidImage');
     // Shown size: a portrait photo with an EXIF rotation is taller than wide.
     width = meta.autoOrient?.width ?? meta.width ?? 0;
     height = meta.autoOrient?.height ?? meta.height ?? 0;
     if (!width || !height) throw new ImageRejected('invalidImage');
-    thumbnail = await sharp(bytes, options)
+    // The full decode (at the thumbnail's scale where the format allows) is also the check that
+    // the whole file is an image, not only its header.
+    thumbnail = await image
       .rotate()
       .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 80 })
@@ -89,7 +97,6 @@ export async function prepareImage(upload: Buffer): Promise<PreparedImage> {
     if (error instanceof ImageRejected) throw error;
     throw new ImageRejected('invalidImage');
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
   return { sha256, fileType, width, height, bytes, thumbnail };
 }
 
