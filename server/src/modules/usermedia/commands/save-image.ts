@@ -6,7 +6,7 @@ import { withFileLock } from '../file-locks';
 import { assertOwnCategories } from '../policies';
 import { presentImage } from '../presenters';
 import { categoriesByImage, findOwnImage, findOwnImageByHash, touchImageState } from '../queries';
-import { type PreparedImage, prepareImageInWorker, storeImageFiles } from '../storage';
+import { makeThumbnail, type PreparedImage, prepareImageInWorker, storeImageFiles } from '../storage';
 import { removeFilesIfUnused } from '../unused-files';
 
 async function replaceCategories(db: Db, imageId: number, cats: number[]): Promise<void> {
@@ -71,6 +71,10 @@ export async function createImage(
       await removeFilesIfUnused(ctx.db, ctx.config.dataDir, prepared.sha256, prepared.fileType);
       throw error;
     });
+    // Off the request path: the answer does not depend on it, and the media route waits for it.
+    if (!prepared.thumbnail) {
+      void makeThumbnail(ctx.config, prepared.sha256, prepared.fileType, prepared.bytes);
+    }
     return { image, existed: false };
   });
 }
