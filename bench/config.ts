@@ -2,7 +2,7 @@
 // against a bare Fastify route that returns the same bytes, both measured in this run.
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import Fastify from 'fastify';
-import { formatLoad, loadTest } from './lib/load';
+import { formatLoad, interleavedLoad, loadTest } from './lib/load';
 import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
@@ -19,16 +19,14 @@ bare.get(path, (_request, reply) => reply.type('application/json; charset=utf-8'
 await bare.listen({ host: '127.0.0.1', port: 0 });
 const barePort = (bare.server.address() as { port: number }).port;
 
-// Warm both up, then measure one after the other so that machine noise hits both alike.
+// Warm both up, then measure in alternating slices so that machine noise hits both alike.
 await loadTest({ port: server.port, path, headers, seconds: 1 });
 await loadTest({ port: barePort, path, seconds: 1 });
-const real = await loadTest({
-  port: server.port,
-  path,
-  headers,
-  seconds: SECONDS,
-});
-const baseline = await loadTest({ port: barePort, path, seconds: SECONDS });
+const [real, baseline] = await interleavedLoad(
+  { port: server.port, path, headers },
+  { port: barePort, path },
+  { seconds: SECONDS * 2 },
+);
 
 console.log(`configuration body: ${body.length} bytes`);
 console.log(formatLoad(`authenticated ${path}`, real));

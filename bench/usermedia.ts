@@ -9,7 +9,8 @@ import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import Fastify from 'fastify';
 import sharp from 'sharp';
 import { THUMBNAIL_SIZE } from '../server/src/modules/usermedia/storage';
-import { formatLoad, loadTest } from './lib/load';
+import { touchImageState } from '../server/src/modules/usermedia/queries';
+import { formatLoad, interleavedLoad, loadTest } from './lib/load';
 import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
@@ -82,8 +83,15 @@ async function sharpAlone(): Promise<number> {
   return files.length / ((performance.now() - started) / 1000);
 }
 
-// Warm sharp up, then alternate: baseline, uploads, baseline.
+// Warm both up (sharp here; the server's upload worker with one upload of a file not measured),
+// then alternate: baseline, uploads, baseline.
 await sharpAlone();
+{
+  const warmUp = await sharp(files[0]).flop().jpeg({ quality: 85 }).toBuffer();
+  const image = new File([new Uint8Array(warmUp)], 'warm-up.jpg', { type: 'image/jpeg' });
+  const response = await benchCall(base, usermediaApi.save, { title: 'Warm-up', image }, { cookie, 'X-CSRFToken': csrf });
+  if (response.status !== 201) throw new Error(`warm-up upload answered ${response.status}`);
+}
 const baselineBefore = await sharpAlone();
 const uploadsPerSecond = await uploadAll();
 const baselineAfter = await sharpAlone();
@@ -104,7 +112,7 @@ const categories = await db
   .returning('id')
   .execute();
 const now = Date.now();
-for (let start = files.length; start < LIST_SIZE; start += 500) {
+for (let start = files.length + 1; start < LIST_SIZE; start += 500) {
   const rows = Array.from({ length: Math.min(500, LIST_SIZE - start) }, (_, offset) => {
     const index = start + offset;
     return {
@@ -131,6 +139,8 @@ for (let start = files.length; start < LIST_SIZE; start += 500) {
     )
     .execute();
 }
+// Rows written here directly, not through the commands: record the change as they would.
+await touchImageState(db, user.id);
 const headers = { Cookie: cookie };
 const sample = await benchCall(base, usermediaApi.images, {}, headers);
 const body = await sample.text();
@@ -147,12 +157,33 @@ const barePort = (bare.server.address() as { port: number }).port;
 const listPath = usermediaApi.images.path;
 await loadTest({ port, path: listPath, headers, seconds: 1, concurrency: 4 });
 await loadTest({ port: barePort, path: listPath, seconds: 1, concurrency: 4 });
-const real = await loadTest({ port, path: listPath, headers, seconds: SECONDS, concurrency: 4 });
-const bareResult = await loadTest({ port: barePort, path: listPath, seconds: SECONDS, concurrency: 4 });
+const [real, bareResult] = await interleavedLoad(
+  { port, path: listPath, headers, concurrency: 4 },
+  { port: barePort, path: listPath, concurrency: 4 },
+  { seconds: SECONDS * 2 },
+);
 console.log(`list: ${LIST_SIZE} images, ${(body.length / 1024).toFixed(0)} KiB of JSON`);
 console.log(formatLoad(`GET ${listPath}`, real));
 console.log(formatLoad('bare Fastify route, same bytes', bareResult));
 console.log(`ratio (list / bare): ${(real.perSecond / bareResult.perSecond).toFixed(3)}`);
+
+// The unchanged check (the client's stamp in the query) against the full list, one client.
+const stamp = JSON.parse(
+  await (
+    await benchCall(base, usermediaApi.imagesCheck, { last_modified: -1, number_of_images: -1, user_id: -1 }, headers)
+  ).text(),
+) as { last_modified: number; number_of_images: number; user_id: number };
+const checkPath = `${listPath}?last_modified=${stamp.last_modified}&number_of_images=${stamp.number_of_images}&user_id=${stamp.user_id}`;
+const checkBody = await (await fetch(`${base}${checkPath}`, { headers })).text();
+if (checkBody.includes('"images"')) throw new Error('the unchanged check sent the images');
+const [fullOne, checkOne] = await interleavedLoad(
+  { port, path: listPath, headers, concurrency: 1 },
+  { port, path: checkPath, headers, concurrency: 1 },
+  { seconds: SECONDS },
+);
+console.log(formatLoad(`unchanged check (${checkBody.length} bytes)`, checkOne));
+console.log(formatLoad('full list, one client', fullOne));
+console.log(`ratio (check / full list), time: ${(checkOne.p50Ms / fullOne.p50Ms).toFixed(4)}`);
 
 await bare.close();
 await server.close();

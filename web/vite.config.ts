@@ -1,11 +1,48 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Writes a Brotli (.br) and a gzip (.gz) copy beside every text file of the build, compressed
+ * once at the highest levels; the server sends the one the browser accepts (@fastify/static's
+ * preCompressed), so no answer of the app's own files is compressed per request, or not at all.
+ */
+function precompress(): Plugin {
+  const TEXT = /\.(js|mjs|css|html|json|svg|txt|xml|webmanifest)$/;
+  let outDir = 'dist';
+  return {
+    name: 'scriptorium-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string) => {
+        for (const name of readdirSync(dir)) {
+          const file = path.join(dir, name);
+          if (statSync(file).isDirectory()) walk(file);
+          else if (TEXT.test(name) && statSync(file).size > 1024) {
+            const bytes = readFileSync(file);
+            writeFileSync(
+              `${file}.br`,
+              brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+            );
+            writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+          }
+        }
+      };
+      walk(outDir);
+    },
+  };
+}
 
 /** Where `npm run serve` listens; the dev server forwards everything the SPA does not own to it. */
 const BACKEND = 'http://127.0.0.1:8000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { FULL_ROUTE_TABLE, routeFor } from './app/router/route-table';
 import { preloadPage } from './app/router/route-view';
+import { loadLoggedInShell, probablyLoggedIn } from './app/shell/session-hint';
 import { AriaLocaleProvider } from './i18n/aria-locale';
 import { initI18n } from './i18n/i18n';
 import './styles/fonts.css';
@@ -12,8 +13,15 @@ import './app/app.css';
 import { applyStoredTheme } from './styles/theme';
 
 applyStoredTheme();
-// The screen's chunk loads while the language's texts do, not after them.
-preloadPage(routeFor(FULL_ROUTE_TABLE, window.location.pathname).page);
+// The screen's chunk loads while the language's texts do, not after them; a login-only screen and
+// the logged-in shell only for a browser that was logged in (a visitor gets the login page).
+const firstRoute = routeFor(FULL_ROUTE_TABLE, window.location.pathname);
+if (probablyLoggedIn()) {
+  preloadPage(firstRoute.page);
+  void loadLoggedInShell();
+} else if (!firstRoute.loginRequired) {
+  preloadPage(firstRoute.page);
+}
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

@@ -75,6 +75,34 @@ export const imagesResponse = z.object({
 });
 export type ImagesResponse = z.infer<typeof imagesResponse>;
 
+/** A number of the client's cache; anything unreadable is -1 ("I have nothing"). */
+const cacheNumber = z.coerce.number().finite().catch(-1).default(-1);
+
+/**
+ * GET /api/usermedia/images/ with the client's cached state (the bibliography's protocol, spec
+ * section 7's biblist): the stamp and count it holds and whose library it is. Without these
+ * fields the call is the spec's plain list.
+ */
+export const imagesCheckRequest = z.object({
+  last_modified: cacheNumber,
+  number_of_images: cacheNumber,
+  user_id: cacheNumber,
+});
+export type ImagesCheckRequest = z.input<typeof imagesCheckRequest>;
+
+/**
+ * The answer to the check: the categories, the owner and the current stamp always; `images` only
+ * when the client's copy is stale (a newer change, another count, another user's cache).
+ */
+export const imagesCheckResponse = z.object({
+  images: z.array(image).optional(),
+  imageCategories: z.array(imageCategory),
+  user_id: z.number().int(),
+  last_modified: z.number(),
+  number_of_images: z.number().int(),
+});
+export type ImagesCheckResponse = z.infer<typeof imagesCheckResponse>;
+
 const idField = formIdOrZero;
 const positiveId = formId;
 

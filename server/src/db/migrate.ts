@@ -9,6 +9,7 @@ import { bibliography } from './migrations/005-bibliography';
 import { documents } from './migrations/006-documents';
 import { documentSteps } from './migrations/008-document-steps';
 import { admin } from './migrations/011-admin';
+import { fastPaths } from './migrations/012-fast-paths';
 import type { DualMigration } from './migrations/helpers';
 
 /** Every migration in order. Names are permanent: never rename or reorder one that has shipped. */
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '006-documents': documents,
   '008-document-steps': documentSteps,
   '011-admin': admin,
+  '012-fast-paths': fastPaths,
   ...pluginMigrations(),
 };
 

@@ -23,6 +23,7 @@ export interface Database {
   bib_entries: BibEntriesTable;
   bib_categories: BibCategoriesTable;
   bib_owner_state: BibOwnerStateTable;
+  usermedia_owner_state: UsermediaOwnerStateTable;
   documents: DocumentsTable;
   document_access: DocumentAccessTable;
   document_steps: DocumentStepsTable;
@@ -229,6 +230,13 @@ export interface BibCategoriesTable {
 }
 
 /** What the cheap biblist check compares: changed on every write to the owner's entries. */
+/** Per owner: the last change to the image library and its number of images (migration 012). */
+export interface UsermediaOwnerStateTable {
+  owner_id: number;
+  last_modified: number;
+  number_of_images: number;
+}
+
 export interface BibOwnerStateTable {
   owner_id: number;
   last_modified: number;

@@ -22,10 +22,24 @@ export function contentSecurityPolicy(host: string | undefined): string {
   ].join('; ');
 }
 
+/** The policy of the last few Host headers seen: one string per host, not one per answer. */
+const policies = new Map<string | undefined, string>();
+
+function cachedPolicy(host: string | undefined): string {
+  let policy = policies.get(host);
+  if (policy === undefined) {
+    policy = contentSecurityPolicy(host);
+    // Host is client input: a bounded cache, cleared rather than grown without end.
+    if (policies.size >= 64) policies.clear();
+    policies.set(host, policy);
+  }
+  return policy;
+}
+
 export function registerSecurityHeaders(app: FastifyInstance, ctx: AppContext): void {
   const https = ctx.config.siteUrl.startsWith('https://');
   app.addHook('onSend', async (request: FastifyRequest, reply, payload) => {
-    reply.header('content-security-policy', contentSecurityPolicy(request.headers.host));
+    reply.header('content-security-policy', cachedPolicy(request.headers.host));
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import type { Db } from '../db/database';
+import { preparedQuery } from '../db/prepared';
 import type { UserRow } from '../modules/user/queries';
 import { endLiveSessions } from '../ws/hub';
 import { isWsPath } from '../ws/paths';
@@ -20,20 +22,23 @@ function needsUser(ctx: AppContext, url: string): boolean {
   return url.startsWith('/api/') || isWsPath(ctx.config, url.split('?')[0]);
 }
 
+/** One query on the hot path of every API call: the session row and its user together. */
+const sessionUserQuery = preparedQuery((db: Db, hash: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select('sessions.expires_at as session_expires_at')
+    .where('sessions.id_hash', '=', hash),
+);
+
 async function userForSessionId(
   ctx: AppContext,
   sessionId: string | undefined,
 ): Promise<{ user: UserRow; hash: string } | null> {
   if (!sessionId) return null;
   const hash = hashSessionId(sessionId);
-  // One query on the hot path of every API call: the session row and its user together.
-  const row = await ctx.db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
-    .select('sessions.expires_at as session_expires_at')
-    .where('sessions.id_hash', '=', hash)
-    .executeTakeFirst();
+  const [row] = await sessionUserQuery(ctx.db, hash);
   if (!row) return null;
   const { session_expires_at: expiresAt, ...user } = row;
   if (expiresAt <= Date.now()) {

@@ -40,6 +40,9 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     index: ['index.html'],
     cacheControl: false,
     etag: true,
+    // The build writes .br and .gz copies of its text files (web/vite.config.ts): sent to
+    // browsers that accept them, with Vary: Accept-Encoding.
+    preCompressed: true,
     // Source maps stay on the server (for reading stack traces), never go to browsers.
     allowedPath: (pathname) => !pathname.endsWith('.map'),
     setHeaders: (reply, filePath) => {

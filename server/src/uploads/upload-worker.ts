@@ -5,6 +5,7 @@ import {
   type PreparedImage,
   prepareImage,
   type RejectReason,
+  renderThumbnail,
 } from '../modules/usermedia/storage';
 
 /**
@@ -16,12 +17,14 @@ export type UploadTask =
   | { kind: 'image'; bytes: Uint8Array }
   | { kind: 'avatar'; bytes: Uint8Array }
   /** A flat page's HTML from staff (modules/admin): DOMPurify on jsdom, off the event loop. */
-  | { kind: 'flatpage'; html: string };
+  | { kind: 'flatpage'; html: string }
+  | { kind: 'thumbnail'; bytes: Uint8Array };
 
 export type UploadResult =
   | { ok: true; kind: 'image'; image: PreparedImage }
   | { ok: true; kind: 'avatar'; png: Uint8Array }
   | { ok: true; kind: 'flatpage'; html: string }
+  | { ok: true; kind: 'thumbnail'; webp: Uint8Array }
   | { ok: false; reason: RejectReason | 'avatarType' };
 
 export default async function processUpload(task: UploadTask): Promise<UploadResult> {
@@ -33,6 +36,7 @@ export default async function processUpload(task: UploadTask): Promise<UploadRes
       const png = await prepareAvatar(bytes);
       return png ? { ok: true, kind: 'avatar', png } : { ok: false, reason: 'avatarType' };
     }
+    if (task.kind === 'thumbnail') return { ok: true, kind: 'thumbnail', webp: await renderThumbnail(bytes) };
     return { ok: true, kind: 'image', image: await prepareImage(bytes) };
   } catch (error) {
     if (error instanceof ImageRejected) return { ok: false, reason: error.reason };

@@ -1,10 +1,11 @@
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyLanguage, loadLanguage } from '../i18n/i18n';
 import { App } from './app';
 import { UPDATE_RETRY_MS } from './configuration/app-context';
+import { loadLoggedInShell } from './shell/session-hint';
 import {
   anonymousConfiguration,
   CONFIGURATION,
@@ -35,6 +36,11 @@ function clearTestCookies() {
     if (name) setCookie(`${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`);
   }
 }
+
+// The logged-in shell is its own chunk: loaded once here, so that fake timers need not wait for it.
+beforeAll(async () => {
+  await loadLoggedInShell();
+});
 
 describe('app start (spec 4 and 8)', () => {
   beforeEach(() => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { ActionRegistry } from '../actions/registry';
 import { ActionsProvider } from '../actions/use-actions';
 import { ToastProvider } from '../components/toast/toast';
@@ -17,8 +17,11 @@ import { useRoute } from './router/hooks';
 import { interceptLinks } from './router/navigation';
 import { routeTable } from './router/route-table';
 import { RouteView } from './router/route-view';
-import { LoggedInShell } from './shell/logged-in-shell';
 import { PreLoginShell } from './shell/pre-login-shell';
+import { loadLoggedInShell, rememberLoggedIn } from './shell/session-hint';
+
+/** Its own chunk: the login page does not wait for the menus, dialogs and live connection. */
+const LoggedInShell = lazy(() => loadLoggedInShell().then((module) => ({ default: module.LoggedInShell })));
 
 /** Page selection once the configuration is known (spec 2.1). */
 function Screen() {
@@ -27,7 +30,13 @@ function Screen() {
   const table = routeTable(configuration.plugins);
   const route = useRoute(table);
 
-  if (user) return <LoggedInShell user={user} configuration={configuration} route={route} table={table} />;
+  if (user) {
+    return (
+      <Suspense fallback={<WaitOverlay active />}>
+        <LoggedInShell user={user} configuration={configuration} route={route} table={table} />
+      </Suspense>
+    );
+  }
   // The login page is shown at the address asked for, so after logging in the user lands there.
   if (route.loginRequired) {
     return (
@@ -49,6 +58,7 @@ function Root() {
     if (state.status !== 'ready') return null;
     const { configuration } = state;
     const user = configuration.user.is_authenticated ? configuration.user : null;
+    rememberLoggedIn(user !== null);
     return { configuration, user, reloadConfiguration: reload, showDisconnected };
   }, [state, reload, showDisconnected]);
 

@@ -5,6 +5,16 @@ import * as usermedia from '../usermedia';
 /** /api/usermedia/ (spec section 7). */
 export const usermediaApi = {
   images: endpoint({ method: 'GET', path: '/api/usermedia/images/', response: usermedia.imagesResponse }),
+  /**
+   * The same route with the client's cached state in the query: the list only when that is stale
+   * (web/src/pages/usermedia/image-cache.ts keeps the copy).
+   */
+  imagesCheck: endpoint({
+    method: 'GET',
+    path: '/api/usermedia/images/',
+    request: usermedia.imagesCheckRequest,
+    response: usermedia.imagesCheckResponse,
+  }),
   /** Multipart: the fields, and for a new image the file `image` (read by the route as a stream). */
   save: endpoint({
     method: 'POST',

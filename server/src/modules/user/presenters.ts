@@ -1,6 +1,9 @@
-import type { AuthenticatedUser, EmailEntry, SocialAccount } from '@scriptorium/common/api/base';
+import type { AuthenticatedUser, SocialAccount } from '@scriptorium/common/api/base';
+import { sql } from 'kysely';
+import { jsonArrayFrom as postgresJsonArray } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArray } from 'kysely/helpers/sqlite';
 import type { Db } from '../../db/database';
-import { hasWaitingInvites } from '../contacts/queries';
+import { dialectOf, preparedQuery } from '../../db/prepared';
 import { avatarUrl } from './avatar';
 import type { UserRow } from './queries';
 
@@ -9,40 +12,59 @@ export function displayName(user: Pick<UserRow, 'first_name' | 'last_name' | 'us
   return `${user.first_name} ${user.last_name}`.trim() || user.username;
 }
 
-export async function presentEmails(db: Db, userId: number): Promise<EmailEntry[]> {
-  const rows = await db
-    .selectFrom('user_emails')
-    .select(['address', 'is_primary', 'verified'])
-    .where('user_id', '=', userId)
-    // Primary first, then in the order they were added.
-    .orderBy('is_primary', 'desc')
-    .orderBy('id', 'asc')
-    .execute();
-  return rows.map((row) => ({
-    address: row.address,
-    primary: row.is_primary === 1,
-    verified: row.verified === 1,
-  }));
+/** JSON text (SQLite) or already parsed (PostgreSQL's driver parses json columns). */
+function parsed<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
-export async function presentSocialAccounts(db: Db, userId: number): Promise<SocialAccount[]> {
-  const rows = await db
-    .selectFrom('social_accounts')
-    .select(['id', 'provider', 'name'])
-    .where('user_id', '=', userId)
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => ({ id: row.id, provider: row.provider, name: row.name }));
+/**
+ * E-mails, social accounts and "has waiting invites" in one query (the configuration is loaded on
+ * every page start): the same rows and order as presentEmails, presentSocialAccounts and
+ * hasWaitingInvites, which took three round trips.
+ */
+const configurationQuery = preparedQuery((db: Db, userId: number) => {
+  const jsonArrayFrom = dialectOf(db) === 'postgres' ? postgresJsonArray : sqliteJsonArray;
+  return db.selectNoFrom((eb) => [
+    jsonArrayFrom(
+      eb
+        .selectFrom('user_emails')
+        .select(['address', 'is_primary', 'verified'])
+        .where('user_id', '=', userId)
+        .orderBy('is_primary', 'desc')
+        .orderBy('id', 'asc'),
+    ).as('emails'),
+    jsonArrayFrom(
+      eb
+        .selectFrom('social_accounts')
+        .select(['id', 'provider', 'name'])
+        .where('user_id', '=', userId)
+        .orderBy('id'),
+    ).as('social'),
+    sql<number | boolean>`exists (select 1 from user_invites where to_user_id = ${userId})`.as('invited'),
+  ]);
+});
+
+async function configurationRows(db: Db, userId: number) {
+  const [row] = await configurationQuery(db, userId);
+  const emails = parsed<{ address: string; is_primary: number; verified: number }[]>(row.emails);
+  return {
+    emails: emails.map((email) => ({
+      address: email.address,
+      primary: email.is_primary === 1,
+      verified: email.verified === 1,
+    })),
+    socialaccounts: parsed<SocialAccount[]>(row.social).map((account) => ({
+      id: account.id,
+      provider: account.provider,
+      name: account.name,
+    })),
+    waitingInvites: Boolean(row.invited),
+  };
 }
 
 /** The user as the configuration sends it; only these fields ever leave the server. */
 export async function presentAuthenticatedUser(db: Db, user: UserRow): Promise<AuthenticatedUser> {
-  // Independent reads: concurrent on PostgreSQL's pool, harmless on SQLite.
-  const [emails, socialaccounts, waitingInvites] = await Promise.all([
-    presentEmails(db, user.id),
-    presentSocialAccounts(db, user.id),
-    hasWaitingInvites(db, user.id),
-  ]);
+  const { emails, socialaccounts, waitingInvites } = await configurationRows(db, user.id);
   return {
     is_authenticated: true,
     id: user.id,

@@ -7,7 +7,7 @@ import { HttpError } from '../../http/errors';
 import { userFromCookieHeader } from '../../http/session';
 import { canReadMediaFile } from './policies';
 import { EXTENSIONS } from './sniff';
-import { imagePath, thumbnailPath } from './storage';
+import { imagePath, makeThumbnail, thumbnailPath } from './storage';
 
 /**
  * GET /media/images/<sha256>.<ext> and /media/thumbnails/<sha256>.webp, only for a user who may
@@ -85,7 +85,10 @@ export function mediaRoutes(ctx: AppContext): FastifyPluginAsync {
       const match = THUMBNAIL_NAME.exec(request.params.name);
       if (!match) throw new HttpError(404);
       const sha256 = match[1];
-      if (!(await readableFile(ctx, request, sha256))) throw new HttpError(404);
+      const access = await readableFile(ctx, request, sha256);
+      if (!access) throw new HttpError(404);
+      // Made after the upload's answer (or lost): waited for, or made now from the image.
+      await makeThumbnail(ctx.config, sha256, access.fileType);
       return sendFile(
         request,
         reply,

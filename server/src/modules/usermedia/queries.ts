@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { preparedQuery } from '../../db/prepared';
 import type { CategoryRow, ImageRow } from './presenters';
 
 /** Every query here is filtered by owner: another user's rows are invisible, never "forbidden". */
@@ -66,4 +67,62 @@ export async function findOwnImageByHash(
     .where('owner_id', '=', ownerId)
     .where('sha256', '=', sha256)
     .executeTakeFirst();
+}
+
+export interface ImageLibraryState {
+  last_modified: number;
+  number_of_images: number;
+}
+
+type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable'>;
+
+const stateQuery = preparedQuery((db: Db, ownerId: number) =>
+  db
+    .selectFrom('usermedia_owner_state')
+    .select(['last_modified', 'number_of_images'])
+    .where('owner_id', '=', ownerId),
+);
+
+/** The owner's change stamp and image count; a library never changed has 0 and 0. */
+export async function readImageState(db: Db, ownerId: number): Promise<ImageLibraryState> {
+  const [row] = await stateQuery(db, ownerId);
+  return row
+    ? { last_modified: Number(row.last_modified), number_of_images: row.number_of_images }
+    : { last_modified: 0, number_of_images: 0 };
+}
+
+/**
+ * Records a change to the owner's image library, inside the transaction that made it: a strictly
+ * newer stamp (even within one millisecond) and the new count. Every write to the images, their
+ * categories or the links between them calls this, so that the stamp tells a cache (the browser's,
+ * and the list answer cached in listImages) whether it is current.
+ */
+export async function touchImageState(trx: Executor, ownerId: number): Promise<ImageLibraryState> {
+  await trx
+    .insertInto('usermedia_owner_state')
+    .values({ owner_id: ownerId, last_modified: 0, number_of_images: 0 })
+    // Touching the row takes its lock first (PostgreSQL): concurrent writers of one owner queue
+    // here and each reads the stamp and count the one before left.
+    .onConflict((oc) =>
+      oc
+        .column('owner_id')
+        .doUpdateSet((eb) => ({ last_modified: eb.ref('usermedia_owner_state.last_modified') })),
+    )
+    .execute();
+  const before = await trx
+    .selectFrom('usermedia_owner_state')
+    .select('last_modified')
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirstOrThrow();
+  const count = await trx
+    .selectFrom('usermedia_images')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirstOrThrow();
+  const state = {
+    last_modified: Math.max(Date.now(), Number(before.last_modified) + 1),
+    number_of_images: Number(count.n),
+  };
+  await trx.updateTable('usermedia_owner_state').set(state).where('owner_id', '=', ownerId).execute();
+  return state;
 }

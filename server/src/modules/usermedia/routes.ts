@@ -1,10 +1,6 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
-import {
-  type ImagesResponse,
-  type SaveImageResponse,
-  saveImageFields,
-} from '@scriptorium/common/api/usermedia';
+import { type SaveImageResponse, saveImageFields } from '@scriptorium/common/api/usermedia';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { parseInput, route } from '../../http/endpoint';
@@ -13,7 +9,7 @@ import type { FormBody } from '../../http/form-body';
 import { requireUser } from '../../http/session';
 import { closeUploadPool } from '../../uploads/worker-pool';
 import { deleteImages } from './commands/delete-images';
-import { listImages } from './commands/list-images';
+import { checkImages, listImages } from './commands/list-images';
 import { saveCategories } from './commands/save-categories';
 import { createImage, updateImage } from './commands/save-image';
 import { type UsermediaMessage, usermediaMessage } from './messages';
@@ -66,9 +62,16 @@ export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     app.addHook('onClose', () => closeUploadPool(ctx.config));
 
-    route(app, usermediaApi.images, async (request): Promise<ImagesResponse> => {
+    // One route, two answers: the spec's plain list, or (with the client's cached state in the
+    // query) the cheap unchanged check of usermediaApi.imagesCheck.
+    route(app, usermediaApi.images, async (request, reply) => {
       const user = requireUser(request);
-      return listImages(ctx.db, user.id);
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const checking = 'last_modified' in query || 'number_of_images' in query || 'user_id' in query;
+      const body = checking
+        ? await checkImages(ctx.db, user.id, parseInput(request, usermediaApi.imagesCheck))
+        : await listImages(ctx.db, user.id);
+      return reply.type('application/json; charset=utf-8').send(body);
     });
 
     route(app, usermediaApi.save, async (request, reply) => {

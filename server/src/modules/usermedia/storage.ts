@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { runUploadTask, UploadBudgetExceeded, type UploadPoolConfig } from '../../uploads/worker-pool';
 import { EXTENSIONS, sniffImageType } from './sniff';
 import { SvgTooComplex, sanitizeSvg } from './svg-sanitize';
@@ -48,7 +48,29 @@ export interface PreparedImage {
   height: number;
   /** The bytes to store: for SVG the sanitised document. */
   bytes: Buffer;
-  thumbnail: Buffer;
+  /** null when it is made after the answer (JPEG: see THUMBNAIL_AFTER_ANSWER). */
+  thumbnail: Buffer | null;
+}
+
+/**
+ * Formats whose thumbnail is made after the answer, off the request path. For JPEG the header
+ * (read by metadata, up to the first scan: sizes, tables) is where libjpeg's fatal errors are;
+ * damage in the scan data after it is a warning that failOn 'error' lets through anyway, so the
+ * decode cannot change the answer. The other formats keep their decode, the check that the whole
+ * file is an image, on the request path.
+ */
+const THUMBNAIL_AFTER_ANSWER: ReadonlySet<ImageType> = new Set(['image/jpeg']);
+
+const DECODE_OPTIONS = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
+
+/** The WebP thumbnail of stored image bytes (at most THUMBNAIL_SIZE px, EXIF rotation applied). */
+export function renderThumbnail(image: Sharp | Buffer): Promise<Buffer> {
+  const pipeline = Buffer.isBuffer(image) ? sharp(image, DECODE_OPTIONS) : image;
+  return pipeline
+    .rotate()
+    .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 80 })
+    .toBuffer();
 }
 
 /** Sniffs, checks, sanitises and measures an upload and renders its thumbnail. Nothing is written. */
@@ -68,28 +90,30 @@ export async function prepareImage(upload: Buffer): Promise<PreparedImage> {
     if (!clean) throw new ImageRejected('unsafeSvg');
     bytes = Buffer.from(clean, 'utf8');
   }
-  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
   let width: number;
   let height: number;
-  let thumbnail: Buffer;
+  let thumbnail: Buffer | null = null;
+  // One sharp instance for the header and the thumbnail: the input is opened once. The hash is
+  // computed on this thread while libvips decodes on its own threads.
+  const image = sharp(bytes, DECODE_OPTIONS);
+  const measured = image.metadata();
+  measured.catch(() => undefined);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
   try {
-    const meta = await sharp(bytes, options).metadata();
+    const meta = await measured;
     // The bytes must decode as what their signature says (a PNG header on junk is not a PNG).
     if (meta.format !== SHARP_FORMATS[fileType]) throw new ImageRejected('invalidImage');
     // Shown size: a portrait photo with an EXIF rotation is taller than wide.
     width = meta.autoOrient?.width ?? meta.width ?? 0;
     height = meta.autoOrient?.height ?? meta.height ?? 0;
     if (!width || !height) throw new ImageRejected('invalidImage');
-    thumbnail = await sharp(bytes, options)
-      .rotate()
-      .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 80 })
-      .toBuffer();
+    // The full decode (at the thumbnail's scale where the format allows) is also the check that
+    // the whole file is an image, not only its header.
+    if (!THUMBNAIL_AFTER_ANSWER.has(fileType)) thumbnail = await renderThumbnail(image);
   } catch (error) {
     if (error instanceof ImageRejected) throw error;
     throw new ImageRejected('invalidImage');
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
   return { sha256, fileType, width, height, bytes, thumbnail };
 }
 
@@ -113,7 +137,11 @@ export async function prepareImageInWorker(config: UploadPoolConfig, upload: Buf
   if (!result.ok) throw new ImageRejected(result.reason === 'avatarType' ? 'invalidImage' : result.reason);
   if (result.kind !== 'image') throw new ImageRejected('invalidImage');
   const { image } = result;
-  return { ...image, bytes: asBuffer(image.bytes), thumbnail: asBuffer(image.thumbnail) };
+  return {
+    ...image,
+    bytes: asBuffer(image.bytes),
+    thumbnail: image.thumbnail ? asBuffer(image.thumbnail) : null,
+  };
 }
 
 export function mediaRoot(dataDir: string): string {
@@ -156,7 +184,36 @@ async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
 
 export async function storeImageFiles(dataDir: string, image: PreparedImage): Promise<void> {
   await writeAtomically(imagePath(dataDir, image.sha256, image.fileType), image.bytes);
-  await writeAtomically(thumbnailPath(dataDir, image.sha256), image.thumbnail);
+  if (image.thumbnail) await writeAtomically(thumbnailPath(dataDir, image.sha256), image.thumbnail);
+}
+
+/** Thumbnails being made after their answer, by file: the media route waits for them. */
+const pendingThumbnails = new Map<string, Promise<void>>();
+
+/**
+ * Makes the thumbnail of a stored image in the upload pool and writes it, once per file at a
+ * time; resolves when it is on disk (or could not be made: then the thumbnail stays missing).
+ */
+export function makeThumbnail(
+  config: UploadPoolConfig & { dataDir: string },
+  sha256: string,
+  fileType: ImageType,
+  bytes?: Buffer,
+): Promise<void> {
+  const target = thumbnailPath(config.dataDir, sha256);
+  let pending = pendingThumbnails.get(target);
+  if (!pending) {
+    pending = (async () => {
+      if (await exists(target)) return;
+      const source = bytes ?? (await readFile(imagePath(config.dataDir, sha256, fileType)));
+      const result = await runUploadTask(config, { kind: 'thumbnail', bytes: source });
+      if (result.ok && result.kind === 'thumbnail') await writeAtomically(target, asBuffer(result.webp));
+    })()
+      .catch(() => undefined)
+      .finally(() => pendingThumbnails.delete(target));
+    pendingThumbnails.set(target, pending);
+  }
+  return pending;
 }
 
 export async function removeImageFiles(dataDir: string, sha256: string, fileType: ImageType): Promise<void> {

@@ -8,9 +8,30 @@ import type {
 } from '@scriptorium/common/api/usermedia';
 import type { TFunction } from 'i18next';
 import { ApiError, call } from '../../api/client';
+import { imageCacheAvailable, readImageCache, writeImageCache } from './image-cache';
 
-export function fetchImages(): Promise<ImagesResponse> {
-  return call(usermediaApi.images);
+/**
+ * The library: the cached copy's stamp goes with the request, and the server answers the images
+ * only when that copy is stale; a new list replaces the cache. Without IndexedDB, the plain list.
+ */
+export async function fetchImages(): Promise<ImagesResponse> {
+  if (!imageCacheAvailable()) return call(usermediaApi.images);
+  const cache = await readImageCache();
+  const answer = await call(usermediaApi.imagesCheck, {
+    last_modified: cache.last_modified,
+    number_of_images: cache.number_of_images,
+    user_id: cache.owner_id,
+  });
+  if (!answer.images) return { images: cache.images, imageCategories: answer.imageCategories };
+  await writeImageCache({
+    ...cache,
+    last_modified: answer.last_modified,
+    number_of_images: answer.number_of_images,
+    owner_id: answer.user_id,
+    images: answer.images,
+    imageCategories: answer.imageCategories,
+  });
+  return { images: answer.images, imageCategories: answer.imageCategories };
 }
 
 export async function saveCategories(edits: { id: number; title: string }[]): Promise<ImageCategory[]> {

@@ -2,6 +2,7 @@ import type { ImageType } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
 import { HttpError } from '../../../http/errors';
 import { withFileLock } from '../file-locks';
+import { touchImageState } from '../queries';
 import { removeFilesIfUnused } from '../unused-files';
 
 /**
@@ -24,6 +25,7 @@ export async function deleteImages(ctx: AppContext, ownerId: number, ids: number
       .where('owner_id', '=', ownerId)
       .where('id', 'in', unique)
       .execute();
+    await touchImageState(trx, ownerId);
     return rows;
   });
   for (const row of removed) {

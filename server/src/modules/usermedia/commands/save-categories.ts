@@ -7,7 +7,7 @@ import type { AppContext } from '../../../context';
 import { lockOwner } from '../../../db/owner-lock';
 import { assertOwnCategories } from '../policies';
 import { presentCategory } from '../presenters';
-import { listOwnCategories } from '../queries';
+import { listOwnCategories, touchImageState } from '../queries';
 
 /**
  * Replaces the user's category list (spec section 5): titles trimmed, empty ones dropped, id 0
@@ -53,6 +53,7 @@ export async function saveCategories(
           .execute();
       }
     }
+    await touchImageState(trx, ownerId);
     return (await listOwnCategories(trx, ownerId)).map(presentCategory);
   });
 }

@@ -5,8 +5,8 @@ import { HttpError } from '../../../http/errors';
 import { withFileLock } from '../file-locks';
 import { assertOwnCategories } from '../policies';
 import { presentImage } from '../presenters';
-import { categoriesByImage, findOwnImage, findOwnImageByHash } from '../queries';
-import { type PreparedImage, prepareImageInWorker, storeImageFiles } from '../storage';
+import { categoriesByImage, findOwnImage, findOwnImageByHash, touchImageState } from '../queries';
+import { makeThumbnail, type PreparedImage, prepareImageInWorker, storeImageFiles } from '../storage';
 import { removeFilesIfUnused } from '../unused-files';
 
 async function replaceCategories(db: Db, imageId: number, cats: number[]): Promise<void> {
@@ -43,6 +43,7 @@ export async function updateImage(ctx: AppContext, ownerId: number, fields: Save
     if (Number(updated.numUpdatedRows) !== 1) throw new HttpError(404);
     await assertOwnCategories(trx, ownerId, fields.cats);
     await replaceCategories(trx, fields.id, fields.cats);
+    await touchImageState(trx, ownerId);
     return present(trx, ownerId, fields.id);
   });
 }
@@ -70,6 +71,10 @@ export async function createImage(
       await removeFilesIfUnused(ctx.db, ctx.config.dataDir, prepared.sha256, prepared.fileType);
       throw error;
     });
+    // Off the request path: the answer does not depend on it, and the media route waits for it.
+    if (!prepared.thumbnail) {
+      void makeThumbnail(ctx.config, prepared.sha256, prepared.fileType, prepared.bytes);
+    }
     return { image, existed: false };
   });
 }
@@ -99,6 +104,7 @@ async function insertImage(
       .returning('id')
       .executeTakeFirstOrThrow();
     await replaceCategories(trx, inserted.id, fields.cats);
+    await touchImageState(trx, ownerId);
     return present(trx, ownerId, inserted.id);
   });
 }
