@@ -1,4 +1,5 @@
 import type { Node as PMNode, Schema } from 'prosemirror-model';
+import { ACADEMIC_ELEMENTS } from './academic-nodes';
 import { type BodyElement, type FormatMark, isReviewMark, PAPER_SIZES, type PaperSize } from './schema';
 
 /**
@@ -63,7 +64,7 @@ export const standardArticle: DocumentTemplate = {
       title: 'Abstract',
       optional: true,
       hidden: false,
-      elements: ['paragraph', 'footnote', 'hard_break'],
+      elements: ['paragraph', 'footnote', 'hard_break', 'equation', 'citation', 'cross_reference'],
       marks: ALL_MARKS,
     },
     {
@@ -97,6 +98,7 @@ export const standardArticle: DocumentTemplate = {
         'table',
         'footnote',
         'hard_break',
+        ...ACADEMIC_ELEMENTS,
       ],
       marks: ALL_MARKS,
     },
