@@ -8,7 +8,9 @@ import type { EntryData } from './types';
 
 // The static assets the browser fetches (web/public/csl), read straight from disk here.
 const asset = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../../../web/public/csl/${name}.json`, import.meta.url), 'utf8')) as CslJson;
+  JSON.parse(
+    readFileSync(new URL(`../../../web/public/csl/${name}.json`, import.meta.url), 'utf8'),
+  ) as CslJson;
 const locales = { 'en-US': asset('locale-data/en-US'), 'de-DE': asset('locale-data/de-DE') };
 const styleOf = (style: string) => expandNode(asset(`styles/${style}`) as unknown as CompactNode) as CslJson;
 
@@ -60,7 +62,11 @@ describe('document citations', () => {
       locales,
       'en-US',
       entries,
-      [{ format: 'autocite', references: [{ id: '7-2' }] }, both, { format: 'autocite', references: [{ id: 'gone' }] }],
+      [
+        { format: 'autocite', references: [{ id: '7-2' }] },
+        both,
+        { format: 'autocite', references: [{ id: 'gone' }] },
+      ],
       'text',
     );
     expect(ieee.citations).toEqual(['[1]', '[1], [2]', '']);
@@ -68,12 +74,26 @@ describe('document citations', () => {
 
   it('renders note-style citations as notes in two languages', () => {
     const one = { format: 'autocite' as const, references: [{ id: '7-2', locator: '3' }] };
-    const english = renderDocumentCitations(styleOf('chicago-note-bibliography'), locales, 'en-US', entries, [one, one], 'text');
+    const english = renderDocumentCitations(
+      styleOf('chicago-note-bibliography'),
+      locales,
+      'en-US',
+      entries,
+      [one, one],
+      'text',
+    );
     expect(english.styleClass).toBe('note');
     expect(english.citations[0]).toBe('Knuth, The TeXBook, 3.');
     // Chicago 17 shortens a repeated note instead of "Ibid.".
     expect(english.citations[1]).toBe('Knuth, 3.');
-    const german = renderDocumentCitations(styleOf('chicago-note-bibliography'), locales, 'de-DE', entries, [one, both], 'text');
+    const german = renderDocumentCitations(
+      styleOf('chicago-note-bibliography'),
+      locales,
+      'de-DE',
+      entries,
+      [one, both],
+      'text',
+    );
     expect(german.styleClass).toBe('note');
     expect(german.bibliography[0]).toContain('Knuth, Donald E. The TeXbook. Addison-Wesley, 1984.');
     expect(german.bibliography[1]).toContain('LeCun, Yann, und Léon Bottou. „Gradient-based learning');

@@ -1,6 +1,12 @@
 import { InputRule } from 'prosemirror-inputrules';
 import type { Node as PMNode } from 'prosemirror-model';
-import { type Command, type EditorState, NodeSelection, TextSelection, type Transaction } from 'prosemirror-state';
+import {
+  type Command,
+  type EditorState,
+  NodeSelection,
+  TextSelection,
+  type Transaction,
+} from 'prosemirror-state';
 import type { EntryData } from '../bibliography/types';
 import type { CitationFormat, CitationReference, FigureCategory } from './academic-nodes';
 import { allows, partAt } from './commands';
@@ -18,7 +24,8 @@ export function newTargetId(prefix: 'F' | 'T'): string {
 
 function inFootnote(state: EditorState): boolean {
   const { $from } = state.selection;
-  for (let depth = $from.depth; depth > 0; depth--) if ($from.node(depth).type.name === 'footnote') return true;
+  for (let depth = $from.depth; depth > 0; depth--)
+    if ($from.node(depth).type.name === 'footnote') return true;
   return false;
 }
 
@@ -234,7 +241,11 @@ export function mathInputRules(): InputRule[] {
       if (!allows(state, 'figure') || inFootnote(state)) return null;
       const latex = match[1].trim();
       if (!latex) return null;
-      const figure = schema.nodes.figure.create({ category: 'equation', equation: latex, id: newTargetId('F') });
+      const figure = schema.nodes.figure.create({
+        category: 'equation',
+        equation: latex,
+        id: newTargetId('F'),
+      });
       const $start = state.doc.resolve(start);
       const tr = state.tr;
       // A paragraph holding only the equation becomes the figure; otherwise the text is split.

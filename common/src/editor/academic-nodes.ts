@@ -182,7 +182,9 @@ export const academicNodes: Record<string, NodeSpec> = {
         'data-aligned': node.attrs.aligned,
         'data-width': String(node.attrs.width),
       },
-      node.attrs.src ? ['img', { src: node.attrs.src, alt: node.attrs.caption }] : ['span', node.attrs.equation],
+      node.attrs.src
+        ? ['img', { src: node.attrs.src, alt: node.attrs.caption }]
+        : ['span', node.attrs.equation],
       ['figcaption', node.attrs.caption],
     ],
   },

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { inputRules } from 'prosemirror-inputrules';
 import type { Node as PMNode } from 'prosemirror-model';
-import { EditorState, NodeSelection, TextSelection } from 'prosemirror-state';
+import { type Command, EditorState, NodeSelection, TextSelection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EntryData } from '../bibliography/types';
@@ -57,8 +57,8 @@ function type(view: EditorView, text: string): void {
   }
 }
 
-function run(view: EditorView, command: (s: EditorState, d?: (tr: never) => void) => boolean): boolean {
-  return command(view.state, view.dispatch as never);
+function run(view: EditorView, command: Command): boolean {
+  return command(view.state, (tr) => view.dispatch(tr));
 }
 
 function nodesOf(doc: PMNode, name: string): PMNode[] {
@@ -131,9 +131,13 @@ describe('numbering and cross-references', () => {
         schema.nodes.paragraph.create(),
       ]),
     );
-    view.dispatch(view.state.tr.setSelection(TextSelection.near(view.state.doc.resolve(view.state.doc.content.size - 3))));
+    view.dispatch(
+      view.state.tr.setSelection(TextSelection.near(view.state.doc.resolve(view.state.doc.content.size - 3))),
+    );
     expect(run(view, insertDisplayEquation('a=b'))).toBe(true);
-    expect(run(view, insertFigure({ category: 'figure', caption: 'A cat', src: '/media/images/x.png' }))).toBe(true);
+    expect(
+      run(view, insertFigure({ category: 'figure', caption: 'A cat', src: '/media/images/x.png' })),
+    ).toBe(true);
     expect(run(view, insertFigure({ category: 'figure', caption: 'A dog' }))).toBe(true);
     expect(run(view, insertDisplayEquation('c=d'))).toBe(true);
     const numbering = numberDocument(view.state.doc);
@@ -194,7 +198,9 @@ describe('citations and the document bibliography', () => {
     expect([...documentBibliography(doc).keys()]).toEqual(['1-10', '1-11']);
     expect(doc.lastChild?.type.name).toBe('bibliography_part');
     // Citing one again adds no second copy.
-    expect(run(view, insertCitation('textcite', [refs[0]], new Map([['1-10', entries.get('1-10') as EntryData]])))).toBe(true);
+    expect(
+      run(view, insertCitation('textcite', [refs[0]], new Map([['1-10', entries.get('1-10') as EntryData]]))),
+    ).toBe(true);
     expect(documentBibliography(view.state.doc).size).toBe(2);
     expect(nodesOf(view.state.doc, 'bib_entry')).toHaveLength(2);
     // Update from library.

@@ -1,0 +1,39 @@
+/// <reference lib="webworker" />
+import {
+  type Cluster,
+  type RenderedCitations,
+  renderDocumentCitations,
+} from '@scriptorium/common/bibliography/cluster-render';
+import type { EntryData } from '@scriptorium/common/bibliography/types';
+import { loadStyleAndLocales } from '../../bibliography/csl/load-csl';
+
+/** The editor's citeproc worker: a whole document's citations per request, off the main thread. */
+
+export interface CitationRequest {
+  requestId: number;
+  style: string;
+  locale: string;
+  entries: [string, EntryData][];
+  clusters: Cluster[];
+}
+
+export type CitationAnswer =
+  | ({ requestId: number; ok: true } & RenderedCitations)
+  | { requestId: number; ok: false };
+
+self.onmessage = async (event: MessageEvent<CitationRequest>) => {
+  const { requestId, style, locale, entries, clusters } = event.data;
+  try {
+    const loaded = await loadStyleAndLocales(style, locale);
+    const rendered = renderDocumentCitations(
+      loaded.style,
+      loaded.locales,
+      locale,
+      new Map(entries),
+      clusters,
+    );
+    self.postMessage({ requestId, ok: true, ...rendered } satisfies CitationAnswer);
+  } catch {
+    self.postMessage({ requestId, ok: false } satisfies CitationAnswer);
+  }
+};
