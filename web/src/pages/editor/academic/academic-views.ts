@@ -4,6 +4,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { NodeSelection } from 'prosemirror-state';
 import type { Decoration, EditorView, NodeView, NodeViewConstructor } from 'prosemirror-view';
 import { sanitizeHtml } from '../../flatpage/sanitize-html';
+import './academic.css';
 import type { CitationDecoration } from './academic-plugin';
 
 /**
