@@ -25,6 +25,7 @@ export interface Database {
   bib_owner_state: BibOwnerStateTable;
   documents: DocumentsTable;
   document_access: DocumentAccessTable;
+  document_images: DocumentImagesTable;
   document_steps: DocumentStepsTable;
 }
 
@@ -187,6 +188,12 @@ export interface DocumentStepsTable {
   client_id: string;
   user_id: number | null;
   created_at: number;
+}
+
+/** An image file a figure of the document uses (migration 009): its authors may fetch it. */
+export interface DocumentImagesTable {
+  document_id: number;
+  sha256: string;
 }
 
 /** A right to a document, held by a user or by a pending contact invite (exactly one is set). */
