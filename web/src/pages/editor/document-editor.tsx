@@ -336,7 +336,17 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       {panel === 'faq' ? <FaqDialog onClose={() => setPanel(null)} /> : null}
       {view && panel === 'link' ? <LinkDialog view={view} onClose={() => setPanel(null)} /> : null}
       {view && isAcademicPanel(panel) ? (
-        <AcademicDialog panel={panel} view={view} citationAt={citationAt} onClose={() => setPanel(null)} />
+        <AcademicDialog
+          panel={panel}
+          view={view}
+          citationAt={citationAt}
+          onClose={() => {
+            setPanel(null);
+            // After the dialog has handed the focus back (to a menu button when opened from a menu):
+            // writing goes on in the text.
+            requestAnimationFrame(() => view.focus());
+          }}
+        />
       ) : null}
       {view && panel === 'author' ? (
         <ContributorDialog view={view} index={authorIndex} onClose={() => setPanel(null)} />
