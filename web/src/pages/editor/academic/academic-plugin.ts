@@ -179,7 +179,9 @@ const RENDER_DELAY_MS = 120;
 
 let worker: Worker | null = null;
 let nextRequest = 1;
-function citationWorker(): Worker {
+function citationWorker(): Worker | null {
+  // No workers (an old browser, a test DOM): citations show their keys, the rest still works.
+  if (typeof Worker === 'undefined') return null;
   worker ??= new Worker(new URL('./citation-worker.ts', import.meta.url), { type: 'module' });
   return worker;
 }
@@ -193,7 +195,7 @@ class CitationRenderer {
   private readonly signatures = new Map<number, { signature: string; clusters: Cluster[] }>();
 
   constructor(private readonly view: EditorView) {
-    citationWorker().addEventListener('message', this.listener);
+    citationWorker()?.addEventListener('message', this.listener);
     this.update();
   }
 
@@ -222,7 +224,7 @@ class CitationRenderer {
     const requestId = nextRequest++;
     this.pending = requestId;
     this.signatures.set(requestId, { signature: state.signature, clusters: state.clusters });
-    citationWorker().postMessage({
+    citationWorker()?.postMessage({
       requestId,
       style: String(doc.attrs.citationstyle),
       locale: documentCslLocale(String(doc.attrs.language)),
@@ -264,7 +266,7 @@ class CitationRenderer {
 
   destroy(): void {
     if (this.timer) clearTimeout(this.timer);
-    citationWorker().removeEventListener('message', this.listener);
+    citationWorker()?.removeEventListener('message', this.listener);
   }
 }
 
