@@ -9,6 +9,8 @@ declare module 'citeproc' {
     prefix?: string;
     locator?: string;
     label?: string;
+    'author-only'?: boolean;
+    'suppress-author'?: boolean;
   }
   export class Engine {
     constructor(sys: CslSys, style: unknown, lang?: string, forceLang?: boolean);

@@ -99,3 +99,60 @@ describe('document citations', () => {
     expect(german.bibliography[1]).toContain('LeCun, Yann, und Léon Bottou. „Gradient-based learning');
   });
 });
+
+describe('an engine kept between renders', () => {
+  it('takes in new entries and citations, and starts afresh when an entry or the style changes', () => {
+    const cache: { current?: import('./cluster-render').EngineCache; key: string } = { key: 'apa' };
+    const first = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'en-US',
+      new Map([['7-2', parsed[1]]]),
+      [{ format: 'autocite', references: [{ id: '7-2' }] }],
+      'text',
+      cache,
+    );
+    expect(first.citations).toEqual(['(Knuth, 1984)']);
+    const engine = cache.current?.engine;
+    const second = renderDocumentCitations(styleOf('apa'), locales, 'en-US', entries, [both], 'text', cache);
+    expect(cache.current?.engine).toBe(engine);
+    expect(second.citations).toEqual(['(Knuth, 1984; LeCun & Bottou, 1998)']);
+    expect(second.bibliography).toHaveLength(2);
+    // An entry dropped from the document is no longer cited.
+    const third = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'en-US',
+      new Map([['7-1', parsed[0]]]),
+      [both],
+      'text',
+      cache,
+    );
+    expect(third.citations).toEqual(['(LeCun & Bottou, 1998)']);
+    expect(third.bibliography).toHaveLength(1);
+    // The owner's edit of an entry (update from library) makes a new engine.
+    const edited = { ...parsed[1], fields: { ...parsed[1].fields, date: '1986' } };
+    const fourth = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'en-US',
+      new Map([['7-2', edited]]),
+      [{ format: 'autocite', references: [{ id: '7-2' }] }],
+      'text',
+      cache,
+    );
+    expect(cache.current?.engine).not.toBe(engine);
+    expect(fourth.citations).toEqual(['(Knuth, 1986)']);
+    cache.key = 'ieee';
+    const numeric = renderDocumentCitations(
+      styleOf('ieee'),
+      locales,
+      'en-US',
+      entries,
+      [both],
+      'text',
+      cache,
+    );
+    expect(numeric.citations).toEqual(['[1], [2]']);
+  });
+});

@@ -1,6 +1,6 @@
 import CSL from 'citeproc';
 import type { CslJson } from './citation-render';
-import { exportCslItems } from './export';
+import { type CslItem, exportCslItems } from './export';
 import type { EntryData } from './types';
 
 /**
@@ -30,6 +30,18 @@ export interface RenderedCitations {
   bibliography: string[];
 }
 
+/**
+ * A citeproc engine kept between renders of one document (in its worker): building one costs
+ * seconds for a large style, and its registry then only takes in what changed. It is rebuilt when
+ * the style, the language or an entry already known changes.
+ */
+export interface EngineCache {
+  key: string;
+  engine: InstanceType<typeof CSL.Engine>;
+  byId: Map<string, CslItem>;
+  json: Map<string, string>;
+}
+
 export function renderDocumentCitations(
   style: CslJson,
   locales: Record<string, CslJson>,
@@ -37,24 +49,39 @@ export function renderDocumentCitations(
   entries: ReadonlyMap<string, EntryData>,
   clusters: readonly Cluster[],
   format: 'html' | 'text' = 'html',
+  cache?: { current?: EngineCache; key: string },
 ): RenderedCitations {
   const keys = [...entries.keys()];
   // The document's key (owner-entry) is the item id, whatever the entry's own BibTeX key.
   const items = exportCslItems(keys.map((key) => ({ ...(entries.get(key) as EntryData), entry_key: key })));
-  const byId = new Map(items.map((item) => [item.id, item]));
-  const sys = {
-    retrieveLocale: (lang: string) => locales[lang] ?? locales[locale] ?? locales['en-US'],
-    retrieveItem: (id: string) => byId.get(id),
-  };
   const styleClass = style.attrs.class ?? 'in-text';
-  const engine = new CSL.Engine(sys, style, locale, true);
-  engine.setOutputFormat(format);
+  const key = `${cache?.key ?? ''}|${locale}|${format}`;
+  let current = cache?.current;
+  const json = new Map(items.map((item) => [item.id, JSON.stringify(item)]));
+  if (
+    !current ||
+    current.key !== key ||
+    [...current.json].some(([id, text]) => json.has(id) && json.get(id) !== text)
+  ) {
+    const byId = new Map<string, CslItem>();
+    const sys = {
+      retrieveLocale: (lang: string) => locales[lang] ?? locales[locale] ?? locales['en-US'],
+      retrieveItem: (id: string) => byId.get(id),
+    };
+    const engine = new CSL.Engine(sys, style, locale, true);
+    engine.setOutputFormat(format);
+    current = { key, engine, byId, json: new Map() };
+    if (cache) cache.current = current;
+  }
+  for (const item of items) current.byId.set(item.id, item);
+  current.json = new Map([...current.json, ...json]);
+  const { engine } = current;
   const note = styleClass === 'note';
   const composite = (cluster: Cluster) => cluster.format === 'textcite' && !note;
   const citations = clusters.map((cluster, index) => ({
     citationID: `c${index}`,
     citationItems: cluster.references
-      .filter((ref) => byId.has(ref.id))
+      .filter((ref) => json.has(ref.id))
       .map((ref) => ({
         id: ref.id,
         // A text citation's prefix goes in front of the author, not inside the parentheses.
@@ -67,14 +94,35 @@ export function renderDocumentCitations(
       ...(composite(cluster) ? { mode: 'composite' } : {}),
     },
   }));
-  const usable = citations.filter((citation) => citation.citationItems.length > 0);
   const output = new Map<string, string>();
-  if (usable.length) {
-    for (const [id, , text] of engine.rebuildProcessorState(usable, format) as [string, number, string][])
-      output.set(id, text);
+  const usable = citations.filter((citation) => citation.citationItems.length > 0);
+  // Cited entries in order of first citation: numeric styles number them so.
+  const cited = [...new Set(usable.flatMap((citation) => citation.citationItems.map((item) => item.id)))];
+  if (note) {
+    // Note styles depend on each citation's position (ibid., short forms): the whole sequence.
+    if (usable.length)
+      for (const [id, , text] of engine.rebuildProcessorState(usable, format) as [string, number, string][])
+        output.set(id, text);
+  } else if (cited.length) {
+    // In-text styles: the registry of all cited entries settles disambiguation and numbers;
+    // each distinct cluster is then formatted once (a long paper cites the same ones again and
+    // again), which is far faster than tracking every citation's position.
+    engine.updateItems(cited);
+    const done = new Map<string, string>();
+    usable.forEach((citation, index) => {
+      const key = JSON.stringify([clusters[index].format, citation.citationItems]);
+      let text = done.get(key);
+      if (text === undefined) {
+        text = composite(clusters[index])
+          ? `${engine.makeCitationCluster(citation.citationItems.map((item) => ({ ...item, 'author-only': true })))} ${engine.makeCitationCluster(citation.citationItems.map((item) => ({ ...item, 'suppress-author': true })))}`
+          : engine.makeCitationCluster(citation.citationItems);
+        done.set(key, text);
+      }
+      output.set(citation.citationID, text);
+    });
   }
   let bibliography: string[] = [];
-  if (usable.length) {
+  if (cited.length) {
     const made = engine.makeBibliography();
     if (made) bibliography = made[1].map((entry: string) => entry.trim());
   }

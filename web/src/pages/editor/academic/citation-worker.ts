@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import {
   type Cluster,
+  type EngineCache,
   type RenderedCitations,
   renderDocumentCitations,
 } from '@scriptorium/common/bibliography/cluster-render';
@@ -20,6 +21,9 @@ export interface CitationRequest {
 export type CitationAnswer =
   | ({ requestId: number; ok: true } & RenderedCitations)
   | { requestId: number; ok: false };
+
+/** The engine of the last style, kept for the next render of the same document. */
+const engineCache: { current?: EngineCache; key: string } = { key: '' };
 
 self.onmessage = async (event: MessageEvent<CitationRequest>) => {
   const { requestId, style, locale, entries, clusters } = event.data;
