@@ -199,7 +199,10 @@ test('a display equation referenced, renumbered live, then deleted: the referenc
   await expect(body(page).locator('.doc-equation-number')).toHaveText(['(1)', '(2)']);
   await page.keyboard.type('See ');
   await menu(page, 'Insert', 'Cross-reference');
-  await page.getByRole('dialog', { name: 'Insert cross-reference' }).getByRole('button', { name: /\(2\)/ }).click();
+  await page
+    .getByRole('dialog', { name: 'Insert cross-reference' })
+    .getByRole('button', { name: /\(2\)/ })
+    .click();
   const reference = body(page).locator('.doc-cross-reference');
   await expect(reference).toHaveText('(2)');
   // The equation before it goes: the reference follows its target's new number.

@@ -101,7 +101,7 @@ function afterBlock(tr: Transaction): Transaction {
   const end = selection.to;
   const $end = tr.doc.resolve(end);
   const next = $end.nodeAfter;
-  if (!next || !next.isTextblock) tr.insert(end, schema.nodes.paragraph.create());
+  if (!next?.isTextblock) tr.insert(end, schema.nodes.paragraph.create());
   return tr.setSelection(TextSelection.create(tr.doc, end + 1));
 }
 

@@ -29,12 +29,15 @@ self.onmessage = async (event: MessageEvent<CitationRequest>) => {
   const { requestId, style, locale, entries, clusters } = event.data;
   try {
     const loaded = await loadStyleAndLocales(style, locale);
+    engineCache.key = style;
     const rendered = renderDocumentCitations(
       loaded.style,
       loaded.locales,
       locale,
       new Map(entries),
       clusters,
+      'html',
+      engineCache,
     );
     self.postMessage({ requestId, ok: true, ...rendered } satisfies CitationAnswer);
   } catch {
