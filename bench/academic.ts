@@ -16,7 +16,7 @@ import { createDocument, standardArticle } from '@scriptorium/common/editor/temp
 import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState } from 'prosemirror-state';
 import { measureKeystrokes } from './lib/keystrokes';
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
@@ -105,14 +105,7 @@ async function main(): Promise<void> {
     const academicId = await create(academicDocument(true));
     const plainId = await create(academicDocument(false));
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies(
-      headers.Cookie.split('; ').map((pair) => {
-        const [name, value] = pair.split('=');
-        return { name, value, url: server.base };
-      }),
-    );
-    const page = await context.newPage();
+    const { page } = await loggedInPage(browser, server.base, headers);
     const open = async (id: number, academic: boolean): Promise<number> => {
       await page.goto('about:blank');
       const t0 = performance.now();

@@ -12,7 +12,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { appendSteps, SNAPSHOT_EVERY } from '../server/src/modules/documents/collab/store';
 import { measureKeystrokes } from './lib/keystrokes';
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
@@ -143,14 +143,7 @@ async function main(): Promise<void> {
       .where('id', '=', snapshotId)
       .execute();
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies(
-      headers.Cookie.split('; ').map((pair) => {
-        const [name, value] = pair.split('=');
-        return { name, value, url: server.base };
-      }),
-    );
-    const page = await context.newPage();
+    const { context, page } = await loggedInPage(browser, server.base, headers);
 
     /** Navigation to an editable editor showing the document's last paragraph. */
     const openTime = async (id: number): Promise<number> => {

@@ -30,6 +30,21 @@ export interface RenderedCitations {
   bibliography: string[];
 }
 
+/** CSL items of the entries; one the converter cannot read is left out (its citations show as missing). */
+function cslItems(entries: EntryData[]): CslItem[] {
+  try {
+    return exportCslItems(entries);
+  } catch {
+    return entries.flatMap((entry) => {
+      try {
+        return exportCslItems([entry]);
+      } catch {
+        return [];
+      }
+    });
+  }
+}
+
 /**
  * A citeproc engine kept between renders of one document (in its worker): building one costs
  * seconds for a large style, and its registry then only takes in what changed. It is rebuilt when
@@ -53,7 +68,7 @@ export function renderDocumentCitations(
 ): RenderedCitations {
   const keys = [...entries.keys()];
   // The document's key (owner-entry) is the item id, whatever the entry's own BibTeX key.
-  const items = exportCslItems(keys.map((key) => ({ ...(entries.get(key) as EntryData), entry_key: key })));
+  const items = cslItems(keys.map((key) => ({ ...(entries.get(key) as EntryData), entry_key: key })));
   const styleClass = style.attrs.class ?? 'in-text';
   const key = `${cache?.key ?? ''}|${locale}|${format}`;
   let current = cache?.current;

@@ -23,6 +23,7 @@ import { documentLabel, missingCrossReferences, numberDocument } from './academi
 import { insertTable } from './commands';
 import { schema } from './schema';
 import { checkDocument, createDocument, standardArticle } from './templates';
+import { typeInto as type } from './testing';
 
 const views: EditorView[] = [];
 afterEach(() => {
@@ -45,16 +46,6 @@ function editor(language = 'en-US'): EditorView {
   });
   views.push(view);
   return view;
-}
-
-function type(view: EditorView, text: string): void {
-  for (const char of text) {
-    const { from, to } = view.state.selection;
-    const handled = view.someProp('handleTextInput', (handle) =>
-      handle(view, from, to, char, () => view.state.tr),
-    );
-    if (!handled) view.dispatch(view.state.tr.insertText(char, from, to));
-  }
 }
 
 function run(view: EditorView, command: Command): boolean {

@@ -239,14 +239,8 @@ class CitationRenderer {
     this.signatures.delete(data.requestId);
     // Only the latest request counts; an older answer would flash old texts.
     if (data.requestId !== this.pending || this.view.isDestroyed) return;
+    // A failed rendering keeps what was shown before (the texts of the clusters it knew).
     if (data.ok) this.apply(request.signature, request.clusters, data, false);
-    else
-      this.apply(
-        request.signature,
-        request.clusters,
-        { styleClass: 'in-text', citations: [], bibliography: [] },
-        true,
-      );
   }
 
   private apply(

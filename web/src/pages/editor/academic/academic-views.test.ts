@@ -2,6 +2,7 @@
 import { insertCrossReference, insertDisplayEquation } from '@scriptorium/common/editor/academic-commands';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import { typeInto as type } from '@scriptorium/common/editor/testing';
 import { EditorState, TextSelection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,16 +27,6 @@ function editor(opened: string[] = []): EditorView {
   });
   views.push(view);
   return view;
-}
-
-function type(view: EditorView, text: string): void {
-  for (const char of text) {
-    const { from, to } = view.state.selection;
-    const handled = view.someProp('handleTextInput', (handle) =>
-      handle(view, from, to, char, () => view.state.tr),
-    );
-    if (!handled) view.dispatch(view.state.tr.insertText(char, from, to));
-  }
 }
 
 describe('academic node views', () => {

@@ -34,6 +34,21 @@ function parseMath(target: HTMLElement, latex: string, display: boolean, t: Acad
   }
 }
 
+/**
+ * Citeproc's HTML, with everything but formatting removed (entry texts are user data). A long
+ * paper repeats the same citations: each distinct text is cleaned once and copied after that.
+ */
+const cleaned = new Map<string, DocumentFragment>();
+function safeHtml(html: string): DocumentFragment {
+  let fragment = cleaned.get(html);
+  if (!fragment) {
+    if (cleaned.size > 5000) cleaned.clear();
+    fragment = sanitizeHtml(html);
+    cleaned.set(html, fragment);
+  }
+  return fragment.cloneNode(true) as DocumentFragment;
+}
+
 function decorationSpec<T>(decorations: readonly Decoration[], key: string): T | undefined {
   for (const decoration of decorations) {
     const spec = (decoration as unknown as { spec: Record<string, unknown> }).spec;
@@ -187,8 +202,8 @@ class CitationView extends AtomView {
     if (spec?.note) {
       this.dom.classList.add('doc-citation-note');
       this.dom.textContent = String(spec.note);
-      if (spec.html) this.dom.title = sanitizeHtml(spec.html).textContent ?? '';
-    } else if (spec?.html) this.dom.replaceChildren(sanitizeHtml(spec.html));
+      if (spec.html) this.dom.title = safeHtml(spec.html).textContent ?? '';
+    } else if (spec?.html) this.dom.replaceChildren(safeHtml(spec.html));
     else this.dom.textContent = references.map((ref) => `@${ref.id}`).join('; ');
   }
   update(node: PMNode, decorations: readonly Decoration[]): boolean {
@@ -262,8 +277,7 @@ class BibliographyView implements NodeView {
       heading.textContent = this.context.t('academic.notes');
       const list = this.dom.appendChild(document.createElement('ol'));
       list.className = 'doc-citation-notes';
-      for (const note of spec.notes)
-        list.appendChild(document.createElement('li')).append(sanitizeHtml(note));
+      for (const note of spec.notes) list.appendChild(document.createElement('li')).append(safeHtml(note));
     }
     if (!spec.entries.length) {
       this.dom.hidden = !spec.notes.length;
@@ -277,7 +291,7 @@ class BibliographyView implements NodeView {
     for (const entry of spec.entries) {
       const item = list.appendChild(document.createElement('div'));
       item.className = 'doc-bibliography-entry';
-      item.append(sanitizeHtml(entry));
+      item.append(safeHtml(entry));
     }
   }
   update(node: PMNode, decorations: readonly Decoration[]): boolean {
