@@ -194,9 +194,7 @@ async function main(): Promise<void> {
     await page.waitForFunction(
       (count) => document.querySelectorAll('.doc-bibliography-entry').length > count,
       before,
-      {
-        polling: 'raf',
-      },
+      { polling: 'raf', timeout: 120_000 },
     );
     const incremental = await page.evaluate(
       () => performance.now() - (window as unknown as { __inserted: number }).__inserted,
