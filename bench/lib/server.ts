@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Browser } from '@playwright/test';
 import { type Endpoint, encodeRequest } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
@@ -93,4 +94,16 @@ export async function loginHeaders(
   const session = /sessionid=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
   if (!session) throw new Error(`login of ${username} failed: ${login.status}`);
   return { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}; sessionid=${session}` };
+}
+
+/** A browser page at a desktop size carrying the session of `loginHeaders`. */
+export async function loggedInPage(browser: Browser, base: string, headers: { Cookie: string }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies(
+    headers.Cookie.split('; ').map((pair) => {
+      const [name, value] = pair.split('=');
+      return { name, value, url: base };
+    }),
+  );
+  return { context, page: await context.newPage() };
 }

@@ -6,6 +6,11 @@ declare module 'citeproc' {
   }
   export interface CitationItem {
     id: string;
+    prefix?: string;
+    locator?: string;
+    label?: string;
+    'author-only'?: boolean;
+    'suppress-author'?: boolean;
   }
   export class Engine {
     constructor(sys: CslSys, style: unknown, lang?: string, forceLang?: boolean);
@@ -14,6 +19,11 @@ declare module 'citeproc' {
     updateItems(ids: string[]): void;
     makeBibliography(): false | [{ entry_ids: string[][] } & Record<string, unknown>, string[]];
     makeCitationCluster(items: CitationItem[]): string;
+    /** Every citation of a document at once: [citationID, noteIndex, text] per citation. */
+    rebuildProcessorState(
+      citations: { citationID: string; citationItems: CitationItem[]; properties: Record<string, unknown> }[],
+      format?: 'html' | 'text' | 'rtf',
+    ): [string, number, string][];
   }
   const CSL: { Engine: typeof Engine };
   export default CSL;

@@ -7,6 +7,7 @@ import { editorInputRulesPlugin, quoteMarks } from './input-rules';
 import { cleanPastedHTML, fitSlice, plainTextSlice } from './paste';
 import { schema } from './schema';
 import { createDocument, standardArticle } from './templates';
+import { typeInto as type } from './testing';
 
 const views: EditorView[] = [];
 afterEach(() => {
@@ -26,17 +27,6 @@ function editor(language = 'en-US', partId = 'body'): EditorView {
   });
   views.push(view);
   return view;
-}
-
-/** Types text one character at a time through the view's text input handlers, as a browser does. */
-function type(view: EditorView, text: string): void {
-  for (const char of text) {
-    const { from, to } = view.state.selection;
-    const handled = view.someProp('handleTextInput', (handle) =>
-      handle(view, from, to, char, () => view.state.tr),
-    );
-    if (!handled) view.dispatch(view.state.tr.insertText(char, from, to));
-  }
 }
 
 const part = (view: EditorView, id: string) => {

@@ -24,7 +24,12 @@ describe('schema', () => {
       paperSize: 'US Letter',
     });
     doc.check();
-    expect(doc.attrs).toEqual({ template: 'standard-article', language: 'de-DE', paper_size: 'US Letter' });
+    expect(doc.attrs).toEqual({
+      citationstyle: 'apa',
+      template: 'standard-article',
+      language: 'de-DE',
+      paper_size: 'US Letter',
+    });
     const kinds: string[] = [];
     doc.forEach((node) => {
       kinds.push(`${node.type.name}:${node.attrs.id ?? ''}`);

@@ -1,5 +1,6 @@
 import { type DOMOutputSpec, type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
 import { tableNodes } from 'prosemirror-tables';
+import { ACADEMIC_ELEMENTS, academicNodes, withTableCaption } from './academic-nodes';
 
 /**
  * The one document schema of Scriptorium, shared by the browser editor and the collaboration
@@ -44,6 +45,7 @@ export const BODY_ELEMENTS = [
   'table',
   'footnote',
   'hard_break',
+  ...ACADEMIC_ELEMENTS,
 ] as const;
 export type BodyElement = (typeof BODY_ELEMENTS)[number];
 
@@ -118,6 +120,8 @@ const nodes: Record<string, NodeSpec> = {
       /** BCP 47 tag: the editor's `lang`, so the browser spell-checks in it; smart quotes follow it. */
       language: { default: 'en-US' },
       paper_size: { default: 'A4' },
+      /** The CSL style citations are rendered in (a file name of web/public/csl/styles). */
+      citationstyle: { default: 'apa' },
     },
   },
   title: {
@@ -291,11 +295,13 @@ const nodes: Record<string, NodeSpec> = {
     parseDOM: [{ tag: 'hr' }],
     toDOM: () => ['hr'],
   },
-  ...tableNodes({
-    tableGroup: 'block',
-    cellContent: 'block+',
-    cellAttributes: {},
-  }),
+  ...withTableCaption(
+    tableNodes({
+      tableGroup: 'block',
+      cellContent: 'block+',
+      cellAttributes: {},
+    }),
+  ),
 
   text: { group: 'inline' },
   hard_break: {
@@ -319,6 +325,7 @@ const nodes: Record<string, NodeSpec> = {
     parseDOM: [{ tag: 'span[data-footnote]' }],
     toDOM: () => ['span', { class: 'doc-footnote', 'data-footnote': '' }, 0],
   },
+  ...academicNodes,
 };
 
 function trackAttrs(extra: Record<string, { default: unknown }> = {}) {

@@ -71,7 +71,7 @@ export const standardArticle: DocumentTemplate = {
       title: 'Abstract',
       optional: true,
       hidden: false,
-      elements: ['paragraph', 'footnote', 'hard_break'],
+      elements: ['paragraph', 'footnote', 'hard_break', 'equation', 'citation', 'cross_reference'],
       marks: ALL_MARKS,
     },
     {

@@ -8,6 +8,7 @@ import { usermedia } from './migrations/004-usermedia';
 import { bibliography } from './migrations/005-bibliography';
 import { documents } from './migrations/006-documents';
 import { documentSteps } from './migrations/008-document-steps';
+import { documentImages } from './migrations/009-document-images';
 import { admin } from './migrations/011-admin';
 import { fastPaths } from './migrations/012-fast-paths';
 import type { DualMigration } from './migrations/helpers';
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '005-bibliography': bibliography,
   '006-documents': documents,
   '008-document-steps': documentSteps,
+  '009-document-images': documentImages,
   '011-admin': admin,
   '012-fast-paths': fastPaths,
   ...pluginMigrations(),

@@ -26,6 +26,7 @@ export interface Database {
   usermedia_owner_state: UsermediaOwnerStateTable;
   documents: DocumentsTable;
   document_access: DocumentAccessTable;
+  document_images: DocumentImagesTable;
   document_steps: DocumentStepsTable;
   audit_log: AuditLogTable;
   site_settings: SiteSettingsTable;
@@ -195,6 +196,12 @@ export interface DocumentStepsTable {
   client_id: string;
   user_id: number | null;
   created_at: number;
+}
+
+/** An image file a figure of the document uses (migration 009): its authors may fetch it. */
+export interface DocumentImagesTable {
+  document_id: number;
+  sha256: string;
 }
 
 /** A right to a document, held by a user or by a pending contact invite (exactly one is set). */

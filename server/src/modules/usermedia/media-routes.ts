@@ -11,7 +11,7 @@ import { imagePath, makeThumbnail, thumbnailPath } from './storage';
 
 /**
  * GET /media/images/<sha256>.<ext> and /media/thumbnails/<sha256>.webp, only for a user who may
- * read the file (today its owner). Names are content hashes, so an answer never changes: the
+ * read the file (its owner, or an author of a document whose figures use it). Names are content hashes, so an answer never changes: the
  * browser may keep it for a year, privately (never in a shared cache). Anybody else gets the
  * same 404 as for a file that does not exist.
  */

@@ -3,8 +3,8 @@ import { HttpError } from '../../http/errors';
 
 /**
  * Who may do what with images. The owner does everything; nobody else learns that an image or a
- * category exists (404, never 403). Collaborators of documents that use an image will be added
- * to canReadMediaFile when documents can embed images.
+ * category exists (404, never 403). The authors of a document see the images its figures
+ * use (canReadMediaFile).
  */
 
 /** 404 unless every id names a category of the owner. */
@@ -20,17 +20,53 @@ export async function assertOwnCategories(db: Db, ownerId: number, ids: readonly
   if (found.length !== unique.length) throw new HttpError(404);
 }
 
-/** May this user fetch the file with this hash? Today: only an owner of an image of it. */
+/**
+ * May this user fetch the file with this hash? Its owner may; and the authors of a document whose
+ * figures use it, as long as the image is still in the library of one of that document's authors
+ * (issue 17: co-authors see the images of a shared document, and nothing else of the library).
+ */
 export async function canReadMediaFile(
   db: Db,
   userId: number,
   sha256: string,
 ): Promise<{ fileType: string } | null> {
-  const row = await db
+  const own = await db
     .selectFrom('usermedia_images')
     .select('file_type')
     .where('owner_id', '=', userId)
     .where('sha256', '=', sha256)
     .executeTakeFirst();
-  return row ? { fileType: row.file_type } : null;
+  if (own) return { fileType: own.file_type };
+  const shared = await db
+    .selectFrom('usermedia_images as i')
+    .innerJoin('document_images as di', 'di.sha256', 'i.sha256')
+    .innerJoin('documents as d', 'd.id', 'di.document_id')
+    .select('i.file_type')
+    .where('i.sha256', '=', sha256)
+    .where((eb) =>
+      eb.or([
+        eb('d.owner_id', '=', userId),
+        eb.exists(
+          eb
+            .selectFrom('document_access as reader')
+            .select('reader.id')
+            .whereRef('reader.document_id', '=', 'd.id')
+            .where('reader.user_id', '=', userId),
+        ),
+      ]),
+    )
+    .where((eb) =>
+      eb.or([
+        eb('d.owner_id', '=', eb.ref('i.owner_id')),
+        eb.exists(
+          eb
+            .selectFrom('document_access as author')
+            .select('author.id')
+            .whereRef('author.document_id', '=', 'd.id')
+            .whereRef('author.user_id', '=', 'i.owner_id'),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+  return shared ? { fileType: shared.file_type } : null;
 }

@@ -14,6 +14,10 @@ import { usePageTitle } from '../../app/page-title';
 import { useUnsavedChanges } from '../../app/router/hooks';
 import { navigate } from '../../app/router/navigation';
 import type { SocketFactory } from '../../ws/connector';
+import { isAcademicPanel } from './academic/academic-actions';
+import { AcademicDialog } from './academic/academic-dialogs';
+import { academicPlugins } from './academic/academic-plugin';
+import { academicNodeViews } from './academic/academic-views';
 import { DocumentConnection, userColour } from './document-connection';
 import { EDITOR_ACTIONS, type EditorActionSpec, type PanelId } from './editor-actions';
 import { EditorMenuBar, EditorToolbar, isEnabled } from './editor-menus';
@@ -55,6 +59,8 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     outline: false,
   });
   const [authorIndex, setAuthorIndex] = useState<number | null>(null);
+  // The `@` typed to open the citation picker, replaced by the citation.
+  const [citationAt, setCitationAt] = useState<{ from: number; to: number } | null>(null);
   const labels = useRef<(key: string) => string>((key) => key);
   labels.current = (key) => t(key);
   const caretsRef = useRef<CaretInfo[]>([]);
@@ -66,8 +72,15 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         documentId: entry.id,
         wsUrlBase: configuration.ws_url_base,
         createSocket,
-        plugins: () =>
-          editorPlugins({ carets: () => caretsRef.current, label: (key) => labels.current(key) }),
+        plugins: () => [
+          ...editorPlugins({ carets: () => caretsRef.current, label: (key) => labels.current(key) }),
+          ...academicPlugins({
+            open: (kind, at) => {
+              setCitationAt(at);
+              setPanel(kind);
+            },
+          }),
+        ],
       }),
     [entry.id, configuration.ws_url_base, createSocket],
   );
@@ -137,6 +150,13 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           contributors_part: contributorsPartView(partContext),
           keyword: keywordView(partContext),
           tags_part: tagsPartView(partContext),
+          ...academicNodeViews({
+            t: partContext.t,
+            edit: (kind) => {
+              setCitationAt(null);
+              setPanel(kind);
+            },
+          }),
         },
         dispatchTransaction(this: EditorView, tr) {
           // The view must hold the new state before dispatch returns (ProseMirror reads it at once).
@@ -197,8 +217,10 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     } else if (action.panel === 'author') {
       setAuthorIndex(null);
       setPanel('author');
-    } else if (action.panel) setPanel(action.panel);
-    else if (action.special === 'print') window.print();
+    } else if (action.panel) {
+      setCitationAt(null);
+      setPanel(action.panel);
+    } else if (action.special === 'print') window.print();
     else if (action.special === 'close') close();
   };
 
@@ -313,6 +335,19 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       {panel === 'shortcuts' ? <ShortcutsDialog onClose={() => setPanel(null)} /> : null}
       {panel === 'faq' ? <FaqDialog onClose={() => setPanel(null)} /> : null}
       {view && panel === 'link' ? <LinkDialog view={view} onClose={() => setPanel(null)} /> : null}
+      {view && isAcademicPanel(panel) ? (
+        <AcademicDialog
+          panel={panel}
+          view={view}
+          citationAt={citationAt}
+          onClose={() => {
+            setPanel(null);
+            // After the dialog has handed the focus back (to a menu button when opened from a menu):
+            // writing goes on in the text.
+            requestAnimationFrame(() => view.focus());
+          }}
+        />
+      ) : null}
       {view && panel === 'author' ? (
         <ContributorDialog view={view} index={authorIndex} onClose={() => setPanel(null)} />
       ) : null}

@@ -37,6 +37,7 @@ import {
 import { redo, undo } from 'prosemirror-history';
 import type { Command, EditorState } from 'prosemirror-state';
 import { isInTable } from 'prosemirror-tables';
+import { ACADEMIC_ACTIONS, type AcademicPanelId } from './academic/academic-actions';
 
 /**
  * Every toolbar button, menu item and shortcut of the editor, in one table: the menus, the
@@ -54,7 +55,8 @@ export type PanelId =
   | 'shortcuts'
   | 'faq'
   | 'link'
-  | 'author';
+  | 'author'
+  | AcademicPanelId;
 
 export interface EditorActionSpec {
   id: string;
@@ -259,7 +261,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
   mark('underline', 'action.underline', 'underline', 'Mod+U', Underline),
   mark('superscript', 'action.superscript', 'sup', 'Mod+.', Superscript),
   mark('subscript', 'action.subscript', 'sub', 'Mod+,', Subscript),
-  mark('code', 'action.code', 'code', 'Mod+E', undefined),
+  mark('code', 'action.code', 'code', 'Mod+Shift+E', undefined),
   mark('smallcaps', 'action.smallcaps', 'smallcaps', undefined, undefined),
   {
     id: 'editor.paragraph',
@@ -374,6 +376,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     panel: 'shortcuts',
   },
   { id: 'editor.faq', title: 'action.faq', menu: 'help', group: 'help', writes: false, panel: 'faq' },
+  ...ACADEMIC_ACTIONS,
 ];
 
 export const MENUS: readonly MenuId[] = ['file', 'edit', 'insert', 'format', 'tools', 'help'];

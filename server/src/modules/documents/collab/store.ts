@@ -126,6 +126,7 @@ export interface AppendInput {
 /** Writes the steps, the new version and the title (and maybe a snapshot), inside withDocumentLock. */
 export async function appendSteps(trx: Executor, input: AppendInput): Promise<void> {
   const newVersion = input.baseVersion + input.steps.length;
+  await recordDocumentImages(trx, input.documentId, input.steps);
   await trx
     .insertInto('document_steps')
     .values(
@@ -150,6 +151,22 @@ export async function appendSteps(trx: Executor, input: AppendInput): Promise<vo
     })
     .where('id', '=', input.documentId)
     .where('version', '=', input.baseVersion)
+    .execute();
+}
+
+/** The content hashes of library images a step brings into a figure (its /media/ address). */
+const MEDIA_IMAGE = /\/media\/images\/([0-9a-f]{64})\./g;
+
+/** Remembers the images the steps' figures use, so that the document's authors may see them. */
+async function recordDocumentImages(trx: Executor, documentId: number, steps: StepJson[]): Promise<void> {
+  const hashes = new Set<string>();
+  for (const step of steps)
+    for (const match of JSON.stringify(step).matchAll(MEDIA_IMAGE)) hashes.add(match[1]);
+  if (!hashes.size) return;
+  await trx
+    .insertInto('document_images')
+    .values([...hashes].map((sha256) => ({ document_id: documentId, sha256 })))
+    .onConflict((conflict) => conflict.columns(['document_id', 'sha256']).doNothing())
     .execute();
 }
 

@@ -1,0 +1,220 @@
+// Equations and citations in the editor (issue 17), in Chromium against the current build:
+//   full render: a document with 1,000 citations (APA) of 200 entries and 500 inline equations,
+//     from navigation until every citation shows its rendered text and every equation its MathML;
+//     against the same document with plain text in their place (baseline of the same run).
+//     Goal: <= 2 s.
+//   incremental: one more citation of an entry not yet cited, until the bibliography shows it
+//     (the whole document re-rendered in the worker). Goal: <= 100 ms.
+//   keystrokes while that runs: keystroke to paint, max and p95. Goal: no keystroke over 16 ms.
+// Prints figures and ratios; asserts nothing.
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import type { EntryData } from '@scriptorium/common/bibliography/types';
+import { addToBibliography } from '@scriptorium/common/editor/academic-commands';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import type { Node as PMNode } from 'prosemirror-model';
+import { EditorState } from 'prosemirror-state';
+import { measureKeystrokes } from './lib/keystrokes';
+import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
+const PARAGRAPHS = 500;
+const ENTRIES = 200;
+const OPENS = Number(process.env.BENCH_OPENS ?? 3);
+
+const text = (value: string) => [{ type: 'text', text: value }];
+function entry(index: number): EntryData {
+  return {
+    entry_key: `key${index}`,
+    bib_type: 'article',
+    fields: {
+      author: [{ family: text(`Author${index}`), given: text('A.') }],
+      title: text(`On the subject number ${index}`),
+      journaltitle: text('Journal of Benchmarks'),
+      date: String(1950 + (index % 70)),
+    } as unknown as EntryData['fields'],
+    cats: [],
+  };
+}
+
+/** The body: PARAGRAPHS paragraphs, each with an equation and two citations (or plain text). */
+function academicDocument(withNodes: boolean): PMNode {
+  const empty = createDocument(schema, standardArticle, { title: 'Many citations' });
+  const paragraphs: PMNode[] = [];
+  for (let i = 0; i < PARAGRAPHS; i++) {
+    const latex = `x_{${i}}^2 + \\frac{a}{${i + 1}}`;
+    const cite = (n: number) =>
+      schema.nodes.citation.create({
+        format: 'autocite',
+        references: [{ id: `1-${n}`, prefix: '', locator: '' }],
+      });
+    paragraphs.push(
+      schema.nodes.paragraph.create(
+        null,
+        withNodes
+          ? [
+              schema.text('We find '),
+              schema.nodes.equation.create({ equation: latex }),
+              schema.text(' as shown '),
+              cite((i * 2) % ENTRIES),
+              schema.text(' and '),
+              cite((i * 2 + 1) % ENTRIES),
+              schema.text('.'),
+            ]
+          : [schema.text(`We find ${latex} as shown (Author, 1990) and (Author, 1991).`)],
+      ),
+    );
+  }
+  const parts: PMNode[] = [];
+  empty.forEach((node) => {
+    parts.push(node.attrs.id === 'body' ? node.type.create(node.attrs, paragraphs) : node);
+  });
+  const doc = schema.nodes.doc.create(empty.attrs, parts);
+  if (!withNodes) return doc;
+  const entries = new Map<string, EntryData>();
+  for (let i = 0; i < ENTRIES; i++) entries.set(`1-${i}`, entry(i));
+  const state = EditorState.create({ doc });
+  return addToBibliography(state.tr, entries).doc;
+}
+
+async function main(): Promise<void> {
+  const server = await startBenchServer('academic', { WEB_DIST });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    await createBenchUser(server.ctx, 'scholar');
+    const headers = await loginHeaders(server.base, 'scholar');
+    const create = async (doc: PMNode): Promise<number> => {
+      const response = await fetch(`${server.base}/api/documents/create/`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'title=',
+      });
+      const id = ((await response.json()) as { id: number }).id;
+      await server.ctx.db
+        .updateTable('documents')
+        .set({ content: JSON.stringify(doc.toJSON()), content_version: 0, version: 0 })
+        .where('id', '=', id)
+        .execute();
+      return id;
+    };
+    const academicId = await create(academicDocument(true));
+    const plainId = await create(academicDocument(false));
+
+    const { page } = await loggedInPage(browser, server.base, headers);
+    const open = async (id: number, academic: boolean): Promise<number> => {
+      await page.goto('about:blank');
+      const t0 = performance.now();
+      await page.goto(`${server.base}/document/${id}`);
+      await page.locator('.editor-document[contenteditable="true"]').waitFor();
+      if (academic) {
+        await page.waitForFunction(
+          (equations) => {
+            const citations = [...document.querySelectorAll('.doc-citation')];
+            return (
+              document.querySelectorAll('.doc-equation math').length === equations &&
+              citations.length === equations * 2 &&
+              citations.every((element) => !element.textContent?.startsWith('@')) &&
+              document.querySelectorAll('.doc-bibliography-entry').length > 0
+            );
+          },
+          PARAGRAPHS,
+          { timeout: 120_000, polling: 'raf' },
+        );
+      } else
+        await page
+          .locator('.editor-document p')
+          .nth(PARAGRAPHS - 1)
+          .waitFor();
+      return performance.now() - t0;
+    };
+    await open(academicId, true);
+    await open(plainId, false);
+    const academicRuns: number[] = [];
+    const plainRuns: number[] = [];
+    for (let i = 0; i < OPENS; i++) {
+      academicRuns.push(await open(academicId, true));
+      plainRuns.push(await open(plainId, false));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const full = median(academicRuns);
+    const plain = median(plainRuns);
+    console.log(
+      `full render, ${PARAGRAPHS * 2} citations (APA, ${ENTRIES} entries) + ${PARAGRAPHS} equations: median ` +
+        `${full.toFixed(0)} ms (runs ${academicRuns.map((v) => v.toFixed(0)).join(', ')}); the same text without ` +
+        `them ${plain.toFixed(0)} ms; ratio ${(full / plain).toFixed(2)}x (goal <= 2000 ms)`,
+    );
+
+    // Incremental: cite one more entry through the picker (the library holds it), measured from the
+    // click on Insert until the bibliography lists one entry more.
+    await open(academicId, true);
+    await page.evaluate(async () => {
+      const csrf = /csrftoken=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+      const body = new URLSearchParams({
+        is_new: 'true',
+        bibs: JSON.stringify({
+          '-1': {
+            entry_key: 'fresh',
+            bib_type: 'book',
+            fields: {
+              author: [{ family: [{ type: 'text', text: 'Zzyzx' }] }],
+              title: [{ type: 'text', text: 'Fresh' }],
+              date: '2024',
+            },
+            cats: [],
+          },
+        }),
+      });
+      await fetch('/api/bibliography/save/', { method: 'POST', body, headers: { 'X-CSRFToken': csrf } });
+    });
+    const before = await page.locator('.doc-bibliography-entry').count();
+    await page.locator('.editor-document p').nth(10).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' @');
+    const picker = page.getByRole('dialog');
+    await picker.getByRole('searchbox').fill('Zzyzx');
+    await picker.getByRole('button', { name: /Zzyzx/ }).click();
+    const insert = picker.getByRole('button', { name: 'Insert', exact: true });
+    await insert.waitFor();
+    await page.evaluate(() => {
+      const win = window as unknown as { __inserted: number };
+      document.addEventListener(
+        'click',
+        () => {
+          win.__inserted = performance.now();
+        },
+        { capture: true, once: true },
+      );
+    });
+    await insert.click();
+    await page.waitForFunction(
+      (count) => document.querySelectorAll('.doc-bibliography-entry').length > count,
+      before,
+      { polling: 'raf', timeout: 120_000 },
+    );
+    const incremental = await page.evaluate(
+      () => performance.now() - (window as unknown as { __inserted: number }).__inserted,
+    );
+    // Keystrokes right after a citation change, while the worker renders the document again.
+    await page.keyboard.type(' @');
+    await picker.getByRole('searchbox').fill('Zzyzx');
+    await picker.getByRole('button', { name: /Zzyzx/ }).click();
+    await insert.click();
+    const latencies = (await measureKeystrokes(page, 40)).sort((a, b) => a - b);
+    const p95 = latencies[Math.floor(latencies.length * 0.95)];
+    console.log(
+      `incremental, one more citation until its entry is in the bibliography: ${incremental.toFixed(0)} ms ` +
+        `(${(incremental / full).toFixed(3)} of the full render; goal <= 100 ms); keystrokes while it ` +
+        `renders: p95 ${p95.toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms (goal <= 16 ms)`,
+    );
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();

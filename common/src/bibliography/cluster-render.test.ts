@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { CslJson } from './citation-render';
+import { renderDocumentCitations } from './cluster-render';
+import { type CompactNode, expandNode } from './csl-compact';
+import { importBibtex } from './import-bibtex';
+import type { EntryData } from './types';
+
+// The static assets the browser fetches (web/public/csl), read straight from disk here.
+const asset = (name: string) =>
+  JSON.parse(
+    readFileSync(new URL(`../../../web/public/csl/${name}.json`, import.meta.url), 'utf8'),
+  ) as CslJson;
+const locales = { 'en-US': asset('locale-data/en-US'), 'de-DE': asset('locale-data/de-DE') };
+const styleOf = (style: string) => expandNode(asset(`styles/${style}`) as unknown as CompactNode) as CslJson;
+
+const bib = String.raw`
+@article{lecun1998,
+  author = {LeCun, Yann and Bottou, L{\'e}on},
+  title = {Gradient-Based Learning Applied to Document Recognition},
+  journal = {Proceedings of the IEEE}, year = {1998}, volume = {86}, pages = {2278--2324}
+}
+@book{knuth1984, author = {Donald E. Knuth}, title = {The {\TeX}book}, publisher = {Addison-Wesley}, year = 1984}
+`;
+const parsed = importBibtex(bib).entries;
+// Document keys are <owner>-<entry>, not the BibTeX keys.
+const entries = new Map<string, EntryData>([
+  ['7-1', parsed[0]],
+  ['7-2', parsed[1]],
+]);
+const both = { format: 'autocite' as const, references: [{ id: '7-1' }, { id: '7-2' }] };
+
+describe('document citations', () => {
+  it('renders author-date clusters, text citations, locators and the bibliography in English', () => {
+    const result = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'en-US',
+      entries,
+      [both, { format: 'textcite', references: [{ id: '7-2', prefix: 'see', locator: '12' }] }],
+      'text',
+    );
+    expect(result.styleClass).toBe('in-text');
+    expect(result.citations[0]).toBe('(Knuth, 1984; LeCun & Bottou, 1998)');
+    expect(result.citations[1]).toBe('see Knuth (1984, p. 12)');
+    expect(result.bibliography).toHaveLength(2);
+    expect(result.bibliography[0]).toMatch(/^Knuth, D\. E\. \(1984\)\. The TeXbook/);
+  });
+
+  it('renders in German and a numeric style, and leaves a citation of an unknown entry empty', () => {
+    const german = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'de-DE',
+      entries,
+      [both, { format: 'autocite', references: [{ id: '7-2', locator: '12' }] }],
+      'text',
+    );
+    expect(german.citations).toEqual(['(Knuth, 1984; LeCun & Bottou, 1998)', '(Knuth, 1984, S. 12)']);
+    const ieee = renderDocumentCitations(
+      styleOf('ieee'),
+      locales,
+      'en-US',
+      entries,
+      [
+        { format: 'autocite', references: [{ id: '7-2' }] },
+        both,
+        { format: 'autocite', references: [{ id: 'gone' }] },
+      ],
+      'text',
+    );
+    expect(ieee.citations).toEqual(['[1]', '[1], [2]', '']);
+  });
+
+  it('renders note-style citations as notes in two languages', () => {
+    const one = { format: 'autocite' as const, references: [{ id: '7-2', locator: '3' }] };
+    const english = renderDocumentCitations(
+      styleOf('chicago-note-bibliography'),
+      locales,
+      'en-US',
+      entries,
+      [one, one],
+      'text',
+    );
+    expect(english.styleClass).toBe('note');
+    expect(english.citations[0]).toBe('Knuth, The TeXBook, 3.');
+    // Chicago 17 shortens a repeated note instead of "Ibid.".
+    expect(english.citations[1]).toBe('Knuth, 3.');
+    const german = renderDocumentCitations(
+      styleOf('chicago-note-bibliography'),
+      locales,
+      'de-DE',
+      entries,
+      [one, both],
+      'text',
+    );
+    expect(german.styleClass).toBe('note');
+    expect(german.bibliography[0]).toContain('Knuth, Donald E. The TeXbook. Addison-Wesley, 1984.');
+    expect(german.bibliography[1]).toContain('LeCun, Yann, und Léon Bottou. „Gradient-based learning');
+  });
+});
+
+describe('an engine kept between renders', () => {
+  it('takes in new entries and citations, and starts afresh when an entry or the style changes', () => {
+    const cache: { current?: import('./cluster-render').EngineCache; key: string } = { key: 'apa' };
+    const first = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'en-US',
+      new Map([['7-2', parsed[1]]]),
+      [{ format: 'autocite', references: [{ id: '7-2' }] }],
+      'text',
+      cache,
+    );
+    expect(first.citations).toEqual(['(Knuth, 1984)']);
+    const engine = cache.current?.engine;
+    const second = renderDocumentCitations(styleOf('apa'), locales, 'en-US', entries, [both], 'text', cache);
+    expect(cache.current?.engine).toBe(engine);
+    expect(second.citations).toEqual(['(Knuth, 1984; LeCun & Bottou, 1998)']);
+    expect(second.bibliography).toHaveLength(2);
+    // An entry dropped from the document is no longer cited.
+    const third = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'en-US',
+      new Map([['7-1', parsed[0]]]),
+      [both],
+      'text',
+      cache,
+    );
+    expect(third.citations).toEqual(['(LeCun & Bottou, 1998)']);
+    expect(third.bibliography).toHaveLength(1);
+    // The owner's edit of an entry (update from library) makes a new engine.
+    const edited = { ...parsed[1], fields: { ...parsed[1].fields, date: '1986' } };
+    const fourth = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'en-US',
+      new Map([['7-2', edited]]),
+      [{ format: 'autocite', references: [{ id: '7-2' }] }],
+      'text',
+      cache,
+    );
+    expect(cache.current?.engine).not.toBe(engine);
+    expect(fourth.citations).toEqual(['(Knuth, 1986)']);
+    cache.key = 'ieee';
+    const numeric = renderDocumentCitations(
+      styleOf('ieee'),
+      locales,
+      'en-US',
+      entries,
+      [both],
+      'text',
+      cache,
+    );
+    expect(numeric.citations).toEqual(['[1], [2]']);
+  });
+});

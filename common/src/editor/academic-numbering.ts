@@ -1,0 +1,194 @@
+import type { Node as PMNode } from 'prosemirror-model';
+import type { FigureCategory } from './academic-nodes';
+
+/**
+ * Numbering of headings, figures (per category), tables and display equations, and the texts of
+ * cross-references, in the document's language (not the reader's: a German paper says
+ * "Abbildung 3" to everyone). Computed from the document on every change: it is one walk.
+ */
+
+type LabelKey = Exclude<FigureCategory, 'none'> | 'section' | 'bibliography';
+
+const LABELS: Record<string, Record<LabelKey, string>> = {
+  en: {
+    figure: 'Figure',
+    photo: 'Photo',
+    table: 'Table',
+    equation: 'Equation',
+    listing: 'Listing',
+    section: 'Section',
+    bibliography: 'References',
+  },
+  de: {
+    figure: 'Abbildung',
+    photo: 'Foto',
+    table: 'Tabelle',
+    equation: 'Gleichung',
+    listing: 'Listing',
+    section: 'Abschnitt',
+    bibliography: 'Literatur',
+  },
+  fr: {
+    figure: 'Figure',
+    photo: 'Photo',
+    table: 'Tableau',
+    equation: 'Équation',
+    listing: 'Listing',
+    section: 'Section',
+    bibliography: 'Bibliographie',
+  },
+  es: {
+    figure: 'Figura',
+    photo: 'Foto',
+    table: 'Tabla',
+    equation: 'Ecuación',
+    listing: 'Listado',
+    section: 'Sección',
+    bibliography: 'Bibliografía',
+  },
+  it: {
+    figure: 'Figura',
+    photo: 'Foto',
+    table: 'Tabella',
+    equation: 'Equazione',
+    listing: 'Listato',
+    section: 'Sezione',
+    bibliography: 'Bibliografia',
+  },
+  pt: {
+    figure: 'Figura',
+    photo: 'Foto',
+    table: 'Tabela',
+    equation: 'Equação',
+    listing: 'Listagem',
+    section: 'Seção',
+    bibliography: 'Referências',
+  },
+  bg: {
+    figure: 'Фигура',
+    photo: 'Снимка',
+    table: 'Таблица',
+    equation: 'Уравнение',
+    listing: 'Листинг',
+    section: 'Раздел',
+    bibliography: 'Библиография',
+  },
+};
+
+/** A label in the document's language (English for languages without a table). */
+export function documentLabel(key: LabelKey, language: string): string {
+  const labels = LABELS[language.toLowerCase().split('-')[0]] ?? LABELS.en;
+  return labels[key];
+}
+
+export type TargetKind = 'heading' | 'figure' | 'table' | 'equation';
+
+export interface NumberedTarget {
+  id: string;
+  kind: TargetKind;
+  /** The figure category (or 'table' for tables, 'section' for headings). */
+  category: string;
+  /** "3", "2.1" */
+  number: string;
+  /** What a cross-reference shows: "Figure 3", "Section 2.1", "(4)". */
+  label: string;
+  /** The caption or heading text, for pickers. */
+  text: string;
+  pos: number;
+}
+
+export interface Numbering {
+  targets: NumberedTarget[];
+  byId: Map<string, NumberedTarget>;
+  /** Position of a numbered figure or table -> its target. */
+  byPos: Map<number, NumberedTarget>;
+}
+
+export function numberDocument(doc: PMNode): Numbering {
+  const language = String(doc.attrs.language ?? 'en');
+  const counters = new Map<string, number>();
+  const sections: number[] = [];
+  const targets: NumberedTarget[] = [];
+  const next = (category: string) => {
+    const value = (counters.get(category) ?? 0) + 1;
+    counters.set(category, value);
+    return value;
+  };
+  doc.descendants((node, pos) => {
+    const name = node.type.name;
+    if (name === 'bibliography_part' || name === 'footnote') return false;
+    if (name === 'heading') {
+      const level = Number(node.attrs.level);
+      sections.length = Math.min(sections.length, level);
+      while (sections.length < level) sections.push(0);
+      sections[level - 1]++;
+      // Levels skipped (a heading 3 right under a heading 1) count as 1, not 0.
+      const number = sections.map((n) => n || 1).join('.');
+      if (node.attrs.id)
+        targets.push({
+          id: String(node.attrs.id),
+          kind: 'heading',
+          category: 'section',
+          number,
+          label: `${documentLabel('section', language)} ${number}`,
+          text: node.textContent,
+          pos,
+        });
+      return false;
+    }
+    if (name === 'figure') {
+      const category = String(node.attrs.category) as FigureCategory;
+      if (category === 'none') return false;
+      const number = String(next(category));
+      targets.push({
+        id: String(node.attrs.id),
+        kind: category === 'equation' ? 'equation' : category === 'table' ? 'table' : 'figure',
+        category,
+        number,
+        label: category === 'equation' ? `(${number})` : `${documentLabel(category, language)} ${number}`,
+        text: category === 'equation' ? String(node.attrs.equation) : String(node.attrs.caption),
+        pos,
+      });
+      return false;
+    }
+    if (name === 'table') {
+      const number = String(next('table'));
+      targets.push({
+        id: String(node.attrs.id),
+        kind: 'table',
+        category: 'table',
+        number,
+        label: `${documentLabel('table', language)} ${number}`,
+        text: String(node.attrs.caption),
+        pos,
+      });
+      return false;
+    }
+    return true;
+  });
+  const byId = new Map<string, NumberedTarget>();
+  const byPos = new Map<number, NumberedTarget>();
+  for (const target of targets) {
+    if (target.id && !byId.has(target.id)) byId.set(target.id, target);
+    byPos.set(target.pos, target);
+  }
+  return { targets: targets.filter((target) => target.id), byId, byPos };
+}
+
+export interface BrokenReference {
+  pos: number;
+  id: string;
+  /** The text it showed when it was last seen working. */
+  title: string;
+}
+
+/** Cross-references whose target is gone (shown in red and listed in Tools). */
+export function missingCrossReferences(doc: PMNode, numbering = numberDocument(doc)): BrokenReference[] {
+  const broken: BrokenReference[] = [];
+  doc.descendants((node, pos) => {
+    if (node.type.name === 'cross_reference' && !numbering.byId.has(String(node.attrs.id)))
+      broken.push({ pos, id: String(node.attrs.id), title: String(node.attrs.title) });
+    return node.type.name !== 'bibliography_part';
+  });
+  return broken;
+}

@@ -1,0 +1,261 @@
+import type { Browser, Page } from '@playwright/test';
+import type { AccessRight } from '@scriptorium/common/api/documents';
+import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import sharp from 'sharp';
+import { apiCall, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
+
+/**
+ * Issue 17: equations, citations, figures and cross-references in the editor, as a researcher
+ * and a co-author use them in the browser against the real server.
+ */
+
+test.describe.configure({ mode: 'serial', timeout: 60_000 });
+
+const text = (value: string) => [{ type: 'text', text: value }];
+const person = (family: string, given: string) => ({ family: text(family), given: text(given) });
+
+/** Two entries of Ann's library, saved the way the bibliography page saves them. */
+async function seedLibrary(page: Page) {
+  await apiCall(page, bibliographyApi.save, {
+    is_new: true,
+    bibs: {
+      '-1': {
+        entry_key: 'smith2020',
+        bib_type: 'article',
+        fields: {
+          author: [person('Smith', 'Jane')],
+          title: text('Ink on paper'),
+          journaltitle: text('Journal of Writing'),
+          date: '2020',
+        },
+        cats: [],
+      },
+      '-2': {
+        entry_key: 'doe2019',
+        bib_type: 'book',
+        fields: {
+          author: [person('Doe', 'John')],
+          title: text('Quills'),
+          publisher: [text('Feather Press')],
+          date: '2019',
+        },
+        cats: [],
+      },
+    },
+  } as never);
+}
+
+/** An image in Ann's library, uploaded as the image dialog does (multipart, CSRF header). */
+async function seedImage(page: Page) {
+  const buffer = await sharp({ create: { width: 60, height: 40, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
+  const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
+  const response = await page.request.post('/api/usermedia/save/', {
+    headers: { 'X-CSRFToken': csrf },
+    multipart: { title: 'Growth plot', image: { name: 'plot.png', mimeType: 'image/png', buffer } },
+  });
+  expect(response.status()).toBe(201);
+}
+
+/** Ann's document shared with Bob (a contact) with `right`; both logged in. */
+async function sharedDocument(browser: Browser, right: AccessRight) {
+  const ann = await createUser({ firstName: 'Ann', lastName: 'Writer' });
+  const bob: TestUser = await createUser({ firstName: 'Bob', lastName: 'Reader' });
+  const annPage = await (await browser.newContext()).newPage();
+  const bobPage = await (await browser.newContext()).newPage();
+  await loginAs(annPage, ann, '/');
+  await loginAs(bobPage, bob, '/');
+  await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
+  const invites = (
+    (await (await apiCall(bobPage, contactsApi.list)).json()) as { contacts: { id: number; type: string }[] }
+  ).contacts
+    .filter((contact) => contact.type === 'to_userinvite')
+    .map(({ id }) => ({ id }));
+  await apiCall(bobPage, contactsApi.accept, { invites });
+  const { id } = (await (await apiCall(annPage, documentsApi.create, { path: '/' })).json()) as {
+    id: number;
+  };
+  const contacts = (await (await apiCall(annPage, contactsApi.list)).json()) as {
+    contacts: { id: number; type: string }[];
+  };
+  const bobId = contacts.contacts.find((contact) => contact.type === 'user')?.id;
+  await apiCall(annPage, documentsApi.accessSave, {
+    id,
+    access: [{ holder_type: 'user', holder_id: Number(bobId), rights: right }],
+  });
+  await seedLibrary(annPage);
+  await seedImage(annPage);
+  return { annPage, bobPage, id };
+}
+
+const body = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"]');
+
+async function menu(page: Page, menuName: string, item: string | RegExp) {
+  await page.getByRole('button', { name: menuName, exact: true }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
+test('equations and citations typed in the text, seen by a co-author; a numeric style', async ({
+  browser,
+}) => {
+  const { annPage, bobPage, id } = await sharedDocument(browser, 'read');
+  await annPage.goto(`/document/${id}`);
+  await body(annPage).locator('p').first().click();
+
+  // Inline LaTeX becomes rendered math; a display equation gets its number.
+  await annPage.keyboard.type('Energy $x^2$ grows. ');
+  await expect(body(annPage).locator('.doc-equation math msup')).toHaveCount(1);
+  await annPage.keyboard.press('Enter');
+  await annPage.keyboard.type('$$E = mc^2$$');
+  const display = body(annPage).locator('figure[data-category="equation"]');
+  await expect(display.locator('math')).toBeVisible();
+  await expect(display.locator('.doc-equation-number')).toHaveText('(1)');
+
+  // A LaTeX error shows the source in red, and the document goes on.
+  await annPage.keyboard.type('Broken $\\frac{a$ here. ');
+  await expect(body(annPage).locator('.doc-equation.doc-math-error')).toHaveText('\\frac{a');
+
+  // Typing @ opens the citation picker; two entries found by author and by year.
+  await annPage.keyboard.type('See @');
+  const picker = annPage.getByRole('dialog', { name: 'Insert citation' });
+  await expect(picker).toBeVisible();
+  const search = picker.getByRole('searchbox', { name: 'Search the bibliography' });
+  await search.fill('smith');
+  await expect(picker.getByRole('button', { name: /Smith.*Ink on paper/ })).toBeVisible();
+  await search.press('Enter');
+  await search.fill('2019');
+  await picker.getByRole('button', { name: /Doe.*Quills/ }).click();
+  await picker.getByRole('button', { name: 'Insert', exact: true }).click();
+  await expect(picker).toBeHidden();
+  const citation = body(annPage).locator('.doc-citation');
+  await expect(citation).toHaveText('(Doe, 2019; Smith, 2020)');
+  await expect(body(annPage)).not.toContainText('@');
+  const bibliography = annPage.locator('.doc-bibliography');
+  await expect(bibliography.getByRole('heading', { name: 'References' })).toBeVisible();
+  await expect(bibliography.locator('.doc-bibliography-entry')).toHaveCount(2);
+  await expect(bibliography.locator('.doc-bibliography-entry').first()).toContainText(
+    'Doe, J. (2019). Quills',
+  );
+  await expect(annPage.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
+
+  // The co-author (read right, no such entries in his library) sees the same.
+  await bobPage.goto(`/document/${id}`);
+  await expect(body(bobPage).locator('.doc-equation math msup')).toHaveCount(1);
+  await expect(body(bobPage).locator('.doc-equation-number')).toHaveText('(1)');
+  await expect(body(bobPage).locator('.doc-citation')).toHaveText('(Doe, 2019; Smith, 2020)');
+  await expect(bobPage.locator('.doc-bibliography-entry')).toHaveCount(2);
+
+  // A numeric style: the citation becomes numbers, for both.
+  await menu(annPage, 'File', 'Citation style…');
+  const styleDialog = annPage.getByRole('dialog', { name: 'Citation style' });
+  await styleDialog.getByRole('combobox', { name: 'Style of this document' }).selectOption('ieee');
+  await expect(citation).toHaveText('[1], [2]');
+  await styleDialog.getByRole('button', { name: 'Done' }).click();
+  await expect(styleDialog).toBeHidden();
+  await expect(body(bobPage).locator('.doc-citation')).toHaveText('[1], [2]');
+});
+
+test('a figure from the library and a reference to it, seen by a co-author', async ({ browser }) => {
+  const { annPage, bobPage, id } = await sharedDocument(browser, 'read');
+  await annPage.goto(`/document/${id}`);
+  await body(annPage).locator('p').first().click();
+  await menu(annPage, 'Insert', 'Figure from the library');
+  const figureDialog = annPage.getByRole('dialog', { name: 'Insert figure' });
+  await figureDialog.getByRole('radio', { name: 'Growth plot' }).check();
+  await figureDialog.getByRole('textbox', { name: 'Caption' }).fill('Growth of ink');
+  await figureDialog.getByRole('button', { name: 'Insert', exact: true }).click();
+  const figure = body(annPage).locator('figure[data-category="figure"]');
+  await expect(figure.locator('figcaption')).toHaveText('Figure 1: Growth of ink');
+  await annPage.keyboard.type('See ');
+  await menu(annPage, 'Insert', 'Cross-reference');
+  await annPage
+    .getByRole('dialog', { name: 'Insert cross-reference' })
+    .getByRole('button', { name: /Figure 1/ })
+    .click();
+  await expect(body(annPage).locator('.doc-cross-reference')).toHaveText('Figure 1');
+  await expect(annPage.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
+
+  // The co-author sees the same, including the image from Ann's library.
+  await bobPage.goto(`/document/${id}`);
+  await expect(body(bobPage).locator('.doc-cross-reference')).toHaveText('Figure 1');
+  await expect(body(bobPage).locator('figure figcaption')).toHaveText('Figure 1: Growth of ink');
+  const image = body(bobPage).locator('figure[data-category="figure"] img');
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60);
+});
+
+test('a display equation referenced, renumbered live, then deleted: the reference is missing and listed', async ({
+  page,
+  user,
+}) => {
+  await loginAs(page, user, '/');
+  const { id } = (await (await apiCall(page, documentsApi.create, { path: '/' })).json()) as { id: number };
+  await page.goto(`/document/${id}`);
+  await body(page).locator('p').first().click();
+  await page.keyboard.type('$$a$$');
+  await page.keyboard.type('$$b$$');
+  await expect(body(page).locator('.doc-equation-number')).toHaveText(['(1)', '(2)']);
+  await page.keyboard.type('See ');
+  await menu(page, 'Insert', 'Cross-reference');
+  await page
+    .getByRole('dialog', { name: 'Insert cross-reference' })
+    .getByRole('button', { name: /\(2\)/ })
+    .click();
+  const reference = body(page).locator('.doc-cross-reference');
+  await expect(reference).toHaveText('(2)');
+  // The equation before it goes: the reference follows its target's new number.
+  await body(page).locator('figure').first().click();
+  await page.keyboard.press('Delete');
+  await expect(body(page).locator('.doc-equation-number')).toHaveText(['(1)']);
+  await expect(reference).toHaveText('(1)');
+  // Its target deleted: shown as missing, in red, and listed in Tools.
+  await body(page).locator('figure').click();
+  await page.keyboard.press('Delete');
+  await expect(reference).toHaveText('Missing reference');
+  await expect(reference).toHaveClass(/doc-missing/);
+  await menu(page, 'Tools', 'Broken cross-references');
+  await expect(
+    page
+      .getByRole('dialog', { name: 'Broken cross-references' })
+      .getByRole('button', { name: /deleted target/ }),
+  ).toHaveText('Reference to a deleted target ((2))');
+});
+
+test('German: numbering, bibliography heading and dialogs in the document and interface language', async ({
+  browser,
+}) => {
+  const { annPage, id } = await sharedDocument(browser, 'write');
+  await setLanguage(annPage, 'de');
+  await annPage.goto(`/document/${id}`);
+  await menu(annPage, 'Datei', 'Dokumenteinstellungen');
+  const settings = annPage.getByRole('dialog', { name: 'Dokumenteinstellungen' });
+  await settings.getByRole('combobox', { name: 'Sprache des Dokuments' }).selectOption('de-DE');
+  await settings.getByRole('button', { name: 'Fertig' }).click();
+  await body(annPage).locator('p').first().click();
+  await annPage.keyboard.type('Siehe @');
+  const picker = annPage.getByRole('dialog', { name: 'Zitat einfügen' });
+  await picker.getByRole('searchbox', { name: 'Literatur durchsuchen' }).fill('Smith');
+  await picker.getByRole('button', { name: /Smith/ }).click();
+  await picker.getByRole('textbox', { name: 'Seite' }).fill('12');
+  await picker.getByRole('button', { name: 'Einfügen', exact: true }).click();
+  await expect(body(annPage).locator('.doc-citation')).toHaveText('(Smith, 2020, S. 12)');
+  await expect(
+    annPage.locator('.doc-bibliography').getByRole('heading', { name: 'Literatur' }),
+  ).toBeVisible();
+  await annPage.keyboard.press('Enter');
+  await menu(annPage, 'Einfügen', 'Abbildung aus der Bibliothek');
+  const figureDialog = annPage.getByRole('dialog', { name: 'Abbildung einfügen' });
+  await figureDialog.getByRole('radio', { name: 'Growth plot' }).check();
+  await figureDialog.getByRole('textbox', { name: 'Bildunterschrift' }).fill('Tintenwachstum');
+  await figureDialog.getByRole('button', { name: 'Einfügen', exact: true }).click();
+  await expect(body(annPage).locator('figure figcaption')).toHaveText('Abbildung 1: Tintenwachstum');
+  // Mod-e opens the math field; its LaTeX source inserts an inline equation.
+  await annPage.keyboard.press('Control+e');
+  const math = annPage.getByRole('dialog', { name: 'Formel' });
+  await math.getByRole('textbox', { name: 'LaTeX-Quelltext' }).fill('\\sqrt{2}');
+  await expect(math.getByTestId('math-preview').locator('msqrt')).toBeVisible();
+  await math.getByRole('button', { name: 'Einfügen', exact: true }).click();
+  await expect(body(annPage).locator('.doc-equation math msqrt')).toHaveCount(1);
+});

@@ -1,0 +1,22 @@
+import type { DualMigration } from './helpers';
+import { notNull } from './helpers';
+
+/**
+ * Images used in documents (issue 17): which image files (by content hash) a document's figures
+ * have shown. The /media/ routes let the authors of a document see the images its figures use,
+ * and only those. Rows are added when a step brings a figure in and kept afterwards (an image
+ * that was once shown to co-authors stays visible to them, like the step log that holds it).
+ */
+export const documentImages: DualMigration = {
+  async up(db) {
+    await db.schema
+      .createTable('document_images')
+      .addColumn('document_id', 'integer', (col) =>
+        col.notNull().references('documents.id').onDelete('cascade'),
+      )
+      .addColumn('sha256', 'varchar(64)', notNull)
+      .addPrimaryKeyConstraint('document_images_pk', ['document_id', 'sha256'])
+      .execute();
+    await db.schema.createIndex('document_images_sha256').on('document_images').column('sha256').execute();
+  },
+};

@@ -1,0 +1,105 @@
+import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
+import { saveImageResponse } from '@scriptorium/common/api/usermedia';
+import { schema } from '@scriptorium/common/editor/schema';
+import { Transform } from 'prosemirror-transform';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DocumentClient } from '../src/ws/document-client';
+import { ENGINES, type TestClient, useServer } from './harness';
+import { cookieHeader } from './ws-support';
+
+/**
+ * Issue 17: the images a shared document's figures use are visible to its authors (the /media/
+ * rule gains this case and only this one), on both engines.
+ */
+describe.each(ENGINES)('images of shared documents (%s)', (engine) => {
+  const server = useServer(engine);
+  const clients: DocumentClient[] = [];
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close();
+  });
+
+  async function person() {
+    const user = await server().buildUser();
+    return { user, browser: await server().loginAs(user) };
+  }
+
+  async function uploadImage(browser: TestClient, colour: string): Promise<{ id: number; image: string }> {
+    const bytes = await sharp({ create: { width: 40, height: 30, channels: 3, background: colour } })
+      .png()
+      .toBuffer();
+    const response = await browser.call(usermediaApi.save, {
+      title: 'Plot',
+      image: new File([new Uint8Array(bytes)], 'plot.png', { type: 'image/png' }),
+    });
+    expect(response.status, response.text).toBe(201);
+    const values = saveImageResponse.parse(response.json()).values;
+    if (!values) throw new Error(response.text);
+    return values;
+  }
+
+  async function insertFigure(browser: TestClient, documentId: number, src: string) {
+    const client = new DocumentClient({
+      wsUrlBase: `${server().baseUrl.replace(/^http/, 'ws')}/ws`,
+      documentId,
+      headers: { cookie: cookieHeader(browser), origin: server().baseUrl },
+    });
+    clients.push(client);
+    await client.open();
+    const doc = client.state?.doc;
+    if (!doc) throw new Error('no document');
+    // After the last block of the body (the body is the last part of a new document).
+    const end = doc.content.size - 1;
+    const tr = new Transform(doc).insert(
+      end,
+      schema.nodes.figure.create({ id: 'F1', src, caption: 'A plot' }),
+    );
+    const answer = await client.sendRaw({
+      v: client.docData?.doc.v ?? 0,
+      ds: tr.steps.map((s) => s.toJSON()),
+    });
+    expect(answer.type, JSON.stringify(answer)).toBe('confirm_diff');
+  }
+
+  it('lets co-authors fetch the images a document uses, and nobody else, and not after deletion', async () => {
+    const owner = await person();
+    const coauthor = await person();
+    const stranger = await person();
+    const used = await uploadImage(owner.browser, '#aa3300');
+    const unused = await uploadImage(owner.browser, '#0033aa');
+    const created = await owner.browser.post('/api/documents/create/', { title: 'Shared' });
+    const documentId = created.json<{ id: number }>().id;
+    await server()
+      .ctx.db.insertInto('document_access')
+      .values({
+        document_id: documentId,
+        user_id: coauthor.user.id,
+        invite_id: null,
+        rights: 'read',
+        path: '',
+        created_at: Date.now(),
+      })
+      .execute();
+
+    // Before any figure uses it, the co-author gets the same 404 as for a file that does not exist.
+    expect((await coauthor.browser.get(used.image)).status).toBe(404);
+    await insertFigure(owner.browser, documentId, used.image);
+
+    const seen = await coauthor.browser.get(used.image);
+    expect(seen.status).toBe(200);
+    expect(seen.headers.get('content-type')).toBe('image/png');
+    expect((await coauthor.browser.get(unused.image)).status).toBe(404);
+    expect((await stranger.browser.get(used.image)).status).toBe(404);
+    expect((await owner.browser.get(used.image)).status).toBe(200);
+
+    // A co-author cannot reach an image of someone who is no author of the document by naming it.
+    const other = await uploadImage(stranger.browser, '#00aa33');
+    await insertFigure(owner.browser, documentId, other.image);
+    expect((await coauthor.browser.get(other.image)).status).toBe(404);
+
+    // Deleted from the owner's library: gone for everyone.
+    const deleted = await owner.browser.call(usermediaApi.delete, { ids: [used.id] });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect((await coauthor.browser.get(used.image)).status).toBe(404);
+  });
+});

@@ -1,0 +1,774 @@
+import type { Image } from '@scriptorium/common/api/usermedia';
+import { importBibliography } from '@scriptorium/common/bibliography/import-entries';
+import type { BibEntry, EntryData } from '@scriptorium/common/bibliography/types';
+import {
+  insertCitation,
+  insertCrossReference,
+  insertDisplayEquation,
+  insertEquation,
+  insertFigure,
+  selectedNode,
+  setCitationStyle,
+  setTableCaption,
+} from '@scriptorium/common/editor/academic-commands';
+import { renderLatex } from '@scriptorium/common/editor/academic-math';
+import {
+  type CitationFormat,
+  type CitationReference,
+  FIGURE_ALIGNMENTS,
+  FIGURE_CATEGORIES,
+  type FigureAlignment,
+  type FigureCategory,
+} from '@scriptorium/common/editor/academic-nodes';
+import { numberDocument } from '@scriptorium/common/editor/academic-numbering';
+import { NodeSelection } from 'prosemirror-state';
+import { isInTable } from 'prosemirror-tables';
+import type { EditorView } from 'prosemirror-view';
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../../app/configuration/app-context';
+import { Dialog } from '../../../components/dialog/dialog';
+import { loadLibrary, saveInChunks } from '../../bibliography/bibliography-api';
+import { CSL_STYLES } from '../../bibliography/csl/csl-assets';
+import { StyleFinder } from '../../bibliography/style-finder';
+import { fetchImages } from '../../usermedia/usermedia-api';
+import type { AcademicPanelId } from './academic-actions';
+import { brokenReferences } from './academic-plugin';
+
+interface DialogProps {
+  view: EditorView;
+  onClose(): void;
+}
+
+/** The LaTeX rendered live under the field; errors in red with Temml's message. */
+function MathPreview({ latex, display }: { latex: string; display: boolean }) {
+  const { t } = useTranslation('editor');
+  const ref = useRef<HTMLDivElement>(null);
+  const result = renderLatex(latex, display);
+  useEffect(() => {
+    if (ref.current && result.ok) ref.current.innerHTML = result.mathml;
+  }, [result]);
+  if (!latex.trim()) return <p className="editor-help">{t('academic.math.empty')}</p>;
+  if (!result.ok)
+    return (
+      <p className="doc-math-error" role="alert">
+        {t('academic.math.error', { error: result.error })}
+      </p>
+    );
+  return <div ref={ref} className="academic-math-preview" data-testid="math-preview" />;
+}
+
+interface MathFieldElement extends HTMLElement {
+  value: string;
+}
+
+/**
+ * Mod-e: MathLive's visual math field (with its virtual keyboard) beside the LaTeX source; either
+ * edits the other. MathLive is loaded only when the dialog opens (it is large); the source field
+ * works without it.
+ */
+export function MathDialog({ view, onClose, display }: DialogProps & { display: boolean }) {
+  const { t } = useTranslation('editor');
+  const selectedFigure = selectedNode(view.state, 'figure');
+  const figure = selectedFigure?.node.attrs.category === 'equation' ? selectedFigure : null;
+  const inline = selectedNode(view.state, 'equation');
+  const initial = String(inline?.node.attrs.equation ?? figure?.node.attrs.equation ?? '');
+  const isDisplay = figure ? true : inline ? false : display;
+  const [latex, setLatex] = useState(initial);
+  const [ready, setReady] = useState(false);
+  const host = useRef<HTMLDivElement>(null);
+  const field = useRef<MathFieldElement | null>(null);
+  const sourceId = useId();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the field is made once; later changes flow through its value
+  useEffect(() => {
+    let live = true;
+    import('mathlive')
+      .then((mathlive) => {
+        if (!live || !host.current) return;
+        // No web fonts or sounds fetched from elsewhere: the bundle serves neither.
+        mathlive.MathfieldElement.fontsDirectory = null;
+        mathlive.MathfieldElement.soundsDirectory = null;
+        const element = document.createElement('math-field') as MathFieldElement;
+        element.setAttribute('aria-label', t('academic.math.visual'));
+        element.className = 'academic-math-field';
+        element.value = latex;
+        element.addEventListener('input', () => setLatex(element.value));
+        host.current.replaceChildren(element);
+        field.current = element;
+        setReady(true);
+      })
+      .catch(() => setReady(false));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const fromSource = (value: string) => {
+    setLatex(value);
+    if (field.current && field.current.value !== value) field.current.value = value;
+  };
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    const value = latex.trim();
+    if (!value) return;
+    const command = figure || isDisplay ? insertDisplayEquation(value) : insertEquation(value);
+    command(view.state, view.dispatch);
+    onClose();
+    view.focus();
+  };
+  return (
+    <Dialog
+      title={isDisplay ? t('academic.math.displayTitle') : t('academic.math.title')}
+      onClose={onClose}
+      width={560}
+      buttons={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('academic.cancel')}
+          </button>
+          <button
+            type="submit"
+            form={`${sourceId}-form`}
+            className="button button-primary"
+            disabled={!latex.trim()}
+          >
+            {initial ? t('academic.update') : t('academic.insert')}
+          </button>
+        </>
+      }
+    >
+      <form id={`${sourceId}-form`} className="editor-form academic-math" onSubmit={submit}>
+        <div ref={host} className="academic-math-host" data-ready={ready} />
+        <label htmlFor={sourceId}>{t('academic.math.source')}</label>
+        <textarea
+          id={sourceId}
+          className="academic-math-source"
+          value={latex}
+          rows={3}
+          spellCheck={false}
+          onChange={(event) => fromSource(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey) submit(event);
+          }}
+        />
+        <MathPreview latex={latex} display={isDisplay} />
+      </form>
+    </Dialog>
+  );
+}
+
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(textOf).join(' ');
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if (typeof record.text === 'string') return record.text;
+    return Object.values(record).map(textOf).join(' ');
+  }
+  return value === undefined || value === null ? '' : String(value);
+}
+
+/** Author, title and year of an entry as plain text, for the picker's list and its search. */
+export function entrySummary(entry: EntryData): { authors: string; title: string; year: string } {
+  const fields = entry.fields as Record<string, unknown>;
+  const names = Array.isArray(fields.author)
+    ? fields.author
+    : Array.isArray(fields.editor)
+      ? fields.editor
+      : [];
+  const authors = names
+    .map((name) => {
+      const record = name as Record<string, unknown>;
+      return textOf(record.family ?? record.literal ?? record);
+    })
+    .join(', ');
+  const year = /\d{4}/.exec(String(fields.date ?? ''))?.[0] ?? '';
+  return { authors, title: textOf(fields.title), year };
+}
+
+function matches(entry: BibEntry, words: string[]): boolean {
+  if (!words.length) return true;
+  const { authors, title, year } = entrySummary(entry);
+  const haystack = `${entry.entry_key} ${authors} ${title} ${year}`.toLocaleLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+/**
+ * The citation picker: search the library by key, author, title and year while typing; pick one
+ * or more entries, each with prefix and locator; author-date or textual form. Pasting BibTeX
+ * imports the entries into the library and picks them.
+ */
+export function CitationDialog({
+  view,
+  onClose,
+  replace,
+}: DialogProps & { replace: { from: number; to: number } | null }) {
+  const { t } = useTranslation('editor');
+  const user = useCurrentUser();
+  const searchId = useId();
+  const formatId = useId();
+  const existing = selectedNode(view.state, 'citation');
+  const [library, setLibrary] = useState<BibEntry[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [query, setQuery] = useState('');
+  const [picked, setPicked] = useState<(CitationReference & { entry?: BibEntry })[]>(
+    existing ? (existing.node.attrs.references as CitationReference[]).map((ref) => ({ ...ref })) : [],
+  );
+  const [format, setFormat] = useState<CitationFormat>(
+    existing?.node.attrs.format === 'textcite' ? 'textcite' : 'autocite',
+  );
+  const [message, setMessage] = useState('');
+  const [active, setActive] = useState(0);
+  const userId = user?.id ?? 0;
+
+  useEffect(() => {
+    let live = true;
+    loadLibrary(userId, (cached) => live && setLibrary(cached.entries)).then(
+      (loaded) => live && setLibrary(loaded.entries),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId]);
+
+  const found = useMemo(() => {
+    const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+    return (library ?? []).filter((entry) => matches(entry, words)).slice(0, 50);
+  }, [library, query]);
+  const keyOf = (entry: BibEntry) => `${userId}-${entry.id}`;
+  const pick = (entry: BibEntry) => {
+    const id = keyOf(entry);
+    if (picked.some((ref) => ref.id === id)) return;
+    setPicked((list) => [...list, { id, prefix: '', locator: '', entry }]);
+    setQuery('');
+  };
+  const paste = (text: string): boolean => {
+    if (!/^\s*@\w+\s*[{(]/.test(text)) return false;
+    const report = importBibliography(text);
+    if (!report.entries.length) {
+      setMessage(t('academic.citation.pasteFailed'));
+      return true;
+    }
+    setMessage(t('academic.citation.importing'));
+    saveInChunks(report.entries, () => undefined).then(
+      ({ saved }) => {
+        setLibrary((list) => [...(list ?? []), ...saved]);
+        setPicked((list) => [
+          ...list,
+          ...saved.map((entry) => ({ id: keyOf(entry), prefix: '', locator: '', entry })),
+        ]);
+        setMessage(t('academic.citation.imported', { count: saved.length }));
+      },
+      () => setMessage(t('academic.citation.importFailed')),
+    );
+    return true;
+  };
+  const known = useMemo(() => {
+    const inDocument = new Map<string, EntryData>();
+    view.state.doc.forEach((part) => {
+      if (part.type.name === 'bibliography_part')
+        part.forEach((entry) => {
+          inDocument.set(String(entry.attrs.id), entry.attrs.data as EntryData);
+        });
+    });
+    return inDocument;
+  }, [view.state.doc]);
+  const labelOf = (ref: CitationReference & { entry?: BibEntry }) => {
+    const data = ref.entry ?? known.get(ref.id) ?? (library ?? []).find((entry) => keyOf(entry) === ref.id);
+    if (!data) return ref.id;
+    const { authors, title, year } = entrySummary(data);
+    return [authors, year, title].filter(Boolean).join(' · ');
+  };
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!picked.length) return;
+    const entries = new Map<string, EntryData>();
+    for (const ref of picked) {
+      const data = ref.entry ?? (library ?? []).find((entry) => keyOf(entry) === ref.id);
+      if (data)
+        entries.set(ref.id, {
+          entry_key: data.entry_key,
+          bib_type: data.bib_type,
+          fields: data.fields,
+          cats: [],
+        });
+    }
+    const references = picked.map(({ id, prefix, locator }) => ({
+      id,
+      prefix: prefix.trim(),
+      locator: locator.trim(),
+    }));
+    insertCitation(
+      format,
+      references,
+      entries,
+      existing ? undefined : (replace ?? undefined),
+    )(view.state, view.dispatch);
+    onClose();
+    view.focus();
+  };
+  return (
+    <Dialog
+      title={t('academic.citation.title')}
+      onClose={onClose}
+      width={640}
+      buttons={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('academic.cancel')}
+          </button>
+          <button
+            type="submit"
+            form={`${searchId}-form`}
+            className="button button-primary"
+            disabled={!picked.length}
+          >
+            {existing ? t('academic.update') : t('academic.insert')}
+          </button>
+        </>
+      }
+    >
+      <form id={`${searchId}-form`} className="editor-form academic-citation" onSubmit={submit}>
+        <label htmlFor={searchId}>{t('academic.citation.search')}</label>
+        <input
+          id={searchId}
+          type="search"
+          autoFocus
+          value={query}
+          placeholder={t('academic.citation.placeholder')}
+          aria-controls={`${searchId}-list`}
+          onChange={(event) => {
+            setQuery(event.target.value);
+            setActive(0);
+          }}
+          onPaste={(event) => {
+            if (paste(event.clipboardData.getData('text/plain'))) event.preventDefault();
+          }}
+          onDrop={(event) => {
+            const text = event.dataTransfer.getData('text/plain');
+            if (text && paste(text)) event.preventDefault();
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'ArrowDown') {
+              event.preventDefault();
+              setActive((index) => Math.min(index + 1, found.length - 1));
+            } else if (event.key === 'ArrowUp') {
+              event.preventDefault();
+              setActive((index) => Math.max(index - 1, 0));
+            } else if (event.key === 'Enter') {
+              event.preventDefault();
+              if (query && found[active]) pick(found[active]);
+              else submit();
+            }
+          }}
+        />
+        {message ? <p role="status">{message}</p> : null}
+        {failed ? <p role="alert">{t('academic.citation.libraryFailed')}</p> : null}
+        {library && !library.length ? <p>{t('academic.citation.emptyLibrary')}</p> : null}
+        <ul id={`${searchId}-list`} className="academic-results" aria-label={t('academic.citation.results')}>
+          {found.map((entry, index) => {
+            const { authors, title, year } = entrySummary(entry);
+            return (
+              <li key={entry.id}>
+                <button
+                  type="button"
+                  className="academic-result"
+                  data-active={index === active}
+                  onClick={() => pick(entry)}
+                >
+                  <strong>{authors || entry.entry_key}</strong> {year ? `(${year})` : ''} <span>{title}</span>{' '}
+                  <code>{entry.entry_key}</code>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        {picked.length ? (
+          <fieldset className="academic-picked">
+            <legend>{t('academic.citation.picked')}</legend>
+            {picked.map((ref, index) => (
+              <div key={ref.id} className="academic-picked-row">
+                <span className="academic-picked-label">{labelOf(ref)}</span>
+                <input
+                  aria-label={t('academic.citation.prefix')}
+                  placeholder={t('academic.citation.prefix')}
+                  value={ref.prefix}
+                  onChange={(event) =>
+                    setPicked((list) =>
+                      list.map((r, i) => (i === index ? { ...r, prefix: event.target.value } : r)),
+                    )
+                  }
+                />
+                <input
+                  aria-label={t('academic.citation.locator')}
+                  placeholder={t('academic.citation.locator')}
+                  value={ref.locator}
+                  onChange={(event) =>
+                    setPicked((list) =>
+                      list.map((r, i) => (i === index ? { ...r, locator: event.target.value } : r)),
+                    )
+                  }
+                />
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={t('academic.citation.remove', { entry: labelOf(ref) })}
+                  onClick={() => setPicked((list) => list.filter((_, i) => i !== index))}
+                >
+                  {t('academic.remove')}
+                </button>
+              </div>
+            ))}
+          </fieldset>
+        ) : null}
+        <label htmlFor={formatId}>{t('academic.citation.format')}</label>
+        <select
+          id={formatId}
+          value={format}
+          onChange={(event) => setFormat(event.target.value as CitationFormat)}
+        >
+          <option value="autocite">{t('academic.citation.autocite')}</option>
+          <option value="textcite">{t('academic.citation.textcite')}</option>
+        </select>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Images of the library with search and categories; caption, category, alignment and width. */
+export function FigureDialog({ view, onClose }: DialogProps) {
+  const { t } = useTranslation('editor');
+  const existing = selectedNode(view.state, 'figure');
+  const [images, setImages] = useState<Image[] | null>(null);
+  const [categories, setCategories] = useState<{ id: number; category_title: string }[]>([]);
+  const [failed, setFailed] = useState(false);
+  const [query, setQuery] = useState('');
+  const [category, setCategory] = useState(0);
+  const [chosen, setChosen] = useState<{ id: number; src: string } | null>(
+    existing?.node.attrs.src
+      ? { id: Number(existing.node.attrs.image), src: String(existing.node.attrs.src) }
+      : null,
+  );
+  const [caption, setCaption] = useState(String(existing?.node.attrs.caption ?? ''));
+  const [figureCategory, setFigureCategory] = useState<FigureCategory>(
+    (existing?.node.attrs.category as FigureCategory) ?? 'figure',
+  );
+  const [aligned, setAligned] = useState<FigureAlignment>(
+    (existing?.node.attrs.aligned as FigureAlignment) ?? 'center',
+  );
+  const [width, setWidth] = useState(Number(existing?.node.attrs.width ?? 100));
+  const ids = {
+    search: useId(),
+    caption: useId(),
+    category: useId(),
+    aligned: useId(),
+    width: useId(),
+    filter: useId(),
+  };
+
+  useEffect(() => {
+    let live = true;
+    fetchImages().then(
+      (answer) => {
+        if (!live) return;
+        setImages(answer.images);
+        setCategories(answer.imageCategories);
+      },
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  const shown = (images ?? []).filter(
+    (image) =>
+      (!category || image.cats.includes(category)) &&
+      words.every((word) => image.title.toLocaleLowerCase().includes(word)),
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!chosen && figureCategory !== 'equation') return;
+    insertFigure({
+      category: figureCategory,
+      image: chosen?.id ?? 0,
+      src: chosen?.src ?? '',
+      caption: caption.trim(),
+      aligned,
+      width,
+    })(view.state, view.dispatch);
+    onClose();
+    view.focus();
+  };
+  return (
+    <Dialog
+      title={t('academic.figure.title')}
+      onClose={onClose}
+      width={720}
+      buttons={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('academic.cancel')}
+          </button>
+          <button
+            type="submit"
+            form={`${ids.search}-form`}
+            className="button button-primary"
+            disabled={!chosen}
+          >
+            {existing ? t('academic.update') : t('academic.insert')}
+          </button>
+        </>
+      }
+    >
+      <form id={`${ids.search}-form`} className="editor-form academic-figure" onSubmit={submit}>
+        <div className="academic-figure-filters">
+          <label htmlFor={ids.search}>{t('academic.figure.search')}</label>
+          <input
+            id={ids.search}
+            type="search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+          />
+          <label htmlFor={ids.filter}>{t('academic.figure.library')}</label>
+          <select
+            id={ids.filter}
+            value={category}
+            onChange={(event) => setCategory(Number(event.target.value))}
+          >
+            <option value={0}>{t('academic.figure.allCategories')}</option>
+            {categories.map((cat) => (
+              <option key={cat.id} value={cat.id}>
+                {cat.category_title}
+              </option>
+            ))}
+          </select>
+        </div>
+        {failed ? <p role="alert">{t('academic.figure.failed')}</p> : null}
+        {images && !images.length ? (
+          <p>
+            {t('academic.figure.empty')} <a href="/usermedia/">{t('academic.figure.upload')}</a>
+          </p>
+        ) : null}
+        <div className="academic-images" role="radiogroup" aria-label={t('academic.figure.images')}>
+          {shown.map((image) => (
+            <label key={image.id} className="academic-image" data-chosen={chosen?.id === image.id}>
+              <input
+                type="radio"
+                name="figure-image"
+                checked={chosen?.id === image.id}
+                onChange={() => setChosen({ id: image.id, src: image.image })}
+              />
+              <img src={image.thumbnail} alt="" />
+              <span>{image.title || t('academic.figure.untitled')}</span>
+            </label>
+          ))}
+        </div>
+        <label htmlFor={ids.caption}>{t('academic.figure.caption')}</label>
+        <input id={ids.caption} value={caption} onChange={(event) => setCaption(event.target.value)} />
+        <div className="academic-figure-options">
+          <label htmlFor={ids.category}>{t('academic.figure.category')}</label>
+          <select
+            id={ids.category}
+            value={figureCategory}
+            onChange={(event) => setFigureCategory(event.target.value as FigureCategory)}
+          >
+            {FIGURE_CATEGORIES.filter((c) => c !== 'equation').map((c) => (
+              <option key={c} value={c}>
+                {t(`academic.category.${c}`)}
+              </option>
+            ))}
+          </select>
+          <label htmlFor={ids.aligned}>{t('academic.figure.aligned')}</label>
+          <select
+            id={ids.aligned}
+            value={aligned}
+            onChange={(event) => setAligned(event.target.value as FigureAlignment)}
+          >
+            {FIGURE_ALIGNMENTS.map((a) => (
+              <option key={a} value={a}>
+                {t(`academic.align.${a}`)}
+              </option>
+            ))}
+          </select>
+          <label htmlFor={ids.width}>{t('academic.figure.width')}</label>
+          <select id={ids.width} value={width} onChange={(event) => setWidth(Number(event.target.value))}>
+            {[25, 50, 75, 100].map((w) => (
+              <option key={w} value={w}>
+                {w} %
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Lists every heading, figure, table and equation; the reference shows the target's live number. */
+export function CrossReferenceDialog({ view, onClose }: DialogProps) {
+  const { t } = useTranslation('editor');
+  const targets = numberDocument(view.state.doc).targets;
+  const insert = (id: string, label: string) => {
+    insertCrossReference(id, label)(view.state, view.dispatch);
+    onClose();
+    view.focus();
+  };
+  return (
+    <Dialog title={t('academic.crossReference.title')} onClose={onClose} width={520}>
+      {targets.length ? (
+        <ul className="academic-targets">
+          {targets.map((target) => (
+            <li key={target.id}>
+              <button
+                type="button"
+                className="button academic-target"
+                onClick={() => insert(target.id, target.label)}
+              >
+                <strong>{target.label}</strong> <span>{target.text}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t('academic.crossReference.empty')}</p>
+      )}
+    </Dialog>
+  );
+}
+
+export function TableCaptionDialog({ view, onClose }: DialogProps) {
+  const { t } = useTranslation('editor');
+  const inTable = isInTable(view.state);
+  const id = useId();
+  const current = useMemo(() => {
+    const { $from } = view.state.selection;
+    for (let depth = $from.depth; depth > 0; depth--)
+      if ($from.node(depth).type.name === 'table') return String($from.node(depth).attrs.caption);
+    return '';
+  }, [view.state]);
+  const [caption, setCaption] = useState(current);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTableCaption(caption.trim())(view.state, view.dispatch);
+    onClose();
+    view.focus();
+  };
+  return (
+    <Dialog
+      title={t('academic.tableCaption.title')}
+      onClose={onClose}
+      width={420}
+      buttons={
+        inTable ? (
+          <button type="submit" form={`${id}-form`} className="button button-primary">
+            {t('academic.update')}
+          </button>
+        ) : undefined
+      }
+    >
+      {inTable ? (
+        <form id={`${id}-form`} className="editor-form" onSubmit={submit}>
+          <label htmlFor={id}>{t('academic.tableCaption.caption')}</label>
+          <input id={id} autoFocus value={caption} onChange={(event) => setCaption(event.target.value)} />
+        </form>
+      ) : (
+        <p>{t('academic.tableCaption.notInTable')}</p>
+      )}
+    </Dialog>
+  );
+}
+
+/** The document's citation style: the common ones, or any of the catalogue by search. */
+export function CitationStyleDialog({ view, onClose }: DialogProps) {
+  const { t } = useTranslation('editor');
+  const id = useId();
+  const [style, setStyle] = useState(String(view.state.doc.attrs.citationstyle));
+  const choose = (value: string) => {
+    setStyle(value);
+    setCitationStyle(value)(view.state, view.dispatch);
+  };
+  const listed = CSL_STYLES.some((s) => s.id === style);
+  return (
+    <Dialog
+      title={t('academic.style.title')}
+      onClose={onClose}
+      width={520}
+      buttons={
+        <button type="button" className="button button-primary" onClick={onClose}>
+          {t('settings.done')}
+        </button>
+      }
+    >
+      <div className="editor-form">
+        <label htmlFor={id}>{t('academic.style.style')}</label>
+        <select id={id} value={style} onChange={(event) => choose(event.target.value)}>
+          {listed ? null : <option value={style}>{style}</option>}
+          {CSL_STYLES.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+        <StyleFinder onChoose={(found) => choose(found.id)} />
+      </div>
+    </Dialog>
+  );
+}
+
+/** Tools: cross-references whose target was deleted; choosing one selects it in the text. */
+export function BrokenReferencesDialog({ view, onClose }: DialogProps) {
+  const { t } = useTranslation('editor');
+  const broken = brokenReferences(view.state);
+  const select = (pos: number) => {
+    view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, pos)).scrollIntoView());
+    onClose();
+    view.focus();
+  };
+  return (
+    <Dialog title={t('academic.broken.title')} onClose={onClose} width={480}>
+      {broken.length ? (
+        <ul className="academic-targets">
+          {broken.map((ref) => (
+            <li key={ref.pos}>
+              <button type="button" className="button doc-missing" onClick={() => select(ref.pos)}>
+                {t('academic.broken.item', { title: ref.title || ref.id })}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t('academic.broken.none')}</p>
+      )}
+    </Dialog>
+  );
+}
+
+/** The dialog of an academic panel. */
+export function AcademicDialog({
+  panel,
+  view,
+  onClose,
+  citationAt,
+}: DialogProps & { panel: AcademicPanelId; citationAt: { from: number; to: number } | null }) {
+  switch (panel) {
+    case 'math':
+      return <MathDialog view={view} onClose={onClose} display={false} />;
+    case 'displayMath':
+      return <MathDialog view={view} onClose={onClose} display />;
+    case 'citation':
+      return <CitationDialog view={view} onClose={onClose} replace={citationAt} />;
+    case 'figure':
+      return <FigureDialog view={view} onClose={onClose} />;
+    case 'crossReference':
+      return <CrossReferenceDialog view={view} onClose={onClose} />;
+    case 'tableCaption':
+      return <TableCaptionDialog view={view} onClose={onClose} />;
+    case 'citationStyle':
+      return <CitationStyleDialog view={view} onClose={onClose} />;
+    case 'brokenReferences':
+      return <BrokenReferencesDialog view={view} onClose={onClose} />;
+  }
+}

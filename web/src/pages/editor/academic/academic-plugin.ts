@@ -1,0 +1,323 @@
+import type { Cluster } from '@scriptorium/common/bibliography/cluster-render';
+import {
+  assignTargetIds,
+  documentBibliography,
+  insertCitation,
+  mathInputRules,
+} from '@scriptorium/common/editor/academic-commands';
+import type { CitationReference } from '@scriptorium/common/editor/academic-nodes';
+import {
+  documentLabel,
+  missingCrossReferences,
+  type Numbering,
+  numberDocument,
+} from '@scriptorium/common/editor/academic-numbering';
+import { inputRules } from 'prosemirror-inputrules';
+import type { Node as PMNode } from 'prosemirror-model';
+import { type EditorState, Plugin, PluginKey } from 'prosemirror-state';
+import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
+import { CSL_LOCALES, cslLocaleFor } from '../../bibliography/csl/csl-assets';
+import type { CitationAnswer, CitationRequest } from './citation-worker';
+
+/**
+ * The academic layer of the editor (issue 17): numbering of figures, tables, equations and
+ * sections, the live texts of cross-references, and citations rendered with citeproc-js in a
+ * worker. Everything reaches the node views as node decorations (their spec carries the text), so
+ * a new numbering or a new rendering redraws exactly the nodes whose text changed.
+ */
+
+export interface RenderedState {
+  /** The request these results answer (clusters in document order, entries, style, language). */
+  signature: string;
+  styleClass: string;
+  citations: string[];
+  /** Cluster signature -> text, for citations added since (until the next batch arrives). */
+  bySignature: Map<string, string>;
+  bibliography: string[];
+  failed: boolean;
+}
+
+export interface AcademicState {
+  numbering: Numbering;
+  clusters: Cluster[];
+  signature: string;
+  rendered: RenderedState | null;
+  decorations: DecorationSet;
+}
+
+export const academicKey = new PluginKey<AcademicState>('academic');
+
+export interface AcademicContext {
+  /** Opens a picker or dialog of the academic layer. */
+  open(panel: 'citation', at: { from: number; to: number }): void;
+}
+
+/** The CSL locale of a document language (one of the shipped ones; English otherwise). */
+export function documentCslLocale(language: string): string {
+  if ((CSL_LOCALES as readonly string[]).includes(language)) return language;
+  const primary = language.toLowerCase().split('-')[0];
+  return cslLocaleFor(primary === 'pt' ? 'pt-br' : primary);
+}
+
+function clusterSignature(cluster: Cluster): string {
+  return `${cluster.format}|${cluster.references.map((ref) => `${ref.id}:${ref.prefix ?? ''}:${ref.locator ?? ''}`).join(',')}`;
+}
+
+function collectClusters(doc: PMNode): Cluster[] {
+  const clusters: Cluster[] = [];
+  doc.descendants((node) => {
+    if (node.type.name === 'citation')
+      clusters.push({
+        format: node.attrs.format === 'textcite' ? 'textcite' : 'autocite',
+        references: node.attrs.references as CitationReference[],
+      });
+    return node.type.name !== 'bibliography_part';
+  });
+  return clusters;
+}
+
+function requestSignature(doc: PMNode, clusters: Cluster[]): string {
+  const entries = [...documentBibliography(doc)].map(([key, data]) => [key, data]);
+  return JSON.stringify([doc.attrs.citationstyle, doc.attrs.language, clusters, entries]);
+}
+
+export interface CitationDecoration {
+  html: string;
+  missing: boolean;
+  note: number | null;
+}
+
+function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>): DecorationSet {
+  const decorations: Decoration[] = [];
+  const { numbering, rendered } = state;
+  const language = String(doc.attrs.language);
+  const current = rendered && rendered.signature === state.signature ? rendered : null;
+  const known = documentBibliography(doc);
+  let citationIndex = 0;
+  doc.descendants((node, pos) => {
+    const name = node.type.name;
+    if (name === 'figure' || name === 'table') {
+      const target = numbering.byPos.get(pos);
+      decorations.push(Decoration.node(pos, pos + node.nodeSize, {}, { label: target?.label ?? '' }));
+      if (name === 'table' && (node.attrs.caption || target))
+        decorations.push(
+          Decoration.widget(pos, () => tableCaption(target?.label ?? '', String(node.attrs.caption)), {
+            key: `caption:${target?.label}:${node.attrs.caption}`,
+            side: -1,
+          }),
+        );
+      return name === 'table';
+    }
+    if (name === 'cross_reference') {
+      const target = numbering.byId.get(String(node.attrs.id));
+      decorations.push(
+        Decoration.node(pos, pos + node.nodeSize, {}, { label: target?.label ?? null, missing: !target }),
+      );
+      return false;
+    }
+    if (name === 'citation') {
+      const index = citationIndex++;
+      const references = node.attrs.references as CitationReference[];
+      const missing = references.some((ref) => !known.has(ref.id));
+      let html: string | undefined;
+      if (current) html = current.citations[index];
+      else if (rendered) html = rendered.bySignature.get(clusterSignature(node.attrs as Cluster));
+      const note = rendered?.styleClass === 'note' ? index + 1 : null;
+      decorations.push(
+        Decoration.node(
+          pos,
+          pos + node.nodeSize,
+          {},
+          {
+            citation: { html: html ?? '', missing, note } satisfies CitationDecoration,
+          },
+        ),
+      );
+      return false;
+    }
+    if (name === 'bibliography_part') {
+      decorations.push(
+        Decoration.node(
+          pos,
+          pos + node.nodeSize,
+          {},
+          {
+            bibliography: {
+              heading: documentLabel('bibliography', language),
+              entries: rendered?.bibliography ?? [],
+              notes: rendered?.styleClass === 'note' ? rendered.citations : [],
+            },
+          },
+        ),
+      );
+      return false;
+    }
+    return true;
+  });
+  return DecorationSet.create(doc, decorations);
+}
+
+function tableCaption(label: string, caption: string): HTMLElement {
+  const element = document.createElement('div');
+  element.className = 'doc-table-caption';
+  element.contentEditable = 'false';
+  const strong = element.appendChild(document.createElement('strong'));
+  strong.textContent = caption ? `${label}: ` : label;
+  element.append(caption);
+  return element;
+}
+
+function derive(doc: PMNode, rendered: RenderedState | null): AcademicState {
+  const numbering = numberDocument(doc);
+  const clusters = collectClusters(doc);
+  const base = { numbering, clusters, signature: requestSignature(doc, clusters), rendered };
+  return { ...base, decorations: buildDecorations(doc, base) };
+}
+
+/** How long typing may pause before the citations are rendered again (one batch per pause). */
+const RENDER_DELAY_MS = 120;
+
+let worker: Worker | null = null;
+let nextRequest = 1;
+function citationWorker(): Worker | null {
+  // No workers (an old browser, a test DOM): citations show their keys, the rest still works.
+  if (typeof Worker === 'undefined') return null;
+  worker ??= new Worker(new URL('./citation-worker.ts', import.meta.url), { type: 'module' });
+  return worker;
+}
+
+/** Sends the document's citations to the worker whenever they changed, and feeds the answer back. */
+class CitationRenderer {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private sent = '';
+  private pending = 0;
+  private readonly listener = (event: MessageEvent<CitationAnswer>) => this.answer(event.data);
+  private readonly signatures = new Map<number, { signature: string; clusters: Cluster[] }>();
+
+  constructor(private readonly view: EditorView) {
+    citationWorker()?.addEventListener('message', this.listener);
+    this.update();
+  }
+
+  update(): void {
+    const state = academicKey.getState(this.view.state);
+    if (!state || state.signature === this.sent) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.send(), this.sent ? RENDER_DELAY_MS : 0);
+  }
+
+  private send(): void {
+    this.timer = null;
+    const state = academicKey.getState(this.view.state);
+    if (!state || this.view.isDestroyed) return;
+    this.sent = state.signature;
+    const doc = this.view.state.doc;
+    if (!state.clusters.length) {
+      this.apply(
+        state.signature,
+        state.clusters,
+        { styleClass: 'in-text', citations: [], bibliography: [] },
+        false,
+      );
+      return;
+    }
+    const requestId = nextRequest++;
+    this.pending = requestId;
+    this.signatures.set(requestId, { signature: state.signature, clusters: state.clusters });
+    citationWorker()?.postMessage({
+      requestId,
+      style: String(doc.attrs.citationstyle),
+      locale: documentCslLocale(String(doc.attrs.language)),
+      entries: [...documentBibliography(doc)],
+      clusters: state.clusters,
+    } satisfies CitationRequest);
+  }
+
+  private answer(data: CitationAnswer): void {
+    const request = this.signatures.get(data.requestId);
+    if (!request) return;
+    this.signatures.delete(data.requestId);
+    // Only the latest request counts; an older answer would flash old texts.
+    if (data.requestId !== this.pending || this.view.isDestroyed) return;
+    // A failed rendering keeps what was shown before (the texts of the clusters it knew).
+    if (data.ok) this.apply(request.signature, request.clusters, data, false);
+  }
+
+  private apply(
+    signature: string,
+    clusters: Cluster[],
+    data: { styleClass: string; citations: string[]; bibliography: string[] },
+    failed: boolean,
+  ): void {
+    const bySignature = new Map<string, string>();
+    clusters.forEach((cluster, index) => {
+      const key = clusterSignature(cluster);
+      if (!bySignature.has(key)) bySignature.set(key, data.citations[index] ?? '');
+    });
+    const rendered: RenderedState = { signature, ...data, bySignature, failed };
+    this.view.dispatch(this.view.state.tr.setMeta(academicKey, rendered).setMeta('addToHistory', false));
+  }
+
+  destroy(): void {
+    if (this.timer) clearTimeout(this.timer);
+    citationWorker()?.removeEventListener('message', this.listener);
+  }
+}
+
+const PROBE: CitationReference = { id: 'probe', prefix: '', locator: '' };
+
+/** Typing `@` at the start of a word opens the citation picker (the `@` is replaced by the citation). */
+function citationTrigger(context: AcademicContext): Plugin {
+  return new Plugin({
+    props: {
+      handleTextInput(view, from, to, text) {
+        if (text !== '@') return false;
+        const $from = view.state.doc.resolve(from);
+        const before = $from.parent.textBetween(
+          Math.max(0, $from.parentOffset - 1),
+          $from.parentOffset,
+          '',
+          ' ',
+        );
+        if (before && !/\s|\(|\[/.test(before)) return false;
+        // Only where a citation may go (the part allows it, not in code).
+        if ($from.parent.type.spec.code || !insertCitation('autocite', [PROBE], new Map())(view.state))
+          return false;
+        view.dispatch(view.state.tr.insertText('@', from, to));
+        context.open('citation', { from, to: from + 1 });
+        return true;
+      },
+    },
+  });
+}
+
+/** Numbering, cross-reference texts and rendered citations, as decorations for the node views. */
+export function academicPlugins(context: AcademicContext): Plugin[] {
+  const state = new Plugin<AcademicState>({
+    key: academicKey,
+    state: {
+      init: (_config, editorState: EditorState) => derive(editorState.doc, null),
+      apply: (tr, value, _old, editorState) => {
+        const rendered = tr.getMeta(academicKey) as RenderedState | undefined;
+        if (!tr.docChanged && !rendered) return value;
+        return derive(editorState.doc, rendered ?? value.rendered);
+      },
+    },
+    props: { decorations: (editorState) => academicKey.getState(editorState)?.decorations },
+    view: (view) => new CitationRenderer(view),
+    // Figures and tables made here (or pasted) get ids; remote steps are left to their authors.
+    appendTransaction: (transactions, _old, editorState) => {
+      if (!transactions.some((tr) => tr.docChanged && !tr.getMeta('collab$'))) return null;
+      return assignTargetIds(editorState);
+    },
+  });
+  return [state, inputRules({ rules: mathInputRules() }), citationTrigger(context)];
+}
+
+/** Cross-references whose target is gone, for the Tools dialog. */
+export function brokenReferences(state: EditorState) {
+  const academic = academicKey.getState(state);
+  return missingCrossReferences(state.doc, academic?.numbering);
+}
+
+export { clusterSignature };

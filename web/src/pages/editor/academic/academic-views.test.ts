@@ -1,0 +1,75 @@
+// @vitest-environment jsdom
+import { insertCrossReference, insertDisplayEquation } from '@scriptorium/common/editor/academic-commands';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import { typeInto as type } from '@scriptorium/common/editor/testing';
+import { EditorState, TextSelection } from 'prosemirror-state';
+import { EditorView } from 'prosemirror-view';
+import { afterEach, describe, expect, it } from 'vitest';
+import { academicPlugins, brokenReferences, documentCslLocale } from './academic-plugin';
+import { academicNodeViews } from './academic-views';
+
+const views: EditorView[] = [];
+afterEach(() => {
+  for (const view of views.splice(0)) view.destroy();
+});
+
+function editor(opened: string[] = []): EditorView {
+  const doc = createDocument(schema, standardArticle, { title: 'T', language: 'de-DE' });
+  let start = 0;
+  doc.forEach((node, offset) => {
+    if (node.attrs.id === 'body') start = offset + 2;
+  });
+  const state = EditorState.create({ doc, plugins: academicPlugins({ open: (kind) => opened.push(kind) }) });
+  const view = new EditorView(document.body.appendChild(document.createElement('div')), {
+    state: state.apply(state.tr.setSelection(TextSelection.create(doc, start))),
+    nodeViews: academicNodeViews({ t: (key) => `t:${key}`, edit: (kind) => opened.push(kind) }),
+  });
+  views.push(view);
+  return view;
+}
+
+describe('academic node views', () => {
+  it('draws equations as MathML and LaTeX errors as red source with the message', () => {
+    const view = editor();
+    type(view, 'a $x^2$ and $\\frac{$ ');
+    const equations = view.dom.querySelectorAll('.doc-equation');
+    expect(equations).toHaveLength(2);
+    expect(equations[0].querySelector('math msup')).not.toBeNull();
+    expect(equations[1].classList.contains('doc-math-error')).toBe(true);
+    expect(equations[1].textContent).toBe('\\frac{');
+    expect(equations[1].getAttribute('title')).toMatch(/end of input/);
+  });
+
+  it('numbers display equations, shows live cross-reference texts and missing targets', () => {
+    const view = editor();
+    insertDisplayEquation('a=b')(view.state, view.dispatch);
+    expect(view.dom.querySelector('.doc-equation-number')?.textContent).toBe('(1)');
+    const figurePos = view.state.selection.from - 2;
+    const target = view.state.doc.nodeAt(figurePos);
+    expect(target?.type.name).toBe('figure');
+    insertCrossReference(String(target?.attrs.id), '(1)')(view.state, view.dispatch);
+    const reference = view.dom.querySelector('.doc-cross-reference');
+    expect(reference?.textContent).toBe('(1)');
+    view.dispatch(view.state.tr.delete(figurePos, figurePos + 1));
+    expect(view.dom.querySelector('.doc-cross-reference')?.textContent).toBe('t:academic.missingTarget');
+    expect(view.dom.querySelector('.doc-cross-reference')?.classList.contains('doc-missing')).toBe(true);
+    expect(brokenReferences(view.state)).toHaveLength(1);
+  });
+
+  it('opens the citation picker on "@" at the start of a word only', () => {
+    const opened: string[] = [];
+    const view = editor(opened);
+    type(view, 'mail a@b ');
+    expect(opened).toEqual([]);
+    type(view, '@');
+    expect(opened).toEqual(['citation']);
+  });
+
+  it('picks the CSL locale of the document language', () => {
+    expect(documentCslLocale('de-CH')).toBe('de-DE');
+    expect(documentCslLocale('pt-PT')).toBe('pt-BR');
+    expect(documentCslLocale('fr-FR')).toBe('fr-FR');
+    expect(documentCslLocale('ja-JP')).toBe('en-US');
+  });
+});

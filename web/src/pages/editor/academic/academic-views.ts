@@ -1,0 +1,321 @@
+import { renderLatex } from '@scriptorium/common/editor/academic-math';
+import type { CitationReference } from '@scriptorium/common/editor/academic-nodes';
+import type { Node as PMNode } from 'prosemirror-model';
+import { NodeSelection } from 'prosemirror-state';
+import type { Decoration, EditorView, NodeView, NodeViewConstructor } from 'prosemirror-view';
+import { sanitizeHtml } from '../../flatpage/sanitize-html';
+import './academic.css';
+import type { CitationDecoration } from './academic-plugin';
+
+/**
+ * Node views of the academic nodes: equations drawn as MathML (Temml), figures with their number
+ * and caption, citations and cross-references with the texts the academic plugin computed (node
+ * decorations), and the bibliography section at the end. LaTeX errors, missing entries, targets
+ * and images are drawn as such, in red, and never stop the document from opening.
+ */
+
+export interface AcademicViewContext {
+  t(key: string, options?: Record<string, unknown>): string;
+  /** Opens the dialog that edits the node at pos (the math field, the figure or citation picker). */
+  edit(kind: 'math' | 'figure' | 'citation', pos: number): void;
+}
+
+function parseMath(target: HTMLElement, latex: string, display: boolean, t: AcademicViewContext['t']): void {
+  const result = renderLatex(latex, display);
+  target.classList.toggle('doc-math-error', !result.ok);
+  if (result.ok) {
+    // Temml's MathML of our own rendering; the LaTeX is untrusted but Temml escapes text and
+    // refuses \href and friends (trust: false).
+    target.innerHTML = result.mathml;
+    target.removeAttribute('title');
+  } else {
+    target.textContent = latex || t('academic.emptyEquation');
+    target.title = result.error === 'empty' ? t('academic.emptyEquation') : result.error;
+  }
+}
+
+/**
+ * Citeproc's HTML, with everything but formatting removed (entry texts are user data). A long
+ * paper repeats the same citations: each distinct text is cleaned once and copied after that.
+ */
+const cleaned = new Map<string, DocumentFragment>();
+function safeHtml(html: string): DocumentFragment {
+  let fragment = cleaned.get(html);
+  if (!fragment) {
+    if (cleaned.size > 5000) cleaned.clear();
+    fragment = sanitizeHtml(html);
+    cleaned.set(html, fragment);
+  }
+  return fragment.cloneNode(true) as DocumentFragment;
+}
+
+function decorationSpec<T>(decorations: readonly Decoration[], key: string): T | undefined {
+  for (const decoration of decorations) {
+    const spec = (decoration as unknown as { spec: Record<string, unknown> }).spec;
+    if (spec && key in spec) return spec[key] as T;
+  }
+  return undefined;
+}
+
+abstract class AtomView implements NodeView {
+  dom: HTMLElement;
+  constructor(
+    protected node: PMNode,
+    protected readonly view: EditorView,
+    protected readonly getPos: () => number | undefined,
+    protected readonly context: AcademicViewContext,
+    tag: string,
+  ) {
+    this.dom = document.createElement(tag);
+    this.dom.addEventListener('dblclick', (event) => {
+      const pos = this.getPos();
+      if (pos === undefined || !this.view.editable) return;
+      event.preventDefault();
+      this.view.dispatch(this.view.state.tr.setSelection(NodeSelection.create(this.view.state.doc, pos)));
+      this.onEdit(pos);
+    });
+  }
+  protected abstract onEdit(pos: number): void;
+  ignoreMutation(): boolean {
+    return true;
+  }
+  stopEvent(): boolean {
+    return false;
+  }
+}
+
+class EquationView extends AtomView {
+  private latex = '';
+  constructor(
+    node: PMNode,
+    view: EditorView,
+    getPos: () => number | undefined,
+    context: AcademicViewContext,
+  ) {
+    super(node, view, getPos, context, 'span');
+    this.dom.className = 'doc-equation';
+    this.render(node);
+  }
+  private render(node: PMNode) {
+    this.latex = String(node.attrs.equation);
+    this.dom.setAttribute('data-equation', this.latex);
+    parseMath(this.dom, this.latex, false, this.context.t);
+  }
+  update(node: PMNode): boolean {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    if (node.attrs.equation !== this.latex) this.render(node);
+    return true;
+  }
+  protected onEdit(pos: number) {
+    this.context.edit('math', pos);
+  }
+}
+
+class FigureView extends AtomView {
+  private key = '';
+  constructor(
+    node: PMNode,
+    view: EditorView,
+    getPos: () => number | undefined,
+    context: AcademicViewContext,
+    decorations: readonly Decoration[],
+  ) {
+    super(node, view, getPos, context, 'figure');
+    this.dom.contentEditable = 'false';
+    this.render(node, decorations);
+  }
+  private render(node: PMNode, decorations: readonly Decoration[]) {
+    const label = decorationSpec<string>(decorations, 'label') ?? '';
+    const key = JSON.stringify([node.attrs, label]);
+    if (key === this.key) return;
+    this.key = key;
+    const { category, src, equation, caption, aligned, width } = node.attrs;
+    this.dom.className = `doc-figure doc-figure-${aligned}`;
+    this.dom.setAttribute('data-category', String(category));
+    this.dom.id = String(node.attrs.id);
+    this.dom.replaceChildren();
+    if (category === 'equation') {
+      const math = this.dom.appendChild(document.createElement('div'));
+      math.className = 'doc-display-equation';
+      parseMath(math, String(equation), true, this.context.t);
+      const number = this.dom.appendChild(document.createElement('span'));
+      number.className = 'doc-equation-number';
+      number.textContent = label;
+    } else {
+      if (src) {
+        const image = this.dom.appendChild(document.createElement('img'));
+        image.src = String(src);
+        image.alt = String(caption);
+        image.style.width = `${Number(width) || 100}%`;
+        image.addEventListener('error', () => {
+          const missing = document.createElement('p');
+          missing.className = 'doc-missing';
+          missing.textContent = this.context.t('academic.missingImage');
+          image.replaceWith(missing);
+        });
+      } else if (equation) {
+        const math = this.dom.appendChild(document.createElement('div'));
+        parseMath(math, String(equation), true, this.context.t);
+      }
+      const figcaption = this.dom.appendChild(document.createElement('figcaption'));
+      if (label) {
+        const strong = figcaption.appendChild(document.createElement('strong'));
+        strong.textContent = caption ? `${label}: ` : label;
+      }
+      figcaption.append(String(caption));
+    }
+  }
+  update(node: PMNode, decorations: readonly Decoration[]): boolean {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    this.render(node, decorations);
+    return true;
+  }
+  protected onEdit(pos: number) {
+    this.context.edit(this.node.attrs.category === 'equation' ? 'math' : 'figure', pos);
+  }
+}
+
+class CitationView extends AtomView {
+  private key = '';
+  constructor(
+    node: PMNode,
+    view: EditorView,
+    getPos: () => number | undefined,
+    context: AcademicViewContext,
+    decorations: readonly Decoration[],
+  ) {
+    super(node, view, getPos, context, 'span');
+    this.render(node, decorations);
+  }
+  private render(node: PMNode, decorations: readonly Decoration[]) {
+    const spec = decorationSpec<CitationDecoration>(decorations, 'citation');
+    const key = JSON.stringify([node.attrs, spec]);
+    if (key === this.key) return;
+    this.key = key;
+    const references = node.attrs.references as CitationReference[];
+    this.dom.className = 'doc-citation';
+    this.dom.setAttribute('data-citation', '');
+    this.dom.classList.toggle('doc-missing', Boolean(spec?.missing));
+    this.dom.title = spec?.missing ? this.context.t('academic.missingEntry') : '';
+    if (spec?.note) {
+      this.dom.classList.add('doc-citation-note');
+      this.dom.textContent = String(spec.note);
+      if (spec.html) this.dom.title = safeHtml(spec.html).textContent ?? '';
+    } else if (spec?.html) this.dom.replaceChildren(safeHtml(spec.html));
+    else this.dom.textContent = references.map((ref) => `@${ref.id}`).join('; ');
+  }
+  update(node: PMNode, decorations: readonly Decoration[]): boolean {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    this.render(node, decorations);
+    return true;
+  }
+  protected onEdit(pos: number) {
+    this.context.edit('citation', pos);
+  }
+}
+
+class CrossReferenceView extends AtomView {
+  constructor(
+    node: PMNode,
+    view: EditorView,
+    getPos: () => number | undefined,
+    context: AcademicViewContext,
+    decorations: readonly Decoration[],
+  ) {
+    super(node, view, getPos, context, 'span');
+    this.dom.className = 'doc-cross-reference';
+    this.render(node, decorations);
+  }
+  private render(node: PMNode, decorations: readonly Decoration[]) {
+    const label = decorationSpec<string | null>(decorations, 'label');
+    const missing = !label;
+    this.dom.classList.toggle('doc-missing', missing);
+    this.dom.setAttribute('data-cross-reference', String(node.attrs.id));
+    this.dom.textContent = missing ? this.context.t('academic.missingTarget') : label;
+    this.dom.title = missing ? String(node.attrs.title) : '';
+  }
+  update(node: PMNode, decorations: readonly Decoration[]): boolean {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    this.render(node, decorations);
+    return true;
+  }
+  protected onEdit() {}
+}
+
+interface BibliographySpec {
+  heading: string;
+  entries: string[];
+  notes: string[];
+}
+
+class BibliographyView implements NodeView {
+  dom: HTMLElement;
+  private key = '';
+  constructor(
+    private node: PMNode,
+    decorations: readonly Decoration[],
+    private readonly context: AcademicViewContext,
+  ) {
+    this.dom = document.createElement('section');
+    this.dom.className = 'doc-part doc-bibliography';
+    this.dom.contentEditable = 'false';
+    this.render(decorations);
+  }
+  private render(decorations: readonly Decoration[]) {
+    const spec = decorationSpec<BibliographySpec>(decorations, 'bibliography');
+    const key = JSON.stringify(spec);
+    if (key === this.key) return;
+    this.key = key;
+    this.dom.replaceChildren();
+    if (!spec) return;
+    if (spec.notes.length) {
+      const heading = this.dom.appendChild(document.createElement('h2'));
+      heading.textContent = this.context.t('academic.notes');
+      const list = this.dom.appendChild(document.createElement('ol'));
+      list.className = 'doc-citation-notes';
+      for (const note of spec.notes) list.appendChild(document.createElement('li')).append(safeHtml(note));
+    }
+    if (!spec.entries.length) {
+      this.dom.hidden = !spec.notes.length;
+      return;
+    }
+    this.dom.hidden = false;
+    const heading = this.dom.appendChild(document.createElement('h2'));
+    heading.textContent = spec.heading;
+    const list = this.dom.appendChild(document.createElement('div'));
+    list.className = 'doc-bibliography-entries';
+    for (const entry of spec.entries) {
+      const item = list.appendChild(document.createElement('div'));
+      item.className = 'doc-bibliography-entry';
+      item.append(safeHtml(entry));
+    }
+  }
+  update(node: PMNode, decorations: readonly Decoration[]): boolean {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    this.render(decorations);
+    return true;
+  }
+  ignoreMutation(): boolean {
+    return true;
+  }
+  stopEvent(): boolean {
+    return true;
+  }
+}
+
+export function academicNodeViews(context: AcademicViewContext): Record<string, NodeViewConstructor> {
+  return {
+    equation: (node, view, getPos) => new EquationView(node, view, getPos, context),
+    figure: (node, view, getPos, decorations) => new FigureView(node, view, getPos, context, decorations),
+    citation: (node, view, getPos, decorations) => new CitationView(node, view, getPos, context, decorations),
+    cross_reference: (node, view, getPos, decorations) =>
+      new CrossReferenceView(node, view, getPos, context, decorations),
+    bibliography_part: (node, _view, _getPos, decorations) =>
+      new BibliographyView(node, decorations, context),
+  };
+}
