@@ -121,12 +121,12 @@ function stepsMessage(from: number, steps: StoredStep[]): DocumentServerMessage 
 }
 
 /** Applies steps to a document, checking each against the sender's right and the schema. */
-function applySteps(doc: PMNode, steps: Step[], right: AccessRight): PMNode {
+function applySteps(doc: PMNode, steps: Step[], right: AccessRight, userId: number): PMNode {
   const rule = STEP_RULES[right];
   const problemsBefore = checkDocument(doc).length;
   let current = doc;
   for (const step of steps) {
-    if (!rule(step, current)) throw new Refusal('rights');
+    if (!rule(step, current, userId)) throw new Refusal('rights');
     let result: ReturnType<Step['apply']>;
     try {
       result = step.apply(current);
@@ -345,7 +345,7 @@ export function createDocumentEndpoint() {
       if (message.v > room.version) return { kind: 'refused' as const, reason: 'ahead' as const };
       let doc: PMNode;
       try {
-        doc = applySteps(room.doc, steps, right);
+        doc = applySteps(room.doc, steps, right, socket.user.id);
       } catch (error) {
         if (error instanceof Refusal) return { kind: 'refused' as const, reason: error.reason };
         throw error;
