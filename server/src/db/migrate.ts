@@ -8,6 +8,7 @@ import { usermedia } from './migrations/004-usermedia';
 import { bibliography } from './migrations/005-bibliography';
 import { documents } from './migrations/006-documents';
 import { documentSteps } from './migrations/008-document-steps';
+import { documentReview } from './migrations/010-document-review';
 import type { DualMigration } from './migrations/helpers';
 
 /** Every migration in order. Names are permanent: never rename or reorder one that has shipped. */
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '005-bibliography': bibliography,
   '006-documents': documents,
   '008-document-steps': documentSteps,
+  '010-document-review': documentReview,
   ...pluginMigrations(),
 };
 
