@@ -10,6 +10,7 @@ import {
 import type { Plugin } from 'prosemirror-state';
 import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from '../../ws/connector';
 import { CollabSession } from './collab-session';
+import { ReviewStore } from './review/review-store';
 
 export type LoadState = 'loading' | 'ready' | 'denied';
 
@@ -29,6 +30,8 @@ const CARET_INTERVAL_MS = 250;
  */
 export class DocumentConnection {
   readonly session: CollabSession;
+  /** Comment threads and revision requests (issue 18). */
+  readonly review: ReviewStore;
   private readonly connector: WebSocketConnector;
   private readonly listeners = new Set<() => void>();
   load: LoadState = 'loading';
@@ -53,6 +56,10 @@ export class DocumentConnection {
         this.refused = reason;
         this.changed();
       },
+    });
+    this.review = new ReviewStore((message) => {
+      this.send(message);
+      return true;
     });
     this.connector = new WebSocketConnector({
       wsUrlBase: options.wsUrlBase,
@@ -89,12 +96,20 @@ export class DocumentConnection {
   getVersion = (): number => this.version;
 
   /**
-   * Whether this right may change the text. write-tracked may only add tracked changes, comment and
-   * review only comments: until the editor makes those (the review issue), such users read, so
-   * that the server never has to refuse text they typed.
+   * Whether this right may change the text: write freely, write-tracked and review only in
+   * suggestion mode (mustSuggest), so that the server never has to refuse text they typed.
+   * comment only anchors comments (not by typing).
    */
   get canWrite(): boolean {
-    return this.right === 'write';
+    return this.right === 'write' || this.mustSuggest;
+  }
+
+  get mustSuggest(): boolean {
+    return this.right === 'write-tracked' || this.right === 'review';
+  }
+
+  get canComment(): boolean {
+    return this.right !== 'read' && this.right !== 'read-without-comments';
   }
 
   /** Unsaved: steps not yet confirmed, or messages not yet acknowledged by the transport. */
@@ -124,6 +139,7 @@ export class DocumentConnection {
     const parsed = documentServerMessage.safeParse(frame);
     if (!parsed.success) return;
     const message = parsed.data;
+    if (this.review.receive(message)) return;
     switch (message.type) {
       case 'doc_data': {
         this.right = message.access_right;

@@ -37,6 +37,7 @@ import {
 import { redo, undo } from 'prosemirror-history';
 import type { Command, EditorState } from 'prosemirror-state';
 import { isInTable } from 'prosemirror-tables';
+import { REVIEW_ACTIONS } from './review/review-actions';
 
 /**
  * Every toolbar button, menu item and shortcut of the editor, in one table: the menus, the
@@ -45,7 +46,7 @@ import { isInTable } from 'prosemirror-tables';
  * the editor because elsewhere they move the focus.
  */
 
-export type MenuId = 'file' | 'edit' | 'insert' | 'format' | 'tools' | 'help';
+export type MenuId = 'file' | 'edit' | 'insert' | 'format' | 'review' | 'tools' | 'help';
 export type PanelId =
   | 'search'
   | 'wordCount'
@@ -54,7 +55,10 @@ export type PanelId =
   | 'shortcuts'
   | 'faq'
   | 'link'
-  | 'author';
+  | 'author'
+  | 'comment'
+  | 'saveRevision'
+  | 'history';
 
 export interface EditorActionSpec {
   id: string;
@@ -70,6 +74,12 @@ export interface EditorActionSpec {
   icon?: LucideIcon;
   /** Changes the document: hidden for read-only rights. */
   writes: boolean;
+  /**
+   * A right beyond `writes` (issue 18): 'write' only for the write right (accepting changes, the
+   * suggestion toggle), 'comment' for every right that may comment, 'history' for every right
+   * that sees revisions.
+   */
+  need?: 'write' | 'comment' | 'history';
   command?: Command;
   active?(state: EditorState): boolean;
   /** Opens a dialog or panel instead of running a command. */
@@ -374,9 +384,10 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     panel: 'shortcuts',
   },
   { id: 'editor.faq', title: 'action.faq', menu: 'help', group: 'help', writes: false, panel: 'faq' },
+  ...REVIEW_ACTIONS,
 ];
 
-export const MENUS: readonly MenuId[] = ['file', 'edit', 'insert', 'format', 'tools', 'help'];
+export const MENUS: readonly MenuId[] = ['file', 'edit', 'insert', 'format', 'review', 'tools', 'help'];
 
 /** `Mod+Shift+Z` as prosemirror-keymap writes it: `Mod-Shift-z`. */
 export function keymapName(keys: string): string {
