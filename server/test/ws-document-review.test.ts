@@ -66,7 +66,14 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   async function grant(documentId: number, userId: number, rights: AccessRight): Promise<void> {
     await server()
       .ctx.db.insertInto('document_access')
-      .values({ document_id: documentId, user_id: userId, invite_id: null, rights, path: '', created_at: Date.now() })
+      .values({
+        document_id: documentId,
+        user_id: userId,
+        invite_id: null,
+        rights,
+        path: '',
+        created_at: Date.now(),
+      })
       .execute();
   }
 
@@ -98,7 +105,11 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     const commenter = await holder(id, 'comment');
     const doc = ownerClient.state!.doc;
     const at = paragraphStart(doc);
-    const mine = schema.marks.insertion.create({ user: tracked.user.id, username: tracked.user.username, date: 1 });
+    const mine = schema.marks.insertion.create({
+      user: tracked.user.id,
+      username: tracked.user.username,
+      date: 1,
+    });
     const spoofed = schema.marks.insertion.create({ user: owner.user.id, username: 'owner', date: 1 });
 
     // A suggestion made by the editor's own tracking is what the server accepts.
@@ -108,7 +119,10 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
       type: 'confirm_diff',
       v: 1,
     });
-    await waitFor(() => reviewer.client.version === 1 && commenter.client.version === 1, 'the suggestion relayed');
+    await waitFor(
+      () => reviewer.client.version === 1 && commenter.client.version === 1,
+      'the suggestion relayed',
+    );
     const now = reviewer.client.state!.doc;
 
     // Untracked text, someone else's name on a suggestion, taking out another's suggestion: refused.
@@ -120,7 +134,8 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
       [commenter.client, stepsOf(now, (tr) => tr.insert(at, schema.text('x', [mine])))],
       [commenter.client, stepsOf(now, (tr) => tr.addMark(at, at + 3, schema.marks.em.create()))],
     ];
-    for (const [client, ds] of refusals) expect(await client.sendRaw({ v: 1, ds })).toMatchObject({ reason: 'rights' });
+    for (const [client, ds] of refusals)
+      expect(await client.sendRaw({ v: 1, ds })).toMatchObject({ reason: 'rights' });
 
     // The reviewer suggests a deletion; the commenter anchors a comment.
     const deletion = schema.marks.deletion.create({ user: reviewer.user.id, username: 'r', date: 2 });
@@ -131,7 +146,9 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     expect(
       await commenter.client.sendRaw({
         v: 2,
-        ds: stepsOf(commenter.client.state!.doc, (tr) => tr.addMark(at, at + 5, schema.marks.comment.create({ id: 9 }))),
+        ds: stepsOf(commenter.client.state!.doc, (tr) =>
+          tr.addMark(at, at + 5, schema.marks.comment.create({ id: 9 })),
+        ),
       }),
     ).toMatchObject({ type: 'confirm_diff', v: 3 });
 
@@ -162,7 +179,9 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     const hidden = await holder(id, 'read-without-comments');
     const reader = await holder(id, 'read');
 
-    expect(await commenter.client.review({ type: 'thread_create', thread: 11, text: 'Cite this?' })).toMatchObject({
+    expect(
+      await commenter.client.review({ type: 'thread_create', thread: 11, text: 'Cite this?' }),
+    ).toMatchObject({
       type: 'review_answer',
     });
     expect(await reviewer.client.review({ type: 'thread_create', thread: 22, text: 'Unclear.' })).toEqual({
@@ -170,33 +189,46 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
       rid: expect.any(Number),
     });
     // The same id twice, a reader commenting, an empty text: refused with a reason, nothing stored.
-    expect(await commenter.client.review({ type: 'thread_create', thread: 22, text: 'Again' })).toMatchObject({
-      error: 'exists',
-    });
+    expect(await commenter.client.review({ type: 'thread_create', thread: 22, text: 'Again' })).toMatchObject(
+      {
+        error: 'exists',
+      },
+    );
     expect(await reader.client.review({ type: 'thread_create', thread: 33, text: 'No' })).toMatchObject({
       error: 'rights',
     });
     await ownerClient.review({ type: 'comment_answer', thread: 22, text: 'Fixed, see §2.' });
     await commenter.client.review({ type: 'comment_answer', thread: 22, text: 'Agreed' });
     // The reviewer may not answer a thread that is not theirs.
-    expect(await reviewer.client.review({ type: 'comment_answer', thread: 11, text: 'me too' })).toMatchObject({
+    expect(
+      await reviewer.client.review({ type: 'comment_answer', thread: 11, text: 'me too' }),
+    ).toMatchObject({
       error: 'rights',
     });
 
     await waitFor(() => threadsOf(ownerClient).get(22)?.comments.length === 3, 'all answers at the owner');
-    await waitFor(() => threadsOf(reviewer.client).get(22)?.comments.length === 2, 'the owner’s answer at the reviewer');
+    await waitFor(
+      () => threadsOf(reviewer.client).get(22)?.comments.length === 2,
+      'the owner’s answer at the reviewer',
+    );
     expect([...threadsOf(ownerClient).keys()].sort()).toEqual([11, 22]);
     expect(threadsOf(reader.client).size).toBe(2);
     // The reviewer: own thread, own text and the owner's answer, not the commenter's.
     expect([...threadsOf(reviewer.client).keys()]).toEqual([22]);
-    expect(threadsOf(reviewer.client).get(22)!.comments.map((c) => c.text)).toEqual(['Unclear.', 'Fixed, see §2.']);
+    expect(
+      threadsOf(reviewer.client)
+        .get(22)!
+        .comments.map((c) => c.text),
+    ).toEqual(['Unclear.', 'Fixed, see §2.']);
     // read-without-comments: no threads at all, no updates.
     expect(hidden.client.messages.some((m) => m.type === 'thread')).toBe(false);
     expect(threadsOf(hidden.client).size).toBe(0);
 
     // Edit and delete only one's own.
     const answer = threadsOf(ownerClient).get(22)!.comments[1];
-    expect(await commenter.client.review({ type: 'comment_edit', comment: answer.id, text: 'Hacked' })).toMatchObject({
+    expect(
+      await commenter.client.review({ type: 'comment_edit', comment: answer.id, text: 'Hacked' }),
+    ).toMatchObject({
       error: 'rights',
     });
     await ownerClient.review({ type: 'comment_edit', comment: answer.id, text: 'Fixed in §2.' });
@@ -215,7 +247,9 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
       error: 'invalid',
     });
     await waitFor(
-      () => threadsOf(commenter.client).get(11)?.assigned === commenter.user.id && !threadsOf(commenter.client).get(22)?.resolved,
+      () =>
+        threadsOf(commenter.client).get(11)?.assigned === commenter.user.id &&
+        !threadsOf(commenter.client).get(22)?.resolved,
       'assigned and reopened',
     );
 
@@ -228,7 +262,11 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     });
     // A reopened socket gets the same filtered view.
     const again = await open(reviewer.browser, id);
-    expect(threadsOf(again).get(22)!.comments.map((c) => c.user)).toEqual([reviewer.user.id, owner.user.id]);
+    expect(
+      threadsOf(again)
+        .get(22)!
+        .comments.map((c) => c.user),
+    ).toEqual([reviewer.user.id, owner.user.id]);
   });
 
   it('mails a co-author mentioned with @username a link to the document', async () => {
@@ -312,7 +350,12 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     client.close();
     const db = server().ctx.db;
     const rows = await eventually(
-      () => db.selectFrom('document_revisions').select(['auto', 'version']).where('document_id', '=', id).execute(),
+      () =>
+        db
+          .selectFrom('document_revisions')
+          .select(['auto', 'version'])
+          .where('document_id', '=', id)
+          .execute(),
       (found) => found.length > 0,
       'the automatic revision',
     );

@@ -221,7 +221,11 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
     expect((await stored(id)).version).toBe(0);
 
     // Suggesting: inserted text carrying the sender's own insertion mark (issue 18).
-    const insertion = schema.marks.insertion.create({ user: holders['write-tracked'].id, username: 'x', date: 1 });
+    const insertion = schema.marks.insertion.create({
+      user: holders['write-tracked'].id,
+      username: 'x',
+      date: 1,
+    });
     const suggested = stepsOf(doc, (tr) => tr.insert(at, schema.text('suggested', [insertion])));
     expect(await readers['write-tracked'].sendRaw({ v: 0, ds: suggested })).toMatchObject({
       type: 'confirm_diff',

@@ -72,7 +72,11 @@ export const REVIEW_MARK_SPECS: Record<string, MarkSpec> = {
     attrs: trackAttrs({ approved: { default: false } }),
     inclusive: false,
     parseDOM: trackParse('span.insertion'),
-    toDOM: (mark) => ['span', trackDOM(mark.attrs.approved ? 'insertion approved' : 'insertion', mark.attrs), 0],
+    toDOM: (mark) => [
+      'span',
+      trackDOM(mark.attrs.approved ? 'insertion approved' : 'insertion', mark.attrs),
+      0,
+    ],
   },
   deletion: {
     attrs: trackAttrs(),

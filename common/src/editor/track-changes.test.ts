@@ -193,7 +193,13 @@ describe('accepting and rejecting', () => {
   it('decides all of one author only', () => {
     let { state, at } = withChanges();
     const tr = state.tr;
-    expect(decideChanges(tr, trackedChanges(state.doc).filter((c) => c.user === ada.id), false)).toBe(2);
+    expect(
+      decideChanges(
+        tr,
+        trackedChanges(state.doc).filter((c) => c.user === ada.id),
+        false,
+      ),
+    ).toBe(2);
     state = state.apply(tr);
     expect(runs(state, at)).toEqual(['one two ', 'three[-bob]']);
   });
@@ -240,7 +246,9 @@ describe('the rule for suggestions (server side)', () => {
 
   it('gives comment-only rights comment anchors and nothing else', () => {
     const comment = { comments: true, suggestions: false };
-    expect(check(1, (tr) => tr.addMark(at, at + 2, schema.marks.comment.create({ id: 5 })), comment)).toBe(true);
+    expect(check(1, (tr) => tr.addMark(at, at + 2, schema.marks.comment.create({ id: 5 })), comment)).toBe(
+      true,
+    );
     expect(check(1, (tr) => tr.insert(at, schema.text('x', [ins(ada)])), comment)).toBe(false);
     expect(check(1, (tr) => tr.addMark(at, at + 2, schema.marks.deletion.create({ user: 1 })), comment)).toBe(
       false,

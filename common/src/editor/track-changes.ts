@@ -1,6 +1,20 @@
-import { Fragment, type Mark, type MarkType, type Node as PMNode, type Schema, Slice } from 'prosemirror-model';
+import {
+  Fragment,
+  type Mark,
+  type MarkType,
+  type Node as PMNode,
+  type Schema,
+  Slice,
+} from 'prosemirror-model';
 import { type EditorState, TextSelection, type Transaction } from 'prosemirror-state';
-import { AddMarkStep, Mapping, RemoveMarkStep, ReplaceStep, type Step, type Transform } from 'prosemirror-transform';
+import {
+  AddMarkStep,
+  Mapping,
+  RemoveMarkStep,
+  ReplaceStep,
+  type Step,
+  type Transform,
+} from 'prosemirror-transform';
 import { COMMENT_MARK, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './review-marks';
 import { FORMAT_MARKS } from './schema';
 
@@ -172,7 +186,8 @@ function trackDeletion(tr: Transform, from: number, to: number, user: Reviewer, 
   const $to = tr.doc.resolve(to);
   if (!segments.length && !$from.sameParent($to)) return false;
   const type = tr.doc.type.schema.marks.deletion;
-  const mark = neighbourMark(tr.doc, from, to, type, user.id) ?? trackMark(tr.doc.type.schema, 'deletion', user, now);
+  const mark =
+    neighbourMark(tr.doc, from, to, type, user.id) ?? trackMark(tr.doc.type.schema, 'deletion', user, now);
   // From the end, so that removing an own insertion does not move what is still to do.
   for (let index = segments.length - 1; index >= 0; index--) {
     const segment = segments[index];
@@ -202,7 +217,8 @@ function trackInsertion(tr: Transform, at: number, content: Fragment, user: Revi
   const schema = tr.doc.type.schema;
   if (!tr.doc.resolve(at).parent.inlineContent) return false;
   const mark =
-    neighbourMark(tr.doc, at, at, schema.marks.insertion, user.id) ?? trackMark(schema, 'insertion', user, now);
+    neighbourMark(tr.doc, at, at, schema.marks.insertion, user.id) ??
+    trackMark(schema, 'insertion', user, now);
   const nodes: PMNode[] = [];
   content.forEach((node) => {
     const kept = node.marks.filter((m) => !TRACKED.has(m.type.name));
@@ -212,7 +228,12 @@ function trackInsertion(tr: Transform, at: number, content: Fragment, user: Revi
 }
 
 /** Adds or removes a formatting mark, recording it in the user's format_change marks. */
-function trackFormat(tr: Transform, step: AddMarkStep | RemoveMarkStep, user: Reviewer, now: number): boolean {
+function trackFormat(
+  tr: Transform,
+  step: AddMarkStep | RemoveMarkStep,
+  user: Reviewer,
+  now: number,
+): boolean {
   const schema = tr.doc.type.schema;
   const adding = step instanceof AddMarkStep;
   const name = step.mark.type.name;
@@ -234,9 +255,14 @@ function trackFormat(tr: Transform, step: AddMarkStep | RemoveMarkStep, user: Re
       // Back where it was: the record goes once the mark is changed (the server checks in order).
       if (!own) tr.addMark(segment.from, segment.to, trackMark(schema, 'format_change', user, now));
       emptied.push(segment);
-    } else tr.addMark(segment.from, segment.to, trackMark(schema, 'format_change', user, now, { before, after }));
+    } else
+      tr.addMark(segment.from, segment.to, trackMark(schema, 'format_change', user, now, { before, after }));
   }
-  tr.step(adding ? new AddMarkStep(step.from, step.to, step.mark) : new RemoveMarkStep(step.from, step.to, step.mark));
+  tr.step(
+    adding
+      ? new AddMarkStep(step.from, step.to, step.mark)
+      : new RemoveMarkStep(step.from, step.to, step.mark),
+  );
   for (const segment of emptied) {
     const own = tr.doc.nodeAt(segment.from)?.marks.find(byUser('format_change', user.id));
     if (own) tr.removeMark(segment.from, segment.to, own);
@@ -366,7 +392,12 @@ function locate(doc: PMNode, change: TrackedChange, mapping: Mapping): { from: n
   return present ? { from, to } : null;
 }
 
-function decide(tr: Transform, change: TrackedChange, accept: boolean, range: { from: number; to: number }): void {
+function decide(
+  tr: Transform,
+  change: TrackedChange,
+  accept: boolean,
+  range: { from: number; to: number },
+): void {
   const { from, to } = range;
   const schema = tr.doc.type.schema;
   const removes = (change.type === 'insertion') !== accept;
@@ -374,8 +405,8 @@ function decide(tr: Transform, change: TrackedChange, accept: boolean, range: { 
     if (!accept) {
       for (const name of change.mark.attrs.after as string[])
         if (schema.marks[name]) tr.removeMark(from, to, schema.marks[name]);
+      // A link's address was not recorded: it cannot come back.
       for (const name of change.mark.attrs.before as string[])
-        // A link's address was not recorded: it cannot come back.
         if (schema.marks[name] && name !== 'link') tr.addMark(from, to, schema.marks[name].create());
     }
     tr.removeMark(from, to, change.mark);
@@ -437,7 +468,8 @@ export function addCommentAnchor(tr: Transaction, from: number, to: number, id: 
 /** Removes a thread's anchor everywhere. */
 export function removeCommentAnchor(tr: Transaction, id: number): Transaction {
   const mark = tr.doc.type.schema.marks[COMMENT_MARK].create({ id });
-  for (const anchor of commentAnchors(tr.doc)) if (anchor.id === id) tr.removeMark(anchor.from, anchor.to, mark);
+  for (const anchor of commentAnchors(tr.doc))
+    if (anchor.id === id) tr.removeMark(anchor.from, anchor.to, mark);
   return tr.setMeta(UNTRACKED, true);
 }
 

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { accessRight, TITLE_MAX } from '../api/documents';
 import { accessDeniedMessage } from './messages';
-import { REVIEW_CLIENT_SCHEMAS, REVIEW_SERVER_SCHEMAS, reviewClientMessage, reviewServerMessage } from './review-messages';
+import {
+  REVIEW_CLIENT_SCHEMAS,
+  REVIEW_SERVER_SCHEMAS,
+  reviewClientMessage,
+  reviewServerMessage,
+} from './review-messages';
 
 /**
  * The application messages of ${ws_url_base}/document/<id>/ (issue 16), the prosemirror-collab

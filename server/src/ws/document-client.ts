@@ -20,7 +20,11 @@ export type DiffAnswer =
   | { type: 'reject_diff'; rid: number; reason: RejectReason };
 
 /** A review message without its rid (the client numbers it). */
-export type ReviewRequest = ReviewClientMessage extends infer M ? (M extends unknown ? Omit<M, 'rid'> : never) : never;
+export type ReviewRequest = ReviewClientMessage extends infer M
+  ? M extends unknown
+    ? Omit<M, 'rid'>
+    : never
+  : never;
 
 export interface DocumentClientOptions {
   /** ws_url_base as the browser has it, absolute here: 'ws://127.0.0.1:8000/ws'. */

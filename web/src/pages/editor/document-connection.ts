@@ -21,6 +21,9 @@ export interface DocumentConnectionOptions {
   createSocket?: SocketFactory;
 }
 
+/** The client id of the server's own steps when a revision is restored. */
+const RESTORE_CLIENT_ID = 'server-restore';
+
 /** How often our caret goes out at most while it moves. */
 const CARET_INTERVAL_MS = 250;
 
@@ -41,6 +44,8 @@ export class DocumentConnection {
   status: ConnectionStatus = { state: 'connecting', unsent: 0 };
   refused: RejectReason | null = null;
   lost = 0;
+  /** Someone restored an earlier revision while this page was open (issue 18). */
+  restored = false;
   /** Bumped on every change, for useSyncExternalStore. */
   version = 0;
   private caretTimer: ReturnType<typeof setTimeout> | null = null;
@@ -150,6 +155,7 @@ export class DocumentConnection {
         break;
       }
       case 'diff':
+        if (message.cids.includes(RESTORE_CLIENT_ID)) this.restored = true;
         this.session.receiveDiff(message);
         break;
       case 'confirm_diff':

@@ -2,8 +2,13 @@ import type { DocumentEntry } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { documentTitle } from '@scriptorium/common/editor/templates';
 import { countDocument } from '@scriptorium/common/editor/text-stats';
+import {
+  newThreadId,
+  reviewStepAllowed,
+  trackTransaction,
+  UNTRACKED,
+} from '@scriptorium/common/editor/track-changes';
 import { folderName, folderOf, folderUrl } from '@scriptorium/common/rules/paths';
-import { newThreadId, reviewStepAllowed, trackTransaction, UNTRACKED } from '@scriptorium/common/editor/track-changes';
 import { isHistoryTransaction } from 'prosemirror-history';
 import { Selection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
@@ -49,6 +54,7 @@ export interface DocumentEditorProps {
 export function DocumentEditor({ document: entry, createSocket }: DocumentEditorProps) {
   const { t } = useTranslation('editor');
   const { t: tWs } = useTranslation('ws');
+  const { t: tReview } = useTranslation('review');
   const configuration = useConfiguration();
   const user = useCurrentUser();
   const mount = useRef<HTMLDivElement>(null);
@@ -68,7 +74,11 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const [pending, setPending] = useState<PendingComment | null>(null);
   const [activeThread, setActiveThread] = useState<number | null>(null);
   const [notice, setNotice] = useState('');
-  const reviewRef = useRef<{ mustSuggest(): boolean; highlighted: ReadonlySet<number>; active: number | null }>({
+  const reviewRef = useRef<{
+    mustSuggest(): boolean;
+    highlighted: ReadonlySet<number>;
+    active: number | null;
+  }>({
     mustSuggest: () => false,
     highlighted: new Set<number>(),
     active: null,
@@ -116,7 +126,10 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     [...review.threads.values()].filter((thread) => !thread.resolved).map((thread) => thread.id),
   );
   reviewRef.current.active = activeThread;
-  const reviewer = { id: user?.id ?? 0, username: user ? `${user.first_name} ${user.last_name}`.trim() || user.username : '' };
+  const reviewer = {
+    id: user?.id ?? 0,
+    username: user ? `${user.first_name} ${user.last_name}`.trim() || user.username : '',
+  };
 
   // Carets of others, with the participants' names and colours.
   caretsRef.current = [...session.carets.values()].map((caret) => {
@@ -175,14 +188,19 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           if (tr.docChanged && !tr.getMeta(UNTRACKED) && (connection.mustSuggest || isSuggesting(state))) {
             if (isHistoryTransaction(tr)) {
               const full = connection.right === 'write';
-              if (!full && !tr.steps.every((step, i) => reviewStepAllowed(step, tr.docs[i], reviewer.id, { comments: true, suggestions: true }))) {
-                setNotice(labels.current('review.notTrackable'));
+              if (
+                !full &&
+                !tr.steps.every((step, i) =>
+                  reviewStepAllowed(step, tr.docs[i], reviewer.id, { comments: true, suggestions: true }),
+                )
+              ) {
+                setNotice(labels.current('review:notTrackable'));
                 return;
               }
             } else {
               const tracked = trackTransaction(tr, state, reviewer);
               if (!tracked) {
-                setNotice(labels.current('review.notTrackable'));
+                setNotice(labels.current('review:notTrackable'));
                 return;
               }
               tr = tracked;
@@ -247,7 +265,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     if (!current) return;
     if (action.panel === 'comment') {
       const { from, to, empty } = current.state.selection;
-      if (empty) setNotice(t('review.selectFirst'));
+      if (empty) setNotice(tReview('selectFirst'));
       else {
         setPending({ id: newThreadId(), from, to });
         setNotice('');
@@ -345,8 +363,9 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           <p className="editor-error">{t('status.lost', { count: connection.lost })}</p>
         ) : null}
         {connection.load === 'ready' && !connection.canWrite ? <p>{t('status.readOnly')}</p> : null}
-        {connection.load === 'ready' && connection.mustSuggest ? <p>{t('review.suggestingOnly')}</p> : null}
+        {connection.load === 'ready' && connection.mustSuggest ? <p>{tReview('suggestingOnly')}</p> : null}
         {notice ? <p className="editor-notice">{notice}</p> : null}
+        {connection.restored ? <p className="editor-notice">{tReview('restoredNotice')}</p> : null}
       </div>
       {view && sidePanels.search ? (
         <SearchPanel
@@ -355,7 +374,9 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           onClose={() => setSidePanels((o) => ({ ...o, search: false }))}
         />
       ) : null}
-      <div className={connection.right === 'read-without-comments' ? 'editor-body' : 'editor-body has-review'}>
+      <div
+        className={connection.right === 'read-without-comments' ? 'editor-body' : 'editor-body has-review'}
+      >
         {view && sidePanels.outline ? (
           <OutlinePanel
             view={view}

@@ -38,7 +38,9 @@ export function EditorMenuBar({ view, canWrite, run, may }: MenuProps) {
     // biome-ignore lint/a11y/useSemanticElements: a group of menu buttons, not a form's fieldset
     <div className="editor-menubar" role="group" aria-label={t('menu.bar')}>
       {MENUS.map((menu) => {
-        const actions = EDITOR_ACTIONS.filter((action) => action.menu === menu && (may ? may(action) : visible(action, canWrite)));
+        const actions = EDITOR_ACTIONS.filter(
+          (action) => action.menu === menu && (may ? may(action) : visible(action, canWrite)),
+        );
         if (!actions.length) return null;
         const groups = [...new Set(actions.map((action) => action.group))];
         return (

@@ -34,10 +34,10 @@ import {
   latestRevision,
   listRevisions,
   mailMentions,
+  ReviewRefusal,
   readPeople,
   readRevision,
   readThreads,
-  ReviewRefusal,
   resolveThread,
   saveRevision,
   type Viewer,
@@ -429,10 +429,23 @@ export function createDocumentEndpoint() {
   }
 
   /** An automatic revision of the room's document, unless nothing changed since the last one. */
-  async function autoRevision(ctx: AppContext, room: Room, id: number, by: { id: number; name: string } | null) {
+  async function autoRevision(
+    ctx: AppContext,
+    room: Room,
+    id: number,
+    by: { id: number; name: string } | null,
+  ) {
     if (room.version <= room.revisedVersion) return;
     const now = Date.now();
-    await saveRevision(ctx.db, { documentId: id, version: room.version, doc: room.doc, name: '', auto: true, user: by, now });
+    await saveRevision(ctx.db, {
+      documentId: id,
+      version: room.version,
+      doc: room.doc,
+      name: '',
+      auto: true,
+      user: by,
+      now,
+    });
     room.revisedVersion = room.version;
     room.revisedAt = now;
   }
@@ -446,7 +459,9 @@ export function createDocumentEndpoint() {
     const [thread] = removed ? [] : await readThreads(topic.ctx.db, id, threadId);
     for (const target of topic.sockets() as Socket[]) {
       const visible = thread ? visibleThread(thread, viewerOf(target)) : null;
-      target.send(visible ? { type: 'thread', thread: visible } : { type: 'thread_removed', thread: threadId });
+      target.send(
+        visible ? { type: 'thread', thread: visible } : { type: 'thread_removed', thread: threadId },
+      );
     }
   }
 
@@ -488,7 +503,15 @@ export function createDocumentEndpoint() {
         doc = result.doc;
       }
       const now = Date.now();
-      await saveRevision(trx, { documentId: id, version: room.version, doc: current, name: '', auto: true, user: author(socket), now });
+      await saveRevision(trx, {
+        documentId: id,
+        version: room.version,
+        doc: current,
+        name: '',
+        auto: true,
+        user: author(socket),
+        now,
+      });
       const json = steps.map((step) => step.toJSON() as StepJson);
       await appendSteps(trx, {
         documentId: id,
@@ -523,7 +546,12 @@ export function createDocumentEndpoint() {
     } satisfies TopicPayload);
   }
 
-  async function handleReview(socket: Socket, room: Room, id: number, message: ReviewClientMessage): Promise<void> {
+  async function handleReview(
+    socket: Socket,
+    room: Room,
+    id: number,
+    message: ReviewClientMessage,
+  ): Promise<void> {
     const ctx = socket.topic.ctx;
     const viewer = viewerOf(socket);
     const { right } = socket.admission;
@@ -534,7 +562,8 @@ export function createDocumentEndpoint() {
         case 'thread_create':
         case 'comment_answer': {
           if (!rightMayComment(right)) throw new ReviewRefusal('rights');
-          if (message.type === 'thread_create') await createThread(ctx.db, id, message.thread, me, message.text, now);
+          if (message.type === 'thread_create')
+            await createThread(ctx.db, id, message.thread, me, message.text, now);
           else await answerThread(ctx.db, id, message.thread, viewer, me, message.text, now);
           const [thread] = await readThreads(ctx.db, id, message.thread);
           mailMentions(ctx, {
@@ -545,7 +574,11 @@ export function createDocumentEndpoint() {
             text: message.text,
             title: documentTitle(room.doc),
           });
-          await socket.topic.publish({ kind: 'thread', thread: message.thread, removed: false } satisfies TopicPayload);
+          await socket.topic.publish({
+            kind: 'thread',
+            thread: message.thread,
+            removed: false,
+          } satisfies TopicPayload);
           break;
         }
         case 'comment_edit': {
@@ -563,15 +596,28 @@ export function createDocumentEndpoint() {
         case 'thread_resolve':
         case 'thread_assign': {
           if (!rightMayComment(right)) throw new ReviewRefusal('rights');
-          if (message.type === 'thread_resolve') await resolveThread(ctx.db, id, message.thread, viewer, message.resolved);
+          if (message.type === 'thread_resolve')
+            await resolveThread(ctx.db, id, message.thread, viewer, message.resolved);
           else await assignThread(ctx.db, id, message.thread, viewer, message.user);
-          await socket.topic.publish({ kind: 'thread', thread: message.thread, removed: false } satisfies TopicPayload);
+          await socket.topic.publish({
+            kind: 'thread',
+            thread: message.thread,
+            removed: false,
+          } satisfies TopicPayload);
           break;
         }
         case 'revision_save': {
           if (!rightMayEdit(right)) throw new ReviewRefusal('rights');
           await catchUp(socket.topic, room, id);
-          await saveRevision(ctx.db, { documentId: id, version: room.version, doc: room.doc, name: message.name.trim(), auto: false, user: me, now });
+          await saveRevision(ctx.db, {
+            documentId: id,
+            version: room.version,
+            doc: room.doc,
+            name: message.name.trim(),
+            auto: false,
+            user: me,
+            now,
+          });
           room.revisedVersion = room.version;
           room.revisedAt = now;
           break;
@@ -584,7 +630,12 @@ export function createDocumentEndpoint() {
           if (right === 'read-without-comments') throw new ReviewRefusal('rights');
           const stored = await readRevision(ctx.db, id, message.revision);
           if (!stored) throw new ReviewRefusal('gone');
-          socket.send({ type: 'revision', rid: message.rid, revision: stored.entry, content: stored.content });
+          socket.send({
+            type: 'revision',
+            rid: message.rid,
+            revision: stored.entry,
+            content: stored.content,
+          });
           return;
         }
         case 'revision_restore':

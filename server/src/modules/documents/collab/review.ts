@@ -43,15 +43,13 @@ export class ReviewRefusal extends Error {
 // ---------------------------------------------------------------------------------------------
 // Threads.
 
-export async function readThreads(db: Executor, documentId: number, threadId?: number): Promise<CommentThread[]> {
-  let threadQuery = db
-    .selectFrom('document_threads')
-    .selectAll()
-    .where('document_id', '=', documentId);
-  let commentQuery = db
-    .selectFrom('document_comments')
-    .selectAll()
-    .where('document_id', '=', documentId);
+export async function readThreads(
+  db: Executor,
+  documentId: number,
+  threadId?: number,
+): Promise<CommentThread[]> {
+  let threadQuery = db.selectFrom('document_threads').selectAll().where('document_id', '=', documentId);
+  let commentQuery = db.selectFrom('document_comments').selectAll().where('document_id', '=', documentId);
   if (threadId !== undefined) {
     threadQuery = threadQuery.where('thread_id', '=', threadId);
     commentQuery = commentQuery.where('thread_id', '=', threadId);
@@ -97,7 +95,10 @@ export function visibleThread(thread: CommentThread, viewer: Viewer): CommentThr
 }
 
 /** The owner and everyone holding a right to the document (not pending invites). */
-export async function readPeople(db: Executor, documentId: number): Promise<(ReviewPerson & { right: AccessRight | null })[]> {
+export async function readPeople(
+  db: Executor,
+  documentId: number,
+): Promise<(ReviewPerson & { right: AccessRight | null })[]> {
   const owner = await db
     .selectFrom('documents')
     .innerJoin('users', 'users.id', 'documents.owner_id')
@@ -223,7 +224,11 @@ export async function editComment(
   now: number,
 ): Promise<number> {
   const row = await ownComment(db, documentId, commentId, userId);
-  await db.updateTable('document_comments').set({ text, updated_at: now }).where('id', '=', commentId).execute();
+  await db
+    .updateTable('document_comments')
+    .set({ text, updated_at: now })
+    .where('id', '=', commentId)
+    .execute();
   return row.thread_id;
 }
 
@@ -290,7 +295,8 @@ export async function assignThread(
   if (assignee !== null) {
     const people = await readPeople(db, documentId);
     const person = people.find((p) => p.id === assignee);
-    if (!person || (person.right !== null && !rightSeesComments(person.right))) throw new ReviewRefusal('invalid');
+    if (!person || (person.right !== null && !rightSeesComments(person.right)))
+      throw new ReviewRefusal('invalid');
   }
   await db
     .updateTable('document_threads')
@@ -306,7 +312,14 @@ export async function assignThread(
  */
 export function mailMentions(
   ctx: AppContext,
-  input: { documentId: number; threadId: number; threadUser: number | null; author: Author; text: string; title: string },
+  input: {
+    documentId: number;
+    threadId: number;
+    threadUser: number | null;
+    author: Author;
+    text: string;
+    title: string;
+  },
 ): void {
   const names = mentionedUsernames(input.text);
   if (!names.length) return;
@@ -317,7 +330,11 @@ export function mailMentions(
       if (person.id === input.author.id || !names.includes(person.username.toLowerCase())) continue;
       if (person.right === 'read-without-comments') continue;
       if (person.right === 'review' && person.id !== input.threadUser) continue;
-      const user = await ctx.db.selectFrom('users').select(['language', 'is_active']).where('id', '=', person.id).executeTakeFirst();
+      const user = await ctx.db
+        .selectFrom('users')
+        .select(['language', 'is_active'])
+        .where('id', '=', person.id)
+        .executeTakeFirst();
       const address = await ctx.db
         .selectFrom('user_emails')
         .select('address')

@@ -76,9 +76,9 @@ describe('steps each right may send', () => {
     const others = schema.marks.insertion.create({ user: 2, username: 'bob', date: 1 });
     const theirs = withText([others]);
     expect(allowed('write-tracked', theirs.doc, (tr) => tr.delete(theirs.at, theirs.at + 2))).toBe(false);
-    expect(allowed('write-tracked', theirs.doc, (tr) => tr.removeMark(theirs.at, theirs.at + 2, others))).toBe(
-      false,
-    );
+    expect(
+      allowed('write-tracked', theirs.doc, (tr) => tr.removeMark(theirs.at, theirs.at + 2, others)),
+    ).toBe(false);
     expect(allowed('write', theirs.doc, (tr) => tr.removeMark(theirs.at, theirs.at + 2, others))).toBe(true);
   });
 

@@ -22,7 +22,7 @@ function decideAll(accept: boolean): Command {
 export const REVIEW_ACTIONS: readonly EditorActionSpec[] = [
   {
     id: 'editor.saveRevision',
-    title: 'action.saveRevision',
+    title: 'review:action.saveRevision',
     menu: 'file',
     group: 'revisions',
     writes: true,
@@ -30,7 +30,7 @@ export const REVIEW_ACTIONS: readonly EditorActionSpec[] = [
   },
   {
     id: 'editor.history',
-    title: 'action.history',
+    title: 'review:action.history',
     menu: 'file',
     group: 'revisions',
     icon: History,
@@ -40,7 +40,7 @@ export const REVIEW_ACTIONS: readonly EditorActionSpec[] = [
   },
   {
     id: 'editor.comment',
-    title: 'action.comment',
+    title: 'review:action.comment',
     keys: 'Mod+Alt+M',
     menu: 'review',
     group: 'comments',
@@ -51,7 +51,7 @@ export const REVIEW_ACTIONS: readonly EditorActionSpec[] = [
   },
   {
     id: 'editor.suggest',
-    title: 'action.suggest',
+    title: 'review:action.suggest',
     keys: 'Mod+Alt+S',
     menu: 'review',
     group: 'changes',
@@ -63,7 +63,7 @@ export const REVIEW_ACTIONS: readonly EditorActionSpec[] = [
   },
   {
     id: 'editor.acceptAll',
-    title: 'action.acceptAll',
+    title: 'review:action.acceptAll',
     menu: 'review',
     group: 'changes',
     icon: Check,
@@ -73,7 +73,7 @@ export const REVIEW_ACTIONS: readonly EditorActionSpec[] = [
   },
   {
     id: 'editor.rejectAll',
-    title: 'action.rejectAll',
+    title: 'review:action.rejectAll',
     menu: 'review',
     group: 'changes',
     icon: X,

@@ -11,8 +11,16 @@ import { Dialog } from '../../../components/dialog/dialog';
 import { type ReviewStore, revisionsOf } from './review-store';
 
 /** File > Save revision: asks for a name. */
-export function SaveRevisionDialog({ store, onClose, notify }: { store: ReviewStore; onClose(): void; notify(m: string): void }) {
-  const { t } = useTranslation('editor');
+export function SaveRevisionDialog({
+  store,
+  onClose,
+  notify,
+}: {
+  store: ReviewStore;
+  onClose(): void;
+  notify(m: string): void;
+}) {
+  const { t } = useTranslation('review');
   const [name, setName] = useState('');
   const [error, setError] = useState('');
   const id = useId();
@@ -23,7 +31,7 @@ export function SaveRevisionDialog({ store, onClose, notify }: { store: ReviewSt
       return;
     }
     const answer = await store.request({ type: 'revision_save', name: name.trim() });
-    if (!answer.ok) setError(t(`review.error.${answer.error}`));
+    if (!answer.ok) setError(t(`error.${answer.error}`));
     else {
       notify(t('revisions.saved', { name: name.trim() }));
       onClose();
@@ -40,7 +48,7 @@ export function SaveRevisionDialog({ store, onClose, notify }: { store: ReviewSt
             {t('revisions.save')}
           </button>
           <button type="button" className="button" onClick={onClose}>
-            {t('review.cancel')}
+            {t('cancel')}
           </button>
         </>
       }
@@ -50,7 +58,6 @@ export function SaveRevisionDialog({ store, onClose, notify }: { store: ReviewSt
           <label htmlFor={`${id}-name`}>{t('revisions.name')}</label>
           <input
             id={`${id}-name`}
-            // biome-ignore lint/a11y/noAutofocus: the dialog exists to type this name
             autoFocus
             maxLength={REVISION_NAME_MAX}
             value={name}
@@ -69,7 +76,9 @@ export function SaveRevisionDialog({ store, onClose, notify }: { store: ReviewSt
   );
 }
 
-type Shown = { kind: 'open'; revision: RevisionEntry; doc: PMNode } | { kind: 'compare'; a: Labelled; b: Labelled };
+type Shown =
+  | { kind: 'open'; revision: RevisionEntry; doc: PMNode }
+  | { kind: 'compare'; a: Labelled; b: Labelled };
 
 interface Labelled {
   label: string;
@@ -85,7 +94,7 @@ export function HistoryDialog(props: {
   notify(message: string): void;
 }) {
   const { store, canRestore, onClose, notify } = props;
-  const { t, i18n } = useTranslation('editor');
+  const { t, i18n } = useTranslation('review');
   const [revisions, setRevisions] = useState<RevisionEntry[] | null>(null);
   const [picked, setPicked] = useState<number[]>([]);
   const [shown, setShown] = useState<Shown | null>(null);
@@ -94,7 +103,7 @@ export function HistoryDialog(props: {
 
   const load = async () => {
     const answer = await store.request({ type: 'revisions_list' });
-    if (!answer.ok) setError(t(`review.error.${answer.error}`));
+    if (!answer.ok) setError(t(`error.${answer.error}`));
     setRevisions(revisionsOf(answer));
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: loaded once when the dialog opens
@@ -107,7 +116,7 @@ export function HistoryDialog(props: {
   const fetchDoc = async (revision: RevisionEntry): Promise<PMNode | null> => {
     const answer = await store.request({ type: 'revision_get', revision: revision.id });
     if (!answer.ok || answer.message.type !== 'revision') {
-      setError(t(`review.error.${answer.ok ? 'gone' : answer.error}`));
+      setError(t(`error.${answer.ok ? 'gone' : answer.error}`));
       return null;
     }
     return schema.nodeFromJSON(answer.message.content);
@@ -117,7 +126,9 @@ export function HistoryDialog(props: {
     if (doc) setShown({ kind: 'open', revision, doc });
   };
   const compare = async () => {
-    const chosen = (revisions ?? []).filter((r) => picked.includes(r.id)).sort((x, y) => x.created - y.created);
+    const chosen = (revisions ?? [])
+      .filter((r) => picked.includes(r.id))
+      .sort((x, y) => x.created - y.created);
     const docs = await Promise.all(chosen.map(fetchDoc));
     if (docs.some((doc) => !doc)) return;
     if (chosen.length === 2)
@@ -135,7 +146,7 @@ export function HistoryDialog(props: {
   };
   const restore = async (revision: RevisionEntry) => {
     const answer = await store.request({ type: 'revision_restore', revision: revision.id });
-    if (!answer.ok) setError(t(`review.error.${answer.error}`));
+    if (!answer.ok) setError(t(`error.${answer.error}`));
     else {
       notify(t('revisions.restored', { name: label(revision) }));
       onClose();
@@ -178,7 +189,12 @@ export function HistoryDialog(props: {
       width={640}
       buttons={
         <>
-          <button type="button" className="button button-primary" disabled={!picked.length} onClick={() => void compare()}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={!picked.length}
+            onClick={() => void compare()}
+          >
             {picked.length === 1 ? t('revisions.compareCurrent') : t('revisions.compare')}
           </button>
           <button type="button" className="button" onClick={onClose}>
@@ -193,7 +209,7 @@ export function HistoryDialog(props: {
         </p>
       ) : null}
       {revisions === null ? (
-        <p>{t('status.loading')}</p>
+        <p>{t('revisions.loading')}</p>
       ) : revisions.length === 0 ? (
         <p>{t('revisions.empty')}</p>
       ) : (
@@ -219,7 +235,9 @@ export function HistoryDialog(props: {
                     checked={picked.includes(revision.id)}
                     onChange={(e) =>
                       setPicked((now) =>
-                        e.target.checked ? [...now.slice(-1), revision.id] : now.filter((id) => id !== revision.id),
+                        e.target.checked
+                          ? [...now.slice(-1), revision.id]
+                          : now.filter((id) => id !== revision.id),
                       )
                     }
                   />

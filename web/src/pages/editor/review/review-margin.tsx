@@ -49,8 +49,8 @@ type Card =
   | { kind: 'change'; key: string; top: number; change: TrackedChange };
 
 function useErrorText() {
-  const { t } = useTranslation('editor');
-  return (error: ReviewError | 'offline') => t(`review.error.${error}`);
+  const { t } = useTranslation('review');
+  return (error: ReviewError | 'offline') => t(`error.${error}`);
 }
 
 /**
@@ -60,7 +60,7 @@ function useErrorText() {
  */
 export function ReviewMargin(props: ReviewMarginProps) {
   const { view, store, rights, revision, pending, active } = props;
-  const { t } = useTranslation('editor');
+  const { t } = useTranslation('review');
   const [showResolved, setShowResolved] = useState(false);
   const [author, setAuthor] = useState<number | 'all'>('all');
   const column = useRef<HTMLDivElement>(null);
@@ -118,28 +118,28 @@ export function ReviewMargin(props: ReviewMarginProps) {
   const decide = (list: readonly TrackedChange[], accept: boolean) => {
     const tr = view.state.tr;
     const done = decideChanges(tr, list, accept);
-    if (done < list.length) props.notify(t('review.alreadyDecided'));
+    if (done < list.length) props.notify(t('alreadyDecided'));
     if (done) view.dispatch(tr);
   };
   const selected = author === 'all' ? changes : changes.filter((c) => c.user === author);
 
   return (
-    <aside className="review-margin" aria-label={t('review.margin')}>
+    <aside className="review-margin" aria-label={t('margin')}>
       <div className="review-margin-bar">
         <label className="editor-check">
           <input type="checkbox" checked={showResolved} onChange={(e) => setShowResolved(e.target.checked)} />
-          {t('review.showResolved')}
+          {t('showResolved')}
         </label>
         {rights.decide && changes.length ? (
           <div className="review-decide-all">
             <label>
-              <span className="visually-hidden">{t('review.author')}</span>
+              <span className="visually-hidden">{t('author')}</span>
               <select
-                aria-label={t('review.author')}
+                aria-label={t('author')}
                 value={String(author)}
                 onChange={(e) => setAuthor(e.target.value === 'all' ? 'all' : Number(e.target.value))}
               >
-                <option value="all">{t('review.allAuthors')}</option>
+                <option value="all">{t('allAuthors')}</option>
                 {authors.map(([id, name]) => (
                   <option key={id} value={id}>
                     {name}
@@ -148,10 +148,10 @@ export function ReviewMargin(props: ReviewMarginProps) {
               </select>
             </label>
             <button type="button" className="button" onClick={() => decide(selected, true)}>
-              {t('review.acceptAll')}
+              {t('acceptAll')}
             </button>
             <button type="button" className="button" onClick={() => decide(selected, false)}>
-              {t('review.rejectAll')}
+              {t('rejectAll')}
             </button>
           </div>
         ) : null}
@@ -164,7 +164,13 @@ export function ReviewMargin(props: ReviewMarginProps) {
             data-card-top={card.top}
           >
             {card.kind === 'thread' ? (
-              <ThreadCard {...props} thread={card.thread} from={card.from} to={card.to} errorText={errorText} />
+              <ThreadCard
+                {...props}
+                thread={card.thread}
+                from={card.from}
+                to={card.to}
+                errorText={errorText}
+              />
             ) : card.kind === 'pending' ? (
               <NewComment {...props} pending={card.pending} errorText={errorText} />
             ) : (
@@ -180,8 +186,8 @@ export function ReviewMargin(props: ReviewMarginProps) {
         ))}
       </div>
       {orphans.length ? (
-        <section className="review-orphans" aria-label={t('review.orphans')}>
-          <h3>{t('review.orphans')}</h3>
+        <section className="review-orphans" aria-label={t('orphans')}>
+          <h3>{t('orphans')}</h3>
           {orphans.map((thread) => (
             <div key={thread.id} className="review-card review-card-thread">
               <ThreadCard {...props} thread={thread} from={null} to={null} errorText={errorText} />
@@ -200,33 +206,38 @@ function ChangeCard(props: {
   own: boolean;
   onDecide(accept: boolean): void;
 }) {
-  const { t, i18n } = useTranslation('editor');
+  const { t, i18n } = useTranslation('review');
   const { change } = props;
-  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }).format(change.date);
-  const formats = change.type === 'format_change' ? [...change.mark.attrs.after, ...change.mark.attrs.before] : [];
+  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }).format(
+    change.date,
+  );
+  const formats =
+    change.type === 'format_change' ? [...change.mark.attrs.after, ...change.mark.attrs.before] : [];
   return (
-    <article aria-label={t(`review.change.${change.type}`, { name: change.username })}>
+    <article aria-label={t(`change.${change.type}`, { name: change.username })}>
       <p className="review-card-head">
         <span className="review-dot" style={{ background: props.colour }} aria-hidden="true" />
         <strong>{change.username}</strong> <time dateTime={new Date(change.date).toISOString()}>{time}</time>
       </p>
       <p className="review-change-text" data-change={change.type}>
-        {t(`review.change.${change.type}`, { name: change.username })}
-        {formats.length ? ` (${formats.map((name: string) => t(`review.format.${name}`, { defaultValue: name })).join(', ')})` : ''}
+        {t(`change.${change.type}`, { name: change.username })}
+        {formats.length
+          ? ` (${formats.map((name: string) => t(`format.${name}`, { defaultValue: name })).join(', ')})`
+          : ''}
       </p>
       <div className="review-card-actions">
         {props.canDecide ? (
           <>
             <button type="button" className="button" onClick={() => props.onDecide(true)}>
-              {t('review.accept')}
+              {t('accept')}
             </button>
             <button type="button" className="button" onClick={() => props.onDecide(false)}>
-              {t('review.reject')}
+              {t('reject')}
             </button>
           </>
         ) : props.own ? (
           <button type="button" className="button" onClick={() => props.onDecide(false)}>
-            {t('review.withdraw')}
+            {t('withdraw')}
           </button>
         ) : null}
       </div>
@@ -244,7 +255,7 @@ async function send(props: CardProps, request: Promise<ReviewAnswer>): Promise<b
 }
 
 function NewComment(props: CardProps & { pending: PendingComment }) {
-  const { t } = useTranslation('editor');
+  const { t } = useTranslation('review');
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent) => {
@@ -264,29 +275,29 @@ function NewComment(props: CardProps & { pending: PendingComment }) {
     props.onActivate(pending.id);
   };
   return (
-    <form className="review-form" onSubmit={submit} aria-label={t('review.newComment')}>
+    <form className="review-form" onSubmit={submit} aria-label={t('newComment')}>
       <label className="visually-hidden" htmlFor="review-new-comment">
-        {t('review.newComment')}
+        {t('newComment')}
       </label>
       <textarea
         id="review-new-comment"
         // biome-ignore lint/a11y/noAutofocus: the comment action opens this field to type into
         autoFocus
         value={text}
-        placeholder={t('review.placeholder')}
+        placeholder={t('placeholder')}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Escape') props.onPendingDone();
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit(e);
         }}
       />
-      <p className="review-hint">{t('review.mentionHint')}</p>
+      <p className="review-hint">{t('mentionHint')}</p>
       <div className="review-card-actions">
         <button type="submit" className="button button-primary" disabled={!text.trim() || busy}>
-          {t('review.comment')}
+          {t('comment')}
         </button>
         <button type="button" className="button" onClick={props.onPendingDone}>
-          {t('review.cancel')}
+          {t('cancel')}
         </button>
       </div>
     </form>
@@ -294,22 +305,25 @@ function NewComment(props: CardProps & { pending: PendingComment }) {
 }
 
 function ThreadCard(props: CardProps & { thread: CommentThread; from: number | null; to: number | null }) {
-  const { t, i18n } = useTranslation('editor');
+  const { t, i18n } = useTranslation('review');
   const { thread, store, rights, view } = props;
   const [answer, setAnswer] = useState('');
   const [editing, setEditing] = useState<number | null>(null);
   const [draft, setDraft] = useState('');
   const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' });
   const quote =
-    props.from !== null && props.to !== null ? view.state.doc.textBetween(props.from, props.to, ' ').slice(0, 80) : '';
+    props.from !== null && props.to !== null
+      ? view.state.doc.textBetween(props.from, props.to, ' ').slice(0, 80)
+      : '';
   const reply = async (event: FormEvent) => {
     event.preventDefault();
     if (!answer.trim()) return;
-    if (await send(props, store.request({ type: 'comment_answer', thread: thread.id, text: answer }))) setAnswer('');
+    if (await send(props, store.request({ type: 'comment_answer', thread: thread.id, text: answer })))
+      setAnswer('');
   };
   const assigned = thread.assigned ? store.personName(thread.assigned) : '';
   return (
-    <article aria-label={t('review.thread', { name: thread.comments[0].name })} data-thread={thread.id}>
+    <article aria-label={t('thread', { name: thread.comments[0].name })} data-thread={thread.id}>
       {quote ? (
         <button
           type="button"
@@ -317,44 +331,51 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
           onClick={() => {
             props.onActivate(thread.id);
             if (props.from === null) return;
-            view.dispatch(view.state.tr.setSelection(TextSelection.create(view.state.doc, props.from)).scrollIntoView());
+            view.dispatch(
+              view.state.tr.setSelection(TextSelection.create(view.state.doc, props.from)).scrollIntoView(),
+            );
             view.focus();
           }}
         >
           “{quote}”
         </button>
       ) : null}
-      {thread.resolved ? <p className="review-resolved">{t('review.resolved')}</p> : null}
-      {assigned ? <p className="review-assigned">{t('review.assignedTo', { name: assigned })}</p> : null}
+      {thread.resolved ? <p className="review-resolved">{t('resolved')}</p> : null}
+      {assigned ? <p className="review-assigned">{t('assignedTo', { name: assigned })}</p> : null}
       <ol className="review-comments">
         {thread.comments.map((comment) => (
           <li key={comment.id}>
             <p className="review-card-head">
               <strong>{comment.name}</strong>{' '}
               <time dateTime={new Date(comment.created).toISOString()}>{format.format(comment.created)}</time>
-              {comment.updated !== comment.created ? ` ${t('review.edited')}` : ''}
+              {comment.updated !== comment.created ? ` ${t('edited')}` : ''}
             </p>
             {editing === comment.id ? (
               <form
                 className="review-form"
                 onSubmit={async (event) => {
                   event.preventDefault();
-                  if (await send(props, store.request({ type: 'comment_edit', comment: comment.id, text: draft })))
+                  if (
+                    await send(
+                      props,
+                      store.request({ type: 'comment_edit', comment: comment.id, text: draft }),
+                    )
+                  )
                     setEditing(null);
                 }}
               >
                 <textarea
-                  aria-label={t('review.edit')}
+                  aria-label={t('edit')}
                   value={draft}
                   onChange={(e) => setDraft(e.target.value)}
                   onKeyDown={(e) => e.key === 'Escape' && setEditing(null)}
                 />
                 <div className="review-card-actions">
                   <button type="submit" className="button button-primary" disabled={!draft.trim()}>
-                    {t('review.save')}
+                    {t('save')}
                   </button>
                   <button type="button" className="button" onClick={() => setEditing(null)}>
-                    {t('review.cancel')}
+                    {t('cancel')}
                   </button>
                 </div>
               </form>
@@ -371,14 +392,16 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
                     setDraft(comment.text);
                   }}
                 >
-                  {t('review.edit')}
+                  {t('edit')}
                 </button>
                 <button
                   type="button"
                   className="button"
-                  onClick={() => void send(props, store.request({ type: 'comment_delete', comment: comment.id }))}
+                  onClick={() =>
+                    void send(props, store.request({ type: 'comment_delete', comment: comment.id }))
+                  }
                 >
-                  {t('review.delete')}
+                  {t('delete')}
                 </button>
               </div>
             ) : null}
@@ -389,8 +412,8 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
         <>
           <form className="review-form" onSubmit={reply}>
             <textarea
-              aria-label={t('review.answer')}
-              placeholder={t('review.answerPlaceholder')}
+              aria-label={t('answer')}
+              placeholder={t('answerPlaceholder')}
               value={answer}
               onChange={(e) => setAnswer(e.target.value)}
               onKeyDown={(e) => {
@@ -399,22 +422,25 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
             />
             <div className="review-card-actions">
               <button type="submit" className="button" disabled={!answer.trim()}>
-                {t('review.answer')}
+                {t('answer')}
               </button>
               <button
                 type="button"
                 className="button"
                 onClick={() =>
-                  void send(props, store.request({ type: 'thread_resolve', thread: thread.id, resolved: !thread.resolved }))
+                  void send(
+                    props,
+                    store.request({ type: 'thread_resolve', thread: thread.id, resolved: !thread.resolved }),
+                  )
                 }
               >
-                {thread.resolved ? t('review.reopen') : t('review.resolve')}
+                {thread.resolved ? t('reopen') : t('resolve')}
               </button>
             </div>
           </form>
           {store.people.length > 1 ? (
             <label className="review-assign">
-              {t('review.assign')}{' '}
+              {t('assign')}{' '}
               <select
                 value={thread.assigned ?? ''}
                 onChange={(e) =>
@@ -428,7 +454,7 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
                   )
                 }
               >
-                <option value="">{t('review.nobody')}</option>
+                <option value="">{t('nobody')}</option>
                 {store.people.map((person) => (
                   <option key={person.id} value={person.id}>
                     {person.name || person.username}

@@ -8,7 +8,11 @@ import type {
 } from '@scriptorium/common/ws/review-messages';
 
 /** A review message without its rid (the store numbers requests). */
-export type ReviewRequest = ReviewClientMessage extends infer M ? (M extends unknown ? Omit<M, 'rid'> : never) : never;
+export type ReviewRequest = ReviewClientMessage extends infer M
+  ? M extends unknown
+    ? Omit<M, 'rid'>
+    : never
+  : never;
 
 export type ReviewAnswer =
   | { ok: true; message: DocumentServerMessage }
