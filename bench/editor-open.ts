@@ -4,13 +4,14 @@
 //   (4) keystroke to paint in that document, p95. Goal: <= 16 ms.
 // Uses the current build (web/dist, or WEB_DIST). Prints figures and ratios; asserts nothing.
 import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium } from '@playwright/test';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import type { StepJson } from '@scriptorium/common/ws/document-messages';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { appendSteps, SNAPSHOT_EVERY } from '../server/src/modules/documents/collab/store';
+import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -231,32 +232,6 @@ async function main(): Promise<void> {
     await browser.close();
     await server.close();
   }
-}
-
-async function measureKeystrokes(page: Page, count: number): Promise<number[]> {
-  await page.evaluate(() => {
-    const win = window as unknown as { __latencies: number[]; __pending: Promise<void> | null };
-    win.__latencies = [];
-    document.addEventListener(
-      'keydown',
-      (event) => {
-        win.__pending = new Promise((resolve) => {
-          requestAnimationFrame(() =>
-            setTimeout(() => {
-              win.__latencies.push(performance.now() - event.timeStamp);
-              resolve();
-            }, 0),
-          );
-        });
-      },
-      { capture: true },
-    );
-  });
-  for (let i = 0; i < count; i++) {
-    await page.keyboard.press(i % 10 === 9 ? 'Space' : 'KeyA');
-    await page.evaluate(() => (window as unknown as { __pending: Promise<void> | null }).__pending);
-  }
-  return page.evaluate(() => (window as unknown as { __latencies: number[] }).__latencies);
 }
 
 await main();

@@ -8,7 +8,7 @@ import {
 import type { CommentThread, ReviewError } from '@scriptorium/common/ws/review-messages';
 import { TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
-import { type FormEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReviewAnswer, ReviewStore } from './review-store';
 import './review.css';
@@ -65,6 +65,13 @@ export function ReviewMargin(props: ReviewMarginProps) {
   const [author, setAuthor] = useState<number | 'all'>('all');
   const column = useRef<HTMLDivElement>(null);
   const errorText = useErrorText();
+  // While typing, the margin follows once the typing pauses: thousands of cards are not laid out
+  // again on every keystroke (bench/review.ts).
+  const [settled, setSettled] = useState(revision);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(revision), 200);
+    return () => clearTimeout(timer);
+  }, [revision]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: revision changes whenever the document or the threads do.
   const { cards, orphans, changes } = useMemo(() => {
@@ -91,9 +98,10 @@ export function ReviewMargin(props: ReviewMarginProps) {
       list.push({ kind: 'change', key: `c${change.type}${change.from}`, top: top(change.from), change });
     list.sort((a, b) => a.top - b.top);
     return { cards: list, orphans: orphaned, changes: all };
-  }, [view, store, revision, pending, showResolved]);
+  }, [view, store, settled, pending, showResolved]);
 
   // Align each card with its anchor, pushed below the card before it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: laid out again when the cards change
   useLayoutEffect(() => {
     const element = column.current;
     if (!element) return;
@@ -112,7 +120,7 @@ export function ReviewMargin(props: ReviewMarginProps) {
       bottom = placed + card.offsetHeight + 8;
     }
     element.style.minHeight = `${bottom}px`;
-  });
+  }, [cards, active]);
 
   const authors = [...new Map(changes.map((c) => [c.user, c.username])).entries()];
   const decide = (list: readonly TrackedChange[], accept: boolean) => {
@@ -122,6 +130,43 @@ export function ReviewMargin(props: ReviewMarginProps) {
     if (done) view.dispatch(tr);
   };
   const selected = author === 'all' ? changes : changes.filter((c) => c.user === author);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the cards change with the document (settled), the threads and the focus
+  const renderedCards = useMemo(
+    () => (
+      <div className="review-cards" ref={column}>
+        {cards.map((card) => (
+          <div
+            key={card.key}
+            className={`review-card review-card-${card.kind}${card.kind === 'thread' && card.thread.id === active ? ' review-card-active' : ''}`}
+            data-card-top={card.top}
+          >
+            {card.kind === 'thread' ? (
+              <ThreadCard
+                {...props}
+                thread={card.thread}
+                from={card.from}
+                to={card.to}
+                errorText={errorText}
+              />
+            ) : card.kind === 'pending' ? (
+              <NewComment {...props} pending={card.pending} errorText={errorText} />
+            ) : (
+              <ChangeCard
+                change={card.change}
+                quote={view.state.doc.textBetween(card.change.from, card.change.to, ' ').slice(0, 80)}
+                colour={props.colour(card.change.user)}
+                canDecide={rights.decide}
+                own={card.change.user === rights.userId}
+                onDecide={(accept) => decide([card.change], accept)}
+              />
+            )}
+          </div>
+        ))}
+      </div>
+    ),
+    [cards, active, rights.decide, rights.comment, rights.userId],
+  );
 
   return (
     <aside className="review-margin" aria-label={t('margin')}>
@@ -156,35 +201,7 @@ export function ReviewMargin(props: ReviewMarginProps) {
           </div>
         ) : null}
       </div>
-      <div className="review-cards" ref={column}>
-        {cards.map((card) => (
-          <div
-            key={card.key}
-            className={`review-card review-card-${card.kind}${card.kind === 'thread' && card.thread.id === active ? ' review-card-active' : ''}`}
-            data-card-top={card.top}
-          >
-            {card.kind === 'thread' ? (
-              <ThreadCard
-                {...props}
-                thread={card.thread}
-                from={card.from}
-                to={card.to}
-                errorText={errorText}
-              />
-            ) : card.kind === 'pending' ? (
-              <NewComment {...props} pending={card.pending} errorText={errorText} />
-            ) : (
-              <ChangeCard
-                change={card.change}
-                colour={props.colour(card.change.user)}
-                canDecide={rights.decide}
-                own={card.change.user === rights.userId}
-                onDecide={(accept) => decide([card.change], accept)}
-              />
-            )}
-          </div>
-        ))}
-      </div>
+      {renderedCards}
       {orphans.length ? (
         <section className="review-orphans" aria-label={t('orphans')}>
           <h3>{t('orphans')}</h3>
@@ -201,6 +218,7 @@ export function ReviewMargin(props: ReviewMarginProps) {
 
 function ChangeCard(props: {
   change: TrackedChange;
+  quote: string;
   colour: string;
   canDecide: boolean;
   own: boolean;
