@@ -30,7 +30,8 @@ async function befriend(owner: Person, other: Person): Promise<number> {
   const invites = contacts.filter((c) => c.type === 'to_userinvite').map(({ id }) => ({ id }));
   await apiCall(other.page, contactsApi.accept, { invites });
   const mine = await apiCall(owner.page, contactsApi.list);
-  const entries = ((await mine.json()) as { contacts: { id: number; type: string; name: string }[] }).contacts;
+  const entries = ((await mine.json()) as { contacts: { id: number; type: string; name: string }[] })
+    .contacts;
   const entry = entries.find((c) => c.type === 'user' && c.name.includes(other.user.firstName));
   return Number(entry?.id);
 }
@@ -61,7 +62,8 @@ async function reviewTeam(browser: Browser) {
 }
 
 const paragraph = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"] p').first();
-const saved = (page: Page) => expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
+const saved = (page: Page) =>
+  expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
 const card = (page: Page, text: string) => page.locator('.review-card', { hasText: text });
 
 async function menu(page: Page, name: string, item: string) {
@@ -110,7 +112,9 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
   await expect(card(ann.page, 'Bob Mitautor hat Text gelöscht')).toBeVisible();
   // A suggester cannot accept; he may withdraw his own suggestions.
   await expect(card(bob.page, 'hat Text eingefügt').getByRole('button', { name: 'Annehmen' })).toHaveCount(0);
-  await expect(card(bob.page, 'hat Text eingefügt').getByRole('button', { name: 'Zurückziehen' })).toBeVisible();
+  await expect(
+    card(bob.page, 'hat Text eingefügt').getByRole('button', { name: 'Zurückziehen' }),
+  ).toBeVisible();
 
   // The supervisor comments with Mod-Alt-M on “Ergebnis”.
   await expect(paragraph(cleo.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis und neu');
@@ -126,7 +130,10 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
   const composer = cleo.page.getByRole('textbox', { name: 'Neuer Kommentar' });
   await expect(composer).toBeFocused();
   await composer.fill('Bitte mit einer Quelle belegen.');
-  await cleo.page.getByRole('form', { name: 'Neuer Kommentar' }).getByRole('button', { name: 'Kommentieren' }).click();
+  await cleo.page
+    .getByRole('form', { name: 'Neuer Kommentar' })
+    .getByRole('button', { name: 'Kommentieren' })
+    .click();
   await expect(paragraph(cleo.page).locator('.review-comment')).toHaveText('Ergebnis');
   await saved(cleo.page);
 
@@ -134,9 +141,13 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
   const annThread = card(ann.page, 'Bitte mit einer Quelle belegen.');
   await expect(annThread).toBeVisible();
   await expect(paragraph(ann.page).locator('.review-comment')).toHaveText('Ergebnis');
+  // A thread opens (answers, controls) when it is chosen.
+  await annThread.getByRole('button', { name: /Bitte mit einer Quelle belegen/ }).click();
   await annThread.getByRole('textbox', { name: 'Antworten' }).fill('Quelle ergänzt.');
   await annThread.getByRole('button', { name: 'Antworten' }).click();
   const bobThread = card(bob.page, 'Bitte mit einer Quelle belegen.');
+  await expect(bobThread).toContainText('1 Antwort');
+  await bobThread.getByRole('button', { name: /Bitte mit einer Quelle belegen/ }).click();
   await expect(bobThread).toContainText('Quelle ergänzt.');
   await bobThread.getByRole('textbox', { name: 'Antworten' }).fill('Einverstanden.');
   await bobThread.getByRole('button', { name: 'Antworten' }).click();
@@ -165,7 +176,9 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
   await row.getByRole('checkbox').check();
   await history.getByRole('button', { name: 'Mit dem aktuellen Text vergleichen' }).click();
   const compared = ann.page.getByRole('dialog', { name: /Entwurf 1 .* verglichen mit aktueller Text/ });
-  await expect(compared.getByTestId('revision-document').locator('.review-diff-inserted')).toHaveText(' und neu');
+  await expect(compared.getByTestId('revision-document').locator('.review-diff-inserted')).toHaveText(
+    ' und neu',
+  );
   await compared.getByRole('button', { name: 'Zurück zum Versionsverlauf' }).click();
   await ann.page
     .getByRole('dialog', { name: 'Versionsverlauf' })
@@ -183,6 +196,8 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
   // Nothing is lost: the text before the restore is an automatic revision in the history.
   await menu(ann.page, 'Datei', 'Versionsverlauf');
   await expect(
-    ann.page.getByRole('dialog', { name: 'Versionsverlauf' }).getByRole('row', { name: /Automatische Version/ }),
+    ann.page
+      .getByRole('dialog', { name: 'Versionsverlauf' })
+      .getByRole('row', { name: /Automatische Version/ }),
   ).toHaveCount(1);
 });

@@ -128,6 +128,16 @@ interface Room {
   revisedAt: number;
 }
 
+/** The review requests that write comments (every right but the read ones). */
+const COMMENT_REQUESTS = new Set([
+  'thread_create',
+  'comment_answer',
+  'comment_edit',
+  'comment_delete',
+  'thread_resolve',
+  'thread_assign',
+]);
+
 /** The client id of steps the server makes itself (restoring a revision). */
 export const SERVER_CLIENT_ID = 'server-restore';
 
@@ -400,27 +410,14 @@ export function createDocumentEndpoint() {
     if (outcome.kind === 'refused') return refuse(socket, message.rid, outcome.reason);
     if (outcome.kind === 'stale') return answerStale(socket, room, id, session, message.rid);
     // Committed: from here on the steps are durable.
-    const stored: StoredStep[] = message.ds.map((step, index) => ({
-      version: outcome.base + index + 1,
-      step,
-      clientId: socket.sessionId,
-    }));
-    room.doc = outcome.doc;
-    room.version = outcome.base + steps.length;
-    remember(room, stored);
+    const version = outcome.base + steps.length;
     if (outcome.snapshot) {
       room.needsSnapshot = false;
-      room.contentVersion = room.version;
+      room.contentVersion = version;
     }
-    session.sentVersion = room.version;
-    socket.send({ type: 'confirm_diff', rid: message.rid, v: room.version });
-    relay(socket.topic, room, stored, socket.sessionId);
-    await socket.topic.publish({
-      kind: 'steps',
-      v: outcome.base,
-      ds: message.ds,
-      cids: stored.map((s) => s.clientId),
-    } satisfies TopicPayload);
+    session.sentVersion = version;
+    socket.send({ type: 'confirm_diff', rid: message.rid, v: version });
+    await committed(socket.topic, room, outcome.base, message.ds, socket.sessionId, outcome.doc);
     if (Date.now() - room.revisedAt >= AUTO_REVISION_MS) await autoRevision(ctx, room, id, author(socket));
   }
 
@@ -525,24 +522,36 @@ export function createDocumentEndpoint() {
       });
       return { base: room.version, doc, json };
     });
-    const committed: StoredStep[] = outcome.json.map((step, index) => ({
-      version: outcome.base + index + 1,
-      step,
-      clientId: SERVER_CLIENT_ID,
-    }));
-    room.doc = outcome.doc;
-    room.version = outcome.base + committed.length;
-    room.contentVersion = room.version;
+    const version = outcome.base + outcome.json.length;
+    room.contentVersion = version;
     room.needsSnapshot = false;
-    room.revisedVersion = room.version;
+    room.revisedVersion = version;
     room.revisedAt = Date.now();
-    remember(room, committed);
-    relay(socket.topic, room, committed);
-    await socket.topic.publish({
+    await committed(socket.topic, room, outcome.base, outcome.json, SERVER_CLIENT_ID, outcome.doc);
+  }
+
+  /**
+   * Steps committed at version `base` (by `clientId`, the document now `doc`): the room takes them,
+   * this process's other editors get them, and the other processes hear of them.
+   */
+  async function committed(
+    topic: Topic,
+    room: Room,
+    base: number,
+    ds: StepJson[],
+    clientId: string,
+    doc: PMNode,
+  ): Promise<void> {
+    const stored: StoredStep[] = ds.map((step, index) => ({ version: base + index + 1, step, clientId }));
+    room.doc = doc;
+    room.version = base + ds.length;
+    remember(room, stored);
+    relay(topic, room, stored, clientId);
+    await topic.publish({
       kind: 'steps',
-      v: outcome.base,
-      ds: outcome.json,
-      cids: committed.map((s) => s.clientId),
+      v: base,
+      ds,
+      cids: stored.map((s) => s.clientId),
     } satisfies TopicPayload);
   }
 
@@ -558,10 +567,12 @@ export function createDocumentEndpoint() {
     const now = Date.now();
     const me = author(socket);
     try {
+      // A comment request changes one thread: every process then tells its editors what they see.
+      let changed: { thread: number; removed: boolean } | null = null;
+      if (COMMENT_REQUESTS.has(message.type) && !rightMayComment(right)) throw new ReviewRefusal('rights');
       switch (message.type) {
         case 'thread_create':
         case 'comment_answer': {
-          if (!rightMayComment(right)) throw new ReviewRefusal('rights');
           if (message.type === 'thread_create')
             await createThread(ctx.db, id, message.thread, me, message.text, now);
           else await answerThread(ctx.db, id, message.thread, viewer, me, message.text, now);
@@ -574,38 +585,26 @@ export function createDocumentEndpoint() {
             text: message.text,
             title: documentTitle(room.doc),
           });
-          await socket.topic.publish({
-            kind: 'thread',
-            thread: message.thread,
+          changed = { thread: message.thread, removed: false };
+          break;
+        }
+        case 'comment_edit':
+          changed = {
+            thread: await editComment(ctx.db, id, message.comment, socket.user.id, message.text, now),
             removed: false,
-          } satisfies TopicPayload);
+          };
           break;
-        }
-        case 'comment_edit': {
-          if (!rightMayComment(right)) throw new ReviewRefusal('rights');
-          const thread = await editComment(ctx.db, id, message.comment, socket.user.id, message.text, now);
-          await socket.topic.publish({ kind: 'thread', thread, removed: false } satisfies TopicPayload);
+        case 'comment_delete':
+          changed = await deleteComment(ctx.db, id, message.comment, socket.user.id);
           break;
-        }
-        case 'comment_delete': {
-          if (!rightMayComment(right)) throw new ReviewRefusal('rights');
-          const { thread, removed } = await deleteComment(ctx.db, id, message.comment, socket.user.id);
-          await socket.topic.publish({ kind: 'thread', thread, removed } satisfies TopicPayload);
-          break;
-        }
         case 'thread_resolve':
-        case 'thread_assign': {
-          if (!rightMayComment(right)) throw new ReviewRefusal('rights');
-          if (message.type === 'thread_resolve')
-            await resolveThread(ctx.db, id, message.thread, viewer, message.resolved);
-          else await assignThread(ctx.db, id, message.thread, viewer, message.user);
-          await socket.topic.publish({
-            kind: 'thread',
-            thread: message.thread,
-            removed: false,
-          } satisfies TopicPayload);
+          await resolveThread(ctx.db, id, message.thread, viewer, message.resolved);
+          changed = { thread: message.thread, removed: false };
           break;
-        }
+        case 'thread_assign':
+          await assignThread(ctx.db, id, message.thread, viewer, message.user);
+          changed = { thread: message.thread, removed: false };
+          break;
         case 'revision_save': {
           if (!rightMayEdit(right)) throw new ReviewRefusal('rights');
           await catchUp(socket.topic, room, id);
@@ -643,6 +642,7 @@ export function createDocumentEndpoint() {
           await restoreRevision(socket, room, id, message.revision);
           break;
       }
+      if (changed) await socket.topic.publish({ kind: 'thread', ...changed } satisfies TopicPayload);
       socket.send({ type: 'review_answer', rid: message.rid });
     } catch (error) {
       if (!(error instanceof ReviewRefusal)) throw error;

@@ -113,12 +113,13 @@ export function ReviewMargin(props: ReviewMarginProps) {
       element.style.minHeight = '';
       return;
     }
-    for (const card of cards) {
-      const wanted = Number(card.dataset.cardTop) - origin;
-      const placed = Math.max(wanted, bottom);
+    // All heights first, then all positions: one layout, not one per card.
+    const heights = [...cards].map((card) => card.offsetHeight);
+    cards.forEach((card, index) => {
+      const placed = Math.max(Number(card.dataset.cardTop) - origin, bottom);
       card.style.top = `${placed}px`;
-      bottom = placed + card.offsetHeight + 8;
-    }
+      bottom = placed + heights[index] + 8;
+    });
     element.style.minHeight = `${bottom}px`;
   }, [cards, active]);
 
@@ -340,6 +341,22 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
       setAnswer('');
   };
   const assigned = thread.assigned ? store.personName(thread.assigned) : '';
+  // Only the thread in focus shows its answers and controls: a long review stays light.
+  if (props.active !== thread.id) {
+    const first = thread.comments[0];
+    return (
+      <article aria-label={t('thread', { name: first.name })} data-thread={thread.id}>
+        <button type="button" className="review-open-thread" onClick={() => props.onActivate(thread.id)}>
+          <strong>{first.name}</strong> <span className="review-comment-text">{first.text}</span>
+          {thread.comments.length > 1 ? (
+            <span className="review-answers">{t('answers', { count: thread.comments.length - 1 })}</span>
+          ) : null}
+        </button>
+        {thread.resolved ? <p className="review-resolved">{t('resolved')}</p> : null}
+        {assigned ? <p className="review-assigned">{t('assignedTo', { name: assigned })}</p> : null}
+      </article>
+    );
+  }
   return (
     <article aria-label={t('thread', { name: thread.comments[0].name })} data-thread={thread.id}>
       {quote ? (
