@@ -158,6 +158,25 @@ async function main(): Promise<void> {
       return performance.now() - t0;
     };
     await openTime(plainId);
+    if (process.env.BENCH_PROFILE) {
+      // Where the time of opening the reviewed document goes (self time by function, top 15).
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+      await openTime(reviewedId);
+      const { profile } = await cdp.send('Profiler.stop');
+      const self = new Map<string, number>();
+      const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples?.length ?? 1);
+      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      for (const sample of profile.samples ?? []) {
+        const frame = byId.get(sample)?.callFrame;
+        if (!frame) continue;
+        const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + interval / 1000);
+      }
+      for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
+        console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
+    }
     await openTime(reviewedId);
     const plainOpens: number[] = [];
     const reviewedOpens: number[] = [];

@@ -43,6 +43,9 @@ export interface ReviewMarginProps {
   notify(message: string): void;
 }
 
+/** Tracked changes listed one by one in the margin, at most. */
+export const MAX_CHANGE_CARDS = 200;
+
 type Card =
   | { kind: 'thread'; key: string; top: number; thread: CommentThread; from: number; to: number }
   | { kind: 'pending'; key: string; top: number; pending: PendingComment }
@@ -94,7 +97,9 @@ export function ReviewMargin(props: ReviewMarginProps) {
     }
     if (pending) list.push({ kind: 'pending', key: 'pending', top: top(pending.from), pending });
     const all = trackedChanges(doc);
-    for (const change of all)
+    // Beyond this many, single changes are decided in bulk (by author): thousands of cards would
+    // make opening the document many times slower (bench/review.ts).
+    for (const change of all.slice(0, MAX_CHANGE_CARDS))
       list.push({ kind: 'change', key: `c${change.type}${change.from}`, top: top(change.from), change });
     list.sort((a, b) => a.top - b.top);
     return { cards: list, orphans: orphaned, changes: all };
@@ -202,6 +207,9 @@ export function ReviewMargin(props: ReviewMarginProps) {
           </div>
         ) : null}
       </div>
+      {changes.length > MAX_CHANGE_CARDS ? (
+        <p className="review-hint">{t('moreChanges', { shown: MAX_CHANGE_CARDS, count: changes.length })}</p>
+      ) : null}
       {renderedCards}
       {orphans.length ? (
         <section className="review-orphans" aria-label={t('orphans')}>
