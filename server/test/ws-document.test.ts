@@ -191,8 +191,10 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
     const owner = await user();
     const id = await createDocument(owner.browser, 'Rights');
     const readers: Record<string, DocumentClient> = {};
+    const holders: Record<string, TestUser> = {};
     for (const right of ['read', 'read-without-comments', 'comment', 'review', 'write-tracked'] as const) {
       const holder = await user();
+      holders[right] = holder.user;
       await grant(id, holder.user.id, right);
       readers[right] = await open(holder.browser, id);
       expect(readers[right].docData!.access_right).toBe(right);
@@ -207,8 +209,12 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
       expect(await readers[right].sendRaw({ v: 0, ds: plainInsert })).toMatchObject({ reason: 'rights' });
     expect((await stored(id)).version).toBe(0);
 
-    // Suggesting: inserted text carrying the insertion mark.
-    const insertion = schema.marks.insertion.create({ user: 1, username: 'x', date: 1 });
+    // Suggesting: inserted text carrying the sender's own insertion mark (issue 18).
+    const insertion = schema.marks.insertion.create({
+      user: holders['write-tracked'].id,
+      username: 'x',
+      date: 1,
+    });
     const suggested = stepsOf(doc, (tr) => tr.insert(at, schema.text('suggested', [insertion])));
     expect(await readers['write-tracked'].sendRaw({ v: 0, ds: suggested })).toMatchObject({
       type: 'confirm_diff',

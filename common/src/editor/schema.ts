@@ -1,6 +1,7 @@
 import { type DOMOutputSpec, type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
 import { tableNodes } from 'prosemirror-tables';
 import { ACADEMIC_ELEMENTS, academicNodes, withTableCaption } from './academic-nodes';
+import { REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-marks';
 
 /**
  * The one document schema of Scriptorium, shared by the browser editor and the collaboration
@@ -17,12 +18,7 @@ import { ACADEMIC_ELEMENTS, academicNodes, withTableCaption } from './academic-n
  * `track` attribute on block nodes.
  */
 
-/** Mark names that only record review work; the collaboration server checks rights against them. */
-export const COMMENT_MARK = 'comment';
-export const TRACKED_CHANGE_MARKS = ['insertion', 'deletion', 'format_change'] as const;
-
-/** Marks every text may carry, whatever the template says, because review needs them everywhere. */
-const REVIEW_MARKS = `${COMMENT_MARK} ${TRACKED_CHANGE_MARKS.join(' ')}`;
+export { COMMENT_MARK, isReviewMark, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './review-marks';
 
 /** The formatting marks of the body, in toolbar order. */
 export const FORMAT_MARKS = ['em', 'strong', 'underline', 'sup', 'sub', 'code', 'smallcaps', 'link'] as const;
@@ -328,30 +324,6 @@ const nodes: Record<string, NodeSpec> = {
   ...academicNodes,
 };
 
-function trackAttrs(extra: Record<string, { default: unknown }> = {}) {
-  // user id and name are both kept: the name must stay readable after the account is gone.
-  return { user: { default: 0 }, username: { default: '' }, date: { default: 0 }, ...extra };
-}
-
-function trackParse(tag: string, withFormats = false): MarkSpec['parseDOM'] {
-  return [
-    {
-      tag,
-      getAttrs: (dom: HTMLElement) => ({
-        user: Number(dom.getAttribute('data-user') ?? '0'),
-        username: stringAttr(dom, 'data-username'),
-        date: Number(dom.getAttribute('data-date') ?? '0'),
-        ...(withFormats
-          ? {
-              before: listAttr(dom.getAttribute('data-before')),
-              after: listAttr(dom.getAttribute('data-after')),
-            }
-          : {}),
-      }),
-    },
-  ];
-}
-
 const marks: Record<string, MarkSpec> = {
   em: {
     parseDOM: [
@@ -421,76 +393,8 @@ const marks: Record<string, MarkSpec> = {
       0,
     ],
   },
-  /** A comment thread anchor; threads themselves live in a table. Comments may overlap. */
-  comment: {
-    attrs: { id: { default: 0 } },
-    excludes: '',
-    inclusive: false,
-    parseDOM: [
-      {
-        tag: 'span.comment[data-id]',
-        getAttrs: (dom: HTMLElement) => ({ id: Number(dom.getAttribute('data-id') ?? '0') }),
-      },
-    ],
-    toDOM: (mark) => ['span', { class: 'comment', 'data-id': String(mark.attrs.id) }, 0],
-  },
-  insertion: {
-    attrs: trackAttrs({ approved: { default: false } }),
-    inclusive: false,
-    excludes: 'deletion',
-    parseDOM: trackParse('span.insertion'),
-    toDOM: (mark) => [
-      'span',
-      {
-        class: mark.attrs.approved ? 'insertion approved' : 'insertion',
-        'data-user': String(mark.attrs.user),
-        'data-username': mark.attrs.username,
-        'data-date': String(mark.attrs.date),
-      },
-      0,
-    ],
-  },
-  deletion: {
-    attrs: trackAttrs(),
-    inclusive: false,
-    excludes: 'insertion',
-    parseDOM: trackParse('span.deletion'),
-    toDOM: (mark) => [
-      'span',
-      {
-        class: 'deletion',
-        'data-user': String(mark.attrs.user),
-        'data-username': mark.attrs.username,
-        'data-date': String(mark.attrs.date),
-      },
-      0,
-    ],
-  },
-  /** `before` and `after` name the formatting marks the change removed and added. */
-  format_change: {
-    attrs: trackAttrs({ before: { default: [] as string[] }, after: { default: [] as string[] } }),
-    inclusive: false,
-    parseDOM: trackParse('span.format-change', true),
-    toDOM: (mark) => [
-      'span',
-      {
-        class: 'format-change',
-        'data-user': String(mark.attrs.user),
-        'data-username': mark.attrs.username,
-        'data-date': String(mark.attrs.date),
-        'data-before': (mark.attrs.before as string[]).join(' '),
-        'data-after': (mark.attrs.after as string[]).join(' '),
-      },
-      0,
-    ],
-  },
+  // Comment anchors and tracked changes (review-marks.ts).
+  ...REVIEW_MARK_SPECS,
 };
 
 export const schema = new Schema({ nodes, marks });
-
-export type TrackedChangeMark = (typeof TRACKED_CHANGE_MARKS)[number];
-
-/** Whether a mark name only records review work (comments, tracked changes). */
-export function isReviewMark(name: string): boolean {
-  return name === COMMENT_MARK || (TRACKED_CHANGE_MARKS as readonly string[]).includes(name);
-}

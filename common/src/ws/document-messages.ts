@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { accessRight, TITLE_MAX } from '../api/documents';
 import { accessDeniedMessage } from './messages';
+import {
+  REVIEW_CLIENT_SCHEMAS,
+  REVIEW_SERVER_SCHEMAS,
+  reviewClientMessage,
+  reviewServerMessage,
+} from './review-messages';
 
 /**
  * The application messages of ${ws_url_base}/document/<id>/ (issue 16), the prosemirror-collab
@@ -174,11 +180,14 @@ export const documentServerMessage = z.discriminatedUnion('type', [
   rejectDiffMessage,
   participantsMessage,
   serverCaretMessage,
+  // Comments and revisions (review-messages.ts).
+  ...reviewServerMessage.options,
 ]);
 export const documentClientMessage = z.discriminatedUnion('type', [
   clientDiffMessage,
   clientCaretMessage,
   catchUpMessage,
+  ...reviewClientMessage.options,
 ]);
 
 export type DocDataMessage = z.infer<typeof docDataMessage>;
@@ -204,6 +213,7 @@ export const DOCUMENT_SERVER_APP_SCHEMAS = {
   reject_diff: rejectDiffMessage,
   participants: participantsMessage,
   caret: serverCaretMessage,
+  ...REVIEW_SERVER_SCHEMAS,
 } as const;
 
 /** What the server reads on the document endpoint. */
@@ -211,6 +221,7 @@ export const DOCUMENT_CLIENT_APP_SCHEMAS = {
   diff: clientDiffMessage,
   caret: clientCaretMessage,
   catch_up: catchUpMessage,
+  ...REVIEW_CLIENT_SCHEMAS,
 } as const;
 
 /** The endpoint's path under ws_url_base, for socketUrl(). */

@@ -9,6 +9,7 @@ import { bibliography } from './migrations/005-bibliography';
 import { documents } from './migrations/006-documents';
 import { documentSteps } from './migrations/008-document-steps';
 import { documentImages } from './migrations/009-document-images';
+import { documentReview } from './migrations/010-document-review';
 import { admin } from './migrations/011-admin';
 import { fastPaths } from './migrations/012-fast-paths';
 import type { DualMigration } from './migrations/helpers';
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '006-documents': documents,
   '008-document-steps': documentSteps,
   '009-document-images': documentImages,
+  '010-document-review': documentReview,
   '011-admin': admin,
   '012-fast-paths': fastPaths,
   ...pluginMigrations(),

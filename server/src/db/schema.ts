@@ -30,6 +30,9 @@ export interface Database {
   document_steps: DocumentStepsTable;
   audit_log: AuditLogTable;
   site_settings: SiteSettingsTable;
+  document_threads: DocumentThreadsTable;
+  document_comments: DocumentCommentsTable;
+  document_revisions: DocumentRevisionsTable;
 }
 
 export interface UsersTable {
@@ -266,4 +269,39 @@ export interface AuditLogTable {
 export interface SiteSettingsTable {
   key: string;
   value: string;
+}
+
+/** A comment thread (migration 010); thread_id is the `comment` mark's id in the document. */
+export interface DocumentThreadsTable {
+  document_id: number;
+  thread_id: number;
+  user_id: number | null;
+  resolved: number;
+  assigned_to: number | null;
+  created_at: number;
+}
+
+/** A comment of a thread: the thread's first comment, then the answers. */
+export interface DocumentCommentsTable {
+  id: Generated<number>;
+  document_id: number;
+  thread_id: number;
+  user_id: number | null;
+  user_name: string;
+  text: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A saved version of a document: named by a user, or automatic (auto = 1). */
+export interface DocumentRevisionsTable {
+  id: Generated<number>;
+  document_id: number;
+  version: number;
+  name: string;
+  auto: number;
+  user_id: number | null;
+  user_name: string;
+  content: string;
+  created_at: number;
 }

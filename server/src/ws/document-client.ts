@@ -9,6 +9,7 @@ import {
   documentSocketPath,
   type RejectReason,
 } from '@scriptorium/common/ws/document-messages';
+import type { ReviewClientMessage } from '@scriptorium/common/ws/review-messages';
 import { collab, getVersion, receiveTransaction, sendableSteps } from 'prosemirror-collab';
 import { EditorState, type Transaction } from 'prosemirror-state';
 import { Step } from 'prosemirror-transform';
@@ -17,6 +18,13 @@ import { nodeSocketFactory } from './node-socket';
 export type DiffAnswer =
   | { type: 'confirm_diff'; rid: number; v: number }
   | { type: 'reject_diff'; rid: number; reason: RejectReason };
+
+/** A review message without its rid (the client numbers it). */
+export type ReviewRequest = ReviewClientMessage extends infer M
+  ? M extends unknown
+    ? Omit<M, 'rid'>
+    : never
+  : never;
 
 export interface DocumentClientOptions {
   /** ws_url_base as the browser has it, absolute here: 'ws://127.0.0.1:8000/ws'. */
@@ -110,6 +118,16 @@ export class DocumentClient {
     const rid = diff.rid ?? this.nextRid++;
     const answer = new Promise<DiffAnswer>((resolve) => this.waiters.set(rid, resolve));
     this.connector.send({ type: 'diff', v: diff.v, rid, ds: diff.ds });
+    return answer;
+  }
+
+  /** Sends a review request (comments, revisions); resolves with the answer to its rid. */
+  review(message: ReviewRequest): Promise<DocumentServerMessage> {
+    const rid = this.nextRid++;
+    const answer = this.next(
+      (m) => (m.type === 'review_answer' || m.type === 'revisions' || m.type === 'revision') && m.rid === rid,
+    );
+    this.connector.send({ ...message, rid } as ReviewClientMessage);
     return answer;
   }
 

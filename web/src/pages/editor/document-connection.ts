@@ -10,6 +10,7 @@ import {
 import type { Plugin } from 'prosemirror-state';
 import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from '../../ws/connector';
 import { CollabSession } from './collab-session';
+import { ReviewStore } from './review/review-store';
 
 export type LoadState = 'loading' | 'ready' | 'denied';
 
@@ -20,6 +21,9 @@ export interface DocumentConnectionOptions {
   createSocket?: SocketFactory;
 }
 
+/** The client id of the server's own steps when a revision is restored. */
+const RESTORE_CLIENT_ID = 'server-restore';
+
 /** How often our caret goes out at most while it moves. */
 const CARET_INTERVAL_MS = 250;
 
@@ -29,6 +33,8 @@ const CARET_INTERVAL_MS = 250;
  */
 export class DocumentConnection {
   readonly session: CollabSession;
+  /** Comment threads and revision requests (issue 18). */
+  readonly review: ReviewStore;
   private readonly connector: WebSocketConnector;
   private readonly listeners = new Set<() => void>();
   load: LoadState = 'loading';
@@ -38,6 +44,8 @@ export class DocumentConnection {
   status: ConnectionStatus = { state: 'connecting', unsent: 0 };
   refused: RejectReason | null = null;
   lost = 0;
+  /** Someone restored an earlier revision while this page was open (issue 18). */
+  restored = false;
   /** Bumped on every change, for useSyncExternalStore. */
   version = 0;
   private caretTimer: ReturnType<typeof setTimeout> | null = null;
@@ -53,6 +61,10 @@ export class DocumentConnection {
         this.refused = reason;
         this.changed();
       },
+    });
+    this.review = new ReviewStore((message) => {
+      this.send(message);
+      return true;
     });
     this.connector = new WebSocketConnector({
       wsUrlBase: options.wsUrlBase,
@@ -89,12 +101,20 @@ export class DocumentConnection {
   getVersion = (): number => this.version;
 
   /**
-   * Whether this right may change the text. write-tracked may only add tracked changes, comment and
-   * review only comments: until the editor makes those (the review issue), such users read, so
-   * that the server never has to refuse text they typed.
+   * Whether this right may change the text: write freely, write-tracked and review only in
+   * suggestion mode (mustSuggest), so that the server never has to refuse text they typed.
+   * comment only anchors comments (not by typing).
    */
   get canWrite(): boolean {
-    return this.right === 'write';
+    return this.right === 'write' || this.mustSuggest;
+  }
+
+  get mustSuggest(): boolean {
+    return this.right === 'write-tracked' || this.right === 'review';
+  }
+
+  get canComment(): boolean {
+    return this.right !== 'read' && this.right !== 'read-without-comments';
   }
 
   /** Unsaved: steps not yet confirmed, or messages not yet acknowledged by the transport. */
@@ -124,6 +144,7 @@ export class DocumentConnection {
     const parsed = documentServerMessage.safeParse(frame);
     if (!parsed.success) return;
     const message = parsed.data;
+    if (this.review.receive(message)) return;
     switch (message.type) {
       case 'doc_data': {
         this.right = message.access_right;
@@ -134,6 +155,7 @@ export class DocumentConnection {
         break;
       }
       case 'diff':
+        if (message.cids.includes(RESTORE_CLIENT_ID)) this.restored = true;
         this.session.receiveDiff(message);
         break;
       case 'confirm_diff':

@@ -2,7 +2,14 @@ import type { DocumentEntry } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { documentTitle } from '@scriptorium/common/editor/templates';
 import { countDocument } from '@scriptorium/common/editor/text-stats';
+import {
+  newThreadId,
+  reviewStepAllowed,
+  trackTransaction,
+  UNTRACKED,
+} from '@scriptorium/common/editor/track-changes';
 import { folderName, folderOf, folderUrl } from '@scriptorium/common/rules/paths';
+import { isHistoryTransaction } from 'prosemirror-history';
 import { Selection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
@@ -34,6 +41,9 @@ import {
 import { type CaretInfo, editorPlugins, footnotePlugins } from './editor-plugins';
 import { FootnoteView } from './footnote-view';
 import { contributorsPartView, contributorView, keywordView, tagsPartView } from './part-views';
+import { HistoryDialog, SaveRevisionDialog } from './review/review-history';
+import { type PendingComment, ReviewMargin } from './review/review-margin';
+import { isSuggesting, reviewPlugin } from './review/review-plugin';
 import 'prosemirror-view/style/prosemirror.css';
 import 'prosemirror-tables/style/tables.css';
 import './editor.css';
@@ -48,6 +58,7 @@ export interface DocumentEditorProps {
 export function DocumentEditor({ document: entry, createSocket }: DocumentEditorProps) {
   const { t } = useTranslation('editor');
   const { t: tWs } = useTranslation('ws');
+  const { t: tReview } = useTranslation('review');
   const configuration = useConfiguration();
   const user = useCurrentUser();
   const mount = useRef<HTMLDivElement>(null);
@@ -65,6 +76,19 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   labels.current = (key) => t(key);
   const caretsRef = useRef<CaretInfo[]>([]);
   const canWriteRef = useRef(false);
+  // Review (issue 18): the comment being written, the thread in focus, a passing notice.
+  const [pending, setPending] = useState<PendingComment | null>(null);
+  const [activeThread, setActiveThread] = useState<number | null>(null);
+  const [notice, setNotice] = useState('');
+  const reviewRef = useRef<{
+    mustSuggest(): boolean;
+    highlighted: ReadonlySet<number>;
+    active: number | null;
+  }>({
+    mustSuggest: () => false,
+    highlighted: new Set<number>(),
+    active: null,
+  });
 
   const connection = useMemo(
     () =>
@@ -79,6 +103,12 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
               setCitationAt(at);
               setPanel(kind);
             },
+          }),
+          reviewPlugin({
+            suggesting: () => reviewRef.current.mustSuggest(),
+            highlighted: () => reviewRef.current.highlighted,
+            activeThread: () => reviewRef.current.active,
+            colour: userColour,
           }),
         ],
       }),
@@ -101,6 +131,17 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   );
   const session = connection.session;
   canWriteRef.current = connection.canWrite && !connection.refused;
+  const review = connection.review;
+  const reviewVersion = useSyncExternalStore(review.subscribe, review.getVersion);
+  reviewRef.current.mustSuggest = () => connection.mustSuggest;
+  reviewRef.current.highlighted = new Set(
+    [...review.threads.values()].filter((thread) => !thread.resolved).map((thread) => thread.id),
+  );
+  reviewRef.current.active = activeThread;
+  const reviewer = {
+    id: user?.id ?? 0,
+    username: user ? `${user.first_name} ${user.last_name}`.trim() || user.username : '',
+  };
 
   // Carets of others, with the participants' names and colours.
   caretsRef.current = [...session.carets.values()].map((caret) => {
@@ -158,7 +199,32 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
             },
           }),
         },
-        dispatchTransaction(this: EditorView, tr) {
+        dispatchTransaction(this: EditorView, original) {
+          let tr = original;
+          // Suggestion mode records the change as tracked-change marks; what marks cannot record is
+          // not applied (and said so). Undo and redo replay steps that must still be suggestions.
+          const state = this.state;
+          if (tr.docChanged && !tr.getMeta(UNTRACKED) && (connection.mustSuggest || isSuggesting(state))) {
+            if (isHistoryTransaction(tr)) {
+              const full = connection.right === 'write';
+              if (
+                !full &&
+                !tr.steps.every((step, i) =>
+                  reviewStepAllowed(step, tr.docs[i], reviewer.id, { comments: true, suggestions: true }),
+                )
+              ) {
+                setNotice(labels.current('review:notTrackable'));
+                return;
+              }
+            } else {
+              const tracked = trackTransaction(tr, state, reviewer);
+              if (!tracked) {
+                setNotice(labels.current('review:notTrackable'));
+                return;
+              }
+              tr = tracked;
+            }
+          }
           // The view must hold the new state before dispatch returns (ProseMirror reads it at once).
           session.apply(tr);
           if (session.state) this.updateState(session.state);
@@ -204,10 +270,26 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   }, [doc]);
 
   const close = () => navigate(folderUrl(folderOf(entry.path)));
+  const fullWrite = connection.right === 'write' && connection.load === 'ready';
+  // What each right may use: comments for every right that comments, accepting only for write.
+  const may = (action: EditorActionSpec): boolean => {
+    if (connection.load !== 'ready') return false;
+    if (action.need === 'comment') return connection.canComment;
+    if (action.need === 'history') return connection.right !== 'read-without-comments';
+    if (action.need === 'write') return fullWrite;
+    return connection.canWrite || !action.writes;
+  };
   const run = (action: EditorActionSpec) => {
     const current = viewRef.current;
     if (!current) return;
-    if (action.command) {
+    if (action.panel === 'comment') {
+      const { from, to, empty } = current.state.selection;
+      if (empty) setNotice(tReview('selectFirst'));
+      else {
+        setPending({ id: newThreadId(), from, to });
+        setNotice('');
+      }
+    } else if (action.command) {
       // Focus first: a command may move the focus on (a new footnote opens its own editor).
       current.focus();
       action.command(current.state, current.dispatch, current);
@@ -230,7 +312,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   registry.defineScope('editor', { priority: 20, modal: false });
   const canWrite = connection.canWrite && connection.load === 'ready';
   const registered: Action[] = view
-    ? EDITOR_ACTIONS.filter((action) => canWrite || !action.writes).map((action) => ({
+    ? EDITOR_ACTIONS.filter(may).map((action) => ({
         id: action.id,
         scope: 'editor',
         title: action.title,
@@ -268,7 +350,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
             folder: folderLabel(entry.path, t('allDocuments', { ns: 'documents' })),
           })}
         </a>
-        {view ? <EditorMenuBar view={view} canWrite={canWrite} run={run} /> : null}
+        {view ? <EditorMenuBar view={view} canWrite={canWrite} run={run} may={may} /> : null}
         <ul className="editor-participants" aria-label={t('participants')}>
           {connection.participants.map((person) => {
             const name = person.name || person.username;
@@ -287,7 +369,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           })}
         </ul>
       </header>
-      {view ? <EditorToolbar view={view} canWrite={canWrite} run={run} /> : null}
+      {view ? <EditorToolbar view={view} canWrite={canWrite} run={run} may={may} /> : null}
       <div role="status" className="editor-status">
         {/* The app's connection notice says 'Disconnected'; only this page knows what is unsaved. */}
         {connection.status.state === 'disconnected' && saving ? (
@@ -302,6 +384,9 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           <p className="editor-error">{t('status.lost', { count: connection.lost })}</p>
         ) : null}
         {connection.load === 'ready' && !connection.canWrite ? <p>{t('status.readOnly')}</p> : null}
+        {connection.load === 'ready' && connection.mustSuggest ? <p>{tReview('suggestingOnly')}</p> : null}
+        {notice ? <p className="editor-notice">{notice}</p> : null}
+        {connection.restored ? <p className="editor-notice">{tReview('restoredNotice')}</p> : null}
       </div>
       {view && sidePanels.search ? (
         <SearchPanel
@@ -310,7 +395,9 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           onClose={() => setSidePanels((o) => ({ ...o, search: false }))}
         />
       ) : null}
-      <div className="editor-body">
+      <div
+        className={connection.right === 'read-without-comments' ? 'editor-body' : 'editor-body has-review'}
+      >
         {view && sidePanels.outline ? (
           <OutlinePanel
             view={view}
@@ -321,6 +408,20 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         <div className="editor-paper" ref={mount} data-testid="editor-paper">
           {connection.load === 'loading' ? <p className="editor-loading">{t('status.loading')}</p> : null}
         </div>
+        {view && connection.load === 'ready' && connection.right !== 'read-without-comments' ? (
+          <ReviewMargin
+            view={view}
+            store={review}
+            rights={{ userId: reviewer.id, decide: fullWrite, comment: connection.canComment }}
+            revision={revision * 100_000 + reviewVersion}
+            pending={pending}
+            onPendingDone={() => setPending(null)}
+            active={activeThread}
+            onActivate={setActiveThread}
+            colour={userColour}
+            notify={setNotice}
+          />
+        ) : null}
       </div>
       {connection.load === 'ready' ? (
         <footer className="editor-footer">
@@ -346,6 +447,18 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
             // writing goes on in the text.
             requestAnimationFrame(() => view.focus());
           }}
+        />
+      ) : null}
+      {panel === 'saveRevision' ? (
+        <SaveRevisionDialog store={review} onClose={() => setPanel(null)} notify={setNotice} />
+      ) : null}
+      {view && panel === 'history' ? (
+        <HistoryDialog
+          store={review}
+          current={() => view.state.doc}
+          canRestore={fullWrite}
+          onClose={() => setPanel(null)}
+          notify={setNotice}
         />
       ) : null}
       {view && panel === 'author' ? (

@@ -38,6 +38,7 @@ import { redo, undo } from 'prosemirror-history';
 import type { Command, EditorState } from 'prosemirror-state';
 import { isInTable } from 'prosemirror-tables';
 import { ACADEMIC_ACTIONS, type AcademicPanelId } from './academic/academic-actions';
+import { REVIEW_ACTIONS } from './review/review-actions';
 
 /**
  * Every toolbar button, menu item and shortcut of the editor, in one table: the menus, the
@@ -46,7 +47,7 @@ import { ACADEMIC_ACTIONS, type AcademicPanelId } from './academic/academic-acti
  * the editor because elsewhere they move the focus.
  */
 
-export type MenuId = 'file' | 'edit' | 'insert' | 'format' | 'tools' | 'help';
+export type MenuId = 'file' | 'edit' | 'insert' | 'format' | 'review' | 'tools' | 'help';
 export type PanelId =
   | 'search'
   | 'wordCount'
@@ -56,7 +57,10 @@ export type PanelId =
   | 'faq'
   | 'link'
   | 'author'
-  | AcademicPanelId;
+  | AcademicPanelId
+  | 'comment'
+  | 'saveRevision'
+  | 'history';
 
 export interface EditorActionSpec {
   id: string;
@@ -72,6 +76,12 @@ export interface EditorActionSpec {
   icon?: LucideIcon;
   /** Changes the document: hidden for read-only rights. */
   writes: boolean;
+  /**
+   * A right beyond `writes` (issue 18): 'write' only for the write right (accepting changes, the
+   * suggestion toggle), 'comment' for every right that may comment, 'history' for every right
+   * that sees revisions.
+   */
+  need?: 'write' | 'comment' | 'history';
   command?: Command;
   active?(state: EditorState): boolean;
   /** Opens a dialog or panel instead of running a command. */
@@ -377,9 +387,10 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
   },
   { id: 'editor.faq', title: 'action.faq', menu: 'help', group: 'help', writes: false, panel: 'faq' },
   ...ACADEMIC_ACTIONS,
+  ...REVIEW_ACTIONS,
 ];
 
-export const MENUS: readonly MenuId[] = ['file', 'edit', 'insert', 'format', 'tools', 'help'];
+export const MENUS: readonly MenuId[] = ['file', 'edit', 'insert', 'format', 'review', 'tools', 'help'];
 
 /** `Mod+Shift+Z` as prosemirror-keymap writes it: `Mod-Shift-z`. */
 export function keymapName(keys: string): string {

@@ -11,6 +11,8 @@ export interface MenuProps {
   view: EditorView;
   /** Whether this user may change the document. */
   canWrite: boolean;
+  /** Whether this user may use an action (the review rights); default: by `writes` and canWrite. */
+  may?(action: EditorActionSpec): boolean;
   run(action: EditorActionSpec): void;
 }
 
@@ -30,13 +32,15 @@ function visible(action: EditorActionSpec, canWrite: boolean): boolean {
 }
 
 /** File, Edit, Insert, Format, Tools, Help: menus of the action table. */
-export function EditorMenuBar({ view, canWrite, run }: MenuProps) {
+export function EditorMenuBar({ view, canWrite, run, may }: MenuProps) {
   const { t } = useTranslation('editor');
   return (
     // biome-ignore lint/a11y/useSemanticElements: a group of menu buttons, not a form's fieldset
     <div className="editor-menubar" role="group" aria-label={t('menu.bar')}>
       {MENUS.map((menu) => {
-        const actions = EDITOR_ACTIONS.filter((action) => action.menu === menu && visible(action, canWrite));
+        const actions = EDITOR_ACTIONS.filter(
+          (action) => action.menu === menu && (may ? may(action) : visible(action, canWrite)),
+        );
         if (!actions.length) return null;
         const groups = [...new Set(actions.map((action) => action.group))];
         return (
@@ -94,31 +98,33 @@ const BLOCK_TYPES = [
 ];
 
 /** The toolbar: text style, then the actions that have an icon. */
-export function EditorToolbar({ view, canWrite, run }: MenuProps) {
+export function EditorToolbar({ view, canWrite, run, may }: MenuProps) {
   const { t } = useTranslation('editor');
-  if (!canWrite) return null;
+  if (!canWrite && !may) return null;
   const blockActions = EDITOR_ACTIONS.filter((action) => BLOCK_TYPES.includes(action.id));
   const activeBlock = blockActions.find((action) => action.active?.(view.state));
-  const buttons = EDITOR_ACTIONS.filter((action) => action.icon);
+  const buttons = EDITOR_ACTIONS.filter((action) => action.icon && (may ? may(action) : true));
   return (
     <div className="editor-toolbar" role="toolbar" aria-label={t('toolbar')}>
-      <select
-        aria-label={t('blockType')}
-        value={activeBlock?.id ?? ''}
-        onChange={(event) => {
-          const action = blockActions.find((a) => a.id === event.target.value);
-          if (action) run(action);
-        }}
-        // The editor keeps its selection while the list is open.
-        onMouseDown={(event) => event.stopPropagation()}
-      >
-        {activeBlock ? null : <option value="" />}
-        {blockActions.map((action) => (
-          <option key={action.id} value={action.id} disabled={!isEnabled(action, view)}>
-            {t(action.title, action.titleOptions)}
-          </option>
-        ))}
-      </select>
+      {canWrite ? (
+        <select
+          aria-label={t('blockType')}
+          value={activeBlock?.id ?? ''}
+          onChange={(event) => {
+            const action = blockActions.find((a) => a.id === event.target.value);
+            if (action) run(action);
+          }}
+          // The editor keeps its selection while the list is open.
+          onMouseDown={(event) => event.stopPropagation()}
+        >
+          {activeBlock ? null : <option value="" />}
+          {blockActions.map((action) => (
+            <option key={action.id} value={action.id} disabled={!isEnabled(action, view)}>
+              {t(action.title, action.titleOptions)}
+            </option>
+          ))}
+        </select>
+      ) : null}
       {buttons.map((action) => {
         const Icon = action.icon;
         const active = action.active?.(view.state);

@@ -14,8 +14,9 @@ import {
   type StepJson,
   stepJson,
 } from '@scriptorium/common/ws/document-messages';
-import type { Node as PMNode } from 'prosemirror-model';
-import { Step } from 'prosemirror-transform';
+import type { ReviewClientMessage } from '@scriptorium/common/ws/review-messages';
+import { type Node as PMNode, Slice } from 'prosemirror-model';
+import { DocAttrStep, ReplaceStep, Step } from 'prosemirror-transform';
 import { z } from 'zod';
 import type { AppContext } from '../../../context';
 import { defineWsEndpoint, type EndpointSocket, type EndpointTopic } from '../../../ws/endpoint';
@@ -23,7 +24,26 @@ import { liveHub } from '../../../ws/hub';
 import { avatarUrl } from '../../user/avatar';
 import { displayName } from '../../user/presenters';
 import { findVisibleDocument } from '../queries';
-import { rightMayEdit, STEP_RULES } from './rights';
+import {
+  AUTO_REVISION_MS,
+  answerThread,
+  assignThread,
+  createThread,
+  deleteComment,
+  editComment,
+  latestRevision,
+  listRevisions,
+  mailMentions,
+  ReviewRefusal,
+  readPeople,
+  readRevision,
+  readThreads,
+  resolveThread,
+  saveRevision,
+  type Viewer,
+  visibleThread,
+} from './review';
+import { rightMayComment, rightMayEdit, STEP_RULES } from './rights';
 import {
   appendSteps,
   freshDocument,
@@ -48,6 +68,7 @@ const FLOOD_RATE = 50;
 export interface DocumentAdmission {
   right: AccessRight;
   isOwner: boolean;
+  ownerId: number;
 }
 
 type Socket = EndpointSocket<DocumentServerMessage, DocumentAdmission>;
@@ -69,6 +90,8 @@ const topicPayload = z.discriminatedUnion('kind', [
     participants: z.array(participant),
     ask: z.boolean(),
   }),
+  /** A comment thread changed (or went): every process tells its editors what they may see. */
+  z.object({ kind: z.literal('thread'), thread: z.number().int().positive(), removed: z.boolean() }),
   z.object({
     kind: z.literal('caret'),
     session_id: z.string(),
@@ -100,7 +123,23 @@ interface Room {
   remote: Map<string, Participant[]>;
   /** The latest committed steps (at most RECENT_STEPS), so that a stale diff is answered from memory. */
   recent: StoredStep[];
+  /** The newest revision's version and time: automatic revisions follow from them. */
+  revisedVersion: number;
+  revisedAt: number;
 }
+
+/** The review requests that write comments (every right but the read ones). */
+const COMMENT_REQUESTS = new Set([
+  'thread_create',
+  'comment_answer',
+  'comment_edit',
+  'comment_delete',
+  'thread_resolve',
+  'thread_assign',
+]);
+
+/** The client id of steps the server makes itself (restoring a revision). */
+export const SERVER_CLIENT_ID = 'server-restore';
 
 /** Steps a room keeps in memory for catch-ups; older ones are read from the step log. */
 const RECENT_STEPS = 1000;
@@ -121,12 +160,12 @@ function stepsMessage(from: number, steps: StoredStep[]): DocumentServerMessage 
 }
 
 /** Applies steps to a document, checking each against the sender's right and the schema. */
-function applySteps(doc: PMNode, steps: Step[], right: AccessRight): PMNode {
+function applySteps(doc: PMNode, steps: Step[], right: AccessRight, userId: number): PMNode {
   const rule = STEP_RULES[right];
   const problemsBefore = checkDocument(doc).length;
   let current = doc;
   for (const step of steps) {
-    if (!rule(step, current)) throw new Refusal('rights');
+    if (!rule(step, current, userId)) throw new Refusal('rights');
     let result: ReturnType<Step['apply']>;
     try {
       result = step.apply(current);
@@ -181,7 +220,10 @@ export function createDocumentEndpoint() {
       if (!result.doc) throw new Error(`step ${stored.version} of document ${id} does not apply`);
       doc = result.doc;
     }
+    const revised = await latestRevision(ctx.db, id);
     return {
+      revisedVersion: revised?.version ?? 0,
+      revisedAt: revised?.created ?? Date.now(),
       doc,
       version: after + steps.length,
       needsSnapshot: !head.snapshot,
@@ -347,7 +389,7 @@ export function createDocumentEndpoint() {
       if (message.v > room.version) return { kind: 'refused' as const, reason: 'ahead' as const };
       let doc: PMNode;
       try {
-        doc = applySteps(room.doc, steps, right);
+        doc = applySteps(room.doc, steps, right, socket.user.id);
       } catch (error) {
         if (error instanceof Refusal) return { kind: 'refused' as const, reason: error.reason };
         throw error;
@@ -370,27 +412,244 @@ export function createDocumentEndpoint() {
     if (outcome.kind === 'refused') return refuse(socket, message.rid, outcome.reason);
     if (outcome.kind === 'stale') return answerStale(socket, room, id, session, message.rid);
     // Committed: from here on the steps are durable.
-    const stored: StoredStep[] = message.ds.map((step, index) => ({
-      version: outcome.base + index + 1,
-      step,
-      clientId: socket.sessionId,
-    }));
-    room.doc = outcome.doc;
-    room.version = outcome.base + steps.length;
-    remember(room, stored);
+    const version = outcome.base + steps.length;
     if (outcome.snapshot) {
       room.needsSnapshot = false;
-      room.contentVersion = room.version;
+      room.contentVersion = version;
     }
-    session.sentVersion = room.version;
-    socket.send({ type: 'confirm_diff', rid: message.rid, v: room.version });
-    relay(socket.topic, room, stored, socket.sessionId);
-    await socket.topic.publish({
+    session.sentVersion = version;
+    socket.send({ type: 'confirm_diff', rid: message.rid, v: version });
+    await committed(socket.topic, room, outcome.base, message.ds, socket.sessionId, outcome.doc);
+    if (Date.now() - room.revisedAt >= AUTO_REVISION_MS) await autoRevision(ctx, room, id, author(socket));
+  }
+
+  function author(socket: Socket) {
+    return { id: socket.user.id, name: displayName(socket.user) };
+  }
+
+  /** An automatic revision of the room's document, unless nothing changed since the last one. */
+  async function autoRevision(
+    ctx: AppContext,
+    room: Room,
+    id: number,
+    by: { id: number; name: string } | null,
+  ) {
+    if (room.version <= room.revisedVersion) return;
+    const now = Date.now();
+    await saveRevision(ctx.db, {
+      documentId: id,
+      version: room.version,
+      doc: room.doc,
+      name: '',
+      auto: true,
+      user: by,
+      now,
+    });
+    room.revisedVersion = room.version;
+    room.revisedAt = now;
+  }
+
+  function viewerOf(socket: Socket): Viewer {
+    return { userId: socket.user.id, right: socket.admission.right, ownerId: socket.admission.ownerId };
+  }
+
+  /** Sends every editor of this process what it may see of a thread (or that it went). */
+  async function spreadThread(topic: Topic, id: number, threadId: number, removed: boolean): Promise<void> {
+    const [thread] = removed ? [] : await readThreads(topic.ctx.db, id, threadId);
+    for (const target of topic.sockets() as Socket[]) {
+      const visible = thread ? visibleThread(thread, viewerOf(target)) : null;
+      target.send(
+        visible ? { type: 'thread', thread: visible } : { type: 'thread_removed', thread: threadId },
+      );
+    }
+  }
+
+  async function sendThreads(socket: Socket, id: number): Promise<void> {
+    const viewer = viewerOf(socket);
+    const threads = (await readThreads(socket.topic.ctx.db, id))
+      .map((thread) => visibleThread(thread, viewer))
+      .filter((thread) => thread !== null);
+    const people = (await readPeople(socket.topic.ctx.db, id)).map(({ id: pid, name, username }) => ({
+      id: pid,
+      name,
+      username,
+    }));
+    socket.send({ type: 'threads', threads, people });
+  }
+
+  /**
+   * Restores a revision as a new version on top: the current document is kept as an automatic
+   * revision first, then one step replaces the content (and the document's attributes), committed
+   * and relayed like anybody's steps. Restoring the kept revision undoes the restore.
+   */
+  async function restoreRevision(socket: Socket, room: Room, id: number, revisionId: number): Promise<void> {
+    const ctx = socket.topic.ctx;
+    const stored = await readRevision(ctx.db, id, revisionId);
+    if (!stored) throw new ReviewRefusal('gone');
+    const target = schema.nodeFromJSON(stored.content);
+    const outcome = await withDocumentLock(ctx.db, ctx.dialect, id, async (trx) => {
+      const version = await readVersion(trx, id);
+      if (version === undefined) throw new ReviewRefusal('gone');
+      if (version > room.version) advance(socket.topic, room, await readSteps(trx, id, room.version));
+      const current = room.doc;
+      const steps: Step[] = [new ReplaceStep(0, current.content.size, new Slice(target.content, 0, 0))];
+      for (const [key, value] of Object.entries(target.attrs))
+        if (current.attrs[key] !== value) steps.push(new DocAttrStep(key, value));
+      let doc = current;
+      for (const step of steps) {
+        const result = step.apply(doc);
+        if (!result.doc) throw new ReviewRefusal('invalid');
+        doc = result.doc;
+      }
+      const now = Date.now();
+      await saveRevision(trx, {
+        documentId: id,
+        version: room.version,
+        doc: current,
+        name: '',
+        auto: true,
+        user: author(socket),
+        now,
+      });
+      const json = steps.map((step) => step.toJSON() as StepJson);
+      await appendSteps(trx, {
+        documentId: id,
+        baseVersion: room.version,
+        steps: json,
+        clientId: SERVER_CLIENT_ID,
+        userId: socket.user.id,
+        doc,
+        snapshot: true,
+        now,
+      });
+      return { base: room.version, doc, json };
+    });
+    const version = outcome.base + outcome.json.length;
+    room.contentVersion = version;
+    room.needsSnapshot = false;
+    room.revisedVersion = version;
+    room.revisedAt = Date.now();
+    await committed(socket.topic, room, outcome.base, outcome.json, SERVER_CLIENT_ID, outcome.doc);
+  }
+
+  /**
+   * Steps committed at version `base` (by `clientId`, the document now `doc`): the room takes them,
+   * this process's other editors get them, and the other processes hear of them.
+   */
+  async function committed(
+    topic: Topic,
+    room: Room,
+    base: number,
+    ds: StepJson[],
+    clientId: string,
+    doc: PMNode,
+  ): Promise<void> {
+    const stored: StoredStep[] = ds.map((step, index) => ({ version: base + index + 1, step, clientId }));
+    room.doc = doc;
+    room.version = base + ds.length;
+    remember(room, stored);
+    relay(topic, room, stored, clientId);
+    await topic.publish({
       kind: 'steps',
-      v: outcome.base,
-      ds: message.ds,
+      v: base,
+      ds,
       cids: stored.map((s) => s.clientId),
     } satisfies TopicPayload);
+  }
+
+  async function handleReview(
+    socket: Socket,
+    room: Room,
+    id: number,
+    message: ReviewClientMessage,
+  ): Promise<void> {
+    const ctx = socket.topic.ctx;
+    const viewer = viewerOf(socket);
+    const { right } = socket.admission;
+    const now = Date.now();
+    const me = author(socket);
+    try {
+      // A comment request changes one thread: every process then tells its editors what they see.
+      let changed: { thread: number; removed: boolean } | null = null;
+      if (COMMENT_REQUESTS.has(message.type) && !rightMayComment(right)) throw new ReviewRefusal('rights');
+      switch (message.type) {
+        case 'thread_create':
+        case 'comment_answer': {
+          if (message.type === 'thread_create')
+            await createThread(ctx.db, id, message.thread, me, message.text, now);
+          else await answerThread(ctx.db, id, message.thread, viewer, me, message.text, now);
+          const [thread] = await readThreads(ctx.db, id, message.thread);
+          mailMentions(ctx, {
+            documentId: id,
+            threadId: message.thread,
+            threadUser: thread?.user ?? null,
+            author: me,
+            text: message.text,
+            title: documentTitle(room.doc),
+          });
+          changed = { thread: message.thread, removed: false };
+          break;
+        }
+        case 'comment_edit':
+          changed = {
+            thread: await editComment(ctx.db, id, message.comment, socket.user.id, message.text, now),
+            removed: false,
+          };
+          break;
+        case 'comment_delete':
+          changed = await deleteComment(ctx.db, id, message.comment, socket.user.id);
+          break;
+        case 'thread_resolve':
+          await resolveThread(ctx.db, id, message.thread, viewer, message.resolved);
+          changed = { thread: message.thread, removed: false };
+          break;
+        case 'thread_assign':
+          await assignThread(ctx.db, id, message.thread, viewer, message.user);
+          changed = { thread: message.thread, removed: false };
+          break;
+        case 'revision_save': {
+          if (!rightMayEdit(right)) throw new ReviewRefusal('rights');
+          await catchUp(socket.topic, room, id);
+          await saveRevision(ctx.db, {
+            documentId: id,
+            version: room.version,
+            doc: room.doc,
+            name: message.name.trim(),
+            auto: false,
+            user: me,
+            now,
+          });
+          room.revisedVersion = room.version;
+          room.revisedAt = now;
+          break;
+        }
+        case 'revisions_list':
+          if (right === 'read-without-comments') throw new ReviewRefusal('rights');
+          socket.send({ type: 'revisions', rid: message.rid, revisions: await listRevisions(ctx.db, id) });
+          return;
+        case 'revision_get': {
+          if (right === 'read-without-comments') throw new ReviewRefusal('rights');
+          const stored = await readRevision(ctx.db, id, message.revision);
+          if (!stored) throw new ReviewRefusal('gone');
+          socket.send({
+            type: 'revision',
+            rid: message.rid,
+            revision: stored.entry,
+            content: stored.content,
+          });
+          return;
+        }
+        case 'revision_restore':
+          if (right !== 'write') throw new ReviewRefusal('rights');
+          await restoreRevision(socket, room, id, message.revision);
+          break;
+      }
+      if (changed) await socket.topic.publish({ kind: 'thread', ...changed } satisfies TopicPayload);
+      socket.send({ type: 'review_answer', rid: message.rid });
+    } catch (error) {
+      if (!(error instanceof ReviewRefusal)) throw error;
+      socket.send({ type: 'review_answer', rid: message.rid, error: error.reason });
+    }
   }
 
   async function handleCaret(socket: Socket, message: ClientCaretMessage): Promise<void> {
@@ -413,7 +672,7 @@ export function createDocumentEndpoint() {
       if (id === null) return null;
       const doc = await findVisibleDocument(ctx.db, user.id, id);
       if (!doc) return null;
-      return { right: doc.rights ?? 'write', isOwner: doc.rights === null };
+      return { right: doc.rights ?? 'write', isOwner: doc.rights === null, ownerId: doc.owner_id };
     },
 
     async opened(socket, _resumed) {
@@ -449,6 +708,7 @@ export function createDocumentEndpoint() {
         session_id: socket.sessionId,
         participants: participants(room),
       });
+      await sendThreads(socket, id);
       await announcePresence(socket.topic, room, true);
     },
 
@@ -458,7 +718,8 @@ export function createDocumentEndpoint() {
       if (!room) return;
       if (message.type === 'diff') await handleDiff(socket, room, id, message, receivedAt);
       else if (message.type === 'catch_up') await handleCatchUp(socket, room, id, message);
-      else await handleCaret(socket, message);
+      else if (message.type === 'caret') await handleCaret(socket, message);
+      else await handleReview(socket, room, id, message);
     },
 
     async closed(socket) {
@@ -467,6 +728,9 @@ export function createDocumentEndpoint() {
       if (!room) return;
       const session = room.sessions.get(socket.sessionId);
       if (session) room.sessions.delete(socket.sessionId);
+      // The last editor left: keep what they did as an automatic revision.
+      if (room.sessions.size === 0 && participants(room).length === 0)
+        await autoRevision(socket.topic.ctx, room, id, author(socket));
       if (socket.topic.sockets().length === 0 && room.sessions.size === 0) rooms.delete(id);
       await announcePresence(socket.topic, room, false);
     },
@@ -491,6 +755,8 @@ export function createDocumentEndpoint() {
               clientId: payload.cids[index] ?? '',
             })),
           );
+      } else if (payload.kind === 'thread') {
+        await spreadThread(topic, id, payload.thread, payload.removed);
       } else if (payload.kind === 'presence') {
         if (payload.process === processId(topic.ctx)) return;
         if (payload.participants.length) room.remote.set(payload.process, payload.participants);

@@ -28,7 +28,7 @@ function allowed(right: keyof typeof STEP_RULES, doc: PMNode, change: (tr: Trans
   change(tr);
   let current = doc;
   for (const step of tr.steps) {
-    if (!STEP_RULES[right](step, current)) return false;
+    if (!STEP_RULES[right](step, current, 1)) return false;
     current = step.apply(current).doc!;
   }
   return true;
@@ -44,8 +44,10 @@ describe('steps each right may send', () => {
     );
   });
 
-  it('lets comment and review only add or remove comment marks', () => {
+  it('lets comment only add or remove comment marks, and review also suggest', () => {
     const { doc, at } = withText();
+    expect(allowed('comment', doc, (tr) => tr.insert(at, schema.text('new', [insertion()])))).toBe(false);
+    expect(allowed('review', doc, (tr) => tr.insert(at, schema.text('new', [insertion()])))).toBe(true);
     for (const right of ['comment', 'review'] as const) {
       expect(
         allowed(right, doc, (tr) => tr.addMark(at, at + 3, schema.marks.comment.create({ id: 4 }))),
@@ -70,6 +72,14 @@ describe('steps each right may send', () => {
     expect(allowed('write-tracked', suggested.doc, (tr) => tr.delete(suggested.at, suggested.at + 2))).toBe(
       true,
     );
+    // Another author's suggestion is theirs: neither accepted nor taken out by a suggester.
+    const others = schema.marks.insertion.create({ user: 2, username: 'bob', date: 1 });
+    const theirs = withText([others]);
+    expect(allowed('write-tracked', theirs.doc, (tr) => tr.delete(theirs.at, theirs.at + 2))).toBe(false);
+    expect(
+      allowed('write-tracked', theirs.doc, (tr) => tr.removeMark(theirs.at, theirs.at + 2, others)),
+    ).toBe(false);
+    expect(allowed('write', theirs.doc, (tr) => tr.removeMark(theirs.at, theirs.at + 2, others))).toBe(true);
   });
 
   it('lets write do anything', () => {

@@ -1,77 +1,60 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
-import { COMMENT_MARK, TRACKED_CHANGE_MARKS } from '@scriptorium/common/editor/schema';
-import type { Mark, Node as PMNode, Slice } from 'prosemirror-model';
-import { AddMarkStep, RemoveMarkStep, ReplaceStep, type Step } from 'prosemirror-transform';
+import { type ReviewPermissions, reviewStepAllowed } from '@scriptorium/common/editor/track-changes';
+import type { Node as PMNode } from 'prosemirror-model';
+import type { Step } from 'prosemirror-transform';
 
 /**
- * Which steps each right may send (issue 16). The server checks every step of a diff against the
- * sender's right before anything is written; one step outside the rule refuses the whole diff.
+ * Which steps each right may send (issues 16 and 18). The server checks every step of a diff
+ * against the sender's right before anything is written; one step outside the rule refuses the
+ * whole diff ('rights').
  *
- *   write                  any step
- *   write-tracked          only tracked changes: adding or removing tracked-change marks, and
- *                          inserting content that carries the insertion mark (text typed in
- *                          suggestion mode), or taking out content that still carries one
- *   comment, review        only adding or removing comment marks
+ *   write                  any step (also accepting and rejecting others' suggestions)
+ *   write-tracked, review  suggestions only: inline content carrying the sender's own insertion
+ *                          mark (typed, pasted, or taken out again), the sender's own deletion and
+ *                          format-change marks, formatting inside the sender's own format change;
+ *                          and comment anchors. (review is forced into suggestion mode too.)
+ *   comment                comment anchors only
  *   read, read-without-comments   nothing
  *
- * The review issue refines write-tracked and review here (e.g. who may accept a change); the rule
- * table is the one place to do it.
+ * The rule itself is `reviewStepAllowed` (common/src/editor/track-changes.ts), the same the editor
+ * applies before it sends, so that the server never has to refuse what the editor produced.
  */
-export type StepRule = (step: Step, doc: PMNode) => boolean;
+export type StepRule = (step: Step, doc: PMNode, userId: number) => boolean;
 
-const TRACKED = new Set<string>(TRACKED_CHANGE_MARKS);
-
-function markStepOf(step: Step, allowed: (mark: Mark) => boolean): boolean {
-  if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) return allowed(step.mark);
-  return false;
-}
-
-/** Every inline leaf of the slice carries the insertion mark. */
-function sliceAllInserted(slice: Slice): boolean {
-  let ok = true;
-  slice.content.descendants((node) => {
-    if (node.isInline && !node.marks.some((mark) => mark.type.name === 'insertion')) ok = false;
-    return ok;
-  });
-  return ok;
-}
-
-/** The range holds only inline content carrying the insertion mark (a suggestion being undone). */
-function rangeAllInserted(doc: PMNode, from: number, to: number): boolean {
-  if (from === to) return true;
-  let ok = true;
-  doc.nodesBetween(from, to, (node) => {
-    if (!ok) return false;
-    if (node.isInline) {
-      if (!node.marks.some((mark) => mark.type.name === 'insertion')) ok = false;
-      return false;
-    }
-    // A block boundary inside the range would be removed: not a tracked change.
-    if (node.isTextblock && (from < doc.resolve(from).start() || to > doc.resolve(to).end())) ok = false;
-    return ok;
-  });
-  return ok && doc.resolve(from).sameParent(doc.resolve(to));
-}
-
-const isComment = (mark: Mark) => mark.type.name === COMMENT_MARK;
-const isTracked = (mark: Mark) => TRACKED.has(mark.type.name);
+const PERMISSIONS: Record<Exclude<AccessRight, 'write'>, ReviewPermissions> = {
+  read: { comments: false, suggestions: false },
+  'read-without-comments': { comments: false, suggestions: false },
+  comment: { comments: true, suggestions: false },
+  review: { comments: true, suggestions: true },
+  'write-tracked': { comments: true, suggestions: true },
+};
 
 export const STEP_RULES: Record<AccessRight, StepRule> = {
-  read: () => false,
-  'read-without-comments': () => false,
-  comment: (step) => markStepOf(step, isComment),
-  review: (step) => markStepOf(step, isComment),
-  'write-tracked': (step, doc) => {
-    if (markStepOf(step, isTracked)) return true;
-    // A structural replace (a split or join of blocks) is never a tracked change; the flag is only
-    // visible in the step's JSON.
-    if (!(step instanceof ReplaceStep) || (step.toJSON() as { structure?: boolean }).structure) return false;
-    return sliceAllInserted(step.slice) && rangeAllInserted(doc, step.from, step.to);
-  },
   write: () => true,
+  ...(Object.fromEntries(
+    Object.entries(PERMISSIONS).map(([right, may]) => [
+      right,
+      (step: Step, doc: PMNode, userId: number) => reviewStepAllowed(step, doc, userId, may),
+    ]),
+  ) as Record<Exclude<AccessRight, 'write'>, StepRule>),
 };
 
 /** Whether a right may change the document at all (read rights send nothing). */
 export function rightMayEdit(right: AccessRight): boolean {
   return right !== 'read' && right !== 'read-without-comments';
+}
+
+/** Whether a right may see comment threads. */
+export function rightSeesComments(right: AccessRight): boolean {
+  return right !== 'read-without-comments';
+}
+
+/** Whether a right may write comments (start threads and answer). */
+export function rightMayComment(right: AccessRight): boolean {
+  return rightMayEdit(right);
+}
+
+/** Whether a right must work in suggestion mode (write may choose). */
+export function rightSuggestsOnly(right: AccessRight): boolean {
+  return right === 'write-tracked' || right === 'review';
 }

@@ -1,0 +1,216 @@
+// Review (issue 18): a document with 2,000 tracked changes and 500 comment threads against the
+// same text without them, in Chromium: time to editable (median of BENCH_OPENS opens) and
+// keystroke to paint (p50, p95). Goal: <= 1.5x on both. Uses the current build (web/dist, or
+// WEB_DIST). Prints figures and ratios; asserts nothing.
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import type { Mark, Node as PMNode } from 'prosemirror-model';
+import { Transform } from 'prosemirror-transform';
+import { measureKeystrokes } from './lib/keystrokes';
+import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
+const PARAGRAPHS = 500;
+const WORDS_PER_PARAGRAPH = 20;
+const CHANGES = 2000;
+const COMMENTS = 500;
+const OPENS = Number(process.env.BENCH_OPENS ?? 5);
+const KEYSTROKES = 150;
+
+/** The standard article with PARAGRAPHS paragraphs of plain words. */
+function plainDocument(): PMNode {
+  const empty = createDocument(schema, standardArticle, { title: 'Reviewed manuscript' });
+  let bodyPos = -1;
+  let body: PMNode | null = null;
+  empty.forEach((node, offset) => {
+    if (node.attrs.id === 'body') {
+      bodyPos = offset;
+      body = node;
+    }
+  });
+  if (!body) throw new Error('no body part');
+  const paragraphs: PMNode[] = [];
+  for (let p = 0; p < PARAGRAPHS; p++) {
+    const words = Array.from({ length: WORDS_PER_PARAGRAPH }, (_, w) => `word${(p * 31 + w * 7) % 97}`);
+    paragraphs.push(schema.nodes.paragraph.create(null, schema.text(`${words.join(' ')}.`)));
+  }
+  return new Transform(empty).replaceWith(bodyPos + 1, bodyPos + (body as PMNode).nodeSize - 1, paragraphs)
+    .doc;
+}
+
+/** Word ranges of the body, in document order. */
+function wordRanges(doc: PMNode): { from: number; to: number }[] {
+  const ranges: { from: number; to: number }[] = [];
+  doc.descendants((node, pos) => {
+    if (node.type.name !== 'paragraph') return true;
+    let offset = 0;
+    for (const word of node.textContent.split(' ')) {
+      ranges.push({ from: pos + 1 + offset, to: pos + 1 + offset + word.length });
+      offset += word.length + 1;
+    }
+    return false;
+  });
+  return ranges;
+}
+
+/** The same text with CHANGES tracked changes by three authors and COMMENTS comment anchors. */
+function reviewedDocument(plain: PMNode): PMNode {
+  const tr = new Transform(plain);
+  const words = wordRanges(plain).filter((_, index) => index % 2 === 0);
+  const authors = [
+    { user: 2, username: 'Bob' },
+    { user: 3, username: 'Cleo' },
+    { user: 4, username: 'Dan' },
+  ];
+  for (let i = 0; i < CHANGES; i++) {
+    const { from, to } = words[i];
+    const author = authors[i % authors.length];
+    const kind = i % 3;
+    const mark: Mark =
+      kind === 0
+        ? schema.marks.insertion.create({ ...author, date: 1_700_000_000_000 + i })
+        : kind === 1
+          ? schema.marks.deletion.create({ ...author, date: 1_700_000_000_000 + i })
+          : schema.marks.format_change.create({ ...author, date: 1_700_000_000_000 + i, after: ['strong'] });
+    tr.addMark(from, to, mark);
+    if (kind === 2) tr.addMark(from, to, schema.marks.strong.create());
+  }
+  const all = wordRanges(plain);
+  for (let i = 0; i < COMMENTS; i++) {
+    const { from } = all[i * 9 + 1];
+    const { to } = all[i * 9 + 3];
+    tr.addMark(from, to, schema.marks.comment.create({ id: i + 1 }));
+  }
+  return tr.doc;
+}
+
+async function main(): Promise<void> {
+  const server = await startBenchServer('review', { WEB_DIST });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const owner = await createBenchUser(server.ctx, 'reviewer');
+    const headers = await loginHeaders(server.base, 'reviewer');
+    const db = server.ctx.db;
+    const store = async (doc: PMNode): Promise<number> => {
+      const response = await fetch(`${server.base}/api/documents/create/`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'title=',
+      });
+      const { id } = (await response.json()) as { id: number };
+      await db
+        .updateTable('documents')
+        .set({ content: JSON.stringify(doc.toJSON()), content_version: 0, version: 0 })
+        .where('id', '=', id)
+        .execute();
+      return id;
+    };
+    const plain = plainDocument();
+    const plainId = await store(plain);
+    const reviewedId = await store(reviewedDocument(plain));
+    const now = Date.now();
+    for (let i = 0; i < COMMENTS; i++) {
+      await db
+        .insertInto('document_threads')
+        .values({
+          document_id: reviewedId,
+          thread_id: i + 1,
+          user_id: owner.id,
+          resolved: 0,
+          assigned_to: null,
+          created_at: now,
+        })
+        .execute();
+      await db
+        .insertInto('document_comments')
+        .values({
+          document_id: reviewedId,
+          thread_id: i + 1,
+          user_id: owner.id,
+          user_name: 'Reviewer',
+          text: `Comment ${i + 1}: please check this sentence.`,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies(
+      headers.Cookie.split('; ').map((pair) => {
+        const [name, value] = pair.split('=');
+        return { name, value, url: server.base };
+      }),
+    );
+    const page = await context.newPage();
+    const openTime = async (id: number): Promise<number> => {
+      await page.goto('about:blank');
+      const t0 = performance.now();
+      await page.goto(`${server.base}/document/${id}`);
+      await page.locator('.editor-document[contenteditable="true"]').waitFor();
+      await page.locator('.editor-document p').last().waitFor();
+      return performance.now() - t0;
+    };
+    await openTime(plainId);
+    if (process.env.BENCH_PROFILE) {
+      // Where the time of opening the reviewed document goes (self time by function, top 15).
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+      await openTime(reviewedId);
+      const { profile } = await cdp.send('Profiler.stop');
+      const self = new Map<string, number>();
+      const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples?.length ?? 1);
+      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+      for (const sample of profile.samples ?? []) {
+        const frame = byId.get(sample)?.callFrame;
+        if (!frame) continue;
+        const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+        self.set(key, (self.get(key) ?? 0) + interval / 1000);
+      }
+      for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
+        console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
+    }
+    await openTime(reviewedId);
+    const plainOpens: number[] = [];
+    const reviewedOpens: number[] = [];
+    for (let i = 0; i < OPENS; i++) {
+      plainOpens.push(await openTime(plainId));
+      reviewedOpens.push(await openTime(reviewedId));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const openPlain = median(plainOpens);
+    const openReviewed = median(reviewedOpens);
+    console.log(
+      `time to editable, ${PARAGRAPHS} paragraphs: with ${CHANGES} changes and ${COMMENTS} comments median ` +
+        `${openReviewed.toFixed(0)} ms; without ${openPlain.toFixed(0)} ms; ratio ${(openReviewed / openPlain).toFixed(2)}x (goal <= 1.5x)`,
+    );
+
+    const keys = async (id: number) => {
+      await openTime(id);
+      const paragraphs = page.locator('.editor-document p');
+      await paragraphs.nth(Math.floor((await paragraphs.count()) / 2)).click();
+      const sorted = [...(await measureKeystrokes(page, KEYSTROKES))].sort((a, b) => a - b);
+      return (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+    };
+    const plainKeys = await keys(plainId);
+    const reviewedKeys = await keys(reviewedId);
+    console.log(
+      `keystroke to paint (${KEYSTROKES} keys): with review p50 ${reviewedKeys(50).toFixed(1)} ms, p95 ` +
+        `${reviewedKeys(95).toFixed(1)} ms; without p50 ${plainKeys(50).toFixed(1)} ms, p95 ${plainKeys(95).toFixed(1)} ms; ` +
+        `p95 ratio ${(reviewedKeys(95) / plainKeys(95)).toFixed(2)}x (goal <= 1.5x)`,
+    );
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();

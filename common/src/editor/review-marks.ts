@@ -1,0 +1,107 @@
+import type { MarkSpec } from 'prosemirror-model';
+
+/**
+ * The review marks of the document schema (issue 18): comment anchors and tracked changes. They
+ * live apart from schema.ts so that review work and new node types do not meet in one file.
+ *
+ * - `comment` holds the id of a thread (threads are stored by the server, migration 010). Comments
+ *   may overlap (`excludes: ''`).
+ * - `insertion`, `deletion` and `format_change` record a suggestion with its author (id and name:
+ *   the name stays readable after the account is gone) and time. An insertion and a deletion may
+ *   sit on the same text: that is someone's deletion of another author's suggested insertion.
+ */
+
+export const COMMENT_MARK = 'comment';
+export const TRACKED_CHANGE_MARKS = ['insertion', 'deletion', 'format_change'] as const;
+export type TrackedChangeMark = (typeof TRACKED_CHANGE_MARKS)[number];
+
+/** Marks every text may carry, whatever the template says, because review needs them everywhere. */
+export const REVIEW_MARKS = `${COMMENT_MARK} ${TRACKED_CHANGE_MARKS.join(' ')}`;
+
+function attr(dom: HTMLElement, name: string): string {
+  return dom.getAttribute(name) ?? '';
+}
+
+function list(value: string | null): string[] {
+  return value ? value.split(' ').filter(Boolean) : [];
+}
+
+function trackAttrs(extra: Record<string, { default: unknown }> = {}) {
+  return { user: { default: 0 }, username: { default: '' }, date: { default: 0 }, ...extra };
+}
+
+function trackParse(tag: string, withFormats = false): MarkSpec['parseDOM'] {
+  return [
+    {
+      tag,
+      getAttrs: (dom: HTMLElement) => ({
+        user: Number(dom.getAttribute('data-user') ?? '0'),
+        username: attr(dom, 'data-username'),
+        date: Number(dom.getAttribute('data-date') ?? '0'),
+        ...(withFormats
+          ? { before: list(dom.getAttribute('data-before')), after: list(dom.getAttribute('data-after')) }
+          : {}),
+      }),
+    },
+  ];
+}
+
+function trackDOM(className: string, attrs: Record<string, unknown>): Record<string, string> {
+  return {
+    class: className,
+    'data-user': String(attrs.user),
+    'data-username': String(attrs.username),
+    'data-date': String(attrs.date),
+  };
+}
+
+export const REVIEW_MARK_SPECS: Record<string, MarkSpec> = {
+  comment: {
+    attrs: { id: { default: 0 } },
+    excludes: '',
+    inclusive: false,
+    parseDOM: [
+      {
+        tag: 'span.comment[data-id]',
+        getAttrs: (dom: HTMLElement) => ({ id: Number(dom.getAttribute('data-id') ?? '0') }),
+      },
+    ],
+    toDOM: (mark) => ['span', { class: 'comment', 'data-id': String(mark.attrs.id) }, 0],
+  },
+  insertion: {
+    attrs: trackAttrs({ approved: { default: false } }),
+    inclusive: false,
+    parseDOM: trackParse('span.insertion'),
+    toDOM: (mark) => [
+      'span',
+      trackDOM(mark.attrs.approved ? 'insertion approved' : 'insertion', mark.attrs),
+      0,
+    ],
+  },
+  deletion: {
+    attrs: trackAttrs(),
+    inclusive: false,
+    parseDOM: trackParse('span.deletion'),
+    toDOM: (mark) => ['span', trackDOM('deletion', mark.attrs), 0],
+  },
+  /** `before` and `after` name the formatting marks the change removed and added. */
+  format_change: {
+    attrs: trackAttrs({ before: { default: [] as string[] }, after: { default: [] as string[] } }),
+    inclusive: false,
+    parseDOM: trackParse('span.format-change', true),
+    toDOM: (mark) => [
+      'span',
+      {
+        ...trackDOM('format-change', mark.attrs),
+        'data-before': (mark.attrs.before as string[]).join(' '),
+        'data-after': (mark.attrs.after as string[]).join(' '),
+      },
+      0,
+    ],
+  },
+};
+
+/** Whether a mark name only records review work (comments, tracked changes). */
+export function isReviewMark(name: string): boolean {
+  return name === COMMENT_MARK || (TRACKED_CHANGE_MARKS as readonly string[]).includes(name);
+}

@@ -1,0 +1,285 @@
+import { history, undo } from 'prosemirror-history';
+import type { Node as PMNode } from 'prosemirror-model';
+import { EditorState, TextSelection, type Transaction } from 'prosemirror-state';
+import { Transform } from 'prosemirror-transform';
+import { describe, expect, it } from 'vitest';
+import { schema } from './schema';
+import { createDocument, standardArticle } from './templates';
+import {
+  addCommentAnchor,
+  commentAnchors,
+  decideChanges,
+  type Reviewer,
+  removeCommentAnchor,
+  reviewStepAllowed,
+  trackedChanges,
+  trackTransaction,
+} from './track-changes';
+
+const ada: Reviewer = { id: 1, username: 'ada' };
+const bob: Reviewer = { id: 2, username: 'bob' };
+const SUGGEST = { comments: true, suggestions: true };
+
+function bodyStart(doc: PMNode): number {
+  let found = -1;
+  doc.descendants((node, pos) => {
+    if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
+    return found < 0;
+  });
+  return found;
+}
+
+/** A document whose first paragraph holds `text`; the caret at its start. */
+function stateWith(text: string): { state: EditorState; at: number } {
+  const empty = createDocument(schema, standardArticle, { title: 'T' });
+  const at = bodyStart(empty);
+  const doc = new Transform(empty).insert(at, schema.text(text)).doc;
+  const state = EditorState.create({ doc, plugins: [history()] });
+  return { state: state.apply(state.tr.setSelection(TextSelection.create(doc, at))), at };
+}
+
+/** Runs `change` on the state in suggestion mode as `user`; checks each produced step with the server's rule. */
+function suggest(state: EditorState, user: Reviewer, change: (tr: Transaction) => void): EditorState {
+  const tr = state.tr;
+  change(tr);
+  const tracked = trackTransaction(tr, state, user, 1000);
+  if (!tracked) throw new Error('not trackable');
+  let doc = state.doc;
+  for (const step of tracked.steps) {
+    expect(reviewStepAllowed(step, doc, user.id, SUGGEST), JSON.stringify(step.toJSON())).toBe(true);
+    doc = step.apply(doc).doc!;
+  }
+  return state.apply(tracked);
+}
+
+/** The paragraph's text as runs: 'text' plus +ins / -del markers with the author. */
+function runs(state: EditorState, at: number): string[] {
+  const paragraph = state.doc.resolve(at).parent;
+  const out: string[] = [];
+  paragraph.forEach((node) => {
+    const tags = node.marks
+      .map((m) =>
+        m.type.name === 'insertion'
+          ? `+${m.attrs.username}`
+          : m.type.name === 'deletion'
+            ? `-${m.attrs.username}`
+            : m.type.name === 'format_change'
+              ? `~${(m.attrs.after as string[]).join(',')}/${(m.attrs.before as string[]).join(',')}`
+              : m.type.name,
+      )
+      .sort();
+    out.push(`${node.text}${tags.length ? `[${tags.join(' ')}]` : ''}`);
+  });
+  return out;
+}
+
+describe('suggestion mode', () => {
+  it('records typed text as an insertion, extending the same author’s insertion', () => {
+    let { state, at } = stateWith('hello');
+    state = suggest(state, ada, (tr) => tr.insertText('X', at + 2));
+    state = suggest(state, ada, (tr) => tr.insertText('Y', at + 3));
+    expect(runs(state, at)).toEqual(['he', 'XY[+ada]', 'llo']);
+    expect(trackedChanges(state.doc)).toHaveLength(1);
+  });
+
+  it('keeps deleted text with a deletion mark, and really deletes an own insertion', () => {
+    let { state, at } = stateWith('hello');
+    state = suggest(state, ada, (tr) => tr.delete(at + 1, at + 3));
+    expect(runs(state, at)).toEqual(['h', 'el[-ada]', 'lo']);
+    state = suggest(state, ada, (tr) => tr.insertText('ZZ', at + 5));
+    state = suggest(state, ada, (tr) => tr.delete(at + 5, at + 6));
+    expect(runs(state, at)).toEqual(['h', 'el[-ada]', 'lo', 'Z[+ada]']);
+  });
+
+  it('puts text typed over a selection after the text it marks as deleted', () => {
+    let { state, at } = stateWith('hello');
+    state = state.apply(state.tr.setSelection(TextSelection.create(state.doc, at, at + 5)));
+    state = suggest(state, ada, (tr) => tr.replaceSelectionWith(schema.text('bye')));
+    expect(runs(state, at)).toEqual(['hello[-ada]', 'bye[+ada]']);
+    expect(state.selection.head).toBe(at + 8);
+  });
+
+  it('leaves the caret before the marked character on Backspace and after it on Delete', () => {
+    let { state, at } = stateWith('abc');
+    state = state.apply(state.tr.setSelection(TextSelection.create(state.doc, at + 2)));
+    state = suggest(state, ada, (tr) => tr.delete(at + 1, at + 2));
+    expect(state.selection.head).toBe(at + 1);
+    state = state.apply(state.tr.setSelection(TextSelection.create(state.doc, at + 2)));
+    state = suggest(state, ada, (tr) => tr.delete(at + 2, at + 3));
+    expect(state.selection.head).toBe(at + 3);
+    expect(runs(state, at)).toEqual(['a', 'bc[-ada]']);
+  });
+
+  it('records a format change with what was added and removed, and forgets it when undone by hand', () => {
+    let { state, at } = stateWith('hello');
+    state = suggest(state, ada, (tr) => tr.addMark(at, at + 5, schema.marks.strong.create()));
+    expect(runs(state, at)).toEqual(['hello[strong ~strong/]']);
+    state = suggest(state, ada, (tr) => tr.removeMark(at, at + 5, schema.marks.strong));
+    expect(runs(state, at)).toEqual(['hello']);
+  });
+
+  it('lets another author delete a suggested insertion (both marks), and decides them separately', () => {
+    let { state, at } = stateWith('hello');
+    state = suggest(state, ada, (tr) => tr.insertText('NEW', at + 5));
+    state = suggest(state, bob, (tr) => tr.delete(at + 6, at + 7));
+    expect(runs(state, at)).toEqual(['hello', 'N[+ada]', 'E[+ada -bob]', 'W[+ada]']);
+    // Rejecting bob's deletion keeps ada's insertion whole.
+    const tr = state.tr;
+    const bobs = trackedChanges(state.doc).filter((c) => c.user === bob.id);
+    expect(decideChanges(tr, bobs, false)).toBe(1);
+    state = state.apply(tr);
+    expect(runs(state, at)).toEqual(['hello', 'NEW[+ada]']);
+  });
+
+  it('refuses what marks cannot record: splitting a paragraph', () => {
+    const { state, at } = stateWith('hello');
+    const tr = state.tr.split(at + 2);
+    expect(trackTransaction(tr, state, ada)).toBeNull();
+  });
+
+  it('undoes a suggestion with steps the server accepts', () => {
+    let { state, at } = stateWith('hello');
+    state = suggest(state, ada, (tr) => tr.insertText('X', at + 1));
+    state = suggest(state, ada, (tr) => tr.delete(at + 3, at + 4));
+    let undone: Transaction | null = null;
+    undo(state, (tr) => {
+      undone = tr;
+    });
+    expect(undone).not.toBeNull();
+    let doc = state.doc;
+    for (const step of (undone as unknown as Transaction).steps) {
+      expect(reviewStepAllowed(step, doc, ada.id, SUGGEST)).toBe(true);
+      doc = step.apply(doc).doc!;
+    }
+  });
+});
+
+describe('accepting and rejecting', () => {
+  function withChanges() {
+    let { state, at } = stateWith('one two three');
+    state = suggest(state, ada, (tr) => tr.insertText('big ', at + 4));
+    state = suggest(state, bob, (tr) => tr.delete(at + 12, at + 17));
+    state = suggest(state, ada, (tr) => tr.addMark(at, at + 3, schema.marks.em.create()));
+    return { state, at };
+  }
+
+  it('lists changes in document order with author and type', () => {
+    const { state } = withChanges();
+    expect(trackedChanges(state.doc).map((c) => `${c.type}:${c.username}`)).toEqual([
+      'format_change:ada',
+      'insertion:ada',
+      'deletion:bob',
+    ]);
+  });
+
+  it('accepts all: insertions stay plain, deletions go, formats stay', () => {
+    let { state, at } = withChanges();
+    const tr = state.tr;
+    expect(decideChanges(tr, trackedChanges(state.doc), true)).toBe(3);
+    state = state.apply(tr);
+    expect(state.doc.resolve(at).parent.textContent).toBe('one big two ');
+    expect(trackedChanges(state.doc)).toEqual([]);
+    expect(runs(state, at)[0]).toBe('one[em]');
+  });
+
+  it('rejects all: insertions go, deletions stay, formats are undone', () => {
+    let { state, at } = withChanges();
+    const tr = state.tr;
+    decideChanges(tr, trackedChanges(state.doc), false);
+    state = state.apply(tr);
+    expect(runs(state, at)).toEqual(['one two three']);
+  });
+
+  it('decides all of one author only', () => {
+    let { state, at } = withChanges();
+    const tr = state.tr;
+    expect(
+      decideChanges(
+        tr,
+        trackedChanges(state.doc).filter((c) => c.user === ada.id),
+        false,
+      ),
+    ).toBe(2);
+    state = state.apply(tr);
+    expect(runs(state, at)).toEqual(['one two ', 'three[-bob]']);
+  });
+
+  it('skips a change someone else decided meanwhile', () => {
+    const { state } = withChanges();
+    const [, insertion] = trackedChanges(state.doc);
+    const first = state.tr;
+    decideChanges(first, [insertion], true);
+    const after = state.apply(first);
+    expect(decideChanges(after.tr, [insertion], true)).toBe(0);
+  });
+});
+
+describe('the rule for suggestions (server side)', () => {
+  const { state, at } = stateWith('hello');
+  const doc = state.doc;
+  const check = (user: number, change: (tr: Transform) => void, may = SUGGEST) => {
+    const tr = new Transform(doc);
+    change(tr);
+    return tr.steps.every((step, i) => reviewStepAllowed(step, tr.docs[i], user, may));
+  };
+  const ins = (user: Reviewer) => schema.marks.insertion.create({ user: user.id, username: user.username });
+
+  it('allows own insertions and deletion marks only', () => {
+    expect(check(1, (tr) => tr.insert(at, schema.text('x', [ins(ada)])))).toBe(true);
+    expect(check(1, (tr) => tr.insert(at, schema.text('x', [ins(bob)])))).toBe(false);
+    expect(check(1, (tr) => tr.insert(at, schema.text('x')))).toBe(false);
+    expect(check(1, (tr) => tr.delete(at, at + 2))).toBe(false);
+    expect(check(1, (tr) => tr.addMark(at, at + 2, schema.marks.deletion.create({ user: 1 })))).toBe(true);
+    expect(check(1, (tr) => tr.addMark(at, at + 2, schema.marks.deletion.create({ user: 2 })))).toBe(false);
+    expect(check(1, (tr) => tr.addMark(at, at + 2, schema.marks.strong.create()))).toBe(false);
+    expect(check(1, (tr) => tr.split(at + 2))).toBe(false);
+  });
+
+  it('does not let a suggester accept: removing an insertion mark is refused', () => {
+    const marked = new Transform(doc).addMark(at, at + 2, ins(bob)).doc;
+    const tr = new Transform(marked).removeMark(at, at + 2, ins(bob));
+    expect(reviewStepAllowed(tr.steps[0], marked, 1, SUGGEST)).toBe(false);
+    // Nor delete another author's insertion outright.
+    const del = new Transform(marked).delete(at, at + 2);
+    expect(reviewStepAllowed(del.steps[0], marked, 1, SUGGEST)).toBe(false);
+  });
+
+  it('gives comment-only rights comment anchors and nothing else', () => {
+    const comment = { comments: true, suggestions: false };
+    expect(check(1, (tr) => tr.addMark(at, at + 2, schema.marks.comment.create({ id: 5 })), comment)).toBe(
+      true,
+    );
+    expect(check(1, (tr) => tr.insert(at, schema.text('x', [ins(ada)])), comment)).toBe(false);
+    expect(check(1, (tr) => tr.addMark(at, at + 2, schema.marks.deletion.create({ user: 1 })), comment)).toBe(
+      false,
+    );
+  });
+});
+
+describe('comment anchors', () => {
+  it('overlap, move with the text and disappear with it', () => {
+    let { state, at } = stateWith('abcdefgh');
+    state = state.apply(addCommentAnchor(state.tr, at + 1, at + 5, 7));
+    state = state.apply(addCommentAnchor(state.tr, at + 3, at + 7, 8));
+    expect(commentAnchors(state.doc)).toEqual([
+      { id: 7, from: at + 1, to: at + 5 },
+      { id: 8, from: at + 3, to: at + 7 },
+    ]);
+    state = state.apply(state.tr.insertText('XYZ', at));
+    expect(commentAnchors(state.doc)[0]).toEqual({ id: 7, from: at + 4, to: at + 8 });
+    // Typing at the anchor's end does not extend it (inclusive: false).
+    state = state.apply(state.tr.insertText('!', at + 8));
+    expect(commentAnchors(state.doc)[0].to).toBe(at + 8);
+    state = state.apply(state.tr.delete(at + 3, at + 9));
+    expect(commentAnchors(state.doc).map((a) => a.id)).toEqual([8]);
+    state = state.apply(removeCommentAnchor(state.tr, 8));
+    expect(commentAnchors(state.doc)).toEqual([]);
+  });
+
+  it('survive suggestion mode: a deletion inside an anchor keeps the anchor', () => {
+    let { state, at } = stateWith('abcdef');
+    state = state.apply(addCommentAnchor(state.tr, at, at + 6, 3));
+    state = suggest(state, ada, (tr) => tr.delete(at + 1, at + 3));
+    expect(commentAnchors(state.doc)).toEqual([{ id: 3, from: at, to: at + 6 }]);
+  });
+});

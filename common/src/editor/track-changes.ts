@@ -1,0 +1,479 @@
+import {
+  Fragment,
+  type Mark,
+  type MarkType,
+  type Node as PMNode,
+  type Schema,
+  Slice,
+} from 'prosemirror-model';
+import { type EditorState, TextSelection, type Transaction } from 'prosemirror-state';
+import {
+  AddMarkStep,
+  Mapping,
+  RemoveMarkStep,
+  ReplaceStep,
+  type Step,
+  type Transform,
+} from 'prosemirror-transform';
+import { COMMENT_MARK, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './review-marks';
+import { FORMAT_MARKS } from './schema';
+
+/**
+ * Tracked changes (issue 18): suggestion mode turns an ordinary transaction into one that records
+ * the change instead of making it, as marks with author and time:
+ *
+ *   typed or pasted inline content   inserted, carrying an `insertion` mark
+ *   deleted inline content           kept, carrying a `deletion` mark; content the same author
+ *                                    suggested (their own insertion) is really deleted
+ *   bold, italic, ... added/removed  made, and recorded in a `format_change` mark (before/after)
+ *
+ * What cannot be recorded as marks (splitting or joining blocks, lists, tables, attributes of the
+ * document) is refused in suggestion mode: `trackTransaction` returns null and the editor says so.
+ * `reviewStepAllowed` is the rule the server applies to write-tracked and review users (and the
+ * editor applies to undo and redo in suggestion mode), so both sides agree on what a suggestion is.
+ */
+
+export interface Reviewer {
+  id: number;
+  username: string;
+}
+
+/** Meta key: the transaction must not be tracked (accept/reject, comment anchors, restores). */
+export const UNTRACKED = 'review.untracked';
+
+const TRACKED = new Set<string>(TRACKED_CHANGE_MARKS);
+const FORMATS = new Set<string>(FORMAT_MARKS);
+
+const byUser = (type: string, user: number) => (mark: Mark) =>
+  mark.type.name === type && mark.attrs.user === user;
+
+/**
+ * Unwraps a slice to the inline content it inserts: a flat inline slice, or a slice opened through
+ * single textblocks on both sides (what copying part of one paragraph gives). Null otherwise.
+ */
+export function flatInline(slice: Slice): Fragment | null {
+  if (slice.openStart !== slice.openEnd) return null;
+  let content = slice.content;
+  for (let depth = slice.openStart; depth > 0; depth--) {
+    if (content.childCount !== 1) return null;
+    const only = content.firstChild;
+    if (!only || only.isInline) return null;
+    content = only.content;
+  }
+  let inline = true;
+  content.forEach((node) => {
+    if (!node.isInline) inline = false;
+  });
+  return inline ? content : null;
+}
+
+interface Segment {
+  from: number;
+  to: number;
+  node: PMNode;
+}
+
+/** The inline nodes (text, footnotes, ...) in a range, cut to it; null if a block leaf is in it. */
+function inlineSegments(doc: PMNode, from: number, to: number): Segment[] | null {
+  const segments: Segment[] = [];
+  let ok = true;
+  doc.nodesBetween(from, to, (node, pos) => {
+    if (!ok) return false;
+    if (node.isInline) {
+      segments.push({ from: Math.max(pos, from), to: Math.min(pos + node.nodeSize, to), node });
+      return false;
+    }
+    // A block that cannot hold marks (a rule, a keyword) would be removed outright.
+    if (node.isLeaf || node.isAtom) ok = false;
+    return ok;
+  });
+  return ok ? segments : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rule: which steps are suggestions of one user.
+
+export interface ReviewPermissions {
+  /** May add and remove comment anchors. */
+  comments: boolean;
+  /** May make tracked suggestions (and withdraw their own). */
+  suggestions: boolean;
+}
+
+/** Every inline node of the range that the step changes carries a format_change by `user`. */
+function formatRecorded(doc: PMNode, step: AddMarkStep | RemoveMarkStep, user: number): boolean {
+  const adding = step instanceof AddMarkStep;
+  let ok = true;
+  doc.nodesBetween(step.from, step.to, (node) => {
+    if (!ok || !node.isInline) return ok;
+    const has = step.mark.isInSet(node.marks) || node.marks.some((m) => m.type === step.mark.type);
+    if (adding ? step.mark.isInSet(node.marks) : !has) return false;
+    if (!node.marks.some(byUser('format_change', user))) ok = false;
+    return false;
+  });
+  return ok;
+}
+
+/** The slice inserts only inline content carrying `user`'s insertion mark. */
+function insertsOwnSuggestion(slice: Slice, user: number): boolean {
+  if (slice.size === 0) return true;
+  const content = flatInline(slice);
+  if (!content) return false;
+  let ok = true;
+  content.forEach((node) => {
+    if (!node.marks.some(byUser('insertion', user))) ok = false;
+  });
+  return ok;
+}
+
+/** The range holds only inline content carrying `user`'s insertion mark, inside one textblock. */
+function removesOwnSuggestion(doc: PMNode, from: number, to: number, user: number): boolean {
+  if (from === to) return true;
+  const $from = doc.resolve(from);
+  if (!$from.parent.inlineContent || !$from.sameParent(doc.resolve(to))) return false;
+  const segments = inlineSegments(doc, from, to);
+  return Boolean(segments?.every((segment) => segment.node.marks.some(byUser('insertion', user))));
+}
+
+/**
+ * Whether `step` (applying to `doc`) is what a user with these permissions may send: comment
+ * anchors; their own insertions (inline content carrying their insertion mark, also taken out
+ * again), their own deletion and format-change marks, and formatting inside their own format
+ * change. Accepting or rejecting others' suggestions, and any untracked change, is not.
+ */
+export function reviewStepAllowed(step: Step, doc: PMNode, user: number, may: ReviewPermissions): boolean {
+  if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) {
+    const name = step.mark.type.name;
+    if (name === COMMENT_MARK) return may.comments;
+    if (!may.suggestions) return false;
+    if (name === 'deletion' || name === 'format_change') return step.mark.attrs.user === user;
+    if (FORMATS.has(name)) return formatRecorded(doc, step, user);
+    return false;
+  }
+  if (!may.suggestions || !(step instanceof ReplaceStep)) return false;
+  // A split or join of blocks is never a tracked change (the flag is only visible in the JSON).
+  if ((step.toJSON() as { structure?: boolean }).structure) return false;
+  if (step.slice.size > 0) {
+    const $at = doc.resolve(step.from);
+    if (!$at.parent.inlineContent) return false;
+  }
+  return insertsOwnSuggestion(step.slice, user) && removesOwnSuggestion(doc, step.from, step.to, user);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Suggestion mode: turning a transaction into a tracked one.
+
+/** A mark of `type` by `user` right before `from` or right after `to`, to extend instead of starting a new one. */
+function neighbourMark(doc: PMNode, from: number, to: number, type: MarkType, user: number): Mark | null {
+  const before = from > 0 ? doc.resolve(from).nodeBefore : null;
+  const after = to < doc.content.size ? doc.resolve(to).nodeAfter : null;
+  for (const node of [before, after]) {
+    const mark = node?.marks.find((m) => m.type === type && m.attrs.user === user);
+    if (mark) return mark;
+  }
+  return null;
+}
+
+function trackMark(schema: Schema, name: TrackedChangeMark, user: Reviewer, now: number, extra = {}): Mark {
+  return schema.marks[name].create({ user: user.id, username: user.username, date: now, ...extra });
+}
+
+/** Marks [from, to) as deleted by `user`; their own insertions in it are really removed. */
+function trackDeletion(tr: Transform, from: number, to: number, user: Reviewer, now: number): boolean {
+  const segments = inlineSegments(tr.doc, from, to);
+  if (!segments) return false;
+  const $from = tr.doc.resolve(from);
+  const $to = tr.doc.resolve(to);
+  if (!segments.length && !$from.sameParent($to)) return false;
+  const type = tr.doc.type.schema.marks.deletion;
+  const mark =
+    neighbourMark(tr.doc, from, to, type, user.id) ?? trackMark(tr.doc.type.schema, 'deletion', user, now);
+  // From the end, so that removing an own insertion does not move what is still to do.
+  for (let index = segments.length - 1; index >= 0; index--) {
+    const segment = segments[index];
+    if (segment.node.marks.some(byUser('insertion', user.id))) tr.delete(segment.from, segment.to);
+    else if (!segment.node.marks.some((m) => m.type === type)) {
+      // Extend over the neighbouring segments that get the mark too.
+      let start = segment.from;
+      while (index > 0) {
+        const previous = segments[index - 1];
+        if (
+          previous.to !== start ||
+          previous.node.marks.some(byUser('insertion', user.id)) ||
+          previous.node.marks.some((m) => m.type === type)
+        )
+          break;
+        start = previous.from;
+        index--;
+      }
+      tr.addMark(start, segment.to, mark);
+    }
+  }
+  return true;
+}
+
+/** Inserts inline content at `at`, carrying the user's insertion mark (and no other suggestion marks). */
+function trackInsertion(tr: Transform, at: number, content: Fragment, user: Reviewer, now: number): boolean {
+  const schema = tr.doc.type.schema;
+  if (!tr.doc.resolve(at).parent.inlineContent) return false;
+  const mark =
+    neighbourMark(tr.doc, at, at, schema.marks.insertion, user.id) ??
+    trackMark(schema, 'insertion', user, now);
+  const nodes: PMNode[] = [];
+  content.forEach((node) => {
+    const kept = node.marks.filter((m) => !TRACKED.has(m.type.name));
+    nodes.push(node.mark(mark.addToSet(kept)));
+  });
+  return !tr.maybeStep(new ReplaceStep(at, at, new Slice(Fragment.from(nodes), 0, 0))).failed;
+}
+
+/** Adds or removes a formatting mark, recording it in the user's format_change marks. */
+function trackFormat(
+  tr: Transform,
+  step: AddMarkStep | RemoveMarkStep,
+  user: Reviewer,
+  now: number,
+): boolean {
+  const schema = tr.doc.type.schema;
+  const adding = step instanceof AddMarkStep;
+  const name = step.mark.type.name;
+  const segments = inlineSegments(tr.doc, step.from, step.to) ?? [];
+  const emptied: Segment[] = [];
+  for (const segment of segments) {
+    const has = segment.node.marks.some((m) => m.type === step.mark.type);
+    if (adding ? step.mark.isInSet(segment.node.marks) : !has) continue;
+    const own = segment.node.marks.find(byUser('format_change', user.id));
+    let before = [...((own?.attrs.before as string[]) ?? [])];
+    let after = [...((own?.attrs.after as string[]) ?? [])];
+    const undoes = adding ? before.includes(name) : after.includes(name);
+    if (adding) {
+      if (undoes) before = before.filter((n) => n !== name);
+      else after = [...new Set([...after, name])];
+    } else if (undoes) after = after.filter((n) => n !== name);
+    else before = [...new Set([...before, name])];
+    if (!before.length && !after.length) {
+      // Back where it was: the record goes once the mark is changed (the server checks in order).
+      if (!own) tr.addMark(segment.from, segment.to, trackMark(schema, 'format_change', user, now));
+      emptied.push(segment);
+    } else
+      tr.addMark(segment.from, segment.to, trackMark(schema, 'format_change', user, now, { before, after }));
+  }
+  tr.step(
+    adding
+      ? new AddMarkStep(step.from, step.to, step.mark)
+      : new RemoveMarkStep(step.from, step.to, step.mark),
+  );
+  for (const segment of emptied) {
+    const own = tr.doc.nodeAt(segment.from)?.marks.find(byUser('format_change', user.id));
+    if (own) tr.removeMark(segment.from, segment.to, own);
+  }
+  return true;
+}
+
+function trackStep(tr: Transform, step: Step, user: Reviewer, now: number): boolean {
+  if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) {
+    const name = step.mark.type.name;
+    if (name === COMMENT_MARK || TRACKED.has(name)) return !tr.maybeStep(step).failed;
+    if (FORMATS.has(name)) return trackFormat(tr, step, user, now);
+    return false;
+  }
+  if (!(step instanceof ReplaceStep) || (step.toJSON() as { structure?: boolean }).structure) return false;
+  const content = step.slice.size ? flatInline(step.slice) : Fragment.empty;
+  if (!content) return false;
+  const start = tr.steps.length;
+  if (step.from < step.to && !trackDeletion(tr, step.from, step.to, user, now)) return false;
+  if (!content.size) return true;
+  // Typed over a selection: the new text goes after the text marked as deleted.
+  let at = step.to;
+  for (let index = start; index < tr.steps.length; index++) at = tr.steps[index].getMap().map(at);
+  return trackInsertion(tr, at, content, user, now);
+}
+
+/**
+ * The tracked version of a local transaction in suggestion mode, or null when it cannot be
+ * recorded as a suggestion (it must then not be applied). Transactions that do not change the
+ * document, or carry UNTRACKED, come back unchanged.
+ */
+export function trackTransaction(
+  tr: Transaction,
+  state: EditorState,
+  user: Reviewer,
+  now = Date.now(),
+): Transaction | null {
+  if (!tr.docChanged || tr.getMeta(UNTRACKED)) return tr;
+  const out = state.tr;
+  // Maps positions of the original transaction's current document into `out`'s.
+  let mapping = new Mapping();
+  for (let index = 0; index < tr.steps.length; index++) {
+    const step = tr.steps[index];
+    const mapped = step.map(mapping);
+    const before = out.steps.length;
+    if (mapped && !trackStep(out, mapped, user, now)) return null;
+    const next = new Mapping();
+    next.appendMap(step.getMap().invert());
+    next.appendMapping(mapping);
+    for (let j = before; j < out.steps.length; j++) next.appendMap(out.steps[j].getMap());
+    mapping = next;
+  }
+  // Backspace leaves the caret before the text it marked, Delete and typing after it.
+  const first = tr.steps[0];
+  const backward =
+    tr.steps.length === 1 &&
+    first instanceof ReplaceStep &&
+    first.slice.size === 0 &&
+    state.selection.empty &&
+    state.selection.head === first.to;
+  const selection = tr.selection;
+  if (selection instanceof TextSelection && selection.empty) {
+    const pos = Math.min(mapping.map(selection.head, backward ? -1 : 1), out.doc.content.size);
+    out.setSelection(TextSelection.near(out.doc.resolve(pos)));
+  } else out.setSelection(selection.map(out.doc, mapping));
+  for (const key of ['paste', 'uiEvent', 'addToHistory', 'inputType'])
+    if (tr.getMeta(key) !== undefined) out.setMeta(key, tr.getMeta(key));
+  if (tr.storedMarksSet) out.setStoredMarks(tr.storedMarks);
+  return out.scrollIntoView();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The changes in a document, accepting and rejecting them.
+
+export interface TrackedChange {
+  type: TrackedChangeMark;
+  from: number;
+  to: number;
+  mark: Mark;
+  user: number;
+  username: string;
+  date: number;
+}
+
+/** Every tracked change, in document order; neighbouring text with the same mark is one change. */
+export function trackedChanges(doc: PMNode): TrackedChange[] {
+  const changes: TrackedChange[] = [];
+  const open = new Map<string, TrackedChange>();
+  doc.descendants((node, pos) => {
+    if (!node.isInline) return true;
+    const end = pos + node.nodeSize;
+    for (const mark of node.marks) {
+      if (!TRACKED.has(mark.type.name)) continue;
+      const key = mark.type.name;
+      const last = open.get(key);
+      if (last && last.to === pos && last.mark.eq(mark)) last.to = end;
+      else {
+        const change: TrackedChange = {
+          type: key as TrackedChangeMark,
+          from: pos,
+          to: end,
+          mark,
+          user: mark.attrs.user as number,
+          username: mark.attrs.username as string,
+          date: mark.attrs.date as number,
+        };
+        changes.push(change);
+        open.set(key, change);
+      }
+    }
+    // Text inside an inline node (a footnote) is listed on its own.
+    return true;
+  });
+  return changes.sort((a, b) => a.from - b.from || a.to - b.to);
+}
+
+/** The change as it is in `doc` now (still there, same mark), after mapping its positions. */
+function locate(doc: PMNode, change: TrackedChange, mapping: Mapping): { from: number; to: number } | null {
+  const from = mapping.map(change.from, 1);
+  const to = mapping.map(change.to, -1);
+  if (from >= to) return null;
+  let present = false;
+  doc.nodesBetween(from, to, (node) => {
+    if (node.isInline && change.mark.isInSet(node.marks)) present = true;
+    return !present;
+  });
+  return present ? { from, to } : null;
+}
+
+function decide(
+  tr: Transform,
+  change: TrackedChange,
+  accept: boolean,
+  range: { from: number; to: number },
+): void {
+  const { from, to } = range;
+  const schema = tr.doc.type.schema;
+  const removes = (change.type === 'insertion') !== accept;
+  if (change.type === 'format_change') {
+    if (!accept) {
+      for (const name of change.mark.attrs.after as string[])
+        if (schema.marks[name]) tr.removeMark(from, to, schema.marks[name]);
+      // A link's address was not recorded: it cannot come back.
+      for (const name of change.mark.attrs.before as string[])
+        if (schema.marks[name] && name !== 'link') tr.addMark(from, to, schema.marks[name].create());
+    }
+    tr.removeMark(from, to, change.mark);
+  } else if (change.type === 'deletion' ? accept : removes) tr.delete(from, to);
+  else tr.removeMark(from, to, change.mark);
+}
+
+/**
+ * Accepts or rejects changes (e.g. one, all, or all of one author). Returns how many were still
+ * there; a change someone else decided meanwhile is skipped (the caller tells the user).
+ */
+export function decideChanges(tr: Transaction, changes: readonly TrackedChange[], accept: boolean): number {
+  let done = 0;
+  // From the end: deletions then do not move the changes still to do.
+  const ordered = [...changes].sort((a, b) => b.from - a.from);
+  const start = tr.steps.length;
+  for (const change of ordered) {
+    const mapping = tr.mapping.slice(start);
+    const range = locate(tr.doc, change, mapping);
+    if (!range) continue;
+    decide(tr, change, accept, range);
+    done++;
+  }
+  tr.setMeta(UNTRACKED, true);
+  return done;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comment anchors.
+
+export interface CommentAnchor {
+  id: number;
+  from: number;
+  to: number;
+}
+
+/** Where each comment thread is anchored (first to last marked position), in document order. */
+export function commentAnchors(doc: PMNode): CommentAnchor[] {
+  const anchors = new Map<number, CommentAnchor>();
+  doc.descendants((node, pos) => {
+    if (!node.isInline) return true;
+    for (const mark of node.marks) {
+      if (mark.type.name !== COMMENT_MARK) continue;
+      const id = mark.attrs.id as number;
+      const anchor = anchors.get(id);
+      if (anchor) anchor.to = pos + node.nodeSize;
+      else anchors.set(id, { id, from: pos, to: pos + node.nodeSize });
+    }
+    return true;
+  });
+  return [...anchors.values()].sort((a, b) => a.from - b.from || a.id - b.id);
+}
+
+/** Anchors a new thread on [from, to). */
+export function addCommentAnchor(tr: Transaction, from: number, to: number, id: number): Transaction {
+  return tr.addMark(from, to, tr.doc.type.schema.marks[COMMENT_MARK].create({ id })).setMeta(UNTRACKED, true);
+}
+
+/** Removes a thread's anchor everywhere. */
+export function removeCommentAnchor(tr: Transaction, id: number): Transaction {
+  const mark = tr.doc.type.schema.marks[COMMENT_MARK].create({ id });
+  for (const anchor of commentAnchors(tr.doc))
+    if (anchor.id === id) tr.removeMark(anchor.from, anchor.to, mark);
+  return tr.setMeta(UNTRACKED, true);
+}
+
+/** A new thread id: random, so that two co-authors anchoring at once never collide in practice. */
+export function newThreadId(random: () => number = Math.random): number {
+  return 1 + Math.floor(random() * 2_147_483_646);
+}

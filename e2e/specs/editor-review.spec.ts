@@ -1,0 +1,203 @@
+import type { Browser, Page } from '@playwright/test';
+import type { AccessRight } from '@scriptorium/common/api/documents';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import {
+  apiCall,
+  createUser,
+  expect,
+  loginAs,
+  selectionSeen,
+  setLanguage,
+  type TestUser,
+  test,
+  watchSelection,
+} from '../fixtures';
+
+// Accounts are made by the CLI on the server's SQLite file: one test after the other.
+test.describe.configure({ mode: 'serial' });
+
+interface Person {
+  user: TestUser;
+  page: Page;
+}
+
+/** The owner's contact id of `other`, after an invitation `other` accepted. */
+async function befriend(owner: Person, other: Person): Promise<number> {
+  await apiCall(owner.page, contactsApi.invite, { user_string: other.user.username });
+  const list = await apiCall(other.page, contactsApi.list);
+  const { contacts } = (await list.json()) as { contacts: { id: number; type: string }[] };
+  const invites = contacts.filter((c) => c.type === 'to_userinvite').map(({ id }) => ({ id }));
+  await apiCall(other.page, contactsApi.accept, { invites });
+  const mine = await apiCall(owner.page, contactsApi.list);
+  const entries = ((await mine.json()) as { contacts: { id: number; type: string; name: string }[] })
+    .contacts;
+  const entry = entries.find((c) => c.type === 'user' && c.name.includes(other.user.firstName));
+  return Number(entry?.id);
+}
+
+/** A supervisor (review), a student (owner) and a co-author (write-tracked), all in German. */
+async function reviewTeam(browser: Browser) {
+  const people: Person[] = [];
+  for (const [firstName, lastName] of [
+    ['Ann', 'Autorin'],
+    ['Bob', 'Mitautor'],
+    ['Cleo', 'Betreuerin'],
+  ]) {
+    const user = await createUser({ firstName, lastName });
+    const page = await (await browser.newContext()).newPage();
+    await loginAs(page, user, '/');
+    await setLanguage(page, 'de');
+    people.push({ user, page });
+  }
+  const [ann, bob, cleo] = people;
+  const created = await apiCall(ann.page, documentsApi.create, { path: '/' });
+  const { id } = (await created.json()) as { id: number };
+  const access: { holder_type: 'user'; holder_id: number; rights: AccessRight }[] = [
+    { holder_type: 'user', holder_id: await befriend(ann, bob), rights: 'write-tracked' },
+    { holder_type: 'user', holder_id: await befriend(ann, cleo), rights: 'review' },
+  ];
+  await apiCall(ann.page, documentsApi.accessSave, { id, access });
+  return { ann, bob, cleo, id };
+}
+
+const paragraph = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"] p').first();
+const saved = (page: Page) =>
+  expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
+const card = (page: Page, text: string) => page.locator('.review-card', { hasText: text });
+
+async function menu(page: Page, name: string, item: string) {
+  await page.getByRole('button', { name, exact: true }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
+test('a supervisor reviews in suggestion mode with comments; the student decides, compares and restores (German)', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const { ann, bob, cleo, id } = await reviewTeam(browser);
+  for (const { page } of [ann, bob, cleo]) await page.goto(`/document/${id}`);
+
+  // The student writes and saves a named revision.
+  await paragraph(ann.page).click();
+  await ann.page.keyboard.type('Der Versuch zeigt ein klares Ergebnis');
+  await saved(ann.page);
+  await menu(ann.page, 'Datei', 'Version speichern…');
+  const dialog = ann.page.getByRole('dialog', { name: 'Version speichern' });
+  await dialog.getByRole('button', { name: 'Speichern' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Bitte geben Sie der Version einen Namen.');
+  await dialog.getByLabel('Name').fill('Entwurf 1');
+  await dialog.getByRole('button', { name: 'Speichern' }).click();
+  await expect(ann.page.getByText('Version „Entwurf 1“ gespeichert.')).toBeVisible();
+
+  // The write-tracked co-author can only suggest: a deletion and an insertion, in his colour.
+  await expect(bob.page.getByText('Ihre Änderungen werden als Vorschläge aufgezeichnet.')).toBeVisible();
+  await expect(paragraph(bob.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis');
+  await paragraph(bob.page).click();
+  await bob.page.keyboard.press('End');
+  await bob.page.keyboard.type(' und neu');
+  await bob.page.keyboard.press('Control+ArrowLeft');
+  await bob.page.keyboard.press('Control+ArrowLeft');
+  await bob.page.keyboard.press('Control+ArrowLeft');
+  await watchSelection(bob.page);
+  await bob.page.keyboard.press('Control+Shift+ArrowLeft');
+  await selectionSeen(bob.page, 'klares ');
+  await bob.page.keyboard.press('Backspace');
+  await saved(bob.page);
+  await expect(paragraph(bob.page).locator('.insertion')).toHaveText(' und neu');
+  await expect(paragraph(bob.page).locator('.deletion')).toHaveText('klares ');
+  // The text stays whole (the deletion is only marked) for everyone.
+  await expect(paragraph(ann.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis und neu');
+  await expect(card(ann.page, 'Bob Mitautor hat Text eingefügt')).toBeVisible();
+  await expect(card(ann.page, 'Bob Mitautor hat Text gelöscht')).toBeVisible();
+  // A suggester cannot accept; he may withdraw his own suggestions.
+  await expect(card(bob.page, 'hat Text eingefügt').getByRole('button', { name: 'Annehmen' })).toHaveCount(0);
+  await expect(
+    card(bob.page, 'hat Text eingefügt').getByRole('button', { name: 'Zurückziehen' }),
+  ).toBeVisible();
+
+  // The supervisor comments with Mod-Alt-M on “Ergebnis”.
+  await expect(paragraph(cleo.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis und neu');
+  await paragraph(cleo.page).click();
+  await cleo.page.keyboard.press('End');
+  await cleo.page.keyboard.press('Control+ArrowLeft');
+  await cleo.page.keyboard.press('Control+ArrowLeft');
+  await cleo.page.keyboard.press('Control+ArrowLeft');
+  await watchSelection(cleo.page);
+  await cleo.page.keyboard.press('Control+Shift+ArrowRight');
+  await selectionSeen(cleo.page, 'Ergebnis');
+  await cleo.page.keyboard.press('Control+Alt+m');
+  const composer = cleo.page.getByRole('textbox', { name: 'Neuer Kommentar' });
+  await expect(composer).toBeFocused();
+  await composer.fill('Bitte mit einer Quelle belegen.');
+  await cleo.page
+    .getByRole('form', { name: 'Neuer Kommentar' })
+    .getByRole('button', { name: 'Kommentieren' })
+    .click();
+  await expect(paragraph(cleo.page).locator('.review-comment')).toHaveText('Ergebnis');
+  await saved(cleo.page);
+
+  // The student answers; the co-author answers too, which the supervisor does not see.
+  const annThread = card(ann.page, 'Bitte mit einer Quelle belegen.');
+  await expect(annThread).toBeVisible();
+  await expect(paragraph(ann.page).locator('.review-comment')).toHaveText('Ergebnis');
+  // A thread opens (answers, controls) when it is chosen.
+  await annThread.getByRole('button', { name: /Bitte mit einer Quelle belegen/ }).click();
+  await annThread.getByRole('textbox', { name: 'Antworten' }).fill('Quelle ergänzt.');
+  await annThread.getByRole('button', { name: 'Antworten' }).click();
+  const bobThread = card(bob.page, 'Bitte mit einer Quelle belegen.');
+  await expect(bobThread).toContainText('1 Antwort');
+  await bobThread.getByRole('button', { name: /Bitte mit einer Quelle belegen/ }).click();
+  await expect(bobThread).toContainText('Quelle ergänzt.');
+  await bobThread.getByRole('textbox', { name: 'Antworten' }).fill('Einverstanden.');
+  await bobThread.getByRole('button', { name: 'Antworten' }).click();
+  await expect(annThread).toContainText('Einverstanden.');
+  const cleoThread = card(cleo.page, 'Bitte mit einer Quelle belegen.');
+  await expect(cleoThread).toContainText('Quelle ergänzt.');
+  await expect(cleoThread).not.toContainText('Einverstanden.');
+
+  // Resolving hides the highlight.
+  await annThread.getByRole('button', { name: 'Erledigt' }).click();
+  await expect(paragraph(cleo.page).locator('.review-comment')).toHaveCount(0);
+  await expect(paragraph(ann.page).locator('.review-comment')).toHaveCount(0);
+
+  // The student accepts the insertion and rejects the deletion.
+  await card(ann.page, 'hat Text eingefügt').getByRole('button', { name: 'Annehmen' }).click();
+  await card(ann.page, 'hat Text gelöscht').getByRole('button', { name: 'Ablehnen' }).click();
+  await saved(ann.page);
+  await expect(paragraph(bob.page).locator('.insertion, .deletion')).toHaveCount(0);
+  await expect(paragraph(bob.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis und neu');
+
+  // History: compare the named revision with the current text, then restore it.
+  await menu(ann.page, 'Datei', 'Versionsverlauf');
+  const history = ann.page.getByRole('dialog', { name: 'Versionsverlauf' });
+  const row = history.getByRole('row', { name: /Entwurf 1/ });
+  await expect(row).toContainText('Ann Autorin');
+  await row.getByRole('checkbox').check();
+  await history.getByRole('button', { name: 'Mit dem aktuellen Text vergleichen' }).click();
+  const compared = ann.page.getByRole('dialog', { name: /Entwurf 1 .* verglichen mit aktueller Text/ });
+  await expect(compared.getByTestId('revision-document').locator('.review-diff-inserted')).toHaveText(
+    ' und neu',
+  );
+  await compared.getByRole('button', { name: 'Zurück zum Versionsverlauf' }).click();
+  await ann.page
+    .getByRole('dialog', { name: 'Versionsverlauf' })
+    .getByRole('row', { name: /Entwurf 1/ })
+    .getByRole('button', { name: 'Wiederherstellen' })
+    .click();
+  await expect(ann.page.getByText(/Entwurf 1 .* wiederhergestellt\./)).toBeVisible();
+  await expect(paragraph(ann.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis');
+  await expect(paragraph(bob.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis');
+  await expect(
+    bob.page.getByText(
+      'Das Dokument wurde auf eine frühere Version zurückgesetzt; die Fassung davor bleibt im Versionsverlauf erhalten.',
+    ),
+  ).toBeVisible();
+  // Nothing is lost: the text before the restore is an automatic revision in the history.
+  await menu(ann.page, 'Datei', 'Versionsverlauf');
+  await expect(
+    ann.page
+      .getByRole('dialog', { name: 'Versionsverlauf' })
+      .getByRole('row', { name: /Automatische Version/ }),
+  ).toHaveCount(1);
+});

@@ -1,0 +1,364 @@
+import type { AccessRight } from '@scriptorium/common/api/documents';
+import { schema } from '@scriptorium/common/editor/schema';
+import { trackedChanges, trackTransaction } from '@scriptorium/common/editor/track-changes';
+import type { DocumentServerMessage } from '@scriptorium/common/ws/document-messages';
+import type { CommentThread } from '@scriptorium/common/ws/review-messages';
+import type { Node as PMNode } from 'prosemirror-model';
+import { EditorState } from 'prosemirror-state';
+import { Transform } from 'prosemirror-transform';
+import { afterEach, describe, expect, it } from 'vitest';
+import { currentContent } from '../src/modules/documents/collab/store';
+import { DocumentClient } from '../src/ws/document-client';
+import { ENGINES, type TestClient, type TestUser, useServer } from './harness';
+import { useSmtpSink } from './smtp-sink';
+import { cookieHeader, eventually, waitFor } from './ws-support';
+
+function paragraphStart(doc: PMNode): number {
+  let found = -1;
+  doc.descendants((node, pos) => {
+    if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
+    return found < 0;
+  });
+  return found;
+}
+
+function stepsOf(doc: PMNode, change: (tr: Transform) => void) {
+  const tr = new Transform(doc);
+  change(tr);
+  return tr.steps.map((step) => step.toJSON());
+}
+
+/** The threads a client holds now: the first `threads` message updated by `thread`/`thread_removed`. */
+function threadsOf(client: DocumentClient): Map<number, CommentThread> {
+  const threads = new Map<number, CommentThread>();
+  for (const message of client.messages) {
+    if (message.type === 'threads') {
+      threads.clear();
+      for (const thread of message.threads) threads.set(thread.id, thread);
+    } else if (message.type === 'thread') threads.set(message.thread.id, message.thread);
+    else if (message.type === 'thread_removed') threads.delete(message.thread);
+  }
+  return threads;
+}
+
+describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) => {
+  const sink = useSmtpSink();
+  const server = useServer(engine, {
+    env: () => ({ SMTP_URL: sink().url, SITE_URL: 'https://scriptorium.example' }),
+  });
+  const clients: DocumentClient[] = [];
+
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close();
+  });
+
+  async function user(): Promise<{ user: TestUser; browser: TestClient }> {
+    const created = await server().buildUser();
+    return { user: created, browser: await server().loginAs(created) };
+  }
+
+  async function createDocument(owner: TestClient, title: string): Promise<number> {
+    const response = await owner.post('/api/documents/create/', { title });
+    expect(response.status, response.text).toBe(200);
+    return response.json<{ id: number }>().id;
+  }
+
+  async function grant(documentId: number, userId: number, rights: AccessRight): Promise<void> {
+    await server()
+      .ctx.db.insertInto('document_access')
+      .values({
+        document_id: documentId,
+        user_id: userId,
+        invite_id: null,
+        rights,
+        path: '',
+        created_at: Date.now(),
+      })
+      .execute();
+  }
+
+  async function open(browser: TestClient, documentId: number): Promise<DocumentClient> {
+    const client = new DocumentClient({
+      wsUrlBase: `${server().baseUrl.replace(/^http/, 'ws')}/ws`,
+      documentId,
+      headers: { cookie: cookieHeader(browser), origin: server().baseUrl },
+    });
+    clients.push(client);
+    const threads = client.next((m) => m.type === 'threads');
+    await client.open();
+    await threads;
+    return client;
+  }
+
+  async function holder(documentId: number, right: AccessRight) {
+    const created = await user();
+    await grant(documentId, created.user.id, right);
+    return { ...created, client: await open(created.browser, documentId) };
+  }
+
+  it('enforces per step: suggestions only for write-tracked and review, comment anchors only for comment', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Steps');
+    const ownerClient = await open(owner.browser, id);
+    const tracked = await holder(id, 'write-tracked');
+    const reviewer = await holder(id, 'review');
+    const commenter = await holder(id, 'comment');
+    const doc = ownerClient.state!.doc;
+    const at = paragraphStart(doc);
+    const mine = schema.marks.insertion.create({
+      user: tracked.user.id,
+      username: tracked.user.username,
+      date: 1,
+    });
+    const spoofed = schema.marks.insertion.create({ user: owner.user.id, username: 'owner', date: 1 });
+
+    // A suggestion made by the editor's own tracking is what the server accepts.
+    const state = EditorState.create({ doc });
+    const typed = trackTransaction(state.tr.insertText('Suggested', at), state, tracked.user)!;
+    expect(await tracked.client.sendRaw({ v: 0, ds: typed.steps.map((s) => s.toJSON()) })).toMatchObject({
+      type: 'confirm_diff',
+      v: 1,
+    });
+    await waitFor(
+      () => reviewer.client.version === 1 && commenter.client.version === 1,
+      'the suggestion relayed',
+    );
+    const now = reviewer.client.state!.doc;
+
+    // Untracked text, someone else's name on a suggestion, taking out another's suggestion: refused.
+    const refusals: [DocumentClient, ReturnType<typeof stepsOf>][] = [
+      [tracked.client, stepsOf(now, (tr) => tr.insert(at, schema.text('plain')))],
+      [tracked.client, stepsOf(now, (tr) => tr.insert(at, schema.text('x', [spoofed])))],
+      [reviewer.client, stepsOf(now, (tr) => tr.delete(at, at + 3))],
+      [reviewer.client, stepsOf(now, (tr) => tr.removeMark(at, at + 9, schema.marks.insertion))],
+      [commenter.client, stepsOf(now, (tr) => tr.insert(at, schema.text('x', [mine])))],
+      [commenter.client, stepsOf(now, (tr) => tr.addMark(at, at + 3, schema.marks.em.create()))],
+    ];
+    for (const [client, ds] of refusals)
+      expect(await client.sendRaw({ v: 1, ds })).toMatchObject({ reason: 'rights' });
+
+    // The reviewer suggests a deletion; the commenter anchors a comment.
+    const deletion = schema.marks.deletion.create({ user: reviewer.user.id, username: 'r', date: 2 });
+    expect(
+      await reviewer.client.sendRaw({ v: 1, ds: stepsOf(now, (tr) => tr.addMark(at, at + 3, deletion)) }),
+    ).toMatchObject({ type: 'confirm_diff', v: 2 });
+    await waitFor(() => commenter.client.version === 2, 'the deletion at the commenter');
+    expect(
+      await commenter.client.sendRaw({
+        v: 2,
+        ds: stepsOf(commenter.client.state!.doc, (tr) =>
+          tr.addMark(at, at + 5, schema.marks.comment.create({ id: 9 })),
+        ),
+      }),
+    ).toMatchObject({ type: 'confirm_diff', v: 3 });
+
+    // Only write accepts: the owner accepts everything.
+    await waitFor(() => ownerClient.version === 3, 'all at the owner');
+    const ownerState = EditorState.create({ doc: ownerClient.state!.doc });
+    const changes = trackedChanges(ownerState.doc);
+    expect(changes.map((c) => c.type).sort()).toEqual(['deletion', 'insertion']);
+    const inserted = changes.find((c) => c.type === 'insertion')!;
+    const deleted = changes.find((c) => c.type === 'deletion')!;
+    const accept = stepsOf(ownerState.doc, (tr) => {
+      tr.delete(deleted.from, deleted.to);
+      tr.removeMark(inserted.from, inserted.to - 3, inserted.mark);
+    });
+    expect(await tracked.client.sendRaw({ v: 3, ds: accept })).toMatchObject({ reason: 'rights' });
+    expect(await ownerClient.sendRaw({ v: 3, ds: accept })).toMatchObject({ type: 'confirm_diff', v: 5 });
+    const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    expect(content.resolve(at).parent.textContent).toBe('gested');
+    expect(trackedChanges(content)).toEqual([]);
+  });
+
+  it('stores threads with answers, edits, resolves, assigns, and shows each right what it may see', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Threads');
+    const ownerClient = await open(owner.browser, id);
+    const commenter = await holder(id, 'comment');
+    const reviewer = await holder(id, 'review');
+    const hidden = await holder(id, 'read-without-comments');
+    const reader = await holder(id, 'read');
+
+    expect(
+      await commenter.client.review({ type: 'thread_create', thread: 11, text: 'Cite this?' }),
+    ).toMatchObject({
+      type: 'review_answer',
+    });
+    expect(await reviewer.client.review({ type: 'thread_create', thread: 22, text: 'Unclear.' })).toEqual({
+      type: 'review_answer',
+      rid: expect.any(Number),
+    });
+    // The same id twice, a reader commenting, an empty text: refused with a reason, nothing stored.
+    expect(await commenter.client.review({ type: 'thread_create', thread: 22, text: 'Again' })).toMatchObject(
+      {
+        error: 'exists',
+      },
+    );
+    expect(await reader.client.review({ type: 'thread_create', thread: 33, text: 'No' })).toMatchObject({
+      error: 'rights',
+    });
+    await ownerClient.review({ type: 'comment_answer', thread: 22, text: 'Fixed, see §2.' });
+    await commenter.client.review({ type: 'comment_answer', thread: 22, text: 'Agreed' });
+    // The reviewer may not answer a thread that is not theirs.
+    expect(
+      await reviewer.client.review({ type: 'comment_answer', thread: 11, text: 'me too' }),
+    ).toMatchObject({
+      error: 'rights',
+    });
+
+    await waitFor(() => threadsOf(ownerClient).get(22)?.comments.length === 3, 'all answers at the owner');
+    await waitFor(
+      () => threadsOf(reviewer.client).get(22)?.comments.length === 2,
+      'the owner’s answer at the reviewer',
+    );
+    expect([...threadsOf(ownerClient).keys()].sort()).toEqual([11, 22]);
+    expect(threadsOf(reader.client).size).toBe(2);
+    // The reviewer: own thread, own text and the owner's answer, not the commenter's.
+    expect([...threadsOf(reviewer.client).keys()]).toEqual([22]);
+    expect(
+      threadsOf(reviewer.client)
+        .get(22)!
+        .comments.map((c) => c.text),
+    ).toEqual(['Unclear.', 'Fixed, see §2.']);
+    // read-without-comments: no threads at all, no updates.
+    expect(hidden.client.messages.some((m) => m.type === 'thread')).toBe(false);
+    expect(threadsOf(hidden.client).size).toBe(0);
+
+    // Edit and delete only one's own.
+    const answer = threadsOf(ownerClient).get(22)!.comments[1];
+    expect(
+      await commenter.client.review({ type: 'comment_edit', comment: answer.id, text: 'Hacked' }),
+    ).toMatchObject({
+      error: 'rights',
+    });
+    await ownerClient.review({ type: 'comment_edit', comment: answer.id, text: 'Fixed in §2.' });
+    await waitFor(
+      () => threadsOf(reviewer.client).get(22)?.comments[1].text === 'Fixed in §2.',
+      'the edit at the reviewer',
+    );
+
+    // Resolve, reopen, assign to a co-author (not to a stranger).
+    await reviewer.client.review({ type: 'thread_resolve', thread: 22, resolved: true });
+    await waitFor(() => threadsOf(ownerClient).get(22)?.resolved === true, 'resolved at the owner');
+    await ownerClient.review({ type: 'thread_resolve', thread: 22, resolved: false });
+    await ownerClient.review({ type: 'thread_assign', thread: 11, user: commenter.user.id });
+    const stranger = await server().buildUser();
+    expect(await ownerClient.review({ type: 'thread_assign', thread: 11, user: stranger.id })).toMatchObject({
+      error: 'invalid',
+    });
+    await waitFor(
+      () =>
+        threadsOf(commenter.client).get(11)?.assigned === commenter.user.id &&
+        !threadsOf(commenter.client).get(22)?.resolved,
+      'assigned and reopened',
+    );
+
+    // Deleting the first comment deletes the thread; answering it afterwards says it is gone.
+    const first = threadsOf(commenter.client).get(11)!.comments[0];
+    await commenter.client.review({ type: 'comment_delete', comment: first.id });
+    await waitFor(() => !threadsOf(ownerClient).has(11), 'the thread gone at the owner');
+    expect(await ownerClient.review({ type: 'comment_answer', thread: 11, text: 'late' })).toMatchObject({
+      error: 'gone',
+    });
+    // A reopened socket gets the same filtered view.
+    const again = await open(reviewer.browser, id);
+    expect(
+      threadsOf(again)
+        .get(22)!
+        .comments.map((c) => c.user),
+    ).toEqual([reviewer.user.id, owner.user.id]);
+  });
+
+  it('mails a co-author mentioned with @username a link to the document', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Mentions');
+    const ownerClient = await open(owner.browser, id);
+    const coauthor = await holder(id, 'write');
+    const before = sink().messages.length;
+    await ownerClient.review({
+      type: 'thread_create',
+      thread: 5,
+      text: `@${coauthor.user.username} please check, and @nobody`,
+    });
+    const mails = await sink().waitFor(before + 1);
+    const mail = mails[before];
+    expect(mail.to).toEqual([coauthor.user.email]);
+    expect(mail.raw).toContain(`https://scriptorium.example/document/${id}`);
+    expect(mail.header('subject')).toContain('Mentions');
+  });
+
+  it('saves named revisions, lists and reads them, and restores one as a new version on top', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Revised');
+    const ownerClient = await open(owner.browser, id);
+    const reviewer = await holder(id, 'review');
+    const at = paragraphStart(ownerClient.state!.doc);
+    ownerClient.edit((tr) => tr.insertText('First draft.', at));
+    await ownerClient.settled();
+    expect(await ownerClient.review({ type: 'revision_save', name: 'Draft 1' })).toMatchObject({
+      type: 'review_answer',
+    });
+    expect(await reviewer.client.review({ type: 'revision_save', name: 'Mine' })).toMatchObject({
+      type: 'review_answer',
+    });
+    ownerClient.edit((tr) => tr.insertText(' More.', at + 12));
+    await ownerClient.settled();
+    const list = (await ownerClient.review({ type: 'revisions_list' })) as Extract<
+      DocumentServerMessage,
+      { type: 'revisions' }
+    >;
+    expect(list.revisions.map((r) => [r.name, r.auto, r.version])).toEqual([
+      ['Mine', false, 1],
+      ['Draft 1', false, 1],
+    ]);
+    const draft = list.revisions[1];
+    const read = (await reviewer.client.review({ type: 'revision_get', revision: draft.id })) as Extract<
+      DocumentServerMessage,
+      { type: 'revision' }
+    >;
+    expect(schema.nodeFromJSON(read.content).resolve(at).parent.textContent).toBe('First draft.');
+
+    // Only write restores.
+    expect(await reviewer.client.review({ type: 'revision_restore', revision: draft.id })).toMatchObject({
+      error: 'rights',
+    });
+    expect(await ownerClient.review({ type: 'revision_restore', revision: draft.id })).toMatchObject({
+      type: 'review_answer',
+    });
+    await waitFor(() => reviewer.client.version === 3 && ownerClient.version === 3, 'the restore relayed');
+    expect(reviewer.client.state!.doc.resolve(at).parent.textContent).toBe('First draft.');
+    // The state before the restore is kept as an automatic revision: restoring it undoes the restore.
+    const after = (await ownerClient.review({ type: 'revisions_list' })) as Extract<
+      DocumentServerMessage,
+      { type: 'revisions' }
+    >;
+    const kept = after.revisions.find((r) => r.auto && r.version === 2)!;
+    expect(kept).toBeDefined();
+    await ownerClient.review({ type: 'revision_restore', revision: kept.id });
+    await waitFor(() => ownerClient.version === 4, 'the second restore');
+    expect(ownerClient.state!.doc.resolve(at).parent.textContent).toBe('First draft. More.');
+    const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    expect(content.eq(ownerClient.state!.doc)).toBe(true);
+  });
+
+  it('keeps an automatic revision when the last editor leaves', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Leaving');
+    const client = await open(owner.browser, id);
+    client.edit((tr) => tr.insertText('Bye.', paragraphStart(client.state!.doc)));
+    await client.settled();
+    client.close();
+    const db = server().ctx.db;
+    const rows = await eventually(
+      () =>
+        db
+          .selectFrom('document_revisions')
+          .select(['auto', 'version'])
+          .where('document_id', '=', id)
+          .execute(),
+      (found) => found.length > 0,
+      'the automatic revision',
+    );
+    expect(rows).toEqual([{ auto: 1, version: 1 }]);
+  });
+});

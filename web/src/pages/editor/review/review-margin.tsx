@@ -1,0 +1,513 @@
+import {
+  addCommentAnchor,
+  commentAnchors,
+  decideChanges,
+  type TrackedChange,
+  trackedChanges,
+} from '@scriptorium/common/editor/track-changes';
+import type { CommentThread, ReviewError } from '@scriptorium/common/ws/review-messages';
+import { TextSelection } from 'prosemirror-state';
+import type { EditorView } from 'prosemirror-view';
+import { type FormEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ReviewAnswer, ReviewStore } from './review-store';
+import './review.css';
+
+/** What this user may do in the margin. */
+export interface ReviewRights {
+  userId: number;
+  /** Accept and reject anyone's suggestions (the write right). */
+  decide: boolean;
+  /** Write comments. */
+  comment: boolean;
+}
+
+/** A new thread being written: where it will be anchored, and its id. */
+export interface PendingComment {
+  id: number;
+  from: number;
+  to: number;
+}
+
+export interface ReviewMarginProps {
+  view: EditorView;
+  store: ReviewStore;
+  rights: ReviewRights;
+  /** Changes whenever the document or the threads do. */
+  revision: number;
+  pending: PendingComment | null;
+  onPendingDone(): void;
+  active: number | null;
+  onActivate(thread: number | null): void;
+  colour(userId: number): string;
+  notify(message: string): void;
+}
+
+/** Tracked changes listed one by one in the margin, at most. */
+export const MAX_CHANGE_CARDS = 200;
+
+type Card =
+  | { kind: 'thread'; key: string; top: number; thread: CommentThread; from: number; to: number }
+  | { kind: 'pending'; key: string; top: number; pending: PendingComment }
+  | { kind: 'change'; key: string; top: number; change: TrackedChange };
+
+function useErrorText() {
+  const { t } = useTranslation('review');
+  return (error: ReviewError | 'offline') => t(`error.${error}`);
+}
+
+/**
+ * The review margin beside the text: comment threads and tracked changes, each aligned with its
+ * place in the text (pushed down where they would overlap), then the threads whose text was
+ * deleted. Keyboard: every control is a button or a field; a card's quote moves the caret there.
+ */
+export function ReviewMargin(props: ReviewMarginProps) {
+  const { view, store, rights, revision, pending, active } = props;
+  const { t } = useTranslation('review');
+  const [showResolved, setShowResolved] = useState(false);
+  const [author, setAuthor] = useState<number | 'all'>('all');
+  const column = useRef<HTMLDivElement>(null);
+  const errorText = useErrorText();
+  // While typing, the margin follows once the typing pauses: thousands of cards are not laid out
+  // again on every keystroke (bench/review.ts).
+  const [settled, setSettled] = useState(revision);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(revision), 200);
+    return () => clearTimeout(timer);
+  }, [revision]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: revision changes whenever the document or the threads do.
+  const { cards, orphans, changes } = useMemo(() => {
+    const doc = view.state.doc;
+    const anchors = new Map(commentAnchors(doc).map((a) => [a.id, a]));
+    const list: Card[] = [];
+    const top = (pos: number) => {
+      try {
+        return view.coordsAtPos(Math.min(pos, doc.content.size)).top;
+      } catch {
+        return 0;
+      }
+    };
+    const orphaned: CommentThread[] = [];
+    for (const thread of store.threads.values()) {
+      if (thread.resolved && !showResolved) continue;
+      const anchor = anchors.get(thread.id);
+      if (!anchor) orphaned.push(thread);
+      else list.push({ kind: 'thread', key: `t${thread.id}`, top: top(anchor.from), thread, ...anchor });
+    }
+    if (pending) list.push({ kind: 'pending', key: 'pending', top: top(pending.from), pending });
+    const all = trackedChanges(doc);
+    // Beyond this many, single changes are decided in bulk (by author): thousands of cards would
+    // make opening the document many times slower (bench/review.ts).
+    for (const change of all.slice(0, MAX_CHANGE_CARDS))
+      list.push({ kind: 'change', key: `c${change.type}${change.from}`, top: top(change.from), change });
+    list.sort((a, b) => a.top - b.top);
+    return { cards: list, orphans: orphaned, changes: all };
+  }, [view, store, settled, pending, showResolved]);
+
+  // Align each card with its anchor, pushed below the card before it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: laid out again when the cards change
+  useLayoutEffect(() => {
+    const element = column.current;
+    if (!element) return;
+    const origin = element.getBoundingClientRect().top;
+    let bottom = 0;
+    const cards = element.querySelectorAll<HTMLElement>('[data-card-top]');
+    // On a phone the cards follow each other under the text (review.css): nothing to align.
+    if (cards.length && getComputedStyle(cards[0]).position !== 'absolute') {
+      element.style.minHeight = '';
+      return;
+    }
+    // All heights first, then all positions: one layout, not one per card.
+    const heights = [...cards].map((card) => card.offsetHeight);
+    cards.forEach((card, index) => {
+      const placed = Math.max(Number(card.dataset.cardTop) - origin, bottom);
+      card.style.top = `${placed}px`;
+      bottom = placed + heights[index] + 8;
+    });
+    element.style.minHeight = `${bottom}px`;
+  }, [cards, active]);
+
+  const authors = [...new Map(changes.map((c) => [c.user, c.username])).entries()];
+  const decide = (list: readonly TrackedChange[], accept: boolean) => {
+    const tr = view.state.tr;
+    const done = decideChanges(tr, list, accept);
+    if (done < list.length) props.notify(t('alreadyDecided'));
+    if (done) view.dispatch(tr);
+  };
+  const selected = author === 'all' ? changes : changes.filter((c) => c.user === author);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the cards change with the document (settled), the threads and the focus
+  const renderedCards = useMemo(
+    () => (
+      <div className="review-cards" ref={column}>
+        {cards.map((card) => (
+          <div
+            key={card.key}
+            className={`review-card review-card-${card.kind}${card.kind === 'thread' && card.thread.id === active ? ' review-card-active' : ''}`}
+            data-card-top={card.top}
+          >
+            {card.kind === 'thread' ? (
+              <ThreadCard
+                {...props}
+                thread={card.thread}
+                from={card.from}
+                to={card.to}
+                errorText={errorText}
+              />
+            ) : card.kind === 'pending' ? (
+              <NewComment {...props} pending={card.pending} errorText={errorText} />
+            ) : (
+              <ChangeCard
+                change={card.change}
+                quote={view.state.doc.textBetween(card.change.from, card.change.to, ' ').slice(0, 80)}
+                colour={props.colour(card.change.user)}
+                canDecide={rights.decide}
+                own={card.change.user === rights.userId}
+                onDecide={(accept) => decide([card.change], accept)}
+              />
+            )}
+          </div>
+        ))}
+      </div>
+    ),
+    [cards, active, rights.decide, rights.comment, rights.userId],
+  );
+
+  return (
+    <aside className="review-margin" aria-label={t('margin')}>
+      <div className="review-margin-bar">
+        <label className="editor-check">
+          <input type="checkbox" checked={showResolved} onChange={(e) => setShowResolved(e.target.checked)} />
+          {t('showResolved')}
+        </label>
+        {rights.decide && changes.length ? (
+          <div className="review-decide-all">
+            <label>
+              <span className="visually-hidden">{t('author')}</span>
+              <select
+                aria-label={t('author')}
+                value={String(author)}
+                onChange={(e) => setAuthor(e.target.value === 'all' ? 'all' : Number(e.target.value))}
+              >
+                <option value="all">{t('allAuthors')}</option>
+                {authors.map(([id, name]) => (
+                  <option key={id} value={id}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" className="button" onClick={() => decide(selected, true)}>
+              {t('acceptAll')}
+            </button>
+            <button type="button" className="button" onClick={() => decide(selected, false)}>
+              {t('rejectAll')}
+            </button>
+          </div>
+        ) : null}
+      </div>
+      {changes.length > MAX_CHANGE_CARDS ? (
+        <p className="review-hint">{t('moreChanges', { shown: MAX_CHANGE_CARDS, count: changes.length })}</p>
+      ) : null}
+      {renderedCards}
+      {orphans.length ? (
+        <section className="review-orphans" aria-label={t('orphans')}>
+          <h3>{t('orphans')}</h3>
+          {orphans.map((thread) => (
+            <div key={thread.id} className="review-card review-card-thread">
+              <ThreadCard {...props} thread={thread} from={null} to={null} errorText={errorText} />
+            </div>
+          ))}
+        </section>
+      ) : null}
+    </aside>
+  );
+}
+
+function ChangeCard(props: {
+  change: TrackedChange;
+  quote: string;
+  colour: string;
+  canDecide: boolean;
+  own: boolean;
+  onDecide(accept: boolean): void;
+}) {
+  const { t, i18n } = useTranslation('review');
+  const { change } = props;
+  const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }).format(
+    change.date,
+  );
+  const formats =
+    change.type === 'format_change' ? [...change.mark.attrs.after, ...change.mark.attrs.before] : [];
+  return (
+    <article aria-label={t(`change.${change.type}`, { name: change.username })}>
+      <p className="review-card-head">
+        <span className="review-dot" style={{ background: props.colour }} aria-hidden="true" />
+        <strong>{change.username}</strong> <time dateTime={new Date(change.date).toISOString()}>{time}</time>
+      </p>
+      <p className="review-change-text" data-change={change.type}>
+        {t(`change.${change.type}`, { name: change.username })}
+        {formats.length
+          ? ` (${formats.map((name: string) => t(`format.${name}`, { defaultValue: name })).join(', ')})`
+          : ''}
+      </p>
+      <div className="review-card-actions">
+        {props.canDecide ? (
+          <>
+            <button type="button" className="button" onClick={() => props.onDecide(true)}>
+              {t('accept')}
+            </button>
+            <button type="button" className="button" onClick={() => props.onDecide(false)}>
+              {t('reject')}
+            </button>
+          </>
+        ) : props.own ? (
+          <button type="button" className="button" onClick={() => props.onDecide(false)}>
+            {t('withdraw')}
+          </button>
+        ) : null}
+      </div>
+    </article>
+  );
+}
+
+type CardProps = ReviewMarginProps & { errorText(error: ReviewError | 'offline'): string };
+
+/** Sends a request and reports a refusal; resolves with whether it went through. */
+async function send(props: CardProps, request: Promise<ReviewAnswer>): Promise<boolean> {
+  const answer = await request;
+  if (!answer.ok) props.notify(props.errorText(answer.error));
+  return answer.ok;
+}
+
+function NewComment(props: CardProps & { pending: PendingComment }) {
+  const { t } = useTranslation('review');
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!text.trim() || busy) return;
+    setBusy(true);
+    const { view, pending } = props;
+    // The thread first: an anchor without its thread would show nothing to anyone.
+    const ok = await send(props, props.store.request({ type: 'thread_create', thread: pending.id, text }));
+    setBusy(false);
+    if (!ok) return;
+    const doc = view.state.doc;
+    const from = Math.min(pending.from, doc.content.size);
+    const to = Math.min(pending.to, doc.content.size);
+    if (from < to) view.dispatch(addCommentAnchor(view.state.tr, from, to, pending.id));
+    props.onPendingDone();
+    props.onActivate(pending.id);
+  };
+  return (
+    <form className="review-form" onSubmit={submit} aria-label={t('newComment')}>
+      <label className="visually-hidden" htmlFor="review-new-comment">
+        {t('newComment')}
+      </label>
+      <textarea
+        id="review-new-comment"
+        // biome-ignore lint/a11y/noAutofocus: the comment action opens this field to type into
+        autoFocus
+        value={text}
+        placeholder={t('placeholder')}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') props.onPendingDone();
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit(e);
+        }}
+      />
+      <p className="review-hint">{t('mentionHint')}</p>
+      <div className="review-card-actions">
+        <button type="submit" className="button button-primary" disabled={!text.trim() || busy}>
+          {t('comment')}
+        </button>
+        <button type="button" className="button" onClick={props.onPendingDone}>
+          {t('cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ThreadCard(props: CardProps & { thread: CommentThread; from: number | null; to: number | null }) {
+  const { t, i18n } = useTranslation('review');
+  const { thread, store, rights, view } = props;
+  const [answer, setAnswer] = useState('');
+  const [editing, setEditing] = useState<number | null>(null);
+  const [draft, setDraft] = useState('');
+  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' });
+  const quote =
+    props.from !== null && props.to !== null
+      ? view.state.doc.textBetween(props.from, props.to, ' ').slice(0, 80)
+      : '';
+  const reply = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!answer.trim()) return;
+    if (await send(props, store.request({ type: 'comment_answer', thread: thread.id, text: answer })))
+      setAnswer('');
+  };
+  const assigned = thread.assigned ? store.personName(thread.assigned) : '';
+  // Only the thread in focus shows its answers and controls: a long review stays light.
+  if (props.active !== thread.id) {
+    const first = thread.comments[0];
+    return (
+      <article aria-label={t('thread', { name: first.name })} data-thread={thread.id}>
+        <button type="button" className="review-open-thread" onClick={() => props.onActivate(thread.id)}>
+          <strong>{first.name}</strong> <span className="review-comment-text">{first.text}</span>
+          {thread.comments.length > 1 ? (
+            <span className="review-answers">{t('answers', { count: thread.comments.length - 1 })}</span>
+          ) : null}
+        </button>
+        {thread.resolved ? <p className="review-resolved">{t('resolved')}</p> : null}
+        {assigned ? <p className="review-assigned">{t('assignedTo', { name: assigned })}</p> : null}
+      </article>
+    );
+  }
+  return (
+    <article aria-label={t('thread', { name: thread.comments[0].name })} data-thread={thread.id}>
+      {quote ? (
+        <button
+          type="button"
+          className="review-quote"
+          onClick={() => {
+            props.onActivate(thread.id);
+            if (props.from === null) return;
+            view.dispatch(
+              view.state.tr.setSelection(TextSelection.create(view.state.doc, props.from)).scrollIntoView(),
+            );
+            view.focus();
+          }}
+        >
+          “{quote}”
+        </button>
+      ) : null}
+      {thread.resolved ? <p className="review-resolved">{t('resolved')}</p> : null}
+      {assigned ? <p className="review-assigned">{t('assignedTo', { name: assigned })}</p> : null}
+      <ol className="review-comments">
+        {thread.comments.map((comment) => (
+          <li key={comment.id}>
+            <p className="review-card-head">
+              <strong>{comment.name}</strong>{' '}
+              <time dateTime={new Date(comment.created).toISOString()}>{format.format(comment.created)}</time>
+              {comment.updated !== comment.created ? ` ${t('edited')}` : ''}
+            </p>
+            {editing === comment.id ? (
+              <form
+                className="review-form"
+                onSubmit={async (event) => {
+                  event.preventDefault();
+                  if (
+                    await send(
+                      props,
+                      store.request({ type: 'comment_edit', comment: comment.id, text: draft }),
+                    )
+                  )
+                    setEditing(null);
+                }}
+              >
+                <textarea
+                  aria-label={t('edit')}
+                  value={draft}
+                  onChange={(e) => setDraft(e.target.value)}
+                  onKeyDown={(e) => e.key === 'Escape' && setEditing(null)}
+                />
+                <div className="review-card-actions">
+                  <button type="submit" className="button button-primary" disabled={!draft.trim()}>
+                    {t('save')}
+                  </button>
+                  <button type="button" className="button" onClick={() => setEditing(null)}>
+                    {t('cancel')}
+                  </button>
+                </div>
+              </form>
+            ) : (
+              <p className="review-comment-text">{comment.text}</p>
+            )}
+            {comment.user === rights.userId && rights.comment && editing !== comment.id ? (
+              <div className="review-card-actions review-own">
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => {
+                    setEditing(comment.id);
+                    setDraft(comment.text);
+                  }}
+                >
+                  {t('edit')}
+                </button>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() =>
+                    void send(props, store.request({ type: 'comment_delete', comment: comment.id }))
+                  }
+                >
+                  {t('delete')}
+                </button>
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+      {rights.comment ? (
+        <>
+          <form className="review-form" onSubmit={reply}>
+            <textarea
+              aria-label={t('answer')}
+              placeholder={t('answerPlaceholder')}
+              value={answer}
+              onChange={(e) => setAnswer(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void reply(e);
+              }}
+            />
+            <div className="review-card-actions">
+              <button type="submit" className="button" disabled={!answer.trim()}>
+                {t('answer')}
+              </button>
+              <button
+                type="button"
+                className="button"
+                onClick={() =>
+                  void send(
+                    props,
+                    store.request({ type: 'thread_resolve', thread: thread.id, resolved: !thread.resolved }),
+                  )
+                }
+              >
+                {thread.resolved ? t('reopen') : t('resolve')}
+              </button>
+            </div>
+          </form>
+          {store.people.length > 1 ? (
+            <label className="review-assign">
+              {t('assign')}{' '}
+              <select
+                value={thread.assigned ?? ''}
+                onChange={(e) =>
+                  void send(
+                    props,
+                    store.request({
+                      type: 'thread_assign',
+                      thread: thread.id,
+                      user: e.target.value ? Number(e.target.value) : null,
+                    }),
+                  )
+                }
+              >
+                <option value="">{t('nobody')}</option>
+                {store.people.map((person) => (
+                  <option key={person.id} value={person.id}>
+                    {person.name || person.username}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+        </>
+      ) : null}
+    </article>
+  );
+}
