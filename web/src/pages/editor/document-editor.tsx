@@ -29,6 +29,7 @@ import {
 } from './editor-panels';
 import { type CaretInfo, editorPlugins, footnotePlugins } from './editor-plugins';
 import { FootnoteView } from './footnote-view';
+import { OfflineEditorStatus } from './offline-status';
 import { contributorsPartView, contributorView, keywordView, tagsPartView } from './part-views';
 import 'prosemirror-view/style/prosemirror.css';
 import 'prosemirror-tables/style/tables.css';
@@ -66,10 +67,11 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         documentId: entry.id,
         wsUrlBase: configuration.ws_url_base,
         createSocket,
+        username: user?.username,
         plugins: () =>
           editorPlugins({ carets: () => caretsRef.current, label: (key) => labels.current(key) }),
       }),
-    [entry.id, configuration.ws_url_base, createSocket],
+    [entry.id, configuration.ws_url_base, createSocket, user?.username],
   );
   useEffect(() => {
     connection.open();
@@ -280,6 +282,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           <p className="editor-error">{t('status.lost', { count: connection.lost })}</p>
         ) : null}
         {connection.load === 'ready' && !connection.canWrite ? <p>{t('status.readOnly')}</p> : null}
+        <OfflineEditorStatus connection={connection} />
       </div>
       {view && sidePanels.search ? (
         <SearchPanel
