@@ -5,6 +5,7 @@ import { FULL_ROUTE_TABLE, routeFor } from './app/router/route-table';
 import { preloadPage } from './app/router/route-view';
 import { AriaLocaleProvider } from './i18n/aria-locale';
 import { initI18n } from './i18n/i18n';
+import { registerServiceWorker } from './offline/service-worker';
 import './styles/fonts.css';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -12,6 +13,7 @@ import './app/app.css';
 import { applyStoredTheme } from './styles/theme';
 
 applyStoredTheme();
+registerServiceWorker();
 // The screen's chunk loads while the language's texts do, not after them.
 preloadPage(routeFor(FULL_ROUTE_TABLE, window.location.pathname).page);
 

@@ -6,6 +6,8 @@ import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { useOverviewState } from '../../components/overview/use-overview-state';
+import { CachedVersionNotice } from '../../components/online/cached-version-notice';
+import { useOnline } from '../../components/online/use-online';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
 import { acceptInvites, contactRowId, declineInvites, deleteContacts, fetchContacts } from './contacts-api';
@@ -23,6 +25,7 @@ export function ContactsPage() {
   const { user, reloadConfiguration } = useAppContext();
 
   const [contacts, setContacts] = useState<Contact[]>([]);
+  const online = useOnline();
   const overview = useOverviewState();
   const { search, setSearch, sort, setSort, selected, setSelected, keepSelected, finishLoad } = overview;
   const loaded = !overview.loading;
@@ -180,7 +183,7 @@ export function ContactsPage() {
       actions: [
         {
           label: t('menu.deleteSelected'),
-          disabled: selectedRows.length === 0,
+          disabled: selectedRows.length === 0 || !online,
           onSelect: () => setDialog({ kind: 'delete', rows: selectedRows }),
         },
       ],
@@ -190,6 +193,8 @@ export function ContactsPage() {
       id: 'invite',
       title: t('menu.invite'),
       shortcut: 'i',
+      // Offline (spec 4): contacts come from the cache; inviting needs the server.
+      disabled: !online,
       onSelect: () => setDialog({ kind: 'invite' }),
     },
     { type: 'search', id: 'search', title: t('search'), shortcut: 's', value: search, onChange: setSearch },
@@ -198,6 +203,7 @@ export function ContactsPage() {
   return (
     <section className="page contacts-page" aria-labelledby="page-heading">
       <h1 id="page-heading">{t('title')}</h1>
+      <CachedVersionNotice />
       <OverviewMenu items={menuItems} />
       {loaded ? (
         <DataTable

@@ -8,9 +8,22 @@ import type {
 } from '@scriptorium/common/api/usermedia';
 import type { TFunction } from 'i18next';
 import { ApiError, call } from '../../api/client';
+import { readRows, throughCache, writeRows } from '../../offline/local-db';
 
+/** The images and categories; offline, the ones cached in the local database (spec 4). */
 export function fetchImages(): Promise<ImagesResponse> {
-  return call(usermediaApi.images);
+  return throughCache(
+    () => call(usermediaApi.images),
+    async (answer) => {
+      await writeRows('image_list', answer.images);
+      await writeRows('image_categories', answer.imageCategories);
+    },
+    async () => {
+      const images = await readRows<Image>('image_list');
+      if (!images?.length) return null;
+      return { images, imageCategories: (await readRows<ImageCategory>('image_categories')) ?? [] };
+    },
+  );
 }
 
 export async function saveCategories(edits: { id: number; title: string }[]): Promise<ImageCategory[]> {
