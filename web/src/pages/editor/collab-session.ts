@@ -45,6 +45,8 @@ export interface CollabSessionOptions {
    * just before, so that the page can keep it and show it.
    */
   onDivergence?(divergence: Divergence): void;
+  /** Fold the queue before a catch-up rebase (default); off only to measure without it (bench/offline.ts). */
+  compress?: boolean;
 }
 
 /** What a session keeps across reloads and closed tabs (the offline queue, IndexedDB). */
@@ -430,7 +432,7 @@ export class CollabSession {
    * shape while a diff is out. The document stays the same; undo history of the folded steps goes.
    */
   private compressQueue(): void {
-    if (!this.state || !this.confirmedDoc || this.inFlight) return;
+    if (!this.state || !this.confirmedDoc || this.inFlight || this.options.compress === false) return;
     const sendable = sendableSteps(this.state);
     if (!sendable || sendable.steps.length <= COMPRESS_ABOVE) return;
     const folded = compressSteps(sendable.steps);

@@ -32,6 +32,8 @@ export interface DocumentConnectionOptions {
    * offline queue), so that the document opens offline and a reload or closed tab loses nothing.
    */
   username?: string;
+  /** See CollabSessionOptions.compress. */
+  compress?: boolean;
 }
 
 /** How often our caret goes out at most while it moves. */
@@ -81,6 +83,7 @@ export class DocumentConnection {
         this.changed();
       },
       onDivergence: (divergence) => this.diverged(divergence),
+      compress: options.compress,
     });
   }
 
