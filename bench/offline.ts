@@ -60,7 +60,8 @@ function until(connection: DocumentConnection, done: () => boolean): Promise<voi
   });
 }
 
-const settled = (c: DocumentConnection) => c.load === 'ready' && c.session.unconfirmed === 0 && c.status.unsent === 0;
+const settled = (c: DocumentConnection) =>
+  c.load === 'ready' && c.session.unconfirmed === 0 && c.status.unsent === 0;
 
 async function mergeAndSend(
   compress: boolean,
@@ -143,7 +144,9 @@ async function offlineStart(): Promise<{ online: number; offline: number }> {
     );
     for (let i = 0; i < 30; i++)
       await page.request.post(`${server.base}/api/documents/create/`, {
-        headers: { 'X-CSRFToken': (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '' },
+        headers: {
+          'X-CSRFToken': (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '',
+        },
         form: { path: '/' },
       });
     const firstRows = async (): Promise<number> => {

@@ -238,7 +238,9 @@ test('an offline change the merge cannot place is reported and the offline versi
   await saved(annPage);
   await expect(body(annPage)).toHaveText('');
   await notice.getByRole('button', { name: 'Show my offline version' }).click();
-  await expect(annPage.getByRole('dialog', { name: 'Your offline version' })).toContainText('Shared sentence.');
+  await expect(annPage.getByRole('dialog', { name: 'Your offline version' })).toContainText(
+    'Shared sentence.',
+  );
   await annContext.close();
   await bobContext.close();
 });

@@ -42,7 +42,9 @@ export function registerServiceWorker(): void {
 export function reloadToNewVersion(): void {
   const worker = waiting;
   if (!worker) return;
-  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), {
+    once: true,
+  });
   worker.postMessage('skip-waiting');
 }
 

@@ -17,9 +17,9 @@ import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { MoveDialog } from '../../components/move-dialog/move-dialog';
 import { NewFolderDialog } from '../../components/new-folder-dialog/new-folder-dialog';
-import { useOverviewState } from '../../components/overview/use-overview-state';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
 import { useOnline } from '../../components/online/use-online';
+import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
 import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
@@ -180,7 +180,11 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
           disabled: none,
           onSelect: () => setDialog({ kind: 'move', rows: selectedRows }),
         },
-        { label: t('bulk.copy'), disabled: none || selectedDocs.length === 0, onSelect: () => void copySelected() },
+        {
+          label: t('bulk.copy'),
+          disabled: none || selectedDocs.length === 0,
+          onSelect: () => void copySelected(),
+        },
         {
           label: t('bulk.delete'),
           disabled: none,

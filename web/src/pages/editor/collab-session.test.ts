@@ -435,7 +435,8 @@ describe('offline editing', () => {
     expect(saved.steps.length).toBeGreaterThan(11);
     // The tab closes; a new page restores the queue under the same client id.
     const reopened = new CollabSession({
-      send: (message) => (server as unknown as { receive(id: string, m: unknown): void }).receive('ann-session', message),
+      send: (message) =>
+        (server as unknown as { receive(id: string, m: unknown): void }).receive('ann-session', message),
       onChange: () => {},
       plugins: () => [history()],
     });
@@ -470,7 +471,7 @@ describe('offline editing', () => {
     expect(divergences[0].remote).toBe(LARGE_DIVERGENCE + 10);
     expect(divergences[0].local).toBe(LARGE_DIVERGENCE + 10);
     expect(divergences[0].dropped).toBe(0);
-    expect((divergences[0].offline as { content: { content?: { text?: string }[] }[] }) ).toBeTruthy();
+    expect(divergences[0].offline as { content: { content?: { text?: string }[] }[] }).toBeTruthy();
     expect(ann.state!.doc.eq(server.doc)).toBe(true);
     for (let i = 0; i < LARGE_DIVERGENCE + 10; i++) {
       expect(server.doc.textContent).toContain(`a${i}.`);

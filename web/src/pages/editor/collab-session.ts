@@ -314,7 +314,9 @@ export class CollabSession {
       while (own < cids.length && cids[own] === this.clientId) own++;
       if (own) {
         this.advanceConfirmed(steps.slice(0, own));
-        this.state = this.state.apply(receiveTransaction(this.state, steps.slice(0, own), cids.slice(0, own)));
+        this.state = this.state.apply(
+          receiveTransaction(this.state, steps.slice(0, own), cids.slice(0, own)),
+        );
         this.remember(
           version,
           steps.slice(0, own).map((step) => step.getMap()),
@@ -324,7 +326,8 @@ export class CollabSession {
       }
       this.compressQueue();
       const local = this.unconfirmed;
-      if (steps.length && local) divergence = { offline: this.state.doc.toJSON(), remote: steps.length, local, dropped: 0 };
+      if (steps.length && local)
+        divergence = { offline: this.state.doc.toJSON(), remote: steps.length, local, dropped: 0 };
       if (!steps.length) {
         this.flush();
         this.options.onChange();

@@ -8,16 +8,16 @@ import {
   type RejectReason,
 } from '@scriptorium/common/ws/document-messages';
 import type { Plugin } from 'prosemirror-state';
-import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from '../../ws/connector';
 import {
+  keepOfflineCopy,
   type PickedQueue,
   pickQueue,
-  QueueWriter,
   type QueueRecord,
-  keepOfflineCopy,
+  QueueWriter,
   queueKey,
   type Release,
 } from '../../offline/document-queue';
+import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from '../../ws/connector';
 import { CollabSession, type Divergence } from './collab-session';
 
 export type LoadState = 'loading' | 'ready' | 'denied';

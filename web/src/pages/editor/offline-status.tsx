@@ -2,9 +2,9 @@ import { schema } from '@scriptorium/common/editor/schema';
 import { Node as PMNode } from 'prosemirror-model';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/dialog/dialog';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
 import { useOnline } from '../../components/online/use-online';
-import { Dialog } from '../../components/dialog/dialog';
 import type { DocumentConnection } from './document-connection';
 
 /** The paragraphs of a saved document, as plain text blocks (the offline copy is read, not edited). */
