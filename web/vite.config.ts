@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -38,11 +39,34 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes dist/sw.js (the offline service worker, src/offline/sw.js) with this build's scripts,
+ * styles and fonts to precache and a version made of their names, so that each build is a new
+ * service worker (issue 20).
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'scriptorium-service-worker',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const files = Object.keys(bundle)
+        .filter((name) => /\.(js|css|woff2)$/.test(name))
+        .sort();
+      const precache = ['/', '/favicon.svg', ...files.map((name) => `/${name}`)];
+      const version = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 16);
+      const source = readFileSync(new URL('./src/offline/sw.js', import.meta.url), 'utf8')
+        .replace("'__SCRIPTORIUM_VERSION__'", JSON.stringify(version))
+        .replace("['__SCRIPTORIUM_PRECACHE__']", JSON.stringify(precache));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
 /** Where `npm run serve` listens; the dev server forwards everything the SPA does not own to it. */
 const BACKEND = 'http://127.0.0.1:8000';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), serviceWorker(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -6,6 +6,7 @@ import { preloadPage } from './app/router/route-view';
 import { loadLoggedInShell, probablyLoggedIn } from './app/shell/session-hint';
 import { AriaLocaleProvider } from './i18n/aria-locale';
 import { initI18n } from './i18n/i18n';
+import { registerServiceWorker } from './offline/service-worker';
 import './styles/fonts.css';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -13,6 +14,7 @@ import './app/app.css';
 import { applyStoredTheme } from './styles/theme';
 
 applyStoredTheme();
+registerServiceWorker();
 // The screen's chunk loads while the language's texts do, not after them; a login-only screen and
 // the logged-in shell only for a browser that was logged in (a visitor gets the login page).
 const firstRoute = routeFor(FULL_ROUTE_TABLE, window.location.pathname);

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { ActionRegistry } from '../actions/registry';
 import { ActionsProvider } from '../actions/use-actions';
+import { NewVersionNotice } from '../components/online/new-version-notice';
 import { ToastProvider } from '../components/toast/toast';
 import { WaitOverlay } from '../components/wait-overlay/wait-overlay';
 import { LoginPage } from '../pages/login/login-page';
@@ -109,6 +110,7 @@ export function App() {
     <ToastProvider>
       <ActionsProvider registry={actions}>
         <Root />
+        <NewVersionNotice />
       </ActionsProvider>
     </ToastProvider>
   );

@@ -1,3 +1,4 @@
+import { QUEUE_DB } from '../../offline/document-queue';
 import { setTheme, storedTheme } from '../../styles/theme';
 
 /**
@@ -26,7 +27,8 @@ export async function clearCaches(): Promise<void> {
       databases.map(
         ({ name }) =>
           new Promise<void>((resolve) => {
-            if (!name) return resolve();
+            // The offline queue holds edits the server has not got yet: never thrown away.
+            if (!name || name === QUEUE_DB) return resolve();
             const request = indexedDB.deleteDatabase(name);
             // A blocked delete still completes once other tabs close the database; do not wait for it.
             request.onsuccess = request.onerror = request.onblocked = () => resolve();

@@ -1,6 +1,7 @@
 import type { AuthenticatedUser, Configuration } from '@scriptorium/common/api/base';
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { applyLanguage } from '../../i18n/i18n';
+import { setLocalUser } from '../../offline/local-db';
 import { loadConfiguration } from './load-configuration';
 
 /** Spec 9: the update page retries initialisation every 5000 ms. */
@@ -11,7 +12,7 @@ export type AppState =
   | { status: 'offline' }
   | { status: 'update' }
   | { status: 'disconnected' }
-  | { status: 'ready'; configuration: Configuration };
+  | { status: 'ready'; configuration: Configuration; cached?: boolean };
 
 export interface AppContextValue {
   configuration: Configuration;
@@ -57,9 +58,11 @@ export function useAppLoader(): AppLoader {
     const outcome = await loadConfiguration();
     if (current !== generation.current) return;
     if (outcome.kind === 'ready') {
-      await applyLanguage(outcome.configuration.language);
+      const { user } = outcome.configuration;
+      setLocalUser(user.is_authenticated ? user.username : null);
+      await applyLanguage(outcome.configuration.language).catch(() => {});
       if (current !== generation.current) return;
-      setState({ status: 'ready', configuration: outcome.configuration });
+      setState({ status: 'ready', configuration: outcome.configuration, cached: outcome.cached });
     } else {
       setState({ status: outcome.kind });
     }
@@ -79,7 +82,8 @@ export function useAppLoader(): AppLoader {
       const timer = window.setTimeout(() => void reload(), UPDATE_RETRY_MS);
       return () => window.clearTimeout(timer);
     }
-    if (state.status === 'offline') {
+    if (state.status === 'offline' || (state.status === 'ready' && state.cached)) {
+      // Back online: the real configuration (and with it fresh screens) replaces the cached one.
       const onOnline = () => void reload();
       window.addEventListener('online', onOnline);
       return () => window.removeEventListener('online', onOnline);

@@ -1,11 +1,13 @@
 import type { Configuration } from '@scriptorium/common/api/base';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { ApiError, call } from '../../api/client';
+import { cachedConfiguration, keepConfiguration } from '../../offline/cached-configuration';
 import { clearCookies } from '../cache/cookies';
 
 /** What app start-up found (spec 4 and 8). */
 export type ConfigurationOutcome =
-  | { kind: 'ready'; configuration: Configuration }
+  /** `cached`: the last configuration of this browser, because the server could not be reached. */
+  | { kind: 'ready'; configuration: Configuration; cached?: boolean }
   | { kind: 'offline' }
   | { kind: 'update' };
 
@@ -15,17 +17,26 @@ export type ConfigurationOutcome =
  * the load is tried once more; anything else that fails shows the offline page.
  */
 export async function loadConfiguration(): Promise<ConfigurationOutcome> {
-  if (!navigator.onLine) return { kind: 'offline' };
+  if (!navigator.onLine) return fromCache();
   for (let attempt = 1; ; attempt++) {
     try {
-      return { kind: 'ready', configuration: await call(baseApi.configuration) };
+      const configuration = await call(baseApi.configuration);
+      keepConfiguration(configuration);
+      return { kind: 'ready', configuration };
     } catch (error) {
       if (error instanceof ApiError && error.status === 405) return { kind: 'update' };
       if (error instanceof ApiError && error.status === 403) {
         clearCookies();
         if (attempt === 1) continue;
       }
-      return { kind: 'offline' };
+      if (error instanceof ApiError) return { kind: 'offline' };
+      return fromCache();
     }
   }
+}
+
+/** Offline, a logged-in user's app starts from the cached configuration (issue 20). */
+function fromCache(): ConfigurationOutcome {
+  const configuration = cachedConfiguration();
+  return configuration ? { kind: 'ready', configuration, cached: true } : { kind: 'offline' };
 }

@@ -2,12 +2,18 @@ import type { Contact, ContactReference, InviteErrorCode } from '@scriptorium/co
 import { inviteAddError } from '@scriptorium/common/api/contacts';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { ApiError, call } from '../../api/client';
+import { putRows, readRow, throughCache } from '../../offline/local-db';
 
 export const CONTACTS_PATH = '/user/contacts/';
 
 /** The user's contacts and invites (the contacts screen and the share dialog use this one call). */
 export async function fetchContacts(): Promise<Contact[]> {
-  return (await call(contactsApi.list)).contacts;
+  // Spec 3 and 4: offline, the contacts come from the record id 1 of the store user_data.
+  return throughCache(
+    async () => (await call(contactsApi.list)).contacts,
+    (contacts) => putRows('user_data', [{ id: 1, contacts }]),
+    async () => (await readRow<{ contacts: Contact[] }>('user_data', 1))?.contacts ?? null,
+  );
 }
 
 export type InviteOutcome =

@@ -5,6 +5,8 @@ import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { CachedVersionNotice } from '../../components/online/cached-version-notice';
+import { useOnline } from '../../components/online/use-online';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
@@ -23,6 +25,7 @@ export function ContactsPage() {
   const { user, reloadConfiguration } = useAppContext();
 
   const [contacts, setContacts] = useState<Contact[]>([]);
+  const online = useOnline();
   const overview = useOverviewState();
   const { search, setSearch, sort, setSort, selected, setSelected, keepSelected, finishLoad } = overview;
   const loaded = !overview.loading;
@@ -181,7 +184,7 @@ export function ContactsPage() {
       actions: [
         {
           label: t('menu.deleteSelected'),
-          disabled: selectedRows.length === 0,
+          disabled: selectedRows.length === 0 || !online,
           onSelect: () => setDialog({ kind: 'delete', rows: selectedRows }),
         },
       ],
@@ -191,6 +194,8 @@ export function ContactsPage() {
       id: 'invite',
       title: t('menu.invite'),
       shortcut: 'i',
+      // Offline (spec 4): contacts come from the cache; inviting needs the server.
+      disabled: !online,
       onSelect: () => setDialog({ kind: 'invite' }),
     },
     { type: 'search', id: 'search', title: t('search'), shortcut: 's', value: search, onChange: setSearch },
@@ -199,6 +204,7 @@ export function ContactsPage() {
   return (
     <section className="page contacts-page" aria-labelledby="page-heading">
       <h1 id="page-heading">{t('title')}</h1>
+      <CachedVersionNotice />
       <OverviewMenu items={menuItems} />
       {loaded ? (
         <DataTable

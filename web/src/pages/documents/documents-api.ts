@@ -1,13 +1,26 @@
 import type { AccessEntry, AccessSaveItem, DocumentEntry } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { call } from '../../api/client';
+import { putRows, readRow, readRows, throughCache, writeRows } from '../../offline/local-db';
 
+/** The overview's rows; offline, the ones cached in the local database (issue 20). */
 export async function fetchDocuments(): Promise<DocumentEntry[]> {
-  return (await call(documentsApi.list)).documents;
+  return throughCache(
+    async () => (await call(documentsApi.list)).documents,
+    (rows) => writeRows('document_list', rows),
+    async () => {
+      const rows = await readRows<DocumentEntry>('document_list');
+      return rows?.length ? rows : null;
+    },
+  );
 }
 
 export async function fetchDocument(id: number): Promise<DocumentEntry> {
-  return (await call(documentsApi.get, { id })).document;
+  return throughCache(
+    async () => (await call(documentsApi.get, { id })).document,
+    (entry) => putRows('document_list', [entry]),
+    () => readRow<DocumentEntry>('document_list', id),
+  );
 }
 
 export async function createDocument(path: string): Promise<{ id: number; path: string }> {

@@ -17,6 +17,8 @@ import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { MoveDialog } from '../../components/move-dialog/move-dialog';
 import { NewFolderDialog } from '../../components/new-folder-dialog/new-folder-dialog';
+import { CachedVersionNotice } from '../../components/online/cached-version-notice';
+import { useOnline } from '../../components/online/use-online';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
@@ -65,6 +67,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
   const formatDate = useDateFormat(i18n.language);
 
   const [documents, setDocuments] = useState<DocumentEntry[] | null>(null);
+  const online = useOnline();
   const overview = useOverviewState();
   const { search, setSearch, selected, setSelected, sort, setSort, finishLoad } = overview;
   const [dialog, setDialog] = useState<OpenDialog>(null);
@@ -161,7 +164,8 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
     }
   };
 
-  const none = selectedRows.length === 0;
+  // Offline (issue 20): the rows come from the cache; what needs the server is disabled.
+  const none = selectedRows.length === 0 || !online;
   const items: OverviewMenuItem[] = [
     {
       id: 'bulk',
@@ -177,7 +181,11 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
           disabled: none,
           onSelect: () => setDialog({ kind: 'move', rows: selectedRows }),
         },
-        { label: t('bulk.copy'), disabled: selectedDocs.length === 0, onSelect: () => void copySelected() },
+        {
+          label: t('bulk.copy'),
+          disabled: none || selectedDocs.length === 0,
+          onSelect: () => void copySelected(),
+        },
         {
           label: t('bulk.delete'),
           disabled: none,
@@ -185,7 +193,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         },
         {
           label: t('bulk.share'),
-          disabled: ownedSelected.length === 0,
+          disabled: none || ownedSelected.length === 0,
           onSelect: () => setDialog({ kind: 'share', documents: ownedSelected }),
         },
       ],
@@ -195,6 +203,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
       type: 'text',
       shortcut: 'n',
       title: t('newDocument'),
+      disabled: !online,
       onSelect: () => void newDocument(),
     },
     {
@@ -307,6 +316,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
           ))}
         </ol>
       </nav>
+      <CachedVersionNotice />
       <OverviewMenu items={items} />
       {overview.loading ? <p className="documents-loading">{t('loading')}</p> : null}
       {overview.stale && documents === null ? <p role="alert">{t('loadFailed')}</p> : null}

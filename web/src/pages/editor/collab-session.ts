@@ -12,6 +12,7 @@ import { collab, getVersion, receiveTransaction, sendableSteps } from 'prosemirr
 import { Node as PMNode } from 'prosemirror-model';
 import { EditorState, type Plugin, Selection, type Transaction } from 'prosemirror-state';
 import { Step, type StepMap } from 'prosemirror-transform';
+import { compressSteps } from '../../offline/compress-steps';
 
 /**
  * The client half of the prosemirror-collab protocol over the document socket, without the view:
@@ -38,7 +39,44 @@ export interface CollabSessionOptions {
   onRefused?(reason: RejectReason): void;
   /** Waits before sending again after a 'flood' refusal; setTimeout by default. */
   schedule?(callback: () => void, ms: number): void;
+  /**
+   * The catch-up after a long time apart merged a large divergence (more than LARGE_DIVERGENCE
+   * steps on each side) or could not place some of our steps: `offline` is our document as it was
+   * just before, so that the page can keep it and show it.
+   */
+  onDivergence?(divergence: Divergence): void;
+  /** Fold the queue before a catch-up rebase (default); off only to measure without it (bench/offline.ts). */
+  compress?: boolean;
 }
+
+/** What a session keeps across reloads and closed tabs (the offline queue, IndexedDB). */
+export interface SavedSession {
+  clientId: string;
+  /** The server version the confirmed document is at. */
+  version: number;
+  /** The confirmed document (ProseMirror JSON) at `version`. */
+  doc: unknown;
+  /** Our steps on top of it, not yet confirmed by the server (Step JSON, in order). */
+  steps: unknown[];
+}
+
+export interface Divergence {
+  /** Our document (JSON) just before the co-authors' steps were merged into it. */
+  offline: unknown;
+  /** Steps of the co-authors merged, and ours (after compression) rebased over them. */
+  remote: number;
+  local: number;
+  /** Our steps the rebase could not place: their text lives on in `offline` only. */
+  dropped: number;
+}
+
+/** "More than 50 steps on each side" is a large divergence (issue 20). */
+export const LARGE_DIVERGENCE = 50;
+/** A queue longer than this is folded with Step.merge before it is rebased. */
+const COMPRESS_ABOVE = 20;
+/** The server takes at most this many steps per diff (MAX_STEPS_PER_DIFF) and 256 kB frames. */
+const STEPS_PER_DIFF = 500;
+const DIFF_BYTES = 160 * 1024;
 
 /** How many versions of step maps are kept to map carets that arrive late. */
 const MAP_HISTORY = 500;
@@ -68,6 +106,16 @@ export class CollabSession {
   /** Step maps by the version they lead from, to bring late carets up to date. */
   private readonly maps = new Map<number, StepMap[]>();
   private readonly waitingCarets: ServerCaretMessage[] = [];
+  /** The document as the server has it at `version` (what a saved session is restored onto). */
+  private confirmedDoc: PMNode | null = null;
+  private confirmedJson: { doc: PMNode; json: unknown } | null = null;
+  /**
+   * We asked for the steps after our version: until its answer arrives every diff we sent earlier
+   * is either in the answer (committed) or never will be, so the queue may be folded then.
+   */
+  private catchUpAsked = false;
+  /** JSON of steps already written once (saving the queue after each keystroke stays linear). */
+  private readonly stepJson = new WeakMap<Step, unknown>();
 
   constructor(private readonly options: CollabSessionOptions) {}
 
@@ -93,8 +141,10 @@ export class CollabSession {
     this.inFlight = null;
     if (previous && this.clientId === message.session_id && getVersion(previous) <= message.doc.v) {
       this.catchUpTo = message.doc.v;
-      if (getVersion(previous) < message.doc.v)
+      if (getVersion(previous) < message.doc.v) {
+        this.catchUpAsked = true;
         this.options.send({ type: 'catch_up', v: getVersion(previous) });
+      }
       this.flush();
       this.options.onChange();
       return { lost: 0 };
@@ -104,6 +154,8 @@ export class CollabSession {
     this.clientId = message.session_id;
     this.sent.clear();
     this.catchUpTo = 0;
+    this.catchUpAsked = false;
+    this.confirmedDoc = doc;
     let state = EditorState.create({
       doc,
       plugins: [
@@ -131,6 +183,55 @@ export class CollabSession {
     return { lost };
   }
 
+  /**
+   * Starts from a saved session (the offline queue of this tab, or of a closed one): the confirmed
+   * document, and our unconfirmed steps on top as local changes. The server's doc_data for the
+   * same client id then takes the keep path above: catch up, rebase, send. Returns the steps that
+   * no longer apply (none, unless the saved queue was damaged).
+   */
+  restore(saved: SavedSession): { lost: number } {
+    const doc = PMNode.fromJSON(schema, saved.doc);
+    this.clientId = saved.clientId;
+    this.confirmedDoc = doc;
+    this.sent.clear();
+    this.inFlight = null;
+    this.catchUpTo = 0;
+    let state = EditorState.create({
+      doc,
+      plugins: [
+        ...this.options.plugins(this.clientId),
+        collab({ version: saved.version, clientID: this.clientId }),
+      ],
+    });
+    const tr = state.tr;
+    let lost = 0;
+    for (const json of saved.steps) {
+      try {
+        if (tr.maybeStep(Step.fromJSON(schema, json)).failed) lost++;
+      } catch {
+        lost++;
+      }
+    }
+    if (tr.docChanged) state = state.apply(tr);
+    this.state = state;
+    this.options.onChange();
+    return { lost };
+  }
+
+  /** What to keep in the offline queue now, or null before the first document arrived. */
+  saved(): SavedSession | null {
+    if (!this.state || !this.confirmedDoc) return null;
+    const steps = sendableSteps(this.state)?.steps ?? [];
+    if (this.confirmedJson?.doc !== this.confirmedDoc)
+      this.confirmedJson = { doc: this.confirmedDoc, json: this.confirmedDoc.toJSON() };
+    return {
+      clientId: this.clientId,
+      version: this.version,
+      doc: this.confirmedJson.json,
+      steps: steps.map((step) => this.toJson(step)),
+    };
+  }
+
   /** A local transaction from the view (typing, a command, a nested footnote editor). */
   apply(tr: Transaction): void {
     if (!this.state) return;
@@ -150,15 +251,19 @@ export class CollabSession {
     if (getVersion(this.state) < this.catchUpTo) return;
     const sendable = sendableSteps(this.state);
     if (!sendable) return;
+    // A long queue (offline work) goes out in diffs the server and the socket accept.
+    const ds: unknown[] = [];
+    let bytes = 0;
+    for (const step of sendable.steps) {
+      const json = this.toJson(step);
+      bytes += JSON.stringify(json).length;
+      if (ds.length && (ds.length >= STEPS_PER_DIFF || bytes > DIFF_BYTES)) break;
+      ds.push(json);
+    }
     const rid = this.nextRid++;
-    this.inFlight = { rid, v: sendable.version, count: sendable.steps.length };
+    this.inFlight = { rid, v: sendable.version, count: ds.length };
     this.sent.set(rid, this.inFlight);
-    this.options.send({
-      type: 'diff',
-      v: sendable.version,
-      rid,
-      ds: sendable.steps.map((step) => step.toJSON()),
-    });
+    this.options.send({ type: 'diff', v: sendable.version, rid, ds } as DocumentClientMessage);
   }
 
   confirm(message: ConfirmDiffMessage): void {
@@ -171,6 +276,7 @@ export class CollabSession {
     // Made on an older version: its steps already came back (relayed) and were confirmed then.
     if (diff.v === startVersion && sendable && sendable.steps.length >= diff.count) {
       const steps = sendable.steps.slice(0, diff.count);
+      this.advanceConfirmed(steps);
       // Our own steps come back as confirmed: collab drops them from the unconfirmed list.
       this.state = this.state.apply(
         receiveTransaction(
@@ -196,19 +302,58 @@ export class CollabSession {
     // catch-up overlapping relays); after a gap, nothing: a catch-up or a later answer fills it.
     if (message.v > version || message.v + message.ds.length <= version) return;
     const skip = version - message.v;
-    const steps = message.ds.slice(skip).map((json) => Step.fromJSON(schema, json));
-    const cids = message.cids.slice(skip);
+    let steps = message.ds.slice(skip).map((json) => Step.fromJSON(schema, json));
+    let cids = message.cids.slice(skip);
+    const answer = this.catchUpAsked;
+    this.catchUpAsked = false;
+    let divergence: Divergence | null = null;
+    if (answer) {
+      // The answer to our catch-up: our committed steps lead it (a diff is only accepted at the
+      // current version). Confirm them alone, fold the rest of the queue, then rebase it once.
+      let own = 0;
+      while (own < cids.length && cids[own] === this.clientId) own++;
+      if (own) {
+        this.advanceConfirmed(steps.slice(0, own));
+        this.state = this.state.apply(
+          receiveTransaction(this.state, steps.slice(0, own), cids.slice(0, own)),
+        );
+        this.remember(
+          version,
+          steps.slice(0, own).map((step) => step.getMap()),
+        );
+        steps = steps.slice(own);
+        cids = cids.slice(own);
+      }
+      this.compressQueue();
+      const local = this.unconfirmed;
+      if (steps.length && local)
+        divergence = { offline: this.state.doc.toJSON(), remote: steps.length, local, dropped: 0 };
+      if (!steps.length) {
+        this.flush();
+        this.options.onChange();
+        return;
+      }
+    }
+    this.advanceConfirmed(steps);
+    const from = getVersion(this.state);
+    const before = this.unconfirmed;
     const tr = receiveTransaction(this.state, steps, cids, { mapSelectionBackward: true });
     this.state = this.state.apply(tr);
+    const own = cids.filter((cid) => cid === this.clientId).length;
     this.remember(
-      version,
+      from,
       steps.map((step) => step.getMap()),
     );
+    if (divergence) {
+      // Steps whose place the co-authors' changes removed are dropped by the rebase.
+      divergence.dropped = Math.max(0, before - this.unconfirmed);
+      if (divergence.dropped || (divergence.remote > LARGE_DIVERGENCE && divergence.local > LARGE_DIVERGENCE))
+        this.options.onDivergence?.(divergence);
+    }
     // Carets were in the old coordinates: move them with the document.
     this.mapCarets(tr.mapping.maps);
     // Our in-flight diff was made on an older version: the server will refuse it as stale.
-    if (this.inFlight && cids.includes(this.clientId)) {
-      const own = cids.filter((cid) => cid === this.clientId).length;
+    if (this.inFlight && own) {
       if (own >= this.inFlight.count) this.inFlight = null;
     }
     this.applyWaitingCarets();
@@ -227,6 +372,7 @@ export class CollabSession {
       // none arrived (we ignored them after a gap), ask for them rather than send the same again.
       if (diff && diff.v === this.version) {
         this.catchUpTo = this.version + 1;
+        this.catchUpAsked = !this.inFlight && [...this.sent.values()].every((d) => d.v < this.version);
         this.options.send({ type: 'catch_up', v: this.version });
       } else this.flush();
     } else if (message.reason === 'flood') {
@@ -281,6 +427,57 @@ export class CollabSession {
     if (!this.state || this.unconfirmed) return null;
     const { anchor, head } = this.state.selection;
     return { type: 'caret', v: getVersion(this.state), anchor, head };
+  }
+
+  /**
+   * Folds our unconfirmed steps with Step.merge (see compressSteps). Only while nothing of ours
+   * can still be committed unseen: collab confirms our steps by count, so the queue must keep its
+   * shape while a diff is out. The document stays the same; undo history of the folded steps goes.
+   */
+  private compressQueue(): void {
+    if (!this.state || !this.confirmedDoc || this.inFlight || this.options.compress === false) return;
+    const sendable = sendableSteps(this.state);
+    if (!sendable || sendable.steps.length <= COMPRESS_ABOVE) return;
+    const folded = compressSteps(sendable.steps);
+    if (folded.length === sendable.steps.length) return;
+    const base = EditorState.create({
+      doc: this.confirmedDoc,
+      plugins: [
+        ...this.options.plugins(this.clientId),
+        collab({ version: sendable.version, clientID: this.clientId }),
+      ],
+    });
+    const tr = base.tr;
+    for (const step of folded) if (tr.maybeStep(step).failed) return; // never expected: keep the queue as it was
+    if (!tr.doc.eq(this.state.doc)) return;
+    tr.setSelection(Selection.fromJSON(tr.doc, this.state.selection.toJSON()));
+    tr.setMeta('addToHistory', false);
+    this.sent.clear();
+    this.state = base.apply(tr);
+  }
+
+  private advanceConfirmed(steps: readonly Step[]): void {
+    let doc = this.confirmedDoc;
+    if (!doc) return;
+    for (const step of steps) {
+      const result = step.apply(doc);
+      if (!result.doc) {
+        // Cannot happen for steps the server committed; without a base, nothing is saved.
+        this.confirmedDoc = null;
+        return;
+      }
+      doc = result.doc;
+    }
+    this.confirmedDoc = doc;
+  }
+
+  private toJson(step: Step): unknown {
+    let json = this.stepJson.get(step);
+    if (json === undefined) {
+      json = step.toJSON();
+      this.stepJson.set(step, json);
+    }
+    return json;
   }
 
   private remember(version: number, maps: StepMap[]): void {

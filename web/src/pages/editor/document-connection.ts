@@ -8,8 +8,17 @@ import {
   type RejectReason,
 } from '@scriptorium/common/ws/document-messages';
 import type { Plugin } from 'prosemirror-state';
+import {
+  keepOfflineCopy,
+  type PickedQueue,
+  pickQueue,
+  type QueueRecord,
+  QueueWriter,
+  queueKey,
+  type Release,
+} from '../../offline/document-queue';
 import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from '../../ws/connector';
-import { CollabSession } from './collab-session';
+import { CollabSession, type Divergence } from './collab-session';
 import { ReviewStore } from './review/review-store';
 
 export type LoadState = 'loading' | 'ready' | 'denied';
@@ -19,6 +28,13 @@ export interface DocumentConnectionOptions {
   wsUrlBase: string;
   plugins(clientId: string): Plugin[];
   createSocket?: SocketFactory;
+  /**
+   * The logged-in user: with it, unconfirmed steps and the document are kept in IndexedDB (the
+   * offline queue), so that the document opens offline and a reload or closed tab loses nothing.
+   */
+  username?: string;
+  /** See CollabSessionOptions.compress. */
+  compress?: boolean;
 }
 
 /** The client id of the server's own steps when a revision is restored. */
@@ -35,7 +51,8 @@ export class DocumentConnection {
   readonly session: CollabSession;
   /** Comment threads and revision requests (issue 18). */
   readonly review: ReviewStore;
-  private readonly connector: WebSocketConnector;
+  private connector: WebSocketConnector | null = null;
+  private readonly options: DocumentConnectionOptions;
   private readonly listeners = new Set<() => void>();
   load: LoadState = 'loading';
   right: AccessRight = 'read';
@@ -46,13 +63,25 @@ export class DocumentConnection {
   lost = 0;
   /** Someone restored an earlier revision while this page was open (issue 18). */
   restored = false;
+  /** Shown from the offline queue: the server has not answered yet (offline, or still connecting). */
+  fromCache = false;
+  /** A large or lossy merge of offline work; our previous document is kept (offline copy). */
+  divergence: (Divergence & { copyId: number | null }) | null = null;
   /** Bumped on every change, for useSyncExternalStore. */
   version = 0;
   private caretTimer: ReturnType<typeof setTimeout> | null = null;
   private lastCaret = '';
   private renderPending = false;
 
+  private preparing: Promise<void> | null = null;
+  private active = false;
+  private releaseTimer: ReturnType<typeof setTimeout> | null = null;
+  private release: Release | null = null;
+  private readonly writer = new QueueWriter();
+  private queue: PickedQueue | null = null;
+
   constructor(options: DocumentConnectionOptions) {
+    this.options = options;
     this.session = new CollabSession({
       send: (message) => this.send(message),
       onChange: () => this.changed(),
@@ -61,36 +90,128 @@ export class DocumentConnection {
         this.refused = reason;
         this.changed();
       },
+      onDivergence: (divergence) => this.diverged(divergence),
+      compress: options.compress,
     });
     this.review = new ReviewStore((message) => {
       this.send(message);
       return true;
     });
-    this.connector = new WebSocketConnector({
-      wsUrlBase: options.wsUrlBase,
-      path: documentSocketPath(options.documentId),
+  }
+
+  /** Connects (after picking this tab's offline queue, which may show the document at once). */
+  open(): void {
+    this.active = true;
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    this.releaseTimer = null;
+    this.preparing ??= this.prepare();
+    void this.preparing.then(() => {
+      if (this.active) this.connector?.open();
+    });
+  }
+
+  close(): void {
+    this.active = false;
+    if (this.caretTimer) clearTimeout(this.caretTimer);
+    this.connector?.close();
+    this.persist();
+    // React may open the same connection again at once (StrictMode): keep the queue's lock until
+    // the page really let go of it, and only after the last write.
+    this.releaseTimer = setTimeout(() => {
+      this.releaseTimer = null;
+      if (this.active) return;
+      void this.writer.idle().then(() => {
+        if (this.active) return;
+        this.release?.();
+        this.release = null;
+        this.preparing = null;
+        this.queue = null;
+      });
+    }, 0);
+  }
+
+  /** Resolves once the offline queue holds the current state (tests, leaving the page). */
+  saved(): Promise<void> {
+    this.persist();
+    return this.writer.idle();
+  }
+
+  private async prepare(): Promise<void> {
+    const { username, documentId } = this.options;
+    if (username) {
+      const picked = await pickQueue(username, documentId);
+      this.queue = picked;
+      this.release = picked.release;
+      if (picked.saved && !this.session.state) {
+        try {
+          this.lost += this.session.restore(picked.saved).lost;
+          this.right = picked.saved.right;
+          this.isOwner = picked.saved.isOwner;
+          this.load = 'ready';
+          this.fromCache = true;
+        } catch {
+          // A record the current schema cannot read: the server's document comes instead.
+        }
+      }
+    }
+    this.connector ??= new WebSocketConnector({
+      wsUrlBase: this.options.wsUrlBase,
+      path: documentSocketPath(documentId),
       serverMessages: DOCUMENT_SERVER_APP_SCHEMAS,
-      createSocket: options.createSocket,
+      createSocket: this.options.createSocket,
+      sessionId: this.queue?.clientId,
       onStatus: (status) => {
         this.status = status;
         this.changed();
       },
       onAccessDenied: () => {
         this.load = 'denied';
-        this.connector.close();
+        this.connector?.close();
         this.changed();
       },
       onMessage: (frame) => this.receive(frame),
     });
+    this.changed();
   }
 
-  open(): void {
-    this.connector.open();
+  /** Writes the queue record of this tab (coalesced: at most one write at a time, the newest state). */
+  private persist(): void {
+    const { username, documentId } = this.options;
+    const queue = this.queue;
+    if (!username || !queue || this.load !== 'ready') return;
+    this.writer.schedule((): QueueRecord | null => {
+      const saved = this.session.saved();
+      if (!saved || saved.clientId !== queue.clientId) return null;
+      return {
+        ...saved,
+        key: queueKey(username, documentId, queue.clientId),
+        username,
+        documentId,
+        right: this.right,
+        isOwner: this.isOwner,
+        savedAt: Date.now(),
+      };
+    });
   }
 
-  close(): void {
-    if (this.caretTimer) clearTimeout(this.caretTimer);
-    this.connector.close();
+  private diverged(divergence: Divergence): void {
+    this.divergence = { ...divergence, copyId: null };
+    const { username, documentId } = this.options;
+    if (username)
+      void keepOfflineCopy({ username, documentId, doc: divergence.offline, savedAt: Date.now() }).then(
+        (copyId) => {
+          if (this.divergence) this.divergence.copyId = copyId;
+          this.changed();
+        },
+        () => {},
+      );
+    this.changed();
+  }
+
+  /** The user has seen the merge notice. */
+  dismissDivergence(): void {
+    this.divergence = null;
+    this.changed();
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -137,7 +258,7 @@ export class DocumentConnection {
   }
 
   private send(message: DocumentClientMessage): void {
-    this.connector.send(message);
+    this.connector?.send(message);
   }
 
   private receive(frame: unknown): void {
@@ -151,6 +272,7 @@ export class DocumentConnection {
         this.isOwner = message.is_owner;
         this.participants = message.participants;
         this.load = 'ready';
+        this.fromCache = false;
         this.lost += this.session.receiveDocData(message).lost;
         break;
       }
@@ -183,6 +305,7 @@ export class DocumentConnection {
    * (a keystroke alone changes the state, the outbox and the save status).
    */
   private changed(): void {
+    this.persist();
     for (const listener of this.listeners) listener();
     if (this.renderPending) return;
     this.renderPending = true;

@@ -40,6 +40,7 @@ import {
 } from './editor-panels';
 import { type CaretInfo, editorPlugins, footnotePlugins } from './editor-plugins';
 import { FootnoteView } from './footnote-view';
+import { OfflineEditorStatus } from './offline-status';
 import { contributorsPartView, contributorView, keywordView, tagsPartView } from './part-views';
 import { HistoryDialog, SaveRevisionDialog } from './review/review-history';
 import { type PendingComment, ReviewMargin } from './review/review-margin';
@@ -96,6 +97,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         documentId: entry.id,
         wsUrlBase: configuration.ws_url_base,
         createSocket,
+        username: user?.username,
         plugins: () => [
           ...editorPlugins({ carets: () => caretsRef.current, label: (key) => labels.current(key) }),
           ...academicPlugins({
@@ -112,7 +114,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           }),
         ],
       }),
-    [entry.id, configuration.ws_url_base, createSocket],
+    [entry.id, configuration.ws_url_base, createSocket, user?.username],
   );
   useEffect(() => {
     connection.open();
@@ -387,6 +389,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         {connection.load === 'ready' && connection.mustSuggest ? <p>{tReview('suggestingOnly')}</p> : null}
         {notice ? <p className="editor-notice">{notice}</p> : null}
         {connection.restored ? <p className="editor-notice">{tReview('restoredNotice')}</p> : null}
+        <OfflineEditorStatus connection={connection} />
       </div>
       {view && sidePanels.search ? (
         <SearchPanel

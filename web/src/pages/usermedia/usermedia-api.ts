@@ -8,13 +8,14 @@ import type {
 } from '@scriptorium/common/api/usermedia';
 import type { TFunction } from 'i18next';
 import { ApiError, call } from '../../api/client';
+import { readRows, throughCache, writeRows } from '../../offline/local-db';
 import { imageCacheAvailable, readImageCache, writeImageCache } from './image-cache';
 
 /**
  * The library: the cached copy's stamp goes with the request, and the server answers the images
  * only when that copy is stale; a new list replaces the cache. Without IndexedDB, the plain list.
  */
-export async function fetchImages(): Promise<ImagesResponse> {
+async function fetchImagesChecked(): Promise<ImagesResponse> {
   if (!imageCacheAvailable()) return call(usermediaApi.images);
   const cache = await readImageCache();
   const answer = await call(usermediaApi.imagesCheck, {
@@ -32,6 +33,22 @@ export async function fetchImages(): Promise<ImagesResponse> {
     imageCategories: answer.imageCategories,
   });
   return { images: answer.images, imageCategories: answer.imageCategories };
+}
+
+/** The images and categories; offline, the ones cached in the local database (spec 4). */
+export function fetchImages(): Promise<ImagesResponse> {
+  return throughCache(
+    fetchImagesChecked,
+    async (answer) => {
+      await writeRows('image_list', answer.images);
+      await writeRows('image_categories', answer.imageCategories);
+    },
+    async () => {
+      const images = await readRows<Image>('image_list');
+      if (!images?.length) return null;
+      return { images, imageCategories: (await readRows<ImageCategory>('image_categories')) ?? [] };
+    },
+  );
 }
 
 export async function saveCategories(edits: { id: number; title: string }[]): Promise<ImageCategory[]> {

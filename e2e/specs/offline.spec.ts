@@ -1,0 +1,246 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import type { AccessRight } from '@scriptorium/common/api/documents';
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { apiCall, createUser, expect, loginAs, type TestUser, test } from '../fixtures';
+
+// Accounts are made by the CLI on the server's SQLite file: one test after the other.
+test.describe.configure({ mode: 'serial' });
+
+const CACHED = 'You are viewing a cached version of this page.';
+const KEPT = 'You are offline. Your changes are kept on this device and sent when you are back online.';
+
+const body = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"] p').first();
+const saved = (page: Page) =>
+  expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true', { timeout: 20_000 });
+
+/** Waits until the service worker controls the page (its precache is complete by then). */
+async function offlineReady(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller)
+      await new Promise((resolve) =>
+        navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+      );
+  });
+}
+
+/** Steps of this page's offline queue records for a document (what IndexedDB holds right now). */
+function queuedSteps(page: Page, id: number): Promise<number> {
+  return page.evaluate(
+    (documentId) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('scriptorium-offline');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('queues').objectStore('queues').getAll();
+          all.onsuccess = () =>
+            resolve(
+              (all.result as { documentId: number; steps: unknown[] }[])
+                .filter((record) => record.documentId === documentId)
+                .reduce((sum, record) => sum + record.steps.length, 0),
+            );
+        };
+      }),
+    id,
+  );
+}
+
+async function newDocument(page: Page): Promise<number> {
+  const created = await apiCall(page, documentsApi.create, { path: '/' });
+  return ((await created.json()) as { id: number }).id;
+}
+
+/** Ann's document shared with Bob (both contacts), each logged in in a context of their own. */
+async function sharedWithBob(
+  context: BrowserContext,
+  bobContext: BrowserContext,
+): Promise<{ annPage: Page; bobPage: Page; id: number; ann: TestUser }> {
+  const ann = await createUser({ firstName: 'Ann', lastName: 'Offline' });
+  const bob = await createUser({ firstName: 'Bob', lastName: 'Online' });
+  const annPage = await context.newPage();
+  const bobPage = await bobContext.newPage();
+  await loginAs(annPage, ann, '/');
+  await loginAs(bobPage, bob, '/');
+  await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
+  const list = (await (await apiCall(bobPage, contactsApi.list)).json()) as {
+    contacts: { id: number; type: string }[];
+  };
+  const invites = list.contacts.filter((c) => c.type === 'to_userinvite').map(({ id }) => ({ id }));
+  await apiCall(bobPage, contactsApi.accept, { invites });
+  const id = await newDocument(annPage);
+  const annList = (await (await apiCall(annPage, contactsApi.list)).json()) as {
+    contacts: { id: number; type: string }[];
+  };
+  const bobId = annList.contacts.find((c) => c.type === 'user')?.id;
+  await apiCall(annPage, documentsApi.accessSave, {
+    id,
+    access: [{ holder_type: 'user', holder_id: Number(bobId), rights: 'write' as AccessRight }],
+  });
+  return { annPage, bobPage, id, ann };
+}
+
+test('offline, a reload shows the overview, bibliography, contacts and a document from the cache; edits wait and are sent', async ({
+  browser,
+  user,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await loginAs(page, user, '/');
+  const id = await newDocument(page);
+  await page.goto(`/document/${id}`);
+  await body(page).click();
+  await page.keyboard.type('Written online.');
+  await saved(page);
+  await page.locator('.doc-title').click();
+  await page.keyboard.type('Field notes');
+  await saved(page);
+  // Visit the screens once online: their data lands in the local database.
+  await page.goto('/');
+  await expect(page.getByRole('row').filter({ hasText: 'Field notes' })).toBeVisible();
+  await page.goto('/bibliography/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.goto('/user/contacts/');
+  await expect(page.getByText('No contacts available')).toBeVisible();
+  await offlineReady(page);
+
+  await context.setOffline(true);
+  await page.goto('/');
+  await expect(page.getByText(CACHED)).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'Field notes' })).toBeVisible();
+  // What needs the server is disabled.
+  await expect(page.getByRole('button', { name: 'New document' })).toBeDisabled();
+  await page.goto('/bibliography/');
+  await expect(page.getByText(CACHED)).toBeVisible();
+  await page.goto('/user/contacts/');
+  await expect(page.getByText(CACHED)).toBeVisible();
+  await expect(page.getByText('No contacts available')).toBeVisible();
+
+  // The document opens from this device and takes edits.
+  await page.goto(`/document/${id}`);
+  await expect(body(page)).toHaveText('Written online.');
+  await expect(page.getByText(KEPT)).toBeVisible();
+  await body(page).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' Written offline.');
+  await expect.poll(() => queuedSteps(page, id)).toBeGreaterThan(0);
+  // A reload offline keeps them.
+  await page.reload();
+  await expect(body(page)).toHaveText('Written online. Written offline.');
+
+  await context.setOffline(false);
+  await saved(page);
+  await expect.poll(() => queuedSteps(page, id)).toBe(0);
+  // The server has them: a fresh browser sees the text.
+  const other = await browser.newContext();
+  const check = await other.newPage();
+  await loginAs(check, user, `/document/${id}`);
+  await expect(body(check)).toHaveText('Written online. Written offline.');
+  await other.close();
+  await context.close();
+});
+
+test('500 steps offline in one tab, 300 online by a co-author: after reconnecting both see all text', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const annContext = await browser.newContext();
+  const bobContext = await browser.newContext();
+  const { annPage, bobPage, id } = await sharedWithBob(annContext, bobContext);
+  await annPage.goto(`/document/${id}`);
+  await bobPage.goto(`/document/${id}`);
+  await body(annPage).click();
+  await annPage.keyboard.type('Start.');
+  await saved(annPage);
+  await expect(body(bobPage)).toHaveText('Start.');
+
+  await annContext.setOffline(true);
+  await expect(annPage.getByText(KEPT)).toBeVisible();
+  // Ann appends 500 characters at the end; Bob types 300 at the start.
+  await body(annPage).click();
+  await annPage.keyboard.press('End');
+  const annText = ` ${'ann '.repeat(125)}`.slice(0, 500);
+  await annPage.keyboard.type(annText);
+  await body(bobPage).click();
+  await bobPage.keyboard.press('Home');
+  const bobText = `${'bob '.repeat(75)}`.slice(0, 300);
+  await bobPage.keyboard.type(bobText);
+  await saved(bobPage);
+
+  await annContext.setOffline(false);
+  await saved(annPage);
+  const expected = `${bobText}Start.${annText}`;
+  await expect(body(annPage)).toHaveText(expected, { timeout: 20_000 });
+  await expect(body(bobPage)).toHaveText(expected, { timeout: 20_000 });
+  await annContext.close();
+  await bobContext.close();
+});
+
+test('a tab closed offline: reopened online, its queued text is sent', async ({ browser, user }) => {
+  test.setTimeout(60_000);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await loginAs(page, user, '/');
+  const id = await newDocument(page);
+  await page.goto(`/document/${id}`);
+  await body(page).click();
+  await page.keyboard.type('Before the tunnel.');
+  await saved(page);
+  await context.setOffline(true);
+  await page.keyboard.type(' In the tunnel.');
+  await expect.poll(() => queuedSteps(page, id)).toBeGreaterThan(0);
+  await page.close();
+
+  await context.setOffline(false);
+  const reopened = await context.newPage();
+  await reopened.goto(`/document/${id}`);
+  await expect(body(reopened)).toHaveText('Before the tunnel. In the tunnel.');
+  await saved(reopened);
+  const other = await browser.newContext();
+  const check = await other.newPage();
+  await loginAs(check, user, `/document/${id}`);
+  await expect(body(check)).toHaveText('Before the tunnel. In the tunnel.');
+  await other.close();
+  await context.close();
+});
+
+test('an offline change the merge cannot place is reported and the offline version can be read', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const annContext = await browser.newContext();
+  const bobContext = await browser.newContext();
+  const { annPage, bobPage, id } = await sharedWithBob(annContext, bobContext);
+  await annPage.goto(`/document/${id}`);
+  await bobPage.goto(`/document/${id}`);
+  await body(annPage).click();
+  await annPage.keyboard.type('Shared sentence.');
+  await saved(annPage);
+  await expect(body(bobPage)).toHaveText('Shared sentence.');
+
+  await annContext.setOffline(true);
+  // Ann makes the sentence bold offline; Bob deletes it meanwhile.
+  await body(annPage).click();
+  await annPage.keyboard.press('End');
+  await annPage.keyboard.press('Shift+Home');
+  await annPage.keyboard.press('Control+b');
+  await expect(body(annPage).locator('strong')).toHaveText('Shared sentence.');
+  await body(bobPage).click();
+  await bobPage.keyboard.press('End');
+  await bobPage.keyboard.press('Shift+Home');
+  await bobPage.keyboard.press('Backspace');
+  await saved(bobPage);
+
+  await annContext.setOffline(false);
+  const notice = annPage.getByTestId('editor-merge-notice');
+  await expect(notice).toContainText('could not be placed in the current version');
+  await saved(annPage);
+  await expect(body(annPage)).toHaveText('');
+  await notice.getByRole('button', { name: 'Show my offline version' }).click();
+  await expect(annPage.getByRole('dialog', { name: 'Your offline version' })).toContainText(
+    'Shared sentence.',
+  );
+  await annContext.close();
+  await bobContext.close();
+});

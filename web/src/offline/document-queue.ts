@@ -1,0 +1,216 @@
+import type { AccessRight } from '@scriptorium/common/api/documents';
+import { type IDBPDatabase, openDB } from 'idb';
+import type { SavedSession } from '../pages/editor/collab-session';
+
+/**
+ * The offline queue of the editor: per tab and document, the confirmed document at a version and
+ * the tab's unconfirmed steps on top (issue 20: a reload or a closed tab loses nothing). It lives in
+ * its own database, apart from the spec's local database (which is deleted and recreated when it
+ * cannot be opened) and is never emptied by clearCaches: it holds work the server has not got yet.
+ *
+ * Two tabs never write over each other: each tab writes only the record of its own client id, and
+ * holds a Web Lock named after it while it lives. A record whose lock is free belongs to a closed
+ * tab; the next tab that opens the document adopts it (same client id, so the server recognises
+ * the steps it already committed), or, without steps, uses it as the cached document.
+ */
+export const QUEUE_DB = 'scriptorium-offline';
+const QUEUES = 'queues';
+const COPIES = 'copies';
+
+export interface QueueRecord extends SavedSession {
+  /** `${username}:${documentId}:${clientId}` */
+  key: string;
+  username: string;
+  documentId: number;
+  right: AccessRight;
+  isOwner: boolean;
+  /** When it was last written (ms since epoch). */
+  savedAt: number;
+}
+
+/** Our document just before a large or lossy merge, kept for the user (see CollabSession.onDivergence). */
+export interface OfflineCopy {
+  id?: number;
+  username: string;
+  documentId: number;
+  doc: unknown;
+  savedAt: number;
+}
+
+let opening: Promise<IDBPDatabase> | null = null;
+
+function open(): Promise<IDBPDatabase> {
+  opening ??= openDB(QUEUE_DB, 1, {
+    upgrade(db) {
+      const queues = db.createObjectStore(QUEUES, { keyPath: 'key' });
+      queues.createIndex('document', ['username', 'documentId']);
+      const copies = db.createObjectStore(COPIES, { keyPath: 'id', autoIncrement: true });
+      copies.createIndex('document', ['username', 'documentId']);
+    },
+    terminated() {
+      opening = null;
+    },
+  }).catch((error: unknown) => {
+    opening = null;
+    throw error;
+  });
+  return opening;
+}
+
+export function queueKey(username: string, documentId: number, clientId: string): string {
+  return `${username}:${documentId}:${clientId}`;
+}
+
+export async function queuesOf(username: string, documentId: number): Promise<QueueRecord[]> {
+  const db = await open();
+  return db.getAllFromIndex(QUEUES, 'document', [username, documentId]);
+}
+
+export async function writeQueue(record: QueueRecord): Promise<void> {
+  await (await open()).put(QUEUES, record);
+}
+
+export async function deleteQueue(key: string): Promise<void> {
+  await (await open()).delete(QUEUES, key);
+}
+
+export async function keepOfflineCopy(copy: OfflineCopy): Promise<number> {
+  return Number(await (await open()).add(COPIES, copy));
+}
+
+export async function offlineCopies(username: string, documentId: number): Promise<OfflineCopy[]> {
+  return (await open()).getAllFromIndex(COPIES, 'document', [username, documentId]);
+}
+
+export async function deleteOfflineCopy(id: number): Promise<void> {
+  await (await open()).delete(COPIES, id);
+}
+
+/** Releases a held lock. */
+export type Release = () => void;
+
+/**
+ * Takes the Web Lock `name` if nobody holds it, and holds it until released (or the tab closes).
+ * Without Web Locks (old browsers, tests) every lock is free: the per-tab session storage key
+ * below still keeps a reloaded tab on its own queue.
+ */
+export function tryLock(name: string): Promise<Release | null> {
+  const locks = globalThis.navigator?.locks;
+  if (!locks) return Promise.resolve(() => {});
+  return new Promise((resolve) => {
+    void locks.request(name, { ifAvailable: true }, (lock) => {
+      if (!lock) {
+        resolve(null);
+        return;
+      }
+      return new Promise<void>((release) => resolve(() => release()));
+    });
+  });
+}
+
+const lockName = (key: string) => `scriptorium-queue:${key}`;
+const tabKey = (username: string, documentId: number) => `scriptorium-queue:${username}:${documentId}`;
+
+export interface PickedQueue {
+  clientId: string;
+  /** The saved session to start from (ours, an adopted one, or another tab's document without its steps). */
+  saved: QueueRecord | null;
+  release: Release;
+}
+
+function newClientId(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Chooses this tab's queue for a document: the one this tab had before a reload; else a closed
+ * tab's queue with unsent steps (adopted with its client id); else a new client id starting from
+ * the newest cached document. Closed tabs' records without steps are tidied away.
+ */
+export async function pickQueue(username: string, documentId: number): Promise<PickedQueue> {
+  let records: QueueRecord[] = [];
+  try {
+    records = await queuesOf(username, documentId);
+  } catch {
+    // No IndexedDB (private mode in some browsers): online editing works without the queue.
+  }
+  records.sort((a, b) => b.savedAt - a.savedAt);
+  const ownId = readTabKey(username, documentId);
+  const own = records.find((record) => record.clientId === ownId);
+  const candidates = [
+    ...(own ? [own] : []),
+    ...records.filter((record) => record !== own && record.steps.length > 0).reverse(),
+  ];
+  for (const record of candidates) {
+    const release = await tryLock(lockName(record.key));
+    if (!release) continue;
+    writeTabKey(username, documentId, record.clientId);
+    return { clientId: record.clientId, saved: record, release };
+  }
+  const clientId = newClientId();
+  const release = (await tryLock(lockName(queueKey(username, documentId, clientId)))) ?? (() => {});
+  writeTabKey(username, documentId, clientId);
+  const newest = records[0];
+  for (const record of records) {
+    if (record.steps.length || record === newest) continue;
+    const free = await tryLock(lockName(record.key));
+    if (!free) continue;
+    await deleteQueue(record.key).catch(() => {});
+    free();
+  }
+  return {
+    clientId,
+    saved: newest ? { ...newest, key: queueKey(username, documentId, clientId), clientId, steps: [] } : null,
+    release,
+  };
+}
+
+function readTabKey(username: string, documentId: number): string | null {
+  try {
+    return sessionStorage.getItem(tabKey(username, documentId));
+  } catch {
+    return null;
+  }
+}
+
+function writeTabKey(username: string, documentId: number, clientId: string): void {
+  try {
+    sessionStorage.setItem(tabKey(username, documentId), clientId);
+  } catch {
+    // Without session storage a reload adopts the queue through its free lock instead.
+  }
+}
+
+/**
+ * Writes the newest state of one queue, never two writes at once and never an older state after a
+ * newer one: while a write runs, later changes wait and only the latest of them is written next.
+ */
+export class QueueWriter {
+  private running: Promise<void> | null = null;
+  private pending: (() => QueueRecord | null) | null = null;
+
+  schedule(get: () => QueueRecord | null): void {
+    this.pending = get;
+    this.running ??= this.drain();
+  }
+
+  /** Resolves once everything scheduled so far is written. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending) {
+        const get = this.pending;
+        this.pending = null;
+        const record = get();
+        if (record) await writeQueue(record).catch(() => {});
+      }
+    } finally {
+      this.running = null;
+    }
+  }
+}
