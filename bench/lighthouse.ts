@@ -28,7 +28,13 @@ const GOALS: Record<string, number> = {
 const desktop = process.env.LIGHTHOUSE_PRESET === 'desktop';
 const chrome = await chromeLauncher.launch({
   chromePath,
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+  ],
 });
 let failed = false;
 try {

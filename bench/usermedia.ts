@@ -8,8 +8,8 @@
 import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import Fastify from 'fastify';
 import sharp from 'sharp';
-import { THUMBNAIL_SIZE } from '../server/src/modules/usermedia/storage';
 import { touchImageState } from '../server/src/modules/usermedia/queries';
+import { THUMBNAIL_SIZE } from '../server/src/modules/usermedia/storage';
 import { formatLoad, interleavedLoad, loadTest } from './lib/load';
 import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
@@ -89,7 +89,12 @@ await sharpAlone();
 {
   const warmUp = await sharp(files[0]).flop().jpeg({ quality: 85 }).toBuffer();
   const image = new File([new Uint8Array(warmUp)], 'warm-up.jpg', { type: 'image/jpeg' });
-  const response = await benchCall(base, usermediaApi.save, { title: 'Warm-up', image }, { cookie, 'X-CSRFToken': csrf });
+  const response = await benchCall(
+    base,
+    usermediaApi.save,
+    { title: 'Warm-up', image },
+    { cookie, 'X-CSRFToken': csrf },
+  );
   if (response.status !== 201) throw new Error(`warm-up upload answered ${response.status}`);
 }
 const baselineBefore = await sharpAlone();
@@ -170,7 +175,12 @@ console.log(`ratio (list / bare): ${(real.perSecond / bareResult.perSecond).toFi
 // The unchanged check (the client's stamp in the query) against the full list, one client.
 const stamp = JSON.parse(
   await (
-    await benchCall(base, usermediaApi.imagesCheck, { last_modified: -1, number_of_images: -1, user_id: -1 }, headers)
+    await benchCall(
+      base,
+      usermediaApi.imagesCheck,
+      { last_modified: -1, number_of_images: -1, user_id: -1 },
+      headers,
+    )
   ).text(),
 ) as { last_modified: number; number_of_images: number; user_id: number };
 const checkPath = `${listPath}?last_modified=${stamp.last_modified}&number_of_images=${stamp.number_of_images}&user_id=${stamp.user_id}`;
