@@ -5,7 +5,7 @@ import { FULL_ROUTE_TABLE, routeFor } from './app/router/route-table';
 import { preloadPage } from './app/router/route-view';
 import { AriaLocaleProvider } from './i18n/aria-locale';
 import { initI18n } from './i18n/i18n';
-import './styles/fonts.css';
+import 'virtual:font-faces.css';
 import './styles/tokens.css';
 import './styles/base.css';
 import './app/app.css';
