@@ -111,6 +111,8 @@ export interface DialogButtonsProps {
   form?: string;
   onCancel(): void;
   busy?: boolean;
+  /** Not available at all (e.g. nothing loaded to save yet), unlike busy. */
+  disabled?: boolean;
   tone?: 'primary' | 'danger';
 }
 
@@ -124,6 +126,7 @@ export function DialogButtons({
   form,
   onCancel,
   busy = false,
+  disabled,
   tone = 'primary',
 }: DialogButtonsProps) {
   const { t } = useTranslation('components');
@@ -133,6 +136,7 @@ export function DialogButtons({
         type={form ? 'submit' : 'button'}
         form={form}
         className={`button button-${tone}`}
+        disabled={disabled}
         aria-disabled={busy || undefined}
         onClick={(event) => {
           if (busy) event.preventDefault();
@@ -154,6 +158,8 @@ export interface FormDialogProps extends Omit<DialogProps, 'buttons'> {
   /** Runs on the command and on Enter in a field; not while busy. */
   onSubmit(): void | Promise<void>;
   busy?: boolean;
+  /** The command is not available (e.g. offline), unlike busy. */
+  disabled?: boolean;
   tone?: 'primary' | 'danger';
   /** Classes of the form (default "form": fields stacked). */
   formClassName?: string;
@@ -164,6 +170,7 @@ export function FormDialog({
   submitLabel,
   onSubmit,
   busy = false,
+  disabled,
   tone,
   formClassName = 'form',
   children,
@@ -174,7 +181,14 @@ export function FormDialog({
     <Dialog
       {...dialog}
       buttons={
-        <DialogButtons label={submitLabel} form={formId} onCancel={dialog.onClose} busy={busy} tone={tone} />
+        <DialogButtons
+          label={submitLabel}
+          form={formId}
+          onCancel={dialog.onClose}
+          busy={busy}
+          disabled={disabled}
+          tone={tone}
+        />
       }
     >
       <form
@@ -183,7 +197,7 @@ export function FormDialog({
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          if (!busy) void onSubmit();
+          if (!busy && !disabled) void onSubmit();
         }}
       >
         {children}

@@ -429,7 +429,7 @@ function NameListEditor({
           )}
           <button
             type="button"
-            className="bib-icon-button"
+            className="icon-button"
             aria-label={t('removeName', { index: index + 1 })}
             onClick={() => onChange(rows.filter((_, i) => i !== index))}
           >

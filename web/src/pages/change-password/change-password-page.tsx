@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
 import { FormErrorList } from '../../components/form/field-errors';
 import { TextField } from '../../components/form/text-field';
+import { MessagePage } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi, formErrorsOf } from '../account/account-api';
 
@@ -83,24 +84,24 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
   if (state.kind === 'checking') return <section className="page page-loading" aria-busy="true" />;
   if (state.kind === 'invalid') {
     return (
-      <section className="page page-message account-page" aria-labelledby="page-heading">
-        <h1 id="page-heading">{title}</h1>
-        <p>{ta('changePassword.invalidKey')}</p>
+      <MessagePage heading={title} text={ta('changePassword.invalidKey')} className="account-page">
         <p>
           <a href={PASSWORD_RESET_PATH}>{ta('changePassword.requestNew')}</a>
         </p>
-      </section>
+      </MessagePage>
     );
   }
   if (state.kind === 'done') {
     return (
-      <section className="page page-message account-page" aria-labelledby="page-heading">
-        <h1 id="page-heading">{ta('changePassword.done')}</h1>
-        <p>{ta('changePassword.doneText')}</p>
+      <MessagePage
+        heading={ta('changePassword.done')}
+        text={ta('changePassword.doneText')}
+        className="account-page"
+      >
         <p>
           <a href="/">{ta('changePassword.login')}</a>
         </p>
-      </section>
+      </MessagePage>
     );
   }
   return (

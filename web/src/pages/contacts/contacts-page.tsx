@@ -157,7 +157,7 @@ export function ContactsPage() {
           ) : null}
           <button
             type="button"
-            className="contacts-icon-button"
+            className="icon-button"
             aria-label={t('deleteOne', { name: contact.name })}
             title={t('deleteOne', { name: contact.name })}
             onClick={() => setDialog({ kind: 'delete', rows: [contact] })}

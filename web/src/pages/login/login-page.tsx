@@ -9,6 +9,7 @@ import { usePageTitle } from '../../app/page-title';
 import { useLoginFormPresence } from '../../app/shell/login-form-presence';
 import { FormErrorList } from '../../components/form/field-errors';
 import { TextField } from '../../components/form/text-field';
+import { MessagePage } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 
 export const PASSWORD_RESET_PATH = '/account/password-reset/';
@@ -53,12 +54,7 @@ function asksForVerification(location: string): boolean {
 function VerifyEmailNotice() {
   const { t } = useTranslation('web');
   usePageTitle(t('login.verifyTitle'));
-  return (
-    <section className="page page-message" aria-labelledby="page-heading">
-      <h1 id="page-heading">{t('login.verifyTitle')}</h1>
-      <p>{t('login.verifyText')}</p>
-    </section>
-  );
+  return <MessagePage heading={t('login.verifyTitle')} text={t('login.verifyText')} />;
 }
 
 /**

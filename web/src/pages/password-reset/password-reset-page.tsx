@@ -4,6 +4,7 @@ import { useConfiguration } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { FormErrorList } from '../../components/form/field-errors';
 import { TextField } from '../../components/form/text-field';
+import { MessagePage } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi, formErrorsOf, statusOf } from '../account/account-api';
 import { looksLikeEmail } from '../account/email-rule';
@@ -48,10 +49,11 @@ export function PasswordResetPage() {
 
   if (done) {
     return (
-      <section className="page page-message account-page" aria-labelledby="page-heading">
-        <h1 id="page-heading">{ta('passwordReset.done')}</h1>
-        <p>{ta('passwordReset.doneText')}</p>
-      </section>
+      <MessagePage
+        heading={ta('passwordReset.done')}
+        text={ta('passwordReset.doneText')}
+        className="account-page"
+      />
     );
   }
 

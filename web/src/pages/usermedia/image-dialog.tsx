@@ -248,7 +248,7 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
                     {entry.status === 'waiting' || entry.status === 'error' ? (
                       <button
                         type="button"
-                        className="usermedia-icon-button"
+                        className="icon-button"
                         aria-label={t('removeFile', { name: entry.file.name })}
                         disabled={busy}
                         onClick={() =>
