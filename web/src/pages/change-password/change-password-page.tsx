@@ -110,24 +110,18 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
       <p>{ta('changePassword.intro')}</p>
       <form className="form" noValidate onSubmit={submit}>
         <FormErrorList errors={errors.general} />
-        <TextField
-          label={ta('changePassword.password1')}
-          name="password1"
-          type="password"
-          autoComplete="new-password"
-          value={password1}
-          onChange={setPassword1}
-          errors={errors.password1}
-        />
-        <TextField
-          label={ta('changePassword.password2')}
-          name="password2"
-          type="password"
-          autoComplete="new-password"
-          value={password2}
-          onChange={setPassword2}
-          errors={errors.password2}
-        />
+        {(['password1', 'password2'] as const).map((name) => (
+          <TextField
+            key={name}
+            label={ta(`changePassword.${name}`)}
+            name={name}
+            type="password"
+            autoComplete="new-password"
+            value={name === 'password1' ? password1 : password2}
+            onChange={name === 'password1' ? setPassword1 : setPassword2}
+            errors={errors[name]}
+          />
+        ))}
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={busy}>
             {ta('changePassword.submit')}
