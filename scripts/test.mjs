@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every layer in turn — lint and types, unit + API tests (Vitest; SQLite always,
 // PostgreSQL/Redis where TEST_DATABASE_URL/TEST_REDIS_URL are set), then the browser specs
-// (Playwright in Debian's Chromium against a freshly built app). Prints one closing line
+// (Playwright in Debian's Chromium against a freshly built app) and the screenshot gallery's
+// layout check (scripts/screenshots-check.ts). Prints one closing line
 // "N passed, N failed" summed over the runners; exits non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -60,6 +61,13 @@ if (!only || only === 'e2e') {
     step('browser tests', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: out,
     });
+    // The gallery of every screen and dialog, failing on sideways scrolling on a phone or a
+    // dialog that clips its own parts (scripts/screenshots-check.ts starts its own server).
+    step('screenshots', 'npx', ['tsx', 'scripts/screenshots-check.ts'], {
+      SHOT_DIR: path.join(reports, 'screenshots'),
+    })
+      ? passed++
+      : failed++;
   }
   if (existsSync(out)) {
     const { stats } = JSON.parse(readFileSync(out, 'utf8'));

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { FONT_FACES_MODULE, fontFacesCss } from './src/styles/font-faces';
 
 /**
  * Writes a Brotli (.br) and a gzip (.gz) copy beside every text file of the build, compressed
@@ -65,8 +67,21 @@ function serviceWorker(): Plugin {
 /** Where `npm run serve` listens; the dev server forwards everything the SPA does not own to it. */
 const BACKEND = 'http://127.0.0.1:8000';
 
+/**
+ * Answers `import 'virtual:font-faces.css'` with the generated @font-face rules. The module is given
+ * an id beside the style sheets so that Vite resolves the rules' package url()s from there.
+ */
+function fontFaces(): Plugin {
+  const id = fileURLToPath(new URL('./src/styles/font-faces.generated.css', import.meta.url));
+  return {
+    name: 'scriptorium-font-faces',
+    resolveId: (source) => (source === FONT_FACES_MODULE ? id : undefined),
+    load: (loaded) => (loaded === id ? fontFacesCss() : undefined),
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), serviceWorker(), precompress()],
+  plugins: [react(), fontFaces(), serviceWorker(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -7,7 +7,7 @@ import { loadLoggedInShell, probablyLoggedIn } from './app/shell/session-hint';
 import { AriaLocaleProvider } from './i18n/aria-locale';
 import { initI18n } from './i18n/i18n';
 import { registerServiceWorker } from './offline/service-worker';
-import './styles/fonts.css';
+import 'virtual:font-faces.css';
 import './styles/tokens.css';
 import './styles/base.css';
 import './app/app.css';

@@ -14,6 +14,7 @@ import {
   route,
   userConfiguration,
 } from './testing/fake-fetch';
+import { startApp } from './testing/start-app';
 
 const UPDATE_TEXT = 'The server is currently being updated. Please wait.';
 // The widget engineer's label for the feedback tab; the logged-in test below shows the lookup finds it.
@@ -54,39 +55,32 @@ describe('app start (spec 4 and 8)', () => {
 
   it('shows the offline page without asking the server when the browser is offline', async () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-    const server = fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration) });
-    render(<App />);
+    const server = startApp(anonymousConfiguration);
     await settle();
     expect(screen.getByRole('heading', { name: 'You are offline' })).toBeTruthy();
     expect(server.requests).toHaveLength(0);
   });
 
   it('shows the offline page when the configuration request fails with a network TypeError', async () => {
-    fakeFetch({ [CONFIGURATION]: new TypeError('Failed to fetch') });
-    render(<App />);
+    startApp(new TypeError('Failed to fetch'));
     await settle();
     expect(screen.getByRole('heading', { name: 'You are offline' })).toBeTruthy();
     expect(screen.queryByRole('combobox', { name: 'Language' })).toBeNull();
   });
 
   it('shows the offline page for other failures: a 500 or an answer that is not a configuration', async () => {
-    fakeFetch({ [CONFIGURATION]: json({ error: 'server_error', message: 'boom' }, 500) });
-    const { unmount } = render(<App />);
+    const { unmount } = startApp(json({ error: 'server_error', message: 'boom' }, 500));
     await settle();
     expect(screen.getByRole('heading', { name: 'You are offline' })).toBeTruthy();
     unmount();
 
-    fakeFetch({ [CONFIGURATION]: json({ user: 'nobody' }) });
-    render(<App />);
+    startApp(json({ user: 'nobody' }));
     await settle();
     expect(screen.getByRole('heading', { name: 'You are offline' })).toBeTruthy();
   });
 
   it('starts again when the browser comes back online', async () => {
-    const server = fakeFetch({
-      [CONFIGURATION]: [new TypeError('Failed to fetch'), json(anonymousConfiguration)],
-    });
-    render(<App />);
+    const server = startApp([new TypeError('Failed to fetch'), json(anonymousConfiguration)]);
     await settle();
     expect(screen.getByRole('heading', { name: 'You are offline' })).toBeTruthy();
     window.dispatchEvent(new Event('online'));
@@ -97,10 +91,7 @@ describe('app start (spec 4 and 8)', () => {
 
   it('shows the update page on 405 without language selection or feedback tab and retries every 5000 ms', async () => {
     const updating = json({ error: 'updating', message: 'Updating' }, 405);
-    const server = fakeFetch({
-      [CONFIGURATION]: [updating, updating, json(userConfiguration())],
-    });
-    render(<App />);
+    const server = startApp([updating, updating, json(userConfiguration())]);
     await settle();
     expect(screen.getByText(UPDATE_TEXT)).toBeTruthy();
     expect(screen.queryByRole('combobox', { name: 'Language' })).toBeNull();
@@ -128,16 +119,13 @@ describe('app start (spec 4 and 8)', () => {
     setCookie('csrftoken=stale; path=/');
     setCookie('language=de; path=/');
     let cookiesAtRetry = 'unset';
-    const server = fakeFetch({
-      [CONFIGURATION]: [
-        json({ error: 'forbidden', message: 'CSRF' }, 403),
-        () => {
-          cookiesAtRetry = document.cookie;
-          return json(anonymousConfiguration);
-        },
-      ],
-    });
-    render(<App />);
+    const server = startApp([
+      json({ error: 'forbidden', message: 'CSRF' }, 403),
+      () => {
+        cookiesAtRetry = document.cookie;
+        return json(anonymousConfiguration);
+      },
+    ]);
     await settle();
     expect(cookiesAtRetry).toBe('');
     expect(document.cookie).toBe('');
@@ -147,8 +135,7 @@ describe('app start (spec 4 and 8)', () => {
 
   it('shows the offline page when the configuration still answers 403 after the cookies were cleared', async () => {
     setCookie('csrftoken=stale; path=/');
-    const server = fakeFetch({ [CONFIGURATION]: json({ error: 'forbidden', message: 'no' }, 403) });
-    render(<App />);
+    const server = startApp(json({ error: 'forbidden', message: 'no' }, 403));
     await settle();
     expect(document.cookie).toBe('');
     expect(server.count(CONFIGURATION)).toBe(2);
@@ -177,8 +164,7 @@ describe('page selection (spec 2.1)', () => {
 
   it('shows the 404 page for unknown routes, with its title', async () => {
     window.history.replaceState(null, '', '/nowhere/');
-    fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration) });
-    render(<App />);
+    startApp(anonymousConfiguration);
     expect(await screen.findByRole('heading', { name: 'Error 404' })).toBeTruthy();
     expect(screen.getByText('The page you are looking for cannot be found.')).toBeTruthy();
     expect(document.title).toBe('Page not found');
@@ -186,8 +172,7 @@ describe('page selection (spec 2.1)', () => {
 
   it('shows the sign-up-closed page, with the pre-login header and footer', async () => {
     window.history.replaceState(null, '', '/account/sign-up/');
-    fakeFetch({ [CONFIGURATION]: json({ ...anonymousConfiguration, contact_email: 'help@example.org' }) });
-    render(<App />);
+    startApp({ ...anonymousConfiguration, contact_email: 'help@example.org' });
     expect(await screen.findByRole('heading', { name: 'Sign-up is closed' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Scriptorium' }).getAttribute('href')).toBe('/');
     expect(screen.getByRole('button', { name: 'Log in' })).toBeTruthy();
@@ -211,8 +196,7 @@ describe('page selection (spec 2.1)', () => {
 
   it('shows a flat page fetched by its address, and the 404 text when it cannot be loaded', async () => {
     window.history.replaceState(null, '', '/pages/terms/');
-    const server = fakeFetch({
-      [CONFIGURATION]: json(anonymousConfiguration),
+    const server = startApp(anonymousConfiguration, {
       [route(baseApi.flatpage)]: (request) =>
         request.body?.get('url') === '/terms/'
           ? json({
@@ -221,7 +205,6 @@ describe('page selection (spec 2.1)', () => {
             })
           : json({ error: 'not_found', message: 'Not found' }, 404),
     });
-    render(<App />);
     expect(await screen.findByRole('heading', { name: 'Terms' })).toBeTruthy();
     expect(screen.getByText('kind').tagName).toBe('STRONG');
     expect(document.querySelector('main script')).toBeNull();
@@ -236,8 +219,7 @@ describe('page selection (spec 2.1)', () => {
 
   it('shows the feedback tab and the language selector to logged-in users', async () => {
     window.history.replaceState(null, '', '/nowhere/');
-    fakeFetch({ [CONFIGURATION]: json(userConfiguration()) });
-    render(<App />);
+    startApp(userConfiguration());
     expect(await screen.findByRole('heading', { name: 'Error 404' })).toBeTruthy();
     expect(screen.getByRole('button', { name: FEEDBACK_TAB })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Log in' })).toBeNull();
@@ -246,8 +228,7 @@ describe('page selection (spec 2.1)', () => {
 
   it('shows screens that need no login to anonymous visitors', async () => {
     window.history.replaceState(null, '', '/account/sign-up');
-    fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration) });
-    render(<App />);
+    startApp(anonymousConfiguration);
     expect(await screen.findByRole('heading', { name: 'Sign-up is closed' })).toBeTruthy();
     expect(document.title).toBe('Sign up - Scriptorium');
     expect(screen.queryByLabelText('Username or e-mail')).toBeNull();

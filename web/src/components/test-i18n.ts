@@ -1,4 +1,3 @@
-import './test-polyfills';
 import en from '@scriptorium/common/i18n/locales/en/components.json';
 import { type RenderResult, render } from '@testing-library/react';
 import i18next, { type i18n } from 'i18next';

@@ -1,4 +1,7 @@
-// jsdom has no CSS.escape, which react-aria uses; every browser we support has it.
+/**
+ * CSS.escape as the CSSOM spec defines it: jsdom lacks it and react-aria's focus scopes call it;
+ * every browser we support has it. Loaded by the web test setup (web/src/test-setup.ts).
+ */
 function cssEscape(value: string): string {
   let result = '';
   for (let index = 0; index < value.length; index++) {
@@ -19,6 +22,12 @@ function cssEscape(value: string): string {
   return result;
 }
 
-const scope = globalThis as { CSS?: { escape?: (value: string) => string } };
-if (!scope.CSS) scope.CSS = { escape: cssEscape };
-else if (!scope.CSS.escape) scope.CSS.escape = cssEscape;
+if (typeof globalThis.CSS === 'undefined') {
+  Object.defineProperty(globalThis, 'CSS', {
+    value: { escape: cssEscape, supports: () => false },
+    configurable: true,
+    writable: true,
+  });
+} else if (typeof globalThis.CSS.escape !== 'function') {
+  globalThis.CSS.escape = cssEscape;
+}

@@ -1,4 +1,3 @@
-import '../components/test-polyfills';
 import componentsDe from '@scriptorium/common/i18n/locales/de/components.json';
 import wsDe from '@scriptorium/common/i18n/locales/de/ws.json';
 import componentsEn from '@scriptorium/common/i18n/locales/en/components.json';

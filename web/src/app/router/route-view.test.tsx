@@ -1,13 +1,7 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../app';
-import {
-  anonymousConfiguration,
-  CONFIGURATION,
-  fakeFetch,
-  json,
-  userConfiguration,
-} from '../testing/fake-fetch';
+import { anonymousConfiguration, userConfiguration } from '../testing/fake-fetch';
+import { startApp } from '../testing/start-app';
 
 vi.mock('../../pages/documents/documents-page', async () => ({
   DocumentsPage: (await import('../testing/page-stubs')).stubPage('documents'),
@@ -67,8 +61,7 @@ describe('page selection for logged-in users (spec 2.1)', () => {
   });
 
   it('hands each screen what its route carries', async () => {
-    fakeFetch({ [CONFIGURATION]: json(userConfiguration({ plugins: ['templates', 'books'] })) });
-    render(<App />);
+    startApp(userConfiguration({ plugins: ['templates', 'books'] }));
     await expectScreen('documents', { path: '/' });
     go('/documents/thesis/drafts/');
     await expectScreen('documents', { path: '/thesis/drafts/' });
@@ -103,8 +96,7 @@ describe('page selection for logged-in users (spec 2.1)', () => {
 
   it('treats screens of disabled plugins as unknown routes', async () => {
     window.history.replaceState(null, '', '/templates/');
-    fakeFetch({ [CONFIGURATION]: json(userConfiguration({ plugins: ['books'] })) });
-    render(<App />);
+    startApp(userConfiguration({ plugins: ['books'] }));
     expect(await screen.findByRole('heading', { name: 'Error 404' })).toBeTruthy();
     go('/books/');
     await expectScreen('books', { path: '' });
@@ -112,8 +104,7 @@ describe('page selection for logged-in users (spec 2.1)', () => {
 
   it('shows the login page instead of login-only screens to visitors, but not for open screens', async () => {
     window.history.replaceState(null, '', '/user/contacts/');
-    fakeFetch({ [CONFIGURATION]: json({ ...anonymousConfiguration, plugins: ['templates', 'books'] }) });
-    render(<App />);
+    startApp({ ...anonymousConfiguration, plugins: ['templates', 'books'] });
     expect(await screen.findByRole('heading', { name: 'Log in' })).toBeTruthy();
     expect(window.location.pathname).toBe('/user/contacts/');
     for (const path of ['/', '/documents/a/', '/document/1/', '/usermedia/', '/templates/', '/books/']) {

@@ -1,15 +1,8 @@
 import { userApi } from '@scriptorium/common/api/endpoints/user';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../app';
-import {
-  anonymousConfiguration,
-  CONFIGURATION,
-  fakeFetch,
-  json,
-  route,
-  userConfiguration,
-} from '../testing/fake-fetch';
+import { anonymousConfiguration, json, route, userConfiguration } from '../testing/fake-fetch';
+import { startApp } from '../testing/start-app';
 
 // The screens behind the links belong to later issues; stand-ins keep these tests about the header.
 vi.mock('../../pages/documents/documents-page', async () => ({
@@ -35,11 +28,9 @@ vi.mock('../../pages/contacts/contacts-page', async () => ({
 }));
 
 async function openApp(plugins: ('templates' | 'books')[] = ['templates']) {
-  const server = fakeFetch({
-    [CONFIGURATION]: [json(userConfiguration({ plugins })), json(anonymousConfiguration)],
+  const server = startApp([json(userConfiguration({ plugins })), json(anonymousConfiguration)], {
     [route(userApi.logout)]: json({ ok: true }),
   });
-  render(<App />);
   const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
   // The screen behind the address loads as its own chunk; once it shows, the shell has settled
   // (a screen arriving later would take the focus from a menu opened before it).

@@ -11,7 +11,6 @@ const TEXTS = {
   addCategory: 'Add category',
   removeCategory: (title: string) => `Remove ${title}`,
   save: 'Save',
-  cancel: 'Cancel',
   updated: 'Updated',
   notUpdated: 'Not updated',
   offline: 'Offline',

@@ -1,7 +1,7 @@
 import { type CategoryEdit, normaliseCategoryEdits } from '@scriptorium/common/api/usermedia';
 import { X } from 'lucide-react';
-import { useId, useState } from 'react';
-import { Dialog } from '../dialog/dialog';
+import { useState } from 'react';
+import { FormDialog } from '../dialog/dialog';
 import { showToast } from '../toast/toast';
 import './categories-dialog.css';
 
@@ -20,10 +20,34 @@ export interface CategoriesDialogTexts {
   addCategory: string;
   removeCategory(title: string): string;
   save: string;
-  cancel: string;
   updated: string;
   notUpdated: string;
   offline: string;
+}
+
+/** A translation function of the opening screen's namespace. */
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/**
+ * The texts from a screen's namespace, where they have the same keys (categoryTitle, newCategory,
+ * addCategory, removeCategory, categoriesUpdated, categoriesNotUpdated, offline); the title and
+ * the save button are named by the screen.
+ */
+export function categoriesDialogTexts(
+  t: Translate,
+  keys: { title: string; save: string },
+): CategoriesDialogTexts {
+  return {
+    title: t(keys.title),
+    categoryTitle: t('categoryTitle'),
+    newCategory: t('newCategory'),
+    addCategory: t('addCategory'),
+    removeCategory: (title) => t('removeCategory', { title }),
+    save: t(keys.save),
+    updated: t('categoriesUpdated'),
+    notUpdated: t('categoriesNotUpdated'),
+    offline: t('offline'),
+  };
 }
 
 export interface CategoryChanges {
@@ -51,7 +75,6 @@ const emptyRow = (): Row => ({ key: nextKey++, id: 0, title: '' });
  * empty row at the end, so typing a new category needs no click; 'Add category' adds more rows.
  */
 export function CategoriesDialog({ categories, online, texts, onSave, onClose }: CategoriesDialogProps) {
-  const formId = useId();
   const [rows, setRows] = useState<Row[]>(() => [
     ...categories.map((category) => ({ key: nextKey++, id: category.id, title: category.category_title })),
     emptyRow(),
@@ -91,59 +114,41 @@ export function CategoriesDialog({ categories, online, texts, onSave, onClose }:
     });
 
   return (
-    <Dialog
+    <FormDialog
       title={texts.title}
       onClose={onClose}
       width={420}
-      buttons={
-        <>
-          <button type="submit" form={formId} className="button button-primary" disabled={busy || !online}>
-            {texts.save}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            {texts.cancel}
-          </button>
-        </>
-      }
+      submitLabel={texts.save}
+      onSubmit={save}
+      busy={busy}
+      disabled={!online}
+      formClassName="form categories-form"
     >
-      <form
-        id={formId}
-        className="form categories-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!busy) void save();
-        }}
-      >
-        <ul className="categories-list">
-          {rows.map((row) => (
-            <li key={row.key}>
-              <input
-                type="text"
-                value={row.title}
-                maxLength={255}
-                aria-label={row.id === 0 ? texts.newCategory : texts.categoryTitle}
-                placeholder={row.id === 0 ? texts.newCategory : undefined}
-                onChange={(event) => setTitle(row.key, event.target.value)}
-              />
-              <button
-                type="button"
-                className="button categories-remove"
-                aria-label={texts.removeCategory(row.title.trim() || texts.newCategory)}
-                onClick={() => setRows((current) => current.filter((item) => item.key !== row.key))}
-              >
-                <X aria-hidden="true" size={16} />
-              </button>
-            </li>
-          ))}
-        </ul>
-        <button
-          type="button"
-          className="button"
-          onClick={() => setRows((current) => [...current, emptyRow()])}
-        >
-          {texts.addCategory}
-        </button>
-      </form>
-    </Dialog>
+      <ul className="categories-list">
+        {rows.map((row) => (
+          <li key={row.key}>
+            <input
+              type="text"
+              value={row.title}
+              maxLength={255}
+              aria-label={row.id === 0 ? texts.newCategory : texts.categoryTitle}
+              placeholder={row.id === 0 ? texts.newCategory : undefined}
+              onChange={(event) => setTitle(row.key, event.target.value)}
+            />
+            <button
+              type="button"
+              className="button categories-remove"
+              aria-label={texts.removeCategory(row.title.trim() || texts.newCategory)}
+              onClick={() => setRows((current) => current.filter((item) => item.key !== row.key))}
+            >
+              <X aria-hidden="true" size={16} />
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="button" onClick={() => setRows((current) => [...current, emptyRow()])}>
+        {texts.addCategory}
+      </button>
+    </FormDialog>
   );
 }

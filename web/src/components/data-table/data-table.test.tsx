@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderWithI18n } from '../test-i18n';
 import { type Column, DataTable, type DataTableProps, type SortState } from './data-table';
 
@@ -72,10 +72,6 @@ function names(): string[] {
 }
 
 describe('DataTable', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it('is a labelled grid with visible columns only', () => {
     renderWithI18n(<Harness rows={people(3)} />);
     const grid = screen.getByRole('grid', { name: 'Contacts' });

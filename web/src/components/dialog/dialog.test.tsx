@@ -167,7 +167,7 @@ describe('ConfirmDialog', () => {
     );
     const confirm = screen.getByRole('button', { name: 'Delete' }) as HTMLButtonElement;
     fireEvent.click(confirm);
-    await waitFor(() => expect(confirm.disabled).toBe(false));
+    await waitFor(() => expect(confirm.getAttribute('aria-disabled')).toBeNull());
     expect(onClose).not.toHaveBeenCalled();
   });
 });

@@ -4,6 +4,7 @@ import {
   type ReactNode,
   type RefObject,
   useEffect,
+  useId,
   useLayoutEffect,
   useRef,
   useState,
@@ -12,6 +13,7 @@ import { Heading, Modal, Dialog as ModalDialog, ModalOverlay } from 'react-aria-
 import { useTranslation } from 'react-i18next';
 import { nextDialogLayer, takeDialogLayer } from './dialog-layers';
 import './dialog.css';
+import { IconButton } from '../button/icon-button';
 
 export interface DialogProps {
   title: string;
@@ -88,15 +90,7 @@ export function Dialog({ title, onClose, width, height, children, buttons }: Dia
             <Heading slot="title" className="dialog-title">
               {title}
             </Heading>
-            <button
-              type="button"
-              className="icon-button dialog-close"
-              aria-label={t('close')}
-              title={t('close')}
-              onClick={onClose}
-            >
-              <X aria-hidden="true" />
-            </button>
+            <IconButton label={t('close')} icon={X} onPress={onClose} className="dialog-close" />
           </header>
           <div ref={body} className="dialog-body">
             {children}
@@ -105,6 +99,110 @@ export function Dialog({ title, onClose, width, height, children, buttons }: Dia
         </ModalDialog>
       </Modal>
     </ModalOverlay>
+  );
+}
+
+export interface DialogButtonsProps {
+  /** The label of the dialog's command (Save, Delete, ...). */
+  label: string;
+  /** Omitted when the command submits the dialog's form (see `form`). */
+  onAction?(): void;
+  /** The id of the form the command submits: Enter in a field and the button do the same. */
+  form?: string;
+  onCancel(): void;
+  busy?: boolean;
+  /** Not available at all (e.g. nothing loaded to save yet), unlike busy. */
+  disabled?: boolean;
+  tone?: 'primary' | 'danger';
+}
+
+/**
+ * A dialog's footer: its command and Cancel. While busy the command is aria-disabled rather than
+ * disabled, so that the focus stays on it (a disabled button drops the focus out of the dialog).
+ */
+export function DialogButtons({
+  label,
+  onAction,
+  form,
+  onCancel,
+  busy = false,
+  disabled,
+  tone = 'primary',
+}: DialogButtonsProps) {
+  const { t } = useTranslation('components');
+  return (
+    <>
+      <button
+        type={form ? 'submit' : 'button'}
+        form={form}
+        className={`button button-${tone}`}
+        disabled={disabled}
+        aria-disabled={busy || undefined}
+        onClick={(event) => {
+          if (busy) event.preventDefault();
+          else onAction?.();
+        }}
+      >
+        {label}
+      </button>
+      <button type="button" className="button" onClick={onCancel}>
+        {t('cancel')}
+      </button>
+    </>
+  );
+}
+
+export interface FormDialogProps extends Omit<DialogProps, 'buttons'> {
+  /** The label of the command that submits the form. */
+  submitLabel: string;
+  /** Runs on the command and on Enter in a field; not while busy. */
+  onSubmit(): void | Promise<void>;
+  busy?: boolean;
+  /** The command is not available (e.g. offline), unlike busy. */
+  disabled?: boolean;
+  tone?: 'primary' | 'danger';
+  /** Classes of the form (default "form": fields stacked). */
+  formClassName?: string;
+}
+
+/** A dialog around one form: fields in the body, the command and Cancel in the footer. */
+export function FormDialog({
+  submitLabel,
+  onSubmit,
+  busy = false,
+  disabled,
+  tone,
+  formClassName = 'form',
+  children,
+  ...dialog
+}: FormDialogProps) {
+  const formId = useId();
+  return (
+    <Dialog
+      {...dialog}
+      buttons={
+        <DialogButtons
+          label={submitLabel}
+          form={formId}
+          onCancel={dialog.onClose}
+          busy={busy}
+          disabled={disabled}
+          tone={tone}
+        />
+      }
+    >
+      <form
+        id={formId}
+        className={formClassName}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!busy && !disabled) void onSubmit();
+        }}
+      >
+        {children}
+      </form>
+    </Dialog>
   );
 }
 
@@ -151,19 +249,7 @@ export function ConfirmDialog({
       width={width}
       height={height}
       buttons={
-        <>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={busy}
-            onClick={() => void confirm()}
-          >
-            {confirmLabel}
-          </button>
-          <button type="button" className="button" disabled={busy} onClick={onClose}>
-            {t('cancel')}
-          </button>
-        </>
+        <DialogButtons label={confirmLabel} onAction={() => void confirm()} onCancel={onClose} busy={busy} />
       }
     >
       <p className="dialog-message">{message}</p>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { showToast } from '../toast/toast';
 import './feedback-tab.css';
+import { IconButton } from '../button/icon-button';
 
 /** The technical-support tab at the side of every page, with its message panel. */
 export function FeedbackTab() {
@@ -81,15 +82,7 @@ export function FeedbackTab() {
             <h2 id={titleId} className="feedback-title">
               {t('feedbackTitle')}
             </h2>
-            <button
-              type="button"
-              className="icon-button feedback-close"
-              aria-label={t('close')}
-              title={t('close')}
-              onClick={close}
-            >
-              <X aria-hidden="true" />
-            </button>
+            <IconButton label={t('close')} icon={X} onPress={close} className="feedback-close" />
           </header>
           <p className="feedback-intro">{t('feedbackIntro')}</p>
           <form onSubmit={(event) => void submit(event)}>

@@ -2,7 +2,6 @@ import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, json, route } from '../../app/testing/fake-fetch';
-import '../test-polyfills';
 import { subscribeToasts, type ToastRequest } from '../toast/toast-emitter';
 import { MOVE_DIALOG_HEIGHT, MOVE_DIALOG_WIDTH, MoveDialog, type MoveDialogProps } from './move-dialog';
 

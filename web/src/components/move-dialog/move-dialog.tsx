@@ -9,11 +9,11 @@ import {
   subfolders,
 } from '@scriptorium/common/rules/paths';
 import { Folder } from 'lucide-react';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { Dialog } from '../dialog/dialog';
+import { FormDialog } from '../dialog/dialog';
 import { NewFolderDialog } from '../new-folder-dialog/new-folder-dialog';
 import { showToast } from '../toast/toast-emitter';
 import './move-dialog.css';
@@ -83,7 +83,6 @@ export function MoveDialog(props: MoveDialogProps) {
   const [askFolder, setAskFolder] = useState(false);
   const [busy, setBusy] = useState(false);
   const inputId = useId();
-  const formId = useId();
 
   const allFolders = useMemo(
     () => foldersOf([...props.folders, ...files.map((file) => file.path), ...added]),
@@ -102,8 +101,7 @@ export function MoveDialog(props: MoveDialogProps) {
     pick(result.path);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const moves = files.flatMap((file) => {
       const target = movedPath(file, path, { several, untitled });
       return target === null ? [] : [{ file, path: target }];
@@ -153,44 +151,37 @@ export function MoveDialog(props: MoveDialogProps) {
 
   return (
     <>
-      <Dialog
+      <FormDialog
         title={t('moveDialog.title')}
         onClose={onClose}
         width={MOVE_DIALOG_WIDTH}
         height={MOVE_DIALOG_HEIGHT}
-        buttons={
-          <>
-            <button type="submit" form={formId} className="button button-primary" disabled={busy}>
-              {t('moveDialog.move')}
-            </button>
-            <button type="button" className="button" disabled={busy} onClick={onClose}>
-              {t('cancel')}
-            </button>
-          </>
-        }
+        submitLabel={t('moveDialog.move')}
+        onSubmit={submit}
+        busy={busy}
+        formClassName="move-dialog"
       >
-        <form id={formId} className="move-dialog" onSubmit={(event) => void submit(event)}>
-          <div className="move-dialog-path">
-            <label htmlFor={inputId}>{t('moveDialog.path')}</label>
-            <input
-              id={inputId}
-              type="text"
-              value={path}
-              autoFocus
-              onChange={(event) => setPath(event.target.value)}
-            />
-          </div>
-          <div className="move-dialog-tree-bar">
-            <span>{t('moveDialog.folders')}</span>
-            <button type="button" className="button" onClick={() => setAskFolder(true)}>
-              {t('newFolder')}
-            </button>
-          </div>
-          <ul className="move-tree" aria-label={t('moveDialog.folders')}>
-            {renderFolder('/', 0)}
-          </ul>
-        </form>
-      </Dialog>
+        <div className="move-dialog-path">
+          <label htmlFor={inputId}>{t('moveDialog.path')}</label>
+          <input
+            id={inputId}
+            type="text"
+            value={path}
+            // biome-ignore lint/a11y/noAutofocus: a modal dialog's field (Biome exempts <dialog>, not FormDialog); the dialog would focus its close button first, typing is what the user came for.
+            autoFocus
+            onChange={(event) => setPath(event.target.value)}
+          />
+        </div>
+        <div className="move-dialog-tree-bar">
+          <span>{t('moveDialog.folders')}</span>
+          <button type="button" className="button" onClick={() => setAskFolder(true)}>
+            {t('newFolder')}
+          </button>
+        </div>
+        <ul className="move-tree" aria-label={t('moveDialog.folders')}>
+          {renderFolder('/', 0)}
+        </ul>
+      </FormDialog>
       {askFolder ? <NewFolderDialog onCreate={createFolder} onClose={() => setAskFolder(false)} /> : null}
     </>
   );

@@ -1,6 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import '../test-polyfills';
 import { NEW_FOLDER_DIALOG_HEIGHT, NEW_FOLDER_DIALOG_WIDTH, NewFolderDialog } from './new-folder-dialog';
 
 function open() {

@@ -1,7 +1,7 @@
 import { newFolderName } from '@scriptorium/common/rules/paths';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../dialog/dialog';
+import { FormDialog } from '../dialog/dialog';
 import './new-folder-dialog.css';
 
 /** Spec sections 2.7 and 9: the new folder dialog is 400 by 150. */
@@ -19,46 +19,36 @@ export function NewFolderDialog({ onCreate, onClose }: NewFolderDialogProps) {
   const { t } = useTranslation('documents');
   const [name, setName] = useState('');
   const inputId = useId();
-  const formId = useId();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const cleaned = newFolderName(name);
     onClose();
     if (cleaned !== null) onCreate(cleaned);
   };
 
   return (
-    <Dialog
+    <FormDialog
       title={t('newFolderDialog.title')}
       onClose={onClose}
       width={NEW_FOLDER_DIALOG_WIDTH}
       height={NEW_FOLDER_DIALOG_HEIGHT}
-      buttons={
-        <>
-          <button type="submit" form={formId} className="button button-primary">
-            {t('newFolderDialog.create')}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            {t('cancel')}
-          </button>
-        </>
-      }
+      submitLabel={t('newFolderDialog.create')}
+      onSubmit={submit}
+      formClassName="new-folder-form"
     >
-      <form id={formId} className="new-folder-form" onSubmit={submit}>
-        <label htmlFor={inputId} className="visually-hidden">
-          {t('newFolderDialog.name')}
-        </label>
-        <input
-          id={inputId}
-          type="text"
-          className="new-folder-input"
-          placeholder={t('newFolderDialog.name')}
-          value={name}
-          autoFocus
-          onChange={(event) => setName(event.target.value)}
-        />
-      </form>
-    </Dialog>
+      <label htmlFor={inputId} className="visually-hidden">
+        {t('newFolderDialog.name')}
+      </label>
+      <input
+        id={inputId}
+        type="text"
+        className="new-folder-input"
+        placeholder={t('newFolderDialog.name')}
+        value={name}
+        // biome-ignore lint/a11y/noAutofocus: a modal dialog's field (Biome exempts <dialog>, not FormDialog); the dialog would focus its close button first, typing is what the user came for.
+        autoFocus
+        onChange={(event) => setName(event.target.value)}
+      />
+    </FormDialog>
   );
 }

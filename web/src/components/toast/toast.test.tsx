@@ -1,5 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithI18n } from '../test-i18n';
 import { showToast, ToastProvider, useToast } from './toast';
 
@@ -19,9 +19,6 @@ function Trigger() {
 describe('toasts', () => {
   beforeEach(() => {
     vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
   });
 
   it('appears after 1 ms, stays 4 s, fades out over 2 s and is then removed', () => {

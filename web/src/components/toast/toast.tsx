@@ -4,6 +4,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { showToast, subscribeToasts, type ToastKind } from './toast-emitter';
 import './toast.css';
+import { IconButton } from '../button/icon-button';
 
 export { showToast, type ToastKind } from './toast-emitter';
 
@@ -71,15 +72,7 @@ export function ToastProvider({ children }: { children?: ReactNode }) {
       data-kind={toast.kind}
     >
       <span className="toast-message">{toast.message}</span>
-      <button
-        type="button"
-        className="icon-button toast-close"
-        aria-label={t('close')}
-        title={t('close')}
-        onClick={() => dismiss(toast.id)}
-      >
-        <X aria-hidden="true" />
-      </button>
+      <IconButton label={t('close')} icon={X} onPress={() => dismiss(toast.id)} className="toast-close" />
     </div>
   );
 

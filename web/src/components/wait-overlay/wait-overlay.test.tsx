@@ -1,5 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithI18n } from '../test-i18n';
 import { WaitOverlay } from './wait-overlay';
 
@@ -17,9 +17,6 @@ function PageWithSave({ busy, onKeyDown }: { busy: boolean; onKeyDown(): void })
 describe('WaitOverlay', () => {
   beforeEach(() => {
     vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
   });
 
   it('renders nothing while inactive', () => {

@@ -1,10 +1,10 @@
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FieldErrors } from '../../components/form/field-errors';
 import { showToast } from '../../components/toast/toast';
 import { errorMessageOf, formErrorsOf } from '../account/account-api';
-import { FieldErrors } from '../account/field-errors';
 
-export { FormErrorList } from '../account/field-errors';
+export { FormErrorList } from '../../components/form/field-errors';
 
 /** A labelled text input with its server-side errors. */
 export function AdminField({

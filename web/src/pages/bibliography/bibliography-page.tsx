@@ -259,7 +259,7 @@ export function BibliographyPage() {
       cell: (row) => (
         <button
           type="button"
-          className="bib-icon-button"
+          className="icon-button"
           aria-label={t('deleteEntry', { title: row.title || row.entry.entry_key })}
           aria-disabled={!online || undefined}
           onClick={() => askDelete([row.entry.id])}

@@ -1,7 +1,10 @@
 import type { ListStamp } from '@scriptorium/common/api/bibliography';
 import type { BibCategory } from '@scriptorium/common/bibliography/types';
 import { useTranslation } from 'react-i18next';
-import { CategoriesDialog as SharedCategoriesDialog } from '../../components/categories-dialog/categories-dialog';
+import {
+  categoriesDialogTexts,
+  CategoriesDialog as SharedCategoriesDialog,
+} from '../../components/categories-dialog/categories-dialog';
 import { useOnline } from '../../components/online/use-online';
 import { deleteCategories, saveCategories } from './bibliography-api';
 
@@ -23,18 +26,7 @@ export function CategoriesDialog({ categories, onClose, onSaved }: CategoriesDia
     <SharedCategoriesDialog
       categories={categories}
       online={online}
-      texts={{
-        title: t('editCategories'),
-        categoryTitle: t('categoryTitle'),
-        newCategory: t('newCategory'),
-        addCategory: t('addCategory'),
-        removeCategory: (title) => t('removeCategory', { title }),
-        save: t('submit'),
-        cancel: t('cancel'),
-        updated: t('categoriesUpdated'),
-        notUpdated: t('categoriesNotUpdated'),
-        offline: t('offline'),
-      }}
+      texts={categoriesDialogTexts(t, { title: 'editCategories', save: 'submit' })}
       onSave={async ({ edits, removed }) => {
         const stamp = removed.length > 0 ? await deleteCategories(removed) : null;
         const saved = await saveCategories(

@@ -18,6 +18,7 @@ import { BibTypes } from 'biblatex-csl-converter';
 import { Minus } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CategoryChecks } from '../../components/categories-dialog/category-checks';
 import { Dialog } from '../../components/dialog/dialog';
 import { RichTextField } from '../../components/rich-text-field/rich-text-field';
 import { describeEdtf } from './edtf-description';
@@ -209,25 +210,13 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
           {extra.map((name) => renderField(name, 'extra'))}
         </details>
         {categories.length > 0 ? (
-          <fieldset className="bib-group bib-cats">
-            <legend>{t('categories')}</legend>
-            {categories.map((category) => (
-              <label key={category.id} className="bib-check">
-                <input
-                  type="checkbox"
-                  checked={cats.includes(category.id)}
-                  onChange={(event) =>
-                    setCats((current) =>
-                      event.target.checked
-                        ? [...current, category.id]
-                        : current.filter((id) => id !== category.id),
-                    )
-                  }
-                />
-                {category.category_title}
-              </label>
-            ))}
-          </fieldset>
+          <CategoryChecks
+            legend={t('categories')}
+            categories={categories}
+            checked={cats}
+            onChange={setCats}
+            className={{ fieldset: 'bib-group bib-cats', label: 'bib-check' }}
+          />
         ) : null}
       </form>
     </Dialog>
@@ -429,7 +418,7 @@ function NameListEditor({
           )}
           <button
             type="button"
-            className="bib-icon-button"
+            className="icon-button"
             aria-label={t('removeName', { index: index + 1 })}
             onClick={() => onChange(rows.filter((_, i) => i !== index))}
           >

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { usePageTitle } from '../../app/page-title';
+import { Page } from '../../components/page/page';
 
 export interface BooksPageProps {
   /** The address after /books/, e.g. "" or "3/chapters/". */
@@ -9,11 +9,5 @@ export interface BooksPageProps {
 /** Book overview (plugin, spec 2.1). */
 export function BooksPage(_props: BooksPageProps) {
   const { t } = useTranslation('books');
-  const title = t('title');
-  usePageTitle(title);
-  return (
-    <section className="page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{title}</h1>
-    </section>
-  );
+  return <Page heading={t('title')} title={t('title')} />;
 }

@@ -1,9 +1,11 @@
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
+import { FormErrorList } from '../../components/form/field-errors';
+import { TextField } from '../../components/form/text-field';
+import { MessagePage } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi, formErrorsOf } from '../account/account-api';
-import { FieldErrors, FormErrorList } from '../account/field-errors';
 
 export interface ChangePasswordPageProps {
   /** The reset key; the router moves it from the address into history state (spec 2.1). Null when missing. */
@@ -20,7 +22,6 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
   const { t: ta } = useTranslation('accounts');
   const title = t('pages.changePassword.title');
   usePageTitle(title);
-  const id = useId();
   const [state, setState] = useState<State>({ kind: 'checking' });
   const [password1, setPassword1] = useState('');
   const [password2, setPassword2] = useState('');
@@ -83,24 +84,24 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
   if (state.kind === 'checking') return <section className="page page-loading" aria-busy="true" />;
   if (state.kind === 'invalid') {
     return (
-      <section className="page page-message account-page" aria-labelledby="page-heading">
-        <h1 id="page-heading">{title}</h1>
-        <p>{ta('changePassword.invalidKey')}</p>
+      <MessagePage heading={title} text={ta('changePassword.invalidKey')} className="account-page">
         <p>
           <a href={PASSWORD_RESET_PATH}>{ta('changePassword.requestNew')}</a>
         </p>
-      </section>
+      </MessagePage>
     );
   }
   if (state.kind === 'done') {
     return (
-      <section className="page page-message account-page" aria-labelledby="page-heading">
-        <h1 id="page-heading">{ta('changePassword.done')}</h1>
-        <p>{ta('changePassword.doneText')}</p>
+      <MessagePage
+        heading={ta('changePassword.done')}
+        text={ta('changePassword.doneText')}
+        className="account-page"
+      >
         <p>
           <a href="/">{ta('changePassword.login')}</a>
         </p>
-      </section>
+      </MessagePage>
     );
   }
   return (
@@ -109,34 +110,18 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
       <p>{ta('changePassword.intro')}</p>
       <form className="form" noValidate onSubmit={submit}>
         <FormErrorList errors={errors.general} />
-        <div className="form-field">
-          <label htmlFor={`${id}-password1`}>{ta('changePassword.password1')}</label>
-          <input
-            id={`${id}-password1`}
-            name="password1"
+        {(['password1', 'password2'] as const).map((name) => (
+          <TextField
+            key={name}
+            label={ta(`changePassword.${name}`)}
+            name={name}
             type="password"
             autoComplete="new-password"
-            value={password1}
-            onChange={(event) => setPassword1(event.target.value)}
-            aria-invalid={errors.password1.length > 0}
-            aria-describedby={errors.password1.length > 0 ? `${id}-password1-errors` : undefined}
+            value={name === 'password1' ? password1 : password2}
+            onChange={name === 'password1' ? setPassword1 : setPassword2}
+            errors={errors[name]}
           />
-          <FieldErrors id={`${id}-password1-errors`} errors={errors.password1} />
-        </div>
-        <div className="form-field">
-          <label htmlFor={`${id}-password2`}>{ta('changePassword.password2')}</label>
-          <input
-            id={`${id}-password2`}
-            name="password2"
-            type="password"
-            autoComplete="new-password"
-            value={password2}
-            onChange={(event) => setPassword2(event.target.value)}
-            aria-invalid={errors.password2.length > 0}
-            aria-describedby={errors.password2.length > 0 ? `${id}-password2-errors` : undefined}
-          />
-          <FieldErrors id={`${id}-password2-errors`} errors={errors.password2} />
-        </div>
+        ))}
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={busy}>
             {ta('changePassword.submit')}

@@ -4,6 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
+import { MessagePage } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi } from '../account/account-api';
@@ -86,22 +87,19 @@ export function ConfirmEmailPage({ confirmKey }: ConfirmEmailPageProps) {
 
   if (state.kind === 'loading') return <section className="page page-loading" aria-busy="true" />;
   if (state.kind === 'invalid') {
-    return (
-      <section className="page page-message account-page" aria-labelledby="page-heading">
-        <h1 id="page-heading">{title}</h1>
-        <p>{ta('confirmEmail.expired')}</p>
-      </section>
-    );
+    return <MessagePage heading={title} text={ta('confirmEmail.expired')} className="account-page" />;
   }
   if (state.kind === 'confirmed') {
     return (
-      <section className="page page-message account-page" aria-labelledby="page-heading">
-        <h1 id="page-heading">{ta('confirmEmail.thanks')}</h1>
-        <p>{ta('confirmEmail.canLogin')}</p>
+      <MessagePage
+        heading={ta('confirmEmail.thanks')}
+        text={ta('confirmEmail.canLogin')}
+        className="account-page"
+      >
         <p>
           <a href="/">{ta('confirmEmail.login')}</a>
         </p>
-      </section>
+      </MessagePage>
     );
   }
 

@@ -160,7 +160,7 @@ export function ContactsPage() {
           ) : null}
           <button
             type="button"
-            className="contacts-icon-button"
+            className="icon-button"
             aria-label={t('deleteOne', { name: contact.name })}
             title={t('deleteOne', { name: contact.name })}
             onClick={() => setDialog({ kind: 'delete', rows: [contact] })}

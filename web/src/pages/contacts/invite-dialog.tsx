@@ -1,8 +1,8 @@
 import type { Contact } from '@scriptorium/common/api/contacts';
 import { splitUserStrings } from '@scriptorium/common/rules/contacts';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/dialog/dialog';
+import { FormDialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
 import { type InviteFailure, type InviteOutcome, inviteAll, inviteContact } from './contacts-api';
 
@@ -34,9 +34,7 @@ export function InviteDialog({ onClose, onAdded, invite = inviteContact }: Invit
 
   const message = (failure: InviteFailure) => t(`inviteErrors.${failure.code ?? 'other'}`);
 
-  const submit = async (event?: FormEvent) => {
-    event?.preventDefault();
-    if (busy) return;
+  const submit = async () => {
     const entries = splitUserStrings(value);
     setHint(entries.length === 0);
     if (entries.length === 0) return;
@@ -59,67 +57,53 @@ export function InviteDialog({ onClose, onAdded, invite = inviteContact }: Invit
   const inputId = `${id}-input`;
   const warningsId = `${id}-warnings`;
   return (
-    <Dialog
+    <FormDialog
       title={t('inviteDialog.title')}
       onClose={onClose}
       width={INVITE_DIALOG_WIDTH}
       height={INVITE_DIALOG_HEIGHT}
-      buttons={
-        <>
-          <button
-            type="button"
-            className="button button-primary"
-            // Not disabled while busy: a disabled button drops the focus out of the dialog.
-            aria-disabled={busy || undefined}
-            onClick={() => void submit()}
-          >
-            {t('inviteDialog.submit')}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            {t('cancel', { ns: 'components' })}
-          </button>
-        </>
-      }
+      submitLabel={t('inviteDialog.submit')}
+      onSubmit={submit}
+      busy={busy}
+      formClassName="form invite-contact-form"
     >
-      <form className="form invite-contact-form" noValidate onSubmit={(event) => void submit(event)}>
-        <div className="form-field">
-          <label htmlFor={inputId} className="visually-hidden">
-            {t('inviteDialog.label')}
-          </label>
-          <input
-            ref={input}
-            id={inputId}
-            type="text"
-            // The dialog would focus its close button first; typing is what the user came for.
-            autoFocus
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={t('inviteDialog.placeholder')}
-            value={value}
-            onChange={(event) => {
-              setValue(event.target.value);
-              setHint(false);
-            }}
-            aria-invalid={failures.length > 0 || hint}
-            aria-describedby={failures.length > 0 || hint ? warningsId : undefined}
-          />
-        </div>
-        <div id={warningsId} aria-live="polite">
-          {hint ? <p className="invite-contact-warning">{t('inviteDialog.required')}</p> : null}
-          {failures.length > 0 ? (
-            <ul className="invite-contact-warnings">
-              {failures.map((failure) => (
-                <li key={failure.entry}>
-                  <span className="invite-contact-entry">{failure.entry}</span>
-                  <span className="invite-contact-warning" role="alert">
-                    {message(failure)}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      </form>
-    </Dialog>
+      <div className="form-field">
+        <label htmlFor={inputId} className="visually-hidden">
+          {t('inviteDialog.label')}
+        </label>
+        <input
+          ref={input}
+          id={inputId}
+          type="text"
+          // biome-ignore lint/a11y/noAutofocus: a modal dialog's field (Biome exempts <dialog>, not FormDialog); the dialog would focus its close button first, typing is what the user came for.
+          autoFocus
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={t('inviteDialog.placeholder')}
+          value={value}
+          onChange={(event) => {
+            setValue(event.target.value);
+            setHint(false);
+          }}
+          aria-invalid={failures.length > 0 || hint}
+          aria-describedby={failures.length > 0 || hint ? warningsId : undefined}
+        />
+      </div>
+      <div id={warningsId} aria-live="polite">
+        {hint ? <p className="invite-contact-warning">{t('inviteDialog.required')}</p> : null}
+        {failures.length > 0 ? (
+          <ul className="invite-contact-warnings">
+            {failures.map((failure) => (
+              <li key={failure.entry}>
+                <span className="invite-contact-entry">{failure.entry}</span>
+                <span className="invite-contact-warning" role="alert">
+                  {message(failure)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </FormDialog>
   );
 }

@@ -3,7 +3,6 @@ import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, json, route } from '../../app/testing/fake-fetch';
-import '../../components/test-polyfills';
 import { DocumentsPage } from './documents-page';
 
 function doc(id: number, path: string, title: string, extra: Partial<DocumentEntry> = {}): DocumentEntry {

@@ -7,7 +7,7 @@ import {
 } from '@scriptorium/common/api/documents';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/dialog/dialog';
+import { Dialog, DialogButtons } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast-emitter';
 import { fetchContacts, inviteContact } from '../contacts/contacts-api';
 import { fetchAccess, saveAccess } from './documents-api';
@@ -142,19 +142,13 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
       width={SHARE_DIALOG_WIDTH}
       height={SHARE_DIALOG_HEIGHT}
       buttons={
-        <>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={busy || holders === null}
-            onClick={() => void save()}
-          >
-            {t('share.save')}
-          </button>
-          <button type="button" className="button" disabled={busy} onClick={onClose}>
-            {t('cancel')}
-          </button>
-        </>
+        <DialogButtons
+          label={t('share.save')}
+          onAction={() => void save()}
+          onCancel={onClose}
+          busy={busy}
+          disabled={holders === null}
+        />
       }
     >
       <div className="share-dialog">

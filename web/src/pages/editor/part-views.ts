@@ -1,6 +1,8 @@
 import { addKeywords, removeContributor, removeKeyword } from '@scriptorium/common/editor/commands';
+import type { LucideIconData } from 'lucide-react/types';
 import type { Node as PMNode } from 'prosemirror-model';
 import type { EditorView, NodeView } from 'prosemirror-view';
+import { iconElement, PENCIL_ICON, PLUS_ICON, X_ICON } from '../../components/icons/icon-element';
 
 /** What the part views need from the page: texts, rights and the author dialog. */
 export interface PartViewContext {
@@ -16,13 +18,20 @@ function indexIn(view: EditorView, getPos: () => number | undefined): number {
   return $pos.index();
 }
 
-function button(label: string, text: string, onClick: () => void): HTMLButtonElement {
+/** A chip's button: a lucide icon, and the label beside it when `showLabel` (else its name only). */
+function button(
+  label: string,
+  icon: LucideIconData,
+  onClick: () => void,
+  showLabel = false,
+): HTMLButtonElement {
   const element = document.createElement('button');
   element.type = 'button';
   element.className = 'doc-chip-button';
   element.setAttribute('aria-label', label);
   element.title = label;
-  element.textContent = text;
+  element.appendChild(iconElement(icon));
+  if (showLabel) element.append(` ${label}`);
   // mousedown would move the editor's selection before the click arrives.
   element.addEventListener('mousedown', (event) => event.preventDefault());
   element.addEventListener('click', onClick);
@@ -47,10 +56,10 @@ export function contributorView(context: PartViewContext) {
       }
       if (context.editable()) {
         dom.append(
-          button(context.t('contributors.edit', { name }), '✎', () =>
+          button(context.t('contributors.edit', { name }), PENCIL_ICON, () =>
             context.editContributor(indexIn(view, getPos)),
           ),
-          button(context.t('contributors.remove', { name }), '×', () => {
+          button(context.t('contributors.remove', { name }), X_ICON, () => {
             removeContributor(indexIn(view, getPos))(view.state, view.dispatch);
           }),
         );
@@ -79,9 +88,7 @@ export function contributorsPartView(context: PartViewContext) {
     const contentDOM = dom.appendChild(document.createElement('div'));
     contentDOM.className = 'doc-contributors';
     if (context.editable()) {
-      const add = button(context.t('action.addAuthor'), `+ ${context.t('action.addAuthor')}`, () =>
-        context.editContributor(null),
-      );
+      const add = button(context.t('action.addAuthor'), PLUS_ICON, () => context.editContributor(null), true);
       add.contentEditable = 'false';
       dom.appendChild(add);
     }
@@ -103,7 +110,7 @@ export function keywordView(context: PartViewContext) {
     dom.append(String(node.attrs.keyword));
     if (context.editable()) {
       dom.append(
-        button(context.t('keywords.remove', { keyword: node.attrs.keyword }), '×', () => {
+        button(context.t('keywords.remove', { keyword: node.attrs.keyword }), X_ICON, () => {
           removeKeyword(indexIn(view, getPos))(view.state, view.dispatch);
         }),
       );

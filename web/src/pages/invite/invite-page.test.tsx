@@ -1,16 +1,9 @@
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../app/app';
-import {
-  anonymousConfiguration,
-  CONFIGURATION,
-  fakeFetch,
-  json,
-  route,
-  userConfiguration,
-} from '../../app/testing/fake-fetch';
+import { anonymousConfiguration, json, route, userConfiguration } from '../../app/testing/fake-fetch';
+import { startApp } from '../../app/testing/start-app';
 import { INVITE_KEY_STORAGE } from './invite-key';
 
 const CLAIM = route(contactsApi.claim);
@@ -25,12 +18,10 @@ describe('invite page (spec 2.3)', { timeout: 30000 }, () => {
   });
 
   it('claims the invite when logged in, rewrites the address to the redirect and shows that page', async () => {
-    const server = fakeFetch({
-      [CONFIGURATION]: json(userConfiguration()),
+    const server = startApp(userConfiguration(), {
       [CLAIM]: json({ redirect: '/user/contacts/' }),
       [LIST]: json({ contacts: [inviter] }),
     });
-    render(<App />);
     expect(await screen.findByText('Grace Hopper', {}, { timeout: 10000 })).toBeTruthy();
     expect(window.location.pathname).toBe('/user/contacts/');
     const claims = server.requests.filter((r) => `${r.method} ${r.url}` === CLAIM);
@@ -38,19 +29,16 @@ describe('invite page (spec 2.3)', { timeout: 30000 }, () => {
   });
 
   it('goes home for an unknown or used key', async () => {
-    fakeFetch({ [CONFIGURATION]: json(userConfiguration()), [CLAIM]: json({ redirect: '/' }) });
-    render(<App />);
+    startApp(userConfiguration(), { [CLAIM]: json({ redirect: '/' }) });
     await waitFor(() => expect(window.location.pathname).toBe('/'), { timeout: 10000 });
   });
 
   it('keeps the key and shows the login page to visitors, then claims right after the login', async () => {
-    const server = fakeFetch({
-      [CONFIGURATION]: [json(anonymousConfiguration), json(userConfiguration({}))],
+    const server = startApp([json(anonymousConfiguration), json(userConfiguration({}))], {
       [route(userApi.login)]: json({ location: '/' }),
       [CLAIM]: json({ redirect: '/user/contacts/' }),
       [LIST]: json({ contacts: [inviter] }),
     });
-    render(<App />);
     await screen.findByRole('heading', { name: 'Log in' }, { timeout: 10000 });
     expect(sessionStorage.getItem(INVITE_KEY_STORAGE)).toBe('k3y-from-mail');
     expect(server.count(CLAIM)).toBe(0);

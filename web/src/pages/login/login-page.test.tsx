@@ -1,15 +1,14 @@
 import { userApi } from '@scriptorium/common/api/endpoints/user';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../app/app';
 import {
   anonymousConfiguration,
   CONFIGURATION,
-  fakeFetch,
   json,
   route,
   userConfiguration,
 } from '../../app/testing/fake-fetch';
+import { startApp } from '../../app/testing/start-app';
 
 // The bibliography screen belongs to a later issue; a stand-in shows where the login lands.
 vi.mock('../bibliography/bibliography-page', async () => ({
@@ -19,8 +18,8 @@ vi.mock('../bibliography/bibliography-page', async () => ({
 const LOGIN = route(userApi.login);
 const REQUIRED = 'This field is required.';
 
+/** Waits for the login page of an app started with startApp(). */
 async function openLoginPage() {
-  render(<App />);
   await screen.findByRole('heading', { name: 'Log in' });
   // Waits until the header has hidden its own Log in button (one button left).
   const submit = await screen.findByRole('button', { name: 'Log in' });
@@ -48,7 +47,7 @@ describe('login page (spec 2.3 and 5)', () => {
   });
 
   it('is shown at a login-only address, with the fields, Remember me and Forgot Password', async () => {
-    fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration) });
+    startApp(anonymousConfiguration);
     const form = await openLoginPage();
     expect(window.location.pathname).toBe('/bibliography/');
     expect(form.login.type).toBe('text');
@@ -63,7 +62,7 @@ describe('login page (spec 2.3 and 5)', () => {
   });
 
   it('sends no request and marks each empty field with "This field is required."', async () => {
-    const server = fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration) });
+    const server = startApp(anonymousConfiguration);
     const form = await openLoginPage();
     fireEvent.click(form.submit);
     expect(fieldErrors(form.login)).toEqual([REQUIRED]);
@@ -88,8 +87,7 @@ describe('login page (spec 2.3 and 5)', () => {
   });
 
   it('shows server errors under the matching field and in the general list', async () => {
-    fakeFetch({
-      [CONFIGURATION]: json(anonymousConfiguration),
+    startApp(anonymousConfiguration, {
       [LOGIN]: json(
         {
           form: {
@@ -112,8 +110,7 @@ describe('login page (spec 2.3 and 5)', () => {
   });
 
   it('shows a 429 lock answer in the general list', async () => {
-    fakeFetch({
-      [CONFIGURATION]: json(anonymousConfiguration),
+    startApp(anonymousConfiguration, {
       [LOGIN]: json(
         { form: { errors: ['Too many failed login attempts. Try again later.'], fields: {} } },
         429,
@@ -129,7 +126,7 @@ describe('login page (spec 2.3 and 5)', () => {
 
   it('explains a failed social login that came back to /?social=failed', async () => {
     window.history.replaceState(null, '', '/?social=failed');
-    fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration) });
+    startApp(anonymousConfiguration);
     await openLoginPage();
     expect(
       screen.getByText('Logging in with that account did not work. Try again, or log in with your password.'),
@@ -137,7 +134,7 @@ describe('login page (spec 2.3 and 5)', () => {
   });
 
   it('says so when the server cannot be reached', async () => {
-    fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration), [LOGIN]: new TypeError('Failed to fetch') });
+    startApp(anonymousConfiguration, { [LOGIN]: new TypeError('Failed to fetch') });
     const form = await openLoginPage();
     fireEvent.change(form.login, { target: { value: 'ada' } });
     fireEvent.change(form.password, { target: { value: 'pw' } });
@@ -148,8 +145,7 @@ describe('login page (spec 2.3 and 5)', () => {
   });
 
   it('posts the credentials and re-initialises at the address the user wanted', async () => {
-    const server = fakeFetch({
-      [CONFIGURATION]: [json(anonymousConfiguration), json(userConfiguration())],
+    const server = startApp([json(anonymousConfiguration), json(userConfiguration())], {
       [LOGIN]: json({ location: '/' }),
     });
     const form = await openLoginPage();
@@ -169,8 +165,7 @@ describe('login page (spec 2.3 and 5)', () => {
   });
 
   it('asks to verify the e-mail address when the server points at the confirm-email page', async () => {
-    const server = fakeFetch({
-      [CONFIGURATION]: json(anonymousConfiguration),
+    const server = startApp(anonymousConfiguration, {
       [LOGIN]: json({ location: '/account/confirm-email/' }),
     });
     const form = await openLoginPage();
@@ -184,14 +179,12 @@ describe('login page (spec 2.3 and 5)', () => {
   });
 
   it('offers one button per social provider, and none without providers', async () => {
-    fakeFetch({
-      [CONFIGURATION]: json({
-        ...anonymousConfiguration,
-        socialaccount_providers: [
-          { id: 'orcid', name: 'ORCID', login_url: '/api/user/social/orcid/login/' },
-          { id: 'github', name: 'GitHub', login_url: '/api/user/social/github/login/' },
-        ],
-      }),
+    startApp({
+      ...anonymousConfiguration,
+      socialaccount_providers: [
+        { id: 'orcid', name: 'ORCID', login_url: '/api/user/social/orcid/login/' },
+        { id: 'github', name: 'GitHub', login_url: '/api/user/social/github/login/' },
+      ],
     });
     await openLoginPage();
     expect(screen.getByRole('heading', { name: 'Or log in with' })).toBeTruthy();
@@ -200,7 +193,7 @@ describe('login page (spec 2.3 and 5)', () => {
   });
 
   it('has no social section when no providers are configured', async () => {
-    fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration) });
+    startApp(anonymousConfiguration);
     await openLoginPage();
     expect(screen.queryByRole('heading', { name: 'Or log in with' })).toBeNull();
   });

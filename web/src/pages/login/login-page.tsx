@@ -7,6 +7,9 @@ import { ApiError, call } from '../../api/client';
 import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { useLoginFormPresence } from '../../app/shell/login-form-presence';
+import { FormErrorList } from '../../components/form/field-errors';
+import { TextField } from '../../components/form/text-field';
+import { MessagePage } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 
 export const PASSWORD_RESET_PATH = '/account/password-reset/';
@@ -48,26 +51,10 @@ function asksForVerification(location: string): boolean {
   return location.includes('confirm-email');
 }
 
-function FieldErrors({ id, errors }: { id: string; errors: string[] }) {
-  if (errors.length === 0) return null;
-  return (
-    <ul id={id} className="field-errors" role="alert">
-      {errors.map((message) => (
-        <li key={message}>{message}</li>
-      ))}
-    </ul>
-  );
-}
-
 function VerifyEmailNotice() {
   const { t } = useTranslation('web');
   usePageTitle(t('login.verifyTitle'));
-  return (
-    <section className="page page-message" aria-labelledby="page-heading">
-      <h1 id="page-heading">{t('login.verifyTitle')}</h1>
-      <p>{t('login.verifyText')}</p>
-    </section>
-  );
+  return <MessagePage heading={t('login.verifyTitle')} text={t('login.verifyText')} />;
 }
 
 /**
@@ -128,49 +115,30 @@ export function LoginPage() {
   if (verificationSent) return <VerifyEmailNotice />;
 
   const providers = configuration.socialaccount_providers;
-  const loginErrorsId = `${id}-login-errors`;
-  const passwordErrorsId = `${id}-password-errors`;
   return (
     <section className="page login-page" aria-labelledby="page-heading">
       <h1 id="page-heading">{t('login.title')}</h1>
       <form className="form" noValidate onSubmit={submit}>
-        {errors.general.length > 0 && (
-          <ul className="form-errors" role="alert">
-            {errors.general.map((message) => (
-              <li key={message}>{message}</li>
-            ))}
-          </ul>
-        )}
-        <div className="form-field">
-          <label htmlFor={`${id}-login`}>{t('login.username')}</label>
-          <input
-            ref={loginInput}
-            id={`${id}-login`}
-            name="login"
-            type="text"
-            autoComplete="username"
-            value={login}
-            onChange={(event) => setLogin(event.target.value)}
-            aria-invalid={errors.login.length > 0}
-            aria-describedby={errors.login.length > 0 ? loginErrorsId : undefined}
-          />
-          <FieldErrors id={loginErrorsId} errors={errors.login} />
-        </div>
-        <div className="form-field">
-          <label htmlFor={`${id}-password`}>{t('login.password')}</label>
-          <input
-            ref={passwordInput}
-            id={`${id}-password`}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            aria-invalid={errors.password.length > 0}
-            aria-describedby={errors.password.length > 0 ? passwordErrorsId : undefined}
-          />
-          <FieldErrors id={passwordErrorsId} errors={errors.password} />
-        </div>
+        <FormErrorList errors={errors.general} />
+        <TextField
+          inputRef={loginInput}
+          label={t('login.username')}
+          name="login"
+          autoComplete="username"
+          value={login}
+          onChange={setLogin}
+          errors={errors.login}
+        />
+        <TextField
+          inputRef={passwordInput}
+          label={t('login.password')}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+          errors={errors.password}
+        />
         <div className="form-field form-field-inline">
           <input
             id={`${id}-remember`}

@@ -1,11 +1,13 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfiguration } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
+import { FormErrorList } from '../../components/form/field-errors';
+import { TextField } from '../../components/form/text-field';
+import { MessagePage } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi, formErrorsOf, statusOf } from '../account/account-api';
 import { looksLikeEmail } from '../account/email-rule';
-import { FieldErrors, FormErrorList } from '../account/field-errors';
 
 /** Password reset request page (spec 2.3, 5): e-mail required and valid; 'Instructions emailed' after. */
 export function PasswordResetPage() {
@@ -14,7 +16,6 @@ export function PasswordResetPage() {
   const { contact_email: contactEmail } = useConfiguration();
   const title = t('pages.passwordReset.title');
   usePageTitle(title);
-  const id = useId();
   const [email, setEmail] = useState('');
   const [fieldErrors, setFieldErrors] = useState<string[]>([]);
   const [general, setGeneral] = useState<string[]>([]);
@@ -48,10 +49,11 @@ export function PasswordResetPage() {
 
   if (done) {
     return (
-      <section className="page page-message account-page" aria-labelledby="page-heading">
-        <h1 id="page-heading">{ta('passwordReset.done')}</h1>
-        <p>{ta('passwordReset.doneText')}</p>
-      </section>
+      <MessagePage
+        heading={ta('passwordReset.done')}
+        text={ta('passwordReset.doneText')}
+        className="account-page"
+      />
     );
   }
 
@@ -61,20 +63,15 @@ export function PasswordResetPage() {
       <p>{ta('passwordReset.intro')}</p>
       <form className="form" noValidate onSubmit={submit}>
         <FormErrorList errors={general} />
-        <div className="form-field">
-          <label htmlFor={`${id}-email`}>{ta('passwordReset.email')}</label>
-          <input
-            id={`${id}-email`}
-            name="email"
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            aria-invalid={fieldErrors.length > 0}
-            aria-describedby={fieldErrors.length > 0 ? `${id}-email-errors` : undefined}
-          />
-          <FieldErrors id={`${id}-email-errors`} errors={fieldErrors} />
-        </div>
+        <TextField
+          label={ta('passwordReset.email')}
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+          errors={fieldErrors}
+        />
         <div className="form-actions">
           <button type="submit" className="button button-primary" disabled={busy}>
             {ta('passwordReset.submit')}

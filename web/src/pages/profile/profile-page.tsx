@@ -1,5 +1,5 @@
 import type { AuthenticatedUser, EmailEntry, SocialAccount } from '@scriptorium/common/api/base';
-import { Check, ChevronDown, Pencil, Plus } from 'lucide-react';
+import { Check, ChevronDown, Pencil, Plus, Trash2 } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
@@ -7,9 +7,9 @@ import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { TextField } from '../../components/form/text-field';
 import { showToast } from '../../components/toast/toast';
 import { accountApi, fieldMessagesOf } from '../account/account-api';
-import { FieldErrors } from '../account/field-errors';
 import {
   AddEmailDialog,
   ChangePasswordDialog,
@@ -17,7 +17,7 @@ import {
   UploadAvatarDialog,
 } from './profile-dialogs';
 import './profile.css';
-import { TrashIcon } from '../../components/icons/trash-icon';
+import { IconButton } from '../../components/button/icon-button';
 
 type DialogState =
   | { kind: 'none' }
@@ -124,15 +124,11 @@ function EmailTable({
             </td>
             <td>
               {email.primary ? null : (
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={t('profile.deleteEmailOf', { email: email.address })}
-                  title={t('profile.deleteEmailOf', { email: email.address })}
-                  onClick={() => onRemove(email.address)}
-                >
-                  <TrashIcon />
-                </button>
+                <IconButton
+                  label={t('profile.deleteEmailOf', { email: email.address })}
+                  icon={Trash2}
+                  onPress={() => onRemove(email.address)}
+                />
               )}
             </td>
           </tr>
@@ -141,15 +137,7 @@ function EmailTable({
       <tfoot>
         <tr>
           <td colSpan={4}>
-            <button
-              type="button"
-              className="icon-button"
-              aria-label={t('profile.addEmail')}
-              title={t('profile.addEmail')}
-              onClick={onAdd}
-            >
-              <Plus aria-hidden="true" />
-            </button>
+            <IconButton label={t('profile.addEmail')} icon={Plus} onPress={onAdd} />
           </td>
         </tr>
       </tfoot>
@@ -215,20 +203,14 @@ export function ProfilePage() {
   }
 
   const nameField = (name: keyof typeof names, label: string, autoComplete: string) => (
-    <div className="form-field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        name={name}
-        type="text"
-        autoComplete={autoComplete}
-        value={names[name]}
-        onChange={(event) => setNames((current) => ({ ...current, [name]: event.target.value }))}
-        aria-invalid={(fieldErrors[name]?.length ?? 0) > 0}
-        aria-describedby={fieldErrors[name]?.length ? `${id}-${name}-errors` : undefined}
-      />
-      <FieldErrors id={`${id}-${name}-errors`} errors={fieldErrors[name]} />
-    </div>
+    <TextField
+      label={label}
+      name={name}
+      autoComplete={autoComplete}
+      value={names[name]}
+      onChange={(value) => setNames((current) => ({ ...current, [name]: value }))}
+      errors={fieldErrors[name]}
+    />
   );
 
   return (
@@ -252,15 +234,11 @@ export function ProfilePage() {
             <label htmlFor={`${id}-password`}>{ta('profile.password')}</label>
             <div className="profile-password">
               <input id={`${id}-password`} type="password" value="********" readOnly />
-              <button
-                type="button"
-                className="icon-button"
-                aria-label={ta('profile.editPassword')}
-                title={ta('profile.editPassword')}
-                onClick={() => setDialog({ kind: 'password' })}
-              >
-                <Pencil aria-hidden="true" />
-              </button>
+              <IconButton
+                label={ta('profile.editPassword')}
+                icon={Pencil}
+                onPress={() => setDialog({ kind: 'password' })}
+              />
             </div>
           </div>
         </form>
@@ -294,17 +272,13 @@ export function ProfilePage() {
                   <td>{account?.name ?? ''}</td>
                   <td>
                     {account ? (
-                      <button
-                        type="button"
-                        className="icon-button"
-                        aria-label={ta('profile.removeSocialOf', { provider: provider.name })}
-                        title={ta('profile.removeSocialOf', { provider: provider.name })}
-                        onClick={() =>
+                      <IconButton
+                        label={ta('profile.removeSocialOf', { provider: provider.name })}
+                        icon={Trash2}
+                        onPress={() =>
                           setDialog({ kind: 'removeSocial', account, providerName: provider.name })
                         }
-                      >
-                        <TrashIcon />
-                      </button>
+                      />
                     ) : (
                       <a href={`${provider.login_url}?process=connect`}>{ta('profile.connect')}</a>
                     )}

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { usePageTitle } from '../../app/page-title';
+import { Page } from '../../components/page/page';
 
 export interface TemplateEditorPageProps {
   /** The template id: the third segment of /templates/{id}/. */
@@ -9,11 +9,5 @@ export interface TemplateEditorPageProps {
 /** Template editor (plugin, spec 2.1). */
 export function TemplateEditorPage(_props: TemplateEditorPageProps) {
   const { t } = useTranslation('templates');
-  const title = t('editorTitle');
-  usePageTitle(title);
-  return (
-    <section className="page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{title}</h1>
-    </section>
-  );
+  return <Page heading={t('editorTitle')} title={t('editorTitle')} />;
 }

@@ -1,6 +1,9 @@
 import type { ImageCategory } from '@scriptorium/common/api/usermedia';
 import { useTranslation } from 'react-i18next';
-import { CategoriesDialog as SharedCategoriesDialog } from '../../components/categories-dialog/categories-dialog';
+import {
+  categoriesDialogTexts,
+  CategoriesDialog as SharedCategoriesDialog,
+} from '../../components/categories-dialog/categories-dialog';
 import { saveCategories } from './usermedia-api';
 
 export interface CategoriesDialogProps {
@@ -17,18 +20,7 @@ export function CategoriesDialog({ categories, online, onClose, onSaved }: Categ
     <SharedCategoriesDialog
       categories={categories}
       online={online}
-      texts={{
-        title: t('categoriesDialogTitle'),
-        categoryTitle: t('categoryTitle'),
-        newCategory: t('newCategory'),
-        addCategory: t('addCategory'),
-        removeCategory: (title) => t('removeCategory', { title }),
-        save: t('save'),
-        cancel: t('cancel'),
-        updated: t('categoriesUpdated'),
-        notUpdated: t('categoriesNotUpdated'),
-        offline: t('offline'),
-      }}
+      texts={categoriesDialogTexts(t, { title: 'categoriesDialogTitle', save: 'save' })}
       onSave={async ({ edits }) => onSaved(await saveCategories(edits))}
       onClose={onClose}
     />

@@ -9,6 +9,7 @@ import {
 import { X } from 'lucide-react';
 import { type DragEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CategoryChecks } from '../../components/categories-dialog/category-checks';
 import { Dialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
 import { LICENCE_CHOICES, licenceLabel } from './licence-options';
@@ -248,7 +249,7 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
                     {entry.status === 'waiting' || entry.status === 'error' ? (
                       <button
                         type="button"
-                        className="usermedia-icon-button"
+                        className="icon-button"
                         aria-label={t('removeFile', { name: entry.file.name })}
                         disabled={busy}
                         onClick={() =>
@@ -281,26 +282,18 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
             />
           </div>
         ) : null}
-        <fieldset className="form-field usermedia-categories">
-          <legend>{t('fieldCategories')}</legend>
-          {categories.length === 0 ? <p className="usermedia-hint">{t('noCategories')}</p> : null}
-          {categories.map((category) => (
-            <label key={category.id} className="form-field-inline">
-              <input
-                type="checkbox"
-                checked={cats.includes(category.id)}
-                onChange={(event) =>
-                  setCats((current) =>
-                    event.target.checked
-                      ? [...current, category.id]
-                      : current.filter((id) => id !== category.id),
-                  )
-                }
-              />
-              {category.category_title}
-            </label>
-          ))}
-        </fieldset>
+        <CategoryChecks
+          legend={t('fieldCategories')}
+          categories={categories}
+          checked={cats}
+          onChange={setCats}
+          empty={t('noCategories')}
+          className={{
+            fieldset: 'form-field usermedia-categories',
+            label: 'form-field-inline',
+            empty: 'usermedia-hint',
+          }}
+        />
         <div className="form-field">
           <label htmlFor={`${formId}-holder`}>{t('fieldCopyrightHolder')}</label>
           <input

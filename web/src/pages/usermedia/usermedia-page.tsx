@@ -185,7 +185,7 @@ export function UsermediaPage() {
         <button
           type="button"
           // Stays clickable offline: it then explains why nothing can be deleted (spec 5).
-          className={`usermedia-icon-button usermedia-delete${online ? '' : ' usermedia-offline'}`}
+          className={`icon-button usermedia-delete${online ? '' : ' usermedia-offline'}`}
           aria-label={t('deleteImage', { title: titleOf(image) })}
           onClick={() => askDelete([image.id])}
         >
