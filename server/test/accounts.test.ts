@@ -4,6 +4,7 @@ import { userApi } from '@scriptorium/common/api/endpoints/user';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, type TestClient, useServer } from './harness';
+import { addEmailAddress } from './seed';
 import { linkIn, mailText, useSmtpSink } from './smtp-sink';
 
 const REQUIRED = 'This field is required.';
@@ -316,10 +317,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
       const stranger = await server().buildUser();
       const browser = await server().loginAs(user);
       const second = `second-${user.id}@example.net`;
-      await server()
-        .ctx.db.insertInto('user_emails')
-        .values({ user_id: user.id, address: second, address_lower: second, is_primary: 0, verified: 0 })
-        .execute();
+      await addEmailAddress(server().ctx.db, user.id, second, false);
       expect((await browser.call(userApi.addEmail, { email: '' })).json()).toEqual({
         msg: { email: [REQUIRED] },
       });

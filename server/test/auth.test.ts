@@ -3,6 +3,7 @@ import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { describe, expect, it } from 'vitest';
 import { hashSessionId } from '../src/http/session';
 import { ENGINES, useServer } from './harness';
+import { addEmailAddress } from './seed';
 
 const WRONG = 'The username or e-mail address and the password do not match.';
 
@@ -57,16 +58,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
 
   it('logs in by any e-mail address of the user, case-insensitively', async () => {
     const user = await server().buildUser({ email: 'Grace.Hopper@Example.org' });
-    await server()
-      .ctx.db.insertInto('user_emails')
-      .values({
-        user_id: user.id,
-        address: 'grace@navy.example',
-        address_lower: 'grace@navy.example',
-        is_primary: 0,
-        verified: 1,
-      })
-      .execute();
+    await addEmailAddress(server().ctx.db, user.id, 'grace@navy.example', true);
     const byPrimary = await server()
       .client()
       .call(userApi.login, { login: 'GRACE.HOPPER@EXAMPLE.ORG', password: user.password });

@@ -3,6 +3,7 @@ import { baseApi, i18nApi } from '@scriptorium/common/api/endpoints/base';
 import { describe, expect, it } from 'vitest';
 import { seedFlatpages } from '../src/modules/base/commands/seed-flatpages';
 import { ENGINES, useServer } from './harness';
+import { addEmailAddress } from './seed';
 
 describe.each(ENGINES)('while the server starts or migrates (%s)', (engine) => {
   const server = useServer(engine, { ready: false });
@@ -59,16 +60,7 @@ describe.each(ENGINES)('configuration (%s)', (engine) => {
       lastName: 'Curie',
       email: 'Marie@Example.org',
     });
-    await server()
-      .ctx.db.insertInto('user_emails')
-      .values({
-        user_id: user.id,
-        address: 'mc@lab.example',
-        address_lower: 'mc@lab.example',
-        is_primary: 0,
-        verified: 0,
-      })
-      .execute();
+    await addEmailAddress(server().ctx.db, user.id, 'mc@lab.example', false);
     const browser = await server().loginAs(user);
     const body = (await browser.call(baseApi.configuration)).json();
     expect(configuration.parse(body)).toEqual(body);

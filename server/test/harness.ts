@@ -18,22 +18,11 @@ import { createMailer } from '../src/mail/mailer';
 import { seedFlatpages } from '../src/modules/base/commands/seed-flatpages';
 import { type CreateUserInput, createUser } from '../src/modules/user/commands/create-user';
 import type { UserRow } from '../src/modules/user/queries';
+import { postgresReachable } from './services';
 
 export type Engine = 'sqlite' | 'postgres';
 
 const REQUIRED = process.env.REQUIRE_SERVICES === '1';
-
-async function postgresReachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 /**
  * The engines every API suite runs on. PostgreSQL joins when TEST_DATABASE_URL reaches a server;
@@ -43,7 +32,7 @@ async function postgresReachable(url: string): Promise<boolean> {
 async function detectEngines(): Promise<Engine[]> {
   const url = process.env.TEST_DATABASE_URL;
   if (REQUIRED) return ['sqlite', 'postgres'];
-  if (url && (await postgresReachable(url))) return ['sqlite', 'postgres'];
+  if (url && (await postgresReachable(url, 3000))) return ['sqlite', 'postgres'];
   if (url) console.warn(`TEST_DATABASE_URL is set but PostgreSQL does not answer: PostgreSQL leg skipped.`);
   return ['sqlite'];
 }

@@ -11,6 +11,18 @@ import { ENGINES, useServer } from './harness';
 const execFileAsync = promisify(execFile);
 const MANAGE = path.resolve(import.meta.dirname, '../src/cli/manage.ts');
 
+/** The arguments of `createuser` with a username, an address, 'pw' as password and `more`. */
+const createuser = (username: string, email: string, ...more: string[]) => [
+  'createuser',
+  '--username',
+  username,
+  '--email',
+  email,
+  '--password',
+  'pw',
+  ...more,
+];
+
 interface Outcome {
   code: number;
   stdout: string;
@@ -82,30 +94,13 @@ describe.each(ENGINES)('npm run manage (%s)', (engine) => {
 
   it('exits with 1 and a clear message for a taken username', async () => {
     await server().buildUser({ username: 'taken', email: 'taken@example.org' });
-    const result = await manageProcess(
-      'createuser',
-      '--username',
-      'TAKEN',
-      '--email',
-      'new@example.org',
-      '--password',
-      'pw',
-    );
+    const result = await manageProcess(...createuser('TAKEN', 'new@example.org'));
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('The username "TAKEN" is already taken.\n');
   }, 60_000);
 
   it('creates staff users', async () => {
-    const result = await manage([
-      'createuser',
-      '--username',
-      'admin',
-      '--email',
-      'admin@example.org',
-      '--password',
-      'pw',
-      '--staff',
-    ]);
+    const result = await manage(createuser('admin', 'admin@example.org', '--staff'));
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Created staff user "admin" \(id \d+\)\.$/);
     const row = await server()
@@ -118,26 +113,10 @@ describe.each(ENGINES)('npm run manage (%s)', (engine) => {
 
   it('refuses an e-mail address another user has, case-insensitively, and a malformed one', async () => {
     await server().buildUser({ email: 'Owner@Example.org' });
-    const taken = await manage([
-      'createuser',
-      '--username',
-      'fresh',
-      '--email',
-      'owner@example.ORG',
-      '--password',
-      'pw',
-    ]);
+    const taken = await manage(createuser('fresh', 'owner@example.ORG'));
     expect(taken.code).toBe(1);
     expect(taken.stderr).toBe('The e-mail address "owner@example.ORG" already belongs to a user.');
-    const malformed = await manage([
-      'createuser',
-      '--username',
-      'fresh',
-      '--email',
-      'not-an-address',
-      '--password',
-      'pw',
-    ]);
+    const malformed = await manage(createuser('fresh', 'not-an-address'));
     expect(malformed.code).toBe(1);
     expect(malformed.stderr).toBe('"not-an-address" is not a valid e-mail address.');
     const row = await server()

@@ -43,3 +43,22 @@ export async function insertSharedDocument(
   await shareDocument(db, id, holder);
   return id;
 }
+
+/** Adds another e-mail address to a user straight in the database (not primary). */
+export async function addEmailAddress(
+  db: Db,
+  userId: number,
+  address: string,
+  verified: boolean,
+): Promise<void> {
+  await db
+    .insertInto('user_emails')
+    .values({
+      user_id: userId,
+      address,
+      address_lower: address.toLowerCase(),
+      is_primary: 0,
+      verified: verified ? 1 : 0,
+    })
+    .execute();
+}

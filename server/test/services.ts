@@ -1,13 +1,8 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
-/** Whether both PostgreSQL and Redis answer, for the suites and benchmarks that need the two together. */
-export async function postgresAndRedisReachable(
-  databaseUrl: string,
-  redisUrl: string,
-  timeoutMs: number,
-): Promise<boolean> {
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: timeoutMs });
+/** Whether Redis answers a ping at `redisUrl` (no retries: a missing Redis is told at once). */
+export async function redisReachable(redisUrl: string): Promise<boolean> {
   const redis = new Redis(redisUrl, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
@@ -15,15 +10,35 @@ export async function postgresAndRedisReachable(
   });
   redis.on('error', () => undefined);
   try {
-    await client.connect();
     await redis.connect();
     return (await redis.ping()) === 'PONG';
   } catch {
     return false;
   } finally {
-    await client.end().catch(() => undefined);
     redis.disconnect();
   }
+}
+
+/** Whether PostgreSQL accepts a connection at `databaseUrl` within `timeoutMs`. */
+export async function postgresReachable(databaseUrl: string, timeoutMs: number): Promise<boolean> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: timeoutMs });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Whether both PostgreSQL and Redis answer, for the suites and benchmarks that need the two together. */
+export async function postgresAndRedisReachable(
+  databaseUrl: string,
+  redisUrl: string,
+  timeoutMs: number,
+): Promise<boolean> {
+  return (await postgresReachable(databaseUrl, timeoutMs)) && (await redisReachable(redisUrl));
 }
 
 /** The PostgreSQL (with the right to create databases) and Redis of the tests that need both. */

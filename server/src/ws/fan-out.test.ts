@@ -1,28 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { redisReachable } from '../../test/services';
 import { type FanOut, type FanOutEvent, MemoryFanOut, RedisFanOut, redisPrefix } from './fan-out';
 
 const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
-async function redisReachable(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-const REDIS = process.env.REQUIRE_SERVICES === '1' || (await redisReachable());
+const REDIS = process.env.REQUIRE_SERVICES === '1' || (await redisReachable(REDIS_URL));
 if (!REDIS) console.warn(`Redis at ${REDIS_URL} not reachable: Redis fan-out tests skipped.`);
 
 const event = (message: string): FanOutEvent => ({ kind: 'system_message', message });
