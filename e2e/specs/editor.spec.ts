@@ -275,7 +275,7 @@ test('a document that cannot be loaded says so and offers the way back', async (
   await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
 });
 
-test('write-tracked cannot change the text yet; a removed right closes the document at once', async ({
+test('write-tracked writes suggestions the owner sees; a removed right closes the document at once', async ({
   browser,
 }) => {
   test.setTimeout(60_000);
@@ -286,8 +286,13 @@ test('write-tracked cannot change the text yet; a removed right closes the docum
   await saved(annPage);
   await bobPage.goto(`/document/${id}`);
   await expect(body(bobPage)).toHaveText('Ann only.');
-  await expect(bobPage.locator('.editor-document')).toHaveAttribute('contenteditable', 'false');
-  await expect(bobPage.getByRole('toolbar', { name: 'Editing tools' })).toHaveCount(0);
+  await expect(bobPage.getByText('Your changes are recorded as suggestions.')).toBeVisible();
+  await body(bobPage).locator('p').first().click();
+  await bobPage.keyboard.press('End');
+  await bobPage.keyboard.type(' Bob adds.');
+  await saved(bobPage);
+  // Bob's text reaches Ann as a suggestion (an insertion mark), not as plain text.
+  await expect(body(annPage).locator('span.insertion')).toHaveText(' Bob adds.');
 
   await apiCall(annPage, documentsApi.accessSave, { id, access: [] });
   await expect(bobPage.getByText('You no longer have access to this document.')).toBeVisible();

@@ -100,10 +100,13 @@ const BLOCK_TYPES = [
 /** The toolbar: text style, then the actions that have an icon. */
 export function EditorToolbar({ view, canWrite, run, may }: MenuProps) {
   const { t } = useTranslation('editor');
-  if (!canWrite && !may) return null;
+  // Someone who cannot write gets a toolbar only for commenting (read rights: no editing tools).
+  const buttons = EDITOR_ACTIONS.filter(
+    (action) => action.icon && (may ? may(action) : true) && (canWrite || action.need === 'comment'),
+  );
+  if (!canWrite && buttons.length === 0) return null;
   const blockActions = EDITOR_ACTIONS.filter((action) => BLOCK_TYPES.includes(action.id));
   const activeBlock = blockActions.find((action) => action.active?.(view.state));
-  const buttons = EDITOR_ACTIONS.filter((action) => action.icon && (may ? may(action) : true));
   return (
     <div className="editor-toolbar" role="toolbar" aria-label={t('toolbar')}>
       {canWrite ? (
