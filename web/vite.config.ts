@@ -50,7 +50,9 @@ function serviceWorker(): Plugin {
   return {
     name: 'scriptorium-service-worker',
     apply: 'build',
-    generateBundle(_options, bundle) {
+    // writeBundle, not generateBundle: by then Vite has dropped the empty JS chunks of CSS-only
+    // modules, which generateBundle still lists (the worker's install failed on their 404).
+    writeBundle(options, bundle) {
       const files = Object.keys(bundle)
         .filter((name) => /\.(js|css|woff2)$/.test(name))
         .sort();
@@ -59,7 +61,7 @@ function serviceWorker(): Plugin {
       const source = readFileSync(new URL('./src/offline/sw.js', import.meta.url), 'utf8')
         .replace("'__SCRIPTORIUM_VERSION__'", JSON.stringify(version))
         .replace("['__SCRIPTORIUM_PRECACHE__']", JSON.stringify(precache));
-      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+      writeFileSync(path.join(options.dir ?? 'dist', 'sw.js'), source);
     },
   };
 }
