@@ -12,9 +12,9 @@ import { chromium } from '@playwright/test';
 import type { EntryData } from '@scriptorium/common/bibliography/types';
 import { addToBibliography } from '@scriptorium/common/editor/academic-commands';
 import { schema } from '@scriptorium/common/editor/schema';
-import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState } from 'prosemirror-state';
+import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
 
@@ -41,7 +41,6 @@ function entry(index: number): EntryData {
 
 /** The body: PARAGRAPHS paragraphs, each with an equation and two citations (or plain text). */
 function academicDocument(withNodes: boolean): PMNode {
-  const empty = createDocument(schema, standardArticle, { title: 'Many citations' });
   const paragraphs: PMNode[] = [];
   for (let i = 0; i < PARAGRAPHS; i++) {
     const latex = `x_{${i}}^2 + \\frac{a}{${i + 1}}`;
@@ -67,11 +66,7 @@ function academicDocument(withNodes: boolean): PMNode {
       ),
     );
   }
-  const parts: PMNode[] = [];
-  empty.forEach((node) => {
-    parts.push(node.attrs.id === 'body' ? node.type.create(node.attrs, paragraphs) : node);
-  });
-  const doc = schema.nodes.doc.create(empty.attrs, parts);
+  const doc = articleWithBody('Many citations', paragraphs);
   if (!withNodes) return doc;
   const entries = new Map<string, EntryData>();
   for (let i = 0; i < ENTRIES; i++) entries.set(`1-${i}`, entry(i));

@@ -11,6 +11,7 @@ import type { StepJson } from '@scriptorium/common/ws/document-messages';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { appendSteps, SNAPSHOT_EVERY } from '../server/src/modules/documents/collab/store';
+import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
 
@@ -31,16 +32,6 @@ const VOCABULARY =
 
 /** A document of the standard template whose body holds WORDS words in paragraphs. */
 function longDocument(): PMNode {
-  const empty = createDocument(schema, standardArticle, { title: 'A long manuscript' });
-  let bodyPos = -1;
-  let bodyNode: PMNode | null = null;
-  empty.forEach((node, offset) => {
-    if (node.attrs.id === 'body') {
-      bodyPos = offset;
-      bodyNode = node;
-    }
-  });
-  if (!bodyNode) throw new Error('no body part');
   const paragraphs: PMNode[] = [];
   let word = 0;
   while (word < WORDS) {
@@ -49,9 +40,7 @@ function longDocument(): PMNode {
       words.push(VOCABULARY[(word * 7) % VOCABULARY.length]);
     paragraphs.push(schema.nodes.paragraph.create(null, schema.text(`${words.join(' ')}.`)));
   }
-  const body = bodyNode as PMNode;
-  const tr = new Transform(empty).replaceWith(bodyPos + 1, bodyPos + body.nodeSize - 1, paragraphs);
-  return tr.doc;
+  return articleWithBody('A long manuscript', paragraphs);
 }
 
 /** Text positions inside the body's paragraphs (start and end of each), to type into. */

@@ -5,9 +5,9 @@
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { schema } from '@scriptorium/common/editor/schema';
-import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
+import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
@@ -22,23 +22,12 @@ const KEYSTROKES = 150;
 
 /** The standard article with PARAGRAPHS paragraphs of plain words. */
 function plainDocument(): PMNode {
-  const empty = createDocument(schema, standardArticle, { title: 'Reviewed manuscript' });
-  let bodyPos = -1;
-  let body: PMNode | null = null;
-  empty.forEach((node, offset) => {
-    if (node.attrs.id === 'body') {
-      bodyPos = offset;
-      body = node;
-    }
-  });
-  if (!body) throw new Error('no body part');
   const paragraphs: PMNode[] = [];
   for (let p = 0; p < PARAGRAPHS; p++) {
     const words = Array.from({ length: WORDS_PER_PARAGRAPH }, (_, w) => `word${(p * 31 + w * 7) % 97}`);
     paragraphs.push(schema.nodes.paragraph.create(null, schema.text(`${words.join(' ')}.`)));
   }
-  return new Transform(empty).replaceWith(bodyPos + 1, bodyPos + (body as PMNode).nodeSize - 1, paragraphs)
-    .doc;
+  return articleWithBody('Reviewed manuscript', paragraphs);
 }
 
 /** Word ranges of the body, in document order. */
