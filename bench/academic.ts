@@ -8,12 +8,12 @@
 //   keystrokes while that runs: keystroke to paint, max and p95. Goal: no keystroke over 16 ms.
 // Prints figures and ratios; asserts nothing.
 import path from 'node:path';
-import { chromium } from '@playwright/test';
 import type { EntryData } from '@scriptorium/common/bibliography/types';
 import { addToBibliography } from '@scriptorium/common/editor/academic-commands';
 import { schema } from '@scriptorium/common/editor/schema';
 import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState } from 'prosemirror-state';
+import { launchBenchBrowser, median } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
@@ -76,10 +76,7 @@ function academicDocument(withNodes: boolean): PMNode {
 
 async function main(): Promise<void> {
   const server = await startBenchServer('academic', { WEB_DIST });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     await createBenchUser(server.ctx, 'scholar');
     const headers = await loginHeaders(server.base, 'scholar');
@@ -135,7 +132,6 @@ async function main(): Promise<void> {
       academicRuns.push(await open(academicId, true));
       plainRuns.push(await open(plainId, false));
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const full = median(academicRuns);
     const plain = median(plainRuns);
     console.log(

@@ -4,13 +4,13 @@
 //   (4) keystroke to paint in that document, p95. Goal: <= 16 ms.
 // Uses the current build (web/dist, or WEB_DIST). Prints figures and ratios; asserts nothing.
 import path from 'node:path';
-import { chromium } from '@playwright/test';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import type { StepJson } from '@scriptorium/common/ws/document-messages';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { appendSteps, SNAPSHOT_EVERY } from '../server/src/modules/documents/collab/store';
+import { launchBenchBrowser, median, profiled } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
@@ -55,10 +55,7 @@ function paragraphStarts(doc: PMNode): number[] {
 
 async function main(): Promise<void> {
   const server = await startBenchServer('editor-open', { WEB_DIST });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     const owner = await createBenchUser(server.ctx, 'writer');
     const headers = await loginHeaders(server.base, 'writer');
@@ -152,7 +149,6 @@ async function main(): Promise<void> {
       withHistory.push(await openTime(historyId));
       snapshotOnly.push(await openTime(snapshotId));
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const history = median(withHistory);
     const alone = median(snapshotOnly);
     console.log(
@@ -170,28 +166,8 @@ async function main(): Promise<void> {
       .locator('.editor-document p')
       .nth(Math.floor(paragraphs / 2))
       .click();
-    // BENCH_PROFILE=1: where the time of the keystrokes goes (self time by function, top 15).
-    const cdp = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : null;
-    if (cdp) {
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.start');
-    }
-    const latencies = await measureKeystrokes(page, KEYSTROKES);
-    if (cdp) {
-      const { profile } = await cdp.send('Profiler.stop');
-      const self = new Map<string, number>();
-      const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples?.length ?? 1);
-      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-      for (const sample of profile.samples ?? []) {
-        const node = byId.get(sample);
-        if (!node) continue;
-        const frame = node.callFrame;
-        const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
-        self.set(key, (self.get(key) ?? 0) + interval / 1000);
-      }
-      for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
-        console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
-    }
+    // BENCH_PROFILE=1: where the time of the keystrokes goes.
+    const latencies = await profiled(page, () => measureKeystrokes(page, KEYSTROKES));
     const sorted = [...latencies].sort((a, b) => a - b);
     const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
     console.log(

@@ -10,12 +10,12 @@
 // Prints figures and ratios; asserts nothing.
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium } from '@playwright/test';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import type { Node as PMNode } from 'prosemirror-model';
 import { TextSelection } from 'prosemirror-state';
 import { nodeSocketFactory } from '../server/src/ws/node-socket';
 import { DocumentConnection } from '../web/src/pages/editor/document-connection';
+import { launchBenchBrowser, median } from './lib/browser';
 import { BENCH_PASSWORD, benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -122,10 +122,7 @@ async function mergeAndSend(
 
 async function offlineStart(): Promise<{ online: number; offline: number }> {
   const server = await startBenchServer('offline-start', { WEB_DIST });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     await createBenchUser(server.ctx, 'reader');
     const context = await browser.newContext({ baseURL: server.base });
@@ -160,7 +157,6 @@ async function offlineStart(): Promise<{ online: number; offline: number }> {
       await navigator.serviceWorker.ready;
     });
     await firstRows();
-    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const online: number[] = [];
     const offline: number[] = [];
     for (let i = 0; i < STARTS; i++) {

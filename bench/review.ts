@@ -3,10 +3,10 @@
 // keystroke to paint (p50, p95). Goal: <= 1.5x on both. Uses the current build (web/dist, or
 // WEB_DIST). Prints figures and ratios; asserts nothing.
 import path from 'node:path';
-import { chromium } from '@playwright/test';
 import { schema } from '@scriptorium/common/editor/schema';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
+import { launchBenchBrowser, median, profiled } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
@@ -78,10 +78,7 @@ function reviewedDocument(plain: PMNode): PMNode {
 
 async function main(): Promise<void> {
   const server = await startBenchServer('review', { WEB_DIST });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     const owner = await createBenchUser(server.ctx, 'reviewer');
     const headers = await loginHeaders(server.base, 'reviewer');
@@ -147,25 +144,8 @@ async function main(): Promise<void> {
       return performance.now() - t0;
     };
     await openTime(plainId);
-    if (process.env.BENCH_PROFILE) {
-      // Where the time of opening the reviewed document goes (self time by function, top 15).
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.start');
-      await openTime(reviewedId);
-      const { profile } = await cdp.send('Profiler.stop');
-      const self = new Map<string, number>();
-      const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples?.length ?? 1);
-      const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-      for (const sample of profile.samples ?? []) {
-        const frame = byId.get(sample)?.callFrame;
-        if (!frame) continue;
-        const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
-        self.set(key, (self.get(key) ?? 0) + interval / 1000);
-      }
-      for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
-        console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
-    }
+    // BENCH_PROFILE=1: where the time of opening the reviewed document goes.
+    if (process.env.BENCH_PROFILE) await profiled(page, () => openTime(reviewedId));
     await openTime(reviewedId);
     const plainOpens: number[] = [];
     const reviewedOpens: number[] = [];
@@ -173,7 +153,6 @@ async function main(): Promise<void> {
       plainOpens.push(await openTime(plainId));
       reviewedOpens.push(await openTime(reviewedId));
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const openPlain = median(plainOpens);
     const openReviewed = median(reviewedOpens);
     console.log(

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context';
-import { sendAccountMail } from '../user/account-mail';
+import { sendPasswordLinkMail } from '../user/account-mail';
 import type { UserRow } from '../user/queries';
 
 /** The mail of an account staff created: a link to set the first password (a reset key). */
@@ -9,13 +9,9 @@ export async function sendSetPasswordMail(
   to: string,
   key: string,
 ): Promise<void> {
-  await sendAccountMail(ctx, user, to, (t, values) => ({
-    subject: t('admin:mail.setPasswordSubject', values),
-    paragraphs: [
-      t('accounts.mail.greeting', values),
-      t('admin:mail.setPasswordText', values),
-      t('admin:mail.setPasswordExpiry', values),
-    ],
-    link: `${ctx.config.siteUrl}/account/change-password/${encodeURIComponent(key)}`,
-  }));
+  await sendPasswordLinkMail(ctx, user, to, key, {
+    subject: 'admin:mail.setPasswordSubject',
+    text: 'admin:mail.setPasswordText',
+    note: 'admin:mail.setPasswordExpiry',
+  });
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { ownsAll } from '../../db/owned';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
 
@@ -8,35 +9,9 @@ import { HttpError } from '../../http/errors';
  */
 type Executor = Kysely<Database> | Transaction<Database>;
 
-// Stays well under SQLite's and PostgreSQL's limits on bound parameters.
-const ID_BATCH = 900;
-
-async function countOwn(
-  db: Executor,
-  table: 'bib_entries' | 'bib_categories',
-  ownerId: number,
-  ids: readonly number[],
-): Promise<number> {
-  let found = 0;
-  for (let i = 0; i < ids.length; i += ID_BATCH) {
-    const batch = ids.slice(i, i + ID_BATCH);
-    const row = await db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('owner_id', '=', ownerId)
-      .where('id', 'in', batch)
-      .executeTakeFirstOrThrow();
-    found += Number(row.n);
-  }
-  return found;
-}
-
 /** 404 unless every id names an entry of the owner. */
 export async function assertOwnEntries(db: Executor, ownerId: number, ids: readonly number[]): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length > 0 && (await countOwn(db, 'bib_entries', ownerId, unique)) !== unique.length) {
-    throw new HttpError(404);
-  }
+  if (!(await ownsAll(db, 'bib_entries', ownerId, ids))) throw new HttpError(404);
 }
 
 /** 404 unless every id names a category of the owner. */
@@ -45,8 +20,5 @@ export async function assertOwnCategories(
   ownerId: number,
   ids: readonly number[],
 ): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length > 0 && (await countOwn(db, 'bib_categories', ownerId, unique)) !== unique.length) {
-    throw new HttpError(404);
-  }
+  if (!(await ownsAll(db, 'bib_categories', ownerId, ids))) throw new HttpError(404);
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { countOwned } from '../../db/owned';
 import type { Database } from '../../db/schema';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -42,14 +43,9 @@ export async function touchOwnerState(
   ownerId: number,
   before: OwnerState,
 ): Promise<OwnerState> {
-  const count = await trx
-    .selectFrom('bib_entries')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirstOrThrow();
   const state = {
     last_modified: Math.max(Date.now(), before.last_modified + 1),
-    number_of_entries: Number(count.n),
+    number_of_entries: await countOwned(trx, 'bib_entries', ownerId),
   };
   await trx.updateTable('bib_owner_state').set(state).where('owner_id', '=', ownerId).execute();
   return state;

@@ -42,21 +42,40 @@ export async function sendAccountMail(
   await ctx.mailer.send({ to, ...render(compose(t, values), t, site) });
 }
 
+/** The translation keys of a mail that carries a link to set a password. */
+export interface PasswordLinkTexts {
+  subject: string;
+  text: string;
+  /** The paragraph after the text: when the link expires, what to do if it was not asked for. */
+  note: string;
+}
+
+/** A mail with a link to set a password (a reset key): the password reset and staff-made accounts. */
+export async function sendPasswordLinkMail(
+  ctx: AppContext,
+  user: UserRow,
+  to: string,
+  key: string,
+  texts: PasswordLinkTexts,
+): Promise<void> {
+  await sendAccountMail(ctx, user, to, (t, values) => ({
+    subject: t(texts.subject, values),
+    paragraphs: [t('accounts.mail.greeting', values), t(texts.text, values), t(texts.note, values)],
+    link: `${ctx.config.siteUrl}/account/change-password/${encodeURIComponent(key)}`,
+  }));
+}
+
 export async function sendPasswordResetMail(
   ctx: AppContext,
   user: UserRow,
   to: string,
   key: string,
 ): Promise<void> {
-  await sendAccountMail(ctx, user, to, (t, values) => ({
-    subject: t('accounts.mail.resetSubject', values),
-    paragraphs: [
-      t('accounts.mail.greeting', values),
-      t('accounts.mail.resetText', values),
-      t('accounts.mail.resetIgnore', values),
-    ],
-    link: `${ctx.config.siteUrl}/account/change-password/${encodeURIComponent(key)}`,
-  }));
+  await sendPasswordLinkMail(ctx, user, to, key, {
+    subject: 'accounts.mail.resetSubject',
+    text: 'accounts.mail.resetText',
+    note: 'accounts.mail.resetIgnore',
+  });
 }
 
 export async function sendConfirmationMail(

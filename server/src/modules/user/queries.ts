@@ -4,6 +4,13 @@ import type { UsersTable } from '../../db/schema';
 
 export type UserRow = Selectable<UsersTable>;
 
+/** Whether another account (any but exceptUserId) already has this username, in any case. */
+export async function usernameTaken(db: Db, username: string, exceptUserId?: number): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where('username_lower', '=', username.toLowerCase());
+  if (exceptUserId !== undefined) query = query.where('id', '!=', exceptUserId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
 export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }

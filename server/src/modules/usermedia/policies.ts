@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { ownsAll } from '../../db/owned';
 import { HttpError } from '../../http/errors';
 
 /**
@@ -9,15 +10,7 @@ import { HttpError } from '../../http/errors';
 
 /** 404 unless every id names a category of the owner. */
 export async function assertOwnCategories(db: Db, ownerId: number, ids: readonly number[]): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const found = await db
-    .selectFrom('usermedia_categories')
-    .select('id')
-    .where('owner_id', '=', ownerId)
-    .where('id', 'in', unique)
-    .execute();
-  if (found.length !== unique.length) throw new HttpError(404);
+  if (!(await ownsAll(db, 'usermedia_categories', ownerId, ids))) throw new HttpError(404);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { countOwned } from '../../db/owned';
 import { preparedQuery } from '../../db/prepared';
 import type { CategoryRow, ImageRow } from './presenters';
 
@@ -114,14 +115,9 @@ export async function touchImageState(trx: Executor, ownerId: number): Promise<I
     .select('last_modified')
     .where('owner_id', '=', ownerId)
     .executeTakeFirstOrThrow();
-  const count = await trx
-    .selectFrom('usermedia_images')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirstOrThrow();
   const state = {
     last_modified: Math.max(Date.now(), Number(before.last_modified) + 1),
-    number_of_images: Number(count.n),
+    number_of_images: await countOwned(trx, 'usermedia_images', ownerId),
   };
   await trx.updateTable('usermedia_owner_state').set(state).where('owner_id', '=', ownerId).execute();
   return state;

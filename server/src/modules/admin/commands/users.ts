@@ -1,6 +1,7 @@
 import type { AdminDeletionSummary, AdminUser } from '@scriptorium/common/api/admin';
 import type { AppContext } from '../../../context';
 import type { Db, Dialect } from '../../../db/database';
+import { countOwned } from '../../../db/owned';
 import { FormError, HttpError } from '../../../http/errors';
 import { enqueueMailJob, type MailJobLog } from '../../../mail/queue';
 import { endLiveSessions } from '../../../ws/hub';
@@ -9,7 +10,7 @@ import { createUser, UserConflictError } from '../../user/commands/create-user';
 import { removeAccount } from '../../user/commands/delete-account';
 import { sendEmailConfirmation } from '../../user/commands/email-confirmation';
 import { hashKey, newKey } from '../../user/keys';
-import { findUserById, type UserRow } from '../../user/queries';
+import { findUserById, type UserRow, usernameTaken } from '../../user/queries';
 import { audit } from '../audit';
 import { sendSetPasswordMail } from '../mail';
 import { presentAdminUser } from '../user-search';
@@ -93,14 +94,8 @@ export async function updateAccount(
   const user = await targetUser(ctx.db, input.id);
   if (user.id === staff.id && !input.is_staff) throw fieldError('is_staff', 'admin:errors.ownStaff');
   await ctx.db.transaction().execute(async (trx) => {
-    const lowered = input.username.toLowerCase();
-    const taken = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('username_lower', '=', lowered)
-      .where('id', '!=', user.id)
-      .executeTakeFirst();
-    if (taken) throw fieldError('username', 'admin:errors.usernameTaken');
+    if (await usernameTaken(trx, input.username, user.id))
+      throw fieldError('username', 'admin:errors.usernameTaken');
     if (
       user.is_staff &&
       !input.is_staff &&
@@ -113,7 +108,7 @@ export async function updateAccount(
       .updateTable('users')
       .set({
         username: input.username,
-        username_lower: lowered,
+        username_lower: input.username.toLowerCase(),
         first_name: input.first_name,
         last_name: input.last_name,
         is_staff: input.is_staff ? 1 : 0,
@@ -169,33 +164,16 @@ export async function setAccountActive(
 
 export async function deletionSummary(db: Db, id: number): Promise<AdminDeletionSummary> {
   await targetUser(db, id);
-  const count = async (query: { executeTakeFirstOrThrow(): Promise<{ count: number | string | bigint }> }) =>
-    Number((await query.executeTakeFirstOrThrow()).count);
   const [documents, images, bibliography, contacts] = await Promise.all([
-    count(
-      db
-        .selectFrom('documents')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('owner_id', '=', id),
-    ),
-    count(
-      db
-        .selectFrom('usermedia_images')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('owner_id', '=', id),
-    ),
-    count(
-      db
-        .selectFrom('bib_entries')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('owner_id', '=', id),
-    ),
-    count(
-      db
-        .selectFrom('contacts')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('user_id', '=', id),
-    ),
+    countOwned(db, 'documents', id),
+    countOwned(db, 'usermedia_images', id),
+    countOwned(db, 'bib_entries', id),
+    db
+      .selectFrom('contacts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', id)
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.count)),
   ]);
   return { documents, images, bibliography, contacts };
 }

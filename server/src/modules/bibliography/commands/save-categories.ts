@@ -1,5 +1,6 @@
 import type { BibCategory } from '@scriptorium/common/bibliography/types';
 import type { AppContext } from '../../../context';
+import { writeCategoryEdits } from '../../../db/category-edits';
 import { assertOwnCategories } from '../policies';
 import { presentCategory } from '../presenters';
 import { listOwnCategories } from '../queries';
@@ -24,21 +25,7 @@ export async function saveCategories(
       ownerId,
       edits.filter((e) => e.id !== 0).map((e) => e.id),
     );
-    for (const edit of edits) {
-      if (edit.id === 0) {
-        await trx
-          .insertInto('bib_categories')
-          .values({ owner_id: ownerId, category_title: edit.title })
-          .execute();
-      } else {
-        await trx
-          .updateTable('bib_categories')
-          .set({ category_title: edit.title })
-          .where('owner_id', '=', ownerId)
-          .where('id', '=', edit.id)
-          .execute();
-      }
-    }
+    await writeCategoryEdits(trx, 'bib_categories', ownerId, edits);
     return (await listOwnCategories(trx, ownerId)).map(presentCategory);
   });
 }

@@ -1,7 +1,7 @@
 import { isValidUsername } from '@scriptorium/common/api/user';
 import type { AppContext } from '../../../context';
 import { hashPassword } from '../passwords';
-import { findUserById, type UserRow } from '../queries';
+import { findUserById, type UserRow, usernameTaken } from '../queries';
 
 export interface CreateUserInput {
   username: string;
@@ -34,12 +34,7 @@ export async function createUser(ctx: Pick<AppContext, 'db'>, input: CreateUserI
   // Hash outside the transaction: argon2 takes tens of milliseconds and SQLite has one writer.
   const passwordHash = input.password === null ? null : await hashPassword(input.password);
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const nameTaken = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('username_lower', '=', username.toLowerCase())
-      .executeTakeFirst();
-    if (nameTaken) throw new UserConflictError('username');
+    if (await usernameTaken(trx, username)) throw new UserConflictError('username');
     const emailTaken = await trx
       .selectFrom('user_emails')
       .select('id')

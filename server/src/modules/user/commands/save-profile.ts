@@ -1,7 +1,7 @@
 import { isValidUsername } from '@scriptorium/common/api/user';
 import type { AppContext } from '../../../context';
 import { fieldError } from '../field-errors';
-import type { UserRow } from '../queries';
+import { type UserRow, usernameTaken } from '../queries';
 
 export interface ProfileInput {
   username: string;
@@ -14,13 +14,8 @@ export async function saveProfile(ctx: AppContext, user: UserRow, input: Profile
   if (!isValidUsername(input.username)) throw fieldError('username', 'accounts.usernameInvalid');
   const lowered = input.username.toLowerCase();
   await ctx.db.transaction().execute(async (trx) => {
-    const taken = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('username_lower', '=', lowered)
-      .where('id', '!=', user.id)
-      .executeTakeFirst();
-    if (taken) throw fieldError('username', 'accounts.usernameTaken');
+    if (await usernameTaken(trx, input.username, user.id))
+      throw fieldError('username', 'accounts.usernameTaken');
     await trx
       .updateTable('users')
       .set({

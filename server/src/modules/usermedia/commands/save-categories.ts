@@ -4,6 +4,7 @@ import {
   normaliseCategoryEdits,
 } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
+import { writeCategoryEdits } from '../../../db/category-edits';
 import { lockOwner } from '../../../db/owner-lock';
 import { assertOwnCategories } from '../policies';
 import { presentCategory } from '../presenters';
@@ -38,21 +39,7 @@ export async function saveCategories(
         .where('id', 'in', goneIds)
         .execute();
     }
-    for (const edit of edits) {
-      if (edit.id === 0) {
-        await trx
-          .insertInto('usermedia_categories')
-          .values({ owner_id: ownerId, category_title: edit.title })
-          .execute();
-      } else {
-        await trx
-          .updateTable('usermedia_categories')
-          .set({ category_title: edit.title })
-          .where('owner_id', '=', ownerId)
-          .where('id', '=', edit.id)
-          .execute();
-      }
-    }
+    await writeCategoryEdits(trx, 'usermedia_categories', ownerId, edits);
     await touchImageState(trx, ownerId);
     return (await listOwnCategories(trx, ownerId)).map(presentCategory);
   });

@@ -1,0 +1,38 @@
+import { type Browser, chromium, type Page } from '@playwright/test';
+
+/** Debian's Chromium (CHROMIUM_PATH elsewhere), as the browser specs launch it. */
+export function launchBenchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+}
+
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
+/**
+ * Runs the work; with BENCH_PROFILE=1 also prints where the page's time went meanwhile (self time
+ * by function, top 15, from the DevTools CPU profiler).
+ */
+export async function profiled<T>(page: Page, work: () => Promise<T>): Promise<T> {
+  if (!process.env.BENCH_PROFILE) return work();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.start');
+  const result = await work();
+  const { profile } = await cdp.send('Profiler.stop');
+  const self = new Map<string, number>();
+  const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples?.length ?? 1);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  for (const sample of profile.samples ?? []) {
+    const frame = byId.get(sample)?.callFrame;
+    if (!frame) continue;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + interval / 1000);
+  }
+  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
+  return result;
+}
