@@ -39,33 +39,15 @@ function newUser(options: UserOptions): TestUser {
 
 /**
  * The server's own code for making accounts, loaded with tsx as the server runs it (Playwright's
- * loader does not read the locale JSON the server's modules import).
+ * loader does not read the locale JSON the server's modules import). One module, one tsImport:
+ * see server-seeding.ts.
  */
-interface ServerSeeding {
-  loadConfig: typeof import('../server/src/config').loadConfig;
-  createDatabase: typeof import('../server/src/db/database').createDatabase;
-  createUser: typeof import('../server/src/modules/user/commands/create-user').createUser;
-  claimPendingInvitesForEmail: typeof import('../server/src/modules/contacts/commands/claim-invites').claimPendingInvitesForEmail;
-}
+type ServerSeeding = typeof import('./server-seeding');
 
 let seeding: Promise<ServerSeeding> | undefined;
 
 function serverSeeding(): Promise<ServerSeeding> {
-  seeding ??= (async () => {
-    const load = (file: string) => tsImport(`../server/src/${file}`, import.meta.url);
-    const [config, database, users, invites] = await Promise.all([
-      load('config.ts'),
-      load('db/database.ts'),
-      load('modules/user/commands/create-user.ts'),
-      load('modules/contacts/commands/claim-invites.ts'),
-    ]);
-    return {
-      loadConfig: config.loadConfig,
-      createDatabase: database.createDatabase,
-      createUser: users.createUser,
-      claimPendingInvitesForEmail: invites.claimPendingInvitesForEmail,
-    };
-  })();
+  seeding ??= tsImport('./server-seeding.ts', import.meta.url) as Promise<ServerSeeding>;
   return seeding;
 }
 
@@ -167,6 +149,16 @@ export async function setLanguage(page: Page, language: string) {
   });
 }
 
+/** A logged-in browser of its own (own cookies), in the given interface language, at `path`. */
+export async function loggedInBrowser(browser: Browser, user: TestUser, language: string, path: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await loginAs(page, user, '/');
+  if (language !== 'en') await setLanguage(page, language);
+  await page.goto(path);
+  return { context, page };
+}
+
 /**
  * Two users who are contacts, made through the contacts API (its own spec covers its screen), each
  * logged in on a page of a browser context of its own, at /.
@@ -190,7 +182,18 @@ export async function contactPair(
   return { ann, bob, annPage, bobPage };
 }
 
-export const test = base.extend<{ user: TestUser }>({
+export const test = base.extend<{ user: TestUser }, { serverCode: ServerSeeding }>({
+  // Loading the server's code takes seconds (over 20 on a loaded machine): worker setup, paid
+  // once per worker before its first test. Paid inside a test's time, it failed that test, the
+  // worker was replaced, and the new worker's first test paid it again: one slow start failed
+  // every test after it in the file.
+  serverCode: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
+    async ({}, use) => {
+      await use(await serverSeeding());
+    },
+    { scope: 'worker', auto: true },
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature
   user: async ({}, use) => {
     await use(await createUser());

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { feedbackApi } from '@scriptorium/common/api/endpoints/base';
-import { apiCall, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
+import { apiCall, createUser, expect, loggedInBrowser, test } from '../fixtures';
 
 /** The staff screens (issue 22) in English and German, with the texts of the locale files. */
 type Texts = Record<string, unknown>;
@@ -35,15 +35,6 @@ function text(texts: Texts, key: string, values: Record<string, string | number>
   return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
 }
 
-async function open(browser: Browser, user: TestUser, language: string, address: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await loginAs(page, user, '/');
-  if (language !== 'en') await setLanguage(page, language);
-  await page.goto(address);
-  return { context, page };
-}
-
 function grid(page: Page, name: string) {
   return page.getByRole('grid', { name });
 }
@@ -58,7 +49,7 @@ for (const language of ['en', 'de'] as const) {
     test('is a 404 page for visitors and for users who are not staff', async ({ browser, page, user }) => {
       await page.goto('/admin/users/');
       await expect(page.getByRole('heading', { name: 'Error 404' })).toBeVisible();
-      const { context, page: userPage } = await open(browser, user, language, '/admin/');
+      const { context, page: userPage } = await loggedInBrowser(browser, user, language, '/admin/');
       await expect(
         userPage.getByRole('heading', { name: text(web, 'pages.notFound.heading') }),
       ).toBeVisible();
@@ -69,7 +60,7 @@ for (const language of ['en', 'de'] as const) {
     test('staff create, find, deactivate and delete a user', async ({ browser }) => {
       const staff = await createUser({ staff: true });
       const heir = await createUser();
-      const { context, page } = await open(browser, staff, language, '/');
+      const { context, page } = await loggedInBrowser(browser, staff, language, '/');
       // The user menu leads staff to the administration.
       await page.getByRole('button', { name: `${staff.firstName} ${staff.lastName}` }).click();
       await page.getByRole('menuitem', { name: t('title') }).click();
@@ -131,7 +122,7 @@ for (const language of ['en', 'de'] as const) {
       browser,
     }) => {
       const staff = await createUser({ staff: true });
-      const { context, page } = await open(browser, staff, language, '/admin/pages/');
+      const { context, page } = await loggedInBrowser(browser, staff, language, '/admin/pages/');
       const name = `help-${Date.now().toString(36)}-${language}`;
       await page.getByRole('button', { name: t('pages.new') }).click();
       const editor = page.getByRole('form', { name: t('pages.newTitle') });
@@ -161,9 +152,9 @@ for (const language of ['en', 'de'] as const) {
       user,
     }) => {
       const staff = await createUser({ staff: true });
-      const reader = await open(browser, user, language, '/');
+      const reader = await loggedInBrowser(browser, user, language, '/');
       await expect(reader.page.getByRole('link', { name: text(web, 'header.documents') })).toBeVisible();
-      const { context, page } = await open(browser, staff, language, '/admin/messages/');
+      const { context, page } = await loggedInBrowser(browser, staff, language, '/admin/messages/');
       const connected = grid(page, t('messages.connected'));
       await expect(async () => {
         await page.getByRole('button', { name: t('messages.refresh') }).click();
@@ -195,12 +186,12 @@ for (const language of ['en', 'de'] as const) {
       user,
     }) => {
       const staff = await createUser({ staff: true });
-      const reporter = await open(browser, user, language, '/');
+      const reporter = await loggedInBrowser(browser, user, language, '/');
       const report = `Citations vanish ${Date.now().toString(36)} (${language})`;
       await apiCall(reporter.page, feedbackApi.send, { message: report });
       await reporter.context.close();
 
-      const { context, page } = await open(browser, staff, language, '/admin/feedback/');
+      const { context, page } = await loggedInBrowser(browser, staff, language, '/admin/feedback/');
       const item = page.getByRole('listitem').filter({ hasText: report });
       await expect(item).toContainText(user.username);
       await item.getByRole('button', { name: t('feedback.markDone') }).click();

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
-import { createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
+import type { Page } from '@playwright/test';
+import { createUser, expect, loggedInBrowser, type TestUser, test } from '../fixtures';
 import { E2E_DATA_DIR } from '../server-env';
 
 /** The visible texts the story checks, per interface language (spec 2.4 and 8 for English). */
@@ -60,16 +60,6 @@ function row(page: Page, texts: Texts, name: string) {
   return table(page, texts).getByRole('row').filter({ hasText: name });
 }
 
-/** A logged-in browser of its own (own cookies), in the given interface language. */
-async function browserFor(browser: Browser, user: TestUser, language: keyof typeof TEXTS, path: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await loginAs(page, user, '/');
-  if (language !== 'en') await setLanguage(page, language);
-  await page.goto(path);
-  return { context, page };
-}
-
 async function openInviteDialog(page: Page, texts: Texts) {
   // The screen is its own chunk: shortcuts work once its menu is there.
   await expect(page.getByRole('button', { name: texts.invite })).toBeVisible();
@@ -103,8 +93,8 @@ for (const language of ['en', 'de'] as const) {
     }) => {
       const ada = await createUser({ firstName: 'Ada', lastName: `Inviter ${language}` });
       const bea = await createUser({ firstName: 'Bea', lastName: `Invitee ${language}` });
-      const a = await browserFor(browser, ada, language, '/user/contacts/');
-      const b = await browserFor(browser, bea, language, '/documents/');
+      const a = await loggedInBrowser(browser, ada, language, '/user/contacts/');
+      const b = await loggedInBrowser(browser, bea, language, '/documents/');
 
       // A: the empty list, then the dialog's warnings and the invite itself.
       await expect(table(a.page, texts)).toContainText(texts.empty);
@@ -173,7 +163,7 @@ test('an invite mailed to an address is claimed by logging in from its link', as
   const ada = await createUser({ firstName: 'Ada', lastName: 'Mailer' });
   const cleo = await createUser({ firstName: 'Cleo', lastName: 'Newcomer' });
   const address = `cleo-elsewhere-${Date.now()}@example.net`;
-  const a = await browserFor(browser, ada, 'en', '/user/contacts/');
+  const a = await loggedInBrowser(browser, ada, 'en', '/user/contacts/');
   const dialog = await openInviteDialog(a.page, TEXTS.en);
   await dialog.getByPlaceholder(TEXTS.en.placeholder).fill(address);
   await dialog.getByRole('button', { name: 'Invite', exact: true }).click();
