@@ -6,13 +6,13 @@ import { FormError, HttpError } from '../../../http/errors';
 import { enqueueMailJob, type MailJobLog } from '../../../mail/queue';
 import { endLiveSessions } from '../../../ws/hub';
 import { claimPendingInvitesForEmail } from '../../contacts/commands/claim-invites';
+import { sendPasswordLinkMail } from '../../user/account-mail';
 import { createUser, UserConflictError } from '../../user/commands/create-user';
 import { removeAccount } from '../../user/commands/delete-account';
 import { sendEmailConfirmation } from '../../user/commands/email-confirmation';
 import { hashKey, newKey } from '../../user/keys';
 import { findUserById, type UserRow, usernameTaken } from '../../user/queries';
 import { audit } from '../audit';
-import { sendSetPasswordMail } from '../mail';
 import { presentAdminUser } from '../user-search';
 
 type Staff = Pick<UserRow, 'id' | 'username'>;
@@ -82,7 +82,14 @@ export async function createAccount(
     .execute();
   await audit(ctx.db, staff, 'user.create', user.username, { email: input.email, is_staff: input.is_staff });
   const created = user;
-  enqueueMailJob(ctx, 'set-password mail', log, () => sendSetPasswordMail(ctx, created, input.email, key));
+  enqueueMailJob(ctx, 'set-password mail', log, () =>
+    // The mail of an account staff created: a link to set the first password (a reset key).
+    sendPasswordLinkMail(ctx, created, input.email, key, {
+      subject: 'admin:mail.setPasswordSubject',
+      text: 'admin:mail.setPasswordText',
+      note: 'admin:mail.setPasswordExpiry',
+    }),
+  );
   return present(ctx.db, user.id);
 }
 
