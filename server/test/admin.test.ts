@@ -443,6 +443,11 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
     expect(configuration).toMatchObject({ contact_email: 'help@university.example', language: 'de' });
     const english = server().client({ 'accept-language': 'en-GB,en;q=0.9' });
     expect((await english.call(baseApi.configuration)).json<{ language: string }>().language).toBe('en');
+    // Server-rendered answers follow it too, e.g. the sample terms page.
+    const terms = async (client: typeof visitor) =>
+      (await client.call(baseApi.flatpage, { url: '/terms/' })).json<{ title: string }>().title;
+    expect(await terms(visitor)).toBe('Nutzungsbedingungen');
+    expect(await terms(english)).toBe('Terms and Conditions');
     expect((await log(browser)).entries[0]).toMatchObject({
       action: 'settings.update',
       details: { support_email: ['', 'help@university.example'], default_language: ['en', 'de'] },

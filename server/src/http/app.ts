@@ -41,6 +41,7 @@ import { registerUpgradeCleanup } from '../ws/upgrade-cleanup';
 import { registerCsrf } from './csrf';
 import { handleError } from './errors';
 import { parseFormBody } from './form-body';
+import { readSettings } from '../modules/admin/settings';
 import { registerUserLanguage, registerVisitorLanguage } from './language';
 import { registerReadiness } from './readiness';
 import './request-types';
@@ -69,7 +70,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // Awaited so that each plugin's hooks are in place before the next hook is added.
   await app.register(fastifyCookie);
-  registerVisitorLanguage(app);
+  registerVisitorLanguage(app, async () => (await readSettings(ctx.db)).default_language);
   registerReadiness(app, ctx);
   registerUpgradeCleanup(app);
   registerCsrf(app, ctx);
