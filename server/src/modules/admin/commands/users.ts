@@ -10,6 +10,7 @@ import { removeAccount } from '../../user/commands/delete-account';
 import { sendEmailConfirmation } from '../../user/commands/email-confirmation';
 import { hashKey, newKey } from '../../user/keys';
 import { findUserById, type UserRow } from '../../user/queries';
+import { searchNames } from '../../user/search-names';
 import { audit } from '../audit';
 import { sendSetPasswordMail } from '../mail';
 import { presentAdminUser } from '../user-search';
@@ -116,6 +117,7 @@ export async function updateAccount(
         username_lower: lowered,
         first_name: input.first_name,
         last_name: input.last_name,
+        ...searchNames(input.first_name, input.last_name),
         is_staff: input.is_staff ? 1 : 0,
       })
       .where('id', '=', user.id)
