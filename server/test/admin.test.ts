@@ -21,6 +21,7 @@ const PLAUSIBLE_INPUT: Record<string, unknown> = {
   username: 'someone',
   email: 'someone@example.org',
   active: false,
+  action: 'add',
   documents: 'delete',
   url: '/x/',
   title: 'X',
@@ -308,6 +309,51 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
     const actions = (await log(browser)).entries.map((e) => `${e.action} ${e.target}`);
     expect(actions).toContain(`user.staff ${user.username}x`);
     expect(actions).toContain(`user.update ${user.username}x`);
+  });
+
+  it("changes a user's addresses: adds a confirmed one, makes it primary, removes the old one", async () => {
+    const { browser } = await staffBrowser();
+    const user = await server().buildUser();
+    const other = await server().buildUser();
+    const change = (action: string, email: string) =>
+      browser.call(adminApi.userEmail, { id: user.id, action, email });
+    type Answer = { user: { emails: { address: string; primary: boolean; verified: boolean }[] } };
+
+    const added = await change('add', `New.${user.username}@Example.org`);
+    expect(added.status, added.text).toBe(200);
+    expect(added.json<Answer>().user.emails).toEqual([
+      { address: user.email, primary: true, verified: true },
+      { address: `New.${user.username}@Example.org`, primary: false, verified: true },
+    ]);
+    expect((await change('add', other.email)).json()).toEqual({
+      form: {
+        errors: [],
+        fields: { email: { errors: ['This e-mail address belongs to another account.'] } },
+      },
+    });
+    expect((await change('add', user.email.toUpperCase())).json()).toEqual({
+      form: { errors: [], fields: { email: { errors: ['This user has this address already.'] } } },
+    });
+    expect((await change('remove', user.email)).json()).toEqual({
+      form: {
+        errors: [],
+        fields: { email: { errors: ['The primary address stays. Make another address primary first.'] } },
+      },
+    });
+    // Another user's address is as unknown as a made-up one.
+    expect((await change('primary', other.email)).status).toBe(404);
+
+    const primary = await change('primary', `new.${user.username}@example.org`);
+    expect(primary.json<Answer>().user.emails.find((email) => email.primary)?.address).toBe(
+      `New.${user.username}@Example.org`,
+    );
+    const removed = await change('remove', user.email);
+    expect(removed.json<Answer>().user.emails.map((email) => email.address)).toEqual([
+      `New.${user.username}@Example.org`,
+    ]);
+    // The audit log names each change.
+    const actions = (await log(browser)).entries.slice(0, 3).map((entry) => entry.action);
+    expect(actions).toEqual(['user.email.remove', 'user.email.primary', 'user.email.add']);
   });
 
   it('deactivating ends the sessions and closes the sockets at once; nobody deactivates themselves', async () => {

@@ -50,11 +50,11 @@ function matchingIds(db: Db, dialect: Dialect, prefix: string) {
 /** The same match tested on one row of `users` (for walking the table in username order). */
 function matchesRow(db: Db, dialect: Dialect, prefix: string): Expression<SqlBool> {
   const tests = NAME_COLUMNS.map((column) => startsWith(dialect, column, prefix));
-  const address = sql<SqlBool>`exists (${db
+  const address = sql<SqlBool>`exists ${db
     .selectFrom('user_emails')
     .select(sql`1`.as('one'))
     .where('user_emails.user_id', '=', sql<number>`users.id`)
-    .where(startsWith(dialect, 'user_emails.address_lower', prefix))})`;
+    .where(startsWith(dialect, 'user_emails.address_lower', prefix))}`;
   return sql<SqlBool>`(${sql.join([...tests, address], sql` or `)})`;
 }
 
@@ -69,9 +69,8 @@ export async function searchUsers(
   if (input.filter === 'inactive') base = base.where('users.is_active', '=', 0);
 
   if (prefix) {
-    // A user matches in at most three ways plus one per address: more pairs than this means more
-    // than COUNT_LIMIT users (nearly always); fewer means the ids are all here.
-    const probeLimit = 4 * (COUNT_LIMIT + 1);
+    // More (user, way) pairs than COUNT_LIMIT: a broad term, walk; fewer: the ids are all here.
+    const probeLimit = COUNT_LIMIT + 1;
     const pairs = await matchingIds(db, dialect, prefix).limit(probeLimit).execute();
     if (pairs.length < probeLimit) {
       const ids = [...new Set(pairs.map((pair) => pair.id))];
