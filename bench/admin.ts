@@ -6,6 +6,7 @@
 
 import { adminApi } from '@scriptorium/common/api/endpoints/admin';
 import { sql } from 'kysely';
+import { searchNames } from '../server/src/modules/user/search-names';
 import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 
 const USERS = Number(process.env.BENCH_USERS || 100_000);
@@ -39,11 +40,14 @@ for (let from = 0; from < USERS; from += BATCH) {
     const rows = [];
     for (let index = from; index < Math.min(USERS, from + BATCH); index++) {
       const username = `u${String(index).padStart(6, '0')}`;
+      const first_name = FIRST[index % FIRST.length];
+      const last_name = `${LAST[Math.floor(index / FIRST.length) % LAST.length]}${index % 997}`;
       rows.push({
         username,
         username_lower: username,
-        first_name: FIRST[index % FIRST.length],
-        last_name: `${LAST[Math.floor(index / FIRST.length) % LAST.length]}${index % 997}`,
+        first_name,
+        last_name,
+        ...searchNames(first_name, last_name),
         password_hash: null,
         is_staff: 0,
         is_active: 1,
@@ -116,7 +120,7 @@ async function measure(run: (index: number) => Promise<void>): Promise<number[]>
 let checked = false;
 const endpointTimes = await measure(async (index) => {
   const response = await benchCall(base, adminApi.users, { q: term(index), page: 1 + (index % 3) }, headers);
-  if (!response.ok) throw new Error(`search answered ${response.status}`);
+  if (!response.ok) throw new Error(`search for ${term(index)} answered ${response.status}: ${await response.text()}`);
   const body = (await response.json()) as { total: number };
   if (!checked && term(index) && body.total === 0) throw new Error(`no match for ${term(index)}`);
   checked = true;

@@ -14,6 +14,7 @@ import { buildApp } from '../../server/src/http/app';
 import { createMailer } from '../../server/src/mail/mailer';
 import { createUser } from '../../server/src/modules/user/commands/create-user';
 import type { UserRow } from '../../server/src/modules/user/queries';
+import { temporaryDatabase } from '../../server/test/processes';
 
 export interface BenchServer {
   ctx: AppContext;
@@ -27,14 +28,20 @@ export interface BenchServer {
 
 export const BENCH_PASSWORD = 'bench-password';
 
-/** The real app on a loopback port with a fresh SQLite DATA_DIR (or BENCH_DATABASE_URL), migrated. */
+/**
+ * The real app on a loopback port with a fresh SQLite DATA_DIR, migrated. With BENCH_DATABASE_URL
+ * (a PostgreSQL server and a database there with the right to create databases) it runs on a new
+ * empty database beside that one, dropped at close: a bench never writes into a database in use.
+ */
 export async function startBenchServer(name: string, env: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `scriptorium-bench-${name}-`));
-  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  const postgres = process.env.BENCH_DATABASE_URL
+    ? await temporaryDatabase(process.env.BENCH_DATABASE_URL, `scriptorium_bench_${name.replace(/\W/g, '_')}`)
+    : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: '0',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   });
   const { db, dialect } = createDatabase(config);
@@ -53,6 +60,7 @@ export async function startBenchServer(name: string, env: Record<string, string>
       await app.close();
       ctx.mailer.close();
       await db.destroy();
+      await postgres?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

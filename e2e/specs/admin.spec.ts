@@ -86,6 +86,18 @@ for (const language of ['en', 'de'] as const) {
       await expect(dialog).toBeVisible();
       await dialog.getByRole('button', { name: t('users.deactivate') }).click();
       await expect(page.getByText(t('users.deactivated', { username }))).toBeVisible();
+
+      // Staff give the user a second address, make it the primary one and remove the first.
+      const first = `${username}@example.org`;
+      const second = `${username}@lab.example.org`;
+      await dialog.getByLabel(t('users.emails.newAddress')).fill(second);
+      await dialog.getByRole('button', { name: t('users.emails.add') }).click();
+      await expect(page.getByText(t('users.emails.added', { address: second }))).toBeVisible();
+      await dialog.getByRole('button', { name: t('users.emails.makePrimaryLabel', { address: second }) }).click();
+      await expect(page.getByText(t('users.emails.primaryChanged', { address: second }))).toBeVisible();
+      await dialog.getByRole('button', { name: t('users.emails.removeLabel', { address: first }) }).click();
+      await expect(page.getByText(t('users.emails.removed', { address: first }))).toBeVisible();
+      await expect(dialog.getByRole('listitem')).toHaveText([`${second}${t('users.emails.primary')}`]);
       await page.keyboard.press('Escape');
       await expect(dialog).toHaveCount(0);
 

@@ -3,6 +3,7 @@ import { baseApi, feedbackApi } from '@scriptorium/common/api/endpoints/base';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { afterEach, describe, expect, it } from 'vitest';
+import { searchNames } from '../src/modules/user/search-names';
 import { ENGINES, type TestClient, type TestUser, useServer } from './harness';
 import { linkIn, useSmtpSink } from './smtp-sink';
 import {
@@ -20,6 +21,7 @@ const PLAUSIBLE_INPUT: Record<string, unknown> = {
   username: 'someone',
   email: 'someone@example.org',
   active: false,
+  action: 'add',
   documents: 'delete',
   url: '/x/',
   title: 'X',
@@ -73,6 +75,55 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
     return response.json<Log>();
   }
 
+  /**
+   * Many accounts at once, written straight into the tables (buildUser hashes a password per user:
+   * far too slow for hundreds): username, names, and an address when given.
+   */
+  async function seedUsers(
+    count: number,
+    make: (index: number) => { username: string; first_name: string; last_name: string; email?: string },
+  ): Promise<string[]> {
+    const people = Array.from({ length: count }, (_, index) => make(index));
+    const { db } = server().ctx;
+    for (let from = 0; from < count; from += 200) {
+      const batch = people.slice(from, from + 200);
+      const inserted = await db
+        .insertInto('users')
+        .values(
+          batch.map((person) => ({
+            username: person.username,
+            username_lower: person.username.toLowerCase(),
+            first_name: person.first_name,
+            last_name: person.last_name,
+            ...searchNames(person.first_name, person.last_name),
+            password_hash: null,
+            is_staff: 0,
+            is_active: 1,
+            language: null,
+            avatar: null,
+            created_at: Date.now(),
+          })),
+        )
+        .returning('id')
+        .execute();
+      const addresses = batch.flatMap((person, index) =>
+        person.email
+          ? [
+              {
+                user_id: inserted[index].id,
+                address: person.email,
+                address_lower: person.email.toLowerCase(),
+                is_primary: 1,
+                verified: 1,
+              },
+            ]
+          : [],
+      );
+      if (addresses.length > 0) await db.insertInto('user_emails').values(addresses).execute();
+    }
+    return people.map((person) => person.username);
+  }
+
   it('answers 404 to visitors and to users who are not staff, on every admin call', async () => {
     const visitor = server().client();
     const user = await server().buildUser();
@@ -95,14 +146,12 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
 
   it('searches users by a prefix of username, address or name, and pages them', async () => {
     const { browser } = await staffBrowser();
-    for (let index = 0; index < 55; index += 1) {
-      await server().buildUser({
-        username: `pager${engine}${String(index).padStart(2, '0')}`,
-        email: `p${index}@pager-${engine}.example`,
-        firstName: 'Paula',
-        lastName: `Zweig${index}`,
-      });
-    }
+    await seedUsers(55, (index) => ({
+      username: `pager${engine}${String(index).padStart(2, '0')}`,
+      email: `p${index}@pager-${engine}.example`,
+      first_name: 'Paula',
+      last_name: `Zweig${index}`,
+    }));
     await server().buildUser({ username: `ada_${engine}`, firstName: 'Ada', lastName: 'Lovelace' });
 
     const first = (await browser.call(adminApi.users, { q: `pager${engine}`, page: 1 })).json<{
@@ -137,6 +186,55 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
     }>();
     expect(staffOnly.users.length).toBeGreaterThan(0);
     expect(staffOnly.users.every((u) => u.is_staff)).toBe(true);
+  });
+
+  it('finds names in any script, and pages a term that matches more users than it counts', async () => {
+    const { browser } = await staffBrowser();
+    type Page = { users: { username: string; last_name: string }[]; total: number; capped: boolean };
+    const search = async (q: string, page = 1) =>
+      (await browser.call(adminApi.users, { q, page })).json<Page>();
+
+    const emilie = await server().buildUser({
+      username: `emilie_${engine}`,
+      firstName: 'Émilie',
+      lastName: 'Du Châtelet',
+    });
+    expect((await search('ÉMILIE DU CH')).users.map((u) => u.username)).toEqual([emilie.username]);
+    expect((await search('du châ')).users.map((u) => u.username)).toEqual([emilie.username]);
+    // A changed name is found by its new spelling, whether staff or its owner changed it.
+    const owner = await server().loginAs(emilie);
+    const saved = await owner.call(userApi.saveProfile, {
+      form_data: { user: { username: emilie.username, first_name: 'Ödön', last_name: 'Élan' } },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect((await search('ödön él')).users.map((u) => u.username)).toEqual([emilie.username]);
+    const grace = await server().buildUser({
+      username: `grace_${engine}`,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+    });
+    await browser.call(adminApi.updateUser, {
+      id: grace.id,
+      username: grace.username,
+      first_name: 'Grâce',
+      last_name: 'Ørsted',
+      is_staff: false,
+    });
+    expect((await search('ørst')).users.map((u) => u.username)).toEqual([grace.username]);
+
+    // 1,100 users named Žofia: more than the search counts, so it walks the table in username order.
+    const zofias = await seedUsers(1_100, (index) => ({
+      username: `zofia${engine}${String(index).padStart(4, '0')}`,
+      first_name: 'Žofia',
+      last_name: `Nováková${index}`,
+    }));
+    const first = await search('žofia');
+    expect(first).toMatchObject({ total: 1000, capped: true });
+    expect(first.users.map((u) => u.username)).toEqual(zofias.slice(0, 50));
+    const third = await search('ŽOFIA N', 3);
+    expect(third.users.map((u) => u.username)).toEqual(zofias.slice(100, 150));
+    // A narrow term among them is counted exactly.
+    expect(await search(`zofia${engine}000`)).toMatchObject({ total: 10, capped: false });
   });
 
   it('creates a user without a password and mails a link to set one', async () => {
@@ -211,6 +309,51 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
     const actions = (await log(browser)).entries.map((e) => `${e.action} ${e.target}`);
     expect(actions).toContain(`user.staff ${user.username}x`);
     expect(actions).toContain(`user.update ${user.username}x`);
+  });
+
+  it("changes a user's addresses: adds a confirmed one, makes it primary, removes the old one", async () => {
+    const { browser } = await staffBrowser();
+    const user = await server().buildUser();
+    const other = await server().buildUser();
+    const change = (action: string, email: string) =>
+      browser.call(adminApi.userEmail, { id: user.id, action, email });
+    type Answer = { user: { emails: { address: string; primary: boolean; verified: boolean }[] } };
+
+    const added = await change('add', `New.${user.username}@Example.org`);
+    expect(added.status, added.text).toBe(200);
+    expect(added.json<Answer>().user.emails).toEqual([
+      { address: user.email, primary: true, verified: true },
+      { address: `New.${user.username}@Example.org`, primary: false, verified: true },
+    ]);
+    expect((await change('add', other.email)).json()).toEqual({
+      form: {
+        errors: [],
+        fields: { email: { errors: ['This e-mail address belongs to another account.'] } },
+      },
+    });
+    expect((await change('add', user.email.toUpperCase())).json()).toEqual({
+      form: { errors: [], fields: { email: { errors: ['This user has this address already.'] } } },
+    });
+    expect((await change('remove', user.email)).json()).toEqual({
+      form: {
+        errors: [],
+        fields: { email: { errors: ['The primary address stays. Make another address primary first.'] } },
+      },
+    });
+    // Another user's address is as unknown as a made-up one.
+    expect((await change('primary', other.email)).status).toBe(404);
+
+    const primary = await change('primary', `new.${user.username}@example.org`);
+    expect(primary.json<Answer>().user.emails.find((email) => email.primary)?.address).toBe(
+      `New.${user.username}@Example.org`,
+    );
+    const removed = await change('remove', user.email);
+    expect(removed.json<Answer>().user.emails.map((email) => email.address)).toEqual([
+      `New.${user.username}@Example.org`,
+    ]);
+    // The audit log names each change.
+    const actions = (await log(browser)).entries.slice(0, 3).map((entry) => entry.action);
+    expect(actions).toEqual(['user.email.remove', 'user.email.primary', 'user.email.add']);
   });
 
   it('deactivating ends the sessions and closes the sockets at once; nobody deactivates themselves', async () => {
@@ -443,6 +586,11 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
     expect(configuration).toMatchObject({ contact_email: 'help@university.example', language: 'de' });
     const english = server().client({ 'accept-language': 'en-GB,en;q=0.9' });
     expect((await english.call(baseApi.configuration)).json<{ language: string }>().language).toBe('en');
+    // Server-rendered answers follow it too, e.g. the sample terms page.
+    const terms = async (client: typeof visitor) =>
+      (await client.call(baseApi.flatpage, { url: '/terms/' })).json<{ title: string }>().title;
+    expect(await terms(visitor)).toBe('Nutzungsbedingungen');
+    expect(await terms(english)).toBe('Terms and Conditions');
     expect((await log(browser)).entries[0]).toMatchObject({
       action: 'settings.update',
       details: { support_email: ['', 'help@university.example'], default_language: ['en', 'de'] },

@@ -81,6 +81,13 @@ export const adminUserUpdateRequest = z.object({
 
 export const adminUserActiveRequest = z.object({ id: formId, active: formBoolean });
 
+/** Staff add an address (counted as confirmed: staff vouch for it), remove one, or make one primary. */
+export const adminUserEmailRequest = z.object({
+  id: formId,
+  action: z.enum(['add', 'remove', 'primary']),
+  email,
+});
+
 /** What deleting a user takes with it, shown before the staff member confirms. */
 export const adminDeletionSummary = z.object({
   documents: z.number().int().nonnegative(),
@@ -220,6 +227,9 @@ export const AUDIT_ACTIONS = [
   'user.delete',
   'user.resend_confirmation',
   'user.reset_lockout',
+  'user.email.add',
+  'user.email.remove',
+  'user.email.primary',
   'flatpage.create',
   'flatpage.update',
   'flatpage.delete',

@@ -20,7 +20,12 @@ export function isLanguage(value: unknown): value is Language {
 
 /** Picks the best supported language from an Accept-Language header ("de-DE,de;q=0.9,en;q=0.8"). */
 export function negotiateLanguage(header: string | undefined): Language {
-  if (!header) return DEFAULT_LANGUAGE;
+  return matchLanguage(header) ?? DEFAULT_LANGUAGE;
+}
+
+/** The best supported language the header names, if it names any. */
+export function matchLanguage(header: string | undefined): Language | undefined {
+  if (!header) return undefined;
   const ranked = header
     .split(',')
     .map((part) => {
@@ -36,5 +41,5 @@ export function negotiateLanguage(header: string | undefined): Language {
     const primary = tag.split('-')[0];
     if (isLanguage(primary)) return primary;
   }
-  return DEFAULT_LANGUAGE;
+  return undefined;
 }

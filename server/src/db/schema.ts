@@ -42,6 +42,9 @@ export interface UsersTable {
   username_lower: string;
   first_name: string;
   last_name: string;
+  /** Lower-cased "first last" and last name for the staff search (migration 019, searchNames). */
+  full_name_lower: Generated<string>;
+  last_name_lower: Generated<string>;
   password_hash: string | null;
   is_staff: number;
   is_active: number;

@@ -22,6 +22,7 @@ import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { adminRoutes } from '../modules/admin/routes';
+import { readSettings } from '../modules/admin/settings';
 import { baseRoutes } from '../modules/base/routes';
 import { bibliographyRoutes } from '../modules/bibliography/routes';
 import { contactsRoutes } from '../modules/contacts/routes';
@@ -69,7 +70,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // Awaited so that each plugin's hooks are in place before the next hook is added.
   await app.register(fastifyCookie);
-  registerVisitorLanguage(app);
+  registerVisitorLanguage(app, async () => (await readSettings(ctx.db)).default_language);
   registerReadiness(app, ctx);
   registerUpgradeCleanup(app);
   registerCsrf(app, ctx);

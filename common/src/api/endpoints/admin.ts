@@ -33,6 +33,12 @@ export const adminApi = {
     request: admin.adminUserActiveRequest,
     response: admin.adminUserResponse,
   }),
+  userEmail: endpoint({
+    method: 'POST',
+    path: '/api/admin/users/email/',
+    request: admin.adminUserEmailRequest,
+    response: admin.adminUserResponse,
+  }),
   deletionSummary: endpoint({
     method: 'GET',
     path: '/api/admin/users/deletion-summary/',

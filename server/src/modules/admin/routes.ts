@@ -13,6 +13,7 @@ import { listFeedback, setFeedbackDone } from './commands/feedback';
 import { deleteFlatpage, listFlatpages, saveFlatpageAsStaff } from './commands/flatpages';
 import { presence } from './commands/presence';
 import {
+  changeAccountEmail,
   createAccount,
   deleteAccountAsStaff,
   deletionSummary,
@@ -56,6 +57,10 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
     route(app, adminApi.setUserActive, async (request) => {
       const staff = staffOf(request);
       return { user: await setAccountActive(ctx, staff, parseInput(request, adminApi.setUserActive)) };
+    });
+    route(app, adminApi.userEmail, async (request) => {
+      const staff = staffOf(request);
+      return { user: await changeAccountEmail(ctx, staff, parseInput(request, adminApi.userEmail)) };
     });
     route(app, adminApi.deletionSummary, async (request) => {
       const { id } = parseInput(request, adminApi.deletionSummary);

@@ -1,11 +1,9 @@
 import type { AdminSettings } from '@scriptorium/common/api/admin';
 import type { SocialProvider } from '@scriptorium/common/api/base';
-import { DEFAULT_LANGUAGE, isLanguage, negotiateLanguage } from '@scriptorium/common/i18n/languages';
-import type { FastifyRequest } from 'fastify';
+import { DEFAULT_LANGUAGE, isLanguage } from '@scriptorium/common/i18n/languages';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
-import { LANGUAGE_COOKIE } from '../../http/cookies';
 
 /**
  * Site settings that staff change in /admin/settings/ rather than in the environment. Stored as
@@ -76,17 +74,4 @@ export function orderProviders<P extends Pick<SocialProvider, 'id'>>(providers: 
     .map((provider, index) => ({ provider, index }))
     .sort((a, b) => rank(a.provider.id) - rank(b.provider.id) || a.index - b.index)
     .map(({ provider }) => provider);
-}
-
-/**
- * Whether the site's default language applies to the request: no saved language, no language
- * cookie, and an Accept-Language that names none of ours.
- */
-export function visitorNamesNoLanguage(request: FastifyRequest): boolean {
-  if (isLanguage(request.user?.language) || isLanguage(request.cookies[LANGUAGE_COOKIE])) return false;
-  const header = request.headers['accept-language'];
-  if (!header) return true;
-  // negotiateLanguage falls back to the built-in default: see whether it found a real match.
-  const found = negotiateLanguage(header);
-  return found === DEFAULT_LANGUAGE && !/(^|,)\s*en(-|;|,|\s|$)/i.test(header);
 }

@@ -4,62 +4,58 @@ import type { Db, Dialect } from '../../db/database';
 
 /**
  * The users table of /admin/users/ for any number of users: the search matches a prefix of the
- * username, of any e-mail address, of the first, last or full name, each through its own index
- * (migration 011), and only one page of rows is read and counted up.
+ * username, of any e-mail address, of the full name ("ada lov") or of the last name, each through
+ * its own index (migrations 011 and 019), in any script (the lower-cased columns are written by
+ * the application). Two plans, chosen by how many users match:
+ * - a narrow term (at most COUNT_LIMIT matches): the matching ids come from the prefix indexes,
+ *   and only those rows are sorted for the page;
+ * - a broad term ('ada' may match 10,000 users): the users are walked in username order, each
+ *   tested, until the page is full: collecting and sorting every match would cost more.
  */
 
 /** Matches are counted up to this many. */
 export const COUNT_LIMIT = 1_000;
 
-/** `expression` starts with `prefix` (already lower-cased), in a way the engine's index serves. */
-function startsWith(dialect: Dialect, expression: Expression<string>, prefix: string): Expression<SqlBool> {
+/** `column` starts with `prefix` (already lower-cased), in a way the engine's index serves. */
+function startsWith(dialect: Dialect, column: string, prefix: string): Expression<SqlBool> {
+  const ref = sql.ref(column);
   if (dialect === 'postgres') {
     const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return sql<SqlBool>`${expression} like ${pattern}`;
+    return sql<SqlBool>`${ref} like ${pattern}`;
   }
   // SQLite: BINARY comparison on UTF-8, and U+10FFFF sorts after every other character.
-  return sql<SqlBool>`(${expression} >= ${prefix} and ${expression} < ${`${prefix}\u{10FFFF}`})`;
+  return sql<SqlBool>`(${ref} >= ${prefix} and ${ref} < ${`${prefix}\u{10FFFF}`})`;
 }
 
-/** Lower-cases the term as each engine's lower() would (SQLite's folds ASCII only). */
-function namePrefix(dialect: Dialect, term: string): string {
-  return dialect === 'postgres' ? term.toLowerCase() : term.replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
+const NAME_COLUMNS = ['users.username_lower', 'users.full_name_lower', 'users.last_name_lower'];
 
-function matchingIds(db: Db, dialect: Dialect, term: string) {
-  const lowered = term.toLowerCase();
-  const names = namePrefix(dialect, term);
-  const firstName = sql<string>`lower(first_name)`;
-  const lastName = sql<string>`lower(last_name)`;
-  const fullName = sql<string>`lower(first_name || ' ' || last_name)`;
-  return db
-    .selectFrom('users')
-    .select('id')
-    .where(startsWith(dialect, sql.ref('username_lower'), lowered))
+/** Every (user id, way it matched) pair: a user may appear once per column and per address. */
+function matchingIds(db: Db, dialect: Dialect, prefix: string) {
+  const [first, ...rest] = NAME_COLUMNS.map((column) =>
+    db
+      .selectFrom('users')
+      .select('users.id')
+      .where(startsWith(dialect, column, prefix)),
+  );
+  return rest
+    .reduce((union, query) => union.unionAll(query), first)
     .unionAll(
       db
         .selectFrom('user_emails')
-        .select('user_id as id')
-        .where(startsWith(dialect, sql.ref('address_lower'), lowered)),
-    )
-    .unionAll(
-      db
-        .selectFrom('users')
-        .select('id')
-        .where(startsWith(dialect, firstName, names)),
-    )
-    .unionAll(
-      db
-        .selectFrom('users')
-        .select('id')
-        .where(startsWith(dialect, lastName, names)),
-    )
-    .unionAll(
-      db
-        .selectFrom('users')
-        .select('id')
-        .where(startsWith(dialect, fullName, names)),
+        .select('user_emails.user_id as id')
+        .where(startsWith(dialect, 'user_emails.address_lower', prefix)),
     );
+}
+
+/** The same match tested on one row of `users` (for walking the table in username order). */
+function matchesRow(db: Db, dialect: Dialect, prefix: string): Expression<SqlBool> {
+  const tests = NAME_COLUMNS.map((column) => startsWith(dialect, column, prefix));
+  const address = sql<SqlBool>`exists ${db
+    .selectFrom('user_emails')
+    .select(sql`1`.as('one'))
+    .where('user_emails.user_id', '=', sql<number>`users.id`)
+    .where(startsWith(dialect, 'user_emails.address_lower', prefix))}`;
+  return sql<SqlBool>`(${sql.join([...tests, address], sql` or `)})`;
 }
 
 export async function searchUsers(
@@ -67,31 +63,40 @@ export async function searchUsers(
   dialect: Dialect,
   input: { q: string; filter: UserFilter; page: number },
 ): Promise<{ users: AdminUser[]; total: number; capped: boolean }> {
-  const term = input.q.trim();
+  const prefix = input.q.trim().toLowerCase();
   let base = db.selectFrom('users');
-  if (term) base = base.where('users.id', 'in', matchingIds(db, dialect, term));
   if (input.filter === 'staff') base = base.where('users.is_staff', '=', 1);
   if (input.filter === 'inactive') base = base.where('users.is_active', '=', 0);
 
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('users')
-      .orderBy('users.username_lower')
-      .limit(ADMIN_PAGE_SIZE)
-      .offset((input.page - 1) * ADMIN_PAGE_SIZE)
-      .execute(),
-    // Counting every match of a broad term ('a' matches most of 100,000 users) costs more than
-    // the page itself: the count stops at COUNT_LIMIT and the answer says so.
-    db
-      .selectFrom(
-        base
-          .select('users.id')
-          .limit(COUNT_LIMIT + 1)
-          .as('matches'),
-      )
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow(),
-  ]);
+  if (prefix) {
+    // More (user, way) pairs than COUNT_LIMIT: a broad term, walk; fewer: the ids are all here.
+    const probeLimit = COUNT_LIMIT + 1;
+    const pairs = await matchingIds(db, dialect, prefix).limit(probeLimit).execute();
+    if (pairs.length < probeLimit) {
+      const ids = [...new Set(pairs.map((pair) => pair.id))];
+      base = ids.length > 0 ? base.where('users.id', 'in', ids) : base.where(sql<SqlBool>`1 = 0`);
+    } else {
+      base = base.where(matchesRow(db, dialect, prefix));
+    }
+  }
+
+  const rows = await base
+    .selectAll('users')
+    .orderBy('users.username_lower')
+    .limit(ADMIN_PAGE_SIZE)
+    .offset((input.page - 1) * ADMIN_PAGE_SIZE)
+    .execute();
+  // Counting every match of a broad term costs more than the page itself: the count stops at
+  // COUNT_LIMIT and the answer says so.
+  const count = await db
+    .selectFrom(
+      base
+        .select('users.id')
+        .limit(COUNT_LIMIT + 1)
+        .as('matches'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   const total = Number(count.count);
   return {
     users: await presentAdminUsers(db, rows),

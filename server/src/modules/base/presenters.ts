@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import type { FlatpagesTable } from '../../db/schema';
 import { presentProviders } from '../../social/providers';
-import { orderProviders, readSettings, visitorNamesNoLanguage } from '../admin/settings';
+import { orderProviders, readSettings } from '../admin/settings';
 import { presentAuthenticatedUser } from '../user/presenters';
 import { SEEDED_CONTENT, seededFlatpage } from './commands/seed-flatpages';
 
@@ -15,7 +15,7 @@ export async function presentConfiguration(ctx: AppContext, request: FastifyRequ
     user: request.user ? await presentAuthenticatedUser(ctx.db, request.user) : { is_authenticated: false },
     socialaccount_providers: orderProviders(presentProviders(ctx.config), settings.provider_order),
     ws_url_base: ctx.config.wsUrlBase,
-    language: visitorNamesNoLanguage(request) ? settings.default_language : request.language,
+    language: request.language,
     contact_email: settings.support_email || ctx.config.contactEmail || null,
     plugins: ctx.config.plugins,
   };

@@ -8,6 +8,7 @@ import { Dialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
 import { AdminCheckbox, AdminField, FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminFormat } from './admin-format';
+import { UserEmails } from './user-emails';
 
 interface UserFieldValues {
   username: string;
@@ -190,8 +191,6 @@ export function UserDialog({
       }
     >
       <dl className="admin-facts">
-        <dt>{t('users.columns.emails')}</dt>
-        <dd>{user.emails.map((email) => email.address).join(', ')}</dd>
         <dt>{t('users.columns.lastLogin')}</dt>
         <dd>{format.date(user.last_login)}</dd>
         <dt>{t('users.joined')}</dt>
@@ -201,6 +200,7 @@ export function UserDialog({
         <dt>{t('users.columns.storage')}</dt>
         <dd>{format.bytes(user.storage)}</dd>
       </dl>
+      <UserEmails user={user} onChanged={onChanged} />
       <form
         id={formId}
         className="form"

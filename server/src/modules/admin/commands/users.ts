@@ -12,6 +12,7 @@ import { removeAccount } from '../../user/commands/delete-account';
 import { sendEmailConfirmation } from '../../user/commands/email-confirmation';
 import { hashKey, newKey } from '../../user/keys';
 import { findUserById, type UserRow, usernameTaken } from '../../user/queries';
+import { searchNames } from '../../user/search-names';
 import { audit } from '../audit';
 import { presentAdminUser } from '../user-search';
 
@@ -118,6 +119,7 @@ export async function updateAccount(
         username_lower: input.username.toLowerCase(),
         first_name: input.first_name,
         last_name: input.last_name,
+        ...searchNames(input.first_name, input.last_name),
         is_staff: input.is_staff ? 1 : 0,
       })
       .where('id', '=', user.id)
@@ -130,6 +132,66 @@ export async function updateAccount(
     if (Boolean(user.is_staff) !== input.is_staff)
       await audit(trx, staff, 'user.staff', input.username, { is_staff: input.is_staff });
   });
+  return present(ctx.db, user.id);
+}
+
+/**
+ * Staff change a user's addresses: add one (confirmed, as staff vouch for it, and the pending
+ * invitations to it are claimed), remove one that is not the primary, or make one the primary
+ * (which confirms it). The user's own rules of /account/ apply otherwise.
+ */
+export async function changeAccountEmail(
+  ctx: AppContext,
+  staff: Staff,
+  input: { id: number; action: 'add' | 'remove' | 'primary'; email: string },
+): Promise<AdminUser> {
+  const user = await targetUser(ctx.db, input.id);
+  const lowered = input.email.toLowerCase();
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('user_emails')
+      .select(['id', 'user_id', 'is_primary'])
+      .where('address_lower', '=', lowered)
+      .executeTakeFirst();
+    if (input.action === 'add') {
+      if (row)
+        throw fieldError(
+          'email',
+          row.user_id === user.id ? 'admin:errors.emailTheirs' : 'admin:errors.emailTaken',
+        );
+      const hasPrimary = await trx
+        .selectFrom('user_emails')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .where('is_primary', '=', 1)
+        .executeTakeFirst();
+      await trx
+        .insertInto('user_emails')
+        .values({
+          user_id: user.id,
+          address: input.email,
+          address_lower: lowered,
+          is_primary: hasPrimary ? 0 : 1,
+          verified: 1,
+        })
+        .execute();
+    } else {
+      if (row?.user_id !== user.id) throw new HttpError(404);
+      if (input.action === 'remove') {
+        if (row.is_primary) throw fieldError('email', 'admin:errors.primaryKept');
+        await trx.deleteFrom('user_emails').where('id', '=', row.id).execute();
+      } else {
+        await trx.updateTable('user_emails').set({ is_primary: 0 }).where('user_id', '=', user.id).execute();
+        await trx
+          .updateTable('user_emails')
+          .set({ is_primary: 1, verified: 1 })
+          .where('id', '=', row.id)
+          .execute();
+      }
+    }
+    await audit(trx, staff, `user.email.${input.action}`, user.username, { email: input.email });
+  });
+  if (input.action === 'add') await claimPendingInvitesForEmail(ctx.db, user.id, input.email);
   return present(ctx.db, user.id);
 }
 

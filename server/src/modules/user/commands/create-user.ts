@@ -2,6 +2,7 @@ import { isValidUsername } from '@scriptorium/common/api/user';
 import type { AppContext } from '../../../context';
 import { hashPassword } from '../passwords';
 import { findUserById, type UserRow, usernameTaken } from '../queries';
+import { searchNames } from '../search-names';
 
 export interface CreateUserInput {
   username: string;
@@ -49,6 +50,7 @@ export async function createUser(ctx: Pick<AppContext, 'db'>, input: CreateUserI
         username_lower: username.toLowerCase(),
         first_name: input.firstName ?? '',
         last_name: input.lastName ?? '',
+        ...searchNames(input.firstName ?? '', input.lastName ?? ''),
         password_hash: passwordHash,
         is_staff: input.isStaff ? 1 : 0,
         is_active: input.isActive === false ? 0 : 1,

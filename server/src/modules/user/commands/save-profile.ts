@@ -2,6 +2,7 @@ import { isValidUsername } from '@scriptorium/common/api/user';
 import type { AppContext } from '../../../context';
 import { fieldError } from '../field-errors';
 import { type UserRow, usernameTaken } from '../queries';
+import { searchNames } from '../search-names';
 
 export interface ProfileInput {
   username: string;
@@ -23,6 +24,7 @@ export async function saveProfile(ctx: AppContext, user: UserRow, input: Profile
         username_lower: lowered,
         first_name: input.first_name,
         last_name: input.last_name,
+        ...searchNames(input.first_name, input.last_name),
       })
       .where('id', '=', user.id)
       .execute();

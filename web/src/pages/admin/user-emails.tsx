@@ -1,0 +1,88 @@
+import type { AdminUser } from '@scriptorium/common/api/admin';
+import { adminApi } from '@scriptorium/common/api/endpoints/admin';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/client';
+import { FieldErrors } from '../../components/form/field-errors';
+import { showToast } from '../../components/toast/toast';
+import { AdminField, FormErrorList, useAdminSubmit } from './admin-form';
+
+/**
+ * A user's addresses in the user dialog: make one primary, remove one, add one (staff vouch for
+ * an address they add, so it counts as confirmed). Each change is saved at once.
+ */
+export function UserEmails({ user, onChanged }: { user: AdminUser; onChanged(user: AdminUser): void }) {
+  const { t } = useTranslation('admin');
+  const [address, setAddress] = useState('');
+  const { busy, fields, general, submit } = useAdminSubmit();
+  const formId = useId();
+
+  const change = (action: 'add' | 'remove' | 'primary', email: string, message: string) =>
+    submit(async () => {
+      const changed = (await call(adminApi.userEmail, { id: user.id, action, email })).user;
+      showToast(t(message, { address: email }), 'success');
+      if (action === 'add') setAddress('');
+      onChanged(changed);
+    });
+
+  return (
+    <section className="admin-emails" aria-labelledby={`${formId}-legend`}>
+      <h3 id={`${formId}-legend`} className="admin-emails-title">
+        {t('users.emails.legend')}
+      </h3>
+      <FormErrorList errors={general} />
+      <ul className="admin-emails-list">
+        {user.emails.map((email) => (
+          <li key={email.address}>
+            <span className="admin-emails-address">{email.address}</span>
+            {email.primary ? (
+              <span className="admin-badge admin-badge-accent">{t('users.emails.primary')}</span>
+            ) : null}
+            {email.verified ? null : <span className="admin-badge">{t('users.unconfirmed')}</span>}
+            {email.primary ? null : (
+              <span className="admin-emails-actions">
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={t('users.emails.makePrimaryLabel', { address: email.address })}
+                  onClick={() => void change('primary', email.address, 'users.emails.primaryChanged')}
+                >
+                  {t('users.emails.makePrimary')}
+                </button>
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={t('users.emails.removeLabel', { address: email.address })}
+                  onClick={() => void change('remove', email.address, 'users.emails.removed')}
+                >
+                  {t('users.emails.remove')}
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {fields.email && address === '' ? <FieldErrors id={`${formId}-errors`} errors={fields.email} /> : null}
+      <form
+        className="admin-emails-add"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void change('add', address.trim(), 'users.emails.added');
+        }}
+      >
+        <AdminField
+          label={t('users.emails.newAddress')}
+          type="email"
+          value={address}
+          onChange={setAddress}
+          errors={address === '' ? undefined : fields.email}
+          required
+          hint={t('users.emails.addHint')}
+        />
+        <button type="submit" className="button" disabled={busy}>
+          {t('users.emails.add')}
+        </button>
+      </form>
+    </section>
+  );
+}
