@@ -13,6 +13,7 @@ import {
   insertDisplayEquation,
   insertEquation,
   insertFigure,
+  libraryUpdates,
   mathInputRules,
   replaceInBibliography,
   setCitationStyle,
@@ -194,8 +195,15 @@ describe('citations and the document bibliography', () => {
     ).toBe(true);
     expect(documentBibliography(view.state.doc).size).toBe(2);
     expect(nodesOf(view.state.doc, 'bib_entry')).toHaveLength(2);
-    // Update from library.
-    const tr = replaceInBibliography(view.state.tr, new Map([['1-10', entry('smith', 'Smyth', '2021')]]));
+    // Update from library: only the owner's entries that changed there.
+    const library = [
+      { ...entry('smith', 'Smyth', '2021'), id: 10 },
+      { ...(entries.get('1-11') as EntryData), id: 11 },
+    ];
+    expect([...libraryUpdates(view.state.doc, 2, library).keys()]).toEqual([]);
+    const updates = libraryUpdates(view.state.doc, 1, library);
+    expect([...updates.keys()]).toEqual(['1-10']);
+    const tr = replaceInBibliography(view.state.tr, updates);
     view.dispatch(tr);
     expect(documentBibliography(view.state.doc).get('1-10')?.fields.date).toBe('2021');
     expect(checkDocument(view.state.doc)).toEqual([]);
