@@ -11,6 +11,7 @@ import type { EntryData } from '../bibliography/types';
 import type { CitationFormat, CitationReference, FigureCategory } from './academic-nodes';
 import { allows, partAt } from './commands';
 import { schema } from './schema';
+import { templateUpgrades } from './templates';
 
 /**
  * Commands and input rules of the academic nodes (issue 17): state in, transaction out, each
@@ -249,6 +250,19 @@ export function setTableCaption(caption: string): Command {
     }
     return false;
   };
+}
+
+/**
+ * A document made before its template allowed equations, citations, figures and cross-references
+ * gets them in its template copy (ordinary attribute steps, so co-authors and the server follow;
+ * the editor sends it once on opening with write access).
+ */
+export function upgradeTemplateCopy(state: EditorState): Transaction | null {
+  const upgrades = templateUpgrades(state.doc);
+  if (!upgrades.length) return null;
+  const tr = state.tr;
+  for (const { pos, elements } of upgrades) tr.setNodeAttribute(pos, 'elements', elements);
+  return tr.setMeta('addToHistory', false);
 }
 
 /** Figures and tables without an id (pasted, or made before) get one: cross-references need it. */
