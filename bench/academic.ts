@@ -39,15 +39,19 @@ function entry(index: number): EntryData {
   };
 }
 
-/** The body: PARAGRAPHS paragraphs, each with an equation and two citations (or plain text). */
-function academicDocument(withNodes: boolean): PMNode {
+/**
+ * The body: PARAGRAPHS paragraphs, each with an equation and two citations (or plain text). The
+ * entries were copied from a co-author's library (`owner` is the co-author's id): keys of the
+ * bench user's own library would collide with the entry the incremental step creates and cites.
+ */
+function academicDocument(withNodes: boolean, owner: number): PMNode {
   const paragraphs: PMNode[] = [];
   for (let i = 0; i < PARAGRAPHS; i++) {
     const latex = `x_{${i}}^2 + \\frac{a}{${i + 1}}`;
     const cite = (n: number) =>
       schema.nodes.citation.create({
         format: 'autocite',
-        references: [{ id: `1-${n}`, prefix: '', locator: '' }],
+        references: [{ id: `${owner}-${n}`, prefix: '', locator: '' }],
       });
     paragraphs.push(
       schema.nodes.paragraph.create(
@@ -69,7 +73,7 @@ function academicDocument(withNodes: boolean): PMNode {
   const doc = articleWithBody('Many citations', paragraphs);
   if (!withNodes) return doc;
   const entries = new Map<string, EntryData>();
-  for (let i = 0; i < ENTRIES; i++) entries.set(`1-${i}`, entry(i));
+  for (let i = 0; i < ENTRIES; i++) entries.set(`${owner}-${i}`, entry(i));
   const state = EditorState.create({ doc });
   return addToBibliography(state.tr, entries).doc;
 }
@@ -79,6 +83,7 @@ async function main(): Promise<void> {
   const browser = await launchBenchBrowser();
   try {
     await createBenchUser(server.ctx, 'scholar');
+    const coauthor = await createBenchUser(server.ctx, 'coauthor');
     const headers = await loginHeaders(server.base, 'scholar');
     const create = async (doc: PMNode): Promise<number> => {
       const response = await fetch(`${server.base}/api/documents/create/`, {
@@ -94,8 +99,8 @@ async function main(): Promise<void> {
         .execute();
       return id;
     };
-    const academicId = await create(academicDocument(true));
-    const plainId = await create(academicDocument(false));
+    const academicId = await create(academicDocument(true, coauthor.id));
+    const plainId = await create(academicDocument(false, coauthor.id));
 
     const { page } = await loggedInPage(browser, server.base, headers);
     const open = async (id: number, academic: boolean): Promise<number> => {

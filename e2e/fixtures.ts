@@ -89,6 +89,20 @@ export async function createUser(options: UserOptions = {}, env: NodeJS.ProcessE
   return user;
 }
 
+/** Replaces a document's stored content (version 0) before anyone opens it: e.g. an old document. */
+export async function writeDocumentContent(
+  id: number,
+  content: unknown,
+  env: NodeJS.ProcessEnv = e2eServerEnv(),
+) {
+  const db = databaseOf(await serverSeeding(), env);
+  await db
+    .updateTable('documents')
+    .set({ content: JSON.stringify(content), content_version: 0, version: 0 })
+    .where('id', '=', id)
+    .execute();
+}
+
 /** The same account made with `npm run manage -- createuser`, for the spec of that command. */
 export async function createUserByCommand(
   options: UserOptions = {},

@@ -3,8 +3,19 @@ import type { AccessRight } from '@scriptorium/common/api/documents';
 import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import sharp from 'sharp';
-import { apiCall, createUser, expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
+import {
+  apiCall,
+  createUser,
+  expect,
+  loginAs,
+  setLanguage,
+  type TestUser,
+  test,
+  writeDocumentContent,
+} from '../fixtures';
 
 /**
  * Issue 17: equations, citations, figures and cross-references in the editor, as a researcher
@@ -16,22 +27,25 @@ test.describe.configure({ mode: 'serial', timeout: 60_000 });
 const text = (value: string) => [{ type: 'text', text: value }];
 const person = (family: string, given: string) => ({ family: text(family), given: text(given) });
 
+/** Smith's article as the library holds it, dated `date`. */
+const smith = (date: string) => ({
+  entry_key: 'smith2020',
+  bib_type: 'article',
+  fields: {
+    author: [person('Smith', 'Jane')],
+    title: text('Ink on paper'),
+    journaltitle: text('Journal of Writing'),
+    date,
+  },
+  cats: [],
+});
+
 /** Two entries of Ann's library, saved the way the bibliography page saves them. */
 async function seedLibrary(page: Page) {
   await apiCall(page, bibliographyApi.save, {
     is_new: true,
     bibs: {
-      '-1': {
-        entry_key: 'smith2020',
-        bib_type: 'article',
-        fields: {
-          author: [person('Smith', 'Jane')],
-          title: text('Ink on paper'),
-          journaltitle: text('Journal of Writing'),
-          date: '2020',
-        },
-        cats: [],
-      },
+      '-1': smith('2020'),
       '-2': {
         entry_key: 'doe2019',
         bib_type: 'book',
@@ -258,4 +272,62 @@ test('German: numbering, bibliography heading and dialogs in the document and in
   await expect(math.getByTestId('math-preview').locator('msqrt')).toBeVisible();
   await math.getByRole('button', { name: 'Einfügen', exact: true }).click();
   await expect(body(annPage).locator('.doc-equation math msqrt')).toHaveCount(1);
+});
+
+test('a document made before the academic elements takes them; an edited entry is updated from the library', async ({
+  page,
+  user,
+}) => {
+  await loginAs(page, user, '/');
+  const saved = (await (
+    await apiCall(page, bibliographyApi.save, {
+      is_new: true,
+      bibs: {
+        '-1': {
+          entry_key: 'smith2020',
+          bib_type: 'article',
+          fields: { author: [person('Smith', 'Jane')], title: text('Ink on paper'), date: '2020' },
+          cats: [],
+        },
+      },
+    } as never)
+  ).json()) as { id_translations: [number, number][] };
+  const entryId = saved.id_translations[0][1];
+  // The standard article as documents were made before issue 17: no academic elements allowed.
+  const academic = ['equation', 'citation', 'cross_reference', 'figure'];
+  const old = createDocument(schema, {
+    ...standardArticle,
+    parts: standardArticle.parts.map((part) => ({
+      ...part,
+      elements: part.elements.filter((element) => !academic.includes(element)),
+    })),
+  });
+  const { id } = (await (await apiCall(page, documentsApi.create, { path: '/' })).json()) as { id: number };
+  await writeDocumentContent(id, old.toJSON());
+  await page.goto(`/document/${id}`);
+  await body(page).locator('p').first().click();
+  await page.keyboard.type('Energy $x^2$ grows. See @');
+  await expect(body(page).locator('.doc-equation math msup')).toHaveCount(1);
+  const picker = page.getByRole('dialog', { name: 'Insert citation' });
+  await picker.getByRole('searchbox', { name: 'Search the bibliography' }).fill('smith');
+  await picker.getByRole('button', { name: /Smith.*Ink on paper/ }).click();
+  await picker.getByRole('button', { name: 'Insert', exact: true }).click();
+  await expect(body(page).locator('.doc-citation')).toHaveText('(Smith, 2020)');
+
+  // The entry is corrected in the library; the document keeps its copy until asked.
+  await apiCall(page, bibliographyApi.save, {
+    is_new: false,
+    bibs: { [entryId]: smith('2021') },
+  } as never);
+  await menu(page, 'File', 'Update bibliography from library…');
+  const dialog = page.getByRole('dialog', { name: 'Update bibliography from library' });
+  await expect(dialog.getByRole('status')).toHaveText(
+    '1 entry of the document differs from your library. Update it?',
+  );
+  await expect(body(page).locator('.doc-citation')).toHaveText('(Smith, 2020)');
+  await dialog.getByRole('button', { name: 'Update', exact: true }).click();
+  await expect(dialog.getByRole('status')).toHaveText('1 entry updated from your library.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(body(page).locator('.doc-citation')).toHaveText('(Smith, 2021)');
+  await expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
 });

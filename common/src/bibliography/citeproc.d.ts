@@ -17,7 +17,10 @@ declare module 'citeproc' {
     opt: { xclass: string };
     setOutputFormat(format: 'html' | 'text' | 'rtf'): void;
     updateItems(ids: string[]): void;
-    makeBibliography(): false | [{ entry_ids: string[][] } & Record<string, unknown>, string[]];
+    /** `bibsection` picks entries (e.g. include by id); without it the style's own exclusions apply. */
+    makeBibliography(bibsection?: {
+      include?: { field: string; value: string }[];
+    }): false | [{ entry_ids: string[][] } & Record<string, unknown>, string[]];
     makeCitationCluster(items: CitationItem[]): string;
     /** Every citation of a document at once: [citationID, noteIndex, text] per citation. */
     rebuildProcessorState(

@@ -156,3 +156,90 @@ describe('an engine kept between renders', () => {
     expect(numeric.citations).toEqual(['[1], [2]']);
   });
 });
+
+describe('renders again only what changed', () => {
+  const smith = (title: string, year: string): EntryData => ({
+    entry_key: title,
+    bib_type: 'book',
+    fields: {
+      author: [{ family: [{ type: 'text', text: 'Smith' }], given: [{ type: 'text', text: 'Anna' }] }],
+      title: [{ type: 'text', text: title }],
+      date: year,
+    } as unknown as EntryData['fields'],
+    cats: [],
+  });
+  const cite = (id: string) => ({ format: 'autocite' as const, references: [{ id }] });
+
+  it('shows a newly cited entry in the bibliography, and re-formats texts the new entry disambiguates', () => {
+    const cache: { current?: import('./cluster-render').EngineCache; key: string } = { key: 'apa' };
+    const library = new Map([
+      ['9-1', smith('Alpha', '2020')],
+      ['9-2', parsed[1]],
+    ]);
+    const first = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'en-US',
+      library,
+      [cite('9-1'), cite('9-2'), cite('9-1')],
+      'text',
+      cache,
+    );
+    expect(first.citations).toEqual(['(Smith, 2020)', '(Knuth, 1984)', '(Smith, 2020)']);
+    expect(first.bibliography).toHaveLength(2);
+    // A second Smith 2020 is cited: both become 2020a/2020b, the new one is listed, Knuth stays.
+    library.set('9-3', smith('Beta', '2020'));
+    const second = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'en-US',
+      library,
+      [cite('9-1'), cite('9-2'), cite('9-3'), cite('9-1')],
+      'text',
+      cache,
+    );
+    expect(second.citations).toEqual(['(Smith, 2020a)', '(Knuth, 1984)', '(Smith, 2020b)', '(Smith, 2020a)']);
+    expect(second.bibliography).toHaveLength(3);
+    expect(second.bibliography[1]).toMatch(/^Smith, A\. \(2020a\)\. Alpha/);
+    expect(second.bibliography[2]).toMatch(/^Smith, A\. \(2020b\)\. Beta/);
+    // Citing it no more takes it out and undoes the suffixes.
+    const third = renderDocumentCitations(
+      styleOf('apa'),
+      locales,
+      'en-US',
+      library,
+      [cite('9-1'), cite('9-2')],
+      'text',
+      cache,
+    );
+    expect(third.citations).toEqual(['(Smith, 2020)', '(Knuth, 1984)']);
+    expect(third.bibliography).toHaveLength(2);
+    expect(third.bibliography[1]).toMatch(/^Smith, A\. \(2020\)\. Alpha/);
+  });
+
+  it('renumbers citations and entries of a numeric style when an earlier citation is added', () => {
+    const cache: { current?: import('./cluster-render').EngineCache; key: string } = { key: 'ieee' };
+    const first = renderDocumentCitations(
+      styleOf('ieee'),
+      locales,
+      'en-US',
+      entries,
+      [cite('7-1')],
+      'text',
+      cache,
+    );
+    expect(first.citations).toEqual(['[1]']);
+    const second = renderDocumentCitations(
+      styleOf('ieee'),
+      locales,
+      'en-US',
+      entries,
+      [cite('7-2'), cite('7-1')],
+      'text',
+      cache,
+    );
+    expect(second.citations).toEqual(['[1]', '[2]']);
+    expect(second.bibliography[0]).toMatch(/^\[1\]\s*D\. E\. Knuth/);
+    expect(second.bibliography[1]).toMatch(/^\[2\]\s*Y\. LeCun/);
+  });
+});

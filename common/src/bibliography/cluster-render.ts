@@ -48,13 +48,105 @@ function cslItems(entries: EntryData[]): CslItem[] {
 /**
  * A citeproc engine kept between renders of one document (in its worker): building one costs
  * seconds for a large style, and its registry then only takes in what changed. It is rebuilt when
- * the style, the language or an entry already known changes.
+ * the style, the language or an entry already known changes. In-text styles also keep what they
+ * formatted: a citation's text and a bibliography entry are formatted again only when the
+ * registry reports one of their items changed (citeproc's tainted items: disambiguation, numbers).
  */
 export interface EngineCache {
   key: string;
   engine: InstanceType<typeof CSL.Engine>;
   byId: Map<string, CslItem>;
   json: Map<string, string>;
+  /** The ids the registry holds, in order of first citation ('' before the first update). */
+  cited: string;
+  /** Cluster key -> its text and items (in-text styles). */
+  clusters: Map<string, { text: string; ids: string[] }>;
+  /** Item id -> its bibliography entry and its place in the bibliography. */
+  entries: Map<string, { text: string; seq: number }>;
+  /** The whole bibliography of `cited` (note styles, and styles that need every entry at once). */
+  bibliography: { cited: string; entries: string[] } | null;
+  /** The entries carry their number: a moved entry is formatted again. */
+  numbered: boolean;
+  /** An entry depends on the one before it or on the style's exclusions: format all at once. */
+  whole: boolean;
+}
+
+interface EngineInternals {
+  tmp: { taintedItemIDs: Record<string, boolean> };
+  registry: { getSortedIds(): string[] };
+  bibliography: { opt: Record<string, unknown> };
+}
+
+/** The items citeproc marked as changed since the last call (and forgets them). */
+function takeTainted(engine: InstanceType<typeof CSL.Engine>): Set<string> {
+  const internals = engine as unknown as EngineInternals;
+  const tainted = new Set(Object.keys(internals.tmp.taintedItemIDs ?? {}));
+  internals.tmp.taintedItemIDs = {};
+  return tainted;
+}
+
+function newEngine(
+  style: CslJson,
+  locales: Record<string, CslJson>,
+  locale: string,
+  format: 'html' | 'text',
+  key: string,
+): EngineCache {
+  const byId = new Map<string, CslItem>();
+  const sys = {
+    retrieveLocale: (lang: string) => locales[lang] ?? locales[locale] ?? locales['en-US'],
+    retrieveItem: (id: string) => byId.get(id),
+  };
+  const engine = new CSL.Engine(sys, style, locale, true);
+  engine.setOutputFormat(format);
+  const text = JSON.stringify(style);
+  const options = (engine as unknown as EngineInternals).bibliography.opt;
+  return {
+    key,
+    engine,
+    byId,
+    json: new Map(),
+    cited: '',
+    clusters: new Map(),
+    entries: new Map(),
+    bibliography: null,
+    numbered: text.includes('"citation-number"'),
+    whole: Boolean(
+      text.includes('subsequent-author-substitute') || options.exclude_types || options.exclude_with_fields,
+    ),
+  };
+}
+
+/** The bibliography of the registry's items, formatting only the entries not known yet. */
+function makeBibliography(current: EngineCache, tainted: ReadonlySet<string>): string[] {
+  const { engine } = current;
+  const whole = () => {
+    const made = engine.makeBibliography();
+    return made ? made[1].map((entry: string) => entry.trim()) : [];
+  };
+  if (current.whole) {
+    if (current.bibliography?.cited !== current.cited || tainted.size)
+      current.bibliography = { cited: current.cited, entries: whole() };
+    return current.bibliography.entries;
+  }
+  const sorted = (engine as unknown as EngineInternals).registry.getSortedIds();
+  const missing = sorted.filter((id, seq) => {
+    const known = current.entries.get(id);
+    return !known || tainted.has(id) || (current.numbered && known.seq !== seq);
+  });
+  if (missing.length) {
+    const made = engine.makeBibliography({ include: missing.map((id) => ({ field: 'id', value: id })) });
+    if (!made) return [];
+    const ids = (made[0] as { entry_ids: string[][] }).entry_ids;
+    made[1].forEach((entry: string, index: number) => {
+      const id = ids[index][0];
+      current.entries.set(id, { text: entry.trim(), seq: sorted.indexOf(id) });
+    });
+  }
+  return sorted.flatMap((id) => {
+    const entry = current.entries.get(id);
+    return entry ? [entry.text] : [];
+  });
 }
 
 export function renderDocumentCitations(
@@ -78,14 +170,7 @@ export function renderDocumentCitations(
     current.key !== key ||
     [...current.json].some(([id, text]) => json.has(id) && json.get(id) !== text)
   ) {
-    const byId = new Map<string, CslItem>();
-    const sys = {
-      retrieveLocale: (lang: string) => locales[lang] ?? locales[locale] ?? locales['en-US'],
-      retrieveItem: (id: string) => byId.get(id),
-    };
-    const engine = new CSL.Engine(sys, style, locale, true);
-    engine.setOutputFormat(format);
-    current = { key, engine, byId, json: new Map() };
+    current = newEngine(style, locales, locale, format, key);
     if (cache) cache.current = current;
   }
   for (const item of items) current.byId.set(item.id, item);
@@ -113,34 +198,43 @@ export function renderDocumentCitations(
   const usable = citations.filter((citation) => citation.citationItems.length > 0);
   // Cited entries in order of first citation: numeric styles number them so.
   const cited = [...new Set(usable.flatMap((citation) => citation.citationItems.map((item) => item.id)))];
+  const citedKey = JSON.stringify(cited);
+  let tainted = new Set<string>();
   if (note) {
     // Note styles depend on each citation's position (ibid., short forms): the whole sequence.
     if (usable.length)
       for (const [id, , text] of engine.rebuildProcessorState(usable, format) as [string, number, string][])
         output.set(id, text);
+    if (current.cited !== citedKey) current.bibliography = null;
+    current.cited = citedKey;
+    current.whole = true;
   } else if (cited.length) {
     // In-text styles: the registry of all cited entries settles disambiguation and numbers;
     // each distinct cluster is then formatted once (a long paper cites the same ones again and
-    // again), which is far faster than tracking every citation's position.
-    engine.updateItems(cited);
-    const done = new Map<string, string>();
-    usable.forEach((citation, index) => {
-      const key = JSON.stringify([clusters[index].format, citation.citationItems]);
-      let text = done.get(key);
-      if (text === undefined) {
-        text = composite(clusters[index])
+    // again), which is far faster than tracking every citation's position. Only what the
+    // registry update changed is formatted again on the next render.
+    if (current.cited !== citedKey) {
+      engine.updateItems(cited);
+      current.cited = citedKey;
+      tainted = takeTainted(engine);
+      for (const [clusterKey, known] of current.clusters)
+        if (known.ids.some((id) => tainted.has(id))) current.clusters.delete(clusterKey);
+    }
+    citations.forEach((citation, index) => {
+      if (!citation.citationItems.length) return;
+      const clusterKey = JSON.stringify([clusters[index].format, citation.citationItems]);
+      let known = current.clusters.get(clusterKey);
+      if (known === undefined) {
+        const text = composite(clusters[index])
           ? `${engine.makeCitationCluster(citation.citationItems.map((item) => ({ ...item, 'author-only': true })))} ${engine.makeCitationCluster(citation.citationItems.map((item) => ({ ...item, 'suppress-author': true })))}`
           : engine.makeCitationCluster(citation.citationItems);
-        done.set(key, text);
+        known = { text, ids: citation.citationItems.map((item) => item.id) };
+        current.clusters.set(clusterKey, known);
       }
-      output.set(citation.citationID, text);
+      output.set(citation.citationID, known.text);
     });
   }
-  let bibliography: string[] = [];
-  if (cited.length) {
-    const made = engine.makeBibliography();
-    if (made) bibliography = made[1].map((entry: string) => entry.trim());
-  }
+  const bibliography = cited.length ? makeBibliography(current, tainted) : [];
   return {
     styleClass,
     citations: citations.map((citation, index) => {

@@ -11,6 +11,7 @@ import type { EntryData } from '../bibliography/types';
 import type { CitationFormat, CitationReference, FigureCategory } from './academic-nodes';
 import { allows, partAt } from './commands';
 import { schema } from './schema';
+import { templateUpgrades } from './templates';
 
 /**
  * Commands and input rules of the academic nodes (issue 17): state in, transaction out, each
@@ -158,6 +159,44 @@ export function replaceInBibliography(tr: Transaction, entries: ReadonlyMap<stri
   return tr;
 }
 
+/** JSON with sorted keys: the same entry compares equal whichever order its fields came in. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The document's copies of the owner's entries that differ from the owner's library now (what
+ * "update from library" replaces): key `<owner>-<entry id>` -> the library's entry. Entries other
+ * authors copied, and entries deleted from the library since, are left as they are.
+ */
+export function libraryUpdates(
+  doc: PMNode,
+  owner: number,
+  library: readonly (EntryData & { id: number })[],
+): Map<string, EntryData> {
+  const byKey = new Map(library.map((entry) => [`${owner}-${entry.id}`, entry]));
+  const updates = new Map<string, EntryData>();
+  for (const [key, copy] of documentBibliography(doc)) {
+    const entry = byKey.get(key);
+    if (!entry) continue;
+    const data: EntryData = {
+      entry_key: entry.entry_key,
+      bib_type: entry.bib_type,
+      fields: entry.fields,
+      cats: [],
+    };
+    const same = (e: EntryData) => canonicalJson([e.entry_key, e.bib_type, e.fields]);
+    if (same(copy) !== same(data)) updates.set(key, data);
+  }
+  return updates;
+}
+
 /**
  * A citation of one or more entries, which are copied into the document's bibliography in the
  * same transaction (so undo takes both back, and co-authors get both at once). `replace` is a
@@ -211,6 +250,19 @@ export function setTableCaption(caption: string): Command {
     }
     return false;
   };
+}
+
+/**
+ * A document made before its template allowed equations, citations, figures and cross-references
+ * gets them in its template copy (ordinary attribute steps, so co-authors and the server follow;
+ * the editor sends it once on opening with write access).
+ */
+export function upgradeTemplateCopy(state: EditorState): Transaction | null {
+  const upgrades = templateUpgrades(state.doc);
+  if (!upgrades.length) return null;
+  const tr = state.tr;
+  for (const { pos, elements } of upgrades) tr.setNodeAttribute(pos, 'elements', elements);
+  return tr.setMeta('addToHistory', false);
 }
 
 /** Figures and tables without an id (pasted, or made before) get one: cross-references need it. */

@@ -13,10 +13,12 @@ import {
   insertDisplayEquation,
   insertEquation,
   insertFigure,
+  libraryUpdates,
   mathInputRules,
   replaceInBibliography,
   setCitationStyle,
   setTableCaption,
+  upgradeTemplateCopy,
 } from './academic-commands';
 import { renderLatex } from './academic-math';
 import { documentLabel, missingCrossReferences, numberDocument } from './academic-numbering';
@@ -194,8 +196,15 @@ describe('citations and the document bibliography', () => {
     ).toBe(true);
     expect(documentBibliography(view.state.doc).size).toBe(2);
     expect(nodesOf(view.state.doc, 'bib_entry')).toHaveLength(2);
-    // Update from library.
-    const tr = replaceInBibliography(view.state.tr, new Map([['1-10', entry('smith', 'Smyth', '2021')]]));
+    // Update from library: only the owner's entries that changed there.
+    const library = [
+      { ...entry('smith', 'Smyth', '2021'), id: 10 },
+      { ...(entries.get('1-11') as EntryData), id: 11 },
+    ];
+    expect([...libraryUpdates(view.state.doc, 2, library).keys()]).toEqual([]);
+    const updates = libraryUpdates(view.state.doc, 1, library);
+    expect([...updates.keys()]).toEqual(['1-10']);
+    const tr = replaceInBibliography(view.state.tr, updates);
     view.dispatch(tr);
     expect(documentBibliography(view.state.doc).get('1-10')?.fields.date).toBe('2021');
     expect(checkDocument(view.state.doc)).toEqual([]);
@@ -216,5 +225,48 @@ describe('citations and the document bibliography', () => {
     view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, pos)));
     expect(run(view, insertEquation('\\sqrt{y}'))).toBe(true);
     expect(nodesOf(view.state.doc, 'equation').map((n) => n.attrs.equation)).toEqual(['\\sqrt{y}']);
+  });
+});
+
+describe('documents made before the academic elements', () => {
+  /** The standard article as it was before issue 17: no equations, citations, figures or references. */
+  const before: typeof standardArticle = {
+    ...standardArticle,
+    parts: standardArticle.parts.map((part) => ({
+      ...part,
+      elements: part.elements.filter(
+        (element) => !['equation', 'citation', 'cross_reference', 'figure'].includes(element),
+      ),
+    })),
+  };
+
+  it('get the academic elements their template allows now, once, and only in old copies', () => {
+    const old = createDocument(schema, before, { title: 'Old' });
+    const state = EditorState.create({ doc: old });
+    expect(
+      insertEquation('x')(state.apply(state.tr.setSelection(TextSelection.create(old, bodyStart(old))))),
+    ).toBe(false);
+    const tr = upgradeTemplateCopy(state);
+    expect(tr).not.toBeNull();
+    const upgraded = state.apply(tr as NonNullable<typeof tr>);
+    const elements = (id: string) => {
+      let found: string[] = [];
+      upgraded.doc.forEach((part) => {
+        if (part.attrs.id === id) found = part.attrs.elements as string[];
+      });
+      return found;
+    };
+    const current = (id: string) => standardArticle.parts.find((part) => part.id === id)?.elements;
+    expect(elements('body')).toEqual(current('body'));
+    expect(elements('abstract')).toEqual(current('abstract'));
+    const at = upgraded.apply(
+      upgraded.tr.setSelection(TextSelection.create(upgraded.doc, bodyStart(upgraded.doc))),
+    );
+    expect(insertEquation('x')(at)).toBe(true);
+    // Current documents, and copies already naming an academic element, are left alone.
+    expect(upgradeTemplateCopy(upgraded)).toBeNull();
+    expect(
+      upgradeTemplateCopy(EditorState.create({ doc: createDocument(schema, standardArticle) })),
+    ).toBeNull();
   });
 });

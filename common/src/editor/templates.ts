@@ -198,3 +198,34 @@ function collectMarks(part: PMNode, id: string, allowed: string[] | null, proble
     return true;
   });
 }
+
+/** Elements templates gained after documents were made from them (issue 17's academic nodes). */
+const ADDED_ELEMENTS: readonly BodyElement[] = ['equation', 'citation', 'cross_reference', 'figure'];
+
+/**
+ * The template copies of a document made before its template allowed the academic elements: each
+ * part whose copy has none of them gets those its template's part allows now (in the template's
+ * order). A part that already lists one of them was set up after the change and is left alone.
+ * Returns the new element lists by position, empty when the document is current.
+ */
+export function templateUpgrades(
+  doc: PMNode,
+  known: readonly DocumentTemplate[] = templates,
+): { pos: number; elements: BodyElement[] }[] {
+  const template = known.find((candidate) => candidate.id === doc.attrs.template);
+  if (!template) return [];
+  const upgrades: { pos: number; elements: BodyElement[] }[] = [];
+  doc.forEach((part, pos) => {
+    if (part.type.name !== 'richtext_part') return;
+    const copy = part.attrs.elements as BodyElement[];
+    if (copy.some((element) => ADDED_ELEMENTS.includes(element))) return;
+    const now = template.parts.find((candidate) => candidate.id === part.attrs.id)?.elements ?? [];
+    const added = now.filter((element) => ADDED_ELEMENTS.includes(element));
+    if (!added.length) return;
+    upgrades.push({
+      pos,
+      elements: now.filter((element) => copy.includes(element) || added.includes(element)),
+    });
+  });
+  return upgrades;
+}

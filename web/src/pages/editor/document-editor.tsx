@@ -1,4 +1,5 @@
 import type { DocumentEntry } from '@scriptorium/common/api/documents';
+import { upgradeTemplateCopy } from '@scriptorium/common/editor/academic-commands';
 import { schema } from '@scriptorium/common/editor/schema';
 import { documentTitle } from '@scriptorium/common/editor/templates';
 import { countDocument } from '@scriptorium/common/editor/text-stats';
@@ -262,6 +263,17 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const title = doc ? documentTitle(doc) : entry.title;
   usePageTitle(title || t('untitled', { ns: 'documents' }));
   useUnsavedChanges(connection.load === 'ready' && connection.unsaved);
+
+  // A document made before the academic elements gets them in its template copy, sent once by a
+  // full writer (ordinary steps: the co-authors' editors and the server follow).
+  const upgraded = useRef(false);
+  useEffect(() => {
+    const current = viewRef.current;
+    if (!current || upgraded.current || connection.load !== 'ready' || connection.right !== 'write') return;
+    upgraded.current = true;
+    const tr = upgradeTemplateCopy(current.state);
+    if (tr) current.dispatch(tr.setMeta(UNTRACKED, true));
+  });
 
   // Counting a long paper takes a while: count once typing pauses, not on every keystroke.
   const [words, setWords] = useState(0);

@@ -14,7 +14,8 @@ export type AcademicPanelId =
   | 'crossReference'
   | 'tableCaption'
   | 'citationStyle'
-  | 'brokenReferences';
+  | 'brokenReferences'
+  | 'updateFromLibrary';
 
 export const ACADEMIC_PANELS: readonly AcademicPanelId[] = [
   'math',
@@ -25,6 +26,7 @@ export const ACADEMIC_PANELS: readonly AcademicPanelId[] = [
   'tableCaption',
   'citationStyle',
   'brokenReferences',
+  'updateFromLibrary',
 ];
 
 export function isAcademicPanel(panel: string | null): panel is AcademicPanelId {
@@ -39,6 +41,14 @@ export const ACADEMIC_ACTIONS: readonly EditorActionSpec[] = [
     group: 'document',
     writes: true,
     panel: 'citationStyle',
+  },
+  {
+    id: 'editor.updateFromLibrary',
+    title: 'academic.action.updateFromLibrary',
+    menu: 'file',
+    group: 'document',
+    writes: true,
+    panel: 'updateFromLibrary',
   },
   {
     id: 'editor.equation',

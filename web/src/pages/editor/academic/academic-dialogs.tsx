@@ -7,6 +7,8 @@ import {
   insertDisplayEquation,
   insertEquation,
   insertFigure,
+  libraryUpdates,
+  replaceInBibliography,
   selectedNode,
   setCitationStyle,
   setTableCaption,
@@ -194,6 +196,31 @@ function matches(entry: BibEntry, words: string[]): boolean {
   return words.every((word) => haystack.includes(word));
 }
 
+/** The current user's library (the cached copy first, then the server's), or failed. */
+function useLibrary(): {
+  userId: number;
+  library: BibEntry[] | null;
+  failed: boolean;
+  add(entries: BibEntry[]): void;
+} {
+  const user = useCurrentUser();
+  const userId = user?.id ?? 0;
+  const [library, setLibrary] = useState<BibEntry[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    loadLibrary(userId, (cached) => live && setLibrary(cached.entries)).then(
+      (loaded) => live && setLibrary(loaded.entries),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId]);
+  const add = (entries: BibEntry[]) => setLibrary((list) => [...(list ?? []), ...entries]);
+  return { userId, library, failed, add };
+}
+
 /**
  * The citation picker: search the library by key, author, title and year while typing; pick one
  * or more entries, each with prefix and locator; author-date or textual form. Pasting BibTeX
@@ -205,12 +232,10 @@ export function CitationDialog({
   replace,
 }: DialogProps & { replace: { from: number; to: number } | null }) {
   const { t } = useTranslation('editor');
-  const user = useCurrentUser();
   const searchId = useId();
   const formatId = useId();
   const existing = selectedNode(view.state, 'citation');
-  const [library, setLibrary] = useState<BibEntry[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const { userId, library, failed, add } = useLibrary();
   const [query, setQuery] = useState('');
   const [picked, setPicked] = useState<(CitationReference & { entry?: BibEntry })[]>(
     existing ? (existing.node.attrs.references as CitationReference[]).map((ref) => ({ ...ref })) : [],
@@ -220,18 +245,6 @@ export function CitationDialog({
   );
   const [message, setMessage] = useState('');
   const [active, setActive] = useState(0);
-  const userId = user?.id ?? 0;
-
-  useEffect(() => {
-    let live = true;
-    loadLibrary(userId, (cached) => live && setLibrary(cached.entries)).then(
-      (loaded) => live && setLibrary(loaded.entries),
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [userId]);
 
   const found = useMemo(() => {
     const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
@@ -254,7 +267,7 @@ export function CitationDialog({
     setMessage(t('academic.citation.importing'));
     saveInChunks(report.entries, () => undefined).then(
       ({ saved }) => {
-        setLibrary((list) => [...(list ?? []), ...saved]);
+        add(saved);
         setPicked((list) => [
           ...list,
           ...saved.map((entry) => ({ id: keyOf(entry), prefix: '', locator: '', entry })),
@@ -746,6 +759,53 @@ export function BrokenReferencesDialog({ view, onClose }: DialogProps) {
   );
 }
 
+/**
+ * File > Update bibliography from library: the document's copies of the user's own entries take
+ * the library's current data (co-authors' entries stay; spec: only on request).
+ */
+export function UpdateFromLibraryDialog({ view, onClose }: DialogProps) {
+  const { t } = useTranslation('editor');
+  const { userId, library, failed } = useLibrary();
+  const [updated, setUpdated] = useState<number | null>(null);
+  const updates = useMemo(
+    () => (library ? libraryUpdates(view.state.doc, userId, library) : null),
+    [library, userId, view.state.doc],
+  );
+  const update = () => {
+    if (!updates?.size) return;
+    view.dispatch(replaceInBibliography(view.state.tr, updates));
+    setUpdated(updates.size);
+  };
+  const pending = updated === null && updates && updates.size > 0;
+  let message: string;
+  if (failed) message = t('academic.fromLibrary.failed');
+  else if (updated !== null) message = t('academic.fromLibrary.updated', { count: updated });
+  else if (!updates) message = t('academic.fromLibrary.loading');
+  else if (!updates.size) message = t('academic.fromLibrary.none');
+  else message = t('academic.fromLibrary.differ', { count: updates.size });
+  return (
+    <Dialog
+      title={t('academic.fromLibrary.title')}
+      onClose={onClose}
+      width={480}
+      buttons={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {pending ? t('academic.cancel') : t('settings.done')}
+          </button>
+          {pending ? (
+            <button type="button" className="button button-primary" onClick={update}>
+              {t('academic.update')}
+            </button>
+          ) : null}
+        </>
+      }
+    >
+      <p role={failed ? 'alert' : 'status'}>{message}</p>
+    </Dialog>
+  );
+}
+
 /** The dialog of an academic panel. */
 export function AcademicDialog({
   panel,
@@ -770,5 +830,7 @@ export function AcademicDialog({
       return <CitationStyleDialog view={view} onClose={onClose} />;
     case 'brokenReferences':
       return <BrokenReferencesDialog view={view} onClose={onClose} />;
+    case 'updateFromLibrary':
+      return <UpdateFromLibraryDialog view={view} onClose={onClose} />;
   }
 }

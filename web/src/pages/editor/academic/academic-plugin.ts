@@ -1,6 +1,8 @@
 import type { Cluster } from '@scriptorium/common/bibliography/cluster-render';
+import type { EntryData } from '@scriptorium/common/bibliography/types';
 import {
   assignTargetIds,
+  bibliographyPart,
   documentBibliography,
   insertCitation,
   mathInputRules,
@@ -14,7 +16,8 @@ import {
 } from '@scriptorium/common/editor/academic-numbering';
 import { inputRules } from 'prosemirror-inputrules';
 import type { Node as PMNode } from 'prosemirror-model';
-import { type EditorState, Plugin, PluginKey } from 'prosemirror-state';
+import { type EditorState, Plugin, PluginKey, type Transaction } from 'prosemirror-state';
+import { AddMarkStep, RemoveMarkStep, ReplaceAroundStep, ReplaceStep } from 'prosemirror-transform';
 import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import { CSL_LOCALES, cslLocaleFor } from '../../bibliography/csl/csl-assets';
 import type { CitationAnswer, CitationRequest } from './citation-worker';
@@ -76,9 +79,68 @@ function collectClusters(doc: PMNode): Cluster[] {
   return clusters;
 }
 
+/**
+ * The document's bibliography and its JSON, kept per bibliography part: ProseMirror keeps an
+ * unchanged part as the same object, so typing elsewhere never copies or serialises the entries.
+ */
+const bibliographies = new WeakMap<PMNode, { entries: Map<string, EntryData>; json: string }>();
+const NO_PART = { entries: new Map<string, EntryData>(), json: '[]' };
+function bibliographyOf(doc: PMNode): { entries: Map<string, EntryData>; json: string } {
+  const part = bibliographyPart(doc)?.node;
+  if (!part) return NO_PART;
+  let known = bibliographies.get(part);
+  if (!known) {
+    const entries = documentBibliography(doc);
+    known = { entries, json: JSON.stringify([...entries]) };
+    bibliographies.set(part, known);
+  }
+  return known;
+}
+
 function requestSignature(doc: PMNode, clusters: Cluster[]): string {
-  const entries = [...documentBibliography(doc)].map(([key, data]) => [key, data]);
-  return JSON.stringify([doc.attrs.citationstyle, doc.attrs.language, clusters, entries]);
+  return `${JSON.stringify([doc.attrs.citationstyle, doc.attrs.language, clusters])}${bibliographyOf(doc).json}`;
+}
+
+/** Nodes whose change moves a number, a reference's text, a citation or the bibliography. */
+const ACADEMIC_NODES = new Set([
+  'citation',
+  'cross_reference',
+  'figure',
+  'table',
+  'heading',
+  'footnote',
+  'bibliography_part',
+  'bib_entry',
+]);
+
+function academicBetween(doc: PMNode, from: number, to: number): boolean {
+  let found = false;
+  doc.nodesBetween(from, to, (node, pos) => {
+    if (found) return false;
+    // A node around the whole change (the table or heading typed in) keeps its number.
+    if (ACADEMIC_NODES.has(node.type.name) && !(pos < from && pos + node.nodeSize > to)) found = true;
+    return !found;
+  });
+  return found;
+}
+
+/**
+ * Whether a transaction may change numbering, citations or the bibliography. Typing, deleting
+ * and formatting ordinary text does not: then the decorations are only mapped (a keystroke in a
+ * long paper does not walk the whole document).
+ */
+export function touchesAcademic(tr: Transaction): boolean {
+  return tr.steps.some((step, index) => {
+    if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) return false;
+    if (!(step instanceof ReplaceStep || step instanceof ReplaceAroundStep)) return true;
+    const before = tr.docs[index];
+    const after = tr.docs[index + 1] ?? tr.doc;
+    let touched = false;
+    step.getMap().forEach((oldStart, oldEnd, newStart, newEnd) => {
+      touched ||= academicBetween(before, oldStart, oldEnd) || academicBetween(after, newStart, newEnd);
+    });
+    return touched;
+  });
 }
 
 export interface CitationDecoration {
@@ -87,12 +149,29 @@ export interface CitationDecoration {
   note: number | null;
 }
 
+/**
+ * Decoration specs of equal content are one object: ProseMirror compares specs by identity, so a
+ * rebuilt set with the same texts leaves every node view untouched.
+ */
+const citationSpecs = new Map<string, { citation: CitationDecoration }>();
+function citationSpec(citation: CitationDecoration): { citation: CitationDecoration } {
+  const key = `${citation.note}|${citation.missing}|${citation.html}`;
+  let spec = citationSpecs.get(key);
+  if (!spec) {
+    if (citationSpecs.size > 10_000) citationSpecs.clear();
+    spec = { citation };
+    citationSpecs.set(key, spec);
+  }
+  return spec;
+}
+let bibliographySpec: { key: string; spec: { bibliography: unknown } } | null = null;
+
 function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>): DecorationSet {
   const decorations: Decoration[] = [];
   const { numbering, rendered } = state;
   const language = String(doc.attrs.language);
   const current = rendered && rendered.signature === state.signature ? rendered : null;
-  const known = documentBibliography(doc);
+  const known = bibliographyOf(doc).entries;
   let citationIndex = 0;
   doc.descendants((node, pos) => {
     const name = node.type.name;
@@ -124,32 +203,19 @@ function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>
       else if (rendered) html = rendered.bySignature.get(clusterSignature(node.attrs as Cluster));
       const note = rendered?.styleClass === 'note' ? index + 1 : null;
       decorations.push(
-        Decoration.node(
-          pos,
-          pos + node.nodeSize,
-          {},
-          {
-            citation: { html: html ?? '', missing, note } satisfies CitationDecoration,
-          },
-        ),
+        Decoration.node(pos, pos + node.nodeSize, {}, citationSpec({ html: html ?? '', missing, note })),
       );
       return false;
     }
     if (name === 'bibliography_part') {
-      decorations.push(
-        Decoration.node(
-          pos,
-          pos + node.nodeSize,
-          {},
-          {
-            bibliography: {
-              heading: documentLabel('bibliography', language),
-              entries: rendered?.bibliography ?? [],
-              notes: rendered?.styleClass === 'note' ? rendered.citations : [],
-            },
-          },
-        ),
-      );
+      const bibliography = {
+        heading: documentLabel('bibliography', language),
+        entries: rendered?.bibliography ?? [],
+        notes: rendered?.styleClass === 'note' ? rendered.citations : [],
+      };
+      const key = JSON.stringify(bibliography);
+      if (bibliographySpec?.key !== key) bibliographySpec = { key, spec: { bibliography } };
+      decorations.push(Decoration.node(pos, pos + node.nodeSize, {}, bibliographySpec.spec));
       return false;
     }
     return true;
@@ -228,7 +294,7 @@ class CitationRenderer {
       requestId,
       style: String(doc.attrs.citationstyle),
       locale: documentCslLocale(String(doc.attrs.language)),
-      entries: [...documentBibliography(doc)],
+      entries: [...bibliographyOf(doc).entries],
       clusters: state.clusters,
     } satisfies CitationRequest);
   }
@@ -300,6 +366,8 @@ export function academicPlugins(context: AcademicContext): Plugin[] {
       apply: (tr, value, _old, editorState) => {
         const rendered = tr.getMeta(academicKey) as RenderedState | undefined;
         if (!tr.docChanged && !rendered) return value;
+        if (!rendered && !touchesAcademic(tr))
+          return { ...value, decorations: value.decorations.map(tr.mapping, tr.doc) };
         return derive(editorState.doc, rendered ?? value.rendered);
       },
     },

@@ -6,7 +6,13 @@ import { typeInto as type } from '@scriptorium/common/editor/testing';
 import { EditorState, TextSelection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
-import { academicPlugins, brokenReferences, documentCslLocale } from './academic-plugin';
+import {
+  academicKey,
+  academicPlugins,
+  brokenReferences,
+  documentCslLocale,
+  touchesAcademic,
+} from './academic-plugin';
 import { academicNodeViews } from './academic-views';
 
 const views: EditorView[] = [];
@@ -55,6 +61,37 @@ describe('academic node views', () => {
     expect(view.dom.querySelector('.doc-cross-reference')?.textContent).toBe('t:academic.missingTarget');
     expect(view.dom.querySelector('.doc-cross-reference')?.classList.contains('doc-missing')).toBe(true);
     expect(brokenReferences(view.state)).toHaveLength(1);
+  });
+
+  it('maps the decorations while plain text is typed, and numbers again when a target moves', () => {
+    const view = editor();
+    insertDisplayEquation('a=b')(view.state, view.dispatch);
+    const figurePos = view.state.selection.from - 2;
+    const id = String(view.state.doc.nodeAt(figurePos)?.attrs.id);
+    insertCrossReference(id, '(1)')(view.state, view.dispatch);
+    const decorations = academicKey.getState(view.state)?.decorations;
+    const typing = view.state.tr.insertText('plain words ');
+    expect(touchesAcademic(typing)).toBe(false);
+    view.dispatch(typing);
+    const mapped = academicKey.getState(view.state);
+    expect(mapped?.decorations).not.toBe(decorations);
+    expect(view.dom.querySelector('.doc-cross-reference')?.textContent).toBe('(1)');
+    // A second display equation before the first: a new number, and the reference follows it.
+    let at = 0;
+    view.state.doc.descendants((node, pos) => {
+      if (node.type.name === 'figure') at = pos;
+    });
+    const insert = view.state.tr.insert(
+      at,
+      schema.nodes.figure.create({ category: 'equation', equation: 'c=d', id: 'Fearlier' }),
+    );
+    expect(touchesAcademic(insert)).toBe(true);
+    view.dispatch(insert);
+    expect([...view.dom.querySelectorAll('.doc-equation-number')].map((n) => n.textContent)).toEqual([
+      '(1)',
+      '(2)',
+    ]);
+    expect(view.dom.querySelector('.doc-cross-reference')?.textContent).toBe('(2)');
   });
 
   it('opens the citation picker on "@" at the start of a word only', () => {
