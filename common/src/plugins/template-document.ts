@@ -43,7 +43,8 @@ export function documentFromDefinition(
       children.push(node);
     }
   });
-  const result = doc.copy(Fragment.from(children));
+  const citationstyle = definition.citation_styles[0] ?? doc.attrs.citationstyle;
+  const result = doc.type.create({ ...doc.attrs, citationstyle }, children);
   result.check();
   return result;
 }
