@@ -103,10 +103,10 @@ test.describe('with PLUGINS=templates,books', () => {
     await custom.getByLabel('Title of the part').fill('Summary');
     await custom.getByLabel('Initial content').fill('This chapter argues');
     for (const element of ['Bulleted list', 'Numbered list', 'Footnote', 'Line break', 'Citation']) {
-      await custom.getByRole('checkbox', { name: element }).uncheck();
+      await custom.getByRole('checkbox', { name: element, exact: true }).uncheck();
     }
     for (const mark of ['Bold', 'Underline', 'Superscript', 'Subscript', 'Code', 'Small capitals', 'Link']) {
-      await custom.getByRole('checkbox', { name: mark }).uncheck();
+      await custom.getByRole('checkbox', { name: mark, exact: true }).uncheck();
     }
     // Keyboard reordering: Alt+ArrowUp on the part's own controls, twice, puts it before Keywords.
     await custom.getByRole('button', { name: 'Move Summary up' }).focus();
@@ -197,6 +197,10 @@ test.describe('with PLUGINS=templates,books', () => {
     }
 
     await annPage.goto('/documents/');
+    // The shortcut is bound once the header, with the plugin's item, is drawn.
+    await expect(
+      annPage.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Books' }),
+    ).toBeVisible();
     await annPage.keyboard.press('Alt+o');
     await expect(annPage).toHaveURL(/\/books\/$/);
     await annPage.getByRole('button', { name: 'New book' }).click();
