@@ -1,14 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
-import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import type { Page } from '@playwright/test';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { booksApi, templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { apiCall, createUser, expect, loginAs, sendCall, test } from '../fixtures';
-import { E2E_PORT, e2eServerEnv } from '../server-env';
+import { ownServer } from '../own-server';
 
 // Issue 21: the Templates and Books plugins in a real browser. They are on only on a server of
 // their own (PLUGINS=templates,books); the shared e2e server runs with them off.
@@ -32,48 +27,18 @@ test('with the plugins off there is no Templates or Books header item and their 
 
 test.describe('with PLUGINS=templates,books', () => {
   test.describe.configure({ mode: 'serial' });
-  const port = E2E_PORT + 43;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-e2e-plugins-'));
-  const env = {
-    ...e2eServerEnv(),
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    SITE_URL: `http://127.0.0.1:${port}`,
-    PLUGINS: 'templates,books',
-  };
-  let server: ChildProcess | null = null;
-
-  async function ownPage(browser: Browser): Promise<Page> {
-    const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}` });
-    return context.newPage();
-  }
+  const own = ownServer(43, { PLUGINS: 'templates,books' });
+  const env = own.env;
+  const ownPage = own.page;
 
   test.beforeAll(async () => {
     // A fresh database to migrate and a process to start: the hook may take up to a minute.
     test.setTimeout(60_000);
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { env, stdio: 'ignore' });
-    await expect
-      .poll(
-        async () => {
-          try {
-            return (await fetch(`http://127.0.0.1:${port}${baseApi.configuration.path}`)).status;
-          } catch {
-            return 0;
-          }
-        },
-        { timeout: 60_000 },
-      )
-      .toBe(200);
+    await own.start();
   });
 
   test.afterAll(async () => {
-    const running = server;
-    if (running) {
-      const exited = new Promise((resolve) => running.once('exit', resolve));
-      running.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await own.dispose();
   });
 
   test('a template with a custom part, reordered by keyboard, becomes a document that follows it', async ({

@@ -132,7 +132,7 @@ export function BookEditor({ id }: { id: number }) {
 
   return (
     <Page heading={title || t('untitled')} title={`${title || t('untitled')} – ${t('title')}`}>
-      <div className="plugin-row">
+      <div className="plugin-row plugin-toolbar">
         {book.is_owner ? (
           <button type="button" className="button" onClick={() => setSharing(true)}>
             {t('share.button')}

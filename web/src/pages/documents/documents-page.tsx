@@ -11,7 +11,7 @@ import {
 import { FileText, Folder } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useConfiguration } from '../../app/configuration/app-context';
+import { useLoadedConfiguration } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
 import { type Column, DataTable } from '../../components/data-table/data-table';
@@ -124,7 +124,9 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
   };
 
   // With the Templates plugin on, New document offers the user's templates and the site's.
-  const templateChoices = useTemplateChoices(useConfiguration().plugins.includes('templates'));
+  const templateChoices = useTemplateChoices(
+    useLoadedConfiguration()?.plugins.includes('templates') ?? false,
+  );
   const newDocument = async (template?: string) => {
     try {
       const target = folder === '/' ? '' : folder;

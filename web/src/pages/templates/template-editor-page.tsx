@@ -197,7 +197,7 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
             )}
           </section>
 
-          <fieldset className="plugin-checks plugin-section" disabled={readOnly}>
+          <fieldset className="plugin-checks plugin-offered" disabled={readOnly}>
             <legend>{t('citationStyles')}</legend>
             {CSL_STYLES.map((style) => (
               <label key={style.id}>
@@ -215,7 +215,7 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
               </label>
             ))}
           </fieldset>
-          <fieldset className="plugin-checks plugin-section" disabled={readOnly}>
+          <fieldset className="plugin-checks plugin-offered" disabled={readOnly}>
             <legend>{t('languages')}</legend>
             {DOCUMENT_LANGUAGES.map((language) => (
               <label key={language}>
