@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { booksApi, templatesApi } from '@scriptorium/common/api/endpoints/plugins';
+import { openSettled, violations } from '../axe';
 import { apiCall, createUser, expect, loginAs, sendCall, test } from '../fixtures';
 import { ownServer } from '../own-server';
 
@@ -219,6 +220,23 @@ test.describe('with PLUGINS=templates,books', () => {
     await expect(bobPage).toHaveURL(new RegExp(`/document/${ids[2]}`));
     await annPage.context().close();
     await bobPage.context().close();
+  });
+
+  test('the plugin screens have no axe violations', async ({ browser }) => {
+    test.setTimeout(60_000);
+    const page = await ownPage(browser);
+    await loginAs(page, await createUser({}, env), '/');
+    const template = (await (await apiCall(page, templatesApi.create, { title: 'Thesis' })).json()) as {
+      id: number;
+    };
+    const book = (await (await apiCall(page, booksApi.create, { title: 'Collected' })).json()) as {
+      id: number;
+    };
+    for (const path of ['/templates/', `/templates/${template.id}/`, '/books/', `/books/${book.id}/`]) {
+      await openSettled(page, path);
+      expect(await violations(page), path).toEqual([]);
+    }
+    await page.context().close();
   });
 });
 
