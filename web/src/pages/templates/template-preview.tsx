@@ -24,8 +24,12 @@ export function TemplatePreview({ title, definition }: { title: string; definiti
     }
     const fragment = DOMSerializer.fromSchema(schema).serializeFragment(doc.content);
     target.replaceChildren(fragment);
+    // The empty title is an empty heading: the preview names it, as the editor's placeholder does.
     const heading = target.firstElementChild;
-    if (heading) heading.setAttribute('data-title', t('preview.title'));
+    if (heading && heading.textContent === '') {
+      heading.textContent = t('preview.title');
+      heading.classList.add('plugin-muted');
+    }
   }, [title, definition, t]);
   return (
     <section className="template-preview" aria-labelledby="template-preview-heading">
