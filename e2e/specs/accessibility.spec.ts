@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { openSettled as open, violations } from '../axe';
 import { apiCall, expect, loginAs, test } from '../fixtures';
 
 // The look (issue 15): axe finds nothing on the screens, logged out and in, light and dark,
@@ -15,24 +15,6 @@ const SCHEMES = ['light', 'dark'] as const;
 
 const LOGGED_OUT = ['/', '/account/password-reset/', '/pages/terms/'];
 const LOGGED_IN = ['/', '/bibliography/', '/usermedia/', '/user/contacts/', '/user/profile/'];
-
-/** axe's findings in a form that reads well in a failed assertion. */
-async function violations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((violation) => ({
-    rule: violation.id,
-    impact: violation.impact,
-    nodes: violation.nodes.map((node) => node.target.join(' ')),
-  }));
-}
-
-async function open(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.locator('h1')).toBeVisible();
-  // Fonts and lazily loaded screen parts change contrast and layout: measure the settled page.
-  await page.waitForLoadState('networkidle');
-  await page.evaluate(() => document.fonts.ready);
-}
 
 const LIBRARY = `
 @inproceedings{long2019,

@@ -1,13 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
-import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import type { Page } from '@playwright/test';
 import { staffApi } from '@scriptorium/common/api/endpoints/staff';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { apiCall, createUser, expect, loginAs, test } from '../fixtures';
-import { E2E_PORT, e2eServerEnv } from '../server-env';
+import { ownServer } from '../own-server';
 
 // Spec sections 4 (Websocket, Server messages, Offline), 8 and 9: the live connection in a real browser.
 
@@ -38,46 +33,8 @@ test('logging out in another tab sends this tab to the start page', async ({ pag
 // server of their own, so that other specs' pages never see them.
 test.describe('with a server of its own', () => {
   test.describe.configure({ mode: 'serial' });
-  const port = E2E_PORT + 41;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-e2e-live-'));
-  const env = {
-    ...e2eServerEnv(),
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    SITE_URL: `http://127.0.0.1:${port}`,
-  };
-  let server: ChildProcess | null = null;
-
-  async function startServer() {
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { env, stdio: 'ignore' });
-    await expect
-      .poll(
-        async () => {
-          try {
-            return (await fetch(`http://127.0.0.1:${port}${baseApi.configuration.path}`)).status;
-          } catch {
-            return 0;
-          }
-        },
-        { timeout: 60_000 },
-      )
-      .toBe(200);
-  }
-
-  async function stopServer() {
-    const running = server;
-    if (!running) return;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGTERM');
-    await exited;
-    server = null;
-  }
-
-  /** A page in a context of its own whose relative addresses go to this server. */
-  async function ownPage(browser: Browser): Promise<Page> {
-    const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}` });
-    return context.newPage();
-  }
+  const own = ownServer(41);
+  const { env, page: ownPage, start: startServer, stop: stopServer } = own;
 
   test.beforeAll(async () => {
     // A fresh database to migrate and a process to start: the hook may take up to a minute.
@@ -86,8 +43,7 @@ test.describe('with a server of its own', () => {
   });
 
   test.afterAll(async () => {
-    await stopServer();
-    rmSync(dataDir, { recursive: true, force: true });
+    await own.dispose();
   });
 
   test('a staff system message reaches a logged-in browser in the system-message dialog', async ({

@@ -34,11 +34,23 @@ describe.each(ENGINES)('plugins turned on with PLUGINS=templates,books (%s)', (e
     const templates = await browser.call(templatesApi.list);
     expect(templates.status).toBe(200);
     expect(templates.json()).toEqual({
-      templates: [{ id: expect.any(Number), title: 'Thesis', updated: 2 }],
+      templates: [
+        { id: expect.any(Number), title: 'Thesis', added: 0, updated: 2, site: false, is_owner: true },
+      ],
     });
     const books = await browser.call(booksApi.list);
     expect(books.json()).toEqual({
-      books: [{ id: expect.any(Number), title: 'Collected papers', updated: 5 }],
+      books: [
+        {
+          id: expect.any(Number),
+          title: 'Collected papers',
+          added: 0,
+          updated: 5,
+          is_owner: true,
+          owner: expect.any(String),
+          rights: null,
+        },
+      ],
     });
   });
 

@@ -1,22 +1,17 @@
-import { type DualMigration, notNull, timestamp, withId } from '../../db/migrations/helpers';
+import { registerContactRemovedHook } from '../../modules/contacts/hooks';
 import type { ServerPlugin } from '../plugin';
+import { bookChapters, createBooks } from './migrations';
+import { removeBookRightsBetween } from './queries';
 import { booksRoutes } from './routes';
-
-const createBooks: DualMigration = {
-  async up(db, dialect) {
-    await withId(db.schema.createTable('books'), dialect)
-      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
-      .addColumn('title', 'varchar(255)', (col) => col.notNull().defaultTo(''))
-      .addColumn('updated', timestamp, notNull)
-      .execute();
-    await db.schema.createIndex('books_owner').on('books').column('owner_id').execute();
-  },
-};
 
 /** The Books plugin (spec 2.1 and 2.2): PLUGINS=books. */
 export const booksPlugin: ServerPlugin = {
   name: 'books',
-  routes: booksRoutes,
-  migrations: { 'plugin-books-001': createBooks },
+  routes: (ctx) => {
+    // Removing a contact removes the book rights between the two, as it does for documents.
+    registerContactRemovedHook('books', removeBookRightsBetween);
+    return booksRoutes(ctx);
+  },
+  migrations: { 'plugin-books-001': createBooks, 'plugin-books-014-chapters': bookChapters },
   localeNamespace: 'books',
 };

@@ -1,20 +1,140 @@
-import type { Generated } from 'kysely';
+import {
+  standardDefinition,
+  type TemplateDefinition,
+  type TemplateEntry,
+  type TemplateListEntry,
+  templateDefinition,
+} from '@scriptorium/common/plugins/templates-api';
+import type { Generated, Kysely } from 'kysely';
 import type { AppContext } from '../../context';
+import type { Database } from '../../db/schema';
+import { HttpError } from '../../http/errors';
 
-/** The plugin's own table, typed here rather than in the core schema: a plugin brings its tables along. */
+/** The plugin's own tables, typed here rather than in the core schema: a plugin brings its tables along. */
 export type TemplatesTables = {
-  document_templates: { id: Generated<number>; owner_id: number; title: string; updated: number };
+  document_templates: {
+    id: Generated<number>;
+    owner_id: number;
+    title: string;
+    updated: number;
+    added: Generated<number>;
+    /** JSON of a TemplateDefinition; '' (a row of before 013) reads as the Standard article. */
+    definition: Generated<string>;
+    site: Generated<number>;
+  };
+  template_export_files: {
+    id: Generated<number>;
+    template_id: number;
+    kind: string;
+    title: string;
+    file_name: string;
+    size: number;
+    added: number;
+  };
 };
 
-/** The user's templates, newest first. */
-export async function listTemplates(ctx: AppContext, ownerId: number) {
-  const rows = await ctx.db
-    .withTables<TemplatesTables>()
-    .selectFrom('document_templates')
-    .select(['id', 'title', 'updated'])
-    .where('owner_id', '=', ownerId)
-    .orderBy('updated', 'desc')
-    .execute();
+export type TemplatesDb = Kysely<Database & TemplatesTables>;
+
+export function templatesDb(ctx: AppContext): TemplatesDb {
+  return ctx.db.withTables<TemplatesTables>();
+}
+
+export function parseDefinition(text: string): TemplateDefinition {
+  if (text === '') return standardDefinition();
+  const parsed = templateDefinition.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : standardDefinition();
+}
+
+const LIST_COLUMNS = [
+  'document_templates.id',
+  'document_templates.title',
+  'document_templates.added',
+  'document_templates.updated',
+  'document_templates.site',
+  'document_templates.owner_id',
+] as const;
+
+interface ListRow {
+  id: number;
+  title: string;
+  added: number;
+  updated: number;
+  site: number;
+  owner_id: number;
+}
+
+function present(row: ListRow, userId: number): TemplateListEntry {
   // PostgreSQL returns bigint columns as strings.
-  return rows.map((row) => ({ id: row.id, title: row.title, updated: Number(row.updated) }));
+  return {
+    id: row.id,
+    title: row.title,
+    added: Number(row.added),
+    updated: Number(row.updated),
+    site: Number(row.site) === 1,
+    is_owner: row.owner_id === userId,
+  };
+}
+
+/** The user's templates and the site's (site templates of staff accounts), newest change first. */
+export async function listTemplates(db: TemplatesDb, userId: number): Promise<TemplateListEntry[]> {
+  const rows = await db
+    .selectFrom('document_templates')
+    .innerJoin('users', 'users.id', 'document_templates.owner_id')
+    .select(LIST_COLUMNS)
+    .where((eb) =>
+      eb.or([
+        eb('document_templates.owner_id', '=', userId),
+        eb.and([eb('document_templates.site', '=', 1), eb('users.is_staff', '=', 1)]),
+      ]),
+    )
+    .orderBy('document_templates.updated', 'desc')
+    .orderBy('document_templates.id', 'desc')
+    .execute();
+  return rows.map((row) => present(row, userId));
+}
+
+/** A template the user may use (own or site); 404 otherwise. */
+export async function requireUsable(db: TemplatesDb, userId: number, id: number) {
+  const row = await db
+    .selectFrom('document_templates')
+    .innerJoin('users', 'users.id', 'document_templates.owner_id')
+    .select([...LIST_COLUMNS, 'document_templates.definition'])
+    .where('document_templates.id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb('document_templates.owner_id', '=', userId),
+        eb.and([eb('document_templates.site', '=', 1), eb('users.is_staff', '=', 1)]),
+      ]),
+    )
+    .executeTakeFirst();
+  if (!row) throw new HttpError(404);
+  return row;
+}
+
+/** A template the user owns: a site template of someone else answers 403, anything else 404. */
+export async function requireOwned(db: TemplatesDb, userId: number, id: number) {
+  const row = await requireUsable(db, userId, id);
+  if (row.owner_id !== userId) throw new HttpError(403);
+  return row;
+}
+
+export async function getTemplate(db: TemplatesDb, userId: number, id: number): Promise<TemplateEntry> {
+  const row = await requireUsable(db, userId, id);
+  const files = await db
+    .selectFrom('template_export_files')
+    .select(['id', 'kind', 'title', 'size', 'added'])
+    .where('template_id', '=', id)
+    .orderBy('id')
+    .execute();
+  return {
+    ...present(row, userId),
+    definition: parseDefinition(row.definition),
+    files: files.map((file) => ({
+      id: file.id,
+      kind: file.kind as 'docx' | 'odt',
+      title: file.title,
+      size: Number(file.size),
+      added: Number(file.added),
+    })),
+  };
 }

@@ -1,16 +1,213 @@
 import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
-import type { FastifyPluginAsync } from 'fastify';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument as createStandard, standardArticle } from '@scriptorium/common/editor/templates';
+import { documentFromDefinition, storedTemplateKey } from '@scriptorium/common/plugins/template-document';
+import {
+  EXPORT_FILE_MAX,
+  standardDefinition,
+  templateFileUploadFields,
+} from '@scriptorium/common/plugins/templates-api';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
-import { route } from '../../http/endpoint';
+import { parseInput, route } from '../../http/endpoint';
+import { HttpError, ValidationError } from '../../http/errors';
+import type { FormBody } from '../../http/form-body';
 import { requireUser } from '../../http/session';
-import { listTemplates } from './queries';
+import { createDocument } from '../../modules/documents/commands/create-document';
+import { isZip, removeTemplateFiles, storeTemplateFile } from './files';
+import {
+  getTemplate,
+  listTemplates,
+  parseDefinition,
+  requireOwned,
+  requireUsable,
+  templatesDb,
+} from './queries';
+
+/** The multipart upload of an export template: its fields and the one file named `file`. */
+async function readUpload(request: FastifyRequest): Promise<{ fields: FormBody; file: Buffer | null }> {
+  if (!request.isMultipart()) throw new HttpError(400);
+  const fields: FormBody = Object.create(null);
+  let file: Buffer | null = null;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: EXPORT_FILE_MAX, files: 1, fields: 10 } })) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (part.file.truncated) throw new HttpError(413);
+        if (part.fieldname === 'file') file = bytes;
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413);
+    throw new HttpError(400);
+  }
+  return { fields, file };
+}
 
 /** The Templates plugin's API (templatesApi), registered only while the plugin is on. */
 export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
+  const db = templatesDb(ctx);
   return async (app) => {
     route(app, templatesApi.list, async (request) => {
       const user = requireUser(request);
-      return { templates: await listTemplates(ctx, user.id) };
+      return { templates: await listTemplates(db, user.id) };
+    });
+
+    route(app, templatesApi.get, async (request) => {
+      const user = requireUser(request);
+      const { id } = parseInput(request, templatesApi.get);
+      return { template: await getTemplate(db, user.id, id) };
+    });
+
+    route(app, templatesApi.create, async (request) => {
+      const user = requireUser(request);
+      const input = parseInput(request, templatesApi.create);
+      const now = Date.now();
+      const row = await db
+        .insertInto('document_templates')
+        .values({
+          owner_id: user.id,
+          title: input.title || standardArticle.title,
+          definition: JSON.stringify(input.definition ?? standardDefinition()),
+          added: now,
+          updated: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id };
+    });
+
+    route(app, templatesApi.save, async (request) => {
+      const user = requireUser(request);
+      const input = parseInput(request, templatesApi.save);
+      await requireOwned(db, user.id, input.id);
+      const updated = Date.now();
+      await db
+        .updateTable('document_templates')
+        .set({
+          title: input.title,
+          definition: JSON.stringify(input.definition),
+          updated,
+          // Only staff offer templates to the whole site.
+          ...(input.site !== undefined && user.is_staff ? { site: input.site === 'true' ? 1 : 0 } : {}),
+        })
+        .where('id', '=', input.id)
+        .execute();
+      return { updated };
+    });
+
+    route(app, templatesApi.copy, async (request) => {
+      const user = requireUser(request);
+      const { id } = parseInput(request, templatesApi.copy);
+      const source = await requireUsable(db, user.id, id);
+      const now = Date.now();
+      const row = await db
+        .insertInto('document_templates')
+        .values({
+          owner_id: user.id,
+          title: source.title,
+          definition: JSON.stringify(parseDefinition(source.definition)),
+          added: now,
+          updated: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: row.id };
+    });
+
+    route(app, templatesApi.delete, async (request) => {
+      const user = requireUser(request);
+      const { ids } = parseInput(request, templatesApi.delete);
+      const unique = [...new Set(ids)];
+      const files = await db.transaction().execute(async (trx) => {
+        for (const id of unique) await requireOwned(trx, user.id, id);
+        const names = await trx
+          .selectFrom('template_export_files')
+          .select('file_name')
+          .where('template_id', 'in', unique)
+          .execute();
+        await trx.deleteFrom('document_templates').where('id', 'in', unique).execute();
+        return names.map((row) => row.file_name);
+      });
+      await removeTemplateFiles(ctx, files);
+      return { deleted: unique };
+    });
+
+    route(app, templatesApi.uploadFile, async (request) => {
+      const user = requireUser(request);
+      const upload = await readUpload(request);
+      const parsed = templateFileUploadFields.safeParse(upload.fields);
+      if (!parsed.success) throw new ValidationError(parsed.error.issues, upload.fields);
+      const fields = parsed.data;
+      await requireOwned(db, user.id, fields.id);
+      // DOCX and ODT are ZIP containers; anything else cannot be a reference document.
+      if (!upload.file || !isZip(upload.file)) throw new HttpError(400, { error: 'not_an_office_document' });
+      const fileName = await storeTemplateFile(ctx, fields.kind, upload.file);
+      const added = Date.now();
+      const row = await db
+        .insertInto('template_export_files')
+        .values({
+          template_id: fields.id,
+          kind: fields.kind,
+          title: fields.title,
+          file_name: fileName,
+          size: upload.file.length,
+          added,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('document_templates')
+        .set({ updated: added })
+        .where('id', '=', fields.id)
+        .execute();
+      return {
+        file: { id: row.id, kind: fields.kind, title: fields.title, size: upload.file.length, added },
+      };
+    });
+
+    route(app, templatesApi.deleteFile, async (request) => {
+      const user = requireUser(request);
+      const input = parseInput(request, templatesApi.deleteFile);
+      await requireOwned(db, user.id, input.id);
+      const file = await db
+        .selectFrom('template_export_files')
+        .select('file_name')
+        .where('id', '=', input.file_id)
+        .where('template_id', '=', input.id)
+        .executeTakeFirst();
+      if (!file) throw new HttpError(404);
+      await db.deleteFrom('template_export_files').where('id', '=', input.file_id).execute();
+      await removeTemplateFiles(ctx, [file.file_name]);
+      return { done: true as const };
+    });
+
+    // New document of a template: its structure is copied into the document's own nodes.
+    route(app, templatesApi.createDocument, async (request) => {
+      const user = requireUser(request);
+      const input = parseInput(request, templatesApi.createDocument);
+      let doc: ReturnType<typeof createStandard>;
+      if (input.template === standardArticle.id) {
+        doc = createStandard(schema, standardArticle);
+      } else {
+        const id = Number(input.template);
+        if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) throw new HttpError(404);
+        const row = await requireUsable(db, user.id, id);
+        doc = documentFromDefinition(
+          schema,
+          storedTemplateKey(id),
+          row.title,
+          parseDefinition(row.definition),
+        );
+      }
+      return createDocument(ctx.db, user.id, {
+        title: '',
+        path: input.path,
+        content: JSON.stringify(doc.toJSON()),
+      });
     });
   };
 }

@@ -37,6 +37,11 @@ export function useConfiguration(): Configuration {
   return useAppContext().configuration;
 }
 
+/** The configuration once loaded, else null: for widgets also rendered outside the app (unit tests). */
+export function useLoadedConfiguration(): Configuration | null {
+  return useContext(AppContext)?.configuration ?? null;
+}
+
 export function useCurrentUser(): AuthenticatedUser | null {
   return useAppContext().user;
 }

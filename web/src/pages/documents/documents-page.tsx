@@ -11,6 +11,7 @@ import {
 import { FileText, Folder } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLoadedConfiguration } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
 import { type Column, DataTable } from '../../components/data-table/data-table';
@@ -22,9 +23,11 @@ import { useOnline } from '../../components/online/use-online';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
+import { createDocumentFromTemplate } from '../templates/templates-api';
 import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
 import { knownFolders, moveItems, type OverviewRow, overviewRows, selectedDocuments } from './overview-rows';
 import { ShareDialog } from './share-dialog';
+import { useTemplateChoices } from './template-choices';
 import './documents.css';
 
 export interface DocumentsPageProps {
@@ -120,9 +123,16 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
     navigate(row.kind === 'folder' ? folderUrl(row.path) : documentUrl(row.doc.path, row.doc.id));
   };
 
-  const newDocument = async () => {
+  // With the Templates plugin on, New document offers the user's templates and the site's.
+  const templateChoices = useTemplateChoices(
+    useLoadedConfiguration()?.plugins.includes('templates') ?? false,
+  );
+  const newDocument = async (template?: string) => {
     try {
-      const created = await createDocument(folder === '/' ? '' : folder);
+      const target = folder === '/' ? '' : folder;
+      const created = template
+        ? await createDocumentFromTemplate(template, target)
+        : await createDocument(target);
       navigate(documentUrl(created.path, created.id));
     } catch {
       showToast(t('createFailed'), 'error');
@@ -198,14 +208,27 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         },
       ],
     },
-    {
-      id: 'new-document',
-      type: 'text',
-      shortcut: 'n',
-      title: t('newDocument'),
-      disabled: !online,
-      onSelect: () => void newDocument(),
-    },
+    templateChoices
+      ? {
+          id: 'new-document',
+          type: 'dropdown',
+          shortcut: 'n',
+          title: t('newDocument'),
+          disabled: !online,
+          options: templateChoices.map((choice) => ({
+            id: choice.id,
+            label: choice.label,
+            onSelect: () => void newDocument(choice.id),
+          })),
+        }
+      : {
+          id: 'new-document',
+          type: 'text',
+          shortcut: 'n',
+          title: t('newDocument'),
+          disabled: !online,
+          onSelect: () => void newDocument(),
+        },
     {
       id: 'new-folder',
       type: 'text',

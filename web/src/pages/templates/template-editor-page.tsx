@@ -1,13 +1,364 @@
+import { FORMAT_MARKS } from '@scriptorium/common/editor/schema';
+import {
+  EXPORT_FILE_KINDS,
+  type ExportFileEntry,
+  type ExportFileKind,
+  PART_KINDS,
+  type TemplateDefinition,
+  type TemplateEntry,
+  type TemplatePartDefinition,
+} from '@scriptorium/common/plugins/templates-api';
+import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Page } from '../../components/page/page';
+import { MessagePage, Page } from '../../components/page/page';
+import { showToast } from '../../components/toast/toast-emitter';
+import { ReorderList } from '../../plugins/shared/reorder-list';
+import '../../plugins/shared/plugin-pages.css';
+import { CSL_STYLES } from '../bibliography/csl/csl-assets';
+import { DOCUMENT_LANGUAGES } from '../editor/editor-panels';
+import { PartEditor } from './part-editor';
+import { TemplatePreview } from './template-preview';
+import { deleteExportFile, fetchTemplate, saveTemplate, uploadExportFile } from './templates-api';
 
 export interface TemplateEditorPageProps {
   /** The template id: the third segment of /templates/{id}/. */
   id: string;
 }
 
-/** Template editor (plugin, spec 2.1). */
-export function TemplateEditorPage(_props: TemplateEditorPageProps) {
+type PartKind = (typeof PART_KINDS)[number];
+
+/** A new part of a kind, with an id not yet used in the template. */
+function newPart(
+  kind: PartKind,
+  title: string,
+  taken: readonly TemplatePartDefinition[],
+): TemplatePartDefinition {
+  let n = taken.length + 1;
+  while (taken.some((part) => part.id === `part-${n}`)) n += 1;
+  const rich = kind === 'richtext_part';
+  return {
+    id: `part-${n}`,
+    kind,
+    title,
+    optional: false,
+    hidden: false,
+    elements: rich ? ['paragraph', 'bullet_list', 'ordered_list', 'footnote', 'hard_break', 'citation'] : [],
+    marks: rich
+      ? [...FORMAT_MARKS]
+      : kind === 'heading_part'
+        ? ['em', 'strong', 'sup', 'sub', 'smallcaps']
+        : [],
+    help: '',
+    initial: '',
+  };
+}
+
+function toggled(list: readonly string[], value: string, on: boolean): string[] {
+  return on ? [...list.filter((item) => item !== value), value] : list.filter((item) => item !== value);
+}
+
+/** Template editor (plugin, spec 2.1): the parts in order, what each allows, and a live preview. */
+export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
+  const { t, i18n } = useTranslation('templates');
+  const numericId = /^\d+$/.test(id) ? Number(id) : null;
+  const [template, setTemplate] = useState<TemplateEntry | null>(null);
+  const [missing, setMissing] = useState(numericId === null);
+  const [title, setTitle] = useState('');
+  const [definition, setDefinition] = useState<TemplateDefinition | null>(null);
+  const [files, setFiles] = useState<ExportFileEntry[]>([]);
+  const [saving, setSaving] = useState(false);
+  const [addKind, setAddKind] = useState<PartKind>('richtext_part');
+  const formId = useId();
+  const languageNames = useMemo(
+    () => new Intl.DisplayNames([i18n.language], { type: 'language' }),
+    [i18n.language],
+  );
+
+  useEffect(() => {
+    if (numericId === null) return;
+    let live = true;
+    fetchTemplate(numericId).then(
+      (loaded) => {
+        if (!live) return;
+        setTemplate(loaded);
+        setTitle(loaded.title);
+        setDefinition(loaded.definition);
+        setFiles(loaded.files);
+      },
+      () => {
+        if (live) setMissing(true);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [numericId]);
+
+  if (missing)
+    return (
+      <MessagePage heading={t('notFound.title')} text={t('notFound.text')} title={t('notFound.title')} />
+    );
+  if (!template || !definition || numericId === null)
+    return (
+      <Page heading={t('editorTitle')} title={t('editorTitle')}>
+        <p>{t('loading')}</p>
+      </Page>
+    );
+
+  const readOnly = !template.is_owner;
+  const setParts = (parts: TemplatePartDefinition[]) => setDefinition({ ...definition, parts });
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (definition.parts.some((part) => part.title.trim() === '')) {
+      showToast(t('saveNeedsTitles'), 'error');
+      return;
+    }
+    setSaving(true);
+    try {
+      await saveTemplate(numericId, title.trim(), definition);
+      showToast(t('saved'), 'success');
+    } catch {
+      showToast(t('saveFailed'), 'error');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Page heading={title || t('untitled')} title={`${title || t('untitled')} – ${t('title')}`}>
+      {readOnly ? <p className="plugin-muted">{t('siteReadOnly')}</p> : null}
+      <div className="plugin-editor">
+        <form id={formId} onSubmit={(event) => void save(event)} aria-label={t('editorTitle')}>
+          <fieldset className="plugin-section" disabled={readOnly}>
+            <div className="plugin-field">
+              <label htmlFor={`${formId}-title`}>{t('templateTitle')}</label>
+              <input
+                id={`${formId}-title`}
+                value={title}
+                maxLength={255}
+                onChange={(event) => setTitle(event.target.value)}
+              />
+            </div>
+          </fieldset>
+
+          <section className="plugin-section" aria-labelledby={`${formId}-parts`}>
+            <h2 id={`${formId}-parts`}>{t('parts')}</h2>
+            <p className="plugin-muted">{t('partsHelp')}</p>
+            <ReorderList
+              ns="templates"
+              items={definition.parts}
+              getKey={(part) => part.id}
+              itemName={(part) => part.title}
+              label={t('parts')}
+              readOnly={readOnly}
+              onReorder={setParts}
+              renderItem={(part, index) => (
+                <PartEditor
+                  part={part}
+                  readOnly={readOnly}
+                  onChange={(changed) =>
+                    setParts(definition.parts.map((p, i) => (i === index ? changed : p)))
+                  }
+                  onRemove={() => {
+                    if (definition.parts.length === 1) {
+                      showToast(t('lastPart'), 'error');
+                      return;
+                    }
+                    setParts(definition.parts.filter((_, i) => i !== index));
+                  }}
+                />
+              )}
+            />
+            {readOnly ? null : (
+              <div className="plugin-row">
+                <label htmlFor={`${formId}-kind`}>{t('addPartKind')}</label>
+                <select
+                  id={`${formId}-kind`}
+                  value={addKind}
+                  onChange={(event) => setAddKind(event.target.value as PartKind)}
+                >
+                  {PART_KINDS.map((kind) => (
+                    <option key={kind} value={kind}>
+                      {t(`kinds.${kind}`)}
+                    </option>
+                  ))}
+                </select>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() =>
+                    setParts([...definition.parts, newPart(addKind, t(`kinds.${addKind}`), definition.parts)])
+                  }
+                >
+                  {t('addPart')}
+                </button>
+              </div>
+            )}
+          </section>
+
+          <fieldset className="plugin-checks plugin-offered" disabled={readOnly}>
+            <legend>{t('citationStyles')}</legend>
+            {CSL_STYLES.map((style) => (
+              <label key={style.id}>
+                <input
+                  type="checkbox"
+                  checked={definition.citation_styles.includes(style.id)}
+                  onChange={(event) =>
+                    setDefinition({
+                      ...definition,
+                      citation_styles: toggled(definition.citation_styles, style.id, event.target.checked),
+                    })
+                  }
+                />
+                {style.label}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset className="plugin-checks plugin-offered" disabled={readOnly}>
+            <legend>{t('languages')}</legend>
+            {DOCUMENT_LANGUAGES.map((language) => (
+              <label key={language}>
+                <input
+                  type="checkbox"
+                  checked={definition.languages.includes(language)}
+                  onChange={(event) =>
+                    setDefinition({
+                      ...definition,
+                      languages: toggled(definition.languages, language, event.target.checked),
+                    })
+                  }
+                />
+                {languageNames.of(language) ?? language}
+              </label>
+            ))}
+          </fieldset>
+          <p className="plugin-muted">{t('offeredHelp')}</p>
+
+          {readOnly ? null : (
+            <div className="form-actions">
+              <button type="submit" className="button button-primary" disabled={saving}>
+                {t('save')}
+              </button>
+            </div>
+          )}
+        </form>
+        <div>
+          <TemplatePreview title={title} definition={definition} />
+          <ExportFiles templateId={numericId} files={files} readOnly={readOnly} onChange={setFiles} />
+        </div>
+      </div>
+    </Page>
+  );
+}
+
+interface ExportFilesProps {
+  templateId: number;
+  files: ExportFileEntry[];
+  readOnly: boolean;
+  onChange(files: ExportFileEntry[]): void;
+}
+
+/** Export templates: DOCX and ODT reference documents the exporters format their output with. */
+function ExportFiles({ templateId, files, readOnly, onChange }: ExportFilesProps) {
   const { t } = useTranslation('templates');
-  return <Page heading={t('editorTitle')} title={t('editorTitle')} />;
+  const id = useId();
+  const [kind, setKind] = useState<ExportFileKind>('docx');
+  const [name, setName] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const upload = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) return;
+    setBusy(true);
+    try {
+      const stored = await uploadExportFile(templateId, kind, name.trim() || file.name, file);
+      onChange([...files, stored]);
+      setName('');
+      setFile(null);
+      (event.target as HTMLFormElement).reset();
+      showToast(t('files.uploaded'), 'success');
+    } catch {
+      showToast(t('files.uploadFailed'), 'error');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (entry: ExportFileEntry) => {
+    try {
+      await deleteExportFile(templateId, entry.id);
+      onChange(files.filter((f) => f.id !== entry.id));
+    } catch {
+      showToast(t('files.deleteFailed'), 'error');
+    }
+  };
+
+  return (
+    <section className="plugin-section" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{t('files.heading')}</h2>
+      {files.length === 0 ? <p className="plugin-muted">{t('files.none')}</p> : null}
+      <ul>
+        {files.map((entry) => (
+          <li key={entry.id} className="plugin-row">
+            <span>
+              {entry.title} ({entry.kind.toUpperCase()})
+            </span>
+            {readOnly ? null : (
+              <button
+                type="button"
+                className="button"
+                aria-label={t('files.deleteNamed', { name: entry.title })}
+                onClick={() => void remove(entry)}
+              >
+                {t('files.delete')}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {readOnly ? null : (
+        <form className="plugin-fields" onSubmit={(event) => void upload(event)}>
+          <div className="plugin-field">
+            <label htmlFor={`${id}-kind`}>{t('files.kind')}</label>
+            <select
+              id={`${id}-kind`}
+              value={kind}
+              onChange={(event) => setKind(event.target.value as ExportFileKind)}
+            >
+              {EXPORT_FILE_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {k.toUpperCase()}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="plugin-field">
+            <label htmlFor={`${id}-name`}>{t('files.title')}</label>
+            <input
+              id={`${id}-name`}
+              value={name}
+              maxLength={255}
+              onChange={(event) => setName(event.target.value)}
+            />
+          </div>
+          <div className="plugin-field">
+            <label htmlFor={`${id}-file`}>{t('files.file')}</label>
+            <input
+              id={`${id}-file`}
+              type="file"
+              accept={kind === 'docx' ? '.docx' : '.odt'}
+              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+            />
+          </div>
+          <div className="form-actions">
+            <button type="submit" className="button" disabled={!file || busy}>
+              {t('files.upload')}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
 }

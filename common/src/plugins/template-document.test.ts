@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { schema } from '../editor/schema';
+import { checkDocument } from '../editor/templates';
+import { documentFromDefinition } from './template-document';
+import { standardDefinition, type TemplateDefinition, templateDefinition } from './templates-api';
+
+function definition(): TemplateDefinition {
+  const standard = standardDefinition();
+  return {
+    parts: [
+      { ...standard.parts[0], initial: 'A subtitle' },
+      {
+        id: 'summary',
+        kind: 'richtext_part',
+        title: 'Summary',
+        optional: false,
+        hidden: false,
+        elements: ['paragraph'],
+        marks: ['em'],
+        help: 'Two sentences.',
+        initial: 'First paragraph.\n\nSecond paragraph.',
+      },
+      { ...standard.parts[3] },
+    ],
+    citation_styles: ['ieee', 'apa'],
+    languages: ['fr-FR'],
+  };
+}
+
+describe('documentFromDefinition', () => {
+  it('makes the parts in order, each with its own copy of what it allows, and the initial texts', () => {
+    const doc = documentFromDefinition(schema, 'template-7', 'Chapter', definition());
+    expect(doc.attrs).toMatchObject({ template: 'template-7', language: 'fr-FR', citationstyle: 'ieee' });
+    const parts: [string, string, string[], string[]][] = [];
+    doc.forEach((node) => {
+      parts.push([node.type.name, node.textContent, node.attrs.elements ?? [], node.attrs.marks ?? []]);
+    });
+    expect(parts).toEqual([
+      ['title', '', [], []],
+      ['heading_part', 'A subtitle', [], ['em', 'strong', 'underline', 'sup', 'sub', 'smallcaps']],
+      ['richtext_part', 'First paragraph.Second paragraph.', ['paragraph'], ['em']],
+      ['tags_part', '', [], []],
+    ]);
+    expect(doc.child(2).childCount).toBe(2);
+    expect(checkDocument(doc)).toEqual([]);
+  });
+
+  it('leaves a rich-text part without paragraphs empty rather than breaking its rules', () => {
+    const noParagraphs = definition();
+    noParagraphs.parts[1] = { ...noParagraphs.parts[1], elements: ['table'] };
+    const doc = documentFromDefinition(schema, 'x', 'x', noParagraphs);
+    expect(doc.child(2).textContent).toBe('');
+  });
+});
+
+describe('templateDefinition', () => {
+  it('refuses two parts with one id', () => {
+    const twice = definition();
+    twice.parts[2] = { ...twice.parts[2], id: 'summary' };
+    expect(templateDefinition.safeParse(twice).success).toBe(false);
+    expect(templateDefinition.safeParse(definition()).success).toBe(true);
+  });
+});

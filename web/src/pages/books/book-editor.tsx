@@ -1,0 +1,351 @@
+import type { DocumentEntry } from '@scriptorium/common/api/documents';
+import type { Image } from '@scriptorium/common/api/usermedia';
+import { PAPER_SIZES, type PaperSize } from '@scriptorium/common/editor/schema';
+import type {
+  BookChapter,
+  BookEntry,
+  BookMetadata,
+  BookSettings,
+} from '@scriptorium/common/plugins/books-api';
+import { documentUrl } from '@scriptorium/common/rules/paths';
+import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MessagePage, Page } from '../../components/page/page';
+import { showToast } from '../../components/toast/toast-emitter';
+import { ReorderList } from '../../plugins/shared/reorder-list';
+import '../../plugins/shared/plugin-pages.css';
+import { CSL_STYLES } from '../bibliography/csl/csl-assets';
+import { fetchDocuments } from '../documents/documents-api';
+import { DOCUMENT_LANGUAGES } from '../editor/editor-panels';
+import { fetchImages } from '../usermedia/usermedia-api';
+import { BookShareDialog } from './book-share-dialog';
+import { fetchBook, saveBook, saveChapters } from './books-api';
+
+const METADATA_TEXTS = ['authors', 'publisher', 'isbn', 'copyright'] as const;
+
+/** The book editor: title, metadata, settings, and the chapters in order (drag and drop or keys). */
+export function BookEditor({ id }: { id: number }) {
+  const { t, i18n } = useTranslation('books');
+  const formId = useId();
+  const [book, setBook] = useState<BookEntry | null>(null);
+  const [missing, setMissing] = useState(false);
+  const [title, setTitle] = useState('');
+  const [metadata, setMetadata] = useState<BookMetadata | null>(null);
+  const [settings, setSettings] = useState<BookSettings | null>(null);
+  const [documents, setDocuments] = useState<DocumentEntry[]>([]);
+  const [images, setImages] = useState<Image[]>([]);
+  const [adding, setAdding] = useState('');
+  const [sharing, setSharing] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const languageNames = useMemo(
+    () => new Intl.DisplayNames([i18n.language], { type: 'language' }),
+    [i18n.language],
+  );
+
+  useEffect(() => {
+    let live = true;
+    fetchBook(id).then(
+      (loaded) => {
+        if (!live) return;
+        setBook(loaded);
+        setTitle(loaded.title);
+        setMetadata(loaded.metadata);
+        setSettings(loaded.settings);
+      },
+      () => {
+        if (live) setMissing(true);
+      },
+    );
+    fetchDocuments().then(
+      (rows) => live && setDocuments(rows),
+      () => undefined,
+    );
+    fetchImages().then(
+      (answer) => live && setImages(answer.images),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  if (missing)
+    return (
+      <MessagePage heading={t('notFound.title')} text={t('notFound.text')} title={t('notFound.title')} />
+    );
+  if (!book || !metadata || !settings)
+    return (
+      <Page heading={t('title')} title={t('title')}>
+        <p>{t('loading')}</p>
+      </Page>
+    );
+
+  const canWrite = book.is_owner || book.rights === 'write';
+  const untitledDocument = t('untitledDocument');
+  const chapterName = (chapter: BookChapter) =>
+    chapter.available ? chapter.title || untitledDocument : t('chapterUnavailable');
+
+  const storeChapters = async (chapters: BookChapter[]) => {
+    const previous = book;
+    // Shown at once; the server's answer (with titles of added chapters) replaces it.
+    setBook({ ...book, chapters });
+    try {
+      setBook(
+        await saveChapters(
+          id,
+          chapters.map(({ document_id, part }) => ({ document_id, part })),
+        ),
+      );
+    } catch {
+      setBook(previous);
+      showToast(t('chaptersFailed'), 'error');
+    }
+  };
+
+  const addChapter = () => {
+    const doc = documents.find((entry) => String(entry.id) === adding);
+    if (!doc) return;
+    const last = book.chapters.at(-1);
+    void storeChapters([
+      ...book.chapters,
+      { document_id: doc.id, part: last?.part ?? '', available: true, title: doc.title, path: doc.path },
+    ]);
+    setAdding('');
+  };
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      await saveBook(id, title.trim(), metadata, settings);
+      showToast(t('saved'), 'success');
+    } catch {
+      showToast(t('saveFailed'), 'error');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const inBook = new Set(book.chapters.map((chapter) => chapter.document_id));
+  const addable = documents.filter((doc) => !inBook.has(doc.id));
+  const cover = images.find((image) => image.id === metadata.cover_image);
+
+  return (
+    <Page heading={title || t('untitled')} title={`${title || t('untitled')} – ${t('title')}`}>
+      <div className="plugin-row plugin-toolbar">
+        {book.is_owner ? (
+          <button type="button" className="button" onClick={() => setSharing(true)}>
+            {t('share.button')}
+          </button>
+        ) : (
+          <span className="plugin-muted">
+            {t('sharedBy', { name: book.owner, right: t(`rights.${book.rights}`) })}
+          </span>
+        )}
+      </div>
+      <div className="plugin-editor">
+        <section className="plugin-section" aria-labelledby={`${formId}-chapters`}>
+          <h2 id={`${formId}-chapters`}>{t('chapters')}</h2>
+          {book.chapters.length === 0 ? <p className="plugin-muted">{t('noChapters')}</p> : null}
+          <ReorderList
+            ns="books"
+            items={book.chapters}
+            getKey={(chapter) => String(chapter.document_id)}
+            itemName={chapterName}
+            label={t('chapters')}
+            readOnly={!canWrite}
+            onReorder={(next) => void storeChapters(next)}
+            renderItem={(chapter, index) => (
+              <ChapterItem
+                chapter={chapter}
+                number={index + 1}
+                name={chapterName(chapter)}
+                readOnly={!canWrite}
+                onPart={(part) =>
+                  void storeChapters(book.chapters.map((c, i) => (i === index ? { ...c, part } : c)))
+                }
+                onRemove={() => void storeChapters(book.chapters.filter((_, i) => i !== index))}
+              />
+            )}
+          />
+          {canWrite ? (
+            <div className="plugin-row">
+              <label htmlFor={`${formId}-add`}>{t('addChapterLabel')}</label>
+              <select id={`${formId}-add`} value={adding} onChange={(event) => setAdding(event.target.value)}>
+                <option value="">{t('chooseDocument')}</option>
+                {addable.map((doc) => (
+                  <option key={doc.id} value={doc.id}>
+                    {doc.title || untitledDocument}
+                  </option>
+                ))}
+              </select>
+              <button type="button" className="button" disabled={adding === ''} onClick={addChapter}>
+                {t('addChapter')}
+              </button>
+            </div>
+          ) : null}
+          <p className="plugin-muted">{t('exportLater')}</p>
+        </section>
+
+        <form onSubmit={(event) => void save(event)} aria-label={t('details')}>
+          <fieldset className="plugin-section" disabled={!canWrite}>
+            <legend className="visually-hidden">{t('details')}</legend>
+            <div className="plugin-field">
+              <label htmlFor={`${formId}-title`}>{t('bookTitle')}</label>
+              <input
+                id={`${formId}-title`}
+                value={title}
+                maxLength={255}
+                onChange={(e) => setTitle(e.target.value)}
+              />
+            </div>
+            <h2>{t('metadata')}</h2>
+            <div className="plugin-fields">
+              {METADATA_TEXTS.map((field) => (
+                <div className="plugin-field" key={field}>
+                  <label htmlFor={`${formId}-${field}`}>{t(`fields.${field}`)}</label>
+                  <input
+                    id={`${formId}-${field}`}
+                    value={metadata[field]}
+                    onChange={(event) => setMetadata({ ...metadata, [field]: event.target.value })}
+                  />
+                </div>
+              ))}
+              <div className="plugin-field">
+                <label htmlFor={`${formId}-language`}>{t('fields.language')}</label>
+                <select
+                  id={`${formId}-language`}
+                  value={metadata.language}
+                  onChange={(event) => setMetadata({ ...metadata, language: event.target.value })}
+                >
+                  <option value="">{t('fields.noLanguage')}</option>
+                  {DOCUMENT_LANGUAGES.map((language) => (
+                    <option key={language} value={language}>
+                      {languageNames.of(language) ?? language}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="plugin-field">
+                <label htmlFor={`${formId}-cover`}>{t('fields.cover')}</label>
+                <select
+                  id={`${formId}-cover`}
+                  value={metadata.cover_image ?? ''}
+                  onChange={(event) =>
+                    setMetadata({
+                      ...metadata,
+                      cover_image: event.target.value ? Number(event.target.value) : null,
+                    })
+                  }
+                >
+                  <option value="">{t('fields.noCover')}</option>
+                  {images.map((image) => (
+                    <option key={image.id} value={image.id}>
+                      {image.title}
+                    </option>
+                  ))}
+                </select>
+                {cover ? (
+                  <img src={cover.thumbnail} alt={cover.title} className="book-cover" width={80} />
+                ) : null}
+              </div>
+            </div>
+            <h2>{t('settings')}</h2>
+            <div className="plugin-fields">
+              <div className="plugin-field">
+                <label htmlFor={`${formId}-style`}>{t('fields.citationStyle')}</label>
+                <select
+                  id={`${formId}-style`}
+                  value={settings.citation_style}
+                  onChange={(event) => setSettings({ ...settings, citation_style: event.target.value })}
+                >
+                  <option value="">{t('fields.defaultStyle')}</option>
+                  {CSL_STYLES.map((style) => (
+                    <option key={style.id} value={style.id}>
+                      {style.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="plugin-field">
+                <label htmlFor={`${formId}-paper`}>{t('fields.paperSize')}</label>
+                <select
+                  id={`${formId}-paper`}
+                  value={settings.paper_size}
+                  onChange={(event) =>
+                    setSettings({ ...settings, paper_size: event.target.value as PaperSize })
+                  }
+                >
+                  {PAPER_SIZES.map((size) => (
+                    <option key={size} value={size}>
+                      {size}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
+            {canWrite ? (
+              <div className="form-actions">
+                <button type="submit" className="button button-primary" disabled={saving}>
+                  {t('save')}
+                </button>
+              </div>
+            ) : null}
+          </fieldset>
+        </form>
+      </div>
+      {sharing ? (
+        <BookShareDialog bookId={id} title={title || t('untitled')} onClose={() => setSharing(false)} />
+      ) : null}
+    </Page>
+  );
+}
+
+interface ChapterItemProps {
+  chapter: BookChapter;
+  number: number;
+  name: string;
+  readOnly: boolean;
+  onPart(part: string): void;
+  onRemove(): void;
+}
+
+function ChapterItem({ chapter, number, name, readOnly, onPart, onRemove }: ChapterItemProps) {
+  const { t } = useTranslation('books');
+  const id = useId();
+  const [part, setPart] = useState(chapter.part);
+  useEffect(() => setPart(chapter.part), [chapter.part]);
+  return (
+    <div className="plugin-row">
+      <span className="plugin-muted">{t('chapterNumber', { number })}</span>
+      {chapter.available ? (
+        <a href={documentUrl(chapter.path, chapter.document_id)}>{name}</a>
+      ) : (
+        <em>{name}</em>
+      )}
+      <label htmlFor={id} className="plugin-muted">
+        {t('part')}
+      </label>
+      <input
+        id={id}
+        value={part}
+        maxLength={255}
+        readOnly={readOnly}
+        onChange={(event) => setPart(event.target.value)}
+        onBlur={() => {
+          if (part.trim() !== chapter.part) onPart(part.trim());
+        }}
+      />
+      {readOnly ? null : (
+        <button
+          type="button"
+          className="button"
+          aria-label={t('removeChapterNamed', { name })}
+          onClick={onRemove}
+        >
+          {t('removeChapter')}
+        </button>
+      )}
+    </div>
+  );
+}

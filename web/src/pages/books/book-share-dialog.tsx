@@ -1,0 +1,94 @@
+import type { Contact } from '@scriptorium/common/api/contacts';
+import { BOOK_RIGHTS, type BookRight } from '@scriptorium/common/plugins/books-api';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog, DialogButtons } from '../../components/dialog/dialog';
+import { showToast } from '../../components/toast/toast-emitter';
+import { fetchContacts } from '../contacts/contacts-api';
+import { fetchBookAccess, saveBookAccess } from './books-api';
+
+const NONE = 'none';
+
+export interface BookShareDialogProps {
+  bookId: number;
+  title: string;
+  onClose(): void;
+}
+
+/** The owner gives each contact no right, read or write; saving replaces the book's rights at once. */
+export function BookShareDialog({ bookId, title, onClose }: BookShareDialogProps) {
+  const { t } = useTranslation('books');
+  const [contacts, setContacts] = useState<Contact[] | null>(null);
+  const [rights, setRights] = useState<Map<number, BookRight>>(new Map());
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    Promise.all([fetchContacts(), fetchBookAccess(bookId)]).then(
+      ([people, access]) => {
+        if (!live) return;
+        setContacts(people.filter((person) => person.type === 'user'));
+        setRights(new Map(access.map((entry) => [entry.user_id, entry.rights])));
+      },
+      () => {
+        if (live) showToast(t('share.loadFailed'), 'error');
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [bookId, t]);
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      await saveBookAccess(
+        bookId,
+        [...rights].map(([userId, right]) => ({ user_id: userId, rights: right })),
+      );
+      showToast(t('share.saved'), 'success');
+      onClose();
+    } catch {
+      showToast(t('share.saveFailed'), 'error');
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      title={t('share.title', { title })}
+      onClose={onClose}
+      width={520}
+      buttons={
+        <DialogButtons label={t('share.save')} onAction={() => void save()} onCancel={onClose} busy={busy} />
+      }
+    >
+      {contacts === null ? <p>{t('loading')}</p> : null}
+      {contacts?.length === 0 ? <p>{t('share.noContacts')}</p> : null}
+      <ul className="plugin-section">
+        {(contacts ?? []).map((person) => (
+          <li key={person.id} className="plugin-row">
+            <span>{person.name || person.email}</span>
+            <select
+              aria-label={t('share.rightOf', { name: person.name || person.email })}
+              value={rights.get(person.id) ?? NONE}
+              onChange={(event) => {
+                const next = new Map(rights);
+                if (event.target.value === NONE) next.delete(person.id);
+                else next.set(person.id, event.target.value as BookRight);
+                setRights(next);
+              }}
+            >
+              <option value={NONE}>{t('rights.none')}</option>
+              {BOOK_RIGHTS.map((right) => (
+                <option key={right} value={right}>
+                  {t(`rights.${right}`)}
+                </option>
+              ))}
+            </select>
+          </li>
+        ))}
+      </ul>
+    </Dialog>
+  );
+}

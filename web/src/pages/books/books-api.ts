@@ -1,0 +1,60 @@
+import { booksApi } from '@scriptorium/common/api/endpoints/plugins';
+import type {
+  BookAccessEntry,
+  BookEntry,
+  BookListEntry,
+  BookMetadata,
+  BookRight,
+  BookSettings,
+  ChapterInput,
+} from '@scriptorium/common/plugins/books-api';
+import { call } from '../../api/client';
+import { putRows, readRow, readRows, throughCache, writeRows } from '../../offline/local-db';
+
+/** The overview's rows; offline, the ones cached in the local database's books_data store. */
+export async function fetchBooks(): Promise<BookListEntry[]> {
+  return throughCache(
+    async () => (await call(booksApi.list)).books,
+    (rows) => writeRows('books_data', rows),
+    async () => {
+      const rows = await readRows<BookListEntry>('books_data');
+      return rows?.length ? rows : null;
+    },
+  );
+}
+
+/** One book with its chapters; offline, the copy cached when it was last opened. */
+export async function fetchBook(id: number): Promise<BookEntry> {
+  return throughCache(
+    async () => (await call(booksApi.get, { id })).book,
+    (book) => putRows('books_data', [book]),
+    async () => {
+      const row = await readRow<BookEntry | BookListEntry>('books_data', id);
+      return row && 'chapters' in row ? row : null;
+    },
+  );
+}
+
+export async function createBook(title = ''): Promise<number> {
+  return (await call(booksApi.create, { title })).id;
+}
+
+export async function saveBook(id: number, title: string, metadata: BookMetadata, settings: BookSettings) {
+  await call(booksApi.save, { id, title, metadata, settings });
+}
+
+export async function saveChapters(id: number, chapters: ChapterInput[]): Promise<BookEntry> {
+  return (await call(booksApi.chapters, { id, chapters })).book;
+}
+
+export async function deleteBooks(ids: number[]): Promise<void> {
+  await call(booksApi.delete, { ids });
+}
+
+export async function fetchBookAccess(id: number): Promise<BookAccessEntry[]> {
+  return (await call(booksApi.accessGet, { id })).access;
+}
+
+export async function saveBookAccess(id: number, access: { user_id: number; rights: BookRight }[]) {
+  await call(booksApi.accessSave, { id, access });
+}
