@@ -519,7 +519,7 @@ test.describe('overview tables', () => {
     expect(await width()).toBe(before + 48);
 
     // The long title takes two lines and ends in an ellipsis, its full text still its name.
-    const long = table.getByRole('button', { name: /Remarkably Long Title/ });
+    const long = table.getByRole('button', { name: /^Edit A Remarkably Long Title/ });
     const lines = await long.evaluate((element) => {
       const style = getComputedStyle(element);
       return Math.round(element.getBoundingClientRect().height / Number.parseFloat(style.lineHeight));
