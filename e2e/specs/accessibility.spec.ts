@@ -1,8 +1,9 @@
 import type { Page } from '@playwright/test';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import sharp from 'sharp';
 import { openSettled as open, violations } from '../axe';
-import { apiCall, expect, loginAs, test } from '../fixtures';
+import { apiCall, createUser, expect, loginAs, test } from '../fixtures';
 
 // The look (issue 15): axe finds nothing on the screens, logged out and in, light and dark,
 // desktop and phone; no screen scrolls sideways on a phone; skip link, theme choice, dialogs.
@@ -293,3 +294,232 @@ for (const colorScheme of SCHEMES) {
     }
   });
 }
+
+/** An image the user uploads: a small PNG made on the fly. */
+async function uploadImage(page: Page, name: string) {
+  const upload = page.getByRole('button', { name: 'Upload new image' });
+  await expect(upload).toBeEnabled();
+  await upload.click();
+  const dialog = page.getByRole('dialog', { name: 'Upload new image' });
+  await page.getByTestId('usermedia-file-input').setInputFiles({
+    name,
+    mimeType: 'image/png',
+    buffer: await sharp({ create: { width: 40, height: 30, channels: 3, background: '#36c' } })
+      .png()
+      .toBuffer(),
+  });
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** Dialogs that need rows to open from, each opened as a user does: [screen, dialog name, open]. */
+const ROW_DIALOGS: readonly [string, string, (page: Page) => Promise<void>][] = [
+  [
+    '/usermedia/',
+    'Edit image',
+    (page) => page.getByRole('grid', { name: 'Images' }).getByRole('button', { name: 'Edit figure' }).click(),
+  ],
+  [
+    '/bibliography/',
+    'Edit source',
+    (page) =>
+      page
+        .getByRole('grid', { name: 'Bibliography' })
+        .getByRole('button', { name: /^Edit A Remarkably/ })
+        .click(),
+  ],
+  [
+    '/',
+    'Move',
+    async (page) => {
+      await page.getByRole('checkbox', { name: 'Select Untitled', exact: true }).check();
+      await page.getByRole('button', { name: 'Actions for the selected entries' }).click();
+      await page.getByRole('menuitem', { name: 'Move selected' }).click();
+    },
+  ],
+  ['/', 'Share', (page) => page.getByRole('button', { name: 'Share Untitled' }).click()],
+  [
+    '/user/contacts/',
+    'Invite contact',
+    (page) => page.getByRole('button', { name: 'Invite contact' }).click(),
+  ],
+  [
+    '/user/contacts/',
+    'Technical support feedback',
+    (page) => page.getByRole('button', { name: 'Technical support feedback' }).click(),
+  ],
+];
+
+/** What each screen's dialogs need before they open: its rows, made as a user makes them. */
+const PREPARE: Record<string, (page: Page) => Promise<void>> = {
+  '/usermedia/': async (page) => {
+    await open(page, '/usermedia/');
+    await uploadImage(page, 'figure.png');
+  },
+  '/bibliography/': seed,
+  '/': async (page) => {
+    await apiCall(page, documentsApi.create, { path: '/' });
+  },
+  '/user/contacts/': async () => {},
+};
+
+// One test per screen and look: each stays short enough for a busy machine.
+for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+  for (const colorScheme of SCHEMES) {
+    for (const [screen, prepare] of Object.entries(PREPARE)) {
+      test(`the dialogs of ${screen}, ${device}, ${colorScheme}: no axe violations`, async ({
+        page,
+        user,
+      }) => {
+        test.slow();
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme });
+        await loginAs(page, user, '/');
+        await prepare(page);
+        for (const [path, name, openDialog] of ROW_DIALOGS.filter(([path]) => path === screen)) {
+          await open(page, path);
+          await openDialog(page);
+          const dialog = page.getByRole('dialog', { name });
+          await expect(dialog).toBeVisible();
+          expect(await violations(page), `${path} ${name}`).toEqual([]);
+          expect(await scrollsSideways(page), `${path} ${name}`).toBe(false);
+          await page.keyboard.press('Escape');
+          await expect(dialog).toBeHidden();
+        }
+      });
+    }
+
+    test(`the staff screens, ${device}, ${colorScheme}: no axe violations`, async ({ page }) => {
+      test.slow();
+      const staff = await createUser({ staff: true });
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
+      await loginAs(page, staff, '/');
+      for (const section of ['users', 'pages', 'messages', 'feedback', 'settings', 'log']) {
+        const path = `/admin/${section}/`;
+        await open(page, path);
+        expect(await violations(page), path).toEqual([]);
+        expect(await scrollsSideways(page), path).toBe(false);
+      }
+    });
+  }
+}
+
+test.describe('focus returns and shortcuts wait', () => {
+  test('a dialog keeps Alt shortcuts from navigating; Escape returns the focus to its button', async ({
+    page,
+    user,
+  }) => {
+    test.slow();
+    await loginAs(page, user, '/user/contacts/');
+    const invite = page.getByRole('button', { name: 'Invite contact' });
+    await invite.click();
+    const dialog = page.getByRole('dialog', { name: 'Invite contact' });
+    await dialog.getByRole('textbox').fill('someone@example.org');
+    await page.keyboard.press('Alt+b');
+    await page.keyboard.press('Alt+d');
+    await expect(dialog).toBeVisible();
+    await expect(page).toHaveURL(/\/user\/contacts\/$/);
+    await expect(dialog.getByRole('textbox')).toHaveValue('someone@example.org');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(invite).toBeFocused();
+    // Closed, the shortcut works again.
+    await page.keyboard.press('Alt+b');
+    await expect(page).toHaveURL(/\/bibliography\/$/);
+  });
+
+  test('after an image upload the focus is back on the upload button', async ({ page, user }) => {
+    test.slow();
+    await loginAs(page, user, '/usermedia/');
+    await uploadImage(page, 'figure.png');
+    await expect(page.getByRole('grid', { name: 'Images' })).toContainText('figure');
+    await expect(page.getByRole('button', { name: 'Upload new image' })).toBeFocused();
+  });
+});
+
+test.describe('overview tables', () => {
+  test('on a phone rows are cards with every value and its label, and nothing scrolls sideways', async ({
+    page,
+    user,
+  }) => {
+    test.slow();
+    await page.setViewportSize(VIEWPORTS.phone);
+    await loginAs(page, user, '/');
+    await seed(page);
+    await open(page, '/bibliography/');
+    const table = page.getByRole('grid', { name: 'Bibliography' });
+    const row = table.getByRole('row').filter({ hasText: 'Remarkably' });
+    await expect(row.getByRole('gridcell').filter({ hasText: 'Smith, Doe' })).toHaveAttribute(
+      'data-label',
+      'Authors',
+    );
+    await expect(row.getByRole('gridcell').filter({ hasText: '2019' })).toBeVisible();
+    expect(await scrollsSideways(page)).toBe(false);
+    // Sorting stays at hand above the cards.
+    await table.getByRole('button', { name: 'Year' }).click();
+    await expect(table.getByRole('columnheader', { name: 'Year' })).toHaveAttribute('aria-sort', 'ascending');
+    await open(page, '/user/contacts/');
+    // The label is drawn before the value (CSS), from the cell's data-label.
+    await expect(
+      page
+        .getByRole('grid', { name: 'Contacts' })
+        .getByRole('gridcell')
+        .filter({ hasText: 'Invitation sent' }),
+    ).toHaveAttribute('data-label', 'Type');
+    expect(await scrollsSideways(page)).toBe(false);
+  });
+
+  test('on a desktop columns resize by keyboard and by dragging; long titles wrap to two lines', async ({
+    page,
+    user,
+  }) => {
+    test.slow();
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await loginAs(page, user, '/');
+    await seed(page);
+    await open(page, '/bibliography/');
+    const table = page.getByRole('grid', { name: 'Bibliography' });
+    const title = table.getByRole('columnheader', { name: 'Title' });
+    const width = async () => Math.round((await title.boundingBox())?.width ?? 0);
+    const before = await width();
+    const handle = table.getByRole('separator', { name: 'Resize column Title' });
+    await handle.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect(handle).toHaveAttribute('aria-valuenow', String(before + 32));
+    expect(await width()).toBe(before + 32);
+    await page.keyboard.press('Shift+ArrowLeft');
+    expect(await width()).toBe(before - 32);
+
+    const box = await handle.boundingBox();
+    if (!box) throw new Error('no resize handle');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    expect(await width()).toBe(before + 48);
+
+    // The long title takes two lines and ends in an ellipsis, its full text still its name.
+    const long = table.getByRole('button', { name: /^Edit A Remarkably Long Title/ });
+    const lines = await long.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return Math.round(element.getBoundingClientRect().height / Number.parseFloat(style.lineHeight));
+    });
+    expect(lines).toBe(2);
+    expect(await long.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+  });
+
+  test('an empty overview shows its icon, sentence and next action', async ({ page, user }) => {
+    test.slow();
+    await loginAs(page, user, '/usermedia/');
+    const table = page.getByRole('grid', { name: 'Images' });
+    await expect(table).toContainText('No images available');
+    await table.getByRole('button', { name: 'Upload your first image' }).click();
+    await expect(page.getByRole('dialog', { name: 'Upload new image' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await open(page, '/user/contacts/');
+    await page.getByRole('button', { name: 'Invite your first contact' }).click();
+    await expect(page.getByRole('dialog', { name: 'Invite contact' })).toBeVisible();
+  });
+});

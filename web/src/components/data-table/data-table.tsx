@@ -1,5 +1,6 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, type LucideIcon } from 'lucide-react';
 import {
+  type ComponentType,
   type KeyboardEvent,
   type MouseEvent,
   type ReactNode,
@@ -11,6 +12,7 @@ import {
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ColumnResizer, MIN_COLUMN_WIDTH } from './column-resizer';
 import { filterRows, type SortDirection, type SortState, type SortValue, sortRows } from './sorting';
 import { tableScrollHeight, useWindowSize } from './use-window-size';
 import { computeWindow, scrollTopToReveal } from './windowing';
@@ -35,6 +37,8 @@ export interface Column<Row> {
   sortValue?(row: Row): SortValue;
   hidden?: boolean;
   className?: string;
+  /** The label of the value on a phone's card; defaults to a text header. false: none (the title). */
+  cardLabel?: string | false;
 }
 
 export interface DataTableProps<Row> {
@@ -74,7 +78,27 @@ export interface DataTableProps<Row> {
   rowHeight?: number;
   virtualizeAbove?: number;
   className?: string;
+  /** While the rows load: skeleton rows in place of the table's body, and a loading notice. */
+  loading?: boolean;
+  /** The loading notice read by screen readers ('Loading…'). */
+  loadingMessage?: string;
+  /** The designed empty state: an icon above the empty message ... */
+  emptyIcon?: LucideIcon | ComponentType<{ 'aria-hidden'?: boolean | 'true' }>;
+  /** ... and the next thing to do, a primary button shown when there are no rows at all (not on a search). */
+  emptyAction?: { label: string; onAction(): void; disabled?: boolean };
+  /** Columns keep a width the user dragged or keyed (desktop); false: fixed columns. */
+  resizable?: boolean;
 }
+
+/** Skeleton rows drawn while a table loads. */
+const SKELETON_ROWS = 4;
+/** On a phone (cards): the height of one card line, and the card's padding. */
+const CARD_LINE_HEIGHT = 28;
+const CARD_PADDING = 24;
+/** At or below this width the rows are cards (matches the CSS breakpoint). */
+export const CARD_BREAKPOINT = 640;
+/** The key of the checkbox column among the resized widths. */
+const SELECT_COLUMN = '__select';
 
 const NO_SELECTION = new Set<string>();
 
@@ -116,14 +140,21 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     pageSizeOptions = DEFAULT_PAGE_SIZE_OPTIONS,
     search = '',
     searchText,
-    rowHeight = DEFAULT_ROW_HEIGHT,
     virtualizeAbove = DEFAULT_VIRTUALIZE_ABOVE,
     className,
+    loading = false,
+    loadingMessage,
+    emptyIcon: EmptyIcon,
+    emptyAction,
+    resizable = true,
   } = props;
   const { t } = useTranslation('components');
-  const { height: windowHeight } = useWindowSize();
+  const { height: windowHeight, width: windowWidth } = useWindowSize();
+  const cards = windowWidth <= CARD_BREAKPOINT;
+  const [widths, setWidths] = useState<Record<string, number>>({});
   const scrollHeight = tableScrollHeight(windowHeight);
   const pageSizeId = useId();
+  const tableId = useId();
 
   const [ownSort, setOwnSort] = useState<SortState | null>(props.defaultSort ?? null);
   const sort = props.sort !== undefined ? props.sort : ownSort;
@@ -136,6 +167,16 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   const bodyRef = useRef<HTMLTableSectionElement>(null);
 
   const visibleColumns = columns.filter((column) => !column.hidden);
+  // A card is one line per value (the title may take two): virtual lists need its height.
+  const rowHeight = cards
+    ? (visibleColumns.length + 1) * CARD_LINE_HEIGHT + CARD_PADDING
+    : (props.rowHeight ?? DEFAULT_ROW_HEIGHT);
+  const cardLabelOf = (column: Column<Row>, index: number) => {
+    if (column.cardLabel !== undefined) return column.cardLabel || undefined;
+    // The first column is the card's title; a column without a text header needs no label.
+    if (index === 0) return undefined;
+    return typeof column.header === 'string' && column.header ? column.header : undefined;
+  };
 
   // Callers usually pass new column and accessor functions on every render; filtering and sorting
   // thousands of rows again for each of those (or for each scroll step) would be wasted work, so the
@@ -278,15 +319,39 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     if (!isInteractive(event.target, event.currentTarget)) event.currentTarget.focus();
   };
 
+  // The first resize freezes every column at its laid-out width, so that the table grows or shrinks
+  // by what the user changes instead of spreading it over the other columns.
+  const headerRow = useRef<HTMLTableRowElement>(null);
+  const resizeColumn = (columnId: string, next: number) => {
+    setWidths((current) => {
+      const base = { ...current };
+      if (Object.keys(base).length === 0) {
+        for (const cell of headerRow.current?.querySelectorAll<HTMLElement>('th[data-column-id]') ?? []) {
+          base[cell.dataset.columnId ?? ''] = Math.round(cell.getBoundingClientRect().width);
+        }
+      }
+      return { ...base, [columnId]: Math.max(MIN_COLUMN_WIDTH, next) };
+    });
+  };
+  const frozenWidth = Object.values(widths).reduce((sum, width) => sum + width, 0);
+
   const onScroll = (event: UIEvent<HTMLDivElement>) => {
     if (virtual) setScrollTop(event.currentTarget.scrollTop);
   };
 
   const columnCount = visibleColumns.length + (selectable ? 1 : 0);
   const emptyText = rows.length === 0 ? emptyMessage : (noMatchMessage ?? emptyMessage);
+  const skeleton = loading && rows.length === 0;
 
   return (
-    <div className={`data-table${className ? ` ${className}` : ''}`}>
+    <div
+      className={`data-table${cards ? ' data-table-cards' : ''}${selectable ? ' data-table-selectable' : ''}${className ? ` ${className}` : ''}`}
+    >
+      {skeleton && loadingMessage ? (
+        <p className="visually-hidden" role="status">
+          {loadingMessage}
+        </p>
+      ) : null}
       <div
         ref={scrollRef}
         className="data-table-scroll"
@@ -300,12 +365,19 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           aria-label={label}
           aria-multiselectable={selectable || undefined}
           aria-rowcount={ordered.length + 1}
+          aria-busy={skeleton || undefined}
           className="data-table-table"
+          style={frozenWidth > 0 && !cards ? { tableLayout: 'fixed', width: frozenWidth } : undefined}
         >
           <thead>
-            <tr aria-rowindex={1}>
+            <tr ref={headerRow} aria-rowindex={1}>
               {selectable ? (
-                <th scope="col" className="data-table-select">
+                <th
+                  scope="col"
+                  className="data-table-select"
+                  data-column-id={SELECT_COLUMN}
+                  style={widths[SELECT_COLUMN] && !cards ? { width: widths[SELECT_COLUMN] } : undefined}
+                >
                   <input
                     type="checkbox"
                     aria-label={t('tableSelectAll')}
@@ -318,45 +390,94 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                   />
                 </th>
               ) : null}
-              {visibleColumns.map((column) => {
+              {visibleColumns.map((column, columnIndex) => {
                 const sorted = sort?.columnId === column.id ? sort.direction : undefined;
+                const width = widths[column.id];
+                const name =
+                  column.headerLabel ?? (typeof column.header === 'string' ? column.header : column.id);
                 return (
                   <th
                     key={column.id}
                     scope="col"
-                    className={column.className}
+                    className={`${column.className ?? ''}${column.sortValue ? '' : ' data-table-plain-header'}`.trim()}
                     aria-sort={column.sortValue ? (sorted ?? 'none') : undefined}
+                    data-column-id={column.id}
+                    aria-labelledby={resizable && !cards ? `${tableId}-${column.id}` : undefined}
+                    style={width && !cards ? { width } : undefined}
                   >
-                    {/* A header that shows no text still names its column, as text (an aria-label on
-                        the cell is not read as the column's name everywhere). */}
-                    {column.headerLabel ? (
-                      <span className="visually-hidden">{column.headerLabel}</span>
+                    {/* The column's name is its label only, not the resize handle's. A header
+                        that shows no text still names its column, as text (an aria-label on the
+                        cell is not read as the column's name everywhere). */}
+                    <span id={`${tableId}-${column.id}`} className="data-table-header-label">
+                      {column.headerLabel ? (
+                        <span className="visually-hidden">{column.headerLabel}</span>
+                      ) : null}
+                      {column.sortValue ? (
+                        <button type="button" className="data-table-sort" onClick={() => changeSort(column)}>
+                          {column.header}
+                          <span aria-hidden="true" className="data-table-sort-mark">
+                            {sorted === 'ascending' ? (
+                              <ArrowUp />
+                            ) : sorted === 'descending' ? (
+                              <ArrowDown />
+                            ) : (
+                              <ArrowUpDown />
+                            )}
+                          </span>
+                        </button>
+                      ) : (
+                        column.header
+                      )}
+                    </span>
+                    {resizable && !cards && columnIndex < visibleColumns.length - 1 ? (
+                      <ColumnResizer
+                        label={t('tableResizeColumn', { name })}
+                        width={width}
+                        onResize={(next) =>
+                          setWidths((current) => ({
+                            ...current,
+                            [column.id]: Math.max(MIN_COLUMN_WIDTH, next),
+                          }))
+                        }
+                      />
                     ) : null}
-                    {column.sortValue ? (
-                      <button type="button" className="data-table-sort" onClick={() => changeSort(column)}>
-                        {column.header}
-                        <span aria-hidden="true" className="data-table-sort-mark">
-                          {sorted === 'ascending' ? (
-                            <ArrowUp />
-                          ) : sorted === 'descending' ? (
-                            <ArrowDown />
-                          ) : (
-                            <ArrowUpDown />
-                          )}
-                        </span>
-                      </button>
-                    ) : (
-                      column.header
-                    )}
                   </th>
                 );
               })}
             </tr>
           </thead>
           <tbody ref={bodyRef}>
-            {ordered.length === 0 ? (
+            {skeleton
+              ? Array.from({ length: SKELETON_ROWS }, (_, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey lint/a11y/noAriaHiddenOnFocusable: placeholder rows have no identity and are never focusable
+                  <tr key={index} aria-hidden="true" className="data-table-skeleton">
+                    {Array.from({ length: columnCount }, (_, cell) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: placeholder cells have no identity
+                      <td key={cell}>
+                        <span className="skeleton-bar" />
+                      </td>
+                    ))}
+                  </tr>
+                ))
+              : null}
+            {ordered.length === 0 && !skeleton ? (
               <tr className="data-table-empty">
-                <td colSpan={columnCount}>{emptyText}</td>
+                <td colSpan={columnCount}>
+                  <div className="data-table-empty-state">
+                    {EmptyIcon ? <EmptyIcon aria-hidden="true" /> : null}
+                    <p>{emptyText}</p>
+                    {rows.length === 0 && emptyAction ? (
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        disabled={emptyAction.disabled}
+                        onClick={emptyAction.onAction}
+                      >
+                        {emptyAction.label}
+                      </button>
+                    ) : null}
+                  </div>
+                </td>
               </tr>
             ) : null}
             {rowWindow && rowWindow.before > 0 ? (
@@ -394,8 +515,12 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                       />
                     </td>
                   ) : null}
-                  {visibleColumns.map((column) => (
-                    <td key={column.id} className={column.className}>
+                  {visibleColumns.map((column, columnIndex) => (
+                    <td
+                      key={column.id}
+                      className={column.className}
+                      data-label={cards ? cardLabelOf(column, columnIndex) : undefined}
+                    >
                       {column.cell(row)}
                     </td>
                   ))}
@@ -409,7 +534,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           </tbody>
         </table>
       </div>
-      {paged && ordered.length > 0 ? (
+      {paged && ordered.length > 0 && !skeleton ? (
         <div className="data-table-pager">
           <span className="data-table-info">
             {t('tableShowing', { from: firstIndex + 1, to: lastIndex, total: ordered.length })}

@@ -12,6 +12,7 @@ import {
 import { Heading, Modal, Dialog as ModalDialog, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { nextDialogLayer, takeDialogLayer } from './dialog-layers';
+import { useFocusReturn } from './focus-return';
 import './dialog.css';
 import { IconButton } from '../button/icon-button';
 
@@ -70,6 +71,7 @@ export function Dialog({ title, onClose, width, height, children, buttons }: Dia
   } as CSSProperties;
   const [layer] = useState(nextDialogLayer);
   useLayoutEffect(() => takeDialogLayer(layer), [layer]);
+  useFocusReturn();
   const body = useRef<HTMLDivElement>(null);
   useFocusableWhenScrolling(body);
 

@@ -1,8 +1,9 @@
 import { type AdminFeedbackItem, FEEDBACK_FILTERS } from '@scriptorium/common/api/admin';
 import { adminApi } from '@scriptorium/common/api/endpoints/admin';
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
+import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast';
 import { errorMessageOf } from '../account/account-api';
 import { useAdminFormat } from './admin-format';
@@ -15,7 +16,6 @@ type Filter = (typeof FEEDBACK_FILTERS)[number];
 export function FeedbackSection() {
   const { t } = useTranslation('admin');
   const format = useAdminFormat();
-  const filterId = useId();
   const [filter, setFilter] = useState<Filter>('open');
   const [page, setPage] = useState(1);
   const load = useCallback(() => call(adminApi.feedback, { filter, page }), [filter, page]);
@@ -35,23 +35,16 @@ export function FeedbackSection() {
     <>
       <h2>{t('sections.feedback')}</h2>
       <div className="admin-toolbar">
-        <div className="admin-toolbar-field">
-          <label htmlFor={filterId}>{t('feedback.filter')}</label>
-          <select
-            id={filterId}
-            value={filter}
-            onChange={(event) => {
-              setFilter(event.target.value as Filter);
-              setPage(1);
-            }}
-          >
-            {FEEDBACK_FILTERS.map((name) => (
-              <option key={name} value={name}>
-                {t(`feedback.filters.${name}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Select
+          className="admin-toolbar-field"
+          label={t('feedback.filter')}
+          value={filter}
+          options={FEEDBACK_FILTERS.map((name) => ({ value: name, label: t(`feedback.filters.${name}`) }))}
+          onChange={(next) => {
+            setFilter(next);
+            setPage(1);
+          }}
+        />
       </div>
       {data && data.items.length > 0 ? (
         <ol className="admin-feedback-list" aria-busy={loading}>

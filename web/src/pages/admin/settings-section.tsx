@@ -2,9 +2,10 @@ import type { AdminSettingsResponse } from '@scriptorium/common/api/admin';
 import { adminApi } from '@scriptorium/common/api/endpoints/admin';
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from '@scriptorium/common/i18n/languages';
 import { ArrowDown, ArrowUp } from 'lucide-react';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
+import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast';
 import { AdminField, FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminQuery } from './use-admin-query';
@@ -14,7 +15,6 @@ type Provider = AdminSettingsResponse['providers'][number];
 /** /admin/settings/: what the site keeps in its database rather than in the environment. */
 export function SettingsSection() {
   const { t } = useTranslation('admin');
-  const languageId = useId();
   const load = useCallback(() => call(adminApi.settings), []);
   const { data, setData } = useAdminQuery(load, t('settings.loadError'));
   const [email, setEmail] = useState('');
@@ -68,18 +68,12 @@ export function SettingsSection() {
           hint={t('settings.supportEmailHint')}
         />
         <div className="form-field">
-          <label htmlFor={languageId}>{t('settings.defaultLanguage')}</label>
-          <select
-            id={languageId}
+          <Select
+            label={t('settings.defaultLanguage')}
             value={language}
-            onChange={(event) => setLanguage(event.target.value as Language)}
-          >
-            {LANGUAGES.map((code) => (
-              <option key={code} value={code} lang={code}>
-                {LANGUAGE_NAMES[code]}
-              </option>
-            ))}
-          </select>
+            options={LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] }))}
+            onChange={setLanguage}
+          />
           <p className="admin-hint">{t('settings.defaultLanguageHint')}</p>
         </div>
         <fieldset className="admin-choice">

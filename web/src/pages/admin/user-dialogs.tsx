@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { useCurrentUser } from '../../app/configuration/app-context';
 import { Dialog } from '../../components/dialog/dialog';
+import { RadioGroup } from '../../components/form/radio-group';
 import { showToast } from '../../components/toast/toast';
 import { AdminCheckbox, AdminField, FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminFormat } from './admin-format';
@@ -286,7 +287,6 @@ export function DeleteUserDialog({
   const [documents, setDocuments] = useState<'delete' | 'transfer'>('delete');
   const [heir, setHeir] = useState('');
   const { busy, fields, general, submit } = useAdminSubmit();
-  const name = useId();
 
   useEffect(() => {
     call(adminApi.deletionSummary, { id: user.id }).then(setSummary, () =>
@@ -340,27 +340,16 @@ export function DeleteUserDialog({
       ) : (
         <p role="status">{t('loading')}</p>
       )}
-      <fieldset className="admin-choice">
-        <legend>{t('users.documentsGo')}</legend>
-        <label>
-          <input
-            type="radio"
-            name={name}
-            checked={documents === 'delete'}
-            onChange={() => setDocuments('delete')}
-          />{' '}
-          {t('users.documentsDelete')}
-        </label>
-        <label>
-          <input
-            type="radio"
-            name={name}
-            checked={documents === 'transfer'}
-            onChange={() => setDocuments('transfer')}
-          />{' '}
-          {t('users.documentsTransfer')}
-        </label>
-      </fieldset>
+      <RadioGroup
+        className="admin-choice"
+        label={t('users.documentsGo')}
+        value={documents}
+        options={[
+          { value: 'delete', label: t('users.documentsDelete') },
+          { value: 'transfer', label: t('users.documentsTransfer') },
+        ]}
+        onChange={setDocuments}
+      />
       {documents === 'transfer' ? (
         <AdminField
           label={t('users.transferTo')}

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/data-table/data-table';
+import { Select } from '../../components/form/select';
 import { useAdminFormat } from './admin-format';
 import { Pager } from './pager';
 import { useAdminQuery } from './use-admin-query';
@@ -24,7 +25,6 @@ export function UsersSection() {
   const { t } = useTranslation('admin');
   const format = useAdminFormat();
   const searchId = useId();
-  const filterId = useId();
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const [filter, setFilter] = useState<UserFilter>('all');
@@ -125,23 +125,16 @@ export function UsersSection() {
             onChange={(event) => setTyped(event.target.value)}
           />
         </div>
-        <div className="admin-toolbar-field">
-          <label htmlFor={filterId}>{t('users.filter')}</label>
-          <select
-            id={filterId}
-            value={filter}
-            onChange={(event) => {
-              setFilter(event.target.value as UserFilter);
-              setPage(1);
-            }}
-          >
-            {USER_FILTERS.map((name) => (
-              <option key={name} value={name}>
-                {t(`users.filters.${name}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Select
+          className="admin-toolbar-field"
+          label={t('users.filter')}
+          value={filter}
+          options={USER_FILTERS.map((name) => ({ value: name, label: t(`users.filters.${name}`) }))}
+          onChange={(next) => {
+            setFilter(next);
+            setPage(1);
+          }}
+        />
         <button type="button" className="button button-primary" onClick={() => setDialog({ kind: 'create' })}>
           {t('users.create')}
         </button>

@@ -7,6 +7,7 @@ import {
 } from '@scriptorium/common/bibliography/display';
 import { exportBiblatex, exportBibtex, exportCslJson } from '@scriptorium/common/bibliography/export';
 import type { BibCategory, BibEntry, EntryData } from '@scriptorium/common/bibliography/types';
+import { BookOpen } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../app/configuration/app-context';
@@ -370,31 +371,35 @@ export function BibliographyPage() {
       <CachedVersionNotice stale={stale} />
       <div className="bib-layout">
         <div className="bib-table-area">
-          {loaded ? (
-            <DataTable
-              rows={rows}
-              columns={columns}
-              getRowId={(row) => String(row.entry.id)}
-              label={t('title')}
-              selectable
-              selected={selected}
-              onSelectedChange={setSelected}
-              rowLabel={(row) => row.title || row.entry.entry_key}
-              onActivate={(row) => setDialog({ kind: 'entry', entry: row.entry })}
-              onDelete={(row) => askDelete([row.entry.id])}
-              emptyMessage={library.entries.length === 0 ? t('noEntries') : t('noEntriesFound')}
-              noMatchMessage={t('noEntriesFound')}
-              paged={false}
-              rowHeight={ROW_HEIGHT}
-              sort={sort}
-              onSortChange={setSort}
-              search={search}
-              searchText={(row) => row.search}
-              className="bib-table"
-            />
-          ) : (
-            <p className="page-loading">{t('loading')}</p>
-          )}
+          <DataTable
+            loading={!loaded}
+            loadingMessage={t('loading')}
+            emptyIcon={BookOpen}
+            emptyAction={{
+              label: t('emptyAction'),
+              disabled: !online,
+              onAction: () => setDialog({ kind: 'entry', entry: null }),
+            }}
+            rows={rows}
+            columns={columns}
+            getRowId={(row) => String(row.entry.id)}
+            label={t('title')}
+            selectable
+            selected={selected}
+            onSelectedChange={setSelected}
+            rowLabel={(row) => row.title || row.entry.entry_key}
+            onActivate={(row) => setDialog({ kind: 'entry', entry: row.entry })}
+            onDelete={(row) => askDelete([row.entry.id])}
+            emptyMessage={library.entries.length === 0 ? t('noEntries') : t('noEntriesFound')}
+            noMatchMessage={t('noEntriesFound')}
+            paged={false}
+            rowHeight={ROW_HEIGHT}
+            sort={sort}
+            onSortChange={setSort}
+            search={search}
+            searchText={(row) => row.search}
+            className="bib-table"
+          />
         </div>
         <PreviewPanel entries={selectedEntries} />
       </div>

@@ -1,4 +1,5 @@
 import type { Contact, ContactReference } from '@scriptorium/common/api/contacts';
+import { Users } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppContext } from '../../app/configuration/app-context';
@@ -206,33 +207,35 @@ export function ContactsPage() {
       <h1 id="page-heading">{t('title')}</h1>
       <CachedVersionNotice />
       <OverviewMenu items={menuItems} />
-      {loaded ? (
-        <DataTable
-          rows={contacts}
-          columns={columns}
-          getRowId={(contact: Contact) => contactRowId(contact)}
-          label={t('title')}
-          selectable
-          selected={selected}
-          onSelectedChange={setSelected}
-          rowLabel={(contact) => contact.name}
-          // Spec 2.4: Enter and Space select a row (the table toggles on Space itself).
-          onActivate={toggle}
-          onDelete={(contact) => setDialog({ kind: 'delete', rows: [contact] })}
-          emptyMessage={t('empty')}
-          noMatchMessage={t('noResults')}
-          paged={false}
-          sort={sort}
-          onSortChange={setSort}
-          search={search}
-          searchText={(contact) => `${contact.name} ${contact.email} ${t(`types.${contact.type}`)}`}
-          className="contacts-table"
-        />
-      ) : (
-        <p className="page-loading" role="status">
-          {t('loading')}
-        </p>
-      )}
+      <DataTable
+        loading={!loaded}
+        loadingMessage={t('loading')}
+        emptyIcon={Users}
+        emptyAction={{
+          label: t('emptyAction'),
+          disabled: !online,
+          onAction: () => setDialog({ kind: 'invite' }),
+        }}
+        rows={contacts}
+        columns={columns}
+        getRowId={(contact: Contact) => contactRowId(contact)}
+        label={t('title')}
+        selectable
+        selected={selected}
+        onSelectedChange={setSelected}
+        rowLabel={(contact) => contact.name}
+        // Spec 2.4: Enter and Space select a row (the table toggles on Space itself).
+        onActivate={toggle}
+        onDelete={(contact) => setDialog({ kind: 'delete', rows: [contact] })}
+        emptyMessage={t('empty')}
+        noMatchMessage={t('noResults')}
+        paged={false}
+        sort={sort}
+        onSortChange={setSort}
+        search={search}
+        searchText={(contact) => `${contact.name} ${contact.email} ${t(`types.${contact.type}`)}`}
+        className="contacts-table"
+      />
       {dialog.kind === 'invite' ? (
         <InviteDialog
           onClose={() => setDialog({ kind: 'none' })}

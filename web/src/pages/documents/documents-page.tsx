@@ -250,14 +250,18 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         row.kind === 'folder' ? (
           <a href={folderUrl(row.path)} className="documents-folder-link">
             <Folder aria-hidden="true" className="documents-icon" />
-            <span className="documents-name">{row.name}</span>
+            <span className="documents-name clamp-2" title={row.name}>
+              {row.name}
+            </span>
             <span className="documents-count">{t('folderCount', { count: row.count })}</span>
           </a>
         ) : (
           <>
             <a href={documentUrl(row.doc.path, row.doc.id)} className="documents-document-link">
               <FileText aria-hidden="true" className="documents-icon" />
-              <span className="documents-name">{row.name}</span>
+              <span className="documents-name clamp-2" title={row.name}>
+                {row.name}
+              </span>
             </a>
             {searching ? <span className="documents-location">{folderOf(row.doc.path)}</span> : null}
           </>
@@ -341,10 +345,17 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
       </nav>
       <CachedVersionNotice />
       <OverviewMenu items={items} />
-      {overview.loading ? <p className="documents-loading">{t('loading')}</p> : null}
       {overview.stale && documents === null ? <p role="alert">{t('loadFailed')}</p> : null}
-      {documents !== null ? (
+      {documents !== null || overview.loading ? (
         <DataTable
+          loading={documents === null}
+          loadingMessage={t('loading')}
+          emptyIcon={FileText}
+          emptyAction={
+            documents !== null && documents.length === 0
+              ? { label: t('empty.action'), disabled: !online, onAction: () => void newDocument() }
+              : undefined
+          }
           rows={rows}
           columns={columns}
           getRowId={(row) => row.key}

@@ -7,6 +7,7 @@ import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { Radio, RadioGroupFrame } from '../../components/form/radio-group';
 import { TextField } from '../../components/form/text-field';
 import { showToast } from '../../components/toast/toast';
 import { accountApi, fieldMessagesOf } from '../account/account-api';
@@ -86,62 +87,64 @@ function EmailTable({
 }) {
   const { t } = useTranslation('accounts');
   return (
-    <table className="profile-table profile-emails">
-      <caption>{t('profile.emails')}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('profile.emailAddress')}</th>
-          <th scope="col">{t('profile.primary')}</th>
-          <th scope="col">{t('profile.verified')}</th>
-          <th scope="col">
-            <span className="visually-hidden">{t('profile.actions')}</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {emails.map((email) => (
-          <tr key={email.address} data-email={email.address}>
-            <td>{email.address}</td>
-            <td>
-              {email.verified ? (
-                <input
-                  type="radio"
-                  name="primary-email"
-                  checked={email.primary}
-                  aria-label={t('profile.primaryOf', { email: email.address })}
-                  onChange={() => onPrimary(email.address)}
-                />
-              ) : null}
-            </td>
-            <td>
-              {email.verified ? (
-                <span className="profile-verified" role="img" aria-label={t('profile.verifiedYes')}>
-                  <Check aria-hidden="true" />
-                </span>
-              ) : (
-                <span className="visually-hidden">{t('profile.verifiedNo')}</span>
-              )}
-            </td>
-            <td>
-              {email.primary ? null : (
-                <IconButton
-                  label={t('profile.deleteEmailOf', { email: email.address })}
-                  icon={Trash2}
-                  onPress={() => onRemove(email.address)}
-                />
-              )}
+    // One radio group across the rows: arrow keys move between the verified addresses. Choosing
+    // one only asks (onPrimary); the group shows the primary address until the server says so.
+    <RadioGroupFrame
+      aria-label={t('profile.primary')}
+      value={emails.find((email) => email.primary)?.address ?? null}
+      onChange={onPrimary}
+    >
+      <table className="profile-table profile-emails">
+        <caption>{t('profile.emails')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('profile.emailAddress')}</th>
+            <th scope="col">{t('profile.primary')}</th>
+            <th scope="col">{t('profile.verified')}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t('profile.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {emails.map((email) => (
+            <tr key={email.address} data-email={email.address}>
+              <td>{email.address}</td>
+              <td>
+                {email.verified ? (
+                  <Radio value={email.address} label={t('profile.primaryOf', { email: email.address })} />
+                ) : null}
+              </td>
+              <td>
+                {email.verified ? (
+                  <span className="profile-verified" role="img" aria-label={t('profile.verifiedYes')}>
+                    <Check aria-hidden="true" />
+                  </span>
+                ) : (
+                  <span className="visually-hidden">{t('profile.verifiedNo')}</span>
+                )}
+              </td>
+              <td>
+                {email.primary ? null : (
+                  <IconButton
+                    label={t('profile.deleteEmailOf', { email: email.address })}
+                    icon={Trash2}
+                    onPress={() => onRemove(email.address)}
+                  />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <td colSpan={4}>
+              <IconButton label={t('profile.addEmail')} icon={Plus} onPress={onAdd} />
             </td>
           </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <td colSpan={4}>
-            <IconButton label={t('profile.addEmail')} icon={Plus} onPress={onAdd} />
-          </td>
-        </tr>
-      </tfoot>
-    </table>
+        </tfoot>
+      </table>
+    </RadioGroupFrame>
   );
 }
 

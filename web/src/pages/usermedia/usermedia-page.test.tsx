@@ -32,7 +32,8 @@ async function openImages(routes: Parameters<typeof fakeFetch>[0]) {
   const server = fakeFetch({ [CONFIGURATION]: json(userConfiguration()), ...routes });
   render(<App />);
   // The page is its own chunk: the first import in a test run takes a while.
-  await screen.findByRole('grid', { name: 'Images' }, { timeout: 10000 });
+  // The table is there at once with skeleton rows; the rows are in when it is no longer busy.
+  await screen.findByRole('grid', { name: 'Images', busy: false }, { timeout: 10000 });
   return server;
 }
 

@@ -6,6 +6,7 @@ import {
   type ImageCategory,
   NARROW_WINDOW_WIDTH,
 } from '@scriptorium/common/api/usermedia';
+import { Image as ImageIcon } from 'lucide-react';
 import { type DragEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
@@ -151,7 +152,7 @@ export function UsermediaPage() {
           <div>
             <button
               type="button"
-              className="usermedia-title"
+              className="usermedia-title clamp-2"
               aria-label={t('editImage', { title: titleOf(image) })}
               onClick={() => openEdit(image)}
             >
@@ -271,34 +272,34 @@ export function UsermediaPage() {
       <h1 id="page-heading">{t('title')}</h1>
       <OverviewMenu items={menuItems} />
       <CachedVersionNotice />
-      {!overview.loading ? (
-        <DataTable
-          rows={rows}
-          columns={columns}
-          getRowId={(image) => String(image.id)}
-          label={t('title')}
-          selectable={!narrow}
-          selected={selected}
-          onSelectedChange={setSelected}
-          rowLabel={titleOf}
-          onActivate={(image) => {
-            // Spec 2.5: Enter edits the row only while nothing is selected.
-            if (selected.size === 0) openEdit(image);
-          }}
-          onDelete={(image) => askDelete([image.id])}
-          emptyMessage={images.length === 0 ? t('noImages') : t('noImagesFound')}
-          noMatchMessage={t('noImagesFound')}
-          pageSize={IMAGE_TABLE_PAGE_SIZE}
-          pageSizeOptions={[...IMAGE_TABLE_PAGE_SIZES]}
-          sort={sort}
-          onSortChange={setSort}
-          search={search}
-          searchText={(image) => `${titleOf(image)} ${fileTypeLabel(image.file_type)}`}
-          className="usermedia-table"
-        />
-      ) : (
-        <p className="page-loading">{t('loading')}</p>
-      )}
+      <DataTable
+        loading={overview.loading}
+        loadingMessage={t('loading')}
+        emptyIcon={ImageIcon}
+        emptyAction={{ label: t('emptyAction'), disabled: !online, onAction: () => openUpload() }}
+        rows={rows}
+        columns={columns}
+        getRowId={(image) => String(image.id)}
+        label={t('title')}
+        selectable={!narrow}
+        selected={selected}
+        onSelectedChange={setSelected}
+        rowLabel={titleOf}
+        onActivate={(image) => {
+          // Spec 2.5: Enter edits the row only while nothing is selected.
+          if (selected.size === 0) openEdit(image);
+        }}
+        onDelete={(image) => askDelete([image.id])}
+        emptyMessage={images.length === 0 ? t('noImages') : t('noImagesFound')}
+        noMatchMessage={t('noImagesFound')}
+        pageSize={IMAGE_TABLE_PAGE_SIZE}
+        pageSizeOptions={[...IMAGE_TABLE_PAGE_SIZES]}
+        sort={sort}
+        onSortChange={setSort}
+        search={search}
+        searchText={(image) => `${titleOf(image)} ${fileTypeLabel(image.file_type)}`}
+        className="usermedia-table"
+      />
       {dialog.kind === 'image' ? (
         <ImageDialog
           mode={dialog.mode}
