@@ -225,6 +225,12 @@ export function ReviewMargin(props: ReviewMarginProps) {
   );
 }
 
+/** The text key of a change: on a block, an insertion is a new paragraph and a deletion a join. */
+function changeKey(change: TrackedChange): string {
+  if (!change.block) return change.type;
+  return change.type === 'insertion' ? 'split' : change.type === 'deletion' ? 'join' : change.type;
+}
+
 function ChangeCard(props: {
   change: TrackedChange;
   quote: string;
@@ -240,14 +246,15 @@ function ChangeCard(props: {
   );
   const formats =
     change.type === 'format_change' ? [...change.mark.attrs.after, ...change.mark.attrs.before] : [];
+  const text = t(`change.${changeKey(change)}`, { name: change.username });
   return (
-    <article aria-label={t(`change.${change.type}`, { name: change.username })}>
+    <article aria-label={text}>
       <p className="review-card-head">
         <span className="review-dot" style={{ background: props.colour }} aria-hidden="true" />
         <strong>{change.username}</strong> <time dateTime={new Date(change.date).toISOString()}>{time}</time>
       </p>
       <p className="review-change-text" data-change={change.type}>
-        {t(`change.${change.type}`, { name: change.username })}
+        {text}
         {formats.length
           ? ` (${formats.map((name: string) => t(`format.${name}`, { defaultValue: name })).join(', ')})`
           : ''}

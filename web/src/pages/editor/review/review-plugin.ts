@@ -55,8 +55,20 @@ function decorationsIn(
   const active = options.activeThread();
   const decorations: Decoration[] = [];
   doc.nodesBetween(from, to, (node, pos) => {
-    if (!node.isInline) return true;
     const end = pos + node.nodeSize;
+    if (!node.isInline) {
+      // Structure suggestions (track-blocks.ts): a new block, a join with the one before, a type change.
+      for (const mark of node.marks)
+        if (TRACKED.has(mark.type.name))
+          decorations.push(
+            Decoration.node(pos, end, {
+              class: `review-block-${mark.type.name.replace('_', '-')}`,
+              style: `--review-author: ${options.colour(mark.attrs.user as number)}`,
+              title: String(mark.attrs.username),
+            }),
+          );
+      return true;
+    }
     for (const mark of node.marks) {
       if (TRACKED.has(mark.type.name)) {
         decorations.push(
@@ -94,12 +106,15 @@ function touched(tr: Transaction): { from: number; to: number }[] {
       ranges.push({ from: rest.map(newStart, -1), to: rest.map(newEnd, 1) });
     });
   });
-  // AddMarkStep and RemoveMarkStep have empty maps: their ranges come from the steps.
+  // Mark steps have empty maps: their ranges come from the steps (a node mark's from its node).
   tr.steps.forEach((step, index) => {
-    const json = step.toJSON() as { from?: number; to?: number };
-    if (typeof json.from === 'number' && typeof json.to === 'number') {
-      const rest = tr.mapping.slice(index + 1);
+    const json = step.toJSON() as { from?: number; to?: number; pos?: number };
+    const rest = tr.mapping.slice(index + 1);
+    if (typeof json.from === 'number' && typeof json.to === 'number')
       ranges.push({ from: rest.map(json.from, -1), to: rest.map(json.to, 1) });
+    else if (typeof json.pos === 'number') {
+      const pos = rest.map(json.pos, 1);
+      ranges.push({ from: pos, to: pos + (tr.doc.nodeAt(pos)?.nodeSize ?? 0) });
     }
   });
   const size = tr.doc.content.size;
