@@ -295,7 +295,9 @@ describe('block structure in suggestion mode', () => {
       if (block.isTextblock) out.push(`${name}:${block.textContent}${tag(block.marks)}`);
       else {
         const items: string[] = [];
-        block.forEach((item) => items.push(`${item.textContent}${tag(item.marks)}`));
+        block.forEach((item) => {
+          items.push(`${item.textContent}${tag(item.marks)}`);
+        });
         out.push(`${name}(${items.join('|')})${tag(block.marks)}`);
       }
     });

@@ -460,7 +460,10 @@ function decide(
   range: { from: number; to: number },
 ): void {
   const { from, to } = range;
-  if (change.block) return decideBlock(tr, from, change.mark, accept);
+  if (change.block) {
+    decideBlock(tr, from, change.mark, accept);
+    return;
+  }
   const schema = tr.doc.type.schema;
   const removes = (change.type === 'insertion') !== accept;
   if (change.type === 'format_change') {
