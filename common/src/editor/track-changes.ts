@@ -411,11 +411,14 @@ function changeOf(mark: Mark, from: number, to: number): TrackedChange {
   };
 }
 
-/** Every tracked change, in document order; neighbouring text with the same mark is one change. */
-export function trackedChanges(doc: PMNode): TrackedChange[] {
+/**
+ * Every tracked change, in document order; neighbouring text with the same mark is one change.
+ * With a range (whole textblocks), the changes in it and on the blocks around it.
+ */
+export function trackedChanges(doc: PMNode, from = 0, to = doc.content.size): TrackedChange[] {
   const changes: TrackedChange[] = [];
   const open = new Map<string, TrackedChange>();
-  doc.descendants((node, pos) => {
+  doc.nodesBetween(from, to, (node, pos) => {
     const end = pos + node.nodeSize;
     if (!node.isInline) {
       for (const mark of node.marks)
