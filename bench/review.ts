@@ -147,12 +147,12 @@ async function main(): Promise<void> {
       return performance.now() - t0;
     };
     await openTime(plainId);
-    if (process.env.BENCH_PROFILE) {
-      // Where the time of opening the reviewed document goes (self time by function, top 15).
+    // Where the time goes (self time by function, top 15): BENCH_PROFILE=open or =keys.
+    const profiled = async (label: string, run: () => Promise<unknown>) => {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.start');
-      await openTime(reviewedId);
+      await run();
       const { profile } = await cdp.send('Profiler.stop');
       const self = new Map<string, number>();
       const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples?.length ?? 1);
@@ -163,9 +163,12 @@ async function main(): Promise<void> {
         const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
         self.set(key, (self.get(key) ?? 0) + interval / 1000);
       }
+      console.log(`profile of ${label}:`);
       for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
         console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
-    }
+    };
+    if (process.env.BENCH_PROFILE === 'open')
+      await profiled('opening the reviewed document', () => openTime(reviewedId));
     await openTime(reviewedId);
     const plainOpens: number[] = [];
     const reviewedOpens: number[] = [];
@@ -188,6 +191,8 @@ async function main(): Promise<void> {
       const sorted = [...(await measureKeystrokes(page, KEYSTROKES))].sort((a, b) => a - b);
       return (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
     };
+    if (process.env.BENCH_PROFILE === 'keys')
+      await profiled('typing in the reviewed document', () => keys(reviewedId));
     const plainKeys = await keys(plainId);
     const reviewedKeys = await keys(reviewedId);
     console.log(
