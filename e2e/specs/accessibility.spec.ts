@@ -381,7 +381,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       expect(await violations(page), 'history').toEqual([]);
       await row.getByRole('checkbox').check();
       await history.getByRole('button', { name: 'Compare with the current text' }).click();
-      const compared = page.getByRole('dialog', { name: /Draft 1 compared with current text/ });
+      const compared = page.getByRole('dialog', { name: /Draft 1 .* compared with current text/ });
       await expect(compared.getByTestId('revision-document')).toBeVisible();
       await page.waitForLoadState('networkidle');
       await page.evaluate(() => document.fonts.ready);
