@@ -3,7 +3,7 @@ import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import sharp from 'sharp';
 import { openSettled as open, violations } from '../axe';
-import { apiCall, createUser, expect, loginAs, test } from '../fixtures';
+import { apiCall, createUser, expect, loginAs, type TestUser, test } from '../fixtures';
 
 // The look (issue 15): axe finds nothing on the screens, logged out and in, light and dark,
 // desktop and phone; no screen scrolls sideways on a phone; skip link, theme choice, dialogs.
@@ -67,6 +67,14 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
   }
 }
 
+/** Logs in and opens a new document of the user's in the editor. */
+async function openNewDocument(page: Page, user: TestUser) {
+  await loginAs(page, user, '/');
+  const created = await apiCall(page, documentsApi.create, { path: '/' });
+  const { id } = (await created.json()) as { id: number };
+  await page.goto(`/document/${id}`);
+}
+
 /** The editor's dialogs, each opened as a user does; axe runs on each. */
 const EDITOR_DIALOGS: readonly [string, (page: Page) => Promise<void>][] = [
   [
@@ -111,10 +119,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       test.slow();
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme });
-      await loginAs(page, user, '/');
-      const created = await apiCall(page, documentsApi.create, { path: '/' });
-      const { id } = (await created.json()) as { id: number };
-      await page.goto(`/document/${id}`);
+      await openNewDocument(page, user);
       await expect(page.locator('.doc-title')).toBeVisible();
       await page.waitForLoadState('networkidle');
       await page.evaluate(() => document.fonts.ready);
@@ -523,3 +528,77 @@ test.describe('overview tables', () => {
     await expect(page.getByRole('dialog', { name: 'Invite contact' })).toBeVisible();
   });
 });
+
+// Review (issue 18): the review margin with a tracked change, a new paragraph and an open comment
+// thread, and the revision dialogs (save, history, compare), light and dark, desktop and phone.
+// Screenshots of each state go to the test's output folder.
+
+for (const [device, viewport] of Object.entries(VIEWPORTS)) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`the review margin and revision dialogs, ${device}, ${colorScheme}: no axe violations`, async ({
+      page,
+      user,
+    }, testInfo) => {
+      test.slow();
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
+      await openNewDocument(page, user);
+      const body = page.locator('.doc-richtext_part[data-part-id="body"] p').first();
+      await body.click();
+      await page.keyboard.type('The experiment shows a clear result');
+      // A suggestion (Mod-Alt-S) and a new paragraph, then a comment on the first word.
+      await page.keyboard.press('ControlOrMeta+Alt+s');
+      await page.keyboard.type(' indeed');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('More');
+      await body.click();
+      await page.keyboard.press('Home');
+      await page.keyboard.press('Shift+ControlOrMeta+ArrowRight');
+      await page.keyboard.press('ControlOrMeta+Alt+m');
+      await page.getByRole('textbox', { name: 'New comment' }).fill('Please cite a source.');
+      await page.getByRole('form', { name: 'New comment' }).getByRole('button', { name: 'Comment' }).click();
+      const margin = page.getByRole('complementary', { name: 'Comments and changes' });
+      await expect(margin.getByText('started a new paragraph')).toBeVisible();
+      const thread = margin.locator('.review-card', { hasText: 'Please cite a source.' });
+      // The new thread is open (its answer field and controls shown).
+      await expect(thread.getByRole('textbox', { name: 'Answer' })).toBeVisible();
+      await expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
+      await page.waitForLoadState('networkidle');
+      await page.evaluate(() => document.fonts.ready);
+      await page.screenshot({
+        path: testInfo.outputPath(`margin-${device}-${colorScheme}.png`),
+        fullPage: true,
+      });
+      expect(await violations(page), 'margin').toEqual([]);
+      expect(await scrollsSideways(page), 'margin').toBe(false);
+
+      await page.getByRole('button', { name: 'File', exact: true }).click();
+      await page.getByRole('menuitem', { name: 'Save revision…' }).click();
+      const save = page.getByRole('dialog', { name: 'Save revision' });
+      await save.getByRole('button', { name: 'Save' }).click();
+      await expect(save.getByRole('alert')).toHaveText('Please give the revision a name.');
+      expect(await violations(page), 'save revision').toEqual([]);
+      await save.getByLabel('Name').fill('Draft 1');
+      await save.getByRole('button', { name: 'Save' }).click();
+      await expect(page.getByText('Revision “Draft 1” saved.')).toBeVisible();
+
+      await page.getByRole('button', { name: 'File', exact: true }).click();
+      await page.getByRole('menuitem', { name: 'History' }).click();
+      const history = page.getByRole('dialog', { name: 'History' });
+      const row = history.getByRole('row', { name: /Draft 1/ });
+      await expect(row).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await page.evaluate(() => document.fonts.ready);
+      await page.screenshot({ path: testInfo.outputPath(`history-${device}-${colorScheme}.png`) });
+      expect(await violations(page), 'history').toEqual([]);
+      await row.getByRole('checkbox').check();
+      await history.getByRole('button', { name: 'Compare with the current text' }).click();
+      const compared = page.getByRole('dialog', { name: /Draft 1 .* compared with current text/ });
+      await expect(compared.getByTestId('revision-document')).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      await page.evaluate(() => document.fonts.ready);
+      await page.screenshot({ path: testInfo.outputPath(`compare-${device}-${colorScheme}.png`) });
+      expect(await violations(page), 'compare').toEqual([]);
+    });
+  }
+}

@@ -201,3 +201,62 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
       .getByRole('row', { name: /Automatische Version/ }),
   ).toHaveCount(1);
 });
+
+test('a write-tracked co-author starts new paragraphs and a reviewer joins two; the owner accepts and rejects (German)', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const { ann, bob, cleo, id } = await reviewTeam(browser);
+  for (const { page } of [ann, bob, cleo]) await page.goto(`/document/${id}`);
+  const paragraphs = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"] p');
+  await paragraph(ann.page).click();
+  await ann.page.keyboard.type('Erster Absatz');
+  await saved(ann.page);
+
+  // Enter at the end and a new paragraph, both suggestions of Bob's.
+  await expect(paragraph(bob.page)).toHaveText('Erster Absatz');
+  await paragraph(bob.page).click();
+  await bob.page.keyboard.press('End');
+  await bob.page.keyboard.press('Enter');
+  await bob.page.keyboard.type('Zweiter Absatz');
+  await saved(bob.page);
+  await expect(paragraphs(bob.page)).toHaveText(['Erster Absatz', 'Zweiter Absatz']);
+  await expect(bob.page.getByText(/Diese Änderung kann nicht als Vorschlag/)).toHaveCount(0);
+  // The owner sees it live as a suggestion: the new block marked in Bob's colour, two cards.
+  await expect(paragraphs(ann.page)).toHaveText(['Erster Absatz', 'Zweiter Absatz']);
+  await expect(paragraphs(ann.page).nth(1)).toHaveClass(/review-block-insertion/);
+  await expect(paragraphs(ann.page).nth(1).locator('.insertion')).toHaveText('Zweiter Absatz');
+  const split = card(ann.page, 'Bob Mitautor hat einen neuen Absatz begonnen');
+  await expect(split).toBeVisible();
+  await split.getByRole('button', { name: 'Annehmen' }).click();
+  await card(ann.page, 'Bob Mitautor hat Text eingefügt').getByRole('button', { name: 'Annehmen' }).click();
+  await saved(ann.page);
+  await expect(paragraphs(bob.page)).toHaveText(['Erster Absatz', 'Zweiter Absatz']);
+  await expect(bob.page.locator('.review-block-insertion, .insertion')).toHaveCount(0);
+
+  // Another Enter, in the middle of the first paragraph: rejected, the paragraph is whole again.
+  await paragraphs(bob.page).first().click();
+  await bob.page.keyboard.press('Home');
+  for (let i = 0; i < 'Erster'.length; i++) await bob.page.keyboard.press('ArrowRight');
+  await bob.page.keyboard.press('Enter');
+  await saved(bob.page);
+  await expect(paragraphs(ann.page)).toHaveText(['Erster', ' Absatz', 'Zweiter Absatz']);
+  await card(ann.page, 'Bob Mitautor hat einen neuen Absatz begonnen')
+    .getByRole('button', { name: 'Ablehnen' })
+    .click();
+  await saved(ann.page);
+  await expect(paragraphs(bob.page)).toHaveText(['Erster Absatz', 'Zweiter Absatz']);
+
+  // The reviewer joins the two with Backspace: only marked until the owner accepts.
+  await expect(paragraphs(cleo.page)).toHaveText(['Erster Absatz', 'Zweiter Absatz']);
+  await paragraphs(cleo.page).nth(1).click();
+  await cleo.page.keyboard.press('Home');
+  await cleo.page.keyboard.press('Backspace');
+  await saved(cleo.page);
+  await expect(paragraphs(ann.page).nth(1)).toHaveClass(/review-block-deletion/);
+  await card(ann.page, 'Cleo Betreuerin hat zwei Absätze verbunden')
+    .getByRole('button', { name: 'Annehmen' })
+    .click();
+  await saved(ann.page);
+  await expect(paragraphs(cleo.page)).toHaveText(['Erster AbsatzZweiter Absatz']);
+});

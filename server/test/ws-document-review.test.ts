@@ -1,6 +1,6 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
-import { trackedChanges, trackTransaction } from '@scriptorium/common/editor/track-changes';
+import { decideChanges, trackedChanges, trackTransaction } from '@scriptorium/common/editor/track-changes';
 import type { DocumentServerMessage } from '@scriptorium/common/ws/document-messages';
 import type { CommentThread } from '@scriptorium/common/ws/review-messages';
 import type { Node as PMNode } from 'prosemirror-model';
@@ -18,6 +18,14 @@ function paragraphStart(doc: PMNode): number {
   doc.descendants((node, pos) => {
     if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
     return found < 0;
+  });
+  return found;
+}
+
+function bodyStart(doc: PMNode): number {
+  let found = -1;
+  doc.forEach((part, offset) => {
+    if (part.attrs.id === 'body') found = offset + 2;
   });
   return found;
 }
@@ -167,6 +175,65 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     expect(await ownerClient.sendRaw({ v: 3, ds: accept })).toMatchObject({ type: 'confirm_diff', v: 5 });
     const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
     expect(content.resolve(at).parent.textContent).toBe('gested');
+    expect(trackedChanges(content)).toEqual([]);
+  });
+
+  it('takes structural suggestions (a new paragraph, a heading level) from write-tracked and review, not untracked ones', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Structure');
+    const ownerClient = await open(owner.browser, id);
+    const tracked = await holder(id, 'write-tracked');
+    const reviewer = await holder(id, 'review');
+    // In the body: the abstract allows no headings.
+    const at = bodyStart(ownerClient.state!.doc);
+    ownerClient.edit((tr) => tr.insertText('onetwo', at));
+    await ownerClient.settled();
+    await waitFor(() => tracked.client.version === 1 && reviewer.client.version === 1, 'the text relayed');
+
+    // Enter as the editor tracks it is accepted; an untracked split or type change is not.
+    const doc = tracked.client.state!.doc;
+    expect(await tracked.client.sendRaw({ v: 1, ds: stepsOf(doc, (tr) => tr.split(at + 3)) })).toMatchObject({
+      reason: 'rights',
+    });
+    const heading = (tr: Transform) => tr.setBlockType(at, at, schema.nodes.heading, { level: 2 });
+    expect(await reviewer.client.sendRaw({ v: 1, ds: stepsOf(doc, heading) })).toMatchObject({
+      reason: 'rights',
+    });
+    const state = EditorState.create({ doc });
+    const split = trackTransaction(state.tr.split(at + 3), state, tracked.user)!;
+    expect(await tracked.client.sendRaw({ v: 1, ds: split.steps.map((s) => s.toJSON()) })).toMatchObject({
+      type: 'confirm_diff',
+      v: 2,
+    });
+    await waitFor(() => reviewer.client.version === 2, 'the split at the reviewer');
+    const split2 = EditorState.create({ doc: reviewer.client.state!.doc });
+    const level = new Transform(split2.doc);
+    heading(level);
+    const changed = split2.tr;
+    for (const step of level.steps) changed.step(step);
+    const trackedLevel = trackTransaction(changed, split2, reviewer.user)!;
+    expect(
+      await reviewer.client.sendRaw({ v: 2, ds: trackedLevel.steps.map((s) => s.toJSON()) }),
+    ).toMatchObject({
+      type: 'confirm_diff',
+      v: 3,
+    });
+
+    // The owner rejects both: one paragraph again, as before.
+    await waitFor(() => ownerClient.version === 3, 'both at the owner');
+    const ownerState = EditorState.create({ doc: ownerClient.state!.doc });
+    expect(trackedChanges(ownerState.doc).map((c) => `${c.type}:${c.block}`)).toEqual([
+      'block_change:true',
+      'insertion:true',
+    ]);
+    const reject = ownerState.tr;
+    expect(decideChanges(reject, trackedChanges(ownerState.doc), false)).toBe(2);
+    expect(await ownerClient.sendRaw({ v: 3, ds: reject.steps.map((s) => s.toJSON()) })).toMatchObject({
+      type: 'confirm_diff',
+    });
+    const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    expect(content.resolve(at).parent.type.name).toBe('paragraph');
+    expect(content.resolve(at).parent.textContent).toBe('onetwo');
     expect(trackedChanges(content)).toEqual([]);
   });
 

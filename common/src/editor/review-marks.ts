@@ -9,11 +9,24 @@ import type { MarkSpec } from 'prosemirror-model';
  * - `insertion`, `deletion` and `format_change` record a suggestion with its author (id and name:
  *   the name stays readable after the account is gone) and time. An insertion and a deletion may
  *   sit on the same text: that is someone's deletion of another author's suggested insertion.
+ * - On a block (node marks, allowed by the containers through BLOCK_TRACK_MARKS) they record
+ *   structure: `insertion` = the split before this block is suggested (Enter), `deletion` = joining
+ *   this block with the one before it is suggested (Backspace at its start), `block_change` = its
+ *   type or attributes were changed (a heading level), `before` holding the old {type, attrs}.
  */
 
 export const COMMENT_MARK = 'comment';
-export const TRACKED_CHANGE_MARKS = ['insertion', 'deletion', 'format_change'] as const;
+export const TRACKED_CHANGE_MARKS = ['insertion', 'deletion', 'format_change', 'block_change'] as const;
 export type TrackedChangeMark = (typeof TRACKED_CHANGE_MARKS)[number];
+
+/** The marks a block may carry (the `marks` of nodes holding blocks). */
+export const BLOCK_TRACK_MARKS = 'insertion deletion block_change';
+
+/** What `block_change` records: the block's type and attributes before the change. */
+export interface BlockBefore {
+  type: string;
+  attrs: Record<string, unknown>;
+}
 
 /** Marks every text may carry, whatever the template says, because review needs them everywhere. */
 export const REVIEW_MARKS = `${COMMENT_MARK} ${TRACKED_CHANGE_MARKS.join(' ')}`;
@@ -46,9 +59,9 @@ function trackParse(tag: string, withFormats = false): MarkSpec['parseDOM'] {
   ];
 }
 
-function trackDOM(className: string, attrs: Record<string, unknown>): Record<string, string> {
+function trackDOM(className: string, attrs: Record<string, unknown>, inline = true): Record<string, string> {
   return {
-    class: className,
+    class: inline ? className : `${className} block-mark`,
     'data-user': String(attrs.user),
     'data-username': String(attrs.username),
     'data-date': String(attrs.date),
@@ -72,9 +85,9 @@ export const REVIEW_MARK_SPECS: Record<string, MarkSpec> = {
     attrs: trackAttrs({ approved: { default: false } }),
     inclusive: false,
     parseDOM: trackParse('span.insertion'),
-    toDOM: (mark) => [
-      'span',
-      trackDOM(mark.attrs.approved ? 'insertion approved' : 'insertion', mark.attrs),
+    toDOM: (mark, inline) => [
+      inline ? 'span' : 'div',
+      trackDOM(mark.attrs.approved ? 'insertion approved' : 'insertion', mark.attrs, inline),
       0,
     ],
   },
@@ -82,7 +95,7 @@ export const REVIEW_MARK_SPECS: Record<string, MarkSpec> = {
     attrs: trackAttrs(),
     inclusive: false,
     parseDOM: trackParse('span.deletion'),
-    toDOM: (mark) => ['span', trackDOM('deletion', mark.attrs), 0],
+    toDOM: (mark, inline) => [inline ? 'span' : 'div', trackDOM('deletion', mark.attrs, inline), 0],
   },
   /** `before` and `after` name the formatting marks the change removed and added. */
   format_change: {
@@ -98,6 +111,11 @@ export const REVIEW_MARK_SPECS: Record<string, MarkSpec> = {
       },
       0,
     ],
+  },
+  /** Only on blocks: not parsed from pasted HTML (a paste is tracked as an insertion anyway). */
+  block_change: {
+    attrs: trackAttrs({ before: { default: null as BlockBefore | null } }),
+    toDOM: (mark) => ['div', trackDOM('block-type-change', mark.attrs, false), 0],
   },
 };
 

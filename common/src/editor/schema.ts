@@ -1,7 +1,7 @@
 import { type DOMOutputSpec, type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
 import { tableNodes } from 'prosemirror-tables';
 import { ACADEMIC_ELEMENTS, academicNodes, withTableCaption } from './academic-nodes';
-import { REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-marks';
+import { BLOCK_TRACK_MARKS, REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-marks';
 
 /**
  * The one document schema of Scriptorium, shared by the browser editor and the collaboration
@@ -14,8 +14,8 @@ import { REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-marks';
  * node types.
  *
  * Room left for later issues: `equation`, `citation`, `figure` and `cross_reference` nodes join
- * the `inline`/`block` groups under those names; block-level tracked changes can become a
- * `track` attribute on block nodes.
+ * the `inline`/`block` groups under those names. Nodes holding blocks allow the tracked-change
+ * marks on them (BLOCK_TRACK_MARKS: suggested splits, joins and block type changes).
  */
 
 export { COMMENT_MARK, isReviewMark, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './review-marks';
@@ -140,6 +140,7 @@ const nodes: Record<string, NodeSpec> = {
   richtext_part: {
     group: 'part',
     content: 'block+',
+    marks: BLOCK_TRACK_MARKS,
     attrs: partAttrs,
     isolating: true,
     parseDOM: partParse('richtext_part'),
@@ -235,6 +236,7 @@ const nodes: Record<string, NodeSpec> = {
   blockquote: {
     group: 'block',
     content: 'block+',
+    marks: BLOCK_TRACK_MARKS,
     defining: true,
     parseDOM: [{ tag: 'blockquote' }],
     toDOM: () => ['blockquote', 0],
@@ -242,12 +244,14 @@ const nodes: Record<string, NodeSpec> = {
   bullet_list: {
     group: 'block',
     content: 'list_item+',
+    marks: BLOCK_TRACK_MARKS,
     parseDOM: [{ tag: 'ul' }],
     toDOM: () => ['ul', 0],
   },
   ordered_list: {
     group: 'block',
     content: 'list_item+',
+    marks: BLOCK_TRACK_MARKS,
     attrs: { start: { default: 1 } },
     parseDOM: [
       {
@@ -262,6 +266,7 @@ const nodes: Record<string, NodeSpec> = {
   },
   list_item: {
     content: 'paragraph block*',
+    marks: BLOCK_TRACK_MARKS,
     defining: true,
     parseDOM: [{ tag: 'li' }],
     toDOM: () => ['li', 0],
@@ -317,6 +322,7 @@ const nodes: Record<string, NodeSpec> = {
     inline: true,
     group: 'inline',
     content: 'paragraph+',
+    marks: BLOCK_TRACK_MARKS,
     atom: true,
     parseDOM: [{ tag: 'span[data-footnote]' }],
     toDOM: () => ['span', { class: 'doc-footnote', 'data-footnote': '' }, 0],

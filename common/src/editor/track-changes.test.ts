@@ -1,6 +1,8 @@
+import { joinBackward, joinForward, setBlockType, splitBlock } from 'prosemirror-commands';
 import { history, undo } from 'prosemirror-history';
 import type { Node as PMNode } from 'prosemirror-model';
-import { EditorState, TextSelection, type Transaction } from 'prosemirror-state';
+import { splitListItem, wrapInList } from 'prosemirror-schema-list';
+import { type Command, EditorState, TextSelection, type Transaction } from 'prosemirror-state';
 import { Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { schema } from './schema';
@@ -131,10 +133,14 @@ describe('suggestion mode', () => {
     expect(runs(state, at)).toEqual(['hello', 'NEW[+ada]']);
   });
 
-  it('refuses what marks cannot record: splitting a paragraph', () => {
-    const { state, at } = stateWith('hello');
-    const tr = state.tr.split(at + 2);
-    expect(trackTransaction(tr, state, ada)).toBeNull();
+  it('refuses what marks cannot record: wrapping a paragraph in a list', () => {
+    const { state } = stateWith('hello');
+    let wrapped: Transaction | null = null;
+    wrapInList(schema.nodes.bullet_list)(state, (tr) => {
+      wrapped = tr;
+    });
+    expect(wrapped).not.toBeNull();
+    expect(trackTransaction(wrapped as unknown as Transaction, state, ada)).toBeNull();
   });
 
   it('undoes a suggestion with steps the server accepts', () => {
@@ -251,6 +257,179 @@ describe('the rule for suggestions (server side)', () => {
     );
     expect(check(1, (tr) => tr.insert(at, schema.text('x', [ins(ada)])), comment)).toBe(false);
     expect(check(1, (tr) => tr.addMark(at, at + 2, schema.marks.deletion.create({ user: 1 })), comment)).toBe(
+      false,
+    );
+  });
+});
+
+describe('block structure in suggestion mode', () => {
+  /** Runs an editor command as `user` in suggestion mode, checking each step with the server's rule. */
+  function command(state: EditorState, user: Reviewer, run: Command): EditorState {
+    let made: Transaction | null = null;
+    expect(run(state, (tr) => (made = tr))).toBe(true);
+    return suggest(state, user, (tr) => {
+      for (const step of (made as unknown as Transaction).steps) tr.step(step);
+      tr.setSelection(
+        (made as unknown as Transaction).selection.map(tr.doc, tr.mapping.slice(tr.steps.length)),
+      );
+    });
+  }
+  const caret = (state: EditorState, pos: number) =>
+    state.apply(state.tr.setSelection(TextSelection.create(state.doc, pos)));
+  const tag = (marks: readonly { type: { name: string }; attrs: Record<string, unknown> }[]) => {
+    const tags = marks.map((m) =>
+      m.type.name === 'insertion'
+        ? `+${m.attrs.username}`
+        : m.type.name === 'deletion'
+          ? `-${m.attrs.username}`
+          : `~${(m.attrs.before as { type: string }).type}`,
+    );
+    return tags.length ? `[${tags.join(' ')}]` : '';
+  };
+  /** The blocks of the part around `at`: type (and level), text, the block's marks. */
+  function blocks(state: EditorState, at: number): string[] {
+    const part = state.doc.resolve(Math.min(at, state.doc.content.size)).node(1);
+    const out: string[] = [];
+    part.forEach((block) => {
+      const name = block.type.name === 'heading' ? `h${block.attrs.level}` : block.type.name;
+      if (block.isTextblock) out.push(`${name}:${block.textContent}${tag(block.marks)}`);
+      else {
+        const items: string[] = [];
+        block.forEach((item) => {
+          items.push(`${item.textContent}${tag(item.marks)}`);
+        });
+        out.push(`${name}(${items.join('|')})${tag(block.marks)}`);
+      }
+    });
+    return out;
+  }
+  const decideAll = (state: EditorState, accept: boolean) => {
+    const tr = state.tr;
+    decideChanges(tr, trackedChanges(state.doc), accept);
+    return state.apply(tr);
+  };
+
+  it('records Enter as a suggested new paragraph; accept keeps it, reject joins it again', () => {
+    let { state, at } = stateWith('hello');
+    state = command(caret(state, at + 2), ada, splitBlock);
+    expect(blocks(state, at)).toEqual(['paragraph:he', 'paragraph:llo[+ada]']);
+    expect(state.selection.head).toBe(at + 4);
+    state = suggest(state, ada, (tr) => tr.insertText('New ', state.selection.head));
+    expect(trackedChanges(state.doc).map((c) => `${c.type}${c.block ? ' block' : ''}`)).toEqual([
+      'insertion block',
+      'insertion',
+    ]);
+    expect(blocks(decideAll(state, true), at)).toEqual(['paragraph:he', 'paragraph:New llo']);
+    expect(trackedChanges(decideAll(state, true).doc)).toEqual([]);
+    const rejected = decideAll(state, false);
+    expect(blocks(rejected, at)).toEqual(['paragraph:hello']);
+    expect(trackedChanges(rejected.doc)).toEqual([]);
+  });
+
+  it('records Backspace at the start of a paragraph as a suggested join; accept joins, reject keeps both', () => {
+    let { state, at } = stateWith('onetwo');
+    state = state.apply(state.tr.split(at + 3));
+    state = command(caret(state, at + 5), bob, joinBackward);
+    expect(blocks(state, at)).toEqual(['paragraph:one', 'paragraph:two[-bob]']);
+    expect(state.selection.head).toBe(at + 3);
+    // Delete at the end of the first paragraph says the same once.
+    state = command(state, bob, joinForward);
+    expect(blocks(state, at)).toEqual(['paragraph:one', 'paragraph:two[-bob]']);
+    expect(blocks(decideAll(state, true), at)).toEqual(['paragraph:onetwo']);
+    expect(blocks(decideAll(state, false), at)).toEqual(['paragraph:one', 'paragraph:two']);
+  });
+
+  it('really joins an own new paragraph again (Enter then Backspace leaves no trace)', () => {
+    let { state, at } = stateWith('hello');
+    state = command(caret(state, at + 2), ada, splitBlock);
+    state = command(state, ada, joinBackward);
+    expect(blocks(state, at)).toEqual(['paragraph:hello']);
+    expect(trackedChanges(state.doc)).toEqual([]);
+  });
+
+  it('records a heading level as a block change keeping the first type; reject restores it', () => {
+    let { state, at } = stateWith('Title');
+    state = command(caret(state, at + 1), ada, setBlockType(schema.nodes.heading, { level: 2 }));
+    expect(blocks(state, at)).toEqual(['h2:Title[~paragraph]']);
+    state = command(state, ada, setBlockType(schema.nodes.heading, { level: 3 }));
+    expect(blocks(state, at)).toEqual(['h3:Title[~paragraph]']);
+    expect(blocks(decideAll(state, false), at)).toEqual(['paragraph:Title']);
+    expect(blocks(decideAll(state, true), at)).toEqual(['h3:Title']);
+    // Changed back by hand: nothing left to decide.
+    state = command(state, ada, setBlockType(schema.nodes.paragraph));
+    expect(blocks(state, at)).toEqual(['paragraph:Title']);
+    // Another author's recorded change is not overwritten.
+    const changed = command(state, ada, setBlockType(schema.nodes.heading, { level: 1 }));
+    let made: Transaction | null = null;
+    setBlockType(schema.nodes.heading, { level: 4 })(changed, (tr) => (made = tr));
+    expect(trackTransaction(made as unknown as Transaction, changed, bob)).toBeNull();
+  });
+
+  it('records Enter in a list item as a suggested item; reject joins the items again', () => {
+    let { state, at } = stateWith('firstsecond');
+    wrapInList(schema.nodes.bullet_list)(state, (tr) => (state = state.apply(tr)));
+    const inside = at + 2;
+    state = command(caret(state, inside + 5), ada, splitListItem(schema.nodes.list_item));
+    expect(blocks(state, inside)).toEqual(['bullet_list(first|second[+ada])']);
+    expect(blocks(decideAll(state, false), inside)).toEqual(['bullet_list(firstsecond)']);
+    expect(blocks(decideAll(state, true), inside)).toEqual(['bullet_list(first|second)']);
+  });
+
+  it('marks a deletion across paragraphs as deleted text and a deleted boundary', () => {
+    let { state, at } = stateWith('abcdef');
+    state = state.apply(state.tr.split(at + 3));
+    state = suggest(state, bob, (tr) => tr.delete(at + 2, at + 6));
+    expect(blocks(state, at)).toEqual(['paragraph:abc', 'paragraph:def[-bob]']);
+    expect(blocks(decideAll(state, true), at)).toEqual(['paragraph:abef']);
+    expect(blocks(decideAll(state, false), at)).toEqual(['paragraph:abc', 'paragraph:def']);
+  });
+
+  it('undoes structural suggestions with steps the server accepts', () => {
+    let { state, at } = stateWith('onetwo');
+    state = state.apply(state.tr.split(at + 3));
+    state = command(caret(state, at + 2), ada, splitBlock);
+    state = command(caret(state, at + 7), ada, joinBackward);
+    state = command(state, ada, setBlockType(schema.nodes.heading, { level: 2 }));
+    for (let count = 0; count < 3; count++) {
+      let undone: Transaction | null = null;
+      undo(state, (tr) => (undone = tr));
+      expect(undone).not.toBeNull();
+      let doc = state.doc;
+      for (const step of (undone as unknown as Transaction).steps) {
+        expect(reviewStepAllowed(step, doc, ada.id, SUGGEST), JSON.stringify(step.toJSON())).toBe(true);
+        doc = step.apply(doc).doc!;
+      }
+      state = state.apply(undone as unknown as Transaction);
+    }
+    expect(blocks(state, at)).toEqual(['paragraph:one', 'paragraph:two']);
+  });
+
+  it('refuses on the server what is not the sender’s own structural suggestion', () => {
+    const { state, at } = stateWith('onetwo');
+    const split = (user: Reviewer) => {
+      const tr = state.tr.split(at + 3);
+      return trackTransaction(tr, state, user, 1)!;
+    };
+    // Bob's split sent by Ada; a split without any record.
+    expect(reviewStepAllowed(split(bob).steps[0], state.doc, ada.id, SUGGEST)).toBe(false);
+    expect(reviewStepAllowed(state.tr.split(at + 3).steps[0], state.doc, ada.id, SUGGEST)).toBe(false);
+    expect(reviewStepAllowed(split(ada).steps[0], state.doc, ada.id, SUGGEST)).toBe(true);
+    // Joining Bob's suggested paragraph is deciding it: not Ada's to do.
+    const bobs = split(bob).doc;
+    const join = new Transform(bobs).join(at + 4);
+    expect(reviewStepAllowed(join.steps[0], bobs, ada.id, SUGGEST)).toBe(false);
+    expect(reviewStepAllowed(join.steps[0], bobs, bob.id, SUGGEST)).toBe(true);
+    // A block type change without a record; a deletion mark in someone else's name.
+    const heading = new Transform(state.doc).setBlockType(at, at, schema.nodes.heading, { level: 1 });
+    expect(reviewStepAllowed(heading.steps[0], state.doc, ada.id, SUGGEST)).toBe(false);
+    const split2 = state.apply(state.tr.split(at + 3));
+    const mark = new Transform(split2.doc).addNodeMark(
+      at + 4,
+      schema.marks.deletion.create({ user: bob.id }),
+    );
+    expect(reviewStepAllowed(mark.steps[0], split2.doc, ada.id, SUGGEST)).toBe(false);
+    expect(reviewStepAllowed(mark.steps[0], split2.doc, bob.id, SUGGEST)).toBe(true);
+    expect(reviewStepAllowed(mark.steps[0], split2.doc, bob.id, { comments: true, suggestions: false })).toBe(
       false,
     );
   });

@@ -9,14 +9,29 @@ import {
 import { type EditorState, TextSelection, type Transaction } from 'prosemirror-state';
 import {
   AddMarkStep,
+  AddNodeMarkStep,
   Mapping,
   RemoveMarkStep,
+  RemoveNodeMarkStep,
+  ReplaceAroundStep,
   ReplaceStep,
   type Step,
   type Transform,
 } from 'prosemirror-transform';
 import { COMMENT_MARK, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './review-marks';
 import { FORMAT_MARKS } from './schema';
+import {
+  blockChangeAllowed,
+  boundariesIn,
+  decideBlock,
+  joinedBlock,
+  nodeMarkAllowed,
+  ownSplit,
+  splitBlockOf,
+  trackBlockChange,
+  trackJoin,
+  trackSplit,
+} from './track-blocks';
 
 /**
  * Tracked changes (issue 18): suggestion mode turns an ordinary transaction into one that records
@@ -27,7 +42,9 @@ import { FORMAT_MARKS } from './schema';
  *                                    suggested (their own insertion) is really deleted
  *   bold, italic, ... added/removed  made, and recorded in a `format_change` mark (before/after)
  *
- * What cannot be recorded as marks (splitting or joining blocks, lists, tables, attributes of the
+ *   Enter, joining blocks, a block's type  marks on the blocks (track-blocks.ts)
+ *
+ * What cannot be recorded as marks (lists made or lifted, tables, pasted blocks, attributes of the
  * document) is refused in suggestion mode: `trackTransaction` returns null and the editor says so.
  * `reviewStepAllowed` is the rule the server applies to write-tracked and review users (and the
  * editor applies to undo and redo in suggestion mode), so both sides agree on what a suggestion is.
@@ -150,9 +167,18 @@ export function reviewStepAllowed(step: Step, doc: PMNode, user: number, may: Re
     if (FORMATS.has(name)) return formatRecorded(doc, step, user);
     return false;
   }
-  if (!may.suggestions || !(step instanceof ReplaceStep)) return false;
-  // A split or join of blocks is never a tracked change (the flag is only visible in the JSON).
-  if ((step.toJSON() as { structure?: boolean }).structure) return false;
+  if (!may.suggestions) return false;
+  if (step instanceof AddNodeMarkStep || step instanceof RemoveNodeMarkStep)
+    return nodeMarkAllowed(step, doc, user);
+  if (step instanceof ReplaceAroundStep) return blockChangeAllowed(step, doc, user);
+  if (!(step instanceof ReplaceStep)) return false;
+  const split = splitBlockOf(step);
+  if (split) return ownSplit(split, user);
+  // Joining a block with the one before: only the author's own split (also undoing it).
+  const joined = step.slice.size ? null : joinedBlock(doc, step.from, step.to);
+  if (joined !== null) return Boolean(doc.nodeAt(joined)?.marks.some(byUser('insertion', user)));
+  // Any other change of structure is not a tracked change (the flag is only visible in the JSON).
+  if (isStructure(step)) return false;
   if (step.slice.size > 0) {
     const $at = doc.resolve(step.from);
     if (!$at.parent.inlineContent) return false;
@@ -162,6 +188,10 @@ export function reviewStepAllowed(step: Step, doc: PMNode, user: number, may: Re
 
 // ---------------------------------------------------------------------------------------------
 // Suggestion mode: turning a transaction into a tracked one.
+
+function isStructure(step: ReplaceStep): boolean {
+  return Boolean((step.toJSON() as { structure?: boolean }).structure);
+}
 
 /** A mark of `type` by `user` right before `from` or right after `to`, to extend instead of starting a new one. */
 function neighbourMark(doc: PMNode, from: number, to: number, type: MarkType, user: number): Mark | null {
@@ -178,22 +208,33 @@ function trackMark(schema: Schema, name: TrackedChangeMark, user: Reviewer, now:
   return schema.marks[name].create({ user: user.id, username: user.username, date: now, ...extra });
 }
 
-/** Marks [from, to) as deleted by `user`; their own insertions in it are really removed. */
+/**
+ * Marks [from, to) as deleted by `user`; their own insertions in it are really removed. Block
+ * boundaries in the range become deletion marks on the block after them (their own splits are
+ * really joined again).
+ */
 function trackDeletion(tr: Transform, from: number, to: number, user: Reviewer, now: number): boolean {
   const segments = inlineSegments(tr.doc, from, to);
   if (!segments) return false;
-  const $from = tr.doc.resolve(from);
-  const $to = tr.doc.resolve(to);
-  if (!segments.length && !$from.sameParent($to)) return false;
+  const blocks = boundariesIn(tr.doc, from, to);
+  if (!segments.length && !blocks.length && !tr.doc.resolve(from).sameParent(tr.doc.resolve(to)))
+    return false;
   const type = tr.doc.type.schema.marks.deletion;
   const mark =
     neighbourMark(tr.doc, from, to, type, user.id) ?? trackMark(tr.doc.type.schema, 'deletion', user, now);
   // From the end, so that removing an own insertion does not move what is still to do.
+  let block = blocks.length - 1;
+  const boundariesFrom = (start: number): boolean => {
+    for (; block >= 0 && blocks[block] >= start; block--)
+      if (!trackJoin(tr, blocks[block], mark)) return false;
+    return true;
+  };
   for (let index = segments.length - 1; index >= 0; index--) {
     const segment = segments[index];
+    if (!boundariesFrom(segment.to)) return false;
     if (segment.node.marks.some(byUser('insertion', user.id))) tr.delete(segment.from, segment.to);
     else if (!segment.node.marks.some((m) => m.type === type)) {
-      // Extend over the neighbouring segments that get the mark too.
+      // Extend over the neighbouring segments that get the mark too (never across a block boundary).
       let start = segment.from;
       while (index > 0) {
         const previous = segments[index - 1];
@@ -209,7 +250,7 @@ function trackDeletion(tr: Transform, from: number, to: number, user: Reviewer, 
       tr.addMark(start, segment.to, mark);
     }
   }
-  return true;
+  return boundariesFrom(0);
 }
 
 /** Inserts inline content at `at`, carrying the user's insertion mark (and no other suggestion marks). */
@@ -277,7 +318,16 @@ function trackStep(tr: Transform, step: Step, user: Reviewer, now: number): bool
     if (FORMATS.has(name)) return trackFormat(tr, step, user, now);
     return false;
   }
-  if (!(step instanceof ReplaceStep) || (step.toJSON() as { structure?: boolean }).structure) return false;
+  if (step instanceof AddNodeMarkStep || step instanceof RemoveNodeMarkStep)
+    return TRACKED.has(step.mark.type.name) && !tr.maybeStep(step).failed;
+  const schema = tr.doc.type.schema;
+  if (step instanceof ReplaceAroundStep)
+    return trackBlockChange(tr, step, trackMark(schema, 'block_change', user, now));
+  if (!(step instanceof ReplaceStep)) return false;
+  if (splitBlockOf(step)) return trackSplit(tr, step, trackMark(schema, 'insertion', user, now));
+  // A join of two blocks is recorded as the deletion of the boundary between them.
+  if (isStructure(step) && (step.slice.size || joinedBlock(tr.doc, step.from, step.to) === null))
+    return false;
   const content = step.slice.size ? flatInline(step.slice) : Fragment.empty;
   if (!content) return false;
   const start = tr.steps.length;
@@ -345,30 +395,43 @@ export interface TrackedChange {
   user: number;
   username: string;
   date: number;
+  /** Recorded on the block at `from` (a split, join or type change), not on text. */
+  block?: boolean;
 }
 
-/** Every tracked change, in document order; neighbouring text with the same mark is one change. */
-export function trackedChanges(doc: PMNode): TrackedChange[] {
+function changeOf(mark: Mark, from: number, to: number): TrackedChange {
+  return {
+    type: mark.type.name as TrackedChangeMark,
+    from,
+    to,
+    mark,
+    user: mark.attrs.user as number,
+    username: mark.attrs.username as string,
+    date: mark.attrs.date as number,
+  };
+}
+
+/**
+ * Every tracked change, in document order; neighbouring text with the same mark is one change.
+ * With a range (whole textblocks), the changes in it and on the blocks around it.
+ */
+export function trackedChanges(doc: PMNode, from = 0, to = doc.content.size): TrackedChange[] {
   const changes: TrackedChange[] = [];
   const open = new Map<string, TrackedChange>();
-  doc.descendants((node, pos) => {
-    if (!node.isInline) return true;
+  doc.nodesBetween(from, to, (node, pos) => {
     const end = pos + node.nodeSize;
+    if (!node.isInline) {
+      for (const mark of node.marks)
+        if (TRACKED.has(mark.type.name)) changes.push({ ...changeOf(mark, pos, end), block: true });
+      return true;
+    }
     for (const mark of node.marks) {
       if (!TRACKED.has(mark.type.name)) continue;
       const key = mark.type.name;
       const last = open.get(key);
       if (last && last.to === pos && last.mark.eq(mark)) last.to = end;
       else {
-        const change: TrackedChange = {
-          type: key as TrackedChangeMark,
-          from: pos,
-          to: end,
-          mark,
-          user: mark.attrs.user as number,
-          username: mark.attrs.username as string,
-          date: mark.attrs.date as number,
-        };
+        const change = changeOf(mark, pos, end);
         changes.push(change);
         open.set(key, change);
       }
@@ -384,6 +447,7 @@ function locate(doc: PMNode, change: TrackedChange, mapping: Mapping): { from: n
   const from = mapping.map(change.from, 1);
   const to = mapping.map(change.to, -1);
   if (from >= to) return null;
+  if (change.block) return change.mark.isInSet(doc.nodeAt(from)?.marks ?? []) ? { from, to } : null;
   let present = false;
   doc.nodesBetween(from, to, (node) => {
     if (node.isInline && change.mark.isInSet(node.marks)) present = true;
@@ -399,6 +463,10 @@ function decide(
   range: { from: number; to: number },
 ): void {
   const { from, to } = range;
+  if (change.block) {
+    decideBlock(tr, from, change.mark, accept);
+    return;
+  }
   const schema = tr.doc.type.schema;
   const removes = (change.type === 'insertion') !== accept;
   if (change.type === 'format_change') {

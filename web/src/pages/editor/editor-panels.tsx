@@ -18,6 +18,7 @@ import type { EditorView } from 'prosemirror-view';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bindingLabel } from '../../actions/key-binding';
+import { IconButton } from '../../components/button/icon-button';
 import { Dialog } from '../../components/dialog/dialog';
 import { EDITOR_ACTIONS } from './editor-actions';
 import { searchKey } from './editor-plugins';
@@ -475,15 +476,7 @@ export function SearchPanel({ view, onClose, revision }: PanelProps & { revision
           </button>
         </>
       ) : null}
-      <button
-        type="button"
-        className="icon-button editor-search-close"
-        aria-label={t('search.close')}
-        title={t('search.close')}
-        onClick={onClose}
-      >
-        <X aria-hidden="true" size={18} />
-      </button>
+      <IconButton className="editor-search-close" label={t('search.close')} icon={X} onPress={onClose} />
     </section>
   );
 }
@@ -506,15 +499,7 @@ export function OutlinePanel({ view, onClose, revision }: PanelProps & { revisio
     <nav className="editor-outline" aria-label={t('outline.title')}>
       <header>
         <h2>{t('outline.title')}</h2>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t('search.close')}
-          title={t('search.close')}
-          onClick={onClose}
-        >
-          <X aria-hidden="true" size={18} />
-        </button>
+        <IconButton label={t('search.close')} icon={X} onPress={onClose} />
       </header>
       {entries.length ? (
         <ol>

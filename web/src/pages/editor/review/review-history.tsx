@@ -299,6 +299,18 @@ function ReadOnlyDocument({ doc, before }: { doc: PMNode; before: PMNode | null 
       state: EditorState.create({ doc }),
       editable: () => false,
       decorations: () => decorations,
+      // An untitled revision's title is no heading (an empty heading says nothing to a screen reader).
+      nodeViews: {
+        title: (node) => {
+          const dom = document.createElement('div');
+          dom.className = 'doc-title';
+          if (node.content.size) {
+            dom.setAttribute('role', 'heading');
+            dom.setAttribute('aria-level', '1');
+          }
+          return { dom, contentDOM: dom };
+        },
+      },
       attributes: { class: 'editor-document review-readonly' },
     });
     return () => view.destroy();

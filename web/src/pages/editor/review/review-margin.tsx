@@ -1,15 +1,15 @@
+import { firstChangeFrom } from '@scriptorium/common/editor/review-index';
 import {
   addCommentAnchor,
-  commentAnchors,
   decideChanges,
   type TrackedChange,
-  trackedChanges,
 } from '@scriptorium/common/editor/track-changes';
 import type { CommentThread, ReviewError } from '@scriptorium/common/ws/review-messages';
 import { TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { type FormEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { reviewIndexOf } from './review-plugin';
 import type { ReviewAnswer, ReviewStore } from './review-store';
 import './review.css';
 
@@ -43,8 +43,57 @@ export interface ReviewMarginProps {
   notify(message: string): void;
 }
 
-/** Tracked changes listed one by one in the margin, at most. */
-export const MAX_CHANGE_CARDS = 200;
+/** Cards drawn beyond the visible part of the text, before and after it (smooth scrolling). */
+const SLACK = 20;
+/** On a phone the cards follow the text: this many at first, then more on request. */
+const PHONE_PAGE = 50;
+const PHONE_QUERY = '(max-width: 640px)';
+
+/** The document positions of the text on screen (the part of the editor inside the window). */
+function visibleRange(view: EditorView): { from: number; to: number } {
+  const size = view.state.doc.content.size;
+  const rect = view.dom.getBoundingClientRect();
+  const x = rect.left + Math.min(48, rect.width / 2);
+  const at = (y: number, fallback: number) => {
+    const top = Math.max(rect.top + 1, Math.min(rect.bottom - 1, y));
+    return view.posAtCoords({ left: x, top })?.pos ?? fallback;
+  };
+  return { from: at(0, 0), to: at(window.innerHeight, size) };
+}
+
+/** Counts scrolls and resizes (once per frame): the cards near the visible text are drawn again. */
+function useViewportTick(): number {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let frame = 0;
+    const changed = () => {
+      if (!frame)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          setTick((n) => n + 1);
+        });
+    };
+    window.addEventListener('scroll', changed, { capture: true, passive: true });
+    window.addEventListener('resize', changed);
+    return () => {
+      window.removeEventListener('scroll', changed, { capture: true });
+      window.removeEventListener('resize', changed);
+      cancelAnimationFrame(frame);
+    };
+  }, []);
+  return tick;
+}
+
+function usePhone(): boolean {
+  const [phone, setPhone] = useState(() => window.matchMedia(PHONE_QUERY).matches);
+  useEffect(() => {
+    const query = window.matchMedia(PHONE_QUERY);
+    const changed = () => setPhone(query.matches);
+    query.addEventListener('change', changed);
+    return () => query.removeEventListener('change', changed);
+  }, []);
+  return phone;
+}
 
 type Card =
   | { kind: 'thread'; key: string; top: number; thread: CommentThread; from: number; to: number }
@@ -76,34 +125,57 @@ export function ReviewMargin(props: ReviewMarginProps) {
     return () => clearTimeout(timer);
   }, [revision]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: revision changes whenever the document or the threads do.
-  const { cards, orphans, changes } = useMemo(() => {
+  const viewport = useViewportTick();
+  const phone = usePhone();
+  const [phoneCount, setPhoneCount] = useState(PHONE_PAGE);
+  const { changes, anchors } = reviewIndexOf(view.state);
+
+  // Only the cards near the visible text are drawn (and measured): a review of thousands of
+  // changes opens and types nearly as fast as the text alone (bench/review.ts). On a phone the
+  // cards follow the text in order, a page at a time.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: settled changes whenever the document or the threads do; viewport on scrolling.
+  const { cards, orphans, hidden } = useMemo(() => {
     const doc = view.state.doc;
-    const anchors = new Map(commentAnchors(doc).map((a) => [a.id, a]));
     const list: Card[] = [];
     const top = (pos: number) => {
+      if (phone) return 0;
       try {
         return view.coordsAtPos(Math.min(pos, doc.content.size)).top;
       } catch {
         return 0;
       }
     };
+    let first = 0;
+    let last = phone ? Math.min(changes.length, phoneCount) : changes.length;
+    let range = { from: 0, to: doc.content.size };
+    if (!phone) {
+      const visible = visibleRange(view);
+      first = Math.max(0, firstChangeFrom(changes, visible.from) - SLACK);
+      last = Math.min(changes.length, firstChangeFrom(changes, visible.to + 1) + SLACK);
+      range = {
+        from: Math.min(visible.from, changes[first]?.from ?? visible.from),
+        to: Math.max(visible.to, changes[last - 1]?.to ?? visible.to),
+      };
+    } else if (last < changes.length) range = { from: 0, to: changes[last].from };
     const orphaned: CommentThread[] = [];
     for (const thread of store.threads.values()) {
       if (thread.resolved && !showResolved) continue;
       const anchor = anchors.get(thread.id);
       if (!anchor) orphaned.push(thread);
-      else list.push({ kind: 'thread', key: `t${thread.id}`, top: top(anchor.from), thread, ...anchor });
+      else if ((anchor.from >= range.from && anchor.from <= range.to) || thread.id === active)
+        list.push({ kind: 'thread', key: `t${thread.id}`, top: top(anchor.from), thread, ...anchor });
     }
     if (pending) list.push({ kind: 'pending', key: 'pending', top: top(pending.from), pending });
-    const all = trackedChanges(doc);
-    // Beyond this many, single changes are decided in bulk (by author): thousands of cards would
-    // make opening the document many times slower (bench/review.ts).
-    for (const change of all.slice(0, MAX_CHANGE_CARDS))
-      list.push({ kind: 'change', key: `c${change.type}${change.from}`, top: top(change.from), change });
-    list.sort((a, b) => a.top - b.top);
-    return { cards: list, orphans: orphaned, changes: all };
-  }, [view, store, settled, pending, showResolved]);
+    for (const change of changes.slice(first, last))
+      list.push({
+        kind: 'change',
+        key: `c${change.block ? 'b' : ''}${change.type}${change.from}`,
+        top: top(change.from),
+        change,
+      });
+    list.sort((a, b) => a.top - b.top || cardPos(a) - cardPos(b));
+    return { cards: list, orphans: orphaned, hidden: phone ? changes.length - last : 0 };
+  }, [view, store, settled, pending, showResolved, viewport, phone, phoneCount, active]);
 
   // Align each card with its anchor, pushed below the card before it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: laid out again when the cards change
@@ -128,7 +200,7 @@ export function ReviewMargin(props: ReviewMarginProps) {
     element.style.minHeight = `${bottom}px`;
   }, [cards, active]);
 
-  const authors = [...new Map(changes.map((c) => [c.user, c.username])).entries()];
+  const authors = useMemo(() => [...new Map(changes.map((c) => [c.user, c.username])).entries()], [changes]);
   const decide = (list: readonly TrackedChange[], accept: boolean) => {
     const tr = view.state.tr;
     const done = decideChanges(tr, list, accept);
@@ -207,10 +279,12 @@ export function ReviewMargin(props: ReviewMarginProps) {
           </div>
         ) : null}
       </div>
-      {changes.length > MAX_CHANGE_CARDS ? (
-        <p className="review-hint">{t('moreChanges', { shown: MAX_CHANGE_CARDS, count: changes.length })}</p>
-      ) : null}
       {renderedCards}
+      {hidden > 0 ? (
+        <button type="button" className="button" onClick={() => setPhoneCount((n) => n + PHONE_PAGE)}>
+          {t('moreCards', { count: Math.min(hidden, PHONE_PAGE) })}
+        </button>
+      ) : null}
       {orphans.length ? (
         <section className="review-orphans" aria-label={t('orphans')}>
           <h3>{t('orphans')}</h3>
@@ -223,6 +297,17 @@ export function ReviewMargin(props: ReviewMarginProps) {
       ) : null}
     </aside>
   );
+}
+
+/** Where a card's anchor is in the document (the order of cards at the same height). */
+function cardPos(card: Card): number {
+  return card.kind === 'thread' ? card.from : card.kind === 'pending' ? card.pending.from : card.change.from;
+}
+
+/** The text key of a change: on a block, an insertion is a new paragraph and a deletion a join. */
+function changeKey(change: TrackedChange): string {
+  if (!change.block) return change.type;
+  return change.type === 'insertion' ? 'split' : change.type === 'deletion' ? 'join' : change.type;
 }
 
 function ChangeCard(props: {
@@ -240,14 +325,15 @@ function ChangeCard(props: {
   );
   const formats =
     change.type === 'format_change' ? [...change.mark.attrs.after, ...change.mark.attrs.before] : [];
+  const text = t(`change.${changeKey(change)}`, { name: change.username });
   return (
-    <article aria-label={t(`change.${change.type}`, { name: change.username })}>
+    <article aria-label={text}>
       <p className="review-card-head">
         <span className="review-dot" style={{ background: props.colour }} aria-hidden="true" />
         <strong>{change.username}</strong> <time dateTime={new Date(change.date).toISOString()}>{time}</time>
       </p>
       <p className="review-change-text" data-change={change.type}>
-        {t(`change.${change.type}`, { name: change.username })}
+        {text}
         {formats.length
           ? ` (${formats.map((name: string) => t(`format.${name}`, { defaultValue: name })).join(', ')})`
           : ''}

@@ -1,6 +1,12 @@
+import {
+  indexReview,
+  type ReviewIndex,
+  touchedRanges,
+  updateReviewIndex,
+} from '@scriptorium/common/editor/review-index';
 import { COMMENT_MARK, TRACKED_CHANGE_MARKS } from '@scriptorium/common/editor/review-marks';
 import type { Node as PMNode } from 'prosemirror-model';
-import { type Command, type EditorState, Plugin, PluginKey, type Transaction } from 'prosemirror-state';
+import { type Command, type EditorState, Plugin, PluginKey } from 'prosemirror-state';
 import { Decoration, DecorationSet } from 'prosemirror-view';
 
 /**
@@ -25,11 +31,18 @@ export interface ReviewPluginOptions {
 interface ReviewState {
   suggesting: boolean;
   decorations: DecorationSet;
+  /** The changes and comment anchors, kept through each transaction (the margin draws from it). */
+  index: ReviewIndex;
   /** What the highlighted threads were when the decorations were made. */
   key: string;
 }
 
 export const reviewKey = new PluginKey<ReviewState>('review');
+
+/** Where the tracked changes and comment anchors of the document are. */
+export function reviewIndexOf(state: EditorState): ReviewIndex {
+  return reviewKey.getState(state)?.index ?? indexReview(state.doc);
+}
 
 export function isSuggesting(state: EditorState): boolean {
   return reviewKey.getState(state)?.suggesting ?? false;
@@ -55,8 +68,20 @@ function decorationsIn(
   const active = options.activeThread();
   const decorations: Decoration[] = [];
   doc.nodesBetween(from, to, (node, pos) => {
-    if (!node.isInline) return true;
     const end = pos + node.nodeSize;
+    if (!node.isInline) {
+      // Structure suggestions (track-blocks.ts): a new block, a join with the one before, a type change.
+      for (const mark of node.marks)
+        if (TRACKED.has(mark.type.name))
+          decorations.push(
+            Decoration.node(pos, end, {
+              class: `review-block-${mark.type.name.replace('_', '-')}`,
+              style: `--review-author: ${options.colour(mark.attrs.user as number)}`,
+              title: String(mark.attrs.username),
+            }),
+          );
+      return true;
+    }
     for (const mark of node.marks) {
       if (TRACKED.has(mark.type.name)) {
         decorations.push(
@@ -85,34 +110,6 @@ function keyOf(options: ReviewPluginOptions): string {
   return `${[...options.highlighted()].join(',')}|${options.activeThread()}`;
 }
 
-/** The textblock-wide ranges of the new document an edit touched. */
-function touched(tr: Transaction): { from: number; to: number }[] {
-  const ranges: { from: number; to: number }[] = [];
-  tr.mapping.maps.forEach((map, index) => {
-    map.forEach((_oldStart, _oldEnd, newStart, newEnd) => {
-      const rest = tr.mapping.slice(index + 1);
-      ranges.push({ from: rest.map(newStart, -1), to: rest.map(newEnd, 1) });
-    });
-  });
-  // AddMarkStep and RemoveMarkStep have empty maps: their ranges come from the steps.
-  tr.steps.forEach((step, index) => {
-    const json = step.toJSON() as { from?: number; to?: number };
-    if (typeof json.from === 'number' && typeof json.to === 'number') {
-      const rest = tr.mapping.slice(index + 1);
-      ranges.push({ from: rest.map(json.from, -1), to: rest.map(json.to, 1) });
-    }
-  });
-  const size = tr.doc.content.size;
-  return ranges.map(({ from, to }) => {
-    const $from = tr.doc.resolve(Math.max(0, Math.min(from, size)));
-    const $to = tr.doc.resolve(Math.max(0, Math.min(to, size)));
-    return {
-      from: $from.depth ? $from.start($from.depth) : 0,
-      to: $to.depth ? $to.end($to.depth) : size,
-    };
-  });
-}
-
 export function reviewPlugin(options: ReviewPluginOptions): Plugin<ReviewState> {
   const full = (doc: PMNode): ReviewState['decorations'] =>
     DecorationSet.create(doc, decorationsIn(doc, options));
@@ -123,20 +120,23 @@ export function reviewPlugin(options: ReviewPluginOptions): Plugin<ReviewState> 
       init: (_config, state) => ({
         suggesting: options.suggesting(),
         decorations: full(state.doc),
+        index: indexReview(state.doc),
         key: keyOf(options),
       }),
       apply: (tr, value) => {
         const meta = tr.getMeta(reviewKey) as { suggesting: boolean } | undefined;
         const suggesting = meta ? meta.suggesting : value.suggesting;
         if (!tr.docChanged) return suggesting === value.suggesting ? value : { ...value, suggesting };
+        const ranges = touchedRanges(tr);
+        const index = updateReviewIndex(value.index, tr.doc, tr.mapping, tr.steps, ranges);
         const key = keyOf(options);
-        if (key !== value.key) return { suggesting, decorations: full(tr.doc), key };
+        if (key !== value.key) return { suggesting, decorations: full(tr.doc), index, key };
         let decorations = value.decorations.map(tr.mapping, tr.doc);
-        for (const range of touched(tr)) {
+        for (const range of ranges) {
           decorations = decorations.remove(decorations.find(range.from, range.to));
           decorations = decorations.add(tr.doc, decorationsIn(tr.doc, options, range.from, range.to));
         }
-        return { suggesting, decorations, key };
+        return { suggesting, decorations, index, key };
       },
     },
     props: {
