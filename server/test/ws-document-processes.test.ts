@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { schema } from '@scriptorium/common/editor/schema';
+import type { DocumentServerMessage } from '@scriptorium/common/ws/document-messages';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { EMPTY_CONTENT } from '../src/modules/documents/commands/create-document';
 import { createUser } from '../src/modules/user/commands/create-user';
-import type { DocumentServerMessage } from '@scriptorium/common/ws/document-messages';
 import { DocumentClient } from '../src/ws/document-client';
 import { TestClient } from './harness';
 import {
@@ -267,7 +267,7 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
   }, 120_000);
 
   it.skipIf(engine === 'sqlite')(
-    'drops the participants of a process killed with -9 from the others\' lists',
+    "drops the participants of a process killed with -9 from the others' lists",
     async () => {
       const deployment = await prepare(engine);
       deployments.push(deployment);
@@ -286,7 +286,11 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
       await both;
       // Several heartbeats pass: a live process stays listed.
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const latest = () => ada.messages.map(listed).filter((names) => names !== null).at(-1);
+      const latest = () =>
+        ada.messages
+          .map(listed)
+          .filter((names) => names !== null)
+          .at(-1);
       expect(latest()).toEqual(['ada', 'emmy']);
 
       const alone = ada.next((message) => listed(message)?.join() === 'ada');

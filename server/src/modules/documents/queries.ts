@@ -60,6 +60,15 @@ export async function listVisibleDocuments(db: Executor, userId: number): Promis
   ];
 }
 
+/** The owner and every holder of a right to the document: whoever lists it in an overview. */
+export async function documentViewerIds(db: Executor, id: number): Promise<number[]> {
+  const [owner, holders] = await Promise.all([
+    db.selectFrom('documents').select('owner_id').where('id', '=', id).executeTakeFirst(),
+    db.selectFrom('document_access').select('user_id').where('document_id', '=', id).execute(),
+  ]);
+  return [...(owner ? [owner.owner_id] : []), ...holders.map((row) => row.user_id)];
+}
+
 /** One document if the user owns it or holds a right to it; undefined otherwise (answer 404). */
 export async function findVisibleDocument(
   db: Executor,

@@ -8,6 +8,7 @@ import {
   folderTrail,
   folderUrl,
 } from '@scriptorium/common/rules/paths';
+import type { DocumentTitleMessage } from '@scriptorium/common/ws/messages';
 import { FileText, Folder } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +23,7 @@ import { useOnline } from '../../components/online/use-online';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
+import { useLiveMessage } from '../../ws/live-connection';
 import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
 import { knownFolders, moveItems, type OverviewRow, overviewRows, selectedDocuments } from './overview-rows';
 import { ShareDialog } from './share-dialog';
@@ -96,6 +98,11 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
       document.removeEventListener('visibilitychange', refresh);
     };
   }, [reload]);
+
+  // A co-author retitled a document (its title node): the row shows it at once (issue 16).
+  useLiveMessage<DocumentTitleMessage>('document_title', ({ id, title }) =>
+    setDocuments((rows) => rows && rows.map((row) => (row.id === id ? { ...row, title } : row))),
+  );
 
   // Another folder starts with nothing selected.
   const [shownFolder, setShownFolder] = useState(folder);

@@ -1,4 +1,4 @@
-import type { AccessRight } from '@scriptorium/common/api/documents';
+import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { checkDocument, documentTitle } from '@scriptorium/common/editor/templates';
 import {
@@ -20,10 +20,10 @@ import { DocAttrStep, ReplaceStep, Step } from 'prosemirror-transform';
 import { z } from 'zod';
 import type { AppContext } from '../../../context';
 import { defineWsEndpoint, type EndpointSocket, type EndpointTopic } from '../../../ws/endpoint';
-import { liveHub } from '../../../ws/hub';
+import { liveHub, sendToUsers } from '../../../ws/hub';
 import { avatarUrl } from '../../user/avatar';
 import { displayName } from '../../user/presenters';
-import { findVisibleDocument } from '../queries';
+import { documentViewerIds, findVisibleDocument } from '../queries';
 import {
   AUTO_REVISION_MS,
   answerThread,
@@ -592,6 +592,7 @@ export function createDocumentEndpoint() {
     doc: PMNode,
   ): Promise<void> {
     const stored: StoredStep[] = ds.map((step, index) => ({ version: base + index + 1, step, clientId }));
+    const titleBefore = documentTitle(room.doc);
     room.doc = doc;
     room.version = base + ds.length;
     remember(room, stored);
@@ -602,6 +603,16 @@ export function createDocumentEndpoint() {
       ds,
       cids: stored.map((s) => s.clientId),
     } satisfies TopicPayload);
+    // The title node is the overview's title: every open overview of the document shows it live.
+    const title = documentTitle(doc).slice(0, TITLE_MAX);
+    if (title !== titleBefore.slice(0, TITLE_MAX)) {
+      const id = topic.id as number;
+      await sendToUsers(topic.ctx, await documentViewerIds(topic.ctx.db, id), {
+        type: 'document_title',
+        id,
+        title,
+      });
+    }
   }
 
   async function handleReview(
