@@ -12,6 +12,7 @@ import { documentImages } from './migrations/009-document-images';
 import { documentReview } from './migrations/010-document-review';
 import { admin } from './migrations/011-admin';
 import { fastPaths } from './migrations/012-fast-paths';
+import { offlineCreations } from './migrations/018-offline-creations';
 import type { DualMigration } from './migrations/helpers';
 
 /** Every migration in order. Names are permanent: never rename or reorder one that has shipped. */
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '010-document-review': documentReview,
   '011-admin': admin,
   '012-fast-paths': fastPaths,
+  '018-offline-creations': offlineCreations,
   ...pluginMigrations(),
 };
 

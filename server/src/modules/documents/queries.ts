@@ -66,7 +66,9 @@ export async function documentViewerIds(db: Executor, id: number): Promise<numbe
     db.selectFrom('documents').select('owner_id').where('id', '=', id).executeTakeFirst(),
     db.selectFrom('document_access').select('user_id').where('document_id', '=', id).execute(),
   ]);
-  return [...(owner ? [owner.owner_id] : []), ...holders.map((row) => row.user_id)];
+  // Pending invites have no user yet.
+  const users = holders.flatMap((row) => (row.user_id === null ? [] : [row.user_id]));
+  return [...(owner ? [owner.owner_id] : []), ...users];
 }
 
 /** One document if the user owns it or holds a right to it; undefined otherwise (answer 404). */
