@@ -102,7 +102,11 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
       content.content.size - 2,
       new Slice(Fragment.from(schema.text('Written on a train')), 0, 0),
     );
-    const form = { path: '/trips/', client_key: 'offline-key-0001', content: JSON.stringify(withBody.toJSON()) };
+    const form = {
+      path: '/trips/',
+      client_key: 'offline-key-0001',
+      content: JSON.stringify(withBody.toJSON()),
+    };
     const first = await create(ann.browser, form);
     // The answer was lost: the same call again, twice at once.
     const retries = await Promise.all([create(ann.browser, form), create(ann.browser, form)]);
@@ -110,7 +114,9 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     // Another user's key space is their own.
     expect(await create(bob.browser, form)).not.toBe(first);
     const mine = await list(ann.browser);
-    expect(mine.map((entry) => [entry.id, entry.title, entry.path])).toEqual([[first, 'Field notes', '/trips/']]);
+    expect(mine.map((entry) => [entry.id, entry.title, entry.path])).toEqual([
+      [first, 'Field notes', '/trips/'],
+    ]);
     const row = await server()
       .ctx.db.selectFrom('documents')
       .select(['content', 'version'])

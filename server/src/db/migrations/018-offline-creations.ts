@@ -12,7 +12,9 @@ export const offlineCreations: DualMigration = {
       .createTable('document_creation_keys')
       .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
       .addColumn('client_key', 'text', notNull)
-      .addColumn('document_id', 'integer', (col) => col.notNull().references('documents.id').onDelete('cascade'))
+      .addColumn('document_id', 'integer', (col) =>
+        col.notNull().references('documents.id').onDelete('cascade'),
+      )
       .addPrimaryKeyConstraint('document_creation_keys_pk', ['owner_id', 'client_key'])
       .execute();
   },

@@ -1,11 +1,17 @@
 import type { AccessEntry, AccessSaveItem, DocumentEntry } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { call } from '../../api/client';
-import { putRows, readRow, readRows, throughCache, writeRows } from '../../offline/local-db';
+import { localUser, putRows, readRow, readRows, throughCache, writeRows } from '../../offline/local-db';
+import { pendingEntries, syncCreations } from '../../offline/offline-documents';
 
-/** The overview's rows; offline, the ones cached in the local database (issue 20). */
+/**
+ * The overview's rows; offline, the ones cached in the local database (issue 20). Documents
+ * created offline are created on the server first when online, and listed until then.
+ */
 export async function fetchDocuments(): Promise<DocumentEntry[]> {
-  return throughCache(
+  const username = localUser();
+  if (username && navigator.onLine) await syncCreations(username).catch(() => []);
+  const rows = await throughCache(
     async () => (await call(documentsApi.list)).documents,
     (rows) => writeRows('document_list', rows),
     async () => {
@@ -13,6 +19,7 @@ export async function fetchDocuments(): Promise<DocumentEntry[]> {
       return rows?.length ? rows : null;
     },
   );
+  return username ? [...rows, ...(await pendingEntries(username))] : rows;
 }
 
 export async function fetchDocument(id: number): Promise<DocumentEntry> {

@@ -10,8 +10,9 @@ import {
 } from '@scriptorium/common/rules/paths';
 import type { DocumentTitleMessage } from '@scriptorium/common/ws/messages';
 import { FileText, Folder } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
 import { type Column, DataTable } from '../../components/data-table/data-table';
@@ -23,6 +24,7 @@ import { useOnline } from '../../components/online/use-online';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
+import { createOfflineDocument } from '../../offline/offline-documents';
 import { useLiveMessage } from '../../ws/live-connection';
 import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
 import { knownFolders, moveItems, type OverviewRow, overviewRows, selectedDocuments } from './overview-rows';
@@ -70,6 +72,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
 
   const [documents, setDocuments] = useState<DocumentEntry[] | null>(null);
   const online = useOnline();
+  const user = useCurrentUser();
   const overview = useOverviewState();
   const { search, setSearch, selected, setSelected, sort, setSort, finishLoad } = overview;
   const [dialog, setDialog] = useState<OpenDialog>(null);
@@ -98,6 +101,13 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
       document.removeEventListener('visibilitychange', refresh);
     };
   }, [reload]);
+
+  // Back online: documents created offline go to the server, and the rows are refreshed.
+  const wasOnline = useRef(online);
+  useEffect(() => {
+    if (online && !wasOnline.current) void reload();
+    wasOnline.current = online;
+  }, [online, reload]);
 
   // A co-author retitled a document (its title node): the row shows it at once (issue 16).
   useLiveMessage<DocumentTitleMessage>('document_title', ({ id, title }) =>
@@ -129,6 +139,14 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
 
   const newDocument = async () => {
     try {
+      if (!online) {
+        // Issue 20: made in the local database now, created on the server when back online.
+        if (!user) return;
+        const owner = { id: user.id, name: user.name, username: user.username };
+        const made = await createOfflineDocument(owner, user.username, folder === '/' ? '' : folder);
+        navigate(documentUrl(made.path, made.id));
+        return;
+      }
       const created = await createDocument(folder === '/' ? '' : folder);
       navigate(documentUrl(created.path, created.id));
     } catch {
@@ -210,7 +228,6 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
       type: 'text',
       shortcut: 'n',
       title: t('newDocument'),
-      disabled: !online,
       onSelect: () => void newDocument(),
     },
     {

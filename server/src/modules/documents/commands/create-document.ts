@@ -54,7 +54,11 @@ export async function createRequestedDocument(
   if (input.content !== undefined) {
     const doc = offlineContent(input.content);
     if (!doc) throw new HttpError(400);
-    fields = { title: documentTitle(doc).slice(0, TITLE_MAX), path: input.path, content: JSON.stringify(doc.toJSON()) };
+    fields = {
+      title: documentTitle(doc).slice(0, TITLE_MAX),
+      path: input.path,
+      content: JSON.stringify(doc.toJSON()),
+    };
   }
   const key = input.client_key;
   if (!key) return createDocument(db, ownerId, fields);
