@@ -1,7 +1,7 @@
 import type { AccessEntry, AccessSaveItem, DocumentEntry } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { call } from '../../api/client';
-import { localUser, putRows, readRow, readRows, throughCache, writeRows } from '../../offline/local-db';
+import { isNetworkFailure, localUser, putRows, readRow, readRows, throughCache, writeRows } from '../../offline/local-db';
 import { pendingEntries, syncCreations } from '../../offline/offline-documents';
 
 /**
@@ -11,7 +11,8 @@ import { pendingEntries, syncCreations } from '../../offline/offline-documents';
 export async function fetchDocuments(): Promise<DocumentEntry[]> {
   const username = localUser();
   if (username && navigator.onLine) await syncCreations(username).catch(() => []);
-  const rows = await throughCache(
+  const pending = username ? await pendingEntries(username) : [];
+  const listed = throughCache(
     async () => (await call(documentsApi.list)).documents,
     (rows) => writeRows('document_list', rows),
     async () => {
@@ -19,7 +20,14 @@ export async function fetchDocuments(): Promise<DocumentEntry[]> {
       return rows?.length ? rows : null;
     },
   );
-  return username ? [...rows, ...(await pendingEntries(username))] : rows;
+  // Offline with nothing cached yet, the documents made on this device are the whole list.
+  const rows = pending.length
+    ? await listed.catch((error: unknown) => {
+        if (isNetworkFailure(error)) return [];
+        throw error;
+      })
+    : await listed;
+  return [...rows, ...pending];
 }
 
 export async function fetchDocument(id: number): Promise<DocumentEntry> {
