@@ -1,7 +1,15 @@
 import type { AccessEntry, AccessSaveItem, DocumentEntry } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { call } from '../../api/client';
-import { isNetworkFailure, localUser, putRows, readRow, readRows, throughCache, writeRows } from '../../offline/local-db';
+import {
+  isNetworkFailure,
+  localUser,
+  putRows,
+  readRow,
+  readRows,
+  throughCache,
+  writeRows,
+} from '../../offline/local-db';
 import { pendingEntries, syncCreations } from '../../offline/offline-documents';
 
 /**

@@ -12,7 +12,7 @@ import type { DocumentTitleMessage } from '@scriptorium/common/ws/messages';
 import { FileText, Folder } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../../app/configuration/app-context';
+import { useOptionalUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
 import { type Column, DataTable } from '../../components/data-table/data-table';
@@ -72,7 +72,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
 
   const [documents, setDocuments] = useState<DocumentEntry[] | null>(null);
   const online = useOnline();
-  const user = useCurrentUser();
+  const user = useOptionalUser();
   const overview = useOverviewState();
   const { search, setSearch, selected, setSelected, sort, setSort, finishLoad } = overview;
   const [dialog, setDialog] = useState<OpenDialog>(null);
