@@ -214,7 +214,9 @@ test('a document created offline is written, kept over a reload, and created on 
     documents: { id: number; title: string }[];
   };
   const id = Number(new URL(page.url()).pathname.split('/').pop());
-  expect(listed.documents.filter((doc) => doc.title === 'Written on a train').map((doc) => doc.id)).toEqual([id]);
+  expect(listed.documents.filter((doc) => doc.title === 'Written on a train').map((doc) => doc.id)).toEqual([
+    id,
+  ]);
   const other = await browser.newContext();
   const check = await other.newPage();
   await loginAs(check, user, `/document/${id}`);

@@ -82,7 +82,7 @@ export function EditorPage({ id, createSocket }: EditorPageProps) {
   const temporaryId = temporary?.id ?? null;
   useEffect(() => {
     const document = temporaryRef.current;
-    if (!online || !document || !username) return;
+    if (!online || temporaryId === null || document?.id !== temporaryId || !username) return;
     let live = true;
     setState({ status: 'creating', document });
     void (async () => {
