@@ -94,6 +94,20 @@ test('two users type into the same paragraph at once and see the same text; care
   await expect(annPage.getByRole('row').filter({ hasText: 'Ink and paper' })).toBeVisible();
 });
 
+test("a co-author's new title shows at once on the other's open overview", async ({ browser }) => {
+  test.setTimeout(60_000);
+  const { annPage, bobPage, id } = await sharedDocument(browser, 'write');
+  await bobPage.goto('/');
+  const row = bobPage.getByRole('row').filter({ has: bobPage.locator(`a[href="/document/${id}"]`) });
+  await expect(row).toContainText('Untitled');
+  await annPage.goto(`/document/${id}`);
+  await annPage.locator('.doc-title').click();
+  await annPage.keyboard.type('Letters from the archive');
+  await saved(annPage);
+  // Well before the overview's own refresh (20 s): the live connection brought it.
+  await expect(row).toContainText('Letters from the archive');
+});
+
 test('a reader sees the document without editing tools and cannot change it', async ({ browser }) => {
   const { annPage, bobPage, id } = await sharedDocument(browser, 'read');
   await annPage.goto(`/document/${id}`);

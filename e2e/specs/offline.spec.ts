@@ -109,8 +109,8 @@ test('offline, a reload shows the overview, bibliography, contacts and a documen
   await page.goto('/');
   await expect(page.getByText(CACHED)).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: 'Field notes' })).toBeVisible();
-  // What needs the server is disabled.
-  await expect(page.getByRole('button', { name: 'New document' })).toBeDisabled();
+  // What needs the server is disabled; a new document is made on this device (next scenario).
+  await expect(page.getByRole('button', { name: 'New document' })).toBeEnabled();
   await page.goto('/bibliography/');
   await expect(page.getByText(CACHED)).toBeVisible();
   await page.goto('/user/contacts/');
@@ -175,6 +175,55 @@ test('500 steps offline in one tab, 300 online by a co-author: after reconnectin
   await expect(body(bobPage)).toHaveText(expected, { timeout: 20_000 });
   await annContext.close();
   await bobContext.close();
+});
+
+test('a document created offline is written, kept over a reload, and created on the server once when back online', async ({
+  browser,
+  user,
+}) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await loginAs(page, user, '/');
+  await offlineReady(page);
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByText(CACHED)).toBeVisible();
+  await page.getByRole('button', { name: 'New document' }).click();
+  await expect(page).toHaveURL(/\/document\/-\d+$/);
+  const tempId = Number(new URL(page.url()).pathname.split('/').pop());
+  await page.locator('.doc-title').click();
+  await page.keyboard.type('Written on a train');
+  await body(page).click();
+  await page.keyboard.type('No network since Lyon.');
+  await expect.poll(() => queuedSteps(page, tempId)).toBeGreaterThan(0);
+  // A reload offline keeps it, and the overview lists it.
+  await page.reload();
+  await expect(body(page)).toHaveText('No network since Lyon.');
+  await page.goto('/');
+  await page.locator(`a[href="/document/${tempId}"]`).click();
+  await expect(body(page)).toHaveText('No network since Lyon.');
+
+  await context.setOffline(false);
+  // Created on the server: the page moves to the real id and shows the text from the server.
+  await expect(page).toHaveURL(/\/document\/\d+$/, { timeout: 20_000 });
+  await expect(body(page)).toHaveText('No network since Lyon.');
+  await saved(page);
+  expect(await queuedSteps(page, tempId)).toBe(0);
+  const listed = (await (await apiCall(page, documentsApi.list)).json()) as {
+    documents: { id: number; title: string }[];
+  };
+  const id = Number(new URL(page.url()).pathname.split('/').pop());
+  expect(listed.documents.filter((doc) => doc.title === 'Written on a train').map((doc) => doc.id)).toEqual([
+    id,
+  ]);
+  const other = await browser.newContext();
+  const check = await other.newPage();
+  await loginAs(check, user, `/document/${id}`);
+  await expect(body(check)).toHaveText('No network since Lyon.');
+  await expect(check.locator('.doc-title')).toHaveText('Written on a train');
+  await other.close();
+  await context.close();
 });
 
 test('a tab closed offline: reopened online, its queued text is sent', async ({ browser, user }) => {

@@ -46,6 +46,11 @@ export interface Config {
   uploadTimeLimitMs: number;
   /** UPLOAD_MEMORY_MB: heap budget of one upload worker thread. */
   uploadMemoryMb: number;
+  /**
+   * PRESENCE_HEARTBEAT_MS: how often a process repeats who is in its open documents; a process
+   * not heard for three periods (crashed) drops out of the others' participant lists.
+   */
+  presenceHeartbeatMs: number;
   /** SOCIAL_PROVIDERS: JSON list of social login providers, parsed by src/social/providers.ts. */
   socialProviders: string | undefined;
 }
@@ -126,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadTimeLimitMs: intSetting(env.UPLOAD_TIME_LIMIT_MS, 20_000, 'UPLOAD_TIME_LIMIT_MS'),
     uploadMemoryMb: intSetting(env.UPLOAD_MEMORY_MB, 512, 'UPLOAD_MEMORY_MB'),
     socialProviders: env.SOCIAL_PROVIDERS || undefined,
+    presenceHeartbeatMs: intSetting(env.PRESENCE_HEARTBEAT_MS, 5_000, 'PRESENCE_HEARTBEAT_MS'),
   };
 }

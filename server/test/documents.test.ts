@@ -3,6 +3,9 @@ import type { AccessEntry, DocumentEntry } from '@scriptorium/common/api/documen
 import type { Endpoint } from '@scriptorium/common/api/endpoint';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import { Fragment, Slice } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
 import { claimPendingInvitesForEmail } from '../src/modules/contacts/commands/claim-invites';
 import { ENGINES, type TestClient, type TestServer, type TestUser, useServer } from './harness';
@@ -88,6 +91,46 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
       .executeTakeFirstOrThrow();
     expect(JSON.parse(row.content)).toEqual({ type: 'doc', content: [] });
     expect(row.version).toBe(0);
+  });
+
+  it('creates a document written offline once, with its content, however often the call is retried', async () => {
+    const ann = await person(server());
+    const bob = await person(server());
+    const content = createDocument(schema, standardArticle, { title: 'Field notes' });
+    const withBody = content.replace(
+      content.content.size - 2,
+      content.content.size - 2,
+      new Slice(Fragment.from(schema.text('Written on a train')), 0, 0),
+    );
+    const form = {
+      path: '/trips/',
+      client_key: 'offline-key-0001',
+      content: JSON.stringify(withBody.toJSON()),
+    };
+    const first = await create(ann.browser, form);
+    // The answer was lost: the same call again, twice at once.
+    const retries = await Promise.all([create(ann.browser, form), create(ann.browser, form)]);
+    expect(retries).toEqual([first, first]);
+    // Another user's key space is their own.
+    expect(await create(bob.browser, form)).not.toBe(first);
+    const mine = await list(ann.browser);
+    expect(mine.map((entry) => [entry.id, entry.title, entry.path])).toEqual([
+      [first, 'Field notes', '/trips/'],
+    ]);
+    const row = await server()
+      .ctx.db.selectFrom('documents')
+      .select(['content', 'version'])
+      .where('id', '=', first)
+      .executeTakeFirstOrThrow();
+    expect(schema.nodeFromJSON(JSON.parse(row.content)).textContent).toContain('Written on a train');
+    expect(row.version).toBe(0);
+    // Content that is not a document of the schema makes nothing.
+    const bad = await ann.browser.call(documentsApi.create, {
+      client_key: 'offline-key-0002',
+      content: JSON.stringify({ type: 'doc', content: [{ type: 'nonsense' }] }),
+    });
+    expect(bad.status).toBe(400);
+    expect(await list(ann.browser)).toHaveLength(1);
   });
 
   it('answers 401 without a session and 403 without the CSRF header', async () => {

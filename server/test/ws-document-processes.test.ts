@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { schema } from '@scriptorium/common/editor/schema';
+import type { DocumentServerMessage } from '@scriptorium/common/ws/document-messages';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
@@ -264,6 +265,42 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
     expect(ada.state!.doc.toJSON()).toEqual(emmy.state!.doc.toJSON());
     await relay.close();
   }, 120_000);
+
+  it.skipIf(engine === 'sqlite')(
+    "drops the participants of a process killed with -9 from the others' lists",
+    async () => {
+      const deployment = await prepare(engine);
+      deployments.push(deployment);
+      // A quick heartbeat, so that the dead process is noticed within a second.
+      const env = { ...deployment.env, PRESENCE_HEARTBEAT_MS: '150' };
+      const one = await startServerProcess(env);
+      const two = await startServerProcess(env);
+      children.push(one, two);
+      const ada = editor(one, await login(one, 'ada'), deployment.documentId);
+      const emmy = editor(two, await login(two, 'emmy'), deployment.documentId);
+      editors.push(ada, emmy);
+      const listed = (message: DocumentServerMessage) =>
+        message.type === 'participants' ? message.participants.map((p) => p.username).sort() : null;
+      const both = ada.next((message) => listed(message)?.join() === 'ada,emmy');
+      await Promise.all([ada.open(), emmy.open()]);
+      await both;
+      // Several heartbeats pass: a live process stays listed.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const latest = () =>
+        ada.messages
+          .map(listed)
+          .filter((names) => names !== null)
+          .at(-1);
+      expect(latest()).toEqual(['ada', 'emmy']);
+
+      const alone = ada.next((message) => listed(message)?.join() === 'ada');
+      await stopServerProcess(two, 'SIGKILL');
+      emmy.close();
+      await alone;
+      expect(latest()).toEqual(['ada']);
+    },
+    120_000,
+  );
 
   it.skipIf(engine === 'sqlite')(
     'lets two processes serve one document, ordered by the database',

@@ -9,7 +9,7 @@ import { currentContent } from '../src/modules/documents/collab/store';
 import { DocumentClient } from '../src/ws/document-client';
 import { ENGINES, type TestClient, type TestUser, useServer } from './harness';
 import { shareDocument } from './seed';
-import { bodyParagraphStart, cookieHeader, openRaw, waitFor, wsUrlBase } from './ws-support';
+import { bodyParagraphStart, cookieHeader, liveClient, openRaw, waitFor, wsUrlBase } from './ws-support';
 
 /** Position just inside the title node (the document's first child). */
 const TITLE_START = 1;
@@ -124,6 +124,36 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
     expect(listed.json<{ documents: { id: number; title: string }[] }>().documents).toContainEqual(
       expect.objectContaining({ id, title: 'Quantum' }),
     );
+  });
+
+  it("sends a retitled document's new title to the app-wide sockets of everyone who lists it, and nobody else", async () => {
+    const { owner, coauthor, ada } = await twoEditors('Draft');
+    const stranger = await user();
+    const lives = [owner, coauthor, stranger].map(({ browser }) => {
+      const live = liveClient(server().baseUrl.replace(/^http/, 'ws'), browser, server().baseUrl);
+      live.connector.open();
+      return live;
+    });
+    try {
+      await waitFor(() => lives.every((live) => live.connector.status.state === 'open'), 'live sockets');
+      // A body edit leaves the title alone: no message.
+      ada.edit((tr) => tr.insertText('body', bodyParagraphStart(tr.doc)));
+      ada.edit((tr) => tr.insertText(' paper', TITLE_START + 'Draft'.length));
+      await ada.settled();
+      const id = ada.docData!.doc.id;
+      const expected = { type: 'document_title', id, title: 'Draft paper' };
+      await waitFor(
+        () => lives.slice(0, 2).every((live) => live.messages.some((m) => m.type === 'document_title')),
+        'the title on both overviews',
+      );
+      for (const live of lives.slice(0, 2))
+        expect(live.messages.filter((m) => m.type === 'document_title')).toEqual([
+          expect.objectContaining(expected),
+        ]);
+      expect(lives[2].messages.filter((m) => m.type === 'document_title')).toEqual([]);
+    } finally {
+      for (const live of lives) live.connector.close();
+    }
   });
 
   it('answers a stale diff with the steps it misses, then reject_diff; the rebased diff is confirmed', async () => {

@@ -16,6 +16,8 @@ export type AccessRight = z.infer<typeof accessRight>;
 
 /** Longest title and path we store; a path is a few folder names, not a document. */
 export const TITLE_MAX = 255;
+/** The largest content a document created offline may bring along (JSON characters). */
+export const CREATED_CONTENT_MAX = 5_000_000;
 export const PATH_MAX = 1000;
 /** A typed path: cleaning adds at most a leading and a trailing slash, so it always fits PATH_MAX. */
 export const PATH_INPUT_MAX = PATH_MAX - 2;
@@ -52,6 +54,16 @@ export const documentGetResponse = z.object({ document: documentEntry });
 export const documentCreateRequest = z.object({
   title: text().max(TITLE_MAX).optional().default(''),
   path: text().max(PATH_INPUT_MAX).optional().default(''),
+  /**
+   * A document written offline (issue 20): the browser's own key for it, so that a retried call
+   * answers the document the first call made, and its content (ProseMirror JSON text; the title
+   * is then the content's title).
+   */
+  client_key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/)
+    .optional(),
+  content: text().max(CREATED_CONTENT_MAX).optional(),
 });
 export const documentCreateResponse = z.object({ id: z.number(), path: z.string() });
 

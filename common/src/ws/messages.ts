@@ -72,6 +72,13 @@ export const systemMessage = z.object({
   message: z.string().trim().min(1).max(SYSTEM_MESSAGE_MAX_LENGTH),
 });
 
+/** A document's title changed (a co-author edited its title node): overviews show it at once. */
+export const documentTitleMessage = z.object({
+  type: z.literal('document_title'),
+  id: z.number().int().positive(),
+  title: z.string(),
+});
+
 export type PingMessage = z.infer<typeof pingMessage>;
 export type PongMessage = z.infer<typeof pongMessage>;
 export type RequestResendMessage = z.infer<typeof requestResendMessage>;
@@ -83,6 +90,7 @@ export type WelcomeMessage = z.infer<typeof welcomeMessage>;
 export type SubscribeMessage = z.infer<typeof subscribeMessage>;
 export type SubscribedMessage = z.infer<typeof subscribedMessage>;
 export type SystemMessage = z.infer<typeof systemMessage>;
+export type DocumentTitleMessage = z.infer<typeof documentTitleMessage>;
 
 /** An application message as code writes it; the transport adds the counters. */
 export interface AppMessage {
@@ -190,4 +198,5 @@ export function parseFrame(
 /** Application messages the server sends on ${ws_url_base}/base/. */
 export const BASE_SERVER_APP_SCHEMAS: Readonly<Record<string, z.ZodType<AppMessage>>> = {
   system_message: systemMessage,
+  document_title: documentTitleMessage,
 };

@@ -12,6 +12,7 @@ import { documentImages } from './migrations/009-document-images';
 import { documentReview } from './migrations/010-document-review';
 import { admin } from './migrations/011-admin';
 import { fastPaths } from './migrations/012-fast-paths';
+import { offlineCreations } from './migrations/018-offline-creations';
 import { userSearchNames } from './migrations/019-user-search-names';
 import type { DualMigration } from './migrations/helpers';
 
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '010-document-review': documentReview,
   '011-admin': admin,
   '012-fast-paths': fastPaths,
+  '018-offline-creations': offlineCreations,
   '019-user-search-names': userSearchNames,
   ...pluginMigrations(),
 };

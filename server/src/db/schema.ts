@@ -28,6 +28,7 @@ export interface Database {
   document_access: DocumentAccessTable;
   document_images: DocumentImagesTable;
   document_steps: DocumentStepsTable;
+  document_creation_keys: DocumentCreationKeysTable;
   audit_log: AuditLogTable;
   site_settings: SiteSettingsTable;
   document_threads: DocumentThreadsTable;
@@ -190,6 +191,13 @@ export interface DocumentsTable {
   content_version: Generated<number>;
   created_at: number;
   updated_at: number;
+}
+
+/** The browser's key of a document created offline, so that a retried creation makes no second one (migration 018). */
+export interface DocumentCreationKeysTable {
+  owner_id: number;
+  client_key: string;
+  document_id: number;
 }
 
 /** One confirmed ProseMirror step: the step log of a document (migration 008). */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { documentTitleMessage } from '@scriptorium/common/ws/messages';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Config } from '../config';
@@ -9,6 +10,12 @@ export const fanOutEvent = z.discriminatedUnion('kind', [
   /** Sessions that ended (logout, password change, account deleted): their sockets are denied. */
   z.object({ kind: z.literal('sessions_ended'), sessionHashes: z.array(z.string()).min(1) }),
   /** Rights on an endpoint's topic changed (e.g. document 12): its sockets are admitted again or denied. */
+  /** Messages for the app-wide sockets (/base/) of these users only. */
+  z.object({
+    kind: z.literal('to_users'),
+    userIds: z.array(z.number().int().positive()).min(1),
+    message: documentTitleMessage,
+  }),
   z.object({
     kind: z.literal('readmit'),
     endpoint: z.string().min(1),

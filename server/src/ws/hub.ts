@@ -1,3 +1,4 @@
+import type { DocumentTitleMessage } from '@scriptorium/common/ws/messages';
 import type { AppContext } from '../context';
 import type { FanOut } from './fan-out';
 import type { ConnectionRegistry } from './registry';
@@ -29,6 +30,17 @@ export async function readmitLive(ctx: AppContext, endpoint: string, id: number 
   const hub = liveHub(ctx);
   if (!hub) return;
   await hub.fanOut.publish({ kind: 'readmit', endpoint, id });
+}
+
+/** Sends a message to the app-wide sockets of these users, on every process. */
+export async function sendToUsers(
+  ctx: AppContext,
+  userIds: number[],
+  message: DocumentTitleMessage,
+): Promise<void> {
+  const hub = liveHub(ctx);
+  if (!hub || userIds.length === 0) return;
+  await hub.fanOut.publish({ kind: 'to_users', userIds, message });
 }
 
 /**

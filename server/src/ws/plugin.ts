@@ -156,6 +156,9 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
           { type: 'system_message', message: event.message },
           (target) => target.scope === 'base',
         );
+      } else if (event.kind === 'to_users') {
+        const users = new Set(event.userIds);
+        registry.broadcast(event.message, (target) => target.scope === 'base' && users.has(target.userId));
       } else if (event.kind === 'sessions_ended') {
         for (const connection of registry.connectionsOfSessions(event.sessionHashes)) connection.deny();
       } else if (event.kind === 'readmit') {

@@ -1,4 +1,4 @@
-import type { AccessRight } from '@scriptorium/common/api/documents';
+import type { AccessRight, DocumentEntry } from '@scriptorium/common/api/documents';
 import { type IDBPDatabase, openDB } from 'idb';
 import type { SavedSession } from '../pages/editor/collab-session';
 
@@ -16,6 +16,18 @@ import type { SavedSession } from '../pages/editor/collab-session';
 export const QUEUE_DB = 'scriptorium-offline';
 const QUEUES = 'queues';
 const COPIES = 'copies';
+const CREATIONS = 'creations';
+
+/** A document created offline (negative temporary id), waiting to be created on the server. */
+export interface PendingCreation {
+  tempId: number;
+  username: string;
+  /** The folder it was created in. */
+  path: string;
+  createdAt: number;
+  /** Its row in the overview until then. */
+  entry: DocumentEntry;
+}
 
 export interface QueueRecord extends SavedSession {
   /** `${username}:${documentId}:${clientId}` */
@@ -40,12 +52,16 @@ export interface OfflineCopy {
 let opening: Promise<IDBPDatabase> | null = null;
 
 function open(): Promise<IDBPDatabase> {
-  opening ??= openDB(QUEUE_DB, 1, {
-    upgrade(db) {
-      const queues = db.createObjectStore(QUEUES, { keyPath: 'key' });
-      queues.createIndex('document', ['username', 'documentId']);
-      const copies = db.createObjectStore(COPIES, { keyPath: 'id', autoIncrement: true });
-      copies.createIndex('document', ['username', 'documentId']);
+  opening ??= openDB(QUEUE_DB, 2, {
+    upgrade(db, oldVersion) {
+      if (oldVersion < 1) {
+        const queues = db.createObjectStore(QUEUES, { keyPath: 'key' });
+        queues.createIndex('document', ['username', 'documentId']);
+        const copies = db.createObjectStore(COPIES, { keyPath: 'id', autoIncrement: true });
+        copies.createIndex('document', ['username', 'documentId']);
+      }
+      if (oldVersion < 2)
+        db.createObjectStore(CREATIONS, { keyPath: 'tempId' }).createIndex('user', 'username');
     },
     terminated() {
       opening = null;
@@ -84,6 +100,42 @@ export async function offlineCopies(username: string, documentId: number): Promi
 
 export async function deleteOfflineCopy(id: number): Promise<void> {
   await (await open()).delete(COPIES, id);
+}
+
+export async function addCreation(creation: PendingCreation): Promise<void> {
+  await (await open()).put(CREATIONS, creation);
+}
+
+export async function creationsOf(username: string): Promise<PendingCreation[]> {
+  return (await open()).getAllFromIndex(CREATIONS, 'user', username);
+}
+
+export async function deleteCreation(tempId: number): Promise<void> {
+  await (await open()).delete(CREATIONS, tempId);
+}
+
+/**
+ * Every queue of a document, locked, if no open tab holds any of them (null otherwise): what a
+ * document created offline is made of, taken whole so that no tab edits it meanwhile.
+ */
+export async function takeQueues(
+  username: string,
+  documentId: number,
+): Promise<{ records: QueueRecord[]; release: Release } | null> {
+  const records = await queuesOf(username, documentId);
+  const releases: Release[] = [];
+  const release = () => {
+    for (const free of releases) free();
+  };
+  for (const record of records) {
+    const free = await tryLock(lockName(record.key));
+    if (!free) {
+      release();
+      return null;
+    }
+    releases.push(free);
+  }
+  return { records, release };
 }
 
 /** Releases a held lock. */

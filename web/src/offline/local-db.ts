@@ -24,6 +24,11 @@ export type LocalStore = (typeof LOCAL_STORES)[number];
 let username: string | null = null;
 let opening: Promise<IDBPDatabase | null> | null = null;
 
+/** The logged-in user's username, or null. */
+export function localUser(): string | null {
+  return username;
+}
+
 /** The logged-in user (null after logout): the database of that name is used from now on. */
 export function setLocalUser(name: string | null): void {
   if (name === username) return;

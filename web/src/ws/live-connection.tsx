@@ -1,3 +1,4 @@
+import type { AppMessage } from '@scriptorium/common/ws/messages';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../components/dialog/dialog';
@@ -5,6 +6,35 @@ import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from '.
 import './live-connection.css';
 
 const LiveConnectionContext = createContext<WebSocketConnector | null>(null);
+
+type LiveListener = (message: AppMessage) => void;
+/** Who listens to the app-wide socket's messages (system messages are the connection's own). */
+const LiveListenersContext = createContext<Set<LiveListener> | null>(null);
+
+/**
+ * Calls `handler` with every message of `type` that arrives on the app-wide connection while the
+ * component is mounted (e.g. the overview's live document titles). Nothing outside LiveConnection.
+ */
+export function useLiveMessage<Message extends AppMessage>(
+  type: Message['type'],
+  handler: (message: Message) => void,
+) {
+  const listeners = useContext(LiveListenersContext);
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  }, [handler]);
+  useEffect(() => {
+    if (!listeners) return;
+    const listener: LiveListener = (message) => {
+      if (message.type === type) latest.current(message as Message);
+    };
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  }, [listeners, type]);
+}
 
 /** The app-wide connector, for components that send over it; null until it is created. */
 export function useLiveConnection(): WebSocketConnector | null {
@@ -31,6 +61,7 @@ export function LiveConnection({ wsUrlBase, onAccessDenied, createSocket, childr
   const [connector, setConnector] = useState<WebSocketConnector | null>(null);
   const [status, setStatus] = useState<ConnectionStatus>({ state: 'connecting', unsent: 0 });
   const [systemMessages, setSystemMessages] = useState<string[]>([]);
+  const [listeners] = useState(() => new Set<LiveListener>());
   // The handler may change on every render; the connector must not be rebuilt for that.
   const accessDenied = useRef(onAccessDenied);
   useEffect(() => {
@@ -47,6 +78,7 @@ export function LiveConnection({ wsUrlBase, onAccessDenied, createSocket, childr
         if (message.type === 'system_message' && typeof text === 'string') {
           setSystemMessages((waiting) => [...waiting, text]);
         }
+        for (const listener of listeners) listener(message);
       },
       onAccessDenied: () => {
         if (accessDenied.current) accessDenied.current();
@@ -59,7 +91,7 @@ export function LiveConnection({ wsUrlBase, onAccessDenied, createSocket, childr
       created.close();
       setConnector(null);
     };
-  }, [wsUrlBase, createSocket]);
+  }, [wsUrlBase, createSocket, listeners]);
 
   // Spec 2.1: leaving while something is unsaved asks first.
   const unsaved = status.unsent > 0;
@@ -74,21 +106,23 @@ export function LiveConnection({ wsUrlBase, onAccessDenied, createSocket, childr
 
   return (
     <LiveConnectionContext.Provider value={connector}>
-      {/* Always present, so that screen readers announce the notice when it appears. */}
-      <div role="status" aria-label={t('connectionStatus')}>
-        {status.state === 'disconnected' ? (
-          <p className="live-connection-notice" data-unsaved={unsaved}>
-            {unsaved ? t('unsavedWarning') : t('disconnected')}
-          </p>
+      <LiveListenersContext.Provider value={listeners}>
+        {/* Always present, so that screen readers announce the notice when it appears. */}
+        <div role="status" aria-label={t('connectionStatus')}>
+          {status.state === 'disconnected' ? (
+            <p className="live-connection-notice" data-unsaved={unsaved}>
+              {unsaved ? t('unsavedWarning') : t('disconnected')}
+            </p>
+          ) : null}
+        </div>
+        {systemMessages.length ? (
+          // The dialog's own close button (and Escape) dismisses it; the next waiting message follows.
+          <Dialog title={t('systemMessageTitle')} onClose={dismiss}>
+            <p className="system-message-text">{systemMessages[0]}</p>
+          </Dialog>
         ) : null}
-      </div>
-      {systemMessages.length ? (
-        // The dialog's own close button (and Escape) dismisses it; the next waiting message follows.
-        <Dialog title={t('systemMessageTitle')} onClose={dismiss}>
-          <p className="system-message-text">{systemMessages[0]}</p>
-        </Dialog>
-      ) : null}
-      {children}
+        {children}
+      </LiveListenersContext.Provider>
     </LiveConnectionContext.Provider>
   );
 }

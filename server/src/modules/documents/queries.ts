@@ -60,6 +60,17 @@ export async function listVisibleDocuments(db: Executor, userId: number): Promis
   ];
 }
 
+/** The owner and every holder of a right to the document: whoever lists it in an overview. */
+export async function documentViewerIds(db: Executor, id: number): Promise<number[]> {
+  const [owner, holders] = await Promise.all([
+    db.selectFrom('documents').select('owner_id').where('id', '=', id).executeTakeFirst(),
+    db.selectFrom('document_access').select('user_id').where('document_id', '=', id).execute(),
+  ]);
+  // Pending invites have no user yet.
+  const users = holders.flatMap((row) => (row.user_id === null ? [] : [row.user_id]));
+  return [...(owner ? [owner.owner_id] : []), ...users];
+}
+
 /** One document if the user owns it or holds a right to it; undefined otherwise (answer 404). */
 export async function findVisibleDocument(
   db: Executor,

@@ -18,7 +18,7 @@ import { registerContactRemovedHook } from '../contacts/hooks';
 import { DOCUMENT_ENDPOINT } from './collab/document-endpoint';
 import { removeRightsBetween } from './commands/contact-rights';
 import { copyDocuments } from './commands/copy-documents';
-import { createDocument } from './commands/create-document';
+import { createRequestedDocument } from './commands/create-document';
 import { deleteDocuments } from './commands/delete-documents';
 import { getAccess } from './commands/get-access';
 import { moveDocument } from './commands/move-document';
@@ -47,7 +47,7 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
     route(app, documentsApi.create, async (request): Promise<z.infer<typeof documentCreateResponse>> => {
       const user = requireUser(request);
       const input = parseInput(request, documentsApi.create);
-      return createDocument(ctx.db, user.id, input);
+      return createRequestedDocument(ctx.db, user.id, input);
     });
 
     route(app, documentsApi.move, async (request): Promise<z.infer<typeof doneResponse>> => {

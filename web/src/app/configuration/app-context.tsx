@@ -46,6 +46,11 @@ export function useCurrentUser(): AuthenticatedUser | null {
   return useAppContext().user;
 }
 
+/** The user where the app context may be missing (screens rendered alone in tests): null there. */
+export function useOptionalUser(): AuthenticatedUser | null {
+  return useContext(AppContext)?.user ?? null;
+}
+
 export interface AppLoader {
   state: AppState;
   reload(): Promise<void>;

@@ -1,11 +1,26 @@
 import type { AccessEntry, AccessSaveItem, DocumentEntry } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { call } from '../../api/client';
-import { putRows, readRow, readRows, throughCache, writeRows } from '../../offline/local-db';
+import {
+  isNetworkFailure,
+  localUser,
+  putRows,
+  readRow,
+  readRows,
+  throughCache,
+  writeRows,
+} from '../../offline/local-db';
+import { pendingEntries, syncCreations } from '../../offline/offline-documents';
 
-/** The overview's rows; offline, the ones cached in the local database (issue 20). */
+/**
+ * The overview's rows; offline, the ones cached in the local database (issue 20). Documents
+ * created offline are created on the server first when online, and listed until then.
+ */
 export async function fetchDocuments(): Promise<DocumentEntry[]> {
-  return throughCache(
+  const username = localUser();
+  if (username && navigator.onLine) await syncCreations(username).catch(() => []);
+  const pending = username ? await pendingEntries(username) : [];
+  const listed = throughCache(
     async () => (await call(documentsApi.list)).documents,
     (rows) => writeRows('document_list', rows),
     async () => {
@@ -13,6 +28,14 @@ export async function fetchDocuments(): Promise<DocumentEntry[]> {
       return rows?.length ? rows : null;
     },
   );
+  // Offline with nothing cached yet, the documents made on this device are the whole list.
+  const rows = pending.length
+    ? await listed.catch((error: unknown) => {
+        if (isNetworkFailure(error)) return [];
+        throw error;
+      })
+    : await listed;
+  return [...rows, ...pending];
 }
 
 export async function fetchDocument(id: number): Promise<DocumentEntry> {

@@ -8,10 +8,11 @@ import {
   folderTrail,
   folderUrl,
 } from '@scriptorium/common/rules/paths';
+import type { DocumentTitleMessage } from '@scriptorium/common/ws/messages';
 import { FileText, Folder } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLoadedConfiguration } from '../../app/configuration/app-context';
+import { useLoadedConfiguration, useOptionalUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
 import { type Column, DataTable } from '../../components/data-table/data-table';
@@ -23,6 +24,8 @@ import { useOnline } from '../../components/online/use-online';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
+import { createOfflineDocument } from '../../offline/offline-documents';
+import { useLiveMessage } from '../../ws/live-connection';
 import { createDocumentFromTemplate } from '../templates/templates-api';
 import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
 import { knownFolders, moveItems, type OverviewRow, overviewRows, selectedDocuments } from './overview-rows';
@@ -71,6 +74,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
 
   const [documents, setDocuments] = useState<DocumentEntry[] | null>(null);
   const online = useOnline();
+  const user = useOptionalUser();
   const overview = useOverviewState();
   const { search, setSearch, selected, setSelected, sort, setSort, finishLoad } = overview;
   const [dialog, setDialog] = useState<OpenDialog>(null);
@@ -99,6 +103,18 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
       document.removeEventListener('visibilitychange', refresh);
     };
   }, [reload]);
+
+  // Back online: documents created offline go to the server, and the rows are refreshed.
+  const wasOnline = useRef(online);
+  useEffect(() => {
+    if (online && !wasOnline.current) void reload();
+    wasOnline.current = online;
+  }, [online, reload]);
+
+  // A co-author retitled a document (its title node): the row shows it at once (issue 16).
+  useLiveMessage<DocumentTitleMessage>('document_title', ({ id, title }) =>
+    setDocuments((rows) => rows && rows.map((row) => (row.id === id ? { ...row, title } : row))),
+  );
 
   // Another folder starts with nothing selected.
   const [shownFolder, setShownFolder] = useState(folder);
@@ -130,6 +146,14 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
   const newDocument = async (template?: string) => {
     try {
       const target = folder === '/' ? '' : folder;
+      if (!online) {
+        // Issue 20: made in the local database now, created on the server when back online.
+        if (!user) return;
+        const owner = { id: user.id, name: user.name, username: user.username };
+        const made = await createOfflineDocument(owner, user.username, target);
+        navigate(documentUrl(made.path, made.id));
+        return;
+      }
       const created = template
         ? await createDocumentFromTemplate(template, target)
         : await createDocument(target);
@@ -208,13 +232,13 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         },
       ],
     },
-    templateChoices
+    // Offline, New document makes a standard article in the local database (no template list).
+    templateChoices && online
       ? {
           id: 'new-document',
           type: 'dropdown',
           shortcut: 'n',
           title: t('newDocument'),
-          disabled: !online,
           options: templateChoices.map((choice) => ({
             id: choice.id,
             label: choice.label,
@@ -226,7 +250,6 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
           type: 'text',
           shortcut: 'n',
           title: t('newDocument'),
-          disabled: !online,
           onSelect: () => void newDocument(),
         },
     {

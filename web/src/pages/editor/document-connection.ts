@@ -17,6 +17,7 @@ import {
   queueKey,
   type Release,
 } from '../../offline/document-queue';
+import { isTemporaryId } from '../../offline/offline-documents';
 import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from '../../ws/connector';
 import { CollabSession, type Divergence } from './collab-session';
 import { ReviewStore } from './review/review-store';
@@ -153,6 +154,12 @@ export class DocumentConnection {
           // A record the current schema cannot read: the server's document comes instead.
         }
       }
+    }
+    // A document created offline (temporary id) has no socket: it lives in the queue until the
+    // editor page creates it on the server (offline-documents.ts) and opens the real one.
+    if (isTemporaryId(documentId)) {
+      this.changed();
+      return;
     }
     this.connector ??= new WebSocketConnector({
       wsUrlBase: this.options.wsUrlBase,

@@ -1,4 +1,4 @@
-import type { AccessRight } from '@scriptorium/common/api/documents';
+import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { checkDocument, documentTitle } from '@scriptorium/common/editor/templates';
 import {
@@ -20,10 +20,10 @@ import { DocAttrStep, ReplaceStep, Step } from 'prosemirror-transform';
 import { z } from 'zod';
 import type { AppContext } from '../../../context';
 import { defineWsEndpoint, type EndpointSocket, type EndpointTopic } from '../../../ws/endpoint';
-import { liveHub } from '../../../ws/hub';
+import { liveHub, sendToUsers } from '../../../ws/hub';
 import { avatarUrl } from '../../user/avatar';
 import { displayName } from '../../user/presenters';
-import { findVisibleDocument } from '../queries';
+import { documentViewerIds, findVisibleDocument } from '../queries';
 import {
   AUTO_REVISION_MS,
   answerThread,
@@ -103,6 +103,14 @@ const topicPayload = z.discriminatedUnion('kind', [
 ]);
 type TopicPayload = z.infer<typeof topicPayload>;
 
+interface RemotePresence {
+  participants: Participant[];
+  heardAt: number;
+}
+
+/** A process not heard for this many heartbeats has crashed: its participants are dropped. */
+const PRESENCE_MISSED_BEATS = 3;
+
 interface SessionState {
   /** Steps up to this version were sent to the session (doc_data, relays, its own confirms). */
   sentVersion: number;
@@ -119,8 +127,10 @@ interface Room {
   needsSnapshot: boolean;
   contentVersion: number;
   sessions: Map<string, SessionState>;
-  /** Participants of the other processes, by process id. */
-  remote: Map<string, Participant[]>;
+  /** Participants of the other processes, by process id, with when that process last told us. */
+  remote: Map<string, RemotePresence>;
+  /** The room's topic, for the presence heartbeat (set when the first socket opens). */
+  topic: Topic | null;
   /** The latest committed steps (at most RECENT_STEPS), so that a stale diff is answered from memory. */
   recent: StoredStep[];
   /** The newest revision's version and time: automatic revisions follow from them. */
@@ -230,6 +240,7 @@ export function createDocumentEndpoint() {
       contentVersion: after,
       sessions: new Map(),
       remote: new Map(),
+      topic: null,
       recent: steps.slice(-RECENT_STEPS),
     };
   }
@@ -273,7 +284,7 @@ export function createDocumentEndpoint() {
   function participants(room: Room): Participant[] {
     const all = [
       ...[...room.sessions.values()].map((s) => s.participant),
-      ...[...room.remote.values()].flat(),
+      ...[...room.remote.values()].flatMap((remote) => remote.participants),
     ];
     return [...new Map(all.map((p) => [p.session_id, p])).values()];
   }
@@ -291,6 +302,42 @@ export function createDocumentEndpoint() {
     };
     topic.sendLocal({ type: 'participants', participants: participants(room) });
     await topic.publish(payload);
+  }
+
+  /**
+   * The presence heartbeat: every process repeats its participants of each open document, and
+   * forgets the participants of a process it has not heard for PRESENCE_MISSED_BEATS periods (a
+   * process that died without saying goodbye, e.g. kill -9).
+   */
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+
+  function startHeartbeat(ctx: AppContext): void {
+    if (heartbeat) return;
+    const period = ctx.config.presenceHeartbeatMs;
+    heartbeat = setInterval(() => {
+      const now = Date.now();
+      for (const room of rooms.values()) {
+        const topic = room.topic;
+        if (!topic) continue;
+        let dropped = false;
+        for (const [process, remote] of room.remote)
+          if (now - remote.heardAt > PRESENCE_MISSED_BEATS * period) {
+            room.remote.delete(process);
+            dropped = true;
+          }
+        if (dropped) topic.sendLocal({ type: 'participants', participants: participants(room) });
+        if (room.sessions.size > 0)
+          void topic
+            .publish({
+              kind: 'presence',
+              process: processId(topic.ctx),
+              participants: [...room.sessions.values()].map((s) => s.participant),
+              ask: false,
+            } satisfies TopicPayload)
+            .catch(() => undefined); // Redis away: the next beat tries again
+      }
+    }, period);
+    heartbeat.unref();
   }
 
   function refuse(socket: Socket, rid: number, reason: RejectReason): void {
@@ -545,6 +592,7 @@ export function createDocumentEndpoint() {
     doc: PMNode,
   ): Promise<void> {
     const stored: StoredStep[] = ds.map((step, index) => ({ version: base + index + 1, step, clientId }));
+    const titleBefore = documentTitle(room.doc);
     room.doc = doc;
     room.version = base + ds.length;
     remember(room, stored);
@@ -555,6 +603,16 @@ export function createDocumentEndpoint() {
       ds,
       cids: stored.map((s) => s.clientId),
     } satisfies TopicPayload);
+    // The title node is the overview's title: every open overview of the document shows it live.
+    const title = documentTitle(doc).slice(0, TITLE_MAX);
+    if (title !== titleBefore.slice(0, TITLE_MAX)) {
+      const id = topic.id as number;
+      await sendToUsers(topic.ctx, await documentViewerIds(topic.ctx.db, id), {
+        type: 'document_title',
+        id,
+        title,
+      });
+    }
   }
 
   async function handleReview(
@@ -685,6 +743,8 @@ export function createDocumentEndpoint() {
         room = loaded;
         rooms.set(id, room);
       }
+      room.topic = socket.topic;
+      startHeartbeat(socket.topic.ctx);
       const user = socket.user;
       room.sessions.set(socket.sessionId, {
         sentVersion: room.version,
@@ -759,9 +819,15 @@ export function createDocumentEndpoint() {
         await spreadThread(topic, id, payload.thread, payload.removed);
       } else if (payload.kind === 'presence') {
         if (payload.process === processId(topic.ctx)) return;
-        if (payload.participants.length) room.remote.set(payload.process, payload.participants);
+        const known = room.remote.get(payload.process);
+        const unchanged =
+          known !== undefined && JSON.stringify(known.participants) === JSON.stringify(payload.participants);
+        if (payload.participants.length)
+          room.remote.set(payload.process, { participants: payload.participants, heardAt: Date.now() });
         else room.remote.delete(payload.process);
-        topic.sendLocal({ type: 'participants', participants: participants(room) });
+        // A heartbeat repeating what we know changes nothing for the editors.
+        if (!unchanged || payload.ask)
+          topic.sendLocal({ type: 'participants', participants: participants(room) });
         if (payload.ask && room.sessions.size > 0) await announcePresence(topic, room, false);
       } else {
         topic.sendLocal(

@@ -1,12 +1,17 @@
+import { TITLE_MAX } from '@scriptorium/common/api/documents';
+import { checkDocument, documentTitle } from '@scriptorium/common/editor/templates';
 import { cleanPath } from '@scriptorium/common/rules/paths';
+import type { Node as PMNode } from 'prosemirror-model';
 import type { Db } from '../../../db/database';
+import { HttpError } from '../../../http/errors';
+import { parseSnapshot } from '../collab/store';
 
 /** A new document is empty; the editor fills in its structure on first open. */
 export const EMPTY_CONTENT = JSON.stringify({ type: 'doc', content: [] });
 
 /** Creates a document owned by the user (empty unless `content` is given); answers its id and its cleaned path. */
 export async function createDocument(
-  db: Db,
+  db: Pick<Db, 'insertInto'>,
   ownerId: number,
   input: { title: string; path: string; content?: string },
 ): Promise<{ id: number; path: string }> {
@@ -27,4 +32,59 @@ export async function createDocument(
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: row.id, path };
+}
+
+/** The content a document written offline brings along, if it is a document of the schema; else null. */
+function offlineContent(json: string): PMNode | null {
+  const doc = parseSnapshot(json);
+  return doc && checkDocument(doc).length === 0 ? doc : null;
+}
+
+/**
+ * The create call (issue 20 adds `client_key` and `content` for documents written offline): with a
+ * key, a retry (the first answer was lost) answers the document the first call made, never a second
+ * one; with content, that is the document at version 0 and its title node is the title.
+ */
+export async function createRequestedDocument(
+  db: Db,
+  ownerId: number,
+  input: { title: string; path: string; client_key?: string; content?: string },
+): Promise<{ id: number; path: string }> {
+  let fields: { title: string; path: string; content?: string } = { title: input.title, path: input.path };
+  if (input.content !== undefined) {
+    const doc = offlineContent(input.content);
+    if (!doc) throw new HttpError(400);
+    fields = {
+      title: documentTitle(doc).slice(0, TITLE_MAX),
+      path: input.path,
+      content: JSON.stringify(doc.toJSON()),
+    };
+  }
+  const key = input.client_key;
+  if (!key) return createDocument(db, ownerId, fields);
+  const made = () =>
+    db
+      .selectFrom('document_creation_keys')
+      .innerJoin('documents', 'documents.id', 'document_creation_keys.document_id')
+      .select(['documents.id', 'documents.path'])
+      .where('document_creation_keys.owner_id', '=', ownerId)
+      .where('document_creation_keys.client_key', '=', key)
+      .executeTakeFirst();
+  const earlier = await made();
+  if (earlier) return earlier;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const created = await createDocument(trx, ownerId, fields);
+      await trx
+        .insertInto('document_creation_keys')
+        .values({ owner_id: ownerId, client_key: key, document_id: created.id })
+        .execute();
+      return created;
+    });
+  } catch (error) {
+    // Two retries at once: the other one's key (and document) won, ours was rolled back.
+    const winner = await made();
+    if (winner) return winner;
+    throw error;
+  }
 }

@@ -1,0 +1,21 @@
+import type { DualMigration } from './helpers';
+import { notNull } from './helpers';
+
+/**
+ * Documents created offline (issue 20): the browser names each creation with a key of its own and
+ * sends it with the create call, so that a retry after a lost answer finds the document made the
+ * first time instead of making a second one.
+ */
+export const offlineCreations: DualMigration = {
+  async up(db) {
+    await db.schema
+      .createTable('document_creation_keys')
+      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('client_key', 'text', notNull)
+      .addColumn('document_id', 'integer', (col) =>
+        col.notNull().references('documents.id').onDelete('cascade'),
+      )
+      .addPrimaryKeyConstraint('document_creation_keys_pk', ['owner_id', 'client_key'])
+      .execute();
+  },
+};
