@@ -13,11 +13,17 @@ export function importDocument(bytes: Uint8Array, fileName: string): ImportedDoc
   if (bytes.length > MAX_IMPORT_BYTES) throw new ImportRefused('too_large');
   const files = openZip(bytes);
   const fallbackTitle = fileName.replace(/\.[^.]+$/, '').trim();
-  if (isNativeArchive(files)) return importNative(files);
-  if (files['word/document.xml']) return importDocx(files, fallbackTitle);
   const mime = text(files, 'mimetype')?.trim();
-  if (mime === 'application/vnd.oasis.opendocument.text' || (files['content.xml'] && !mime)) {
-    return importOdt(files, fallbackTitle);
+  try {
+    if (isNativeArchive(files)) return importNative(files);
+    if (files['word/document.xml']) return importDocx(files, fallbackTitle);
+    if (mime === 'application/vnd.oasis.opendocument.text' || (files['content.xml'] && !mime)) {
+      return importOdt(files, fallbackTitle);
+    }
+  } catch (error) {
+    // Markup our readers cannot make sense of (or that breaks the schema) is a damaged file.
+    if (error instanceof ImportRefused) throw error;
+    throw new ImportRefused('corrupt', error instanceof Error ? error.message : String(error));
   }
   throw new ImportRefused('unknown_format');
 }
