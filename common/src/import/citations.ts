@@ -30,7 +30,7 @@ export class CitationCollector {
 
   private add(key: string, csl: Record<string, unknown>): string | null {
     if (this.entries.has(key)) return key;
-    const { entries } = importCslJson(JSON.stringify([{ ...csl, id: key }]));
+    const { entries } = importCslJson(JSON.stringify([{ ...csl, id: readableKey(csl) }]));
     const entry = entries[0];
     if (!entry) return null;
     this.entries.set(key, { ...entry, cats: [] });
@@ -171,6 +171,17 @@ export class CitationCollector {
     }
     return refs.length ? refs : null;
   }
+}
+
+/** An entry key like the ones people type (Doe2020); the library makes it unique. */
+function readableKey(csl: Record<string, unknown>): string {
+  const author = (Array.isArray(csl.author) ? csl.author[0] : null) as {
+    family?: unknown;
+    literal?: unknown;
+  } | null;
+  const name = String(author?.family ?? author?.literal ?? 'ref').replace(/[^\p{L}\p{N}]/gu, '');
+  const parts = (csl.issued as { 'date-parts'?: unknown[][] } | undefined)?.['date-parts']?.[0];
+  return `${name || 'ref'}${parts?.[0] ?? ''}`;
 }
 
 function nameToCsl(name: string): { family: string; given: string } {

@@ -1,6 +1,6 @@
 import { importDocument } from '@scriptorium/common/import/index';
 import type { ImportedDocument } from '@scriptorium/common/import/model';
-import { ImportRefused, type ImportRefusal } from '@scriptorium/common/import/problems';
+import { type ImportRefusal, ImportRefused } from '@scriptorium/common/import/problems';
 import { sanitizeFlatpageHtml } from '../modules/admin/sanitize-flatpage';
 import { prepareAvatar } from '../modules/user/avatar';
 import {
@@ -40,7 +40,8 @@ export default async function processUpload(task: UploadTask): Promise<UploadRes
     try {
       return { ok: true, kind: 'document', imported: importDocument(task.bytes, task.name), refusal: null };
     } catch (error) {
-      if (error instanceof ImportRefused) return { ok: true, kind: 'document', imported: null, refusal: error.code };
+      if (error instanceof ImportRefused)
+        return { ok: true, kind: 'document', imported: null, refusal: error.code };
       throw error;
     }
   }

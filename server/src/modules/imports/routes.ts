@@ -1,7 +1,7 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { importApi } from '@scriptorium/common/api/endpoints/imports';
 import { type ImportResponse, importFields } from '@scriptorium/common/api/imports';
-import { ImportRefused, type ImportRefusal, MAX_IMPORT_BYTES } from '@scriptorium/common/import/problems';
+import { type ImportRefusal, ImportRefused, MAX_IMPORT_BYTES } from '@scriptorium/common/import/problems';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { route } from '../../http/endpoint';
@@ -31,12 +31,16 @@ async function readFile(part: MultipartFile): Promise<Buffer> {
   }
 }
 
-async function readUpload(request: FastifyRequest): Promise<{ fields: FormBody; file: { bytes: Buffer; name: string } | null }> {
+async function readUpload(
+  request: FastifyRequest,
+): Promise<{ fields: FormBody; file: { bytes: Buffer; name: string } | null }> {
   const fields: FormBody = Object.create(null);
   let file: { bytes: Buffer; name: string } | null = null;
   if (!request.isMultipart()) return { fields, file };
   try {
-    for await (const part of request.parts({ limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10 } })) {
+    for await (const part of request.parts({
+      limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10 },
+    })) {
       if (part.type === 'file') {
         if (part.fieldname === 'file') file = { bytes: await readFile(part), name: part.filename ?? '' };
         else await part.toBuffer().catch(() => undefined);
@@ -63,7 +67,12 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsync {
         upload = await readUpload(request);
       } catch (error) {
         if (error instanceof Refused) {
-          return refuse(request, reply, error.code === 'malformed' ? 'corrupt' : error.code, error.code === 'too_large' ? 413 : 400);
+          return refuse(
+            request,
+            reply,
+            error.code === 'malformed' ? 'corrupt' : error.code,
+            error.code === 'too_large' ? 413 : 400,
+          );
         }
         throw error;
       }
@@ -76,7 +85,8 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsync {
         reply.code(201);
         return outcome satisfies ImportResponse;
       } catch (error) {
-        if (error instanceof ImportRefused) return refuse(request, reply, error.code, error.code === 'too_large' ? 413 : 400);
+        if (error instanceof ImportRefused)
+          return refuse(request, reply, error.code, error.code === 'too_large' ? 413 : 400);
         throw error;
       }
     });

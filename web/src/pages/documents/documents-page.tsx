@@ -23,8 +23,8 @@ import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
 import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
-import { knownFolders, moveItems, type OverviewRow, overviewRows, selectedDocuments } from './overview-rows';
 import { ImportDialog } from './import-dialog';
+import { knownFolders, moveItems, type OverviewRow, overviewRows, selectedDocuments } from './overview-rows';
 import { ShareDialog } from './share-dialog';
 import './documents.css';
 

@@ -9,7 +9,8 @@ import { navigate } from '../../app/router/navigation';
 import { Dialog, DialogButtons, FormDialog } from '../../components/dialog/dialog';
 
 /** What the file picker offers: Word, OpenDocument and our native zip. */
-const ACCEPT = '.docx,.odt,.zip,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/vnd.oasis.opendocument.text,application/zip';
+const ACCEPT =
+  '.docx,.odt,.zip,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/vnd.oasis.opendocument.text,application/zip';
 
 type Done = { id: number; path: string; title: string; notes: ImportNoteItem[] };
 
@@ -49,12 +50,19 @@ export function ImportDialog({ folder, onClose }: ImportDialogProps) {
     setError('');
     setProgress(0);
     try {
-      const answer = await call(importApi.document, { path: folder, file }, { onUploadProgress: setProgress });
+      const answer = await call(
+        importApi.document,
+        { path: folder, file },
+        { onUploadProgress: setProgress },
+      );
       if ('error' in answer) setError(t(`refusals.${answer.code}`));
       else if (answer.notes.length === 0) navigate(documentUrl(answer.path, answer.id));
       else setDone(answer);
     } catch (failure) {
-      const body = failure instanceof ApiError ? (failure.body as Partial<Extract<ImportResponse, { error: string }>>) : null;
+      const body =
+        failure instanceof ApiError
+          ? (failure.body as Partial<Extract<ImportResponse, { error: string }>>)
+          : null;
       setError(
         body?.code && (IMPORT_REFUSALS as readonly string[]).includes(body.code)
           ? t(`refusals.${body.code}`)
@@ -72,7 +80,11 @@ export function ImportDialog({ folder, onClose }: ImportDialogProps) {
         onClose={onClose}
         width={480}
         buttons={
-          <DialogButtons label={t('open')} onAction={() => navigate(documentUrl(done.path, done.id))} onCancel={onClose} />
+          <DialogButtons
+            label={t('open')}
+            onAction={() => navigate(documentUrl(done.path, done.id))}
+            onCancel={onClose}
+          />
         }
       >
         <p role="status">{t('imported', { title: done.title })}</p>
@@ -90,7 +102,14 @@ export function ImportDialog({ folder, onClose }: ImportDialogProps) {
 
   const busy = progress !== null;
   return (
-    <FormDialog title={t('dialogTitle')} onClose={onClose} width={480} submitLabel={t('submit')} onSubmit={submit} busy={busy}>
+    <FormDialog
+      title={t('dialogTitle')}
+      onClose={onClose}
+      width={480}
+      submitLabel={t('submit')}
+      onSubmit={submit}
+      busy={busy}
+    >
       <div className="form-field">
         <label htmlFor={inputId}>{t('fileLabel')}</label>
         <input

@@ -1,20 +1,26 @@
-import type { ImportNoteItem } from '@scriptorium/common/import/problems';
-import { figureImageKey, type ImportedDocument } from '@scriptorium/common/import/model';
-import { ImportRefused } from '@scriptorium/common/import/problems';
-import { uniqueEntryKey } from '@scriptorium/common/bibliography/entry-key';
-import { validateEntry } from '@scriptorium/common/bibliography/validate';
 import { TITLE_MAX } from '@scriptorium/common/api/documents';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
-import type { AppContext } from '../../../context';
+import { uniqueEntryKey } from '@scriptorium/common/bibliography/entry-key';
+import { validateEntry } from '@scriptorium/common/bibliography/validate';
+import { figureImageKey, type ImportedDocument } from '@scriptorium/common/import/model';
+import type { ImportNoteItem } from '@scriptorium/common/import/problems';
+import { ImportRefused } from '@scriptorium/common/import/problems';
 import type { Transaction as KyselyTransaction } from 'kysely';
+import type { AppContext } from '../../../context';
 import type { Database } from '../../../db/schema';
+import { runUploadTask, UploadBudgetExceeded } from '../../../uploads/worker-pool';
 import { lockOwnerState, touchOwnerState } from '../../bibliography/queries';
 import { createDocument } from '../../documents/commands/create-document';
 import { imageUrl } from '../../usermedia/presenters';
 import { findOwnImageByHash, touchImageState } from '../../usermedia/queries';
-import { ImageRejected, makeThumbnail, type PreparedImage, prepareImageInWorker, storeImageFiles } from '../../usermedia/storage';
+import {
+  ImageRejected,
+  makeThumbnail,
+  type PreparedImage,
+  prepareImageInWorker,
+  storeImageFiles,
+} from '../../usermedia/storage';
 import { removeFilesIfUnused } from '../../usermedia/unused-files';
-import { runUploadTask, UploadBudgetExceeded } from '../../../uploads/worker-pool';
 
 /**
  * New document > Import: the file is read in the upload worker pool (common/src/import), its
@@ -67,13 +73,19 @@ function rewrite(
       return { ...node, attrs: { ...attrs, image: image.id, src: image.src } };
     }
   }
-  if (node.type === 'bib_entry' && attrs) return { ...node, attrs: { ...attrs, id: keys.get(String(attrs.id)) ?? attrs.id } };
+  if (node.type === 'bib_entry' && attrs)
+    return { ...node, attrs: { ...attrs, id: keys.get(String(attrs.id)) ?? attrs.id } };
   if (node.type === 'citation' && attrs) {
-    const references = (attrs.references as Json[]).map((ref) => ({ ...ref, id: keys.get(String(ref.id)) ?? ref.id }));
+    const references = (attrs.references as Json[]).map((ref) => ({
+      ...ref,
+      id: keys.get(String(ref.id)) ?? ref.id,
+    }));
     return { ...node, attrs: { ...attrs, references } };
   }
   if (!Array.isArray(node.content)) return node;
-  const content = (node.content as Json[]).map((child) => rewrite(child, images, keys)).filter((child) => child !== null);
+  const content = (node.content as Json[])
+    .map((child) => rewrite(child, images, keys))
+    .filter((child) => child !== null);
   return { ...node, content };
 }
 
@@ -116,11 +128,19 @@ async function insertImages(
   return out;
 }
 
-async function insertEntries(trx: KyselyTransaction<Database>, ownerId: number, imported: ImportedDocument): Promise<Map<string, string>> {
+async function insertEntries(
+  trx: KyselyTransaction<Database>,
+  ownerId: number,
+  imported: ImportedDocument,
+): Promise<Map<string, string>> {
   const keys = new Map<string, string>();
   if (!imported.bibliography.length) return keys;
   const before = await lockOwnerState(trx, ownerId);
-  const rows = await trx.selectFrom('bib_entries').select('entry_key_lower').where('owner_id', '=', ownerId).execute();
+  const rows = await trx
+    .selectFrom('bib_entries')
+    .select('entry_key_lower')
+    .where('owner_id', '=', ownerId)
+    .execute();
   const taken = new Set<string>(rows.map((row) => row.entry_key_lower));
   const now = Date.now();
   for (const { key, data } of imported.bibliography) {
@@ -190,7 +210,9 @@ export async function importDocumentFile(
         path,
         content: JSON.stringify(content),
       });
-      const shas = [...new Set([...prepared.values()].flatMap((entry) => (entry ? [entry.image.sha256] : [])))];
+      const shas = [
+        ...new Set([...prepared.values()].flatMap((entry) => (entry ? [entry.image.sha256] : []))),
+      ];
       if (shas.length) {
         await trx
           .insertInto('document_images')
@@ -234,12 +256,14 @@ export async function importDocumentFile(
       };
     });
     for (const entry of prepared.values()) {
-      if (entry && !entry.image.thumbnail) void makeThumbnail(ctx.config, entry.image.sha256, entry.image.fileType, entry.image.bytes);
+      if (entry && !entry.image.thumbnail)
+        void makeThumbnail(ctx.config, entry.image.sha256, entry.image.fileType, entry.image.bytes);
     }
     return { ...outcome, notes };
   } catch (error) {
     for (const entry of prepared.values()) {
-      if (entry) await removeFilesIfUnused(ctx.db, ctx.config.dataDir, entry.image.sha256, entry.image.fileType);
+      if (entry)
+        await removeFilesIfUnused(ctx.db, ctx.config.dataDir, entry.image.sha256, entry.image.fileType);
     }
     throw error;
   }
