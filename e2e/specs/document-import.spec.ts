@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { paperDocx } from '@scriptorium/common/import/testing/fixtures';
 import { toolAvailable } from '@scriptorium/common/testing/office-tools';
 import { expect, loginAs, test } from '../fixtures';
@@ -8,7 +11,8 @@ import { expect, loginAs, test } from '../fixtures';
  * footnote in the editor. A file over 50 MB is refused before any upload.
  */
 
-const body = (page: import('@playwright/test').Page) => page.locator('.doc-richtext_part[data-part-id="body"]');
+const body = (page: import('@playwright/test').Page) =>
+  page.locator('.doc-richtext_part[data-part-id="body"]');
 
 test.describe('document import', () => {
   test.describe.configure({ timeout: 60_000 });
@@ -47,14 +51,17 @@ test.describe('document import', () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/documents/import/')) uploads.push(request.url());
     });
-    await dialog.getByLabel('File (.docx, .odt or a Scriptorium .zip)').setInputFiles({
-      name: 'huge.docx',
-      mimeType: 'application/octet-stream',
-      buffer: Buffer.alloc(1),
-    });
-    await expect(dialog.getByRole('alert')).toHaveText('This file is larger than 50 MB and cannot be imported.');
+    // Playwright hands over files above 50 MB only from disk.
+    const huge = path.join(mkdtempSync(path.join(tmpdir(), 'import-spec-')), 'huge.docx');
+    writeFileSync(huge, Buffer.alloc(50 * 1024 * 1024 + 1));
+    await dialog.getByLabel('File (.docx, .odt or a Scriptorium .zip)').setInputFiles(huge);
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'This file is larger than 50 MB and cannot be imported.',
+    );
     await dialog.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(dialog.getByRole('alert')).toHaveText('This file is larger than 50 MB and cannot be imported.');
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'This file is larger than 50 MB and cannot be imported.',
+    );
     expect(uploads).toEqual([]);
   });
 });
