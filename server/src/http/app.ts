@@ -28,6 +28,7 @@ import { bibliographyRoutes } from '../modules/bibliography/routes';
 import { contactsRoutes } from '../modules/contacts/routes';
 import { createDocumentEndpoint } from '../modules/documents/collab/document-endpoint';
 import { documentsRoutes } from '../modules/documents/routes';
+import { importRoutes } from '../modules/imports/routes';
 import { feedbackRoutes } from '../modules/feedback/routes';
 import { i18nRoutes } from '../modules/i18n/routes';
 import { staffRoutes } from '../modules/staff/routes';
@@ -96,6 +97,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(feedbackRoutes(ctx));
 
   await app.register(documentsRoutes(ctx));
+  await app.register(importRoutes(ctx));
   await app.register(usermediaRoutes(ctx));
   await app.register(bibliographyRoutes(ctx));
   await app.register(mediaRoutes(ctx), { prefix: '/media' });

@@ -12,7 +12,7 @@ export type Translate = (key: string, values?: Record<string, unknown>) => strin
  * system-message command (ws), upload refusals (usermedia, under its `server` key), the staff
  * area's refusals and mails (admin: loaded with the admin routes, used as 'admin:<key>').
  */
-export type ServerNamespace = 'server' | 'contacts' | 'ws' | 'usermedia' | 'admin';
+export type ServerNamespace = 'server' | 'contacts' | 'ws' | 'usermedia' | 'admin' | 'import';
 
 const require = createRequire(import.meta.url);
 

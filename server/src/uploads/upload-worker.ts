@@ -1,3 +1,6 @@
+import { importDocument } from '@scriptorium/common/import/index';
+import type { ImportedDocument } from '@scriptorium/common/import/model';
+import { type ImportRefusal, ImportRefused } from '@scriptorium/common/import/problems';
 import { sanitizeFlatpageHtml } from '../modules/admin/sanitize-flatpage';
 import { prepareAvatar } from '../modules/user/avatar';
 import {
@@ -18,18 +21,30 @@ export type UploadTask =
   | { kind: 'avatar'; bytes: Uint8Array }
   /** A flat page's HTML from staff (modules/admin): DOMPurify on jsdom, off the event loop. */
   | { kind: 'flatpage'; html: string }
-  | { kind: 'thumbnail'; bytes: Uint8Array };
+  | { kind: 'thumbnail'; bytes: Uint8Array }
+  /** New document > Import (issue 19): a DOCX, ODT or native zip read into our document. */
+  | { kind: 'document'; bytes: Uint8Array; name: string };
 
 export type UploadResult =
   | { ok: true; kind: 'image'; image: PreparedImage }
   | { ok: true; kind: 'avatar'; png: Uint8Array }
   | { ok: true; kind: 'flatpage'; html: string }
   | { ok: true; kind: 'thumbnail'; webp: Uint8Array }
+  | { ok: true; kind: 'document'; imported: ImportedDocument | null; refusal: ImportRefusal | null }
   | { ok: false; reason: RejectReason | 'avatarType' };
 
 export default async function processUpload(task: UploadTask): Promise<UploadResult> {
   if (task.kind === 'flatpage')
     return { ok: true, kind: 'flatpage', html: await sanitizeFlatpageHtml(task.html) };
+  if (task.kind === 'document') {
+    try {
+      return { ok: true, kind: 'document', imported: importDocument(task.bytes, task.name), refusal: null };
+    } catch (error) {
+      if (error instanceof ImportRefused)
+        return { ok: true, kind: 'document', imported: null, refusal: error.code };
+      throw error;
+    }
+  }
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   try {
     if (task.kind === 'avatar') {

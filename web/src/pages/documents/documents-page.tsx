@@ -28,6 +28,7 @@ import { createOfflineDocument } from '../../offline/offline-documents';
 import { useLiveMessage } from '../../ws/live-connection';
 import { createDocumentFromTemplate } from '../templates/templates-api';
 import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
+import { ImportDialog } from './import-dialog';
 import { knownFolders, moveItems, type OverviewRow, overviewRows, selectedDocuments } from './overview-rows';
 import { ShareDialog } from './share-dialog';
 import { useTemplateChoices } from './template-choices';
@@ -52,6 +53,7 @@ type OpenDialog =
   | { kind: 'delete'; rows: OverviewRow[] }
   | { kind: 'share'; documents: DocumentEntry[] }
   | { kind: 'new-folder' }
+  | { kind: 'import' }
   | null;
 
 function useDateFormat(language: string): (time: number) => string {
@@ -67,6 +69,7 @@ function useDateFormat(language: string): (time: number) => string {
 /** The document overview (spec 2.1): folders and documents of one path, for thousands of documents. */
 export function DocumentsPage({ path }: DocumentsPageProps) {
   const { t, i18n } = useTranslation('documents');
+  const { t: tImport } = useTranslation('import');
   const folder = path || '/';
   usePageTitle(folder === '/' ? t('title') : `${folderName(folder)} – ${t('title')}`);
   const untitled = t('untitled');
@@ -253,6 +256,14 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
           onSelect: () => void newDocument(),
         },
     {
+      id: 'import-document',
+      type: 'text',
+      shortcut: 'i',
+      title: tImport('menu'),
+      disabled: !online,
+      onSelect: () => setDialog({ kind: 'import' }),
+    },
+    {
       id: 'new-folder',
       type: 'text',
       shortcut: 'f',
@@ -406,6 +417,9 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         />
       ) : null}
 
+      {dialog?.kind === 'import' ? (
+        <ImportDialog folder={folder === '/' ? '' : folder} onClose={() => setDialog(null)} />
+      ) : null}
       {dialog?.kind === 'new-folder' ? (
         <NewFolderDialog onCreate={newFolder} onClose={() => setDialog(null)} />
       ) : null}

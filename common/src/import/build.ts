@@ -1,0 +1,224 @@
+import type { Node as PMNode } from 'prosemirror-model';
+import type { EntryData } from '../bibliography/types';
+import { schema } from '../editor/schema';
+import { createDocument, standardArticle } from '../editor/templates';
+import { IMAGE_PREFIX } from './model';
+import type { ImportReport } from './problems';
+
+/**
+ * The readers' common intermediate form and its translation to our schema. DOCX and ODT differ
+ * in markup but not in what they say (paragraphs with runs, lists, tables, notes), so both
+ * produce these blocks and one builder enforces the schema's rules (a list item starts with a
+ * paragraph, a footnote holds paragraphs only, figures are blocks).
+ */
+
+export type JsonMark = { type: string; attrs?: Record<string, unknown> };
+
+export type Inline =
+  | { kind: 'text'; text: string; marks: JsonMark[] }
+  | { kind: 'break' }
+  | { kind: 'equation'; latex: string; marks: JsonMark[] }
+  | { kind: 'citation'; references: { id: string; prefix: string; locator: string }[] }
+  | { kind: 'footnote'; blocks: Block[] }
+  /** Images and display equations sit inside paragraphs in office files; we lift them out. */
+  | { kind: 'image'; key: string; caption: string }
+  | { kind: 'display_equation'; latex: string };
+
+export interface Cell {
+  blocks: Block[];
+  colspan: number;
+  rowspan: number;
+  header: boolean;
+}
+
+export type Block =
+  | { kind: 'paragraph'; inlines: Inline[] }
+  | { kind: 'heading'; level: number; inlines: Inline[] }
+  | { kind: 'list'; ordered: boolean; items: Block[][] }
+  | { kind: 'table'; rows: Cell[][] }
+  | { kind: 'code'; text: string }
+  | { kind: 'quote'; blocks: Block[] };
+
+type Json = Record<string, unknown>;
+
+function sameMarks(a: JsonMark[], b: JsonMark[]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export class DocumentBuilder {
+  private footnoteDepth = 0;
+
+  constructor(private readonly report: ImportReport) {}
+
+  /** Inline content of a paragraph, and the figures lifted out of it (to follow the paragraph). */
+  private inlines(items: Inline[]): { content: Json[]; lifted: Json[] } {
+    const content: Json[] = [];
+    const lifted: Json[] = [];
+    for (const item of items) {
+      switch (item.kind) {
+        case 'text': {
+          if (!item.text) break;
+          const last = content[content.length - 1];
+          if (last?.type === 'text' && sameMarks((last.marks as JsonMark[]) ?? [], item.marks)) {
+            last.text = `${last.text}${item.text}`;
+          } else {
+            content.push(
+              item.marks.length
+                ? { type: 'text', text: item.text, marks: item.marks }
+                : { type: 'text', text: item.text },
+            );
+          }
+          break;
+        }
+        case 'break':
+          content.push({ type: 'hard_break' });
+          break;
+        case 'equation':
+          if (item.latex)
+            content.push({
+              type: 'equation',
+              attrs: { equation: item.latex },
+              ...(item.marks.length ? { marks: item.marks } : {}),
+            });
+          break;
+        case 'citation':
+          if (item.references.length)
+            content.push({ type: 'citation', attrs: { format: 'autocite', references: item.references } });
+          break;
+        case 'footnote': {
+          if (this.footnoteDepth > 0) {
+            this.report.note('nested_footnote');
+            break;
+          }
+          this.footnoteDepth++;
+          const paragraphs = this.footnoteParagraphs(item.blocks);
+          this.footnoteDepth--;
+          content.push({ type: 'footnote', content: paragraphs });
+          break;
+        }
+        case 'image':
+          if (this.footnoteDepth > 0) this.report.note('unsupported_element', 'image in footnote');
+          else
+            lifted.push({
+              type: 'figure',
+              attrs: { category: 'figure', src: `${IMAGE_PREFIX}${item.key}`, caption: item.caption },
+            });
+          break;
+        case 'display_equation':
+          if (this.footnoteDepth > 0) content.push({ type: 'equation', attrs: { equation: item.latex } });
+          else lifted.push({ type: 'figure', attrs: { category: 'equation', equation: item.latex } });
+          break;
+      }
+    }
+    return { content, lifted };
+  }
+
+  /** A footnote holds paragraphs only: other blocks are flattened to their paragraphs. */
+  private footnoteParagraphs(blocks: Block[]): Json[] {
+    const out: Json[] = [];
+    const visit = (block: Block) => {
+      if (block.kind === 'paragraph' || block.kind === 'heading')
+        out.push(...this.block({ kind: 'paragraph', inlines: block.inlines }));
+      else if (block.kind === 'list') for (const item of block.items) for (const inner of item) visit(inner);
+      else if (block.kind === 'quote') for (const inner of block.blocks) visit(inner);
+      else if (block.kind === 'code')
+        out.push({ type: 'paragraph', content: block.text ? [{ type: 'text', text: block.text }] : [] });
+      else this.report.note('unsupported_element', `${block.kind} in footnote`);
+    };
+    blocks.forEach(visit);
+    // Word and LibreOffice put a tab or space between the note's number and its text.
+    const first = (out[0]?.content as Json[] | undefined)?.[0];
+    if (first?.type === 'text') first.text = String(first.text).replace(/^\s+/, '');
+    if (first?.type === 'text' && first.text === '') (out[0].content as Json[]).shift();
+    return out.length ? out.filter((node) => node.type === 'paragraph') : [{ type: 'paragraph' }];
+  }
+
+  /** One block becomes one or more nodes (a paragraph and the figures lifted from it). */
+  block(block: Block): Json[] {
+    switch (block.kind) {
+      case 'paragraph':
+      case 'heading': {
+        const { content, lifted } = this.inlines(block.inlines);
+        const node: Json =
+          block.kind === 'heading'
+            ? { type: 'heading', attrs: { level: Math.min(Math.max(block.level, 1), 6), id: '' } }
+            : { type: 'paragraph' };
+        if (content.length) node.content = content;
+        // A paragraph that only held an image or a display equation is not kept empty.
+        return content.length || !lifted.length ? [node, ...lifted] : lifted;
+      }
+      case 'list': {
+        const items = block.items.map((blocks) => {
+          const content = this.blocks(blocks);
+          if (content[0]?.type !== 'paragraph') content.unshift({ type: 'paragraph' });
+          return { type: 'list_item', content };
+        });
+        if (!items.length) return [];
+        return [{ type: block.ordered ? 'ordered_list' : 'bullet_list', content: items }];
+      }
+      case 'table': {
+        const rows = block.rows
+          .filter((row) => row.length)
+          .map((row) => ({
+            type: 'table_row',
+            content: row.map((cell) => {
+              const content = this.blocks(cell.blocks);
+              return {
+                type: cell.header ? 'table_header' : 'table_cell',
+                attrs: { colspan: cell.colspan, rowspan: cell.rowspan, colwidth: null },
+                content: content.length ? content : [{ type: 'paragraph' }],
+              };
+            }),
+          }));
+        return rows.length ? [{ type: 'table', attrs: { id: '', caption: '' }, content: rows }] : [];
+      }
+      case 'code':
+        return [
+          { type: 'code_block', ...(block.text ? { content: [{ type: 'text', text: block.text }] } : {}) },
+        ];
+      case 'quote': {
+        const content = this.blocks(block.blocks);
+        return content.length ? [{ type: 'blockquote', content }] : [];
+      }
+    }
+  }
+
+  blocks(blocks: Block[]): Json[] {
+    return blocks.flatMap((block) => this.block(block));
+  }
+
+  /**
+   * The whole document: the standard article with the body filled, and the bibliography part
+   * when something is cited. Checked against the schema, so a reader's mistake fails here and
+   * not in the editor.
+   */
+  document(input: {
+    title: string;
+    language?: string;
+    body: Block[];
+    bibliography: { key: string; data: EntryData }[];
+  }): { title: string; content: Json; node: PMNode } {
+    const base = createDocument(schema, standardArticle, {
+      title: input.title,
+      ...(input.language ? { language: input.language } : {}),
+    }).toJSON() as Json;
+    const body = this.blocks(input.body);
+    const parts = (base.content as Json[]).map((part) =>
+      (part.attrs as Json | undefined)?.id === 'body'
+        ? { ...part, content: body.length ? body : [{ type: 'paragraph' }] }
+        : part,
+    );
+    if (input.bibliography.length) {
+      parts.push({
+        type: 'bibliography_part',
+        content: input.bibliography.map((entry) => ({
+          type: 'bib_entry',
+          attrs: { id: entry.key, data: entry.data },
+        })),
+      });
+    }
+    const node = schema.nodeFromJSON({ ...base, content: parts });
+    node.check();
+    return { title: input.title, content: node.toJSON() as Json, node };
+  }
+}

@@ -1,0 +1,582 @@
+import type { Unzipped } from 'fflate';
+import { isSafeHref } from '../editor/schema';
+import { type Block, type Cell, DocumentBuilder, type Inline, type JsonMark } from './build';
+import { CitationCollector } from './citations';
+import type { ImportedDocument, ImportedImage, ImportedThread } from './model';
+import { ommlToLatex } from './omml';
+import { ImportRefused, ImportReport } from './problems';
+import { attr, child, children, descendants, elements, parseXml, type XmlElement } from './xml';
+import { text } from './zip';
+
+/**
+ * DOCX (Office Open XML) to our document: styles decide headings, title, code and quotes;
+ * numbering decides lists; footnotes and endnotes become footnotes; OMML becomes LaTeX; comment
+ * ranges and w:ins/w:del become our review marks; reference managers' fields become citations.
+ */
+
+interface Style {
+  name: string;
+  basedOn: string;
+  outline: number | null;
+}
+
+interface Field {
+  instruction: string;
+  phase: 'code' | 'result';
+  /** What the result runs are: kept as text, dropped (citation, bibliography), or a link. */
+  mode: 'keep' | 'drop' | 'link';
+  href: string;
+  /** Set once the field's citation was emitted. */
+  done: boolean;
+}
+
+function on(prop: XmlElement | null): boolean {
+  if (!prop) return false;
+  const value = attr(prop, 'w:val');
+  return !['0', 'false', 'off', 'none'].includes(value);
+}
+
+function dateOf(value: string): number {
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? time : 0;
+}
+
+class DocxReader {
+  readonly report = new ImportReport();
+  readonly citations = new CitationCollector(this.report);
+  private readonly styles = new Map<string, Style>();
+  private readonly relations = new Map<string, { target: string; external: boolean }>();
+  private readonly numbering = new Map<string, Map<number, boolean>>();
+  private readonly notes = new Map<string, XmlElement>();
+  private readonly endnotes = new Map<string, XmlElement>();
+  private readonly commentIds = new Map<string, number>();
+  readonly threads: ImportedThread[] = [];
+  readonly images: ImportedImage[] = [];
+  private readonly imageKeys = new Map<string, string>();
+  /** Open comment ranges and fields carry across runs and paragraphs. */
+  private readonly openComments = new Set<number>();
+  private readonly fields: Field[] = [];
+  title = '';
+
+  constructor(private readonly files: Unzipped) {
+    this.readStyles();
+    this.readRelations();
+    this.readNumbering();
+    this.readNotes('word/footnotes.xml', 'w:footnote', this.notes);
+    this.readNotes('word/endnotes.xml', 'w:endnote', this.endnotes);
+    this.readComments();
+  }
+
+  private xml(name: string): XmlElement | null {
+    const source = text(this.files, name);
+    return source === null ? null : parseXml(source);
+  }
+
+  private readStyles(): void {
+    const root = this.xml('word/styles.xml');
+    if (!root) return;
+    for (const style of children(root, 'w:style')) {
+      const outline = descendants(style, 'w:outlineLvl')[0];
+      this.styles.set(attr(style, 'w:styleId'), {
+        name: attr(child(style, 'w:name'), 'w:val').toLowerCase(),
+        basedOn: attr(child(style, 'w:basedOn'), 'w:val'),
+        outline: outline ? Number(attr(outline, 'w:val')) : null,
+      });
+    }
+  }
+
+  private readRelations(): void {
+    const root = this.xml('word/_rels/document.xml.rels');
+    if (!root) return;
+    for (const rel of elements(root)) {
+      this.relations.set(attr(rel, 'Id'), {
+        target: attr(rel, 'Target'),
+        external: attr(rel, 'TargetMode') === 'External',
+      });
+    }
+  }
+
+  private readNumbering(): void {
+    const root = this.xml('word/numbering.xml');
+    if (!root) return;
+    const abstracts = new Map<string, Map<number, boolean>>();
+    for (const abstract of children(root, 'w:abstractNum')) {
+      const levels = new Map<number, boolean>();
+      for (const level of children(abstract, 'w:lvl')) {
+        const format = attr(child(level, 'w:numFmt'), 'w:val');
+        levels.set(Number(attr(level, 'w:ilvl')), format !== 'bullet' && format !== 'none' && format !== '');
+      }
+      abstracts.set(attr(abstract, 'w:abstractNumId'), levels);
+    }
+    for (const num of children(root, 'w:num')) {
+      const levels = abstracts.get(attr(child(num, 'w:abstractNumId'), 'w:val'));
+      if (levels) this.numbering.set(attr(num, 'w:numId'), levels);
+    }
+  }
+
+  private readNotes(name: string, tag: string, into: Map<string, XmlElement>): void {
+    const root = this.xml(name);
+    if (!root) return;
+    for (const note of children(root, tag)) {
+      const type = attr(note, 'w:type');
+      if (type === '' || type === 'normal') into.set(attr(note, 'w:id'), note);
+    }
+  }
+
+  private readComments(): void {
+    const root = this.xml('word/comments.xml');
+    if (!root) return;
+    for (const comment of children(root, 'w:comment')) {
+      const id = this.threads.length + 1;
+      this.commentIds.set(attr(comment, 'w:id'), id);
+      const text = children(comment, 'w:p')
+        .map((p) =>
+          descendants(p, 'w:t')
+            .map((t) => t.textContent ?? '')
+            .join(''),
+        )
+        .join('\n')
+        .trim();
+      this.threads.push({
+        id,
+        resolved: false,
+        comments: [{ author: attr(comment, 'w:author'), date: dateOf(attr(comment, 'w:date')), text }],
+      });
+    }
+  }
+
+  /** The style chain's heading level, or a role. */
+  private paragraphRole(styleId: string): {
+    heading?: number;
+    title?: boolean;
+    code?: boolean;
+    quote?: boolean;
+  } {
+    for (let id = styleId, depth = 0; id && depth < 10; depth++) {
+      const style = this.styles.get(id);
+      const name = style?.name ?? id.toLowerCase();
+      const heading = /^heading\s*(\d)$/.exec(name);
+      if (heading) return { heading: Number(heading[1]) };
+      if (name === 'title') return { title: true };
+      if (/source code|html preformatted|^code$/.test(name)) return { code: true };
+      if (/^(block text|quote|intense quote|quotations)$/.test(name)) return { quote: true };
+      if (style?.outline !== null && style?.outline !== undefined && style.outline < 9)
+        return { heading: style.outline + 1 };
+      id = style?.basedOn ?? '';
+    }
+    return {};
+  }
+
+  private image(relationId: string): ImportedImage | null {
+    const rel = this.relations.get(relationId);
+    if (!rel) return null;
+    if (rel.external) {
+      this.report.note('external_link', rel.target);
+      return null;
+    }
+    const path = rel.target.startsWith('/') ? rel.target.slice(1) : `word/${rel.target}`;
+    const known = this.imageKeys.get(path);
+    if (known) return this.images.find((image) => image.key === known) ?? null;
+    const bytes = this.files[path];
+    if (!bytes) {
+      this.report.note('image_unreadable', rel.target);
+      return null;
+    }
+    const image = { key: String(this.images.length + 1), name: path.split('/').pop() ?? path, bytes };
+    this.images.push(image);
+    this.imageKeys.set(path, image.key);
+    return image;
+  }
+
+  /** The review and link marks every run inside the current context gets. */
+  private contextMarks(extra: JsonMark[]): JsonMark[] {
+    const marks = [...extra];
+    for (const id of this.openComments) marks.push({ type: 'comment', attrs: { id } });
+    const link = this.fields.find((field) => field.mode === 'link' && field.phase === 'result');
+    if (link) marks.push({ type: 'link', attrs: { href: link.href, title: '' } });
+    return marks;
+  }
+
+  private runMarks(run: XmlElement): JsonMark[] {
+    const props = child(run, 'w:rPr');
+    if (!props) return [];
+    const marks: JsonMark[] = [];
+    if (on(child(props, 'w:i')) || on(child(props, 'w:iCs'))) marks.push({ type: 'em' });
+    if (on(child(props, 'w:b'))) marks.push({ type: 'strong' });
+    const underline = child(props, 'w:u');
+    if (underline && attr(underline, 'w:val') !== 'none') marks.push({ type: 'underline' });
+    const align = attr(child(props, 'w:vertAlign'), 'w:val');
+    if (align === 'superscript') marks.push({ type: 'sup' });
+    if (align === 'subscript') marks.push({ type: 'sub' });
+    if (on(child(props, 'w:smallCaps'))) marks.push({ type: 'smallcaps' });
+    const style = this.styles.get(attr(child(props, 'w:rStyle'), 'w:val'))?.name ?? '';
+    if (/verbatim|code/.test(style)) marks.push({ type: 'code' });
+    return marks;
+  }
+
+  private inField(): boolean {
+    return this.fields.some((field) => field.phase === 'code' || field.mode === 'drop');
+  }
+
+  /** A field's instruction is complete: decide what its result is. */
+  private resolveField(field: Field, out: Inline[]): void {
+    if (field.done) return;
+    field.done = true;
+    const instruction = field.instruction.trim();
+    const references = this.citations.fromField(instruction);
+    if (references) {
+      field.mode = 'drop';
+      out.push({ kind: 'citation', references });
+      return;
+    }
+    if (/^ADDIN\s+(ZOTERO_BIBL|Mendeley Bibliography|EN\.REFLIST)/i.test(instruction)) {
+      // The rendered bibliography: ours is drawn from the citations.
+      field.mode = 'drop';
+      return;
+    }
+    if (/^ADDIN\s+(ZOTERO|CSL_CITATION|EN\.CITE|Citavi)/i.test(instruction)) {
+      // A citation we could not read: its text stays.
+      return;
+    }
+    const hyperlink = /^HYPERLINK\s+"([^"]*)"/.exec(instruction);
+    if (hyperlink) {
+      if (isSafeHref(hyperlink[1])) {
+        field.mode = 'link';
+        field.href = hyperlink[1];
+      }
+      return;
+    }
+    const name = instruction.split(/\s+/)[0];
+    if (name && !['REF', 'PAGEREF', 'PAGE', 'NUMPAGES', 'SEQ', 'NOTEREF', 'TOC', 'DATE'].includes(name)) {
+      this.report.note('field_dropped', name);
+    }
+  }
+
+  private fieldChar(node: XmlElement, out: Inline[]): void {
+    const type = attr(node, 'w:fldCharType');
+    if (type === 'begin')
+      this.fields.push({ instruction: '', phase: 'code', mode: 'keep', href: '', done: false });
+    const field = this.fields[this.fields.length - 1];
+    if (!field) return;
+    if (type === 'separate') {
+      this.resolveField(field, out);
+      field.phase = 'result';
+    } else if (type === 'end') {
+      this.resolveField(field, out);
+      this.fields.pop();
+    }
+  }
+
+  private run(run: XmlElement, out: Inline[], review: JsonMark[]): void {
+    const marks = this.contextMarks([...this.runMarks(run), ...review]);
+    for (const node of elements(run)) {
+      const name = node.nodeName;
+      if (name === 'w:fldChar') {
+        this.fieldChar(node, out);
+        continue;
+      }
+      if (name === 'w:instrText') {
+        const field = this.fields[this.fields.length - 1];
+        if (field && field.phase === 'code') field.instruction += node.textContent ?? '';
+        continue;
+      }
+      if (this.inField()) continue;
+      switch (name) {
+        case 'w:t':
+        case 'w:delText':
+          out.push({ kind: 'text', text: node.textContent ?? '', marks });
+          break;
+        case 'w:tab':
+          out.push({ kind: 'text', text: '\t', marks });
+          break;
+        case 'w:noBreakHyphen':
+          out.push({ kind: 'text', text: '\u2011', marks });
+          break;
+        case 'w:br':
+        case 'w:cr':
+          if (attr(node, 'w:type') !== 'page') out.push({ kind: 'break' });
+          break;
+        case 'w:footnoteReference':
+        case 'w:endnoteReference': {
+          const note = (name === 'w:footnoteReference' ? this.notes : this.endnotes).get(attr(node, 'w:id'));
+          if (note) out.push({ kind: 'footnote', blocks: this.blocks(note) });
+          break;
+        }
+        case 'w:drawing':
+        case 'w:pict': {
+          const blip = descendants(node, 'a:blip')[0];
+          const vml = descendants(node, 'v:imagedata')[0];
+          const embed = blip ? attr(blip, 'r:embed') || attr(blip, 'r:link') : attr(vml ?? null, 'r:id');
+          const image = embed ? this.image(embed) : null;
+          const caption = attr(descendants(node, 'wp:docPr')[0] ?? null, 'descr');
+          if (image) out.push({ kind: 'image', key: image.key, caption });
+          else if (!embed)
+            this.report.note('unsupported_element', name === 'w:pict' ? 'VML drawing' : 'drawing');
+          break;
+        }
+        case 'w:object':
+          this.report.note('unsupported_element', 'embedded object');
+          break;
+        case 'w:sym':
+          out.push({
+            kind: 'text',
+            text: String.fromCharCode(Number.parseInt(attr(node, 'w:char'), 16) || 0x25a1),
+            marks,
+          });
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private math(node: XmlElement, out: Inline[], display: boolean): void {
+    for (const math of node.nodeName === 'm:oMath' ? [node] : children(node, 'm:oMath')) {
+      const { latex, unknown } = ommlToLatex(math);
+      for (const name of unknown) this.report.note('equation_unconverted', name);
+      if (!latex) continue;
+      out.push(
+        display
+          ? { kind: 'display_equation', latex }
+          : { kind: 'equation', latex, marks: this.contextMarks([]) },
+      );
+    }
+  }
+
+  /** The inline content of a paragraph (or of a container inside one). */
+  private inlines(container: XmlElement, out: Inline[], review: JsonMark[]): void {
+    for (const node of elements(container)) {
+      switch (node.nodeName) {
+        case 'w:r':
+          this.run(node, out, review);
+          break;
+        case 'w:ins':
+        case 'w:moveTo':
+        case 'w:del':
+        case 'w:moveFrom': {
+          const type = node.nodeName === 'w:ins' || node.nodeName === 'w:moveTo' ? 'insertion' : 'deletion';
+          const attrs: Record<string, unknown> = {
+            user: 0,
+            username: attr(node, 'w:author'),
+            date: dateOf(attr(node, 'w:date')),
+          };
+          if (type === 'insertion') attrs.approved = false;
+          this.inlines(node, out, [...review, { type, attrs }]);
+          break;
+        }
+        case 'w:hyperlink': {
+          const rel = this.relations.get(attr(node, 'r:id'));
+          const href = rel?.external ? rel.target : '';
+          const linked: Inline[] = [];
+          this.inlines(node, linked, review);
+          for (const item of linked) {
+            if (item.kind === 'text' && href && isSafeHref(href))
+              item.marks = [...item.marks, { type: 'link', attrs: { href, title: '' } }];
+          }
+          out.push(...linked);
+          break;
+        }
+        case 'w:fldSimple': {
+          const field: Field = {
+            instruction: attr(node, 'w:instr'),
+            phase: 'result',
+            mode: 'keep',
+            href: '',
+            done: false,
+          };
+          this.fields.push(field);
+          this.resolveField(field, out);
+          this.inlines(node, out, review);
+          this.fields.pop();
+          break;
+        }
+        case 'w:commentRangeStart': {
+          const id = this.commentIds.get(attr(node, 'w:id'));
+          if (id) this.openComments.add(id);
+          break;
+        }
+        case 'w:commentRangeEnd': {
+          const id = this.commentIds.get(attr(node, 'w:id'));
+          if (id) this.openComments.delete(id);
+          break;
+        }
+        case 'm:oMath':
+          this.math(node, out, false);
+          break;
+        case 'm:oMathPara':
+          this.math(node, out, true);
+          break;
+        case 'w:sdt': {
+          const tag = attr(descendants(node, 'w:tag')[0] ?? null, 'w:val');
+          const references = tag ? this.citations.fromContentControlTag(tag) : null;
+          if (references) out.push({ kind: 'citation', references });
+          else {
+            const content = child(node, 'w:sdtContent');
+            if (content) this.inlines(content, out, review);
+          }
+          break;
+        }
+        case 'w:smartTag':
+        case 'w:customXml':
+        case 'w:dir':
+        case 'w:bdo':
+          this.inlines(node, out, review);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private table(tbl: XmlElement): Block {
+    const rows: Cell[][] = [];
+    // Per grid column: the cell a vertical merge continues.
+    const open = new Map<number, Cell>();
+    for (const tr of children(tbl, 'w:tr')) {
+      const header =
+        on(descendants(child(tr, 'w:trPr') ?? tr, 'w:tblHeader')[0] ?? null) && !!child(tr, 'w:trPr');
+      const row: Cell[] = [];
+      let column = 0;
+      for (const tc of children(tr, 'w:tc')) {
+        const props = child(tc, 'w:tcPr');
+        const span = Number(attr(props ? child(props, 'w:gridSpan') : null, 'w:val')) || 1;
+        const merge = props ? child(props, 'w:vMerge') : null;
+        if (merge && attr(merge, 'w:val') !== 'restart' && open.has(column)) {
+          const above = open.get(column);
+          if (above) above.rowspan++;
+        } else {
+          const cell: Cell = { blocks: this.blocks(tc), colspan: span, rowspan: 1, header };
+          row.push(cell);
+          if (merge) open.set(column, cell);
+          else open.delete(column);
+        }
+        column += span;
+      }
+      rows.push(row);
+    }
+    return { kind: 'table', rows };
+  }
+
+  /** The blocks of a body, a note, a comment or a table cell; lists are gathered by numbering. */
+  blocks(container: XmlElement): Block[] {
+    const out: Block[] = [];
+    // The open lists, one per level: [level, list block].
+    let lists: { level: number; ordered: boolean; block: Extract<Block, { kind: 'list' }> }[] = [];
+    const closeLists = () => {
+      lists = [];
+    };
+    const visit = (node: XmlElement) => {
+      if (node.nodeName === 'w:tbl') {
+        closeLists();
+        out.push(this.table(node));
+        return;
+      }
+      if (node.nodeName === 'w:sdt') {
+        const content = child(node, 'w:sdtContent');
+        if (content) elements(content).forEach(visit);
+        return;
+      }
+      if (node.nodeName === 'w:ins' || node.nodeName === 'w:customXml') {
+        elements(node).forEach(visit);
+        return;
+      }
+      if (node.nodeName === 'w:commentRangeStart' || node.nodeName === 'w:commentRangeEnd') {
+        const id = this.commentIds.get(attr(node, 'w:id'));
+        if (id && node.nodeName === 'w:commentRangeStart') this.openComments.add(id);
+        else if (id) this.openComments.delete(id);
+        return;
+      }
+      if (node.nodeName !== 'w:p') return;
+      const props = child(node, 'w:pPr');
+      const role = this.paragraphRole(attr(props ? child(props, 'w:pStyle') : null, 'w:val'));
+      const dropped = this.fields.some((field) => field.mode === 'drop');
+      const inlines: Inline[] = [];
+      this.inlines(node, inlines, []);
+      if (dropped && inlines.length === 0) return;
+      if (role.title && !this.title) {
+        this.title = inlines
+          .map((item) => (item.kind === 'text' ? item.text : ''))
+          .join('')
+          .trim();
+        return;
+      }
+      const numPr = props ? child(props, 'w:numPr') : null;
+      const numId = attr(numPr ? child(numPr, 'w:numId') : null, 'w:val');
+      const levels = numId && numId !== '0' ? this.numbering.get(numId) : undefined;
+      if (role.heading === undefined && levels && numPr) {
+        const level = Number(attr(child(numPr, 'w:ilvl'), 'w:val')) || 0;
+        const ordered = levels.get(level) ?? false;
+        const paragraph: Block = { kind: 'paragraph', inlines };
+        while (lists.length && lists[lists.length - 1].level > level) lists.pop();
+        let current = lists[lists.length - 1];
+        if (current && current.level === level && current.ordered !== ordered) {
+          lists.pop();
+          current = lists[lists.length - 1];
+        }
+        if (!current || current.level < level) {
+          const block: Extract<Block, { kind: 'list' }> = { kind: 'list', ordered, items: [] };
+          if (current?.block.items.length) current.block.items[current.block.items.length - 1].push(block);
+          else out.push(block);
+          lists.push({ level, ordered, block });
+          current = lists[lists.length - 1];
+        }
+        current.block.items.push([paragraph]);
+        return;
+      }
+      if (lists.length && role.heading === undefined && inlines.length && props && child(props, 'w:ind')) {
+        // An indented paragraph right after a list item continues that item.
+        const current = lists[lists.length - 1];
+        current.block.items[current.block.items.length - 1].push({ kind: 'paragraph', inlines });
+        return;
+      }
+      closeLists();
+      if (role.heading !== undefined) out.push({ kind: 'heading', level: role.heading, inlines });
+      else if (role.code) {
+        const code = inlines
+          .map((item) => (item.kind === 'text' ? item.text : item.kind === 'break' ? '\n' : ''))
+          .join('');
+        const last = out[out.length - 1];
+        if (last?.kind === 'code') last.text += `\n${code}`;
+        else out.push({ kind: 'code', text: code });
+      } else if (role.quote) {
+        const last = out[out.length - 1];
+        if (last?.kind === 'quote') last.blocks.push({ kind: 'paragraph', inlines });
+        else out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines }] });
+      } else out.push({ kind: 'paragraph', inlines });
+    };
+    elements(container).forEach(visit);
+    return out;
+  }
+}
+
+function coreTitle(files: Unzipped): string {
+  const source = text(files, 'docProps/core.xml');
+  if (!source) return '';
+  try {
+    return (descendants(parseXml(source), 'dc:title')[0]?.textContent ?? '').trim();
+  } catch {
+    return '';
+  }
+}
+
+/** Reads an unzipped .docx. */
+export function importDocx(files: Unzipped, fallbackTitle: string): ImportedDocument {
+  const source = text(files, 'word/document.xml');
+  if (source === null) throw new ImportRefused('corrupt');
+  const reader = new DocxReader(files);
+  const body = child(parseXml(source), 'w:body');
+  if (!body) throw new ImportRefused('corrupt');
+  const blocks = reader.blocks(body);
+  const title = reader.title || coreTitle(files) || fallbackTitle;
+  const bibliography = reader.citations.list();
+  const built = new DocumentBuilder(reader.report).document({ title, body: blocks, bibliography });
+  return {
+    format: 'docx',
+    title: built.title,
+    content: built.content,
+    images: reader.images,
+    bibliography,
+    threads: reader.threads,
+    notes: reader.report.list(),
+  };
+}

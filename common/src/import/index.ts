@@ -1,0 +1,29 @@
+import { importNative, isNativeArchive } from '../exchange/native';
+import { importDocx } from './docx';
+import type { ImportedDocument } from './model';
+import { importOdt } from './odt';
+import { ImportRefused, MAX_IMPORT_BYTES } from './problems';
+import { openZip, text } from './zip';
+
+/**
+ * Reads any file New document > Import takes (DOCX, ODT, our native zip), picked by content, not
+ * by name. Throws ImportRefused for what it refuses as a whole.
+ */
+export function importDocument(bytes: Uint8Array, fileName: string): ImportedDocument {
+  if (bytes.length > MAX_IMPORT_BYTES) throw new ImportRefused('too_large');
+  const files = openZip(bytes);
+  const fallbackTitle = fileName.replace(/\.[^.]+$/, '').trim();
+  const mime = text(files, 'mimetype')?.trim();
+  try {
+    if (isNativeArchive(files)) return importNative(files);
+    if (files['word/document.xml']) return importDocx(files, fallbackTitle);
+    if (mime === 'application/vnd.oasis.opendocument.text' || (files['content.xml'] && !mime)) {
+      return importOdt(files, fallbackTitle);
+    }
+  } catch (error) {
+    // Markup our readers cannot make sense of (or that breaks the schema) is a damaged file.
+    if (error instanceof ImportRefused) throw error;
+    throw new ImportRefused('corrupt', error instanceof Error ? error.message : String(error));
+  }
+  throw new ImportRefused('unknown_format');
+}

@@ -1,0 +1,500 @@
+import type { Unzipped } from 'fflate';
+import { MathMLToLaTeX } from 'mathml-to-latex';
+import { isSafeHref } from '../editor/schema';
+import { type Block, type Cell, DocumentBuilder, type Inline, type JsonMark } from './build';
+import { CitationCollector } from './citations';
+import type { ImportedDocument, ImportedImage, ImportedThread } from './model';
+import { ImportRefused, ImportReport } from './problems';
+import { attr, child, children, descendants, elements, parseXml, serialize, type XmlElement } from './xml';
+import { text } from './zip';
+
+/**
+ * ODT (OpenDocument text) to our document. Styles (automatic ones in content.xml, named ones in
+ * styles.xml) decide headings, lists and character formatting; formula objects are MathML, read
+ * with mathml-to-latex; annotations and tracked changes become our review marks; Zotero's
+ * reference marks become citations. Links to outside files (images, sections) are never fetched:
+ * the report names them.
+ */
+
+interface OdfStyle {
+  parent: string;
+  display: string;
+  marks: JsonMark[];
+  /** For list styles: ordered per level (1-based). */
+  ordered: Map<number, boolean>;
+}
+
+function textMarks(props: XmlElement | null): JsonMark[] {
+  if (!props) return [];
+  const marks: JsonMark[] = [];
+  if (attr(props, 'fo:font-style') === 'italic') marks.push({ type: 'em' });
+  const weight = attr(props, 'fo:font-weight');
+  if (weight === 'bold' || Number(weight) >= 600) marks.push({ type: 'strong' });
+  const underline = attr(props, 'style:text-underline-style');
+  if (underline && underline !== 'none') marks.push({ type: 'underline' });
+  const position = attr(props, 'style:text-position');
+  if (/^super|^33%/.test(position)) marks.push({ type: 'sup' });
+  else if (/^sub|^-33%/.test(position)) marks.push({ type: 'sub' });
+  if (attr(props, 'fo:font-variant') === 'small-caps') marks.push({ type: 'smallcaps' });
+  return marks;
+}
+
+function dateOf(value: string): number {
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? time : 0;
+}
+
+class OdtReader {
+  readonly report = new ImportReport();
+  readonly citations = new CitationCollector(this.report);
+  readonly threads: ImportedThread[] = [];
+  readonly images: ImportedImage[] = [];
+  private readonly styles = new Map<string, OdfStyle>();
+  private readonly changes = new Map<
+    string,
+    { type: string; author: string; date: number; deleted: XmlElement | null }
+  >();
+  private readonly openMarks: JsonMark[] = [];
+  private readonly openComments = new Map<string, number>();
+  /** Inside a Zotero reference mark: its rendered text is replaced by the citation. */
+  private dropping = 0;
+  title = '';
+
+  constructor(
+    private readonly files: Unzipped,
+    root: XmlElement,
+  ) {
+    const styles = text(files, 'styles.xml');
+    if (styles) this.readStyles(parseXml(styles));
+    this.readStyles(root);
+    for (const region of descendants(root, 'text:changed-region')) {
+      const change = elements(region)[0];
+      if (!change) continue;
+      const info = child(change, 'office:change-info');
+      this.changes.set(attr(region, 'text:id') || attr(region, 'xml:id'), {
+        type: change.nodeName,
+        author: info ? (child(info, 'dc:creator')?.textContent ?? '') : '',
+        date: info ? dateOf(child(info, 'dc:date')?.textContent ?? '') : 0,
+        deleted: change.nodeName === 'text:deletion' ? change : null,
+      });
+    }
+  }
+
+  private readStyles(root: XmlElement): void {
+    for (const style of [...descendants(root, 'style:style'), ...descendants(root, 'text:list-style')]) {
+      const ordered = new Map<number, boolean>();
+      for (const level of elements(style)) {
+        if (level.nodeName.startsWith('text:list-level-style-')) {
+          ordered.set(
+            Number(attr(level, 'text:level')) || 1,
+            level.nodeName === 'text:list-level-style-number',
+          );
+        }
+      }
+      this.styles.set(attr(style, 'style:name'), {
+        parent: attr(style, 'style:parent-style-name'),
+        display: (attr(style, 'style:display-name') || attr(style, 'style:name'))
+          .replace(/_20_/g, ' ')
+          .toLowerCase(),
+        marks: textMarks(child(style, 'style:text-properties')),
+        ordered,
+      });
+    }
+  }
+
+  private styleChain(name: string): OdfStyle[] {
+    const chain: OdfStyle[] = [];
+    for (let id = name, depth = 0; id && depth < 10; depth++) {
+      // A style the file uses without defining it still says what it is by its name.
+      const style = this.styles.get(id) ?? {
+        parent: '',
+        display: id.replace(/_20_/g, ' ').toLowerCase(),
+        marks: [],
+        ordered: new Map<number, boolean>(),
+      };
+      chain.push(style);
+      id = style.parent;
+    }
+    return chain;
+  }
+
+  private role(name: string): { title?: boolean; code?: boolean; quote?: boolean } {
+    for (const style of this.styleChain(name)) {
+      if (style.display === 'title') return { title: true };
+      if (/preformatted text|source code/.test(style.display)) return { code: true };
+      if (style.display === 'quotations' || style.display === 'quote') return { quote: true };
+    }
+    return {};
+  }
+
+  private spanMarks(name: string): JsonMark[] {
+    const marks: JsonMark[] = [];
+    for (const style of this.styleChain(name)) {
+      if (/emphasis/.test(style.display) && !/strong/.test(style.display)) marks.push({ type: 'em' });
+      if (/strong/.test(style.display)) marks.push({ type: 'strong' });
+      if (/source text|teletype/.test(style.display)) marks.push({ type: 'code' });
+      for (const mark of style.marks) if (!marks.some((m) => m.type === mark.type)) marks.push(mark);
+    }
+    return marks;
+  }
+
+  private image(href: string): ImportedImage | null {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('/') || href.startsWith('../')) {
+      this.report.note('external_link', href);
+      return null;
+    }
+    const path = href.replace(/^\.\//, '');
+    const bytes = this.files[path];
+    if (!bytes) {
+      this.report.note('image_unreadable', href);
+      return null;
+    }
+    const image = { key: String(this.images.length + 1), name: path.split('/').pop() ?? path, bytes };
+    this.images.push(image);
+    return image;
+  }
+
+  private formula(href: string): string | null {
+    const path = `${href.replace(/^\.\//, '').replace(/\/$/, '')}/content.xml`;
+    const source = text(this.files, path);
+    if (!source) return null;
+    const math = parseXml(source);
+    for (const annotation of [...descendants(math, 'annotation'), ...descendants(math, 'math:annotation')]) {
+      annotation.parentNode?.removeChild(annotation);
+    }
+    try {
+      const latex = MathMLToLaTeX.convert(
+        serialize(math)
+          .replace(/<(\/?)math:/g, '<$1')
+          .replace(/xmlns:math=/g, 'xmlns='),
+      );
+      return latex.trim() || null;
+    } catch {
+      return null;
+    }
+  }
+
+  private frame(frame: XmlElement, out: Inline[], alone: boolean): void {
+    const caption = (
+      child(frame, 'svg:desc')?.textContent ??
+      child(frame, 'svg:title')?.textContent ??
+      ''
+    ).trim();
+    for (const inner of elements(frame)) {
+      const href = attr(inner, 'xlink:href');
+      if (inner.nodeName === 'draw:image') {
+        const image = this.image(href);
+        if (image) out.push({ kind: 'image', key: image.key, caption });
+        return;
+      }
+      if (inner.nodeName === 'draw:object') {
+        const latex = this.formula(href);
+        if (latex)
+          out.push(
+            alone
+              ? { kind: 'display_equation', latex }
+              : { kind: 'equation', latex, marks: this.current([]) },
+          );
+        else this.report.note(/^[a-z]+:/i.test(href) ? 'external_link' : 'equation_unconverted', href);
+        return;
+      }
+      if (inner.nodeName === 'draw:text-box') {
+        for (const p of elements(inner)) this.inlines(p, out, []);
+        return;
+      }
+    }
+  }
+
+  private current(extra: JsonMark[]): JsonMark[] {
+    const marks = [...extra, ...this.openMarks];
+    for (const id of this.openComments.values()) marks.push({ type: 'comment', attrs: { id } });
+    return marks;
+  }
+
+  private annotation(node: XmlElement, out: Inline[]): void {
+    const id = this.threads.length + 1;
+    this.threads.push({
+      id,
+      resolved: false,
+      comments: [
+        {
+          author: (child(node, 'dc:creator')?.textContent ?? '').trim(),
+          date: dateOf(child(node, 'dc:date')?.textContent ?? ''),
+          text: children(node, 'text:p')
+            .map((p) => p.textContent ?? '')
+            .join('\n')
+            .trim(),
+        },
+      ],
+    });
+    const name = attr(node, 'office:name');
+    if (name) this.openComments.set(name, id);
+    else out.push({ kind: 'text', text: '\u200b', marks: [{ type: 'comment', attrs: { id } }] });
+  }
+
+  private change(id: string, out: Inline[], marks: JsonMark[]): void {
+    const change = this.changes.get(id);
+    if (!change?.deleted) return;
+    const attrs = { user: 0, username: change.author, date: change.date };
+    const deleted: Inline[] = [];
+    for (const p of children(change.deleted, 'text:p'))
+      this.inlines(p, deleted, [...marks, { type: 'deletion', attrs }]);
+    out.push(...deleted);
+  }
+
+  inlines(container: XmlElement, out: Inline[], marks: JsonMark[]): void {
+    for (let node = container.firstChild; node; node = node.nextSibling) {
+      if (node.nodeType === 3) {
+        if (!this.dropping)
+          out.push({
+            kind: 'text',
+            text: (node.nodeValue ?? '').replace(/\s+/g, ' '),
+            marks: this.current(marks),
+          });
+        continue;
+      }
+      if (node.nodeType !== 1) continue;
+      const el = node as XmlElement;
+      if (el.nodeName === 'text:reference-mark-end' && this.dropping) {
+        this.dropping--;
+        continue;
+      }
+      if (this.dropping) continue;
+      switch (el.nodeName) {
+        case 'text:span':
+          this.inlines(el, out, [...marks, ...this.spanMarks(attr(el, 'text:style-name'))]);
+          break;
+        case 'text:a': {
+          const href = attr(el, 'xlink:href');
+          this.inlines(
+            el,
+            out,
+            isSafeHref(href) ? [...marks, { type: 'link', attrs: { href, title: '' } }] : marks,
+          );
+          break;
+        }
+        case 'text:s':
+          out.push({
+            kind: 'text',
+            text: ' '.repeat(Number(attr(el, 'text:c')) || 1),
+            marks: this.current(marks),
+          });
+          break;
+        case 'text:tab':
+          out.push({ kind: 'text', text: '\t', marks: this.current(marks) });
+          break;
+        case 'text:line-break':
+          out.push({ kind: 'break' });
+          break;
+        case 'text:note':
+          out.push({ kind: 'footnote', blocks: this.blocks(child(el, 'text:note-body') ?? el) });
+          break;
+        case 'draw:frame':
+          this.frame(el, out, false);
+          break;
+        case 'draw:a':
+          for (const frame of children(el, 'draw:frame')) this.frame(frame, out, false);
+          break;
+        case 'office:annotation':
+          this.annotation(el, out);
+          break;
+        case 'office:annotation-end':
+          this.openComments.delete(attr(el, 'office:name'));
+          break;
+        case 'text:change-start': {
+          const change = this.changes.get(attr(el, 'text:change-id'));
+          if (change?.type === 'text:insertion') {
+            this.openMarks.push({
+              type: 'insertion',
+              attrs: { user: 0, username: change.author, date: change.date, approved: false },
+            });
+          }
+          break;
+        }
+        case 'text:change-end': {
+          const change = this.changes.get(attr(el, 'text:change-id'));
+          if (change?.type === 'text:insertion') this.openMarks.pop();
+          break;
+        }
+        case 'text:change':
+          this.change(attr(el, 'text:change-id'), out, marks);
+          break;
+        case 'text:reference-mark-start': {
+          const name = attr(el, 'text:name');
+          const zotero = /^ZOTERO_ITEM\s+(CSL_CITATION\s+\{[\s\S]*\})\s+RND\w+$/.exec(name);
+          const references = zotero ? this.citations.fromField(`ADDIN ${zotero[1]}`) : null;
+          if (references) {
+            out.push({ kind: 'citation', references });
+            this.dropping++;
+          }
+          break;
+        }
+        case 'text:bookmark':
+        case 'text:bookmark-start':
+        case 'text:bookmark-end':
+        case 'text:reference-mark':
+        case 'text:reference-mark-end':
+        case 'text:soft-page-break':
+        case 'office:annotation-start':
+          break;
+        case 'text:sequence':
+        case 'text:page-number':
+        case 'text:date':
+        case 'text:title':
+        case 'text:author-name':
+          this.inlines(el, out, marks);
+          break;
+        default:
+          if (el.nodeName.startsWith('text:') || el.nodeName.startsWith('draw:')) {
+            this.report.note('unsupported_element', el.nodeName);
+            this.inlines(el, out, marks);
+          }
+      }
+    }
+  }
+
+  private paragraph(el: XmlElement): Inline[] {
+    const out: Inline[] = [];
+    const frames = children(el, 'draw:frame');
+    const alone = frames.length === 1 && (el.textContent ?? '').trim() === '';
+    if (alone) this.frame(frames[0], out, true);
+    else this.inlines(el, out, []);
+    return out;
+  }
+
+  private list(el: XmlElement, styleName: string, depth: number): Block {
+    const style = attr(el, 'text:style-name') || styleName;
+    const ordered = this.styles.get(style)?.ordered.get(depth) ?? false;
+    const items: Block[][] = [];
+    for (const item of elements(el)) {
+      if (item.nodeName !== 'text:list-item' && item.nodeName !== 'text:list-header') continue;
+      const blocks: Block[] = [];
+      for (const inner of elements(item)) {
+        if (inner.nodeName === 'text:list') blocks.push(this.list(inner, style, depth + 1));
+        else blocks.push(...this.blocks(item, [inner]));
+      }
+      items.push(blocks);
+    }
+    return { kind: 'list', ordered, items };
+  }
+
+  private table(el: XmlElement): Block {
+    const rows: Cell[][] = [];
+    const visit = (node: XmlElement, header: boolean) => {
+      for (const row of elements(node)) {
+        if (row.nodeName === 'table:table-header-rows') visit(row, true);
+        else if (row.nodeName === 'table:table-rows') visit(row, header);
+        else if (row.nodeName === 'table:table-row') {
+          rows.push(
+            children(row, 'table:table-cell').map((cell) => ({
+              blocks: this.blocks(cell),
+              colspan: Number(attr(cell, 'table:number-columns-spanned')) || 1,
+              rowspan: Number(attr(cell, 'table:number-rows-spanned')) || 1,
+              header,
+            })),
+          );
+        }
+      }
+    };
+    visit(el, false);
+    return { kind: 'table', rows };
+  }
+
+  blocks(container: XmlElement, list: XmlElement[] = elements(container)): Block[] {
+    const out: Block[] = [];
+    for (const el of list) {
+      switch (el.nodeName) {
+        case 'text:h': {
+          const level = Number(attr(el, 'text:outline-level')) || 1;
+          out.push({ kind: 'heading', level, inlines: this.paragraph(el) });
+          break;
+        }
+        case 'text:p': {
+          const role = this.role(attr(el, 'text:style-name'));
+          const inlines = this.paragraph(el);
+          if (role.title && !this.title) this.title = (el.textContent ?? '').trim();
+          else if (role.code) {
+            const code = el.textContent ?? '';
+            const last = out[out.length - 1];
+            if (last?.kind === 'code') last.text += `\n${code}`;
+            else out.push({ kind: 'code', text: code });
+          } else if (role.quote) out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines }] });
+          else out.push({ kind: 'paragraph', inlines });
+          break;
+        }
+        case 'text:list':
+          out.push(this.list(el, '', 1));
+          break;
+        case 'table:table':
+          out.push(this.table(el));
+          break;
+        case 'text:section': {
+          const source = child(el, 'text:section-source');
+          if (source) this.report.note('external_link', attr(source, 'xlink:href'));
+          out.push(...this.blocks(el));
+          break;
+        }
+        case 'text:tracked-changes':
+        case 'text:sequence-decls':
+        case 'office:forms':
+        case 'text:variable-decls':
+        case 'text:user-field-decls':
+        case 'text:soft-page-break':
+        case 'text:bookmark':
+          break;
+        case 'text:change':
+          {
+            const inlines: Inline[] = [];
+            this.change(attr(el, 'text:change-id'), inlines, []);
+            if (inlines.length) out.push({ kind: 'paragraph', inlines });
+          }
+          break;
+        case 'text:table-of-content':
+        case 'text:bibliography':
+          this.report.note('unsupported_element', el.nodeName);
+          break;
+        case 'text:change-start':
+        case 'text:change-end': {
+          // A change that spans paragraphs: its marks stay open until its end.
+          const change = this.changes.get(attr(el, 'text:change-id'));
+          if (change?.type !== 'text:insertion') break;
+          if (el.nodeName === 'text:change-end') this.openMarks.pop();
+          else
+            this.openMarks.push({
+              type: 'insertion',
+              attrs: { user: 0, username: change.author, date: change.date, approved: false },
+            });
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    return out;
+  }
+}
+
+/** Reads an unzipped .odt. */
+export function importOdt(files: Unzipped, fallbackTitle: string): ImportedDocument {
+  const source = text(files, 'content.xml');
+  if (source === null) throw new ImportRefused('corrupt');
+  const root = parseXml(source);
+  const office = descendants(root, 'office:text')[0];
+  if (!office) throw new ImportRefused('corrupt');
+  const reader = new OdtReader(files, root);
+  const blocks = reader.blocks(office);
+  const meta = text(files, 'meta.xml');
+  const metaTitle = meta ? (descendants(parseXml(meta), 'dc:title')[0]?.textContent ?? '').trim() : '';
+  const title = reader.title || metaTitle || fallbackTitle;
+  const bibliography = reader.citations.list();
+  const built = new DocumentBuilder(reader.report).document({ title, body: blocks, bibliography });
+  return {
+    format: 'odt',
+    title: built.title,
+    content: built.content,
+    images: reader.images,
+    bibliography,
+    threads: reader.threads,
+    notes: reader.report.list(),
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * What an import reports (issue 19). Refusals stop the import and create nothing; notes list what
+ * was read but could not be kept. Both are codes: the browser and the server translate them
+ * (namespace `import`), so the report reads in the user's language.
+ */
+
+/** Why a file is refused as a whole. */
+export const IMPORT_REFUSALS = [
+  'unknown_format',
+  'corrupt',
+  'encrypted',
+  'zip_bomb',
+  'future_version',
+  'too_large',
+] as const;
+export type ImportRefusal = (typeof IMPORT_REFUSALS)[number];
+
+/** What could not be kept; `detail` names the thing (an element, a link, a file). */
+export const IMPORT_NOTES = [
+  'external_link',
+  'unsupported_element',
+  'image_unreadable',
+  'equation_unconverted',
+  'citation_unreadable',
+  'nested_footnote',
+  'field_dropped',
+] as const;
+export type ImportNote = (typeof IMPORT_NOTES)[number];
+
+export interface ImportNoteItem {
+  code: ImportNote;
+  detail: string;
+  /** How many times it happened (notes of the same code and detail are counted, not repeated). */
+  count: number;
+}
+
+/** Largest file we take (browser and server): 50 MB. */
+export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+
+export class ImportRefused extends Error {
+  constructor(
+    readonly code: ImportRefusal,
+    readonly detail = '',
+  ) {
+    super(`import refused: ${code}${detail ? ` (${detail})` : ''}`);
+  }
+}
+
+/** Collects notes, counting repeats. */
+export class ImportReport {
+  private readonly notes = new Map<string, ImportNoteItem>();
+
+  note(code: ImportNote, detail = ''): void {
+    const key = `${code}\u0000${detail}`;
+    const found = this.notes.get(key);
+    if (found) found.count++;
+    else this.notes.set(key, { code, detail, count: 1 });
+  }
+
+  list(): ImportNoteItem[] {
+    return [...this.notes.values()];
+  }
+}
