@@ -8,7 +8,14 @@ import { escapeXml } from './text';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
-function paragraphStyle(id: string, name: string, props: string, runProps = '', basedOn = 'Normal', next = 'Normal'): string {
+function paragraphStyle(
+  id: string,
+  name: string,
+  props: string,
+  runProps = '',
+  basedOn = 'Normal',
+  next = 'Normal',
+): string {
   return `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/><w:basedOn w:val="${basedOn}"/><w:next w:val="${next}"/><w:qFormat/><w:pPr>${props}</w:pPr><w:rPr>${runProps}</w:rPr></w:style>`;
 }
 

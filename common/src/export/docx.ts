@@ -128,7 +128,15 @@ class DocxWriter {
     for (const name of change.attrs.after as string[]) before.delete(name);
     for (const name of change.attrs.before as string[]) before.add(name);
     const old = [...before]
-      .map((name) => ({ strong: '<w:b/>', em: '<w:i/>', underline: '<w:u w:val="single"/>', smallcaps: '<w:smallCaps/>' })[name] ?? '')
+      .map(
+        (name) =>
+          ({
+            strong: '<w:b/>',
+            em: '<w:i/>',
+            underline: '<w:u w:val="single"/>',
+            smallcaps: '<w:smallCaps/>',
+          })[name] ?? '',
+      )
       .join('');
     this.tracked = true;
     return `<w:rPrChange w:id="${this.revision++}" w:author="${escapeXml(String(change.attrs.username))}" w:date="${isoDate(Number(change.attrs.date))}"><w:rPr>${old}</w:rPr></w:rPrChange>`;
@@ -202,8 +210,13 @@ class DocxWriter {
       }
       case 'citation': {
         const rendered = this.prepared.citations.get(node) || '';
-        const runs = rendered ? this.styledRuns(rendered, marks) : this.textRun(citationFallback(node), marks, deleted);
-        content = this.prepared.noteStyle && rendered ? this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${runs}</w:p>`) : runs;
+        const runs = rendered
+          ? this.styledRuns(rendered, marks)
+          : this.textRun(citationFallback(node), marks, deleted);
+        content =
+          this.prepared.noteStyle && rendered
+            ? this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${runs}</w:p>`)
+            : runs;
         break;
       }
       case 'cross_reference': {
@@ -228,7 +241,10 @@ class DocxWriter {
     const paragraphs = (text: string) =>
       text
         .split(/\n+/)
-        .map((line) => `<w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`)
+        .map(
+          (line) =>
+            `<w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`,
+        )
         .join('');
     const initials = (name: string) =>
       name
@@ -290,20 +306,35 @@ class DocxWriter {
           ? this.paragraph(
               node,
               'ListParagraph',
-              index === 0 ? `<w:numPr><w:ilvl w:val="${list.level}"/><w:numId w:val="${list.numId}"/></w:numPr>` : `<w:ind w:left="${720 * (list.level + 1)}"/>`,
+              index === 0
+                ? `<w:numPr><w:ilvl w:val="${list.level}"/><w:numId w:val="${list.numId}"/></w:numPr>`
+                : `<w:ind w:left="${720 * (list.level + 1)}"/>`,
             )
           : this.paragraph(node);
       case 'heading': {
         const paragraph = this.paragraph(node, `Heading${node.attrs.level}`);
         const id = String(node.attrs.id);
-        return id ? paragraph.replace(/(<\/w:pPr>)/, `$1<w:bookmarkStart w:id="${this.bookmark}" w:name="${bookmarkName(id)}"/>`).replace(/<\/w:p>$/, `<w:bookmarkEnd w:id="${this.bookmark++}"/></w:p>`) : paragraph;
+        return id
+          ? paragraph
+              .replace(
+                /(<\/w:pPr>)/,
+                `$1<w:bookmarkStart w:id="${this.bookmark}" w:name="${bookmarkName(id)}"/>`,
+              )
+              .replace(/<\/w:p>$/, `<w:bookmarkEnd w:id="${this.bookmark++}"/></w:p>`)
+          : paragraph;
       }
       case 'blockquote':
-        return this.blocks(node).replace(/<w:p>(?!<w:pPr>)/g, '<w:p><w:pPr><w:pStyle w:val="BlockText"/></w:pPr>');
+        return this.blocks(node).replace(
+          /<w:p>(?!<w:pPr>)/g,
+          '<w:p><w:pPr><w:pStyle w:val="BlockText"/></w:pPr>',
+        );
       case 'code_block':
         return (node.textContent || '')
           .split('\n')
-          .map((line) => `<w:p><w:pPr><w:pStyle w:val="SourceCode"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`)
+          .map(
+            (line) =>
+              `<w:p><w:pPr><w:pStyle w:val="SourceCode"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`,
+          )
           .join('');
       case 'horizontal_rule':
         return '<w:p><w:pPr><w:pBdr><w:bottom w:val="single" w:sz="6" w:space="1" w:color="auto"/></w:pBdr></w:pPr></w:p>';
@@ -313,7 +344,11 @@ class DocxWriter {
         let numId = list?.numId ?? 0;
         if (!list || node.type.name === 'ordered_list') {
           numId = this.nums.length + 1;
-          this.nums.push({ id: numId, ordered: node.type.name === 'ordered_list', start: Number(node.attrs.start ?? 1) });
+          this.nums.push({
+            id: numId,
+            ordered: node.type.name === 'ordered_list',
+            start: Number(node.attrs.start ?? 1),
+          });
         }
         let out = '';
         node.forEach((item) => {
@@ -369,8 +404,12 @@ class DocxWriter {
     if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
       const math = mathXml(String(node.attrs.equation), true);
       const target = this.prepared.numbers.get(node);
-      const number = target ? `<w:r><w:tab/><w:t xml:space="preserve">${escapeXml(target.label)}</w:t></w:r>` : '';
-      const body = math ? `<m:oMathPara>${math}</m:oMathPara>` : `<w:r><w:t xml:space="preserve">${escapeXml(String(node.attrs.equation))}</w:t></w:r>`;
+      const number = target
+        ? `<w:r><w:tab/><w:t xml:space="preserve">${escapeXml(target.label)}</w:t></w:r>`
+        : '';
+      const body = math
+        ? `<m:oMathPara>${math}</m:oMathPara>`
+        : `<w:r><w:t xml:space="preserve">${escapeXml(String(node.attrs.equation))}</w:t></w:r>`;
       return `<w:p><w:pPr><w:pStyle w:val="Equation"/></w:pPr>${this.bookmarked(String(node.attrs.id), body + number)}</w:p>${caption ? this.caption(node, caption) : ''}`;
     }
     const file = this.images.get(String(node.attrs.src));
@@ -384,7 +423,8 @@ class DocxWriter {
       const n = this.drawing++;
       picture = `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="${cx}" cy="${cy}"/><wp:docPr id="${n}" name="Figure ${n}" descr="${escapeXml(caption)}"/><wp:cNvGraphicFramePr><a:graphicFrameLocks noChangeAspect="1"/></wp:cNvGraphicFramePr><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="${n}" name="${file.name}"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="${rid}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
     }
-    const align = node.attrs.aligned === 'left' ? 'left' : node.attrs.aligned === 'right' ? 'right' : 'center';
+    const align =
+      node.attrs.aligned === 'left' ? 'left' : node.attrs.aligned === 'right' ? 'right' : 'center';
     return `<w:p><w:pPr><w:pStyle w:val="Figure"/><w:jc w:val="${align}"/></w:pPr>${picture}</w:p>${this.caption(node, caption)}`;
   }
 
@@ -393,14 +433,18 @@ class DocxWriter {
   front(): string {
     const p = this.prepared;
     let out = `<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr>${this.inlineChildren(p.doc.firstChild)}</w:p>`;
-    if (p.subtitle) out += `<w:p><w:pPr><w:pStyle w:val="Subtitle"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(p.subtitle)}</w:t></w:r></w:p>`;
+    if (p.subtitle)
+      out += `<w:p><w:pPr><w:pStyle w:val="Subtitle"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(p.subtitle)}</w:t></w:r></w:p>`;
     for (const person of p.authors) {
       const line = [authorName(person), person.institution].filter(Boolean).join(', ');
       out += `<w:p><w:pPr><w:pStyle w:val="Author"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`;
     }
     if (p.abstract) {
       out += `<w:p><w:pPr><w:pStyle w:val="AbstractTitle"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(String(p.abstract.attrs.title || 'Abstract'))}</w:t></w:r></w:p>`;
-      out += this.blocks(p.abstract).replace(/<w:p>(?!<w:pPr>)/g, '<w:p><w:pPr><w:pStyle w:val="Abstract"/></w:pPr>');
+      out += this.blocks(p.abstract).replace(
+        /<w:p>(?!<w:pPr>)/g,
+        '<w:p><w:pPr><w:pStyle w:val="Abstract"/></w:pPr>',
+      );
     }
     if (p.keywords.length)
       out += `<w:p><w:pPr><w:pStyle w:val="Keywords"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(p.keywords.join(', '))}</w:t></w:r></w:p>`;
@@ -420,7 +464,9 @@ class DocxWriter {
     if (!p.bibliography.length) return '';
     const title = documentLabel('bibliography', p.language);
     return `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(title)}</w:t></w:r></w:p>${p.bibliography
-      .map((entry) => `<w:p><w:pPr><w:pStyle w:val="Bibliography"/></w:pPr>${this.styledRuns(entry, [])}</w:p>`)
+      .map(
+        (entry) => `<w:p><w:pPr><w:pStyle w:val="Bibliography"/></w:pPr>${this.styledRuns(entry, [])}</w:p>`,
+      )
       .join('')}`;
   }
 
@@ -433,12 +479,16 @@ class DocxWriter {
     const comments = `${XML_HEAD}<w:comments ${NS}>${this.comments.join('')}</w:comments>`;
     const footer = `${XML_HEAD}<w:ftr ${NS}><w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p></w:ftr>`;
     const imageRels = [...this.images.values()].map(
-      (file, index) => `<Relationship Id="rIdImage${index + 1}" Type="${REL}/image" Target="media/${file.name}"/>`,
+      (file, index) =>
+        `<Relationship Id="rIdImage${index + 1}" Type="${REL}/image" Target="media/${file.name}"/>`,
     );
     const linkRels = this.rels
       .map((rel, index) => ({ rel, id: `rId${101 + index}` }))
       .filter(({ rel }) => rel.startsWith('hyperlink\u0000'))
-      .map(({ rel, id }) => `<Relationship Id="${id}" Type="${REL}/hyperlink" Target="${escapeXml(rel.split('\u0000')[1])}" TargetMode="External"/>`);
+      .map(
+        ({ rel, id }) =>
+          `<Relationship Id="${id}" Type="${REL}/hyperlink" Target="${escapeXml(rel.split('\u0000')[1])}" TargetMode="External"/>`,
+      );
     const documentRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rIdNumbering" Type="${REL}/numbering" Target="numbering.xml"/><Relationship Id="rIdSettings" Type="${REL}/settings" Target="settings.xml"/><Relationship Id="rIdFootnotes" Type="${REL}/footnotes" Target="footnotes.xml"/><Relationship Id="rIdComments" Type="${REL}/comments" Target="comments.xml"/><Relationship Id="rIdFooter" Type="${REL}/footer" Target="footer1.xml"/>${imageRels.join('')}${linkRels.join('')}</Relationships>`;
     const types = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/><Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/></Types>`;
     const rootRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/><Relationship Id="rId3" Type="${REL}/extended-properties" Target="docProps/app.xml"/></Relationships>`;

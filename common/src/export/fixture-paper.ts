@@ -24,7 +24,13 @@ export interface FixtureSize {
   paragraphs: number;
 }
 
-export const FIXTURE_PAPER: FixtureSize = { sections: 5, equations: 10, citations: 20, figures: 3, paragraphs: 2 };
+export const FIXTURE_PAPER: FixtureSize = {
+  sections: 5,
+  equations: 10,
+  citations: 20,
+  figures: 3,
+  paragraphs: 2,
+};
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -86,9 +92,22 @@ function entry(index: number): EntryData {
     entry_key: `source${index}`,
     bib_type: book ? 'book' : 'article',
     fields: {
-      author: [{ family: text(['Lovelace', 'Noether', 'Ramanujan', 'Hopper', 'Turing'][index % 5] + (index > 4 ? index : '')), given: text('Ada') }],
+      author: [
+        {
+          family: text(
+            ['Lovelace', 'Noether', 'Ramanujan', 'Hopper', 'Turing'][index % 5] + (index > 4 ? index : ''),
+          ),
+          given: text('Ada'),
+        },
+      ],
       title: text(`On the structure of problem ${index}`),
-      ...(book ? { publisher: [text('Open Press')], location: [text('Berlin')] } : { journaltitle: text('Journal of Examples'), volume: text(String(10 + index)), pages: [[text(String(index * 10 + 1)), text(String(index * 10 + 9))]] }),
+      ...(book
+        ? { publisher: [text('Open Press')], location: [text('Berlin')] }
+        : {
+            journaltitle: text('Journal of Examples'),
+            volume: text(String(10 + index)),
+            pages: [[text(String(index * 10 + 1)), text(String(index * 10 + 9))]],
+          }),
       date: String(1990 + index),
     } as unknown as EntryData['fields'],
     cats: [],
@@ -120,7 +139,10 @@ export interface FixturePaper {
 }
 
 /** Builds the paper; `imageSrc(n)` names the n-th figure's image (tests: /media/images/<hash>.png). */
-export function fixturePaper(size: FixtureSize = FIXTURE_PAPER, title = 'Structures of Example Problems'): FixturePaper {
+export function fixturePaper(
+  size: FixtureSize = FIXTURE_PAPER,
+  title = 'Structures of Example Problems',
+): FixturePaper {
   const s = schema.nodes;
   const base = createDocument(schema, standardArticle, { title, language: 'en-US' });
   const headings: string[] = [];
@@ -129,7 +151,11 @@ export function fixturePaper(size: FixtureSize = FIXTURE_PAPER, title = 'Structu
   const comments: string[] = [];
   const images: Record<string, ExportImage> = {};
   const threads: CommentThread[] = [];
-  const ins = schema.marks.insertion.create({ user: 2, username: 'Grace Hopper', date: Date.UTC(2024, 0, 2) });
+  const ins = schema.marks.insertion.create({
+    user: 2,
+    username: 'Grace Hopper',
+    date: Date.UTC(2024, 0, 2),
+  });
   const del = schema.marks.deletion.create({ user: 2, username: 'Grace Hopper', date: Date.UTC(2024, 0, 3) });
   let citationsLeft = size.citations;
   let equationsLeft = size.equations;
@@ -138,7 +164,12 @@ export function fixturePaper(size: FixtureSize = FIXTURE_PAPER, title = 'Structu
   const cite = (format: 'autocite' | 'textcite') => {
     citationsLeft--;
     const n = citeIndex++ % size.citations;
-    return s.citation.create({ format, references: [{ id: `1-${n}`, prefix: '', locator: format === 'autocite' && n % 3 === 0 ? String(n + 5) : '' }] });
+    return s.citation.create({
+      format,
+      references: [
+        { id: `1-${n}`, prefix: '', locator: format === 'autocite' && n % 3 === 0 ? String(n + 5) : '' },
+      ],
+    });
   };
   const body: PMNode[] = [];
   const sectionsWanted = Math.max(size.sections, 1);
@@ -148,7 +179,11 @@ export function fixturePaper(size: FixtureSize = FIXTURE_PAPER, title = 'Structu
     body.push(s.heading.create({ level: 1, id: `H${section}` }, schema.text(heading)));
     const paragraphsHere = section === sectionsWanted - 1 ? size.paragraphs : size.paragraphs;
     for (let p = 0; p < paragraphsHere; p++) {
-      const content: PMNode[] = [schema.text(`This paragraph ${p + 1} of section ${section + 1} discusses the results in detail, with `)];
+      const content: PMNode[] = [
+        schema.text(
+          `This paragraph ${p + 1} of section ${section + 1} discusses the results in detail, with `,
+        ),
+      ];
       const perParagraph = Math.ceil(size.citations / (sectionsWanted * size.paragraphs));
       for (let c = 0; c < perParagraph && citationsLeft > 0; c++) {
         content.push(cite(c % 2 ? 'textcite' : 'autocite'), schema.text(' and '));
@@ -169,7 +204,23 @@ export function fixturePaper(size: FixtureSize = FIXTURE_PAPER, title = 'Structu
       const threadId = 501;
       const commentText = 'Please check this claim.';
       comments.push(commentText);
-      threads.push({ id: threadId, user: 1, resolved: false, assigned: null, created: Date.UTC(2024, 0, 1), comments: [{ id: 1, user: 1, name: 'Ada Lovelace', text: commentText, created: Date.UTC(2024, 0, 1), updated: Date.UTC(2024, 0, 1) }] });
+      threads.push({
+        id: threadId,
+        user: 1,
+        resolved: false,
+        assigned: null,
+        created: Date.UTC(2024, 0, 1),
+        comments: [
+          {
+            id: 1,
+            user: 1,
+            name: 'Ada Lovelace',
+            text: commentText,
+            created: Date.UTC(2024, 0, 1),
+            updated: Date.UTC(2024, 0, 1),
+          },
+        ],
+      });
       body.push(
         s.paragraph.create(null, [
           schema.text('A claim that needs a comment', [schema.marks.comment.create({ id: threadId })]),
@@ -201,9 +252,15 @@ export function fixturePaper(size: FixtureSize = FIXTURE_PAPER, title = 'Structu
         ]),
       );
       const cell = (value: string, attrs: Record<string, number> = {}) =>
-        s.table_cell.create({ colspan: 1, rowspan: 1, ...attrs }, s.paragraph.create(null, value ? schema.text(value) : null));
+        s.table_cell.create(
+          { colspan: 1, rowspan: 1, ...attrs },
+          s.paragraph.create(null, value ? schema.text(value) : null),
+        );
       const header = (value: string, attrs: Record<string, number> = {}) =>
-        s.table_header.create({ colspan: 1, rowspan: 1, ...attrs }, s.paragraph.create(null, schema.text(value)));
+        s.table_header.create(
+          { colspan: 1, rowspan: 1, ...attrs },
+          s.paragraph.create(null, schema.text(value)),
+        );
       body.push(
         s.table.create({ id: 'T0', caption: 'Measured values' }, [
           s.table_row.create(null, [header('Group', { rowspan: 2 }), header('Results', { colspan: 2 })]),
@@ -216,13 +273,32 @@ export function fixturePaper(size: FixtureSize = FIXTURE_PAPER, title = 'Structu
     if (figuresLeft > 0) {
       const n = size.figures - figuresLeft;
       figuresLeft--;
-      const png = stripedPng(120 + n * 10, 80, [[200, 80, 60], [60, 160, 90], [70, 90, 200]][n % 3] as [number, number, number]);
+      const png = stripedPng(
+        120 + n * 10,
+        80,
+        [
+          [200, 80, 60],
+          [60, 160, 90],
+          [70, 90, 200],
+        ][n % 3] as [number, number, number],
+      );
       const src = `/media/images/${(n + 1).toString(16).padStart(64, '0')}.png`;
       images[src] = { data: png, type: 'image/png' };
-      body.push(s.figure.create({ id: `F${n}`, category: 'figure', image: n + 1, src, caption: `A striped image number ${n + 1}`, width: 60 }));
+      body.push(
+        s.figure.create({
+          id: `F${n}`,
+          category: 'figure',
+          image: n + 1,
+          src,
+          caption: `A striped image number ${n + 1}`,
+          width: 60,
+        }),
+      );
     }
     if (section % 3 === 1) {
-      body.push(s.heading.create({ level: 2, id: `H${section}b` }, schema.text(`Details of section ${section + 1}`)));
+      body.push(
+        s.heading.create({ level: 2, id: `H${section}b` }, schema.text(`Details of section ${section + 1}`)),
+      );
       headings.push(`Details of section ${section + 1}`);
       if (equationsLeft > 0) {
         const latex = EQUATIONS[(size.equations - equationsLeft) % EQUATIONS.length];
@@ -252,17 +328,35 @@ export function fixturePaper(size: FixtureSize = FIXTURE_PAPER, title = 'Structu
       parts.push(
         part.type.create(part.attrs, [
           s.contributor.create({ firstname: 'Ada', lastname: 'Lovelace', institution: 'Analytical Society' }),
-          s.contributor.create({ firstname: 'Emmy', lastname: 'Noether', institution: 'University of Göttingen' }),
+          s.contributor.create({
+            firstname: 'Emmy',
+            lastname: 'Noether',
+            institution: 'University of Göttingen',
+          }),
         ]),
       );
     else if (id === 'abstract')
-      parts.push(part.type.create(part.attrs, s.paragraph.create(null, schema.text('We study example problems and their structures.'))));
-    else if (id === 'keywords') parts.push(part.type.create(part.attrs, [s.keyword.create({ keyword: 'structures' }), s.keyword.create({ keyword: 'examples' })]));
+      parts.push(
+        part.type.create(
+          part.attrs,
+          s.paragraph.create(null, schema.text('We study example problems and their structures.')),
+        ),
+      );
+    else if (id === 'keywords')
+      parts.push(
+        part.type.create(part.attrs, [
+          s.keyword.create({ keyword: 'structures' }),
+          s.keyword.create({ keyword: 'examples' }),
+        ]),
+      );
     else parts.push(part);
   });
   const entries = new Map<string, EntryData>();
   for (let i = 0; i < size.citations && i < 200; i++) entries.set(`1-${i}`, entry(i));
-  const doc = addToBibliography(EditorState.create({ doc: base.type.create(base.attrs, parts) }).tr, entries).doc;
+  const doc = addToBibliography(
+    EditorState.create({ doc: base.type.create(base.attrs, parts) }).tr,
+    entries,
+  ).doc;
   doc.check();
   return {
     doc,

@@ -1,6 +1,11 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import type { CslJson } from '../bibliography/citation-render';
-import { type Cluster, type RenderedCitations, renderDocumentCitations } from '../bibliography/cluster-render';
+import {
+  type Cluster,
+  type EngineCache,
+  type RenderedCitations,
+  renderDocumentCitations,
+} from '../bibliography/cluster-render';
 import type { EntryData } from '../bibliography/types';
 import { type NumberedTarget, type Numbering, numberDocument } from '../editor/academic-numbering';
 import { schema } from '../editor/schema';
@@ -26,7 +31,7 @@ export interface ExportInput {
   /** The bytes of the figures' images, by their `src` (/media/images/<hash>.<ext>). */
   images: Record<string, ExportImage>;
   /** The document's citation style and its locales (null: citations as their keys). */
-  csl: { style: CslJson; locales: Record<string, CslJson>; locale: string } | null;
+  csl: { name: string; style: CslJson; locales: Record<string, CslJson>; locale: string } | null;
 }
 
 export interface Contributor {
@@ -70,8 +75,14 @@ function partId(node: PMNode): string {
   return String(node.attrs.id);
 }
 
-/** Reads the content and renders what every format needs. */
-export function prepareDocument(input: ExportInput): PreparedDocument {
+/**
+ * Reads the content and renders what every format needs. `engines` keeps citeproc engines between
+ * exports (building one for a large style costs seconds), keyed by style and locale.
+ */
+export function prepareDocument(
+  input: ExportInput,
+  engines?: Map<string, { current?: EngineCache; key: string }>,
+): PreparedDocument {
   const doc = schema.nodeFromJSON(input.content);
   doc.check();
   let subtitle = '';
@@ -95,10 +106,14 @@ export function prepareDocument(input: ExportInput): PreparedDocument {
         if (partId(part) === 'subtitle') subtitle = part.textContent;
         break;
       case 'contributors_part':
-        part.forEach((person) => authors.push({ ...(person.attrs as Contributor) }));
+        part.forEach((person) => {
+          authors.push({ ...(person.attrs as Contributor) });
+        });
         break;
       case 'tags_part':
-        part.forEach((keyword) => keywords.push(String(keyword.attrs.keyword)));
+        part.forEach((keyword) => {
+          keywords.push(String(keyword.attrs.keyword));
+        });
         break;
       case 'richtext_part':
         if (partId(part) === 'abstract') abstract = part;
@@ -117,8 +132,23 @@ export function prepareDocument(input: ExportInput): PreparedDocument {
     references: node.attrs.references,
   }));
   let rendered: RenderedCitations = { styleClass: 'in-text', citations: [], bibliography: [] };
-  if (input.csl && clusters.length)
-    rendered = renderDocumentCitations(input.csl.style, input.csl.locales, input.csl.locale, entries, clusters);
+  if (input.csl && clusters.length) {
+    const key = `${input.csl.name}|${input.csl.locale}`;
+    let cache = engines?.get(key);
+    if (engines && !cache) {
+      cache = { key };
+      engines.set(key, cache);
+    }
+    rendered = renderDocumentCitations(
+      input.csl.style,
+      input.csl.locales,
+      input.csl.locale,
+      entries,
+      clusters,
+      'html',
+      cache,
+    );
+  }
   const citations = new Map<PMNode, string>();
   citationNodes.forEach((node, index) => {
     citations.set(node, rendered.citations[index] ?? '');

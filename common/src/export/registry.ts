@@ -1,3 +1,4 @@
+import type { EngineCache } from '../bibliography/cluster-render';
 import { exportDocx } from './docx';
 import { type ExportInput, type PreparedDocument, prepareDocument } from './model';
 import { fileBaseName } from './text';
@@ -35,8 +36,12 @@ export interface ExportedFile {
 }
 
 /** Runs one format on the input: the file with its name from the document's title. */
-export async function exportDocument(format: ExportFormatName, input: ExportInput): Promise<ExportedFile> {
-  const prepared = prepareDocument(input);
+export async function exportDocument(
+  format: ExportFormatName,
+  input: ExportInput,
+  engines?: Map<string, { current?: EngineCache; key: string }>,
+): Promise<ExportedFile> {
+  const prepared = prepareDocument(input, engines);
   const spec: ExportFormat = EXPORT_FORMATS[format];
   const data = await spec.build(prepared);
   return { name: `${fileBaseName(prepared.title)}.${spec.extension}`, mime: spec.mime, data };

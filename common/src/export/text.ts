@@ -27,7 +27,9 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
     if (name[0] === '#')
-      return String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1)));
+      return String.fromCodePoint(
+        name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1)),
+      );
     return ENTITIES[name.toLowerCase()] ?? whole;
   });
 }
@@ -90,7 +92,8 @@ export function citeprocToXhtml(html: string): string {
 export function fileBaseName(title: string): string {
   const cleaned = title
     .normalize('NFC')
-    .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ')
+    .replace(INVALID_XML, '')
+    .replace(/[\\/:*?"<>|\t\r\n]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 100)

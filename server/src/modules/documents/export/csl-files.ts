@@ -42,8 +42,12 @@ export async function loadCsl(style: string, language: string): Promise<NonNulla
   const locale = cslLocaleOf(language);
   const safe = /^[a-z0-9-]+$/.test(style) ? style : 'apa';
   const compact = await readJson(`styles/${safe}.json`).catch(() => readJson('styles/apa.json'));
-  const [own, fallback] = await Promise.all([readJson(`locale-data/${locale}.json`), readJson(`locale-data/${DEFAULT_LOCALE}.json`)]);
+  const [own, fallback] = await Promise.all([
+    readJson(`locale-data/${locale}.json`),
+    readJson(`locale-data/${DEFAULT_LOCALE}.json`),
+  ]);
   return {
+    name: safe,
     style: expandNode(compact as unknown as CompactNode) as unknown as CslJson,
     locales: { [locale]: own, [DEFAULT_LOCALE]: fallback },
     locale,
