@@ -1,5 +1,7 @@
 import type { EngineCache } from '../bibliography/cluster-render';
 import { exportDocx } from './docx';
+import { exportEpub } from './epub';
+import { exportHtml } from './html';
 import { type ExportInput, type PreparedDocument, prepareDocument } from './model';
 import { fileBaseName } from './text';
 
@@ -21,6 +23,8 @@ export const EXPORT_FORMATS = {
     mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     build: exportDocx,
   },
+  html: { extension: 'zip', mime: 'application/zip', build: exportHtml },
+  epub: { extension: 'epub', mime: 'application/epub+zip', build: exportEpub },
 } satisfies Record<string, ExportFormat>;
 
 export type ExportFormatName = keyof typeof EXPORT_FORMATS;
