@@ -30,9 +30,13 @@ describe.each(ENGINES)('document export API (%s)', (engine) => {
     const paper = fixturePaper(undefined, title);
     const upload = await owner.call(usermediaApi.save, {
       title: 'Stripes',
-      image: new File([paper.input.images[Object.keys(paper.input.images)[0]].data], 'stripes.png', {
-        type: 'image/png',
-      }),
+      image: new File(
+        [new Uint8Array(paper.input.images[Object.keys(paper.input.images)[0]].data)],
+        'stripes.png',
+        {
+          type: 'image/png',
+        },
+      ),
     });
     expect(upload.status, upload.text).toBe(201);
     const src = saveImageResponse.parse(upload.json()).values?.image ?? '';
