@@ -2,6 +2,7 @@ import type { EngineCache } from '../bibliography/cluster-render';
 import { exportDocx } from './docx';
 import { exportEpub } from './epub';
 import { exportHtml } from './html';
+import { exportJats } from './jats';
 import { exportLatex } from './latex';
 import { type ExportInput, type PreparedDocument, prepareDocument } from './model';
 import { fileBaseName } from './text';
@@ -26,6 +27,7 @@ export const EXPORT_FORMATS = {
   },
   html: { extension: 'zip', mime: 'application/zip', build: exportHtml },
   latex: { extension: 'zip', mime: 'application/zip', build: exportLatex },
+  jats: { extension: 'zip', mime: 'application/zip', build: exportJats },
   epub: { extension: 'epub', mime: 'application/epub+zip', build: exportEpub },
 } satisfies Record<string, ExportFormat>;
 
