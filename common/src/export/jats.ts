@@ -196,7 +196,7 @@ class JatsWriter {
         const target = this.prepared.numbers.get(node);
         const label = target ? `<label>${escapeXml(target.label)}</label>` : '';
         if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation))
-          return `<disp-formula${id}>${label}${jatsMath(String(node.attrs.equation), true)}</disp-formula>`;
+          return `<p><disp-formula${id}>${label}${jatsMath(String(node.attrs.equation), true)}</disp-formula></p>`;
         const file = this.images.get(String(node.attrs.src));
         const graphic = file
           ? `<graphic xlink:href="${file.name}" mimetype="image" mime-subtype="${file.name.split('.').pop() === 'jpg' ? 'jpeg' : file.name.split('.').pop()}"/>`
