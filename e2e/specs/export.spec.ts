@@ -25,8 +25,11 @@ test('File > Export > Word document downloads a DOCX with the heading and the ma
   await page.locator('.doc-title').click();
   await page.keyboard.type('Growth of ink');
   await body(page).locator('p').first().click();
-  await page.getByLabel('Text style').selectOption({ label: 'Heading 1' });
   await page.keyboard.type('Results in brief');
+  await page.getByLabel('Text style').selectOption({ label: 'Heading 1' });
+  await expect(body(page).locator('h1')).toHaveText('Results in brief');
+  await body(page).locator('h1').click();
+  await page.keyboard.press('End');
   await page.keyboard.press('Enter');
   await page.keyboard.type('Energy $x^2$ grows.');
   await expect(body(page).locator('.doc-equation math msup')).toHaveCount(1);
