@@ -5,6 +5,7 @@ import { documentLabel } from '../editor/academic-numbering';
 import { imageFiles } from './images';
 import { authorName, citationFallback, type PreparedDocument } from './model';
 import { citeprocToXhtml, escapeXml } from './text';
+import { figureSources, NodeWriter } from './writer';
 
 /**
  * HTML of a document, well-formed XHTML so that the same markup serves the HTML zip, the EPUB and
@@ -39,13 +40,15 @@ function xhtmlMath(latex: string, display: boolean): string | null {
     .replace(/&nbsp;/g, '&#160;');
 }
 
-export class HtmlWriter {
+export class HtmlWriter extends NodeWriter {
   private readonly notes: string[] = [];
 
   constructor(
     private readonly prepared: PreparedDocument,
     private readonly options: HtmlOptions,
-  ) {}
+  ) {
+    super();
+  }
 
   private wrapMarks(content: string, marks: readonly Mark[]): string | null {
     let out = content;
@@ -110,22 +113,6 @@ export class HtmlWriter {
       }
     }
     return this.wrapMarks(content, node.marks) ?? '';
-  }
-
-  inlineContent(node: PMNode): string {
-    let out = '';
-    node.forEach((child) => {
-      out += this.inline(child);
-    });
-    return out;
-  }
-
-  blocks(parent: PMNode): string {
-    let out = '';
-    parent.forEach((node) => {
-      out += this.block(node);
-    });
-    return out;
   }
 
   private caption(node: PMNode, text: string): string {
@@ -254,12 +241,7 @@ del { background: #fce8e6; }
 
 /** The image files the HTML-based formats carry (types every reader shows). */
 export function webImages(prepared: PreparedDocument) {
-  const srcs: string[] = [];
-  prepared.doc.descendants((node) => {
-    if (node.type.name === 'figure' && node.attrs.src) srcs.push(String(node.attrs.src));
-    return true;
-  });
-  return imageFiles(srcs, prepared.images, (image) =>
+  return imageFiles(figureSources(prepared.doc), prepared.images, (image) =>
     ['image/png', 'image/jpeg', 'image/gif', 'image/svg+xml'].includes(image.type),
   );
 }

@@ -7,6 +7,7 @@ import { documentLabel } from '../editor/academic-numbering';
 import { imageFiles } from './images';
 import type { PreparedDocument } from './model';
 import { escapeXml, htmlToText } from './text';
+import { figureSources, NodeWriter } from './writer';
 
 /**
  * JATS 1.3 (Archiving and Interchange) export: article XML with MathML (and the LaTeX source as
@@ -38,17 +39,13 @@ const MARKS: Record<string, string> = {
   smallcaps: 'sc',
 };
 
-class JatsWriter {
+class JatsWriter extends NodeWriter {
   readonly notes: string[] = [];
   readonly images: ReturnType<typeof imageFiles>;
 
   constructor(private readonly prepared: PreparedDocument) {
-    const srcs: string[] = [];
-    prepared.doc.descendants((node) => {
-      if (node.type.name === 'figure' && node.attrs.src) srcs.push(String(node.attrs.src));
-      return true;
-    });
-    this.images = imageFiles(srcs, prepared.images, (image) =>
+    super();
+    this.images = imageFiles(figureSources(prepared.doc), prepared.images, (image) =>
       ['image/png', 'image/jpeg', 'image/gif'].includes(image.type),
     );
   }
@@ -117,14 +114,6 @@ class JatsWriter {
     return this.marks(content, node.marks) ?? '';
   }
 
-  inlineContent(node: PMNode): string {
-    let out = '';
-    node.forEach((child) => {
-      out += this.inline(child);
-    });
-    return out;
-  }
-
   /** Blocks, with sections opened at each heading and closed at the next of its level or above. */
   section(parent: PMNode): string {
     let out = '';
@@ -143,14 +132,6 @@ class JatsWriter {
       } else out += this.block(node);
     });
     return out + '</sec>'.repeat(open.length);
-  }
-
-  blocks(parent: PMNode): string {
-    let out = '';
-    parent.forEach((node) => {
-      out += this.block(node);
-    });
-    return out;
   }
 
   block(node: PMNode): string {

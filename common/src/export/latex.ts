@@ -5,6 +5,7 @@ import { exportBiblatex } from '../bibliography/export';
 import type { EntryData } from '../bibliography/types';
 import { imageFiles } from './images';
 import { authorName, type PreparedDocument } from './model';
+import { figureSources, NodeWriter } from './writer';
 
 /**
  * LaTeX export: a zip of document.tex (LuaLaTeX, biblatex with biber), bibliography.bib (BibLaTeX,
@@ -62,18 +63,14 @@ const MARKS: Record<string, string> = {
   smallcaps: '\\textsc',
 };
 
-class LatexWriter {
+class LatexWriter extends NodeWriter {
   readonly cited = new Set<string>();
   readonly images: ReturnType<typeof imageFiles>;
 
   constructor(private readonly prepared: PreparedDocument) {
-    const srcs: string[] = [];
-    prepared.doc.descendants((node) => {
-      if (node.type.name === 'figure' && node.attrs.src) srcs.push(String(node.attrs.src));
-      return true;
-    });
+    super();
     this.images = imageFiles(
-      srcs,
+      figureSources(prepared.doc),
       prepared.images,
       (image) => image.type === 'image/png' || image.type === 'image/jpeg',
     );
@@ -148,22 +145,6 @@ class LatexWriter {
       }
     }
     return this.marks(content, node.marks) ?? '';
-  }
-
-  inlineContent(node: PMNode): string {
-    let out = '';
-    node.forEach((child) => {
-      out += this.inline(child);
-    });
-    return out;
-  }
-
-  blocks(parent: PMNode): string {
-    let out = '';
-    parent.forEach((node) => {
-      out += this.block(node);
-    });
-    return out;
   }
 
   block(node: PMNode): string {

@@ -8,6 +8,7 @@ import {
 } from '../bibliography/cluster-render';
 import type { EntryData } from '../bibliography/types';
 import { type NumberedTarget, type Numbering, numberDocument } from '../editor/academic-numbering';
+import type { Contributor } from '../editor/commands';
 import { schema } from '../editor/schema';
 import type { CommentThread } from '../ws/review-messages';
 
@@ -34,13 +35,7 @@ export interface ExportInput {
   csl: { name: string; style: CslJson; locales: Record<string, CslJson>; locale: string } | null;
 }
 
-export interface Contributor {
-  firstname: string;
-  lastname: string;
-  email: string;
-  institution: string;
-  orcid: string;
-}
+export type { Contributor };
 
 /** The document read once for all exporters: parts sorted out, numbering and citations done. */
 export interface PreparedDocument {
