@@ -62,6 +62,8 @@ export interface TestResponse {
   status: number;
   headers: Headers;
   text: string;
+  /** The raw body (files such as exports). */
+  bytes: Uint8Array;
   /** The body parsed as JSON (throws when it is not JSON). */
   json: <T = Record<string, unknown>>() => T;
   setCookies: SetCookie[];
@@ -113,11 +115,13 @@ export class TestClient {
       if (gone) this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }
-    const text = await response.text();
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
     return {
       status: response.status,
       headers: response.headers,
       text,
+      bytes,
       json: <T>() => JSON.parse(text) as T,
       setCookies,
     };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import * as documents from '../documents';
 import { endpoint } from '../endpoint';
 
@@ -42,6 +43,16 @@ export const documentsApi = {
     path: '/api/documents/access/get/',
     request: documents.accessGetRequest,
     response: documents.accessGetResponse,
+  }),
+  /**
+   * The document as a file in one export format (issue 19; formats in common/src/export/registry.ts
+   * plus pdf), for anyone who may read it. Answers the file (Content-Disposition with its name from
+   * the title), not JSON; 404 for an unknown format or a document the user cannot see.
+   */
+  export: endpoint({
+    method: 'GET',
+    path: '/api/documents/:id/export/:format/',
+    response: z.instanceof(Uint8Array),
   }),
   accessSave: endpoint({
     method: 'POST',

@@ -12,6 +12,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { parseInput, route } from '../../http/endpoint';
+import { HttpError } from '../../http/errors';
 import { requireUser } from '../../http/session';
 import { readmitLive } from '../../ws/hub';
 import { registerContactRemovedHook } from '../contacts/hooks';
@@ -23,6 +24,8 @@ import { deleteDocuments } from './commands/delete-documents';
 import { getAccess } from './commands/get-access';
 import { moveDocument } from './commands/move-document';
 import { saveAccess } from './commands/save-access';
+import { exportFile } from './export/export-file';
+import { attachmentHeader } from './export/gather-input';
 import { requireOwner, requireVisible } from './policies';
 import { presentDocument } from './presenters';
 import { listVisibleDocuments } from './queries';
@@ -78,6 +81,19 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
       const { id } = parseInput(request, documentsApi.accessGet);
       await requireOwner(ctx.db, user.id, id);
       return { access: await getAccess(ctx.db, user.id, id) };
+    });
+
+    route(app, documentsApi.export, async (request, reply) => {
+      const user = requireUser(request);
+      const id = Number(request.params.id);
+      if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(404);
+      const document = await requireVisible(ctx.db, user.id, id);
+      const file = await exportFile(ctx, user.id, document, request.params.format);
+      reply.header('content-disposition', attachmentHeader(file.name));
+      reply.header('cache-control', 'private, no-store');
+      return reply
+        .type(file.mime)
+        .send(Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength));
     });
 
     route(app, documentsApi.accessSave, async (request): Promise<z.infer<typeof doneResponse>> => {

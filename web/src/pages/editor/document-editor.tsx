@@ -21,6 +21,7 @@ import { useConfiguration, useCurrentUser } from '../../app/configuration/app-co
 import { usePageTitle } from '../../app/page-title';
 import { useUnsavedChanges } from '../../app/router/hooks';
 import { navigate } from '../../app/router/navigation';
+import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import type { SocketFactory } from '../../ws/connector';
 import { isAcademicPanel } from './academic/academic-actions';
 import { AcademicDialog } from './academic/academic-dialogs';
@@ -40,6 +41,7 @@ import {
   WordCountDialog,
 } from './editor-panels';
 import { type CaretInfo, editorPlugins, footnotePlugins } from './editor-plugins';
+import { runExport } from './export/run-export';
 import { FootnoteView } from './footnote-view';
 import { OfflineEditorStatus } from './offline-status';
 import { contributorsPartView, contributorView, keywordView, tagsPartView } from './part-views';
@@ -82,6 +84,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const [pending, setPending] = useState<PendingComment | null>(null);
   const [activeThread, setActiveThread] = useState<number | null>(null);
   const [notice, setNotice] = useState('');
+  const [exporting, setExporting] = useState(false);
   const reviewRef = useRef<{
     mustSuggest(): boolean;
     highlighted: ReadonlySet<number>;
@@ -316,6 +319,17 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     } else if (action.panel) {
       setCitationAt(null);
       setPanel(action.panel);
+    } else if (action.special === 'export' && action.exportFormat) {
+      setExporting(true);
+      setNotice('');
+      runExport({
+        format: action.exportFormat,
+        documentId: entry.id,
+        doc: current.state.doc,
+        threads: review.threads.values(),
+      })
+        .catch(() => setNotice(t('export:failed')))
+        .finally(() => setExporting(false));
     } else if (action.special === 'print') window.print();
     else if (action.special === 'close') close();
   };
@@ -400,6 +414,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         {connection.load === 'ready' && !connection.canWrite ? <p>{t('status.readOnly')}</p> : null}
         {connection.load === 'ready' && connection.mustSuggest ? <p>{tReview('suggestingOnly')}</p> : null}
         {notice ? <p className="editor-notice">{notice}</p> : null}
+        <WaitOverlay active={exporting} message={t('export:busy')} />
         {connection.restored ? <p className="editor-notice">{tReview('restoredNotice')}</p> : null}
         <OfflineEditorStatus connection={connection} />
       </div>

@@ -38,6 +38,7 @@ import { redo, undo } from 'prosemirror-history';
 import type { Command, EditorState } from 'prosemirror-state';
 import { isInTable } from 'prosemirror-tables';
 import { ACADEMIC_ACTIONS, type AcademicPanelId } from './academic/academic-actions';
+import { type ExportMenuFormat, exportActions } from './export/export-actions';
 import { REVIEW_ACTIONS } from './review/review-actions';
 
 /**
@@ -86,8 +87,11 @@ export interface EditorActionSpec {
   active?(state: EditorState): boolean;
   /** Opens a dialog or panel instead of running a command. */
   panel?: PanelId;
-  /** Neither a command nor a panel: handled by the page (print, close). */
-  special?: 'print' | 'close';
+  /** Neither a command nor a panel: handled by the page (print, close, export). */
+  special?: 'print' | 'close' | 'export';
+  /** Drawn inside a submenu of its menu (the submenu's title key is `<ns>:submenu.<name>`). */
+  submenu?: 'export';
+  exportFormat?: ExportMenuFormat;
 }
 
 function mark(
@@ -129,6 +133,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     writes: true,
     panel: 'settings',
   },
+  ...exportActions(['docx', 'latex', 'jats', 'epub', 'html', 'pdf']),
   {
     id: 'editor.print',
     title: 'action.print',

@@ -1,7 +1,15 @@
 import type { TFunction } from 'i18next';
-import { Check } from 'lucide-react';
+import { Check, ChevronRight } from 'lucide-react';
 import type { EditorView } from 'prosemirror-view';
-import { Button, Menu, MenuItem, MenuTrigger, Popover, Separator } from 'react-aria-components';
+import {
+  Button,
+  Menu,
+  MenuItem,
+  MenuTrigger,
+  Popover,
+  Separator,
+  SubmenuTrigger,
+} from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { bindingLabel } from '../../actions/key-binding';
 import { EDITOR_ACTIONS, type EditorActionSpec, MENUS } from './editor-actions';
@@ -31,7 +39,40 @@ function visible(action: EditorActionSpec, canWrite: boolean): boolean {
   return canWrite || !action.writes;
 }
 
-/** File, Edit, Insert, Format, Tools, Help: menus of the action table. */
+function runLater(
+  actions: readonly EditorActionSpec[],
+  key: unknown,
+  run: (action: EditorActionSpec) => void,
+) {
+  const action = actions.find((a) => a.id === key);
+  // After the menu has closed and handed the focus back, so that the action can move it
+  // on (into the text, a new footnote, a dialog).
+  if (action) setTimeout(() => run(action), 0);
+}
+
+function disabledKeys(actions: readonly EditorActionSpec[], view: EditorView): string[] {
+  return actions.filter((action) => !isEnabled(action, view)).map((action) => action.id);
+}
+
+function menuItem(action: EditorActionSpec, view: EditorView, t: TFunction) {
+  const checked = action.active?.(view.state);
+  return (
+    <MenuItem
+      key={action.id}
+      id={action.id}
+      className="menu-item editor-menu-item"
+      textValue={t(action.title, action.titleOptions)}
+    >
+      <span className="editor-menu-check" aria-hidden="true">
+        {checked ? <Check size={16} /> : null}
+      </span>
+      <span className="editor-menu-label">{t(action.title, action.titleOptions)}</span>
+      {action.keys ? <kbd className="editor-menu-keys">{bindingLabel(action.keys)}</kbd> : null}
+    </MenuItem>
+  );
+}
+
+/** File, Edit, Insert, Format, Tools, Help: menus of the action table (File > Export a submenu). */
 export function EditorMenuBar({ view, canWrite, run, may }: MenuProps) {
   const { t } = useTranslation('editor');
   return (
@@ -50,38 +91,44 @@ export function EditorMenuBar({ view, canWrite, run, may }: MenuProps) {
               <Menu
                 className="menu"
                 aria-label={t(`menu.${menu}`)}
-                onAction={(key) => {
-                  const action = actions.find((a) => a.id === key);
-                  // After the menu has closed and handed the focus back, so that the action can move it
-                  // on (into the text, a new footnote, a dialog).
-                  if (action) setTimeout(() => run(action), 0);
-                }}
-                disabledKeys={actions.filter((action) => !isEnabled(action, view)).map((action) => action.id)}
+                onAction={(key) => runLater(actions, key, run)}
+                disabledKeys={disabledKeys(actions, view)}
               >
-                {groups.flatMap((group, index) => [
-                  ...(index > 0 ? [<Separator key={`sep-${group}`} className="menu-separator" />] : []),
-                  ...actions
-                    .filter((action) => action.group === group)
-                    .map((action) => {
-                      const checked = action.active?.(view.state);
+                {groups.flatMap((group, index) => {
+                  const inGroup = actions.filter((action) => action.group === group);
+                  const submenus = [...new Set(inGroup.flatMap((action) => action.submenu ?? []))];
+                  return [
+                    ...(index > 0 ? [<Separator key={`sep-${group}`} className="menu-separator" />] : []),
+                    ...submenus.map((name) => {
+                      const items = inGroup.filter((action) => action.submenu === name);
+                      const label = t(`${name}:submenu`);
                       return (
-                        <MenuItem
-                          key={action.id}
-                          id={action.id}
-                          className="menu-item editor-menu-item"
-                          textValue={t(action.title, action.titleOptions)}
-                        >
-                          <span className="editor-menu-check" aria-hidden="true">
-                            {checked ? <Check size={16} /> : null}
-                          </span>
-                          <span className="editor-menu-label">{t(action.title, action.titleOptions)}</span>
-                          {action.keys ? (
-                            <kbd className="editor-menu-keys">{bindingLabel(action.keys)}</kbd>
-                          ) : null}
-                        </MenuItem>
+                        <SubmenuTrigger key={`submenu-${name}`}>
+                          <MenuItem
+                            id={`submenu-${name}`}
+                            className="menu-item editor-menu-item"
+                            textValue={label}
+                          >
+                            <span className="editor-menu-check" aria-hidden="true" />
+                            <span className="editor-menu-label">{label}</span>
+                            <ChevronRight aria-hidden="true" size={16} />
+                          </MenuItem>
+                          <Popover className="menu-popover">
+                            <Menu
+                              className="menu"
+                              aria-label={label}
+                              onAction={(key) => runLater(items, key, run)}
+                              disabledKeys={disabledKeys(items, view)}
+                            >
+                              {items.map((action) => menuItem(action, view, t))}
+                            </Menu>
+                          </Popover>
+                        </SubmenuTrigger>
                       );
                     }),
-                ])}
+                    ...inGroup.filter((action) => !action.submenu).map((action) => menuItem(action, view, t)),
+                  ];
+                })}
               </Menu>
             </Popover>
           </MenuTrigger>

@@ -1,0 +1,93 @@
+// Export of a 50-page paper (issue 19): ~20,000 words, 100 equations, 200 citations, 20 figures,
+// to every format, against pandoc converting the same content from its own JSON in the same run.
+// Goal: each under 3 s and no worse than 2x pandoc. Prints figures; asserts nothing.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
+import { prepareDocument } from '@scriptorium/common/export/model';
+import { EXPORT_FORMATS, type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
+import { strFromU8, unzipSync } from 'fflate';
+import { loadCsl } from '../server/src/modules/documents/export/csl-files';
+import { exportPdf } from '../server/src/modules/documents/export/pdf';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const paper = fixturePaper({ sections: 40, equations: 100, citations: 200, figures: 20, paragraphs: 20 });
+paper.input.csl = await loadCsl('apa', 'en-US');
+const dir = mkdtempSync(path.join(tmpdir(), 'bench-export-'));
+const engines = new Map();
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function time(work: () => unknown): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    await work();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+// pandoc's own JSON of the same content: read once from our HTML export (not timed).
+const html = unzipSync((await exportDocument('html', paper.input, engines)).data);
+for (const [name, data] of Object.entries(html)) {
+  execFileSync('mkdir', ['-p', path.dirname(path.join(dir, name))]);
+  writeFileSync(path.join(dir, name), data);
+}
+execFileSync(
+  'pandoc',
+  ['-f', 'html', '-t', 'json', '-o', path.join(dir, 'paper.json'), path.join(dir, 'index.html')],
+  { cwd: dir },
+);
+const words = strFromU8(html['index.html'])
+  .replace(/<[^>]+>/g, ' ')
+  .split(/\s+/)
+  .filter(Boolean).length;
+console.log(
+  `paper: ${words} words, ${paper.equations.length} equations, ${paper.entries} cited entries, 20 figures`,
+);
+
+const PANDOC: Partial<Record<ExportFormatName, string>> = {
+  docx: 'docx',
+  latex: 'latex',
+  jats: 'jats',
+  epub: 'epub3',
+  html: 'html',
+};
+console.log('format  ours(ms)  pandoc(ms)  ratio');
+for (const format of Object.keys(EXPORT_FORMATS) as ExportFormatName[]) {
+  const ours = await time(() => exportDocument(format, paper.input, engines));
+  const to = PANDOC[format];
+  const theirs = to
+    ? await time(() =>
+        execFileSync(
+          'pandoc',
+          [
+            '-f',
+            'json',
+            '-t',
+            to,
+            '--mathml',
+            '-s',
+            '-o',
+            path.join(dir, `out.${to}`),
+            path.join(dir, 'paper.json'),
+          ],
+          { cwd: dir },
+        ),
+      )
+    : Number.NaN;
+  console.log(
+    `${format.padEnd(7)} ${ours.toFixed(0).padStart(8)}  ${Number.isNaN(theirs) ? '       -' : theirs.toFixed(0).padStart(10)}  ${Number.isNaN(theirs) ? '-' : (ours / theirs).toFixed(2)}`,
+  );
+}
+const pdf = await time(() => exportPdf(prepareDocument(paper.input, engines)));
+console.log(
+  `pdf     ${pdf.toFixed(0).padStart(8)}         -  - (Chromium start included; pandoc's PDF needs LaTeX)`,
+);
+rmSync(dir, { recursive: true, force: true });

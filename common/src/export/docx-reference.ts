@@ -1,0 +1,84 @@
+import { escapeXml } from './text';
+
+/**
+ * The default reference document of the DOCX export, written by our own code: the styles,
+ * numbering and settings parts that the exporter fills its content into. A journal's own
+ * reference document can later replace these parts (the content names only these style ids).
+ */
+
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+
+function paragraphStyle(
+  id: string,
+  name: string,
+  props: string,
+  runProps = '',
+  basedOn = 'Normal',
+  next = 'Normal',
+): string {
+  return `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/><w:basedOn w:val="${basedOn}"/><w:next w:val="${next}"/><w:qFormat/><w:pPr>${props}</w:pPr><w:rPr>${runProps}</w:rPr></w:style>`;
+}
+
+export function referenceStyles(language: string): string {
+  const headings = [1, 2, 3, 4, 5, 6]
+    .map((level) =>
+      paragraphStyle(
+        `Heading${level}`,
+        `heading ${level}`,
+        `<w:keepNext/><w:spacing w:before="${level === 1 ? 360 : 240}" w:after="120"/><w:outlineLvl w:val="${level - 1}"/>`,
+        `<w:b/><w:sz w:val="${[32, 28, 26, 24, 24, 24][level - 1]}"/>`,
+      ),
+    )
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:styles xmlns:w="${W}"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Liberation Serif" w:hAnsi="Liberation Serif" w:eastAsia="Liberation Serif" w:cs="Liberation Serif"/><w:sz w:val="24"/><w:szCs w:val="24"/><w:lang w:val="${escapeXml(language)}"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after="120" w:line="276" w:lineRule="auto"/></w:pPr></w:pPrDefault></w:docDefaults>
+<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:qFormat/></w:style>
+${paragraphStyle('Title', 'Title', '<w:jc w:val="center"/><w:spacing w:after="240"/>', '<w:b/><w:sz w:val="40"/>')}
+${paragraphStyle('Subtitle', 'Subtitle', '<w:jc w:val="center"/>', '<w:sz w:val="30"/>')}
+${paragraphStyle('Author', 'Author', '<w:jc w:val="center"/>')}
+${paragraphStyle('AbstractTitle', 'Abstract Title', '<w:keepNext/><w:jc w:val="center"/>', '<w:b/>')}
+${paragraphStyle('Abstract', 'Abstract', '<w:ind w:left="567" w:right="567"/>', '<w:sz w:val="22"/>')}
+${paragraphStyle('Keywords', 'Keywords', '<w:ind w:left="567" w:right="567"/>', '<w:sz w:val="22"/>')}
+${headings}
+${paragraphStyle('BlockText', 'Block Text', '<w:ind w:left="567" w:right="567"/>')}
+${paragraphStyle('SourceCode', 'Source Code', '<w:spacing w:after="0"/>', '<w:rFonts w:ascii="Liberation Mono" w:hAnsi="Liberation Mono"/><w:sz w:val="20"/>')}
+${paragraphStyle('Caption', 'caption', '<w:jc w:val="center"/><w:spacing w:after="240"/>', '<w:i/><w:sz w:val="20"/>')}
+${paragraphStyle('Figure', 'Figure', '<w:keepNext/><w:jc w:val="center"/>')}
+${paragraphStyle('Equation', 'Equation', '<w:jc w:val="center"/>')}
+${paragraphStyle('ListParagraph', 'List Paragraph', '<w:spacing w:after="60"/>')}
+${paragraphStyle('FootnoteText', 'footnote text', '<w:spacing w:after="0"/>', '<w:sz w:val="20"/>')}
+${paragraphStyle('CommentText', 'annotation text', '', '<w:sz w:val="20"/>')}
+${paragraphStyle('Bibliography', 'Bibliography', '<w:ind w:left="567" w:hanging="567"/>')}
+${paragraphStyle('TableContents', 'Table Contents', '<w:spacing w:after="0"/>')}
+<w:style w:type="character" w:styleId="FootnoteReference"><w:name w:val="footnote reference"/><w:rPr><w:vertAlign w:val="superscript"/></w:rPr></w:style>
+<w:style w:type="character" w:styleId="CommentReference"><w:name w:val="annotation reference"/><w:rPr><w:sz w:val="16"/></w:rPr></w:style>
+<w:style w:type="character" w:styleId="Hyperlink"><w:name w:val="Hyperlink"/><w:rPr><w:color w:val="0563C1"/><w:u w:val="single"/></w:rPr></w:style>
+<w:style w:type="character" w:styleId="VerbatimChar"><w:name w:val="Verbatim Char"/><w:rPr><w:rFonts w:ascii="Liberation Mono" w:hAnsi="Liberation Mono"/></w:rPr></w:style>
+<w:style w:type="table" w:default="1" w:styleId="TableNormal"><w:name w:val="Normal Table"/><w:tblPr><w:tblInd w:w="0" w:type="dxa"/><w:tblCellMar><w:top w:w="0" w:type="dxa"/><w:left w:w="108" w:type="dxa"/><w:bottom w:w="0" w:type="dxa"/><w:right w:w="108" w:type="dxa"/></w:tblCellMar></w:tblPr></w:style>
+<w:style w:type="table" w:styleId="TableGrid"><w:name w:val="Table Grid"/><w:basedOn w:val="TableNormal"/><w:tblPr><w:tblBorders><w:top w:val="single" w:sz="4" w:space="0" w:color="000000"/><w:left w:val="single" w:sz="4" w:space="0" w:color="000000"/><w:bottom w:val="single" w:sz="4" w:space="0" w:color="000000"/><w:right w:val="single" w:sz="4" w:space="0" w:color="000000"/><w:insideH w:val="single" w:sz="4" w:space="0" w:color="000000"/><w:insideV w:val="single" w:sz="4" w:space="0" w:color="000000"/></w:tblBorders></w:tblPr></w:style>
+</w:styles>`;
+}
+
+/** Bullets (abstract 1) and decimal numbers (abstract 2) on nine levels; `nums` adds one instance per list. */
+export function referenceNumbering(nums: { id: number; ordered: boolean; start: number }[]): string {
+  const levels = (ordered: boolean) =>
+    Array.from({ length: 9 }, (_, level) => {
+      const indent = 720 * (level + 1);
+      const format = ordered ? '<w:numFmt w:val="decimal"/>' : '<w:numFmt w:val="bullet"/>';
+      const text = ordered ? `%${level + 1}.` : ['•', '◦', '▪'][level % 3];
+      return `<w:lvl w:ilvl="${level}"><w:start w:val="1"/>${format}<w:lvlText w:val="${text}"/><w:lvlJc w:val="left"/><w:pPr><w:ind w:left="${indent}" w:hanging="360"/></w:pPr></w:lvl>`;
+    }).join('');
+  const instances = nums
+    .map(
+      (num) =>
+        `<w:num w:numId="${num.id}"><w:abstractNumId w:val="${num.ordered ? 2 : 1}"/>${num.ordered ? `<w:lvlOverride w:ilvl="0"><w:startOverride w:val="${num.start}"/></w:lvlOverride>` : ''}</w:num>`,
+    )
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:numbering xmlns:w="${W}"><w:abstractNum w:abstractNumId="1"><w:multiLevelType w:val="hybridMultilevel"/>${levels(false)}</w:abstractNum><w:abstractNum w:abstractNumId="2"><w:multiLevelType w:val="hybridMultilevel"/>${levels(true)}</w:abstractNum>${instances}</w:numbering>`;
+}
+
+export function referenceSettings(language: string, tracked: boolean): string {
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:settings xmlns:w="${W}" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math">${tracked ? '' : ''}<w:defaultTabStop w:val="720"/><w:characterSpacingControl w:val="doNotCompress"/><w:footnotePr><w:footnote w:id="-1"/><w:footnote w:id="0"/></w:footnotePr><m:mathPr><m:mathFont m:val="Cambria Math"/></m:mathPr><w:themeFontLang w:val="${escapeXml(language)}"/><w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat></w:settings>`;
+}

@@ -1,0 +1,524 @@
+import { zipSync } from 'fflate';
+import { mml2omml } from 'mathml2omml';
+import type { Mark, Node as PMNode } from 'prosemirror-model';
+import { TableMap } from 'prosemirror-tables';
+import { renderLatex } from '../editor/academic-math';
+import { documentLabel } from '../editor/academic-numbering';
+import { referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
+import { imageFiles, imageSize } from './images';
+import { authorName, citationFallback, type PreparedDocument } from './model';
+import { escapeXml, htmlToRuns } from './text';
+
+/**
+ * DOCX (Office Open XML) export: the content filled into our reference document
+ * (docx-reference.ts). Equations are native Office math (OMML, from Temml's MathML), comments and
+ * tracked changes native Word comments and revisions, footnotes real footnotes.
+ */
+
+const NS = [
+  'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"',
+  'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"',
+  'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"',
+  'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"',
+  'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"',
+  'xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"',
+].join(' ');
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+/** Text width of the page (A4 or Letter less 2.5 cm margins), in EMU. */
+const EMU_PER_TWIP = 635;
+
+interface PageSize {
+  width: number;
+  height: number;
+  margin: number;
+}
+
+const PAGES: Record<string, PageSize> = {
+  A4: { width: 11906, height: 16838, margin: 1417 },
+  'US Letter': { width: 12240, height: 15840, margin: 1440 },
+};
+
+function isoDate(ms: number): string {
+  return new Date(ms > 0 ? ms : Date.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function bookmarkName(id: string): string {
+  return `ref_${id.replace(/[^A-Za-z0-9_]/g, '_')}`.slice(0, 40);
+}
+
+function mathXml(latex: string, display: boolean): string | null {
+  const result = renderLatex(latex, display);
+  if (!result.ok) return null;
+  try {
+    // The namespace declarations on m:oMath are those of the document: drop the repeats.
+    return mml2omml(result.mathml).replace(/ xmlns:[mw]="[^"]*"/g, '');
+  } catch {
+    return null;
+  }
+}
+
+class DocxWriter {
+  private readonly footnotes: string[] = [];
+  private readonly comments: string[] = [];
+  private readonly nums: { id: number; ordered: boolean; start: number }[] = [];
+  private readonly images: Map<string, { name: string; image: import('./model').ExportImage }>;
+  private readonly rels: string[] = [];
+  private revision = 100000;
+  private drawing = 1;
+  private bookmark = 200000;
+  /** Comment ids already opened, and the text node where each one ends. */
+  private readonly openedComments = new Set<number>();
+  private readonly lastCommentNode = new Map<number, PMNode>();
+  private readonly page: PageSize;
+  tracked = false;
+
+  constructor(private readonly prepared: PreparedDocument) {
+    this.page = PAGES[prepared.paperSize];
+    const srcs: string[] = [];
+    prepared.doc.descendants((node) => {
+      if (node.type.name === 'figure' && node.attrs.src) srcs.push(String(node.attrs.src));
+      for (const mark of node.marks)
+        if (mark.type.name === 'comment' && prepared.threads.has(Number(mark.attrs.id)))
+          this.lastCommentNode.set(Number(mark.attrs.id), node);
+      return true;
+    });
+    this.images = imageFiles(srcs, prepared.images, (image) => imageSize(image) !== null);
+    for (const { name } of this.images.values()) this.rels.push(name);
+  }
+
+  // Runs ------------------------------------------------------------------------------------
+
+  private runProps(marks: readonly Mark[], extra = ''): string {
+    let props = '';
+    for (const mark of marks) {
+      switch (mark.type.name) {
+        case 'strong':
+          props += '<w:b/>';
+          break;
+        case 'em':
+          props += '<w:i/>';
+          break;
+        case 'smallcaps':
+          props += '<w:smallCaps/>';
+          break;
+        case 'underline':
+          props += '<w:u w:val="single"/>';
+          break;
+        case 'sup':
+          props += '<w:vertAlign w:val="superscript"/>';
+          break;
+        case 'sub':
+          props += '<w:vertAlign w:val="subscript"/>';
+          break;
+        case 'code':
+          props = `<w:rStyle w:val="VerbatimChar"/>${props}`;
+          break;
+      }
+    }
+    const change = marks.find((mark) => mark.type.name === 'format_change');
+    if (change) props += this.formatChange(change, marks);
+    props += extra;
+    return props ? `<w:rPr>${props}</w:rPr>` : '';
+  }
+
+  /** A formatting suggestion: the run's properties before the change. */
+  private formatChange(change: Mark, marks: readonly Mark[]): string {
+    const before = new Set(marks.map((mark) => mark.type.name));
+    for (const name of change.attrs.after as string[]) before.delete(name);
+    for (const name of change.attrs.before as string[]) before.add(name);
+    const old = [...before]
+      .map(
+        (name) =>
+          ({
+            strong: '<w:b/>',
+            em: '<w:i/>',
+            underline: '<w:u w:val="single"/>',
+            smallcaps: '<w:smallCaps/>',
+          })[name] ?? '',
+      )
+      .join('');
+    this.tracked = true;
+    return `<w:rPrChange w:id="${this.revision++}" w:author="${escapeXml(String(change.attrs.username))}" w:date="${isoDate(Number(change.attrs.date))}"><w:rPr>${old}</w:rPr></w:rPrChange>`;
+  }
+
+  private textRun(text: string, marks: readonly Mark[], deleted: boolean): string {
+    const tag = deleted ? 'w:delText' : 'w:t';
+    return `<w:r>${this.runProps(marks)}<${tag} xml:space="preserve">${escapeXml(text)}</${tag}></w:r>`;
+  }
+
+  private styledRuns(html: string, marks: readonly Mark[]): string {
+    return htmlToRuns(html)
+      .map((run) => {
+        const props = `${run.italic ? '<w:i/>' : ''}${run.bold ? '<w:b/>' : ''}${run.smallcaps ? '<w:smallCaps/>' : ''}${run.sup ? '<w:vertAlign w:val="superscript"/>' : run.sub ? '<w:vertAlign w:val="subscript"/>' : ''}`;
+        return `<w:r>${this.runProps(marks, props)}<w:t xml:space="preserve">${escapeXml(run.text)}</w:t></w:r>`;
+      })
+      .join('');
+  }
+
+  /** Wraps content in the revision its tracked-change marks say. */
+  private tracked_(content: string, marks: readonly Mark[]): string {
+    let out = content;
+    const deletion = marks.find((mark) => mark.type.name === 'deletion');
+    const insertion = marks.find((mark) => mark.type.name === 'insertion' && !mark.attrs.approved);
+    if (deletion) {
+      this.tracked = true;
+      out = `<w:del w:id="${this.revision++}" w:author="${escapeXml(String(deletion.attrs.username))}" w:date="${isoDate(Number(deletion.attrs.date))}">${out}</w:del>`;
+    }
+    if (insertion) {
+      this.tracked = true;
+      out = `<w:ins w:id="${this.revision++}" w:author="${escapeXml(String(insertion.attrs.username))}" w:date="${isoDate(Number(insertion.attrs.date))}">${out}</w:ins>`;
+    }
+    return out;
+  }
+
+  private inline(node: PMNode): string {
+    const marks = node.marks;
+    const deleted = marks.some((mark) => mark.type.name === 'deletion');
+    let out = '';
+    // Comment ranges start before the first text they mark and end after the last.
+    for (const mark of marks) {
+      const id = Number(mark.attrs.id);
+      if (mark.type.name === 'comment' && this.lastCommentNode.has(id) && !this.openedComments.has(id)) {
+        this.openedComments.add(id);
+        out += `<w:commentRangeStart w:id="${id}"/>`;
+      }
+    }
+    let content = '';
+    switch (node.type.name) {
+      case 'text': {
+        const link = marks.find((mark) => mark.type.name === 'link');
+        content = this.textRun(node.text ?? '', marks, deleted);
+        if (link) {
+          const href = String(link.attrs.href);
+          content = href.startsWith('#')
+            ? `<w:hyperlink w:anchor="${bookmarkName(href.slice(1))}">${content}</w:hyperlink>`
+            : `<w:hyperlink r:id="${this.relation('hyperlink', href)}">${content}</w:hyperlink>`;
+        }
+        break;
+      }
+      case 'hard_break':
+        content = '<w:r><w:br/></w:r>';
+        break;
+      case 'footnote':
+        content = this.footnote(this.blocks(node));
+        break;
+      case 'equation': {
+        const math = mathXml(String(node.attrs.equation), false);
+        content = math ?? this.textRun(`$${node.attrs.equation}$`, marks, deleted);
+        break;
+      }
+      case 'citation': {
+        const rendered = this.prepared.citations.get(node) || '';
+        const runs = rendered
+          ? this.styledRuns(rendered, marks)
+          : this.textRun(citationFallback(node), marks, deleted);
+        content =
+          this.prepared.noteStyle && rendered
+            ? this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${runs}</w:p>`)
+            : runs;
+        break;
+      }
+      case 'cross_reference': {
+        const target = this.prepared.numbering.byId.get(String(node.attrs.id));
+        const text = target?.label ?? String(node.attrs.title || '??');
+        content = `<w:hyperlink w:anchor="${bookmarkName(String(node.attrs.id))}">${this.textRun(text, marks, deleted)}</w:hyperlink>`;
+        break;
+      }
+    }
+    out += this.tracked_(content, marks);
+    for (const mark of marks) {
+      const id = Number(mark.attrs.id);
+      if (mark.type.name === 'comment' && this.lastCommentNode.get(id) === node) out += this.commentEnd(id);
+    }
+    return out;
+  }
+
+  private commentEnd(id: number): string {
+    const thread = this.prepared.threads.get(id);
+    if (!thread) return '';
+    const [first, ...answers] = thread.comments;
+    const paragraphs = (text: string) =>
+      text
+        .split(/\n+/)
+        .map(
+          (line) =>
+            `<w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`,
+        )
+        .join('');
+    const initials = (name: string) =>
+      name
+        .split(/\s+/)
+        .map((part) => part[0] ?? '')
+        .join('')
+        .slice(0, 4);
+    this.comments.push(
+      `<w:comment w:id="${id}" w:author="${escapeXml(first.name)}" w:date="${isoDate(first.created)}" w:initials="${escapeXml(initials(first.name))}"><w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:annotationRef/></w:r></w:p>${paragraphs(first.text)}${answers.map((answer) => paragraphs(`${answer.name}: ${answer.text}`)).join('')}</w:comment>`,
+    );
+    return `<w:commentRangeEnd w:id="${id}"/><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:commentReference w:id="${id}"/></w:r>`;
+  }
+
+  private footnote(content: string): string {
+    const id = this.footnotes.length + 1;
+    const withReference = content.replace(
+      /^<w:p>(<w:pPr>.*?<\/w:pPr>)?/,
+      (_, props: string | undefined) =>
+        `<w:p>${props ?? '<w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>'}<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> </w:t></w:r>`,
+    );
+    this.footnotes.push(`<w:footnote w:id="${id}">${withReference}</w:footnote>`);
+    return `<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="${id}"/></w:r>`;
+  }
+
+  private relation(type: 'hyperlink' | 'image', target: string): string {
+    this.rels.push(`${type}\u0000${target}`);
+    return `rId${100 + this.rels.length}`;
+  }
+
+  // Blocks ----------------------------------------------------------------------------------
+
+  private paragraph(node: PMNode, style = '', extraProps = '', prefix = ''): string {
+    let inner = '';
+    node.forEach((child) => {
+      inner += this.inline(child);
+    });
+    const props = `${style ? `<w:pStyle w:val="${style}"/>` : ''}${extraProps}`;
+    return `<w:p>${props ? `<w:pPr>${props}</w:pPr>` : ''}${prefix}${inner}</w:p>`;
+  }
+
+  private bookmarked(id: string, content: string): string {
+    if (!id) return content;
+    const n = this.bookmark++;
+    return `<w:bookmarkStart w:id="${n}" w:name="${bookmarkName(id)}"/>${content}<w:bookmarkEnd w:id="${n}"/>`;
+  }
+
+  blocks(parent: PMNode, list?: { numId: number; level: number }): string {
+    let out = '';
+    parent.forEach((node, _offset, index) => {
+      out += this.block(node, list, index);
+    });
+    return out;
+  }
+
+  private block(node: PMNode, list: { numId: number; level: number } | undefined, index: number): string {
+    switch (node.type.name) {
+      case 'paragraph':
+        return list
+          ? this.paragraph(
+              node,
+              'ListParagraph',
+              index === 0
+                ? `<w:numPr><w:ilvl w:val="${list.level}"/><w:numId w:val="${list.numId}"/></w:numPr>`
+                : `<w:ind w:left="${720 * (list.level + 1)}"/>`,
+            )
+          : this.paragraph(node);
+      case 'heading': {
+        const paragraph = this.paragraph(node, `Heading${node.attrs.level}`);
+        const id = String(node.attrs.id);
+        return id
+          ? paragraph
+              .replace(
+                /(<\/w:pPr>)/,
+                `$1<w:bookmarkStart w:id="${this.bookmark}" w:name="${bookmarkName(id)}"/>`,
+              )
+              .replace(/<\/w:p>$/, `<w:bookmarkEnd w:id="${this.bookmark++}"/></w:p>`)
+          : paragraph;
+      }
+      case 'blockquote':
+        return this.blocks(node).replace(
+          /<w:p>(?!<w:pPr>)/g,
+          '<w:p><w:pPr><w:pStyle w:val="BlockText"/></w:pPr>',
+        );
+      case 'code_block':
+        return (node.textContent || '')
+          .split('\n')
+          .map(
+            (line) =>
+              `<w:p><w:pPr><w:pStyle w:val="SourceCode"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`,
+          )
+          .join('');
+      case 'horizontal_rule':
+        return '<w:p><w:pPr><w:pBdr><w:bottom w:val="single" w:sz="6" w:space="1" w:color="auto"/></w:pBdr></w:pPr></w:p>';
+      case 'bullet_list':
+      case 'ordered_list': {
+        const level = list ? list.level + 1 : 0;
+        let numId = list?.numId ?? 0;
+        if (!list || node.type.name === 'ordered_list') {
+          numId = this.nums.length + 1;
+          this.nums.push({
+            id: numId,
+            ordered: node.type.name === 'ordered_list',
+            start: Number(node.attrs.start ?? 1),
+          });
+        }
+        let out = '';
+        node.forEach((item) => {
+          out += this.blocks(item, { numId, level: Math.min(level, 8) });
+        });
+        return out;
+      }
+      case 'table':
+        return this.table(node);
+      case 'figure':
+        return this.figure(node);
+      default:
+        return '';
+    }
+  }
+
+  private caption(node: PMNode, text: string): string {
+    const target = this.prepared.numbers.get(node);
+    const label = target && target.kind !== 'equation' ? `${target.label}: ` : '';
+    if (!label && !text) return '';
+    return `<w:p><w:pPr><w:pStyle w:val="Caption"/></w:pPr>${this.bookmarked(String(node.attrs.id), `<w:r><w:t xml:space="preserve">${escapeXml(label + text)}</w:t></w:r>`)}</w:p>`;
+  }
+
+  private table(node: PMNode): string {
+    const map = TableMap.get(node);
+    const columnWidth = Math.floor((this.page.width - 2 * this.page.margin) / map.width);
+    let rows = '';
+    for (let row = 0; row < map.height; row++) {
+      let cells = '';
+      for (let column = 0; column < map.width; ) {
+        const offset = map.map[row * map.width + column];
+        const cell = node.nodeAt(offset);
+        if (!cell) break;
+        const rect = map.findCell(offset);
+        const span = rect.right - rect.left;
+        const props = `<w:tcW w:w="${columnWidth * span}" w:type="dxa"/>${span > 1 ? `<w:gridSpan w:val="${span}"/>` : ''}`;
+        if (rect.top === row) {
+          const merge = rect.bottom - rect.top > 1 ? '<w:vMerge w:val="restart"/>' : '';
+          const content = this.blocks(cell) || '<w:p/>';
+          cells += `<w:tc><w:tcPr>${props}${merge}</w:tcPr>${content}</w:tc>`;
+        } else cells += `<w:tc><w:tcPr>${props}<w:vMerge/></w:tcPr><w:p/></w:tc>`;
+        column += span;
+      }
+      rows += `<w:tr>${cells}</w:tr>`;
+    }
+    const grid = Array.from({ length: map.width }, () => `<w:gridCol w:w="${columnWidth}"/>`).join('');
+    const caption = this.caption(node, String(node.attrs.caption));
+    return `${caption}<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="0" w:type="auto"/><w:tblLook w:val="04A0" w:firstRow="1" w:lastRow="0" w:firstColumn="1" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/></w:tblPr><w:tblGrid>${grid}</w:tblGrid>${rows}</w:tbl><w:p/>`;
+  }
+
+  private figure(node: PMNode): string {
+    const caption = String(node.attrs.caption);
+    if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
+      const math = mathXml(String(node.attrs.equation), true);
+      const target = this.prepared.numbers.get(node);
+      const number = target
+        ? `<w:r><w:tab/><w:t xml:space="preserve">${escapeXml(target.label)}</w:t></w:r>`
+        : '';
+      const body = math
+        ? `<m:oMathPara>${math}</m:oMathPara>`
+        : `<w:r><w:t xml:space="preserve">${escapeXml(String(node.attrs.equation))}</w:t></w:r>`;
+      return `<w:p><w:pPr><w:pStyle w:val="Equation"/></w:pPr>${this.bookmarked(String(node.attrs.id), body + number)}</w:p>${caption ? this.caption(node, caption) : ''}`;
+    }
+    const file = this.images.get(String(node.attrs.src));
+    let picture = '';
+    if (file) {
+      const size = imageSize(file.image) ?? { width: 1, height: 1 };
+      const textWidth = (this.page.width - 2 * this.page.margin) * EMU_PER_TWIP;
+      const cx = Math.round((textWidth * Number(node.attrs.width || 100)) / 100);
+      const cy = Math.round((cx * size.height) / size.width);
+      const rid = `rIdImage${[...this.images.keys()].indexOf(String(node.attrs.src)) + 1}`;
+      const n = this.drawing++;
+      picture = `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="${cx}" cy="${cy}"/><wp:docPr id="${n}" name="Figure ${n}" descr="${escapeXml(caption)}"/><wp:cNvGraphicFramePr><a:graphicFrameLocks noChangeAspect="1"/></wp:cNvGraphicFramePr><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="${n}" name="${file.name}"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="${rid}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
+    }
+    const align =
+      node.attrs.aligned === 'left' ? 'left' : node.attrs.aligned === 'right' ? 'right' : 'center';
+    return `<w:p><w:pPr><w:pStyle w:val="Figure"/><w:jc w:val="${align}"/></w:pPr>${picture}</w:p>${this.caption(node, caption)}`;
+  }
+
+  // The whole package ------------------------------------------------------------------------
+
+  front(): string {
+    const p = this.prepared;
+    let out = `<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr>${this.inlineChildren(p.doc.firstChild)}</w:p>`;
+    if (p.subtitle)
+      out += `<w:p><w:pPr><w:pStyle w:val="Subtitle"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(p.subtitle)}</w:t></w:r></w:p>`;
+    for (const person of p.authors) {
+      const line = [authorName(person), person.institution].filter(Boolean).join(', ');
+      out += `<w:p><w:pPr><w:pStyle w:val="Author"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`;
+    }
+    if (p.abstract) {
+      out += `<w:p><w:pPr><w:pStyle w:val="AbstractTitle"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(String(p.abstract.attrs.title || 'Abstract'))}</w:t></w:r></w:p>`;
+      out += this.blocks(p.abstract).replace(
+        /<w:p>(?!<w:pPr>)/g,
+        '<w:p><w:pPr><w:pStyle w:val="Abstract"/></w:pPr>',
+      );
+    }
+    if (p.keywords.length)
+      out += `<w:p><w:pPr><w:pStyle w:val="Keywords"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(p.keywords.join(', '))}</w:t></w:r></w:p>`;
+    return out;
+  }
+
+  private inlineChildren(node: PMNode | null): string {
+    let out = '';
+    node?.forEach((child) => {
+      out += this.inline(child);
+    });
+    return out;
+  }
+
+  bibliography(): string {
+    const p = this.prepared;
+    if (!p.bibliography.length) return '';
+    const title = documentLabel('bibliography', p.language);
+    return `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(title)}</w:t></w:r></w:p>${p.bibliography
+      .map(
+        (entry) => `<w:p><w:pPr><w:pStyle w:val="Bibliography"/></w:pPr>${this.styledRuns(entry, [])}</w:p>`,
+      )
+      .join('')}`;
+  }
+
+  files(body: string): Record<string, Uint8Array> {
+    const p = this.prepared;
+    const encoder = new TextEncoder();
+    const page = this.page;
+    const document = `${XML_HEAD}<w:document ${NS}><w:body>${body}<w:sectPr><w:footerReference w:type="default" r:id="rIdFooter"/><w:footnotePr><w:numFmt w:val="decimal"/></w:footnotePr><w:pgSz w:w="${page.width}" w:h="${page.height}"/><w:pgMar w:top="${page.margin}" w:right="${page.margin}" w:bottom="${page.margin}" w:left="${page.margin}" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr></w:body></w:document>`;
+    const footnotes = `${XML_HEAD}<w:footnotes ${NS}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>${this.footnotes.join('')}</w:footnotes>`;
+    const comments = `${XML_HEAD}<w:comments ${NS}>${this.comments.join('')}</w:comments>`;
+    const footer = `${XML_HEAD}<w:ftr ${NS}><w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p></w:ftr>`;
+    const imageRels = [...this.images.values()].map(
+      (file, index) =>
+        `<Relationship Id="rIdImage${index + 1}" Type="${REL}/image" Target="media/${file.name}"/>`,
+    );
+    const linkRels = this.rels
+      .map((rel, index) => ({ rel, id: `rId${101 + index}` }))
+      .filter(({ rel }) => rel.startsWith('hyperlink\u0000'))
+      .map(
+        ({ rel, id }) =>
+          `<Relationship Id="${id}" Type="${REL}/hyperlink" Target="${escapeXml(rel.split('\u0000')[1])}" TargetMode="External"/>`,
+      );
+    const documentRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rIdNumbering" Type="${REL}/numbering" Target="numbering.xml"/><Relationship Id="rIdSettings" Type="${REL}/settings" Target="settings.xml"/><Relationship Id="rIdFootnotes" Type="${REL}/footnotes" Target="footnotes.xml"/><Relationship Id="rIdComments" Type="${REL}/comments" Target="comments.xml"/><Relationship Id="rIdFooter" Type="${REL}/footer" Target="footer1.xml"/>${imageRels.join('')}${linkRels.join('')}</Relationships>`;
+    const types = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/><Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/></Types>`;
+    const rootRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/><Relationship Id="rId3" Type="${REL}/extended-properties" Target="docProps/app.xml"/></Relationships>`;
+    const abstract = p.abstract ? p.abstract.textContent : '';
+    const now = isoDate(Date.now());
+    const core = `${XML_HEAD}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:title>${escapeXml(p.title)}</dc:title><dc:creator>${escapeXml(p.authors.map(authorName).join('; '))}</dc:creator><dc:description>${escapeXml(abstract)}</dc:description><dc:language>${escapeXml(p.language)}</dc:language><cp:keywords>${escapeXml(p.keywords.join(', '))}</cp:keywords><dcterms:created xsi:type="dcterms:W3CDTF">${now}</dcterms:created><dcterms:modified xsi:type="dcterms:W3CDTF">${now}</dcterms:modified></cp:coreProperties>`;
+    const app = `${XML_HEAD}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>Scriptorium</Application></Properties>`;
+    const files: Record<string, Uint8Array> = {
+      '[Content_Types].xml': encoder.encode(types),
+      '_rels/.rels': encoder.encode(rootRels),
+      'docProps/core.xml': encoder.encode(core),
+      'docProps/app.xml': encoder.encode(app),
+      'word/document.xml': encoder.encode(document),
+      'word/_rels/document.xml.rels': encoder.encode(documentRels),
+      'word/styles.xml': encoder.encode(referenceStyles(p.language)),
+      'word/numbering.xml': encoder.encode(referenceNumbering(this.nums)),
+      'word/settings.xml': encoder.encode(referenceSettings(p.language, this.tracked)),
+      'word/footnotes.xml': encoder.encode(footnotes),
+      'word/comments.xml': encoder.encode(comments),
+      'word/footer1.xml': encoder.encode(footer),
+    };
+    for (const file of this.images.values()) files[`word/media/${file.name}`] = file.image.data;
+    return files;
+  }
+}
+
+export function exportDocx(prepared: PreparedDocument): Uint8Array {
+  const writer = new DocxWriter(prepared);
+  let body = writer.front();
+  for (const part of prepared.body) body += writer.blocks(part);
+  body += writer.bibliography();
+  return zipSync(writer.files(body), { level: 6 });
+}

@@ -1,0 +1,278 @@
+import { zipSync } from 'fflate';
+import type { Mark, Node as PMNode } from 'prosemirror-model';
+import { renderLatex } from '../editor/academic-math';
+import { documentLabel } from '../editor/academic-numbering';
+import { imageFiles } from './images';
+import { authorName, citationFallback, type PreparedDocument } from './model';
+import { citeprocToXhtml, escapeXml } from './text';
+import { figureSources, NodeWriter } from './writer';
+
+/**
+ * HTML of a document, well-formed XHTML so that the same markup serves the HTML zip, the EPUB and
+ * the PDF (Chromium lays out the same page the editor's styles describe). Equations are MathML
+ * (Temml), citations citeproc's HTML in the document's style.
+ */
+
+export interface HtmlOptions {
+  /** The URL of a figure's image in the output, or null to leave the picture out. */
+  imageUrl: (src: string) => string | null;
+  /** markup: <ins>/<del> as suggested; accepted: the text as it reads once all are accepted. */
+  trackChanges: 'markup' | 'accepted';
+  /** EPUB: footnote links carry epub:type. */
+  epub: boolean;
+}
+
+const MARK_TAGS: Record<string, [string, string]> = {
+  em: ['<em>', '</em>'],
+  strong: ['<strong>', '</strong>'],
+  underline: ['<u>', '</u>'],
+  sup: ['<sup>', '</sup>'],
+  sub: ['<sub>', '</sub>'],
+  code: ['<code>', '</code>'],
+  smallcaps: ['<span class="smallcaps">', '</span>'],
+};
+
+function xhtmlMath(latex: string, display: boolean): string | null {
+  const result = renderLatex(latex, display);
+  if (!result.ok) return null;
+  return result.mathml
+    .replace('<math', '<math xmlns="http://www.w3.org/1998/Math/MathML"')
+    .replace(/&nbsp;/g, '&#160;');
+}
+
+export class HtmlWriter extends NodeWriter {
+  private readonly notes: string[] = [];
+
+  constructor(
+    private readonly prepared: PreparedDocument,
+    private readonly options: HtmlOptions,
+  ) {
+    super();
+  }
+
+  private wrapMarks(content: string, marks: readonly Mark[]): string | null {
+    let out = content;
+    for (const mark of marks) {
+      const tags = MARK_TAGS[mark.type.name];
+      if (tags) out = `${tags[0]}${out}${tags[1]}`;
+      else if (mark.type.name === 'link') out = `<a href="${escapeXml(String(mark.attrs.href))}">${out}</a>`;
+    }
+    const deletion = marks.some((mark) => mark.type.name === 'deletion');
+    const insertion = marks.some((mark) => mark.type.name === 'insertion' && !mark.attrs.approved);
+    if (this.options.trackChanges === 'accepted') return deletion ? null : out;
+    if (deletion) out = `<del>${out}</del>`;
+    if (insertion) out = `<ins>${out}</ins>`;
+    return out;
+  }
+
+  private note(content: string): string {
+    const n = this.notes.length + 1;
+    const epub = this.options.epub;
+    this.notes.push(
+      `<aside class="footnote" id="fn${n}"${epub ? ' epub:type="footnote"' : ''}><p><a class="footnote-back" href="#fnref${n}">${n}</a> ${content}</p></aside>`,
+    );
+    return `<sup class="footnote-ref"><a href="#fn${n}" id="fnref${n}"${epub ? ' epub:type="noteref"' : ''}>${n}</a></sup>`;
+  }
+
+  inline(node: PMNode): string {
+    let content = '';
+    switch (node.type.name) {
+      case 'text':
+        content = escapeXml(node.text ?? '');
+        break;
+      case 'hard_break':
+        content = '<br/>';
+        break;
+      case 'footnote': {
+        let inner = '';
+        node.forEach((paragraph) => {
+          inner += this.inlineContent(paragraph);
+        });
+        content = this.note(inner);
+        break;
+      }
+      case 'equation':
+        content =
+          xhtmlMath(String(node.attrs.equation), false) ??
+          `<code>${escapeXml(String(node.attrs.equation))}</code>`;
+        break;
+      case 'citation': {
+        const rendered = this.prepared.citations.get(node);
+        const text = rendered ? citeprocToXhtml(rendered) : escapeXml(citationFallback(node));
+        content =
+          this.prepared.noteStyle && rendered
+            ? this.note(`<span class="citation">${text}</span>`)
+            : `<span class="citation">${text}</span>`;
+        break;
+      }
+      case 'cross_reference': {
+        const id = String(node.attrs.id);
+        const target = this.prepared.numbering.byId.get(id);
+        content = `<a class="cross-reference" href="#${escapeXml(id)}">${escapeXml(target?.label ?? String(node.attrs.title || '??'))}</a>`;
+        break;
+      }
+    }
+    return this.wrapMarks(content, node.marks) ?? '';
+  }
+
+  private caption(node: PMNode, text: string): string {
+    const target = this.prepared.numbers.get(node);
+    const label =
+      target && target.kind !== 'equation'
+        ? `<span class="caption-label">${escapeXml(target.label)}:</span> `
+        : '';
+    return label || text ? `${label}${escapeXml(text)}` : '';
+  }
+
+  block(node: PMNode): string {
+    const id = node.attrs.id ? ` id="${escapeXml(String(node.attrs.id))}"` : '';
+    switch (node.type.name) {
+      case 'paragraph':
+        return `<p>${this.inlineContent(node)}</p>`;
+      case 'heading': {
+        const level = Math.min(Number(node.attrs.level) + 1, 6);
+        return `<h${level}${id}>${this.inlineContent(node)}</h${level}>`;
+      }
+      case 'blockquote':
+        return `<blockquote>${this.blocks(node)}</blockquote>`;
+      case 'code_block':
+        return `<pre><code>${escapeXml(node.textContent)}</code></pre>`;
+      case 'horizontal_rule':
+        return '<hr/>';
+      case 'bullet_list':
+        return `<ul>${this.items(node)}</ul>`;
+      case 'ordered_list':
+        return `<ol${node.attrs.start !== 1 ? ` start="${Number(node.attrs.start)}"` : ''}>${this.items(node)}</ol>`;
+      case 'table': {
+        let rows = '';
+        node.forEach((row) => {
+          let cells = '';
+          row.forEach((cell) => {
+            const tag = cell.type.name === 'table_header' ? 'th' : 'td';
+            const span = `${cell.attrs.colspan > 1 ? ` colspan="${cell.attrs.colspan}"` : ''}${cell.attrs.rowspan > 1 ? ` rowspan="${cell.attrs.rowspan}"` : ''}`;
+            cells += `<${tag}${span}>${this.blocks(cell)}</${tag}>`;
+          });
+          rows += `<tr>${cells}</tr>`;
+        });
+        const caption = this.caption(node, String(node.attrs.caption));
+        return `<table${id}>${caption ? `<caption>${caption}</caption>` : ''}<tbody>${rows}</tbody></table>`;
+      }
+      case 'figure': {
+        const caption = this.caption(node, String(node.attrs.caption));
+        const figcaption = caption ? `<figcaption>${caption}</figcaption>` : '';
+        const width = Number(node.attrs.width) || 100;
+        if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
+          const target = this.prepared.numbers.get(node);
+          const math =
+            xhtmlMath(String(node.attrs.equation), true) ??
+            `<code>${escapeXml(String(node.attrs.equation))}</code>`;
+          return `<figure${id} class="equation">${math}${target ? `<span class="equation-number">${escapeXml(target.label)}</span>` : ''}${figcaption}</figure>`;
+        }
+        const url = node.attrs.src ? this.options.imageUrl(String(node.attrs.src)) : null;
+        const image = url
+          ? `<img src="${escapeXml(url)}" alt="${escapeXml(String(node.attrs.caption))}" style="width: ${width}%"/>`
+          : '';
+        return `<figure${id} class="figure align-${escapeXml(String(node.attrs.aligned))}">${image}${figcaption}</figure>`;
+      }
+      default:
+        return '';
+    }
+  }
+
+  private items(list: PMNode): string {
+    let out = '';
+    list.forEach((item) => {
+      out += `<li>${this.blocks(item)}</li>`;
+    });
+    return out;
+  }
+
+  /** The whole article: front matter, body, bibliography and notes. */
+  article(): string {
+    const p = this.prepared;
+    let out = `<header><h1 class="title">${this.inlineContent(p.doc.firstChild as PMNode)}</h1>`;
+    if (p.subtitle) out += `<p class="subtitle">${escapeXml(p.subtitle)}</p>`;
+    if (p.authors.length)
+      out += `<ul class="authors">${p.authors
+        .map(
+          (person) =>
+            `<li>${escapeXml(authorName(person))}${person.institution ? `, <span class="institution">${escapeXml(person.institution)}</span>` : ''}</li>`,
+        )
+        .join('')}</ul>`;
+    if (p.abstract)
+      out += `<section class="abstract"><h2>${escapeXml(String(p.abstract.attrs.title || 'Abstract'))}</h2>${this.blocks(p.abstract)}</section>`;
+    if (p.keywords.length) out += `<p class="keywords">${escapeXml(p.keywords.join(', '))}</p>`;
+    out += '</header>';
+    for (const part of p.body) out += `<section class="part">${this.blocks(part)}</section>`;
+    if (p.bibliography.length)
+      out += `<section class="bibliography"><h2>${escapeXml(documentLabel('bibliography', p.language))}</h2><div class="csl-bib-body">${p.bibliography.map(citeprocToXhtml).join('')}</div></section>`;
+    if (this.notes.length) out += `<section class="footnotes"><hr/>${this.notes.join('')}</section>`;
+    return out;
+  }
+}
+
+/** The style sheet of the HTML, EPUB and PDF exports (citeproc's classes, figures, notes, print pages). */
+export function exportCss(paperSize: 'A4' | 'US Letter'): string {
+  return `body { font-family: "Source Serif 4", "Liberation Serif", serif; line-height: 1.5; max-width: 42em; margin: 0 auto; padding: 1em; }
+h1.title { text-align: center; }
+.subtitle, .keywords { text-align: center; }
+.authors { list-style: none; padding: 0; text-align: center; }
+.abstract { margin: 1em 3em; font-size: 0.95em; }
+figure { margin: 1em 0; text-align: center; }
+figure.align-left { text-align: left; }
+figure.align-right { text-align: right; }
+figure.equation { display: flex; align-items: center; justify-content: center; gap: 2em; }
+figcaption, caption { font-size: 0.9em; font-style: italic; }
+.caption-label { font-style: normal; font-weight: 600; }
+table { border-collapse: collapse; margin: 1em auto; }
+td, th { border: 1px solid #444; padding: 0.25em 0.5em; vertical-align: top; }
+td p, th p { margin: 0; }
+.smallcaps { font-variant: small-caps; }
+ins { background: #e6f4ea; text-decoration: underline; }
+del { background: #fce8e6; }
+.footnotes { font-size: 0.9em; }
+.csl-entry { padding-left: 2em; text-indent: -2em; margin-bottom: 0.5em; }
+.csl-left-margin { float: left; padding-right: 0.5em; }
+.csl-right-inline { margin-left: 2em; }
+@page { size: ${paperSize === 'US Letter' ? 'letter' : 'A4'}; margin: 2.5cm; }
+@media print { body { max-width: none; padding: 0; } figure, table { break-inside: avoid; } h2, h3, h4 { break-after: avoid; } }
+`;
+}
+
+/** The image files the HTML-based formats carry (types every reader shows). */
+export function webImages(prepared: PreparedDocument) {
+  return imageFiles(figureSources(prepared.doc), prepared.images, (image) =>
+    ['image/png', 'image/jpeg', 'image/gif', 'image/svg+xml'].includes(image.type),
+  );
+}
+
+export function htmlPage(prepared: PreparedDocument, options: HtmlOptions, styles: string): string {
+  const article = new HtmlWriter(prepared, options).article();
+  return `<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" lang="${escapeXml(prepared.language)}" xml:lang="${escapeXml(prepared.language)}">
+<head><meta charset="utf-8"/><meta name="viewport" content="width=device-width, initial-scale=1"/><title>${escapeXml(prepared.title)}</title><meta name="author" content="${escapeXml(prepared.authors.map(authorName).join('; '))}"/>${styles}</head>
+<body><article>${article}</article></body>
+</html>
+`;
+}
+
+/** HTML export: a zip of index.html, its style sheet and the images. */
+export function exportHtml(prepared: PreparedDocument): Uint8Array {
+  const images = webImages(prepared);
+  const html = htmlPage(
+    prepared,
+    {
+      imageUrl: (src) => (images.has(src) ? `images/${images.get(src)?.name}` : null),
+      trackChanges: 'markup',
+      epub: false,
+    },
+    '<link rel="stylesheet" href="style.css"/>',
+  );
+  const encoder = new TextEncoder();
+  const files: Record<string, Uint8Array> = {
+    'index.html': encoder.encode(html),
+    'style.css': encoder.encode(exportCss(prepared.paperSize)),
+  };
+  for (const file of images.values()) files[`images/${file.name}`] = file.image.data;
+  return zipSync(files, { level: 6 });
+}

@@ -1,0 +1,280 @@
+import { zipSync } from 'fflate';
+import type { Mark, Node as PMNode } from 'prosemirror-model';
+import type { CslItem } from '../bibliography/export';
+import { exportCslItems } from '../bibliography/export';
+import { renderLatex } from '../editor/academic-math';
+import { documentLabel } from '../editor/academic-numbering';
+import { imageFiles } from './images';
+import type { PreparedDocument } from './model';
+import { escapeXml, htmlToText } from './text';
+import { figureSources, NodeWriter } from './writer';
+
+/**
+ * JATS 1.3 (Archiving and Interchange) export: article XML with MathML (and the LaTeX source as
+ * tex-math), sections nested by heading level, figures with their graphics, footnotes, and the
+ * references as element-citation; a zip with the images. Suggestions are exported accepted.
+ */
+
+const MML = 'http://www.w3.org/1998/Math/MathML';
+
+/** Temml's MathML with the mml: prefix JATS uses. */
+function jatsMath(latex: string, display: boolean): string {
+  const result = renderLatex(latex, display);
+  const tex = `<tex-math><![CDATA[${latex.replace(/]]>/g, ']]]]><![CDATA[>')}]]></tex-math>`;
+  if (!result.ok) return tex;
+  const mathml = result.mathml
+    .replace(/<(\/?)([a-zA-Z]+)/g, '<$1mml:$2')
+    .replace(/ (class|style)="[^"]*"/g, '')
+    .replace(/&nbsp;/g, '&#160;');
+  return `<alternatives>${mathml}${tex}</alternatives>`;
+}
+
+const MARKS: Record<string, string> = {
+  em: 'italic',
+  strong: 'bold',
+  underline: 'underline',
+  sup: 'sup',
+  sub: 'sub',
+  code: 'monospace',
+  smallcaps: 'sc',
+};
+
+class JatsWriter extends NodeWriter {
+  readonly notes: string[] = [];
+  readonly images: ReturnType<typeof imageFiles>;
+
+  constructor(private readonly prepared: PreparedDocument) {
+    super();
+    this.images = imageFiles(figureSources(prepared.doc), prepared.images, (image) =>
+      ['image/png', 'image/jpeg', 'image/gif'].includes(image.type),
+    );
+  }
+
+  private marks(content: string, marks: readonly Mark[]): string | null {
+    if (marks.some((mark) => mark.type.name === 'deletion')) return null;
+    let out = content;
+    for (const mark of marks) {
+      const tag = MARKS[mark.type.name];
+      if (tag) out = `<${tag}>${out}</${tag}>`;
+      else if (mark.type.name === 'link') {
+        const href = String(mark.attrs.href);
+        out = href.startsWith('#')
+          ? `<xref rid="${escapeXml(href.slice(1))}">${out}</xref>`
+          : `<ext-link ext-link-type="uri" xlink:href="${escapeXml(href)}">${out}</ext-link>`;
+      }
+    }
+    return out;
+  }
+
+  inline(node: PMNode): string {
+    let content = '';
+    switch (node.type.name) {
+      case 'text':
+        content = escapeXml(node.text ?? '');
+        break;
+      case 'hard_break':
+        content = '<break/>';
+        break;
+      case 'footnote': {
+        const n = this.notes.length + 1;
+        let paragraphs = '';
+        node.forEach((paragraph) => {
+          paragraphs += `<p>${this.inlineContent(paragraph)}</p>`;
+        });
+        this.notes.push(`<fn id="fn${n}"><label>${n}</label>${paragraphs}</fn>`);
+        content = `<xref ref-type="fn" rid="fn${n}">${n}</xref>`;
+        break;
+      }
+      case 'equation':
+        content = `<inline-formula>${jatsMath(String(node.attrs.equation), false)}</inline-formula>`;
+        break;
+      case 'citation': {
+        const refs = (node.attrs.references as { id: string }[]).filter((ref) =>
+          this.prepared.entries.has(ref.id),
+        );
+        const rendered = this.prepared.citations.get(node);
+        const text = escapeXml(rendered ? htmlToText(rendered) : refs.map((ref) => ref.id).join('; '));
+        content = refs.length
+          ? `<xref ref-type="bibr" rid="${refs.map((ref) => refId(ref.id)).join(' ')}">${text}</xref>`
+          : text;
+        break;
+      }
+      case 'cross_reference': {
+        const id = String(node.attrs.id);
+        const target = this.prepared.numbering.byId.get(id);
+        const type = target
+          ? { heading: 'sec', figure: 'fig', table: 'table', equation: 'disp-formula' }[target.kind]
+          : '';
+        content = target
+          ? `<xref ref-type="${type}" rid="${escapeXml(id)}">${escapeXml(target.label)}</xref>`
+          : '??';
+        break;
+      }
+    }
+    return this.marks(content, node.marks) ?? '';
+  }
+
+  /** Blocks, with sections opened at each heading and closed at the next of its level or above. */
+  section(parent: PMNode): string {
+    let out = '';
+    const open: number[] = [];
+    let sections = 0;
+    parent.forEach((node) => {
+      if (node.type.name === 'heading') {
+        const level = Number(node.attrs.level);
+        while (open.length && open[open.length - 1] >= level) {
+          out += '</sec>';
+          open.pop();
+        }
+        const id = node.attrs.id ? String(node.attrs.id) : `sec-${++sections}`;
+        out += `<sec id="${escapeXml(id)}"><title>${this.inlineContent(node)}</title>`;
+        open.push(level);
+      } else out += this.block(node);
+    });
+    return out + '</sec>'.repeat(open.length);
+  }
+
+  block(node: PMNode): string {
+    const id = node.attrs.id ? ` id="${escapeXml(String(node.attrs.id))}"` : '';
+    switch (node.type.name) {
+      case 'paragraph':
+        return `<p>${this.inlineContent(node)}</p>`;
+      case 'heading':
+        return `<p><bold>${this.inlineContent(node)}</bold></p>`;
+      case 'blockquote':
+        return `<disp-quote>${this.blocks(node)}</disp-quote>`;
+      case 'code_block':
+        return `<preformat>${escapeXml(node.textContent)}</preformat>`;
+      case 'horizontal_rule':
+        return '';
+      case 'bullet_list':
+      case 'ordered_list': {
+        let items = '';
+        node.forEach((item) => {
+          items += `<list-item>${this.blocks(item)}</list-item>`;
+        });
+        return `<list list-type="${node.type.name === 'bullet_list' ? 'bullet' : 'order'}">${items}</list>`;
+      }
+      case 'table': {
+        let rows = '';
+        node.forEach((row) => {
+          let cells = '';
+          row.forEach((cell) => {
+            const tag = cell.type.name === 'table_header' ? 'th' : 'td';
+            const span = `${cell.attrs.colspan > 1 ? ` colspan="${cell.attrs.colspan}"` : ''}${cell.attrs.rowspan > 1 ? ` rowspan="${cell.attrs.rowspan}"` : ''}`;
+            let inner = '';
+            cell.forEach((child, _offset, index) => {
+              inner += (index ? '<break/>' : '') + (child.isTextblock ? this.inlineContent(child) : '');
+            });
+            cells += `<${tag}${span}>${inner}</${tag}>`;
+          });
+          rows += `<tr>${cells}</tr>`;
+        });
+        const target = this.prepared.numbers.get(node);
+        return `<table-wrap${id}>${target ? `<label>${escapeXml(target.label)}</label>` : ''}<caption><p>${escapeXml(String(node.attrs.caption))}</p></caption><table><tbody>${rows}</tbody></table></table-wrap>`;
+      }
+      case 'figure': {
+        const target = this.prepared.numbers.get(node);
+        const label = target ? `<label>${escapeXml(target.label)}</label>` : '';
+        if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation))
+          return `<p><disp-formula${id}>${label}${jatsMath(String(node.attrs.equation), true)}</disp-formula></p>`;
+        const file = this.images.get(String(node.attrs.src));
+        const graphic = file
+          ? `<graphic xlink:href="${file.name}" mimetype="image" mime-subtype="${file.name.split('.').pop() === 'jpg' ? 'jpeg' : file.name.split('.').pop()}"/>`
+          : '';
+        return `<fig${id}>${label}<caption><p>${escapeXml(String(node.attrs.caption))}</p></caption>${graphic}</fig>`;
+      }
+      default:
+        return '';
+    }
+  }
+}
+
+function refId(key: string): string {
+  return `ref-${key.replace(/[^A-Za-z0-9_.-]/g, '-')}`;
+}
+
+/** One CSL item as a JATS element-citation. */
+function elementCitation(item: CslItem): string {
+  const type = String(item.type);
+  const publicationType = type.startsWith('article')
+    ? 'journal'
+    : type === 'book'
+      ? 'book'
+      : type === 'chapter'
+        ? 'book'
+        : type === 'paper-conference'
+          ? 'confproc'
+          : 'other';
+  const names = (item.author as { family?: string; given?: string; literal?: string }[] | undefined) ?? [];
+  const people = names.length
+    ? `<person-group person-group-type="author">${names
+        .map((name) =>
+          name.literal
+            ? `<collab>${escapeXml(name.literal)}</collab>`
+            : `<name><surname>${escapeXml(name.family ?? '')}</surname>${name.given ? `<given-names>${escapeXml(name.given)}</given-names>` : ''}</name>`,
+        )
+        .join('')}</person-group>`
+    : '';
+  const field = (value: unknown) => escapeXml(String(value ?? ''));
+  const year = (item.issued as { 'date-parts'?: number[][] } | undefined)?.['date-parts']?.[0]?.[0];
+  const title = item.title
+    ? publicationType === 'book' && type === 'book'
+      ? `<source>${field(item.title)}</source>`
+      : `<article-title>${field(item.title)}</article-title>`
+    : '';
+  const source = item['container-title'] ? `<source>${field(item['container-title'])}</source>` : '';
+  const [first, last] = String(item.page ?? '').split(/[-–]/);
+  return `<element-citation publication-type="${publicationType}">${people}${title}${source}${year ? `<year>${year}</year>` : ''}${item.volume ? `<volume>${field(item.volume)}</volume>` : ''}${item.issue ? `<issue>${field(item.issue)}</issue>` : ''}${first ? `<fpage>${escapeXml(first)}</fpage>` : ''}${last ? `<lpage>${escapeXml(last)}</lpage>` : ''}${item.publisher ? `<publisher-name>${field(item.publisher)}</publisher-name>` : ''}${item['publisher-place'] ? `<publisher-loc>${field(item['publisher-place'])}</publisher-loc>` : ''}${item.DOI ? `<pub-id pub-id-type="doi">${field(item.DOI)}</pub-id>` : ''}</element-citation>`;
+}
+
+function references(prepared: PreparedDocument): string {
+  const cited = new Set<string>();
+  for (const node of prepared.citations.keys())
+    for (const ref of node.attrs.references as { id: string }[])
+      if (prepared.entries.has(ref.id)) cited.add(ref.id);
+  if (!cited.size) return '';
+  const refs = [...cited]
+    .map((key) => {
+      let item: CslItem | undefined;
+      try {
+        [item] = exportCslItems([{ ...prepared.entries.get(key)!, entry_key: key }]);
+      } catch {
+        item = undefined;
+      }
+      return item ? `<ref id="${refId(key)}">${elementCitation(item)}</ref>` : '';
+    })
+    .join('');
+  return `<ref-list><title>${escapeXml(documentLabel('bibliography', prepared.language))}</title>${refs}</ref-list>`;
+}
+
+export function exportJats(prepared: PreparedDocument): Uint8Array {
+  const p = prepared;
+  const writer = new JatsWriter(p);
+  const body = p.body.map((part) => writer.section(part)).join('');
+  const abstract = p.abstract ? `<abstract>${writer.blocks(p.abstract)}</abstract>` : '';
+  const title = writer.inlineContent(p.doc.firstChild as PMNode);
+  const contributors = p.authors.length
+    ? `<contrib-group>${p.authors
+        .map(
+          (person) =>
+            `<contrib contrib-type="author">${person.orcid ? `<contrib-id contrib-id-type="orcid">${escapeXml(person.orcid)}</contrib-id>` : ''}<name><surname>${escapeXml(person.lastname)}</surname><given-names>${escapeXml(person.firstname)}</given-names></name>${person.email ? `<email>${escapeXml(person.email)}</email>` : ''}${person.institution ? `<aff>${escapeXml(person.institution)}</aff>` : ''}</contrib>`,
+        )
+        .join('')}</contrib-group>`
+    : '';
+  const keywords = p.keywords.length
+    ? `<kwd-group>${p.keywords.map((keyword) => `<kwd>${escapeXml(keyword)}</kwd>`).join('')}</kwd-group>`
+    : '';
+  const notes = writer.notes.length ? `<fn-group>${writer.notes.join('')}</fn-group>` : '';
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD with MathML3 v1.3 20210610//EN" "JATS-archive-oasis-article1-3-mathml3.dtd">
+<article xmlns:mml="${MML}" xmlns:xlink="http://www.w3.org/1999/xlink" article-type="research-article" dtd-version="1.3" xml:lang="${escapeXml(p.language)}">
+<front><article-meta><title-group><article-title>${title}</article-title>${p.subtitle ? `<subtitle>${escapeXml(p.subtitle)}</subtitle>` : ''}</title-group>${contributors}${abstract}${keywords}</article-meta></front>
+<body>${body}</body>
+<back>${notes}${references(p)}</back>
+</article>
+`;
+  const files: Record<string, Uint8Array> = { 'article.xml': new TextEncoder().encode(xml) };
+  for (const file of writer.images.values()) files[file.name] = file.image.data;
+  return zipSync(files, { level: 6 });
+}

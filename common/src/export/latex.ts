@@ -1,0 +1,307 @@
+import { zipSync } from 'fflate';
+import type { Mark, Node as PMNode } from 'prosemirror-model';
+import { TableMap } from 'prosemirror-tables';
+import { exportBiblatex } from '../bibliography/export';
+import type { EntryData } from '../bibliography/types';
+import { imageFiles } from './images';
+import { authorName, type PreparedDocument } from './model';
+import { figureSources, NodeWriter } from './writer';
+
+/**
+ * LaTeX export: a zip of document.tex (LuaLaTeX, biblatex with biber), bibliography.bib (BibLaTeX,
+ * the cited entries only) and the images. Citations stay \autocite/\textcite so that the journal's
+ * biblatex style decides; equations stay the authors' LaTeX. Suggestions are exported accepted
+ * (LaTeX has no revisions) and comments are left out.
+ */
+
+const SPECIAL: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '{': '\\{',
+  '}': '\\}',
+  $: '\\$',
+  '&': '\\&',
+  '#': '\\#',
+  '^': '\\textasciicircum{}',
+  _: '\\_',
+  '%': '\\%',
+  '~': '\\textasciitilde{}',
+};
+
+export function escapeLatex(text: string): string {
+  return text.replace(/[\\{}$&#^_%~]/g, (char) => SPECIAL[char]);
+}
+
+/** Labels and citation keys: letters, digits and a few signs LaTeX takes everywhere. */
+function safeKey(id: string): string {
+  return id.replace(/[^A-Za-z0-9:.\-_]/g, '-');
+}
+
+const POLYGLOSSIA: Record<string, string> = {
+  en: 'english',
+  de: 'german',
+  fr: 'french',
+  es: 'spanish',
+  it: 'italian',
+  pt: 'portuguese',
+  bg: 'bulgarian',
+};
+
+/** The biblatex style nearest to the document's CSL style. */
+function biblatexStyle(cslStyle: string): string {
+  if (/^(ieee|vancouver|nature)/.test(cslStyle)) return 'numeric-comp';
+  if (/note/.test(cslStyle)) return 'verbose';
+  return 'authoryear';
+}
+
+const MARKS: Record<string, string> = {
+  em: '\\emph',
+  strong: '\\textbf',
+  underline: '\\underline',
+  sup: '\\textsuperscript',
+  sub: '\\textsubscript',
+  code: '\\texttt',
+  smallcaps: '\\textsc',
+};
+
+class LatexWriter extends NodeWriter {
+  readonly cited = new Set<string>();
+  readonly images: ReturnType<typeof imageFiles>;
+
+  constructor(private readonly prepared: PreparedDocument) {
+    super();
+    this.images = imageFiles(
+      figureSources(prepared.doc),
+      prepared.images,
+      (image) => image.type === 'image/png' || image.type === 'image/jpeg',
+    );
+  }
+
+  private marks(content: string, marks: readonly Mark[]): string | null {
+    if (marks.some((mark) => mark.type.name === 'deletion')) return null;
+    let out = content;
+    for (const mark of marks) {
+      const command = MARKS[mark.type.name];
+      if (command) out = `${command}{${out}}`;
+      else if (mark.type.name === 'link') {
+        const href = String(mark.attrs.href);
+        out = href.startsWith('#')
+          ? `\\hyperref[${safeKey(href.slice(1))}]{${out}}`
+          : `\\href{${href.replace(/[%#\\{}]/g, (c) => `\\${c}`)}}{${out}}`;
+      }
+    }
+    return out;
+  }
+
+  private citation(node: PMNode): string {
+    const refs = (node.attrs.references as { id: string; prefix: string; locator: string }[]).filter((ref) =>
+      this.prepared.entries.has(ref.id),
+    );
+    if (!refs.length) return '';
+    for (const ref of refs) this.cited.add(ref.id);
+    const command = node.attrs.format === 'textcite' ? 'textcite' : 'autocite';
+    const one = (ref: { id: string; prefix: string; locator: string }) => {
+      const pre = ref.prefix ? `[${escapeLatex(ref.prefix)}]` : '';
+      const post = ref.locator ? `[${escapeLatex(ref.locator)}]` : pre ? '[]' : '';
+      return `${pre}${post}{${safeKey(ref.id)}}`;
+    };
+    return refs.length === 1 ? `\\${command}${one(refs[0])}` : `\\${command}s${refs.map(one).join('')}`;
+  }
+
+  inline(node: PMNode): string {
+    let content = '';
+    switch (node.type.name) {
+      case 'text':
+        content = escapeLatex(node.text ?? '');
+        break;
+      case 'hard_break':
+        content = '\\newline{}';
+        break;
+      case 'footnote': {
+        const paragraphs: string[] = [];
+        node.forEach((paragraph) => {
+          paragraphs.push(this.inlineContent(paragraph));
+        });
+        content = `\\footnote{${paragraphs.join('\\par ')}}`;
+        break;
+      }
+      case 'equation':
+        content = `\\(${String(node.attrs.equation)}\\)`;
+        break;
+      case 'citation':
+        content = this.citation(node);
+        break;
+      case 'cross_reference': {
+        const id = String(node.attrs.id);
+        const target = this.prepared.numbering.byId.get(id);
+        if (!target) content = '??';
+        else if (target.kind === 'equation') content = `\\eqref{${safeKey(id)}}`;
+        else
+          content =
+            `${escapeLatex(target.label.slice(0, target.label.length - target.number.length))}\\ref{${safeKey(id)}}`.replace(
+              / \\ref/,
+              '~\\ref',
+            );
+        break;
+      }
+    }
+    return this.marks(content, node.marks) ?? '';
+  }
+
+  block(node: PMNode): string {
+    const label = node.attrs.id ? `\\label{${safeKey(String(node.attrs.id))}}` : '';
+    switch (node.type.name) {
+      case 'paragraph':
+        return `${this.inlineContent(node)}\n\n`;
+      case 'heading': {
+        const command = [
+          'section',
+          'subsection',
+          'subsubsection',
+          'paragraph',
+          'subparagraph',
+          'subparagraph',
+        ][Number(node.attrs.level) - 1];
+        return `\\${command}{${this.inlineContent(node)}}${label}\n\n`;
+      }
+      case 'blockquote':
+        return `\\begin{quote}\n${this.blocks(node)}\\end{quote}\n\n`;
+      case 'code_block':
+        return `\\begin{verbatim}\n${node.textContent.replace(/\\end\{verbatim\}/g, '\\end {verbatim}')}\n\\end{verbatim}\n\n`;
+      case 'horizontal_rule':
+        return '\\noindent\\rule{\\linewidth}{0.4pt}\n\n';
+      case 'bullet_list':
+        return `\\begin{itemize}\n${this.items(node)}\\end{itemize}\n\n`;
+      case 'ordered_list': {
+        const start = Number(node.attrs.start);
+        return `\\begin{enumerate}\n${start !== 1 ? `\\setcounter{enumi}{${start - 1}}\n` : ''}${this.items(node)}\\end{enumerate}\n\n`;
+      }
+      case 'table':
+        return this.table(node, label);
+      case 'figure':
+        return this.figure(node, label);
+      default:
+        return '';
+    }
+  }
+
+  private items(list: PMNode): string {
+    let out = '';
+    list.forEach((item) => {
+      out += `\\item ${this.blocks(item).trim()}\n`;
+    });
+    return out;
+  }
+
+  private table(node: PMNode, label: string): string {
+    const map = TableMap.get(node);
+    const width = (span: number) => `p{${((0.95 * span) / map.width).toFixed(3)}\\linewidth}`;
+    const rows: string[] = [];
+    for (let row = 0; row < map.height; row++) {
+      const cells: string[] = [];
+      for (let column = 0; column < map.width; ) {
+        const offset = map.map[row * map.width + column];
+        const cell = node.nodeAt(offset);
+        if (!cell) break;
+        const rect = map.findCell(offset);
+        const span = rect.right - rect.left;
+        const rowspan = rect.bottom - rect.top;
+        let content = rect.top === row ? this.blocks(cell).trim().replace(/\n\n+/g, ' \\newline ') : '';
+        if (rect.top === row && rowspan > 1) content = `\\multirow{${rowspan}}{=}{${content}}`;
+        if (span > 1) content = `\\multicolumn{${span}}{|${width(span)}|}{${content}}`;
+        cells.push(content);
+        column += span;
+      }
+      rows.push(`${cells.join(' & ')} \\\\ ${this.rule(map, row)}`);
+    }
+    const caption = String(node.attrs.caption);
+    return `\\begin{table}[htbp]\n\\centering\n${caption || label ? `\\caption{${escapeLatex(caption)}}${label}\n` : ''}\\begin{tabular}{|${Array.from({ length: map.width }, () => width(1)).join('|')}|}\n\\hline\n${rows.join('\n')}\n\\end{tabular}\n\\end{table}\n\n`;
+  }
+
+  /** \hline, or \cline over the columns whose cell does not go on into the next row. */
+  private rule(map: TableMap, row: number): string {
+    if (row === map.height - 1) return '\\hline';
+    const open: number[] = [];
+    for (let column = 0; column < map.width; column++)
+      if (map.map[row * map.width + column] !== map.map[(row + 1) * map.width + column])
+        open.push(column + 1);
+    if (open.length === map.width) return '\\hline';
+    return open.map((column) => `\\cline{${column}-${column}}`).join('');
+  }
+
+  private figure(node: PMNode, label: string): string {
+    const caption = escapeLatex(String(node.attrs.caption));
+    if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
+      const numbered = this.prepared.numbers.has(node);
+      const env = numbered ? 'equation' : 'equation*';
+      return `\\begin{${env}}${numbered ? label : ''}\n${String(node.attrs.equation)}\n\\end{${env}}\n\n`;
+    }
+    const file = this.images.get(String(node.attrs.src));
+    const width = ((Number(node.attrs.width) || 100) / 100).toFixed(2);
+    const picture = file ? `\\includegraphics[width=${width}\\linewidth]{images/${file.name}}\n` : '';
+    const align =
+      node.attrs.aligned === 'left'
+        ? '\\raggedright'
+        : node.attrs.aligned === 'right'
+          ? '\\raggedleft'
+          : '\\centering';
+    const numbered = this.prepared.numbers.has(node);
+    return `\\begin{figure}[htbp]\n${align}\n${picture}${numbered ? `\\caption{${caption}}${label}` : caption ? `\\caption*{${caption}}` : ''}\n\\end{figure}\n\n`;
+  }
+}
+
+export function exportLatex(prepared: PreparedDocument): Uint8Array {
+  const writer = new LatexWriter(prepared);
+  const p = prepared;
+  const body = p.body.map((part) => writer.blocks(part)).join('');
+  const abstract = p.abstract ? `\\begin{abstract}\n${writer.blocks(p.abstract)}\\end{abstract}\n\n` : '';
+  const keywords = p.keywords.length
+    ? `\\noindent\\textbf{Keywords:} ${escapeLatex(p.keywords.join(', '))}\n\n`
+    : '';
+  const title = writer.inlineContent(p.doc.firstChild as PMNode);
+  const [language, variant] = p.language.toLowerCase().split('-');
+  const polyglossia = POLYGLOSSIA[language] ?? 'english';
+  const languageOptions =
+    polyglossia === 'portuguese' && variant === 'br'
+      ? '[variant=brazilian]'
+      : polyglossia === 'english' && variant === 'gb'
+        ? '[variant=british]'
+        : '';
+  const authors = p.authors
+    .map(
+      (person) =>
+        `${escapeLatex(authorName(person))}${person.institution ? `\\\\ \\small ${escapeLatex(person.institution)}` : ''}`,
+    )
+    .join(' \\and ');
+  const tex = `% Written by Scriptorium. Compile with: lualatex document; biber document; lualatex document
+\\documentclass[${p.paperSize === 'US Letter' ? 'letterpaper' : 'a4paper'}]{article}
+\\usepackage{fontspec}
+\\usepackage{polyglossia}
+\\setdefaultlanguage${languageOptions}{${polyglossia}}
+\\usepackage{amsmath,amssymb}
+\\usepackage{graphicx}
+\\usepackage{array,multirow}
+\\usepackage{caption}
+\\usepackage{csquotes}
+\\usepackage[style=${biblatexStyle(String(p.doc.attrs.citationstyle))},backend=biber]{biblatex}
+\\addbibresource{bibliography.bib}
+\\usepackage{hyperref}
+\\title{${title}${p.subtitle ? `\\\\ \\large ${escapeLatex(p.subtitle)}` : ''}}
+\\author{${authors}}
+\\date{}
+\\hypersetup{pdftitle={${escapeLatex(p.title)}},pdfauthor={${escapeLatex(p.authors.map(authorName).join('; '))}},pdfkeywords={${escapeLatex(p.keywords.join(', '))}}}
+\\begin{document}
+\\maketitle
+${abstract}${keywords}${body}${writer.cited.size ? '\\printbibliography\n' : ''}\\end{document}
+`;
+  const cited: EntryData[] = [...writer.cited].map((key) => ({
+    ...(p.entries.get(key) as EntryData),
+    entry_key: safeKey(key),
+  }));
+  const encoder = new TextEncoder();
+  const files: Record<string, Uint8Array> = {
+    'document.tex': encoder.encode(tex),
+    'bibliography.bib': encoder.encode(exportBiblatex(cited)),
+  };
+  for (const file of writer.images.values()) files[`images/${file.name}`] = file.image.data;
+  return zipSync(files, { level: 6 });
+}

@@ -1,0 +1,205 @@
+import type { Node as PMNode } from 'prosemirror-model';
+import type { CslJson } from '../bibliography/citation-render';
+import {
+  type Cluster,
+  type EngineCache,
+  type RenderedCitations,
+  renderDocumentCitations,
+} from '../bibliography/cluster-render';
+import type { EntryData } from '../bibliography/types';
+import { type NumberedTarget, type Numbering, numberDocument } from '../editor/academic-numbering';
+import type { Contributor } from '../editor/commands';
+import { schema } from '../editor/schema';
+import type { CommentThread } from '../ws/review-messages';
+
+/**
+ * The one input of every exporter (issue 19): what the browser has in the editor and the server
+ * has in its database. The exporters are pure functions of it, so that the browser (also offline)
+ * and the server make the same files.
+ */
+export interface ExportImage {
+  /** The file's bytes. */
+  data: Uint8Array;
+  /** Its MIME type (image/png, image/jpeg, image/svg+xml, ...). */
+  type: string;
+}
+
+export interface ExportInput {
+  /** The document content: ProseMirror JSON of common/src/editor/schema.ts. */
+  content: unknown;
+  /** Comment threads by the id of their `comment` mark (the viewer's visible ones). */
+  threads: CommentThread[];
+  /** The bytes of the figures' images, by their `src` (/media/images/<hash>.<ext>). */
+  images: Record<string, ExportImage>;
+  /** The document's citation style and its locales (null: citations as their keys). */
+  csl: { name: string; style: CslJson; locales: Record<string, CslJson>; locale: string } | null;
+}
+
+export type { Contributor };
+
+/** The document read once for all exporters: parts sorted out, numbering and citations done. */
+export interface PreparedDocument {
+  doc: PMNode;
+  title: string;
+  subtitle: string;
+  authors: Contributor[];
+  abstract: PMNode | null;
+  keywords: string[];
+  /** The rich-text parts that are not the abstract, in order (hidden parts left out). */
+  body: PMNode[];
+  language: string;
+  paperSize: 'A4' | 'US Letter';
+  numbering: Numbering;
+  /** The number of each numbered figure, table and heading node. */
+  numbers: Map<PMNode, NumberedTarget>;
+  /** The rendered citation of each citation node (citeproc HTML), '' when it cites nothing known. */
+  citations: Map<PMNode, string>;
+  /** note: citations are footnotes. */
+  noteStyle: boolean;
+  /** The rendered bibliography (citeproc HTML per entry). */
+  bibliography: string[];
+  /** The bibliography's heading in the document's language. */
+  bibliographyTitle: string;
+  /** The document's cited entries by their key. */
+  entries: Map<string, EntryData>;
+  threads: Map<number, CommentThread>;
+  images: Record<string, ExportImage>;
+}
+
+function partId(node: PMNode): string {
+  return String(node.attrs.id);
+}
+
+/**
+ * Reads the content and renders what every format needs. `engines` keeps citeproc engines between
+ * exports (building one for a large style costs seconds), keyed by style and locale.
+ */
+export function prepareDocument(
+  input: ExportInput,
+  engines?: Map<string, { current?: EngineCache; key: string }>,
+): PreparedDocument {
+  const doc = schema.nodeFromJSON(input.content);
+  doc.check();
+  let subtitle = '';
+  let abstract: PMNode | null = null;
+  const authors: Contributor[] = [];
+  const keywords: string[] = [];
+  const body: PMNode[] = [];
+  const entries = new Map<string, EntryData>();
+  let bibliographyTitle = 'Bibliography';
+  doc.forEach((part) => {
+    if (part.type.name === 'bibliography_part') {
+      bibliographyTitle = String(part.attrs.title);
+      part.forEach((entry) => {
+        entries.set(String(entry.attrs.id), entry.attrs.data as EntryData);
+      });
+      return;
+    }
+    if (part.attrs.hidden) return;
+    switch (part.type.name) {
+      case 'heading_part':
+        if (partId(part) === 'subtitle') subtitle = part.textContent;
+        break;
+      case 'contributors_part':
+        part.forEach((person) => {
+          authors.push({ ...(person.attrs as Contributor) });
+        });
+        break;
+      case 'tags_part':
+        part.forEach((keyword) => {
+          keywords.push(String(keyword.attrs.keyword));
+        });
+        break;
+      case 'richtext_part':
+        if (partId(part) === 'abstract') abstract = part;
+        else body.push(part);
+        break;
+    }
+  });
+  const citationNodes: PMNode[] = [];
+  doc.descendants((node) => {
+    if (node.type.name === 'bibliography_part') return false;
+    if (node.type.name === 'citation') citationNodes.push(node);
+    return true;
+  });
+  const clusters: Cluster[] = citationNodes.map((node) => ({
+    format: node.attrs.format === 'textcite' ? 'textcite' : 'autocite',
+    references: node.attrs.references,
+  }));
+  let rendered: RenderedCitations = { styleClass: 'in-text', citations: [], bibliography: [] };
+  if (input.csl && clusters.length) {
+    const key = `${input.csl.name}|${input.csl.locale}`;
+    let cache = engines?.get(key);
+    if (engines && !cache) {
+      cache = { key };
+      engines.set(key, cache);
+    }
+    rendered = renderDocumentCitations(
+      input.csl.style,
+      input.csl.locales,
+      input.csl.locale,
+      entries,
+      clusters,
+      'html',
+      cache,
+    );
+  }
+  const citations = new Map<PMNode, string>();
+  citationNodes.forEach((node, index) => {
+    citations.set(node, rendered.citations[index] ?? '');
+  });
+  const numbering = numberDocument(doc);
+  const numbers = new Map<PMNode, NumberedTarget>();
+  for (const [pos, target] of numbering.byPos) {
+    const node = doc.nodeAt(pos);
+    if (node) numbers.set(node, target);
+  }
+  for (const target of numbering.targets) {
+    const node = doc.nodeAt(target.pos);
+    if (node) numbers.set(node, target);
+  }
+  return {
+    doc,
+    title: doc.firstChild?.textContent ?? '',
+    subtitle,
+    authors,
+    abstract,
+    keywords,
+    body,
+    language: String(doc.attrs.language || 'en-US'),
+    paperSize: doc.attrs.paper_size === 'US Letter' ? 'US Letter' : 'A4',
+    numbering,
+    numbers,
+    citations,
+    noteStyle: rendered.styleClass === 'note',
+    bibliography: rendered.bibliography,
+    bibliographyTitle,
+    entries,
+    threads: new Map(input.threads.map((thread) => [thread.id, thread])),
+    images: input.images,
+  };
+}
+
+/** The target a figure, table or heading node is numbered as (numbering goes by position). */
+export function targetOf(prepared: PreparedDocument, id: string): NumberedTarget | undefined {
+  return id ? prepared.numbering.byId.get(id) : undefined;
+}
+
+/** A citation's text when no style rendered it: the keys, so nothing is silently lost. */
+export function citationFallback(node: PMNode): string {
+  return `(${(node.attrs.references as { id: string }[]).map((ref) => ref.id).join('; ')})`;
+}
+
+export function authorName(person: Contributor): string {
+  return [person.firstname, person.lastname].filter(Boolean).join(' ');
+}
+
+/** Text of a node with tracked deletions left out (what the text reads as once accepted). */
+export function acceptedText(node: PMNode): string {
+  let text = '';
+  node.descendants((child) => {
+    if (child.isText && !child.marks.some((mark) => mark.type.name === 'deletion')) text += child.text;
+    return true;
+  });
+  return text;
+}

@@ -1,0 +1,56 @@
+import type { EngineCache } from '../bibliography/cluster-render';
+import { exportDocx } from './docx';
+import { exportEpub } from './epub';
+import { exportHtml } from './html';
+import { exportJats } from './jats';
+import { exportLatex } from './latex';
+import { type ExportInput, type PreparedDocument, prepareDocument } from './model';
+import { fileBaseName } from './text';
+
+/**
+ * Every export format, once: adding a format is one line here. `build` is pure (browser, also
+ * offline, and server run the same code); PDF is the exception that needs a browser to lay out
+ * pages and is made by the server (pdf in server/src/modules/export) or the print dialog.
+ */
+export interface ExportFormat {
+  /** File extension of the download. */
+  extension: string;
+  mime: string;
+  build(prepared: PreparedDocument): Uint8Array | Promise<Uint8Array>;
+}
+
+export const EXPORT_FORMATS = {
+  docx: {
+    extension: 'docx',
+    mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    build: exportDocx,
+  },
+  html: { extension: 'zip', mime: 'application/zip', build: exportHtml },
+  latex: { extension: 'zip', mime: 'application/zip', build: exportLatex },
+  jats: { extension: 'zip', mime: 'application/zip', build: exportJats },
+  epub: { extension: 'epub', mime: 'application/epub+zip', build: exportEpub },
+} satisfies Record<string, ExportFormat>;
+
+export type ExportFormatName = keyof typeof EXPORT_FORMATS;
+
+export function isExportFormat(name: string): name is ExportFormatName {
+  return Object.hasOwn(EXPORT_FORMATS, name);
+}
+
+export interface ExportedFile {
+  name: string;
+  mime: string;
+  data: Uint8Array;
+}
+
+/** Runs one format on the input: the file with its name from the document's title. */
+export async function exportDocument(
+  format: ExportFormatName,
+  input: ExportInput,
+  engines?: Map<string, { current?: EngineCache; key: string }>,
+): Promise<ExportedFile> {
+  const prepared = prepareDocument(input, engines);
+  const spec: ExportFormat = EXPORT_FORMATS[format];
+  const data = await spec.build(prepared);
+  return { name: `${fileBaseName(prepared.title)}.${spec.extension}`, mime: spec.mime, data };
+}

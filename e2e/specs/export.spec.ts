@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { strFromU8, unzipSync } from 'fflate';
+import { apiCall, expect, loginAs, test } from '../fixtures';
+
+/**
+ * Issue 19: File > Export in the editor makes the file in the browser and downloads it. The DOCX
+ * is opened here as Word would: a zip whose document.xml holds the heading and the equation as
+ * Office math.
+ */
+
+test.describe.configure({ timeout: 60_000 });
+
+const body = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"]');
+
+test('File > Export > Word document downloads a DOCX with the heading and the math', async ({
+  page,
+  user,
+}) => {
+  await loginAs(page, user, '/');
+  const created = await apiCall(page, documentsApi.create, { path: '/' });
+  const { id } = (await created.json()) as { id: number };
+  await page.goto(`/document/${id}`);
+  await page.locator('.doc-title').click();
+  await page.keyboard.type('Growth of ink');
+  await body(page).locator('p').first().click();
+  await page.keyboard.type('Results in brief');
+  await page.getByLabel('Text style').selectOption({ label: 'Heading 1' });
+  await expect(body(page).locator('h1')).toHaveText('Results in brief');
+  await body(page).locator('h1').click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Energy $x^2$ grows.');
+  await expect(body(page).locator('.doc-equation math msup')).toHaveCount(1);
+
+  await page.getByRole('button', { name: 'File', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Export' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'Word document (.docx)' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('Growth of ink.docx');
+  const files = unzipSync(new Uint8Array(await readFile(await download.path())));
+  expect(strFromU8(files['[Content_Types].xml'])).toContain('wordprocessingml.document.main+xml');
+  const document = strFromU8(files['word/document.xml']);
+  expect(document).toContain('<w:pStyle w:val="Heading1"/>');
+  expect(document).toContain('Results in brief');
+  expect(document).toMatch(
+    /<m:oMath><m:sSup>.*<m:t xml:space="preserve">x<\/m:t>.*<m:t xml:space="preserve">2<\/m:t>.*<\/m:sSup><\/m:oMath>/,
+  );
+});

@@ -1,0 +1,28 @@
+import { prepareDocument } from '@scriptorium/common/export/model';
+import { type ExportedFile, exportDocument, isExportFormat } from '@scriptorium/common/export/registry';
+import { fileBaseName } from '@scriptorium/common/export/text';
+import type { AppContext } from '../../../context';
+import { HttpError } from '../../../http/errors';
+import type { VisibleDocument } from '../queries';
+import { exportEngines, gatherExportInput } from './gather-input';
+import { exportPdf } from './pdf';
+
+/** One document in one format for one user; 404 for a format we do not make. */
+export async function exportFile(
+  ctx: AppContext,
+  userId: number,
+  document: VisibleDocument,
+  format: string,
+): Promise<ExportedFile> {
+  if (format === 'pdf') {
+    const prepared = prepareDocument(await gatherExportInput(ctx, userId, document), exportEngines);
+    return {
+      name: `${fileBaseName(prepared.title)}.pdf`,
+      mime: 'application/pdf',
+      data: await exportPdf(prepared),
+    };
+  }
+  if (!isExportFormat(format)) throw new HttpError(404);
+  const input = await gatherExportInput(ctx, userId, document);
+  return exportDocument(format, input, exportEngines);
+}

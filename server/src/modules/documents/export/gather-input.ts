@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import type { ImageType } from '@scriptorium/common/api/usermedia';
+import type { EngineCache } from '@scriptorium/common/bibliography/cluster-render';
+import type { ExportImage, ExportInput } from '@scriptorium/common/export/model';
+import type { AppContext } from '../../../context';
+import { canReadMediaFile } from '../../usermedia/policies';
+import { imagePath } from '../../usermedia/storage';
+import { readThreads, visibleThread } from '../collab/review';
+import { currentContent } from '../collab/store';
+import type { VisibleDocument } from '../queries';
+import { loadCsl } from './csl-files';
+
+/**
+ * What the exporters need of one document, read for one user: the latest content, the comment
+ * threads this user may see, the images of the figures this user may read, and the citation style.
+ */
+
+const MEDIA_SRC = /^\/media\/images\/([0-9a-f]{64})\.(png|jpg|webp|avif|gif|svg)$/;
+
+/** citeproc engines kept between exports (building one for a large style costs seconds). */
+export const exportEngines = new Map<string, { current?: EngineCache; key: string }>();
+
+function figureSources(content: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const {
+      type,
+      attrs,
+      content: children,
+    } = node as { type?: string; attrs?: { src?: unknown }; content?: unknown[] };
+    if (type === 'figure' && typeof attrs?.src === 'string' && attrs.src) found.add(attrs.src);
+    if (Array.isArray(children)) for (const child of children) walk(child);
+  };
+  walk(content);
+  return [...found];
+}
+
+export async function gatherExportInput(
+  ctx: AppContext,
+  userId: number,
+  document: VisibleDocument,
+): Promise<ExportInput> {
+  const text = await currentContent(ctx.db, document.id);
+  const content = JSON.parse(text ?? 'null') as { attrs?: { citationstyle?: string; language?: string } };
+  const viewer = { userId, right: document.rights ?? ('write' as const), ownerId: document.owner_id };
+  const threads = (await readThreads(ctx.db, document.id)).flatMap(
+    (thread) => visibleThread(thread, viewer) ?? [],
+  );
+  const images: Record<string, ExportImage> = {};
+  for (const src of figureSources(content)) {
+    const match = MEDIA_SRC.exec(src);
+    if (!match) continue;
+    const access = await canReadMediaFile(ctx.db, userId, match[1]);
+    if (!access) continue;
+    try {
+      const data = await readFile(imagePath(ctx.config.dataDir, match[1], access.fileType as ImageType));
+      images[src] = {
+        data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        type: access.fileType,
+      };
+    } catch {
+      // A file missing on disk: the figure keeps its caption.
+    }
+  }
+  const csl = await loadCsl(content.attrs?.citationstyle ?? 'apa', content.attrs?.language ?? 'en-US');
+  return { content, threads, images, csl };
+}
+
+/** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / RFC 5987). */
+export function attachmentHeader(name: string): string {
+  const dot = name.lastIndexOf('.');
+  const toAscii = (text: string) =>
+    text
+      .normalize('NFKD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .replace(/["\\]/g, '')
+      .trim();
+  const ascii = `${toAscii(name.slice(0, dot)) || 'document'}${name.slice(dot)}`;
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

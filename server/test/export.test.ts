@@ -1,0 +1,133 @@
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
+import { saveImageResponse } from '@scriptorium/common/api/usermedia';
+import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
+import { strFromU8, unzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
+
+/**
+ * Issue 19: GET /api/documents/<id>/export/<format>/ answers the document as a file to anyone
+ * who may read it, named after the title, on both engines.
+ */
+
+async function person(server: TestServer) {
+  const user = await server.buildUser();
+  return { user, browser: await server.loginAs(user) };
+}
+
+async function exportCall(browser: TestClient, id: number, format: string) {
+  return browser.call(documentsApi.export, { id: String(id), format });
+}
+
+describe.each(ENGINES)('document export API (%s)', (engine) => {
+  const server = useServer(engine);
+
+  /** The fixture paper as the owner's document, its first figure an image of the owner's library. */
+  async function paperDocument(owner: TestClient, ownerId: number, title: string): Promise<number> {
+    const created = await owner.call(documentsApi.create, {});
+    const id = created.json<{ id: number }>().id;
+    const paper = fixturePaper(undefined, title);
+    const upload = await owner.call(usermediaApi.save, {
+      title: 'Stripes',
+      image: new File(
+        [new Uint8Array(paper.input.images[Object.keys(paper.input.images)[0]].data)],
+        'stripes.png',
+        {
+          type: 'image/png',
+        },
+      ),
+    });
+    expect(upload.status, upload.text).toBe(201);
+    const src = saveImageResponse.parse(upload.json()).values?.image ?? '';
+    const content = JSON.stringify(paper.doc.toJSON()).replace(Object.keys(paper.input.images)[0], src);
+    const db = server().ctx.db;
+    await db
+      .updateTable('documents')
+      .set({ content, content_version: 0, version: 0, title })
+      .where('id', '=', id)
+      .execute();
+    await db
+      .insertInto('document_threads')
+      .values({
+        document_id: id,
+        thread_id: 501,
+        user_id: ownerId,
+        resolved: 0,
+        assigned_to: null,
+        created_at: 1,
+      })
+      .execute();
+    await db
+      .insertInto('document_comments')
+      .values({
+        document_id: id,
+        thread_id: 501,
+        user_id: ownerId,
+        user_name: 'Ada Lovelace',
+        text: 'Please check this claim.',
+        created_at: 1,
+        updated_at: 1,
+      })
+      .execute();
+    return id;
+  }
+
+  it('answers a DOCX named after the title with the content, math, image and comments', async () => {
+    const owner = await person(server());
+    const id = await paperDocument(owner.browser, owner.user.id, 'Structures of Example Problems');
+    const response = await exportCall(owner.browser, id, 'docx');
+    expect(response.status, response.text).toBe(200);
+    expect(response.headers.get('content-type')).toBe(
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="Structures of Example Problems.docx"; filename*=UTF-8''Structures%20of%20Example%20Problems.docx`,
+    );
+    const files = unzipSync(response.bytes);
+    const document = strFromU8(files['word/document.xml']);
+    expect(document).toContain('Section 1 on structures');
+    expect(document.match(/<m:oMath>/g)?.length).toBe(10);
+    expect(document).toContain('<w:ins ');
+    expect(document).toContain('<w:del ');
+    expect(strFromU8(files['word/comments.xml'])).toContain('Please check this claim.');
+    expect(Object.keys(files).filter((name) => name.startsWith('word/media/'))).toEqual([
+      'word/media/image1.png',
+    ]);
+  });
+
+  it('names a non-ASCII title by RFC 5987 with an ASCII fallback', async () => {
+    const owner = await person(server());
+    const id = await paperDocument(owner.browser, owner.user.id, 'Über Ωmega: 1/2');
+    const response = await exportCall(owner.browser, id, 'docx');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="Uber mega 1 2.docx"; filename*=UTF-8''%C3%9Cber%20%CE%A9mega%201%202.docx`,
+    );
+  });
+
+  it('lets a reader export, hides comments from a reader without comments, refuses others', async () => {
+    const owner = await person(server());
+    const reader = await person(server());
+    const stranger = await person(server());
+    const id = await paperDocument(owner.browser, owner.user.id, 'Shared paper');
+    await server()
+      .ctx.db.insertInto('document_access')
+      .values({
+        document_id: id,
+        user_id: reader.user.id,
+        invite_id: null,
+        rights: 'read-without-comments',
+        path: '',
+        created_at: Date.now(),
+      })
+      .execute();
+    const read = await exportCall(reader.browser, id, 'docx');
+    expect(read.status, read.text).toBe(200);
+    expect(strFromU8(unzipSync(read.bytes)['word/comments.xml'])).not.toContain('Please check this claim.');
+    expect((await exportCall(stranger.browser, id, 'docx')).status).toBe(404);
+    expect((await exportCall(owner.browser, id, 'rtf')).status).toBe(404);
+    expect((await exportCall(owner.browser, 999999, 'docx')).status).toBe(404);
+    expect((await exportCall(server().client(), id, 'docx')).status).toBe(401);
+  });
+});

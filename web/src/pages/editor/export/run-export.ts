@@ -1,0 +1,100 @@
+import { endpointPath } from '@scriptorium/common/api/endpoint';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import type { ExportImage, ExportInput } from '@scriptorium/common/export/model';
+import type { CommentThread } from '@scriptorium/common/ws/review-messages';
+import type { Node as PMNode } from 'prosemirror-model';
+import { cslLocaleFor } from '../../bibliography/csl/csl-assets';
+import { loadStyleAndLocales } from '../../bibliography/csl/load-csl';
+import type { ExportMenuFormat } from './export-actions';
+
+/**
+ * Runs an export in the browser (also offline): the same exporters as the server's route, on the
+ * editor's own document, threads and images. PDF needs Chromium's page layout: online it comes
+ * from the server's route, offline the print dialog (with the editor's print stylesheet) stands in.
+ */
+
+function download(data: Blob, fileName: string): void {
+  const url = URL.createObjectURL(data);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Give the browser time to start the download before the URL is revoked.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The file name the server's Content-Disposition gives (RFC 5987 form first). */
+function fileNameOf(header: string | null, fallback: string): string {
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header ?? '');
+  if (encoded) return decodeURIComponent(encoded[1]);
+  return /filename="([^"]+)"/.exec(header ?? '')?.[1] ?? fallback;
+}
+
+async function figureImages(doc: PMNode): Promise<Record<string, ExportImage>> {
+  const srcs = new Set<string>();
+  doc.descendants((node) => {
+    if (node.type.name === 'figure' && node.attrs.src) srcs.add(String(node.attrs.src));
+    return true;
+  });
+  const images: Record<string, ExportImage> = {};
+  await Promise.all(
+    [...srcs].map(async (src) => {
+      try {
+        const response = await fetch(src, { credentials: 'same-origin' });
+        if (!response.ok) return;
+        const type = (response.headers.get('content-type') ?? '').split(';')[0];
+        images[src] = { data: new Uint8Array(await response.arrayBuffer()), type };
+      } catch {
+        // Offline without a cached copy: the figure keeps its caption.
+      }
+    }),
+  );
+  return images;
+}
+
+function cslLocaleOfDocument(language: string): string {
+  const lower = language.toLowerCase();
+  return lower === 'pt-br' ? cslLocaleFor(lower) : cslLocaleFor(lower.split('-')[0]);
+}
+
+export interface ExportRequest {
+  format: ExportMenuFormat;
+  documentId: number;
+  doc: PMNode;
+  threads: Iterable<CommentThread>;
+}
+
+/** Makes the file and offers it as a download; resolves when done, rejects when it failed. */
+export async function runExport({ format, documentId, doc, threads }: ExportRequest): Promise<void> {
+  if (format === 'pdf') {
+    if (!navigator.onLine) {
+      window.print();
+      return;
+    }
+    const response = await fetch(endpointPath(documentsApi.export, { id: documentId, format }), {
+      credentials: 'same-origin',
+    });
+    if (!response.ok) throw new Error(`export answered ${response.status}`);
+    download(await response.blob(), fileNameOf(response.headers.get('content-disposition'), 'document.pdf'));
+    return;
+  }
+  // The exporters (fflate, the OMML converter, citeproc) load only when someone exports.
+  const { exportDocument, isExportFormat } = await import('@scriptorium/common/export/registry');
+  if (!isExportFormat(format)) throw new Error(`no exporter for ${format}`);
+  const language = String(doc.attrs.language || 'en-US');
+  const locale = cslLocaleOfDocument(language);
+  const [images, csl] = await Promise.all([
+    figureImages(doc),
+    loadStyleAndLocales(String(doc.attrs.citationstyle || 'apa'), locale).then(
+      (loaded) => ({ name: String(doc.attrs.citationstyle || 'apa'), locale, ...loaded }),
+      () => null,
+    ),
+  ]);
+  const input: ExportInput = { content: doc.toJSON(), threads: [...threads], images, csl };
+  // A frame for the progress indication to show before the main thread is busy.
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const file = await exportDocument(format, input);
+  download(new Blob([new Uint8Array(file.data)], { type: file.mime }), file.name);
+}
