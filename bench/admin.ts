@@ -120,7 +120,8 @@ async function measure(run: (index: number) => Promise<void>): Promise<number[]>
 let checked = false;
 const endpointTimes = await measure(async (index) => {
   const response = await benchCall(base, adminApi.users, { q: term(index), page: 1 + (index % 3) }, headers);
-  if (!response.ok) throw new Error(`search for ${term(index)} answered ${response.status}: ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`search for ${term(index)} answered ${response.status}: ${await response.text()}`);
   const body = (await response.json()) as { total: number };
   if (!checked && term(index) && body.total === 0) throw new Error(`no match for ${term(index)}`);
   checked = true;

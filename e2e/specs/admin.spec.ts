@@ -93,7 +93,9 @@ for (const language of ['en', 'de'] as const) {
       await dialog.getByLabel(t('users.emails.newAddress')).fill(second);
       await dialog.getByRole('button', { name: t('users.emails.add') }).click();
       await expect(page.getByText(t('users.emails.added', { address: second }))).toBeVisible();
-      await dialog.getByRole('button', { name: t('users.emails.makePrimaryLabel', { address: second }) }).click();
+      await dialog
+        .getByRole('button', { name: t('users.emails.makePrimaryLabel', { address: second }) })
+        .click();
       await expect(page.getByText(t('users.emails.primaryChanged', { address: second }))).toBeVisible();
       await dialog.getByRole('button', { name: t('users.emails.removeLabel', { address: first }) }).click();
       await expect(page.getByText(t('users.emails.removed', { address: first }))).toBeVisible();
