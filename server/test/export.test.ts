@@ -1,4 +1,5 @@
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { importApi } from '@scriptorium/common/api/endpoints/imports';
 import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { saveImageResponse } from '@scriptorium/common/api/usermedia';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
@@ -94,6 +95,48 @@ describe.each(ENGINES)('document export API (%s)', (engine) => {
     expect(Object.keys(files).filter((name) => name.startsWith('word/media/'))).toEqual([
       'word/media/image1.png',
     ]);
+  });
+
+  it('answers the native zip, which imports back as the same document for another user', async () => {
+    const owner = await person(server());
+    const id = await paperDocument(owner.browser, owner.user.id, 'Round trip');
+    const response = await exportCall(owner.browser, id, 'native');
+    expect(response.status, response.text).toBe(200);
+    expect(response.headers.get('content-disposition')).toContain('filename="Round trip.zip"');
+
+    const other = await person(server());
+    const imported = await other.browser.call(importApi.document, {
+      path: '',
+      file: new File([new Uint8Array(response.bytes)], 'Round trip.zip'),
+    });
+    expect(imported.status, imported.text).toBe(201);
+    const copy = imported.json<{ id: number }>().id;
+    const stored = async (documentId: number) => {
+      const row = await server()
+        .ctx.db.selectFrom('documents')
+        .select(['content', 'title'])
+        .where('id', '=', documentId)
+        .executeTakeFirstOrThrow();
+      // The figure points at the importer's own copy of the image (the fixture's other figures
+      // have none: they keep their captions), and the entries get keys of the importer's
+      // library: compare all but those.
+      const keys = new Map<string, string>();
+      const text = row.content
+        .replace(/"image":\d+/g, '"image":0')
+        .replace(/"src":"[^"]*"/g, '"src":""')
+        .replace(/"id":"(\d+-\d+)"/g, (_, key: string) => {
+          if (!keys.has(key)) keys.set(key, `entry${keys.size}`);
+          return `"id":"${keys.get(key)}"`;
+        });
+      return { title: row.title, content: JSON.parse(text) as unknown };
+    };
+    expect(await stored(copy)).toEqual(await stored(id));
+    const threads = await server()
+      .ctx.db.selectFrom('document_comments')
+      .select('text')
+      .where('document_id', '=', copy)
+      .execute();
+    expect(threads.map((row) => row.text)).toEqual(['Please check this claim.']);
   });
 
   it('names a non-ASCII title by RFC 5987 with an ASCII fallback', async () => {

@@ -5,6 +5,7 @@ import { exportHtml } from './html';
 import { exportJats } from './jats';
 import { exportLatex } from './latex';
 import { type ExportInput, type PreparedDocument, prepareDocument } from './model';
+import { exportNativeFile } from './native';
 import { fileBaseName } from './text';
 
 /**
@@ -29,6 +30,8 @@ export const EXPORT_FORMATS = {
   latex: { extension: 'zip', mime: 'application/zip', build: exportLatex },
   jats: { extension: 'zip', mime: 'application/zip', build: exportJats },
   epub: { extension: 'epub', mime: 'application/epub+zip', build: exportEpub },
+  /** Scriptorium's own zip: the backup and transfer format that imports back identically. */
+  native: { extension: 'zip', mime: 'application/zip', build: exportNativeFile },
 } satisfies Record<string, ExportFormat>;
 
 export type ExportFormatName = keyof typeof EXPORT_FORMATS;

@@ -133,7 +133,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     writes: true,
     panel: 'settings',
   },
-  ...exportActions(['docx', 'latex', 'jats', 'epub', 'html', 'pdf']),
+  ...exportActions(['docx', 'latex', 'jats', 'epub', 'html', 'pdf', 'native']),
   {
     id: 'editor.print',
     title: 'action.print',

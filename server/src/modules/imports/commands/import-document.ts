@@ -69,7 +69,10 @@ function rewrite(
     if (key !== null) {
       const image = images.get(key);
       // An image the library refused: the figure goes, the report says why.
-      if (!image) return null;
+      if (image === null) return null;
+      // An image the file did not carry (e.g. one the exporting user could not read): the figure
+      // stays with its caption, without an image.
+      if (image === undefined) return { ...node, attrs: { ...attrs, image: 0, src: '' } };
       return { ...node, attrs: { ...attrs, image: image.id, src: image.src } };
     }
   }
@@ -198,7 +201,6 @@ export async function importDocumentFile(
       prepared.set(image.key, null);
     }
   }
-  for (const key of used) if (!prepared.has(key)) prepared.set(key, null);
 
   try {
     const outcome = await ctx.db.transaction().execute(async (trx) => {
