@@ -1,6 +1,5 @@
-import { importDocument } from '@scriptorium/common/import/index';
 import type { ImportedDocument } from '@scriptorium/common/import/model';
-import { type ImportRefusal, ImportRefused } from '@scriptorium/common/import/problems';
+import type { ImportRefusal } from '@scriptorium/common/import/problems';
 import { sanitizeFlatpageHtml } from '../modules/admin/sanitize-flatpage';
 import { prepareAvatar } from '../modules/user/avatar';
 import {
@@ -36,15 +35,9 @@ export type UploadResult =
 export default async function processUpload(task: UploadTask): Promise<UploadResult> {
   if (task.kind === 'flatpage')
     return { ok: true, kind: 'flatpage', html: await sanitizeFlatpageHtml(task.html) };
-  if (task.kind === 'document') {
-    try {
-      return { ok: true, kind: 'document', imported: importDocument(task.bytes, task.name), refusal: null };
-    } catch (error) {
-      if (error instanceof ImportRefused)
-        return { ok: true, kind: 'document', imported: null, refusal: error.code };
-      throw error;
-    }
-  }
+  // Imports run document-worker.ts (worker-pool.ts names it per task), so that a worker that only
+  // ever handled images never loads the document readers.
+  if (task.kind === 'document') throw new Error('document tasks run document-worker.ts');
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   try {
     if (task.kind === 'avatar') {

@@ -18,6 +18,10 @@ export type UploadPoolConfig = Pick<Config, 'uploadWorkers' | 'uploadTimeLimitMs
 export class UploadBudgetExceeded extends Error {}
 
 const WORKER_FILE = path.join(import.meta.dirname, `upload-worker${path.extname(import.meta.filename)}`);
+const DOCUMENT_WORKER_FILE = path.join(
+  import.meta.dirname,
+  `document-worker${path.extname(import.meta.filename)}`,
+);
 
 /**
  * The server runs from TypeScript sources (tsx); a worker thread starts without the parent's
@@ -62,7 +66,8 @@ export async function runUploadTask(config: UploadPoolConfig, task: UploadTask):
   const own = bytes !== null && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const transferList = own && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : undefined;
   try {
-    return await pool.run(task, { signal, transferList });
+    const filename = task.kind === 'document' ? pathToFileURL(DOCUMENT_WORKER_FILE).href : undefined;
+    return await pool.run(task, { signal, transferList, ...(filename ? { filename } : {}) });
   } catch (error) {
     const code = (error as { code?: string }).code;
     const name = (error as { name?: string }).name;
