@@ -163,7 +163,11 @@ test.describe('profile', () => {
     await expect(page.getByText('Email verified!')).toBeVisible();
 
     // The radio stays as it is until the question is answered.
-    await page.getByRole('radio', { name: `Make ${address} the primary address` }).click();
+    // A user clicks the drawn circle: the radio's label (react-aria keeps the input itself hidden).
+    await page
+      .locator('label.radio')
+      .filter({ has: page.getByRole('radio', { name: `Make ${address} the primary address` }) })
+      .click();
     await dialog(page, 'Primary e-mail address').getByRole('button', { name: 'Make primary' }).click();
     await expect(page.getByText('The primary email has been updated.')).toBeVisible();
     await expect(page.getByRole('radio', { name: `Make ${address} the primary address` })).toBeChecked();

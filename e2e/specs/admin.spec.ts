@@ -117,7 +117,10 @@ for (const language of ['en', 'de'] as const) {
           t('users.deleteSummary', { username, documents: 0, images: 0, bibliography: 0, contacts: 0 }),
         ),
       ).toBeVisible();
-      await remove.getByLabel(t('users.documentsTransfer')).check();
+      await remove
+        .locator('label.radio')
+        .filter({ hasText: t('users.documentsTransfer') })
+        .click();
       await remove.getByLabel(t('users.transferTo')).fill(heir.username);
       await remove.getByRole('button', { name: t('users.deleteConfirm') }).click();
       await expect(page.getByText(t('users.deleted', { username }))).toBeVisible();

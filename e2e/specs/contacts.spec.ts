@@ -62,7 +62,7 @@ function row(page: Page, texts: Texts, name: string) {
 
 async function openInviteDialog(page: Page, texts: Texts) {
   // The screen is its own chunk: shortcuts work once its menu is there.
-  await expect(page.getByRole('button', { name: texts.invite })).toBeVisible();
+  await expect(page.getByRole('button', { name: texts.invite, exact: true })).toBeVisible();
   await page.keyboard.press('Alt+i');
   const dialog = page.getByRole('dialog', { name: texts.invite });
   await expect(dialog).toBeVisible();

@@ -78,12 +78,13 @@ export function FeedbackTab() {
           aria-labelledby={titleId}
           onKeyDown={onPanelKeyDown}
         >
-          <header className="feedback-header">
+          {/* Not <header>: outside a sectioning element it would be a second banner landmark. */}
+          <div className="feedback-header">
             <h2 id={titleId} className="feedback-title">
               {t('feedbackTitle')}
             </h2>
             <IconButton label={t('close')} icon={X} onPress={close} className="feedback-close" />
-          </header>
+          </div>
           <p className="feedback-intro">{t('feedbackIntro')}</p>
           <form onSubmit={(event) => void submit(event)}>
             <label htmlFor={textId}>{t('feedbackMessageLabel')}</label>

@@ -131,7 +131,7 @@ export function MoveDialog(props: MoveDialogProps) {
     const children = subfolders(allFolders, folder);
     const isSelected = folder === selected;
     return (
-      <li key={folder} role="none">
+      <li key={folder}>
         <button
           type="button"
           className={isSelected ? 'move-tree-folder move-tree-folder-selected' : 'move-tree-folder'}
@@ -142,9 +142,7 @@ export function MoveDialog(props: MoveDialogProps) {
           <Folder aria-hidden="true" />
           {folder === '/' ? t('allDocuments') : folderName(folder)}
         </button>
-        {children.length > 0 ? (
-          <ul role="none">{children.map((child) => renderFolder(child, depth + 1))}</ul>
-        ) : null}
+        {children.length > 0 ? <ul>{children.map((child) => renderFolder(child, depth + 1))}</ul> : null}
       </li>
     );
   };
