@@ -40,7 +40,7 @@ test.describe('document import', () => {
     await expect(body(page).getByRole('heading', { name: 'Introduction' })).toBeVisible();
     await expect(body(page).locator('.doc-equation math msup').first()).toBeVisible();
     await expect(body(page).locator('figure[data-category="equation"]')).toHaveCount(1);
-    await expect(body(page).locator('.doc-footnote')).toHaveCount(1);
+    await expect(body(page).locator('.doc-footnote-marker')).toHaveCount(1);
   });
 
   test('refuses a file over 50 MB before uploading it', async ({ page, user }) => {
