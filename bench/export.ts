@@ -54,6 +54,7 @@ console.log(
 
 const PANDOC: Partial<Record<ExportFormatName, string>> = {
   docx: 'docx',
+  odt: 'odt',
   latex: 'latex',
   jats: 'jats',
   epub: 'epub3',

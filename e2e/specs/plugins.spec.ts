@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { booksApi, templatesApi } from '@scriptorium/common/api/endpoints/plugins';
+import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
+import { strFromU8, unzipSync } from 'fflate';
 import { openSettled, violations } from '../axe';
 import { apiCall, createUser, expect, loginAs, sendCall, test } from '../fixtures';
 import { ownServer } from '../own-server';
@@ -220,6 +223,45 @@ test.describe('with PLUGINS=templates,books', () => {
     await expect(bobPage).toHaveURL(new RegExp(`/document/${ids[2]}`));
     await annPage.context().close();
     await bobPage.context().close();
+  });
+
+  test('a book of three documents exported as EPUB from the book editor passes epubcheck', async ({
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    const page = await ownPage(browser);
+    await loginAs(page, await createUser({ firstName: 'Eve', lastName: 'Editor' }, env), '/documents/');
+    const titles = ['Letters', 'Diaries', 'Ledgers'];
+    for (const title of titles) await apiCall(page, documentsApi.create, { title });
+    const { id } = (await (await apiCall(page, booksApi.create, { title: 'Private papers' })).json()) as {
+      id: number;
+    };
+    await page.goto(`/books/${id}/`);
+    const chapters = page.getByRole('list', { name: 'Chapters' }).getByTestId('reorder-item');
+    for (const title of titles) {
+      await page.getByLabel('Document', { exact: true }).selectOption({ label: title });
+      await page.getByRole('button', { name: 'Add chapter' }).click();
+      await expect(chapters.last()).toContainText(title);
+    }
+    // By keyboard: the format buttons are in the tab order and answer Enter.
+    const formats = page.getByRole('group', { name: 'Export formats' });
+    await formats.getByRole('button', { name: 'E-book (.epub)' }).focus();
+    const downloading = page.waitForEvent('download');
+    await page.keyboard.press('Enter');
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('Private papers.epub');
+    await expect(page.getByRole('status').filter({ hasText: 'exported' })).toHaveText(
+      'The book has been exported as E-book (.epub).',
+    );
+    // epubcheck goes by the file's extension.
+    const file = test.info().outputPath('book.epub');
+    await download.saveAs(file);
+    expect(epubcheckReport(file)).toContain('0 fatals / 0 errors / 0 warnings');
+    const nav = strFromU8(unzipSync(new Uint8Array(await readFile(file)))['EPUB/nav.xhtml']);
+    expect([...nav.matchAll(/<a href="[^"]+">([^<]+)<\/a>/g)].map((match) => match[1])).toEqual(
+      titles.map((title, index) => `Chapter ${index + 1}: ${title}`),
+    );
+    await page.context().close();
   });
 
   test('the plugin screens have no axe violations', async ({ browser }) => {

@@ -1,15 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
+import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
 import { exportPdf } from '../src/modules/documents/export/pdf';
+import { compileLatex, run, withTools } from './export-tools';
 
 /**
  * Issue 19: the exports of the fixture paper (headings, lists, a table with merged cells,
@@ -17,52 +17,6 @@ import { exportPdf } from '../src/modules/documents/export/pdf';
  * checked by the real tools. A test whose tool is missing is skipped, and fails with
  * REQUIRE_SERVICES=1 (CI installs the tools: .ci/run).
  */
-
-const run = promisify(execFile);
-const REQUIRED = process.env.REQUIRE_SERVICES === '1';
-
-async function has(command: string): Promise<boolean> {
-  try {
-    await run('sh', ['-c', `command -v ${command}`]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function hasTexFile(name: string): Promise<boolean> {
-  try {
-    const { stdout } = await run('kpsewhich', [name]);
-    return stdout.trim() !== '';
-  } catch {
-    return false;
-  }
-}
-
-const tools = {
-  pandoc: await has('pandoc'),
-  soffice: await has('soffice'),
-  epubcheck: (await has('epubcheck')) && (await has('java')),
-  pdftotext: (await has('pdftotext')) && (await has('pdfinfo')),
-  lualatex: (await has('lualatex')) && (await has('biber')) && (await hasTexFile('biblatex.sty')),
-  chromium: (await has(process.env.CHROMIUM_PATH || '/usr/bin/chromium')) || (await has('chromium')),
-};
-
-/** it() when the tools are there; a failing test naming them with REQUIRE_SERVICES=1; else skipped. */
-function withTools(
-  names: (keyof typeof tools)[],
-  title: string,
-  test: () => Promise<void>,
-  timeout = 180_000,
-) {
-  const missing = names.filter((name) => !tools[name]);
-  if (!missing.length) it(title, test, timeout);
-  else if (REQUIRED)
-    it(title, () => {
-      throw new Error(`missing tools: ${missing.join(', ')}`);
-    });
-  else it.skip(`${title} (missing: ${missing.join(', ')})`, test);
-}
 
 describe('exports checked by real tools', () => {
   const paper = fixturePaper();
@@ -119,6 +73,25 @@ describe('exports checked by real tools', () => {
     if (comments) expect(ast).toContain('comment-start');
   }
 
+  /** LibreOffice headless converts a file to `to` (pdf, docx); the path of the result. */
+  async function sofficeConvert(file: string, to: string): Promise<string> {
+    const out = path.join(dir, `${path.extname(file).slice(1)}-${to}`);
+    await run(
+      'soffice',
+      [
+        '--headless',
+        `-env:UserInstallation=file://${dir}/lo-profile`,
+        '--convert-to',
+        to,
+        '--outdir',
+        out,
+        file,
+      ],
+      { timeout: 170_000 },
+    );
+    return path.join(out, path.basename(file).replace(/\.[a-z]+$/, `.${to}`));
+  }
+
   withTools(
     ['soffice', 'pandoc'],
     'DOCX: LibreOffice converts it to PDF, pandoc reads headings, math, footnotes, comments',
@@ -128,35 +101,40 @@ describe('exports checked by real tools', () => {
       expectPaperContent(ast, { comments: true });
       expect(ast).toContain('"insertion"');
       expect(ast).toContain('"deletion"');
-      const out = path.join(dir, 'docx-pdf');
-      await run(
-        'soffice',
-        [
-          '--headless',
-          `-env:UserInstallation=file://${dir}/lo-profile`,
-          '--convert-to',
-          'pdf',
-          '--outdir',
-          out,
-          docx,
-        ],
-        { timeout: 170_000 },
-      );
-      const pdf = path.join(out, path.basename(docx).replace(/\.docx$/, '.pdf'));
+      const pdf = await sofficeConvert(docx, 'pdf');
       const { stdout } = await run('pdftotext', [pdf, '-']);
       expect(stdout).toContain('Section 1 on structures');
       expect(stdout).toContain('Lovelace');
     },
   );
 
+  withTools(
+    ['soffice', 'pandoc', 'pdftotext'],
+    'ODT: pandoc reads headings, emphasis, math, footnotes, table; LibreOffice opens it with comments and suggestions',
+    async () => {
+      const odt = await exported('odt');
+      const ast = await pandocJson(odt, 'odt');
+      expectPaperContent(ast, { comments: false });
+      expect(ast).toContain('"t":"Emph"');
+      expect(ast).toContain('"t":"Table"');
+      expect(ast).toContain('"Measured"');
+      expect(ast).toContain('"Lovelace,"');
+      // pandoc 2.17's ODT reader skips annotations and tracked changes: LibreOffice reads them, and
+      // the DOCX it makes of our ODT shows them (and the formulas as Office math) to pandoc.
+      const relayed = await pandocJson(await sofficeConvert(odt, 'docx'), 'docx');
+      expectPaperContent(relayed, { comments: true });
+      expect(relayed).toContain('"insertion"');
+      expect(relayed).toContain('"deletion"');
+      expect(relayed).toContain('"Please"');
+      const { stdout } = await run('pdftotext', [await sofficeConvert(odt, 'pdf'), '-']);
+      expect(stdout).toContain('Section 1 on structures');
+      expect(stdout).toContain('(Lovelace, 1990, p. 5)');
+      expect(stdout).toContain('Figure 3: A striped image number 3');
+    },
+  );
+
   withTools(['epubcheck'], 'EPUB: epubcheck finds 0 errors', async () => {
-    const epub = await exported('epub');
-    const binary = (await run('sh', ['-c', 'readlink -f "$(command -v epubcheck)"'])).stdout.trim();
-    // Debian's epubcheck is an executable jar: run it with java so no binfmt handler is needed.
-    const { stdout, stderr } = await run('java', ['-jar', binary, epub], { timeout: 170_000 }).catch(
-      (error) => error,
-    );
-    expect(`${stdout}${stderr}`).toContain('0 fatals / 0 errors');
+    expect(epubcheckReport(await exported('epub'))).toContain('0 fatals / 0 errors');
   });
 
   withTools(['pandoc'], 'JATS: well-formed, pandoc reads the sections, math and references', async () => {
@@ -185,17 +163,7 @@ describe('exports checked by real tools', () => {
     ['lualatex'],
     'LaTeX: the zip compiles with LuaLaTeX and biber',
     async () => {
-      const folder = await unzipped('latex');
-      const latex = (args: string[]) =>
-        run('lualatex', ['-interaction=nonstopmode', '-halt-on-error', ...args], {
-          cwd: folder,
-          timeout: 170_000,
-          maxBuffer: 64 << 20,
-        });
-      await latex(['document.tex']);
-      await run('biber', ['document'], { cwd: folder });
-      await latex(['document.tex']);
-      const log = await readFile(path.join(folder, 'document.log'), 'utf8');
+      const log = await compileLatex(await unzipped('latex'));
       expect(log).not.toMatch(/^! /m);
       expect(log).not.toContain('Citation ');
     },

@@ -97,6 +97,29 @@ describe.each(ENGINES)('document export API (%s)', (engine) => {
     ]);
   });
 
+  it('answers an ODT named after the title with the content, formulas, picture and comments', async () => {
+    const owner = await person(server());
+    const id = await paperDocument(owner.browser, owner.user.id, 'Structures of Example Problems');
+    const response = await exportCall(owner.browser, id, 'odt');
+    expect(response.status, response.text).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/vnd.oasis.opendocument.text');
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="Structures of Example Problems.odt"; filename*=UTF-8''Structures%20of%20Example%20Problems.odt`,
+    );
+    const files = unzipSync(response.bytes);
+    expect(strFromU8(files.mimetype)).toBe('application/vnd.oasis.opendocument.text');
+    const content = strFromU8(files['content.xml']);
+    expect(content).toContain('Section 1 on structures');
+    expect(content.match(/<draw:object /g)?.length).toBe(10);
+    expect(content).toContain('<text:insertion>');
+    expect(content).toContain('<text:deletion>');
+    expect(content).toContain('<dc:creator>Ada Lovelace</dc:creator><dc:date>');
+    expect(content).toContain('Please check this claim.');
+    expect(Object.keys(files).filter((name) => name.startsWith('Pictures/'))).toEqual([
+      'Pictures/image1.png',
+    ]);
+  });
+
   it('answers the native zip, which imports back as the same document for another user', async () => {
     const owner = await person(server());
     const id = await paperDocument(owner.browser, owner.user.id, 'Round trip');

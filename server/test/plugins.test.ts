@@ -67,6 +67,7 @@ describe.each(ENGINES)('plugins turned off (%s)', (engine) => {
     expect(response.json()).toMatchObject({ plugins: ['templates'] });
     const browser = await server().loginAs(await server().buildUser());
     expect((await browser.call(booksApi.list)).status).toBe(404);
+    expect((await browser.call(booksApi.export, { id: '1', format: 'epub' })).status).toBe(404);
     expect((await browser.call(templatesApi.list)).status).toBe(200);
   });
 

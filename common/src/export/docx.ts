@@ -6,8 +6,17 @@ import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
 import { referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
 import { imageFiles, imageSize } from './images';
-import { authorName, citationFallback, type PreparedDocument } from './model';
+import {
+  authorName,
+  type BookStructure,
+  COVER_SRC,
+  citationFallback,
+  groupParts,
+  type PreparedChapter,
+  type PreparedDocument,
+} from './model';
 import { escapeXml, htmlToRuns } from './text';
+import { threadLines } from './writer';
 
 /**
  * DOCX (Office Open XML) export: the content filled into our reference document
@@ -72,6 +81,8 @@ class DocxWriter {
   private readonly lastCommentNode = new Map<number, PMNode>();
   private readonly page: PageSize;
   tracked = false;
+  /** Added to heading levels: a book's chapter titles are Heading1, their sections below. */
+  headingShift = 0;
 
   constructor(private readonly prepared: PreparedDocument) {
     this.page = PAGES[prepared.paperSize];
@@ -83,7 +94,12 @@ class DocxWriter {
           this.lastCommentNode.set(Number(mark.attrs.id), node);
       return true;
     });
-    this.images = imageFiles(srcs, prepared.images, (image) => imageSize(image) !== null);
+    const cover = prepared.book?.cover;
+    this.images = imageFiles(
+      cover ? [COVER_SRC, ...srcs] : srcs,
+      cover ? { ...prepared.images, [COVER_SRC]: cover } : prepared.images,
+      (image) => imageSize(image) !== null,
+    );
     for (const { name } of this.images.values()) this.rels.push(name);
   }
 
@@ -237,23 +253,21 @@ class DocxWriter {
   private commentEnd(id: number): string {
     const thread = this.prepared.threads.get(id);
     if (!thread) return '';
-    const [first, ...answers] = thread.comments;
-    const paragraphs = (text: string) =>
-      text
-        .split(/\n+/)
-        .map(
-          (line) =>
-            `<w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`,
-        )
-        .join('');
-    const initials = (name: string) =>
-      name
+    const { name, created, lines } = threadLines(thread);
+    const paragraphs = lines
+      .map(
+        (line) =>
+          `<w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`,
+      )
+      .join('');
+    const initials = (author: string) =>
+      author
         .split(/\s+/)
         .map((part) => part[0] ?? '')
         .join('')
         .slice(0, 4);
     this.comments.push(
-      `<w:comment w:id="${id}" w:author="${escapeXml(first.name)}" w:date="${isoDate(first.created)}" w:initials="${escapeXml(initials(first.name))}"><w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:annotationRef/></w:r></w:p>${paragraphs(first.text)}${answers.map((answer) => paragraphs(`${answer.name}: ${answer.text}`)).join('')}</w:comment>`,
+      `<w:comment w:id="${id}" w:author="${escapeXml(name)}" w:date="${isoDate(created)}" w:initials="${escapeXml(initials(name))}"><w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:annotationRef/></w:r></w:p>${paragraphs}</w:comment>`,
     );
     return `<w:commentRangeEnd w:id="${id}"/><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:commentReference w:id="${id}"/></w:r>`;
   }
@@ -312,7 +326,10 @@ class DocxWriter {
             )
           : this.paragraph(node);
       case 'heading': {
-        const paragraph = this.paragraph(node, `Heading${node.attrs.level}`);
+        const paragraph = this.paragraph(
+          node,
+          `Heading${Math.min(Number(node.attrs.level) + this.headingShift, 6)}`,
+        );
         const id = String(node.attrs.id);
         return id
           ? paragraph
@@ -399,6 +416,19 @@ class DocxWriter {
     return `${caption}<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="0" w:type="auto"/><w:tblLook w:val="04A0" w:firstRow="1" w:lastRow="0" w:firstColumn="1" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/></w:tblPr><w:tblGrid>${grid}</w:tblGrid>${rows}</w:tbl><w:p/>`;
   }
 
+  /** An inline picture run of an image of the package, `width` percent of the text width. */
+  private picture(src: string, width: number, description: string): string {
+    const file = this.images.get(src);
+    if (!file) return '';
+    const size = imageSize(file.image) ?? { width: 1, height: 1 };
+    const textWidth = (this.page.width - 2 * this.page.margin) * EMU_PER_TWIP;
+    const cx = Math.round((textWidth * width) / 100);
+    const cy = Math.round((cx * size.height) / size.width);
+    const rid = `rIdImage${[...this.images.keys()].indexOf(src) + 1}`;
+    const n = this.drawing++;
+    return `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="${cx}" cy="${cy}"/><wp:docPr id="${n}" name="Figure ${n}" descr="${escapeXml(description)}"/><wp:cNvGraphicFramePr><a:graphicFrameLocks noChangeAspect="1"/></wp:cNvGraphicFramePr><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="${n}" name="${file.name}"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="${rid}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
+  }
+
   private figure(node: PMNode): string {
     const caption = String(node.attrs.caption);
     if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
@@ -412,17 +442,7 @@ class DocxWriter {
         : `<w:r><w:t xml:space="preserve">${escapeXml(String(node.attrs.equation))}</w:t></w:r>`;
       return `<w:p><w:pPr><w:pStyle w:val="Equation"/></w:pPr>${this.bookmarked(String(node.attrs.id), body + number)}</w:p>${caption ? this.caption(node, caption) : ''}`;
     }
-    const file = this.images.get(String(node.attrs.src));
-    let picture = '';
-    if (file) {
-      const size = imageSize(file.image) ?? { width: 1, height: 1 };
-      const textWidth = (this.page.width - 2 * this.page.margin) * EMU_PER_TWIP;
-      const cx = Math.round((textWidth * Number(node.attrs.width || 100)) / 100);
-      const cy = Math.round((cx * size.height) / size.width);
-      const rid = `rIdImage${[...this.images.keys()].indexOf(String(node.attrs.src)) + 1}`;
-      const n = this.drawing++;
-      picture = `<w:r><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0"><wp:extent cx="${cx}" cy="${cy}"/><wp:docPr id="${n}" name="Figure ${n}" descr="${escapeXml(caption)}"/><wp:cNvGraphicFramePr><a:graphicFrameLocks noChangeAspect="1"/></wp:cNvGraphicFramePr><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="${n}" name="${file.name}"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="${rid}"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>`;
-    }
+    const picture = this.picture(String(node.attrs.src), Number(node.attrs.width || 100), caption);
     const align =
       node.attrs.aligned === 'left' ? 'left' : node.attrs.aligned === 'right' ? 'right' : 'center';
     return `<w:p><w:pPr><w:pStyle w:val="Figure"/><w:jc w:val="${align}"/></w:pPr>${picture}</w:p>${this.caption(node, caption)}`;
@@ -432,7 +452,12 @@ class DocxWriter {
 
   front(): string {
     const p = this.prepared;
-    let out = `<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr>${this.inlineChildren(p.doc.firstChild)}</w:p>`;
+    return `<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr>${this.inlineChildren(p.doc.firstChild)}</w:p>${this.frontMatter(p)}`;
+  }
+
+  /** Subtitle, authors, abstract and keywords of the article or of a book's chapter. */
+  private frontMatter(p: Pick<PreparedChapter, 'subtitle' | 'authors' | 'abstract' | 'keywords'>): string {
+    let out = '';
     if (p.subtitle)
       out += `<w:p><w:pPr><w:pStyle w:val="Subtitle"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(p.subtitle)}</w:t></w:r></w:p>`;
     for (const person of p.authors) {
@@ -451,6 +476,53 @@ class DocxWriter {
     return out;
   }
 
+  /**
+   * A book (issue 21): title page with the cover, the copyright page, the contents (a TOC field
+   * filled with the chapters, so that it reads before Word updates it), parts, and the chapters,
+   * each on a new page under "Chapter n" with its title as Heading 1.
+   */
+  book(book: BookStructure): string {
+    const p = this.prepared;
+    const language = p.language;
+    const text = (style: string, value: string, props = '') =>
+      `<w:p><w:pPr><w:pStyle w:val="${style}"/>${props}</w:pPr><w:r><w:t xml:space="preserve">${escapeXml(value)}</w:t></w:r></w:p>`;
+    const newPage = '<w:pageBreakBefore/>';
+    this.headingShift = 1;
+    let out = '';
+    if (book.cover)
+      out += `<w:p><w:pPr><w:jc w:val="center"/></w:pPr>${this.picture(COVER_SRC, 70, p.title)}</w:p>`;
+    out += text('Title', p.title);
+    for (const person of p.authors) out += text('Author', authorName(person));
+    if (book.publisher) out += text('Subtitle', book.publisher);
+    if (book.copyright || book.isbn) {
+      out += text('Normal', book.copyright, newPage);
+      if (book.isbn) out += text('Normal', `ISBN ${book.isbn}`);
+    }
+    const chapterLabel = documentLabel('chapter', language);
+    const entries = book.chapters
+      .map(
+        (chapter) =>
+          `<w:p><w:pPr><w:pStyle w:val="TableContents"/></w:pPr><w:hyperlink w:anchor="${bookmarkName(chapter.anchor)}"><w:r><w:t xml:space="preserve">${escapeXml(`${chapterLabel} ${chapter.number}: ${chapter.title}`)}</w:t></w:r></w:hyperlink></w:p>`,
+      )
+      .join('');
+    out += text('Title', documentLabel('contents', language), newPage);
+    out += `<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> TOC \\o "1-1" \\h \\z \\u </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r></w:p>${entries}<w:p><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>`;
+    for (const group of groupParts(book.chapters)) {
+      if (group.part) out += text('Title', group.part, newPage);
+      for (const chapter of group.chapters) {
+        out += text('Subtitle', `${chapterLabel} ${chapter.number}`, newPage);
+        out += `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr>${this.bookmarked(chapter.anchor, this.inlineChildren(chapter.titleNode))}</w:p>`;
+        out += this.frontMatter(chapter);
+        for (const part of chapter.body) out += this.blocks(part);
+        out += this.bibliography(chapter.bibliography, 'Heading2');
+      }
+    }
+    return (
+      out +
+      this.bibliography().replace('<w:pStyle w:val="Heading1"/>', `<w:pStyle w:val="Heading1"/>${newPage}`)
+    );
+  }
+
   private inlineChildren(node: PMNode | null): string {
     let out = '';
     node?.forEach((child) => {
@@ -459,11 +531,12 @@ class DocxWriter {
     return out;
   }
 
-  bibliography(): string {
+  /** The bibliography (a book's chapter's own when given) under a heading of `style`. */
+  bibliography(entries = this.prepared.bibliography, style = 'Heading1'): string {
     const p = this.prepared;
-    if (!p.bibliography.length) return '';
+    if (!entries.length) return '';
     const title = documentLabel('bibliography', p.language);
-    return `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(title)}</w:t></w:r></w:p>${p.bibliography
+    return `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(title)}</w:t></w:r></w:p>${entries
       .map(
         (entry) => `<w:p><w:pPr><w:pStyle w:val="Bibliography"/></w:pPr>${this.styledRuns(entry, [])}</w:p>`,
       )
@@ -517,6 +590,7 @@ class DocxWriter {
 
 export function exportDocx(prepared: PreparedDocument): Uint8Array {
   const writer = new DocxWriter(prepared);
+  if (prepared.book) return zipSync(writer.files(writer.book(prepared.book)), { level: 6 });
   let body = writer.front();
   for (const part of prepared.body) body += writer.blocks(part);
   body += writer.bibliography();

@@ -2,8 +2,17 @@ import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
+import type { Contributor } from '../editor/commands';
 import { imageFiles } from './images';
-import { authorName, citationFallback, type PreparedDocument } from './model';
+import {
+  authorName,
+  type BookStructure,
+  COVER_SRC,
+  citationFallback,
+  groupParts,
+  type PreparedChapter,
+  type PreparedDocument,
+} from './model';
 import { citeprocToXhtml, escapeXml } from './text';
 import { figureSources, NodeWriter } from './writer';
 
@@ -42,6 +51,10 @@ function xhtmlMath(latex: string, display: boolean): string | null {
 
 export class HtmlWriter extends NodeWriter {
   private readonly notes: string[] = [];
+  /** Before note ids: a book's chapters on one page each number their notes from 1. */
+  private notePrefix = '';
+  /** Added to a heading's level for its h element: the title above is h1 (a book's chapter: more). */
+  private headingShift = 1;
 
   constructor(
     private readonly prepared: PreparedDocument,
@@ -68,10 +81,12 @@ export class HtmlWriter extends NodeWriter {
   private note(content: string): string {
     const n = this.notes.length + 1;
     const epub = this.options.epub;
+    const id = `${this.notePrefix}fn${n}`;
+    const ref = `${this.notePrefix}fnref${n}`;
     this.notes.push(
-      `<aside class="footnote" id="fn${n}"${epub ? ' epub:type="footnote"' : ''}><p><a class="footnote-back" href="#fnref${n}">${n}</a> ${content}</p></aside>`,
+      `<aside class="footnote" id="${id}"${epub ? ' epub:type="footnote"' : ''}><p><a class="footnote-back" href="#${ref}">${n}</a> ${content}</p></aside>`,
     );
-    return `<sup class="footnote-ref"><a href="#fn${n}" id="fnref${n}"${epub ? ' epub:type="noteref"' : ''}>${n}</a></sup>`;
+    return `<sup class="footnote-ref"><a href="#${id}" id="${ref}"${epub ? ' epub:type="noteref"' : ''}>${n}</a></sup>`;
   }
 
   inline(node: PMNode): string {
@@ -130,7 +145,7 @@ export class HtmlWriter extends NodeWriter {
       case 'paragraph':
         return `<p>${this.inlineContent(node)}</p>`;
       case 'heading': {
-        const level = Math.min(Number(node.attrs.level) + 1, 6);
+        const level = Math.min(Number(node.attrs.level) + this.headingShift, 6);
         return `<h${level}${id}>${this.inlineContent(node)}</h${level}>`;
       }
       case 'blockquote':
@@ -187,33 +202,131 @@ export class HtmlWriter extends NodeWriter {
     return out;
   }
 
+  /** Subtitle, authors, abstract and keywords of an article or a chapter. */
+  private frontMatter(parts: FrontMatter, abstractLevel: number): string {
+    let out = '';
+    if (parts.subtitle) out += `<p class="subtitle">${escapeXml(parts.subtitle)}</p>`;
+    if (parts.authors.length) out += authorList(parts.authors);
+    if (parts.abstract)
+      out += `<section class="abstract"><h${abstractLevel}>${escapeXml(String(parts.abstract.attrs.title || 'Abstract'))}</h${abstractLevel}>${this.blocks(parts.abstract)}</section>`;
+    if (parts.keywords.length) out += `<p class="keywords">${escapeXml(parts.keywords.join(', '))}</p>`;
+    return out;
+  }
+
+  private footnotes(): string {
+    return this.notes.length ? `<section class="footnotes"><hr/>${this.notes.join('')}</section>` : '';
+  }
+
+  /** The bibliography of the document or book (or of a chapter), under a heading of `level`. */
+  bibliography(level: number, entries = this.prepared.bibliography): string {
+    const p = this.prepared;
+    if (!entries.length) return '';
+    return `<section class="bibliography"><h${level}>${escapeXml(documentLabel('bibliography', p.language))}</h${level}><div class="csl-bib-body">${entries.map(citeprocToXhtml).join('')}</div></section>`;
+  }
+
   /** The whole article: front matter, body, bibliography and notes. */
   article(): string {
     const p = this.prepared;
+    if (p.book) return this.book(p.book);
     let out = `<header><h1 class="title">${this.inlineContent(p.doc.firstChild as PMNode)}</h1>`;
-    if (p.subtitle) out += `<p class="subtitle">${escapeXml(p.subtitle)}</p>`;
-    if (p.authors.length)
-      out += `<ul class="authors">${p.authors
-        .map(
-          (person) =>
-            `<li>${escapeXml(authorName(person))}${person.institution ? `, <span class="institution">${escapeXml(person.institution)}</span>` : ''}</li>`,
-        )
-        .join('')}</ul>`;
-    if (p.abstract)
-      out += `<section class="abstract"><h2>${escapeXml(String(p.abstract.attrs.title || 'Abstract'))}</h2>${this.blocks(p.abstract)}</section>`;
-    if (p.keywords.length) out += `<p class="keywords">${escapeXml(p.keywords.join(', '))}</p>`;
+    out += this.frontMatter(p, 2);
     out += '</header>';
     for (const part of p.body) out += `<section class="part">${this.blocks(part)}</section>`;
-    if (p.bibliography.length)
-      out += `<section class="bibliography"><h2>${escapeXml(documentLabel('bibliography', p.language))}</h2><div class="csl-bib-body">${p.bibliography.map(citeprocToXhtml).join('')}</div></section>`;
-    if (this.notes.length) out += `<section class="footnotes"><hr/>${this.notes.join('')}</section>`;
+    out += this.bibliography(2);
+    out += this.footnotes();
+    return out;
+  }
+
+  /**
+   * One chapter of a book: its number and title (an h of `titleLevel`, its headings below it),
+   * front matter, body and its own notes.
+   */
+  chapter(chapter: PreparedChapter, titleLevel: number): string {
+    this.notes.length = 0;
+    this.notePrefix = `${chapter.anchor}-`;
+    this.headingShift = titleLevel;
+    const label = `${documentLabel('chapter', this.prepared.language)} ${chapter.number}`;
+    let out = `<section class="chapter" id="${chapter.anchor}"><header><p class="chapter-number">${escapeXml(label)}</p><h${titleLevel} class="chapter-title">${this.inlineContent(chapter.titleNode)}</h${titleLevel}>`;
+    out += this.frontMatter(chapter, titleLevel + 1);
+    out += '</header>';
+    for (const part of chapter.body) out += `<section class="part">${this.blocks(part)}</section>`;
+    out += this.bibliography(titleLevel + 1, chapter.bibliography);
+    out += `${this.footnotes()}</section>`;
+    this.notes.length = 0;
+    return out;
+  }
+
+  /** A whole book on one page (HTML, PDF): title page, contents, parts and chapters, bibliography. */
+  private book(book: BookStructure): string {
+    const p = this.prepared;
+    let out = bookTitlePage(p, book, this.options.imageUrl(COVER_SRC));
+    out += `<nav class="toc" id="toc"><h2>${escapeXml(documentLabel('contents', p.language))}</h2>${bookContents(
+      book,
+      p.language,
+      (chapter) => `#${chapter.anchor}`,
+      (index) => `#part-${index}`,
+    )}</nav>`;
+    for (const [index, group] of groupParts(book.chapters).entries()) {
+      if (group.part)
+        out += `<section class="book-part" id="part-${index + 1}"><h2 class="part-title">${escapeXml(group.part)}</h2></section>`;
+      for (const chapter of group.chapters) out += this.chapter(chapter, 2);
+    }
+    out += this.bibliography(2);
     return out;
   }
 }
 
+type FrontMatter = Pick<PreparedChapter, 'subtitle' | 'authors' | 'abstract' | 'keywords'>;
+
+function authorList(authors: readonly Contributor[]): string {
+  return `<ul class="authors">${authors
+    .map(
+      (person) =>
+        `<li>${escapeXml(authorName(person))}${person.institution ? `, <span class="institution">${escapeXml(person.institution)}</span>` : ''}</li>`,
+    )
+    .join('')}</ul>`;
+}
+
+/** The table of contents: parts (numbered from 1 in `partHref`) holding their chapters. */
+export function bookContents(
+  book: BookStructure,
+  language: string,
+  chapterHref: (chapter: PreparedChapter) => string,
+  partHref: (index: number) => string,
+): string {
+  const chapterLabel = documentLabel('chapter', language);
+  const item = (chapter: PreparedChapter) =>
+    `<li><a href="${escapeXml(chapterHref(chapter))}">${escapeXml(`${chapterLabel} ${chapter.number}: ${chapter.title || chapter.anchor}`)}</a></li>`;
+  return `<ol class="toc-list">${groupParts(book.chapters)
+    .map((group, index) =>
+      group.part
+        ? `<li class="toc-part"><a href="${escapeXml(partHref(index + 1))}">${escapeXml(group.part)}</a><ol>${group.chapters.map(item).join('')}</ol></li>`
+        : group.chapters.map(item).join(''),
+    )
+    .join('')}</ol>`;
+}
+
+/** The title page (cover, title, authors, publisher) and the copyright lines of a book. */
+export function bookTitlePage(
+  prepared: PreparedDocument,
+  book: BookStructure,
+  coverUrl: string | null,
+): string {
+  let out = '<header class="title-page">';
+  if (coverUrl)
+    out += `<p class="cover"><img src="${escapeXml(coverUrl)}" alt="${escapeXml(prepared.title)}"/></p>`;
+  out += `<h1 class="title">${escapeXml(prepared.title)}</h1>`;
+  if (prepared.authors.length) out += authorList(prepared.authors);
+  if (book.publisher) out += `<p class="publisher">${escapeXml(book.publisher)}</p>`;
+  out += '</header>';
+  if (book.copyright || book.isbn)
+    out += `<section class="copyright-page">${book.copyright ? `<p>${escapeXml(book.copyright)}</p>` : ''}${book.isbn ? `<p>ISBN ${escapeXml(book.isbn)}</p>` : ''}</section>`;
+  return out;
+}
+
 /** The style sheet of the HTML, EPUB and PDF exports (citeproc's classes, figures, notes, print pages). */
-export function exportCss(paperSize: 'A4' | 'US Letter'): string {
-  return `body { font-family: "Source Serif 4", "Liberation Serif", serif; line-height: 1.5; max-width: 42em; margin: 0 auto; padding: 1em; }
+export function exportCss(paperSize: 'A4' | 'US Letter', book = false): string {
+  return `${book ? BOOK_CSS : ''}body { font-family: "Source Serif 4", "Liberation Serif", serif; line-height: 1.5; max-width: 42em; margin: 0 auto; padding: 1em; }
 h1.title { text-align: center; }
 .subtitle, .keywords { text-align: center; }
 .authors { list-style: none; padding: 0; text-align: center; }
@@ -239,10 +352,24 @@ del { background: #fce8e6; }
 `;
 }
 
-/** The image files the HTML-based formats carry (types every reader shows). */
+/** What a book adds: title page, contents, parts and chapters each on a new page in print. */
+const BOOK_CSS = `.title-page, .copyright-page, .toc { text-align: center; }
+.cover img { max-width: 100%; max-height: 80vh; }
+.toc { text-align: left; }
+.toc-list { list-style: none; padding-left: 0; }
+.toc-list ol { list-style: none; }
+.chapter-number { font-variant: small-caps; margin-bottom: 0; }
+.part-title { text-align: center; font-size: 2em; }
+@media print { .copyright-page, .toc, .book-part, .chapter, .bibliography { break-before: page; } }
+`;
+
+/** The image files the HTML-based formats carry (types every reader shows); a book's cover as COVER_SRC. */
 export function webImages(prepared: PreparedDocument) {
-  return imageFiles(figureSources(prepared.doc), prepared.images, (image) =>
-    ['image/png', 'image/jpeg', 'image/gif', 'image/svg+xml'].includes(image.type),
+  const cover = prepared.book?.cover;
+  return imageFiles(
+    cover ? [COVER_SRC, ...figureSources(prepared.doc)] : figureSources(prepared.doc),
+    cover ? { ...prepared.images, [COVER_SRC]: cover } : prepared.images,
+    (image) => ['image/png', 'image/jpeg', 'image/gif', 'image/svg+xml'].includes(image.type),
   );
 }
 
@@ -271,7 +398,7 @@ export function exportHtml(prepared: PreparedDocument): Uint8Array {
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = {
     'index.html': encoder.encode(html),
-    'style.css': encoder.encode(exportCss(prepared.paperSize)),
+    'style.css': encoder.encode(exportCss(prepared.paperSize, Boolean(prepared.book))),
   };
   for (const file of images.values()) files[`images/${file.name}`] = file.image.data;
   return zipSync(files, { level: 6 });

@@ -3,8 +3,8 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { exportBiblatex } from '../bibliography/export';
 import type { EntryData } from '../bibliography/types';
-import { imageFiles } from './images';
-import { authorName, type PreparedDocument } from './model';
+import { imageExtension, imageFiles } from './images';
+import { authorName, type BookStructure, groupParts, type PreparedDocument } from './model';
 import { figureSources, NodeWriter } from './writer';
 
 /**
@@ -67,7 +67,7 @@ class LatexWriter extends NodeWriter {
   readonly cited = new Set<string>();
   readonly images: ReturnType<typeof imageFiles>;
 
-  constructor(private readonly prepared: PreparedDocument) {
+  constructor(readonly prepared: PreparedDocument) {
     super();
     this.images = imageFiles(
       figureSources(prepared.doc),
@@ -249,15 +249,8 @@ class LatexWriter extends NodeWriter {
   }
 }
 
-export function exportLatex(prepared: PreparedDocument): Uint8Array {
-  const writer = new LatexWriter(prepared);
-  const p = prepared;
-  const body = p.body.map((part) => writer.blocks(part)).join('');
-  const abstract = p.abstract ? `\\begin{abstract}\n${writer.blocks(p.abstract)}\\end{abstract}\n\n` : '';
-  const keywords = p.keywords.length
-    ? `\\noindent\\textbf{Keywords:} ${escapeLatex(p.keywords.join(', '))}\n\n`
-    : '';
-  const title = writer.inlineContent(p.doc.firstChild as PMNode);
+/** From \documentclass to hyperref: what an article and a book share. */
+function preamble(p: PreparedDocument, documentClass: string): string {
   const [language, variant] = p.language.toLowerCase().split('-');
   const polyglossia = POLYGLOSSIA[language] ?? 'english';
   const languageOptions =
@@ -266,14 +259,8 @@ export function exportLatex(prepared: PreparedDocument): Uint8Array {
       : polyglossia === 'english' && variant === 'gb'
         ? '[variant=british]'
         : '';
-  const authors = p.authors
-    .map(
-      (person) =>
-        `${escapeLatex(authorName(person))}${person.institution ? `\\\\ \\small ${escapeLatex(person.institution)}` : ''}`,
-    )
-    .join(' \\and ');
-  const tex = `% Written by Scriptorium. Compile with: lualatex document; biber document; lualatex document
-\\documentclass[${p.paperSize === 'US Letter' ? 'letterpaper' : 'a4paper'}]{article}
+  return `% Written by Scriptorium. Compile with: lualatex document; biber document; lualatex document
+\\documentclass[${p.paperSize === 'US Letter' ? 'letterpaper' : 'a4paper'}]{${documentClass}}
 \\usepackage{fontspec}
 \\usepackage{polyglossia}
 \\setdefaultlanguage${languageOptions}{${polyglossia}}
@@ -285,23 +272,101 @@ export function exportLatex(prepared: PreparedDocument): Uint8Array {
 \\usepackage[style=${biblatexStyle(String(p.doc.attrs.citationstyle))},backend=biber]{biblatex}
 \\addbibresource{bibliography.bib}
 \\usepackage{hyperref}
-\\title{${title}${p.subtitle ? `\\\\ \\large ${escapeLatex(p.subtitle)}` : ''}}
-\\author{${authors}}
-\\date{}
-\\hypersetup{pdftitle={${escapeLatex(p.title)}},pdfauthor={${escapeLatex(p.authors.map(authorName).join('; '))}},pdfkeywords={${escapeLatex(p.keywords.join(', '))}}}
-\\begin{document}
-\\maketitle
-${abstract}${keywords}${body}${writer.cited.size ? '\\printbibliography\n' : ''}\\end{document}
 `;
+}
+
+function authorLines(authors: PreparedDocument['authors']): string {
+  return authors
+    .map(
+      (person) =>
+        `${escapeLatex(authorName(person))}${person.institution ? `\\\\ \\small ${escapeLatex(person.institution)}` : ''}`,
+    )
+    .join(' \\and ');
+}
+
+/** The zip: the .tex, the .bib of the cited entries and the images. */
+function latexZip(tex: string, writer: LatexWriter, extra: Record<string, Uint8Array> = {}): Uint8Array {
   const cited: EntryData[] = [...writer.cited].map((key) => ({
-    ...(p.entries.get(key) as EntryData),
+    ...(writer.prepared.entries.get(key) as EntryData),
     entry_key: safeKey(key),
   }));
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = {
     'document.tex': encoder.encode(tex),
     'bibliography.bib': encoder.encode(exportBiblatex(cited)),
+    ...extra,
   };
   for (const file of writer.images.values()) files[`images/${file.name}`] = file.image.data;
   return zipSync(files, { level: 6 });
+}
+
+export function exportLatex(prepared: PreparedDocument): Uint8Array {
+  if (prepared.book) return exportBookLatex(prepared, prepared.book);
+  const writer = new LatexWriter(prepared);
+  const p = prepared;
+  const body = p.body.map((part) => writer.blocks(part)).join('');
+  const abstract = p.abstract ? `\\begin{abstract}\n${writer.blocks(p.abstract)}\\end{abstract}\n\n` : '';
+  const keywords = p.keywords.length
+    ? `\\noindent\\textbf{Keywords:} ${escapeLatex(p.keywords.join(', '))}\n\n`
+    : '';
+  const title = writer.inlineContent(p.doc.firstChild as PMNode);
+  const tex = `${preamble(p, 'article')}\\title{${title}${p.subtitle ? `\\\\ \\large ${escapeLatex(p.subtitle)}` : ''}}
+\\author{${authorLines(p.authors)}}
+\\date{}
+\\hypersetup{pdftitle={${escapeLatex(p.title)}},pdfauthor={${escapeLatex(p.authors.map(authorName).join('; '))}},pdfkeywords={${escapeLatex(p.keywords.join(', '))}}}
+\\begin{document}
+\\maketitle
+${abstract}${keywords}${body}${writer.cited.size ? '\\printbibliography\n' : ''}\\end{document}
+`;
+  return latexZip(tex, writer);
+}
+
+/**
+ * A book (issue 21): the book class with a title page (cover, title, authors, publisher), the
+ * copyright page, the table of contents, \\part and \\chapter (each chapter's authors and abstract
+ * under its title), figures, tables and equations numbered through the book, one bibliography.
+ */
+function exportBookLatex(prepared: PreparedDocument, book: BookStructure): Uint8Array {
+  const writer = new LatexWriter(prepared);
+  const p = prepared;
+  const cover =
+    book.cover && (book.cover.type === 'image/png' || book.cover.type === 'image/jpeg') ? book.cover : null;
+  const coverName = cover ? `images/cover.${imageExtension(cover)}` : '';
+  const perChapter = book.chapters.some((chapter) => chapter.bibliography.length > 0);
+  let chapters = '';
+  for (const group of groupParts(book.chapters)) {
+    if (group.part) chapters += `\\part{${escapeLatex(group.part)}}\n\n`;
+    for (const chapter of group.chapters) {
+      chapters += `\\chapter{${writer.inlineContent(chapter.titleNode)}}\\label{${chapter.anchor}}\n`;
+      if (chapter.subtitle) chapters += `{\\large ${escapeLatex(chapter.subtitle)}\\par}\n`;
+      if (chapter.authors.length)
+        chapters += `{\\itshape ${chapter.authors.map((person) => escapeLatex(authorName(person))).join(', ')}\\par}\n`;
+      chapters += '\\bigskip\n\n';
+      if (chapter.abstract)
+        chapters += `\\begin{quotation}\\small\n${writer.blocks(chapter.abstract)}\\end{quotation}\n\n`;
+      const body = chapter.body.map((part) => writer.blocks(part)).join('');
+      // biblatex's refsection: the chapter's citations and its own bibliography after it.
+      chapters += perChapter
+        ? `\\begin{refsection}\n${body}\\printbibliography[heading=subbibliography]\n\\end{refsection}\n\n`
+        : body;
+    }
+  }
+  const titlePage = `\\begin{titlepage}
+\\centering
+${cover ? `\\includegraphics[width=0.7\\textwidth,height=0.5\\textheight,keepaspectratio]{${coverName}}\\par\\vspace{2em}\n` : ''}{\\Huge ${escapeLatex(p.title)}\\par}
+\\vspace{2em}
+${p.authors.length ? `{\\Large ${p.authors.map((person) => escapeLatex(authorName(person))).join('\\par ')}\\par}\n` : ''}\\vfill
+${book.publisher ? `{\\large ${escapeLatex(book.publisher)}\\par}\n` : ''}\\end{titlepage}
+${book.copyright || book.isbn ? `\\thispagestyle{empty}\n\\vspace*{\\fill}\n\\noindent ${[book.copyright, book.isbn ? `ISBN ${book.isbn}` : ''].filter(Boolean).map(escapeLatex).join('\\\\\n')}\n\\clearpage\n` : ''}`;
+  const tex = `${preamble(p, 'book')}\\counterwithout{figure}{chapter}
+\\counterwithout{table}{chapter}
+\\counterwithout{equation}{chapter}
+\\hypersetup{pdftitle={${escapeLatex(p.title)}},pdfauthor={${escapeLatex(p.authors.map(authorName).join('; '))}}}
+\\begin{document}
+\\frontmatter
+${titlePage}\\tableofcontents
+\\mainmatter
+${chapters}${writer.cited.size && !perChapter ? '\\backmatter\n\\printbibliography[heading=bibintoc]\n' : ''}\\end{document}
+`;
+  return latexZip(tex, writer, cover ? { [coverName]: cover.data } : {});
 }

@@ -64,22 +64,65 @@ export interface PreparedDocument {
   entries: Map<string, EntryData>;
   threads: Map<number, CommentThread>;
   images: Record<string, ExportImage>;
+  /** Set when this is a whole book (book.ts): the writers then write its chapters. */
+  book?: BookStructure;
+}
+
+/** A book's own front matter and its chapters, read for the writers (see book.ts). */
+export interface BookStructure {
+  publisher: string;
+  isbn: string;
+  copyright: string;
+  cover: ExportImage | null;
+  chapters: PreparedChapter[];
+}
+
+/** One chapter: its document's front matter and body, numbered within the book. */
+export interface PreparedChapter extends Omit<DocumentParts, 'entries' | 'bibliographyTitle'> {
+  /** 1, 2, 3: the chapters the reader may read, in the book's order. */
+  number: number;
+  /** The part it belongs to ('' for none). */
+  part: string;
+  /** Its anchor and file stem: chapter-1. */
+  anchor: string;
+  titleNode: PMNode;
+  title: string;
+  /** The chapter's own bibliography (citeproc HTML per entry) when the book has one per chapter. */
+  bibliography: string[];
+}
+
+/** The key of a book's cover image among the images of the writers' packages. */
+export const COVER_SRC = 'book:cover';
+
+/** Chapters that follow each other in the same part, in order ('' part: chapters on their own). */
+export function groupParts(
+  chapters: readonly PreparedChapter[],
+): { part: string; chapters: PreparedChapter[] }[] {
+  const groups: { part: string; chapters: PreparedChapter[] }[] = [];
+  for (const chapter of chapters) {
+    const last = groups.at(-1);
+    if (last && chapter.part && last.part === chapter.part) last.chapters.push(chapter);
+    else groups.push({ part: chapter.part, chapters: [chapter] });
+  }
+  return groups;
 }
 
 function partId(node: PMNode): string {
   return String(node.attrs.id);
 }
 
-/**
- * Reads the content and renders what every format needs. `engines` keeps citeproc engines between
- * exports (building one for a large style costs seconds), keyed by style and locale.
- */
-export function prepareDocument(
-  input: ExportInput,
-  engines?: Map<string, { current?: EngineCache; key: string }>,
-): PreparedDocument {
-  const doc = schema.nodeFromJSON(input.content);
-  doc.check();
+/** A document's parts sorted out: front matter, body and its own bibliography entries. */
+export interface DocumentParts {
+  subtitle: string;
+  authors: Contributor[];
+  abstract: PMNode | null;
+  keywords: string[];
+  body: PMNode[];
+  entries: Map<string, EntryData>;
+  bibliographyTitle: string;
+}
+
+export function readParts(doc: PMNode): DocumentParts {
   let subtitle = '';
   let abstract: PMNode | null = null;
   const authors: Contributor[] = [];
@@ -116,40 +159,56 @@ export function prepareDocument(
         break;
     }
   });
-  const citationNodes: PMNode[] = [];
+  return { subtitle, authors, abstract, keywords, body, entries, bibliographyTitle };
+}
+
+/** The citation nodes of a document in order (the bibliography part's entries are no citations). */
+export function citationNodes(doc: PMNode): PMNode[] {
+  const nodes: PMNode[] = [];
   doc.descendants((node) => {
     if (node.type.name === 'bibliography_part') return false;
-    if (node.type.name === 'citation') citationNodes.push(node);
+    if (node.type.name === 'citation') nodes.push(node);
     return true;
   });
-  const clusters: Cluster[] = citationNodes.map((node) => ({
+  return nodes;
+}
+
+export type EngineCaches = Map<string, { current?: EngineCache; key: string }>;
+
+/** Renders citation nodes in one batch (citeproc numbers and disambiguates across all of them). */
+export function renderCitations(
+  nodes: readonly PMNode[],
+  entries: ReadonlyMap<string, EntryData>,
+  csl: ExportInput['csl'],
+  engines?: EngineCaches,
+): Pick<PreparedDocument, 'citations' | 'noteStyle' | 'bibliography'> {
+  const clusters: Cluster[] = nodes.map((node) => ({
     format: node.attrs.format === 'textcite' ? 'textcite' : 'autocite',
     references: node.attrs.references,
   }));
   let rendered: RenderedCitations = { styleClass: 'in-text', citations: [], bibliography: [] };
-  if (input.csl && clusters.length) {
-    const key = `${input.csl.name}|${input.csl.locale}`;
+  if (csl && clusters.length) {
+    const key = `${csl.name}|${csl.locale}`;
     let cache = engines?.get(key);
     if (engines && !cache) {
       cache = { key };
       engines.set(key, cache);
     }
-    rendered = renderDocumentCitations(
-      input.csl.style,
-      input.csl.locales,
-      input.csl.locale,
-      entries,
-      clusters,
-      'html',
-      cache,
-    );
+    rendered = renderDocumentCitations(csl.style, csl.locales, csl.locale, entries, clusters, 'html', cache);
   }
   const citations = new Map<PMNode, string>();
-  citationNodes.forEach((node, index) => {
+  nodes.forEach((node, index) => {
     citations.set(node, rendered.citations[index] ?? '');
   });
-  const numbering = numberDocument(doc);
-  const numbers = new Map<PMNode, NumberedTarget>();
+  return { citations, noteStyle: rendered.styleClass === 'note', bibliography: rendered.bibliography };
+}
+
+/** Adds the number of each numbered node of `doc` to `numbers` (numbering goes by position). */
+export function numberedNodes(
+  doc: PMNode,
+  numbering: Numbering,
+  numbers = new Map<PMNode, NumberedTarget>(),
+): Map<PMNode, NumberedTarget> {
   for (const [pos, target] of numbering.byPos) {
     const node = doc.nodeAt(pos);
     if (node) numbers.set(node, target);
@@ -158,23 +217,27 @@ export function prepareDocument(
     const node = doc.nodeAt(target.pos);
     if (node) numbers.set(node, target);
   }
+  return numbers;
+}
+
+/**
+ * Reads the content and renders what every format needs. `engines` keeps citeproc engines between
+ * exports (building one for a large style costs seconds), keyed by style and locale.
+ */
+export function prepareDocument(input: ExportInput, engines?: EngineCaches): PreparedDocument {
+  const doc = schema.nodeFromJSON(input.content);
+  doc.check();
+  const parts = readParts(doc);
+  const numbering = numberDocument(doc);
   return {
     doc,
     title: doc.firstChild?.textContent ?? '',
-    subtitle,
-    authors,
-    abstract,
-    keywords,
-    body,
+    ...parts,
     language: String(doc.attrs.language || 'en-US'),
     paperSize: doc.attrs.paper_size === 'US Letter' ? 'US Letter' : 'A4',
     numbering,
-    numbers,
-    citations,
-    noteStyle: rendered.styleClass === 'note',
-    bibliography: rendered.bibliography,
-    bibliographyTitle,
-    entries,
+    numbers: numberedNodes(doc, numbering),
+    ...renderCitations(citationNodes(doc), parts.entries, input.csl, engines),
     threads: new Map(input.threads.map((thread) => [thread.id, thread])),
     images: input.images,
   };

@@ -6,6 +6,7 @@ import { exportJats } from './jats';
 import { exportLatex } from './latex';
 import { type ExportInput, type PreparedDocument, prepareDocument } from './model';
 import { exportNativeFile } from './native';
+import { exportOdt, ODT_MIME } from './odt';
 import { fileBaseName } from './text';
 
 /**
@@ -26,6 +27,7 @@ export const EXPORT_FORMATS = {
     mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     build: exportDocx,
   },
+  odt: { extension: 'odt', mime: ODT_MIME, build: exportOdt },
   html: { extension: 'zip', mime: 'application/zip', build: exportHtml },
   latex: { extension: 'zip', mime: 'application/zip', build: exportLatex },
   jats: { extension: 'zip', mime: 'application/zip', build: exportJats },

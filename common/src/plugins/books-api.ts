@@ -26,9 +26,13 @@ export const bookMetadata = z.object({
 });
 export type BookMetadata = z.infer<typeof bookMetadata>;
 
+/** Where a book's bibliography goes: one at the end of the book, or one after each chapter. */
+export const BOOK_BIBLIOGRAPHY_PLACES = ['book', 'chapter'] as const;
+
 export const bookSettings = z.object({
   citation_style: text().max(100).default(''),
   paper_size: z.enum(PAPER_SIZES).default('A4'),
+  bibliography: z.enum(BOOK_BIBLIOGRAPHY_PLACES).default('book'),
 });
 export type BookSettings = z.infer<typeof bookSettings>;
 
@@ -101,3 +105,11 @@ export const bookAccessSaveRequest = z.object({
   id: formId,
   access: jsonField(z.array(z.object({ user_id: jsonId, rights: bookRight })).max(1000)),
 });
+
+/** The formats a whole book is exported to (issue 21; PDF is laid out by the server). */
+export const BOOK_EXPORT_FORMATS = ['epub', 'pdf', 'docx', 'html', 'latex'] as const;
+export type BookExportFormat = (typeof BOOK_EXPORT_FORMATS)[number];
+
+export function isBookExportFormat(name: string): name is BookExportFormat {
+  return (BOOK_EXPORT_FORMATS as readonly string[]).includes(name);
+}

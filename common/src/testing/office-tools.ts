@@ -66,3 +66,13 @@ export function sofficeConvert(bytes: Uint8Array, from: string, to: string): Uin
     return new Uint8Array(readFileSync(join(dir, `in.${to}`)));
   });
 }
+
+/** epubcheck's report on an EPUB file (it exits non-zero when it finds errors: read the report). */
+export function epubcheckReport(file: string): string {
+  const jar = execFileSync('sh', ['-c', 'readlink -f "$(command -v epubcheck)"'], {
+    encoding: 'utf8',
+  }).trim();
+  // Debian's epubcheck is an executable jar: run it with java so no binfmt handler is needed.
+  const result = spawnSync('java', ['-jar', jar, file], { encoding: 'utf8', timeout: 170_000 });
+  return `${result.stdout}${result.stderr}`;
+}

@@ -103,4 +103,15 @@ export const booksApi = {
     request: books.bookAccessSaveRequest,
     response: doneResponse,
   }),
+  /**
+   * The whole book as one file (issue 21): format epub, html, latex, pdf or docx
+   * (BOOK_EXPORT_FORMATS of common/src/export/book.ts). Only the chapters the user may read are in
+   * it; the header `x-chapters-left-out` lists the places (1, 2, ...) of those left out. Answers the
+   * file, not JSON; 404 for another format or a book the user cannot see.
+   */
+  export: endpoint({
+    method: 'GET',
+    path: '/api/books/:id/export/:format/',
+    response: z.instanceof(Uint8Array),
+  }),
 };

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
-import { listVisibleDocuments } from '../../modules/documents/queries';
+import { listVisibleDocuments, type VisibleDocument } from '../../modules/documents/queries';
 import { displayName } from '../../modules/user/presenters';
 
 /** The plugin's own tables, typed here rather than in the core schema: a plugin brings its tables along. */
@@ -47,7 +47,7 @@ export function booksDb(ctx: AppContext): BooksDb {
   return ctx.db.withTables<BooksTables>();
 }
 
-function parseJson<T>(schema: { parse(value: unknown): T }, text: string): T {
+export function parseJson<T>(schema: { parse(value: unknown): T }, text: string): T {
   return schema.parse(text === '' ? {} : JSON.parse(text));
 }
 
@@ -142,6 +142,27 @@ export async function requireBookOwner(db: BooksDb, userId: number, id: number):
  */
 export async function getBook(db: BooksDb, userId: number, id: number): Promise<BookEntry> {
   const row = await requireReadable(db, userId, id);
+  const chapters = await bookChapterDocuments(db, userId, id);
+  return {
+    ...presentListEntry(row, userId),
+    metadata: parseJson(bookMetadata, row.metadata),
+    settings: parseJson(bookSettings, row.settings),
+    chapters: chapters.map(({ document_id, part, document: doc }) => ({
+      document_id,
+      part,
+      available: doc !== undefined,
+      title: doc?.title ?? '',
+      path: doc?.path ?? '',
+    })),
+  };
+}
+
+/** The chapters in order, each with its document when the viewer may read it. */
+export async function bookChapterDocuments(
+  db: BooksDb,
+  userId: number,
+  id: number,
+): Promise<{ document_id: number; part: string; document?: VisibleDocument }[]> {
   const chapters = await db
     .selectFrom('book_chapters')
     .select(['document_id', 'part'])
@@ -151,21 +172,7 @@ export async function getBook(db: BooksDb, userId: number, id: number): Promise<
   const visible = new Map(
     (await listVisibleDocuments(db as unknown as Db, userId)).map((doc) => [doc.id, doc]),
   );
-  return {
-    ...presentListEntry(row, userId),
-    metadata: parseJson(bookMetadata, row.metadata),
-    settings: parseJson(bookSettings, row.settings),
-    chapters: chapters.map((chapter) => {
-      const doc = visible.get(chapter.document_id);
-      return {
-        document_id: chapter.document_id,
-        part: chapter.part,
-        available: doc !== undefined,
-        title: doc?.title ?? '',
-        path: doc?.path ?? '',
-      };
-    }),
-  };
+  return chapters.map((chapter) => ({ ...chapter, document: visible.get(chapter.document_id) }));
 }
 
 /** The contact hook: a removed contact loses the books shared between the two. */

@@ -1,4 +1,5 @@
 import { booksApi } from '@scriptorium/common/api/endpoints/plugins';
+import { isBookExportFormat } from '@scriptorium/common/plugins/books-api';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
@@ -6,8 +7,10 @@ import { parseInput, route } from '../../http/endpoint';
 import { FormError, HttpError } from '../../http/errors';
 import { requireUser } from '../../http/session';
 import { areContacts } from '../../modules/contacts/queries';
+import { attachmentHeader } from '../../modules/documents/export/gather-input';
 import { findVisibleDocument } from '../../modules/documents/queries';
 import { displayName } from '../../modules/user/presenters';
+import { exportBookFile } from './export';
 import { booksDb, getBook, listBooks, requireBookOwner, requireReadable, requireWritable } from './queries';
 
 /** The Books plugin's API (booksApi), registered only while the plugin is on. */
@@ -152,6 +155,20 @@ export function booksRoutes(ctx: AppContext): FastifyPluginAsync {
           rights: row.rights as 'read' | 'write',
         })),
       };
+    });
+
+    route(app, booksApi.export, async (request, reply) => {
+      const user = requireUser(request);
+      const id = Number(request.params.id);
+      const format = request.params.format;
+      if (!Number.isSafeInteger(id) || id <= 0 || !isBookExportFormat(format)) throw new HttpError(404);
+      const { file, leftOut } = await exportBookFile(ctx, db, user.id, id, format);
+      reply.header('content-disposition', attachmentHeader(file.name));
+      reply.header('cache-control', 'private, no-store');
+      reply.header('x-chapters-left-out', leftOut.join(','));
+      return reply
+        .type(file.mime)
+        .send(Buffer.from(file.data.buffer, file.data.byteOffset, file.data.byteLength));
     });
 
     // Replaces every right at once; a book is shared with contacts only.

@@ -1,11 +1,12 @@
 import type { DocumentEntry } from '@scriptorium/common/api/documents';
 import type { Image } from '@scriptorium/common/api/usermedia';
 import { PAPER_SIZES, type PaperSize } from '@scriptorium/common/editor/schema';
-import type {
-  BookChapter,
-  BookEntry,
-  BookMetadata,
-  BookSettings,
+import {
+  BOOK_BIBLIOGRAPHY_PLACES,
+  type BookChapter,
+  type BookEntry,
+  type BookMetadata,
+  type BookSettings,
 } from '@scriptorium/common/plugins/books-api';
 import { documentUrl } from '@scriptorium/common/rules/paths';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
@@ -18,6 +19,7 @@ import { CSL_STYLES } from '../bibliography/csl/csl-assets';
 import { fetchDocuments } from '../documents/documents-api';
 import { DOCUMENT_LANGUAGES } from '../editor/editor-panels';
 import { fetchImages } from '../usermedia/usermedia-api';
+import { BookExport } from './book-export';
 import { BookShareDialog } from './book-share-dialog';
 import { fetchBook, saveBook, saveChapters } from './books-api';
 
@@ -144,48 +146,54 @@ export function BookEditor({ id }: { id: number }) {
         )}
       </div>
       <div className="plugin-editor">
-        <section className="plugin-section" aria-labelledby={`${formId}-chapters`}>
-          <h2 id={`${formId}-chapters`}>{t('chapters')}</h2>
-          {book.chapters.length === 0 ? <p className="plugin-muted">{t('noChapters')}</p> : null}
-          <ReorderList
-            ns="books"
-            items={book.chapters}
-            getKey={(chapter) => String(chapter.document_id)}
-            itemName={chapterName}
-            label={t('chapters')}
-            readOnly={!canWrite}
-            onReorder={(next) => void storeChapters(next)}
-            renderItem={(chapter, index) => (
-              <ChapterItem
-                chapter={chapter}
-                number={index + 1}
-                name={chapterName(chapter)}
-                readOnly={!canWrite}
-                onPart={(part) =>
-                  void storeChapters(book.chapters.map((c, i) => (i === index ? { ...c, part } : c)))
-                }
-                onRemove={() => void storeChapters(book.chapters.filter((_, i) => i !== index))}
-              />
-            )}
-          />
-          {canWrite ? (
-            <div className="plugin-row">
-              <label htmlFor={`${formId}-add`}>{t('addChapterLabel')}</label>
-              <select id={`${formId}-add`} value={adding} onChange={(event) => setAdding(event.target.value)}>
-                <option value="">{t('chooseDocument')}</option>
-                {addable.map((doc) => (
-                  <option key={doc.id} value={doc.id}>
-                    {doc.title || untitledDocument}
-                  </option>
-                ))}
-              </select>
-              <button type="button" className="button" disabled={adding === ''} onClick={addChapter}>
-                {t('addChapter')}
-              </button>
-            </div>
-          ) : null}
-          <p className="plugin-muted">{t('exportLater')}</p>
-        </section>
+        <div>
+          <section className="plugin-section" aria-labelledby={`${formId}-chapters`}>
+            <h2 id={`${formId}-chapters`}>{t('chapters')}</h2>
+            {book.chapters.length === 0 ? <p className="plugin-muted">{t('noChapters')}</p> : null}
+            <ReorderList
+              ns="books"
+              items={book.chapters}
+              getKey={(chapter) => String(chapter.document_id)}
+              itemName={chapterName}
+              label={t('chapters')}
+              readOnly={!canWrite}
+              onReorder={(next) => void storeChapters(next)}
+              renderItem={(chapter, index) => (
+                <ChapterItem
+                  chapter={chapter}
+                  number={index + 1}
+                  name={chapterName(chapter)}
+                  readOnly={!canWrite}
+                  onPart={(part) =>
+                    void storeChapters(book.chapters.map((c, i) => (i === index ? { ...c, part } : c)))
+                  }
+                  onRemove={() => void storeChapters(book.chapters.filter((_, i) => i !== index))}
+                />
+              )}
+            />
+            {canWrite ? (
+              <div className="plugin-row">
+                <label htmlFor={`${formId}-add`}>{t('addChapterLabel')}</label>
+                <select
+                  id={`${formId}-add`}
+                  value={adding}
+                  onChange={(event) => setAdding(event.target.value)}
+                >
+                  <option value="">{t('chooseDocument')}</option>
+                  {addable.map((doc) => (
+                    <option key={doc.id} value={doc.id}>
+                      {doc.title || untitledDocument}
+                    </option>
+                  ))}
+                </select>
+                <button type="button" className="button" disabled={adding === ''} onClick={addChapter}>
+                  {t('addChapter')}
+                </button>
+              </div>
+            ) : null}
+          </section>
+          <BookExport bookId={id} chapters={book.chapters} />
+        </div>
 
         <form onSubmit={(event) => void save(event)} aria-label={t('details')}>
           <fieldset className="plugin-section" disabled={!canWrite}>
@@ -279,6 +287,25 @@ export function BookEditor({ id }: { id: number }) {
                   {PAPER_SIZES.map((size) => (
                     <option key={size} value={size}>
                       {size}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="plugin-field">
+                <label htmlFor={`${formId}-bibliography`}>{t('fields.bibliography')}</label>
+                <select
+                  id={`${formId}-bibliography`}
+                  value={settings.bibliography}
+                  onChange={(event) =>
+                    setSettings({
+                      ...settings,
+                      bibliography: event.target.value as BookSettings['bibliography'],
+                    })
+                  }
+                >
+                  {BOOK_BIBLIOGRAPHY_PLACES.map((place) => (
+                    <option key={place} value={place}>
+                      {t(`fields.bibliographyPlaces.${place}`)}
                     </option>
                   ))}
                 </select>

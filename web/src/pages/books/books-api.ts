@@ -1,7 +1,9 @@
+import { endpointPath } from '@scriptorium/common/api/endpoint';
 import { booksApi } from '@scriptorium/common/api/endpoints/plugins';
 import type {
   BookAccessEntry,
   BookEntry,
+  BookExportFormat,
   BookListEntry,
   BookMetadata,
   BookRight,
@@ -9,6 +11,7 @@ import type {
   ChapterInput,
 } from '@scriptorium/common/plugins/books-api';
 import { call } from '../../api/client';
+import { attachmentFileName, downloadBlob } from '../../api/download';
 import { putRows, readRow, readRows, throughCache, writeRows } from '../../offline/local-db';
 
 /** The overview's rows; offline, the ones cached in the local database's books_data store. */
@@ -57,4 +60,23 @@ export async function fetchBookAccess(id: number): Promise<BookAccessEntry[]> {
 
 export async function saveBookAccess(id: number, access: { user_id: number; rights: BookRight }[]) {
   await call(booksApi.accessSave, { id, access });
+}
+
+/** A book export that did not answer a file. */
+export class BookExportError extends Error {
+  constructor(readonly status: number) {
+    super(`book export answered ${status}`);
+  }
+}
+
+/**
+ * Fetches the whole book as a file from the server and offers it as a download; answers the
+ * places (from 1) of the chapters left out because this user cannot read them.
+ */
+export async function downloadBookExport(id: number, format: BookExportFormat): Promise<number[]> {
+  const response = await fetch(endpointPath(booksApi.export, { id, format }), { credentials: 'same-origin' });
+  if (!response.ok) throw new BookExportError(response.status);
+  const blob = await response.blob();
+  downloadBlob(blob, attachmentFileName(response.headers.get('content-disposition'), `book.${format}`));
+  return (response.headers.get('x-chapters-left-out') ?? '').split(',').filter(Boolean).map(Number);
 }

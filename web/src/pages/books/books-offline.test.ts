@@ -20,7 +20,7 @@ const listed: BookListEntry = {
 const full: BookEntry = {
   ...listed,
   metadata: { authors: 'Ann', publisher: '', isbn: '', copyright: '', language: '', cover_image: null },
-  settings: { citation_style: '', paper_size: 'A4' },
+  settings: { citation_style: '', paper_size: 'A4', bibliography: 'book' },
   chapters: [{ document_id: 9, part: '', available: true, title: 'Results', path: '/' }],
 };
 const template: TemplateListEntry = {

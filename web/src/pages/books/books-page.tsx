@@ -1,8 +1,9 @@
 import type { BookListEntry } from '@scriptorium/common/plugins/books-api';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { navigate } from '../../app/router/navigation';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { useOverviewRows } from '../../components/overview/use-overview-rows';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { MessagePage } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast-emitter';
@@ -36,23 +37,9 @@ function BooksOverview() {
   const { t } = useTranslation('books');
   const overview = useOverviewState();
   const { finishLoad, clearSelection } = overview;
-  const [rows, setRows] = useState<BookListEntry[] | null>(null);
+  const { rows, reload } = useOverviewRows(fetchBooks, finishLoad, t('loadFailed'));
   const [deleting, setDeleting] = useState<BookListEntry[] | null>(null);
   const [sharing, setSharing] = useState<BookListEntry | null>(null);
-
-  const reload = useCallback(async () => {
-    try {
-      setRows(await fetchBooks());
-      finishLoad(true);
-    } catch {
-      finishLoad(false);
-      showToast(t('loadFailed'), 'error');
-    }
-  }, [t, finishLoad]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
 
   const newBook = async () => {
     try {

@@ -36,34 +36,53 @@ function figureSources(content: unknown): string[] {
   return [...found];
 }
 
-export async function gatherExportInput(
+/** An image file of the library as the exporters take it; null when it is missing on disk. */
+export async function readImageFile(
+  dataDir: string,
+  sha256: string,
+  fileType: string,
+): Promise<ExportImage | null> {
+  try {
+    const data = await readFile(imagePath(dataDir, sha256, fileType as ImageType));
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), type: fileType };
+  } catch {
+    return null;
+  }
+}
+
+/** The latest content of a document and the images of its figures this user may read. */
+export async function gatherDocumentContent(
   ctx: AppContext,
   userId: number,
-  document: VisibleDocument,
-): Promise<ExportInput> {
-  const text = await currentContent(ctx.db, document.id);
-  const content = JSON.parse(text ?? 'null') as { attrs?: { citationstyle?: string; language?: string } };
-  const viewer = { userId, right: document.rights ?? ('write' as const), ownerId: document.owner_id };
-  const threads = (await readThreads(ctx.db, document.id)).flatMap(
-    (thread) => visibleThread(thread, viewer) ?? [],
-  );
+  documentId: number,
+): Promise<Pick<ExportInput, 'content' | 'images'>> {
+  const text = await currentContent(ctx.db, documentId);
+  const content = JSON.parse(text ?? 'null') as unknown;
   const images: Record<string, ExportImage> = {};
   for (const src of figureSources(content)) {
     const match = MEDIA_SRC.exec(src);
     if (!match) continue;
     const access = await canReadMediaFile(ctx.db, userId, match[1]);
     if (!access) continue;
-    try {
-      const data = await readFile(imagePath(ctx.config.dataDir, match[1], access.fileType as ImageType));
-      images[src] = {
-        data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-        type: access.fileType,
-      };
-    } catch {
-      // A file missing on disk: the figure keeps its caption.
-    }
+    // A file missing on disk: the figure keeps its caption.
+    const image = await readImageFile(ctx.config.dataDir, match[1], access.fileType);
+    if (image) images[src] = image;
   }
-  const csl = await loadCsl(content.attrs?.citationstyle ?? 'apa', content.attrs?.language ?? 'en-US');
+  return { content, images };
+}
+
+export async function gatherExportInput(
+  ctx: AppContext,
+  userId: number,
+  document: VisibleDocument,
+): Promise<ExportInput> {
+  const { content, images } = await gatherDocumentContent(ctx, userId, document.id);
+  const attrs = (content as { attrs?: { citationstyle?: string; language?: string } } | null)?.attrs;
+  const viewer = { userId, right: document.rights ?? ('write' as const), ownerId: document.owner_id };
+  const threads = (await readThreads(ctx.db, document.id)).flatMap(
+    (thread) => visibleThread(thread, viewer) ?? [],
+  );
+  const csl = await loadCsl(attrs?.citationstyle ?? 'apa', attrs?.language ?? 'en-US');
   return { content, threads, images, csl };
 }
 

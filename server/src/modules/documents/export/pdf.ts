@@ -24,7 +24,7 @@ export async function exportPdf(prepared: PreparedDocument): Promise<Uint8Array>
       trackChanges: 'accepted',
       epub: false,
     },
-    `<style>${exportCss(prepared.paperSize)}</style>`,
+    `<style>${exportCss(prepared.paperSize, Boolean(prepared.book))}</style>`,
   );
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',

@@ -3,6 +3,7 @@ import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import type { ExportImage, ExportInput } from '@scriptorium/common/export/model';
 import type { CommentThread } from '@scriptorium/common/ws/review-messages';
 import type { Node as PMNode } from 'prosemirror-model';
+import { attachmentFileName, downloadBlob } from '../../../api/download';
 import { cslLocaleFor } from '../../bibliography/csl/csl-assets';
 import { loadStyleAndLocales } from '../../bibliography/csl/load-csl';
 import type { ExportMenuFormat } from './export-actions';
@@ -12,25 +13,6 @@ import type { ExportMenuFormat } from './export-actions';
  * editor's own document, threads and images. PDF needs Chromium's page layout: online it comes
  * from the server's route, offline the print dialog (with the editor's print stylesheet) stands in.
  */
-
-function download(data: Blob, fileName: string): void {
-  const url = URL.createObjectURL(data);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser time to start the download before the URL is revoked.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** The file name the server's Content-Disposition gives (RFC 5987 form first). */
-function fileNameOf(header: string | null, fallback: string): string {
-  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header ?? '');
-  if (encoded) return decodeURIComponent(encoded[1]);
-  return /filename="([^"]+)"/.exec(header ?? '')?.[1] ?? fallback;
-}
 
 async function figureImages(doc: PMNode): Promise<Record<string, ExportImage>> {
   const srcs = new Set<string>();
@@ -77,7 +59,10 @@ export async function runExport({ format, documentId, doc, threads }: ExportRequ
       credentials: 'same-origin',
     });
     if (!response.ok) throw new Error(`export answered ${response.status}`);
-    download(await response.blob(), fileNameOf(response.headers.get('content-disposition'), 'document.pdf'));
+    downloadBlob(
+      await response.blob(),
+      attachmentFileName(response.headers.get('content-disposition'), 'document.pdf'),
+    );
     return;
   }
   // The exporters (fflate, the OMML converter, citeproc) load only when someone exports.
@@ -96,5 +81,5 @@ export async function runExport({ format, documentId, doc, threads }: ExportRequ
   // A frame for the progress indication to show before the main thread is busy.
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   const file = await exportDocument(format, input);
-  download(new Blob([new Uint8Array(file.data)], { type: file.mime }), file.name);
+  downloadBlob(new Blob([new Uint8Array(file.data)], { type: file.mime }), file.name);
 }

@@ -1,0 +1,313 @@
+import { strFromU8, unzipSync } from 'fflate';
+import type { Node as PMNode } from 'prosemirror-model';
+import { describe, expect, it } from 'vitest';
+import { schema } from '../editor/schema';
+import { createDocument, standardArticle } from '../editor/templates';
+import { importDocument } from '../import/index';
+import { attr, descendants, parseXml, type XmlElement } from '../import/xml';
+import { fixturePaper } from './fixture-paper';
+import { prepareDocument } from './model';
+import { exportOdt, ODT_MIME } from './odt';
+import { EXPORT_FORMATS, exportDocument } from './registry';
+
+/** Issue 19: the ODT export's package and content, read back by an XML parser and by our ODT import. */
+
+const paper = fixturePaper();
+const bytes = exportOdt(prepareDocument(paper.input));
+const files = unzipSync(bytes);
+const xml = (name: string): XmlElement => parseXml(strFromU8(files[name]));
+const content = xml('content.xml');
+const named = (root: XmlElement, name: string) => descendants(root, name);
+
+/** A document whose body is `body` (the standard article's other parts left empty). */
+function documentWith(body: PMNode[]): PMNode {
+  const base = createDocument(schema, standardArticle, { title: 'Marks', language: 'de-DE' });
+  const parts: PMNode[] = [];
+  base.forEach((part) => {
+    parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
+  });
+  return base.type.create(base.attrs, parts);
+}
+
+function odtOf(doc: PMNode) {
+  const unzipped = unzipSync(
+    exportOdt(prepareDocument({ content: doc.toJSON(), threads: [], images: {}, csl: null })),
+  );
+  return { files: unzipped, content: parseXml(strFromU8(unzipped['content.xml'])) };
+}
+
+describe('ODT package', () => {
+  it('starts with its MIME type, stored uncompressed, as ODF requires', () => {
+    // Local file header: signature, then the method (0: stored) at 8, the name at 30.
+    expect([...bytes.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+    expect(bytes[8] | (bytes[9] << 8)).toBe(0);
+    const nameLength = bytes[26] | (bytes[27] << 8);
+    const extraLength = bytes[28] | (bytes[29] << 8);
+    expect(strFromU8(bytes.subarray(30, 30 + nameLength))).toBe('mimetype');
+    const start = 30 + nameLength + extraLength;
+    expect(strFromU8(bytes.subarray(start, start + ODT_MIME.length))).toBe(ODT_MIME);
+    expect(EXPORT_FORMATS.odt).toMatchObject({ extension: 'odt', mime: ODT_MIME });
+  });
+
+  it('lists every file in the manifest and every listed file is there', () => {
+    const manifest = xml('META-INF/manifest.xml');
+    const listed = named(manifest, 'manifest:file-entry').map((entry) => attr(entry, 'manifest:full-path'));
+    const inZip = Object.keys(files).filter(
+      (name) => name !== 'mimetype' && name !== 'META-INF/manifest.xml',
+    );
+    for (const name of inZip) expect(listed).toContain(name);
+    for (const path of listed) {
+      if (path === '/' || path.endsWith('/')) continue;
+      expect(Object.keys(files)).toContain(path);
+    }
+    expect(listed).toContain('/');
+    // Each formula object is listed as a formula sub-document.
+    const objects = named(manifest, 'manifest:file-entry').filter(
+      (entry) => attr(entry, 'manifest:media-type') === 'application/vnd.oasis.opendocument.formula',
+    );
+    expect(objects.map((entry) => attr(entry, 'manifest:full-path'))).toEqual(
+      paper.equations.map((_, index) => `Object ${index + 1}/`),
+    );
+  });
+
+  it('has well-formed content, styles, meta and formula objects', () => {
+    for (const name of Object.keys(files).filter((file) => file.endsWith('.xml'))) {
+      expect(() => parseXml(strFromU8(files[name])), name).not.toThrow();
+    }
+    expect(() => parseXml('<a><b></a>')).toThrow();
+  });
+
+  it('carries title, authors, language, abstract and keywords in meta.xml', () => {
+    const meta = xml('meta.xml');
+    const text = (name: string) => named(meta, name).map((el) => el.textContent);
+    expect(text('dc:title')).toEqual(['Structures of Example Problems']);
+    expect(text('dc:creator')).toEqual(['Ada Lovelace; Emmy Noether']);
+    expect(text('dc:language')).toEqual(['en-US']);
+    expect(text('dc:description')).toEqual(['We study example problems and their structures.']);
+    expect(text('meta:keyword')).toEqual(['structures', 'examples']);
+    expect(strFromU8(files['styles.xml'])).toContain('fo:language="en" fo:country="US"');
+    expect(strFromU8(files['styles.xml'])).toContain('fo:page-width="21cm" fo:page-height="29.7cm"');
+  });
+});
+
+describe('ODT content', () => {
+  it('writes the title and the headings with their outline levels', () => {
+    const paragraphs = named(content, 'text:p');
+    expect(paragraphs.find((p) => attr(p, 'text:style-name') === 'Title')?.textContent).toBe(
+      'Structures of Example Problems',
+    );
+    const headings = named(content, 'text:h');
+    expect(headings.map((h) => h.textContent)).toEqual(paper.headings);
+    expect(headings.map((h) => attr(h, 'text:outline-level'))).toEqual(
+      paper.headings.map((heading) => (heading.startsWith('Details') ? '2' : '1')),
+    );
+    expect(headings.map((h) => attr(h, 'text:style-name'))).toContain('Heading_20_2');
+    // The cross-reference to a heading links to its bookmark.
+    const bookmarks = named(content, 'text:bookmark-start').map((el) => attr(el, 'text:name'));
+    const links = named(content, 'text:a').map((el) => attr(el, 'xlink:href'));
+    expect(links).toContain('#ref_H1');
+    expect(bookmarks).toContain('ref_H1');
+    expect(bookmarks).toContain('ref_F0');
+    expect(bookmarks).toContain('ref_T0');
+  });
+
+  it('makes every equation a formula object with MathML, inline and display', () => {
+    const objects = named(content, 'draw:object');
+    expect(objects).toHaveLength(paper.equations.length);
+    expect(objects.map((el) => attr(el, 'xlink:href'))).toEqual(
+      paper.equations.map((_, index) => `./Object ${index + 1}`),
+    );
+    const first = parseXml(strFromU8(files['Object 1/content.xml']));
+    expect(first.nodeName).toBe('math');
+    expect(first.getAttribute('xmlns')).toBe('http://www.w3.org/1998/Math/MathML');
+    expect(first.getAttribute('display')).toBe('inline');
+    expect(named(first, 'msup')).toHaveLength(1);
+    // The display equation sits in its own Equation paragraph with its number.
+    const display = named(content, 'text:p').filter((p) => attr(p, 'text:style-name') === 'Equation');
+    let displayEquations = 0;
+    paper.doc.descendants((node) => {
+      if (node.type.name === 'figure' && node.attrs.category === 'equation') displayEquations++;
+      return true;
+    });
+    expect(displayEquations).toBeGreaterThan(0);
+    expect(display).toHaveLength(displayEquations);
+    expect(display[0].textContent).toContain('(1)');
+    const object = attr(named(display[0], 'draw:object')[0], 'xlink:href').replace('./', '');
+    expect(parseXml(strFromU8(files[`${object}/content.xml`])).getAttribute('display')).toBe('block');
+  });
+
+  it('writes footnotes as text:note, comments as annotation ranges, suggestions as tracked changes', () => {
+    const notes = named(content, 'text:note');
+    expect(notes.map((note) => named(note, 'text:note-body')[0].textContent)).toEqual(paper.footnotes);
+    const annotations = named(content, 'office:annotation');
+    expect(annotations).toHaveLength(1);
+    expect(named(annotations[0], 'dc:creator')[0].textContent).toBe('Ada Lovelace');
+    expect(named(annotations[0], 'text:p')[0].textContent).toBe(paper.comments[0]);
+    const name = attr(annotations[0], 'office:name');
+    expect(named(content, 'office:annotation-end').map((el) => attr(el, 'office:name'))).toEqual([name]);
+
+    const regions = named(content, 'text:changed-region');
+    const kinds = regions.map((region) => region.firstChild?.nodeName);
+    expect(kinds).toEqual(['text:insertion', 'text:deletion']);
+    for (const region of regions) expect(named(region, 'dc:creator')[0].textContent).toBe('Grace Hopper');
+    expect(named(regions[1], 'text:p')[0].textContent).toBe('deleted words');
+    const [insertionId, deletionId] = regions.map((region) => attr(region, 'text:id'));
+    expect(named(content, 'text:change-start').map((el) => attr(el, 'text:change-id'))).toEqual([
+      insertionId,
+    ]);
+    expect(named(content, 'text:change-end').map((el) => attr(el, 'text:change-id'))).toEqual([insertionId]);
+    expect(named(content, 'text:change').map((el) => attr(el, 'text:change-id'))).toEqual([deletionId]);
+    // The deleted words are in the region only, not in the text.
+    const body = named(content, 'office:text')[0];
+    const changes = named(body, 'text:tracked-changes')[0];
+    body.removeChild(changes);
+    expect(body.textContent).toContain('inserted words');
+    expect(body.textContent).not.toContain('deleted words');
+    body.insertBefore(changes, body.firstChild);
+  });
+
+  it('writes the table with merged cells, the figures with pictures and numbered captions', () => {
+    const table = named(content, 'table:table')[0];
+    const cells = named(table, 'table:table-cell');
+    expect(
+      cells.find((cell) => cell.textContent === 'Group')?.getAttribute('table:number-rows-spanned'),
+    ).toBe('2');
+    expect(
+      cells.find((cell) => cell.textContent === 'Results')?.getAttribute('table:number-columns-spanned'),
+    ).toBe('2');
+    expect(
+      cells.find((cell) => cell.textContent === '2.5')?.getAttribute('table:number-columns-spanned'),
+    ).toBe('2');
+    expect(named(table, 'table:covered-table-cell')).toHaveLength(3);
+    // Every row covers the table's three columns.
+    for (const row of named(table, 'table:table-row')) {
+      const width = named(row, 'table:table-cell').length + named(row, 'table:covered-table-cell').length;
+      expect(width).toBe(3);
+    }
+    const images = named(content, 'draw:image').map((el) => attr(el, 'xlink:href'));
+    expect(images).toEqual(['Pictures/image1.png', 'Pictures/image2.png', 'Pictures/image3.png']);
+    const sources = Object.values(paper.input.images).map((image) => image.data);
+    expect(sources.map((data) => [...data])).toContainEqual([...files['Pictures/image1.png']]);
+    const captions = named(content, 'text:p')
+      .filter((p) => attr(p, 'text:style-name') === 'Caption')
+      .map((p) => p.textContent);
+    expect(captions).toEqual([
+      'Table 1: Measured values',
+      'Figure 1: A striped image number 1',
+      'Figure 2: A striped image number 2',
+      'Figure 3: A striped image number 3',
+    ]);
+  });
+
+  it('writes the marks, links, nested lists, quotations and code of the editor', () => {
+    const s = schema.nodes;
+    const m = schema.marks;
+    const doc = documentWith([
+      s.heading.create({ level: 1, id: 'Hx' }, schema.text('Goal')),
+      s.paragraph.create(null, [
+        schema.text('bold', [m.strong.create()]),
+        schema.text(' '),
+        schema.text('both', [m.strong.create(), m.em.create()]),
+        schema.text(' '),
+        schema.text('under', [m.underline.create()]),
+        schema.text('up', [m.sup.create()]),
+        schema.text('down', [m.sub.create()]),
+        schema.text('Caps', [m.smallcaps.create()]),
+        schema.text('site', [m.link.create({ href: 'https://example.org/a?b=1&c=2' })]),
+        schema.text('back', [m.link.create({ href: '#Hx' })]),
+        schema.text('  two  spaces'),
+      ]),
+      s.ordered_list.create({ start: 3 }, [
+        s.list_item.create(null, [
+          s.paragraph.create(null, schema.text('three')),
+          s.bullet_list.create(null, [
+            s.list_item.create(null, s.paragraph.create(null, schema.text('dot'))),
+          ]),
+        ]),
+      ]),
+      s.blockquote.create(null, s.paragraph.create(null, schema.text('quoted'))),
+      s.code_block.create(null, schema.text('let x = 1;\n  return x;')),
+    ]);
+    const odt = odtOf(doc);
+    const styles = new Map(
+      named(odt.content, 'style:style').map((style) => [
+        attr(style, 'style:name'),
+        named(style, 'style:text-properties')[0],
+      ]),
+    );
+    const spanProps = (text: string) => {
+      const span = named(odt.content, 'text:span').find((el) => el.textContent === text);
+      const props = span && styles.get(attr(span, 'text:style-name'));
+      return props ? [...Array.from(props.attributes)].map((a) => `${a.name}=${a.value}`).join(' ') : '';
+    };
+    expect(spanProps('bold')).toContain('fo:font-weight=bold');
+    expect(spanProps('both')).toContain('fo:font-weight=bold');
+    expect(spanProps('both')).toContain('fo:font-style=italic');
+    expect(spanProps('under')).toContain('style:text-underline-style=solid');
+    expect(spanProps('up')).toContain('style:text-position=super 58%');
+    expect(spanProps('down')).toContain('style:text-position=sub 58%');
+    expect(spanProps('Caps')).toContain('fo:font-variant=small-caps');
+    const links = named(odt.content, 'text:a');
+    expect(links.map((a) => [attr(a, 'xlink:href'), a.textContent])).toEqual([
+      ['https://example.org/a?b=1&c=2', 'site'],
+      ['#ref_Hx', 'back'],
+    ]);
+    // Runs of spaces survive ODF's white-space collapsing.
+    expect(strFromU8(odt.files['content.xml'])).toContain('<text:s text:c="2"/>two <text:s/>spaces');
+
+    const outer = named(odt.content, 'text:list')[0];
+    const listStyle = named(odt.content, 'text:list-style').find(
+      (style) => attr(style, 'style:name') === attr(outer, 'text:style-name'),
+    );
+    expect(listStyle && named(listStyle, 'text:list-level-style-number')[0].getAttribute('text:level')).toBe(
+      '1',
+    );
+    expect(listStyle && named(listStyle, 'text:list-level-style-bullet')[0].getAttribute('text:level')).toBe(
+      '2',
+    );
+    expect(attr(named(outer, 'text:list-item')[0], 'text:start-value')).toBe('3');
+    expect(named(named(outer, 'text:list-item')[0], 'text:list')[0].textContent).toBe('dot');
+
+    const byStyle = (style: string) =>
+      named(odt.content, 'text:p')
+        .filter((p) => attr(p, 'text:style-name') === style)
+        .map((p) => p.textContent);
+    expect(byStyle('Quotations')).toEqual(['quoted']);
+    // text:s elements have no text content: the leading spaces are checked in the markup.
+    expect(byStyle('Preformatted_20_Text')).toEqual(['let x = 1;', 'return x;']);
+    expect(strFromU8(odt.files['content.xml'])).toContain(
+      '<text:p text:style-name="Preformatted_20_Text"><text:s text:c="2"/>return x;</text:p>',
+    );
+    expect(strFromU8(odt.files['styles.xml'])).toContain('fo:language="de" fo:country="DE"');
+  });
+
+  it('comes back through our own ODT import with its headings, math, notes, comments and suggestions', () => {
+    const imported = importDocument(bytes, 'paper.odt');
+    expect(imported.format).toBe('odt');
+    const doc = schema.nodeFromJSON(imported.content);
+    const headings: string[] = [];
+    const equations: string[] = [];
+    const marks = new Set<string>();
+    let footnotes = 0;
+    doc.descendants((node) => {
+      if (node.type.name === 'heading') headings.push(node.textContent);
+      if (node.type.name === 'equation' || (node.type.name === 'figure' && node.attrs.equation))
+        equations.push(String(node.attrs.equation));
+      if (node.type.name === 'footnote') footnotes++;
+      for (const mark of node.marks) marks.add(mark.type.name);
+      return true;
+    });
+    expect(headings.slice(0, paper.headings.length)).toEqual(paper.headings);
+    expect(equations).toHaveLength(paper.equations.length);
+    expect(equations[0].replace(/\s/g, '')).toBe('E=mc^{2}');
+    expect(footnotes).toBe(paper.footnotes.length);
+    expect([...marks]).toEqual(expect.arrayContaining(['comment', 'insertion', 'deletion']));
+    expect(imported.threads.map((thread) => thread.comments[0].text)).toEqual(paper.comments);
+    expect(imported.images).toHaveLength(3);
+  });
+
+  it('is named after the title by the registry', async () => {
+    const file = await exportDocument('odt', paper.input);
+    expect(file).toMatchObject({ name: 'Structures of Example Problems.odt', mime: ODT_MIME });
+  });
+});

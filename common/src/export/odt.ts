@@ -1,0 +1,562 @@
+import { zipSync } from 'fflate';
+import type { Mark, Node as PMNode } from 'prosemirror-model';
+import { TableMap } from 'prosemirror-tables';
+import { renderLatex } from '../editor/academic-math';
+import { documentLabel } from '../editor/academic-numbering';
+import { imageFiles, imageSize } from './images';
+import { authorName, citationFallback, type ExportImage, type PreparedDocument } from './model';
+import {
+  FONT_FACES,
+  ODF_NS,
+  ODF_PAGES,
+  ODF_XML_HEAD,
+  type OdfPage,
+  referenceOdfStyles,
+  styleName,
+} from './odt-reference';
+import { escapeXml, htmlToRuns, type StyledRun } from './text';
+import { figureSources, threadLines } from './writer';
+
+/**
+ * ODT (OpenDocument text) export: the content filled into our reference styles (odt-reference.ts),
+ * with the same content as the DOCX export. Equations are ODF formula objects holding Temml's
+ * MathML, comments office:annotation ranges, tracked changes text:tracked-changes regions,
+ * footnotes text:note, figures pictures in Pictures/.
+ */
+
+export const ODT_MIME = 'application/vnd.oasis.opendocument.text';
+
+/** Character formatting of a run: the marks (and citeproc styles) an automatic text style carries. */
+const TEXT_PROPS: Record<string, string> = {
+  strong: 'fo:font-weight="bold" style:font-weight-asian="bold" style:font-weight-complex="bold"',
+  em: 'fo:font-style="italic" style:font-style-asian="italic" style:font-style-complex="italic"',
+  underline:
+    'style:text-underline-style="solid" style:text-underline-width="auto" style:text-underline-color="font-color"',
+  smallcaps: 'fo:font-variant="small-caps"',
+  sup: 'style:text-position="super 58%"',
+  sub: 'style:text-position="sub 58%"',
+  code: 'style:font-name="Liberation Mono"',
+};
+const FORMAT_ORDER = Object.keys(TEXT_PROPS);
+
+function isoDate(ms: number): string {
+  return new Date(ms > 0 ? ms : Date.now()).toISOString().replace(/\.\d{3}Z$/, '');
+}
+
+function bookmarkName(id: string): string {
+  return `ref_${id.replace(/[^A-Za-z0-9_]/g, '_')}`.slice(0, 40);
+}
+
+/**
+ * Text as ODF paragraph content: ODF collapses runs of spaces, so the second and later spaces of
+ * a run (and one at the start of an element) are text:s; tabs and line ends have their elements.
+ */
+function odfText(text: string): string {
+  return escapeXml(text)
+    .replace(/^ +| {2,}/g, (spaces, offset: number) =>
+      offset === 0
+        ? `<text:s text:c="${spaces.length}"/>`
+        : ` <text:s${spaces.length > 2 ? ` text:c="${spaces.length - 1}"` : ''}/>`,
+    )
+    .replace(/\t/g, '<text:tab/>')
+    .replace(/\r?\n/g, '<text:line-break/>');
+}
+
+/** Temml's MathML as the content.xml of an ODF formula object. */
+function formulaObject(latex: string, display: boolean): string | null {
+  const result = renderLatex(latex, display);
+  if (!result.ok) return null;
+  const mathml = result.mathml
+    // Readers take a formula without display="inline" for a display one.
+    .replace(
+      /^<math/,
+      `<math xmlns="http://www.w3.org/1998/Math/MathML"${display ? '' : ' display="inline"'}`,
+    )
+    .replace(/ (class|style)="[^"]*"/g, '')
+    .replace(/&nbsp;/g, '&#160;');
+  return `${ODF_XML_HEAD}${mathml}`;
+}
+
+type TableCellRole = 'Table_20_Contents' | 'Table_20_Heading';
+
+interface BlockContext {
+  /** The style of plain paragraphs here (a quotation's, the abstract's, a footnote's, a cell's). */
+  paragraphStyle?: string;
+  /** Inside a list: its items' paragraphs are list paragraphs. */
+  inList?: boolean;
+}
+
+class OdtWriter {
+  private readonly textStyles = new Map<string, string>();
+  private readonly paragraphStyles = new Map<string, string>();
+  private readonly listStyles = new Map<string, string>();
+  private readonly tableStyles: string[] = [];
+  private readonly changes: string[] = [];
+  private readonly formulas: string[] = [];
+  private readonly images: Map<string, { name: string; image: ExportImage }>;
+  private readonly openedComments = new Set<number>();
+  private readonly lastCommentNode = new Map<number, PMNode>();
+  private readonly page: OdfPage;
+  private note = 0;
+  private frame = 0;
+
+  constructor(private readonly prepared: PreparedDocument) {
+    this.page = ODF_PAGES[prepared.paperSize];
+    prepared.doc.descendants((node) => {
+      for (const mark of node.marks)
+        if (mark.type.name === 'comment' && prepared.threads.has(Number(mark.attrs.id)))
+          this.lastCommentNode.set(Number(mark.attrs.id), node);
+      return true;
+    });
+    this.images = imageFiles(
+      figureSources(prepared.doc),
+      prepared.images,
+      (image) => imageSize(image) !== null,
+    );
+  }
+
+  // Styles made on demand (content.xml's automatic styles) ---------------------------------------
+
+  /** The automatic text style of a set of formats ('' when plain). */
+  private textStyle(formats: Iterable<string>): string {
+    const key = FORMAT_ORDER.filter((format) => new Set(formats).has(format)).join(' ');
+    if (!key) return '';
+    let name = this.textStyles.get(key);
+    if (!name) {
+      name = `T${this.textStyles.size + 1}`;
+      this.textStyles.set(key, name);
+    }
+    return name;
+  }
+
+  /** An automatic paragraph style: a named one with other alignment. */
+  private alignedStyle(parent: string, align: 'start' | 'end' | 'center'): string {
+    const key = `${parent}|${align}`;
+    let name = this.paragraphStyles.get(key);
+    if (!name) {
+      name = `P${this.paragraphStyles.size + 1}`;
+      this.paragraphStyles.set(key, name);
+    }
+    return name;
+  }
+
+  /** One list style per shape of a list tree: bullets or numbers on each level, as the tree has them. */
+  private listStyle(list: PMNode): string {
+    const ordered: boolean[] = [];
+    const visit = (node: PMNode, depth: number) => {
+      ordered[depth] ??= node.type.name === 'ordered_list';
+      node.forEach((item) => {
+        item.forEach((child) => {
+          if (child.type.name === 'bullet_list' || child.type.name === 'ordered_list')
+            visit(child, depth + 1);
+        });
+      });
+    };
+    visit(list, 0);
+    const key = ordered.map((value) => (value ? 'o' : 'b')).join('');
+    let name = this.listStyles.get(key);
+    if (!name) {
+      name = `L${this.listStyles.size + 1}`;
+      this.listStyles.set(key, name);
+    }
+    return name;
+  }
+
+  private automaticStyles(): string {
+    let out = '';
+    for (const [key, name] of this.textStyles)
+      out += `<style:style style:name="${name}" style:family="text"><style:text-properties ${key
+        .split(' ')
+        .map((format) => TEXT_PROPS[format])
+        .join(' ')}/></style:style>`;
+    for (const [key, name] of this.paragraphStyles) {
+      const [parent, align] = key.split('|');
+      out += `<style:style style:name="${name}" style:family="paragraph" style:parent-style-name="${parent}"><style:paragraph-properties fo:text-align="${align}"/></style:style>`;
+    }
+    for (const [key, name] of this.listStyles) {
+      let levels = '';
+      for (let level = 1; level <= 10; level++) {
+        const ordered = key[Math.min(level, key.length) - 1] === 'o';
+        const indent = (0.635 * (level + 1)).toFixed(3);
+        const position = `<style:list-level-properties text:list-level-position-and-space-mode="label-alignment"><style:list-level-label-alignment text:label-followed-by="listtab" text:list-tab-stop-position="${indent}cm" fo:text-indent="-0.635cm" fo:margin-left="${indent}cm"/></style:list-level-properties>`;
+        levels += ordered
+          ? `<text:list-level-style-number text:level="${level}" style:num-suffix="." style:num-format="1">${position}</text:list-level-style-number>`
+          : `<text:list-level-style-bullet text:level="${level}" text:bullet-char="${['•', '◦', '▪'][(level - 1) % 3]}">${position}</text:list-level-style-bullet>`;
+      }
+      out += `<text:list-style style:name="${name}">${levels}</text:list-style>`;
+    }
+    out += this.tableStyles.join('');
+    out +=
+      '<style:style style:name="frInline" style:family="graphic" style:parent-style-name="Formula"><style:graphic-properties style:vertical-pos="middle" style:vertical-rel="text"/></style:style>';
+    out +=
+      '<style:style style:name="frFigure" style:family="graphic" style:parent-style-name="Graphics"><style:graphic-properties style:vertical-pos="top" style:vertical-rel="baseline"/></style:style>';
+    return out;
+  }
+
+  // Runs ----------------------------------------------------------------------------------------
+
+  private span(content: string, formats: Iterable<string>): string {
+    const style = this.textStyle(formats);
+    return style ? `<text:span text:style-name="${style}">${content}</text:span>` : content;
+  }
+
+  private markFormats(marks: readonly Mark[]): string[] {
+    return marks.map((mark) => mark.type.name).filter((name) => name in TEXT_PROPS);
+  }
+
+  private styledRuns(html: string, marks: readonly Mark[]): string {
+    const base = this.markFormats(marks);
+    return htmlToRuns(html)
+      .map((run: StyledRun) => {
+        const formats = [...base];
+        if (run.italic) formats.push('em');
+        if (run.bold) formats.push('strong');
+        if (run.smallcaps) formats.push('smallcaps');
+        if (run.sup) formats.push('sup');
+        else if (run.sub) formats.push('sub');
+        return this.span(odfText(run.text), formats);
+      })
+      .join('');
+  }
+
+  private changeInfo(mark: Mark): string {
+    return `<office:change-info><dc:creator>${escapeXml(String(mark.attrs.username))}</dc:creator><dc:date>${isoDate(Number(mark.attrs.date))}</dc:date></office:change-info>`;
+  }
+
+  /** A tracked change region; its id for the marks in the text. */
+  private region(change: string): string {
+    const id = `ct${this.changes.length + 1}`;
+    this.changes.push(`<text:changed-region xml:id="${id}" text:id="${id}">${change}</text:changed-region>`);
+    return id;
+  }
+
+  /** Wraps content in the tracked change its marks say: deletions keep their text in the region. */
+  private tracked(content: string, marks: readonly Mark[]): string {
+    const deletion = marks.find((mark) => mark.type.name === 'deletion');
+    if (deletion) {
+      const id = this.region(
+        `<text:deletion>${this.changeInfo(deletion)}<text:p>${content}</text:p></text:deletion>`,
+      );
+      return `<text:change text:change-id="${id}"/>`;
+    }
+    let out = content;
+    const change = marks.find((mark) => mark.type.name === 'format_change');
+    if (change) {
+      const id = this.region(`<text:format-change>${this.changeInfo(change)}</text:format-change>`);
+      out = `<text:change-start text:change-id="${id}"/>${out}<text:change-end text:change-id="${id}"/>`;
+    }
+    const insertion = marks.find((mark) => mark.type.name === 'insertion' && !mark.attrs.approved);
+    if (insertion) {
+      const id = this.region(`<text:insertion>${this.changeInfo(insertion)}</text:insertion>`);
+      out = `<text:change-start text:change-id="${id}"/>${out}<text:change-end text:change-id="${id}"/>`;
+    }
+    return out;
+  }
+
+  private inline(node: PMNode): string {
+    const marks = node.marks;
+    let out = '';
+    // A comment is an annotation where its range starts and an annotation-end after its last text.
+    for (const mark of marks) {
+      const id = Number(mark.attrs.id);
+      if (mark.type.name === 'comment' && this.lastCommentNode.has(id) && !this.openedComments.has(id)) {
+        this.openedComments.add(id);
+        out += this.annotation(id);
+      }
+    }
+    let content = '';
+    switch (node.type.name) {
+      case 'text': {
+        content = this.span(odfText(node.text ?? ''), this.markFormats(marks));
+        const link = marks.find((mark) => mark.type.name === 'link');
+        if (link) {
+          const href = String(link.attrs.href);
+          const target = href.startsWith('#') ? `#${bookmarkName(href.slice(1))}` : href;
+          content = `<text:a xlink:type="simple" xlink:href="${escapeXml(target)}" text:style-name="Internet_20_link">${content}</text:a>`;
+        }
+        break;
+      }
+      case 'hard_break':
+        content = '<text:line-break/>';
+        break;
+      case 'footnote':
+        content = this.footnote(this.blocks(node, { paragraphStyle: 'Footnote' }));
+        break;
+      case 'equation':
+        content =
+          this.formula(String(node.attrs.equation), false) ??
+          this.span(odfText(`$${node.attrs.equation}$`), this.markFormats(marks));
+        break;
+      case 'citation': {
+        const rendered = this.prepared.citations.get(node) || '';
+        const runs = rendered
+          ? this.styledRuns(rendered, marks)
+          : this.span(odfText(citationFallback(node)), this.markFormats(marks));
+        content =
+          this.prepared.noteStyle && rendered
+            ? this.footnote(`<text:p text:style-name="Footnote">${runs}</text:p>`)
+            : runs;
+        break;
+      }
+      case 'cross_reference': {
+        const id = String(node.attrs.id);
+        const target = this.prepared.numbering.byId.get(id);
+        const text = target?.label ?? String(node.attrs.title || '??');
+        content = `<text:a xlink:type="simple" xlink:href="#${bookmarkName(id)}">${this.span(odfText(text), this.markFormats(marks))}</text:a>`;
+        break;
+      }
+    }
+    out += this.tracked(content, marks);
+    for (const mark of marks) {
+      const id = Number(mark.attrs.id);
+      if (mark.type.name === 'comment' && this.lastCommentNode.get(id) === node)
+        out += `<office:annotation-end office:name="comment${id}"/>`;
+    }
+    return out;
+  }
+
+  /** The thread as one annotation: its first comment, the answers as "name: text" paragraphs (as in DOCX). */
+  private annotation(id: number): string {
+    const thread = this.prepared.threads.get(id);
+    if (!thread) return '';
+    const { name, created, lines } = threadLines(thread);
+    const paragraphs = lines.map((line) => `<text:p>${odfText(line)}</text:p>`).join('');
+    return `<office:annotation office:name="comment${id}"><dc:creator>${escapeXml(name)}</dc:creator><dc:date>${isoDate(created)}</dc:date>${paragraphs}</office:annotation>`;
+  }
+
+  private footnote(body: string): string {
+    this.note++;
+    return `<text:note text:id="ftn${this.note}" text:note-class="footnote"><text:note-citation>${this.note}</text:note-citation><text:note-body>${body || '<text:p text:style-name="Footnote"/>'}</text:note-body></text:note>`;
+  }
+
+  /** An embedded formula object ('Object N/content.xml' with the MathML); null if LaTeX fails. */
+  private formula(latex: string, display: boolean): string | null {
+    const object = formulaObject(latex, display);
+    if (!object) return null;
+    this.formulas.push(object);
+    const n = this.formulas.length;
+    return `<draw:frame draw:style-name="frInline" draw:name="Formula${n}" text:anchor-type="as-char" draw:z-index="0"><draw:object xlink:href="./Object ${n}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/><svg:desc>${escapeXml(latex)}</svg:desc></draw:frame>`;
+  }
+
+  // Blocks --------------------------------------------------------------------------------------
+
+  private inlineContent(node: PMNode | null): string {
+    let out = '';
+    node?.forEach((child) => {
+      out += this.inline(child);
+    });
+    return out;
+  }
+
+  private bookmarked(id: string, content: string): string {
+    if (!id) return content;
+    const name = bookmarkName(id);
+    return `<text:bookmark-start text:name="${name}"/>${content}<text:bookmark-end text:name="${name}"/>`;
+  }
+
+  blocks(parent: PMNode, context: BlockContext = {}): string {
+    let out = '';
+    parent.forEach((node) => {
+      out += this.block(node, context);
+    });
+    return out;
+  }
+
+  private block(node: PMNode, context: BlockContext): string {
+    switch (node.type.name) {
+      case 'paragraph': {
+        const style = context.paragraphStyle ?? (context.inList ? 'List_20_Paragraph' : 'Text_20_body');
+        return `<text:p text:style-name="${style}">${this.inlineContent(node)}</text:p>`;
+      }
+      case 'heading': {
+        const level = Number(node.attrs.level);
+        return `<text:h text:style-name="Heading_20_${level}" text:outline-level="${level}">${this.bookmarked(String(node.attrs.id), this.inlineContent(node))}</text:h>`;
+      }
+      case 'blockquote':
+        return this.blocks(node, { ...context, paragraphStyle: 'Quotations' });
+      case 'code_block':
+        return (node.textContent || '')
+          .split('\n')
+          .map((line) => `<text:p text:style-name="Preformatted_20_Text">${odfText(line)}</text:p>`)
+          .join('');
+      case 'horizontal_rule':
+        return '<text:p text:style-name="Horizontal_20_Line"/>';
+      case 'bullet_list':
+      case 'ordered_list':
+        return this.list(node, context);
+      case 'table':
+        return this.table(node);
+      case 'figure':
+        return this.figure(node);
+      default:
+        return '';
+    }
+  }
+
+  /** A list; a nested one takes the level styles of the outermost list's style. */
+  private list(node: PMNode, context: BlockContext): string {
+    const style = context.inList ? '' : ` text:style-name="${this.listStyle(node)}"`;
+    const start = Number(node.attrs.start ?? 1);
+    let items = '';
+    node.forEach((item, _offset, index) => {
+      const startValue = node.type.name === 'ordered_list' && index === 0 && start !== 1;
+      items += `<text:list-item${startValue ? ` text:start-value="${start}"` : ''}>${this.blocks(item, { ...context, inList: true })}</text:list-item>`;
+    });
+    return `<text:list${style}>${items}</text:list>`;
+  }
+
+  private caption(node: PMNode, text: string): string {
+    const target = this.prepared.numbers.get(node);
+    const label = target && target.kind !== 'equation' ? `${target.label}: ` : '';
+    if (!label && !text) return '';
+    return `<text:p text:style-name="Caption">${this.bookmarked(String(node.attrs.id), odfText(label + text))}</text:p>`;
+  }
+
+  private table(node: PMNode): string {
+    const map = TableMap.get(node);
+    const name = `Table${this.tableStyles.length + 1}`;
+    const width = this.page.width - 2 * this.page.margin;
+    this.tableStyles.push(
+      `<style:style style:name="${name}" style:family="table"><style:table-properties style:width="${width.toFixed(2)}cm" table:align="margins"/></style:style>`,
+    );
+    if (this.tableStyles.length === 1)
+      this.tableStyles.push(
+        '<style:style style:name="TableCell" style:family="table-cell"><style:table-cell-properties fo:padding="0.1cm" fo:border="0.5pt solid #000000"/></style:style>',
+      );
+    // Header cells are Table Heading paragraphs; no table:table-header-rows, which pandoc's ODT
+    // reader drops with their content.
+    let rows = '';
+    for (let row = 0; row < map.height; row++) {
+      let cells = '';
+      for (let column = 0; column < map.width; ) {
+        const offset = map.map[row * map.width + column];
+        const cell = node.nodeAt(offset);
+        if (!cell) break;
+        const rect = map.findCell(offset);
+        const span = rect.right - rect.left;
+        if (rect.top === row) {
+          const role: TableCellRole =
+            cell.type.name === 'table_header' ? 'Table_20_Heading' : 'Table_20_Contents';
+          const spans = `${span > 1 ? ` table:number-columns-spanned="${span}"` : ''}${rect.bottom - rect.top > 1 ? ` table:number-rows-spanned="${rect.bottom - rect.top}"` : ''}`;
+          const content =
+            this.blocks(cell, { paragraphStyle: role }) || `<text:p text:style-name="${role}"/>`;
+          cells += `<table:table-cell table:style-name="TableCell" office:value-type="string"${spans}>${content}</table:table-cell>`;
+          cells += '<table:covered-table-cell/>'.repeat(span - 1);
+        } else cells += '<table:covered-table-cell/>'.repeat(span);
+        column += span;
+      }
+      rows += `<table:table-row>${cells}</table:table-row>`;
+    }
+    const caption = this.caption(node, String(node.attrs.caption));
+    return `${caption}<table:table table:name="${name}" table:style-name="${name}"><table:table-column table:number-columns-repeated="${map.width}"/>${rows}</table:table>`;
+  }
+
+  private figure(node: PMNode): string {
+    const caption = String(node.attrs.caption);
+    if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
+      const latex = String(node.attrs.equation);
+      const target = this.prepared.numbers.get(node);
+      const number = target ? `<text:tab/>${odfText(target.label)}` : '';
+      const formula = this.formula(latex, true) ?? odfText(latex);
+      return `<text:p text:style-name="Equation">${this.bookmarked(String(node.attrs.id), formula + number)}</text:p>${caption ? this.caption(node, caption) : ''}`;
+    }
+    const file = this.images.get(String(node.attrs.src));
+    let picture = '';
+    if (file) {
+      const size = imageSize(file.image) ?? { width: 1, height: 1 };
+      const textWidth = this.page.width - 2 * this.page.margin;
+      const width = (textWidth * Number(node.attrs.width || 100)) / 100;
+      const height = (width * size.height) / size.width;
+      this.frame++;
+      picture = `<draw:frame draw:style-name="frFigure" draw:name="Figure${this.frame}" text:anchor-type="as-char" svg:width="${width.toFixed(3)}cm" svg:height="${height.toFixed(3)}cm" draw:z-index="0"><draw:image xlink:href="Pictures/${file.name}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/><svg:desc>${escapeXml(caption)}</svg:desc></draw:frame>`;
+    }
+    const align = node.attrs.aligned === 'left' ? 'start' : node.attrs.aligned === 'right' ? 'end' : '';
+    const style = align ? this.alignedStyle('Figure', align) : 'Figure';
+    return `<text:p text:style-name="${style}">${picture}</text:p>${this.caption(node, caption)}`;
+  }
+
+  // The whole package ---------------------------------------------------------------------------
+
+  front(): string {
+    const p = this.prepared;
+    let out = `<text:p text:style-name="Title">${this.inlineContent(p.doc.firstChild)}</text:p>`;
+    if (p.subtitle) out += `<text:p text:style-name="Subtitle">${odfText(p.subtitle)}</text:p>`;
+    for (const person of p.authors) {
+      const line = [authorName(person), person.institution].filter(Boolean).join(', ');
+      out += `<text:p text:style-name="Author">${odfText(line)}</text:p>`;
+    }
+    if (p.abstract) {
+      out += `<text:p text:style-name="${styleName('Abstract Title')}">${odfText(String(p.abstract.attrs.title || 'Abstract'))}</text:p>`;
+      out += this.blocks(p.abstract, { paragraphStyle: 'Abstract' });
+    }
+    if (p.keywords.length)
+      out += `<text:p text:style-name="Keywords">${odfText(p.keywords.join(', '))}</text:p>`;
+    return out;
+  }
+
+  bibliography(): string {
+    const p = this.prepared;
+    if (!p.bibliography.length) return '';
+    const title = documentLabel('bibliography', p.language);
+    return `<text:h text:style-name="Heading_20_1" text:outline-level="1">${odfText(title)}</text:h>${p.bibliography
+      .map((entry) => `<text:p text:style-name="Bibliography">${this.styledRuns(entry, [])}</text:p>`)
+      .join('')}`;
+  }
+
+  files(body: string): Record<string, Uint8Array> {
+    const p = this.prepared;
+    const encoder = new TextEncoder();
+    const tracked = this.changes.length
+      ? `<text:tracked-changes text:track-changes="false">${this.changes.join('')}</text:tracked-changes>`
+      : '';
+    const content = `${ODF_XML_HEAD}<office:document-content ${ODF_NS} office:version="1.3">${FONT_FACES}<office:automatic-styles>${this.automaticStyles()}</office:automatic-styles><office:body><office:text>${tracked}${body}</office:text></office:body></office:document-content>`;
+    const now = isoDate(Date.now());
+    const creators = p.authors.map(authorName).filter(Boolean);
+    const meta = `${ODF_XML_HEAD}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta><meta:generator>Scriptorium</meta:generator><dc:title>${escapeXml(p.title)}</dc:title>${p.subtitle ? `<dc:subject>${escapeXml(p.subtitle)}</dc:subject>` : ''}${p.abstract ? `<dc:description>${escapeXml(p.abstract.textContent)}</dc:description>` : ''}${p.keywords.map((keyword) => `<meta:keyword>${escapeXml(keyword)}</meta:keyword>`).join('')}${creators.length ? `<meta:initial-creator>${escapeXml(creators.join('; '))}</meta:initial-creator><dc:creator>${escapeXml(creators.join('; '))}</dc:creator>` : ''}<dc:language>${escapeXml(p.language)}</dc:language><meta:creation-date>${now}</meta:creation-date><dc:date>${now}</dc:date></office:meta></office:document-meta>`;
+
+    const entries: [string, string][] = [
+      ['content.xml', 'text/xml'],
+      ['styles.xml', 'text/xml'],
+      ['meta.xml', 'text/xml'],
+    ];
+    const files: Record<string, Uint8Array> = {
+      'content.xml': encoder.encode(content),
+      'styles.xml': encoder.encode(referenceOdfStyles(p.language, this.page)),
+      'meta.xml': encoder.encode(meta),
+    };
+    this.formulas.forEach((formula, index) => {
+      const folder = `Object ${index + 1}`;
+      entries.push([`${folder}/`, 'application/vnd.oasis.opendocument.formula']);
+      entries.push([`${folder}/content.xml`, 'text/xml']);
+      files[`${folder}/content.xml`] = encoder.encode(formula);
+    });
+    for (const file of this.images.values()) {
+      entries.push([`Pictures/${file.name}`, file.image.type]);
+      files[`Pictures/${file.name}`] = file.image.data;
+    }
+    const manifest = `${ODF_XML_HEAD}<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:version="1.3" manifest:media-type="${ODT_MIME}"/>${entries
+      .map(
+        ([path, type]) =>
+          `<manifest:file-entry manifest:full-path="${escapeXml(path)}" manifest:media-type="${escapeXml(type)}"/>`,
+      )
+      .join('')}</manifest:manifest>`;
+    files['META-INF/manifest.xml'] = encoder.encode(manifest);
+    return files;
+  }
+}
+
+export function exportOdt(prepared: PreparedDocument): Uint8Array {
+  const writer = new OdtWriter(prepared);
+  let body = writer.front();
+  for (const part of prepared.body) body += writer.blocks(part);
+  body += writer.bibliography();
+  const files = writer.files(body);
+  // The package's first entry is its MIME type, stored uncompressed, so tools can sniff it.
+  return zipSync(
+    {
+      mimetype: [new TextEncoder().encode(ODT_MIME), { level: 0 }],
+      ...files,
+    },
+    { level: 6 },
+  );
+}

@@ -1,0 +1,80 @@
+import { type BookExportInput, exportBook } from '@scriptorium/common/export/book';
+import type { ExportedFile } from '@scriptorium/common/export/registry';
+import { type BookExportFormat, bookMetadata, bookSettings } from '@scriptorium/common/plugins/books-api';
+import type { AppContext } from '../../context';
+import { loadCsl } from '../../modules/documents/export/csl-files';
+import {
+  exportEngines,
+  gatherDocumentContent,
+  readImageFile,
+} from '../../modules/documents/export/gather-input';
+import { exportPdf } from '../../modules/documents/export/pdf';
+import { type BooksDb, bookChapterDocuments, parseJson, requireReadable } from './queries';
+
+export interface BookExport {
+  file: ExportedFile;
+  /** The places (from 1) of the chapters the user cannot read, left out of the file. */
+  leftOut: number[];
+}
+
+/**
+ * A book in one format for one user (issue 21): the chapters this user may read (the same right
+ * as reading the document), in order, with the book's metadata, cover and citation style.
+ */
+export async function exportBookFile(
+  ctx: AppContext,
+  db: BooksDb,
+  userId: number,
+  id: number,
+  format: BookExportFormat,
+): Promise<BookExport> {
+  const row = await requireReadable(db, userId, id);
+  const metadata = parseJson(bookMetadata, row.metadata);
+  const settings = parseJson(bookSettings, row.settings);
+  const chapters = await bookChapterDocuments(db, userId, id);
+  const leftOut = chapters.flatMap((chapter, index) => (chapter.document ? [] : [index + 1]));
+  const readable: BookExportInput['chapters'] = [];
+  for (const chapter of chapters) {
+    if (!chapter.document) continue;
+    readable.push({
+      ...(await gatherDocumentContent(ctx, userId, chapter.document.id)),
+      part: chapter.part,
+      title: chapter.document.title,
+    });
+  }
+  const first = (
+    readable[0]?.content as { attrs?: { citationstyle?: string; language?: string } } | undefined
+  )?.attrs;
+  const language = metadata.language || first?.language || 'en-US';
+  const style = settings.citation_style || first?.citationstyle || 'apa';
+  let cover: BookExportInput['cover'] = null;
+  if (metadata.cover_image !== null) {
+    // The cover belongs to the book: whoever may read the book sees it.
+    const image = await ctx.db
+      .selectFrom('usermedia_images')
+      .select(['sha256', 'file_type'])
+      .where('id', '=', metadata.cover_image)
+      .executeTakeFirst();
+    if (image) cover = await readImageFile(ctx.config.dataDir, image.sha256, image.file_type);
+  }
+  const file = await exportBook(
+    format,
+    {
+      title: row.title,
+      authors: metadata.authors,
+      publisher: metadata.publisher,
+      isbn: metadata.isbn,
+      copyright: metadata.copyright,
+      language,
+      paperSize: settings.paper_size,
+      citationStyle: style,
+      csl: await loadCsl(style, language),
+      cover,
+      bibliography: settings.bibliography,
+      chapters: readable,
+    },
+    exportEngines,
+    exportPdf,
+  );
+  return { file, leftOut };
+}

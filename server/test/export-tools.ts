@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { unzipSync } from 'fflate';
+import { it } from 'vitest';
+
+/**
+ * The real tools the export tests check our files with (pandoc, LibreOffice, epubcheck, LuaLaTeX,
+ * pdftotext, Chromium). A test whose tool is missing is skipped, and fails with REQUIRE_SERVICES=1
+ * (CI installs the tools: .ci/run).
+ */
+
+export const run = promisify(execFile);
+const REQUIRED = process.env.REQUIRE_SERVICES === '1';
+
+async function has(command: string): Promise<boolean> {
+  try {
+    await run('sh', ['-c', `command -v ${command}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function hasTexFile(name: string): Promise<boolean> {
+  try {
+    const { stdout } = await run('kpsewhich', [name]);
+    return stdout.trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
+export const tools = {
+  pandoc: await has('pandoc'),
+  soffice: await has('soffice'),
+  epubcheck: (await has('epubcheck')) && (await has('java')),
+  pdftotext: (await has('pdftotext')) && (await has('pdfinfo')),
+  lualatex: (await has('lualatex')) && (await has('biber')) && (await hasTexFile('biblatex.sty')),
+  chromium: (await has(process.env.CHROMIUM_PATH || '/usr/bin/chromium')) || (await has('chromium')),
+};
+
+/** it() when the tools are there; a failing test naming them with REQUIRE_SERVICES=1; else skipped. */
+export function withTools(
+  names: (keyof typeof tools)[],
+  title: string,
+  test: () => Promise<void>,
+  timeout = 180_000,
+) {
+  const missing = names.filter((name) => !tools[name]);
+  if (!missing.length) it(title, test, timeout);
+  else if (REQUIRED)
+    it(title, () => {
+      throw new Error(`missing tools: ${missing.join(', ')}`);
+    });
+  else it.skip(`${title} (missing: ${missing.join(', ')})`, test);
+}
+
+/** lualatex, biber, lualatex in `folder` on document.tex; answers the log. */
+export async function compileLatex(folder: string): Promise<string> {
+  const latex = () =>
+    run('lualatex', ['-interaction=nonstopmode', '-halt-on-error', 'document.tex'], {
+      cwd: folder,
+      timeout: 170_000,
+      maxBuffer: 64 << 20,
+    });
+  await latex();
+  await run('biber', ['document'], { cwd: folder });
+  await latex();
+  return readFile(path.join(folder, 'document.log'), 'utf8');
+}
+
+/** Writes a zip's files into `folder`. */
+export async function unzipTo(bytes: Uint8Array, folder: string): Promise<void> {
+  for (const [name, data] of Object.entries(unzipSync(bytes))) {
+    await mkdir(path.dirname(path.join(folder, name)), { recursive: true });
+    await writeFile(path.join(folder, name), data);
+  }
+}
