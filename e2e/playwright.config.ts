@@ -18,10 +18,28 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     locale: 'en-US',
+    // A click whose target never comes fails by itself, naming the target, instead of silently
+    // using up the whole test's time.
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
     trace: 'retain-on-failure',
     launchOptions: CHROMIUM_LAUNCH,
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium', headless: true } }],
+  projects: [
+    {
+      name: 'chromium',
+      testIgnore: /broadcast\.spec\.ts$/,
+      use: { browserName: 'chromium', headless: true },
+    },
+    // A system message goes to every connected user: these run alone, after all the others, so
+    // that its dialog never opens over another scenario's page (alone: add --no-deps).
+    {
+      name: 'broadcast',
+      testMatch: /broadcast\.spec\.ts$/,
+      dependencies: ['chromium'],
+      use: { browserName: 'chromium', headless: true },
+    },
+  ],
   webServer: {
     command: 'node --import tsx e2e/start-server.ts',
     cwd: path.resolve(import.meta.dirname, '..'),

@@ -201,6 +201,9 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
     });
     expect((await search('ÉMILIE DU CH')).users.map((u) => u.username)).toEqual([emilie.username]);
     expect((await search('du châ')).users.map((u) => u.username)).toEqual([emilie.username]);
+    // Accents are ignored: typed without them, the name is found all the same.
+    expect((await search('emilie du chat')).users.map((u) => u.username)).toEqual([emilie.username]);
+    expect((await search('DU CHATELET')).users.map((u) => u.username)).toEqual([emilie.username]);
     // A changed name is found by its new spelling, whether staff or its owner changed it.
     const owner = await server().loginAs(emilie);
     const saved = await owner.call(userApi.saveProfile, {

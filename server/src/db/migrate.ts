@@ -14,6 +14,7 @@ import { admin } from './migrations/011-admin';
 import { fastPaths } from './migrations/012-fast-paths';
 import { offlineCreations } from './migrations/018-offline-creations';
 import { userSearchNames } from './migrations/019-user-search-names';
+import { userSearchFolded } from './migrations/020-user-search-folded';
 import type { DualMigration } from './migrations/helpers';
 
 /** Every migration in order. Names are permanent: never rename or reorder one that has shipped. */
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '012-fast-paths': fastPaths,
   '018-offline-creations': offlineCreations,
   '019-user-search-names': userSearchNames,
+  '020-user-search-folded': userSearchFolded,
   ...pluginMigrations(),
 };
 

@@ -1,12 +1,13 @@
 import { ADMIN_PAGE_SIZE, type AdminUser, type UserFilter } from '@scriptorium/common/api/admin';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database';
+import { searchFold } from '../user/search-names';
 
 /**
  * The users table of /admin/users/ for any number of users: the search matches a prefix of the
  * username, of any e-mail address, of the full name ("ada lov") or of the last name, each through
- * its own index (migrations 011 and 019), in any script (the lower-cased columns are written by
- * the application). Two plans, chosen by how many users match:
+ * its own index (migrations 011 and 019), in any script and without accents (the folded columns are
+ * written by the application). Two plans, chosen by how many users match:
  * - a narrow term (at most COUNT_LIMIT matches): the matching ids come from the prefix indexes,
  *   and only those rows are sorted for the page;
  * - a broad term ('ada' may match 10,000 users): the users are walked in username order, each
@@ -27,15 +28,25 @@ function startsWith(dialect: Dialect, column: string, prefix: string): Expressio
   return sql<SqlBool>`(${ref} >= ${prefix} and ${ref} < ${`${prefix}\u{10FFFF}`})`;
 }
 
-const NAME_COLUMNS = ['users.username_lower', 'users.full_name_lower', 'users.last_name_lower'];
+/** The search term as each column holds it: names without accents, usernames and addresses lower-cased. */
+interface Prefixes {
+  lowered: string;
+  folded: string;
+}
+
+const NAME_COLUMNS = [
+  ['users.username_lower', 'lowered'],
+  ['users.full_name_lower', 'folded'],
+  ['users.last_name_lower', 'folded'],
+] as const;
 
 /** Every (user id, way it matched) pair: a user may appear once per column and per address. */
-function matchingIds(db: Db, dialect: Dialect, prefix: string) {
-  const [first, ...rest] = NAME_COLUMNS.map((column) =>
+function matchingIds(db: Db, dialect: Dialect, prefix: Prefixes) {
+  const [first, ...rest] = NAME_COLUMNS.map(([column, form]) =>
     db
       .selectFrom('users')
       .select('users.id')
-      .where(startsWith(dialect, column, prefix)),
+      .where(startsWith(dialect, column, prefix[form])),
   );
   return rest
     .reduce((union, query) => union.unionAll(query), first)
@@ -43,18 +54,18 @@ function matchingIds(db: Db, dialect: Dialect, prefix: string) {
       db
         .selectFrom('user_emails')
         .select('user_emails.user_id as id')
-        .where(startsWith(dialect, 'user_emails.address_lower', prefix)),
+        .where(startsWith(dialect, 'user_emails.address_lower', prefix.lowered)),
     );
 }
 
 /** The same match tested on one row of `users` (for walking the table in username order). */
-function matchesRow(db: Db, dialect: Dialect, prefix: string): Expression<SqlBool> {
-  const tests = NAME_COLUMNS.map((column) => startsWith(dialect, column, prefix));
+function matchesRow(db: Db, dialect: Dialect, prefix: Prefixes): Expression<SqlBool> {
+  const tests = NAME_COLUMNS.map(([column, form]) => startsWith(dialect, column, prefix[form]));
   const address = sql<SqlBool>`exists ${db
     .selectFrom('user_emails')
     .select(sql`1`.as('one'))
     .where('user_emails.user_id', '=', sql<number>`users.id`)
-    .where(startsWith(dialect, 'user_emails.address_lower', prefix))}`;
+    .where(startsWith(dialect, 'user_emails.address_lower', prefix.lowered))}`;
   return sql<SqlBool>`(${sql.join([...tests, address], sql` or `)})`;
 }
 
@@ -63,12 +74,13 @@ export async function searchUsers(
   dialect: Dialect,
   input: { q: string; filter: UserFilter; page: number },
 ): Promise<{ users: AdminUser[]; total: number; capped: boolean }> {
-  const prefix = input.q.trim().toLowerCase();
+  const term = input.q.trim();
+  const prefix: Prefixes = { lowered: term.toLowerCase(), folded: searchFold(term) };
   let base = db.selectFrom('users');
   if (input.filter === 'staff') base = base.where('users.is_staff', '=', 1);
   if (input.filter === 'inactive') base = base.where('users.is_active', '=', 0);
 
-  if (prefix) {
+  if (term) {
     // More (user, way) pairs than COUNT_LIMIT: a broad term, walk; fewer: the ids are all here.
     const probeLimit = COUNT_LIMIT + 1;
     const pairs = await matchingIds(db, dialect, prefix).limit(probeLimit).execute();
