@@ -182,6 +182,58 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
     });
   });
 
+  it('lists own and shared documents of several owners, each with its own owner and as get answers it', async () => {
+    const ann = await person(server());
+    const bob = await person(server());
+    const nameless = await server().buildUser({ firstName: '', lastName: '' });
+    const cat = { user: nameless, browser: await server().loginAs(nameless) };
+    await connect(bob, ann);
+    await connect(cat, ann);
+    const own = await create(ann.browser, { title: 'Mine' });
+    const fromBob = [
+      await create(bob.browser, { title: 'Bob 1' }),
+      await create(bob.browser, { title: 'Bob 2' }),
+    ];
+    const fromCat = await create(cat.browser, { title: 'Cat' });
+    for (const [owner, id] of [
+      [bob, fromBob[0]],
+      [bob, fromBob[1]],
+      [cat, fromCat],
+    ] as const) {
+      const shared = await share(owner, id, [
+        { holder_type: 'user', holder_id: ann.user.id, rights: 'read' },
+      ]);
+      expect(shared.status, shared.text).toBe(200);
+    }
+    const entries = await list(ann.browser);
+    expect(entries.map((entry) => entry.id).sort((a, b) => a - b)).toEqual(
+      [own, ...fromBob, fromCat].sort((a, b) => a - b),
+    );
+    const owners = Object.fromEntries(entries.map((entry) => [entry.id, entry.owner]));
+    expect(owners[own]).toEqual({
+      id: ann.user.id,
+      username: ann.user.username,
+      name: `First ${ann.user.last_name}`,
+    });
+    for (const id of fromBob)
+      expect(owners[id]).toEqual({
+        id: bob.user.id,
+        username: bob.user.username,
+        name: `First ${bob.user.last_name}`,
+      });
+    // Without a first or last name, the name shown is the username.
+    expect(owners[fromCat]).toEqual({
+      id: cat.user.id,
+      username: cat.user.username,
+      name: cat.user.username,
+    });
+    // Each listed entry is what the single get answers for it.
+    for (const entry of entries) {
+      const got = await ann.browser.call(documentsApi.get, { id: entry.id });
+      expect(got.json<{ document: DocumentEntry }>().document).toEqual(entry);
+    }
+  });
+
   it('moves with the path rules and answers done; the owner and each collaborator keep their own path', async () => {
     const ann = await person(server());
     const bob = await person(server());

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Config } from '../config';
+import { sniffImageType } from '../modules/usermedia/sniff';
 import type { UploadResult, UploadTask } from './upload-worker';
 
 /**
@@ -17,11 +18,20 @@ export type UploadPoolConfig = Pick<Config, 'uploadWorkers' | 'uploadTimeLimitMs
 /** The task ran out of time or memory: answered as a translated 400, never a 500. */
 export class UploadBudgetExceeded extends Error {}
 
-const WORKER_FILE = path.join(import.meta.dirname, `upload-worker${path.extname(import.meta.filename)}`);
-const DOCUMENT_WORKER_FILE = path.join(
-  import.meta.dirname,
-  `document-worker${path.extname(import.meta.filename)}`,
-);
+const workerFile = (name: string) =>
+  pathToFileURL(path.join(import.meta.dirname, `${name}${path.extname(import.meta.filename)}`)).href;
+/** The pool's default (loaded when a worker starts): raster images and thumbnails. */
+const WORKER_FILE = workerFile('image-worker');
+const UPLOAD_WORKER_FILE = workerFile('upload-worker');
+const DOCUMENT_WORKER_FILE = workerFile('document-worker');
+
+/** Each task runs the worker body that handles it; a worker loads a body on its first such task. */
+function workerFileFor(task: UploadTask): string | undefined {
+  if (task.kind === 'document') return DOCUMENT_WORKER_FILE;
+  if (task.kind === 'thumbnail') return undefined;
+  if (task.kind === 'image' && sniffImageType(task.bytes) !== 'image/svg+xml') return undefined;
+  return UPLOAD_WORKER_FILE;
+}
 
 /**
  * The server runs from TypeScript sources (tsx); a worker thread starts without the parent's
@@ -39,7 +49,7 @@ function poolFor(config: UploadPoolConfig): Piscina<UploadTask, UploadResult> {
   let pool = pools.get(config);
   if (!pool) {
     pool = new Piscina<UploadTask, UploadResult>({
-      filename: pathToFileURL(WORKER_FILE).href,
+      filename: WORKER_FILE,
       execArgv: workerExecArgv(),
       minThreads: 0,
       maxThreads: Math.max(1, config.uploadWorkers),
@@ -66,7 +76,7 @@ export async function runUploadTask(config: UploadPoolConfig, task: UploadTask):
   const own = bytes !== null && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const transferList = own && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : undefined;
   try {
-    const filename = task.kind === 'document' ? pathToFileURL(DOCUMENT_WORKER_FILE).href : undefined;
+    const filename = workerFileFor(task);
     return await pool.run(task, { signal, transferList, ...(filename ? { filename } : {}) });
   } catch (error) {
     const code = (error as { code?: string }).code;

@@ -27,8 +27,8 @@ import { saveAccess } from './commands/save-access';
 import { exportFile } from './export/export-file';
 import { attachmentHeader } from './export/gather-input';
 import { requireOwner, requireVisible } from './policies';
-import { presentDocument } from './presenters';
-import { listVisibleDocuments } from './queries';
+import { presentDocument, presentDocumentList } from './presenters';
+import { listVisibleDocumentsAndOwners } from './queries';
 
 /** The documents API, /api/documents/ (paths in documentsApi of the common contract). */
 export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -37,8 +37,8 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     route(app, documentsApi.list, async (request): Promise<z.infer<typeof documentListResponse>> => {
       const user = requireUser(request);
-      const documents = await listVisibleDocuments(ctx.db, user.id);
-      return { documents: documents.map(presentDocument) };
+      const { documents, owners } = await listVisibleDocumentsAndOwners(ctx.db, user.id);
+      return { documents: presentDocumentList(documents, owners) };
     });
 
     route(app, documentsApi.get, async (request): Promise<z.infer<typeof documentGetResponse>> => {

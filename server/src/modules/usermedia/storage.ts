@@ -5,7 +5,6 @@ import type { ImageType } from '@scriptorium/common/api/usermedia';
 import sharp, { type Sharp } from 'sharp';
 import { runUploadTask, UploadBudgetExceeded, type UploadPoolConfig } from '../../uploads/worker-pool';
 import { EXTENSIONS, sniffImageType } from './sniff';
-import { SvgTooComplex, sanitizeSvg } from './svg-sanitize';
 
 /**
  * Files live in DATA_DIR/media/ under content-addressed names (sha256 of the stored bytes), so a
@@ -73,22 +72,21 @@ export function renderThumbnail(image: Sharp | Buffer): Promise<Buffer> {
     .toBuffer();
 }
 
-/** Sniffs, checks, sanitises and measures an upload and renders its thumbnail. Nothing is written. */
-export async function prepareImage(upload: Buffer): Promise<PreparedImage> {
+/** Makes an uploaded SVG safe to store (svg-sanitize.ts), or refuses it with a reason. */
+export type SvgCleaner = (upload: Buffer) => Promise<Buffer>;
+
+/**
+ * Sniffs, checks, sanitises and measures an upload and renders its thumbnail. Nothing is written.
+ * SVG needs `cleanSvg`: the sanitiser is passed in by the worker that handles drawings, so that the
+ * image worker starts without it (upload-worker.ts, image-worker.ts).
+ */
+export async function prepareImage(upload: Buffer, cleanSvg?: SvgCleaner): Promise<PreparedImage> {
   const fileType = sniffImageType(upload);
   if (!fileType) throw new ImageRejected('unsupportedType');
   let bytes = upload;
   if (fileType === 'image/svg+xml') {
-    let clean: string | null;
-    try {
-      clean = await sanitizeSvg(upload.toString('utf8'));
-    } catch (error) {
-      if (error instanceof SvgTooComplex)
-        throw new ImageRejected(error.invalidXml ? 'invalidImage' : 'svgTooComplex');
-      throw error;
-    }
-    if (!clean) throw new ImageRejected('unsafeSvg');
-    bytes = Buffer.from(clean, 'utf8');
+    if (!cleanSvg) throw new Error('SVG uploads are prepared by upload-worker.ts');
+    bytes = await cleanSvg(upload);
   }
   let width: number;
   let height: number;

@@ -1,5 +1,6 @@
 import type { DOMPurify as DOMPurifyInstance } from 'dompurify';
 import { SaxesParser } from 'saxes';
+import { ImageRejected } from './storage';
 import { attributeFetches, cleanDeclarations, cleanStylesheet } from './svg-css';
 
 /**
@@ -103,4 +104,18 @@ export async function sanitizeSvg(text: string): Promise<string | null> {
   if (root?.localName !== 'svg' || root.namespaceURI !== SVG_NAMESPACE) return null;
   // XML serialisation: a stored SVG is a standalone XML file, not an HTML fragment.
   return `<?xml version="1.0" encoding="UTF-8"?>\n${serialize(root)}`;
+}
+
+/** An uploaded SVG as it is stored (prepareImage's SvgCleaner); refusals carry their reason. */
+export async function cleanSvgUpload(upload: Buffer): Promise<Buffer> {
+  let clean: string | null;
+  try {
+    clean = await sanitizeSvg(upload.toString('utf8'));
+  } catch (error) {
+    if (error instanceof SvgTooComplex)
+      throw new ImageRejected(error.invalidXml ? 'invalidImage' : 'svgTooComplex');
+    throw error;
+  }
+  if (!clean) throw new ImageRejected('unsafeSvg');
+  return Buffer.from(clean, 'utf8');
 }
