@@ -46,6 +46,24 @@ function queuedSteps(page: Page, id: number): Promise<number> {
   );
 }
 
+/** The titles of the overview rows this page's local database holds for `username` (spec 3). */
+function cachedTitles(page: Page, username: string): Promise<string[]> {
+  return page.evaluate(
+    (name) =>
+      new Promise<string[]>((resolve) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => resolve([]);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('document_list')) return resolve([]);
+          const all = db.transaction('document_list').objectStore('document_list').getAll();
+          all.onsuccess = () => resolve((all.result as { title: string }[]).map((row) => row.title));
+        };
+      }),
+    username,
+  );
+}
+
 async function newDocument(page: Page): Promise<number> {
   const created = await apiCall(page, documentsApi.create, { path: '/' });
   return ((await created.json()) as { id: number }).id;
@@ -99,6 +117,9 @@ test('offline, a reload shows the overview, bibliography, contacts and a documen
   // Visit the screens once online: their data lands in the local database.
   await page.goto('/');
   await expect(page.getByRole('row').filter({ hasText: 'Field notes' })).toBeVisible();
+  // The row is written to the local database after it is drawn: leaving the page before that
+  // write is done would abort it.
+  await expect.poll(() => cachedTitles(page, user.username)).toContain('Field notes');
   await page.goto('/bibliography/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.goto('/user/contacts/');

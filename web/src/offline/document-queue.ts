@@ -1,6 +1,6 @@
 import type { AccessRight, DocumentEntry } from '@scriptorium/common/api/documents';
-import { type IDBPDatabase, openDB } from 'idb';
 import type { SavedSession } from '../pages/editor/collab-session';
+import { reopeningDatabase } from './reopening-db';
 
 /**
  * The offline queue of the editor: per tab and document, the confirmed document at a version and
@@ -49,45 +49,65 @@ export interface OfflineCopy {
   savedAt: number;
 }
 
-let opening: Promise<IDBPDatabase> | null = null;
-
-function open(): Promise<IDBPDatabase> {
-  opening ??= openDB(QUEUE_DB, 2, {
-    upgrade(db, oldVersion) {
-      if (oldVersion < 1) {
-        const queues = db.createObjectStore(QUEUES, { keyPath: 'key' });
-        queues.createIndex('document', ['username', 'documentId']);
-        const copies = db.createObjectStore(COPIES, { keyPath: 'id', autoIncrement: true });
-        copies.createIndex('document', ['username', 'documentId']);
-      }
-      if (oldVersion < 2)
-        db.createObjectStore(CREATIONS, { keyPath: 'tempId' }).createIndex('user', 'username');
-    },
-    terminated() {
-      opening = null;
-    },
-  }).catch((error: unknown) => {
-    opening = null;
-    throw error;
-  });
-  return opening;
-}
+// A later version's tab asks this one to let go (blocking), so that its upgrade never waits.
+const open = reopeningDatabase(QUEUE_DB, 2, (db, oldVersion) => {
+  if (oldVersion < 1) {
+    const queues = db.createObjectStore(QUEUES, { keyPath: 'key' });
+    queues.createIndex('document', ['username', 'documentId']);
+    const copies = db.createObjectStore(COPIES, { keyPath: 'id', autoIncrement: true });
+    copies.createIndex('document', ['username', 'documentId']);
+  }
+  if (oldVersion < 2) db.createObjectStore(CREATIONS, { keyPath: 'tempId' }).createIndex('user', 'username');
+});
 
 export function queueKey(username: string, documentId: number, clientId: string): string {
   return `${username}:${documentId}:${clientId}`;
 }
 
+/**
+ * A queue's document is a record of its own in the same store, under this key: written only when
+ * the document changes, while the queue's record (its steps) is written after every change.
+ * Having no username or document id, it stays out of the 'document' index.
+ * (Records written before this split hold their document inline and are read as they are.)
+ */
+const documentKey = (key: string) => `${key}#document`;
+
 export async function queuesOf(username: string, documentId: number): Promise<QueueRecord[]> {
-  const db = await open();
-  return db.getAllFromIndex(QUEUES, 'document', [username, documentId]);
+  const store = (await open()).transaction(QUEUES).store;
+  const records: QueueRecord[] = await store.index('document').getAll([username, documentId]);
+  const withDocuments = await Promise.all(
+    records.map(async (record) =>
+      record.doc === undefined ? { ...record, doc: (await store.get(documentKey(record.key)))?.doc } : record,
+    ),
+  );
+  return withDocuments.filter((record) => record.doc !== undefined);
 }
 
+/** The document object last written for each queue: the same object is not written again. */
+const writtenDocuments = new Map<string, unknown>();
+
+/**
+ * Writes a queue record. Its document goes to a record of its own, and only when it is another
+ * object than the one written last for this queue: the queue's record (steps) stays small to copy.
+ */
 export async function writeQueue(record: QueueRecord): Promise<void> {
-  await (await open()).put(QUEUES, record);
+  const { doc, ...rest } = record;
+  const transaction = (await open()).transaction(QUEUES, 'readwrite');
+  const writes: Promise<unknown>[] = [transaction.store.put(rest)];
+  const docChanged = writtenDocuments.get(record.key) !== doc;
+  if (docChanged) writes.push(transaction.store.put({ key: documentKey(record.key), doc }));
+  await Promise.all([...writes, transaction.done]);
+  if (docChanged) writtenDocuments.set(record.key, doc);
 }
 
 export async function deleteQueue(key: string): Promise<void> {
-  await (await open()).delete(QUEUES, key);
+  const transaction = (await open()).transaction(QUEUES, 'readwrite');
+  await Promise.all([
+    transaction.store.delete(key),
+    transaction.store.delete(documentKey(key)),
+    transaction.done,
+  ]);
+  writtenDocuments.delete(key);
 }
 
 export async function keepOfflineCopy(copy: OfflineCopy): Promise<number> {
@@ -238,6 +258,9 @@ function writeTabKey(username: string, documentId: number, clientId: string): vo
 /**
  * Writes the newest state of one queue, never two writes at once and never an older state after a
  * newer one: while a write runs, later changes wait and only the latest of them is written next.
+ * A write starts in the change's own task: a reload or a closed tab a moment later must find every
+ * keystroke (a write delayed by even 200 ms lost the last words of a reload in the browser specs).
+ * That stays cheap because the record holds steps only; the document is written apart, rarely.
  */
 export class QueueWriter {
   private running: Promise<void> | null = null;

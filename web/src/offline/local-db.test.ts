@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { pickQueue, QueueWriter, queuesOf } from './document-queue';
+import { deleteQueue, pickQueue, QUEUE_DB, QueueWriter, queuesOf, writeQueue } from './document-queue';
 import {
   LOCAL_DB_VERSION,
   LOCAL_STORES,
@@ -77,5 +77,86 @@ describe('offline queue', () => {
     expect(other.saved?.version).toBe(3);
     expect(other.saved?.steps).toEqual([]);
     expect(await queuesOf('cy', 5)).toHaveLength(1);
+  });
+});
+
+describe('offline queue writer', () => {
+  it('writes a burst of changes one at a time, the newest state last', async () => {
+    const writer = new QueueWriter();
+    const built: number[] = [];
+    const record = (version: number) => ({
+      key: 'dee:7:tab',
+      username: 'dee',
+      documentId: 7,
+      clientId: 'tab',
+      version,
+      doc: { type: 'doc' },
+      steps: [],
+      right: 'write' as const,
+      isOwner: true,
+      savedAt: 0,
+    });
+    for (let version = 1; version <= 5; version++)
+      writer.schedule(() => {
+        built.push(version);
+        return record(version);
+      });
+    // The first change is taken at once (a reload right after must find it); the rest wait for
+    // that write and only the newest of them is written.
+    expect(built).toEqual([1]);
+    await writer.idle();
+    expect(built).toEqual([1, 5]);
+    expect((await queuesOf('dee', 7)).map((queue) => queue.version)).toEqual([5]);
+  });
+});
+
+describe('offline queue storage', () => {
+  const record = (doc: unknown, steps: unknown[]) => ({
+    key: 'eve:8:tab',
+    username: 'eve',
+    documentId: 8,
+    clientId: 'tab',
+    version: 4,
+    doc,
+    steps,
+    right: 'write' as const,
+    isOwner: true,
+    savedAt: 0,
+  });
+  const storedKeys = async (store: string) => {
+    const db = await openDB(QUEUE_DB);
+    const keys = await db.getAllKeys(store);
+    db.close();
+    return keys;
+  };
+
+  it('keeps the document apart and writes it only when it is another object', async () => {
+    const doc = { type: 'doc', content: [{ type: 'title' }] };
+    await writeQueue(record(doc, [1]));
+    const db = await openDB(QUEUE_DB);
+    // The queue's own record holds no document: writing it after a keystroke copies the steps only.
+    expect((await db.get('queues', 'eve:8:tab')).doc).toBeUndefined();
+    await db.put('queues', { key: 'eve:8:tab#document', doc: { marker: 'not written again' } });
+    db.close();
+    await writeQueue(record(doc, [1, 2]));
+    let [read] = await queuesOf('eve', 8);
+    expect(read.steps).toEqual([1, 2]);
+    expect(read.doc).toEqual({ marker: 'not written again' });
+    await writeQueue(record({ ...doc }, [1, 2, 3]));
+    [read] = await queuesOf('eve', 8);
+    expect(read.doc).toEqual(doc);
+    await deleteQueue('eve:8:tab');
+    expect(await queuesOf('eve', 8)).toEqual([]);
+    expect(await storedKeys('queues')).not.toContain('eve:8:tab#document');
+  });
+
+  it('reads a record of the previous version, with its document inline', async () => {
+    await queuesOf('eve', 9); // opens (and upgrades) the database
+    const db = await openDB(QUEUE_DB);
+    await db.put('queues', { ...record({ type: 'doc' }, [7]), key: 'eve:9:old', documentId: 9 });
+    db.close();
+    const [read] = await queuesOf('eve', 9);
+    expect(read.doc).toEqual({ type: 'doc' });
+    expect(read.steps).toEqual([7]);
   });
 });

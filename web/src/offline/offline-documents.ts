@@ -4,6 +4,7 @@ import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, documentTitle, standardArticle } from '@scriptorium/common/editor/templates';
 import { Step } from 'prosemirror-transform';
 import { call } from '../api/client';
+import { savedDocument } from '../pages/editor/collab-session';
 import {
   addCreation,
   creationsOf,
@@ -94,7 +95,7 @@ export async function pendingEntry(username: string, tempId: number): Promise<Do
 
 /** A queue's document with its steps applied: what the user wrote. */
 function writtenDocument(record: QueueRecord) {
-  let doc = schema.nodeFromJSON(record.doc);
+  let doc = savedDocument(record);
   for (const json of record.steps) {
     const result = Step.fromJSON(schema, json).apply(doc);
     if (result.doc) doc = result.doc;

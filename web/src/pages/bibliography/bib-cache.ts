@@ -1,5 +1,5 @@
 import type { BibCategory, BibEntry } from '@scriptorium/common/bibliography/types';
-import { type IDBPDatabase, openDB } from 'idb';
+import { reopeningDatabase } from '../../offline/reopening-db';
 
 /** Spec sections 3, 4 and 9: the bibliography cache, version '1.1'. */
 export const BIB_CACHE_VERSION = '1.1';
@@ -32,27 +32,9 @@ export function emptyCache(): BibCache {
   };
 }
 
-let opening: Promise<IDBPDatabase> | null = null;
-
-function open(): Promise<IDBPDatabase> {
-  opening ??= openDB(BIB_CACHE_DB, 1, {
-    upgrade(db) {
-      if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE);
-    },
-    // Another tab deleted or upgraded the database (e.g. a language change): reopen next time.
-    blocking() {
-      void opening?.then((db) => db.close());
-      opening = null;
-    },
-    terminated() {
-      opening = null;
-    },
-  }).catch((error: unknown) => {
-    opening = null;
-    throw error;
-  });
-  return opening;
-}
+const open = reopeningDatabase(BIB_CACHE_DB, 1, (db) => {
+  if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE);
+});
 
 /**
  * The cached list, or the empty state. A cache of another version is discarded (spec 4); a

@@ -10,7 +10,7 @@ import {
 } from '@scriptorium/common/rules/paths';
 import type { DocumentTitleMessage } from '@scriptorium/common/ws/messages';
 import { FileText, Folder } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLoadedConfiguration, useOptionalUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
@@ -21,6 +21,7 @@ import { MoveDialog } from '../../components/move-dialog/move-dialog';
 import { NewFolderDialog } from '../../components/new-folder-dialog/new-folder-dialog';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
 import { useOnline } from '../../components/online/use-online';
+import { useOverviewRows } from '../../components/overview/use-overview-rows';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
@@ -75,7 +76,6 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
   const untitled = t('untitled');
   const formatDate = useDateFormat(i18n.language);
 
-  const [documents, setDocuments] = useState<DocumentEntry[] | null>(null);
   const online = useOnline();
   const user = useOptionalUser();
   const overview = useOverviewState();
@@ -83,18 +83,13 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [extraFolders, setExtraFolders] = useState<string[]>(() => [...sessionFolders]);
 
-  const reload = useCallback(async () => {
-    try {
-      setDocuments(await fetchDocuments());
-      finishLoad(true);
-    } catch {
-      finishLoad(false);
-      showToast(t('loadFailed'), 'error');
-    }
-  }, [t, finishLoad]);
+  const {
+    rows: documents,
+    setRows: setDocuments,
+    reload,
+  } = useOverviewRows(fetchDocuments, finishLoad, t('loadFailed'));
 
   useEffect(() => {
-    void reload();
     // Shared documents appear without a reload: on return to the tab and every few seconds.
     const refresh = () => {
       if (document.visibilityState === 'visible') void reload();
@@ -116,7 +111,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
 
   // A co-author retitled a document (its title node): the row shows it at once (issue 16).
   useLiveMessage<DocumentTitleMessage>('document_title', ({ id, title }) =>
-    setDocuments((rows) => rows && rows.map((row) => (row.id === id ? { ...row, title } : row))),
+    setDocuments((rows) => rows?.map((row) => (row.id === id ? { ...row, title } : row)) ?? null),
   );
 
   // Another folder starts with nothing selected.

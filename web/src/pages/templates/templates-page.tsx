@@ -3,10 +3,11 @@ import {
   type TemplateListEntry,
   templateFile,
 } from '@scriptorium/common/plugins/templates-api';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { navigate } from '../../app/router/navigation';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { useOverviewRows } from '../../components/overview/use-overview-rows';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ItemOverview } from '../../plugins/shared/item-overview';
@@ -44,23 +45,9 @@ export function TemplatesPage() {
   const { t } = useTranslation('templates');
   const overview = useOverviewState();
   const { finishLoad, clearSelection } = overview;
-  const [rows, setRows] = useState<TemplateListEntry[] | null>(null);
+  const { rows, reload } = useOverviewRows(fetchTemplates, finishLoad, t('loadFailed'));
   const [deleting, setDeleting] = useState<TemplateListEntry[] | null>(null);
   const importInput = useRef<HTMLInputElement>(null);
-
-  const reload = useCallback(async () => {
-    try {
-      setRows(await fetchTemplates());
-      finishLoad(true);
-    } catch {
-      finishLoad(false);
-      showToast(t('loadFailed'), 'error');
-    }
-  }, [t, finishLoad]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
 
   const newTemplate = async () => {
     try {

@@ -1,5 +1,5 @@
 import type { Image, ImageCategory } from '@scriptorium/common/api/usermedia';
-import { type IDBPDatabase, openDB } from 'idb';
+import { reopeningDatabase } from '../../offline/reopening-db';
 
 /**
  * The browser's copy of the image library, kept like the bibliography cache (bib-cache.ts): the
@@ -33,27 +33,9 @@ export function emptyImageCache(): ImageCache {
   };
 }
 
-let opening: Promise<IDBPDatabase> | null = null;
-
-function open(): Promise<IDBPDatabase> {
-  opening ??= openDB(IMAGE_CACHE_DB, 1, {
-    upgrade(db) {
-      if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE);
-    },
-    // Another tab deleted or upgraded the database: reopen next time.
-    blocking() {
-      void opening?.then((db) => db.close());
-      opening = null;
-    },
-    terminated() {
-      opening = null;
-    },
-  }).catch((error: unknown) => {
-    opening = null;
-    throw error;
-  });
-  return opening;
-}
+const open = reopeningDatabase(IMAGE_CACHE_DB, 1, (db) => {
+  if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE);
+});
 
 /** Whether this browser can keep a cache at all (no IndexedDB: every load is the plain list). */
 export function imageCacheAvailable(): boolean {
