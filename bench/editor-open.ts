@@ -185,6 +185,18 @@ async function main(): Promise<void> {
       `keystroke to paint in a new short document: p50 ${short[Math.floor(short.length / 2)].toFixed(1)} ms, ` +
         `p95 ${shortP95.toFixed(1)} ms; long / short p95 = ${(pct(95) / shortP95).toFixed(2)}x`,
     );
+
+    // The floor of this measurement: a plain textarea on an empty page in the same browser (a
+    // key waits for the next frame, up to 16.7 ms at 60 Hz, before anything can be painted).
+    const plain = await context.newPage();
+    await plain.setContent('<textarea aria-label="plain"></textarea>');
+    await plain.locator('textarea').focus();
+    const floor = [...(await measureKeystrokes(plain, KEYSTROKES))].sort((a, b) => a - b);
+    const floorP95 = floor[Math.min(floor.length - 1, Math.floor(0.95 * floor.length))];
+    console.log(
+      `keystroke to paint in a plain textarea (the floor): p50 ${floor[Math.floor(floor.length / 2)].toFixed(1)} ms, ` +
+        `p95 ${floorP95.toFixed(1)} ms; long document / textarea p95 = ${(pct(95) / floorP95).toFixed(2)}x`,
+    );
     await context.close();
   } finally {
     await browser.close();

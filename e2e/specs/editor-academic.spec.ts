@@ -200,6 +200,43 @@ test('a figure from the library and a reference to it, seen by a co-author', asy
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60);
 });
 
+test('an image uploaded from inside the figure picker is chosen and inserted', async ({ page, user }) => {
+  await loginAs(page, user, '/');
+  const { id } = (await (await apiCall(page, documentsApi.create, { path: '/' })).json()) as { id: number };
+  await page.goto(`/document/${id}`);
+  await body(page).locator('p').first().click();
+  await menu(page, 'Insert', 'Figure from the library');
+  const figureDialog = page.getByRole('dialog', { name: 'Insert figure' });
+  await expect(figureDialog.getByText('Your image library is empty.')).toBeVisible();
+  // Not an image: the server's reason, and nothing chosen.
+  const refused = page.waitForEvent('filechooser');
+  await figureDialog.getByRole('button', { name: 'Upload an image…' }).click();
+  await (await refused).setFiles({
+    name: 'notes.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('plain text'),
+  });
+  await expect(figureDialog.getByRole('alert')).not.toBeEmpty();
+  await expect(figureDialog.getByRole('button', { name: 'Insert', exact: true })).toBeDisabled();
+
+  const buffer = await sharp({ create: { width: 80, height: 50, channels: 3, background: '#228833' } })
+    .png()
+    .toBuffer();
+  const chooser = page.waitForEvent('filechooser');
+  await figureDialog.getByRole('button', { name: 'Upload an image…' }).click();
+  await (await chooser).setFiles({ name: 'field-map.png', mimeType: 'image/png', buffer });
+  await expect(figureDialog.getByRole('radio', { name: 'field-map' })).toBeChecked();
+  await expect(figureDialog.getByRole('alert')).toHaveCount(0);
+  await figureDialog.getByRole('textbox', { name: 'Caption' }).fill('Field map');
+  await figureDialog.getByRole('button', { name: 'Insert', exact: true }).click();
+  await expect(body(page).locator('figure figcaption')).toHaveText('Figure 1: Field map');
+  const image = body(page).locator('figure[data-category="figure"] img');
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(80);
+  // It is in the library too.
+  await page.goto('/usermedia/');
+  await expect(page.getByRole('grid', { name: 'Images' })).toContainText('field-map');
+});
+
 test('a display equation referenced, renumbered live, then deleted: the reference is missing and listed', async ({
   page,
   user,

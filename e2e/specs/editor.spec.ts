@@ -94,10 +94,7 @@ test('two users type into the same paragraph at once and see the same text; care
   await expect(annPage.getByRole('row').filter({ hasText: 'Ink and paper' })).toBeVisible();
 });
 
-// Known bug (issue 16, open): the server test sees `document_title` reach the co-author's socket,
-// but in the browser the open overview keeps the old title until its refresh. Not found this stop;
-// this scenario is the one that must pass when it is fixed.
-test.fixme("a co-author's new title shows at once on the other's open overview", async ({ browser }) => {
+test("a co-author's new title shows at once on the other's open overview", async ({ browser }) => {
   test.setTimeout(60_000);
   const { annPage, bobPage, id } = await sharedDocument(browser, 'write');
   await bobPage.goto('/');

@@ -271,7 +271,7 @@ export function assignTargetIds(state: EditorState): Transaction | null {
   const fixes: { pos: number; prefix: 'F' | 'T' }[] = [];
   state.doc.descendants((node, pos) => {
     const name = node.type.name;
-    if (name !== 'figure' && name !== 'table') return node.isBlock;
+    if (name !== 'figure' && name !== 'table') return node.isBlock && !node.isTextblock;
     const id = String(node.attrs.id);
     if (!id || seen.has(id)) fixes.push({ pos, prefix: name === 'figure' ? 'F' : 'T' });
     else seen.add(id);

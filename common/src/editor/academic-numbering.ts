@@ -7,7 +7,13 @@ import type { FigureCategory } from './academic-nodes';
  * "Abbildung 3" to everyone). Computed from the document on every change: it is one walk.
  */
 
-type LabelKey = Exclude<FigureCategory, 'none'> | 'section' | 'bibliography';
+type LabelKey =
+  | Exclude<FigureCategory, 'none'>
+  | 'section'
+  | 'bibliography'
+  | 'chapter'
+  | 'part'
+  | 'contents';
 
 const LABELS: Record<string, Record<LabelKey, string>> = {
   en: {
@@ -18,6 +24,9 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     listing: 'Listing',
     section: 'Section',
     bibliography: 'References',
+    chapter: 'Chapter',
+    part: 'Part',
+    contents: 'Contents',
   },
   de: {
     figure: 'Abbildung',
@@ -27,6 +36,9 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     listing: 'Listing',
     section: 'Abschnitt',
     bibliography: 'Literatur',
+    chapter: 'Kapitel',
+    part: 'Teil',
+    contents: 'Inhalt',
   },
   fr: {
     figure: 'Figure',
@@ -36,6 +48,9 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     listing: 'Listing',
     section: 'Section',
     bibliography: 'Bibliographie',
+    chapter: 'Chapitre',
+    part: 'Partie',
+    contents: 'Table des matières',
   },
   es: {
     figure: 'Figura',
@@ -45,6 +60,9 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     listing: 'Listado',
     section: 'Sección',
     bibliography: 'Bibliografía',
+    chapter: 'Capítulo',
+    part: 'Parte',
+    contents: 'Índice',
   },
   it: {
     figure: 'Figura',
@@ -54,6 +72,9 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     listing: 'Listato',
     section: 'Sezione',
     bibliography: 'Bibliografia',
+    chapter: 'Capitolo',
+    part: 'Parte',
+    contents: 'Indice',
   },
   pt: {
     figure: 'Figura',
@@ -63,6 +84,9 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     listing: 'Listagem',
     section: 'Seção',
     bibliography: 'Referências',
+    chapter: 'Capítulo',
+    part: 'Parte',
+    contents: 'Sumário',
   },
   bg: {
     figure: 'Фигура',
@@ -72,6 +96,9 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     listing: 'Листинг',
     section: 'Раздел',
     bibliography: 'Библиография',
+    chapter: 'Глава',
+    part: 'Част',
+    contents: 'Съдържание',
   },
 };
 
@@ -104,9 +131,17 @@ export interface Numbering {
   byPos: Map<number, NumberedTarget>;
 }
 
-export function numberDocument(doc: PMNode): Numbering {
+export interface NumberingOptions {
+  /** Counters per category carried on from earlier chapters of a book (updated in place). */
+  counters?: Map<string, number>;
+  /** Goes before section numbers: a book's chapter number ("2." makes "Section 2.1"). */
+  sectionPrefix?: string;
+}
+
+export function numberDocument(doc: PMNode, options: NumberingOptions = {}): Numbering {
   const language = String(doc.attrs.language ?? 'en');
-  const counters = new Map<string, number>();
+  const counters = options.counters ?? new Map<string, number>();
+  const sectionPrefix = options.sectionPrefix ?? '';
   const sections: number[] = [];
   const targets: NumberedTarget[] = [];
   const next = (category: string) => {
@@ -123,7 +158,7 @@ export function numberDocument(doc: PMNode): Numbering {
       while (sections.length < level) sections.push(0);
       sections[level - 1]++;
       // Levels skipped (a heading 3 right under a heading 1) count as 1, not 0.
-      const number = sections.map((n) => n || 1).join('.');
+      const number = sectionPrefix + sections.map((n) => n || 1).join('.');
       if (node.attrs.id)
         targets.push({
           id: String(node.attrs.id),

@@ -343,7 +343,8 @@ export function assignHeadingIds(
   const seen = new Set<string>();
   const fixes: number[] = [];
   state.doc.descendants((node, pos) => {
-    if (node.type !== schema.nodes.heading) return true;
+    // Headings are never inside a textblock: its text need not be walked (a long document).
+    if (node.type !== schema.nodes.heading) return !node.isTextblock;
     const id = String(node.attrs.id);
     if (!id || seen.has(id)) fixes.push(pos);
     else seen.add(id);

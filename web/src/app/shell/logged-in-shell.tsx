@@ -24,16 +24,18 @@ interface LoggedInShellProps {
 export function LoggedInShell({ user, configuration, route, table }: LoggedInShellProps) {
   return (
     <div className="app logged-in">
-      <SkipLink />
-      <MainHeader user={user} items={table.headerItems} page={route.page} />
-      <WaitingInvitesNotice page={route.page} />
-      <main id="main" className="app-main" tabIndex={-1}>
-        <RouteView route={route} table={table} />
-      </main>
-      <Footer showLanguage contactEmail={configuration.contact_email} />
-      <FeedbackTab />
-      <CommandPalette />
-      <LiveConnection wsUrlBase={configuration.ws_url_base} />
+      {/* Pages listen to the app-wide connection (e.g. live titles), so it holds them all. */}
+      <LiveConnection wsUrlBase={configuration.ws_url_base}>
+        <SkipLink />
+        <MainHeader user={user} items={table.headerItems} page={route.page} />
+        <WaitingInvitesNotice page={route.page} />
+        <main id="main" className="app-main" tabIndex={-1}>
+          <RouteView route={route} table={table} />
+        </main>
+        <Footer showLanguage contactEmail={configuration.contact_email} />
+        <FeedbackTab />
+        <CommandPalette />
+      </LiveConnection>
     </div>
   );
 }

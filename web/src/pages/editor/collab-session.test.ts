@@ -11,7 +11,13 @@ import { TextSelection } from 'prosemirror-state';
 import { Step } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { compressSteps } from '../../offline/compress-steps';
-import { CollabSession, type Divergence, LARGE_DIVERGENCE } from './collab-session';
+import {
+  CONFIRMED_STEPS_KEPT,
+  CollabSession,
+  type Divergence,
+  LARGE_DIVERGENCE,
+  savedDocument,
+} from './collab-session';
 
 /**
  * A minimal authority with the server's protocol (confirm after apply, stale catch-up, relay),
@@ -448,6 +454,36 @@ describe('offline editing', () => {
     expect(server.doc.lastChild!.textContent).toBe('Bob Saved committed and queued');
     expect(reopened.state!.doc.eq(server.doc)).toBe(true);
     expect(bob.state!.doc.eq(server.doc)).toBe(true);
+  });
+
+  it('saves the document once and the confirmed steps after it, until CONFIRMED_STEPS_KEPT of them', () => {
+    const server = new Authority();
+    const ann = server.join('ann-session');
+    const bob = server.join('bob-session');
+    server.settle();
+    const first = ann.saved()!;
+    expect(first.confirmed).toEqual([]);
+    typeChars(ann, 'Kept');
+    type(bob, 'Bob ', bodyTextStart(bob.state!.doc));
+    server.settle();
+    const later = ann.saved()!;
+    // The same document object (IndexedDB does not copy it again), the confirmed steps after it.
+    expect(later.doc).toBe(first.doc);
+    expect(later.confirmed!.length).toBeGreaterThan(4);
+    expect(later.version).toBe(first.version + later.confirmed!.length);
+    const reopened = new CollabSession({ send: () => {}, onChange: () => {}, plugins: () => [history()] });
+    expect(reopened.restore(JSON.parse(JSON.stringify(later))).lost).toBe(0);
+    expect(reopened.state!.doc.eq(server.doc)).toBe(true);
+    expect(savedDocument(later).eq(server.doc)).toBe(true);
+    // Past the limit the document is saved anew, at the confirmed version.
+    for (let i = 0; i <= CONFIRMED_STEPS_KEPT; i++) {
+      type(bob, 'x', bodyTextStart(bob.state!.doc));
+      server.settle();
+    }
+    const renewed = ann.saved()!;
+    expect(renewed.doc).not.toBe(first.doc);
+    expect(renewed.confirmed!.length).toBeLessThan(CONFIRMED_STEPS_KEPT);
+    expect(savedDocument(renewed).eq(server.doc)).toBe(true);
   });
 
   it('a large divergence is merged and reported with the offline copy; nothing is dropped silently', () => {

@@ -54,11 +54,20 @@ export interface SavedSession {
   clientId: string;
   /** The server version the confirmed document is at. */
   version: number;
-  /** The confirmed document (ProseMirror JSON) at `version`. */
+  /**
+   * The confirmed document (ProseMirror JSON), at `version` less the `confirmed` steps. Written
+   * again only every CONFIRMED_STEPS_KEPT confirmed steps: copying a long document into IndexedDB
+   * after every keystroke would delay the keystrokes' paint.
+   */
   doc: unknown;
+  /** Server steps from `doc` to `version` (Step JSON, in order); none when `doc` is at `version`. */
+  confirmed?: unknown[];
   /** Our steps on top of it, not yet confirmed by the server (Step JSON, in order). */
   steps: unknown[];
 }
+
+/** The saved document is written again after this many confirmed steps on top of it. */
+export const CONFIRMED_STEPS_KEPT = 300;
 
 export interface Divergence {
   /** Our document (JSON) just before the co-authors' steps were merged into it. */
@@ -108,7 +117,8 @@ export class CollabSession {
   private readonly waitingCarets: ServerCaretMessage[] = [];
   /** The document as the server has it at `version` (what a saved session is restored onto). */
   private confirmedDoc: PMNode | null = null;
-  private confirmedJson: { doc: PMNode; json: unknown } | null = null;
+  /** What saved() hands out: a document and the confirmed steps since (see SavedSession.doc). */
+  private savedBase: { json: unknown; confirmed: unknown[] } | null = null;
   /**
    * We asked for the steps after our version: until its answer arrives every diff we sent earlier
    * is either in the answer (committed) or never will be, so the queue may be folded then.
@@ -155,7 +165,7 @@ export class CollabSession {
     this.sent.clear();
     this.catchUpTo = 0;
     this.catchUpAsked = false;
-    this.confirmedDoc = doc;
+    this.setConfirmed(doc);
     let state = EditorState.create({
       doc,
       plugins: [
@@ -190,9 +200,9 @@ export class CollabSession {
    * no longer apply (none, unless the saved queue was damaged).
    */
   restore(saved: SavedSession): { lost: number } {
-    const doc = PMNode.fromJSON(schema, saved.doc);
+    const doc = savedDocument(saved);
     this.clientId = saved.clientId;
-    this.confirmedDoc = doc;
+    this.setConfirmed(doc);
     this.sent.clear();
     this.inFlight = null;
     this.catchUpTo = 0;
@@ -222,12 +232,12 @@ export class CollabSession {
   saved(): SavedSession | null {
     if (!this.state || !this.confirmedDoc) return null;
     const steps = sendableSteps(this.state)?.steps ?? [];
-    if (this.confirmedJson?.doc !== this.confirmedDoc)
-      this.confirmedJson = { doc: this.confirmedDoc, json: this.confirmedDoc.toJSON() };
+    this.savedBase ??= { json: this.confirmedDoc.toJSON(), confirmed: [] };
     return {
       clientId: this.clientId,
       version: this.version,
-      doc: this.confirmedJson.json,
+      doc: this.savedBase.json,
+      confirmed: [...this.savedBase.confirmed],
       steps: steps.map((step) => this.toJson(step)),
     };
   }
@@ -456,6 +466,12 @@ export class CollabSession {
     this.state = base.apply(tr);
   }
 
+  /** A new confirmed document, not derived from the saved one by steps. */
+  private setConfirmed(doc: PMNode | null): void {
+    this.confirmedDoc = doc;
+    this.savedBase = null;
+  }
+
   private advanceConfirmed(steps: readonly Step[]): void {
     let doc = this.confirmedDoc;
     if (!doc) return;
@@ -463,12 +479,16 @@ export class CollabSession {
       const result = step.apply(doc);
       if (!result.doc) {
         // Cannot happen for steps the server committed; without a base, nothing is saved.
-        this.confirmedDoc = null;
+        this.setConfirmed(null);
         return;
       }
       doc = result.doc;
     }
     this.confirmedDoc = doc;
+    const base = this.savedBase;
+    if (base && base.confirmed.length + steps.length <= CONFIRMED_STEPS_KEPT)
+      for (const step of steps) base.confirmed.push(this.toJson(step));
+    else this.savedBase = null;
   }
 
   private toJson(step: Step): unknown {
@@ -504,4 +524,15 @@ export class CollabSession {
     );
     for (const caret of ready) this.receiveCaret(caret);
   }
+}
+
+/** The confirmed document of a saved session, at its `version` (its confirmed steps applied). */
+export function savedDocument(saved: SavedSession): PMNode {
+  let doc = PMNode.fromJSON(schema, saved.doc);
+  for (const json of saved.confirmed ?? []) {
+    const result = Step.fromJSON(schema, json).apply(doc);
+    if (!result.doc) throw new Error(`saved session ${saved.clientId}: a confirmed step does not apply`);
+    doc = result.doc;
+  }
+  return doc;
 }

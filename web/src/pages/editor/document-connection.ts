@@ -245,9 +245,13 @@ export class DocumentConnection {
     return this.right !== 'read' && this.right !== 'read-without-comments';
   }
 
-  /** Unsaved: steps not yet confirmed, or messages not yet acknowledged by the transport. */
+  /**
+   * Work of the user's the server has not confirmed: steps, or a comment or revision request. Not
+   * the transport's unacknowledged messages: a caret waiting for its ack is nothing to lose, and
+   * counting it made leaving a just-opened document ask "unsaved changes?" on a slow connection.
+   */
   get unsaved(): boolean {
-    return this.session.unconfirmed > 0 || this.status.unsent > 0;
+    return this.session.unconfirmed > 0 || this.review.unsaved;
   }
 
   /** Sends our caret soon (at most every CARET_INTERVAL_MS). */

@@ -40,7 +40,7 @@ import {
   ShortcutsDialog,
   WordCountDialog,
 } from './editor-panels';
-import { type CaretInfo, editorPlugins, footnotePlugins } from './editor-plugins';
+import { type CaretInfo, editorPlugins, footnotePlugins, readDomSelection } from './editor-plugins';
 import { runExport } from './export/run-export';
 import { FootnoteView } from './footnote-view';
 import { OfflineEditorStatus } from './offline-status';
@@ -299,6 +299,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const run = (action: EditorActionSpec) => {
     const current = viewRef.current;
     if (!current) return;
+    readDomSelection(current);
     if (action.panel === 'comment') {
       const { from, to, empty } = current.state.selection;
       if (empty) setNotice(tReview('selectFirst'));

@@ -38,7 +38,7 @@ import { redo, undo } from 'prosemirror-history';
 import type { Command, EditorState } from 'prosemirror-state';
 import { isInTable } from 'prosemirror-tables';
 import { ACADEMIC_ACTIONS, type AcademicPanelId } from './academic/academic-actions';
-import { type ExportMenuFormat, exportActions } from './export/export-actions';
+import { EXPORT_MENU_FORMATS, type ExportMenuFormat, exportActions } from './export/export-actions';
 import { REVIEW_ACTIONS } from './review/review-actions';
 
 /**
@@ -133,7 +133,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     writes: true,
     panel: 'settings',
   },
-  ...exportActions(['docx', 'latex', 'jats', 'epub', 'html', 'pdf', 'native']),
+  ...exportActions(EXPORT_MENU_FORMATS),
   {
     id: 'editor.print',
     title: 'action.print',

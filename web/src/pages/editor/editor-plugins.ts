@@ -9,9 +9,9 @@ import { gapCursor } from 'prosemirror-gapcursor';
 import { history, redo, undo } from 'prosemirror-history';
 import { undoInputRule } from 'prosemirror-inputrules';
 import { keymap } from 'prosemirror-keymap';
-import { type Command, type EditorState, Plugin, PluginKey } from 'prosemirror-state';
+import { type Command, type EditorState, Plugin, PluginKey, TextSelection } from 'prosemirror-state';
 import { columnResizing, tableEditing } from 'prosemirror-tables';
-import { Decoration, DecorationSet } from 'prosemirror-view';
+import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import { EDITOR_ACTIONS, keymapName } from './editor-actions';
 
 /** Editor plugins: keys, input rules, tables, paste cleaning, heading ids, search highlights, carets, part labels. */
@@ -196,8 +196,37 @@ function pastePlugin(footnote = false): Plugin {
   });
 }
 
+/**
+ * Reads the browser's selection into the editor now. ProseMirror reads it on 'selectionchange', a
+ * task that a key pressed right after moving the caret can overtake (the browser runs input events
+ * first): Shift+Ctrl+Right then Mod-Alt-M commented on the old, empty selection, and ArrowRight
+ * then Enter split the paragraph one character early.
+ */
+export function readDomSelection(view: EditorView): void {
+  // Only a text caret or range moves natively; a selected figure or table cell is the editor's own.
+  if (view.hasFocus() && view.state.selection instanceof TextSelection)
+    view.dom.ownerDocument.dispatchEvent(new Event('selectionchange'));
+}
+
+/**
+ * Before any keymap: a key a command handles (Enter, Backspace, a shortcut...) acts on the
+ * selection the user sees (see readDomSelection). Typed characters need nothing: the browser
+ * inserts them at its own selection.
+ */
+function currentSelectionPlugin(): Plugin {
+  return new Plugin({
+    props: {
+      handleKeyDown: (view, event) => {
+        if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) readDomSelection(view);
+        return false;
+      },
+    },
+  });
+}
+
 export function editorPlugins(context: PluginContext): Plugin[] {
   return [
+    currentSelectionPlugin(),
     editorInputRulesPlugin(),
     editorKeymap(),
     keymap(baseKeymap),
@@ -216,5 +245,11 @@ export function editorPlugins(context: PluginContext): Plugin[] {
 
 /** The nested footnote editor's plugins; quotation marks follow the outer document's language. */
 export function footnotePlugins(language: () => string): Plugin[] {
-  return [editorInputRulesPlugin(language), footnoteKeymap(), keymap(baseKeymap), pastePlugin(true)];
+  return [
+    currentSelectionPlugin(),
+    editorInputRulesPlugin(language),
+    footnoteKeymap(),
+    keymap(baseKeymap),
+    pastePlugin(true),
+  ];
 }

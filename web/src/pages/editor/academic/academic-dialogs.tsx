@@ -29,11 +29,11 @@ import type { EditorView } from 'prosemirror-view';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../app/configuration/app-context';
-import { Dialog } from '../../../components/dialog/dialog';
+import { Dialog, DialogButtons } from '../../../components/dialog/dialog';
 import { loadLibrary, saveInChunks } from '../../bibliography/bibliography-api';
 import { CSL_STYLES } from '../../bibliography/csl/csl-assets';
 import { StyleFinder } from '../../bibliography/style-finder';
-import { fetchImages } from '../../usermedia/usermedia-api';
+import { fetchImages, saveErrorMessage, uploadImage } from '../../usermedia/usermedia-api';
 import type { AcademicPanelId } from './academic-actions';
 import { brokenReferences } from './academic-plugin';
 
@@ -125,19 +125,12 @@ export function MathDialog({ view, onClose, display }: DialogProps & { display: 
       onClose={onClose}
       width={560}
       buttons={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('academic.cancel')}
-          </button>
-          <button
-            type="submit"
-            form={`${sourceId}-form`}
-            className="button button-primary"
-            disabled={!latex.trim()}
-          >
-            {initial ? t('academic.update') : t('academic.insert')}
-          </button>
-        </>
+        <DialogButtons
+          label={initial ? t('academic.update') : t('academic.insert')}
+          form={`${sourceId}-form`}
+          onCancel={onClose}
+          disabled={!latex.trim()}
+        />
       }
     >
       <form id={`${sourceId}-form`} className="editor-form academic-math" onSubmit={submit}>
@@ -328,19 +321,12 @@ export function CitationDialog({
       onClose={onClose}
       width={640}
       buttons={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('academic.cancel')}
-          </button>
-          <button
-            type="submit"
-            form={`${searchId}-form`}
-            className="button button-primary"
-            disabled={!picked.length}
-          >
-            {existing ? t('academic.update') : t('academic.insert')}
-          </button>
-        </>
+        <DialogButtons
+          label={existing ? t('academic.update') : t('academic.insert')}
+          form={`${searchId}-form`}
+          onCancel={onClose}
+          disabled={!picked.length}
+        />
       }
     >
       <form id={`${searchId}-form`} className="editor-form academic-citation" onSubmit={submit}>
@@ -453,6 +439,7 @@ export function CitationDialog({
 /** Images of the library with search and categories; caption, category, alignment and width. */
 export function FigureDialog({ view, onClose }: DialogProps) {
   const { t } = useTranslation('editor');
+  const { t: tMedia } = useTranslation('usermedia');
   const existing = selectedNode(view.state, 'figure');
   const [images, setImages] = useState<Image[] | null>(null);
   const [categories, setCategories] = useState<{ id: number; category_title: string }[]>([]);
@@ -472,6 +459,27 @@ export function FigureDialog({ view, onClose }: DialogProps) {
     (existing?.node.attrs.aligned as FigureAlignment) ?? 'center',
   );
   const [width, setWidth] = useState(Number(existing?.node.attrs.width ?? 100));
+  // Upload from the picker: the new image joins the library (no categories, no copyright yet;
+  // the image library edits those) and is chosen at once.
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [upload, setUpload] = useState<{ name: string; sent: number } | { error: string } | null>(null);
+  const uploadFile = async (file: File) => {
+    setUpload({ name: file.name, sent: 0 });
+    try {
+      const image = await uploadImage(
+        file,
+        { title: file.name.replace(/\.[^.]+$/, ''), cats: [], copyright: { holder: '', licence: '' } },
+        (sent) => setUpload({ name: file.name, sent }),
+      );
+      setImages((list) => [image, ...(list ?? []).filter((other) => other.id !== image.id)]);
+      setQuery('');
+      setCategory(0);
+      setChosen({ id: image.id, src: image.image });
+      setUpload(null);
+    } catch (error) {
+      setUpload({ error: saveErrorMessage(error, tMedia) });
+    }
+  };
   const ids = {
     search: useId(),
     caption: useId(),
@@ -521,19 +529,12 @@ export function FigureDialog({ view, onClose }: DialogProps) {
       onClose={onClose}
       width={720}
       buttons={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('academic.cancel')}
-          </button>
-          <button
-            type="submit"
-            form={`${ids.search}-form`}
-            className="button button-primary"
-            disabled={!chosen}
-          >
-            {existing ? t('academic.update') : t('academic.insert')}
-          </button>
-        </>
+        <DialogButtons
+          label={existing ? t('academic.update') : t('academic.insert')}
+          form={`${ids.search}-form`}
+          onCancel={onClose}
+          disabled={!chosen}
+        />
       }
     >
       <form id={`${ids.search}-form`} className="editor-form academic-figure" onSubmit={submit}>
@@ -560,11 +561,34 @@ export function FigureDialog({ view, onClose }: DialogProps) {
           </select>
         </div>
         {failed ? <p role="alert">{t('academic.figure.failed')}</p> : null}
-        {images && !images.length ? (
-          <p>
-            {t('academic.figure.empty')} <a href="/usermedia/">{t('academic.figure.upload')}</a>
-          </p>
-        ) : null}
+        {images && !images.length ? <p>{t('academic.figure.empty')}</p> : null}
+        <div className="academic-figure-upload">
+          <button
+            type="button"
+            className="button"
+            disabled={upload !== null && 'sent' in upload}
+            onClick={() => fileInput.current?.click()}
+          >
+            {t('academic.figure.upload')}
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept="image/*"
+            hidden
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (file) void uploadFile(file);
+            }}
+          />
+          <span role="status">
+            {upload && 'sent' in upload
+              ? t('academic.figure.uploading', { name: upload.name, percent: Math.round(upload.sent * 100) })
+              : null}
+          </span>
+          {upload && 'error' in upload ? <p role="alert">{upload.error}</p> : null}
+        </div>
         <div className="academic-images" role="radiogroup" aria-label={t('academic.figure.images')}>
           {shown.map((image) => (
             <label key={image.id} className="academic-image" data-chosen={chosen?.id === image.id}>

@@ -30,6 +30,8 @@ export class ReviewStore {
   version = 0;
   private nextRid = 1;
   private readonly waiting = new Map<number, (answer: ReviewAnswer) => void>();
+  /** Requests that change something (a comment, a revision) and are not answered yet. */
+  private readonly writes = new Set<number>();
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly send: (message: ReviewClientMessage) => boolean) {}
@@ -73,10 +75,13 @@ export class ReviewStore {
     const rid = this.nextRid++;
     return new Promise((resolve) => {
       this.waiting.set(rid, resolve);
+      const write = !READS.has(message.type);
+      if (write) this.writes.add(rid);
       if (!this.send({ ...message, rid } as ReviewClientMessage)) {
         this.waiting.delete(rid);
+        this.writes.delete(rid);
         resolve({ ok: false, error: 'offline' });
-      }
+      } else if (write) this.changed();
     });
   }
 
@@ -85,9 +90,15 @@ export class ReviewStore {
     return person ? person.name || person.username : '';
   }
 
+  /** Whether a change of the user's (a comment, a revision) still waits for the server. */
+  get unsaved(): boolean {
+    return this.writes.size > 0;
+  }
+
   private answer(rid: number, answer: ReviewAnswer): void {
     this.waiting.get(rid)?.(answer);
     this.waiting.delete(rid);
+    this.writes.delete(rid);
   }
 
   private changed(): void {
@@ -95,6 +106,9 @@ export class ReviewStore {
     for (const listener of this.listeners) listener();
   }
 }
+
+/** Requests that only read: leaving while one is out loses nothing. */
+const READS = new Set<ReviewRequest['type']>(['revisions_list', 'revision_get']);
 
 /** The revisions answer's list, or an empty one. */
 export function revisionsOf(answer: ReviewAnswer): RevisionEntry[] {
