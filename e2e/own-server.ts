@@ -6,46 +6,73 @@ import { type Browser, expect, type Page } from '@playwright/test';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { E2E_PORT, e2eServerEnv } from './server-env';
 
+/** A graceful stop (requests finished, sockets closed, database released) takes well under this. */
+const STOP_LIMIT_MS = 15_000;
+
 /**
  * A server process of a spec's own, beside the shared e2e server: for what must not reach other
  * specs' pages (system messages, a restart) or needs other settings (PLUGINS). `offset` keeps the
- * ports of such specs apart.
+ * ports of such specs apart. Each start after a dispose gets a fresh data directory (and so a
+ * fresh database): repeated runs of a spec never see each other's accounts.
  */
 export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
   const port = E2E_PORT + offset;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `scriptorium-e2e-${offset}-`));
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...e2eServerEnv(),
     PORT: String(port),
-    DATA_DIR: dataDir,
     SITE_URL: `http://127.0.0.1:${port}`,
     ...settings,
   };
   let server: ChildProcess | null = null;
+  let dataDir: string | null = null;
 
   async function start() {
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { env, stdio: 'ignore' });
+    dataDir ??= mkdtempSync(path.join(os.tmpdir(), `scriptorium-e2e-${offset}-`));
+    env.DATA_DIR = dataDir;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    server = child;
+    let errors = '';
+    child.stderr?.on('data', (chunk) => {
+      errors = (errors + String(chunk)).slice(-4000);
+    });
+    let exited: number | null = null;
+    child.once('exit', (code) => {
+      exited = code ?? -1;
+    });
     await expect
       .poll(
         async () => {
+          // A process that ended never answers: whatever does (a server left over on the port)
+          // must not pass for it.
+          if (exited !== null) return `exited with ${exited}: ${errors}`;
           try {
             return (await fetch(`http://127.0.0.1:${port}${baseApi.configuration.path}`)).status;
           } catch {
             return 0;
           }
         },
-        { timeout: 60_000 },
+        { message: `the server on port ${port} answers`, timeout: 60_000 },
       )
       .toBe(200);
   }
 
+  /** SIGTERM, as a service manager stops it; a server that does not end in time is a failure. */
   async function stop() {
     const running = server;
     if (!running) return;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGTERM');
-    await exited;
     server = null;
+    if (running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise<boolean>((resolve) => running.once('exit', () => resolve(true)));
+    running.kill('SIGTERM');
+    const limit = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STOP_LIMIT_MS).unref());
+    if (await Promise.race([exited, limit])) return;
+    // Never leave it on the port for the next attempt: the failure is reported, the process ends.
+    running.kill('SIGKILL');
+    await exited;
+    throw new Error(`the server on port ${port} did not stop within ${STOP_LIMIT_MS} ms of SIGTERM`);
   }
 
   /** A page in a context of its own whose relative addresses go to this server. */
@@ -56,8 +83,12 @@ export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
 
   /** Stops the process and removes its data. */
   async function dispose() {
-    await stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    try {
+      await stop();
+    } finally {
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      dataDir = null;
+    }
   }
 
   return { env, start, stop, page, dispose };

@@ -4,6 +4,7 @@ import type { AppContext } from './context';
 import { createDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { buildApp } from './http/app';
+import { closeGracefully } from './http/shutdown';
 import { createMailer } from './mail/mailer';
 import { seedFlatpages } from './modules/base/commands/seed-flatpages';
 import { sweepFiles } from './modules/usermedia/file-sweep';
@@ -24,8 +25,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     server.log.info({ signal }, 'shutting down');
-    // close() stops accepting, lets running requests finish, then we release the database.
-    await server.close();
+    // Requests in flight finish first; then we release the database.
+    await closeGracefully(server);
     mailer.close();
     await db.destroy();
     process.exit(0);
