@@ -10,6 +10,7 @@ import { createDocument, standardArticle } from './templates';
 import {
   addCommentAnchor,
   commentAnchors,
+  currentChanges,
   decideChanges,
   type Reviewer,
   removeCommentAnchor,
@@ -208,6 +209,25 @@ describe('accepting and rejecting', () => {
     ).toBe(2);
     state = state.apply(tr);
     expect(runs(state, at)).toEqual(['one two ', 'three[-bob]']);
+  });
+
+  it('decides a change listed before later edits where it is now, not at its old place', () => {
+    let { state, at } = stateWith('one two three');
+    state = suggest(state, ada, (tr) => tr.insertText('big ', at + 4));
+    const listed = trackedChanges(state.doc).filter((c) => c.type === 'insertion');
+    // The owner writes before it (untracked) after the card was drawn: at the old positions the
+    // change is no longer found, and deciding them would do nothing.
+    state = state.apply(state.tr.insertText('Oh, ', at));
+    expect(runs(state, at)).toEqual(['Oh, one ', 'big [+ada]', 'two three']);
+    expect(decideChanges(state.tr, listed, false)).toBe(0);
+    const current = currentChanges(state.doc, listed);
+    expect(current.map((c) => state.doc.textBetween(c.from, c.to))).toEqual(['big ']);
+    const tr = state.tr;
+    expect(decideChanges(tr, current, false)).toBe(1);
+    state = state.apply(tr);
+    expect(runs(state, at)).toEqual(['Oh, one two three']);
+    // Decided: it is no longer found.
+    expect(currentChanges(state.doc, listed)).toEqual([]);
   });
 
   it('skips a change someone else decided meanwhile', () => {

@@ -442,6 +442,29 @@ export function trackedChanges(doc: PMNode, from = 0, to = doc.content.size): Tr
   return changes.sort((a, b) => a.from - b.from || a.to - b.to);
 }
 
+/**
+ * Changes as listed from an earlier state of the document (review cards drawn before the last
+ * edits), found in `doc` now: the same mark (author, time, kind) on text or a block, the nearest
+ * to where it was when more than one run carries it. Those gone (decided meanwhile) are left out.
+ * Deciding the old positions instead would, after edits before them, touch the wrong text.
+ */
+export function currentChanges(doc: PMNode, listed: readonly TrackedChange[]): TrackedChange[] {
+  const identity = (change: TrackedChange) => `${change.block ? 'b' : 't'}${JSON.stringify(change.mark)}`;
+  const now = new Map<string, TrackedChange[]>();
+  for (const change of trackedChanges(doc)) {
+    const key = identity(change);
+    now.set(key, [...(now.get(key) ?? []), change]);
+  }
+  return listed.flatMap((change) => {
+    const candidates = now.get(identity(change)) ?? [];
+    let best: TrackedChange | undefined;
+    for (const candidate of candidates)
+      if (!best || Math.abs(candidate.from - change.from) < Math.abs(best.from - change.from))
+        best = candidate;
+    return best ? [best] : [];
+  });
+}
+
 /** The change as it is in `doc` now (still there, same mark), after mapping its positions. */
 function locate(doc: PMNode, change: TrackedChange, mapping: Mapping): { from: number; to: number } | null {
   const from = mapping.map(change.from, 1);

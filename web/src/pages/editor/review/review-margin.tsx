@@ -1,6 +1,7 @@
 import { firstChangeFrom } from '@scriptorium/common/editor/review-index';
 import {
   addCommentAnchor,
+  currentChanges,
   decideChanges,
   type TrackedChange,
 } from '@scriptorium/common/editor/track-changes';
@@ -203,7 +204,9 @@ export function ReviewMargin(props: ReviewMarginProps) {
   const authors = useMemo(() => [...new Map(changes.map((c) => [c.user, c.username])).entries()], [changes]);
   const decide = (list: readonly TrackedChange[], accept: boolean) => {
     const tr = view.state.tr;
-    const done = decideChanges(tr, list, accept);
+    // The cards follow the text only once typing pauses: a card's positions may be older than
+    // the document (a co-author's edit, the card decided just before).
+    const done = decideChanges(tr, currentChanges(tr.doc, list), accept);
     if (done < list.length) props.notify(t('alreadyDecided'));
     if (done) view.dispatch(tr);
   };
