@@ -34,5 +34,22 @@ export async function profiled<T>(page: Page, work: () => Promise<T>): Promise<T
   }
   for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
     console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
+  // Inclusive time: each function counted once per sample whose stack holds it.
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const total = new Map<string, number>();
+  for (const sample of profile.samples ?? []) {
+    const seen = new Set<string>();
+    for (let id: number | undefined = sample; id !== undefined; id = parent.get(id)) {
+      const frame = byId.get(id)?.callFrame;
+      if (!frame || !frame.url) continue;
+      const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+      seen.add(key);
+    }
+    for (const key of seen) total.set(key, (total.get(key) ?? 0) + interval / 1000);
+  }
+  console.log('  inclusive:');
+  for (const [key, ms] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
   return result;
 }

@@ -3,7 +3,7 @@ import { Autocomplete, I18nProvider, Input, Menu, MenuItem, SearchField } from '
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../components/dialog/dialog';
 import { bindingLabel } from './key-binding';
-import type { Action } from './registry';
+import { type Action, actionChecked } from './registry';
 import { matchesSearch } from './search-text';
 import { actionTitle, useActions, useRegisteredActions } from './use-actions';
 import '../components/menu/menu.css';
@@ -34,7 +34,7 @@ function PaletteList({ onChoose }: PaletteProps) {
         {(item) => (
           <MenuItem id={item.id} className="menu-item command-palette-item" textValue={item.label}>
             <span className="command-palette-label">
-              {item.action.checked ? `✓ ${item.label}` : item.label}
+              {actionChecked(item.action) ? `✓ ${item.label}` : item.label}
             </span>
             {item.action.keys ? (
               <kbd className="command-palette-keys">{bindingLabel(item.action.keys)}</kbd>

@@ -24,10 +24,14 @@ export interface Action {
   label?: string;
   /** Key binding, e.g. 'Alt+D' (spec shortcuts), 'Mod+B', 'Delete'. See key-binding.ts. */
   keys?: string;
-  /** False greys the action out in menus and the palette and ignores its key binding. */
-  enabled?: boolean;
+  /**
+   * False greys the action out in menus and the palette and ignores its key binding. A function
+   * is asked at the moment of use (the palette opens, the key is pressed): the editor's actions
+   * depend on the caret, and asking all of them on every keystroke cost more than the keystroke.
+   */
+  enabled?: boolean | (() => boolean);
   /** Set for toggles (bold on/off, a filter chosen): menus draw a check mark, aria-checked follows. */
-  checked?: boolean;
+  checked?: boolean | (() => boolean);
   /** A context condition checked at the moment of use (e.g. the caret is in a table). */
   when?(): boolean;
   /** False keeps the action out of the command palette (e.g. the palette's own action). */
@@ -113,8 +117,16 @@ function isEditable(target: EventTarget | null): boolean {
   );
 }
 
+export function actionEnabled(action: Action): boolean {
+  return typeof action.enabled === 'function' ? action.enabled() : action.enabled !== false;
+}
+
+export function actionChecked(action: Action): boolean {
+  return typeof action.checked === 'function' ? action.checked() : action.checked === true;
+}
+
 export function isAvailable(action: Action): boolean {
-  return action.enabled !== false && (action.when?.() ?? true);
+  return actionEnabled(action) && (action.when?.() ?? true);
 }
 
 const SHOWN: readonly (keyof Action)[] = [

@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { isDialogOpen } from '../components/dialog/dialog-layers';
 import { ariaKeyShortcuts, bindingLabel } from './key-binding';
-import { type Action, ActionRegistry, type Registration } from './registry';
+import { type Action, ActionRegistry, actionEnabled, type Registration } from './registry';
 
 const RegistryContext = createContext<ActionRegistry>(new ActionRegistry());
 
@@ -79,6 +79,6 @@ export function actionAttributes(
     title: action.keys
       ? t('header.shortcut', { ns: 'web', label, key: bindingLabel(action.keys) })
       : undefined,
-    'aria-disabled': action.enabled === false ? true : undefined,
+    'aria-disabled': actionEnabled(action) ? undefined : true,
   };
 }

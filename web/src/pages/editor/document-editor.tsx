@@ -13,7 +13,15 @@ import { folderName, folderOf, folderUrl } from '@scriptorium/common/rules/paths
 import { isHistoryTransaction } from 'prosemirror-history';
 import { Selection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Action } from '../../actions/registry';
 import { useActionRegistry, useActions } from '../../actions/use-actions';
@@ -289,14 +297,22 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const close = () => navigate(folderUrl(folderOf(entry.path)));
   const fullWrite = connection.right === 'write' && connection.load === 'ready';
   // What each right may use: comments for every right that comments, accepting only for write.
-  const may = (action: EditorActionSpec): boolean => {
-    if (connection.load !== 'ready') return false;
-    if (action.need === 'comment') return connection.canComment;
-    if (action.need === 'history') return connection.right !== 'read-without-comments';
-    if (action.need === 'write') return fullWrite;
-    return connection.canWrite || !action.writes;
-  };
-  const run = (action: EditorActionSpec) => {
+  const { load, right, canComment } = connection;
+  const canWriteNow = connection.canWrite;
+  // Stable between keystrokes (the menu bar is memoised): changes only with the rights.
+  const may = useCallback(
+    (action: EditorActionSpec): boolean => {
+      if (load !== 'ready') return false;
+      if (action.need === 'comment') return canComment;
+      if (action.need === 'history') return right !== 'read-without-comments';
+      if (action.need === 'write') return right === 'write';
+      return canWriteNow || !action.writes;
+    },
+    [load, right, canComment, canWriteNow],
+  );
+  const runLatest = useRef<(action: EditorActionSpec) => void>(() => {});
+  const run = useCallback((action: EditorActionSpec) => runLatest.current(action), []);
+  runLatest.current = (action: EditorActionSpec) => {
     const current = viewRef.current;
     if (!current) return;
     readDomSelection(current);
@@ -340,21 +356,26 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   // Idempotent: the editor's scope must exist before its actions register.
   registry.defineScope('editor', { priority: 20, modal: false });
   const canWrite = connection.canWrite && connection.load === 'ready';
-  const registered: Action[] = view
-    ? EDITOR_ACTIONS.filter(may).map((action) => ({
-        id: action.id,
-        scope: 'editor',
-        title: action.title,
-        ns: 'editor',
-        label: t(action.title, action.titleOptions),
-        keys: action.keymapOnly ? undefined : action.keys,
-        enabled: isEnabled(action, view),
-        checked: action.active?.(view.state),
-        // Mod+K is the palette elsewhere: it is the link action only while the text has the focus.
-        when: action.id === 'editor.link' ? () => view.hasFocus() : undefined,
-        run: () => run(action),
-      }))
-    : [];
+  // The same objects from keystroke to keystroke: enabled and checked are asked when used.
+  const registered: Action[] = useMemo(
+    () =>
+      view
+        ? EDITOR_ACTIONS.filter(may).map((action) => ({
+            id: action.id,
+            scope: 'editor',
+            title: action.title,
+            ns: 'editor',
+            label: t(action.title, action.titleOptions),
+            keys: action.keymapOnly ? undefined : action.keys,
+            enabled: () => isEnabled(action, view),
+            checked: action.active ? () => Boolean(action.active?.(view.state)) : undefined,
+            // Mod+K is the palette elsewhere: it is the link action only while the text has the focus.
+            when: action.id === 'editor.link' ? () => view.hasFocus() : undefined,
+            run: () => run(action),
+          }))
+        : [],
+    [view, may, run, t],
+  );
   useActions(registered);
 
   if (connection.load === 'denied') {

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import { Check, ChevronRight } from 'lucide-react';
 import type { EditorView } from 'prosemirror-view';
+import { memo } from 'react';
 import {
   Button,
   Menu,
@@ -72,8 +73,74 @@ function menuItem(action: EditorActionSpec, view: EditorView, t: TFunction) {
   );
 }
 
-/** File, Edit, Insert, Format, Tools, Help: menus of the action table (File > Export a submenu). */
-export function EditorMenuBar({ view, canWrite, run, may }: MenuProps) {
+/**
+ * One menu's items. Rendered only while the menu is open (a closed Popover renders nothing):
+ * which items are enabled and checked is worked out then, not on every keystroke.
+ */
+function EditorMenuItems({
+  label,
+  actions,
+  view,
+  run,
+  submenu = false,
+}: {
+  label: string;
+  actions: readonly EditorActionSpec[];
+  view: EditorView;
+  run: MenuProps['run'];
+  /** The items of a submenu (File > Export): listed as they are, no groups or submenus. */
+  submenu?: boolean;
+}) {
+  const { t } = useTranslation('editor');
+  const own = submenu ? actions : actions.filter((action) => !action.submenu);
+  const groups = [...new Set(actions.map((action) => action.group))];
+  return (
+    <Menu
+      className="menu"
+      aria-label={label}
+      onAction={(key) => runLater(own, key, run)}
+      disabledKeys={disabledKeys(own, view)}
+    >
+      {submenu
+        ? own.map((action) => menuItem(action, view, t))
+        : groups.flatMap((group, index) => {
+            const inGroup = actions.filter((action) => action.group === group);
+            const submenus = [...new Set(inGroup.flatMap((action) => action.submenu ?? []))];
+            return [
+              ...(index > 0 ? [<Separator key={`sep-${group}`} className="menu-separator" />] : []),
+              ...submenus.map((name) => {
+                const items = inGroup.filter((action) => action.submenu === name);
+                const submenuLabel = t(`${name}:submenu`);
+                return (
+                  <SubmenuTrigger key={`submenu-${name}`}>
+                    <MenuItem
+                      id={`submenu-${name}`}
+                      className="menu-item editor-menu-item"
+                      textValue={submenuLabel}
+                    >
+                      <span className="editor-menu-check" aria-hidden="true" />
+                      <span className="editor-menu-label">{submenuLabel}</span>
+                      <ChevronRight aria-hidden="true" size={16} />
+                    </MenuItem>
+                    <Popover className="menu-popover">
+                      <EditorMenuItems label={submenuLabel} actions={items} view={view} run={run} submenu />
+                    </Popover>
+                  </SubmenuTrigger>
+                );
+              }),
+              ...inGroup.filter((action) => !action.submenu).map((action) => menuItem(action, view, t)),
+            ];
+          })}
+    </Menu>
+  );
+}
+
+/**
+ * File, Edit, Insert, Format, Tools, Help: menus of the action table (File > Export a submenu).
+ * Memoised: typing re-renders the editor page on every keystroke, the menu bar only when the
+ * rights (may, canWrite) or the language change; give it a stable `run` and `may`.
+ */
+export const EditorMenuBar = memo(function EditorMenuBar({ view, canWrite, run, may }: MenuProps) {
   const { t } = useTranslation('editor');
   return (
     // biome-ignore lint/a11y/useSemanticElements: a group of menu buttons, not a form's fieldset
@@ -83,60 +150,18 @@ export function EditorMenuBar({ view, canWrite, run, may }: MenuProps) {
           (action) => action.menu === menu && (may ? may(action) : visible(action, canWrite)),
         );
         if (!actions.length) return null;
-        const groups = [...new Set(actions.map((action) => action.group))];
         return (
           <MenuTrigger key={menu}>
             <Button className="editor-menu-button">{t(`menu.${menu}`)}</Button>
             <Popover className="menu-popover" placement="bottom start">
-              <Menu
-                className="menu"
-                aria-label={t(`menu.${menu}`)}
-                onAction={(key) => runLater(actions, key, run)}
-                disabledKeys={disabledKeys(actions, view)}
-              >
-                {groups.flatMap((group, index) => {
-                  const inGroup = actions.filter((action) => action.group === group);
-                  const submenus = [...new Set(inGroup.flatMap((action) => action.submenu ?? []))];
-                  return [
-                    ...(index > 0 ? [<Separator key={`sep-${group}`} className="menu-separator" />] : []),
-                    ...submenus.map((name) => {
-                      const items = inGroup.filter((action) => action.submenu === name);
-                      const label = t(`${name}:submenu`);
-                      return (
-                        <SubmenuTrigger key={`submenu-${name}`}>
-                          <MenuItem
-                            id={`submenu-${name}`}
-                            className="menu-item editor-menu-item"
-                            textValue={label}
-                          >
-                            <span className="editor-menu-check" aria-hidden="true" />
-                            <span className="editor-menu-label">{label}</span>
-                            <ChevronRight aria-hidden="true" size={16} />
-                          </MenuItem>
-                          <Popover className="menu-popover">
-                            <Menu
-                              className="menu"
-                              aria-label={label}
-                              onAction={(key) => runLater(items, key, run)}
-                              disabledKeys={disabledKeys(items, view)}
-                            >
-                              {items.map((action) => menuItem(action, view, t))}
-                            </Menu>
-                          </Popover>
-                        </SubmenuTrigger>
-                      );
-                    }),
-                    ...inGroup.filter((action) => !action.submenu).map((action) => menuItem(action, view, t)),
-                  ];
-                })}
-              </Menu>
+              <EditorMenuItems label={t(`menu.${menu}`)} actions={actions} view={view} run={run} />
             </Popover>
           </MenuTrigger>
         );
       })}
     </div>
   );
-}
+});
 
 const BLOCK_TYPES = [
   'editor.paragraph',
