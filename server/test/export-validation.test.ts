@@ -1,11 +1,14 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
+import type { Node as PMNode } from 'prosemirror-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
 import { exportPdf } from '../src/modules/documents/export/pdf';
@@ -132,6 +135,53 @@ describe('exports checked by real tools', () => {
       expect(stdout).toContain('Figure 3: A striped image number 3');
     },
   );
+
+  withTools(['pandoc'], 'DOCX and ODT: pandoc reads every operator of the equations', async () => {
+    const latex = ['E = mc^2', 'a + b - c \\cdot d', 'x \\le y', '\\sum_{i=1}^n i = \\frac{n(n+1)}{2}'];
+    const s = schema.nodes;
+    const base = createDocument(schema, standardArticle, { title: 'Equations', language: 'en-US' });
+    const parts: PMNode[] = [];
+    base.forEach((part) => {
+      const body = [
+        s.paragraph.create(
+          null,
+          latex.flatMap((equation) => [schema.text(' and '), s.equation.create({ equation })]),
+        ),
+        ...latex.map((equation, index) =>
+          s.figure.create({ id: `E${index}`, category: 'equation', equation }),
+        ),
+      ];
+      parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
+    });
+    const input = {
+      content: base.type.create(base.attrs, parts).toJSON(),
+      threads: [],
+      images: {},
+      csl: null,
+    };
+    const expected = [
+      'E = mc^{2}',
+      'a + b - c \\cdot d',
+      'x \\leq y',
+      // The sum's body is the summand, the "=" follows it.
+      /^\\sum(\\limits)?_\{i = 1\}\^\{n\}i = \\frac\{n\{?\(n \+ 1\)\}?\}\{2\}$/,
+    ];
+    for (const format of ['docx', 'odt'] as const) {
+      const file = path.join(dir, `equations.${format}`);
+      await writeFile(file, (await exportDocument(format, input)).data);
+      const { stdout } = await run('pandoc', ['-f', format, '-t', 'latex', file]);
+      const maths = [...stdout.matchAll(/\\[[(]([\s\S]*?)\\[\])]/g)].map((match) =>
+        match[1].replace(/\s+/g, ' '),
+      );
+      // Each equation inline, then as a display equation.
+      expect(maths, format).toHaveLength(latex.length * 2);
+      maths.forEach((math, index) => {
+        const want = expected[index % latex.length];
+        if (typeof want === 'string') expect(math, format).toBe(want);
+        else expect(math, format).toMatch(want);
+      });
+    }
+  });
 
   withTools(['epubcheck'], 'EPUB: epubcheck finds 0 errors', async () => {
     expect(epubcheckReport(await exported('epub'))).toContain('0 fatals / 0 errors');
