@@ -113,7 +113,7 @@ describe('exports checked by real tools', () => {
 
   withTools(
     ['soffice', 'pandoc', 'pdftotext'],
-    'ODT: pandoc reads headings, emphasis, math, footnotes, table; LibreOffice opens it with comments and suggestions',
+    'ODT: pandoc reads headings, emphasis, math, footnotes, table; LibreOffice opens it with comments, suggestions and repeated table header rows',
     async () => {
       const odt = await exported('odt');
       const ast = await pandocJson(odt, 'odt');
@@ -124,8 +124,24 @@ describe('exports checked by real tools', () => {
       expect(ast).toContain('"Lovelace,"');
       // pandoc 2.17's ODT reader skips annotations and tracked changes: LibreOffice reads them, and
       // the DOCX it makes of our ODT shows them (and the formulas as Office math) to pandoc.
-      const relayed = await pandocJson(await sofficeConvert(odt, 'docx'), 'docx');
+      const relayedDocx = await sofficeConvert(odt, 'docx');
+      const relayed = await pandocJson(relayedDocx, 'docx');
       expectPaperContent(relayed, { comments: true });
+      // The table's header rows (table:table-header-rows, whose content pandoc 2.17's ODT reader
+      // skips) are LibreOffice's repeated heading rows: w:tblHeader in its DOCX.
+      const document = strFromU8(unzipSync(await readFile(relayedDocx))['word/document.xml']);
+      const rows = (
+        /<w:tbl>[\s\S]*?<\/w:tbl>/.exec(document)?.[0].match(/<w:tr[ >][\s\S]*?<\/w:tr>/g) ?? []
+      ).map((row) => ({
+        text: [...row.matchAll(/<w:t(?: [^>]*)?>([^<]+)<\/w:t>/g)].map((match) => match[1]).join(' '),
+        header: row.includes('<w:tblHeader'),
+      }));
+      expect(rows).toEqual([
+        { text: 'Group Results', header: true },
+        { text: 'Mean Deviation', header: true },
+        { text: 'A 1.5 0.2', header: false },
+        { text: 'B 2.5', header: false },
+      ]);
       expect(relayed).toContain('"insertion"');
       expect(relayed).toContain('"deletion"');
       expect(relayed).toContain('"Please"');

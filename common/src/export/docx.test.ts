@@ -5,10 +5,11 @@ import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { descendants, parseXml, type XmlElement } from '../import/xml';
 import { exportDocx } from './docx';
+import { fixturePaper } from './fixture-paper';
 import { prepareDocument } from './model';
 import { latexToOmml } from './omml';
 
-/** DOCX equations: every operator of the LaTeX reaches Office math as text Word shows. */
+/** DOCX: every operator of an equation reaches Office math as text Word shows; header rows repeat. */
 
 /** Each equation with the operators its OMML text runs must hold. */
 const EQUATIONS: [string, string[]][] = [
@@ -99,5 +100,25 @@ describe('DOCX equations', () => {
     ]);
     expect(mathText(math).stray).toBe('');
     expect(mathText(math).runs).toBe('01x dx+kakb≤c');
+  });
+});
+
+describe('DOCX tables', () => {
+  it('marks the leading header rows w:tblHeader, repeated on each page', () => {
+    const paper = fixturePaper();
+    const files = unzipSync(exportDocx(prepareDocument(paper.input)));
+    const table = descendants(parseXml(strFromU8(files['word/document.xml'])), 'w:tbl')[0];
+    const rows = descendants(table, 'w:tr').map((row) => ({
+      text: descendants(row, 'w:t')
+        .map((t) => t.textContent)
+        .join(' '),
+      header: descendants(row, 'w:tblHeader').length === 1,
+    }));
+    expect(rows).toEqual([
+      { text: 'Group Results', header: true },
+      { text: 'Mean Deviation', header: true },
+      { text: 'A 1.5 0.2', header: false },
+      { text: 'B 2.5', header: false },
+    ]);
   });
 });

@@ -15,7 +15,7 @@ import {
 } from './model';
 import { latexToOmml } from './omml';
 import { escapeXml, htmlToRuns } from './text';
-import { threadLines } from './writer';
+import { headerRowCount, threadLines } from './writer';
 
 /**
  * DOCX (Office Open XML) export: the content filled into our reference document
@@ -380,6 +380,8 @@ class DocxWriter {
   private table(node: PMNode): string {
     const map = TableMap.get(node);
     const columnWidth = Math.floor((this.page.width - 2 * this.page.margin) / map.width);
+    // The leading header rows repeat on each page.
+    const headerRows = headerRowCount(node, map);
     let rows = '';
     for (let row = 0; row < map.height; row++) {
       let cells = '';
@@ -397,7 +399,7 @@ class DocxWriter {
         } else cells += `<w:tc><w:tcPr>${props}<w:vMerge/></w:tcPr><w:p/></w:tc>`;
         column += span;
       }
-      rows += `<w:tr>${cells}</w:tr>`;
+      rows += `<w:tr>${row < headerRows ? '<w:trPr><w:tblHeader/></w:trPr>' : ''}${cells}</w:tr>`;
     }
     const grid = Array.from({ length: map.width }, () => `<w:gridCol w:w="${columnWidth}"/>`).join('');
     const caption = this.caption(node, String(node.attrs.caption));
