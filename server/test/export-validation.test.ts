@@ -1,11 +1,14 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
+import type { Node as PMNode } from 'prosemirror-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
 import { exportPdf } from '../src/modules/documents/export/pdf';
@@ -110,7 +113,7 @@ describe('exports checked by real tools', () => {
 
   withTools(
     ['soffice', 'pandoc', 'pdftotext'],
-    'ODT: pandoc reads headings, emphasis, math, footnotes, table; LibreOffice opens it with comments and suggestions',
+    'ODT: pandoc reads headings, emphasis, math, footnotes, table; LibreOffice opens it with comments, suggestions and repeated table header rows',
     async () => {
       const odt = await exported('odt');
       const ast = await pandocJson(odt, 'odt');
@@ -121,8 +124,24 @@ describe('exports checked by real tools', () => {
       expect(ast).toContain('"Lovelace,"');
       // pandoc 2.17's ODT reader skips annotations and tracked changes: LibreOffice reads them, and
       // the DOCX it makes of our ODT shows them (and the formulas as Office math) to pandoc.
-      const relayed = await pandocJson(await sofficeConvert(odt, 'docx'), 'docx');
+      const relayedDocx = await sofficeConvert(odt, 'docx');
+      const relayed = await pandocJson(relayedDocx, 'docx');
       expectPaperContent(relayed, { comments: true });
+      // The table's header rows (table:table-header-rows, whose content pandoc 2.17's ODT reader
+      // skips) are LibreOffice's repeated heading rows: w:tblHeader in its DOCX.
+      const document = strFromU8(unzipSync(await readFile(relayedDocx))['word/document.xml']);
+      const rows = (
+        /<w:tbl>[\s\S]*?<\/w:tbl>/.exec(document)?.[0].match(/<w:tr[ >][\s\S]*?<\/w:tr>/g) ?? []
+      ).map((row) => ({
+        text: [...row.matchAll(/<w:t(?: [^>]*)?>([^<]+)<\/w:t>/g)].map((match) => match[1]).join(' '),
+        header: row.includes('<w:tblHeader'),
+      }));
+      expect(rows).toEqual([
+        { text: 'Group Results', header: true },
+        { text: 'Mean Deviation', header: true },
+        { text: 'A 1.5 0.2', header: false },
+        { text: 'B 2.5', header: false },
+      ]);
       expect(relayed).toContain('"insertion"');
       expect(relayed).toContain('"deletion"');
       expect(relayed).toContain('"Please"');
@@ -132,6 +151,53 @@ describe('exports checked by real tools', () => {
       expect(stdout).toContain('Figure 3: A striped image number 3');
     },
   );
+
+  withTools(['pandoc'], 'DOCX and ODT: pandoc reads every operator of the equations', async () => {
+    const latex = ['E = mc^2', 'a + b - c \\cdot d', 'x \\le y', '\\sum_{i=1}^n i = \\frac{n(n+1)}{2}'];
+    const s = schema.nodes;
+    const base = createDocument(schema, standardArticle, { title: 'Equations', language: 'en-US' });
+    const parts: PMNode[] = [];
+    base.forEach((part) => {
+      const body = [
+        s.paragraph.create(
+          null,
+          latex.flatMap((equation) => [schema.text(' and '), s.equation.create({ equation })]),
+        ),
+        ...latex.map((equation, index) =>
+          s.figure.create({ id: `E${index}`, category: 'equation', equation }),
+        ),
+      ];
+      parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
+    });
+    const input = {
+      content: base.type.create(base.attrs, parts).toJSON(),
+      threads: [],
+      images: {},
+      csl: null,
+    };
+    const expected = [
+      'E = mc^{2}',
+      'a + b - c \\cdot d',
+      'x \\leq y',
+      // The sum's body is the summand, the "=" follows it.
+      /^\\sum(\\limits)?_\{i = 1\}\^\{n\}i = \\frac\{n\{?\(n \+ 1\)\}?\}\{2\}$/,
+    ];
+    for (const format of ['docx', 'odt'] as const) {
+      const file = path.join(dir, `equations.${format}`);
+      await writeFile(file, (await exportDocument(format, input)).data);
+      const { stdout } = await run('pandoc', ['-f', format, '-t', 'latex', file]);
+      const maths = [...stdout.matchAll(/\\[[(]([\s\S]*?)\\[\])]/g)].map((match) =>
+        match[1].replace(/\s+/g, ' '),
+      );
+      // Each equation inline, then as a display equation.
+      expect(maths, format).toHaveLength(latex.length * 2);
+      maths.forEach((math, index) => {
+        const want = expected[index % latex.length];
+        if (typeof want === 'string') expect(math, format).toBe(want);
+        else expect(math, format).toMatch(want);
+      });
+    }
+  });
 
   withTools(['epubcheck'], 'EPUB: epubcheck finds 0 errors', async () => {
     expect(epubcheckReport(await exported('epub'))).toContain('0 fatals / 0 errors');
@@ -150,11 +216,16 @@ describe('exports checked by real tools', () => {
   withTools(['pandoc'], 'HTML: pandoc reads headings, MathML equations and notes', async () => {
     const folder = await unzipped('html');
     const ast = await pandocJson(path.join(folder, 'index.html'), 'html');
-    // pandoc's HTML reader knows only its own footnote markup: ours is checked in the file.
+    // The notes are pandoc's own markup, which pandoc 2.17's HTML reader keeps as the list it is.
     expectPaperContent(ast, { comments: false, notes: false });
+    expect(ast).toContain('"t":"OrderedList"');
+    expect(ast).toContain(JSON.stringify(paper.footnotes[0].split(' ').at(-1)));
     const html = await readFile(path.join(folder, 'index.html'), 'utf8');
     expect(html).toContain(
-      `<aside class="footnote" id="fn1"><p><a class="footnote-back" href="#fnref1">1</a> ${paper.footnotes[0]}</p></aside>`,
+      '<a href="#fn1" class="footnote-ref" id="fnref1" role="doc-noteref"><sup>1</sup></a>',
+    );
+    expect(html).toContain(
+      `<section id="footnotes" class="footnotes footnotes-end-of-document" role="doc-endnotes"><hr/><ol><li id="fn1"><p>${paper.footnotes[0]}<a href="#fnref1" class="footnote-back" role="doc-backlink">\u21a9\ufe0e</a></p></li>`,
     );
     expect(html).toContain('class="csl-entry"');
   });

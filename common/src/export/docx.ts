@@ -1,8 +1,6 @@
 import { zipSync } from 'fflate';
-import { mml2omml } from 'mathml2omml';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
-import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
 import { referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
 import { imageFiles, imageSize } from './images';
@@ -15,8 +13,9 @@ import {
   type PreparedChapter,
   type PreparedDocument,
 } from './model';
+import { latexToOmml } from './omml';
 import { escapeXml, htmlToRuns } from './text';
-import { threadLines } from './writer';
+import { headerRowCount, threadLines } from './writer';
 
 /**
  * DOCX (Office Open XML) export: the content filled into our reference document
@@ -54,17 +53,6 @@ function isoDate(ms: number): string {
 
 function bookmarkName(id: string): string {
   return `ref_${id.replace(/[^A-Za-z0-9_]/g, '_')}`.slice(0, 40);
-}
-
-function mathXml(latex: string, display: boolean): string | null {
-  const result = renderLatex(latex, display);
-  if (!result.ok) return null;
-  try {
-    // The namespace declarations on m:oMath are those of the document: drop the repeats.
-    return mml2omml(result.mathml).replace(/ xmlns:[mw]="[^"]*"/g, '');
-  } catch {
-    return null;
-  }
 }
 
 class DocxWriter {
@@ -220,7 +208,7 @@ class DocxWriter {
         content = this.footnote(this.blocks(node));
         break;
       case 'equation': {
-        const math = mathXml(String(node.attrs.equation), false);
+        const math = latexToOmml(String(node.attrs.equation), false);
         content = math ?? this.textRun(`$${node.attrs.equation}$`, marks, deleted);
         break;
       }
@@ -392,6 +380,8 @@ class DocxWriter {
   private table(node: PMNode): string {
     const map = TableMap.get(node);
     const columnWidth = Math.floor((this.page.width - 2 * this.page.margin) / map.width);
+    // The leading header rows repeat on each page.
+    const headerRows = headerRowCount(node, map);
     let rows = '';
     for (let row = 0; row < map.height; row++) {
       let cells = '';
@@ -409,7 +399,7 @@ class DocxWriter {
         } else cells += `<w:tc><w:tcPr>${props}<w:vMerge/></w:tcPr><w:p/></w:tc>`;
         column += span;
       }
-      rows += `<w:tr>${cells}</w:tr>`;
+      rows += `<w:tr>${row < headerRows ? '<w:trPr><w:tblHeader/></w:trPr>' : ''}${cells}</w:tr>`;
     }
     const grid = Array.from({ length: map.width }, () => `<w:gridCol w:w="${columnWidth}"/>`).join('');
     const caption = this.caption(node, String(node.attrs.caption));
@@ -432,7 +422,7 @@ class DocxWriter {
   private figure(node: PMNode): string {
     const caption = String(node.attrs.caption);
     if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
-      const math = mathXml(String(node.attrs.equation), true);
+      const math = latexToOmml(String(node.attrs.equation), true);
       const target = this.prepared.numbers.get(node);
       const number = target
         ? `<w:r><w:tab/><w:t xml:space="preserve">${escapeXml(target.label)}</w:t></w:r>`

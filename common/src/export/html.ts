@@ -78,15 +78,22 @@ export class HtmlWriter extends NodeWriter {
     return out;
   }
 
-  private note(content: string): string {
+  /**
+   * A footnote as pandoc writes one: the reference a doc-noteref link around a superscript number,
+   * the note an item of the ordered list of the notes section, its last paragraph ending in a
+   * doc-backlink to the reference.
+   */
+  private note(paragraphs: string[]): string {
     const n = this.notes.length + 1;
     const epub = this.options.epub;
     const id = `${this.notePrefix}fn${n}`;
     const ref = `${this.notePrefix}fnref${n}`;
-    this.notes.push(
-      `<aside class="footnote" id="${id}"${epub ? ' epub:type="footnote"' : ''}><p><a class="footnote-back" href="#${ref}">${n}</a> ${content}</p></aside>`,
-    );
-    return `<sup class="footnote-ref"><a href="#${id}" id="${ref}"${epub ? ' epub:type="noteref"' : ''}>${n}</a></sup>`;
+    const back = `<a href="#${ref}" class="footnote-back" role="doc-backlink">\u21a9\ufe0e</a>`;
+    const body = (paragraphs.length ? paragraphs : [''])
+      .map((content, index, all) => `<p>${content}${index === all.length - 1 ? back : ''}</p>`)
+      .join('');
+    this.notes.push(`<li id="${id}"${epub ? ' epub:type="footnote"' : ''}>${body}</li>`);
+    return `<a href="#${id}" class="footnote-ref" id="${ref}" role="doc-noteref"${epub ? ' epub:type="noteref"' : ''}><sup>${n}</sup></a>`;
   }
 
   inline(node: PMNode): string {
@@ -99,11 +106,11 @@ export class HtmlWriter extends NodeWriter {
         content = '<br/>';
         break;
       case 'footnote': {
-        let inner = '';
+        const paragraphs: string[] = [];
         node.forEach((paragraph) => {
-          inner += this.inlineContent(paragraph);
+          paragraphs.push(this.inlineContent(paragraph));
         });
-        content = this.note(inner);
+        content = this.note(paragraphs);
         break;
       }
       case 'equation':
@@ -116,7 +123,7 @@ export class HtmlWriter extends NodeWriter {
         const text = rendered ? citeprocToXhtml(rendered) : escapeXml(citationFallback(node));
         content =
           this.prepared.noteStyle && rendered
-            ? this.note(`<span class="citation">${text}</span>`)
+            ? this.note([`<span class="citation">${text}</span>`])
             : `<span class="citation">${text}</span>`;
         break;
       }
@@ -213,8 +220,11 @@ export class HtmlWriter extends NodeWriter {
     return out;
   }
 
+  /** The notes section (a book's chapter has its own, its ids prefixed by the chapter's). */
   private footnotes(): string {
-    return this.notes.length ? `<section class="footnotes"><hr/>${this.notes.join('')}</section>` : '';
+    if (!this.notes.length) return '';
+    const epub = this.options.epub ? ' epub:type="footnotes"' : '';
+    return `<section id="${this.notePrefix}footnotes" class="footnotes footnotes-end-of-document" role="doc-endnotes"${epub}><hr/><ol>${this.notes.join('')}</ol></section>`;
   }
 
   /** The bibliography of the document or book (or of a chapter), under a heading of `level`. */
@@ -344,6 +354,7 @@ td p, th p { margin: 0; }
 ins { background: #e6f4ea; text-decoration: underline; }
 del { background: #fce8e6; }
 .footnotes { font-size: 0.9em; }
+.footnote-back { margin-left: 0.25em; text-decoration: none; }
 .csl-entry { padding-left: 2em; text-indent: -2em; margin-bottom: 0.5em; }
 .csl-left-margin { float: left; padding-right: 0.5em; }
 .csl-right-inline { margin-left: 2em; }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { importDocument } from '../import/index';
-import { attr, descendants, parseXml, type XmlElement } from '../import/xml';
+import { attr, children, descendants, elements, parseXml, type XmlElement } from '../import/xml';
 import { fixturePaper } from './fixture-paper';
 import { prepareDocument } from './model';
 import { exportOdt, ODT_MIME } from './odt';
@@ -197,6 +197,63 @@ describe('ODT content', () => {
       'Figure 2: A striped image number 2',
       'Figure 3: A striped image number 3',
     ]);
+  });
+
+  it('puts the leading header rows in table:table-header-rows, repeated on each page', () => {
+    const table = named(content, 'table:table')[0];
+    const rowTexts = (parent: XmlElement) =>
+      elements(parent)
+        .filter((el) => el.nodeName === 'table:table-row')
+        .map((row) => named(row, 'table:table-cell').map((cell) => cell.textContent));
+    const headers = children(table, 'table:table-header-rows');
+    expect(headers).toHaveLength(1);
+    expect(rowTexts(headers[0])).toEqual([
+      ['Group', 'Results'],
+      ['Mean', 'Deviation'],
+    ]);
+    expect(rowTexts(table)).toEqual([
+      ['A', '1.5', '0.2'],
+      ['B', '2.5'],
+    ]);
+    // The header rows come right after the columns, before the body rows.
+    expect(elements(table).map((el) => el.nodeName)).toEqual([
+      'table:table-column',
+      'table:table-header-rows',
+      'table:table-row',
+      'table:table-row',
+    ]);
+  });
+
+  it('repeats no header rows a header cell spanning into the body would split, nor a header column', () => {
+    const s = schema.nodes;
+    const cell = (type: 'table_cell' | 'table_header', text: string, rowspan = 1) =>
+      s[type].create({ colspan: 1, rowspan }, s.paragraph.create(null, schema.text(text)));
+    const tables = [
+      // "Side" spans the header row and the first body row.
+      s.table.create({ id: 'T1', caption: 'Spanning' }, [
+        s.table_row.create(null, [cell('table_header', 'Side', 2), cell('table_header', 'Top')]),
+        s.table_row.create(null, [cell('table_cell', 'one')]),
+        s.table_row.create(null, [cell('table_cell', 'two'), cell('table_cell', 'three')]),
+      ]),
+      // A header column: the first row is not all headers.
+      s.table.create({ id: 'T2', caption: 'Column' }, [
+        s.table_row.create(null, [cell('table_header', 'Key'), cell('table_cell', 'value')]),
+        s.table_row.create(null, [cell('table_header', 'Other'), cell('table_cell', 'more')]),
+      ]),
+      // One header row over one body row.
+      s.table.create({ id: 'T3', caption: 'Simple' }, [
+        s.table_row.create(null, [cell('table_header', 'Name'), cell('table_header', 'Size')]),
+        s.table_row.create(null, [cell('table_cell', 'x'), cell('table_cell', '1')]),
+      ]),
+    ];
+    const { content: written } = odtOf(documentWith(tables));
+    const [spanning, column, simple] = named(written, 'table:table');
+    expect(children(spanning, 'table:table-header-rows')).toHaveLength(0);
+    expect(children(spanning, 'table:table-row')).toHaveLength(3);
+    expect(children(column, 'table:table-header-rows')).toHaveLength(0);
+    const simpleHeaders = children(simple, 'table:table-header-rows');
+    expect(simpleHeaders.map((rows) => rows.textContent)).toEqual(['NameSize']);
+    expect(children(simple, 'table:table-row').map((row) => row.textContent)).toEqual(['x1']);
   });
 
   it('writes the marks, links, nested lists, quotations and code of the editor', () => {

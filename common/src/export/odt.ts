@@ -15,7 +15,7 @@ import {
   styleName,
 } from './odt-reference';
 import { escapeXml, htmlToRuns, type StyledRun } from './text';
-import { figureSources, threadLines } from './writer';
+import { figureSources, headerRowCount, threadLines } from './writer';
 
 /**
  * ODT (OpenDocument text) export: the content filled into our reference styles (odt-reference.ts),
@@ -423,8 +423,9 @@ class OdtWriter {
       this.tableStyles.push(
         '<style:style style:name="TableCell" style:family="table-cell"><style:table-cell-properties fo:padding="0.1cm" fo:border="0.5pt solid #000000"/></style:style>',
       );
-    // Header cells are Table Heading paragraphs; no table:table-header-rows, which pandoc's ODT
-    // reader drops with their content.
+    // Header cells are Table Heading paragraphs; the leading header rows are table:table-header-rows,
+    // repeated on each page.
+    const headerRows = headerRowCount(node, map);
     let rows = '';
     for (let row = 0; row < map.height; row++) {
       let cells = '';
@@ -446,6 +447,7 @@ class OdtWriter {
         column += span;
       }
       rows += `<table:table-row>${cells}</table:table-row>`;
+      if (row === headerRows - 1) rows = `<table:table-header-rows>${rows}</table:table-header-rows>`;
     }
     const caption = this.caption(node, String(node.attrs.caption));
     return `${caption}<table:table table:name="${name}" table:style-name="${name}"><table:table-column table:number-columns-repeated="${map.width}"/>${rows}</table:table>`;

@@ -1,4 +1,5 @@
 import type { Node as PMNode } from 'prosemirror-model';
+import type { TableMap } from 'prosemirror-tables';
 import type { CommentThread } from '../ws/review-messages';
 
 /** The walk the text-based writers share: inline content and block lists, node by node. */
@@ -21,6 +22,36 @@ export abstract class NodeWriter {
     });
     return out;
   }
+}
+
+/**
+ * How many leading rows of a table are header rows, repeated on each page by the office formats:
+ * the first rows whose cells are all header cells, less any that a cell spanning rows would cross
+ * into the body with; none when every row is a header row.
+ */
+export function headerRowCount(table: PMNode, map: TableMap): number {
+  let count = 0;
+  const start = (offset: number) => map.findCell(offset).top;
+  while (count < map.height) {
+    let allHeaders = true;
+    for (let column = 0; column < map.width; column++) {
+      const offset = map.map[count * map.width + column];
+      if (start(offset) === count && table.nodeAt(offset)?.type.name !== 'table_header') allHeaders = false;
+    }
+    if (!allHeaders) break;
+    count++;
+  }
+  // A header cell spanning past the header rows: those rows are not a header on their own.
+  for (let crossed = true; crossed && count > 0; ) {
+    crossed = false;
+    for (let column = 0; column < map.width; column++) {
+      const rect = map.findCell(map.map[(count - 1) * map.width + column]);
+      if (rect.bottom > count) crossed = true;
+    }
+    if (crossed) count--;
+  }
+  // A table of header cells only has no body to repeat them over.
+  return count === map.height ? 0 : count;
 }
 
 /** The image sources of a document's figures, in document order. */

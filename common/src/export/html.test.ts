@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
+import type { Node as PMNode } from 'prosemirror-model';
+import { describe, expect, it } from 'vitest';
+import type { CslJson } from '../bibliography/citation-render';
+import { type CompactNode, expandNode } from '../bibliography/csl-compact';
+import { schema } from '../editor/schema';
+import { createDocument, standardArticle } from '../editor/templates';
+import { descendants, elements, parseXml, type XmlElement } from '../import/xml';
+import { FIXTURE_PAPER, fixturePaper } from './fixture-paper';
+import { exportHtml, HtmlWriter } from './html';
+import { prepareDocument } from './model';
+
+/** HTML export: footnotes as pandoc writes them (doc-noteref links, a doc-endnotes list). */
+
+const s = schema.nodes;
+
+/** A paragraph with a one-paragraph note, then one with a two-paragraph note. */
+function documentWithNotes(): PMNode {
+  const base = createDocument(schema, standardArticle, { title: 'Notes', language: 'en-US' });
+  const body = [
+    s.paragraph.create(null, [
+      schema.text('First claim'),
+      s.footnote.create(null, s.paragraph.create(null, schema.text('A short note.'))),
+      schema.text(' holds.'),
+    ]),
+    s.paragraph.create(null, [
+      schema.text('Second claim'),
+      s.footnote.create(null, [
+        s.paragraph.create(null, schema.text('A long note,')),
+        s.paragraph.create(null, [
+          schema.text('in '),
+          schema.text('two', [schema.marks.em.create()]),
+          schema.text(' paragraphs.'),
+        ]),
+      ]),
+    ]),
+  ];
+  const parts: PMNode[] = [];
+  base.forEach((part) => {
+    parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
+  });
+  return base.type.create(base.attrs, parts);
+}
+
+const prepared = prepareDocument({
+  content: documentWithNotes().toJSON(),
+  threads: [],
+  images: {},
+  csl: null,
+});
+
+/** The article as the EPUB writes it, in an element that declares the epub prefix. */
+function epubArticle(): XmlElement {
+  const writer = new HtmlWriter(prepared, { imageUrl: () => null, trackChanges: 'accepted', epub: true });
+  return parseXml(
+    `<article xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">${writer.article()}</article>`,
+  );
+}
+
+const attrs = (el: XmlElement, names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, el.getAttribute(name)]));
+
+describe('HTML footnotes', () => {
+  const html = strFromU8(unzipSync(exportHtml(prepared))['index.html']);
+  const root = parseXml(html.replace('<!DOCTYPE html>', ''));
+
+  it('links each reference to its note with role doc-noteref around a superscript number', () => {
+    const refs = descendants(root, 'a').filter((a) => a.getAttribute('class') === 'footnote-ref');
+    expect(refs.map((a) => attrs(a, ['href', 'id', 'role']))).toEqual([
+      { href: '#fn1', id: 'fnref1', role: 'doc-noteref' },
+      { href: '#fn2', id: 'fnref2', role: 'doc-noteref' },
+    ]);
+    expect(refs.map((a) => elements(a).map((el) => `${el.nodeName}:${el.textContent}`))).toEqual([
+      ['sup:1'],
+      ['sup:2'],
+    ]);
+    expect(html).toContain(
+      'First claim<a href="#fn1" class="footnote-ref" id="fnref1" role="doc-noteref"><sup>1</sup></a> holds.',
+    );
+  });
+
+  it('lists the notes in a doc-endnotes section, each ending in a back-link', () => {
+    const sections = descendants(root, 'section').filter((el) => el.getAttribute('role') === 'doc-endnotes');
+    expect(sections).toHaveLength(1);
+    const [section] = sections;
+    expect(attrs(section, ['id', 'class'])).toEqual({
+      id: 'footnotes',
+      class: 'footnotes footnotes-end-of-document',
+    });
+    // The notes come last in the article, after a rule.
+    expect(section.parentNode?.lastChild).toBe(section);
+    expect(elements(section).map((el) => el.nodeName)).toEqual(['hr', 'ol']);
+    const items = elements(elements(section)[1]);
+    expect(items.map((li) => li.getAttribute('id'))).toEqual(['fn1', 'fn2']);
+    expect(items.map((li) => elements(li).map((p) => p.textContent))).toEqual([
+      ['A short note.\u21a9\ufe0e'],
+      ['A long note,', 'in two paragraphs.\u21a9\ufe0e'],
+    ]);
+    const backs = descendants(section, 'a');
+    expect(backs.map((a) => attrs(a, ['href', 'class', 'role']))).toEqual([
+      { href: '#fnref1', class: 'footnote-back', role: 'doc-backlink' },
+      { href: '#fnref2', class: 'footnote-back', role: 'doc-backlink' },
+    ]);
+    // The back-link is in the note's last paragraph only; the emphasis stays.
+    expect(descendants(elements(items[1])[0], 'a')).toHaveLength(0);
+    expect(descendants(items[1], 'em').map((em) => em.textContent)).toEqual(['two']);
+  });
+
+  it('adds the EPUB note types for reading systems', () => {
+    const epub = epubArticle();
+    const ref = descendants(epub, 'a').find((a) => a.getAttribute('id') === 'fnref1');
+    expect(ref && attrs(ref, ['epub:type', 'role'])).toEqual({ 'epub:type': 'noteref', role: 'doc-noteref' });
+    const section = descendants(epub, 'section').find((el) => el.getAttribute('role') === 'doc-endnotes');
+    expect(section?.getAttribute('epub:type')).toBe('footnotes');
+    expect(descendants(epub, 'li').map((li) => li.getAttribute('epub:type'))).toEqual([
+      'footnote',
+      'footnote',
+    ]);
+    // Without EPUB, no epub:type at all.
+    expect(strFromU8(unzipSync(exportHtml(prepared))['index.html'])).not.toContain('epub:type');
+  });
+
+  it('makes the citations of a note style notes of the same list', () => {
+    // The static assets the browser fetches (web/public/csl), read straight from disk here.
+    const csl = (name: string) =>
+      JSON.parse(readFileSync(new URL(`../../../web/public/csl/${name}.json`, import.meta.url), 'utf8'));
+    const paper = fixturePaper();
+    const notes = prepareDocument({
+      ...paper.input,
+      csl: {
+        name: 'chicago-fullnote-bibliography',
+        style: expandNode(csl('styles/chicago-fullnote-bibliography') as CompactNode) as unknown as CslJson,
+        locales: { 'en-US': csl('locale-data/en-US') },
+        locale: 'en-US',
+      },
+    });
+    expect(notes.noteStyle).toBe(true);
+    expect(notes.citations.size).toBe(FIXTURE_PAPER.citations);
+    const article = parseXml(
+      strFromU8(unzipSync(exportHtml(notes))['index.html']).replace('<!DOCTYPE html>', ''),
+    );
+    const items = descendants(descendants(article, 'ol').at(-1) as XmlElement, 'li');
+    // The paper's footnotes and each citation, numbered in one sequence.
+    expect(items.length).toBe(paper.footnotes.length + notes.citations.size);
+    expect(items.map((li) => li.getAttribute('id'))).toEqual(items.map((_, index) => `fn${index + 1}`));
+    const citationNotes = items.filter((li) =>
+      descendants(li, 'span').some((span) => span.getAttribute('class') === 'citation'),
+    );
+    expect(citationNotes).toHaveLength(notes.citations.size);
+    for (const li of items) expect(descendants(li, 'a').at(-1)?.getAttribute('role')).toBe('doc-backlink');
+  });
+});
