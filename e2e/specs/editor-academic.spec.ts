@@ -258,11 +258,14 @@ test('a display equation referenced, renumbered live, then deleted: the referenc
   await expect(reference).toHaveText('(2)');
   // The equation before it goes: the reference follows its target's new number.
   await body(page).locator('figure').first().click();
+  await expect(body(page).locator('figure').first()).toHaveClass(/ProseMirror-selectednode/);
   await page.keyboard.press('Delete');
   await expect(body(page).locator('.doc-equation-number')).toHaveText(['(1)']);
   await expect(reference).toHaveText('(1)');
-  // Its target deleted: shown as missing, in red, and listed in Tools.
+  // Its target deleted: shown as missing, in red, and listed in Tools. The figure renumbered
+  // while selected still shows as selected.
   await body(page).locator('figure').click();
+  await expect(body(page).locator('figure')).toHaveClass(/ProseMirror-selectednode/);
   await page.keyboard.press('Delete');
   await expect(reference).toHaveText('Missing reference');
   await expect(reference).toHaveClass(/doc-missing/);

@@ -57,6 +57,13 @@ function decorationSpec<T>(decorations: readonly Decoration[], key: string): T |
   return undefined;
 }
 
+/** Sets a view's own classes, keeping ProseMirror's mark of a selected node (a figure renumbered while selected stays highlighted). */
+function setClasses(dom: HTMLElement, classes: string): void {
+  const selected = dom.classList.contains('ProseMirror-selectednode');
+  dom.className = classes;
+  if (selected) dom.classList.add('ProseMirror-selectednode');
+}
+
 abstract class AtomView implements NodeView {
   dom: HTMLElement;
   constructor(
@@ -131,7 +138,7 @@ class FigureView extends AtomView {
     if (key === this.key) return;
     this.key = key;
     const { category, src, equation, caption, aligned, width } = node.attrs;
-    this.dom.className = `doc-figure doc-figure-${aligned}`;
+    setClasses(this.dom, `doc-figure doc-figure-${aligned}`);
     this.dom.setAttribute('data-category', String(category));
     this.dom.id = String(node.attrs.id);
     this.dom.replaceChildren();
@@ -195,7 +202,7 @@ class CitationView extends AtomView {
     if (key === this.key) return;
     this.key = key;
     const references = node.attrs.references as CitationReference[];
-    this.dom.className = 'doc-citation';
+    setClasses(this.dom, 'doc-citation');
     this.dom.setAttribute('data-citation', '');
     this.dom.classList.toggle('doc-missing', Boolean(spec?.missing));
     this.dom.title = spec?.missing ? this.context.t('academic.missingEntry') : '';
