@@ -83,6 +83,14 @@ abstract class AtomView implements NodeView {
     });
   }
   protected abstract onEdit(pos: number): void;
+  /** Draws the node; cheap when nothing it shows changed (each view keeps a key of what it drew). */
+  protected abstract render(node: PMNode, decorations: readonly Decoration[]): void;
+  update(node: PMNode, decorations: readonly Decoration[]): boolean {
+    if (node.type !== this.node.type) return false;
+    this.node = node;
+    this.render(node, decorations);
+    return true;
+  }
   ignoreMutation(): boolean {
     return true;
   }
@@ -92,7 +100,7 @@ abstract class AtomView implements NodeView {
 }
 
 class EquationView extends AtomView {
-  private latex = '';
+  private latex: string | null = null;
   constructor(
     node: PMNode,
     view: EditorView,
@@ -103,16 +111,11 @@ class EquationView extends AtomView {
     this.dom.className = 'doc-equation';
     this.render(node);
   }
-  private render(node: PMNode) {
+  protected render(node: PMNode) {
+    if (node.attrs.equation === this.latex) return;
     this.latex = String(node.attrs.equation);
     this.dom.setAttribute('data-equation', this.latex);
     parseMath(this.dom, this.latex, false, this.context.t);
-  }
-  update(node: PMNode): boolean {
-    if (node.type !== this.node.type) return false;
-    this.node = node;
-    if (node.attrs.equation !== this.latex) this.render(node);
-    return true;
   }
   protected onEdit(pos: number) {
     this.context.edit('math', pos);
@@ -132,7 +135,7 @@ class FigureView extends AtomView {
     this.dom.contentEditable = 'false';
     this.render(node, decorations);
   }
-  private render(node: PMNode, decorations: readonly Decoration[]) {
+  protected render(node: PMNode, decorations: readonly Decoration[]) {
     const label = decorationSpec<string>(decorations, 'label') ?? '';
     const key = JSON.stringify([node.attrs, label]);
     if (key === this.key) return;
@@ -173,12 +176,6 @@ class FigureView extends AtomView {
       figcaption.append(String(caption));
     }
   }
-  update(node: PMNode, decorations: readonly Decoration[]): boolean {
-    if (node.type !== this.node.type) return false;
-    this.node = node;
-    this.render(node, decorations);
-    return true;
-  }
   protected onEdit(pos: number) {
     this.context.edit(this.node.attrs.category === 'equation' ? 'math' : 'figure', pos);
   }
@@ -196,7 +193,7 @@ class CitationView extends AtomView {
     super(node, view, getPos, context, 'span');
     this.render(node, decorations);
   }
-  private render(node: PMNode, decorations: readonly Decoration[]) {
+  protected render(node: PMNode, decorations: readonly Decoration[]) {
     const spec = decorationSpec<CitationDecoration>(decorations, 'citation');
     const key = JSON.stringify([node.attrs, spec]);
     if (key === this.key) return;
@@ -212,12 +209,6 @@ class CitationView extends AtomView {
       if (spec.html) this.dom.title = safeHtml(spec.html).textContent ?? '';
     } else if (spec?.html) this.dom.replaceChildren(safeHtml(spec.html));
     else this.dom.textContent = references.map((ref) => `@${ref.id}`).join('; ');
-  }
-  update(node: PMNode, decorations: readonly Decoration[]): boolean {
-    if (node.type !== this.node.type) return false;
-    this.node = node;
-    this.render(node, decorations);
-    return true;
   }
   protected onEdit(pos: number) {
     this.context.edit('citation', pos);
@@ -236,19 +227,13 @@ class CrossReferenceView extends AtomView {
     this.dom.className = 'doc-cross-reference';
     this.render(node, decorations);
   }
-  private render(node: PMNode, decorations: readonly Decoration[]) {
+  protected render(node: PMNode, decorations: readonly Decoration[]) {
     const label = decorationSpec<string | null>(decorations, 'label');
     const missing = !label;
     this.dom.classList.toggle('doc-missing', missing);
     this.dom.setAttribute('data-cross-reference', String(node.attrs.id));
     this.dom.textContent = missing ? this.context.t('academic.missingTarget') : label;
     this.dom.title = missing ? String(node.attrs.title) : '';
-  }
-  update(node: PMNode, decorations: readonly Decoration[]): boolean {
-    if (node.type !== this.node.type) return false;
-    this.node = node;
-    this.render(node, decorations);
-    return true;
   }
   protected onEdit() {}
 }
