@@ -240,7 +240,10 @@ function derive(doc: PMNode, rendered: RenderedState | null): AcademicState {
   return { ...base, decorations: buildDecorations(doc, base) };
 }
 
-/** How long typing may pause before the citations are rendered again (one batch per pause). */
+/**
+ * Citations are rendered again at once after a quiet spell (a citation inserted, a style chosen),
+ * then at most once per this many milliseconds while changes keep coming (one batch per burst).
+ */
 const RENDER_DELAY_MS = 120;
 
 let worker: Worker | null = null;
@@ -256,6 +259,7 @@ function citationWorker(): Worker | null {
 class CitationRenderer {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private sent = '';
+  private sentAt = Number.NEGATIVE_INFINITY;
   private pending = 0;
   private readonly listener = (event: MessageEvent<CitationAnswer>) => this.answer(event.data);
   private readonly signatures = new Map<number, { signature: string; clusters: Cluster[] }>();
@@ -268,8 +272,10 @@ class CitationRenderer {
   update(): void {
     const state = academicKey.getState(this.view.state);
     if (!state || state.signature === this.sent) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.send(), this.sent ? RENDER_DELAY_MS : 0);
+    if (this.timer) return;
+    const wait = Math.max(0, this.sentAt + RENDER_DELAY_MS - performance.now());
+    // Never from inside the view's update: the answer may be dispatched at once.
+    this.timer = setTimeout(() => this.send(), wait);
   }
 
   private send(): void {
@@ -277,6 +283,7 @@ class CitationRenderer {
     const state = academicKey.getState(this.view.state);
     if (!state || this.view.isDestroyed) return;
     this.sent = state.signature;
+    this.sentAt = performance.now();
     const doc = this.view.state.doc;
     if (!state.clusters.length) {
       this.apply(
