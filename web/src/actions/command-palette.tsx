@@ -1,3 +1,4 @@
+import { Check } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Autocomplete, I18nProvider, Input, Menu, MenuItem, SearchField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +35,10 @@ function PaletteList({ onChoose }: PaletteProps) {
         {(item) => (
           <MenuItem id={item.id} className="menu-item command-palette-item" textValue={item.label}>
             <span className="command-palette-label">
-              {actionChecked(item.action) ? `✓ ${item.label}` : item.label}
+              <span className="command-palette-check" aria-hidden="true">
+                {actionChecked(item.action) ? <Check size={14} /> : null}
+              </span>
+              {item.label}
             </span>
             {item.action.keys ? (
               <kbd className="command-palette-keys">{bindingLabel(item.action.keys)}</kbd>
