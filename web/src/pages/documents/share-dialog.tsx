@@ -221,6 +221,7 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
         {holders !== null ? (
           <div className="share-add">
             <Select
+              className="share-contact"
               label={t('share.contact')}
               value={pick}
               options={[
