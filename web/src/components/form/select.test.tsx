@@ -71,7 +71,7 @@ describe('Select', () => {
   it('chooses several values in a MultiSelect, the list staying open', () => {
     const onChange = vi.fn();
     render(
-      <MultiSelect
+      <MultiSelect<string>
         label="Languages"
         value={['1']}
         options={OPTIONS}
