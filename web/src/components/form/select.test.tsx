@@ -39,6 +39,18 @@ describe('Select', () => {
     expect(shownChoice('Assign to')).toBe('Nobody');
   });
 
+  it('shows an empty value as its option and sends it with a form', () => {
+    render(
+      <form aria-label="Form">
+        <Select<string> label="Assign to" name="assign" value="" options={OPTIONS} onChange={() => {}} />
+      </form>,
+    );
+    expect(shownChoice('Assign to')).toBe('Nobody');
+    expect(new FormData(screen.getByRole('form', { name: 'Form' }) as HTMLFormElement).get('assign')).toBe(
+      '',
+    );
+  });
+
   it('keeps a disabled option out of reach and shows groups under their title', () => {
     const onChange = vi.fn();
     render(

@@ -1,5 +1,4 @@
 import { ChevronDown } from 'lucide-react';
-import type { Key } from 'react-aria-components';
 import {
   Select as AriaSelect,
   Button,
@@ -60,11 +59,6 @@ export interface MultiSelectProps<Value extends string> extends CommonProps<Valu
   onChange(value: NoInfer<Value>[]): void;
 }
 
-// react-aria's collections take no empty key; the empty value ("none") gets a key of its own.
-const EMPTY_KEY = '\u2205';
-const keyOf = (value: string): string => (value === '' ? EMPTY_KEY : value);
-const valueOfKey = (key: Key): string => (key === EMPTY_KEY ? '' : String(key));
-
 function allOptions<Value extends string>({ options, groups = [] }: CommonProps<Value>) {
   return [...options, ...groups.flatMap((group) => group.options)];
 }
@@ -75,12 +69,7 @@ function fieldClass({ className, inline }: CommonProps<string>): string {
 
 function Item<Value extends string>({ option }: { option: SelectOption<Value> }) {
   return (
-    <ListBoxItem
-      id={keyOf(option.value)}
-      className="menu-item"
-      textValue={option.label.trim()}
-      lang={option.lang}
-    >
+    <ListBoxItem id={option.value} className="menu-item" textValue={option.label.trim()} lang={option.lang}>
       {option.label}
     </ListBoxItem>
   );
@@ -98,13 +87,13 @@ function Parts<Value extends string>(props: CommonProps<Value>) {
       <Popover className="menu-popover select-popover">
         <ListBox className="menu">
           {options.map((option) => (
-            <Item key={keyOf(option.value)} option={option} />
+            <Item key={option.value} option={option} />
           ))}
           {groups.map((group) => (
             <ListBoxSection key={group.title} className="select-section">
               <Header className="select-section-title">{group.title}</Header>
               {group.options.map((option) => (
-                <Item key={keyOf(option.value)} option={option} />
+                <Item key={option.value} option={option} />
               ))}
             </ListBoxSection>
           ))}
@@ -119,7 +108,7 @@ function shared<Value extends string>(props: CommonProps<Value>) {
     className: fieldClass(props),
     disabledKeys: allOptions(props)
       .filter((option) => option.disabled)
-      .map((option) => keyOf(option.value)),
+      .map((option) => option.value),
     isDisabled: props.disabled ?? false,
     isInvalid: props.invalid,
     isRequired: props.required,
@@ -142,9 +131,9 @@ export function Select<Value extends string>(props: SelectProps<Value>) {
   return (
     <AriaSelect
       {...shared(props)}
-      value={value === null ? null : keyOf(value)}
+      value={value}
       onChange={(key) => {
-        if (key !== null) onChange(valueOfKey(key) as Value);
+        if (key !== null) onChange(String(key) as Value);
       }}
     >
       <Parts {...props} />
@@ -159,8 +148,8 @@ export function MultiSelect<Value extends string>(props: MultiSelectProps<Value>
     <AriaSelect
       {...shared(props)}
       selectionMode="multiple"
-      value={value.map(keyOf)}
-      onChange={(keys) => onChange(keys.map((key) => valueOfKey(key) as Value))}
+      value={value}
+      onChange={(keys) => onChange(keys.map((key) => String(key) as Value))}
     >
       <Parts {...props} />
     </AriaSelect>
