@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { type Browser, test as base, expect, type Page } from '@playwright/test';
+import { type Browser, test as base, expect, type Locator, type Page } from '@playwright/test';
 import { type Endpoint, type EndpointInput, encodeRequest } from '@scriptorium/common/api/endpoint';
 import { baseApi, i18nApi } from '@scriptorium/common/api/endpoints/base';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
@@ -232,6 +232,30 @@ export async function watchSelection(page: Page) {
       (window as { seenSelection?: string }).seenSelection = String(document.getSelection());
     }),
   );
+}
+
+/**
+ * The button of a design-system Select (web/src/components/form/select.tsx), found by its label:
+ * react-aria names the button with the shown choice followed by the label ("Light Theme").
+ */
+export function selectButton(scope: Page | Locator, label: string | RegExp): Locator {
+  const name =
+    typeof label === 'string' ? new RegExp(`(^|\\s)${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) : label;
+  return scope.getByRole('button', { name });
+}
+
+/** The choice a Select shows (what a native select's value was). */
+export function selectValue(scope: Page | Locator, label: string | RegExp): Locator {
+  return selectButton(scope, label).locator('.select-value');
+}
+
+/** Opens the Select labelled `label` and clicks its option `option` (the list closes). */
+export async function chooseOption(scope: Page | Locator, label: string | RegExp, option: string | RegExp) {
+  const page = 'page' in scope && typeof scope.page === 'function' ? scope.page() : (scope as Page);
+  await selectButton(scope, label).click();
+  const list = page.getByRole('listbox');
+  await list.getByRole('option', { name: option, exact: true }).click();
+  await expect(list).toHaveCount(0);
 }
 
 export { expect };

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, loginAs, selectionSeen, setLanguage, test, watchSelection } from '../fixtures';
+import { chooseOption, expect, loginAs, selectionSeen, setLanguage, test, watchSelection } from '../fixtures';
 
 async function exportBibtex(page: Page): Promise<string> {
   const download = page.waitForEvent('download');
@@ -24,7 +24,7 @@ test.describe('bibliography rich-text fields', () => {
     await expect(page.getByRole('button', { name: 'Register new source' })).toBeEnabled();
     await page.keyboard.press('Alt+n');
     const dialog = page.getByRole('dialog', { name: 'Register new source' });
-    await dialog.getByLabel('Source type').selectOption('article');
+    await chooseOption(dialog, 'Source type', 'Article');
     await dialog.getByLabel('Citation key').fill('water2024');
 
     const title = dialog.getByRole('textbox', { name: 'Title *', exact: true });

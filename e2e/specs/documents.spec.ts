@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
-import { apiCall, contactPair, expect, loginAs, setLanguage, test } from '../fixtures';
+import { apiCall, chooseOption, contactPair, expect, loginAs, setLanguage, test } from '../fixtures';
 
 /** A table row by its name, through its checkbox ('Select {{name}}', in German '{{name}} auswählen'). */
 function row(page: Page, name: string, language: 'en' | 'de' = 'en') {
@@ -68,9 +68,8 @@ test('two users: create, make folders, move, share, see it on the other side, ch
   await row(page, 'Untitled').getByRole('button', { name: 'Share Untitled' }).click();
   const share = page.getByRole('dialog', { name: 'Share' });
   await expect(share.getByText('Nobody else has access yet.')).toBeVisible();
-  const bobOption = share.getByLabel('Contact').locator('option', { hasText: 'Bob Reader' });
-  await share.getByLabel('Contact').selectOption((await bobOption.getAttribute('value')) ?? '');
-  await share.getByLabel('Rights', { exact: true }).selectOption('comment');
+  await chooseOption(share, 'Contact', /^Bob Reader/);
+  await chooseOption(share, 'Rights', 'Comment');
   await share.getByRole('button', { name: 'Add', exact: true }).click();
   await share.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('The access rights have been saved.')).toBeVisible();
@@ -82,7 +81,7 @@ test('two users: create, make folders, move, share, see it on the other side, ch
 
   // Ann changes the right to Write.
   await row(page, 'Untitled').getByRole('button', { name: 'Share Untitled' }).click();
-  await share.getByLabel(/Rights of Bob Reader/).selectOption('write');
+  await chooseOption(share, 'Rights of Bob Reader', 'Write');
   await share.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('The access rights have been saved.').first()).toBeVisible();
   await bobPage.reload();

@@ -8,6 +8,7 @@ import { createDocument, standardArticle } from '@scriptorium/common/editor/temp
 import sharp from 'sharp';
 import {
   apiCall,
+  chooseOption,
   createUser,
   expect,
   loginAs,
@@ -165,7 +166,7 @@ test('equations and citations typed in the text, seen by a co-author; a numeric 
   // A numeric style: the citation becomes numbers, for both.
   await menu(annPage, 'File', 'Citation style…');
   const styleDialog = annPage.getByRole('dialog', { name: 'Citation style' });
-  await styleDialog.getByRole('combobox', { name: 'Style of this document' }).selectOption('ieee');
+  await chooseOption(styleDialog, 'Style of this document', 'IEEE');
   await expect(citation).toHaveText('[1], [2]');
   await styleDialog.getByRole('button', { name: 'Done' }).click();
   await expect(styleDialog).toBeHidden();
@@ -285,7 +286,7 @@ test('German: numbering, bibliography heading and dialogs in the document and in
   await annPage.goto(`/document/${id}`);
   await menu(annPage, 'Datei', 'Dokumenteinstellungen');
   const settings = annPage.getByRole('dialog', { name: 'Dokumenteinstellungen' });
-  await settings.getByRole('combobox', { name: 'Sprache des Dokuments' }).selectOption('de-DE');
+  await chooseOption(settings, 'Sprache des Dokuments', 'Deutsch (Deutschland)');
   await settings.getByRole('button', { name: 'Fertig' }).click();
   await body(annPage).locator('p').first().click();
   await annPage.keyboard.type('Siehe @');

@@ -4,6 +4,7 @@ import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import {
   apiCall,
+  chooseOption,
   contactPair,
   createUser,
   expect,
@@ -137,8 +138,8 @@ async function germanDocument(browser: Browser, paper?: string): Promise<Page> {
   await page.getByRole('button', { name: 'Datei' }).click();
   await page.getByRole('menuitem', { name: 'Dokumenteinstellungen' }).click();
   const settings = page.getByRole('dialog', { name: 'Dokumenteinstellungen' });
-  await settings.getByLabel('Sprache des Dokuments').selectOption('de-DE');
-  if (paper) await settings.getByLabel('Papierformat').selectOption(paper);
+  await chooseOption(settings, 'Sprache des Dokuments', 'Deutsch (Deutschland)');
+  if (paper) await chooseOption(settings, 'Papierformat', paper);
   await settings.getByRole('button', { name: 'Fertig' }).click();
   await expect(page.locator('.editor-document')).toHaveAttribute('lang', 'de-DE');
   return page;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { strFromU8, unzipSync } from 'fflate';
-import { apiCall, expect, loginAs, type TestUser, test } from '../fixtures';
+import { apiCall, chooseOption, expect, loginAs, type TestUser, test } from '../fixtures';
 
 /**
  * Issue 19: File > Export in the editor makes the file in the browser and downloads it. The DOCX
@@ -24,7 +24,7 @@ async function exportPaper(page: Page, user: TestUser, menuItem: string, fileNam
   await page.keyboard.type('Growth of ink');
   await body(page).locator('p').first().click();
   await page.keyboard.type('Results in brief');
-  await page.getByLabel('Text style').selectOption({ label: 'Heading 1' });
+  await chooseOption(page, 'Text style', 'Heading 1');
   await expect(body(page).locator('h1')).toHaveText('Results in brief');
   await body(page).locator('h1').click();
   await page.keyboard.press('End');

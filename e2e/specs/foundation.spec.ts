@@ -1,7 +1,15 @@
 import type { Page } from '@playwright/test';
 import { baseApi, feedbackApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
-import { createUserByCommand, expect, loginAs, type TestUser, test } from '../fixtures';
+import {
+  chooseOption,
+  createUserByCommand,
+  expect,
+  loginAs,
+  selectButton,
+  type TestUser,
+  test,
+} from '../fixtures';
 
 // Spec sections 2.1-2.3, 5 (login), 8 (configuration load) and 9, against the real server.
 
@@ -154,7 +162,7 @@ test.describe('languages', () => {
     user,
   }) => {
     await page.goto('/');
-    await page.getByLabel('Language').selectOption('de');
+    await chooseOption(page, 'Language', 'Deutsch');
     await expect(page.getByLabel('Benutzername oder E-Mail')).toBeVisible();
     await page.getByLabel('Benutzername oder E-Mail').fill(user.username);
     await page.getByLabel('Passwort', { exact: true }).fill(user.password);
@@ -169,7 +177,7 @@ test.describe('languages', () => {
     await expect(page.getByRole('heading', { name: 'Fehler 404' })).toBeVisible();
 
     // Logged in, the footer's selector switches back and the choice is saved on the account.
-    await page.getByLabel('Sprache').selectOption('en');
+    await chooseOption(page, 'Sprache', 'English');
     await expect(page.getByRole('heading', { name: 'Error 404' })).toBeVisible();
     const configuration = await (await page.request.get(baseApi.configuration.path)).json();
     expect(configuration.language).toBe('en');
@@ -216,7 +224,7 @@ test.describe('pages without login', () => {
     });
     await page.goto('/');
     await expect(page.getByText('The server is currently being updated. Please wait.')).toBeVisible();
-    await expect(page.getByLabel('Language')).toHaveCount(0);
+    await expect(selectButton(page, 'Language')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Technical support feedback' })).toHaveCount(0);
     await expect(page.getByLabel('Username or e-mail')).toBeVisible({ timeout: 8000 });
     expect(refusals).toBe(2);

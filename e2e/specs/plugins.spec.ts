@@ -6,7 +6,7 @@ import { booksApi, templatesApi } from '@scriptorium/common/api/endpoints/plugin
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
 import { openSettled, violations } from '../axe';
-import { apiCall, createUser, expect, loginAs, sendCall, test } from '../fixtures';
+import { apiCall, chooseOption, createUser, expect, loginAs, sendCall, test } from '../fixtures';
 import { ownServer } from '../own-server';
 
 // Issue 21: the Templates and Books plugins in a real browser. They are on only on a server of
@@ -63,7 +63,7 @@ test.describe('with PLUGINS=templates,books', () => {
     await page.getByLabel('Name of the template').fill('Volume chapter');
 
     // A custom rich-text part "Summary" that allows paragraphs and italics only.
-    await page.getByLabel('Kind of the new part').selectOption({ label: 'Rich text' });
+    await chooseOption(page, 'Kind of the new part', 'Rich text');
     await page.getByRole('button', { name: 'Add part' }).click();
     const parts = page.getByRole('list', { name: 'Parts' }).getByTestId('reorder-item');
     await expect(parts).toHaveCount(6);
@@ -181,7 +181,7 @@ test.describe('with PLUGINS=templates,books', () => {
 
     const chapters = annPage.getByRole('list', { name: 'Chapters' }).getByTestId('reorder-item');
     for (const title of ['Introduction', 'Methods', 'Results']) {
-      await annPage.getByLabel('Document', { exact: true }).selectOption({ label: title });
+      await chooseOption(annPage, 'Document', title);
       await annPage.getByRole('button', { name: 'Add chapter' }).click();
       await expect(chapters.last()).toContainText(title);
     }
@@ -201,7 +201,7 @@ test.describe('with PLUGINS=templates,books', () => {
     await annPage.goto('/books/');
     await annPage.getByRole('button', { name: 'Share Ink and paper' }).click();
     const dialog = annPage.getByRole('dialog', { name: 'Share “Ink and paper”' });
-    await dialog.getByLabel('Right of Bob Reader').selectOption('read');
+    await chooseOption(dialog, 'Right of Bob Reader', 'Read');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect(annPage.getByText('The rights have been saved.')).toBeVisible();
 
@@ -239,7 +239,7 @@ test.describe('with PLUGINS=templates,books', () => {
     await page.goto(`/books/${id}/`);
     const chapters = page.getByRole('list', { name: 'Chapters' }).getByTestId('reorder-item');
     for (const title of titles) {
-      await page.getByLabel('Document', { exact: true }).selectOption({ label: title });
+      await chooseOption(page, 'Document', title);
       await page.getByRole('button', { name: 'Add chapter' }).click();
       await expect(chapters.last()).toContainText(title);
     }

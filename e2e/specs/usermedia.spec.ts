@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expect, loginAs, setLanguage, test } from '../fixtures';
+import { chooseOption, expect, loginAs, setLanguage, test } from '../fixtures';
 
 /** A small PNG made on the fly, so that no binary test file is checked in. */
 async function png(width: number, height: number, colour: string): Promise<Buffer> {
@@ -105,7 +105,7 @@ test.describe('image library', () => {
     await edit.getByRole('textbox', { name: 'Title' }).fill('Study area');
     await edit.getByRole('checkbox', { name: 'Maps' }).check();
     await edit.getByRole('textbox', { name: 'Copyright holder' }).fill('Ann Author');
-    await edit.getByRole('combobox', { name: 'Licence' }).selectOption('CC-BY-4.0');
+    await chooseOption(edit, 'Licence', 'CC-BY-4.0');
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect(edit).toBeHidden();
     await expect(rows.first()).toContainText('Second figure');

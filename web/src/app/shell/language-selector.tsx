@@ -1,8 +1,9 @@
 import { i18nApi } from '@scriptorium/common/api/endpoints/base';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '@scriptorium/common/i18n/languages';
-import { type ChangeEvent, useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
+import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast';
 import { clearCaches } from '../cache/clear-caches';
 
@@ -21,12 +22,10 @@ export async function changeLanguage(
 
 export function LanguageSelector({ reload }: { reload?: () => void }) {
   const { t, i18n } = useTranslation('web');
-  const id = useId();
   const [busy, setBusy] = useState(false);
   const current = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en';
 
-  async function onChange(event: ChangeEvent<HTMLSelectElement>) {
-    const language = event.target.value;
+  async function onChange(language: string) {
     if (!isLanguage(language) || language === current) return;
     setBusy(true);
     try {
@@ -38,15 +37,18 @@ export function LanguageSelector({ reload }: { reload?: () => void }) {
   }
 
   return (
-    <div className="language-selector">
-      <label htmlFor={id}>{t('language.label')}</label>
-      <select id={id} value={current} onChange={onChange} disabled={busy}>
-        {LANGUAGES.map((language) => (
-          <option key={language} value={language} lang={language}>
-            {LANGUAGE_NAMES[language]}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Select
+      className="language-selector"
+      inline
+      label={t('language.label')}
+      value={current}
+      disabled={busy}
+      options={LANGUAGES.map((language) => ({
+        value: language,
+        label: LANGUAGE_NAMES[language],
+        lang: language,
+      }))}
+      onChange={(language) => void onChange(language)}
+    />
   );
 }

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { chooseOption, optionsOf, shownChoice } from '../form/select-testing';
 import { renderWithI18n } from '../test-i18n';
 import { type Column, DataTable, type DataTableProps, type SortState } from './data-table';
 
@@ -134,9 +135,8 @@ describe('DataTable', () => {
     expect(bodyRows()).toHaveLength(10);
     expect(screen.getByText('Showing 1 to 10 of 23 entries')).not.toBeNull();
     expect(screen.getByText('Page 1 of 3')).not.toBeNull();
-    const sizes = screen.getByRole('combobox', { name: 'Rows per page' }) as HTMLSelectElement;
-    expect(Array.from(sizes.options).map((option) => option.value)).toEqual(['5', '10', '15', '20', '25']);
-    expect(sizes.value).toBe('10');
+    expect(optionsOf('Rows per page')).toEqual(['5', '10', '15', '20', '25']);
+    expect(shownChoice('Rows per page')).toBe('10');
     expect((screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement).disabled).toBe(true);
 
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
@@ -144,7 +144,8 @@ describe('DataTable', () => {
     expect(names()).toEqual(['Person 00021', 'Person 00022', 'Person 00023']);
     expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
 
-    fireEvent.change(sizes, { target: { value: '25' } });
+    chooseOption('Rows per page', '25');
+    expect(shownChoice('Rows per page')).toBe('25');
     expect(bodyRows()).toHaveLength(23);
     expect(screen.getByText('Page 1 of 1')).not.toBeNull();
   });

@@ -12,6 +12,7 @@ import {
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Select } from '../form/select';
 import { ColumnResizer, MIN_COLUMN_WIDTH } from './column-resizer';
 import { filterRows, type SortDirection, type SortState, type SortValue, sortRows } from './sorting';
 import { tableScrollHeight, useWindowSize } from './use-window-size';
@@ -153,7 +154,6 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   const cards = windowWidth <= CARD_BREAKPOINT;
   const [widths, setWidths] = useState<Record<string, number>>({});
   const scrollHeight = tableScrollHeight(windowHeight);
-  const pageSizeId = useId();
   const tableId = useId();
 
   const [ownSort, setOwnSort] = useState<SortState | null>(props.defaultSort ?? null);
@@ -539,25 +539,19 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           <span className="data-table-info">
             {t('tableShowing', { from: firstIndex + 1, to: lastIndex, total: ordered.length })}
           </span>
-          <label htmlFor={pageSizeId} className="data-table-page-size">
-            {t('tableRowsPerPage')}
-          </label>
-          <select
-            id={pageSizeId}
-            value={pageSize}
-            onChange={(event) => {
-              const size = Number(event.target.value);
+          <Select
+            className="data-table-page-size"
+            inline
+            label={t('tableRowsPerPage')}
+            value={String(pageSize)}
+            options={pageSizeOptions.map((option) => ({ value: String(option), label: String(option) }))}
+            onChange={(value) => {
+              const size = Number(value);
               // Keep the first row of the current page in view.
               setRequestedPage(Math.floor(firstIndex / size));
               setPageSize(size);
             }}
-          >
-            {pageSizeOptions.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </select>
+          />
           <button
             type="button"
             className="data-table-page-button"

@@ -20,6 +20,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CategoryChecks } from '../../components/categories-dialog/category-checks';
 import { Dialog } from '../../components/dialog/dialog';
+import { MultiSelect, Select } from '../../components/form/select';
 import { RichTextField } from '../../components/rich-text-field/rich-text-field';
 import { describeEdtf } from './edtf-description';
 import { emptyName, type FormValue, fromForm, isRichTextType, type NameForm, toForm } from './entry-form';
@@ -173,14 +174,15 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
           </p>
         ) : null}
         <div className="bib-form-row">
-          <label htmlFor={`${formId}-type`}>{t('sourceType')}</label>
-          <select id={`${formId}-type`} value={bibType} onChange={(event) => setBibType(event.target.value)}>
-            {TYPE_IDS.map((id) => (
-              <option key={id} value={id}>
-                {t(`type.${id}`, { defaultValue: labels.type(id) })}
-              </option>
-            ))}
-          </select>
+          <Select
+            label={t('sourceType')}
+            value={bibType}
+            options={TYPE_IDS.map((id) => ({
+              value: id,
+              label: t(`type.${id}`, { defaultValue: labels.type(id) }),
+            }))}
+            onChange={setBibType}
+          />
         </div>
         <div className="bib-form-row">
           <label htmlFor={`${formId}-key`}>{t('entryKey')}</label>
@@ -264,6 +266,14 @@ function FieldEditor({ name, label, required, labels, value, onChange, error }: 
 
   const labelId = `${id}-label`;
   const rich = isRichTextType(type);
+  // A choice (Select) carries its own label: one grid cell for the label, one for the button.
+  const choice = {
+    label: `${label}${required ? ' *' : ''}`,
+    describedBy: common['aria-describedby'],
+    invalid: Boolean(error),
+    required,
+  };
+  const chosen = (type === 'l_key' || type === 'f_key') && options !== undefined;
 
   let editor: React.ReactNode;
   if (type === 'l_literal') {
@@ -289,31 +299,26 @@ function FieldEditor({ name, label, required, labels, value, onChange, error }: 
   } else if (type === 'l_name') {
     editor = <NameListEditor label={label} names={value as NameForm[]} onChange={onChange} />;
   } else if (type === 'l_key' && options) {
-    const chosen = value as string[];
     editor = (
-      <select
-        {...common}
-        multiple
-        value={chosen}
-        onChange={(event) => onChange([...event.target.selectedOptions].map((option) => option.value))}
-      >
-        {options.map(({ option, title }) => (
-          <option key={option} value={option}>
-            {title}
-          </option>
-        ))}
-      </select>
+      <MultiSelect
+        {...choice}
+        value={value as string[]}
+        options={options.map(({ option, title }) => ({ value: option, label: title }))}
+        placeholder={t('noChoice')}
+        onChange={onChange}
+      />
     );
   } else if (type === 'f_key' && options) {
     editor = (
-      <select {...common} value={value as string} onChange={(event) => onChange(event.target.value)}>
-        <option value="">{t('noChoice')}</option>
-        {options.map(({ option, title }) => (
-          <option key={option} value={option}>
-            {title}
-          </option>
-        ))}
-      </select>
+      <Select
+        {...choice}
+        value={value as string}
+        options={[
+          { value: '', label: t('noChoice') },
+          ...options.map(({ option, title }) => ({ value: option, label: title })),
+        ]}
+        onChange={onChange}
+      />
     );
   } else {
     const placeholders: Partial<Record<string, string>> = {
@@ -334,7 +339,7 @@ function FieldEditor({ name, label, required, labels, value, onChange, error }: 
   }
   return (
     <div className={`bib-form-row bib-field-${type ?? 'unknown'}`} data-field={name}>
-      {type === 'l_name' ? (
+      {chosen ? null : type === 'l_name' ? (
         <span className="bib-label">
           {label}
           {required ? ' *' : ''}
@@ -387,14 +392,17 @@ function NameListEditor({
       {rows.map((name, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: names are edited in place, their order is their identity
         <div className="bib-name" key={index}>
-          <select
-            aria-label={t('nameKind', { index: index + 1 })}
+          <Select<NameForm['kind']>
+            className="bib-name-kind"
+            label={t('nameKind', { index: index + 1 })}
+            hideLabel
             value={name.kind}
-            onChange={(event) => update(index, { kind: event.target.value as NameForm['kind'] })}
-          >
-            <option value="person">{t('person')}</option>
-            <option value="organisation">{t('organisation')}</option>
-          </select>
+            options={[
+              { value: 'person', label: t('person') },
+              { value: 'organisation', label: t('organisation') },
+            ]}
+            onChange={(kind) => update(index, { kind })}
+          />
           {name.kind === 'organisation' ? (
             <input
               type="text"

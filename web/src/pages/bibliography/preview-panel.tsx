@@ -3,6 +3,7 @@ import type { CslStyleInfo } from '@scriptorium/common/bibliography/csl-compact'
 import type { EntryData } from '@scriptorium/common/bibliography/types';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Select } from '../../components/form/select';
 import { sanitizeHtml } from '../flatpage/sanitize-html';
 import { CSL_STYLES, cslLocaleFor, DEFAULT_CSL_STYLE } from './csl/csl-assets';
 import type { PreviewAnswer, PreviewRequest } from './preview-worker';
@@ -121,30 +122,21 @@ export function PreviewPanel({ entries }: { entries: EntryData[] }) {
     <section className="bib-preview" aria-labelledby={`${selectId}-heading`}>
       <header className="bib-preview-header">
         <h2 id={`${selectId}-heading`}>{t('preview')}</h2>
-        <label htmlFor={selectId}>{t('citationStyle')}</label>
-        <select
-          id={selectId}
+        <Select
+          inline
+          label={t('citationStyle')}
           value={style}
-          onChange={(event) => {
-            setStyle(event.target.value);
-            remember(STYLE_KEY, event.target.value);
+          options={CSL_STYLES.map((s) => ({ value: s.id, label: s.label }))}
+          groups={
+            others.length > 0
+              ? [{ title: t('recentStyles'), options: others.map((s) => ({ value: s.id, label: s.title })) }]
+              : []
+          }
+          onChange={(next) => {
+            setStyle(next);
+            remember(STYLE_KEY, next);
           }}
-        >
-          {CSL_STYLES.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.label}
-            </option>
-          ))}
-          {others.length > 0 ? (
-            <optgroup label={t('recentStyles')}>
-              {others.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.title}
-                </option>
-              ))}
-            </optgroup>
-          ) : null}
-        </select>
+        />
         <StyleFinder onChoose={choose} />
       </header>
       <div className="bib-preview-body" aria-live="polite">

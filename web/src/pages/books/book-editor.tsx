@@ -11,6 +11,7 @@ import {
 import { documentUrl } from '@scriptorium/common/rules/paths';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Select } from '../../components/form/select';
 import { MessagePage, Page } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ReorderList } from '../../plugins/shared/reorder-list';
@@ -173,19 +174,19 @@ export function BookEditor({ id }: { id: number }) {
             />
             {canWrite ? (
               <div className="plugin-row">
-                <label htmlFor={`${formId}-add`}>{t('addChapterLabel')}</label>
-                <select
-                  id={`${formId}-add`}
+                <Select
+                  inline
+                  label={t('addChapterLabel')}
                   value={adding}
-                  onChange={(event) => setAdding(event.target.value)}
-                >
-                  <option value="">{t('chooseDocument')}</option>
-                  {addable.map((doc) => (
-                    <option key={doc.id} value={doc.id}>
-                      {doc.title || untitledDocument}
-                    </option>
-                  ))}
-                </select>
+                  options={[
+                    { value: '', label: t('chooseDocument') },
+                    ...addable.map((doc) => ({
+                      value: String(doc.id),
+                      label: doc.title || untitledDocument,
+                    })),
+                  ]}
+                  onChange={setAdding}
+                />
                 <button type="button" className="button" disabled={adding === ''} onClick={addChapter}>
                   {t('addChapter')}
                 </button>
@@ -219,40 +220,33 @@ export function BookEditor({ id }: { id: number }) {
                   />
                 </div>
               ))}
+              <Select
+                className="plugin-field"
+                label={t('fields.language')}
+                disabled={!canWrite}
+                value={metadata.language}
+                options={[
+                  { value: '', label: t('fields.noLanguage') },
+                  ...DOCUMENT_LANGUAGES.map((language) => ({
+                    value: language,
+                    label: languageNames.of(language) ?? language,
+                  })),
+                ]}
+                onChange={(language) => setMetadata({ ...metadata, language })}
+              />
               <div className="plugin-field">
-                <label htmlFor={`${formId}-language`}>{t('fields.language')}</label>
-                <select
-                  id={`${formId}-language`}
-                  value={metadata.language}
-                  onChange={(event) => setMetadata({ ...metadata, language: event.target.value })}
-                >
-                  <option value="">{t('fields.noLanguage')}</option>
-                  {DOCUMENT_LANGUAGES.map((language) => (
-                    <option key={language} value={language}>
-                      {languageNames.of(language) ?? language}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="plugin-field">
-                <label htmlFor={`${formId}-cover`}>{t('fields.cover')}</label>
-                <select
-                  id={`${formId}-cover`}
-                  value={metadata.cover_image ?? ''}
-                  onChange={(event) =>
-                    setMetadata({
-                      ...metadata,
-                      cover_image: event.target.value ? Number(event.target.value) : null,
-                    })
+                <Select
+                  label={t('fields.cover')}
+                  disabled={!canWrite}
+                  value={metadata.cover_image === null ? '' : String(metadata.cover_image)}
+                  options={[
+                    { value: '', label: t('fields.noCover') },
+                    ...images.map((image) => ({ value: String(image.id), label: image.title })),
+                  ]}
+                  onChange={(value) =>
+                    setMetadata({ ...metadata, cover_image: value ? Number(value) : null })
                   }
-                >
-                  <option value="">{t('fields.noCover')}</option>
-                  {images.map((image) => (
-                    <option key={image.id} value={image.id}>
-                      {image.title}
-                    </option>
-                  ))}
-                </select>
+                />
                 {cover ? (
                   <img src={cover.thumbnail} alt={cover.title} className="book-cover" width={80} />
                 ) : null}
@@ -260,56 +254,36 @@ export function BookEditor({ id }: { id: number }) {
             </div>
             <h2>{t('settings')}</h2>
             <div className="plugin-fields">
-              <div className="plugin-field">
-                <label htmlFor={`${formId}-style`}>{t('fields.citationStyle')}</label>
-                <select
-                  id={`${formId}-style`}
-                  value={settings.citation_style}
-                  onChange={(event) => setSettings({ ...settings, citation_style: event.target.value })}
-                >
-                  <option value="">{t('fields.defaultStyle')}</option>
-                  {CSL_STYLES.map((style) => (
-                    <option key={style.id} value={style.id}>
-                      {style.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="plugin-field">
-                <label htmlFor={`${formId}-paper`}>{t('fields.paperSize')}</label>
-                <select
-                  id={`${formId}-paper`}
-                  value={settings.paper_size}
-                  onChange={(event) =>
-                    setSettings({ ...settings, paper_size: event.target.value as PaperSize })
-                  }
-                >
-                  {PAPER_SIZES.map((size) => (
-                    <option key={size} value={size}>
-                      {size}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="plugin-field">
-                <label htmlFor={`${formId}-bibliography`}>{t('fields.bibliography')}</label>
-                <select
-                  id={`${formId}-bibliography`}
-                  value={settings.bibliography}
-                  onChange={(event) =>
-                    setSettings({
-                      ...settings,
-                      bibliography: event.target.value as BookSettings['bibliography'],
-                    })
-                  }
-                >
-                  {BOOK_BIBLIOGRAPHY_PLACES.map((place) => (
-                    <option key={place} value={place}>
-                      {t(`fields.bibliographyPlaces.${place}`)}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <Select
+                className="plugin-field"
+                label={t('fields.citationStyle')}
+                disabled={!canWrite}
+                value={settings.citation_style}
+                options={[
+                  { value: '', label: t('fields.defaultStyle') },
+                  ...CSL_STYLES.map((style) => ({ value: style.id, label: style.label })),
+                ]}
+                onChange={(style) => setSettings({ ...settings, citation_style: style })}
+              />
+              <Select<PaperSize>
+                className="plugin-field"
+                label={t('fields.paperSize')}
+                disabled={!canWrite}
+                value={settings.paper_size}
+                options={PAPER_SIZES.map((size) => ({ value: size, label: size }))}
+                onChange={(size) => setSettings({ ...settings, paper_size: size })}
+              />
+              <Select<BookSettings['bibliography']>
+                className="plugin-field"
+                label={t('fields.bibliography')}
+                disabled={!canWrite}
+                value={settings.bibliography}
+                options={BOOK_BIBLIOGRAPHY_PLACES.map((place) => ({
+                  value: place,
+                  label: t(`fields.bibliographyPlaces.${place}`),
+                }))}
+                onChange={(place) => setSettings({ ...settings, bibliography: place })}
+              />
             </div>
             {canWrite ? (
               <div className="form-actions">

@@ -3,6 +3,7 @@ import { BOOK_RIGHTS, type BookRight } from '@scriptorium/common/plugins/books-a
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog, DialogButtons } from '../../components/dialog/dialog';
+import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast-emitter';
 import { fetchContacts } from '../contacts/contacts-api';
 import { fetchBookAccess, saveBookAccess } from './books-api';
@@ -69,23 +70,21 @@ export function BookShareDialog({ bookId, title, onClose }: BookShareDialogProps
         {(contacts ?? []).map((person) => (
           <li key={person.id} className="plugin-row">
             <span>{person.name || person.email}</span>
-            <select
-              aria-label={t('share.rightOf', { name: person.name || person.email })}
+            <Select<BookRight | typeof NONE>
+              label={t('share.rightOf', { name: person.name || person.email })}
+              hideLabel
               value={rights.get(person.id) ?? NONE}
-              onChange={(event) => {
+              options={[
+                { value: NONE, label: t('rights.none') },
+                ...BOOK_RIGHTS.map((right) => ({ value: right, label: t(`rights.${right}`) })),
+              ]}
+              onChange={(value) => {
                 const next = new Map(rights);
-                if (event.target.value === NONE) next.delete(person.id);
-                else next.set(person.id, event.target.value as BookRight);
+                if (value === NONE) next.delete(person.id);
+                else next.set(person.id, value);
                 setRights(next);
               }}
-            >
-              <option value={NONE}>{t('rights.none')}</option>
-              {BOOK_RIGHTS.map((right) => (
-                <option key={right} value={right}>
-                  {t(`rights.${right}`)}
-                </option>
-              ))}
-            </select>
+            />
           </li>
         ))}
       </ul>

@@ -8,6 +8,7 @@ import {
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog, DialogButtons } from '../../components/dialog/dialog';
+import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast-emitter';
 import { fetchContacts, inviteContact } from '../contacts/contacts-api';
 import { fetchAccess, saveAccess } from './documents-api';
@@ -49,8 +50,6 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
   const [inviteMessage, setInviteMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
-  const pickId = useId();
-  const pickRightId = useId();
   const addressId = useId();
   const first = documents[0];
 
@@ -186,24 +185,19 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
                     ) : null}
                   </td>
                   <td>
-                    <select
-                      aria-label={t('share.rightOf', { name: holder.name })}
+                    <Select<AccessRight>
+                      label={t('share.rightOf', { name: holder.name })}
+                      hideLabel
                       value={holder.rights}
-                      onChange={(event) => {
-                        const rights = event.target.value as AccessRight;
+                      options={ACCESS_RIGHTS.map((right) => ({ value: right, label: rightLabel(right) }))}
+                      onChange={(rights) =>
                         setHolders((list) =>
                           (list ?? []).map((item) =>
                             holderKey(item) === holderKey(holder) ? { ...item, rights } : item,
                           ),
-                        );
-                      }}
-                    >
-                      {ACCESS_RIGHTS.map((right) => (
-                        <option key={right} value={right}>
-                          {rightLabel(right)}
-                        </option>
-                      ))}
-                    </select>
+                        )
+                      }
+                    />
                   </td>
                   <td>
                     <button
@@ -226,30 +220,30 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
         ) : null}
         {holders !== null ? (
           <div className="share-add">
-            <label htmlFor={pickId}>{t('share.contact')}</label>
-            <select id={pickId} value={pick} onChange={(event) => setPick(event.target.value)}>
-              <option value="">
-                {candidates.length === 0 ? t('share.noContacts') : t('share.chooseContact')}
-              </option>
-              {candidates.map((contact) => (
-                <option key={`${contact.type}:${contact.id}`} value={`${contact.type}:${contact.id}`}>
-                  {contact.name || contact.email}
-                  {contact.email && contact.name !== contact.email ? ` <${contact.email}>` : ''}
-                </option>
-              ))}
-            </select>
-            <label htmlFor={pickRightId}>{t('share.newRight')}</label>
-            <select
-              id={pickRightId}
+            <Select
+              className="share-contact"
+              label={t('share.contact')}
+              value={pick}
+              options={[
+                {
+                  value: '',
+                  label: candidates.length === 0 ? t('share.noContacts') : t('share.chooseContact'),
+                },
+                ...candidates.map((contact) => ({
+                  value: `${contact.type}:${contact.id}`,
+                  label: `${contact.name || contact.email}${
+                    contact.email && contact.name !== contact.email ? ` <${contact.email}>` : ''
+                  }`,
+                })),
+              ]}
+              onChange={setPick}
+            />
+            <Select<AccessRight>
+              label={t('share.newRight')}
               value={pickRight}
-              onChange={(event) => setPickRight(event.target.value as AccessRight)}
-            >
-              {ACCESS_RIGHTS.map((right) => (
-                <option key={right} value={right}>
-                  {rightLabel(right)}
-                </option>
-              ))}
-            </select>
+              options={ACCESS_RIGHTS.map((right) => ({ value: right, label: rightLabel(right) }))}
+              onChange={setPickRight}
+            />
             <button type="button" className="button" disabled={pick === ''} onClick={addPicked}>
               {t('share.add')}
             </button>

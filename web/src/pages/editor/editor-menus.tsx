@@ -13,6 +13,7 @@ import {
 } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { bindingLabel } from '../../actions/key-binding';
+import { Select } from '../../components/form/select';
 import { EDITOR_ACTIONS, type EditorActionSpec, MENUS } from './editor-actions';
 import '../../components/menu/menu.css';
 
@@ -182,23 +183,20 @@ export function EditorToolbar({ view, canWrite, run, may }: MenuProps) {
   return (
     <div className="editor-toolbar" role="toolbar" aria-label={t('toolbar')}>
       {canWrite ? (
-        <select
-          aria-label={t('blockType')}
-          value={activeBlock?.id ?? ''}
-          onChange={(event) => {
-            const action = blockActions.find((a) => a.id === event.target.value);
-            if (action) run(action);
-          }}
-          // The editor keeps its selection while the list is open.
-          onMouseDown={(event) => event.stopPropagation()}
-        >
-          {activeBlock ? null : <option value="" />}
-          {blockActions.map((action) => (
-            <option key={action.id} value={action.id} disabled={!isEnabled(action, view)}>
-              {t(action.title, action.titleOptions)}
-            </option>
-          ))}
-        </select>
+        <Select
+          className="editor-block-type"
+          label={t('blockType')}
+          hideLabel
+          value={activeBlock?.id ?? null}
+          // Where none of the styles is active (e.g. several kinds of block selected), none is shown.
+          placeholder=""
+          options={blockActions.map((action) => ({
+            value: action.id,
+            label: t(action.title, action.titleOptions),
+            disabled: !isEnabled(action, view),
+          }))}
+          onChange={(id) => runLater(blockActions, id, run)}
+        />
       ) : null}
       {buttons.map((action) => {
         const Icon = action.icon;

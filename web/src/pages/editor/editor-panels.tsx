@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { bindingLabel } from '../../actions/key-binding';
 import { IconButton } from '../../components/button/icon-button';
 import { Dialog } from '../../components/dialog/dialog';
+import { Select } from '../../components/form/select';
 import { EDITOR_ACTIONS } from './editor-actions';
 import { searchKey } from './editor-plugins';
 
@@ -60,8 +61,7 @@ export function SettingsDialog({ view, onClose }: PanelProps) {
   const names = useMemo(() => new Intl.DisplayNames([i18n.language], { type: 'language' }), [i18n.language]);
   const language = String(view.state.doc.attrs.language);
   const paper = String(view.state.doc.attrs.paper_size);
-  const languageId = useId();
-  const paperId = useId();
+  const languageHelpId = useId();
   const options = DOCUMENT_LANGUAGES.includes(language as (typeof DOCUMENT_LANGUAGES)[number])
     ? DOCUMENT_LANGUAGES
     : [language, ...DOCUMENT_LANGUAGES];
@@ -79,31 +79,25 @@ export function SettingsDialog({ view, onClose }: PanelProps) {
       }
     >
       <div className="editor-form">
-        <label htmlFor={languageId}>{t('settings.language')}</label>
-        <select
-          id={languageId}
+        <Select
+          label={t('settings.language')}
           value={language}
-          onChange={(event) => run(setLanguage(event.target.value)(view.state, view.dispatch))}
-        >
-          {options.map((tag) => (
-            <option key={tag} value={tag}>
-              {names.of(tag) ?? tag}
-            </option>
-          ))}
-        </select>
-        <p className="editor-help">{t('settings.languageHelp')}</p>
-        <label htmlFor={paperId}>{t('settings.paperSize')}</label>
-        <select
-          id={paperId}
-          value={paper}
-          onChange={(event) => run(setPaperSize(event.target.value as PaperSize)(view.state, view.dispatch))}
-        >
-          {PAPER_SIZES.map((size) => (
-            <option key={size} value={size}>
-              {size === 'A4' ? t('settings.a4') : t('settings.letter')}
-            </option>
-          ))}
-        </select>
+          options={options.map((tag) => ({ value: tag, label: names.of(tag) ?? tag }))}
+          describedBy={languageHelpId}
+          onChange={(tag) => run(setLanguage(tag)(view.state, view.dispatch))}
+        />
+        <p id={languageHelpId} className="editor-help">
+          {t('settings.languageHelp')}
+        </p>
+        <Select<PaperSize>
+          label={t('settings.paperSize')}
+          value={paper as PaperSize}
+          options={PAPER_SIZES.map((size) => ({
+            value: size,
+            label: size === 'A4' ? t('settings.a4') : t('settings.letter'),
+          }))}
+          onChange={(size) => run(setPaperSize(size)(view.state, view.dispatch))}
+        />
         {partToggles(view).map((part) => (
           <label key={part.id} className="editor-check">
             <input
@@ -224,7 +218,6 @@ export function LinkDialog({ view, onClose }: PanelProps) {
   const [error, setError] = useState('');
   const headings = outline(view.state.doc).filter((entry) => entry.id && entry.text);
   const hrefId = useId();
-  const headingId = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (view.state.selection.empty) {
@@ -275,20 +268,18 @@ export function LinkDialog({ view, onClose }: PanelProps) {
         />
         {headings.length ? (
           <>
-            <label htmlFor={headingId}>{t('link.heading')}</label>
-            <select
-              id={headingId}
+            <Select
+              label={t('link.heading')}
               value={href.startsWith('#') ? href : ''}
-              onChange={(event) => setHref(event.target.value)}
-            >
-              <option value="">{t('link.none')}</option>
-              {headings.map((entry) => (
-                <option key={entry.id} value={`#${entry.id}`}>
-                  {'\u2003'.repeat(entry.level - 1)}
-                  {entry.text}
-                </option>
-              ))}
-            </select>
+              options={[
+                { value: '', label: t('link.none') },
+                ...headings.map((entry) => ({
+                  value: `#${entry.id}`,
+                  label: `${'\u2003'.repeat(entry.level - 1)}${entry.text}`,
+                })),
+              ]}
+              onChange={setHref}
+            />
           </>
         ) : null}
         {error ? (

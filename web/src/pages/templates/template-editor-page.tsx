@@ -10,6 +10,7 @@ import {
 } from '@scriptorium/common/plugins/templates-api';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Select } from '../../components/form/select';
 import { MessagePage, Page } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ReorderList } from '../../plugins/shared/reorder-list';
@@ -172,18 +173,13 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
             />
             {readOnly ? null : (
               <div className="plugin-row">
-                <label htmlFor={`${formId}-kind`}>{t('addPartKind')}</label>
-                <select
-                  id={`${formId}-kind`}
+                <Select<PartKind>
+                  inline
+                  label={t('addPartKind')}
                   value={addKind}
-                  onChange={(event) => setAddKind(event.target.value as PartKind)}
-                >
-                  {PART_KINDS.map((kind) => (
-                    <option key={kind} value={kind}>
-                      {t(`kinds.${kind}`)}
-                    </option>
-                  ))}
-                </select>
+                  options={PART_KINDS.map((kind) => ({ value: kind, label: t(`kinds.${kind}`) }))}
+                  onChange={setAddKind}
+                />
                 <button
                   type="button"
                   className="button"
@@ -320,20 +316,13 @@ function ExportFiles({ templateId, files, readOnly, onChange }: ExportFilesProps
       </ul>
       {readOnly ? null : (
         <form className="plugin-fields" onSubmit={(event) => void upload(event)}>
-          <div className="plugin-field">
-            <label htmlFor={`${id}-kind`}>{t('files.kind')}</label>
-            <select
-              id={`${id}-kind`}
-              value={kind}
-              onChange={(event) => setKind(event.target.value as ExportFileKind)}
-            >
-              {EXPORT_FILE_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {k.toUpperCase()}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Select<ExportFileKind>
+            className="plugin-field"
+            label={t('files.kind')}
+            value={kind}
+            options={EXPORT_FILE_KINDS.map((k) => ({ value: k, label: k.toUpperCase() }))}
+            onChange={setKind}
+          />
           <div className="plugin-field">
             <label htmlFor={`${id}-name`}>{t('files.title')}</label>
             <input

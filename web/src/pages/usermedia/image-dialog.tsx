@@ -11,6 +11,7 @@ import { type DragEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CategoryChecks } from '../../components/categories-dialog/category-checks';
 import { Dialog } from '../../components/dialog/dialog';
+import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast';
 import { LICENCE_CHOICES, licenceLabel } from './licence-options';
 import { type ImageFields, saveErrorMessage, updateImage, uploadImage } from './usermedia-api';
@@ -304,20 +305,13 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
             onChange={(event) => setHolder(event.target.value)}
           />
         </div>
-        <div className="form-field">
-          <label htmlFor={`${formId}-licence`}>{t('fieldLicence')}</label>
-          <select
-            id={`${formId}-licence`}
-            value={licence}
-            onChange={(event) => setLicence(event.target.value as ImageLicence)}
-          >
-            {LICENCE_CHOICES.map((choice) => (
-              <option key={choice || 'none'} value={choice}>
-                {licenceLabel(choice, t)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Select<ImageLicence>
+          className="form-field"
+          label={t('fieldLicence')}
+          value={licence}
+          options={LICENCE_CHOICES.map((choice) => ({ value: choice, label: licenceLabel(choice, t) }))}
+          onChange={setLicence}
+        />
       </form>
     </Dialog>
   );

@@ -30,6 +30,7 @@ import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'rea
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../app/configuration/app-context';
 import { Dialog, DialogButtons } from '../../../components/dialog/dialog';
+import { Select } from '../../../components/form/select';
 import { loadLibrary, saveInChunks } from '../../bibliography/bibliography-api';
 import { CSL_STYLES } from '../../bibliography/csl/csl-assets';
 import { StyleFinder } from '../../bibliography/style-finder';
@@ -226,7 +227,6 @@ export function CitationDialog({
 }: DialogProps & { replace: { from: number; to: number } | null }) {
   const { t } = useTranslation('editor');
   const searchId = useId();
-  const formatId = useId();
   const existing = selectedNode(view.state, 'citation');
   const { userId, library, failed, add } = useLibrary();
   const [query, setQuery] = useState('');
@@ -422,15 +422,15 @@ export function CitationDialog({
             ))}
           </fieldset>
         ) : null}
-        <label htmlFor={formatId}>{t('academic.citation.format')}</label>
-        <select
-          id={formatId}
+        <Select<CitationFormat>
+          label={t('academic.citation.format')}
           value={format}
-          onChange={(event) => setFormat(event.target.value as CitationFormat)}
-        >
-          <option value="autocite">{t('academic.citation.autocite')}</option>
-          <option value="textcite">{t('academic.citation.textcite')}</option>
-        </select>
+          options={[
+            { value: 'autocite', label: t('academic.citation.autocite') },
+            { value: 'textcite', label: t('academic.citation.textcite') },
+          ]}
+          onChange={setFormat}
+        />
       </form>
     </Dialog>
   );
@@ -483,10 +483,6 @@ export function FigureDialog({ view, onClose }: DialogProps) {
   const ids = {
     search: useId(),
     caption: useId(),
-    category: useId(),
-    aligned: useId(),
-    width: useId(),
-    filter: useId(),
   };
 
   useEffect(() => {
@@ -539,26 +535,24 @@ export function FigureDialog({ view, onClose }: DialogProps) {
     >
       <form id={`${ids.search}-form`} className="editor-form academic-figure" onSubmit={submit}>
         <div className="academic-figure-filters">
-          <label htmlFor={ids.search}>{t('academic.figure.search')}</label>
-          <input
-            id={ids.search}
-            type="search"
-            value={query}
-            onChange={(event) => setQuery(event.target.value)}
+          <div className="editor-field">
+            <label htmlFor={ids.search}>{t('academic.figure.search')}</label>
+            <input
+              id={ids.search}
+              type="search"
+              value={query}
+              onChange={(event) => setQuery(event.target.value)}
+            />
+          </div>
+          <Select
+            label={t('academic.figure.library')}
+            value={String(category)}
+            options={[
+              { value: '0', label: t('academic.figure.allCategories') },
+              ...categories.map((cat) => ({ value: String(cat.id), label: cat.category_title })),
+            ]}
+            onChange={(value) => setCategory(Number(value))}
           />
-          <label htmlFor={ids.filter}>{t('academic.figure.library')}</label>
-          <select
-            id={ids.filter}
-            value={category}
-            onChange={(event) => setCategory(Number(event.target.value))}
-          >
-            <option value={0}>{t('academic.figure.allCategories')}</option>
-            {categories.map((cat) => (
-              <option key={cat.id} value={cat.id}>
-                {cat.category_title}
-              </option>
-            ))}
-          </select>
         </div>
         {failed ? <p role="alert">{t('academic.figure.failed')}</p> : null}
         {images && !images.length ? <p>{t('academic.figure.empty')}</p> : null}
@@ -606,38 +600,27 @@ export function FigureDialog({ view, onClose }: DialogProps) {
         <label htmlFor={ids.caption}>{t('academic.figure.caption')}</label>
         <input id={ids.caption} value={caption} onChange={(event) => setCaption(event.target.value)} />
         <div className="academic-figure-options">
-          <label htmlFor={ids.category}>{t('academic.figure.category')}</label>
-          <select
-            id={ids.category}
+          <Select<FigureCategory>
+            label={t('academic.figure.category')}
             value={figureCategory}
-            onChange={(event) => setFigureCategory(event.target.value as FigureCategory)}
-          >
-            {FIGURE_CATEGORIES.filter((c) => c !== 'equation').map((c) => (
-              <option key={c} value={c}>
-                {t(`academic.category.${c}`)}
-              </option>
-            ))}
-          </select>
-          <label htmlFor={ids.aligned}>{t('academic.figure.aligned')}</label>
-          <select
-            id={ids.aligned}
+            options={FIGURE_CATEGORIES.filter((c) => c !== 'equation').map((c) => ({
+              value: c,
+              label: t(`academic.category.${c}`),
+            }))}
+            onChange={setFigureCategory}
+          />
+          <Select<FigureAlignment>
+            label={t('academic.figure.aligned')}
             value={aligned}
-            onChange={(event) => setAligned(event.target.value as FigureAlignment)}
-          >
-            {FIGURE_ALIGNMENTS.map((a) => (
-              <option key={a} value={a}>
-                {t(`academic.align.${a}`)}
-              </option>
-            ))}
-          </select>
-          <label htmlFor={ids.width}>{t('academic.figure.width')}</label>
-          <select id={ids.width} value={width} onChange={(event) => setWidth(Number(event.target.value))}>
-            {[25, 50, 75, 100].map((w) => (
-              <option key={w} value={w}>
-                {w} %
-              </option>
-            ))}
-          </select>
+            options={FIGURE_ALIGNMENTS.map((a) => ({ value: a, label: t(`academic.align.${a}`) }))}
+            onChange={setAligned}
+          />
+          <Select
+            label={t('academic.figure.width')}
+            value={String(width)}
+            options={[25, 50, 75, 100].map((w) => ({ value: String(w), label: `${w} %` }))}
+            onChange={(value) => setWidth(Number(value))}
+          />
         </div>
       </form>
     </Dialog>
@@ -721,7 +704,6 @@ export function TableCaptionDialog({ view, onClose }: DialogProps) {
 /** The document's citation style: the common ones, or any of the catalogue by search. */
 export function CitationStyleDialog({ view, onClose }: DialogProps) {
   const { t } = useTranslation('editor');
-  const id = useId();
   const [style, setStyle] = useState(String(view.state.doc.attrs.citationstyle));
   const choose = (value: string) => {
     setStyle(value);
@@ -740,15 +722,15 @@ export function CitationStyleDialog({ view, onClose }: DialogProps) {
       }
     >
       <div className="editor-form">
-        <label htmlFor={id}>{t('academic.style.style')}</label>
-        <select id={id} value={style} onChange={(event) => choose(event.target.value)}>
-          {listed ? null : <option value={style}>{style}</option>}
-          {CSL_STYLES.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.label}
-            </option>
-          ))}
-        </select>
+        <Select
+          label={t('academic.style.style')}
+          value={style}
+          options={[
+            ...(listed ? [] : [{ value: style, label: style }]),
+            ...CSL_STYLES.map((s) => ({ value: s.id, label: s.label })),
+          ]}
+          onChange={choose}
+        />
         <StyleFinder onChoose={(found) => choose(found.id)} />
       </div>
     </Dialog>

@@ -10,6 +10,7 @@ import { TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { type FormEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Select } from '../../../components/form/select';
 import { reviewIndexOf } from './review-plugin';
 import type { ReviewAnswer, ReviewStore } from './review-store';
 import './review.css';
@@ -258,21 +259,16 @@ export function ReviewMargin(props: ReviewMarginProps) {
         </label>
         {rights.decide && changes.length ? (
           <div className="review-decide-all">
-            <label>
-              <span className="visually-hidden">{t('author')}</span>
-              <select
-                aria-label={t('author')}
-                value={String(author)}
-                onChange={(e) => setAuthor(e.target.value === 'all' ? 'all' : Number(e.target.value))}
-              >
-                <option value="all">{t('allAuthors')}</option>
-                {authors.map(([id, name]) => (
-                  <option key={id} value={id}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <Select
+              label={t('author')}
+              hideLabel
+              value={String(author)}
+              options={[
+                { value: 'all', label: t('allAuthors') },
+                ...authors.map(([id, name]) => ({ value: String(id), label: name })),
+              ]}
+              onChange={(value) => setAuthor(value === 'all' ? 'all' : Number(value))}
+            />
             <button type="button" className="button" onClick={() => decide(selected, true)}>
               {t('acceptAll')}
             </button>
@@ -571,29 +567,29 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
             </div>
           </form>
           {store.people.length > 1 ? (
-            <label className="review-assign">
-              {t('assign')}{' '}
-              <select
-                value={thread.assigned ?? ''}
-                onChange={(e) =>
-                  void send(
-                    props,
-                    store.request({
-                      type: 'thread_assign',
-                      thread: thread.id,
-                      user: e.target.value ? Number(e.target.value) : null,
-                    }),
-                  )
-                }
-              >
-                <option value="">{t('nobody')}</option>
-                {store.people.map((person) => (
-                  <option key={person.id} value={person.id}>
-                    {person.name || person.username}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <Select
+              className="review-assign"
+              inline
+              label={t('assign')}
+              value={thread.assigned === null ? '' : String(thread.assigned)}
+              options={[
+                { value: '', label: t('nobody') },
+                ...store.people.map((person) => ({
+                  value: String(person.id),
+                  label: person.name || person.username,
+                })),
+              ]}
+              onChange={(value) =>
+                void send(
+                  props,
+                  store.request({
+                    type: 'thread_assign',
+                    thread: thread.id,
+                    user: value ? Number(value) : null,
+                  }),
+                )
+              }
+            />
           ) : null}
         </>
       ) : null}
