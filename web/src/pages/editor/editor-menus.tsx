@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { Check, ChevronRight } from 'lucide-react';
 import type { EditorView } from 'prosemirror-view';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import {
   Button,
   Menu,
@@ -170,16 +170,63 @@ const BLOCK_TYPES = [
   'editor.codeBlock',
 ];
 
-/** The toolbar: text style, then the actions that have an icon. */
+const BLOCK_ACTIONS = EDITOR_ACTIONS.filter((action) => BLOCK_TYPES.includes(action.id));
+
+/**
+ * The toolbar: text style, then the actions that have an icon. A keystroke asks each button's
+ * command whether it is enabled and pressed; the buttons are drawn again (and their labels
+ * translated) only when one of those answers changed.
+ */
 export function EditorToolbar({ view, canWrite, run, may }: MenuProps) {
-  const { t } = useTranslation('editor');
   // Someone who cannot write gets a toolbar only for commenting (read rights: no editing tools).
-  const buttons = EDITOR_ACTIONS.filter(
-    (action) => action.icon && (may ? may(action) : true) && (canWrite || action.need === 'comment'),
+  const buttons = useMemo(
+    () =>
+      EDITOR_ACTIONS.filter(
+        (action) => action.icon && (may ? may(action) : true) && (canWrite || action.need === 'comment'),
+      ),
+    [may, canWrite],
   );
   if (!canWrite && buttons.length === 0) return null;
-  const blockActions = EDITOR_ACTIONS.filter((action) => BLOCK_TYPES.includes(action.id));
-  const activeBlock = blockActions.find((action) => action.active?.(view.state));
+  const state = view.state;
+  return (
+    <ToolbarButtons
+      buttons={buttons}
+      canWrite={canWrite}
+      run={run}
+      activeBlock={BLOCK_ACTIONS.find((action) => action.active?.(state))?.id ?? null}
+      disabledBlocks={BLOCK_ACTIONS.filter((action) => !isEnabled(action, view))
+        .map((action) => action.id)
+        .join(' ')}
+      pressed={buttons.map((action) => (action.active?.(state) ? '1' : '0')).join('')}
+      enabled={buttons.map((action) => (isEnabled(action, view) ? '1' : '0')).join('')}
+    />
+  );
+}
+
+interface ToolbarButtonsProps {
+  buttons: readonly EditorActionSpec[];
+  canWrite: boolean;
+  run: MenuProps['run'];
+  activeBlock: string | null;
+  /** Ids of the text styles that cannot be applied here, space-separated. */
+  disabledBlocks: string;
+  /** Per button, '1' when pressed (bold text under the caret...). */
+  pressed: string;
+  /** Per button, '1' when its command can run here. */
+  enabled: string;
+}
+
+const ToolbarButtons = memo(function ToolbarButtons({
+  buttons,
+  canWrite,
+  run,
+  activeBlock,
+  disabledBlocks,
+  pressed,
+  enabled,
+}: ToolbarButtonsProps) {
+  const { t } = useTranslation('editor');
+  const disabled = new Set(disabledBlocks.split(' '));
   return (
     <div className="editor-toolbar" role="toolbar" aria-label={t('toolbar')}>
       {canWrite ? (
@@ -187,21 +234,19 @@ export function EditorToolbar({ view, canWrite, run, may }: MenuProps) {
           className="editor-block-type"
           label={t('blockType')}
           hideLabel
-          value={activeBlock?.id ?? null}
+          value={activeBlock}
           // Where none of the styles is active (e.g. several kinds of block selected), none is shown.
           placeholder=""
-          options={blockActions.map((action) => ({
+          options={BLOCK_ACTIONS.map((action) => ({
             value: action.id,
             label: t(action.title, action.titleOptions),
-            disabled: !isEnabled(action, view),
+            disabled: disabled.has(action.id),
           }))}
-          onChange={(id) => runLater(blockActions, id, run)}
+          onChange={(id) => runLater(BLOCK_ACTIONS, id, run)}
         />
       ) : null}
-      {buttons.map((action) => {
+      {buttons.map((action, index) => {
         const Icon = action.icon;
-        const active = action.active?.(view.state);
-        const enabled = isEnabled(action, view);
         return (
           <button
             key={action.id}
@@ -210,8 +255,8 @@ export function EditorToolbar({ view, canWrite, run, may }: MenuProps) {
             title={actionTooltip(action, t)}
             aria-label={t(action.title, action.titleOptions)}
             aria-keyshortcuts={action.keys ? action.keys.replace('Mod', 'Control') : undefined}
-            aria-pressed={action.active ? Boolean(active) : undefined}
-            disabled={!enabled}
+            aria-pressed={action.active ? pressed[index] === '1' : undefined}
+            disabled={enabled[index] !== '1'}
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => run(action)}
           >
@@ -221,4 +266,4 @@ export function EditorToolbar({ view, canWrite, run, may }: MenuProps) {
       })}
     </div>
   );
-}
+});
