@@ -40,15 +40,20 @@ export function useActionRegistry(): ActionRegistry {
 export function useActions(actions: readonly Action[]): void {
   const registry = useActionRegistry();
   const registration = useRef<Registration | null>(null);
+  const registered = useRef<readonly Action[] | null>(null);
   useLayoutEffect(() => {
     const handle = registry.register();
     registration.current = handle;
+    registered.current = null;
     return () => {
       registration.current = null;
       handle.dispose();
     };
   }, [registry]);
   useLayoutEffect(() => {
+    // The same array as last time (memoised, as the editor's on every keystroke): nothing to check.
+    if (registered.current === actions) return;
+    registered.current = actions;
     registration.current?.update(actions);
   });
 }
