@@ -275,7 +275,56 @@ test('a tab closed offline: reopened online, its queued text is sent', async ({ 
   await context.close();
 });
 
-test('an offline change the merge cannot place is reported and the offline version can be read', async ({
+test("a large divergence: the offline work is shown as suggestions on the co-author's version, and accepted", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const annContext = await browser.newContext();
+  const bobContext = await browser.newContext();
+  const { annPage, bobPage, id } = await sharedWithBob(annContext, bobContext);
+  await annPage.goto(`/document/${id}`);
+  await bobPage.goto(`/document/${id}`);
+  await body(annPage).click();
+  await annPage.keyboard.type('Middle.');
+  await saved(annPage);
+  await expect(body(bobPage)).toHaveText('Middle.');
+
+  await annContext.setOffline(true);
+  await expect(annPage.getByText(KEPT)).toBeVisible();
+  // More than 50 steps on each side that cannot fold: Ann writes at both ends by turns.
+  await body(annPage).click();
+  for (let i = 0; i < 30; i++) {
+    await annPage.keyboard.press('Home');
+    await annPage.keyboard.type('a');
+    await annPage.keyboard.press('End');
+    await annPage.keyboard.type('z');
+  }
+  await body(bobPage).click();
+  await bobPage.keyboard.press('End');
+  await bobPage.keyboard.type(' bob'.repeat(15));
+  await saved(bobPage);
+
+  await annContext.setOffline(false);
+  await expect(annPage.getByTestId('editor-merge-notice')).toContainText(
+    'are shown as suggestions on top of',
+  );
+  await saved(annPage);
+  for (const page of [annPage, bobPage]) {
+    await expect(body(page)).toHaveText(`${'a'.repeat(30)}Middle.${' bob'.repeat(15)}${'z'.repeat(30)}`);
+    await expect
+      .poll(async () => (await body(page).locator('.insertion').allTextContents()).join(''))
+      .toBe(`${'a'.repeat(30)}${'z'.repeat(30)}`);
+  }
+  // Bob, a writer, accepts them all: plain text for both.
+  await bobPage.getByRole('button', { name: 'Accept all', exact: true }).click();
+  await saved(bobPage);
+  await expect(body(annPage).locator('.insertion')).toHaveCount(0);
+  await expect(body(annPage)).toHaveText(`${'a'.repeat(30)}Middle.${' bob'.repeat(15)}${'z'.repeat(30)}`);
+  await annContext.close();
+  await bobContext.close();
+});
+
+test('an offline change the merge cannot place is suggested again, and the offline version can be read', async ({
   browser,
 }) => {
   test.setTimeout(60_000);
@@ -304,8 +353,21 @@ test('an offline change the merge cannot place is reported and the offline versi
 
   await annContext.setOffline(false);
   const notice = annPage.getByTestId('editor-merge-notice');
-  await expect(notice).toContainText('could not be placed in the current version');
+  await expect(notice).toContainText(
+    'could not be placed in the current version: the text it changed is suggested again where it stood.',
+  );
   await saved(annPage);
+  // Not dropped: Ann's bold sentence stands again as her suggestion, for both of them.
+  for (const page of [annPage, bobPage]) {
+    await expect(body(page).locator('.insertion')).toHaveText('Shared sentence.');
+    await expect(body(page).locator('strong')).toHaveText('Shared sentence.');
+  }
+  // Bob rejects it: his deletion stands.
+  await bobPage
+    .locator('.review-card', { hasText: 'inserted text' })
+    .getByRole('button', { name: 'Reject' })
+    .click();
+  await saved(bobPage);
   await expect(body(annPage)).toHaveText('');
   await notice.getByRole('button', { name: 'Show my offline version' }).click();
   await expect(annPage.getByRole('dialog', { name: 'Your offline version' })).toContainText(

@@ -16,7 +16,7 @@ import {
   ReplaceAroundStep,
   ReplaceStep,
   type Step,
-  type Transform,
+  Transform,
 } from 'prosemirror-transform';
 import { COMMENT_MARK, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './review-marks';
 import { FORMAT_MARKS } from './schema';
@@ -340,6 +340,68 @@ function trackStep(tr: Transform, step: Step, user: Reviewer, now: number): bool
 }
 
 /**
+ * Records `steps` (each made on the document the one before it left) on `out` as suggestions.
+ * A step that cannot be a suggestion makes the whole chain fail (null), or with `makeRest` is made
+ * as it is. Returns the mapping from the chain's document into `out`'s.
+ */
+function trackChain(
+  out: Transform,
+  steps: readonly Step[],
+  user: Reviewer,
+  now: number,
+  makeRest: boolean,
+  failed: number[] = [],
+): Mapping | null {
+  let mapping = new Mapping();
+  for (let index = 0; index < steps.length; index++) {
+    const step = steps[index];
+    const mapped = step.map(mapping);
+    const before = out.steps.length;
+    if (mapped) {
+      // Tried on a copy: a step refused half-way must leave nothing behind.
+      const attempt = new Transform(out.doc);
+      if (trackStep(attempt, mapped, user, now)) for (const made of attempt.steps) out.step(made);
+      else if (!makeRest) return null;
+      else if (out.maybeStep(mapped).failed) failed.push(index);
+    } else failed.push(index);
+    const next = new Mapping();
+    next.appendMap(step.getMap().invert());
+    next.appendMapping(mapping);
+    for (let j = before; j < out.steps.length; j++) next.appendMap(out.steps[j].getMap());
+    mapping = next;
+  }
+  return mapping;
+}
+
+/**
+ * Our own steps, made on another version of the document (offline work after a large divergence,
+ * issue 20), as suggestions on `out`: what cannot be a suggestion (a table, a list) is made as it
+ * is. Returns the mapping from the steps' document into `out`'s and the indexes of the steps that
+ * no longer applied.
+ */
+export function suggestSteps(
+  out: Transform,
+  steps: readonly Step[],
+  user: Reviewer,
+  now = Date.now(),
+): { mapping: Mapping; failed: number[] } {
+  const failed: number[] = [];
+  const mapping = trackChain(out, steps, user, now, true, failed) ?? new Mapping();
+  return { mapping, failed };
+}
+
+/** Suggests inline content at `at` (a position in a textblock) as the user's insertion. */
+export function suggestInsertion(
+  tr: Transform,
+  at: number,
+  content: Fragment,
+  user: Reviewer,
+  now = Date.now(),
+): boolean {
+  return trackInsertion(tr, at, content, user, now);
+}
+
+/**
  * The tracked version of a local transaction in suggestion mode, or null when it cannot be
  * recorded as a suggestion (it must then not be applied). Transactions that do not change the
  * document, or carry UNTRACKED, come back unchanged.
@@ -352,19 +414,8 @@ export function trackTransaction(
 ): Transaction | null {
   if (!tr.docChanged || tr.getMeta(UNTRACKED)) return tr;
   const out = state.tr;
-  // Maps positions of the original transaction's current document into `out`'s.
-  let mapping = new Mapping();
-  for (let index = 0; index < tr.steps.length; index++) {
-    const step = tr.steps[index];
-    const mapped = step.map(mapping);
-    const before = out.steps.length;
-    if (mapped && !trackStep(out, mapped, user, now)) return null;
-    const next = new Mapping();
-    next.appendMap(step.getMap().invert());
-    next.appendMapping(mapping);
-    for (let j = before; j < out.steps.length; j++) next.appendMap(out.steps[j].getMap());
-    mapping = next;
-  }
+  const mapping = trackChain(out, tr.steps, user, now, false);
+  if (!mapping) return null;
   // Backspace leaves the caret before the text it marked, Delete and typing after it.
   const first = tr.steps[0];
   const backward =

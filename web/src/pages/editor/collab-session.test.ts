@@ -1,5 +1,6 @@
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import { decideChanges, type Reviewer, trackedChanges } from '@scriptorium/common/editor/track-changes';
 import type {
   DocumentClientMessage,
   DocumentServerMessage,
@@ -39,6 +40,7 @@ class Authority {
     id: string,
     onRefused?: (reason: RejectReason) => void,
     onDivergence?: (divergence: Divergence) => void,
+    author?: Reviewer,
   ): CollabSession {
     const session = new CollabSession({
       send: (message) => this.receive(id, message),
@@ -47,6 +49,7 @@ class Authority {
       schedule: () => {},
       onRefused,
       onDivergence,
+      author: author && (() => author),
     });
     this.connect(id, session);
     return session;
@@ -537,6 +540,88 @@ describe('offline editing', () => {
     expect(divergences).toHaveLength(1);
     expect(divergences[0].dropped).toBe(1);
     expect(JSON.stringify(divergences[0].offline)).toContain('"text":"shared"');
+  });
+
+  const ANN: Reviewer = { id: 7, username: 'Ann Offline' };
+
+  /** The texts of the tracked changes of one kind in a document, in order. */
+  const changed = (doc: PMNode, type: string) =>
+    trackedChanges(doc)
+      .filter((change) => change.type === type && change.user === ANN.id)
+      .map((change) => doc.textBetween(change.from, change.to));
+
+  it("a large divergence lays the offline work on the co-authors' version as suggestions", () => {
+    const server = new Authority();
+    const divergences: Divergence[] = [];
+    const ann = server.join('ann-session', undefined, (d) => divergences.push(d), ANN);
+    const bob = server.join('bob-session');
+    server.settle();
+    type(ann, 'Kept. Gone.', bodyTextStart(ann.state!.doc));
+    server.settle();
+    server.disconnect('ann-session');
+    // Ann writes in two places by turns and deletes a word; Bob writes meanwhile.
+    const gone = bodyTextStart(ann.state!.doc) + 'Kept. '.length;
+    ann.apply(ann.state!.tr.delete(gone, gone + 'Gone.'.length));
+    for (let i = 0; i < LARGE_DIVERGENCE + 10; i++)
+      type(ann, `a${i}.`, bodyTextStart(ann.state!.doc, i % 2 ? 'body' : 'abstract'));
+    for (let i = 0; i < LARGE_DIVERGENCE + 10; i++) {
+      type(bob, `b${i}`, bodyTextStart(bob.state!.doc));
+      server.settle();
+    }
+    server.connect('ann-session', ann);
+    server.settle();
+    expect(divergences).toHaveLength(1);
+    expect(divergences[0]).toMatchObject({ suggested: true, dropped: 0 });
+    expect(ann.unconfirmed).toBe(0);
+    expect(ann.state!.doc.eq(server.doc)).toBe(true);
+    expect(bob.state!.doc.eq(server.doc)).toBe(true);
+    // Bob's text is plain; each of Ann's is her insertion, her deleted word is kept, marked.
+    const inserted = changed(server.doc, 'insertion').join('');
+    for (let i = 0; i < LARGE_DIVERGENCE + 10; i++) {
+      expect(inserted).toContain(`a${i}.`);
+      expect(inserted).not.toContain(`b${i}`);
+      expect(server.doc.textContent).toContain(`b${i}`);
+    }
+    expect(changed(server.doc, 'deletion')).toEqual(['Gone.']);
+    // Accepting everything gives what a plain merge gives.
+    const tr = bob.state!.tr;
+    decideChanges(tr, trackedChanges(tr.doc), true);
+    expect(trackedChanges(tr.doc)).toEqual([]);
+    expect(tr.doc.textContent).not.toContain('Gone.');
+    for (let i = 0; i < LARGE_DIVERGENCE + 10; i++) expect(tr.doc.textContent).toContain(`a${i}.`);
+  });
+
+  it('an offline change whose text the co-authors deleted is suggested again where it stood', () => {
+    const server = new Authority();
+    const divergences: Divergence[] = [];
+    const ann = server.join('ann-session', undefined, (d) => divergences.push(d), ANN);
+    const bob = server.join('bob-session');
+    server.settle();
+    const start = bodyTextStart(ann.state!.doc);
+    type(ann, 'Before. shared text', start);
+    server.settle();
+    server.disconnect('ann-session');
+    // Ann bolds a word and then italicises it offline; Bob deletes the sentence meanwhile.
+    const word = start + 'Before. '.length;
+    ann.apply(ann.state!.tr.addMark(word, word + 6, schema.marks.strong.create()));
+    ann.apply(ann.state!.tr.addMark(word, word + 6, schema.marks.em.create()));
+    bob.apply(bob.state!.tr.delete(word, word + 11));
+    server.settle();
+    server.connect('ann-session', ann);
+    server.settle();
+    expect(divergences).toHaveLength(1);
+    expect(divergences[0]).toMatchObject({ suggested: true, dropped: 2 });
+    expect(JSON.stringify(divergences[0].offline)).toContain('"text":"shared"');
+    expect(ann.state!.doc.eq(server.doc)).toBe(true);
+    // Once, with Ann's formatting, as her insertion after what Bob left.
+    expect(server.doc.lastChild!.textContent).toBe('Before. shared');
+    expect(changed(server.doc, 'insertion')).toEqual(['shared']);
+    const restored = server.doc.nodeAt(word)!;
+    expect(restored.marks.map((mark) => mark.type.name).sort()).toEqual(['em', 'insertion', 'strong']);
+    // Rejecting it leaves Bob's version.
+    const tr = bob.state!.tr;
+    decideChanges(tr, trackedChanges(tr.doc), false);
+    expect(tr.doc.lastChild!.textContent).toBe('Before. ');
   });
 
   it('sends a long queue in diffs the server accepts (at most 500 steps each)', () => {

@@ -1,4 +1,5 @@
 import { schema } from '@scriptorium/common/editor/schema';
+import type { Reviewer } from '@scriptorium/common/editor/track-changes';
 import type {
   ConfirmDiffMessage,
   DocDataMessage,
@@ -10,9 +11,10 @@ import type {
 } from '@scriptorium/common/ws/document-messages';
 import { collab, getVersion, receiveTransaction, sendableSteps } from 'prosemirror-collab';
 import { Node as PMNode } from 'prosemirror-model';
-import { EditorState, type Plugin, Selection, type Transaction } from 'prosemirror-state';
+import { EditorState, type Plugin, Selection, TextSelection, type Transaction } from 'prosemirror-state';
 import { Step, type StepMap } from 'prosemirror-transform';
 import { compressSteps } from '../../offline/compress-steps';
+import { rebaseOffline, suggestOfflineWork } from './offline-suggestions';
 
 /**
  * The client half of the prosemirror-collab protocol over the document socket, without the view:
@@ -47,6 +49,11 @@ export interface CollabSessionOptions {
   onDivergence?(divergence: Divergence): void;
   /** Fold the queue before a catch-up rebase (default); off only to measure without it (bench/offline.ts). */
   compress?: boolean;
+  /**
+   * Who we are in tracked changes: with it, a large divergence lays our offline work on the
+   * co-authors' version as our suggestions (offline-suggestions.ts) instead of merging it.
+   */
+  author?(): Reviewer | null;
 }
 
 /** What a session keeps across reloads and closed tabs (the offline queue, IndexedDB). */
@@ -75,8 +82,13 @@ export interface Divergence {
   /** Steps of the co-authors merged, and ours (after compression) rebased over them. */
   remote: number;
   local: number;
-  /** Our steps the rebase could not place: their text lives on in `offline` only. */
+  /**
+   * Our steps the rebase could not place: their text lives on in `offline`, and is suggested again
+   * where it stood when `suggested`.
+   */
   dropped: number;
+  /** Our offline work was laid on the co-authors' version as suggestions to accept or reject. */
+  suggested: boolean;
 }
 
 /** "More than 50 steps on each side" is a large divergence (issue 20). */
@@ -337,7 +349,13 @@ export class CollabSession {
       this.compressQueue();
       const local = this.unconfirmed;
       if (steps.length && local)
-        divergence = { offline: this.state.doc.toJSON(), remote: steps.length, local, dropped: 0 };
+        divergence = {
+          offline: this.state.doc.toJSON(),
+          remote: steps.length,
+          local,
+          dropped: 0,
+          suggested: false,
+        };
       if (!steps.length) {
         this.flush();
         this.options.onChange();
@@ -345,6 +363,7 @@ export class CollabSession {
       }
     }
     this.advanceConfirmed(steps);
+    if (divergence && this.suggestDivergence(divergence, steps)) return;
     const from = getVersion(this.state);
     const before = this.unconfirmed;
     const tr = receiveTransaction(this.state, steps, cids, { mapSelectionBackward: true });
@@ -464,6 +483,47 @@ export class CollabSession {
     tr.setMeta('addToHistory', false);
     this.sent.clear();
     this.state = base.apply(tr);
+  }
+
+  /**
+   * After the co-authors' `remote` steps (already confirmed) and a large divergence, or one the
+   * rebase cannot wholly place: starts again from their version with our offline work on top as
+   * our suggestions. False when it does not apply (small, or nobody to suggest as): merge then.
+   */
+  private suggestDivergence(divergence: Divergence, remote: readonly Step[]): boolean {
+    const author = this.options.author?.();
+    const state = this.state;
+    const sendable = state && sendableSteps(state);
+    if (!author || !state || !sendable || !this.confirmedDoc) return false;
+    const rebase = rebaseOffline(state.doc, sendable.steps, remote, this.confirmedDoc);
+    const large = divergence.remote > LARGE_DIVERGENCE && divergence.local > LARGE_DIVERGENCE;
+    if (!large && !rebase.dropped) return false;
+    const base = EditorState.create({
+      doc: this.confirmedDoc,
+      plugins: [
+        ...this.options.plugins(this.clientId),
+        collab({ version: sendable.version + remote.length, clientID: this.clientId }),
+      ],
+    });
+    const tr = base.tr;
+    const head = suggestOfflineWork(tr, rebase, author, state.selection.head);
+    tr.setSelection(TextSelection.near(tr.doc.resolve(head)));
+    tr.setMeta('addToHistory', false);
+    // Every diff we sent is in the catch-up's answer or never will be (see catchUpAsked).
+    this.sent.clear();
+    this.inFlight = null;
+    this.state = base.apply(tr);
+    this.remember(
+      sendable.version,
+      remote.map((step) => step.getMap()),
+    );
+    // Their carets were placed in our offline document: they come again with the next move.
+    this.carets.clear();
+    this.options.onDivergence?.({ ...divergence, dropped: rebase.dropped, suggested: true });
+    this.applyWaitingCarets();
+    this.flush();
+    this.options.onChange();
+    return true;
   }
 
   /** A new confirmed document, not derived from the saved one by steps. */

@@ -1,4 +1,5 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
+import type { Reviewer } from '@scriptorium/common/editor/track-changes';
 import {
   DOCUMENT_SERVER_APP_SCHEMAS,
   type DocumentClientMessage,
@@ -36,6 +37,8 @@ export interface DocumentConnectionOptions {
   username?: string;
   /** See CollabSessionOptions.compress. */
   compress?: boolean;
+  /** See CollabSessionOptions.author. */
+  author?(): Reviewer | null;
 }
 
 /** The client id of the server's own steps when a revision is restored. */
@@ -93,6 +96,7 @@ export class DocumentConnection {
       },
       onDivergence: (divergence) => this.diverged(divergence),
       compress: options.compress,
+      author: options.author,
     });
     this.review = new ReviewStore((message) => {
       this.send(message);

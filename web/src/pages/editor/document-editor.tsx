@@ -5,6 +5,7 @@ import { documentTitle } from '@scriptorium/common/editor/templates';
 import { countDocument } from '@scriptorium/common/editor/text-stats';
 import {
   newThreadId,
+  type Reviewer,
   reviewStepAllowed,
   trackTransaction,
   UNTRACKED,
@@ -87,6 +88,8 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const labels = useRef<(key: string) => string>((key) => key);
   labels.current = (key) => t(key);
   const caretsRef = useRef<CaretInfo[]>([]);
+  // Who our offline work is suggested as after a large divergence (issue 20).
+  const reviewerRef = useRef<Reviewer | null>(null);
   const canWriteRef = useRef(false);
   // Review (issue 18): the comment being written, the thread in focus, a passing notice.
   const [pending, setPending] = useState<PendingComment | null>(null);
@@ -110,6 +113,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         wsUrlBase: configuration.ws_url_base,
         createSocket,
         username: user?.username,
+        author: () => reviewerRef.current,
         plugins: () => [
           ...editorPlugins({ carets: () => caretsRef.current, label: (key) => labels.current(key) }),
           ...academicPlugins({
@@ -156,6 +160,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     id: user?.id ?? 0,
     username: user ? `${user.first_name} ${user.last_name}`.trim() || user.username : '',
   };
+  reviewerRef.current = user ? reviewer : null;
 
   // Carets of others, with the participants' names and colours.
   caretsRef.current = [...session.carets.values()].map((caret) => {

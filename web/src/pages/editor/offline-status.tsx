@@ -25,7 +25,8 @@ function textBlocks(json: unknown): string[] {
 /**
  * What the editor says about offline work: the cached-version notice while the document comes
  * from this device's queue, that changes are kept here while offline, and after a large or lossy
- * merge of offline work, a notice with the user's offline version to read and copy from.
+ * merge of offline work, a notice (the work is shown as the user's suggestions) with the user's
+ * offline version to read and copy from.
  */
 export function OfflineEditorStatus({ connection }: { connection: DocumentConnection }) {
   const { t } = useTranslation('editor');
@@ -43,8 +44,15 @@ export function OfflineEditorStatus({ connection }: { connection: DocumentConnec
       {divergence ? (
         <div className="editor-merge-notice" data-testid="editor-merge-notice">
           <p>
-            {t('offline.merged', { remote: divergence.remote, local: divergence.local })}{' '}
-            {divergence.dropped ? t('offline.dropped', { count: divergence.dropped }) : null}
+            {t(divergence.suggested ? 'offline.suggested' : 'offline.merged', {
+              remote: divergence.remote,
+              local: divergence.local,
+            })}{' '}
+            {divergence.dropped
+              ? t(divergence.suggested ? 'offline.restored' : 'offline.dropped', {
+                  count: divergence.dropped,
+                })
+              : null}
           </p>
           <button type="button" onClick={() => setShowCopy(true)}>
             {t('offline.show')}
