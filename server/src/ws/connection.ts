@@ -9,6 +9,8 @@ import type { ConnectionRegistry, RegisteredConnection } from './registry';
 export const CLOSE_NORMAL = 1000;
 export const CLOSE_UNSUPPORTED_DATA = 1003;
 export const CLOSE_POLICY_VIOLATION = 1008;
+/** The server is stopping: the client reconnects as after any other loss. */
+export const CLOSE_GOING_AWAY = 1001;
 
 export interface ConnectionOptions {
   userId: number;

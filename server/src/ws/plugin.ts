@@ -2,14 +2,14 @@ import type net from 'node:net';
 import fastifyWebsocket from '@fastify/websocket';
 import { type AppMessage, MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
 import type { TransportTiming } from '@scriptorium/common/ws/timing';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context';
 import { originAllowed } from '../http/origin';
 import { userFromCookieHeader } from '../http/session';
 import type { UserRow } from '../modules/user/queries';
 import { type BaseEndpointExtension, createBaseEndpoint } from './base-endpoint';
-import { CLOSE_POLICY_VIOLATION, ServerConnection } from './connection';
+import { CLOSE_GOING_AWAY, CLOSE_POLICY_VIOLATION, ServerConnection } from './connection';
 import { closeControlSocket, listenControlSocket } from './control-socket';
 import type { AnyWsEndpoint, EndpointSocket, EndpointTopic } from './endpoint';
 import { TopicQueue } from './endpoint';
@@ -178,6 +178,7 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
     await app.register(fastifyWebsocket, {
       // Bigger frames are refused by ws itself: close code 1009 before the frame is buffered whole.
       options: { maxPayload: MAX_FRAME_BYTES },
+      preClose: closeSockets,
       errorHandler: (error, socket, request) => {
         request.log.info({ err: error }, 'websocket error');
         // ws has started a close handshake with the fitting code; do not cut it short at once.
@@ -288,4 +289,24 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
       await fanOut.close();
     });
   };
+}
+
+/** How long a stopping server waits for a peer to answer its close frame. */
+const CLOSE_GRACE_MS = 1000;
+
+/**
+ * On stop, every socket is closed as "going away"; a peer that does not answer (its network is
+ * gone: a laptop closed, a train in a tunnel) is cut after a short grace. Without it, ws waits 30 s
+ * for the answer, and the server's stop with it.
+ */
+function closeSockets(this: FastifyInstance, done: () => void): void {
+  const server = this.websocketServer;
+  for (const client of server.clients) client.close(CLOSE_GOING_AWAY);
+  const stragglers = setTimeout(() => {
+    for (const client of server.clients) client.terminate();
+  }, CLOSE_GRACE_MS);
+  server.close(() => {
+    clearTimeout(stragglers);
+    done();
+  });
 }
