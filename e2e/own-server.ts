@@ -25,18 +25,24 @@ export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
   };
   let server: ChildProcess | null = null;
   let dataDir: string | null = null;
+  let logTail = '';
 
   async function start() {
     dataDir ??= mkdtempSync(path.join(os.tmpdir(), `scriptorium-e2e-${offset}-`));
     env.DATA_DIR = dataDir;
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
       env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     server = child;
     let errors = '';
     child.stderr?.on('data', (chunk) => {
       errors = (errors + String(chunk)).slice(-4000);
+    });
+    // The log's last lines say what a stop that hangs is still waiting for.
+    logTail = '';
+    child.stdout?.on('data', (chunk) => {
+      logTail = (logTail + String(chunk)).slice(-6000);
     });
     let exited: number | null = null;
     child.once('exit', (code) => {
@@ -72,7 +78,9 @@ export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
     // Never leave it on the port for the next attempt: the failure is reported, the process ends.
     running.kill('SIGKILL');
     await exited;
-    throw new Error(`the server on port ${port} did not stop within ${STOP_LIMIT_MS} ms of SIGTERM`);
+    throw new Error(
+      `the server on port ${port} did not stop within ${STOP_LIMIT_MS} ms of SIGTERM; its log ended with:\n${logTail}`,
+    );
   }
 
   /** A page in a context of its own whose relative addresses go to this server. */

@@ -25,10 +25,12 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     server.log.info({ signal }, 'shutting down');
+    const started = Date.now();
     // Requests in flight finish first; then we release the database.
     await closeGracefully(server);
     mailer.close();
     await db.destroy();
+    server.log.info({ ms: Date.now() - started }, 'stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -352,23 +352,27 @@ function trackChain(
   makeRest: boolean,
   failed: number[] = [],
 ): Mapping | null {
-  let mapping = new Mapping();
+  // A position after step i maps back through the inverses of steps i..0, then on through what
+  // was made in `out`: every inverse first (the last step's leading), `out`'s steps appended.
+  const mapping = new Mapping();
+  for (let index = steps.length - 1; index >= 0; index--) mapping.appendMap(steps[index].getMap().invert());
   for (let index = 0; index < steps.length; index++) {
-    const step = steps[index];
-    const mapped = step.map(mapping);
-    const before = out.steps.length;
-    if (mapped) {
-      // Tried on a copy: a step refused half-way must leave nothing behind.
-      const attempt = new Transform(out.doc);
-      if (trackStep(attempt, mapped, user, now)) for (const made of attempt.steps) out.step(made);
-      else if (!makeRest) return null;
-      else if (out.maybeStep(mapped).failed) failed.push(index);
-    } else failed.push(index);
-    const next = new Mapping();
-    next.appendMap(step.getMap().invert());
-    next.appendMapping(mapping);
-    for (let j = before; j < out.steps.length; j++) next.appendMap(out.steps[j].getMap());
-    mapping = next;
+    const mapped = steps[index].map(mapping.slice(steps.length - index));
+    if (!mapped) {
+      failed.push(index);
+      continue;
+    }
+    // Tried on a copy: a step refused half-way must leave nothing behind.
+    const attempt = new Transform(out.doc);
+    if (trackStep(attempt, mapped, user, now)) {
+      for (const made of attempt.steps) {
+        out.step(made);
+        mapping.appendMap(made.getMap());
+      }
+    } else if (!makeRest) return null;
+    else if (out.maybeStep(mapped).failed) failed.push(index);
+    // Made as it is: it mirrors the step's inverse, so positions inside it map back unchanged.
+    else mapping.appendMap(mapped.getMap(), steps.length - 1 - index);
   }
   return mapping;
 }
