@@ -36,14 +36,22 @@ function bodyParagraph(doc: PMNode): { start: number; end: number } {
   return { start, end };
 }
 
-/** Keystrokes as one transaction of single-character steps (what typing leaves in the queue). */
-function typeInto(connection: DocumentConnection, char: string, count: number, atEnd: boolean): void {
+/**
+ * Keystrokes as one transaction of single-character steps (what typing leaves in the queue);
+ * 'both' writes at the end and the start by turns, which no folding can shorten.
+ */
+function typeInto(
+  connection: DocumentConnection,
+  char: string,
+  count: number,
+  where: 'start' | 'end' | 'both',
+): void {
   const state = connection.session.state;
   if (!state) throw new Error('no document');
   const tr = state.tr;
   for (let i = 0; i < count; i++) {
     const { start, end } = bodyParagraph(tr.doc);
-    tr.insertText(char, atEnd ? end : start);
+    tr.insertText(char, where === 'end' || (where === 'both' && i % 2 === 0) ? end : start);
   }
   tr.setSelection(TextSelection.create(tr.doc, bodyParagraph(tr.doc).end));
   connection.session.apply(tr);
@@ -63,11 +71,19 @@ function until(connection: DocumentConnection, done: () => boolean): Promise<voi
 const settled = (c: DocumentConnection) =>
   c.load === 'ready' && c.session.unconfirmed === 0 && c.status.unsent === 0;
 
+interface MergeOptions {
+  compress: boolean;
+  /** Offline keystrokes at both ends by turns (a divergence that stays large after folding). */
+  unfoldable?: boolean;
+  /** With an author, a large divergence is laid on the co-author's version as suggestions. */
+  suggest?: boolean;
+}
+
 async function mergeAndSend(
-  compress: boolean,
+  { compress, unfoldable = false, suggest = false }: MergeOptions,
   LOCAL: number,
   REMOTE: number,
-): Promise<{ ms: number; diffs: number; ok: boolean }> {
+): Promise<{ ms: number; diffs: number; ok: boolean; text: string; suggested: number }> {
   const server = await startBenchServer('offline');
   try {
     await createBenchUser(server.ctx, 'writer');
@@ -82,17 +98,23 @@ async function mergeAndSend(
         createSocket: nodeSocketFactory({ cookie: headers.Cookie, origin: server.base }),
         plugins: () => [],
         compress,
+        author: suggest ? () => ({ id: 1, username: 'writer' }) : undefined,
       });
       connection.open();
       return connection;
     };
     const offline = open();
     await until(offline, () => settled(offline));
+    if (unfoldable) {
+      // A mark between the two ends: without it, writing at the start would join the text at the end.
+      typeInto(offline, '|', 1, 'end');
+      await until(offline, () => settled(offline));
+    }
     offline.close();
-    typeInto(offline, 'a', LOCAL, true);
+    typeInto(offline, 'a', LOCAL, unfoldable ? 'both' : 'end');
     const coauthor = open();
     await until(coauthor, () => settled(coauthor));
-    typeInto(coauthor, 'b', REMOTE, false);
+    typeInto(coauthor, 'b', REMOTE, 'start');
     await until(coauthor, () => settled(coauthor));
     coauthor.close();
 
@@ -111,10 +133,18 @@ async function mergeAndSend(
 
     const check = open();
     await until(check, () => settled(check));
-    const text = check.session.state?.doc.lastChild?.textContent ?? '';
+    const doc = check.session.state?.doc;
+    const text = doc?.lastChild?.textContent ?? '';
     check.close();
-    const ok = text === 'b'.repeat(REMOTE) + 'a'.repeat(LOCAL);
-    return { ms, diffs, ok };
+    let suggested = 0;
+    doc?.descendants((node) => {
+      if (node.marks.some((mark) => mark.type.name === 'insertion')) suggested += node.nodeSize;
+    });
+    const ok = unfoldable
+      ? [...text].filter((c) => c === 'a').length === LOCAL &&
+        text.replace(/a/g, '') === `${'b'.repeat(REMOTE)}|`
+      : text === 'b'.repeat(REMOTE) + 'a'.repeat(LOCAL);
+    return { ms, diffs, ok, text, suggested };
   } finally {
     await server.close();
   }
@@ -172,7 +202,7 @@ async function offlineStart(): Promise<{ online: number; offline: number }> {
   }
 }
 
-const folded = await mergeAndSend(true, LOCAL, REMOTE);
+const folded = await mergeAndSend({ compress: true }, LOCAL, REMOTE);
 console.log(
   `offline merge: ${LOCAL} offline steps over ${REMOTE} remote, reconnect to all confirmed: ${folded.ms.toFixed(0)} ms in ${folded.diffs} diffs (goal <= 1000 ms)${folded.ok ? '' : '  TEXT MISMATCH'}`,
 );
@@ -182,9 +212,20 @@ if (process.env.BENCH_OFFLINE_BASELINE !== '0') {
   const scale = process.env.BENCH_OFFLINE_BASELINE === 'full' ? 1 : 0.1;
   const local = Math.round(LOCAL * scale);
   const remote = Math.round(REMOTE * scale);
-  const plain = await mergeAndSend(false, local, remote);
+  const plain = await mergeAndSend({ compress: false }, local, remote);
   console.log(
     `  baseline without Step.merge folding, ${local} over ${remote}: ${plain.ms.toFixed(0)} ms in ${plain.diffs} diffs; folded full workload / this: ${(folded.ms / plain.ms).toFixed(2)}x${plain.ok ? '' : '  TEXT MISMATCH'}`,
+  );
+}
+{
+  // A large divergence (issue 20): offline steps that cannot fold, laid on the co-author's
+  // version as suggestions, against the same rebased plainly into it (what happens without a user).
+  const large = Number(process.env.BENCH_OFFLINE_LARGE ?? 1_000);
+  const plain = await mergeAndSend({ compress: true, unfoldable: true }, large, large);
+  const suggested = await mergeAndSend({ compress: true, unfoldable: true, suggest: true }, large, large);
+  const same = suggested.text === plain.text && suggested.suggested === large && plain.suggested === 0;
+  console.log(
+    `large divergence: ${large} unfoldable offline steps over ${large} remote as suggestions: ${suggested.ms.toFixed(0)} ms; rebased plainly: ${plain.ms.toFixed(0)} ms; ratio ${(suggested.ms / plain.ms).toFixed(2)}x${same && plain.ok ? '' : '  TEXT MISMATCH'}`,
   );
 }
 const start = await offlineStart();

@@ -85,6 +85,18 @@ describe('suggestion mode', () => {
     expect(trackedChanges(state.doc)).toHaveLength(1);
   });
 
+  it('places a later step of one transaction inside text an earlier step inserted (a typo mended)', () => {
+    let { state, at } = stateWith('x');
+    state = suggest(state, ada, (tr) => {
+      tr.insertText('helo ', at);
+      tr.insertText('l', at + 3);
+      // Text written where a deletion was goes after the text kept as deleted.
+      tr.delete(at + 6, at + 7);
+      tr.insertText('!', at + 6);
+    });
+    expect(runs(state, at)).toEqual(['hello [+ada]', 'x[-ada]', '![+ada]']);
+  });
+
   it('keeps deleted text with a deletion mark, and really deletes an own insertion', () => {
     let { state, at } = stateWith('hello');
     state = suggest(state, ada, (tr) => tr.delete(at + 1, at + 3));

@@ -16,6 +16,7 @@ import {
   ReplaceAroundStep,
   ReplaceStep,
   type Step,
+  type StepMap,
   Transform,
 } from 'prosemirror-transform';
 import { COMMENT_MARK, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './review-marks';
@@ -340,58 +341,55 @@ function trackStep(tr: Transform, step: Step, user: Reviewer, now: number): bool
 }
 
 /**
- * Records `steps` (each made on the document the one before it left) on `out` as suggestions.
- * A step that cannot be a suggestion makes the whole chain fail (null), or with `makeRest` is made
- * as it is. Returns the mapping from the chain's document into `out`'s.
+ * Records `steps` (each made on the document the one before it left) on `out` as suggestions, or
+ * null when one of them cannot be a suggestion. Returns the mapping from the steps' document into
+ * `out`'s.
  */
-function trackChain(
-  out: Transform,
-  steps: readonly Step[],
-  user: Reviewer,
-  now: number,
-  makeRest: boolean,
-  failed: number[] = [],
-): Mapping | null {
+function trackChain(out: Transform, steps: readonly Step[], user: Reviewer, now: number): Mapping | null {
   // A position after step i maps back through the inverses of steps i..0, then on through what
   // was made in `out`: every inverse first (the last step's leading), `out`'s steps appended.
   const mapping = new Mapping();
   for (let index = steps.length - 1; index >= 0; index--) mapping.appendMap(steps[index].getMap().invert());
   for (let index = 0; index < steps.length; index++) {
     const mapped = steps[index].map(mapping.slice(steps.length - index));
-    if (!mapped) {
-      failed.push(index);
-      continue;
-    }
-    // Tried on a copy: a step refused half-way must leave nothing behind.
-    const attempt = new Transform(out.doc);
-    if (trackStep(attempt, mapped, user, now)) {
-      for (const made of attempt.steps) {
-        out.step(made);
-        mapping.appendMap(made.getMap());
-      }
-    } else if (!makeRest) return null;
-    else if (out.maybeStep(mapped).failed) failed.push(index);
-    // Made as it is: it mirrors the step's inverse, so positions inside it map back unchanged.
-    else mapping.appendMap(mapped.getMap(), steps.length - 1 - index);
+    if (!mapped) continue;
+    const made = suggestStep(out, mapped, user, now);
+    if (!made) return null;
+    appendMade(mapping, mapped, made, steps.length - 1 - index);
   }
   return mapping;
 }
 
+/** Records one step on `out` as the user's suggestion: the steps made, or null (nothing made). */
+export function suggestStep(out: Transform, step: Step, user: Reviewer, now = Date.now()): Step[] | null {
+  // Tried on a copy: a step refused half-way must leave nothing behind.
+  const attempt = new Transform(out.doc);
+  if (!trackStep(attempt, step, user, now)) return null;
+  for (const made of attempt.steps) out.step(made);
+  return attempt.steps;
+}
+
 /**
- * Our own steps, made on another version of the document (offline work after a large divergence,
- * issue 20), as suggestions on `out`: what cannot be a suggestion (a table, a list) is made as it
- * is. Returns the mapping from the steps' document into `out`'s and the indexes of the steps that
- * no longer applied.
+ * Appends to a rebase mapping what was made for `step`. When that changes the same ranges (the
+ * step itself, or a tracked insertion: the same text with marks) it mirrors the step's inverse at
+ * index `inverse`, so that a position inside what the step inserted maps back exactly: a later
+ * step writing inside it (a typo mended) lands where it was written, not at its edge.
  */
-export function suggestSteps(
-  out: Transform,
-  steps: readonly Step[],
-  user: Reviewer,
-  now = Date.now(),
-): { mapping: Mapping; failed: number[] } {
-  const failed: number[] = [];
-  const mapping = trackChain(out, steps, user, now, true, failed) ?? new Mapping();
-  return { mapping, failed };
+export function appendMade(mapping: Mapping, step: Step, made: readonly Step[], inverse: number): void {
+  if (made.length === 1 && sameRanges(made[0].getMap(), step.getMap()))
+    mapping.appendMap(made[0].getMap(), inverse);
+  else for (const one of made) mapping.appendMap(one.getMap());
+}
+
+function sameRanges(a: StepMap, b: StepMap): boolean {
+  const ranges = (map: StepMap) => {
+    const out: number[] = [];
+    map.forEach((oldStart, oldEnd, newStart, newEnd) => {
+      out.push(oldStart, oldEnd, newStart, newEnd);
+    });
+    return out.join(',');
+  };
+  return ranges(a) === ranges(b);
 }
 
 /** Suggests inline content at `at` (a position in a textblock) as the user's insertion. */
@@ -418,7 +416,7 @@ export function trackTransaction(
 ): Transaction | null {
   if (!tr.docChanged || tr.getMeta(UNTRACKED)) return tr;
   const out = state.tr;
-  const mapping = trackChain(out, tr.steps, user, now, false);
+  const mapping = trackChain(out, tr.steps, user, now);
   if (!mapping) return null;
   // Backspace leaves the caret before the text it marked, Delete and typing after it.
   const first = tr.steps[0];

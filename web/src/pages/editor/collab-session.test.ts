@@ -562,6 +562,10 @@ describe('offline editing', () => {
     // Ann writes in two places by turns and deletes a word; Bob writes meanwhile.
     const gone = bodyTextStart(ann.state!.doc) + 'Kept. '.length;
     ann.apply(ann.state!.tr.delete(gone, gone + 'Gone.'.length));
+    // A typo mended inside her own offline text stays where she wrote it.
+    const abstract = bodyTextStart(ann.state!.doc, 'abstract');
+    type(ann, 'helo', abstract);
+    type(ann, 'l', abstract + 3);
     for (let i = 0; i < LARGE_DIVERGENCE + 10; i++)
       type(ann, `a${i}.`, bodyTextStart(ann.state!.doc, i % 2 ? 'body' : 'abstract'));
     for (let i = 0; i < LARGE_DIVERGENCE + 10; i++) {
@@ -583,6 +587,7 @@ describe('offline editing', () => {
       expect(server.doc.textContent).toContain(`b${i}`);
     }
     expect(changed(server.doc, 'deletion')).toEqual(['Gone.']);
+    expect(inserted).toContain('hello');
     // Accepting everything gives what a plain merge gives.
     const tr = bob.state!.tr;
     decideChanges(tr, trackedChanges(tr.doc), true);

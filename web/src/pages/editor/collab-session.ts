@@ -12,9 +12,9 @@ import type {
 import { collab, getVersion, receiveTransaction, sendableSteps } from 'prosemirror-collab';
 import { Node as PMNode } from 'prosemirror-model';
 import { EditorState, type Plugin, Selection, TextSelection, type Transaction } from 'prosemirror-state';
-import { Step, type StepMap } from 'prosemirror-transform';
+import { Step, type StepMap, Transform } from 'prosemirror-transform';
 import { compressSteps } from '../../offline/compress-steps';
-import { rebaseOffline, suggestOfflineWork } from './offline-suggestions';
+import { suggestOfflineWork } from './offline-suggestions';
 
 /**
  * The client half of the prosemirror-collab protocol over the document socket, without the view:
@@ -495,9 +495,11 @@ export class CollabSession {
     const state = this.state;
     const sendable = state && sendableSteps(state);
     if (!author || !state || !sendable || !this.confirmedDoc) return false;
-    const rebase = rebaseOffline(state.doc, sendable.steps, remote, this.confirmedDoc);
     const large = divergence.remote > LARGE_DIVERGENCE && divergence.local > LARGE_DIVERGENCE;
-    if (!large && !rebase.dropped) return false;
+    const laying = new Transform(this.confirmedDoc);
+    const laid = suggestOfflineWork(laying, state.doc, sendable.steps, remote, author, state.selection.head);
+    // A small divergence that places everything is merged as usual (undo history kept).
+    if (!large && !laid.dropped) return false;
     const base = EditorState.create({
       doc: this.confirmedDoc,
       plugins: [
@@ -506,8 +508,8 @@ export class CollabSession {
       ],
     });
     const tr = base.tr;
-    const head = suggestOfflineWork(tr, rebase, author, state.selection.head);
-    tr.setSelection(TextSelection.near(tr.doc.resolve(head)));
+    for (const step of laying.steps) tr.step(step);
+    tr.setSelection(TextSelection.near(tr.doc.resolve(laid.head)));
     tr.setMeta('addToHistory', false);
     // Every diff we sent is in the catch-up's answer or never will be (see catchUpAsked).
     this.sent.clear();
@@ -519,7 +521,7 @@ export class CollabSession {
     );
     // Their carets were placed in our offline document: they come again with the next move.
     this.carets.clear();
-    this.options.onDivergence?.({ ...divergence, dropped: rebase.dropped, suggested: true });
+    this.options.onDivergence?.({ ...divergence, dropped: laid.dropped, suggested: true });
     this.applyWaitingCarets();
     this.flush();
     this.options.onChange();

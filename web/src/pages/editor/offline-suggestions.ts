@@ -1,7 +1,12 @@
-import { type Reviewer, suggestInsertion, suggestSteps } from '@scriptorium/common/editor/track-changes';
+import {
+  appendMade,
+  type Reviewer,
+  suggestInsertion,
+  suggestStep,
+} from '@scriptorium/common/editor/track-changes';
 import { Fragment, type Node as PMNode } from 'prosemirror-model';
-import { TextSelection, type Transaction } from 'prosemirror-state';
-import { Mapping, type Step, Transform } from 'prosemirror-transform';
+import { TextSelection } from 'prosemirror-state';
+import { Mapping, type Step, type Transform } from 'prosemirror-transform';
 
 /**
  * Offline work after a large divergence (issue 20): instead of rebasing our steps into the
@@ -11,42 +16,44 @@ import { Mapping, type Step, Transform } from 'prosemirror-transform';
  * the text it left in our offline version is suggested again where it stood.
  */
 
-export interface OfflineRebase {
-  /** Our steps over the co-authors', in order, each on the document the one before left. */
-  steps: Step[];
-  /** How many of our steps could not be placed. */
+export interface OfflineSuggestions {
+  /** How many of our steps could not be placed (their text is suggested again). */
   dropped: number;
-  /** The text of the dropped steps, from our offline version, and where it stood (rebased). */
-  restore: { at: number; content: Fragment }[];
-  /** From our offline document into the rebased one. */
-  mapping: Mapping;
+  /** Where the caret, at `head` in our offline document, stands in `tr`'s. */
+  head: number;
 }
 
 /**
- * Rebases `local` (made on the document `remote` started from, leading to `offline`) over
- * `remote`, which led to `remoteDoc`: the same mapping prosemirror-collab's rebase uses, but
- * keeping account of what it cannot place.
+ * Lays `local` (our steps, made on the document `remote` started from, which led to `offline`) on
+ * `tr`, whose document is the co-authors' version (after `remote`). The rebase is
+ * prosemirror-collab's (every inverse of ours, theirs, then ours mapped one by one), except that
+ * each of ours is made as a suggestion, and what cannot be placed is kept account of.
  */
-export function rebaseOffline(
+export function suggestOfflineWork(
+  tr: Transform,
   offline: PMNode,
   local: readonly Step[],
   remote: readonly Step[],
-  remoteDoc: PMNode,
-): OfflineRebase {
+  user: Reviewer,
+  head: number,
+  now = Date.now(),
+): OfflineSuggestions {
   const mapping = new Mapping();
   for (let index = local.length - 1; index >= 0; index--) mapping.appendMap(local[index].getMap().invert());
   for (const step of remote) mapping.appendMap(step.getMap());
   const localMaps = new Mapping(local.map((step) => step.getMap()));
-  const rebased = new Transform(remoteDoc);
-  const placed: { at: number; from: number; to: number; made: number }[] = [];
+  const lost: Placed[] = [];
   let dropped = 0;
   for (let index = 0, mapFrom = local.length; index < local.length; index++) {
     const step = local[index];
-    const toRebased = mapping.slice(mapFrom);
+    const toOurs = mapping.slice(mapFrom);
     mapFrom--;
-    const mapped = step.map(toRebased);
-    if (mapped && !rebased.maybeStep(mapped).failed) {
-      mapping.appendMap(mapped.getMap(), mapFrom);
+    const mapped = step.map(toOurs);
+    // What cannot be a suggestion (a table, a list) is made as it is.
+    const made =
+      mapped && (suggestStep(tr, mapped, user, now) ?? (tr.maybeStep(mapped).failed ? null : [mapped]));
+    if (mapped && made) {
+      appendMade(mapping, mapped, made, mapFrom);
       continue;
     }
     dropped++;
@@ -56,40 +63,29 @@ export function rebaseOffline(
     const later = localMaps.slice(index + 1);
     const from = later.map(range.from, 1);
     const to = later.map(range.to, -1);
-    if (to > from) placed.push({ at: toRebased.map(range.from, -1), from, to, made: rebased.steps.length });
+    if (to > from) lost.push({ at: toOurs.map(range.from, -1), made: tr.steps.length, from, to });
   }
-  const restore: OfflineRebase['restore'] = [];
-  for (const { at, from, to, made } of mergeRanges(placed)) {
+  const placed = tr.steps.length;
+  for (const { at, made, from, to } of mergeRanges(lost)) {
     const content = inlineText(offline, from, to);
-    if (content.size) restore.push({ at: rebased.mapping.slice(made).map(at, -1), content });
-  }
-  return { steps: rebased.steps, dropped, restore, mapping };
-}
-
-/**
- * Lays the rebased offline work on `tr` (whose document is the co-authors' version) as the user's
- * suggestions, and the dropped steps' text as suggested insertions. Returns `tr`'s position for
- * `head`, a position in our offline document.
- */
-export function suggestOfflineWork(
-  tr: Transaction,
-  rebase: OfflineRebase,
-  user: Reviewer,
-  head: number,
-  now = Date.now(),
-): number {
-  const { mapping } = suggestSteps(tr, rebase.steps, user, now);
-  const suggested = tr.steps.length;
-  for (const { at, content } of rebase.restore) {
-    const pos = tr.mapping.slice(suggested).map(mapping.map(at, -1), -1);
-    const $pos = tr.doc.resolve(Math.min(pos, tr.doc.content.size));
-    const place = $pos.parent.inlineContent
+    if (!content.size) continue;
+    const $pos = tr.doc.resolve(Math.min(tr.mapping.slice(made).map(at, -1), tr.doc.content.size));
+    const inTextblock = $pos.parent.inlineContent
       ? $pos.pos
       : (TextSelection.findFrom($pos, 1, true) ?? TextSelection.findFrom($pos, -1, true))?.from;
-    if (place !== undefined) suggestInsertion(tr, place, content, user, now);
+    if (inTextblock !== undefined) suggestInsertion(tr, inTextblock, content, user, now);
   }
-  const offlineHead = tr.mapping.slice(suggested).map(mapping.map(rebase.mapping.map(head)));
-  return Math.min(offlineHead, tr.doc.content.size);
+  const caret = tr.mapping.slice(placed).map(mapping.map(head));
+  return { dropped, head: Math.min(caret, tr.doc.content.size) };
+}
+
+interface Placed {
+  /** Where it stood, in `tr`'s document after `made` steps. */
+  at: number;
+  made: number;
+  /** Its text in our offline document. */
+  from: number;
+  to: number;
 }
 
 /** The range a step changed, in the document it produced; null for steps without one. */
@@ -100,9 +96,9 @@ function changedRange(step: Step): { from: number; to: number } | null {
 }
 
 /** Overlapping ranges become one, placed where the first of them stood. */
-function mergeRanges<T extends { from: number; to: number; made: number }>(ranges: T[]): T[] {
+function mergeRanges(ranges: readonly Placed[]): Placed[] {
   const sorted = [...ranges].sort((a, b) => a.from - b.from || a.made - b.made);
-  const merged: T[] = [];
+  const merged: Placed[] = [];
   for (const range of sorted) {
     const last = merged[merged.length - 1];
     if (last && range.from <= last.to) last.to = Math.max(last.to, range.to);
