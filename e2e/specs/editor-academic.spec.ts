@@ -171,6 +171,19 @@ test('equations and citations typed in the text, seen by a co-author; a numeric 
   await styleDialog.getByRole('button', { name: 'Done' }).click();
   await expect(styleDialog).toBeHidden();
   await expect(body(bobPage).locator('.doc-citation')).toHaveText('[1], [2]');
+
+  // A note style: the citation becomes note 1 (numbered with the footnotes), its text in the notes.
+  await menu(annPage, 'File', 'Citation style…');
+  await chooseOption(styleDialog, 'Style of this document', 'Chicago (notes and bibliography)');
+  await styleDialog.getByRole('button', { name: 'Done' }).click();
+  for (const page of [annPage, bobPage]) {
+    await expect(body(page).locator('.doc-citation.doc-citation-note')).toHaveCount(1);
+    const note = page.locator('.doc-citation-notes li');
+    await expect(note).toHaveCount(1);
+    await expect(note).toHaveAttribute('value', '1');
+    await expect(note).toContainText('Doe');
+    await expect(note).toContainText('Smith');
+  }
 });
 
 test('a figure from the library and a reference to it, seen by a co-author', async ({ browser }) => {

@@ -34,7 +34,7 @@ import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import type { SocketFactory } from '../../ws/connector';
 import { isAcademicPanel } from './academic/academic-actions';
 import { AcademicDialog } from './academic/academic-dialogs';
-import { academicPlugins } from './academic/academic-plugin';
+import { academicPlugins, noteNumber } from './academic/academic-plugin';
 import { academicNodeViews } from './academic/academic-views';
 import { DocumentConnection, userColour } from './document-connection';
 import { EDITOR_ACTIONS, type EditorActionSpec, type PanelId } from './editor-actions';
@@ -196,7 +196,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           footnote: (node, outer, getPos) =>
             new FootnoteView(node, outer, getPos, {
               plugins: () => footnotePlugins(() => String(outer.state.doc.attrs.language)),
-              label: () => t('footnote.editor', { number: footnoteNumber(outer, getPos()) }),
+              label: () => t('footnote.editor', { number: noteNumber(outer.state, getPos()) }),
               editable: () => canWriteRef.current,
               outerKeys: (event) => {
                 // Undo and redo belong to the outer editor's history.
@@ -537,20 +537,4 @@ function initials(name: string): string {
     .slice(0, 2)
     .map((part) => part[0]?.toUpperCase())
     .join('');
-}
-
-/** The number a footnote shows: its place among the document's footnotes. */
-function footnoteNumber(view: EditorView, pos: number | undefined): number {
-  let number = 0;
-  let found = 0;
-  view.state.doc.descendants((node, at) => {
-    if (found) return false;
-    if (node.type === schema.nodes.footnote) {
-      number++;
-      if (at === pos) found = number;
-      return false;
-    }
-    return true;
-  });
-  return found || number;
 }

@@ -146,7 +146,15 @@ export function touchesAcademic(tr: Transaction): boolean {
 export interface CitationDecoration {
   html: string;
   missing: boolean;
-  note: number | null;
+  /** A note style: shown as a note number (CSS counter, shared with footnotes), the text listed. */
+  note: boolean;
+}
+
+export interface BibliographyDecoration {
+  heading: string;
+  entries: string[];
+  /** Note-style citations' texts, with their numbers among the notes. */
+  notes: { number: number; html: string }[];
 }
 
 /**
@@ -173,6 +181,10 @@ function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>
   const current = rendered && rendered.signature === state.signature ? rendered : null;
   const known = bibliographyOf(doc).entries;
   let citationIndex = 0;
+  const noteStyle = rendered?.styleClass === 'note';
+  let notes = 0;
+  const noteTexts: BibliographyDecoration['notes'] = [];
+  let bibliographyAt = null as { from: number; to: number } | null;
   doc.descendants((node, pos) => {
     const name = node.type.name;
     if (name === 'figure' || name === 'table') {
@@ -194,6 +206,16 @@ function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>
       );
       return false;
     }
+    if (name === 'footnote') {
+      // One numbering for footnotes and note-style citations (CSS counter `footnote`); a
+      // citation inside a footnote is part of that note, not one of its own.
+      notes++;
+      node.descendants((child) => {
+        if (child.type.name === 'citation') citationIndex++;
+        return true;
+      });
+      return false;
+    }
     if (name === 'citation') {
       const index = citationIndex++;
       const references = node.attrs.references as CitationReference[];
@@ -201,26 +223,51 @@ function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>
       let html: string | undefined;
       if (current) html = current.citations[index];
       else if (rendered) html = rendered.bySignature.get(clusterSignature(node.attrs as Cluster));
-      const note = rendered?.styleClass === 'note' ? index + 1 : null;
+      const note = noteStyle;
+      if (note) noteTexts.push({ number: ++notes, html: html ?? '' });
       decorations.push(
         Decoration.node(pos, pos + node.nodeSize, {}, citationSpec({ html: html ?? '', missing, note })),
       );
       return false;
     }
     if (name === 'bibliography_part') {
-      const bibliography = {
-        heading: documentLabel('bibliography', language),
-        entries: rendered?.bibliography ?? [],
-        notes: rendered?.styleClass === 'note' ? rendered.citations : [],
-      };
-      const key = JSON.stringify(bibliography);
-      if (bibliographySpec?.key !== key) bibliographySpec = { key, spec: { bibliography } };
-      decorations.push(Decoration.node(pos, pos + node.nodeSize, {}, bibliographySpec.spec));
+      bibliographyAt = { from: pos, to: pos + node.nodeSize };
       return false;
     }
     return true;
   });
+  if (bibliographyAt) {
+    const bibliography: BibliographyDecoration = {
+      heading: documentLabel('bibliography', language),
+      entries: rendered?.bibliography ?? [],
+      notes: noteTexts,
+    };
+    const key = JSON.stringify(bibliography);
+    if (bibliographySpec?.key !== key) bibliographySpec = { key, spec: { bibliography } };
+    decorations.push(Decoration.node(bibliographyAt.from, bibliographyAt.to, {}, bibliographySpec.spec));
+  }
   return DecorationSet.create(doc, decorations);
+}
+
+/**
+ * The number footnote `pos` shows: its place among the document's notes, which in a note style
+ * (Chicago notes) include the citations outside footnotes.
+ */
+export function noteNumber(state: EditorState, pos: number | undefined): number {
+  const noteStyle = academicKey.getState(state)?.rendered?.styleClass === 'note';
+  let number = 0;
+  let found = 0;
+  state.doc.descendants((node, at) => {
+    if (found) return false;
+    const name = node.type.name;
+    if (name === 'footnote' || (noteStyle && name === 'citation')) {
+      number++;
+      if (at === pos) found = number;
+      return false;
+    }
+    return true;
+  });
+  return found || number;
 }
 
 function tableCaption(label: string, caption: string): HTMLElement {

@@ -1,5 +1,9 @@
 // @vitest-environment jsdom
-import { insertCrossReference, insertDisplayEquation } from '@scriptorium/common/editor/academic-commands';
+import {
+  insertCitation,
+  insertCrossReference,
+  insertDisplayEquation,
+} from '@scriptorium/common/editor/academic-commands';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { typeInto as type } from '@scriptorium/common/editor/testing';
@@ -11,6 +15,8 @@ import {
   academicPlugins,
   brokenReferences,
   documentCslLocale,
+  noteNumber,
+  type RenderedState,
   touchesAcademic,
 } from './academic-plugin';
 import { academicNodeViews } from './academic-views';
@@ -92,6 +98,59 @@ describe('academic node views', () => {
       '(2)',
     ]);
     expect(view.dom.querySelector('.doc-cross-reference')?.textContent).toBe('(2)');
+  });
+
+  it('numbers note-style citations and footnotes in one sequence, and lists the citations with their numbers', () => {
+    const view = editor();
+    const entry = { bib_type: 'book', fields: { title: [{ type: 'text', text: 'T' }] } };
+    const footnote = () =>
+      view.dispatch(
+        view.state.tr.replaceSelectionWith(
+          schema.nodes.footnote.create(null, schema.nodes.paragraph.create(null, schema.text('note'))),
+        ),
+      );
+    const cite = (id: string) =>
+      insertCitation(
+        'autocite',
+        [{ id, prefix: '', locator: '' }],
+        new Map([[id, entry as never]]),
+      )(view.state, view.dispatch);
+    type(view, 'a');
+    footnote();
+    cite('one');
+    footnote();
+    cite('two');
+    const academic = academicKey.getState(view.state)!;
+    const rendered: RenderedState = {
+      signature: academic.signature,
+      styleClass: 'note',
+      citations: ['One, <i>T</i>.', 'Two, <i>T</i>.'],
+      bySignature: new Map(),
+      bibliography: [],
+      failed: false,
+    };
+    view.dispatch(view.state.tr.setMeta(academicKey, rendered));
+    // The numbers are the footnotes' CSS counter: the citations count with it and show no text.
+    const notes = view.dom.querySelectorAll('.doc-citation-note');
+    expect(notes).toHaveLength(2);
+    expect([...notes].map((note) => note.textContent)).toEqual(['', '']);
+    expect((notes[1] as HTMLElement).title).toBe('Two, T.');
+    const listed = [...view.dom.querySelectorAll('.doc-citation-notes li')] as HTMLLIElement[];
+    expect(listed.map((item) => [item.value, item.textContent])).toEqual([
+      [2, 'One, T.'],
+      [4, 'Two, T.'],
+    ]);
+    // The second footnote is the third note.
+    const footnotes: number[] = [];
+    view.state.doc.descendants((node, pos) => {
+      if (node.type.name === 'footnote') footnotes.push(pos);
+    });
+    expect(footnotes.map((pos) => noteNumber(view.state, pos))).toEqual([1, 3]);
+    // In an author-date style, footnotes count alone and citations are in the text.
+    view.dispatch(view.state.tr.setMeta(academicKey, { ...rendered, styleClass: 'in-text' }));
+    expect(view.dom.querySelectorAll('.doc-citation-note')).toHaveLength(0);
+    expect(view.dom.querySelector('.doc-citation')?.textContent).toBe('One, T.');
+    expect(footnotes.map((pos) => noteNumber(view.state, pos))).toEqual([1, 2]);
   });
 
   it('opens the citation picker on "@" at the start of a word only', () => {

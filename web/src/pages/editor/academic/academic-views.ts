@@ -5,7 +5,7 @@ import { NodeSelection } from 'prosemirror-state';
 import type { Decoration, EditorView, NodeView, NodeViewConstructor } from 'prosemirror-view';
 import { sanitizeHtml } from '../../flatpage/sanitize-html';
 import './academic.css';
-import type { CitationDecoration } from './academic-plugin';
+import type { BibliographyDecoration, CitationDecoration } from './academic-plugin';
 
 /**
  * Node views of the academic nodes: equations drawn as MathML (Temml), figures with their number
@@ -204,8 +204,9 @@ class CitationView extends AtomView {
     this.dom.classList.toggle('doc-missing', Boolean(spec?.missing));
     this.dom.title = spec?.missing ? this.context.t('academic.missingEntry') : '';
     if (spec?.note) {
+      // The number is the CSS counter the footnotes count with.
       this.dom.classList.add('doc-citation-note');
-      this.dom.textContent = String(spec.note);
+      this.dom.textContent = '';
       if (spec.html) this.dom.title = safeHtml(spec.html).textContent ?? '';
     } else if (spec?.html) this.dom.replaceChildren(safeHtml(spec.html));
     else this.dom.textContent = references.map((ref) => `@${ref.id}`).join('; ');
@@ -238,12 +239,6 @@ class CrossReferenceView extends AtomView {
   protected onEdit() {}
 }
 
-interface BibliographySpec {
-  heading: string;
-  entries: string[];
-  notes: string[];
-}
-
 class BibliographyView implements NodeView {
   dom: HTMLElement;
   private key = '';
@@ -258,7 +253,7 @@ class BibliographyView implements NodeView {
     this.render(decorations);
   }
   private render(decorations: readonly Decoration[]) {
-    const spec = decorationSpec<BibliographySpec>(decorations, 'bibliography');
+    const spec = decorationSpec<BibliographyDecoration>(decorations, 'bibliography');
     const key = JSON.stringify(spec);
     if (key === this.key) return;
     this.key = key;
@@ -269,7 +264,11 @@ class BibliographyView implements NodeView {
       heading.textContent = this.context.t('academic.notes');
       const list = this.dom.appendChild(document.createElement('ol'));
       list.className = 'doc-citation-notes';
-      for (const note of spec.notes) list.appendChild(document.createElement('li')).append(safeHtml(note));
+      for (const note of spec.notes) {
+        const item = list.appendChild(document.createElement('li'));
+        item.value = note.number;
+        item.append(safeHtml(note.html));
+      }
     }
     if (!spec.entries.length) {
       this.dom.hidden = !spec.notes.length;
