@@ -193,19 +193,28 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         editable: () => canWriteRef.current,
         attributes: { class: 'editor-document', spellcheck: 'true' },
         nodeViews: {
-          footnote: (node, outer, getPos) =>
-            new FootnoteView(node, outer, getPos, {
-              plugins: () => footnotePlugins(() => String(outer.state.doc.attrs.language)),
-              label: () => t('footnote.editor', { number: noteNumber(outer.state, getPos()) }),
-              editable: () => canWriteRef.current,
-              outerKeys: (event) => {
-                // Undo and redo belong to the outer editor's history.
-                const mod = event.ctrlKey || event.metaKey;
-                if (!mod || (event.key.toLowerCase() !== 'z' && event.key.toLowerCase() !== 'y'))
-                  return false;
-                return Boolean(outer.someProp('handleKeyDown', (handle) => handle(outer, event)));
+          footnote: (node, outer, getPos, _decorations, innerDecorations) =>
+            new FootnoteView(
+              node,
+              outer,
+              getPos,
+              {
+                plugins: () => footnotePlugins(() => String(outer.state.doc.attrs.language)),
+                label: () => t('footnote.editor', { number: noteNumber(outer.state, getPos()) }),
+                editable: () => canWriteRef.current,
+                outerKeys: (event) => {
+                  // Undo and redo belong to the outer editor's history.
+                  const mod = event.ctrlKey || event.metaKey;
+                  if (!mod || (event.key.toLowerCase() !== 'z' && event.key.toLowerCase() !== 'y'))
+                    return false;
+                  return Boolean(outer.someProp('handleKeyDown', (handle) => handle(outer, event)));
+                },
+                // Math, citations and cross-references read as in the text; their dialogs work on
+                // the document's selection, so they are opened from the text, not from here.
+                nodeViews: academicNodeViews({ t: partContext.t, edit: () => {} }),
               },
-            }),
+              innerDecorations,
+            ),
           contributor: contributorView(partContext),
           contributors_part: contributorsPartView(partContext),
           keyword: keywordView(partContext),

@@ -1,7 +1,14 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState, type Transaction } from 'prosemirror-state';
 import { StepMap } from 'prosemirror-transform';
-import { EditorView, type NodeView } from 'prosemirror-view';
+import {
+  type Decoration,
+  DecorationSet,
+  type DecorationSource,
+  type EditorProps,
+  EditorView,
+  type NodeView,
+} from 'prosemirror-view';
 
 export interface FootnoteViewOptions {
   /** Plugins of the nested editor (its keymap and input rules); no history: the outer one keeps it. */
@@ -11,6 +18,8 @@ export interface FootnoteViewOptions {
   editable: () => boolean;
   /** Keys the outer editor must still handle (undo and redo) while typing in the footnote. */
   outerKeys: (event: KeyboardEvent) => boolean;
+  /** How the nested editor draws equations, citations and cross-references. */
+  nodeViews?: EditorProps['nodeViews'];
 }
 
 /**
@@ -28,6 +37,8 @@ export class FootnoteView implements NodeView {
     private readonly outer: EditorView,
     private readonly getPos: () => number | undefined,
     private readonly options: FootnoteViewOptions,
+    /** The outer editor's decorations inside the footnote (numbers, citation texts). */
+    private innerDecorations: DecorationSource = DecorationSet.empty,
   ) {
     this.dom = document.createElement('span');
     this.dom.className = 'doc-footnote-marker';
@@ -50,6 +61,8 @@ export class FootnoteView implements NodeView {
     this.inner = new EditorView(popup, {
       state: EditorState.create({ doc: this.node, plugins: this.options.plugins() }),
       editable: this.options.editable,
+      nodeViews: this.options.nodeViews,
+      decorations: () => this.innerDecorations,
       attributes: { 'aria-label': this.options.label(), role: 'textbox', 'aria-multiline': 'true' },
       dispatchTransaction: (tr) => this.dispatchInner(tr),
       handleDOMEvents: {
@@ -89,9 +102,11 @@ export class FootnoteView implements NodeView {
     if (outerTr.docChanged) this.outer.dispatch(outerTr);
   }
 
-  update(node: PMNode): boolean {
+  update(node: PMNode, _decorations: readonly Decoration[], innerDecorations: DecorationSource): boolean {
     if (!node.sameMarkup(this.node)) return false;
     this.node = node;
+    const redraw = innerDecorations !== this.innerDecorations;
+    this.innerDecorations = innerDecorations;
     const inner = this.inner;
     if (inner) {
       // A change from outside (a co-author, undo): bring the nested editor to the new content.
@@ -107,7 +122,7 @@ export class FootnoteView implements NodeView {
           endB += overlap;
         }
         inner.dispatch(state.tr.replace(start, endB, node.slice(start, endA)).setMeta('fromOutside', true));
-      }
+      } else if (redraw) inner.updateState(state); // New numbers or citation texts, same content.
     }
     return true;
   }

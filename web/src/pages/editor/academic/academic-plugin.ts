@@ -183,6 +183,7 @@ function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>
   let citationIndex = 0;
   const noteStyle = rendered?.styleClass === 'note';
   let notes = 0;
+  let footnoteEnd = 0;
   const noteTexts: BibliographyDecoration['notes'] = [];
   let bibliographyAt = null as { from: number; to: number } | null;
   doc.descendants((node, pos) => {
@@ -208,13 +209,11 @@ function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>
     }
     if (name === 'footnote') {
       // One numbering for footnotes and note-style citations (CSS counter `footnote`); a
-      // citation inside a footnote is part of that note, not one of its own.
+      // citation inside a footnote is part of that note, not one of its own. What is inside
+      // gets its decorations too: the footnote's editor shows them.
       notes++;
-      node.descendants((child) => {
-        if (child.type.name === 'citation') citationIndex++;
-        return true;
-      });
-      return false;
+      footnoteEnd = pos + node.nodeSize;
+      return true;
     }
     if (name === 'citation') {
       const index = citationIndex++;
@@ -223,7 +222,7 @@ function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>
       let html: string | undefined;
       if (current) html = current.citations[index];
       else if (rendered) html = rendered.bySignature.get(clusterSignature(node.attrs as Cluster));
-      const note = noteStyle;
+      const note = noteStyle && pos >= footnoteEnd;
       if (note) noteTexts.push({ number: ++notes, html: html ?? '' });
       decorations.push(
         Decoration.node(pos, pos + node.nodeSize, {}, citationSpec({ html: html ?? '', missing, note })),

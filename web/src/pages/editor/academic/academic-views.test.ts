@@ -7,9 +7,10 @@ import {
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { typeInto as type } from '@scriptorium/common/editor/testing';
-import { EditorState, TextSelection } from 'prosemirror-state';
+import { EditorState, NodeSelection, TextSelection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FootnoteView } from '../footnote-view';
 import {
   academicKey,
   academicPlugins,
@@ -26,7 +27,7 @@ afterEach(() => {
   for (const view of views.splice(0)) view.destroy();
 });
 
-function editor(opened: string[] = []): EditorView {
+function editor(opened: string[] = [], withFootnotes = false): EditorView {
   const doc = createDocument(schema, standardArticle, { title: 'T', language: 'de-DE' });
   let start = 0;
   doc.forEach((node, offset) => {
@@ -35,7 +36,27 @@ function editor(opened: string[] = []): EditorView {
   const state = EditorState.create({ doc, plugins: academicPlugins({ open: (kind) => opened.push(kind) }) });
   const view = new EditorView(document.body.appendChild(document.createElement('div')), {
     state: state.apply(state.tr.setSelection(TextSelection.create(doc, start))),
-    nodeViews: academicNodeViews({ t: (key) => `t:${key}`, edit: (kind) => opened.push(kind) }),
+    nodeViews: {
+      ...academicNodeViews({ t: (key) => `t:${key}`, edit: (kind) => opened.push(kind) }),
+      ...(withFootnotes
+        ? {
+            footnote: (node, outer, getPos, _decorations, inner) =>
+              new FootnoteView(
+                node,
+                outer,
+                getPos,
+                {
+                  plugins: () => [],
+                  label: () => 'Footnote',
+                  editable: () => true,
+                  outerKeys: () => false,
+                  nodeViews: academicNodeViews({ t: (key) => `t:${key}`, edit: () => {} }),
+                },
+                inner,
+              ),
+          }
+        : {}),
+    },
   });
   views.push(view);
   return view;
@@ -151,6 +172,47 @@ describe('academic node views', () => {
     expect(view.dom.querySelectorAll('.doc-citation-note')).toHaveLength(0);
     expect(view.dom.querySelector('.doc-citation')?.textContent).toBe('One, T.');
     expect(footnotes.map((pos) => noteNumber(view.state, pos))).toEqual([1, 2]);
+  });
+
+  it('shows math and live cross-references inside a footnote being edited', () => {
+    const view = editor([], true);
+    insertDisplayEquation('a=b')(view.state, view.dispatch);
+    const figure = view.state.doc.nodeAt(view.state.selection.from - 2)!;
+    const note = schema.nodes.footnote.create(
+      null,
+      schema.nodes.paragraph.create(null, [
+        schema.text('See '),
+        schema.nodes.cross_reference.create({ id: String(figure.attrs.id), title: '' }),
+        schema.text(' and '),
+        schema.nodes.equation.create({ equation: 'x^2' }),
+      ]),
+    );
+    view.dispatch(view.state.tr.replaceSelectionWith(note));
+    let at = -1;
+    view.state.doc.descendants((node, pos) => {
+      if (node.type.name === 'footnote') at = pos;
+    });
+    view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, at)));
+    const opened = view.dom.querySelector('.doc-footnote-editor');
+    expect(opened?.querySelector('.doc-equation math msup')).not.toBeNull();
+    expect(opened?.querySelector('.doc-cross-reference')?.textContent).toBe('(1)');
+    // Renumbered from outside: another display equation before it makes it (2).
+    let figurePos = -1;
+    view.state.doc.descendants((node, pos) => {
+      if (node === figure) figurePos = pos;
+    });
+    view.dispatch(
+      view.state.tr.insert(figurePos, figure.type.create({ ...figure.attrs, id: '' }, figure.content)),
+    );
+    expect([...view.dom.querySelectorAll('.doc-equation-number')].map((n) => n.textContent)).toEqual([
+      '(1)',
+      '(2)',
+    ]);
+    view.state.doc.descendants((node, pos) => {
+      if (node.type.name === 'footnote') at = pos;
+    });
+    view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, at)));
+    expect(view.dom.querySelector('.doc-footnote-editor .doc-cross-reference')?.textContent).toBe('(2)');
   });
 
   it('opens the citation picker on "@" at the start of a word only', () => {
