@@ -33,6 +33,14 @@ export interface ExportInput {
   images: Record<string, ExportImage>;
   /** The document's citation style and its locales (null: citations as their keys). */
   csl: { name: string; style: CslJson; locales: Record<string, CslJson>; locale: string } | null;
+  /** The export files (reference documents) of the document's template, by kind (issue 21). */
+  reference?: ExportReference;
+}
+
+/** A user's reference documents: DOCX and ODT exports take their styles (reference-merge.ts). */
+export interface ExportReference {
+  docx?: Uint8Array;
+  odt?: Uint8Array;
 }
 
 export type { Contributor };
@@ -66,6 +74,8 @@ export interface PreparedDocument {
   images: Record<string, ExportImage>;
   /** Set when this is a whole book (book.ts): the writers then write its chapters. */
   book?: BookStructure;
+  /** The template's reference documents, when it has any. */
+  reference?: ExportReference;
 }
 
 /** A book's own front matter and its chapters, read for the writers (see book.ts). */
@@ -240,6 +250,7 @@ export function prepareDocument(input: ExportInput, engines?: EngineCaches): Pre
     ...renderCitations(citationNodes(doc), parts.entries, input.csl, engines),
     threads: new Map(input.threads.map((thread) => [thread.id, thread])),
     images: input.images,
+    ...(input.reference ? { reference: input.reference } : {}),
   };
 }
 

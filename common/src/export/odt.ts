@@ -14,6 +14,7 @@ import {
   referenceOdfStyles,
   styleName,
 } from './odt-reference';
+import { readOdtReference } from './reference-merge';
 import { escapeXml, htmlToRuns, type StyledRun } from './text';
 import { figureSources, headerRowCount, threadLines } from './writer';
 
@@ -516,6 +517,10 @@ class OdtWriter {
     const creators = p.authors.map(authorName).filter(Boolean);
     const meta = `${ODF_XML_HEAD}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta><meta:generator>Scriptorium</meta:generator><dc:title>${escapeXml(p.title)}</dc:title>${p.subtitle ? `<dc:subject>${escapeXml(p.subtitle)}</dc:subject>` : ''}${p.abstract ? `<dc:description>${escapeXml(p.abstract.textContent)}</dc:description>` : ''}${p.keywords.map((keyword) => `<meta:keyword>${escapeXml(keyword)}</meta:keyword>`).join('')}${creators.length ? `<meta:initial-creator>${escapeXml(creators.join('; '))}</meta:initial-creator><dc:creator>${escapeXml(creators.join('; '))}</dc:creator>` : ''}<dc:language>${escapeXml(p.language)}</dc:language><meta:creation-date>${now}</meta:creation-date><dc:date>${now}</dc:date></office:meta></office:document-meta>`;
 
+    const ourStyles = referenceOdfStyles(p.language, this.page);
+    // The template's reference document: its styles and page over ours (reference-merge.ts).
+    const reference = p.reference?.odt ? readOdtReference(p.reference.odt, ourStyles) : null;
+    const styles = reference?.styles ?? ourStyles;
     const entries: [string, string][] = [
       ['content.xml', 'text/xml'],
       ['styles.xml', 'text/xml'],
@@ -523,7 +528,7 @@ class OdtWriter {
     ];
     const files: Record<string, Uint8Array> = {
       'content.xml': encoder.encode(content),
-      'styles.xml': encoder.encode(referenceOdfStyles(p.language, this.page)),
+      'styles.xml': encoder.encode(styles),
       'meta.xml': encoder.encode(meta),
     };
     this.formulas.forEach((formula, index) => {
@@ -532,6 +537,10 @@ class OdtWriter {
       entries.push([`${folder}/content.xml`, 'text/xml']);
       files[`${folder}/content.xml`] = encoder.encode(formula);
     });
+    for (const [path, data] of Object.entries(reference?.pictures ?? {})) {
+      entries.push([path, pictureType(path)]);
+      files[path] = data;
+    }
     for (const file of this.images.values()) {
       entries.push([`Pictures/${file.name}`, file.image.type]);
       files[`Pictures/${file.name}`] = file.image.data;
@@ -545,6 +554,11 @@ class OdtWriter {
     files['META-INF/manifest.xml'] = encoder.encode(manifest);
     return files;
   }
+}
+
+function pictureType(path: string): string {
+  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  return extension === 'svg' ? 'image/svg+xml' : extension === 'jpg' ? 'image/jpeg' : `image/${extension}`;
 }
 
 export function exportOdt(prepared: PreparedDocument): Uint8Array {
