@@ -70,6 +70,8 @@ const partAttrs = {
   hidden: { default: false },
   elements: { default: [] as string[] },
   marks: { default: [] as string[] },
+  /** The template's help text for authors, copied so that it outlives the template ('' for none). */
+  help: { default: '' },
 };
 
 function partDOM(kind: string, attrs: Record<string, unknown>): DOMOutputSpec {
@@ -84,6 +86,7 @@ function partDOM(kind: string, attrs: Record<string, unknown>): DOMOutputSpec {
       'data-hidden': attrs.hidden ? 'true' : 'false',
       'data-elements': (attrs.elements as string[]).join(' '),
       'data-marks': (attrs.marks as string[]).join(' '),
+      ...(attrs.help ? { 'data-help': String(attrs.help) } : {}),
     },
     0,
   ];
@@ -100,6 +103,7 @@ function partParse(kind: string): NodeSpec['parseDOM'] {
         hidden: dom.getAttribute('data-hidden') === 'true',
         elements: listAttr(dom.getAttribute('data-elements')),
         marks: listAttr(dom.getAttribute('data-marks')),
+        help: stringAttr(dom, 'data-help'),
       }),
     },
   ];

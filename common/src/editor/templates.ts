@@ -31,6 +31,8 @@ export interface TemplatePart {
   elements: BodyElement[];
   /** Formatting marks allowed; comment and tracked-change marks are always allowed. */
   marks: FormatMark[];
+  /** Shown to authors beside the part (a stored template's help text; copied into the document). */
+  help?: string;
 }
 
 export interface DocumentTemplate {
@@ -119,6 +121,7 @@ export function createDocument(
       hidden: part.hidden,
       elements: [...part.elements],
       marks: [...part.marks],
+      help: part.help ?? '',
     };
     const type = schema.nodes[part.kind];
     return type.createAndFill(attrs) ?? type.create(attrs);

@@ -72,7 +72,7 @@ export function editorTemplate(id: string, title: string, definition: TemplateDe
   return {
     id,
     title,
-    parts: definition.parts.map(({ help: _help, initial: _initial, ...part }) => part),
+    parts: definition.parts.map(({ initial: _initial, ...part }) => part),
   };
 }
 

@@ -138,8 +138,25 @@ export function caretPlugin(context: PluginContext): Plugin {
   });
 }
 
-/** Labels of the parts (Abstract, Keywords...) and placeholders of the empty title and subtitle. */
+let editors = 0;
+
+/** A part's help line: not editable, not part of the text. */
+function helpLine(id: string, help: string): HTMLElement {
+  const element = document.createElement('div');
+  element.className = 'doc-part-help';
+  element.id = id;
+  element.setAttribute('contenteditable', 'false');
+  element.textContent = help;
+  return element;
+}
+
+/**
+ * Labels of the parts (Abstract, Keywords...), placeholders of the empty title and subtitle, and
+ * the help texts a document's template gave its parts.
+ */
 export function partLabelPlugin(context: PluginContext): Plugin {
+  // Tells this editor's help ids from another editor's on the same page.
+  const instance = ++editors;
   return new Plugin({
     props: {
       decorations: (state) => {
@@ -147,6 +164,19 @@ export function partLabelPlugin(context: PluginContext): Plugin {
         state.doc.forEach((node, offset) => {
           const id = node.type.name === 'title' ? 'title' : String(node.attrs.id);
           const attrs: Record<string, string> = { 'data-label': context.label(`part.${id}`) };
+          // The template's help text: a muted line above the part, which describes it to screen readers.
+          const help = node.type.name === 'title' || node.attrs.hidden ? '' : String(node.attrs.help ?? '');
+          if (help) {
+            const helpId = `doc-part-help-${instance}-${id}`;
+            attrs['aria-describedby'] = helpId;
+            decorations.push(
+              Decoration.widget(offset, () => helpLine(helpId, help), {
+                key: `help:${helpId}:${help}`,
+                side: -1,
+                ignoreSelection: true,
+              }),
+            );
+          }
           if (node.type.name === 'title' || node.type.name === 'heading_part') {
             if (node.content.size === 0) {
               attrs['data-placeholder'] = context.label(`part.${id}`);
