@@ -12,10 +12,16 @@ import {
 /**
  * Document templates as data: a list of parts with the elements and marks each allows. The
  * built-in "Standard article" is one of them; the Templates plugin can define others without
- * touching the schema, because every part is one of four generic kinds.
+ * touching the schema, because every part is one of six generic kinds.
  */
 
-export type PartKind = 'heading_part' | 'richtext_part' | 'contributors_part' | 'tags_part';
+export type PartKind =
+  | 'heading_part'
+  | 'richtext_part'
+  | 'contributors_part'
+  | 'tags_part'
+  | 'toc_part'
+  | 'separator_part';
 
 export interface TemplatePart {
   /** Stable id inside the template (`subtitle`, `abstract`, ...). */

@@ -124,6 +124,8 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
     const titleNode = doc.firstChild as PMNode;
     chapters.push({
       ...parts,
+      // The book has its own table of contents: a chapter's own is left out.
+      body: parts.body.filter((part) => part.type.name !== 'toc_part'),
       number,
       part: chapter.part,
       anchor: `chapter-${number}`,

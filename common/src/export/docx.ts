@@ -12,6 +12,7 @@ import {
   groupParts,
   type PreparedChapter,
   type PreparedDocument,
+  tocEntries,
 } from './model';
 import { latexToOmml } from './omml';
 import { type DocxReference, readDocxReference, renameStyleIds, shiftNumIds } from './reference-merge';
@@ -303,7 +304,27 @@ class DocxWriter {
     return `<w:bookmarkStart w:id="${n}" w:name="${bookmarkName(id)}"/>${content}<w:bookmarkEnd w:id="${n}"/>`;
   }
 
+  private linked(id: string, runs: string): string {
+    return id ? `<w:hyperlink w:anchor="${bookmarkName(id)}">${runs}</w:hyperlink>` : runs;
+  }
+
+  /**
+   * A TOC field over headings 1 to 3 (Word updates it), filled with the headings and links to
+   * them so that it reads before that.
+   */
+  private tableOfContents(title: string): string {
+    const entries = tocEntries(this.prepared.body)
+      .map(
+        (entry) =>
+          `<w:p><w:pPr><w:pStyle w:val="TOC${entry.level}"/></w:pPr>${this.linked(entry.id, `<w:r><w:t xml:space="preserve">${escapeXml(entry.text)}</w:t></w:r>`)}</w:p>`,
+      )
+      .join('');
+    return `<w:p><w:pPr><w:pStyle w:val="TOCHeading"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(title)}</w:t></w:r></w:p><w:p><w:r><w:fldChar w:fldCharType="begin" w:dirty="true"/></w:r><w:r><w:instrText xml:space="preserve"> TOC \\o "1-3" \\h \\z \\u </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r></w:p>${entries}<w:p><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>`;
+  }
+
   blocks(parent: PMNode, list?: { numId: number; level: number }): string {
+    if (parent.type.name === 'toc_part' || parent.type.name === 'separator_part')
+      return this.block(parent, list, 0);
     let out = '';
     parent.forEach((node, _offset, index) => {
       out += this.block(node, list, index);
@@ -352,7 +373,10 @@ class DocxWriter {
           )
           .join('');
       case 'horizontal_rule':
+      case 'separator_part':
         return '<w:p><w:pPr><w:pBdr><w:bottom w:val="single" w:sz="6" w:space="1" w:color="auto"/></w:pBdr></w:pPr></w:p>';
+      case 'toc_part':
+        return this.tableOfContents(String(node.attrs.title));
       case 'bullet_list':
       case 'ordered_list': {
         const level = list ? list.level + 1 : 0;

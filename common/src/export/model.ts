@@ -167,9 +167,41 @@ export function readParts(doc: PMNode): DocumentParts {
         if (partId(part) === 'abstract') abstract = part;
         else body.push(part);
         break;
+      // The writers draw these in their place among the body's parts (isLeafPart).
+      case 'toc_part':
+      case 'separator_part':
+        body.push(part);
+        break;
     }
   });
   return { subtitle, authors, abstract, keywords, body, entries, bibliographyTitle };
+}
+
+/** A table of contents or a separator: parts the writers draw themselves, having no content. */
+export function isLeafPart(node: PMNode): boolean {
+  return node.type.name === 'toc_part' || node.type.name === 'separator_part';
+}
+
+export interface TocEntry {
+  id: string;
+  level: number;
+  text: string;
+}
+
+/** The entries of a table of contents: the headings (levels 1 to 3) of the body's parts. */
+export function tocEntries(body: readonly PMNode[], depth = 3): TocEntry[] {
+  const entries: TocEntry[] = [];
+  for (const part of body)
+    part.descendants((node) => {
+      if (node.type.name === 'heading') {
+        const level = Number(node.attrs.level);
+        if (level <= depth && node.textContent.trim())
+          entries.push({ id: String(node.attrs.id), level, text: node.textContent });
+        return false;
+      }
+      return node.type.name !== 'footnote' && node.type.name !== 'table';
+    });
+  return entries;
 }
 
 /** The citation nodes of a document in order (the bibliography part's entries are no citations). */

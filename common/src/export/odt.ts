@@ -4,7 +4,7 @@ import { TableMap } from 'prosemirror-tables';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
 import { imageFiles, imageSize } from './images';
-import { authorName, citationFallback, type ExportImage, type PreparedDocument } from './model';
+import { authorName, citationFallback, type ExportImage, type PreparedDocument, tocEntries } from './model';
 import {
   FONT_FACES,
   ODF_NS,
@@ -94,6 +94,8 @@ class OdtWriter {
   private readonly tableStyles: string[] = [];
   private readonly changes: string[] = [];
   private readonly formulas: string[] = [];
+  /** Tables of contents so far (each needs its own name). */
+  private tocs = 0;
   private readonly images: Map<string, { name: string; image: ExportImage }>;
   private readonly openedComments = new Set<number>();
   private readonly lastCommentNode = new Map<number, PMNode>();
@@ -355,7 +357,17 @@ class OdtWriter {
     return `<text:bookmark-start text:name="${name}"/>${content}<text:bookmark-end text:name="${name}"/>`;
   }
 
+  /** A table of contents LibreOffice updates, filled with the headings so that it reads before that. */
+  private tableOfContents(title: string): string {
+    const entries = tocEntries(this.prepared.body)
+      .map((entry) => `<text:p text:style-name="Contents_20_${entry.level}">${odfText(entry.text)}</text:p>`)
+      .join('');
+    return `<text:table-of-content text:name="${escapeXml(`Contents ${++this.tocs}`)}" text:protected="true"><text:table-of-content-source text:outline-level="3"><text:index-title-template text:style-name="Contents_20_Heading">${escapeXml(title)}</text:index-title-template></text:table-of-content-source><text:index-body><text:index-title text:name="${escapeXml(`Contents ${this.tocs} title`)}"><text:p text:style-name="Contents_20_Heading">${odfText(title)}</text:p></text:index-title>${entries}</text:index-body></text:table-of-content>`;
+  }
+
   blocks(parent: PMNode, context: BlockContext = {}): string {
+    if (parent.type.name === 'toc_part' || parent.type.name === 'separator_part')
+      return this.block(parent, context);
     let out = '';
     parent.forEach((node) => {
       out += this.block(node, context);
@@ -381,7 +393,10 @@ class OdtWriter {
           .map((line) => `<text:p text:style-name="Preformatted_20_Text">${odfText(line)}</text:p>`)
           .join('');
       case 'horizontal_rule':
+      case 'separator_part':
         return '<text:p text:style-name="Horizontal_20_Line"/>';
+      case 'toc_part':
+        return this.tableOfContents(String(node.attrs.title));
       case 'bullet_list':
       case 'ordered_list':
         return this.list(node, context);

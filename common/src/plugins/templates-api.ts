@@ -13,7 +13,14 @@ import { type DocumentTemplate, standardArticle } from '../editor/templates';
  */
 
 export const TEMPLATE_TITLE_MAX = 255;
-export const PART_KINDS = ['heading_part', 'richtext_part', 'contributors_part', 'tags_part'] as const;
+export const PART_KINDS = [
+  'heading_part',
+  'richtext_part',
+  'contributors_part',
+  'tags_part',
+  'toc_part',
+  'separator_part',
+] as const;
 /** Export templates: reference documents of the DOCX and ODT exporters (stored and listed here). */
 export const EXPORT_FILE_KINDS = ['docx', 'odt'] as const;
 export type ExportFileKind = (typeof EXPORT_FILE_KINDS)[number];
