@@ -229,7 +229,7 @@ class DocxWriter {
           ? this.styledRuns(rendered, marks)
           : this.textRun(citationFallback(node), marks, deleted);
         content =
-          this.prepared.noteStyle && rendered
+          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
             ? this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${runs}</w:p>`)
             : runs;
         break;

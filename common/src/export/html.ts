@@ -123,7 +123,7 @@ export class HtmlWriter extends NodeWriter {
         const rendered = this.prepared.citations.get(node);
         const text = rendered ? citeprocToXhtml(rendered) : escapeXml(citationFallback(node));
         content =
-          this.prepared.noteStyle && rendered
+          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
             ? this.note([`<span class="citation">${text}</span>`])
             : `<span class="citation">${text}</span>`;
         break;

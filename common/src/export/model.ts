@@ -64,6 +64,11 @@ export interface PreparedDocument {
   citations: Map<PMNode, string>;
   /** note: citations are footnotes. */
   noteStyle: boolean;
+  /**
+   * A book whose chapters keep their own styles: the citations rendered in a note style (the
+   * others stay in the text); without it `noteStyle` holds for every citation.
+   */
+  noteCitations?: Set<PMNode>;
   /** The rendered bibliography (citeproc HTML per entry). */
   bibliography: string[];
   /** The bibliography's heading in the document's language. */

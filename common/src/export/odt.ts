@@ -296,7 +296,7 @@ class OdtWriter {
           ? this.styledRuns(rendered, marks)
           : this.span(odfText(citationFallback(node)), this.markFormats(marks));
         content =
-          this.prepared.noteStyle && rendered
+          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
             ? this.footnote(`<text:p text:style-name="Footnote">${runs}</text:p>`)
             : runs;
         break;
