@@ -71,6 +71,7 @@ test.describe('with PLUGINS=templates,books', () => {
     await custom.locator('summary').click();
     await custom.getByLabel('Title of the part').fill('Summary');
     await custom.getByLabel('Initial content').fill('This chapter argues');
+    await custom.getByLabel('Help text for authors').fill('Two sentences at most.');
     for (const element of ['Bulleted list', 'Numbered list', 'Footnote', 'Line break', 'Citation']) {
       await custom.getByRole('checkbox', { name: element, exact: true }).uncheck();
     }
@@ -85,6 +86,12 @@ test.describe('with PLUGINS=templates,books', () => {
     await page.keyboard.press('Alt+ArrowUp');
     await expect(parts.nth(3)).toContainText('Summary');
     await expect(parts.nth(4)).toContainText('Keywords');
+    // A table of contents and a separator after the body.
+    await chooseOption(page, 'Kind of the new part', 'Table of contents');
+    await page.getByRole('button', { name: 'Add part' }).click();
+    await chooseOption(page, 'Kind of the new part', 'Separator');
+    await page.getByRole('button', { name: 'Add part' }).click();
+    await expect(parts).toHaveCount(8);
 
     // The live preview follows: the empty document with Summary before Keywords and its initial text.
     const preview = page.getByTestId('template-preview');
@@ -92,7 +99,18 @@ test.describe('with PLUGINS=templates,books', () => {
     const order = await preview
       .locator('.doc-part')
       .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-title')));
-    expect(order).toEqual(['Subtitle', 'Authors', 'Abstract', 'Summary', 'Keywords', 'Body']);
+    expect(order).toEqual([
+      'Subtitle',
+      'Authors',
+      'Abstract',
+      'Summary',
+      'Keywords',
+      'Body',
+      'Table of contents',
+      'Separator',
+    ]);
+    await expect(preview.locator('nav.doc-toc_part .doc-toc-title')).toHaveText('Table of contents');
+    await expect(preview.locator('.doc-separator_part hr')).toHaveCount(1);
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('The template has been saved.')).toBeVisible();
@@ -118,6 +136,19 @@ test.describe('with PLUGINS=templates,books', () => {
     await page.keyboard.type(' slanted');
     await expect(summary.locator('strong')).toHaveCount(0);
     await expect(summary.locator('em')).toHaveText(' slanted');
+    // The part's help text is shown above it and describes it.
+    const help = page.locator('.doc-part-help');
+    await expect(help).toHaveText('Two sentences at most.');
+    await expect(summary).toHaveAttribute('aria-describedby', (await help.getAttribute('id')) ?? '');
+    // The table of contents follows the body's headings as they are written.
+    const toc = page.getByRole('navigation', { name: 'Table of contents' });
+    await expect(toc.locator('li')).toHaveCount(0);
+    await page.locator('.doc-richtext_part[data-part-id="body"] p').first().click();
+    await page.keyboard.type('# Method');
+    await expect(toc.locator('li')).toHaveText(['Method']);
+    await page.keyboard.type('s');
+    await expect(toc.locator('li')).toHaveText(['Methods']);
+    await expect(page.locator('.doc-separator_part hr')).toHaveCount(1);
     await expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
 
     // The template is deleted; the document keeps its parts.
@@ -129,6 +160,10 @@ test.describe('with PLUGINS=templates,books', () => {
     await expect(page.locator('.doc-richtext_part[data-part-id="part-6"]')).toHaveText(
       'This chapter argues that ink matters. Plain slanted',
     );
+    await expect(page.locator('.doc-part-help')).toHaveText('Two sentences at most.');
+    await expect(page.getByRole('navigation', { name: 'Table of contents' }).locator('li')).toHaveText([
+      'Methods',
+    ]);
     await page.context().close();
   });
 

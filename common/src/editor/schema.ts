@@ -70,6 +70,8 @@ const partAttrs = {
   hidden: { default: false },
   elements: { default: [] as string[] },
   marks: { default: [] as string[] },
+  /** The template's help text for authors, copied so that it outlives the template ('' for none). */
+  help: { default: '' },
 };
 
 function partDOM(kind: string, attrs: Record<string, unknown>): DOMOutputSpec {
@@ -84,15 +86,16 @@ function partDOM(kind: string, attrs: Record<string, unknown>): DOMOutputSpec {
       'data-hidden': attrs.hidden ? 'true' : 'false',
       'data-elements': (attrs.elements as string[]).join(' '),
       'data-marks': (attrs.marks as string[]).join(' '),
+      ...(attrs.help ? { 'data-help': String(attrs.help) } : {}),
     },
     0,
   ];
 }
 
-function partParse(kind: string): NodeSpec['parseDOM'] {
+function partParse(kind: string, tag = 'div'): NodeSpec['parseDOM'] {
   return [
     {
-      tag: `div[data-part="${kind}"]`,
+      tag: `${tag}[data-part="${kind}"]`,
       getAttrs: (dom: HTMLElement) => ({
         id: stringAttr(dom, 'data-part-id'),
         title: stringAttr(dom, 'data-title'),
@@ -100,6 +103,7 @@ function partParse(kind: string): NodeSpec['parseDOM'] {
         hidden: dom.getAttribute('data-hidden') === 'true',
         elements: listAttr(dom.getAttribute('data-elements')),
         marks: listAttr(dom.getAttribute('data-marks')),
+        help: stringAttr(dom, 'data-help'),
       }),
     },
   ];
@@ -161,6 +165,38 @@ const nodes: Record<string, NodeSpec> = {
     isolating: true,
     parseDOM: partParse('tags_part'),
     toDOM: (node) => partDOM('tags_part', node.attrs),
+  },
+  /**
+   * A table of contents: no content of its own; the editor draws the document's headings in it
+   * as they change, the exports their own (a TOC field, \tableofcontents, a nav list).
+   */
+  toc_part: {
+    group: 'part',
+    atom: true,
+    selectable: false,
+    attrs: partAttrs,
+    parseDOM: partParse('toc_part', 'nav'),
+    toDOM: (node) => {
+      const [, attrs] = partDOM('toc_part', node.attrs) as [string, Record<string, string>];
+      return [
+        'nav',
+        { ...attrs, 'aria-label': String(node.attrs.title) },
+        ['div', { class: 'doc-toc-title' }, String(node.attrs.title)],
+        ['ol', { class: 'doc-toc-entries' }],
+      ];
+    },
+  },
+  /** A separator: a visual divider between parts (a thematic break in the exports). */
+  separator_part: {
+    group: 'part',
+    atom: true,
+    selectable: false,
+    attrs: partAttrs,
+    parseDOM: partParse('separator_part'),
+    toDOM: (node) => {
+      const [, attrs] = partDOM('separator_part', node.attrs) as [string, Record<string, string>];
+      return ['div', attrs, ['hr']];
+    },
   },
   contributor: {
     atom: true,

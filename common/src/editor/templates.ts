@@ -12,10 +12,16 @@ import {
 /**
  * Document templates as data: a list of parts with the elements and marks each allows. The
  * built-in "Standard article" is one of them; the Templates plugin can define others without
- * touching the schema, because every part is one of four generic kinds.
+ * touching the schema, because every part is one of six generic kinds.
  */
 
-export type PartKind = 'heading_part' | 'richtext_part' | 'contributors_part' | 'tags_part';
+export type PartKind =
+  | 'heading_part'
+  | 'richtext_part'
+  | 'contributors_part'
+  | 'tags_part'
+  | 'toc_part'
+  | 'separator_part';
 
 export interface TemplatePart {
   /** Stable id inside the template (`subtitle`, `abstract`, ...). */
@@ -31,6 +37,8 @@ export interface TemplatePart {
   elements: BodyElement[];
   /** Formatting marks allowed; comment and tracked-change marks are always allowed. */
   marks: FormatMark[];
+  /** Shown to authors beside the part (a stored template's help text; copied into the document). */
+  help?: string;
 }
 
 export interface DocumentTemplate {
@@ -119,6 +127,7 @@ export function createDocument(
       hidden: part.hidden,
       elements: [...part.elements],
       marks: [...part.marks],
+      help: part.help ?? '',
     };
     const type = schema.nodes[part.kind];
     return type.createAndFill(attrs) ?? type.create(attrs);

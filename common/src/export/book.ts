@@ -37,6 +37,11 @@ export interface BookChapterInput {
   part: string;
   /** The document's stored title: a document never opened has no content yet. */
   title?: string;
+  /**
+   * The chapter's own citation style, when the book's is "as in each chapter": its citations are
+   * rendered in it (undefined: the book's `csl`).
+   */
+  csl?: ExportInput['csl'];
 }
 
 export interface BookExportInput {
@@ -124,6 +129,8 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
     const titleNode = doc.firstChild as PMNode;
     chapters.push({
       ...parts,
+      // The book has its own table of contents: a chapter's own is left out.
+      body: parts.body.filter((part) => part.type.name !== 'toc_part'),
       number,
       part: chapter.part,
       anchor: `chapter-${number}`,
@@ -142,15 +149,32 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
   );
   // One batch over every chapter: one bibliography, numeric styles numbered through the book; or
   // a batch per chapter, each with its own bibliography after it.
+  //
+  // When the chapters keep their own styles and these differ, each chapter is a batch of its own
+  // style (its citations numbered within it); a bibliography at the end of the book is then in
+  // the book's style (the first chapter's).
+  const chapterCsl = (index: number) => input.chapters[index].csl ?? input.csl;
+  const ownStyles = input.chapters.some((chapter) => chapter.csl && chapter.csl.name !== input.csl?.name);
   let rendered: ReturnType<typeof renderCitations>;
-  if (input.bibliography === 'chapter') {
+  let noteCitations: Set<PMNode> | undefined;
+  if (input.bibliography === 'chapter' || ownStyles) {
     rendered = { citations: new Map(), noteStyle: false, bibliography: [] };
+    noteCitations = new Set();
     docs.forEach((chapterDoc, index) => {
-      const own = renderCitations(citationNodes(chapterDoc), chapterEntries[index], input.csl, engines);
+      const nodes = citationNodes(chapterDoc);
+      const own = renderCitations(nodes, chapterEntries[index], chapterCsl(index), engines);
       for (const [node, text] of own.citations) rendered.citations.set(node, text);
+      if (own.noteStyle) for (const node of nodes) noteCitations?.add(node);
       rendered.noteStyle ||= own.noteStyle;
-      chapters[index].bibliography = own.bibliography;
+      if (input.bibliography === 'chapter') chapters[index].bibliography = own.bibliography;
     });
+    if (input.bibliography !== 'chapter')
+      rendered.bibliography = renderCitations(
+        docs.flatMap(citationNodes),
+        entries,
+        input.csl,
+        engines,
+      ).bibliography;
   } else rendered = renderCitations(docs.flatMap(citationNodes), entries, input.csl, engines);
   return {
     doc,
@@ -165,6 +189,7 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
     numbering,
     numbers,
     ...rendered,
+    ...(noteCitations ? { noteCitations } : {}),
     bibliographyTitle: 'Bibliography',
     entries,
     threads: new Map(),

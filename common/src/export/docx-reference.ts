@@ -50,6 +50,8 @@ ${paragraphStyle('FootnoteText', 'footnote text', '<w:spacing w:after="0"/>', '<
 ${paragraphStyle('CommentText', 'annotation text', '', '<w:sz w:val="20"/>')}
 ${paragraphStyle('Bibliography', 'Bibliography', '<w:ind w:left="567" w:hanging="567"/>')}
 ${paragraphStyle('TableContents', 'Table Contents', '<w:spacing w:after="0"/>')}
+${paragraphStyle('TOCHeading', 'TOC Heading', '<w:keepNext/><w:spacing w:before="240" w:after="120"/>', '<w:b/><w:sz w:val="28"/>')}
+${[1, 2, 3].map((level) => paragraphStyle(`TOC${level}`, `toc ${level}`, `<w:spacing w:after="60"/><w:ind w:left="${(level - 1) * 240}"/>`)).join('')}
 <w:style w:type="character" w:styleId="FootnoteReference"><w:name w:val="footnote reference"/><w:rPr><w:vertAlign w:val="superscript"/></w:rPr></w:style>
 <w:style w:type="character" w:styleId="CommentReference"><w:name w:val="annotation reference"/><w:rPr><w:sz w:val="16"/></w:rPr></w:style>
 <w:style w:type="character" w:styleId="Hyperlink"><w:name w:val="Hyperlink"/><w:rPr><w:color w:val="0563C1"/><w:u w:val="single"/></w:rPr></w:style>

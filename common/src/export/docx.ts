@@ -12,8 +12,10 @@ import {
   groupParts,
   type PreparedChapter,
   type PreparedDocument,
+  tocEntries,
 } from './model';
 import { latexToOmml } from './omml';
+import { type DocxReference, readDocxReference, renameStyleIds, shiftNumIds } from './reference-merge';
 import { escapeXml, htmlToRuns } from './text';
 import { headerRowCount, threadLines } from './writer';
 
@@ -68,12 +70,21 @@ class DocxWriter {
   private readonly openedComments = new Set<number>();
   private readonly lastCommentNode = new Map<number, PMNode>();
   private readonly page: PageSize;
+  /** The template's reference document over ours (its styles, page setup), when it has one. */
+  private readonly reference: DocxReference | null;
   tracked = false;
   /** Added to heading levels: a book's chapter titles are Heading1, their sections below. */
   headingShift = 0;
 
   constructor(private readonly prepared: PreparedDocument) {
     this.page = PAGES[prepared.paperSize];
+    const referenceFile = prepared.reference?.docx;
+    this.reference = referenceFile
+      ? readDocxReference(referenceFile, referenceStyles(prepared.language))
+      : null;
+    const setup = this.reference?.pageSetup;
+    // Pictures are sized to the text width of the reference's page.
+    if (setup) this.page = { width: setup.width, height: 0, margin: (setup.left + setup.right) / 2 };
     const srcs: string[] = [];
     prepared.doc.descendants((node) => {
       if (node.type.name === 'figure' && node.attrs.src) srcs.push(String(node.attrs.src));
@@ -218,7 +229,7 @@ class DocxWriter {
           ? this.styledRuns(rendered, marks)
           : this.textRun(citationFallback(node), marks, deleted);
         content =
-          this.prepared.noteStyle && rendered
+          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
             ? this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${runs}</w:p>`)
             : runs;
         break;
@@ -293,7 +304,27 @@ class DocxWriter {
     return `<w:bookmarkStart w:id="${n}" w:name="${bookmarkName(id)}"/>${content}<w:bookmarkEnd w:id="${n}"/>`;
   }
 
+  private linked(id: string, runs: string): string {
+    return id ? `<w:hyperlink w:anchor="${bookmarkName(id)}">${runs}</w:hyperlink>` : runs;
+  }
+
+  /**
+   * A TOC field over headings 1 to 3 (Word updates it), filled with the headings and links to
+   * them so that it reads before that.
+   */
+  private tableOfContents(title: string): string {
+    const entries = tocEntries(this.prepared.body)
+      .map(
+        (entry) =>
+          `<w:p><w:pPr><w:pStyle w:val="TOC${entry.level}"/></w:pPr>${this.linked(entry.id, `<w:r><w:t xml:space="preserve">${escapeXml(entry.text)}</w:t></w:r>`)}</w:p>`,
+      )
+      .join('');
+    return `<w:p><w:pPr><w:pStyle w:val="TOCHeading"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(title)}</w:t></w:r></w:p><w:p><w:r><w:fldChar w:fldCharType="begin" w:dirty="true"/></w:r><w:r><w:instrText xml:space="preserve"> TOC \\o "1-3" \\h \\z \\u </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r></w:p>${entries}<w:p><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>`;
+  }
+
   blocks(parent: PMNode, list?: { numId: number; level: number }): string {
+    if (parent.type.name === 'toc_part' || parent.type.name === 'separator_part')
+      return this.block(parent, list, 0);
     let out = '';
     parent.forEach((node, _offset, index) => {
       out += this.block(node, list, index);
@@ -342,7 +373,10 @@ class DocxWriter {
           )
           .join('');
       case 'horizontal_rule':
+      case 'separator_part':
         return '<w:p><w:pPr><w:pBdr><w:bottom w:val="single" w:sz="6" w:space="1" w:color="auto"/></w:pBdr></w:pPr></w:p>';
+      case 'toc_part':
+        return this.tableOfContents(String(node.attrs.title));
       case 'bullet_list':
       case 'ordered_list': {
         const level = list ? list.level + 1 : 0;
@@ -537,9 +571,26 @@ class DocxWriter {
     const p = this.prepared;
     const encoder = new TextEncoder();
     const page = this.page;
-    const document = `${XML_HEAD}<w:document ${NS}><w:body>${body}<w:sectPr><w:footerReference w:type="default" r:id="rIdFooter"/><w:footnotePr><w:numFmt w:val="decimal"/></w:footnotePr><w:pgSz w:w="${page.width}" w:h="${page.height}"/><w:pgMar w:top="${page.margin}" w:right="${page.margin}" w:bottom="${page.margin}" w:left="${page.margin}" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr></w:body></w:document>`;
-    const footnotes = `${XML_HEAD}<w:footnotes ${NS}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>${this.footnotes.join('')}</w:footnotes>`;
-    const comments = `${XML_HEAD}<w:comments ${NS}>${this.comments.join('')}</w:comments>`;
+    const reference = this.reference;
+    const setup = reference?.pageSetup;
+    const pageXml = setup
+      ? `${setup.pgSz}${setup.pgMar}`
+      : `<w:pgSz w:w="${page.width}" w:h="${page.height}"/><w:pgMar w:top="${page.margin}" w:right="${page.margin}" w:bottom="${page.margin}" w:left="${page.margin}" w:header="708" w:footer="708" w:gutter="0"/>`;
+    let numbering = referenceNumbering(this.nums);
+    let numIdShift = 0;
+    if (reference?.numbering) ({ numbering, numIdShift } = reference.numbering(numbering));
+    // Our style ids that the reference has under other ids, and our lists after its own.
+    const content = (xml: string) =>
+      shiftNumIds(renameStyleIds(xml, reference?.renames ?? new Map()), numIdShift);
+    const document = content(
+      `${XML_HEAD}<w:document ${NS}><w:body>${body}<w:sectPr><w:footerReference w:type="default" r:id="rIdFooter"/><w:footnotePr><w:numFmt w:val="decimal"/></w:footnotePr>${pageXml}</w:sectPr></w:body></w:document>`,
+    );
+    const footnotes = content(
+      `${XML_HEAD}<w:footnotes ${NS}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>${this.footnotes.join('')}</w:footnotes>`,
+    );
+    const comments = content(`${XML_HEAD}<w:comments ${NS}>${this.comments.join('')}</w:comments>`);
+    const extraRels = `${reference?.theme ? `<Relationship Id="rIdTheme" Type="${REL}/theme" Target="theme/theme1.xml"/>` : ''}${reference?.fontTable ? `<Relationship Id="rIdFontTable" Type="${REL}/fontTable" Target="fontTable.xml"/>` : ''}`;
+    const extraTypes = `${reference?.theme ? '<Override PartName="/word/theme/theme1.xml" ContentType="application/vnd.openxmlformats-officedocument.theme+xml"/>' : ''}${reference?.fontTable ? '<Override PartName="/word/fontTable.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.fontTable+xml"/>' : ''}`;
     const footer = `${XML_HEAD}<w:ftr ${NS}><w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p></w:ftr>`;
     const imageRels = [...this.images.values()].map(
       (file, index) =>
@@ -552,8 +603,8 @@ class DocxWriter {
         ({ rel, id }) =>
           `<Relationship Id="${id}" Type="${REL}/hyperlink" Target="${escapeXml(rel.split('\u0000')[1])}" TargetMode="External"/>`,
       );
-    const documentRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rIdNumbering" Type="${REL}/numbering" Target="numbering.xml"/><Relationship Id="rIdSettings" Type="${REL}/settings" Target="settings.xml"/><Relationship Id="rIdFootnotes" Type="${REL}/footnotes" Target="footnotes.xml"/><Relationship Id="rIdComments" Type="${REL}/comments" Target="comments.xml"/><Relationship Id="rIdFooter" Type="${REL}/footer" Target="footer1.xml"/>${imageRels.join('')}${linkRels.join('')}</Relationships>`;
-    const types = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/><Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/></Types>`;
+    const documentRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rIdNumbering" Type="${REL}/numbering" Target="numbering.xml"/><Relationship Id="rIdSettings" Type="${REL}/settings" Target="settings.xml"/><Relationship Id="rIdFootnotes" Type="${REL}/footnotes" Target="footnotes.xml"/><Relationship Id="rIdComments" Type="${REL}/comments" Target="comments.xml"/><Relationship Id="rIdFooter" Type="${REL}/footer" Target="footer1.xml"/>${extraRels}${imageRels.join('')}${linkRels.join('')}</Relationships>`;
+    const types = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/><Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>${extraTypes}</Types>`;
     const rootRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/><Relationship Id="rId3" Type="${REL}/extended-properties" Target="docProps/app.xml"/></Relationships>`;
     const abstract = p.abstract ? p.abstract.textContent : '';
     const now = isoDate(Date.now());
@@ -566,13 +617,15 @@ class DocxWriter {
       'docProps/app.xml': encoder.encode(app),
       'word/document.xml': encoder.encode(document),
       'word/_rels/document.xml.rels': encoder.encode(documentRels),
-      'word/styles.xml': encoder.encode(referenceStyles(p.language)),
-      'word/numbering.xml': encoder.encode(referenceNumbering(this.nums)),
+      'word/styles.xml': encoder.encode(reference?.styles ?? referenceStyles(p.language)),
+      'word/numbering.xml': encoder.encode(numbering),
       'word/settings.xml': encoder.encode(referenceSettings(p.language, this.tracked)),
       'word/footnotes.xml': encoder.encode(footnotes),
       'word/comments.xml': encoder.encode(comments),
       'word/footer1.xml': encoder.encode(footer),
     };
+    if (reference?.theme) files['word/theme/theme1.xml'] = reference.theme;
+    if (reference?.fontTable) files['word/fontTable.xml'] = reference.fontTable;
     for (const file of this.images.values()) files[`word/media/${file.name}`] = file.image.data;
     return files;
   }

@@ -12,6 +12,7 @@ import {
   groupParts,
   type PreparedChapter,
   type PreparedDocument,
+  tocEntries,
 } from './model';
 import { citeprocToXhtml, escapeXml } from './text';
 import { figureSources, NodeWriter } from './writer';
@@ -122,7 +123,7 @@ export class HtmlWriter extends NodeWriter {
         const rendered = this.prepared.citations.get(node);
         const text = rendered ? citeprocToXhtml(rendered) : escapeXml(citationFallback(node));
         content =
-          this.prepared.noteStyle && rendered
+          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
             ? this.note([`<span class="citation">${text}</span>`])
             : `<span class="citation">${text}</span>`;
         break;
@@ -160,7 +161,18 @@ export class HtmlWriter extends NodeWriter {
       case 'code_block':
         return `<pre><code>${escapeXml(node.textContent)}</code></pre>`;
       case 'horizontal_rule':
+      case 'separator_part':
         return '<hr/>';
+      case 'toc_part': {
+        const entries = tocEntries(this.prepared.body)
+          .map(
+            (entry) =>
+              `<li class="toc-level-${entry.level}">${entry.id ? `<a href="#${escapeXml(entry.id)}">${escapeXml(entry.text)}</a>` : escapeXml(entry.text)}</li>`,
+          )
+          .join('');
+        const title = escapeXml(String(node.attrs.title));
+        return `<nav class="toc"${id}><h2>${title}</h2>${entries ? `<ol>${entries}</ol>` : ''}</nav>`;
+      }
       case 'bullet_list':
         return `<ul>${this.items(node)}</ul>`;
       case 'ordered_list':

@@ -168,7 +168,10 @@ class LatexWriter extends NodeWriter {
       case 'code_block':
         return `\\begin{verbatim}\n${node.textContent.replace(/\\end\{verbatim\}/g, '\\end {verbatim}')}\n\\end{verbatim}\n\n`;
       case 'horizontal_rule':
+      case 'separator_part':
         return '\\noindent\\rule{\\linewidth}{0.4pt}\n\n';
+      case 'toc_part':
+        return '\\tableofcontents\n\n';
       case 'bullet_list':
         return `\\begin{itemize}\n${this.items(node)}\\end{itemize}\n\n`;
       case 'ordered_list': {

@@ -33,6 +33,14 @@ export interface ExportInput {
   images: Record<string, ExportImage>;
   /** The document's citation style and its locales (null: citations as their keys). */
   csl: { name: string; style: CslJson; locales: Record<string, CslJson>; locale: string } | null;
+  /** The export files (reference documents) of the document's template, by kind (issue 21). */
+  reference?: ExportReference;
+}
+
+/** A user's reference documents: DOCX and ODT exports take their styles (reference-merge.ts). */
+export interface ExportReference {
+  docx?: Uint8Array;
+  odt?: Uint8Array;
 }
 
 export type { Contributor };
@@ -56,6 +64,11 @@ export interface PreparedDocument {
   citations: Map<PMNode, string>;
   /** note: citations are footnotes. */
   noteStyle: boolean;
+  /**
+   * A book whose chapters keep their own styles: the citations rendered in a note style (the
+   * others stay in the text); without it `noteStyle` holds for every citation.
+   */
+  noteCitations?: Set<PMNode>;
   /** The rendered bibliography (citeproc HTML per entry). */
   bibliography: string[];
   /** The bibliography's heading in the document's language. */
@@ -66,6 +79,8 @@ export interface PreparedDocument {
   images: Record<string, ExportImage>;
   /** Set when this is a whole book (book.ts): the writers then write its chapters. */
   book?: BookStructure;
+  /** The template's reference documents, when it has any. */
+  reference?: ExportReference;
 }
 
 /** A book's own front matter and its chapters, read for the writers (see book.ts). */
@@ -157,9 +172,41 @@ export function readParts(doc: PMNode): DocumentParts {
         if (partId(part) === 'abstract') abstract = part;
         else body.push(part);
         break;
+      // The writers draw these in their place among the body's parts (isLeafPart).
+      case 'toc_part':
+      case 'separator_part':
+        body.push(part);
+        break;
     }
   });
   return { subtitle, authors, abstract, keywords, body, entries, bibliographyTitle };
+}
+
+/** A table of contents or a separator: parts the writers draw themselves, having no content. */
+export function isLeafPart(node: PMNode): boolean {
+  return node.type.name === 'toc_part' || node.type.name === 'separator_part';
+}
+
+export interface TocEntry {
+  id: string;
+  level: number;
+  text: string;
+}
+
+/** The entries of a table of contents: the headings (levels 1 to 3) of the body's parts. */
+export function tocEntries(body: readonly PMNode[], depth = 3): TocEntry[] {
+  const entries: TocEntry[] = [];
+  for (const part of body)
+    part.descendants((node) => {
+      if (node.type.name === 'heading') {
+        const level = Number(node.attrs.level);
+        if (level <= depth && node.textContent.trim())
+          entries.push({ id: String(node.attrs.id), level, text: node.textContent });
+        return false;
+      }
+      return node.type.name !== 'footnote' && node.type.name !== 'table';
+    });
+  return entries;
 }
 
 /** The citation nodes of a document in order (the bibliography part's entries are no citations). */
@@ -240,6 +287,7 @@ export function prepareDocument(input: ExportInput, engines?: EngineCaches): Pre
     ...renderCitations(citationNodes(doc), parts.entries, input.csl, engines),
     threads: new Map(input.threads.map((thread) => [thread.id, thread])),
     images: input.images,
+    ...(input.reference ? { reference: input.reference } : {}),
   };
 }
 

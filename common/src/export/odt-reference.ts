@@ -110,6 +110,8 @@ ${paragraphStyle('List Paragraph', 'fo:margin-bottom="0.1cm"')}
 ${paragraphStyle('Footnote', 'fo:margin-left="0.5cm" fo:text-indent="-0.5cm" fo:margin-bottom="0cm"', 'fo:font-size="10pt"')}
 ${paragraphStyle('Bibliography', 'fo:margin-left="1cm" fo:text-indent="-1cm"')}
 ${paragraphStyle('Table Contents', 'fo:margin-bottom="0cm"')}
+${paragraphStyle('Contents Heading', 'fo:margin-top="0.42cm" fo:margin-bottom="0.21cm" fo:keep-with-next="always"', 'fo:font-size="14pt" fo:font-weight="bold"')}
+${[1, 2, 3].map((level) => paragraphStyle(`Contents ${level}`, `fo:margin-left="${((level - 1) * 0.5).toFixed(1)}cm" fo:margin-bottom="0.1cm"`)).join('')}
 ${paragraphStyle('Table Heading', 'fo:margin-bottom="0cm"', 'fo:font-weight="bold"', { parent: 'Table_20_Contents' })}
 ${paragraphStyle('Horizontal Line', 'fo:border-bottom="0.5pt solid #000000" fo:padding="0cm" fo:margin-bottom="0.5cm"', 'fo:font-size="6pt"')}
 ${paragraphStyle('Footer', 'fo:text-align="center"')}

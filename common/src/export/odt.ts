@@ -4,7 +4,7 @@ import { TableMap } from 'prosemirror-tables';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
 import { imageFiles, imageSize } from './images';
-import { authorName, citationFallback, type ExportImage, type PreparedDocument } from './model';
+import { authorName, citationFallback, type ExportImage, type PreparedDocument, tocEntries } from './model';
 import {
   FONT_FACES,
   ODF_NS,
@@ -14,6 +14,7 @@ import {
   referenceOdfStyles,
   styleName,
 } from './odt-reference';
+import { readOdtReference } from './reference-merge';
 import { escapeXml, htmlToRuns, type StyledRun } from './text';
 import { figureSources, headerRowCount, threadLines } from './writer';
 
@@ -93,6 +94,8 @@ class OdtWriter {
   private readonly tableStyles: string[] = [];
   private readonly changes: string[] = [];
   private readonly formulas: string[] = [];
+  /** Tables of contents so far (each needs its own name). */
+  private tocs = 0;
   private readonly images: Map<string, { name: string; image: ExportImage }>;
   private readonly openedComments = new Set<number>();
   private readonly lastCommentNode = new Map<number, PMNode>();
@@ -293,7 +296,7 @@ class OdtWriter {
           ? this.styledRuns(rendered, marks)
           : this.span(odfText(citationFallback(node)), this.markFormats(marks));
         content =
-          this.prepared.noteStyle && rendered
+          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
             ? this.footnote(`<text:p text:style-name="Footnote">${runs}</text:p>`)
             : runs;
         break;
@@ -354,7 +357,17 @@ class OdtWriter {
     return `<text:bookmark-start text:name="${name}"/>${content}<text:bookmark-end text:name="${name}"/>`;
   }
 
+  /** A table of contents LibreOffice updates, filled with the headings so that it reads before that. */
+  private tableOfContents(title: string): string {
+    const entries = tocEntries(this.prepared.body)
+      .map((entry) => `<text:p text:style-name="Contents_20_${entry.level}">${odfText(entry.text)}</text:p>`)
+      .join('');
+    return `<text:table-of-content text:name="${escapeXml(`Contents ${++this.tocs}`)}" text:protected="true"><text:table-of-content-source text:outline-level="3"><text:index-title-template text:style-name="Contents_20_Heading">${escapeXml(title)}</text:index-title-template></text:table-of-content-source><text:index-body><text:index-title text:name="${escapeXml(`Contents ${this.tocs} title`)}"><text:p text:style-name="Contents_20_Heading">${odfText(title)}</text:p></text:index-title>${entries}</text:index-body></text:table-of-content>`;
+  }
+
   blocks(parent: PMNode, context: BlockContext = {}): string {
+    if (parent.type.name === 'toc_part' || parent.type.name === 'separator_part')
+      return this.block(parent, context);
     let out = '';
     parent.forEach((node) => {
       out += this.block(node, context);
@@ -380,7 +393,10 @@ class OdtWriter {
           .map((line) => `<text:p text:style-name="Preformatted_20_Text">${odfText(line)}</text:p>`)
           .join('');
       case 'horizontal_rule':
+      case 'separator_part':
         return '<text:p text:style-name="Horizontal_20_Line"/>';
+      case 'toc_part':
+        return this.tableOfContents(String(node.attrs.title));
       case 'bullet_list':
       case 'ordered_list':
         return this.list(node, context);
@@ -516,6 +532,10 @@ class OdtWriter {
     const creators = p.authors.map(authorName).filter(Boolean);
     const meta = `${ODF_XML_HEAD}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta><meta:generator>Scriptorium</meta:generator><dc:title>${escapeXml(p.title)}</dc:title>${p.subtitle ? `<dc:subject>${escapeXml(p.subtitle)}</dc:subject>` : ''}${p.abstract ? `<dc:description>${escapeXml(p.abstract.textContent)}</dc:description>` : ''}${p.keywords.map((keyword) => `<meta:keyword>${escapeXml(keyword)}</meta:keyword>`).join('')}${creators.length ? `<meta:initial-creator>${escapeXml(creators.join('; '))}</meta:initial-creator><dc:creator>${escapeXml(creators.join('; '))}</dc:creator>` : ''}<dc:language>${escapeXml(p.language)}</dc:language><meta:creation-date>${now}</meta:creation-date><dc:date>${now}</dc:date></office:meta></office:document-meta>`;
 
+    const ourStyles = referenceOdfStyles(p.language, this.page);
+    // The template's reference document: its styles and page over ours (reference-merge.ts).
+    const reference = p.reference?.odt ? readOdtReference(p.reference.odt, ourStyles) : null;
+    const styles = reference?.styles ?? ourStyles;
     const entries: [string, string][] = [
       ['content.xml', 'text/xml'],
       ['styles.xml', 'text/xml'],
@@ -523,7 +543,7 @@ class OdtWriter {
     ];
     const files: Record<string, Uint8Array> = {
       'content.xml': encoder.encode(content),
-      'styles.xml': encoder.encode(referenceOdfStyles(p.language, this.page)),
+      'styles.xml': encoder.encode(styles),
       'meta.xml': encoder.encode(meta),
     };
     this.formulas.forEach((formula, index) => {
@@ -532,6 +552,10 @@ class OdtWriter {
       entries.push([`${folder}/content.xml`, 'text/xml']);
       files[`${folder}/content.xml`] = encoder.encode(formula);
     });
+    for (const [path, data] of Object.entries(reference?.pictures ?? {})) {
+      entries.push([path, pictureType(path)]);
+      files[path] = data;
+    }
     for (const file of this.images.values()) {
       entries.push([`Pictures/${file.name}`, file.image.type]);
       files[`Pictures/${file.name}`] = file.image.data;
@@ -545,6 +569,11 @@ class OdtWriter {
     files['META-INF/manifest.xml'] = encoder.encode(manifest);
     return files;
   }
+}
+
+function pictureType(path: string): string {
+  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  return extension === 'svg' ? 'image/svg+xml' : extension === 'jpg' ? 'image/jpeg' : `image/${extension}`;
 }
 
 export function exportOdt(prepared: PreparedDocument): Uint8Array {

@@ -16,6 +16,8 @@ export abstract class NodeWriter {
   }
 
   blocks(parent: PMNode): string {
+    // A table of contents or a separator part is drawn as a block of its own.
+    if (parent.type.name === 'toc_part' || parent.type.name === 'separator_part') return this.block(parent);
     let out = '';
     parent.forEach((node) => {
       out += this.block(node);

@@ -45,6 +45,21 @@ describe('documentFromDefinition', () => {
     expect(checkDocument(doc)).toEqual([]);
   });
 
+  it("copies each part's help text into the document, where it outlives the template", () => {
+    const doc = documentFromDefinition(schema, 'template-7', 'Chapter', definition());
+    const helps: string[] = [];
+    doc.forEach((node) => {
+      if (node.type.name !== 'title') helps.push(node.attrs.help);
+    });
+    expect(helps).toEqual(['', 'Two sentences.', '']);
+    // Stored and read again (the server's copy), and a document of before help texts.
+    const again = schema.nodeFromJSON(JSON.parse(JSON.stringify(doc.toJSON())));
+    expect(again.child(2).attrs.help).toBe('Two sentences.');
+    const old = doc.toJSON() as { content: { attrs?: Record<string, unknown> }[] };
+    for (const part of old.content) delete part.attrs?.help;
+    expect(schema.nodeFromJSON(old).child(2).attrs.help).toBe('');
+  });
+
   it('leaves a rich-text part without paragraphs empty rather than breaking its rules', () => {
     const noParagraphs = definition();
     noParagraphs.parts[1] = { ...noParagraphs.parts[1], elements: ['table'] };

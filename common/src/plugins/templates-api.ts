@@ -13,7 +13,14 @@ import { type DocumentTemplate, standardArticle } from '../editor/templates';
  */
 
 export const TEMPLATE_TITLE_MAX = 255;
-export const PART_KINDS = ['heading_part', 'richtext_part', 'contributors_part', 'tags_part'] as const;
+export const PART_KINDS = [
+  'heading_part',
+  'richtext_part',
+  'contributors_part',
+  'tags_part',
+  'toc_part',
+  'separator_part',
+] as const;
 /** Export templates: reference documents of the DOCX and ODT exporters (stored and listed here). */
 export const EXPORT_FILE_KINDS = ['docx', 'odt'] as const;
 export type ExportFileKind = (typeof EXPORT_FILE_KINDS)[number];
@@ -72,7 +79,7 @@ export function editorTemplate(id: string, title: string, definition: TemplateDe
   return {
     id,
     title,
-    parts: definition.parts.map(({ help: _help, initial: _initial, ...part }) => part),
+    parts: definition.parts.map(({ initial: _initial, ...part }) => part),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ExportReference } from '@scriptorium/common/export/model';
 import type { PluginName } from '@scriptorium/common/plugins/names';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context';
@@ -22,4 +23,9 @@ export interface ServerPlugin {
   localeNamespace: string;
   /** Its websocket endpoints at `${ws_url_base}/<name>/[<id>/]`, registered only while it is on. */
   websocketEndpoints?(): readonly AnyWsEndpoint[];
+  /**
+   * The reference documents (DOCX/ODT) a document's exports take their styles from, by the
+   * document's `template` attribute and its owner; null when the plugin has none for it.
+   */
+  exportReference?(ctx: AppContext, ownerId: number, template: string): Promise<ExportReference | null>;
 }

@@ -1,3 +1,4 @@
+import type { ExportReference } from '@scriptorium/common/export/model';
 import type { PluginName } from '@scriptorium/common/plugins/names';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
@@ -33,4 +34,17 @@ export async function registerPlugins(app: FastifyInstance, ctx: AppContext): Pr
 /** The websocket endpoints of the plugins named in PLUGINS, for the endpoint registry of src/ws. */
 export function pluginWebsocketEndpoints(ctx: AppContext): AnyWsEndpoint[] {
   return ctx.config.plugins.flatMap((name) => [...(SERVER_PLUGINS[name].websocketEndpoints?.() ?? [])]);
+}
+
+/** The reference documents an enabled plugin has for a document's template (the first that has any). */
+export async function pluginExportReference(
+  ctx: AppContext,
+  ownerId: number,
+  template: string,
+): Promise<ExportReference | null> {
+  for (const name of ctx.config.plugins) {
+    const found = await SERVER_PLUGINS[name].exportReference?.(ctx, ownerId, template);
+    if (found) return found;
+  }
+  return null;
 }

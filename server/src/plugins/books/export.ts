@@ -47,6 +47,16 @@ export async function exportBookFile(
   )?.attrs;
   const language = metadata.language || first?.language || 'en-US';
   const style = settings.citation_style || first?.citationstyle || 'apa';
+  // "As in each chapter": every chapter's citations in its own document's style (loaded once each).
+  if (!settings.citation_style) {
+    const styles = new Map<string, BookExportInput['csl']>();
+    for (const chapter of readable) {
+      const own =
+        (chapter.content as { attrs?: { citationstyle?: string } } | null)?.attrs?.citationstyle || 'apa';
+      if (!styles.has(own)) styles.set(own, await loadCsl(own, language));
+      chapter.csl = styles.get(own) ?? null;
+    }
+  }
   let cover: BookExportInput['cover'] = null;
   if (metadata.cover_image !== null) {
     // The cover belongs to the book: whoever may read the book sees it.

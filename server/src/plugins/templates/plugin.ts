@@ -1,4 +1,5 @@
 import type { ServerPlugin } from '../plugin';
+import { templateExportReference } from './export-reference';
 import { createTemplates, templateStructure } from './migrations';
 import { templatesRoutes } from './routes';
 
@@ -11,4 +12,5 @@ export const templatesPlugin: ServerPlugin = {
     'plugin-templates-013-structure': templateStructure,
   },
   localeNamespace: 'templates',
+  exportReference: templateExportReference,
 };

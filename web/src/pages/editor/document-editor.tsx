@@ -53,7 +53,7 @@ import { type CaretInfo, editorPlugins, footnotePlugins, readDomSelection } from
 import { runExport } from './export/run-export';
 import { FootnoteView } from './footnote-view';
 import { OfflineEditorStatus } from './offline-status';
-import { contributorsPartView, contributorView, keywordView, tagsPartView } from './part-views';
+import { contributorsPartView, contributorView, keywordView, tagsPartView, tocPartView } from './part-views';
 import { HistoryDialog, SaveRevisionDialog } from './review/review-history';
 import { type PendingComment, ReviewMargin } from './review/review-margin';
 import { isSuggesting, reviewPlugin } from './review/review-plugin';
@@ -219,6 +219,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           contributors_part: contributorsPartView(partContext),
           keyword: keywordView(partContext),
           tags_part: tagsPartView(partContext),
+          toc_part: tocPartView(),
           ...academicNodeViews({
             t: partContext.t,
             edit: (kind) => {

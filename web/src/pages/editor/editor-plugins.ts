@@ -9,6 +9,7 @@ import { gapCursor } from 'prosemirror-gapcursor';
 import { history, redo, undo } from 'prosemirror-history';
 import { undoInputRule } from 'prosemirror-inputrules';
 import { keymap } from 'prosemirror-keymap';
+import type { Node as PMNode } from 'prosemirror-model';
 import { type Command, type EditorState, Plugin, PluginKey, TextSelection } from 'prosemirror-state';
 import { columnResizing, tableEditing } from 'prosemirror-tables';
 import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
@@ -138,8 +139,25 @@ export function caretPlugin(context: PluginContext): Plugin {
   });
 }
 
-/** Labels of the parts (Abstract, Keywords...) and placeholders of the empty title and subtitle. */
+let editors = 0;
+
+/** A part's help line: not editable, not part of the text. */
+function helpLine(id: string, help: string): HTMLElement {
+  const element = document.createElement('div');
+  element.className = 'doc-part-help';
+  element.id = id;
+  element.setAttribute('contenteditable', 'false');
+  element.textContent = help;
+  return element;
+}
+
+/**
+ * Labels of the parts (Abstract, Keywords...), placeholders of the empty title and subtitle, and
+ * the help texts a document's template gave its parts.
+ */
 export function partLabelPlugin(context: PluginContext): Plugin {
+  // Tells this editor's help ids from another editor's on the same page.
+  const instance = ++editors;
   return new Plugin({
     props: {
       decorations: (state) => {
@@ -147,6 +165,19 @@ export function partLabelPlugin(context: PluginContext): Plugin {
         state.doc.forEach((node, offset) => {
           const id = node.type.name === 'title' ? 'title' : String(node.attrs.id);
           const attrs: Record<string, string> = { 'data-label': context.label(`part.${id}`) };
+          // The template's help text: a muted line above the part, which describes it to screen readers.
+          const help = node.type.name === 'title' || node.attrs.hidden ? '' : String(node.attrs.help ?? '');
+          if (help) {
+            const helpId = `doc-part-help-${instance}-${id}`;
+            attrs['aria-describedby'] = helpId;
+            decorations.push(
+              Decoration.widget(offset, () => helpLine(helpId, help), {
+                key: `help:${helpId}:${help}`,
+                side: -1,
+                ignoreSelection: true,
+              }),
+            );
+          }
           if (node.type.name === 'title' || node.type.name === 'heading_part') {
             if (node.content.size === 0) {
               attrs['data-placeholder'] = context.label(`part.${id}`);
@@ -224,6 +255,73 @@ function currentSelectionPlugin(): Plugin {
   });
 }
 
+/** A table of contents' entry: a heading of the document's visible rich-text parts. */
+export interface TocLine {
+  id: string;
+  level: number;
+  text: string;
+}
+
+/** The headings (levels 1 to 3) of the document's visible rich-text parts, in order. */
+export function documentHeadings(doc: PMNode): TocLine[] {
+  const lines: TocLine[] = [];
+  doc.forEach((part) => {
+    if (part.type.name !== 'richtext_part' || part.attrs.hidden || part.attrs.id === 'abstract') return;
+    part.descendants((node) => {
+      if (node.type.name === 'heading') {
+        const level = Number(node.attrs.level);
+        if (level <= 3 && node.textContent.trim())
+          lines.push({ id: String(node.attrs.id), level, text: node.textContent });
+        return false;
+      }
+      return node.type.name !== 'footnote' && node.type.name !== 'table';
+    });
+  });
+  return lines;
+}
+
+/**
+ * Tables of contents follow the headings: each toc_part gets a node decoration whose spec holds
+ * the current headings, which its node view (part-views.ts tocPartView) draws.
+ */
+function tocPlugin(): Plugin {
+  return new Plugin({
+    props: {
+      decorations: (state) => {
+        const parts: [number, PMNode][] = [];
+        state.doc.forEach((node, offset) => {
+          if (node.type.name === 'toc_part') parts.push([offset, node]);
+        });
+        if (!parts.length) return null;
+        const toc = documentHeadings(state.doc);
+        return DecorationSet.create(
+          state.doc,
+          parts.map(([offset, node]) => Decoration.node(offset, offset + node.nodeSize, {}, { toc })),
+        );
+      },
+    },
+  });
+}
+
+/**
+ * The editor enforces the template: a table of contents or separator part (an atom at the top
+ * level) is never deleted by an author's edit. Steps of others (collab) are the server's to judge.
+ */
+function leafPartGuardPlugin(): Plugin {
+  const leafParts = (doc: PMNode) => {
+    const ids: string[] = [];
+    doc.forEach((node) => {
+      if (node.type.name === 'toc_part' || node.type.name === 'separator_part')
+        ids.push(`${node.type.name}:${node.attrs.id}`);
+    });
+    return ids.join('\n');
+  };
+  return new Plugin({
+    filterTransaction: (tr, state) =>
+      !tr.docChanged || Boolean(tr.getMeta('collab$')) || leafParts(tr.doc) === leafParts(state.doc),
+  });
+}
+
 export function editorPlugins(context: PluginContext): Plugin[] {
   return [
     currentSelectionPlugin(),
@@ -239,6 +337,8 @@ export function editorPlugins(context: PluginContext): Plugin[] {
     headingIdPlugin(),
     searchPlugin(),
     partLabelPlugin(context),
+    tocPlugin(),
+    leafPartGuardPlugin(),
     caretPlugin(context),
   ];
 }

@@ -1,8 +1,9 @@
 import { addKeywords, removeContributor, removeKeyword } from '@scriptorium/common/editor/commands';
 import type { LucideIconData } from 'lucide-react/types';
 import type { Node as PMNode } from 'prosemirror-model';
-import type { EditorView, NodeView } from 'prosemirror-view';
+import type { Decoration, EditorView, NodeView } from 'prosemirror-view';
 import { iconElement, PENCIL_ICON, PLUS_ICON, X_ICON } from '../../components/icons/icon-element';
+import type { TocLine } from './editor-plugins';
 
 /** What the part views need from the page: texts, rights and the author dialog. */
 export interface PartViewContext {
@@ -74,6 +75,59 @@ export function contributorView(context: PartViewContext) {
         return true;
       },
       stopEvent: (event) => event.target instanceof HTMLButtonElement,
+      ignoreMutation: () => true,
+    };
+  };
+}
+
+/** A table of contents: the part's title and the headings the tocPlugin's decoration holds, as links. */
+export function tocPartView() {
+  return (
+    node: PMNode,
+    _view: EditorView,
+    _getPos: unknown,
+    decorations: readonly Decoration[],
+  ): NodeView => {
+    const dom = document.createElement('nav');
+    dom.className = 'doc-part doc-toc_part';
+    dom.setAttribute('data-part', 'toc_part');
+    dom.setAttribute('data-part-id', String(node.attrs.id));
+    dom.setAttribute('contenteditable', 'false');
+    const heading = dom.appendChild(document.createElement('div'));
+    heading.className = 'doc-toc-title';
+    heading.id = `doc-toc-${String(node.attrs.id)}`;
+    dom.setAttribute('aria-labelledby', heading.id);
+    const list = dom.appendChild(document.createElement('ol'));
+    list.className = 'doc-toc-entries';
+    let drawn = '';
+    const render = (current: PMNode, decos: readonly Decoration[]) => {
+      heading.textContent = String(current.attrs.title);
+      const lines =
+        (decos.find((deco) => (deco.spec as { toc?: unknown }).toc)?.spec as { toc: TocLine[] } | undefined)
+          ?.toc ?? [];
+      const key = JSON.stringify(lines);
+      if (key === drawn) return;
+      drawn = key;
+      list.replaceChildren(
+        ...lines.map((line) => {
+          const item = document.createElement('li');
+          item.className = `doc-toc-level-${line.level}`;
+          const link = item.appendChild(document.createElement(line.id ? 'a' : 'span'));
+          if (line.id) link.setAttribute('href', `#${line.id}`);
+          link.textContent = line.text;
+          return item;
+        }),
+      );
+    };
+    render(node, decorations);
+    return {
+      dom,
+      update: (next, decos) => {
+        if (next.type !== node.type) return false;
+        render(next, decos);
+        return true;
+      },
+      stopEvent: () => true,
       ignoreMutation: () => true,
     };
   };

@@ -24,6 +24,15 @@ export function TemplatePreview({ title, definition }: { title: string; definiti
     }
     const fragment = DOMSerializer.fromSchema(schema).serializeFragment(doc.content);
     target.replaceChildren(fragment);
+    // Help texts where the editor shows them: a muted line above the part that describes it.
+    target.querySelectorAll<HTMLElement>('.doc-part[data-help]').forEach((part, index) => {
+      const help = document.createElement('div');
+      help.className = 'doc-part-help';
+      help.id = `template-preview-help-${index}`;
+      help.textContent = part.dataset.help ?? '';
+      part.setAttribute('aria-describedby', help.id);
+      part.before(help);
+    });
     // The empty title is an empty heading: the preview names it, as the editor's placeholder does.
     const heading = target.firstElementChild;
     if (heading && heading.textContent === '') {

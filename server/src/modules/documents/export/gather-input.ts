@@ -3,6 +3,7 @@ import type { ImageType } from '@scriptorium/common/api/usermedia';
 import type { EngineCache } from '@scriptorium/common/bibliography/cluster-render';
 import type { ExportImage, ExportInput } from '@scriptorium/common/export/model';
 import type { AppContext } from '../../../context';
+import { pluginExportReference } from '../../../plugins/registry';
 import { canReadMediaFile } from '../../usermedia/policies';
 import { imagePath } from '../../usermedia/storage';
 import { readThreads, visibleThread } from '../collab/review';
@@ -77,13 +78,19 @@ export async function gatherExportInput(
   document: VisibleDocument,
 ): Promise<ExportInput> {
   const { content, images } = await gatherDocumentContent(ctx, userId, document.id);
-  const attrs = (content as { attrs?: { citationstyle?: string; language?: string } } | null)?.attrs;
+  const attrs = (
+    content as { attrs?: { citationstyle?: string; language?: string; template?: string } } | null
+  )?.attrs;
   const viewer = { userId, right: document.rights ?? ('write' as const), ownerId: document.owner_id };
   const threads = (await readThreads(ctx.db, document.id)).flatMap(
     (thread) => visibleThread(thread, viewer) ?? [],
   );
   const csl = await loadCsl(attrs?.citationstyle ?? 'apa', attrs?.language ?? 'en-US');
-  return { content, threads, images, csl };
+  // A stored template's reference documents (Templates plugin) style the DOCX and ODT.
+  const reference = attrs?.template
+    ? await pluginExportReference(ctx, document.owner_id, attrs.template)
+    : null;
+  return { content, threads, images, csl, ...(reference ? { reference } : {}) };
 }
 
 /** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / RFC 5987). */

@@ -12,6 +12,8 @@ import type { ExportMenuFormat } from './export-actions';
  * Runs an export in the browser (also offline): the same exporters as the server's route, on the
  * editor's own document, threads and images. PDF needs Chromium's page layout: online it comes
  * from the server's route, offline the print dialog (with the editor's print stylesheet) stands in.
+ * DOCX and ODT of a document made from a stored template come from the server's route too while
+ * online: the template's reference documents are there.
  */
 
 async function figureImages(doc: PMNode): Promise<Record<string, ExportImage>> {
@@ -49,21 +51,43 @@ export interface ExportRequest {
 }
 
 /** Makes the file and offers it as a download; resolves when done, rejects when it failed. */
+/** The server's export route makes the file; rejects when it answers an error. */
+async function serverExport(documentId: number, format: string): Promise<void> {
+  const response = await fetch(endpointPath(documentsApi.export, { id: documentId, format }), {
+    credentials: 'same-origin',
+  });
+  if (!response.ok) throw new Error(`export answered ${response.status}`);
+  downloadBlob(
+    await response.blob(),
+    attachmentFileName(response.headers.get('content-disposition'), `document.${format}`),
+  );
+}
+
+/** A document made from a stored template (Templates plugin), whose export files only the server holds. */
+const STORED_TEMPLATE = /^template-\d+$/;
+
 export async function runExport({ format, documentId, doc, threads }: ExportRequest): Promise<void> {
   if (format === 'pdf') {
     if (!navigator.onLine) {
       window.print();
       return;
     }
-    const response = await fetch(endpointPath(documentsApi.export, { id: documentId, format }), {
-      credentials: 'same-origin',
-    });
-    if (!response.ok) throw new Error(`export answered ${response.status}`);
-    downloadBlob(
-      await response.blob(),
-      attachmentFileName(response.headers.get('content-disposition'), 'document.pdf'),
-    );
+    await serverExport(documentId, format);
     return;
+  }
+  // DOCX and ODT of a stored template's document take its reference document's styles: online the
+  // server makes them; offline, or when the server cannot, our own styles do.
+  if (
+    (format === 'docx' || format === 'odt') &&
+    navigator.onLine &&
+    STORED_TEMPLATE.test(String(doc.attrs.template))
+  ) {
+    try {
+      await serverExport(documentId, format);
+      return;
+    } catch {
+      // Made here below, in our own styles.
+    }
   }
   // The exporters (fflate, the OMML converter, citeproc) load only when someone exports.
   const { exportDocument, isExportFormat } = await import('@scriptorium/common/export/registry');

@@ -1,0 +1,86 @@
+import { booksApi } from '@scriptorium/common/api/endpoints/plugins';
+import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
+import { strFromU8, unzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { createDocument } from '../src/modules/documents/commands/create-document';
+import { ENGINES, useServer } from './harness';
+
+/**
+ * Issue 21: a book whose citation style is "as in each chapter" renders each chapter's citations
+ * in that chapter's own style (author-date, numeric, notes), on both engines.
+ */
+
+const CHAPTER = { sections: 1, equations: 0, citations: 3, figures: 0, paragraphs: 1 };
+const STYLES = ['apa', 'ieee', 'chicago-note-bibliography'];
+/** The footnotes each fixture chapter has of its own. */
+const CHAPTER_NOTES = 1;
+
+describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
+  const server = useServer(engine, { env: { PLUGINS: 'books' } });
+
+  async function book(citationStyle: string, bibliography: 'book' | 'chapter') {
+    const user = await server().buildUser();
+    const browser = await server().loginAs(user);
+    const ids: number[] = [];
+    for (const [index, style] of STYLES.entries()) {
+      const title = `Chapter in ${style}`;
+      const { id } = await createDocument(server().ctx.db, user.id, { title, path: '' });
+      const doc = fixturePaper(CHAPTER, title).doc.toJSON() as { attrs: Record<string, unknown> };
+      doc.attrs.citationstyle = style;
+      await server()
+        .ctx.db.updateTable('documents')
+        .set({ content: JSON.stringify(doc), content_version: 0, version: 0, title })
+        .where('id', '=', id)
+        .execute();
+      ids.push(id);
+      expect(index).toBe(ids.length - 1);
+    }
+    const { id } = (await browser.call(booksApi.create, { title: 'Mixed' })).json<{ id: number }>();
+    await browser.call(booksApi.chapters, { id, chapters: ids.map((document_id) => ({ document_id })) });
+    const saved = await browser.call(booksApi.save, {
+      id,
+      title: 'Mixed',
+      metadata: { authors: '', publisher: '', isbn: '', copyright: '', language: 'en-US', cover_image: null },
+      settings: { citation_style: citationStyle, paper_size: 'A4', bibliography },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const response = await browser.call(booksApi.export, { id: String(id), format: 'html' });
+    expect(response.status, response.text).toBe(200);
+    const files = unzipSync(response.bytes);
+    const html = strFromU8(files[Object.keys(files).find((name) => name.endsWith('.html')) as string]);
+    // Each chapter's section, from its opening to the next chapter's.
+    return STYLES.map((_, index) => {
+      const start = html.indexOf(`id="chapter-${index + 1}"`);
+      const end = html.indexOf(`id="chapter-${index + 2}"`);
+      expect(start).toBeGreaterThan(-1);
+      return html.slice(start, end === -1 ? undefined : end);
+    });
+  }
+
+  /** The footnotes of a chapter's HTML. */
+  const notes = (chapter: string) => chapter.match(/class="footnote-back"/g)?.length ?? 0;
+
+  /** The rendered citations of a chapter's HTML. */
+  const cites = (chapter: string) =>
+    [...chapter.matchAll(/<span class="citation">(.*?)<\/span>/g)].map((m) => m[1]);
+
+  it.each(['chapter', 'book'] as const)(
+    'renders each chapter in its own style (bibliography per %s)',
+    async (bibliography) => {
+      const [apa, ieee, chicago] = await book('', bibliography);
+      expect(cites(apa).length).toBeGreaterThan(0);
+      for (const cite of cites(apa)) expect(cite).toMatch(/^[^[]*\d{4}[^[]*$/);
+      expect(cites(ieee).length).toBeGreaterThan(0);
+      for (const cite of cites(ieee)) expect(cite).toMatch(/\[\d+[^\]]*\]$/);
+      // A note style: every citation is a footnote of the chapter (its back link after it).
+      expect(cites(chicago).length).toBeGreaterThan(0);
+      expect(notes(chicago)).toBe(cites(chicago).length + CHAPTER_NOTES);
+      for (const chapter of [apa, ieee]) expect(notes(chapter)).toBe(CHAPTER_NOTES);
+    },
+  );
+
+  it('keeps one style for the whole book when the book names one', async () => {
+    const chapters = await book('ieee', 'book');
+    for (const chapter of chapters) for (const cite of cites(chapter)) expect(cite).toMatch(/\[\d+[^\]]*\]$/);
+  });
+});

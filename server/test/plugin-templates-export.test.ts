@@ -1,0 +1,176 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
+import { schema } from '@scriptorium/common/editor/schema';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import type { Node as PMNode } from 'prosemirror-model';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { run, withTools } from './export-tools';
+import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
+
+/**
+ * Issue 21: a document of a stored template is exported as DOCX and ODT in the styles of the
+ * template's export files (reference documents), on both engines; pandoc still reads the files.
+ */
+
+const FONT = 'Gentium Distinct';
+const COLOUR = '7B2D26';
+
+let folder = '';
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), 'template-export-'));
+});
+afterAll(async () => {
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+/** pandoc's own reference document of `kind` with Heading 1 in our font and colour. */
+async function referenceDocument(kind: 'docx' | 'odt'): Promise<Uint8Array> {
+  const file = path.join(folder, `reference.${kind}`);
+  await run('pandoc', ['-o', file, '--print-default-data-file', `reference.${kind}`]);
+  const files = unzipSync(new Uint8Array(await readFile(file)));
+  if (kind === 'docx') {
+    const styles = strFromU8(files['word/styles.xml']);
+    const heading = `<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="Heading 1"/><w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:keepNext/><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:rFonts w:ascii="${FONT}" w:hAnsi="${FONT}"/><w:color w:val="${COLOUR}"/><w:sz w:val="36"/></w:rPr></w:style>`;
+    const changed = styles.replace(
+      /<w:style w:type="paragraph" w:styleId="Heading1">[\s\S]*?<\/w:style>/,
+      heading,
+    );
+    expect(changed).not.toBe(styles);
+    files['word/styles.xml'] = strToU8(changed);
+  } else {
+    const styles = strFromU8(files['styles.xml']);
+    const heading = `<style:style style:name="Heading_20_1" style:display-name="Heading 1" style:family="paragraph" style:parent-style-name="Heading" style:default-outline-level="1" style:class="text"><style:text-properties fo:font-family="'${FONT}'" fo:color="#${COLOUR.toLowerCase()}" fo:font-weight="bold"/></style:style>`;
+    const changed = styles.replace(/<style:style style:name="Heading_20_1"[\s\S]*?<\/style:style>/, heading);
+    expect(changed).not.toBe(styles);
+    files['styles.xml'] = strToU8(changed);
+  }
+  return zipSync(files);
+}
+
+/** The headers pandoc read, as [level, text of their words]. */
+function headers(json: string): [number, string][] {
+  type Inline = { t: string; c?: unknown };
+  const blocks = (JSON.parse(json) as { blocks: { t: string; c: [number, unknown, Inline[]] }[] }).blocks;
+  return blocks
+    .filter((block) => block.t === 'Header')
+    .map((block) => [
+      block.c[0],
+      block.c[2]
+        .filter((inline) => inline.t === 'Str')
+        .map((inline) => inline.c)
+        .join(' '),
+    ]);
+}
+
+describe.each(ENGINES)('export with a template’s reference document (%s)', (engine) => {
+  const server = useServer(engine, { env: { PLUGINS: 'templates' } });
+
+  /** A template with an export file of `kind`, and a document of it with a heading in its body. */
+  async function templateDocument(
+    test: TestServer,
+    browser: TestClient,
+    kind: 'docx' | 'odt',
+  ): Promise<{ documentId: number; templateId: number }> {
+    const created = await browser.call(templatesApi.create, { title: 'Journal' });
+    const templateId = created.json<{ id: number }>().id;
+    const uploaded = await browser.call(templatesApi.uploadFile, {
+      id: templateId,
+      kind,
+      title: 'Journal style',
+      file: new Blob([Buffer.from(await referenceDocument(kind))]),
+    });
+    expect(uploaded.status, uploaded.text).toBe(200);
+    const made = await browser.call(templatesApi.createDocument, { template: String(templateId) });
+    expect(made.status, made.text).toBe(200);
+    const documentId = made.json<{ id: number }>().id;
+    const row = await test.ctx.db
+      .selectFrom('documents')
+      .select('content')
+      .where('id', '=', documentId)
+      .executeTakeFirstOrThrow();
+    const doc = schema.nodeFromJSON(JSON.parse(row.content));
+    const body = [
+      schema.nodes.heading.create({ level: 1, id: 'H1' }, schema.text('Introduction')),
+      schema.nodes.paragraph.create(null, schema.text('Body text.')),
+    ];
+    const parts: PMNode[] = [];
+    doc.forEach((part) => {
+      parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
+    });
+    const content = JSON.stringify(doc.type.create(doc.attrs, parts).toJSON());
+    await test.ctx.db
+      .updateTable('documents')
+      .set({ content, content_version: 0, version: 0 })
+      .where('id', '=', documentId)
+      .execute();
+    return { documentId, templateId };
+  }
+
+  withTools(['pandoc'], 'a DOCX export takes the Heading 1 of the template’s reference DOCX', async () => {
+    const test = server();
+    const browser = await test.loginAs(await test.buildUser());
+    const { documentId } = await templateDocument(test, browser, 'docx');
+    const response = await browser.call(documentsApi.export, { id: String(documentId), format: 'docx' });
+    expect(response.status, response.text).toBe(200);
+    const files = unzipSync(response.bytes);
+    const styles = strFromU8(files['word/styles.xml']);
+    const heading = /<w:style w:type="paragraph" w:styleId="Heading1">[\s\S]*?<\/w:style>/.exec(styles)?.[0];
+    expect(heading).toContain(`w:ascii="${FONT}"`);
+    expect(heading).toContain(`<w:color w:val="${COLOUR}"/>`);
+    // Styles only we have are there too; the theme of the reference came along.
+    expect(styles).toContain('w:styleId="Abstract"');
+    expect(files['word/theme/theme1.xml']).toBeDefined();
+    expect(strFromU8(files['word/document.xml'])).toContain('<w:pStyle w:val="Heading1"/>');
+    const file = path.join(folder, `exported-${engine}.docx`);
+    await writeFile(file, response.bytes);
+    const { stdout } = await run('pandoc', ['-f', 'docx', '-t', 'json', file]);
+    expect(headers(stdout)).toEqual([[1, 'Introduction']]);
+    expect(stdout).toContain('"Body"');
+  });
+
+  withTools(['pandoc'], 'an ODT export takes the Heading 1 of the template’s reference ODT', async () => {
+    const test = server();
+    const browser = await test.loginAs(await test.buildUser());
+    const { documentId } = await templateDocument(test, browser, 'odt');
+    const response = await browser.call(documentsApi.export, { id: String(documentId), format: 'odt' });
+    expect(response.status, response.text).toBe(200);
+    const files = unzipSync(response.bytes);
+    const styles = strFromU8(files['styles.xml']);
+    const heading = /<style:style style:name="Heading_20_1"[\s\S]*?<\/style:style>/.exec(styles)?.[0];
+    expect(heading).toContain(`fo:color="#${COLOUR.toLowerCase()}"`);
+    expect(heading).toContain(FONT);
+    expect(styles).toContain('style:name="Bibliography"');
+    const file = path.join(folder, `exported-${engine}.odt`);
+    await writeFile(file, response.bytes);
+    const { stdout } = await run('pandoc', ['-f', 'odt', '-t', 'json', file]);
+    expect(headers(stdout)).toEqual([[1, 'Introduction']]);
+  });
+
+  withTools(['pandoc'], 'a document of another user’s private template keeps our styles', async () => {
+    const test = server();
+    const owner = await test.loginAs(await test.buildUser());
+    const { templateId } = await templateDocument(test, owner, 'docx');
+    const other = await test.loginAs(await test.buildUser());
+    const created = (await other.call(templatesApi.createDocument, { template: 'standard-article' })).json<{
+      id: number;
+    }>().id;
+    const row = await test.ctx.db
+      .selectFrom('documents')
+      .select('content')
+      .where('id', '=', created)
+      .executeTakeFirstOrThrow();
+    const content = JSON.parse(row.content);
+    content.attrs.template = `template-${templateId}`;
+    await test.ctx.db
+      .updateTable('documents')
+      .set({ content: JSON.stringify(content), content_version: 0, version: 0 })
+      .where('id', '=', created)
+      .execute();
+    const response = await other.call(documentsApi.export, { id: String(created), format: 'docx' });
+    expect(response.status, response.text).toBe(200);
+    expect(strFromU8(unzipSync(response.bytes)['word/styles.xml'])).not.toContain(FONT);
+  });
+});

@@ -1,0 +1,158 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { schema } from '@scriptorium/common/editor/schema';
+import type { ExportReference } from '@scriptorium/common/export/model';
+import { exportDocument } from '@scriptorium/common/export/registry';
+import { documentFromDefinition } from '@scriptorium/common/plugins/template-document';
+import { standardDefinition, templateDefinition } from '@scriptorium/common/plugins/templates-api';
+import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import type { Node as PMNode } from 'prosemirror-model';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { compileLatex, run, unzipTo, withTools } from './export-tools';
+
+/**
+ * Issue 21 with the real tools: a document with a table-of-contents and a separator part passes
+ * epubcheck, compiles with LuaLaTeX, and LibreOffice lays out its DOCX and ODT (also a DOCX in a
+ * user's reference styles) with the contents listed.
+ */
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'template-parts-'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function contentsDocument(): PMNode {
+  const standard = standardDefinition();
+  const leaf = (id: string, kind: 'toc_part' | 'separator_part', title: string) => ({
+    id,
+    kind,
+    title,
+    optional: false,
+    hidden: false,
+    elements: [],
+    marks: [],
+  });
+  const definition = templateDefinition.parse({
+    parts: [
+      leaf('contents', 'toc_part', 'Contents'),
+      leaf('divider', 'separator_part', 'Divider'),
+      standard.parts[4],
+    ],
+  });
+  const base = documentFromDefinition(schema, 'template-5', 'Volume', definition);
+  const s = schema.nodes;
+  const parts: PMNode[] = [s.title.create(null, schema.text('Collected essays'))];
+  base.forEach((part) => {
+    if (part.type.name === 'title') return;
+    parts.push(
+      part.attrs.id === 'body'
+        ? part.type.create(part.attrs, [
+            s.heading.create({ level: 1, id: 'H1' }, schema.text('Methodology')),
+            s.paragraph.create(null, schema.text('First words.')),
+            s.heading.create({ level: 2, id: 'H2' }, schema.text('Sampling frame')),
+            s.paragraph.create(null, schema.text('Last words.')),
+          ])
+        : part,
+    );
+  });
+  return base.type.create(base.attrs, parts);
+}
+
+async function exported(format: 'epub' | 'latex' | 'docx' | 'odt', reference?: ExportReference) {
+  const file = await exportDocument(format, {
+    content: contentsDocument().toJSON(),
+    threads: [],
+    images: {},
+    csl: null,
+    ...(reference ? { reference } : {}),
+  });
+  return file.data;
+}
+
+/** LibreOffice lays the file out as a PDF; its text. */
+async function pdfText(file: string): Promise<string> {
+  const out = path.join(dir, `pdf-${path.basename(file)}`);
+  await run(
+    'soffice',
+    [
+      '--headless',
+      `-env:UserInstallation=file://${dir}/lo-profile`,
+      '--convert-to',
+      'pdf',
+      '--outdir',
+      out,
+      file,
+    ],
+    { timeout: 170_000 },
+  );
+  const pdf = path.join(out, path.basename(file).replace(/\.[a-z]+$/, '.pdf'));
+  return (await run('pdftotext', ['-layout', pdf, '-'])).stdout;
+}
+
+/** Methodology listed by the contents and again as the heading: twice, the contents first. */
+function expectContents(text: string) {
+  const contents = text.indexOf('Contents');
+  expect(contents).toBeGreaterThan(-1);
+  const first = text.indexOf('Methodology');
+  expect(first).toBeGreaterThan(contents);
+  expect(text.indexOf('Methodology', first + 1)).toBeGreaterThan(first);
+  expect(text).toContain('Sampling frame');
+}
+
+describe('table-of-contents and separator parts with the real tools', () => {
+  withTools(['epubcheck'], 'EPUB: epubcheck finds 0 errors', async () => {
+    const file = path.join(dir, 'contents.epub');
+    await writeFile(file, await exported('epub'));
+    expect(epubcheckReport(file)).toContain('0 fatals / 0 errors');
+  });
+
+  withTools(['lualatex'], 'LaTeX: compiles with the table of contents', async () => {
+    const folder = path.join(dir, 'latex');
+    await unzipTo(await exported('latex'), folder);
+    const log = await compileLatex(folder);
+    expect(log).not.toMatch(/^! /m);
+    expect(await readFile(path.join(folder, 'document.toc'), 'utf8')).toContain('Sampling frame');
+  });
+
+  withTools(
+    ['soffice', 'pdftotext', 'pandoc'],
+    'ODT, also in a reference document’s styles: LibreOffice lays out the contents',
+    async () => {
+      const file = path.join(dir, 'contents.odt');
+      await writeFile(file, await exported('odt'));
+      expectContents(await pdfText(file));
+      const referenceFile = path.join(dir, 'reference.odt');
+      await run('pandoc', ['-o', referenceFile, '--print-default-data-file', 'reference.odt']);
+      const styled = path.join(dir, 'styled.odt');
+      await writeFile(styled, await exported('odt', { odt: new Uint8Array(await readFile(referenceFile)) }));
+      expectContents(await pdfText(styled));
+    },
+  );
+
+  withTools(
+    ['soffice', 'pdftotext', 'pandoc'],
+    'DOCX, also in a reference document’s styles: LibreOffice lays out the contents',
+    async () => {
+      const plain = path.join(dir, 'contents.docx');
+      await writeFile(plain, await exported('docx'));
+      expectContents(await pdfText(plain));
+      const referenceFile = path.join(dir, 'reference.docx');
+      await run('pandoc', ['-o', referenceFile, '--print-default-data-file', 'reference.docx']);
+      const files = unzipSync(new Uint8Array(await readFile(referenceFile)));
+      files['word/styles.xml'] = strToU8(
+        strFromU8(files['word/styles.xml']).replace(/w:val="4F81BD"/g, 'w:val="7B2D26"'),
+      );
+      const styled = path.join(dir, 'styled.docx');
+      await writeFile(styled, await exported('docx', { docx: zipSync(files) }));
+      expect(strFromU8(unzipSync(new Uint8Array(await readFile(styled)))['word/styles.xml'])).toContain(
+        '7B2D26',
+      );
+      expectContents(await pdfText(styled));
+    },
+  );
+});

@@ -1,0 +1,96 @@
+import { schema } from '@scriptorium/common/editor/schema';
+import { documentFromDefinition } from '@scriptorium/common/plugins/template-document';
+import { standardDefinition, templateDefinition } from '@scriptorium/common/plugins/templates-api';
+import { EditorState } from 'prosemirror-state';
+import { EditorView } from 'prosemirror-view';
+import { afterEach, describe, expect, it } from 'vitest';
+import { editorPlugins } from './editor-plugins';
+import { tocPartView } from './part-views';
+
+/** Issue 21: a table-of-contents part follows the headings; TOC and separator parts cannot be deleted. */
+
+let view: EditorView | null = null;
+afterEach(() => {
+  view?.destroy();
+  view = null;
+});
+
+function editor(): EditorView {
+  const standard = standardDefinition();
+  const leaf = (id: string, kind: 'toc_part' | 'separator_part', title: string) => ({
+    id,
+    kind,
+    title,
+    optional: false,
+    hidden: false,
+    elements: [],
+    marks: [],
+  });
+  const definition = templateDefinition.parse({
+    parts: [
+      leaf('contents', 'toc_part', 'Contents'),
+      leaf('divider', 'separator_part', 'Divider'),
+      standard.parts[4],
+    ],
+  });
+  const doc = documentFromDefinition(schema, 'template-2', 'Book', definition);
+  const mount = document.body.appendChild(document.createElement('div'));
+  view = new EditorView(mount, {
+    state: EditorState.create({ doc, plugins: editorPlugins({ carets: () => [], label: (key) => key }) }),
+    nodeViews: { toc_part: tocPartView() },
+  });
+  return view;
+}
+
+/** Where the body part's first paragraph starts. */
+function bodyStart(current: EditorView): number {
+  let pos = 0;
+  current.state.doc.forEach((node, offset) => {
+    if (node.attrs.id === 'body') pos = offset + 2;
+  });
+  return pos;
+}
+
+function entries(current: EditorView): string[] {
+  return [...current.dom.querySelectorAll('.doc-toc_part li')].map(
+    (item) => `${item.className}: ${item.textContent}`,
+  );
+}
+
+describe('table-of-contents part in the editor', () => {
+  it('lists the headings as they are written and changed', () => {
+    const current = editor();
+    const toc = current.dom.querySelector('.doc-toc_part') as HTMLElement;
+    expect(toc.getAttribute('contenteditable')).toBe('false');
+    expect(toc.querySelector('.doc-toc-title')?.textContent).toBe('Contents');
+    expect(entries(current)).toEqual([]);
+    const start = bodyStart(current);
+    const s = schema.nodes;
+    current.dispatch(
+      current.state.tr.insert(start - 1, [
+        s.heading.create({ level: 1, id: 'H1' }, schema.text('Method')),
+        s.heading.create({ level: 2, id: 'H2' }, schema.text('Sample')),
+      ]),
+    );
+    expect(entries(current)).toEqual(['doc-toc-level-1: Method', 'doc-toc-level-2: Sample']);
+    expect(toc.querySelector('a')?.getAttribute('href')).toBe('#H1');
+    current.dispatch(current.state.tr.insertText('s', start + 'Method'.length));
+    expect(entries(current)).toEqual(['doc-toc-level-1: Methods', 'doc-toc-level-2: Sample']);
+    // The same node view, redrawn in place.
+    expect(current.dom.querySelector('.doc-toc_part')).toBe(toc);
+  });
+
+  it('refuses an edit that deletes the TOC or the separator part, and draws the separator as a rule', () => {
+    const current = editor();
+    expect(current.dom.querySelector('.doc-separator_part hr')).not.toBeNull();
+    const before = current.state.doc;
+    const tocSize = before.child(1).nodeSize;
+    const title = before.child(0).nodeSize;
+    current.dispatch(current.state.tr.delete(title, title + tocSize));
+    current.dispatch(current.state.tr.delete(title + tocSize, title + tocSize + before.child(2).nodeSize));
+    expect(current.state.doc.eq(before)).toBe(true);
+    // Other edits go on.
+    current.dispatch(current.state.tr.insertText('Text', bodyStart(current)));
+    expect(current.state.doc.textContent).toBe('Text');
+  });
+});
