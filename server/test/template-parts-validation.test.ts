@@ -1,14 +1,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { schema } from '@scriptorium/common/editor/schema';
 import type { ExportReference } from '@scriptorium/common/export/model';
 import { exportDocument } from '@scriptorium/common/export/registry';
-import { documentFromDefinition } from '@scriptorium/common/plugins/template-document';
-import { standardDefinition, templateDefinition } from '@scriptorium/common/plugins/templates-api';
+import { contentsDefinition, documentWithSections } from '@scriptorium/common/plugins/template-testing';
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import type { Node as PMNode } from 'prosemirror-model';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { compileLatex, run, unzipTo, withTools } from './export-tools';
 
@@ -26,42 +23,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function contentsDocument(): PMNode {
-  const standard = standardDefinition();
-  const leaf = (id: string, kind: 'toc_part' | 'separator_part', title: string) => ({
-    id,
-    kind,
-    title,
-    optional: false,
-    hidden: false,
-    elements: [],
-    marks: [],
-  });
-  const definition = templateDefinition.parse({
-    parts: [
-      leaf('contents', 'toc_part', 'Contents'),
-      leaf('divider', 'separator_part', 'Divider'),
-      standard.parts[4],
-    ],
-  });
-  const base = documentFromDefinition(schema, 'template-5', 'Volume', definition);
-  const s = schema.nodes;
-  const parts: PMNode[] = [s.title.create(null, schema.text('Collected essays'))];
-  base.forEach((part) => {
-    if (part.type.name === 'title') return;
-    parts.push(
-      part.attrs.id === 'body'
-        ? part.type.create(part.attrs, [
-            s.heading.create({ level: 1, id: 'H1' }, schema.text('Methodology')),
-            s.paragraph.create(null, schema.text('First words.')),
-            s.heading.create({ level: 2, id: 'H2' }, schema.text('Sampling frame')),
-            s.paragraph.create(null, schema.text('Last words.')),
-          ])
-        : part,
-    );
-  });
-  return base.type.create(base.attrs, parts);
-}
+const contentsDocument = () =>
+  documentWithSections(contentsDefinition(), 'Collected essays', [
+    [1, 'H1', 'Methodology', 'First words.'],
+    [2, 'H2', 'Sampling frame', 'Last words.'],
+  ]);
 
 async function exported(format: 'epub' | 'latex' | 'docx' | 'odt', reference?: ExportReference) {
   const file = await exportDocument(format, {

@@ -3,8 +3,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../editor/schema';
 import { checkDocument } from '../editor/templates';
-import { documentFromDefinition } from '../plugins/template-document';
-import { standardDefinition, type TemplateDefinition, templateDefinition } from '../plugins/templates-api';
+import { contentsDefinition, documentWithSections } from '../plugins/template-testing';
 import { exportDocx } from './docx';
 import { exportEpub } from './epub';
 import { exportHtml } from './html';
@@ -14,51 +13,12 @@ import { exportOdt } from './odt';
 
 /** Issue 21: table-of-contents and separator parts in documents and in every export. */
 
-function definition(): TemplateDefinition {
-  const standard = standardDefinition();
-  const leaf = (id: string, kind: 'toc_part' | 'separator_part', title: string) => ({
-    id,
-    kind,
-    title,
-    optional: false,
-    hidden: false,
-    elements: [],
-    marks: [],
-    help: '',
-    initial: '',
-  });
-  return templateDefinition.parse({
-    parts: [
-      standard.parts[1],
-      leaf('contents', 'toc_part', 'Contents'),
-      leaf('divider', 'separator_part', 'Divider'),
-      standard.parts[4],
-    ],
-    citation_styles: [],
-    languages: ['en-US'],
-  });
-}
-
 /** A document of the template with a title and two headings in its body. */
-function documentWithHeadings(): PMNode {
-  const base = documentFromDefinition(schema, 'template-9', 'Volume', definition());
-  const s = schema.nodes;
-  const parts: PMNode[] = [s.title.create(null, schema.text('Collected'))];
-  base.forEach((part) => {
-    if (part.type.name === 'title') return;
-    parts.push(
-      part.attrs.id === 'body'
-        ? part.type.create(part.attrs, [
-            s.heading.create({ level: 1, id: 'H1' }, schema.text('Method')),
-            s.paragraph.create(null, schema.text('Text.')),
-            s.heading.create({ level: 2, id: 'H2' }, schema.text('Sample')),
-            s.paragraph.create(null, schema.text('More.')),
-          ])
-        : part,
-    );
-  });
-  return base.type.create(base.attrs, parts);
-}
+const documentWithHeadings = () =>
+  documentWithSections(contentsDefinition([1], ['en-US']), 'Collected', [
+    [1, 'H1', 'Method', 'Text.'],
+    [2, 'H2', 'Sample', 'More.'],
+  ]);
 
 const input = () => ({ content: documentWithHeadings().toJSON(), threads: [], images: {}, csl: null });
 

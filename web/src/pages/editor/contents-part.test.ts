@@ -1,6 +1,6 @@
 import { schema } from '@scriptorium/common/editor/schema';
 import { documentFromDefinition } from '@scriptorium/common/plugins/template-document';
-import { standardDefinition, templateDefinition } from '@scriptorium/common/plugins/templates-api';
+import { contentsDefinition } from '@scriptorium/common/plugins/template-testing';
 import { EditorState } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,24 +16,7 @@ afterEach(() => {
 });
 
 function editor(): EditorView {
-  const standard = standardDefinition();
-  const leaf = (id: string, kind: 'toc_part' | 'separator_part', title: string) => ({
-    id,
-    kind,
-    title,
-    optional: false,
-    hidden: false,
-    elements: [],
-    marks: [],
-  });
-  const definition = templateDefinition.parse({
-    parts: [
-      leaf('contents', 'toc_part', 'Contents'),
-      leaf('divider', 'separator_part', 'Divider'),
-      standard.parts[4],
-    ],
-  });
-  const doc = documentFromDefinition(schema, 'template-2', 'Book', definition);
+  const doc = documentFromDefinition(schema, 'template-2', 'Book', contentsDefinition());
   const mount = document.body.appendChild(document.createElement('div'));
   view = new EditorView(mount, {
     state: EditorState.create({ doc, plugins: editorPlugins({ carets: () => [], label: (key) => key }) }),

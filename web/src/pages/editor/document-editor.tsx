@@ -1,6 +1,5 @@
 import type { DocumentEntry } from '@scriptorium/common/api/documents';
 import { upgradeTemplateCopy } from '@scriptorium/common/editor/academic-commands';
-import { schema } from '@scriptorium/common/editor/schema';
 import { documentTitle } from '@scriptorium/common/editor/templates';
 import { countDocument } from '@scriptorium/common/editor/text-stats';
 import {

@@ -267,20 +267,18 @@ export function LinkDialog({ view, onClose }: PanelProps) {
           aria-invalid={error ? true : undefined}
         />
         {headings.length ? (
-          <>
-            <Select
-              label={t('link.heading')}
-              value={href.startsWith('#') ? href : ''}
-              options={[
-                { value: '', label: t('link.none') },
-                ...headings.map((entry) => ({
-                  value: `#${entry.id}`,
-                  label: `${'\u2003'.repeat(entry.level - 1)}${entry.text}`,
-                })),
-              ]}
-              onChange={setHref}
-            />
-          </>
+          <Select
+            label={t('link.heading')}
+            value={href.startsWith('#') ? href : ''}
+            options={[
+              { value: '', label: t('link.none') },
+              ...headings.map((entry) => ({
+                value: `#${entry.id}`,
+                label: `${'\u2003'.repeat(entry.level - 1)}${entry.text}`,
+              })),
+            ]}
+            onChange={setHref}
+          />
         ) : null}
         {error ? (
           <p role="alert" className="editor-error">
