@@ -48,8 +48,11 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
   let staffCounter = 0;
   async function staffBrowser(): Promise<{ staff: TestUser; browser: TestClient }> {
     staffCounter += 1;
-    const staff = await server().buildUser({ username: `staff${staffCounter}_${engine}`, isStaff: true });
-    return { staff, browser: await server().loginAs(staff) };
+    const { user, browser } = await server().loggedInUser({
+      username: `staff${staffCounter}_${engine}`,
+      isStaff: true,
+    });
+    return { staff: user, browser };
   }
 
   async function subscribedSocket(client: TestClient, path = '/ws/base/'): Promise<RawSocket> {

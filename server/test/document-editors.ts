@@ -19,9 +19,8 @@ export function useDocumentEditors(server: () => TestServer) {
 
   return {
     /** A new user, logged in. */
-    async user(): Promise<{ user: TestUser; browser: TestClient }> {
-      const created = await server().buildUser();
-      return { user: created, browser: await server().loginAs(created) };
+    user(): Promise<{ user: TestUser; browser: TestClient }> {
+      return server().loggedInUser();
     },
 
     /** A new document of the browser's user, created through the API; its id. */
