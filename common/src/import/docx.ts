@@ -1,17 +1,9 @@
 import type { Unzipped } from 'fflate';
 import { isSafeHref } from '../editor/schema';
-import {
-  addCommentThread,
-  appendCode,
-  type Block,
-  type Cell,
-  dateOf,
-  type Inline,
-  type JsonMark,
-  officeDocument,
-} from './build';
+import type { Block, Cell, Inline, JsonMark } from './build';
 import { CitationCollector } from './citations';
 import type { ImportedDocument, ImportedImage, ImportedThread } from './model';
+import { addCommentThread, appendCode, dateOf, officeDocument } from './office';
 import { ommlToLatex } from './omml';
 import { ImportRefused, ImportReport } from './problems';
 import { attr, child, children, descendants, elements, parseXml, type XmlElement } from './xml';
