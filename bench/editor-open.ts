@@ -10,7 +10,7 @@ import type { StepJson } from '@scriptorium/common/ws/document-messages';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { appendSteps, SNAPSHOT_EVERY } from '../server/src/modules/documents/collab/store';
-import { launchBenchBrowser, profiled, timeToEditable } from './lib/browser';
+import { launchBenchBrowser, profiled, timesToEditableInTurns, timeToEditable } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
@@ -136,12 +136,12 @@ async function main(): Promise<void> {
     // A first open of each warms the server's caches and the browser's (as a returning user).
     await openTime(historyId);
     await openTime(snapshotId);
-    const withHistory: number[] = [];
-    const snapshotOnly: number[] = [];
-    for (let i = 0; i < OPENS; i++) {
-      withHistory.push(await openTime(historyId));
-      snapshotOnly.push(await openTime(snapshotId));
-    }
+    const [withHistory, snapshotOnly] = await timesToEditableInTurns(
+      page,
+      server.base,
+      [historyId, snapshotId],
+      OPENS,
+    );
     const history = median(withHistory);
     const alone = median(snapshotOnly);
     console.log(

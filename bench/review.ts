@@ -6,7 +6,7 @@ import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
-import { launchBenchBrowser, profiled, timeToEditable } from './lib/browser';
+import { launchBenchBrowser, profiled, timesToEditableInTurns, timeToEditable } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
@@ -137,12 +137,12 @@ async function main(): Promise<void> {
       await profiled(page, () => openTime(reviewedId));
     }
     await openTime(reviewedId);
-    const plainOpens: number[] = [];
-    const reviewedOpens: number[] = [];
-    for (let i = 0; i < OPENS; i++) {
-      plainOpens.push(await openTime(plainId));
-      reviewedOpens.push(await openTime(reviewedId));
-    }
+    const [plainOpens, reviewedOpens] = await timesToEditableInTurns(
+      page,
+      server.base,
+      [plainId, reviewedId],
+      OPENS,
+    );
     const openPlain = median(plainOpens);
     const openReviewed = median(reviewedOpens);
     console.log(

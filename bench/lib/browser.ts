@@ -22,6 +22,25 @@ export async function timeToEditable(page: Page, base: string, id: number): Prom
 }
 
 /**
+ * Time to editable of two documents, opened in turns `runs` times each (the machine's state
+ * drifts alike for both): the times of the first, and of the second.
+ */
+export async function timesToEditableInTurns(
+  page: Page,
+  base: string,
+  [first, second]: readonly [number, number],
+  runs: number,
+): Promise<[number[], number[]]> {
+  const firstTimes: number[] = [];
+  const secondTimes: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    firstTimes.push(await timeToEditable(page, base, first));
+    secondTimes.push(await timeToEditable(page, base, second));
+  }
+  return [firstTimes, secondTimes];
+}
+
+/**
  * Runs the work; with BENCH_PROFILE=1 also prints where the page's time went meanwhile (self time
  * by function, top 15, from the DevTools CPU profiler).
  */
