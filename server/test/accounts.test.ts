@@ -3,7 +3,7 @@ import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, type TestClient, useServer } from './harness';
+import { ENGINES, formErrors, type TestClient, useServer } from './harness';
 import { addEmailAddress } from './seed';
 import { linkIn, mailText, useSmtpSink } from './smtp-sink';
 
@@ -58,23 +58,17 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
 
       const empty = await visitor.post(url, { password1: '', password2: '' });
       expect(empty.status).toBe(400);
-      expect(empty.json()).toEqual({
-        form: {
-          errors: [],
-          fields: {
-            password1: { errors: ['Dieses Feld ist erforderlich.'] },
-            password2: { errors: ['Dieses Feld ist erforderlich.'] },
-          },
-        },
-      });
+      expect(empty.json()).toEqual(
+        formErrors({
+          password1: ['Dieses Feld ist erforderlich.'],
+          password2: ['Dieses Feld ist erforderlich.'],
+        }),
+      );
       const mismatch = await visitor.post(url, { password1: 'new secret one', password2: 'new secret two' });
       expect(mismatch.status).toBe(400);
-      expect(mismatch.json()).toEqual({
-        form: {
-          errors: [],
-          fields: { password2: { errors: ['Sie müssen zweimal dasselbe Passwort eingeben.'] } },
-        },
-      });
+      expect(mismatch.json()).toEqual(
+        formErrors({ password2: ['Sie müssen zweimal dasselbe Passwort eingeben.'] }),
+      );
 
       const done = await visitor.post(url, { password1: 'brand new secret', password2: 'brand new secret' });
       expect(done.status).toBe(200);
@@ -111,11 +105,9 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
       const browser = server().client();
       const empty = await browser.call(userApi.passwordReset, { email: '' });
       expect(empty.status).toBe(400);
-      expect(empty.json()).toEqual({ form: { errors: [], fields: { email: { errors: [REQUIRED] } } } });
+      expect(empty.json()).toEqual(formErrors({ email: [REQUIRED] }));
       const invalid = await browser.call(userApi.passwordReset, { email: 'not-an-address' });
-      expect(invalid.json()).toEqual({
-        form: { errors: [], fields: { email: { errors: ['This is not a valid email.'] } } },
-      });
+      expect(invalid.json()).toEqual(formErrors({ email: ['This is not a valid email.'] }));
     });
 
     it('refuses unknown and expired keys', async () => {

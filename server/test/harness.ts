@@ -304,6 +304,18 @@ export async function startServer(engine: Engine, options: TestServerOptions = {
   return server;
 }
 
+/** The answer to a refused form (spec section 7): errors of each field, and of the whole form. */
+export function formErrors(fields: Record<string, string[]>, errors: string[] = []) {
+  return {
+    form: {
+      errors,
+      fields: Object.fromEntries(
+        Object.entries(fields).map(([name, messages]) => [name, { errors: messages }]),
+      ),
+    },
+  };
+}
+
 /**
  * Something a describe's tests talk to (a fake SMTP server, identity provider, ...), started
  * before its tests and closed after them; the returned function gives it to the tests.
