@@ -263,36 +263,27 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
       const user = await server().buildUser();
       const browser = await server().loginAs(user);
       const other = await server().loginAs(user);
-      const wrong = await browser.call(userApi.changePassword, {
-        old_password: 'nope',
-        new_password1: 'another secret',
-        new_password2: 'another secret',
-      });
+      /** Changes the browser's password; the repeat is the new one unless given. */
+      const change = (oldPassword: string, newPassword: string, repeated = newPassword) =>
+        browser.call(userApi.changePassword, {
+          old_password: oldPassword,
+          new_password1: newPassword,
+          new_password2: repeated,
+        });
+      const wrong = await change('nope', 'another secret');
       expect(wrong.status).toBe(400);
       expect(wrong.json()).toEqual({
         msg: { old_password: ['Your old password was entered incorrectly. Please enter it again.'] },
       });
-      const mismatch = await browser.call(userApi.changePassword, {
-        old_password: user.password,
-        new_password1: 'another secret',
-        new_password2: 'another secreT',
-      });
+      const mismatch = await change(user.password, 'another secret', 'another secreT');
       expect(mismatch.json()).toEqual({
         msg: { new_password2: ['You must type the same password each time.'] },
       });
-      const short = await browser.call(userApi.changePassword, {
-        old_password: user.password,
-        new_password1: 'short',
-        new_password2: 'short',
-      });
+      const short = await change(user.password, 'short');
       expect(short.json()).toEqual({
         msg: { new_password2: ['This password is too short. It must contain at least 8 characters.'] },
       });
-      const ok = await browser.call(userApi.changePassword, {
-        old_password: user.password,
-        new_password1: 'another secret',
-        new_password2: 'another secret',
-      });
+      const ok = await change(user.password, 'another secret');
       expect(ok.status).toBe(200);
       const mine = (await browser.call(baseApi.configuration)).json<{
         user: { is_authenticated: boolean };
