@@ -140,8 +140,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
 
   describe('e-mail confirmation', () => {
     it('sends a confirmation for an added address and confirms it once', async () => {
-      const user = await server().buildUser();
-      const browser = await server().loginAs(user);
+      const { user, browser } = await server().loggedInUser();
       const address = `added-${user.id}@example.net`;
       const awaitMail = await nextMail(address);
       const added = await browser.call(userApi.addEmail, { email: `  ${address} ` });
@@ -260,8 +259,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
     });
 
     it('changes the password, ending the other sessions only', async () => {
-      const user = await server().buildUser();
-      const browser = await server().loginAs(user);
+      const { user, browser } = await server().loggedInUser();
       const other = await server().loginAs(user);
       /** Changes the browser's password; the repeat is the new one unless given. */
       const change = (oldPassword: string, newPassword: string, repeated = newPassword) =>
@@ -339,8 +337,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
     });
 
     it('stores a square avatar, refuses other types, and deletes it', async () => {
-      const user = await server().buildUser();
-      const browser = await server().loginAs(user);
+      const { browser } = await server().loggedInUser();
       const png = await sharp({ create: { width: 640, height: 320, channels: 3, background: '#c33' } })
         .png()
         .toBuffer();
@@ -410,8 +407,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
         message: 'Staff accounts have to be deleted through the admin interface.',
       });
 
-      const user = await server().buildUser();
-      const browser = await server().loginAs(user);
+      const { user, browser } = await server().loggedInUser();
       const other = await server().loginAs(user);
       const wrong = await browser.call(userApi.deleteAccount, { password: 'wrong' });
       expect(wrong.status).toBe(401);

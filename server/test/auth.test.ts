@@ -111,8 +111,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
   });
 
   it('logs out: the session row is deleted and the cookie cleared', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
+    const { browser } = await server().loggedInUser();
     const sessionId = browser.cookies.get('sessionid') ?? '';
     expect(sessionId).not.toBe('');
 
@@ -136,8 +135,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
   });
 
   it('ignores an expired session row', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
+    const { user, browser } = await server().loggedInUser();
     await server()
       .ctx.db.updateTable('sessions')
       .set({ expires_at: Date.now() - 1000 })
