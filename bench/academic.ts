@@ -13,10 +13,11 @@ import { addToBibliography } from '@scriptorium/common/editor/academic-commands'
 import { schema } from '@scriptorium/common/editor/schema';
 import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState } from 'prosemirror-state';
-import { launchBenchBrowser, median } from './lib/browser';
+import { launchBenchBrowser } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
+import { median } from './lib/stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');

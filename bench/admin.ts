@@ -8,6 +8,7 @@ import { adminApi } from '@scriptorium/common/api/endpoints/admin';
 import { sql } from 'kysely';
 import { searchNames } from '../server/src/modules/user/search-names';
 import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { percentile } from './lib/stats';
 
 const USERS = Number(process.env.BENCH_USERS || 100_000);
 const SEARCHES = Number(process.env.BENCH_SEARCHES || 400);
@@ -99,11 +100,6 @@ function term(index: number): string {
     default:
       return '';
   }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 async function measure(run: (index: number) => Promise<void>): Promise<number[]> {

@@ -19,6 +19,7 @@ import {
 import { importBibtex } from '@scriptorium/common/bibliography/import-bibtex';
 import type { BibEntry } from '@scriptorium/common/bibliography/types';
 import { emptyCache, readBibCache, writeBibCache } from '../web/src/pages/bibliography/bib-cache';
+import { median } from './lib/stats';
 
 const COUNT = Number(process.env.BENCH_ENTRIES || 10_000);
 const CHUNK = 250;
@@ -77,11 +78,6 @@ function generateBib(count: number): string {
     }
   }
   return parts.join('\n');
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 const bib = generateBib(COUNT);

@@ -9,6 +9,7 @@ import { type ExportFormatName, exportDocument } from '@scriptorium/common/expor
 import { BOOK_EXPORT_FORMATS } from '@scriptorium/common/plugins/books-api';
 import { loadCsl } from '../server/src/modules/documents/export/csl-files';
 import { exportPdf } from '../server/src/modules/documents/export/pdf';
+import { medianTime } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CHAPTERS = 10;
@@ -42,21 +43,6 @@ const book: BookExportInput = {
 const engines = new Map();
 await exportDocument('html', papers[0].input, engines);
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-async function time(work: () => unknown, runs = RUNS): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await work();
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
-
 console.log(
   `book: ${CHAPTERS} chapters, each ${papers[0].equations.length} equations, 20 citations, 2 figures`,
 );
@@ -64,10 +50,10 @@ console.log('format  book(ms)  chapters summed(ms)  ratio  book size(KB)');
 for (const format of BOOK_EXPORT_FORMATS) {
   let size = 0;
   const runs = format === 'pdf' ? 1 : RUNS;
-  const whole = await time(async () => {
+  const whole = await medianTime(async () => {
     size = (await exportBook(format, book, engines, exportPdf)).data.length;
   }, runs);
-  const parts = await time(async () => {
+  const parts = await medianTime(async () => {
     for (const paper of papers) {
       if (format === 'pdf') await exportPdf(prepareDocument(paper.input, engines));
       else await exportDocument(format as ExportFormatName, paper.input, engines);

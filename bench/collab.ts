@@ -31,6 +31,7 @@ import { insertSharedDocument, shareDocument } from '../server/test/seed';
 import { postgresAndRedisReachable } from '../server/test/services';
 import { bodyParagraphStart, wsUrlBase } from '../server/test/ws-support';
 import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { percentile } from './lib/stats';
 
 const WRITERS = Number(process.env.BENCH_WRITERS || 20);
 const RATE = Number(process.env.BENCH_DIFFS_PER_S || 5);
@@ -38,12 +39,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS || 20);
 const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 

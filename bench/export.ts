@@ -11,27 +11,13 @@ import { EXPORT_FORMATS, type ExportFormatName, exportDocument } from '@scriptor
 import { strFromU8, unzipSync } from 'fflate';
 import { loadCsl } from '../server/src/modules/documents/export/csl-files';
 import { exportPdf } from '../server/src/modules/documents/export/pdf';
+import { medianTime } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const paper = fixturePaper({ sections: 40, equations: 100, citations: 200, figures: 20, paragraphs: 20 });
 paper.input.csl = await loadCsl('apa', 'en-US');
 const dir = mkdtempSync(path.join(tmpdir(), 'bench-export-'));
 const engines = new Map();
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-async function time(work: () => unknown): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await work();
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
 
 // pandoc's own JSON of the same content: read once from our HTML export (not timed).
 const html = unzipSync((await exportDocument('html', paper.input, engines)).data);
@@ -62,32 +48,34 @@ const PANDOC: Partial<Record<ExportFormatName, string>> = {
 };
 console.log('format  ours(ms)  pandoc(ms)  ratio');
 for (const format of Object.keys(EXPORT_FORMATS) as ExportFormatName[]) {
-  const ours = await time(() => exportDocument(format, paper.input, engines));
+  const ours = await medianTime(() => exportDocument(format, paper.input, engines), RUNS);
   const to = PANDOC[format];
   const theirs = to
-    ? await time(() =>
-        execFileSync(
-          'pandoc',
-          [
-            '-f',
-            'json',
-            '-t',
-            to,
-            '--mathml',
-            '-s',
-            '-o',
-            path.join(dir, `out.${to}`),
-            path.join(dir, 'paper.json'),
-          ],
-          { cwd: dir },
-        ),
+    ? await medianTime(
+        () =>
+          execFileSync(
+            'pandoc',
+            [
+              '-f',
+              'json',
+              '-t',
+              to,
+              '--mathml',
+              '-s',
+              '-o',
+              path.join(dir, `out.${to}`),
+              path.join(dir, 'paper.json'),
+            ],
+            { cwd: dir },
+          ),
+        RUNS,
       )
     : Number.NaN;
   console.log(
     `${format.padEnd(7)} ${ours.toFixed(0).padStart(8)}  ${Number.isNaN(theirs) ? '       -' : theirs.toFixed(0).padStart(10)}  ${Number.isNaN(theirs) ? '-' : (ours / theirs).toFixed(2)}`,
   );
 }
-const pdf = await time(() => exportPdf(prepareDocument(paper.input, engines)));
+const pdf = await medianTime(() => exportPdf(prepareDocument(paper.input, engines)), RUNS);
 console.log(
   `pdf     ${pdf.toFixed(0).padStart(8)}         -  - (Chromium start included; pandoc's PDF needs LaTeX)`,
 );

@@ -9,17 +9,13 @@ import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { drainMailQueue } from '../server/src/mail/queue';
 import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { median } from './lib/stats';
 
 const RESETS = Number(process.env.BENCH_RESETS || 40);
 const UPLOAD_ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS || 3);
 
 const server = await startBenchServer('hardening', { TRUST_PROXY: 'true' });
 const { ctx, base } = server;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 const first = await benchCall(base, baseApi.configuration);
 const csrf = /csrftoken=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1] ?? '';

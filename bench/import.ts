@@ -10,6 +10,7 @@ import path from 'node:path';
 import { importDocument } from '@scriptorium/common/import/index';
 import { zoteroField } from '@scriptorium/common/import/testing/fixtures';
 import sharp from 'sharp';
+import { median } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SECTIONS = 20;
@@ -45,11 +46,6 @@ function paperMarkdown(): string {
     );
   }
   return lines.join('\n');
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'bench-import-'));

@@ -15,8 +15,9 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { TextSelection } from 'prosemirror-state';
 import { nodeSocketFactory } from '../server/src/ws/node-socket';
 import { DocumentConnection } from '../web/src/pages/editor/document-connection';
-import { launchBenchBrowser, median } from './lib/browser';
+import { launchBenchBrowser } from './lib/browser';
 import { BENCH_PASSWORD, benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { median } from './lib/stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');

@@ -6,10 +6,11 @@ import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
-import { launchBenchBrowser, median, profiled } from './lib/browser';
+import { launchBenchBrowser, profiled, timesToEditableInTurns, timeToEditable } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
+import { median, percentiles } from './lib/stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
@@ -127,22 +128,8 @@ async function main(): Promise<void> {
         .execute();
     }
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies(
-      headers.Cookie.split('; ').map((pair) => {
-        const [name, value] = pair.split('=');
-        return { name, value, url: server.base };
-      }),
-    );
-    const page = await context.newPage();
-    const openTime = async (id: number): Promise<number> => {
-      await page.goto('about:blank');
-      const t0 = performance.now();
-      await page.goto(`${server.base}/document/${id}`);
-      await page.locator('.editor-document[contenteditable="true"]').waitFor();
-      await page.locator('.editor-document p').last().waitFor();
-      return performance.now() - t0;
-    };
+    const { context, page } = await loggedInPage(browser, server.base, headers);
+    const openTime = (id: number) => timeToEditable(page, server.base, id);
     await openTime(plainId);
     // Where the time goes (self time by function, top 15): BENCH_PROFILE=open or =keys.
     if (process.env.BENCH_PROFILE === 'open') {
@@ -150,12 +137,12 @@ async function main(): Promise<void> {
       await profiled(page, () => openTime(reviewedId));
     }
     await openTime(reviewedId);
-    const plainOpens: number[] = [];
-    const reviewedOpens: number[] = [];
-    for (let i = 0; i < OPENS; i++) {
-      plainOpens.push(await openTime(plainId));
-      reviewedOpens.push(await openTime(reviewedId));
-    }
+    const [plainOpens, reviewedOpens] = await timesToEditableInTurns(
+      page,
+      server.base,
+      [plainId, reviewedId],
+      OPENS,
+    );
     const openPlain = median(plainOpens);
     const openReviewed = median(reviewedOpens);
     console.log(
@@ -167,8 +154,7 @@ async function main(): Promise<void> {
       await openTime(id);
       const paragraphs = page.locator('.editor-document p');
       await paragraphs.nth(Math.floor((await paragraphs.count()) / 2)).click();
-      const sorted = [...(await measureKeystrokes(page, KEYSTROKES))].sort((a, b) => a - b);
-      return (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+      return percentiles(await measureKeystrokes(page, KEYSTROKES));
     };
     if (process.env.BENCH_PROFILE === 'keys') {
       console.log('profile of typing in the reviewed document:');

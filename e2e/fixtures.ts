@@ -2,9 +2,11 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { type Browser, test as base, expect, type Locator, type Page } from '@playwright/test';
+import type { AccessRight } from '@scriptorium/common/api/documents';
 import { type Endpoint, type EndpointInput, encodeRequest } from '@scriptorium/common/api/endpoint';
 import { baseApi, i18nApi } from '@scriptorium/common/api/endpoints/base';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { tsImport } from 'tsx/esm/api';
 import type { Db } from '../server/src/db/database';
@@ -173,6 +175,22 @@ export async function loggedInBrowser(browser: Browser, user: TestUser, language
   return { context, page };
 }
 
+/** `invitee` (logged in on `inviteePage`) accepts an invitation of the user of `inviterPage`: they are contacts. */
+export async function becomeContacts(inviterPage: Page, inviteePage: Page, invitee: TestUser): Promise<void> {
+  await apiCall(inviterPage, contactsApi.invite, { user_string: invitee.username });
+  const list = await apiCall(inviteePage, contactsApi.list);
+  const { contacts: received } = (await list.json()) as { contacts: { id: number; type: string }[] };
+  const invites = received.filter((contact) => contact.type === 'to_userinvite').map(({ id }) => ({ id }));
+  await apiCall(inviteePage, contactsApi.accept, { invites });
+}
+
+/** The contact id, in the contacts of the page's user, of the user contact whose name contains `name`. */
+export async function contactIdOf(page: Page, name = ''): Promise<number> {
+  const list = await apiCall(page, contactsApi.list);
+  const { contacts } = (await list.json()) as { contacts: { id: number; type: string; name: string }[] };
+  return Number(contacts.find((contact) => contact.type === 'user' && contact.name.includes(name))?.id);
+}
+
 /**
  * Two users who are contacts, made through the contacts API (its own spec covers its screen), each
  * logged in on a page of a browser context of its own, at /.
@@ -188,12 +206,28 @@ export async function contactPair(
   const bobPage = await (await browser.newContext()).newPage();
   await loginAs(annPage, ann, '/');
   await loginAs(bobPage, bob, '/');
-  await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
-  const list = await apiCall(bobPage, contactsApi.list);
-  const { contacts: received } = (await list.json()) as { contacts: { id: number; type: string }[] };
-  const invites = received.filter((contact) => contact.type === 'to_userinvite').map(({ id }) => ({ id }));
-  await apiCall(bobPage, contactsApi.accept, { invites });
+  await becomeContacts(annPage, bobPage, bob);
   return { ann, bob, annPage, bobPage };
+}
+
+/**
+ * A contactPair, and a new document of the first user (in /) shared with the second with `right`
+ * through the API (sharing has its own spec).
+ */
+export async function sharedDocument(
+  browser: Browser,
+  right: AccessRight,
+  first: UserOptions,
+  second: UserOptions,
+): Promise<{ ann: TestUser; bob: TestUser; annPage: Page; bobPage: Page; id: number }> {
+  const pair = await contactPair(browser, first, second);
+  const created = await apiCall(pair.annPage, documentsApi.create, { path: '/' });
+  const { id } = (await created.json()) as { id: number };
+  await apiCall(pair.annPage, documentsApi.accessSave, {
+    id,
+    access: [{ holder_type: 'user', holder_id: await contactIdOf(pair.annPage), rights: right }],
+  });
+  return { ...pair, id };
 }
 
 export const test = base.extend<{ user: TestUser }, { serverCode: ServerSeeding }>({

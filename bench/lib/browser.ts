@@ -8,8 +8,36 @@ export function launchBenchBrowser(): Promise<Browser> {
   });
 }
 
-export function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/**
+ * Time to editable, in ms: from navigating (after about:blank) to the document at `base` until its
+ * editor is editable and shows the document's last paragraph.
+ */
+export async function timeToEditable(page: Page, base: string, id: number): Promise<number> {
+  await page.goto('about:blank');
+  const t0 = performance.now();
+  await page.goto(`${base}/document/${id}`);
+  await page.locator('.editor-document[contenteditable="true"]').waitFor();
+  await page.locator('.editor-document p').last().waitFor();
+  return performance.now() - t0;
+}
+
+/**
+ * Time to editable of two documents, opened in turns `runs` times each (the machine's state
+ * drifts alike for both): the times of the first, and of the second.
+ */
+export async function timesToEditableInTurns(
+  page: Page,
+  base: string,
+  [first, second]: readonly [number, number],
+  runs: number,
+): Promise<[number[], number[]]> {
+  const firstTimes: number[] = [];
+  const secondTimes: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    firstTimes.push(await timeToEditable(page, base, first));
+    secondTimes.push(await timeToEditable(page, base, second));
+  }
+  return [firstTimes, secondTimes];
 }
 
 /**

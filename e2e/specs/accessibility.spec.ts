@@ -76,6 +76,25 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
   }
 }
 
+/** The page at a device's size, in a colour scheme. */
+async function inLook(
+  page: Page,
+  viewport: { width: number; height: number },
+  colorScheme: 'light' | 'dark',
+) {
+  await page.setViewportSize(viewport);
+  await page.emulateMedia({ colorScheme });
+}
+
+/** Logged in at a device's size with the seeded library, on the bibliography: its table. */
+async function seededBibliography(page: Page, user: TestUser, viewport: { width: number; height: number }) {
+  await page.setViewportSize(viewport);
+  await loginAs(page, user, '/');
+  await seed(page);
+  await open(page, '/bibliography/');
+  return page.getByRole('grid', { name: 'Bibliography' });
+}
+
 /** Logs in and opens a new document of the user's in the editor. */
 async function openNewDocument(page: Page, user: TestUser) {
   await loginAs(page, user, '/');
@@ -126,8 +145,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       user,
     }) => {
       test.slow();
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme });
+      await inLook(page, viewport, colorScheme);
       await openNewDocument(page, user);
       await expect(page.locator('.doc-title')).toBeVisible();
       await page.waitForLoadState('networkidle');
@@ -295,8 +313,7 @@ const MORE_DIALOGS: readonly [string, string | RegExp, (page: Page) => Promise<v
 for (const colorScheme of SCHEMES) {
   test(`more dialogs, desktop, ${colorScheme}: no axe violations`, async ({ page, user }) => {
     test.slow();
-    await page.setViewportSize(VIEWPORTS.desktop);
-    await page.emulateMedia({ colorScheme });
+    await inLook(page, VIEWPORTS.desktop, colorScheme);
     await loginAs(page, user, '/');
     for (const [path, name, openDialog] of MORE_DIALOGS) {
       await open(page, path);
@@ -386,8 +403,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
         user,
       }) => {
         test.slow();
-        await page.setViewportSize(viewport);
-        await page.emulateMedia({ colorScheme });
+        await inLook(page, viewport, colorScheme);
         await loginAs(page, user, '/');
         await prepare(page);
         for (const [path, name, openDialog] of ROW_DIALOGS.filter(([path]) => path === screen)) {
@@ -406,8 +422,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
     test(`the staff screens, ${device}, ${colorScheme}: no axe violations`, async ({ page }) => {
       test.slow();
       const staff = await createUser({ staff: true });
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme });
+      await inLook(page, viewport, colorScheme);
       await loginAs(page, staff, '/');
       for (const section of ['users', 'pages', 'messages', 'feedback', 'settings', 'log']) {
         const path = `/admin/${section}/`;
@@ -458,11 +473,7 @@ test.describe('overview tables', () => {
     user,
   }) => {
     test.slow();
-    await page.setViewportSize(VIEWPORTS.phone);
-    await loginAs(page, user, '/');
-    await seed(page);
-    await open(page, '/bibliography/');
-    const table = page.getByRole('grid', { name: 'Bibliography' });
+    const table = await seededBibliography(page, user, VIEWPORTS.phone);
     const row = table.getByRole('row').filter({ hasText: 'Remarkably' });
     await expect(row.getByRole('gridcell').filter({ hasText: 'Smith, Doe' })).toHaveAttribute(
       'data-label',
@@ -489,11 +500,7 @@ test.describe('overview tables', () => {
     user,
   }) => {
     test.slow();
-    await page.setViewportSize(VIEWPORTS.desktop);
-    await loginAs(page, user, '/');
-    await seed(page);
-    await open(page, '/bibliography/');
-    const table = page.getByRole('grid', { name: 'Bibliography' });
+    const table = await seededBibliography(page, user, VIEWPORTS.desktop);
     const title = table.getByRole('columnheader', { name: 'Title' });
     const width = async () => Math.round((await title.boundingBox())?.width ?? 0);
     const before = await width();
@@ -549,8 +556,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       user,
     }, testInfo) => {
       test.slow();
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme });
+      await inLook(page, viewport, colorScheme);
       await openNewDocument(page, user);
       const body = page.locator('.doc-richtext_part[data-part-id="body"] p').first();
       await body.click();

@@ -217,21 +217,23 @@ test.describe('profile', () => {
     // Nothing happens without a file.
     await upload.getByRole('button', { name: 'Upload' }).click();
     await expect(upload).toBeVisible();
-    const gif = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00f' } })
-      .gif()
-      .toBuffer();
-    await upload
-      .getByLabel('Picture (png, jpg or jpeg)')
-      .setInputFiles({ name: 'me.gif', mimeType: 'image/gif', buffer: gif });
-    await upload.getByRole('button', { name: 'Upload' }).click();
+    /** Chooses a picture of one colour in the upload dialog and uploads it. */
+    const uploadPicture = async (
+      format: 'gif' | 'png',
+      width: number,
+      height: number,
+      background: string,
+    ) => {
+      const image = sharp({ create: { width, height, channels: 3, background } });
+      const buffer = await (format === 'gif' ? image.gif() : image.png()).toBuffer();
+      await upload
+        .getByLabel('Picture (png, jpg or jpeg)')
+        .setInputFiles({ name: `me.${format}`, mimeType: `image/${format}`, buffer });
+      await upload.getByRole('button', { name: 'Upload' }).click();
+    };
+    await uploadPicture('gif', 8, 8, '#00f');
     await expect(upload.getByText('Only pictures of the types png, jpg and jpeg can be used.')).toBeVisible();
-    const png = await sharp({ create: { width: 300, height: 150, channels: 3, background: '#c33' } })
-      .png()
-      .toBuffer();
-    await upload
-      .getByLabel('Picture (png, jpg or jpeg)')
-      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
-    await upload.getByRole('button', { name: 'Upload' }).click();
+    await uploadPicture('png', 300, 150, '#c33');
     await expect(upload).toHaveCount(0);
     const picture = page.getByRole('img', { name: 'Profile picture' });
     await expect(picture).toHaveAttribute('src', /^\/media\/avatars\/.+\.png$/);

@@ -1,7 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import type { AccessRight } from '@scriptorium/common/api/documents';
 import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
-import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
@@ -9,11 +8,10 @@ import sharp from 'sharp';
 import {
   apiCall,
   chooseOption,
-  createUser,
   expect,
   loginAs,
   setLanguage,
-  type TestUser,
+  sharedDocument,
   test,
   writeDocumentContent,
 } from '../fixtures';
@@ -76,31 +74,13 @@ async function seedImage(page: Page) {
 }
 
 /** Ann's document shared with Bob (a contact) with `right`; both logged in. */
-async function sharedDocument(browser: Browser, right: AccessRight) {
-  const ann = await createUser({ firstName: 'Ann', lastName: 'Writer' });
-  const bob: TestUser = await createUser({ firstName: 'Bob', lastName: 'Reader' });
-  const annPage = await (await browser.newContext()).newPage();
-  const bobPage = await (await browser.newContext()).newPage();
-  await loginAs(annPage, ann, '/');
-  await loginAs(bobPage, bob, '/');
-  await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
-  const invites = (
-    (await (await apiCall(bobPage, contactsApi.list)).json()) as { contacts: { id: number; type: string }[] }
-  ).contacts
-    .filter((contact) => contact.type === 'to_userinvite')
-    .map(({ id }) => ({ id }));
-  await apiCall(bobPage, contactsApi.accept, { invites });
-  const { id } = (await (await apiCall(annPage, documentsApi.create, { path: '/' })).json()) as {
-    id: number;
-  };
-  const contacts = (await (await apiCall(annPage, contactsApi.list)).json()) as {
-    contacts: { id: number; type: string }[];
-  };
-  const bobId = contacts.contacts.find((contact) => contact.type === 'user')?.id;
-  await apiCall(annPage, documentsApi.accessSave, {
-    id,
-    access: [{ holder_type: 'user', holder_id: Number(bobId), rights: right }],
-  });
+async function annShares(browser: Browser, right: AccessRight) {
+  const { annPage, bobPage, id } = await sharedDocument(
+    browser,
+    right,
+    { firstName: 'Ann', lastName: 'Writer' },
+    { firstName: 'Bob', lastName: 'Reader' },
+  );
   await seedLibrary(annPage);
   await seedImage(annPage);
   return { annPage, bobPage, id };
@@ -116,7 +96,7 @@ async function menu(page: Page, menuName: string, item: string | RegExp) {
 test('equations and citations typed in the text, seen by a co-author; a numeric style', async ({
   browser,
 }) => {
-  const { annPage, bobPage, id } = await sharedDocument(browser, 'read');
+  const { annPage, bobPage, id } = await annShares(browser, 'read');
   await annPage.goto(`/document/${id}`);
   await body(annPage).locator('p').first().click();
 
@@ -187,7 +167,7 @@ test('equations and citations typed in the text, seen by a co-author; a numeric 
 });
 
 test('a figure from the library and a reference to it, seen by a co-author', async ({ browser }) => {
-  const { annPage, bobPage, id } = await sharedDocument(browser, 'read');
+  const { annPage, bobPage, id } = await annShares(browser, 'read');
   await annPage.goto(`/document/${id}`);
   await body(annPage).locator('p').first().click();
   await menu(annPage, 'Insert', 'Figure from the library');
@@ -294,7 +274,7 @@ test('a display equation referenced, renumbered live, then deleted: the referenc
 test('German: numbering, bibliography heading and dialogs in the document and interface language', async ({
   browser,
 }) => {
-  const { annPage, id } = await sharedDocument(browser, 'write');
+  const { annPage, id } = await annShares(browser, 'write');
   await setLanguage(annPage, 'de');
   await annPage.goto(`/document/${id}`);
   await menu(annPage, 'Datei', 'Dokumenteinstellungen');

@@ -1,9 +1,10 @@
 import type { Browser, Page } from '@playwright/test';
 import type { AccessRight } from '@scriptorium/common/api/documents';
-import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import {
   apiCall,
+  becomeContacts,
+  contactIdOf,
   createUser,
   expect,
   loginAs,
@@ -24,16 +25,8 @@ interface Person {
 
 /** The owner's contact id of `other`, after an invitation `other` accepted. */
 async function befriend(owner: Person, other: Person): Promise<number> {
-  await apiCall(owner.page, contactsApi.invite, { user_string: other.user.username });
-  const list = await apiCall(other.page, contactsApi.list);
-  const { contacts } = (await list.json()) as { contacts: { id: number; type: string }[] };
-  const invites = contacts.filter((c) => c.type === 'to_userinvite').map(({ id }) => ({ id }));
-  await apiCall(other.page, contactsApi.accept, { invites });
-  const mine = await apiCall(owner.page, contactsApi.list);
-  const entries = ((await mine.json()) as { contacts: { id: number; type: string; name: string }[] })
-    .contacts;
-  const entry = entries.find((c) => c.type === 'user' && c.name.includes(other.user.firstName));
-  return Number(entry?.id);
+  await becomeContacts(owner.page, other.page, other.user);
+  return contactIdOf(owner.page, other.user.firstName);
 }
 
 /** A supervisor (review), a student (owner) and a co-author (write-tracked), all in German. */
@@ -66,6 +59,22 @@ const saved = (page: Page) =>
   expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
 const card = (page: Page, text: string) => page.locator('.review-card', { hasText: text });
 
+/**
+ * Moves the caret `wordsBack` words to the left, then selects one word towards `direction`
+ * (Control+Shift+arrow) and waits until the page has seen `expected` selected.
+ */
+async function selectWord(
+  page: Page,
+  wordsBack: number,
+  direction: 'ArrowLeft' | 'ArrowRight',
+  expected: string,
+) {
+  for (let i = 0; i < wordsBack; i++) await page.keyboard.press('Control+ArrowLeft');
+  await watchSelection(page);
+  await page.keyboard.press(`Control+Shift+${direction}`);
+  await selectionSeen(page, expected);
+}
+
 async function menu(page: Page, name: string, item: string) {
   await page.getByRole('button', { name, exact: true }).click();
   await page.getByRole('menuitem', { name: item }).click();
@@ -96,12 +105,7 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
   await paragraph(bob.page).click();
   await bob.page.keyboard.press('End');
   await bob.page.keyboard.type(' und neu');
-  await bob.page.keyboard.press('Control+ArrowLeft');
-  await bob.page.keyboard.press('Control+ArrowLeft');
-  await bob.page.keyboard.press('Control+ArrowLeft');
-  await watchSelection(bob.page);
-  await bob.page.keyboard.press('Control+Shift+ArrowLeft');
-  await selectionSeen(bob.page, 'klares ');
+  await selectWord(bob.page, 3, 'ArrowLeft', 'klares ');
   await bob.page.keyboard.press('Backspace');
   await saved(bob.page);
   await expect(paragraph(bob.page).locator('.insertion')).toHaveText(' und neu');
@@ -120,12 +124,7 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
   await expect(paragraph(cleo.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis und neu');
   await paragraph(cleo.page).click();
   await cleo.page.keyboard.press('End');
-  await cleo.page.keyboard.press('Control+ArrowLeft');
-  await cleo.page.keyboard.press('Control+ArrowLeft');
-  await cleo.page.keyboard.press('Control+ArrowLeft');
-  await watchSelection(cleo.page);
-  await cleo.page.keyboard.press('Control+Shift+ArrowRight');
-  await selectionSeen(cleo.page, 'Ergebnis');
+  await selectWord(cleo.page, 3, 'ArrowRight', 'Ergebnis');
   await cleo.page.keyboard.press('Control+Alt+m');
   const composer = cleo.page.getByRole('textbox', { name: 'Neuer Kommentar' });
   await expect(composer).toBeFocused();

@@ -1,43 +1,27 @@
 import type { Browser, Page } from '@playwright/test';
 import type { AccessRight } from '@scriptorium/common/api/documents';
-import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import {
   apiCall,
   chooseOption,
-  contactPair,
   createUser,
   expect,
   loginAs,
   selectionSeen,
   setLanguage,
-  type TestUser,
+  sharedDocument,
   test,
   watchSelection,
 } from '../fixtures';
 
-/** Two users who are contacts, and a document of the first shared with the second (`right`). */
-async function sharedDocument(
-  browser: Browser,
-  right: string,
-): Promise<{ ann: TestUser; bob: TestUser; annPage: Page; bobPage: Page; id: number }> {
-  const { ann, bob, annPage, bobPage } = await contactPair(
+/** Ann Author's document shared with her contact Bob Coauthor (`right`). */
+const annShares = (browser: Browser, right: AccessRight) =>
+  sharedDocument(
     browser,
+    right,
     { firstName: 'Ann', lastName: 'Author' },
     { firstName: 'Bob', lastName: 'Coauthor' },
   );
-  const created = await apiCall(annPage, documentsApi.create, { path: '/' });
-  const { id } = (await created.json()) as { id: number };
-  const annContacts = await apiCall(annPage, contactsApi.list);
-  const bobId = ((await annContacts.json()) as { contacts: { id: number; type: string }[] }).contacts.find(
-    (contact) => contact.type === 'user',
-  )?.id;
-  await apiCall(annPage, documentsApi.accessSave, {
-    id,
-    access: [{ holder_type: 'user', holder_id: Number(bobId), rights: right as AccessRight }],
-  });
-  return { ann, bob, annPage, bobPage, id };
-}
 
 const body = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"]');
 const saved = (page: Page) =>
@@ -47,7 +31,7 @@ test('two users type into the same paragraph at once and see the same text; care
   browser,
 }) => {
   test.setTimeout(60_000);
-  const { annPage, bobPage, id } = await sharedDocument(browser, 'write');
+  const { annPage, bobPage, id } = await annShares(browser, 'write');
   await annPage.goto(`/document/${id}`);
   await bobPage.goto(`/document/${id}`);
   const annBody = body(annPage).locator('p').first();
@@ -97,7 +81,7 @@ test('two users type into the same paragraph at once and see the same text; care
 
 test("a co-author's new title shows at once on the other's open overview", async ({ browser }) => {
   test.setTimeout(60_000);
-  const { annPage, bobPage, id } = await sharedDocument(browser, 'write');
+  const { annPage, bobPage, id } = await annShares(browser, 'write');
   await bobPage.goto('/');
   const row = bobPage.getByRole('row').filter({ has: bobPage.locator(`a[href="/document/${id}"]`) });
   await expect(row).toContainText('Untitled');
@@ -110,7 +94,7 @@ test("a co-author's new title shows at once on the other's open overview", async
 });
 
 test('a reader sees the document without editing tools and cannot change it', async ({ browser }) => {
-  const { annPage, bobPage, id } = await sharedDocument(browser, 'read');
+  const { annPage, bobPage, id } = await annShares(browser, 'read');
   await annPage.goto(`/document/${id}`);
   await body(annPage).locator('p').first().click();
   await annPage.keyboard.type('Only Ann writes.');
@@ -294,7 +278,7 @@ test('write-tracked writes suggestions the owner sees; a removed right closes th
   browser,
 }) => {
   test.setTimeout(60_000);
-  const { annPage, bobPage, id } = await sharedDocument(browser, 'write-tracked');
+  const { annPage, bobPage, id } = await annShares(browser, 'write-tracked');
   await annPage.goto(`/document/${id}`);
   await body(annPage).locator('p').first().click();
   await annPage.keyboard.type('Ann only.');

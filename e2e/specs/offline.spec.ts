@@ -1,8 +1,6 @@
-import type { BrowserContext, Page } from '@playwright/test';
-import type { AccessRight } from '@scriptorium/common/api/documents';
-import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
+import type { Browser, Page } from '@playwright/test';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
-import { apiCall, createUser, expect, loginAs, type TestUser, test } from '../fixtures';
+import { apiCall, expect, loginAs, sharedDocument, type TestUser, test } from '../fixtures';
 
 // Accounts are made by the CLI on the server's SQLite file: one test after the other.
 test.describe.configure({ mode: 'serial' });
@@ -70,32 +68,39 @@ async function newDocument(page: Page): Promise<number> {
 }
 
 /** Ann's document shared with Bob (both contacts), each logged in in a context of their own. */
-async function sharedWithBob(
-  context: BrowserContext,
-  bobContext: BrowserContext,
-): Promise<{ annPage: Page; bobPage: Page; id: number; ann: TestUser }> {
-  const ann = await createUser({ firstName: 'Ann', lastName: 'Offline' });
-  const bob = await createUser({ firstName: 'Bob', lastName: 'Online' });
-  const annPage = await context.newPage();
-  const bobPage = await bobContext.newPage();
-  await loginAs(annPage, ann, '/');
-  await loginAs(bobPage, bob, '/');
-  await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
-  const list = (await (await apiCall(bobPage, contactsApi.list)).json()) as {
-    contacts: { id: number; type: string }[];
-  };
-  const invites = list.contacts.filter((c) => c.type === 'to_userinvite').map(({ id }) => ({ id }));
-  await apiCall(bobPage, contactsApi.accept, { invites });
-  const id = await newDocument(annPage);
-  const annList = (await (await apiCall(annPage, contactsApi.list)).json()) as {
-    contacts: { id: number; type: string }[];
-  };
-  const bobId = annList.contacts.find((c) => c.type === 'user')?.id;
-  await apiCall(annPage, documentsApi.accessSave, {
-    id,
-    access: [{ holder_type: 'user', holder_id: Number(bobId), rights: 'write' as AccessRight }],
-  });
-  return { annPage, bobPage, id, ann };
+/**
+ * Ann's document shared with Bob (both contacts), open in an editor of each (own browser contexts);
+ * Ann has typed `text` into it, saved, and Bob sees it.
+ */
+async function bothEditing(browser: Browser, text: string) {
+  const shared = await sharedDocument(
+    browser,
+    'write',
+    { firstName: 'Ann', lastName: 'Offline' },
+    { firstName: 'Bob', lastName: 'Online' },
+  );
+  const { annPage, bobPage, id } = shared;
+  await annPage.goto(`/document/${id}`);
+  await bobPage.goto(`/document/${id}`);
+  await body(annPage).click();
+  await annPage.keyboard.type(text);
+  await saved(annPage);
+  await expect(body(bobPage)).toHaveText(text);
+  return shared;
+}
+
+/** The document opened by its user in a browser context of its own (nothing cached), checked, closed. */
+async function inFreshBrowser(
+  browser: Browser,
+  user: TestUser,
+  id: number,
+  check: (page: Page) => Promise<void>,
+) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await loginAs(page, user, `/document/${id}`);
+  await check(page);
+  await context.close();
 }
 
 test('offline, a reload shows the overview, bibliography, contacts and a document from the cache; edits wait and are sent', async ({
@@ -154,11 +159,9 @@ test('offline, a reload shows the overview, bibliography, contacts and a documen
   await saved(page);
   await expect.poll(() => queuedSteps(page, id)).toBe(0);
   // The server has them: a fresh browser sees the text.
-  const other = await browser.newContext();
-  const check = await other.newPage();
-  await loginAs(check, user, `/document/${id}`);
-  await expect(body(check)).toHaveText('Written online. Written offline.');
-  await other.close();
+  await inFreshBrowser(browser, user, id, async (check) => {
+    await expect(body(check)).toHaveText('Written online. Written offline.');
+  });
   await context.close();
 });
 
@@ -166,15 +169,9 @@ test('500 steps offline in one tab, 300 online by a co-author: after reconnectin
   browser,
 }) => {
   test.setTimeout(150_000);
-  const annContext = await browser.newContext();
-  const bobContext = await browser.newContext();
-  const { annPage, bobPage, id } = await sharedWithBob(annContext, bobContext);
-  await annPage.goto(`/document/${id}`);
-  await bobPage.goto(`/document/${id}`);
-  await body(annPage).click();
-  await annPage.keyboard.type('Start.');
-  await saved(annPage);
-  await expect(body(bobPage)).toHaveText('Start.');
+  const { annPage, bobPage } = await bothEditing(browser, 'Start.');
+  const annContext = annPage.context();
+  const bobContext = bobPage.context();
 
   await annContext.setOffline(true);
   await expect(annPage.getByText(KEPT)).toBeVisible();
@@ -238,12 +235,10 @@ test('a document created offline is written, kept over a reload, and created on 
   expect(listed.documents.filter((doc) => doc.title === 'Written on a train').map((doc) => doc.id)).toEqual([
     id,
   ]);
-  const other = await browser.newContext();
-  const check = await other.newPage();
-  await loginAs(check, user, `/document/${id}`);
-  await expect(body(check)).toHaveText('No network since Lyon.');
-  await expect(check.locator('.doc-title')).toHaveText('Written on a train');
-  await other.close();
+  await inFreshBrowser(browser, user, id, async (check) => {
+    await expect(body(check)).toHaveText('No network since Lyon.');
+    await expect(check.locator('.doc-title')).toHaveText('Written on a train');
+  });
   await context.close();
 });
 
@@ -267,11 +262,9 @@ test('a tab closed offline: reopened online, its queued text is sent', async ({ 
   await reopened.goto(`/document/${id}`);
   await expect(body(reopened)).toHaveText('Before the tunnel. In the tunnel.');
   await saved(reopened);
-  const other = await browser.newContext();
-  const check = await other.newPage();
-  await loginAs(check, user, `/document/${id}`);
-  await expect(body(check)).toHaveText('Before the tunnel. In the tunnel.');
-  await other.close();
+  await inFreshBrowser(browser, user, id, async (check) => {
+    await expect(body(check)).toHaveText('Before the tunnel. In the tunnel.');
+  });
   await context.close();
 });
 
@@ -328,15 +321,9 @@ test('an offline change the merge cannot place is suggested again, and the offli
   browser,
 }) => {
   test.setTimeout(60_000);
-  const annContext = await browser.newContext();
-  const bobContext = await browser.newContext();
-  const { annPage, bobPage, id } = await sharedWithBob(annContext, bobContext);
-  await annPage.goto(`/document/${id}`);
-  await bobPage.goto(`/document/${id}`);
-  await body(annPage).click();
-  await annPage.keyboard.type('Shared sentence.');
-  await saved(annPage);
-  await expect(body(bobPage)).toHaveText('Shared sentence.');
+  const { annPage, bobPage } = await bothEditing(browser, 'Shared sentence.');
+  const annContext = annPage.context();
+  const bobContext = bobPage.context();
 
   await annContext.setOffline(true);
   // Ann makes the sentence bold offline; Bob deletes it meanwhile.

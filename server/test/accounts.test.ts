@@ -3,7 +3,7 @@ import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, type TestClient, useServer } from './harness';
+import { ENGINES, formErrors, type TestClient, useServer } from './harness';
 import { addEmailAddress } from './seed';
 import { linkIn, mailText, useSmtpSink } from './smtp-sink';
 
@@ -58,23 +58,17 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
 
       const empty = await visitor.post(url, { password1: '', password2: '' });
       expect(empty.status).toBe(400);
-      expect(empty.json()).toEqual({
-        form: {
-          errors: [],
-          fields: {
-            password1: { errors: ['Dieses Feld ist erforderlich.'] },
-            password2: { errors: ['Dieses Feld ist erforderlich.'] },
-          },
-        },
-      });
+      expect(empty.json()).toEqual(
+        formErrors({
+          password1: ['Dieses Feld ist erforderlich.'],
+          password2: ['Dieses Feld ist erforderlich.'],
+        }),
+      );
       const mismatch = await visitor.post(url, { password1: 'new secret one', password2: 'new secret two' });
       expect(mismatch.status).toBe(400);
-      expect(mismatch.json()).toEqual({
-        form: {
-          errors: [],
-          fields: { password2: { errors: ['Sie müssen zweimal dasselbe Passwort eingeben.'] } },
-        },
-      });
+      expect(mismatch.json()).toEqual(
+        formErrors({ password2: ['Sie müssen zweimal dasselbe Passwort eingeben.'] }),
+      );
 
       const done = await visitor.post(url, { password1: 'brand new secret', password2: 'brand new secret' });
       expect(done.status).toBe(200);
@@ -111,11 +105,9 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
       const browser = server().client();
       const empty = await browser.call(userApi.passwordReset, { email: '' });
       expect(empty.status).toBe(400);
-      expect(empty.json()).toEqual({ form: { errors: [], fields: { email: { errors: [REQUIRED] } } } });
+      expect(empty.json()).toEqual(formErrors({ email: [REQUIRED] }));
       const invalid = await browser.call(userApi.passwordReset, { email: 'not-an-address' });
-      expect(invalid.json()).toEqual({
-        form: { errors: [], fields: { email: { errors: ['This is not a valid email.'] } } },
-      });
+      expect(invalid.json()).toEqual(formErrors({ email: ['This is not a valid email.'] }));
     });
 
     it('refuses unknown and expired keys', async () => {
@@ -148,8 +140,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
 
   describe('e-mail confirmation', () => {
     it('sends a confirmation for an added address and confirms it once', async () => {
-      const user = await server().buildUser();
-      const browser = await server().loginAs(user);
+      const { user, browser } = await server().loggedInUser();
       const address = `added-${user.id}@example.net`;
       const awaitMail = await nextMail(address);
       const added = await browser.call(userApi.addEmail, { email: `  ${address} ` });
@@ -268,39 +259,29 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
     });
 
     it('changes the password, ending the other sessions only', async () => {
-      const user = await server().buildUser();
-      const browser = await server().loginAs(user);
+      const { user, browser } = await server().loggedInUser();
       const other = await server().loginAs(user);
-      const wrong = await browser.call(userApi.changePassword, {
-        old_password: 'nope',
-        new_password1: 'another secret',
-        new_password2: 'another secret',
-      });
+      /** Changes the browser's password; the repeat is the new one unless given. */
+      const change = (oldPassword: string, newPassword: string, repeated = newPassword) =>
+        browser.call(userApi.changePassword, {
+          old_password: oldPassword,
+          new_password1: newPassword,
+          new_password2: repeated,
+        });
+      const wrong = await change('nope', 'another secret');
       expect(wrong.status).toBe(400);
       expect(wrong.json()).toEqual({
         msg: { old_password: ['Your old password was entered incorrectly. Please enter it again.'] },
       });
-      const mismatch = await browser.call(userApi.changePassword, {
-        old_password: user.password,
-        new_password1: 'another secret',
-        new_password2: 'another secreT',
-      });
+      const mismatch = await change(user.password, 'another secret', 'another secreT');
       expect(mismatch.json()).toEqual({
         msg: { new_password2: ['You must type the same password each time.'] },
       });
-      const short = await browser.call(userApi.changePassword, {
-        old_password: user.password,
-        new_password1: 'short',
-        new_password2: 'short',
-      });
+      const short = await change(user.password, 'short');
       expect(short.json()).toEqual({
         msg: { new_password2: ['This password is too short. It must contain at least 8 characters.'] },
       });
-      const ok = await browser.call(userApi.changePassword, {
-        old_password: user.password,
-        new_password1: 'another secret',
-        new_password2: 'another secret',
-      });
+      const ok = await change(user.password, 'another secret');
       expect(ok.status).toBe(200);
       const mine = (await browser.call(baseApi.configuration)).json<{
         user: { is_authenticated: boolean };
@@ -356,8 +337,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
     });
 
     it('stores a square avatar, refuses other types, and deletes it', async () => {
-      const user = await server().buildUser();
-      const browser = await server().loginAs(user);
+      const { browser } = await server().loggedInUser();
       const png = await sharp({ create: { width: 640, height: 320, channels: 3, background: '#c33' } })
         .png()
         .toBuffer();
@@ -427,8 +407,7 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
         message: 'Staff accounts have to be deleted through the admin interface.',
       });
 
-      const user = await server().buildUser();
-      const browser = await server().loginAs(user);
+      const { user, browser } = await server().loggedInUser();
       const other = await server().loginAs(user);
       const wrong = await browser.call(userApi.deleteAccount, { password: 'wrong' });
       expect(wrong.status).toBe(401);

@@ -4,7 +4,7 @@ import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { afterEach, describe, expect, it } from 'vitest';
 import { searchNames } from '../src/modules/user/search-names';
-import { ENGINES, type TestClient, type TestUser, useServer } from './harness';
+import { ENGINES, formErrors, type TestClient, type TestUser, useServer } from './harness';
 import { linkIn, useSmtpSink } from './smtp-sink';
 import {
   baseSocketUrl,
@@ -48,8 +48,11 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
   let staffCounter = 0;
   async function staffBrowser(): Promise<{ staff: TestUser; browser: TestClient }> {
     staffCounter += 1;
-    const staff = await server().buildUser({ username: `staff${staffCounter}_${engine}`, isStaff: true });
-    return { staff, browser: await server().loginAs(staff) };
+    const { user, browser } = await server().loggedInUser({
+      username: `staff${staffCounter}_${engine}`,
+      isStaff: true,
+    });
+    return { staff: user, browser };
   }
 
   async function subscribedSocket(client: TestClient, path = '/ws/base/'): Promise<RawSocket> {
@@ -277,9 +280,7 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
       email: 'other@example.org',
     });
     expect(taken.status).toBe(400);
-    expect(taken.json()).toEqual({
-      form: { errors: [], fields: { username: { errors: ['This username is already taken.'] } } },
-    });
+    expect(taken.json()).toEqual(formErrors({ username: ['This username is already taken.'] }));
     const entry = (await log(browser)).entries.find((e) => e.action === 'user.create');
     expect(entry).toMatchObject({ actor: staff.username, target: `newbie_${engine}` });
   });
@@ -306,9 +307,7 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
       is_staff: false,
     });
     expect(own.status).toBe(400);
-    expect(own.json()).toEqual({
-      form: { errors: [], fields: { is_staff: { errors: ['You cannot remove your own staff flag.'] } } },
-    });
+    expect(own.json()).toEqual(formErrors({ is_staff: ['You cannot remove your own staff flag.'] }));
     const actions = (await log(browser)).entries.map((e) => `${e.action} ${e.target}`);
     expect(actions).toContain(`user.staff ${user.username}x`);
     expect(actions).toContain(`user.update ${user.username}x`);
@@ -328,21 +327,15 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
       { address: user.email, primary: true, verified: true },
       { address: `New.${user.username}@Example.org`, primary: false, verified: true },
     ]);
-    expect((await change('add', other.email)).json()).toEqual({
-      form: {
-        errors: [],
-        fields: { email: { errors: ['This e-mail address belongs to another account.'] } },
-      },
-    });
-    expect((await change('add', user.email.toUpperCase())).json()).toEqual({
-      form: { errors: [], fields: { email: { errors: ['This user has this address already.'] } } },
-    });
-    expect((await change('remove', user.email)).json()).toEqual({
-      form: {
-        errors: [],
-        fields: { email: { errors: ['The primary address stays. Make another address primary first.'] } },
-      },
-    });
+    expect((await change('add', other.email)).json()).toEqual(
+      formErrors({ email: ['This e-mail address belongs to another account.'] }),
+    );
+    expect((await change('add', user.email.toUpperCase())).json()).toEqual(
+      formErrors({ email: ['This user has this address already.'] }),
+    );
+    expect((await change('remove', user.email)).json()).toEqual(
+      formErrors({ email: ['The primary address stays. Make another address primary first.'] }),
+    );
     // Another user's address is as unknown as a made-up one.
     expect((await change('primary', other.email)).status).toBe(404);
 
@@ -379,9 +372,7 @@ describe.each(ENGINES)('staff administration (%s)', (engine) => {
 
     const self = await browser.call(adminApi.setUserActive, { id: staff.id, active: false });
     expect(self.status).toBe(400);
-    expect(self.json()).toEqual({
-      form: { errors: ['You cannot deactivate your own account.'], fields: {} },
-    });
+    expect(self.json()).toEqual(formErrors({}, ['You cannot deactivate your own account.']));
 
     const back = await browser.call(adminApi.setUserActive, { id: user.id, active: true });
     expect(back.json()).toMatchObject({ user: { is_active: true } });

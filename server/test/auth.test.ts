@@ -2,7 +2,7 @@ import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { describe, expect, it } from 'vitest';
 import { hashSessionId } from '../src/http/session';
-import { ENGINES, useServer } from './harness';
+import { ENGINES, formErrors, useServer } from './harness';
 import { addEmailAddress } from './seed';
 
 const WRONG = 'The username or e-mail address and the password do not match.';
@@ -75,7 +75,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
       .client()
       .call(userApi.login, { login: user.username, password: 'nope' });
     expect(wrongPassword.status).toBe(400);
-    expect(wrongPassword.json()).toEqual({ form: { errors: [WRONG], fields: {} } });
+    expect(wrongPassword.json()).toEqual(formErrors({}, [WRONG]));
     expect(wrongPassword.setCookies.find((c) => c.name === 'sessionid')).toBeUndefined();
 
     const unknownUser = await server()
@@ -88,15 +88,9 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
   it('requires both fields, with the spec text per field', async () => {
     const response = await server().client().call(userApi.login, { login: '  ', password: '' });
     expect(response.status).toBe(400);
-    expect(response.json()).toEqual({
-      form: {
-        errors: [],
-        fields: {
-          login: { errors: ['This field is required.'] },
-          password: { errors: ['This field is required.'] },
-        },
-      },
-    });
+    expect(response.json()).toEqual(
+      formErrors({ login: ['This field is required.'], password: ['This field is required.'] }),
+    );
   });
 
   it('translates form errors into the request language', async () => {
@@ -104,9 +98,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
       .client({ 'accept-language': 'de-DE,de;q=0.9' })
       .call(userApi.login, { login: 'x' });
     expect(response.status).toBe(400);
-    expect(response.json()).toEqual({
-      form: { errors: [], fields: { password: { errors: ['Dieses Feld ist erforderlich.'] } } },
-    });
+    expect(response.json()).toEqual(formErrors({ password: ['Dieses Feld ist erforderlich.'] }));
   });
 
   it('refuses a deactivated account even with the right password', async () => {
@@ -115,12 +107,11 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
       .client()
       .call(userApi.login, { login: user.username, password: user.password });
     expect(response.status).toBe(400);
-    expect(response.json()).toEqual({ form: { errors: ['This account has been deactivated.'], fields: {} } });
+    expect(response.json()).toEqual(formErrors({}, ['This account has been deactivated.']));
   });
 
   it('logs out: the session row is deleted and the cookie cleared', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
+    const { browser } = await server().loggedInUser();
     const sessionId = browser.cookies.get('sessionid') ?? '';
     expect(sessionId).not.toBe('');
 
@@ -144,8 +135,7 @@ describe.each(ENGINES)('login and logout (%s)', (engine) => {
   });
 
   it('ignores an expired session row', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
+    const { user, browser } = await server().loggedInUser();
     await server()
       .ctx.db.updateTable('sessions')
       .set({ expires_at: Date.now() - 1000 })

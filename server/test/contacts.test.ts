@@ -102,14 +102,12 @@ describe.each(ENGINES)('contacts and invites (%s)', (engine) => {
     return sink().messages.map((mail) => mail.raw.replace(/=\r?\n/g, ''));
   }
 
-  async function person(overrides: Parameters<TestServer['buildUser']>[0] = {}) {
-    const user = await server().buildUser({
+  const person = (overrides: Parameters<TestServer['buildUser']>[0] = {}) =>
+    server().loggedInUser({
       firstName: 'Ada',
       lastName: `L${Math.random().toString(36).slice(2, 7)}`,
       ...overrides,
     });
-    return { user, browser: await server().loginAs(user) };
-  }
 
   /** A and B as connected contacts, the way users get there. */
   async function connectedPair() {

@@ -3,10 +3,9 @@ import { saveImageResponse } from '@scriptorium/common/api/usermedia';
 import { schema } from '@scriptorium/common/editor/schema';
 import { Transform } from 'prosemirror-transform';
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DocumentClient } from '../src/ws/document-client';
+import { describe, expect, it } from 'vitest';
+import { useDocumentEditors } from './document-editors';
 import { ENGINES, type TestClient, useServer } from './harness';
-import { cookieHeader } from './ws-support';
 
 /**
  * Issue 17: the images a shared document's figures use are visible to its authors (the /media/
@@ -14,15 +13,8 @@ import { cookieHeader } from './ws-support';
  */
 describe.each(ENGINES)('images of shared documents (%s)', (engine) => {
   const server = useServer(engine);
-  const clients: DocumentClient[] = [];
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.close();
-  });
-
-  async function person() {
-    const user = await server().buildUser();
-    return { user, browser: await server().loginAs(user) };
-  }
+  const editors = useDocumentEditors(server);
+  const person = editors.user;
 
   async function uploadImage(browser: TestClient, colour: string): Promise<{ id: number; image: string }> {
     const bytes = await sharp({ create: { width: 40, height: 30, channels: 3, background: colour } })
@@ -39,13 +31,7 @@ describe.each(ENGINES)('images of shared documents (%s)', (engine) => {
   }
 
   async function insertFigure(browser: TestClient, documentId: number, src: string) {
-    const client = new DocumentClient({
-      wsUrlBase: `${server().baseUrl.replace(/^http/, 'ws')}/ws`,
-      documentId,
-      headers: { cookie: cookieHeader(browser), origin: server().baseUrl },
-    });
-    clients.push(client);
-    await client.open();
+    const client = await editors.open(browser, documentId);
     const doc = client.state?.doc;
     if (!doc) throw new Error('no document');
     // After the last block of the body (the body is the last part of a new document).
@@ -67,19 +53,8 @@ describe.each(ENGINES)('images of shared documents (%s)', (engine) => {
     const stranger = await person();
     const used = await uploadImage(owner.browser, '#aa3300');
     const unused = await uploadImage(owner.browser, '#0033aa');
-    const created = await owner.browser.post('/api/documents/create/', { title: 'Shared' });
-    const documentId = created.json<{ id: number }>().id;
-    await server()
-      .ctx.db.insertInto('document_access')
-      .values({
-        document_id: documentId,
-        user_id: coauthor.user.id,
-        invite_id: null,
-        rights: 'read',
-        path: '',
-        created_at: Date.now(),
-      })
-      .execute();
+    const documentId = await editors.createDocument(owner.browser, 'Shared');
+    await editors.grant(documentId, coauthor.user.id, 'read');
 
     // Before any figure uses it, the co-author gets the same 404 as for a file that does not exist.
     expect((await coauthor.browser.get(used.image)).status).toBe(404);

@@ -15,12 +15,11 @@ interface Person {
   browser: TestClient;
 }
 
-async function person(server: TestServer): Promise<Person> {
-  const user = await server.buildUser({
+function person(server: TestServer): Promise<Person> {
+  return server.loggedInUser({
     firstName: 'First',
     lastName: `Last${Math.random().toString(36).slice(2, 6)}`,
   });
-  return { user, browser: await server.loginAs(user) };
 }
 
 async function list(browser: TestClient): Promise<DocumentEntry[]> {
@@ -185,8 +184,7 @@ describe.each(ENGINES)('documents API (%s)', (engine) => {
   it('lists own and shared documents of several owners, each with its own owner and as get answers it', async () => {
     const ann = await person(server());
     const bob = await person(server());
-    const nameless = await server().buildUser({ firstName: '', lastName: '' });
-    const cat = { user: nameless, browser: await server().loginAs(nameless) };
+    const cat = await server().loggedInUser({ firstName: '', lastName: '' });
     await connect(bob, ann);
     await connect(cat, ann);
     const own = await create(ann.browser, { title: 'Mine' });

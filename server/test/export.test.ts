@@ -6,19 +6,31 @@ import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
+import { shareDocument } from './seed';
 
 /**
  * Issue 19: GET /api/documents/<id>/export/<format>/ answers the document as a file to anyone
  * who may read it, named after the title, on both engines.
  */
 
-async function person(server: TestServer) {
-  const user = await server.buildUser();
-  return { user, browser: await server.loginAs(user) };
-}
+const person = (server: TestServer) => server.loggedInUser();
 
 async function exportCall(browser: TestClient, id: number, format: string) {
   return browser.call(documentsApi.export, { id: String(id), format });
+}
+
+/** Exports the document as `format`, expects 200 with these headers, and unzips the answer. */
+async function exportedFiles(
+  browser: TestClient,
+  id: number,
+  format: string,
+  expected: { type: string; disposition: string },
+) {
+  const response = await exportCall(browser, id, format);
+  expect(response.status, response.text).toBe(200);
+  expect(response.headers.get('content-type')).toBe(expected.type);
+  expect(response.headers.get('content-disposition')).toBe(expected.disposition);
+  return unzipSync(response.bytes);
 }
 
 describe.each(ENGINES)('document export API (%s)', (engine) => {
@@ -77,15 +89,10 @@ describe.each(ENGINES)('document export API (%s)', (engine) => {
   it('answers a DOCX named after the title with the content, math, image and comments', async () => {
     const owner = await person(server());
     const id = await paperDocument(owner.browser, owner.user.id, 'Structures of Example Problems');
-    const response = await exportCall(owner.browser, id, 'docx');
-    expect(response.status, response.text).toBe(200);
-    expect(response.headers.get('content-type')).toBe(
-      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-    );
-    expect(response.headers.get('content-disposition')).toBe(
-      `attachment; filename="Structures of Example Problems.docx"; filename*=UTF-8''Structures%20of%20Example%20Problems.docx`,
-    );
-    const files = unzipSync(response.bytes);
+    const files = await exportedFiles(owner.browser, id, 'docx', {
+      type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      disposition: `attachment; filename="Structures of Example Problems.docx"; filename*=UTF-8''Structures%20of%20Example%20Problems.docx`,
+    });
     const document = strFromU8(files['word/document.xml']);
     expect(document).toContain('Section 1 on structures');
     expect(document.match(/<m:oMath>/g)?.length).toBe(10);
@@ -100,13 +107,10 @@ describe.each(ENGINES)('document export API (%s)', (engine) => {
   it('answers an ODT named after the title with the content, formulas, picture and comments', async () => {
     const owner = await person(server());
     const id = await paperDocument(owner.browser, owner.user.id, 'Structures of Example Problems');
-    const response = await exportCall(owner.browser, id, 'odt');
-    expect(response.status, response.text).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/vnd.oasis.opendocument.text');
-    expect(response.headers.get('content-disposition')).toBe(
-      `attachment; filename="Structures of Example Problems.odt"; filename*=UTF-8''Structures%20of%20Example%20Problems.odt`,
-    );
-    const files = unzipSync(response.bytes);
+    const files = await exportedFiles(owner.browser, id, 'odt', {
+      type: 'application/vnd.oasis.opendocument.text',
+      disposition: `attachment; filename="Structures of Example Problems.odt"; filename*=UTF-8''Structures%20of%20Example%20Problems.odt`,
+    });
     expect(strFromU8(files.mimetype)).toBe('application/vnd.oasis.opendocument.text');
     const content = strFromU8(files['content.xml']);
     expect(content).toContain('Section 1 on structures');
@@ -177,17 +181,7 @@ describe.each(ENGINES)('document export API (%s)', (engine) => {
     const reader = await person(server());
     const stranger = await person(server());
     const id = await paperDocument(owner.browser, owner.user.id, 'Shared paper');
-    await server()
-      .ctx.db.insertInto('document_access')
-      .values({
-        document_id: id,
-        user_id: reader.user.id,
-        invite_id: null,
-        rights: 'read-without-comments',
-        path: '',
-        created_at: Date.now(),
-      })
-      .execute();
+    await shareDocument(server().ctx.db, id, { userId: reader.user.id }, 'read-without-comments');
     const read = await exportCall(reader.browser, id, 'docx');
     expect(read.status, read.text).toBe(200);
     expect(strFromU8(unzipSync(read.bytes)['word/comments.xml'])).not.toContain('Please check this claim.');

@@ -2,8 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { feedbackApi } from '@scriptorium/common/api/endpoints/base';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, useServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, useServer, useStarted } from './harness';
 
 /**
  * An SMTP server that accepts connections and never says a word: a mail sent there stays
@@ -45,14 +45,8 @@ async function startSilentSmtp(): Promise<SilentSmtp> {
 }
 
 describe.each(ENGINES)('hardening: mail (%s)', (engine) => {
-  let smtp: SilentSmtp;
-  beforeAll(async () => {
-    smtp = await startSilentSmtp();
-  });
-  afterAll(async () => {
-    await smtp.close();
-  });
-  const server = useServer(engine, { env: () => ({ SMTP_URL: smtp.url }) });
+  const smtp = useStarted('the silent SMTP server', startSilentSmtp);
+  const server = useServer(engine, { env: () => ({ SMTP_URL: smtp().url }) });
 
   it('answers a password reset before the mail is composed and sent, for known and unknown addresses', async () => {
     const user = await server().buildUser();
@@ -60,7 +54,7 @@ describe.each(ENGINES)('hardening: mail (%s)', (engine) => {
     expect(known.status).toBe(200);
     expect(known.json()).toEqual({ ok: true });
     // The mail is on its way only now, after the answer: the SMTP server has not even greeted.
-    const connection = await smtp.nextConnection();
+    const connection = await smtp().nextConnection();
     const unknown = await server().client().call(userApi.passwordReset, { email: 'nobody@example.net' });
     expect(unknown.status).toBe(200);
     expect(unknown.json()).toEqual({ ok: true });

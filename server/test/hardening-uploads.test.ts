@@ -38,8 +38,7 @@ describe.each(ENGINES)('hardening: uploads (%s)', (engine) => {
   const server = useServer(engine);
 
   it('keeps answering in milliseconds while hostile SVGs are processed, and refuses them clearly', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
+    const { browser } = await server().loggedInUser();
     const visitor = server().client();
     // Its connection and cookie first: the loop measures the server, not the client's set-up.
     expect((await visitor.call(baseApi.configuration)).status).toBe(200);
@@ -69,8 +68,7 @@ describe.each(ENGINES)('hardening: uploads (%s)', (engine) => {
   });
 
   it('removes CSS-escaped external references in every spelling and keeps the safe styles', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
+    const { browser } = await server().loggedInUser();
     const response = await uploadImage(browser, Buffer.from(ESCAPED_CSS_SVG));
     expect(response.status, response.text).toBe(201);
     const image = saveImageResponse.parse(response.json()).values;
@@ -88,8 +86,7 @@ describe.each(ENGINES)('hardening: uploads (%s)', (engine) => {
   });
 
   it('answers 400, not 500, to malformed multipart on the image and avatar uploads', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
+    const { browser } = await server().loggedInUser();
     const truncated =
       '--XyZ\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG';
     const cases = [
@@ -127,8 +124,7 @@ describe.each(ENGINES)('hardening: upload budgets (%s)', (engine) => {
   describe('time', () => {
     const server = useServer(engine, { env: { UPLOAD_TIME_LIMIT_MS: '1' } });
     it('refuses an upload whose processing outlasts the time budget, with a clear message', async () => {
-      const user = await server().buildUser();
-      const browser = await server().loginAs(user);
+      const { browser } = await server().loggedInUser();
       const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#123456' } })
         .png()
         .toBuffer();

@@ -168,6 +168,8 @@ export interface TestServer {
   client(defaultHeaders?: Record<string, string>): TestClient;
   buildUser(overrides?: Partial<CreateUserInput>): Promise<TestUser>;
   loginAs(user: TestUser, defaultHeaders?: Record<string, string>): Promise<TestClient>;
+  /** buildUser, then loginAs: the new user and a browser logged in as it. */
+  loggedInUser(overrides?: Partial<CreateUserInput>): Promise<{ user: TestUser; browser: TestClient }>;
   /** Migrates, seeds and opens the API, as main.ts does after listening. */
   becomeReady(): Promise<void>;
   close(): Promise<void>;
@@ -265,7 +267,7 @@ export async function startServer(engine: Engine, options: TestServerOptions = {
 
   const client = (headers?: Record<string, string>) => new TestClient(baseUrl, headers);
 
-  return {
+  const server: TestServer = {
     engine,
     ctx,
     app,
@@ -287,6 +289,10 @@ export async function startServer(engine: Engine, options: TestServerOptions = {
       expect(response.status, response.text).toBe(200);
       return browser;
     },
+    async loggedInUser(overrides) {
+      const user = await server.buildUser(overrides);
+      return { user, browser: await server.loginAs(user) };
+    },
     async close() {
       await app.close();
       mailer.close();
@@ -294,6 +300,40 @@ export async function startServer(engine: Engine, options: TestServerOptions = {
       await postgres?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+  return server;
+}
+
+/** The answer to a refused form (spec section 7): errors of each field, and of the whole form. */
+export function formErrors(fields: Record<string, string[]>, errors: string[] = []) {
+  return {
+    form: {
+      errors,
+      fields: Object.fromEntries(
+        Object.entries(fields).map(([name, messages]) => [name, { errors: messages }]),
+      ),
+    },
+  };
+}
+
+/**
+ * Something a describe's tests talk to (a fake SMTP server, identity provider, ...), started
+ * before its tests and closed after them; the returned function gives it to the tests.
+ */
+export function useStarted<T extends { close(): Promise<void> }>(
+  what: string,
+  start: () => Promise<T>,
+): () => T {
+  let started: T | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return () => {
+    if (!started) throw new Error(`${what} did not start (see the beforeAll error)`);
+    return started;
   };
 }
 

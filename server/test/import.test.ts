@@ -117,8 +117,7 @@ describe.each(ENGINES)('document import (%s)', (engine) => {
   const server = useServer(engine);
 
   it('imports a native zip: document, library image, bibliography entry and comment in one go', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
+    const { user, browser } = await server().loggedInUser();
     const response = await importFile(browser, await nativeWithImage(), 'paper.zip', '/imports/');
     expect(response.status, response.text).toBe(201);
     const answer = response.json() as {
@@ -178,8 +177,7 @@ describe.each(ENGINES)('document import (%s)', (engine) => {
   it.runIf(toolAvailable('pandoc'))(
     'imports a Word file with a Zotero citation into the bibliography',
     async () => {
-      const user = await server().buildUser();
-      const browser = await server().loginAs(user);
+      const { browser } = await server().loggedInUser();
       const response = await importFile(browser, reviewDocx(), 'Review.docx');
       expect(response.status, response.text).toBe(201);
       expect(response.json()).toMatchObject({ title: 'Review', entries: 1, notes: [] });
@@ -191,8 +189,7 @@ describe.each(ENGINES)('document import (%s)', (engine) => {
   );
 
   it('refuses bad files with a translated message and creates nothing', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
+    const { user, browser } = await server().loggedInUser();
     const future = unzipSync(await nativeWithImage());
     const manifest = JSON.parse(new TextDecoder().decode(future['scriptorium.json']));
     future['scriptorium.json'] = strToU8(JSON.stringify({ ...manifest, version: NATIVE_VERSION + 1 }));
@@ -226,8 +223,7 @@ describe.each(ENGINES)('document import (%s)', (engine) => {
   });
 
   it('refuses a file over 50 MB', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
+    const { user, browser } = await server().loggedInUser();
     const response = await importFile(browser, new Uint8Array(50 * 1024 * 1024 + 1), 'huge.docx');
     expect(response.status).toBe(413);
     expect(response.json()).toEqual({

@@ -45,10 +45,7 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function author(firstName: string) {
-    const user = await server().buildUser({ firstName, lastName: 'Author' });
-    return { user, browser: await server().loginAs(user) };
-  }
+  const author = (firstName: string) => server().loggedInUser({ firstName, lastName: 'Author' });
 
   /** A document of the owner holding the fixture paper under `title`. */
   async function chapterDocument(ownerId: number, title: string): Promise<number> {

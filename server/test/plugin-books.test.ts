@@ -16,10 +16,7 @@ async function book(browser: TestClient, id: number): Promise<BookEntry> {
 describe.each(ENGINES)('Books plugin API (%s)', (engine) => {
   const server = useServer(engine, { env: { PLUGINS: 'books' } });
 
-  async function author(firstName: string) {
-    const user = await server().buildUser({ firstName, lastName: 'Author' });
-    return { user, browser: await server().loginAs(user) };
-  }
+  const author = (firstName: string) => server().loggedInUser({ firstName, lastName: 'Author' });
 
   async function document(ownerId: number, title: string): Promise<number> {
     return (await createDocument(server().ctx.db, ownerId, { title, path: '' })).id;

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll } from 'vitest';
+import { useStarted } from './harness';
 
 export interface ReceivedMail {
   from: string | undefined;
@@ -77,17 +77,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
  * known when the server reads SMTP_URL.
  */
 export function useSmtpSink(): () => SmtpSink {
-  let sink: SmtpSink | undefined;
-  beforeAll(async () => {
-    sink = await startSmtpSink();
-  });
-  afterAll(async () => {
-    await sink?.close();
-  });
-  return () => {
-    if (!sink) throw new Error('the SMTP sink did not start (see the beforeAll error)');
-    return sink;
-  };
+  return useStarted('the SMTP sink', startSmtpSink);
 }
 
 /** The text of a quoted-printable mail body, soft line breaks joined. */

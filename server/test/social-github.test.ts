@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { endpointPath } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { socialApi } from '@scriptorium/common/api/endpoints/social';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, useServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, useServer, useStarted } from './harness';
 
 const SITE = 'http://scriptorium.test';
 
@@ -83,13 +83,7 @@ async function startFakeGithub() {
 }
 
 describe.each(ENGINES)('GitHub login (%s)', (engine) => {
-  let github: Awaited<ReturnType<typeof startFakeGithub>>;
-  beforeAll(async () => {
-    github = await startFakeGithub();
-  });
-  afterAll(async () => {
-    await github.close();
-  });
+  const github = useStarted('the fake GitHub', startFakeGithub);
   const server = useServer(engine, {
     env: () => ({
       SITE_URL: SITE,
@@ -100,9 +94,9 @@ describe.each(ENGINES)('GitHub login (%s)', (engine) => {
           name: 'GitHub',
           client_id: 'gh-client',
           client_secret: 'gh-secret',
-          authorization_endpoint: `${github.base}/login/oauth/authorize`,
-          token_endpoint: `${github.base}/login/oauth/access_token`,
-          api_base: github.base,
+          authorization_endpoint: `${github().base}/login/oauth/authorize`,
+          token_endpoint: `${github().base}/login/oauth/access_token`,
+          api_base: github().base,
           allow_http: true,
         },
       ]),
@@ -123,7 +117,7 @@ describe.each(ENGINES)('GitHub login (%s)', (engine) => {
 
   it('connects by a verified GitHub address and logs in by the GitHub id afterwards', async () => {
     const user = await server().buildUser();
-    github.state.next = {
+    const octo: GithubUser = {
       id: 4242,
       login: 'octo',
       name: null,
@@ -132,6 +126,7 @@ describe.each(ENGINES)('GitHub login (%s)', (engine) => {
         { email: user.email, verified: true, primary: false },
       ],
     };
+    github().state.next = octo;
     const browser = server().client();
     expect(await githubLogin(browser, endpointPath(socialApi.login, { provider: 'github' }))).toBe('/');
     const config = (await browser.call(baseApi.configuration)).json<{
@@ -140,7 +135,7 @@ describe.each(ENGINES)('GitHub login (%s)', (engine) => {
     expect(config.user.username).toBe(user.username);
     expect(config.user.socialaccounts).toMatchObject([{ provider: 'github', name: 'octo' }]);
 
-    github.state.next = { ...github.state.next, emails: [] };
+    github().state.next = { ...octo, emails: [] };
     expect(await githubLogin(server().client(), endpointPath(socialApi.login, { provider: 'github' }))).toBe(
       '/',
     );
@@ -148,7 +143,7 @@ describe.each(ENGINES)('GitHub login (%s)', (engine) => {
 
   it('closes sign-up when only unverified addresses match', async () => {
     const user = await server().buildUser();
-    github.state.next = {
+    github().state.next = {
       id: 777,
       login: 'nobody',
       name: 'No Body',

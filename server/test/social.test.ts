@@ -4,8 +4,8 @@ import { encodeRequest, endpointPath } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import Provider from 'oidc-provider';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, type TestClient, useServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, type TestClient, useServer, useStarted } from './harness';
 
 const SITE = 'http://scriptorium.test';
 const CALLBACK = `${SITE}${endpointPath(socialApi.callback, { provider: 'idp' })}`;
@@ -86,8 +86,6 @@ async function startProvider() {
   };
 }
 
-type IdP = Awaited<ReturnType<typeof startProvider>>;
-
 /**
  * Follows redirects as a browser does: the provider with its own cookie jar, our server with the
  * test client (the callback address of SITE_URL is mapped to the test server).
@@ -119,13 +117,7 @@ async function socialLogin(browser: TestClient, baseUrl: string, start: string) 
 }
 
 describe.each(ENGINES)('social login (%s)', (engine) => {
-  let idp: IdP;
-  beforeAll(async () => {
-    idp = await startProvider();
-  });
-  afterAll(async () => {
-    await idp.close();
-  });
+  const idp = useStarted('the identity provider', startProvider);
   const server = useServer(engine, {
     env: () => ({
       SITE_URL: SITE,
@@ -134,7 +126,7 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
           type: 'oidc',
           id: 'idp',
           name: 'Test IdP',
-          issuer: idp.issuer,
+          issuer: idp().issuer,
           client_id: 'scriptorium',
           client_secret: 'a-test-secret-that-is-long-enough',
           allow_http: true,
@@ -151,8 +143,8 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
   });
 
   it('closes sign-up for identities that match no account', async () => {
-    idp.people.set('stranger', { email: 'stranger@example.net', email_verified: true, name: 'Stranger' });
-    idp.state.next = 'stranger';
+    idp().people.set('stranger', { email: 'stranger@example.net', email_verified: true, name: 'Stranger' });
+    idp().state.next = 'stranger';
     const browser = server().client();
     const outcome = await socialLogin(
       browser,
@@ -165,8 +157,8 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
 
   it('does not connect by an address the provider has not verified', async () => {
     const user = await server().buildUser();
-    idp.people.set('unverified', { email: user.email, email_verified: false, name: 'Unverified' });
-    idp.state.next = 'unverified';
+    idp().people.set('unverified', { email: user.email, email_verified: false, name: 'Unverified' });
+    idp().state.next = 'unverified';
     const outcome = await socialLogin(
       server().client(),
       server().baseUrl,
@@ -178,8 +170,8 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
   it('logs in by a verified address of an account, connects it, and logs in by it afterwards', async () => {
     const user = await server().buildUser();
     const sub = `sub-${user.id}`;
-    idp.people.set(sub, { email: user.email.toUpperCase(), email_verified: true, name: 'Ada at IdP' });
-    idp.state.next = sub;
+    idp().people.set(sub, { email: user.email.toUpperCase(), email_verified: true, name: 'Ada at IdP' });
+    idp().state.next = sub;
     const browser = server().client();
     expect(
       await socialLogin(browser, server().baseUrl, endpointPath(socialApi.login, { provider: 'idp' })),
@@ -194,7 +186,7 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
     expect(config.user.socialaccounts).toMatchObject([{ provider: 'idp', name: 'Ada at IdP' }]);
 
     // The provider's address changes: the connection (by subject) still logs in.
-    idp.people.set(sub, { email: 'changed@example.net', email_verified: true, name: 'Ada at IdP' });
+    idp().people.set(sub, { email: 'changed@example.net', email_verified: true, name: 'Ada at IdP' });
     const again = server().client();
     expect(
       (await socialLogin(again, server().baseUrl, endpointPath(socialApi.login, { provider: 'idp' })))
@@ -205,12 +197,12 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
   it('connects from the profile and refuses an identity connected elsewhere', async () => {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
-    idp.people.set(`connect-${user.id}`, {
+    idp().people.set(`connect-${user.id}`, {
       email: 'other@example.net',
       email_verified: false,
       name: 'Connected',
     });
-    idp.state.next = `connect-${user.id}`;
+    idp().state.next = `connect-${user.id}`;
     const outcome = await socialLogin(
       browser,
       server().baseUrl,
@@ -242,8 +234,8 @@ describe.each(ENGINES)('social login (%s)', (engine) => {
 
   it('checks the state: a callback link from another browser does not log in', async () => {
     const user = await server().buildUser();
-    idp.people.set(`victim-${user.id}`, { email: user.email, email_verified: true, name: 'V' });
-    idp.state.next = `victim-${user.id}`;
+    idp().people.set(`victim-${user.id}`, { email: user.email, email_verified: true, name: 'V' });
+    idp().state.next = `victim-${user.id}`;
     const attacker = server().client();
     const start = await attacker.get(endpointPath(socialApi.login, { provider: 'idp' }));
     const authorize = new URL(start.headers.get('location') ?? '');

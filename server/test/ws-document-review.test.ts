@@ -1,40 +1,22 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
+import { firstParagraphStart, partStart, stepsOf } from '@scriptorium/common/editor/testing';
 import { decideChanges, trackedChanges, trackTransaction } from '@scriptorium/common/editor/track-changes';
 import type { DocumentServerMessage } from '@scriptorium/common/ws/document-messages';
 import type { CommentThread } from '@scriptorium/common/ws/review-messages';
 import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState } from 'prosemirror-state';
 import { Transform } from 'prosemirror-transform';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { currentContent } from '../src/modules/documents/collab/store';
-import { DocumentClient } from '../src/ws/document-client';
-import { ENGINES, type TestClient, type TestUser, useServer } from './harness';
+import type { DocumentClient } from '../src/ws/document-client';
+import { useDocumentEditors } from './document-editors';
+import { ENGINES, type TestClient, useServer } from './harness';
 import { useSmtpSink } from './smtp-sink';
-import { cookieHeader, eventually, waitFor } from './ws-support';
+import { eventually, waitFor } from './ws-support';
 
-function paragraphStart(doc: PMNode): number {
-  let found = -1;
-  doc.descendants((node, pos) => {
-    if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
-    return found < 0;
-  });
-  return found;
-}
-
-function bodyStart(doc: PMNode): number {
-  let found = -1;
-  doc.forEach((part, offset) => {
-    if (part.attrs.id === 'body') found = offset + 2;
-  });
-  return found;
-}
-
-function stepsOf(doc: PMNode, change: (tr: Transform) => void) {
-  const tr = new Transform(doc);
-  change(tr);
-  return tr.steps.map((step) => step.toJSON());
-}
+/** Position just inside the body's first block. */
+const bodyStart = (doc: PMNode) => partStart(doc, 'body') + 1;
 
 /** The threads a client holds now: the first `threads` message updated by `thread`/`thread_removed`. */
 function threadsOf(client: DocumentClient): Map<number, CommentThread> {
@@ -54,49 +36,11 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   const server = useServer(engine, {
     env: () => ({ SMTP_URL: sink().url, SITE_URL: 'https://scriptorium.example' }),
   });
-  const clients: DocumentClient[] = [];
-
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.close();
-  });
-
-  async function user(): Promise<{ user: TestUser; browser: TestClient }> {
-    const created = await server().buildUser();
-    return { user: created, browser: await server().loginAs(created) };
-  }
-
-  async function createDocument(owner: TestClient, title: string): Promise<number> {
-    const response = await owner.post('/api/documents/create/', { title });
-    expect(response.status, response.text).toBe(200);
-    return response.json<{ id: number }>().id;
-  }
-
-  async function grant(documentId: number, userId: number, rights: AccessRight): Promise<void> {
-    await server()
-      .ctx.db.insertInto('document_access')
-      .values({
-        document_id: documentId,
-        user_id: userId,
-        invite_id: null,
-        rights,
-        path: '',
-        created_at: Date.now(),
-      })
-      .execute();
-  }
-
-  async function open(browser: TestClient, documentId: number): Promise<DocumentClient> {
-    const client = new DocumentClient({
-      wsUrlBase: `${server().baseUrl.replace(/^http/, 'ws')}/ws`,
-      documentId,
-      headers: { cookie: cookieHeader(browser), origin: server().baseUrl },
-    });
-    clients.push(client);
-    const threads = client.next((m) => m.type === 'threads');
-    await client.open();
-    await threads;
-    return client;
-  }
+  const editors = useDocumentEditors(server);
+  const { user, createDocument, grant } = editors;
+  /** An editor of the document that has its review threads as well. */
+  const open = (browser: TestClient, documentId: number) =>
+    editors.open(browser, documentId, (m) => m.type === 'threads');
 
   async function holder(documentId: number, right: AccessRight) {
     const created = await user();
@@ -112,7 +56,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     const reviewer = await holder(id, 'review');
     const commenter = await holder(id, 'comment');
     const doc = ownerClient.state!.doc;
-    const at = paragraphStart(doc);
+    const at = firstParagraphStart(doc);
     const mine = schema.marks.insertion.create({
       user: tracked.user.id,
       username: tracked.user.username,
@@ -359,7 +303,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     const id = await createDocument(owner.browser, 'Revised');
     const ownerClient = await open(owner.browser, id);
     const reviewer = await holder(id, 'review');
-    const at = paragraphStart(ownerClient.state!.doc);
+    const at = firstParagraphStart(ownerClient.state!.doc);
     ownerClient.edit((tr) => tr.insertText('First draft.', at));
     await ownerClient.settled();
     expect(await ownerClient.review({ type: 'revision_save', name: 'Draft 1' })).toMatchObject({
@@ -412,7 +356,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     const owner = await user();
     const id = await createDocument(owner.browser, 'Leaving');
     const client = await open(owner.browser, id);
-    client.edit((tr) => tr.insertText('Bye.', paragraphStart(client.state!.doc)));
+    client.edit((tr) => tr.insertText('Bye.', firstParagraphStart(client.state!.doc)));
     await client.settled();
     client.close();
     const db = server().ctx.db;

@@ -1,58 +1,22 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { schema } from '@scriptorium/common/editor/schema';
+import { stepsOf } from '@scriptorium/common/editor/testing';
 import { MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
-import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { currentContent } from '../src/modules/documents/collab/store';
-import { DocumentClient } from '../src/ws/document-client';
+import type { DocumentClient } from '../src/ws/document-client';
+import { useDocumentEditors } from './document-editors';
 import { ENGINES, type TestClient, type TestUser, useServer } from './harness';
-import { shareDocument } from './seed';
 import { bodyParagraphStart, cookieHeader, liveClient, openRaw, waitFor, wsUrlBase } from './ws-support';
 
 /** Position just inside the title node (the document's first child). */
 const TITLE_START = 1;
 
-function stepsOf(doc: PMNode, change: (tr: Transform) => void) {
-  const tr = new Transform(doc);
-  change(tr);
-  return tr.steps.map((step) => step.toJSON());
-}
-
 describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => {
   const server = useServer(engine);
-  const clients: DocumentClient[] = [];
-
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.close();
-  });
-
-  async function user(): Promise<{ user: TestUser; browser: TestClient }> {
-    const created = await server().buildUser();
-    return { user: created, browser: await server().loginAs(created) };
-  }
-
-  async function createDocument(owner: TestClient, title = ''): Promise<number> {
-    const response = await owner.call(documentsApi.create, { title });
-    expect(response.status, response.text).toBe(200);
-    return response.json<{ id: number }>().id;
-  }
-
-  async function grant(documentId: number, userId: number, rights: AccessRight): Promise<void> {
-    await shareDocument(server().ctx.db, documentId, { userId }, rights);
-  }
-
-  async function open(browser: TestClient, documentId: number): Promise<DocumentClient> {
-    const client = new DocumentClient({
-      wsUrlBase: wsUrlBase(server().baseUrl),
-      documentId,
-      headers: { cookie: cookieHeader(browser), origin: server().baseUrl },
-    });
-    clients.push(client);
-    await client.open();
-    return client;
-  }
+  const { user, createDocument, grant, open } = useDocumentEditors(server);
 
   async function stored(documentId: number) {
     const db = server().ctx.db;

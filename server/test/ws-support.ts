@@ -1,3 +1,4 @@
+import { firstParagraphStart } from '@scriptorium/common/editor/testing';
 import { type ConnectorTiming, WebSocketConnector } from '@scriptorium/common/ws/connector';
 import type { AppFrame } from '@scriptorium/common/ws/messages';
 import type { Node as PMNode } from 'prosemirror-model';
@@ -23,12 +24,7 @@ export function baseSocketUrl(baseUrl: string): string {
 
 /** Position inside the first paragraph of a document's body, for text edits outside the title. */
 export function bodyParagraphStart(doc: PMNode): number {
-  let found = -1;
-  doc.descendants((node, pos) => {
-    if (found >= 0) return false;
-    if (node.type.name === 'paragraph') found = pos + 1;
-    return true;
-  });
+  const found = firstParagraphStart(doc);
   if (found < 0) throw new Error('no paragraph in the document');
   return found;
 }

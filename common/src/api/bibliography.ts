@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import type { EntryData } from '../bibliography/types';
-import { formId, formIdOrZero, MAX_ID, text } from './fields';
+import { cacheNumber, formId, formIdOrZero, MAX_ID, text } from './fields';
 import { formBoolean, jsonField } from './form';
-
-/** A form number that may be missing or "-1" (no cache yet, spec section 4). */
-const formNumber = z.coerce.number().finite().catch(-1).default(-1);
 
 /** POST /api/bibliography/biblist/: the client's cached state. */
 export const biblistRequest = z.object({
-  last_modified: formNumber,
-  number_of_entries: formNumber,
-  user_id: formNumber,
+  last_modified: cacheNumber,
+  number_of_entries: cacheNumber,
+  user_id: cacheNumber,
 });
 export type BiblistRequest = z.input<typeof biblistRequest>;
 

@@ -38,3 +38,9 @@ export const formId = z.coerce.number().int().positive().max(MAX_ID);
 export const formIdOrZero = z.coerce.number().int().min(0).max(MAX_ID);
 /** An id of a stored row inside JSON. */
 export const jsonId = z.number().int().positive().max(MAX_ID);
+
+/**
+ * A number of the client's cache in a form field (a stamp, a count, whose cache it is); missing or
+ * unreadable is -1, "I have nothing" (spec section 4).
+ */
+export const cacheNumber = z.coerce.number().finite().catch(-1).default(-1);

@@ -8,13 +8,15 @@ import {
 } from './user';
 
 describe('account rules', () => {
-  it('accepts only png, jpg and jpeg avatars', () => {
-    expect(isAvatarFileName('me.png')).toBe(true);
-    expect(isAvatarFileName('Me.JPG')).toBe(true);
-    expect(isAvatarFileName('me.jpeg')).toBe(true);
-    expect(isAvatarFileName('me.gif')).toBe(false);
-    expect(isAvatarFileName('png')).toBe(false);
-    expect(isAvatarFileName('me.svg')).toBe(false);
+  it.each([
+    ['me.png', true],
+    ['Me.JPG', true],
+    ['me.jpeg', true],
+    ['me.gif', false],
+    ['png', false],
+    ['me.svg', false],
+  ])('accepts only png, jpg and jpeg avatars: %j is %s', (name, accepted) => {
+    expect(isAvatarFileName(name)).toBe(accepted);
   });
 
   it('deletes an account only with the own username and a password', () => {
@@ -23,15 +25,20 @@ describe('account rules', () => {
     expect(canDeleteAccount('ada', 'ada', '')).toBe(false);
   });
 
-  it('allows letters, digits and .+-_ in usernames, but no @ (an e-mail address is no username)', () => {
-    expect(isValidUsername('ada.lovelace+1_x_y-z')).toBe(true);
-    expect(isValidUsername('ada@example.org')).toBe(false);
-    expect(isValidUsername('Ådå')).toBe(true);
-    expect(isValidUsername('ada lovelace')).toBe(false);
-    expect(isValidUsername('ada/1')).toBe(false);
-    expect(isValidUsername('')).toBe(false);
-    expect(isValidUsername('a'.repeat(151))).toBe(false);
-  });
+  it.each([
+    ['ada.lovelace+1_x_y-z', true],
+    ['ada@example.org', false],
+    ['Ådå', true],
+    ['ada lovelace', false],
+    ['ada/1', false],
+    ['', false],
+    ['a'.repeat(151), false],
+  ])(
+    'allows letters, digits and .+-_ in usernames, but no @ (an e-mail address is no username): %j is %s',
+    (username, valid) => {
+      expect(isValidUsername(username)).toBe(valid);
+    },
+  );
 
   it('trims and checks the reset e-mail', () => {
     expect(passwordResetRequest.parse({ email: ' a@example.org ' })).toEqual({ email: 'a@example.org' });

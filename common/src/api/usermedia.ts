@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formId, formIdOrZero, jsonId, text } from './fields';
+import { cacheNumber, formId, formIdOrZero, jsonId, text } from './fields';
 import { jsonField } from './form';
 
 /**
@@ -74,9 +74,6 @@ export const imagesResponse = z.object({
   imageCategories: z.array(imageCategory),
 });
 export type ImagesResponse = z.infer<typeof imagesResponse>;
-
-/** A number of the client's cache; anything unreadable is -1 ("I have nothing"). */
-const cacheNumber = z.coerce.number().finite().catch(-1).default(-1);
 
 /**
  * GET /api/usermedia/images/ with the client's cached state (the bibliography's protocol, spec

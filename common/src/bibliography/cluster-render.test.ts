@@ -14,6 +14,17 @@ const asset = (name: string) =>
 const locales = { 'en-US': asset('locale-data/en-US'), 'de-DE': asset('locale-data/de-DE') };
 const styleOf = (style: string) => expandNode(asset(`styles/${style}`) as unknown as CompactNode) as CslJson;
 
+/** The document's citations in a CSL style and language, with the test locales, as text. */
+function render(
+  style: string,
+  language: string,
+  library: Map<string, EntryData>,
+  clusters: Parameters<typeof renderDocumentCitations>[4],
+  cache?: Parameters<typeof renderDocumentCitations>[6],
+) {
+  return renderDocumentCitations(styleOf(style), locales, language, library, clusters, 'text', cache);
+}
+
 const bib = String.raw`
 @article{lecun1998,
   author = {LeCun, Yann and Bottou, L{\'e}on},
@@ -32,14 +43,10 @@ const both = { format: 'autocite' as const, references: [{ id: '7-1' }, { id: '7
 
 describe('document citations', () => {
   it('renders author-date clusters, text citations, locators and the bibliography in English', () => {
-    const result = renderDocumentCitations(
-      styleOf('apa'),
-      locales,
-      'en-US',
-      entries,
-      [both, { format: 'textcite', references: [{ id: '7-2', prefix: 'see', locator: '12' }] }],
-      'text',
-    );
+    const result = render('apa', 'en-US', entries, [
+      both,
+      { format: 'textcite', references: [{ id: '7-2', prefix: 'see', locator: '12' }] },
+    ]);
     expect(result.styleClass).toBe('in-text');
     expect(result.citations[0]).toBe('(Knuth, 1984; LeCun & Bottou, 1998)');
     expect(result.citations[1]).toBe('see Knuth (1984, p. 12)');
@@ -48,52 +55,27 @@ describe('document citations', () => {
   });
 
   it('renders in German and a numeric style, and leaves a citation of an unknown entry empty', () => {
-    const german = renderDocumentCitations(
-      styleOf('apa'),
-      locales,
-      'de-DE',
-      entries,
-      [both, { format: 'autocite', references: [{ id: '7-2', locator: '12' }] }],
-      'text',
-    );
+    const german = render('apa', 'de-DE', entries, [
+      both,
+      { format: 'autocite', references: [{ id: '7-2', locator: '12' }] },
+    ]);
     expect(german.citations).toEqual(['(Knuth, 1984; LeCun & Bottou, 1998)', '(Knuth, 1984, S. 12)']);
-    const ieee = renderDocumentCitations(
-      styleOf('ieee'),
-      locales,
-      'en-US',
-      entries,
-      [
-        { format: 'autocite', references: [{ id: '7-2' }] },
-        both,
-        { format: 'autocite', references: [{ id: 'gone' }] },
-      ],
-      'text',
-    );
+    const ieee = render('ieee', 'en-US', entries, [
+      { format: 'autocite', references: [{ id: '7-2' }] },
+      both,
+      { format: 'autocite', references: [{ id: 'gone' }] },
+    ]);
     expect(ieee.citations).toEqual(['[1]', '[1], [2]', '']);
   });
 
   it('renders note-style citations as notes in two languages', () => {
     const one = { format: 'autocite' as const, references: [{ id: '7-2', locator: '3' }] };
-    const english = renderDocumentCitations(
-      styleOf('chicago-note-bibliography'),
-      locales,
-      'en-US',
-      entries,
-      [one, one],
-      'text',
-    );
+    const english = render('chicago-note-bibliography', 'en-US', entries, [one, one]);
     expect(english.styleClass).toBe('note');
     expect(english.citations[0]).toBe('Knuth, The TeXBook, 3.');
     // Chicago 17 shortens a repeated note instead of "Ibid.".
     expect(english.citations[1]).toBe('Knuth, 3.');
-    const german = renderDocumentCitations(
-      styleOf('chicago-note-bibliography'),
-      locales,
-      'de-DE',
-      entries,
-      [one, both],
-      'text',
-    );
+    const german = render('chicago-note-bibliography', 'de-DE', entries, [one, both]);
     expect(german.styleClass).toBe('note');
     expect(german.bibliography[0]).toContain('Knuth, Donald E. The TeXbook. Addison-Wesley, 1984.');
     expect(german.bibliography[1]).toContain('LeCun, Yann, und Léon Bottou. „Gradient-based learning');
@@ -103,56 +85,36 @@ describe('document citations', () => {
 describe('an engine kept between renders', () => {
   it('takes in new entries and citations, and starts afresh when an entry or the style changes', () => {
     const cache: { current?: import('./cluster-render').EngineCache; key: string } = { key: 'apa' };
-    const first = renderDocumentCitations(
-      styleOf('apa'),
-      locales,
+    const first = render(
+      'apa',
       'en-US',
       new Map([['7-2', parsed[1]]]),
       [{ format: 'autocite', references: [{ id: '7-2' }] }],
-      'text',
       cache,
     );
     expect(first.citations).toEqual(['(Knuth, 1984)']);
     const engine = cache.current?.engine;
-    const second = renderDocumentCitations(styleOf('apa'), locales, 'en-US', entries, [both], 'text', cache);
+    const second = render('apa', 'en-US', entries, [both], cache);
     expect(cache.current?.engine).toBe(engine);
     expect(second.citations).toEqual(['(Knuth, 1984; LeCun & Bottou, 1998)']);
     expect(second.bibliography).toHaveLength(2);
     // An entry dropped from the document is no longer cited.
-    const third = renderDocumentCitations(
-      styleOf('apa'),
-      locales,
-      'en-US',
-      new Map([['7-1', parsed[0]]]),
-      [both],
-      'text',
-      cache,
-    );
+    const third = render('apa', 'en-US', new Map([['7-1', parsed[0]]]), [both], cache);
     expect(third.citations).toEqual(['(LeCun & Bottou, 1998)']);
     expect(third.bibliography).toHaveLength(1);
     // The owner's edit of an entry (update from library) makes a new engine.
     const edited = { ...parsed[1], fields: { ...parsed[1].fields, date: '1986' } };
-    const fourth = renderDocumentCitations(
-      styleOf('apa'),
-      locales,
+    const fourth = render(
+      'apa',
       'en-US',
       new Map([['7-2', edited]]),
       [{ format: 'autocite', references: [{ id: '7-2' }] }],
-      'text',
       cache,
     );
     expect(cache.current?.engine).not.toBe(engine);
     expect(fourth.citations).toEqual(['(Knuth, 1986)']);
     cache.key = 'ieee';
-    const numeric = renderDocumentCitations(
-      styleOf('ieee'),
-      locales,
-      'en-US',
-      entries,
-      [both],
-      'text',
-      cache,
-    );
+    const numeric = render('ieee', 'en-US', entries, [both], cache);
     expect(numeric.citations).toEqual(['[1], [2]']);
   });
 });
@@ -176,26 +138,16 @@ describe('renders again only what changed', () => {
       ['9-1', smith('Alpha', '2020')],
       ['9-2', parsed[1]],
     ]);
-    const first = renderDocumentCitations(
-      styleOf('apa'),
-      locales,
-      'en-US',
-      library,
-      [cite('9-1'), cite('9-2'), cite('9-1')],
-      'text',
-      cache,
-    );
+    const first = render('apa', 'en-US', library, [cite('9-1'), cite('9-2'), cite('9-1')], cache);
     expect(first.citations).toEqual(['(Smith, 2020)', '(Knuth, 1984)', '(Smith, 2020)']);
     expect(first.bibliography).toHaveLength(2);
     // A second Smith 2020 is cited: both become 2020a/2020b, the new one is listed, Knuth stays.
     library.set('9-3', smith('Beta', '2020'));
-    const second = renderDocumentCitations(
-      styleOf('apa'),
-      locales,
+    const second = render(
+      'apa',
       'en-US',
       library,
       [cite('9-1'), cite('9-2'), cite('9-3'), cite('9-1')],
-      'text',
       cache,
     );
     expect(second.citations).toEqual(['(Smith, 2020a)', '(Knuth, 1984)', '(Smith, 2020b)', '(Smith, 2020a)']);
@@ -203,15 +155,7 @@ describe('renders again only what changed', () => {
     expect(second.bibliography[1]).toMatch(/^Smith, A\. \(2020a\)\. Alpha/);
     expect(second.bibliography[2]).toMatch(/^Smith, A\. \(2020b\)\. Beta/);
     // Citing it no more takes it out and undoes the suffixes.
-    const third = renderDocumentCitations(
-      styleOf('apa'),
-      locales,
-      'en-US',
-      library,
-      [cite('9-1'), cite('9-2')],
-      'text',
-      cache,
-    );
+    const third = render('apa', 'en-US', library, [cite('9-1'), cite('9-2')], cache);
     expect(third.citations).toEqual(['(Smith, 2020)', '(Knuth, 1984)']);
     expect(third.bibliography).toHaveLength(2);
     expect(third.bibliography[1]).toMatch(/^Smith, A\. \(2020\)\. Alpha/);
@@ -219,25 +163,9 @@ describe('renders again only what changed', () => {
 
   it('renumbers citations and entries of a numeric style when an earlier citation is added', () => {
     const cache: { current?: import('./cluster-render').EngineCache; key: string } = { key: 'ieee' };
-    const first = renderDocumentCitations(
-      styleOf('ieee'),
-      locales,
-      'en-US',
-      entries,
-      [cite('7-1')],
-      'text',
-      cache,
-    );
+    const first = render('ieee', 'en-US', entries, [cite('7-1')], cache);
     expect(first.citations).toEqual(['[1]']);
-    const second = renderDocumentCitations(
-      styleOf('ieee'),
-      locales,
-      'en-US',
-      entries,
-      [cite('7-2'), cite('7-1')],
-      'text',
-      cache,
-    );
+    const second = render('ieee', 'en-US', entries, [cite('7-2'), cite('7-1')], cache);
     expect(second.citations).toEqual(['[1]', '[2]']);
     expect(second.bibliography[0]).toMatch(/^\[1\]\s*D\. E\. Knuth/);
     expect(second.bibliography[1]).toMatch(/^\[2\]\s*Y\. LeCun/);

@@ -25,20 +25,15 @@ import { documentLabel, missingCrossReferences, numberDocument } from './academi
 import { insertTable } from './commands';
 import { schema } from './schema';
 import { checkDocument, createDocument, standardArticle } from './templates';
-import { typeInto as type } from './testing';
+import { partStart, typeInto as type } from './testing';
 
 const views: EditorView[] = [];
 afterEach(() => {
   for (const view of views.splice(0)) view.destroy();
 });
 
-function bodyStart(doc: PMNode): number {
-  let start = 0;
-  doc.forEach((node, offset) => {
-    if (node.attrs.id === 'body') start = offset + 2;
-  });
-  return start;
-}
+/** Position just inside the body's first block. */
+const bodyStart = (doc: PMNode) => partStart(doc, 'body') + 1;
 
 function editor(language = 'en-US'): EditorView {
   const doc = createDocument(schema, standardArticle, { title: 'T', language });

@@ -22,6 +22,7 @@ import { outline } from './outline';
 import { schema } from './schema';
 import { findMatches, replaceAll, replaceOne, type SearchQuery } from './search';
 import { createDocument, standardArticle } from './templates';
+import { partStart } from './testing';
 import { countDocument, countText } from './text-stats';
 
 const p = (...content: unknown[]) => ({ type: 'paragraph', content });
@@ -38,21 +39,8 @@ function stateWith(body: unknown[], abstract?: unknown[]): EditorState {
   return state.apply(state.tr.setSelection(TextSelection.create(doc, bodyStart(doc) + 1)));
 }
 
-function bodyStart(doc: PMNode): number {
-  let start = 0;
-  doc.forEach((node, offset) => {
-    if (node.attrs.id === 'body') start = offset + 1;
-  });
-  return start;
-}
-
-function abstractStart(doc: PMNode): number {
-  let start = 0;
-  doc.forEach((node, offset) => {
-    if (node.attrs.id === 'abstract') start = offset + 1;
-  });
-  return start;
-}
+const bodyStart = (doc: PMNode) => partStart(doc, 'body');
+const abstractStart = (doc: PMNode) => partStart(doc, 'abstract');
 
 function run(state: EditorState, command: Command): EditorState | null {
   let next: EditorState | null = null;

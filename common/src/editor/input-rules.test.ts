@@ -47,24 +47,27 @@ describe('input rules', () => {
     expect(block?.textContent).toBe('Methods');
   });
 
-  it('starts bullet lists with "* " and "- ", numbered lists with their start number, quotes and code', () => {
-    const bullets = editor();
-    type(bullets, '- one');
-    expect(part(bullets, 'body').firstChild?.type.name).toBe('bullet_list');
-    const star = editor();
-    type(star, '* one');
-    expect(part(star, 'body').firstChild?.type.name).toBe('bullet_list');
+  it.each([
+    ['- one', 'bullet_list'],
+    ['* one', 'bullet_list'],
+    ['3. three', 'ordered_list'],
+    ['> cited', 'blockquote'],
+    ['```x = "a"', 'code_block'],
+  ])(
+    'starts bullet lists with "* " and "- ", numbered lists, quotes and code: %j makes a %s',
+    (typed, block) => {
+      const view = editor();
+      type(view, typed);
+      expect(part(view, 'body').firstChild?.type.name).toBe(block);
+    },
+  );
+
+  it('starts a numbered list at its number, and puts no smart quotes inside code', () => {
     const numbered = editor();
     type(numbered, '3. three');
-    expect(part(numbered, 'body').firstChild?.type.name).toBe('ordered_list');
     expect(part(numbered, 'body').firstChild?.attrs.start).toBe(3);
-    const quote = editor();
-    type(quote, '> cited');
-    expect(part(quote, 'body').firstChild?.type.name).toBe('blockquote');
     const code = editor();
     type(code, '```x = "a"');
-    expect(part(code, 'body').firstChild?.type.name).toBe('code_block');
-    // No smart quotes inside code.
     expect(part(code, 'body').textContent).toBe('x = "a"');
   });
 

@@ -1,3 +1,5 @@
+import type { Node as PMNode } from 'prosemirror-model';
+import { Transform } from 'prosemirror-transform';
 import type { EditorView } from 'prosemirror-view';
 
 /** Types text one character at a time through the view's text input handlers, as a browser does (tests). */
@@ -9,4 +11,30 @@ export function typeInto(view: EditorView, text: string): void {
     );
     if (!handled) view.dispatch(view.state.tr.insertText(char, from, to));
   }
+}
+
+/** Position just inside the document's first paragraph (in a template, the body's first one); -1 without one. */
+export function firstParagraphStart(doc: PMNode): number {
+  let found = -1;
+  doc.descendants((node, pos) => {
+    if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
+    return found < 0;
+  });
+  return found;
+}
+
+/** Position just inside the template part with this id (`body`, `abstract`, ...); -1 without one. */
+export function partStart(doc: PMNode, id: string): number {
+  let start = -1;
+  doc.forEach((part, offset) => {
+    if (part.attrs.id === id) start = offset + 1;
+  });
+  return start;
+}
+
+/** The JSON of the steps that `change` makes to the document. */
+export function stepsOf(doc: PMNode, change: (tr: Transform) => void) {
+  const tr = new Transform(doc);
+  change(tr);
+  return tr.steps.map((step) => step.toJSON());
 }

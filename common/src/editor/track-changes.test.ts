@@ -1,12 +1,12 @@
 import { joinBackward, joinForward, setBlockType, splitBlock } from 'prosemirror-commands';
 import { history, undo } from 'prosemirror-history';
-import type { Node as PMNode } from 'prosemirror-model';
 import { splitListItem, wrapInList } from 'prosemirror-schema-list';
 import { type Command, EditorState, TextSelection, type Transaction } from 'prosemirror-state';
 import { Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { schema } from './schema';
 import { createDocument, standardArticle } from './templates';
+import { firstParagraphStart } from './testing';
 import {
   addCommentAnchor,
   commentAnchors,
@@ -23,19 +23,10 @@ const ada: Reviewer = { id: 1, username: 'ada' };
 const bob: Reviewer = { id: 2, username: 'bob' };
 const SUGGEST = { comments: true, suggestions: true };
 
-function bodyStart(doc: PMNode): number {
-  let found = -1;
-  doc.descendants((node, pos) => {
-    if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
-    return found < 0;
-  });
-  return found;
-}
-
 /** A document whose first paragraph holds `text`; the caret at its start. */
 function stateWith(text: string): { state: EditorState; at: number } {
   const empty = createDocument(schema, standardArticle, { title: 'T' });
-  const at = bodyStart(empty);
+  const at = firstParagraphStart(empty);
   const doc = new Transform(empty).insert(at, schema.text(text)).doc;
   const state = EditorState.create({ doc, plugins: [history()] });
   return { state: state.apply(state.tr.setSelection(TextSelection.create(doc, at))), at };

@@ -1,8 +1,9 @@
 import type { Unzipped } from 'fflate';
 import { isSafeHref } from '../editor/schema';
-import { type Block, type Cell, DocumentBuilder, type Inline, type JsonMark } from './build';
+import type { Block, Cell, Inline, JsonMark } from './build';
 import { CitationCollector } from './citations';
 import type { ImportedDocument, ImportedImage, ImportedThread } from './model';
+import { addCommentThread, appendCode, dateOf, officeDocument } from './office';
 import { ommlToLatex } from './omml';
 import { ImportRefused, ImportReport } from './problems';
 import { attr, child, children, descendants, elements, parseXml, type XmlElement } from './xml';
@@ -34,11 +35,6 @@ function on(prop: XmlElement | null): boolean {
   if (!prop) return false;
   const value = attr(prop, 'w:val');
   return !['0', 'false', 'off', 'none'].includes(value);
-}
-
-function dateOf(value: string): number {
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? time : 0;
 }
 
 class DocxReader {
@@ -127,8 +123,6 @@ class DocxReader {
     const root = this.xml('word/comments.xml');
     if (!root) return;
     for (const comment of children(root, 'w:comment')) {
-      const id = this.threads.length + 1;
-      this.commentIds.set(attr(comment, 'w:id'), id);
       const text = children(comment, 'w:p')
         .map((p) =>
           descendants(p, 'w:t')
@@ -137,11 +131,12 @@ class DocxReader {
         )
         .join('\n')
         .trim();
-      this.threads.push({
-        id,
-        resolved: false,
-        comments: [{ author: attr(comment, 'w:author'), date: dateOf(attr(comment, 'w:date')), text }],
+      const id = addCommentThread(this, {
+        author: attr(comment, 'w:author'),
+        date: dateOf(attr(comment, 'w:date')),
+        text,
       });
+      this.commentIds.set(attr(comment, 'w:id'), id);
     }
   }
 
@@ -535,9 +530,7 @@ class DocxReader {
         const code = inlines
           .map((item) => (item.kind === 'text' ? item.text : item.kind === 'break' ? '\n' : ''))
           .join('');
-        const last = out[out.length - 1];
-        if (last?.kind === 'code') last.text += `\n${code}`;
-        else out.push({ kind: 'code', text: code });
+        appendCode(out, code);
       } else if (role.quote) {
         const last = out[out.length - 1];
         if (last?.kind === 'quote') last.blocks.push({ kind: 'paragraph', inlines });
@@ -568,15 +561,5 @@ export function importDocx(files: Unzipped, fallbackTitle: string): ImportedDocu
   if (!body) throw new ImportRefused('corrupt');
   const blocks = reader.blocks(body);
   const title = reader.title || coreTitle(files) || fallbackTitle;
-  const bibliography = reader.citations.list();
-  const built = new DocumentBuilder(reader.report).document({ title, body: blocks, bibliography });
-  return {
-    format: 'docx',
-    title: built.title,
-    content: built.content,
-    images: reader.images,
-    bibliography,
-    threads: reader.threads,
-    notes: reader.report.list(),
-  };
+  return officeDocument('docx', reader, title, blocks);
 }

@@ -1,9 +1,10 @@
 import type { Unzipped } from 'fflate';
 import { MathMLToLaTeX } from 'mathml-to-latex';
 import { isSafeHref } from '../editor/schema';
-import { type Block, type Cell, DocumentBuilder, type Inline, type JsonMark } from './build';
+import type { Block, Cell, Inline, JsonMark } from './build';
 import { CitationCollector } from './citations';
 import type { ImportedDocument, ImportedImage, ImportedThread } from './model';
+import { addCommentThread, appendCode, dateOf, officeDocument } from './office';
 import { ImportRefused, ImportReport } from './problems';
 import { attr, child, children, descendants, elements, parseXml, serialize, type XmlElement } from './xml';
 import { text } from './zip';
@@ -37,11 +38,6 @@ function textMarks(props: XmlElement | null): JsonMark[] {
   else if (/^sub|^-33%/.test(position)) marks.push({ type: 'sub' });
   if (attr(props, 'fo:font-variant') === 'small-caps') marks.push({ type: 'smallcaps' });
   return marks;
-}
-
-function dateOf(value: string): number {
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? time : 0;
 }
 
 class OdtReader {
@@ -212,20 +208,13 @@ class OdtReader {
   }
 
   private annotation(node: XmlElement, out: Inline[]): void {
-    const id = this.threads.length + 1;
-    this.threads.push({
-      id,
-      resolved: false,
-      comments: [
-        {
-          author: (child(node, 'dc:creator')?.textContent ?? '').trim(),
-          date: dateOf(child(node, 'dc:date')?.textContent ?? ''),
-          text: children(node, 'text:p')
-            .map((p) => p.textContent ?? '')
-            .join('\n')
-            .trim(),
-        },
-      ],
+    const id = addCommentThread(this, {
+      author: (child(node, 'dc:creator')?.textContent ?? '').trim(),
+      date: dateOf(child(node, 'dc:date')?.textContent ?? ''),
+      text: children(node, 'text:p')
+        .map((p) => p.textContent ?? '')
+        .join('\n')
+        .trim(),
     });
     const name = attr(node, 'office:name');
     if (name) this.openComments.set(name, id);
@@ -414,10 +403,7 @@ class OdtReader {
           const inlines = this.paragraph(el);
           if (role.title && !this.title) this.title = (el.textContent ?? '').trim();
           else if (role.code) {
-            const code = el.textContent ?? '';
-            const last = out[out.length - 1];
-            if (last?.kind === 'code') last.text += `\n${code}`;
-            else out.push({ kind: 'code', text: code });
+            appendCode(out, el.textContent ?? '');
           } else if (role.quote) out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines }] });
           else out.push({ kind: 'paragraph', inlines });
           break;
@@ -486,15 +472,5 @@ export function importOdt(files: Unzipped, fallbackTitle: string): ImportedDocum
   const meta = text(files, 'meta.xml');
   const metaTitle = meta ? (descendants(parseXml(meta), 'dc:title')[0]?.textContent ?? '').trim() : '';
   const title = reader.title || metaTitle || fallbackTitle;
-  const bibliography = reader.citations.list();
-  const built = new DocumentBuilder(reader.report).document({ title, body: blocks, bibliography });
-  return {
-    format: 'odt',
-    title: built.title,
-    content: built.content,
-    images: reader.images,
-    bibliography,
-    threads: reader.threads,
-    notes: reader.report.list(),
-  };
+  return officeDocument('odt', reader, title, blocks);
 }

@@ -41,7 +41,13 @@ const note = (text: string): AppMessage => ({ type: 'system_message', message: t
 function setup(options: ConstructorParameters<typeof ConnectionRegistry>[0] = {}) {
   const clock = { now: 0 };
   const registry = new ConnectionRegistry({ ...options, now: () => clock.now });
-  return { registry, clock };
+  /** A new socket of the user (of the login session `sessionHash`), added to the registry. */
+  const connect = (userId: number, sessionHash: string | null = null) => {
+    const connection = new FakeConnection(userId, sessionHash);
+    registry.add(connection);
+    return connection;
+  };
+  return { registry, clock, connect };
 }
 
 describe('ConnectionRegistry', () => {
@@ -59,11 +65,9 @@ describe('ConnectionRegistry', () => {
   });
 
   it('sends to open sessions at once and keeps messages for a session whose socket is gone', () => {
-    const { registry } = setup();
-    const a = new FakeConnection(1);
-    const b = new FakeConnection(2);
-    registry.add(a);
-    registry.add(b);
+    const { registry, connect } = setup();
+    const a = connect(1);
+    const b = connect(2);
     const sessionA = registry.attach(a, subscribe('session-aaaa'));
     registry.attach(b, subscribe('session-bbbb'));
     registry.remove(b);
@@ -72,18 +76,15 @@ describe('ConnectionRegistry', () => {
     expect(b.sent).toEqual([]);
     expect(sessionA.outbox).toEqual([]);
     // b's session holds it until its client comes back.
-    const back = new FakeConnection(2);
-    registry.add(back);
+    const back = connect(2);
     const resumed = registry.attach(back, subscribe('session-bbbb'));
     expect(resumed.outbox).toEqual([{ seq: 1, message: note('hello') }]);
   });
 
   it('hands a session to its newer socket and closes the older one', () => {
-    const { registry } = setup();
-    const older = new FakeConnection(1);
-    const newer = new FakeConnection(1);
-    registry.add(older);
-    registry.add(newer);
+    const { registry, connect } = setup();
+    const older = connect(1);
+    const newer = connect(1);
     const first = registry.attach(older, subscribe('session-aaaa'));
     expect(registry.attach(newer, subscribe('session-aaaa'))).toBe(first);
     expect(older.superseded).toBe('replaced by a newer connection');
@@ -93,11 +94,9 @@ describe('ConnectionRegistry', () => {
   });
 
   it('never gives one user the session of another', () => {
-    const { registry } = setup();
-    const owner = new FakeConnection(1);
-    const intruder = new FakeConnection(2);
-    registry.add(owner);
-    registry.add(intruder);
+    const { registry, connect } = setup();
+    const owner = connect(1);
+    const intruder = connect(2);
     const mine = registry.attach(owner, subscribe('session-aaaa'));
     const theirs = registry.attach(intruder, subscribe('session-aaaa'));
     expect(theirs).not.toBe(mine);
@@ -105,9 +104,8 @@ describe('ConnectionRegistry', () => {
   });
 
   it('forgets sessions whose client did not come back within the grace period', () => {
-    const { registry, clock } = setup({ sessionGraceMs: 1000 });
-    const gone = new FakeConnection(1);
-    registry.add(gone);
+    const { registry, clock, connect } = setup({ sessionGraceMs: 1000 });
+    const gone = connect(1);
     registry.attach(gone, subscribe('session-aaaa'));
     registry.remove(gone);
     clock.now = 1000;
@@ -120,11 +118,9 @@ describe('ConnectionRegistry', () => {
   });
 
   it('drops sockets that stayed silent too long', () => {
-    const { registry, clock } = setup({ idleTimeoutMs: 150_000 });
-    const quiet = new FakeConnection(1);
-    const chatty = new FakeConnection(2);
-    registry.add(quiet);
-    registry.add(chatty);
+    const { registry, clock, connect } = setup({ idleTimeoutMs: 150_000 });
+    const quiet = connect(1);
+    const chatty = connect(2);
     clock.now = 150_001;
     chatty.lastSeen = 150_000;
     registry.sweep();
@@ -134,9 +130,8 @@ describe('ConnectionRegistry', () => {
   });
 
   it('gives up a session whose client never acknowledges', () => {
-    const { registry } = setup({ maxOutbox: 3 });
-    const stuck = new FakeConnection(1);
-    registry.add(stuck);
+    const { registry, connect } = setup({ maxOutbox: 3 });
+    const stuck = connect(1);
     registry.attach(stuck, subscribe('session-aaaa'));
     registry.remove(stuck);
     for (let index = 0; index < 4; index++) registry.broadcast(note(`n${index}`));

@@ -36,6 +36,34 @@ async function addressOf(ctx: AppContext, userId: number): Promise<string | unde
   return (await displayEmails(ctx.db, [userId])).get(userId);
 }
 
+/** How an invite mail names its sender's address: the address shown for them, else the username. */
+async function senderAddress(ctx: AppContext, sender: UserRow): Promise<string> {
+  return (await addressOf(ctx, sender.id)) ?? sender.username;
+}
+
+/**
+ * A contacts mail to `recipient` about `other` (the `name`; with `showAddress`, its address as
+ * `email` too), in the recipient's language and linking to the contacts page; none when the
+ * recipient has no address.
+ */
+async function mailUserAbout(
+  ctx: AppContext,
+  log: MailErrorLog,
+  mail: { recipient: UserRow; other: UserRow; subject: string; text: string; showAddress?: boolean },
+): Promise<void> {
+  const to = await addressOf(ctx, mail.recipient.id);
+  if (!to) return;
+  const t = translator('contacts', mailLanguage(mail.recipient));
+  const values = {
+    recipient: displayName(mail.recipient),
+    name: displayName(mail.other),
+    ...(mail.showAddress ? { email: await senderAddress(ctx, mail.other) } : {}),
+    site: site(ctx),
+    link: `${ctx.config.siteUrl}${CONTACTS_PATH}`,
+  };
+  await sendSafely(ctx, log, { to, subject: t(mail.subject, values), text: t(mail.text, values) });
+}
+
 /** Invites an address that has no account yet; the link claims the invite once logged in. */
 export async function mailInviteToAddress(
   ctx: AppContext,
@@ -45,7 +73,7 @@ export async function mailInviteToAddress(
   const t = translator('contacts', input.language);
   const values = {
     name: displayName(input.inviter),
-    email: (await addressOf(ctx, input.inviter.id)) ?? input.inviter.username,
+    email: await senderAddress(ctx, input.inviter),
     site: site(ctx),
     link: `${ctx.config.siteUrl}/invite/${encodeURIComponent(input.key)}`,
   };
@@ -62,20 +90,12 @@ export async function mailInviteToUser(
   log: MailErrorLog,
   input: { inviter: UserRow; invitee: UserRow },
 ): Promise<void> {
-  const to = await addressOf(ctx, input.invitee.id);
-  if (!to) return;
-  const t = translator('contacts', mailLanguage(input.invitee));
-  const values = {
-    recipient: displayName(input.invitee),
-    name: displayName(input.inviter),
-    email: (await addressOf(ctx, input.inviter.id)) ?? input.inviter.username,
-    site: site(ctx),
-    link: `${ctx.config.siteUrl}${CONTACTS_PATH}`,
-  };
-  await sendSafely(ctx, log, {
-    to,
-    subject: t('mail.inviteSubject', values),
-    text: t('mail.inviteUserText', values),
+  await mailUserAbout(ctx, log, {
+    recipient: input.invitee,
+    other: input.inviter,
+    subject: 'mail.inviteSubject',
+    text: 'mail.inviteUserText',
+    showAddress: true,
   });
 }
 
@@ -85,18 +105,10 @@ export async function mailInviteAnswer(
   log: MailErrorLog,
   input: { answer: 'accepted' | 'declined'; inviter: UserRow; invitee: UserRow },
 ): Promise<void> {
-  const to = await addressOf(ctx, input.inviter.id);
-  if (!to) return;
-  const t = translator('contacts', mailLanguage(input.inviter));
-  const values = {
-    recipient: displayName(input.inviter),
-    name: displayName(input.invitee),
-    site: site(ctx),
-    link: `${ctx.config.siteUrl}${CONTACTS_PATH}`,
-  };
-  await sendSafely(ctx, log, {
-    to,
-    subject: t(`mail.${input.answer}Subject`, values),
-    text: t(`mail.${input.answer}Text`, values),
+  await mailUserAbout(ctx, log, {
+    recipient: input.inviter,
+    other: input.invitee,
+    subject: `mail.${input.answer}Subject`,
+    text: `mail.${input.answer}Text`,
   });
 }

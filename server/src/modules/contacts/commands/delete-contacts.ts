@@ -4,6 +4,7 @@ import type { UserRow } from '../../user/queries';
 import { runContactRemovedHooks } from '../hooks';
 import type { MailErrorLog } from '../mail';
 import { requireAllFound } from '../policies';
+import type { DbOrTrx } from '../queries';
 import { mailDeclines } from './answer-invites';
 
 /**
@@ -50,40 +51,34 @@ export async function deleteContacts(
         await runContactRemovedHooks(trx, me.id, otherId);
       }
     }
-    if (sentIds.length > 0) {
-      const rows = await trx
-        .selectFrom('user_invites')
-        .select('id')
-        .where('id', 'in', sentIds)
-        .where('by_user_id', '=', me.id)
-        .execute();
-      requireAllFound(
-        sentIds,
-        rows.map((row) => row.id),
-      );
-      await trx
-        .deleteFrom('user_invites')
-        .where('id', 'in', sentIds)
-        .where('by_user_id', '=', me.id)
-        .execute();
-    }
+    if (sentIds.length > 0) await deleteInvites(trx, sentIds, 'by_user_id', me.id);
     if (receivedIds.length === 0) return [];
-    const received = await trx
-      .selectFrom('user_invites')
-      .select(['id', 'by_user_id'])
-      .where('id', 'in', receivedIds)
-      .where('to_user_id', '=', me.id)
-      .execute();
-    requireAllFound(
-      receivedIds,
-      received.map((row) => row.id),
-    );
-    await trx
-      .deleteFrom('user_invites')
-      .where('id', 'in', receivedIds)
-      .where('to_user_id', '=', me.id)
-      .execute();
-    return [...new Set(received.map((row) => row.by_user_id))];
+    const inviterIds = await deleteInvites(trx, receivedIds, 'to_user_id', me.id);
+    return [...new Set(inviterIds)];
   });
   await mailDeclines(ctx, log, me, declinedInviterIds);
+}
+
+/**
+ * Deletes the invites `ids` that the user sent (`by_user_id`) or received (`to_user_id`): all or
+ * none, an id that is no such invite answers 404. The inviters of the deleted invites.
+ */
+async function deleteInvites(
+  trx: DbOrTrx,
+  ids: number[],
+  side: 'by_user_id' | 'to_user_id',
+  userId: number,
+): Promise<number[]> {
+  const rows = await trx
+    .selectFrom('user_invites')
+    .select(['id', 'by_user_id'])
+    .where('id', 'in', ids)
+    .where(side, '=', userId)
+    .execute();
+  requireAllFound(
+    ids,
+    rows.map((row) => row.id),
+  );
+  await trx.deleteFrom('user_invites').where('id', 'in', ids).where(side, '=', userId).execute();
+  return rows.map((row) => row.by_user_id);
 }

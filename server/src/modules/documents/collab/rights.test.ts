@@ -1,25 +1,17 @@
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import { firstParagraphStart } from '@scriptorium/common/editor/testing';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { rightMayEdit, STEP_RULES } from './rights';
-
-function paragraphStart(doc: PMNode): number {
-  let found = -1;
-  doc.descendants((node, pos) => {
-    if (found < 0 && node.type.name === 'paragraph') found = pos + 1;
-    return found < 0;
-  });
-  return found;
-}
 
 const insertion = () => schema.marks.insertion.create({ user: 1, username: 'ada', date: 1 });
 
 /** The document with 'hello' in its first paragraph, and where that text starts. */
 function withText(marks: ReturnType<typeof insertion>[] = []): { doc: PMNode; at: number } {
   const empty = createDocument(schema, standardArticle, { title: 'Rules' });
-  const at = paragraphStart(empty);
+  const at = firstParagraphStart(empty);
   return { doc: new Transform(empty).insert(at, schema.text('hello', marks)).doc, at };
 }
 
