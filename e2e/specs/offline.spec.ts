@@ -272,15 +272,9 @@ test("a large divergence: the offline work is shown as suggestions on the co-aut
   browser,
 }) => {
   test.setTimeout(90_000);
-  const annContext = await browser.newContext();
-  const bobContext = await browser.newContext();
-  const { annPage, bobPage, id } = await sharedWithBob(annContext, bobContext);
-  await annPage.goto(`/document/${id}`);
-  await bobPage.goto(`/document/${id}`);
-  await body(annPage).click();
-  await annPage.keyboard.type('Middle.');
-  await saved(annPage);
-  await expect(body(bobPage)).toHaveText('Middle.');
+  const { annPage, bobPage } = await bothEditing(browser, 'Middle.');
+  const annContext = annPage.context();
+  const bobContext = bobPage.context();
 
   await annContext.setOffline(true);
   await expect(annPage.getByText(KEPT)).toBeVisible();
