@@ -1,4 +1,5 @@
-import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, type PointerEvent, useContext, useLayoutEffect, useRef, useState } from 'react';
+import { TableStateContext } from 'react-aria-components';
 
 /** Narrowest a column gets by resizing: its header's sort mark and a few letters. */
 export const MIN_COLUMN_WIDTH = 48;
@@ -22,6 +23,9 @@ interface ColumnResizerProps {
  */
 export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
   const drag = useRef<{ x: number; width: number } | null>(null);
+  // Inside react-aria's Table the header cell takes the arrow keys first (to move between the
+  // controls of a cell): while the handle has the focus, the arrows are its own.
+  const tableState = useContext(TableStateContext);
   const handle = useRef<HTMLDivElement>(null);
   // The laid-out width until the user picks one: the separator's value must say it.
   const [laidOut, setLaidOut] = useState<number>(MIN_COLUMN_WIDTH);
@@ -36,6 +40,8 @@ export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const step = event.shiftKey ? RESIZE_BIG_STEP : RESIZE_STEP;
+    // Enter and Space on the handle do not sort its column.
+    if (event.key === 'Enter' || event.key === ' ') event.stopPropagation();
     const direction = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (direction === 0) return;
     event.preventDefault();
@@ -45,6 +51,8 @@ export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
 
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (event.button !== 0) return;
+    // A drag on the handle is not a press on its (sortable) header.
+    event.stopPropagation();
     event.preventDefault();
     event.currentTarget.setPointerCapture(event.pointerId);
     drag.current = { x: event.clientX, width: currentWidth(event.currentTarget) };
@@ -72,6 +80,8 @@ export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
       tabIndex={0}
       className="data-table-resizer"
       onKeyDown={onKeyDown}
+      onFocus={() => tableState?.setKeyboardNavigationDisabled(true)}
+      onBlur={() => tableState?.setKeyboardNavigationDisabled(false)}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={endDrag}

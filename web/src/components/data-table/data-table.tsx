@@ -456,7 +456,6 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           {loadingMessage}
         </p>
       ) : null}
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: keys bubble up from the grid's rows */}
       <div
         ref={scrollRef}
         className="data-table-scroll"
