@@ -10,6 +10,8 @@ const RESIZE_BIG_STEP = 64;
 export const MAX_COLUMN_WIDTH = 1600;
 
 interface ColumnResizerProps {
+  /** The id of its column (react-aria's key of the header cell). */
+  columnId: string;
   /** 'Resize column Title'. */
   label: string;
   /** The width the user gave the column; undefined: as laid out. */
@@ -21,7 +23,7 @@ interface ColumnResizerProps {
  * The handle at a column header's end (the window-splitter pattern): drag it, or focus it and
  * press the left and right arrow keys, to make the column narrower or wider.
  */
-export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
+export function ColumnResizer({ columnId, label, width, onResize }: ColumnResizerProps) {
   const drag = useRef<{ x: number; width: number } | null>(null);
   // Inside react-aria's Table the header cell takes the arrow keys first (to move between the
   // controls of a cell): while the handle has the focus, the arrows are its own.
@@ -80,7 +82,13 @@ export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
       tabIndex={0}
       className="data-table-resizer"
       onKeyDown={onKeyDown}
-      onFocus={() => tableState?.setKeyboardNavigationDisabled(true)}
+      onFocus={() => {
+        if (!tableState) return;
+        // The grid's focus is on this header now: react-aria does not send it on to a row.
+        tableState.selectionManager.setFocused(true);
+        tableState.selectionManager.setFocusedKey(columnId);
+        tableState.setKeyboardNavigationDisabled(true);
+      }}
       onBlur={() => tableState?.setKeyboardNavigationDisabled(false)}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}

@@ -533,6 +533,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                       </span>
                       {resizable && !cards && columnIndex < visibleColumns.length - 1 ? (
                         <ColumnResizer
+                          columnId={column.id}
                           label={t('tableResizeColumn', { name })}
                           width={widths[column.id]}
                           onResize={(next) => resizeColumn(column.id, next)}
