@@ -178,6 +178,17 @@ describe('DataTable', () => {
     expect(bodyRows().every((row) => row.getAttribute('aria-selected') === 'false')).toBe(true);
   });
 
+  it('selects a row clicked anywhere but on a control of its own', () => {
+    renderWithI18n(<Harness rows={people(2)} />);
+    fireEvent.click(screen.getByText('p1@example.org'));
+    expect(bodyRows().map((row) => row.getAttribute('aria-selected'))).toEqual(['true', 'false']);
+    const remove = screen.getByRole('button', { name: 'Remove Person 00002' });
+    fireEvent.pointerDown(remove);
+    fireEvent.mouseDown(remove);
+    fireEvent.click(remove);
+    expect(bodyRows().map((row) => row.getAttribute('aria-selected'))).toEqual(['true', 'false']);
+  });
+
   it('works from the keyboard: arrows move, Space selects, Enter activates, Delete deletes', () => {
     const onActivate = vi.fn();
     const onDelete = vi.fn();

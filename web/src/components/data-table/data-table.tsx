@@ -142,7 +142,8 @@ function isInteractive(target: EventTarget | null, row: Element | null): boolean
 }
 
 /**
- * A cell's content. A press or a key on a control inside it (a title's link, a row's button)
+ * A cell's content. A press, a key or a click (also the one Enter makes on a button, which
+ * react-aria takes for a screen reader's) on a control inside it (a title's link, a row's button)
  * belongs to that control: the row does not also select itself.
  */
 function CellContent({ children }: { children: ReactNode }) {
@@ -153,7 +154,7 @@ function CellContent({ children }: { children: ReactNode }) {
   };
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: it only keeps its controls' events from the row
-    <div className="data-table-cell" onPointerDown={own} onMouseDown={own} onKeyDown={own}>
+    <div className="data-table-cell" onPointerDown={own} onMouseDown={own} onClick={own} onKeyDown={own}>
       {children}
     </div>
   );
