@@ -482,7 +482,7 @@ test.describe('overview tables', () => {
     await expect(row.getByRole('gridcell').filter({ hasText: '2019' })).toBeVisible();
     expect(await scrollsSideways(page)).toBe(false);
     // Sorting stays at hand above the cards.
-    await table.getByRole('button', { name: 'Year' }).click();
+    await table.getByRole('columnheader', { name: 'Year' }).click();
     await expect(table.getByRole('columnheader', { name: 'Year' })).toHaveAttribute('aria-sort', 'ascending');
     await open(page, '/user/contacts/');
     // The label is drawn before the value (CSS), from the cell's data-label.

@@ -84,8 +84,8 @@ test.describe('image library', () => {
     await expect(rows).toHaveCount(2);
 
     // Sorting by size stays after the list is refreshed by an edit.
-    await table(page).getByRole('button', { name: 'Size (px)' }).click();
-    await table(page).getByRole('button', { name: 'Size (px)' }).click();
+    await table(page).getByRole('columnheader', { name: 'Size (px)' }).click();
+    await table(page).getByRole('columnheader', { name: 'Size (px)' }).click();
     await expect(rows.first()).toContainText('Second figure');
 
     // Categories: create two, the empty third is dropped.

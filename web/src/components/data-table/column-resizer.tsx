@@ -1,4 +1,5 @@
-import { type KeyboardEvent, type PointerEvent, useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, type PointerEvent, useContext, useLayoutEffect, useRef, useState } from 'react';
+import { TableStateContext } from 'react-aria-components';
 
 /** Narrowest a column gets by resizing: its header's sort mark and a few letters. */
 export const MIN_COLUMN_WIDTH = 48;
@@ -9,6 +10,8 @@ const RESIZE_BIG_STEP = 64;
 export const MAX_COLUMN_WIDTH = 1600;
 
 interface ColumnResizerProps {
+  /** The id of its column (react-aria's key of the header cell). */
+  columnId: string;
   /** 'Resize column Title'. */
   label: string;
   /** The width the user gave the column; undefined: as laid out. */
@@ -20,8 +23,11 @@ interface ColumnResizerProps {
  * The handle at a column header's end (the window-splitter pattern): drag it, or focus it and
  * press the left and right arrow keys, to make the column narrower or wider.
  */
-export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
+export function ColumnResizer({ columnId, label, width, onResize }: ColumnResizerProps) {
   const drag = useRef<{ x: number; width: number } | null>(null);
+  // Inside react-aria's Table the header cell takes the arrow keys first (to move between the
+  // controls of a cell): while the handle has the focus, the arrows are its own.
+  const tableState = useContext(TableStateContext);
   const handle = useRef<HTMLDivElement>(null);
   // The laid-out width until the user picks one: the separator's value must say it.
   const [laidOut, setLaidOut] = useState<number>(MIN_COLUMN_WIDTH);
@@ -36,6 +42,8 @@ export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const step = event.shiftKey ? RESIZE_BIG_STEP : RESIZE_STEP;
+    // Enter and Space on the handle do not sort its column.
+    if (event.key === 'Enter' || event.key === ' ') event.stopPropagation();
     const direction = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (direction === 0) return;
     event.preventDefault();
@@ -45,6 +53,8 @@ export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
 
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     if (event.button !== 0) return;
+    // A drag on the handle is not a press on its (sortable) header.
+    event.stopPropagation();
     event.preventDefault();
     event.currentTarget.setPointerCapture(event.pointerId);
     drag.current = { x: event.clientX, width: currentWidth(event.currentTarget) };
@@ -72,6 +82,14 @@ export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
       tabIndex={0}
       className="data-table-resizer"
       onKeyDown={onKeyDown}
+      onFocus={() => {
+        if (!tableState) return;
+        // The grid's focus is on this header now: react-aria does not send it on to a row.
+        tableState.selectionManager.setFocused(true);
+        tableState.selectionManager.setFocusedKey(columnId);
+        tableState.setKeyboardNavigationDisabled(true);
+      }}
+      onBlur={() => tableState?.setKeyboardNavigationDisabled(false)}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={endDrag}

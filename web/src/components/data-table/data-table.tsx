@@ -1,16 +1,37 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, type LucideIcon } from 'lucide-react';
+import {
+  ArrowDown,
+  ArrowUp,
+  ArrowUpDown,
+  Check,
+  ChevronLeft,
+  ChevronRight,
+  type LucideIcon,
+  Minus,
+} from 'lucide-react';
 import {
   type ComponentType,
   type KeyboardEvent,
   type MouseEvent,
+  type PointerEvent,
   type ReactNode,
   type UIEvent,
-  useEffect,
   useId,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
 } from 'react';
+import {
+  Checkbox as AriaCheckbox,
+  Column as AriaColumn,
+  Row as AriaRow,
+  Cell,
+  type Selection,
+  type SortDescriptor,
+  Table,
+  TableBody,
+  TableHeader,
+} from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Select } from '../form/select';
 import { ColumnResizer, MIN_COLUMN_WIDTH } from './column-resizer';
@@ -91,24 +112,26 @@ export interface DataTableProps<Row> {
   resizable?: boolean;
 }
 
-/** Skeleton rows drawn while a table loads. */
+/** Skeleton lines drawn while a table loads. */
 const SKELETON_ROWS = 4;
 /** On a phone (cards): the height of one card line, and the card's padding. */
 const CARD_LINE_HEIGHT = 28;
 const CARD_PADDING = 24;
 /** At or below this width the rows are cards (matches the CSS breakpoint). */
 export const CARD_BREAKPOINT = 640;
-/** The key of the checkbox column among the resized widths. */
+/** The id of the checkbox column (also its key among the resized widths). */
 const SELECT_COLUMN = '__select';
 
 const NO_SELECTION = new Set<string>();
 
-function isInteractive(target: EventTarget | null, row: HTMLElement): boolean {
+/** Whether the event comes from a control of its own inside the row (a link, a button, a field). */
+function isInteractive(target: EventTarget | null, row: Element | null): boolean {
   for (
     let node = target instanceof HTMLElement ? target : null;
     node && node !== row;
     node = node.parentElement
   ) {
+    if (node.matches('[role="row"]')) return false;
     if (
       node.matches('a, button, input, select, textarea, label, [role="button"], [contenteditable="true"]')
     ) {
@@ -119,9 +142,57 @@ function isInteractive(target: EventTarget | null, row: HTMLElement): boolean {
 }
 
 /**
- * The sortable, searchable, selectable table of the overview screens (contacts, images,
- * bibliography, documents). Keyboard: arrows move between rows, Space toggles the selection,
- * Enter activates, Delete deletes.
+ * A cell's content. A press, a key or a click (also the one Enter makes on a button, which
+ * react-aria takes for a screen reader's) on a control inside it (a title's link, a row's button)
+ * belongs to that control: the row does not also select itself.
+ */
+function CellContent({ children }: { children: ReactNode }) {
+  const own = (event: PointerEvent<HTMLElement> | MouseEvent<HTMLElement> | KeyboardEvent<HTMLElement>) => {
+    if (!isInteractive(event.target, event.currentTarget.parentElement)) return;
+    if ('key' in event && event.key !== 'Enter' && event.key !== ' ' && event.key !== 'Spacebar') return;
+    event.stopPropagation();
+  };
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: it only keeps its controls' events from the row
+    <div className="data-table-cell" onPointerDown={own} onMouseDown={own} onClick={own} onKeyDown={own}>
+      {children}
+    </div>
+  );
+}
+
+/** The checkbox of a row or of the header (react-aria's Checkbox: a native input, drawn as a box). */
+function SelectBox(props: {
+  label: string;
+  isSelected: boolean;
+  isIndeterminate?: boolean;
+  isDisabled?: boolean;
+  onChange(checked: boolean): void;
+}) {
+  return (
+    <AriaCheckbox
+      // Not the selection slot: its name is ours ("Select {{name}}"), not "Select" and the row header.
+      slot={null}
+      className="data-table-checkbox"
+      aria-label={props.label}
+      isSelected={props.isSelected}
+      isIndeterminate={props.isIndeterminate}
+      isDisabled={props.isDisabled}
+      onChange={props.onChange}
+    >
+      {({ isSelected, isIndeterminate }) => (
+        <span className="data-table-checkbox-box" aria-hidden="true">
+          {isIndeterminate ? <Minus /> : isSelected ? <Check /> : null}
+        </span>
+      )}
+    </AriaCheckbox>
+  );
+}
+
+/**
+ * The sortable, searchable, selectable table of the overview screens, on react-aria's Table (the
+ * grid pattern). Keyboard: arrows move between rows (on to the next page, or through a long
+ * list), Space toggles the selection, Enter activates, Delete deletes; a click on a selectable
+ * row toggles its selection.
  */
 export function DataTable<Row>(props: DataTableProps<Row>) {
   const {
@@ -160,11 +231,10 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   const sort = props.sort !== undefined ? props.sort : ownSort;
   const [pageSize, setPageSize] = useState(props.pageSize ?? DEFAULT_PAGE_SIZE);
   const [requestedPage, setRequestedPage] = useState(0);
-  const [activeId, setActiveId] = useState<string | null>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const focusPending = useRef(false);
+  const focusPending = useRef<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
 
   const visibleColumns = columns.filter((column) => !column.hidden);
   // A card is one line per value (the title may take two): virtual lists need its height.
@@ -196,6 +266,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   }, [rows, search, hasSearchText, sortColumnId, sortDirection]);
 
   const orderedIds = useMemo(() => ordered.map((row) => accessors.current.getRowId(row)), [ordered]);
+  const indexOfId = useMemo(() => new Map(orderedIds.map((id, index) => [id, index])), [orderedIds]);
 
   // A new search starts on the first page.
   const [lastSearch, setLastSearch] = useState(search);
@@ -215,25 +286,35 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     ? Math.min(ordered.length, firstIndex + pageSize)
     : (rowWindow?.end ?? ordered.length);
   const shown = ordered.slice(firstIndex, lastIndex);
+  const skeleton = loading && rows.length === 0;
 
-  const indexOfId = useMemo(() => new Map(orderedIds.map((id, index) => [id, index])), [orderedIds]);
-
-  // The row that takes Tab focus: the last one focused while it is still shown, else the first shown.
-  const activeIndex = activeId !== null ? indexOfId.get(activeId) : undefined;
-  const tabStopId =
-    activeIndex !== undefined && activeIndex >= firstIndex && activeIndex < lastIndex
-      ? activeId
-      : shown.length > 0
-        ? orderedIds[firstIndex]
-        : null;
-
-  useEffect(() => {
-    if (!focusPending.current || activeId === null) return;
-    focusPending.current = false;
-    const element = bodyRef.current?.querySelector<HTMLElement>(`tr[data-row-id="${CSS.escape(activeId)}"]`);
-    element?.focus();
+  // react-aria's table knows the rows it draws (a page, or the window of a long list); the grid's
+  // row count and each row's index tell assistive technology where they are in the whole list.
+  // (react-aria's Table passes neither on, nor aria-busy while the rows load.)
+  useLayoutEffect(() => {
+    if (skeleton) tableRef.current?.setAttribute('aria-busy', 'true');
+    else tableRef.current?.removeAttribute('aria-busy');
+    tableRef.current?.setAttribute('aria-rowcount', String(ordered.length + 1));
+    tableRef.current?.querySelector('thead tr')?.setAttribute('aria-rowindex', '1');
   });
+  // react-aria draws the rows after this component's effects: a row the keyboard moved to (on
+  // another page, further down a long list) takes the focus when it is drawn.
+  const rowRef = (index: number, id: string) => (element: HTMLElement | null) => {
+    if (!element) return;
+    element.setAttribute('aria-rowindex', String(index + 2));
+    if (focusPending.current === id) {
+      focusPending.current = null;
+      element.focus();
+    }
+  };
+  // A header's name is its label only, not its resize handle's.
+  const headerNameRef = (labelId: string | null) => (element: HTMLElement | null) => {
+    if (!element) return;
+    if (labelId) element.setAttribute('aria-labelledby', labelId);
+    else element.removeAttribute('aria-labelledby');
+  };
 
+  /** Moves the focus to a row of the whole list, turning the page or scrolling a long list to it. */
   const focusRow = (index: number) => {
     if (ordered.length === 0) return;
     const target = Math.max(0, Math.min(ordered.length - 1, index));
@@ -247,15 +328,18 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
         setScrollTop(next);
       }
     }
-    focusPending.current = true;
-    setActiveId(orderedIds[target]);
-  };
-
-  const toggle = (id: string) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    onSelectedChange?.(next);
+    // Out of react-aria's sight until it is drawn: its focus leaves the table, so that it does not
+    // move the focus itself to the row nearest to the one that went out of view.
+    if (target < firstIndex || target >= lastIndex) (document.activeElement as HTMLElement | null)?.blur();
+    focusPending.current = orderedIds[target];
+    // Drawn already: focus it now (the effect finds nothing new to draw).
+    const element = tableRef.current?.querySelector<HTMLElement>(
+      `tr[data-row-id="${CSS.escape(orderedIds[target])}"]`,
+    );
+    if (element && target >= firstIndex && target < lastIndex) {
+      focusPending.current = null;
+      element.focus();
+    }
   };
 
   const selectedCount = orderedIds.reduce((count, id) => count + (selected.has(id) ? 1 : 0), 0);
@@ -271,62 +355,81 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     onSelectedChange?.(next);
   };
 
-  const changeSort = (column: Column<Row>) => {
+  const toggle = (id: string) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    onSelectedChange?.(next);
+  };
+
+  // react-aria's selection: Space, a click on the row, Ctrl+A ('all': every row of the list, not
+  // only those drawn).
+  const onSelectionChange = (keys: Selection) => {
+    if (keys === 'all') selectAll(true);
+    else onSelectedChange?.(new Set([...keys].map(String)));
+  };
+
+  const onSortChange = (descriptor: SortDescriptor) => {
+    const columnId = String(descriptor.column);
+    // The first press on a column sorts it ascending, the next one flips it.
     const direction: SortDirection =
-      sort?.columnId === column.id && sort.direction === 'ascending' ? 'descending' : 'ascending';
-    const next = { columnId: column.id, direction };
+      sort?.columnId === columnId && sort.direction === 'ascending' ? 'descending' : 'ascending';
+    const next = { columnId, direction };
     setOwnSort(next);
     props.onSortChange?.(next);
   };
 
-  const onRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, row: Row, index: number) => {
-    // Keys typed into a button or field inside the row belong to that control.
-    if (event.target !== event.currentTarget) return;
+  // Keys react-aria leaves to the table: Enter activates and Delete deletes the focused row; the
+  // arrows, Home and End go on past the rows drawn (the next page, the rest of a long list).
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+    const target = event.target as HTMLElement;
+    if (target.getAttribute('role') !== 'row' || !target.dataset.rowId) return;
+    const index = indexOfId.get(target.dataset.rowId);
+    if (index === undefined) return;
+    const row = ordered[index];
+    const move = (to: number) => {
+      event.preventDefault();
+      event.stopPropagation();
+      focusRow(to);
+    };
     switch (event.key) {
-      case 'ArrowDown':
-        focusRow(index + 1);
-        break;
-      case 'ArrowUp':
-        focusRow(index - 1);
-        break;
-      case 'Home':
-        focusRow(0);
-        break;
-      case 'End':
-        focusRow(ordered.length - 1);
-        break;
-      case ' ':
-      case 'Spacebar':
-        if (!selectable) return;
-        toggle(getRowId(row));
-        break;
       case 'Enter':
         if (!onActivate) return;
+        event.preventDefault();
+        event.stopPropagation();
         onActivate(row);
-        break;
+        return;
       case 'Delete':
         if (!onDelete) return;
+        event.preventDefault();
+        event.stopPropagation();
         onDelete(row);
-        break;
+        return;
+      case 'ArrowDown':
+        if (index + 1 >= lastIndex) move(index + 1);
+        return;
+      case 'ArrowUp':
+        if (index - 1 < firstIndex) move(index - 1);
+        return;
+      case 'Home':
+        move(0);
+        return;
+      case 'End':
+        move(ordered.length - 1);
+        return;
       default:
         return;
     }
-    event.preventDefault();
-  };
-
-  const onRowClick = (event: MouseEvent<HTMLTableRowElement>, id: string) => {
-    setActiveId(id);
-    if (!isInteractive(event.target, event.currentTarget)) event.currentTarget.focus();
   };
 
   // The first resize freezes every column at its laid-out width, so that the table grows or shrinks
   // by what the user changes instead of spreading it over the other columns.
-  const headerRow = useRef<HTMLTableRowElement>(null);
   const resizeColumn = (columnId: string, next: number) => {
     setWidths((current) => {
       const base = { ...current };
       if (Object.keys(base).length === 0) {
-        for (const cell of headerRow.current?.querySelectorAll<HTMLElement>('th[data-column-id]') ?? []) {
+        for (const cell of tableRef.current?.querySelectorAll<HTMLElement>('thead th[data-column-id]') ??
+          []) {
           base[cell.dataset.columnId ?? ''] = Math.round(cell.getBoundingClientRect().width);
         }
       }
@@ -339,9 +442,11 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     if (virtual) setScrollTop(event.currentTarget.scrollTop);
   };
 
-  const columnCount = visibleColumns.length + (selectable ? 1 : 0);
   const emptyText = rows.length === 0 ? emptyMessage : (noMatchMessage ?? emptyMessage);
-  const skeleton = loading && rows.length === 0;
+  const sortDescriptor: SortDescriptor | undefined = sort
+    ? { column: sort.columnId, direction: sort.direction }
+    : undefined;
+  const widthOf = (id: string) => (widths[id] && !cards ? { width: widths[id] } : undefined);
 
   return (
     <div
@@ -357,64 +462,65 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
         className="data-table-scroll"
         style={{ maxHeight: scrollHeight }}
         onScroll={onScroll}
+        onKeyDownCapture={onKeyDownCapture}
         data-virtual={virtual || undefined}
       >
-        <table
-          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: focusable, selectable rows are the grid pattern
-          role="grid"
+        {rowWindow && rowWindow.before > 0 ? (
+          <div aria-hidden="true" className="data-table-spacer" style={{ height: rowWindow.before }} />
+        ) : null}
+        <Table
+          ref={tableRef}
           aria-label={label}
-          aria-multiselectable={selectable || undefined}
-          aria-rowcount={ordered.length + 1}
-          aria-busy={skeleton || undefined}
           className="data-table-table"
           style={frozenWidth > 0 && !cards ? { tableLayout: 'fixed', width: frozenWidth } : undefined}
+          selectionMode={selectable ? 'multiple' : 'none'}
+          selectionBehavior="toggle"
+          selectedKeys={selectable ? selected : undefined}
+          onSelectionChange={onSelectionChange}
+          sortDescriptor={sortDescriptor}
+          onSortChange={onSortChange}
         >
-          <thead>
-            <tr ref={headerRow} aria-rowindex={1}>
-              {selectable ? (
-                <th
-                  scope="col"
-                  className="data-table-select"
-                  data-column-id={SELECT_COLUMN}
-                  style={widths[SELECT_COLUMN] && !cards ? { width: widths[SELECT_COLUMN] } : undefined}
+          <TableHeader className="data-table-head">
+            {selectable ? (
+              <AriaColumn
+                id={SELECT_COLUMN}
+                className="data-table-select"
+                data-column-id={SELECT_COLUMN}
+                style={widthOf(SELECT_COLUMN)}
+              >
+                <SelectBox
+                  label={t('tableSelectAll')}
+                  isSelected={allSelected}
+                  isIndeterminate={someSelected}
+                  isDisabled={ordered.length === 0}
+                  onChange={selectAll}
+                />
+              </AriaColumn>
+            ) : null}
+            {visibleColumns.map((column, columnIndex) => {
+              const name =
+                column.headerLabel ?? (typeof column.header === 'string' ? column.header : column.id);
+              return (
+                <AriaColumn
+                  key={column.id}
+                  id={column.id}
+                  isRowHeader={columnIndex === 0}
+                  allowsSorting={Boolean(column.sortValue)}
+                  className={`${column.className ?? ''}${column.sortValue ? ' data-table-sortable' : ' data-table-plain-header'}`.trim()}
+                  data-column-id={column.id}
+                  ref={headerNameRef(resizable && !cards ? `${tableId}-${column.id}` : null)}
+                  style={widthOf(column.id)}
                 >
-                  <input
-                    type="checkbox"
-                    aria-label={t('tableSelectAll')}
-                    checked={allSelected}
-                    disabled={ordered.length === 0}
-                    ref={(box) => {
-                      if (box) box.indeterminate = someSelected;
-                    }}
-                    onChange={(event) => selectAll(event.target.checked)}
-                  />
-                </th>
-              ) : null}
-              {visibleColumns.map((column, columnIndex) => {
-                const sorted = sort?.columnId === column.id ? sort.direction : undefined;
-                const width = widths[column.id];
-                const name =
-                  column.headerLabel ?? (typeof column.header === 'string' ? column.header : column.id);
-                return (
-                  <th
-                    key={column.id}
-                    scope="col"
-                    className={`${column.className ?? ''}${column.sortValue ? '' : ' data-table-plain-header'}`.trim()}
-                    aria-sort={column.sortValue ? (sorted ?? 'none') : undefined}
-                    data-column-id={column.id}
-                    aria-labelledby={resizable && !cards ? `${tableId}-${column.id}` : undefined}
-                    style={width && !cards ? { width } : undefined}
-                  >
-                    {/* The column's name is its label only, not the resize handle's. A header
-                        that shows no text still names its column, as text (an aria-label on the
-                        cell is not read as the column's name everywhere). */}
-                    <span id={`${tableId}-${column.id}`} className="data-table-header-label">
-                      {column.headerLabel ? (
-                        <span className="visually-hidden">{column.headerLabel}</span>
-                      ) : null}
-                      {column.sortValue ? (
-                        <button type="button" className="data-table-sort" onClick={() => changeSort(column)}>
-                          {column.header}
+                  {({ sortDirection: sorted }) => (
+                    <>
+                      {/* A header that shows no text still names its column, as text (an
+                          aria-label on the cell is not read as the column's name everywhere). */}
+                      <span id={`${tableId}-${column.id}`} className="data-table-header-label">
+                        {column.headerLabel ? (
+                          <span className="visually-hidden">{column.headerLabel}</span>
+                        ) : null}
+                        {column.header}
+                        {column.sortValue ? (
                           <span aria-hidden="true" className="data-table-sort-mark">
                             {sorted === 'ascending' ? (
                               <ArrowUp />
@@ -424,115 +530,89 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                               <ArrowUpDown />
                             )}
                           </span>
-                        </button>
-                      ) : (
-                        column.header
-                      )}
-                    </span>
-                    {resizable && !cards && columnIndex < visibleColumns.length - 1 ? (
-                      <ColumnResizer
-                        label={t('tableResizeColumn', { name })}
-                        width={width}
-                        onResize={(next) =>
-                          setWidths((current) => ({
-                            ...current,
-                            [column.id]: Math.max(MIN_COLUMN_WIDTH, next),
-                          }))
-                        }
-                      />
-                    ) : null}
-                  </th>
-                );
-              })}
-            </tr>
-          </thead>
-          <tbody ref={bodyRef}>
-            {skeleton
-              ? Array.from({ length: SKELETON_ROWS }, (_, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey lint/a11y/noAriaHiddenOnFocusable: placeholder rows have no identity and are never focusable
-                  <tr key={index} aria-hidden="true" className="data-table-skeleton">
-                    {Array.from({ length: columnCount }, (_, cell) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: placeholder cells have no identity
-                      <td key={cell}>
-                        <span className="skeleton-bar" />
-                      </td>
-                    ))}
-                  </tr>
-                ))
-              : null}
-            {ordered.length === 0 && !skeleton ? (
-              <tr className="data-table-empty">
-                <td colSpan={columnCount}>
-                  <div className="data-table-empty-state">
-                    {EmptyIcon ? <EmptyIcon aria-hidden="true" /> : null}
-                    <p>{emptyText}</p>
-                    {rows.length === 0 && emptyAction ? (
-                      <button
-                        type="button"
-                        className="button button-primary"
-                        disabled={emptyAction.disabled}
-                        onClick={emptyAction.onAction}
-                      >
-                        {emptyAction.label}
-                      </button>
-                    ) : null}
-                  </div>
-                </td>
-              </tr>
-            ) : null}
-            {rowWindow && rowWindow.before > 0 ? (
-              // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row has no content and is never focusable
-              <tr aria-hidden="true" className="data-table-spacer" style={{ height: rowWindow.before }} />
-            ) : null}
+                        ) : null}
+                      </span>
+                      {resizable && !cards && columnIndex < visibleColumns.length - 1 ? (
+                        <ColumnResizer
+                          columnId={column.id}
+                          label={t('tableResizeColumn', { name })}
+                          width={widths[column.id]}
+                          onResize={(next) => resizeColumn(column.id, next)}
+                        />
+                      ) : null}
+                    </>
+                  )}
+                </AriaColumn>
+              );
+            })}
+          </TableHeader>
+          <TableBody
+            className="data-table-body"
+            renderEmptyState={() =>
+              skeleton ? (
+                <div className="data-table-skeleton" aria-hidden="true">
+                  {Array.from({ length: SKELETON_ROWS }, (_, index) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: placeholder lines have no identity
+                    <span key={index} className="skeleton-bar" />
+                  ))}
+                </div>
+              ) : (
+                <div className="data-table-empty-state">
+                  {EmptyIcon ? <EmptyIcon aria-hidden="true" /> : null}
+                  <p>{emptyText}</p>
+                  {rows.length === 0 && emptyAction ? (
+                    <button
+                      type="button"
+                      className="button button-primary"
+                      disabled={emptyAction.disabled}
+                      onClick={emptyAction.onAction}
+                    >
+                      {emptyAction.label}
+                    </button>
+                  ) : null}
+                </div>
+              )
+            }
+          >
             {shown.map((row, offset) => {
-              const index = firstIndex + offset;
               const id = getRowId(row);
-              const isSelected = selected.has(id);
               const name = rowLabel?.(row);
               return (
-                <tr
+                <AriaRow
                   key={id}
+                  id={id}
+                  textValue={name}
                   data-row-id={id}
-                  aria-rowindex={index + 2}
-                  aria-selected={selectable ? isSelected : undefined}
-                  tabIndex={id === tabStopId ? 0 : -1}
-                  className={isSelected ? 'data-table-row data-table-row-selected' : 'data-table-row'}
+                  ref={rowRef(firstIndex + offset, id)}
+                  className="data-table-row"
                   style={virtual ? { height: rowHeight } : undefined}
-                  onKeyDown={(event) => onRowKeyDown(event, row, index)}
-                  onClick={(event) => onRowClick(event, id)}
-                  onFocus={(event) => {
-                    if (event.target === event.currentTarget) setActiveId(id);
-                  }}
                 >
                   {selectable ? (
-                    <td className="data-table-select">
-                      <input
-                        type="checkbox"
-                        tabIndex={-1}
-                        aria-label={name ? t('tableSelectNamedRow', { name }) : t('tableSelectRow')}
-                        checked={isSelected}
+                    <Cell className="data-table-select">
+                      <SelectBox
+                        label={name ? t('tableSelectNamedRow', { name }) : t('tableSelectRow')}
+                        isSelected={selected.has(id)}
                         onChange={() => toggle(id)}
                       />
-                    </td>
+                    </Cell>
                   ) : null}
                   {visibleColumns.map((column, columnIndex) => (
-                    <td
+                    <Cell
                       key={column.id}
                       className={column.className}
                       data-label={cards ? cardLabelOf(column, columnIndex) : undefined}
                     >
-                      {column.cell(row)}
-                    </td>
+                      <CellContent>{column.cell(row)}</CellContent>
+                    </Cell>
                   ))}
-                </tr>
+                </AriaRow>
               );
             })}
-            {rowWindow && rowWindow.after > 0 ? (
-              // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a spacer row has no content and is never focusable
-              <tr aria-hidden="true" className="data-table-spacer" style={{ height: rowWindow.after }} />
-            ) : null}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
+        {rowWindow && rowWindow.after > 0 ? (
+          <div aria-hidden="true" className="data-table-spacer" style={{ height: rowWindow.after }} />
+        ) : null}
       </div>
       {paged && ordered.length > 0 && !skeleton ? (
         <div className="data-table-pager">

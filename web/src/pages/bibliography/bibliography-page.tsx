@@ -240,17 +240,24 @@ export function BibliographyPage() {
       header: t('columnType'),
       className: 'bib-col-type',
       sortValue: (row) => row.entry.bib_type,
-      cell: (row) => t(`type.${row.entry.bib_type}`, { defaultValue: labels.type(row.entry.bib_type) }),
+      cell: (row) => (
+        <span className="clamp-2 bib-wrap">
+          {t(`type.${row.entry.bib_type}`, { defaultValue: labels.type(row.entry.bib_type) })}
+        </span>
+      ),
     },
     {
       id: 'cats',
       header: t('columnCategories'),
       className: 'bib-col-cats',
-      cell: (row) =>
-        row.entry.cats
+      cell: (row) => {
+        const names = row.entry.cats
           .map((c) => categoryNames.get(c))
           .filter(Boolean)
-          .join(', '),
+          .join(', ');
+        // Empty: no value (a phone's card leaves out the line).
+        return names ? <span className="clamp-2 bib-wrap">{names}</span> : null;
+      },
     },
     {
       id: 'delete',

@@ -13,6 +13,7 @@ import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Select } from '../../components/form/select';
 import { MessagePage, Page } from '../../components/page/page';
+import { Tabs } from '../../components/tabs/tabs';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ReorderList } from '../../plugins/shared/reorder-list';
 import '../../plugins/shared/plugin-pages.css';
@@ -208,83 +209,100 @@ export function BookEditor({ id }: { id: number }) {
                 onChange={(e) => setTitle(e.target.value)}
               />
             </div>
-            <h2>{t('metadata')}</h2>
-            <div className="plugin-fields">
-              {METADATA_TEXTS.map((field) => (
-                <div className="plugin-field" key={field}>
-                  <label htmlFor={`${formId}-${field}`}>{t(`fields.${field}`)}</label>
-                  <input
-                    id={`${formId}-${field}`}
-                    value={metadata[field]}
-                    onChange={(event) => setMetadata({ ...metadata, [field]: event.target.value })}
-                  />
-                </div>
-              ))}
-              <Select
-                className="plugin-field"
-                label={t('fields.language')}
-                disabled={!canWrite}
-                value={metadata.language}
-                options={[
-                  { value: '', label: t('fields.noLanguage') },
-                  ...DOCUMENT_LANGUAGES.map((language) => ({
-                    value: language,
-                    label: languageNames.of(language) ?? language,
-                  })),
-                ]}
-                onChange={(language) => setMetadata({ ...metadata, language })}
-              />
-              <div className="plugin-field">
-                <Select
-                  label={t('fields.cover')}
-                  disabled={!canWrite}
-                  value={metadata.cover_image === null ? '' : String(metadata.cover_image)}
-                  options={[
-                    { value: '', label: t('fields.noCover') },
-                    ...images.map((image) => ({ value: String(image.id), label: image.title })),
-                  ]}
-                  onChange={(value) =>
-                    setMetadata({ ...metadata, cover_image: value ? Number(value) : null })
-                  }
-                />
-                {cover ? (
-                  <img src={cover.thumbnail} alt={cover.title} className="book-cover" width={80} />
-                ) : null}
-              </div>
-            </div>
-            <h2>{t('settings')}</h2>
-            <div className="plugin-fields">
-              <Select
-                className="plugin-field"
-                label={t('fields.citationStyle')}
-                disabled={!canWrite}
-                value={settings.citation_style}
-                options={[
-                  { value: '', label: t('fields.defaultStyle') },
-                  ...CSL_STYLES.map((style) => ({ value: style.id, label: style.label })),
-                ]}
-                onChange={(style) => setSettings({ ...settings, citation_style: style })}
-              />
-              <Select<PaperSize>
-                className="plugin-field"
-                label={t('fields.paperSize')}
-                disabled={!canWrite}
-                value={settings.paper_size}
-                options={PAPER_SIZES.map((size) => ({ value: size, label: size }))}
-                onChange={(size) => setSettings({ ...settings, paper_size: size })}
-              />
-              <Select<BookSettings['bibliography']>
-                className="plugin-field"
-                label={t('fields.bibliography')}
-                disabled={!canWrite}
-                value={settings.bibliography}
-                options={BOOK_BIBLIOGRAPHY_PLACES.map((place) => ({
-                  value: place,
-                  label: t(`fields.bibliographyPlaces.${place}`),
-                }))}
-                onChange={(place) => setSettings({ ...settings, bibliography: place })}
-              />
-            </div>
+            {/* What the book is, and how it is made: switched between, both sent by Save. */}
+            <Tabs
+              label={t('details')}
+              keepMounted
+              tabs={[
+                {
+                  id: 'metadata',
+                  label: t('metadata'),
+                  content: (
+                    <div className="plugin-fields">
+                      {METADATA_TEXTS.map((field) => (
+                        <div className="plugin-field" key={field}>
+                          <label htmlFor={`${formId}-${field}`}>{t(`fields.${field}`)}</label>
+                          <input
+                            id={`${formId}-${field}`}
+                            value={metadata[field]}
+                            onChange={(event) => setMetadata({ ...metadata, [field]: event.target.value })}
+                          />
+                        </div>
+                      ))}
+                      <Select
+                        className="plugin-field"
+                        label={t('fields.language')}
+                        disabled={!canWrite}
+                        value={metadata.language}
+                        options={[
+                          { value: '', label: t('fields.noLanguage') },
+                          ...DOCUMENT_LANGUAGES.map((language) => ({
+                            value: language,
+                            label: languageNames.of(language) ?? language,
+                          })),
+                        ]}
+                        onChange={(language) => setMetadata({ ...metadata, language })}
+                      />
+                      <div className="plugin-field">
+                        <Select
+                          label={t('fields.cover')}
+                          disabled={!canWrite}
+                          value={metadata.cover_image === null ? '' : String(metadata.cover_image)}
+                          options={[
+                            { value: '', label: t('fields.noCover') },
+                            ...images.map((image) => ({ value: String(image.id), label: image.title })),
+                          ]}
+                          onChange={(value) =>
+                            setMetadata({ ...metadata, cover_image: value ? Number(value) : null })
+                          }
+                        />
+                        {cover ? (
+                          <img src={cover.thumbnail} alt={cover.title} className="book-cover" width={80} />
+                        ) : null}
+                      </div>
+                    </div>
+                  ),
+                },
+                {
+                  id: 'settings',
+                  label: t('settings'),
+                  content: (
+                    <div className="plugin-fields">
+                      <Select
+                        className="plugin-field"
+                        label={t('fields.citationStyle')}
+                        disabled={!canWrite}
+                        value={settings.citation_style}
+                        options={[
+                          { value: '', label: t('fields.defaultStyle') },
+                          ...CSL_STYLES.map((style) => ({ value: style.id, label: style.label })),
+                        ]}
+                        onChange={(style) => setSettings({ ...settings, citation_style: style })}
+                      />
+                      <Select<PaperSize>
+                        className="plugin-field"
+                        label={t('fields.paperSize')}
+                        disabled={!canWrite}
+                        value={settings.paper_size}
+                        options={PAPER_SIZES.map((size) => ({ value: size, label: size }))}
+                        onChange={(size) => setSettings({ ...settings, paper_size: size })}
+                      />
+                      <Select<BookSettings['bibliography']>
+                        className="plugin-field"
+                        label={t('fields.bibliography')}
+                        disabled={!canWrite}
+                        value={settings.bibliography}
+                        options={BOOK_BIBLIOGRAPHY_PLACES.map((place) => ({
+                          value: place,
+                          label: t(`fields.bibliographyPlaces.${place}`),
+                        }))}
+                        onChange={(place) => setSettings({ ...settings, bibliography: place })}
+                      />
+                    </div>
+                  ),
+                },
+              ]}
+            />
             {canWrite ? (
               <div className="form-actions">
                 <button type="submit" className="button button-primary" disabled={saving}>
