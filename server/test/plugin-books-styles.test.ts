@@ -12,6 +12,8 @@ import { ENGINES, useServer } from './harness';
 
 const CHAPTER = { sections: 1, equations: 0, citations: 3, figures: 0, paragraphs: 1 };
 const STYLES = ['apa', 'ieee', 'chicago-note-bibliography'];
+/** A fixture chapter's citations in IEEE: an autocite with a locator, a text citation, an autocite. */
+const IEEE_CITES = ['[1, p. 5]', '[2]', '[3]'];
 /** The footnotes each fixture chapter has of its own. */
 const CHAPTER_NOTES = 1;
 
@@ -70,8 +72,7 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
       const [apa, ieee, chicago] = await book('', bibliography);
       expect(cites(apa).length).toBeGreaterThan(0);
       for (const cite of cites(apa)) expect(cite).toMatch(/^[^[]*\d{4}[^[]*$/);
-      expect(cites(ieee).length).toBeGreaterThan(0);
-      for (const cite of cites(ieee)) expect(cite).toMatch(/\[\d+[^\]]*\]$/);
+      expect(cites(ieee)).toEqual(IEEE_CITES);
       // A note style: every citation is a footnote of the chapter (its back link after it).
       expect(cites(chicago).length).toBeGreaterThan(0);
       expect(notes(chicago)).toBe(cites(chicago).length + CHAPTER_NOTES);
@@ -81,6 +82,8 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
 
   it('keeps one style for the whole book when the book names one', async () => {
     const chapters = await book('ieee', 'book');
-    for (const chapter of chapters) for (const cite of cites(chapter)) expect(cite).toMatch(/\[\d+[^\]]*\]$/);
+    // Numbered through the book; the chapters cite the same three entries (the second in the
+    // text: numeric styles print no author there, nor citeproc's "[NO_PRINTED_FORM]").
+    for (const chapter of chapters) expect(cites(chapter)).toEqual(IEEE_CITES);
   });
 });

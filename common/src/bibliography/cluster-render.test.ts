@@ -68,6 +68,23 @@ describe('document citations', () => {
     expect(ieee.citations).toEqual(['[1]', '[1], [2]', '']);
   });
 
+  it('renders a text citation in a numeric style as its number, never as a form citeproc cannot print', () => {
+    // IEEE's citations name no author: a text citation has no author part to print.
+    const ieee = renderDocumentCitations(
+      styleOf('ieee'),
+      locales,
+      'en-US',
+      entries,
+      [
+        { format: 'autocite', references: [{ id: '7-1' }] },
+        { format: 'textcite', references: [{ id: '7-2', locator: '12' }] },
+        { format: 'textcite', references: [{ id: '7-1', prefix: 'see' }] },
+      ],
+      'text',
+    );
+    expect(ieee.citations).toEqual(['[1]', '[2, p. 12]', 'see [1]']);
+  });
+
   it('renders note-style citations as notes in two languages', () => {
     const one = { format: 'autocite' as const, references: [{ id: '7-2', locator: '3' }] };
     const english = render('chicago-note-bibliography', 'en-US', entries, [one, one]);

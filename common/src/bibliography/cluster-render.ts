@@ -149,6 +149,15 @@ function makeBibliography(current: EngineCache, tainted: ReadonlySet<string>): s
   });
 }
 
+/**
+ * What citeproc-js prints for a cluster that renders to nothing (a text citation's author in a
+ * style whose citations name none), instead of throwing.
+ */
+const NO_PRINTED_FORM = '[NO_PRINTED_FORM]';
+
+/** A cluster's text, '' when it renders to nothing. */
+const printed = (text: string) => (text === NO_PRINTED_FORM ? '' : text);
+
 export function renderDocumentCitations(
   style: CslJson,
   locales: Record<string, CslJson>,
@@ -204,7 +213,7 @@ export function renderDocumentCitations(
     // Note styles depend on each citation's position (ibid., short forms): the whole sequence.
     if (usable.length)
       for (const [id, , text] of engine.rebuildProcessorState(usable, format) as [string, number, string][])
-        output.set(id, text);
+        output.set(id, printed(text));
     if (current.cited !== citedKey) current.bibliography = null;
     current.cited = citedKey;
     current.whole = true;
@@ -225,9 +234,18 @@ export function renderDocumentCitations(
       const clusterKey = JSON.stringify([clusters[index].format, citation.citationItems]);
       let known = current.clusters.get(clusterKey);
       if (known === undefined) {
-        const text = composite(clusters[index])
-          ? `${engine.makeCitationCluster(citation.citationItems.map((item) => ({ ...item, 'author-only': true })))} ${engine.makeCitationCluster(citation.citationItems.map((item) => ({ ...item, 'suppress-author': true })))}`
-          : engine.makeCitationCluster(citation.citationItems);
+        const author = composite(clusters[index])
+          ? printed(
+              engine.makeCitationCluster(
+                citation.citationItems.map((item) => ({ ...item, 'author-only': true })),
+              ),
+            )
+          : '';
+        // A style whose citations name no author (numeric ones: IEEE) has nothing to print for
+        // a text citation's author: it is then the plain citation, "[2]".
+        const text = author
+          ? `${author} ${printed(engine.makeCitationCluster(citation.citationItems.map((item) => ({ ...item, 'suppress-author': true }))))}`
+          : printed(engine.makeCitationCluster(citation.citationItems));
         known = { text, ids: citation.citationItems.map((item) => item.id) };
         current.clusters.set(clusterKey, known);
       }

@@ -197,6 +197,32 @@ export function checkDocument(doc: PMNode): TemplateProblem[] {
   return problems;
 }
 
+const PART_KINDS: ReadonlySet<string> = new Set<PartKind>([
+  'heading_part',
+  'richtext_part',
+  'contributors_part',
+  'tags_part',
+  'toc_part',
+  'separator_part',
+]);
+
+/** A document's template parts in order, as "kind:id" (the title and the bibliography are none). */
+function templateParts(doc: PMNode): string {
+  const parts: string[] = [];
+  doc.forEach((node) => {
+    if (PART_KINDS.has(node.type.name)) parts.push(`${node.type.name}:${String(node.attrs.id)}`);
+  });
+  return parts.join('\n');
+}
+
+/**
+ * Whether a change kept the document's template parts, every kind: none removed, added or
+ * reordered (the editor's rule; the collaboration server refuses steps that break it).
+ */
+export function keepsTemplateParts(before: PMNode, after: PMNode): boolean {
+  return templateParts(before) === templateParts(after);
+}
+
 function collectMarks(part: PMNode, id: string, allowed: string[] | null, problems: TemplateProblem[]): void {
   if (allowed === null) return;
   part.descendants((node) => {

@@ -1,6 +1,6 @@
 import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
-import { checkDocument, documentTitle } from '@scriptorium/common/editor/templates';
+import { checkDocument, documentTitle, keepsTemplateParts } from '@scriptorium/common/editor/templates';
 import {
   type CatchUpMessage,
   type ClientCaretMessage,
@@ -195,6 +195,8 @@ function applySteps(doc: PMNode, steps: Step[], right: AccessRight, userId: numb
     throw new Refusal('schema');
   }
   if (checkDocument(current).length > problemsBefore) throw new Refusal('schema');
+  // The template's parts stay, in their order (a modified client could delete or move one).
+  if (!keepsTemplateParts(doc, current)) throw new Refusal('schema');
   if (current.nodeSize > MAX_DOCUMENT_SIZE) throw new Refusal('too_large');
   return current;
 }
