@@ -1,10 +1,12 @@
 import { schema } from '@scriptorium/common/editor/schema';
 import { documentFromDefinition } from '@scriptorium/common/plugins/template-document';
 import { contentsDefinition } from '@scriptorium/common/plugins/template-testing';
-import { EditorState } from 'prosemirror-state';
+import { standardDefinition } from '@scriptorium/common/plugins/templates-api';
+import type { Node as PMNode } from 'prosemirror-model';
+import { AllSelection, EditorState } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
-import { editorPlugins } from './editor-plugins';
+import { deleteAcrossParts, editorPlugins } from './editor-plugins';
 import { tocPartView } from './part-views';
 
 /** Issue 21: a table-of-contents part follows the headings; TOC and separator parts cannot be deleted. */
@@ -75,5 +77,41 @@ describe('table-of-contents part in the editor', () => {
     // Other edits go on.
     current.dispatch(current.state.tr.insertText('Text', bodyStart(current)));
     expect(current.state.doc.textContent).toBe('Text');
+  });
+});
+
+describe('the parts of a document', () => {
+  const parts = (doc: PMNode) => {
+    const out: string[] = [];
+    doc.forEach((node) => {
+      out.push(`${node.type.name}:${node.attrs.id ?? ''}`);
+    });
+    return out;
+  };
+
+  it('stay when everything is selected and deleted; what they held goes', () => {
+    const doc = documentFromDefinition(schema, 'template-1', 'Essay', standardDefinition());
+    let state = EditorState.create({
+      doc,
+      plugins: editorPlugins({ carets: () => [], label: (key) => key }),
+    });
+    state = state.apply(state.tr.insertText('Words', state.doc.content.size - 2));
+    state = state.apply(state.tr.setSelection(new AllSelection(state.doc)));
+    expect(deleteAcrossParts(state, (tr) => (state = state.apply(tr)))).toBe(true);
+    expect(parts(state.doc)).toEqual(parts(doc));
+    expect(state.doc.textContent).toBe('');
+  });
+
+  it('are never removed, added or moved by an edit of the author (the server refuses it too)', () => {
+    const doc = documentFromDefinition(schema, 'template-1', 'Essay', standardDefinition());
+    const state = EditorState.create({
+      doc,
+      plugins: editorPlugins({ carets: () => [], label: (key) => key }),
+    });
+    const abstract = doc.child(0).nodeSize + doc.child(1).nodeSize;
+    const removed = state.apply(state.tr.delete(abstract, abstract + doc.child(2).nodeSize));
+    expect(removed.doc.eq(doc)).toBe(true);
+    const all = state.apply(state.tr.setSelection(new AllSelection(doc)).deleteSelection());
+    expect(all.doc.eq(doc)).toBe(true);
   });
 });

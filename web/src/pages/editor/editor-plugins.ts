@@ -3,6 +3,7 @@ import { editorInputRulesPlugin } from '@scriptorium/common/editor/input-rules';
 import { cleanPastedHTML, fitSlice, plainTextSlice } from '@scriptorium/common/editor/paste';
 import { FORMAT_MARKS, schema } from '@scriptorium/common/editor/schema';
 import { findMatches, type SearchQuery } from '@scriptorium/common/editor/search';
+import { keepsTemplateParts } from '@scriptorium/common/editor/templates';
 import { baseKeymap } from 'prosemirror-commands';
 import { dropCursor } from 'prosemirror-dropcursor';
 import { gapCursor } from 'prosemirror-gapcursor';
@@ -304,28 +305,46 @@ function tocPlugin(): Plugin {
 }
 
 /**
- * The editor enforces the template: a table of contents or separator part (an atom at the top
- * level) is never deleted by an author's edit. Steps of others (collab) are the server's to judge.
+ * The editor enforces the template: no author's edit removes, adds or reorders a part (the rule
+ * the collaboration server applies, `keepsTemplateParts`; a refused diff would stop sending).
+ * Steps of others (collab) are the server's to judge.
  */
-function leafPartGuardPlugin(): Plugin {
-  const leafParts = (doc: PMNode) => {
-    const ids: string[] = [];
-    doc.forEach((node) => {
-      if (node.type.name === 'toc_part' || node.type.name === 'separator_part')
-        ids.push(`${node.type.name}:${node.attrs.id}`);
-    });
-    return ids.join('\n');
-  };
+function partGuardPlugin(): Plugin {
   return new Plugin({
     filterTransaction: (tr, state) =>
-      !tr.docChanged || Boolean(tr.getMeta('collab$')) || leafParts(tr.doc) === leafParts(state.doc),
+      !tr.docChanged || Boolean(tr.getMeta('collab$')) || keepsTemplateParts(state.doc, tr.doc),
   });
 }
+
+/**
+ * Backspace or Delete over a selection across parts (Select all, a drag over two parts) deletes
+ * what it covers inside each part and keeps the parts.
+ */
+export const deleteAcrossParts: Command = (state, dispatch) => {
+  const { from, to, empty } = state.selection;
+  if (empty) return false;
+  const ranges: [number, number][] = [];
+  state.doc.forEach((node, offset) => {
+    const start = offset + 1;
+    const end = offset + node.nodeSize - 1;
+    if (end > from && start < to) ranges.push([Math.max(from, start), Math.min(to, end)]);
+  });
+  if (ranges.length < 2) return false;
+  if (dispatch) {
+    const tr = state.tr;
+    for (const [rangeFrom, rangeTo] of ranges.reverse())
+      if (rangeTo > rangeFrom) tr.delete(rangeFrom, rangeTo);
+    if (!keepsTemplateParts(state.doc, tr.doc)) return false;
+    dispatch(tr.scrollIntoView());
+  }
+  return true;
+};
 
 export function editorPlugins(context: PluginContext): Plugin[] {
   return [
     currentSelectionPlugin(),
     editorInputRulesPlugin(),
+    keymap({ Backspace: deleteAcrossParts, Delete: deleteAcrossParts }),
     editorKeymap(),
     keymap(baseKeymap),
     history(),
@@ -338,7 +357,7 @@ export function editorPlugins(context: PluginContext): Plugin[] {
     searchPlugin(),
     partLabelPlugin(context),
     tocPlugin(),
-    leafPartGuardPlugin(),
+    partGuardPlugin(),
     caretPlugin(context),
   ];
 }
