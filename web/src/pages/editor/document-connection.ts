@@ -76,6 +76,8 @@ export class DocumentConnection {
   private caretTimer: ReturnType<typeof setTimeout> | null = null;
   private lastCaret = '';
   private renderPending = false;
+  /** The connection was lost: relayed steps wait for the catch-up after the next doc_data. */
+  private awaitingDocData = false;
 
   private preparing: Promise<void> | null = null;
   private active = false;
@@ -172,6 +174,7 @@ export class DocumentConnection {
       createSocket: this.options.createSocket,
       sessionId: this.queue?.clientId,
       onStatus: (status) => {
+        if (status.state === 'disconnected') this.awaitingDocData = true;
         this.status = status;
         this.changed();
       },
@@ -283,6 +286,7 @@ export class DocumentConnection {
     if (this.review.receive(message)) return;
     switch (message.type) {
       case 'doc_data': {
+        this.awaitingDocData = false;
         this.right = message.access_right;
         this.isOwner = message.is_owner;
         this.participants = message.participants;
@@ -293,7 +297,10 @@ export class DocumentConnection {
       }
       case 'diff':
         if (message.cids.includes(RESTORE_CLIENT_ID)) this.restored = true;
-        this.session.receiveDiff(message);
+        // Back from a lost connection, a resumed session first replays what was relayed meanwhile;
+        // doc_data follows, and its catch-up brings the same steps at once, so that a large
+        // divergence is seen whole (CollabSession.receiveDiff) rather than relay by relay.
+        if (!this.awaitingDocData) this.session.receiveDiff(message);
         break;
       case 'confirm_diff':
         this.session.confirm(message);
