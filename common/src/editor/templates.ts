@@ -15,13 +15,15 @@ import {
  * touching the schema, because every part is one of six generic kinds.
  */
 
-export type PartKind =
-  | 'heading_part'
-  | 'richtext_part'
-  | 'contributors_part'
-  | 'tags_part'
-  | 'toc_part'
-  | 'separator_part';
+export const PART_KINDS = [
+  'heading_part',
+  'richtext_part',
+  'contributors_part',
+  'tags_part',
+  'toc_part',
+  'separator_part',
+] as const;
+export type PartKind = (typeof PART_KINDS)[number];
 
 export interface TemplatePart {
   /** Stable id inside the template (`subtitle`, `abstract`, ...). */
@@ -197,20 +199,13 @@ export function checkDocument(doc: PMNode): TemplateProblem[] {
   return problems;
 }
 
-const PART_KINDS: ReadonlySet<string> = new Set<PartKind>([
-  'heading_part',
-  'richtext_part',
-  'contributors_part',
-  'tags_part',
-  'toc_part',
-  'separator_part',
-]);
+const PART_KIND_SET: ReadonlySet<string> = new Set(PART_KINDS);
 
 /** A document's template parts in order, as "kind:id" (the title and the bibliography are none). */
 function templateParts(doc: PMNode): string {
   const parts: string[] = [];
   doc.forEach((node) => {
-    if (PART_KINDS.has(node.type.name)) parts.push(`${node.type.name}:${String(node.attrs.id)}`);
+    if (PART_KIND_SET.has(node.type.name)) parts.push(`${node.type.name}:${String(node.attrs.id)}`);
   });
   return parts.join('\n');
 }

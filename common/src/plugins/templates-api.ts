@@ -3,7 +3,7 @@ import { PATH_INPUT_MAX } from '../api/documents';
 import { formId, jsonId, text } from '../api/fields';
 import { jsonField } from '../api/form';
 import { BODY_ELEMENTS, FORMAT_MARKS } from '../editor/schema';
-import { type DocumentTemplate, standardArticle } from '../editor/templates';
+import { type DocumentTemplate, PART_KINDS, standardArticle } from '../editor/templates';
 
 /**
  * The Templates plugin's contract. A stored template is a `TemplateDefinition`: the parts of the
@@ -13,14 +13,7 @@ import { type DocumentTemplate, standardArticle } from '../editor/templates';
  */
 
 export const TEMPLATE_TITLE_MAX = 255;
-export const PART_KINDS = [
-  'heading_part',
-  'richtext_part',
-  'contributors_part',
-  'tags_part',
-  'toc_part',
-  'separator_part',
-] as const;
+export { PART_KINDS };
 /** Export templates: reference documents of the DOCX and ODT exporters (stored and listed here). */
 export const EXPORT_FILE_KINDS = ['docx', 'odt'] as const;
 export type ExportFileKind = (typeof EXPORT_FILE_KINDS)[number];
