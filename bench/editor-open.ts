@@ -176,8 +176,7 @@ async function main(): Promise<void> {
         `p95 ${short(95).toFixed(1)} ms; long / short p95 = ${(pct(95) / short(95)).toFixed(2)}x`,
     );
 
-    // The floor of this measurement: a plain textarea on an empty page in the same browser (a
-    // key waits for the next frame, up to 16.7 ms at 60 Hz, before anything can be painted).
+    // The floor of this measurement: a plain textarea on an empty page in the same browser.
     const plain = await context.newPage();
     await plain.setContent('<textarea aria-label="plain"></textarea>');
     await plain.locator('textarea').focus();

@@ -1,10 +1,20 @@
 import { type Browser, chromium, type Page } from '@playwright/test';
 
-/** Debian's Chromium (CHROMIUM_PATH elsewhere), as the browser specs launch it. */
+/**
+ * Debian's Chromium (CHROMIUM_PATH elsewhere), as the browser specs launch it, with frames not
+ * held to a 60 Hz display: a keystroke's paint is then measured, not the wait (up to 16.7 ms) for
+ * the display's next refresh, which a plain textarea pays too (BENCH_VSYNC=1 measures with it).
+ */
 export function launchBenchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      ...(process.env.BENCH_VSYNC ? [] : ['--disable-frame-rate-limit', '--disable-gpu-vsync']),
+    ],
   });
 }
 
