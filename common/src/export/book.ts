@@ -10,6 +10,7 @@ import {
   type EngineCaches,
   type ExportImage,
   type ExportInput,
+  type ExportReference,
   numberedNodes,
   type PreparedChapter,
   type PreparedDocument,
@@ -62,6 +63,8 @@ export interface BookExportInput {
   bibliography?: 'book' | 'chapter';
   /** Only the chapters the exporting user may read, in the book's order. */
   chapters: BookChapterInput[];
+  /** The export files of the template every chapter is made from, when it has any (DOCX styles). */
+  reference?: ExportReference;
 }
 
 const ANCHORED = new Set(['heading', 'figure', 'table', 'cross_reference']);
@@ -194,6 +197,7 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
     entries,
     threads: new Map(),
     images,
+    ...(input.reference ? { reference: input.reference } : {}),
     book: {
       publisher: input.publisher,
       isbn: input.isbn,
