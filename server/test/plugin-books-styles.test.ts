@@ -1,8 +1,12 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { booksApi } from '@scriptorium/common/api/endpoints/plugins';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { strFromU8, unzipSync } from 'fflate';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocument } from '../src/modules/documents/commands/create-document';
+import { compileLatex, run, unzipTo, withTools } from './export-tools';
 import { ENGINES, useServer } from './harness';
 
 /**
@@ -19,8 +23,16 @@ const CHAPTER_NOTES = 1;
 
 describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
   const server = useServer(engine, { env: { PLUGINS: 'books' } });
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'book-styles-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
 
-  async function book(citationStyle: string, bibliography: 'book' | 'chapter') {
+  /** A book of three chapters, one in each of STYLES. */
+  async function makeBook(citationStyle: string, bibliography: 'book' | 'chapter') {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
     const ids: number[] = [];
@@ -46,6 +58,12 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
       settings: { citation_style: citationStyle, paper_size: 'A4', bibliography },
     });
     expect(saved.status, saved.text).toBe(200);
+    return { browser, id };
+  }
+
+  /** Each chapter's HTML in the book's HTML export. */
+  async function book(citationStyle: string, bibliography: 'book' | 'chapter') {
+    const { browser, id } = await makeBook(citationStyle, bibliography);
     const response = await browser.call(booksApi.export, { id: String(id), format: 'html' });
     expect(response.status, response.text).toBe(200);
     const files = unzipSync(response.bytes);
@@ -85,5 +103,51 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
     // Numbered through the book; the chapters cite the same three entries (the second in the
     // text: numeric styles print no author there, nor citeproc's "[NO_PRINTED_FORM]").
     for (const chapter of chapters) expect(cites(chapter)).toEqual(IEEE_CITES);
+    // The bibliography at the end (after the last chapter) is in the book's style too.
+    expect(chapters[2]).toContain('<div class="csl-left-margin">[1]');
   });
+
+  it('with "as in each chapter", the bibliography at the end is in the first chapter’s style', async () => {
+    const chapters = await book('', 'book');
+    const bibliography = chapters[2].slice(chapters[2].indexOf('class="csl-bib-body"'));
+    // APA (author-date): no numbered labels, the year after the authors.
+    expect(bibliography).toContain('Lovelace, A. (1990)');
+    expect(bibliography).not.toContain('csl-left-margin');
+  });
+
+  withTools(
+    ['lualatex', 'pdftotext'],
+    'LaTeX: a chapter whose style biblatex cannot give keeps its own (bibliography per book and per chapter)',
+    async () => {
+      for (const bibliography of ['book', 'chapter'] as const) {
+        const { browser, id } = await makeBook('', bibliography);
+        const response = await browser.call(booksApi.export, { id: String(id), format: 'latex' });
+        expect(response.status, response.text).toBe(200);
+        const folder = path.join(dir, `${engine}-${bibliography}`);
+        await unzipTo(response.bytes, folder);
+        const tex = await readFile(path.join(folder, 'document.tex'), 'utf8');
+        // The book's biblatex style is the first chapter's (APA: authoryear); its citations stay
+        // biblatex's, the IEEE chapter's read as citeproc wrote them, the note style's as footnotes.
+        expect(tex).toContain('style=authoryear');
+        const [apa, ieee, chicago] = tex.split('\\chapter{').slice(1);
+        expect(apa).toContain('\\autocite');
+        for (const cite of IEEE_CITES) expect(ieee).toContain(cite);
+        expect(ieee).not.toContain('\\autocite');
+        expect(chicago).not.toContain('\\autocite');
+        expect(chicago).toMatch(/\\footnote\{[^}]*Lovelace/);
+        await compileLatex(folder);
+        const log = await compileLatex(folder);
+        expect(log).not.toMatch(/^! /m);
+        expect(log).not.toContain('Citation ');
+        const text = (await run('pdftotext', [path.join(folder, 'document.pdf'), '-'])).stdout;
+        expect(text).toContain('[1, p. 5]');
+        if (bibliography === 'chapter') {
+          // Each chapter ends with its own list, the IEEE one numbered as its citations.
+          expect(text.match(/^References$/gm)).toHaveLength(3);
+          expect(ieee).toMatch(/\\item \[1\] /);
+        } else expect(text).toMatch(/^Bibliography$/m);
+      }
+    },
+    400_000,
+  );
 });

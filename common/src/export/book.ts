@@ -140,6 +140,7 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
       titleNode,
       title: titleNode.textContent,
       bibliography: [],
+      citationStyle: chapter.csl?.name ?? input.citationStyle,
     });
   });
   const language = input.language || String(docs[0]?.attrs.language || 'en-US');
@@ -155,7 +156,7 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
   //
   // When the chapters keep their own styles and these differ, each chapter is a batch of its own
   // style (its citations numbered within it); a bibliography at the end of the book is then in
-  // the book's style (the first chapter's).
+  // `input.csl`: the server gives the first chapter's, as "as in each chapter" names no style.
   const chapterCsl = (index: number) => input.chapters[index].csl ?? input.csl;
   const ownStyles = input.chapters.some((chapter) => chapter.csl && chapter.csl.name !== input.csl?.name);
   let rendered: ReturnType<typeof renderCitations>;
