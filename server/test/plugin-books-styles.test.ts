@@ -18,6 +18,25 @@ const CHAPTER = { sections: 1, equations: 0, citations: 3, figures: 0, paragraph
 const STYLES = ['apa', 'ieee', 'chicago-note-bibliography'];
 /** A fixture chapter's citations in IEEE: an autocite with a locator, a text citation, an autocite. */
 const IEEE_CITES = ['[1, p. 5]', '[2]', '[3]'];
+type JsonNode = { type: string; content?: JsonNode[] };
+
+/** The first node of `type` in a document's JSON. */
+function first(node: JsonNode, type: string): JsonNode | undefined {
+  if (node.type === type) return node;
+  for (const child of node.content ?? []) {
+    const found = first(child, type);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The document's first citation repeated at the end of its first footnote. */
+function citeInFootnote(doc: unknown) {
+  const citation = first(doc as JsonNode, 'citation');
+  const paragraph = first(first(doc as JsonNode, 'footnote') as JsonNode, 'paragraph');
+  paragraph?.content?.push(structuredClone(citation as JsonNode));
+}
+
 /** The footnotes each fixture chapter has of its own. */
 const CHAPTER_NOTES = 1;
 
@@ -32,7 +51,7 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
   });
 
   /** A book of three chapters, one in each of STYLES. */
-  async function makeBook(citationStyle: string, bibliography: 'book' | 'chapter') {
+  async function makeBook(citationStyle: string, bibliography: 'book' | 'chapter', citeInNote = false) {
     const user = await server().buildUser();
     const browser = await server().loginAs(user);
     const ids: number[] = [];
@@ -41,6 +60,7 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
       const { id } = await createDocument(server().ctx.db, user.id, { title, path: '' });
       const doc = fixturePaper(CHAPTER, title).doc.toJSON() as { attrs: Record<string, unknown> };
       doc.attrs.citationstyle = style;
+      if (citeInNote) citeInFootnote(doc);
       await server()
         .ctx.db.updateTable('documents')
         .set({ content: JSON.stringify(doc), content_version: 0, version: 0, title })
@@ -120,7 +140,7 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
     'LaTeX: a chapter whose style biblatex cannot give keeps its own (bibliography per book and per chapter)',
     async () => {
       for (const bibliography of ['book', 'chapter'] as const) {
-        const { browser, id } = await makeBook('', bibliography);
+        const { browser, id } = await makeBook('', bibliography, true);
         const response = await browser.call(booksApi.export, { id: String(id), format: 'latex' });
         expect(response.status, response.text).toBe(200);
         const folder = path.join(dir, `${engine}-${bibliography}`);
@@ -135,6 +155,8 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
         expect(ieee).not.toContain('\\autocite');
         expect(chicago).not.toContain('\\autocite');
         expect(chicago).toMatch(/\\footnote\{[^}]*Lovelace/);
+        // A citation inside a footnote is no footnote of its own there.
+        expect(chicago).toMatch(/\\footnote\{A footnote with remarks on section 1\.[^{}]*Lovelace[^{}]*\}/);
         await compileLatex(folder);
         const log = await compileLatex(folder);
         expect(log).not.toMatch(/^! /m);

@@ -89,6 +89,8 @@ class LatexWriter extends NodeWriter {
    * its citations are written as citeproc rendered them in the chapter's own style.
    */
   renderedCitations = false;
+  /** Inside a footnote a note style's citation is its text, not a footnote of the footnote. */
+  private inFootnote = false;
   readonly images: ReturnType<typeof imageFiles>;
 
   constructor(readonly prepared: PreparedDocument) {
@@ -125,7 +127,7 @@ class LatexWriter extends NodeWriter {
     const rendered = this.renderedCitations ? this.prepared.citations.get(node) : '';
     if (rendered) {
       const text = citeprocToLatex(rendered);
-      return this.prepared.noteCitations?.has(node) ? `\\footnote{${text}}` : text;
+      return this.prepared.noteCitations?.has(node) && !this.inFootnote ? `\\footnote{${text}}` : text;
     }
     const command = node.attrs.format === 'textcite' ? 'textcite' : 'autocite';
     const one = (ref: { id: string; prefix: string; locator: string }) => {
@@ -147,9 +149,11 @@ class LatexWriter extends NodeWriter {
         break;
       case 'footnote': {
         const paragraphs: string[] = [];
+        this.inFootnote = true;
         node.forEach((paragraph) => {
           paragraphs.push(this.inlineContent(paragraph));
         });
+        this.inFootnote = false;
         content = `\\footnote{${paragraphs.join('\\par ')}}`;
         break;
       }
