@@ -30,6 +30,11 @@ export interface HtmlOptions {
   trackChanges: 'markup' | 'accepted';
   /** EPUB: footnote links carry epub:type. */
   epub: boolean;
+  /**
+   * PDF of a book: the page each chapter and part starts on, by its anchor (chapter-2, part-1),
+   * shown after its line in the contents; measured by a first print (server export/pdf.ts).
+   */
+  contentsPages?: ReadonlyMap<string, number>;
 }
 
 const MARK_TAGS: Record<string, [string, string]> = {
@@ -282,11 +287,13 @@ export class HtmlWriter extends NodeWriter {
   private book(book: BookStructure): string {
     const p = this.prepared;
     let out = bookTitlePage(p, book, this.options.imageUrl(COVER_SRC));
+    const pages = this.options.contentsPages;
     out += `<nav class="toc" id="toc"><h2>${escapeXml(documentLabel('contents', p.language))}</h2>${bookContents(
       book,
       p.language,
       (chapter) => `#${chapter.anchor}`,
       (index) => `#part-${index}`,
+      pages && ((href) => pages.get(href.slice(1))),
     )}</nav>`;
     for (const [index, group] of groupParts(book.chapters).entries()) {
       if (group.part)
@@ -309,20 +316,30 @@ function authorList(authors: readonly Contributor[]): string {
     .join('')}</ul>`;
 }
 
-/** The table of contents: parts (numbered from 1 in `partHref`) holding their chapters. */
+/**
+ * The table of contents: parts (numbered from 1 in `partHref`) holding their chapters; with
+ * `pageOf` (PDF), each line ends with the page its chapter or part starts on.
+ */
 export function bookContents(
   book: BookStructure,
   language: string,
   chapterHref: (chapter: PreparedChapter) => string,
   partHref: (index: number) => string,
+  pageOf?: (href: string) => number | undefined,
 ): string {
   const chapterLabel = documentLabel('chapter', language);
+  const link = (href: string, text: string) => {
+    const page = pageOf?.(href);
+    // The number floats right of the line it starts (before the link, so on its first line).
+    const number = page === undefined ? '' : `<span class="toc-page">${page}</span>`;
+    return `${number}<a href="${escapeXml(href)}">${escapeXml(text)}</a>`;
+  };
   const item = (chapter: PreparedChapter) =>
-    `<li><a href="${escapeXml(chapterHref(chapter))}">${escapeXml(`${chapterLabel} ${chapter.number}: ${chapter.title || chapter.anchor}`)}</a></li>`;
+    `<li>${link(chapterHref(chapter), `${chapterLabel} ${chapter.number}: ${chapter.title || chapter.anchor}`)}</li>`;
   return `<ol class="toc-list">${groupParts(book.chapters)
     .map((group, index) =>
       group.part
-        ? `<li class="toc-part"><a href="${escapeXml(partHref(index + 1))}">${escapeXml(group.part)}</a><ol>${group.chapters.map(item).join('')}</ol></li>`
+        ? `<li class="toc-part">${link(partHref(index + 1), group.part)}<ol>${group.chapters.map(item).join('')}</ol></li>`
         : group.chapters.map(item).join(''),
     )
     .join('')}</ol>`;
@@ -381,6 +398,7 @@ const BOOK_CSS = `.title-page, .copyright-page, .toc { text-align: center; }
 .toc { text-align: left; }
 .toc-list { list-style: none; padding-left: 0; }
 .toc-list ol { list-style: none; }
+.toc-page { float: right; margin-left: 1em; }
 .chapter-number { font-variant: small-caps; margin-bottom: 0; }
 .part-title { text-align: center; font-size: 2em; }
 @media print { .copyright-page, .toc, .book-part, .chapter, .bibliography { break-before: page; } }
