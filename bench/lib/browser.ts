@@ -91,3 +91,35 @@ export async function profiled<T>(page: Page, work: () => Promise<T>): Promise<T
     console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
   return result;
 }
+
+/**
+ * BENCH_TRACE=1: the browser's own work during `work` (style, layout, paint, event dispatch),
+ * summed per kind of trace event on the busiest thread (the page's main thread); what a
+ * JavaScript profile shows as "(program)". Events nest: RunTask holds the others.
+ */
+export async function traced<T>(page: Page, work: () => Promise<T>): Promise<T> {
+  const browser = page.context().browser();
+  if (!process.env.BENCH_TRACE || !browser) return work();
+  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  const result = await work();
+  const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as {
+    traceEvents: { name: string; ph: string; dur?: number; tid: number }[];
+  };
+  const complete = traceEvents.filter((event) => event.ph === 'X' && event.dur !== undefined);
+  const sum = (events: typeof complete, key: (event: (typeof complete)[number]) => string | number) => {
+    const totals = new Map<string | number, number>();
+    for (const event of events)
+      totals.set(key(event), (totals.get(key(event)) ?? 0) + (event.dur ?? 0) / 1000);
+    return [...totals].sort((a, b) => b[1] - a[1]);
+  };
+  const main = sum(
+    complete.filter((event) => event.name === 'RunTask'),
+    (event) => event.tid,
+  )[0]?.[0];
+  for (const [name, ms] of sum(
+    complete.filter((event) => event.tid === main),
+    (event) => event.name,
+  ).slice(0, 12))
+    console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+  return result;
+}
