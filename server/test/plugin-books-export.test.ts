@@ -179,6 +179,7 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
         ['chapter-1.xhtml', `Chapter 1: ${TITLES[0]}`],
         ['chapter-2.xhtml', `Chapter 2: ${TITLES[1]}`],
         ['chapter-3.xhtml', `Chapter 3: ${TITLES[2]}`],
+        ['bibliography.xhtml', 'References'],
       ]);
       const opf = strFromU8(files['EPUB/content.opf']);
       expect(opf).toContain('<dc:identifier id="uid">urn:isbn:9783161484100</dc:identifier>');
@@ -213,7 +214,9 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
       `Chapter 1: ${TITLES[0]}`,
       `Chapter 2: ${TITLES[1]}`,
       `Chapter 3: ${TITLES[2]}`,
+      'References',
     ]);
+    expect(html).toContain('<section class="bibliography" id="bibliography">');
     expect(html.match(/caption-label">Figure \d+/g)).toEqual(
       [1, 2, 3, 4, 5, 6].map((n) => `caption-label">Figure ${n}`),
     );
@@ -361,6 +364,7 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
       const starts = TITLES.map((title) => actual(title));
       expect(TITLES.map((title, index) => listed(`Chapter ${index + 1}: ${title}`))).toEqual(starts);
       expect(listed('Beginnings')).toBe(actual('Beginnings'));
+      expect(listed('References')).toBe(actual('References'));
       // Each chapter fills pages of its own: the numbers are not simply one apart.
       expect(starts[1] - starts[0]).toBeGreaterThan(2);
       expect(starts[2] - starts[1]).toBeGreaterThan(1);

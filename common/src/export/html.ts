@@ -245,10 +245,10 @@ export class HtmlWriter extends NodeWriter {
   }
 
   /** The bibliography of the document or book (or of a chapter), under a heading of `level`. */
-  bibliography(level: number, entries = this.prepared.bibliography): string {
+  bibliography(level: number, entries = this.prepared.bibliography, id?: string): string {
     const p = this.prepared;
     if (!entries.length) return '';
-    return `<section class="bibliography"><h${level}>${escapeXml(documentLabel('bibliography', p.language))}</h${level}><div class="csl-bib-body">${entries.map(citeprocToXhtml).join('')}</div></section>`;
+    return `<section class="bibliography"${id ? ` id="${id}"` : ''}><h${level}>${escapeXml(documentLabel('bibliography', p.language))}</h${level}><div class="csl-bib-body">${entries.map(citeprocToXhtml).join('')}</div></section>`;
   }
 
   /** The whole article: front matter, body, bibliography and notes. */
@@ -293,6 +293,7 @@ export class HtmlWriter extends NodeWriter {
       p.language,
       (chapter) => `#${chapter.anchor}`,
       (index) => `#part-${index}`,
+      p.bibliography.length ? `#${BOOK_BIBLIOGRAPHY}` : null,
       pages && ((href) => pages.get(href.slice(1))),
     )}</nav>`;
     for (const [index, group] of groupParts(book.chapters).entries()) {
@@ -300,10 +301,13 @@ export class HtmlWriter extends NodeWriter {
         out += `<section class="book-part" id="part-${index + 1}"><h2 class="part-title">${escapeXml(group.part)}</h2></section>`;
       for (const chapter of group.chapters) out += this.chapter(chapter, 2);
     }
-    out += this.bibliography(2);
+    out += this.bibliography(2, p.bibliography, BOOK_BIBLIOGRAPHY);
     return out;
   }
 }
+
+/** The anchor of a book's end bibliography (listed last in its contents). */
+const BOOK_BIBLIOGRAPHY = 'bibliography';
 
 type FrontMatter = Pick<PreparedChapter, 'subtitle' | 'authors' | 'abstract' | 'keywords'>;
 
@@ -317,14 +321,16 @@ function authorList(authors: readonly Contributor[]): string {
 }
 
 /**
- * The table of contents: parts (numbered from 1 in `partHref`) holding their chapters; with
- * `pageOf` (PDF), each line ends with the page its chapter or part starts on.
+ * The table of contents: parts (numbered from 1 in `partHref`) holding their chapters, then the
+ * end bibliography (`bibliographyHref`, when the book has one); with `pageOf` (PDF), each line
+ * ends with the page its chapter or part starts on.
  */
 export function bookContents(
   book: BookStructure,
   language: string,
   chapterHref: (chapter: PreparedChapter) => string,
   partHref: (index: number) => string,
+  bibliographyHref: string | null,
   pageOf?: (href: string) => number | undefined,
 ): string {
   const chapterLabel = documentLabel('chapter', language);
@@ -342,7 +348,9 @@ export function bookContents(
         ? `<li class="toc-part">${link(partHref(index + 1), group.part)}<ol>${group.chapters.map(item).join('')}</ol></li>`
         : group.chapters.map(item).join(''),
     )
-    .join('')}</ol>`;
+    .join(
+      '',
+    )}${bibliographyHref ? `<li>${link(bibliographyHref, documentLabel('bibliography', language))}</li>` : ''}</ol>`;
 }
 
 /** The title page (cover, title, authors, publisher) and the copyright lines of a book. */
