@@ -66,6 +66,8 @@ import {
  * editor applies to undo and redo in suggestion mode), so both sides agree on what a suggestion is.
  */
 
+export { recordedStructure } from './track-blocks';
+
 export interface Reviewer {
   id: number;
   username: string;
@@ -507,6 +509,8 @@ export interface TrackedChange {
   block?: boolean;
   /** The type of that block. */
   node?: string;
+  /** That block is inserted or deleted whole (a table, a row, a list), not split off or joined. */
+  whole?: boolean;
 }
 
 function changeOf(mark: Mark, from: number, to: number): TrackedChange {
@@ -533,7 +537,12 @@ export function trackedChanges(doc: PMNode, from = 0, to = doc.content.size): Tr
     if (!node.isInline) {
       for (const mark of node.marks)
         if (TRACKED.has(mark.type.name))
-          changes.push({ ...changeOf(mark, pos, end), block: true, node: node.type.name });
+          changes.push({
+            ...changeOf(mark, pos, end),
+            block: true,
+            node: node.type.name,
+            whole: !recordsBoundary(node),
+          });
       return true;
     }
     for (const mark of node.marks) {

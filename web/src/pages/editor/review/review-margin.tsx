@@ -3,6 +3,7 @@ import {
   addCommentAnchor,
   currentChanges,
   decideChanges,
+  recordedStructure,
   type TrackedChange,
 } from '@scriptorium/common/editor/track-changes';
 import type { CommentThread, ReviewError } from '@scriptorium/common/ws/review-messages';
@@ -303,10 +304,33 @@ function cardPos(card: Card): number {
   return card.kind === 'thread' ? card.from : card.kind === 'pending' ? card.pending.from : card.change.from;
 }
 
-/** The text key of a change: on a block, an insertion is a new paragraph and a deletion a join. */
+/** What a whole block is called in a card's text (insertTable, deleteRow, ...). */
+const BLOCK_NAMES: Record<string, string> = {
+  table: 'Table',
+  table_row: 'Row',
+  table_cell: 'Cell',
+  table_header: 'Cell',
+  bullet_list: 'List',
+  ordered_list: 'List',
+};
+
+/**
+ * The text key of a change: on a paragraph or list item, an insertion is a new paragraph and a
+ * deletion a join; on any other block they are the block inserted or deleted; a block change is a
+ * style, a list made or an item lifted out.
+ */
 function changeKey(change: TrackedChange): string {
   if (!change.block) return change.type;
-  return change.type === 'insertion' ? 'split' : change.type === 'deletion' ? 'join' : change.type;
+  const node = change.node ?? '';
+  if (change.type === 'block_change') {
+    const structure = recordedStructure(change.mark);
+    if (structure === 'lift') return 'lift';
+    if (structure === 'wrap') return BLOCK_NAMES[node] === 'List' ? 'wrapList' : 'wrapBlock';
+    return change.type;
+  }
+  const name = change.whole ? (BLOCK_NAMES[node] ?? 'Block') : null;
+  if (change.type === 'insertion') return name ? `insert${name}` : 'split';
+  return name ? `delete${name}` : 'join';
 }
 
 function ChangeCard(props: {
