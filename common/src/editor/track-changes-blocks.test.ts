@@ -341,3 +341,21 @@ describe('the server rule for block suggestions', () => {
     expect(current.doc.toJSON()).toEqual(state.doc.toJSON());
   });
 });
+
+describe('attributes of an own new block', () => {
+  it('lets the suggester set the id the editor gives a new table, not one of a table already there', () => {
+    const { state } = stateOf([p('one'), p()], (body) => body + 6);
+    const inserted = suggested(state, ada, insertTable(2, 2));
+    let table = -1;
+    inserted.doc.descendants((node, pos) => {
+      if (node.type.name === 'table') table = pos;
+      return table < 0;
+    });
+    const id = new Transform(inserted.doc).setNodeAttribute(table, 'id', 'T1');
+    expect(reviewStepAllowed(id.steps[0], inserted.doc, ada.id, SUGGEST)).toBe(true);
+    expect(reviewStepAllowed(id.steps[0], inserted.doc, bob.id, SUGGEST)).toBe(false);
+    const accepted = decided(inserted, true);
+    const again = new Transform(accepted.doc).setNodeAttribute(table, 'id', 'T2');
+    expect(reviewStepAllowed(again.steps[0], accepted.doc, ada.id, SUGGEST)).toBe(false);
+  });
+});

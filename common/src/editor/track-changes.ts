@@ -10,6 +10,7 @@ import { type EditorState, TextSelection, type Transaction } from 'prosemirror-s
 import {
   AddMarkStep,
   AddNodeMarkStep,
+  AttrStep,
   Mapping,
   RemoveMarkStep,
   RemoveNodeMarkStep,
@@ -171,6 +172,19 @@ function removesOwnSuggestion(doc: PMNode, from: number, to: number, user: numbe
 }
 
 /**
+ * The block at `pos` is the user's own suggestion (inserted, or its type changed): its attributes
+ * are theirs to set (the id the editor gives a new table or heading, a caption).
+ */
+function ownNewBlock(doc: PMNode, pos: number, user: number): boolean {
+  const node = doc.nodeAt(pos);
+  return Boolean(
+    node &&
+      !node.isInline &&
+      node.marks.some((m) => byUser('insertion', user)(m) || byUser('block_change', user)(m)),
+  );
+}
+
+/**
  * Whether `step` (applying to `doc`) is what a user with these permissions may send: comment
  * anchors; their own insertions (inline content carrying their insertion mark, also taken out
  * again), their own deletion and format-change marks, and formatting inside their own format
@@ -188,6 +202,7 @@ export function reviewStepAllowed(step: Step, doc: PMNode, user: number, may: Re
   if (!may.suggestions) return false;
   if (step instanceof AddNodeMarkStep || step instanceof RemoveNodeMarkStep)
     return nodeMarkAllowed(step, doc, user);
+  if (step instanceof AttrStep) return ownNewBlock(doc, step.pos, user);
   if (step instanceof ReplaceAroundStep)
     return blockChangeAllowed(step, doc, user) || structureAllowed(step, doc, user);
   if (!(step instanceof ReplaceStep)) return false;
@@ -367,6 +382,7 @@ function trackStep(tr: Transform, step: Step, user: Reviewer, now: number): bool
   }
   if (step instanceof AddNodeMarkStep || step instanceof RemoveNodeMarkStep)
     return TRACKED.has(step.mark.type.name) && !tr.maybeStep(step).failed;
+  if (step instanceof AttrStep) return ownNewBlock(tr.doc, step.pos, user.id) && !tr.maybeStep(step).failed;
   const schema = tr.doc.type.schema;
   if (step instanceof ReplaceAroundStep)
     return (

@@ -1,0 +1,82 @@
+import type { Page } from '@playwright/test';
+import { expect, sharedDocument, test } from '../fixtures';
+
+// Accounts are made by the CLI on the server's SQLite file: one test after the other.
+test.describe.configure({ mode: 'serial' });
+
+const body = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"]');
+const saved = (page: Page) =>
+  expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
+const card = (page: Page, text: string) => page.locator('.review-card', { hasText: text });
+
+const tool = (page: Page, name: string) =>
+  page.getByRole('toolbar', { name: 'Editing tools' }).getByRole('button', { name, exact: true });
+
+/** The body as its blocks: a list's items and a table's cells in brackets. */
+function blocksOf(page: Page) {
+  return body(page).evaluate((part) => {
+    const out: string[] = [];
+    for (const element of part.querySelectorAll('p, ul, ol, table')) {
+      if (element.closest('li, td, th') && element.tagName === 'P') continue;
+      if (element.tagName === 'P') out.push(`p:${element.textContent}`);
+      else if (element.tagName === 'TABLE') out.push(`table:${element.querySelectorAll('td, th').length}`);
+      else
+        out.push(
+          `${element.tagName.toLowerCase()}(${[...element.children].map((li) => li.textContent).join('|')})`,
+        );
+    }
+    return out;
+  });
+}
+
+test('a write-tracked co-author makes a list and inserts a table as suggestions; the owner accepts one and rejects the other', async ({
+  browser,
+}) => {
+  const { annPage, bobPage, id } = await sharedDocument(
+    browser,
+    'write-tracked',
+    { firstName: 'Ann', lastName: 'Owner' },
+    { firstName: 'Bob', lastName: 'Helper' },
+  );
+  for (const page of [annPage, bobPage]) await page.goto(`/document/${id}`);
+
+  await body(annPage).locator('p').first().click();
+  await annPage.keyboard.type('Alpha');
+  await annPage.keyboard.press('Enter');
+  await annPage.keyboard.type('Beta');
+  await saved(annPage);
+
+  // The co-author's list and table are suggestions: made, marked and listed for both.
+  await expect(bobPage.getByText('Your changes are recorded as suggestions.')).toBeVisible();
+  await expect.poll(() => blocksOf(bobPage)).toEqual(['p:Alpha', 'p:Beta']);
+  await body(bobPage).locator('p', { hasText: 'Alpha' }).click();
+  await tool(bobPage, 'Bulleted list').click();
+  await body(bobPage).locator('p', { hasText: 'Beta' }).click();
+  await bobPage.keyboard.press('End');
+  await tool(bobPage, 'Table').click();
+  await saved(bobPage);
+  await expect(
+    bobPage.getByText('This change cannot be recorded as a suggestion', { exact: false }),
+  ).toHaveCount(0);
+  for (const page of [bobPage, annPage]) {
+    await expect.poll(() => blocksOf(page)).toEqual(['ul(Alpha)', 'p:Beta', 'table:9']);
+    await expect(card(page, 'Bob Helper made a list')).toBeVisible();
+    await expect(card(page, 'Bob Helper inserted a table')).toBeVisible();
+    await expect(
+      body(page).locator('table.review-block-insertion, .review-block-insertion table'),
+    ).toHaveCount(1);
+  }
+  // The suggester may only withdraw.
+  await expect(card(bobPage, 'made a list').getByRole('button', { name: 'Accept' })).toHaveCount(0);
+  await expect(card(bobPage, 'made a list').getByRole('button', { name: 'Withdraw' })).toBeVisible();
+
+  // The owner keeps the list and turns down the table.
+  await card(annPage, 'Bob Helper made a list').getByRole('button', { name: 'Accept' }).click();
+  await card(annPage, 'Bob Helper inserted a table').getByRole('button', { name: 'Reject' }).click();
+  await saved(annPage);
+  for (const page of [annPage, bobPage]) {
+    await expect.poll(() => blocksOf(page)).toEqual(['ul(Alpha)', 'p:Beta']);
+    await expect(page.locator('.review-card-change')).toHaveCount(0);
+    await expect(body(page).locator('.block-mark, [class*="review-block-"]')).toHaveCount(0);
+  }
+});
