@@ -498,7 +498,10 @@ function liftedItemOf(step: ReplaceAroundStep, doc: PMNode): number | null {
 /** A list item taken out of a list of the top level: recorded on the item, not made. */
 export function trackLift(tr: Transform, step: ReplaceAroundStep, record: Mark): boolean {
   const item = liftedItemOf(step, tr.doc);
-  if (item === null || tr.doc.resolve(item).node(-1).type.name === 'list_item') return false;
+  if (item === null) return false;
+  // Out of the author's own suggested list: made for real (their list taken back).
+  if (unwrapAllowed(step, tr.doc, record.attrs.user as number)) return !tr.maybeStep(step).failed;
+  if (tr.doc.resolve(item).node(-1).type.name === 'list_item') return false;
   const node = tr.doc.nodeAt(item);
   // Lifted once already: nothing more to record. Another change recorded on it: not this one too.
   const recorded = node && record.type.isInSet(node.marks);

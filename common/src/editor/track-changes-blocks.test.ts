@@ -118,6 +118,16 @@ describe('lists as suggestions', () => {
     );
   });
 
+  it('takes the suggester’s own list back for real when they toggle it off', () => {
+    const { state } = stateOf([p('one'), p('two')], (body) => body + 2);
+    const listed = suggested(state, ada, toggleBulletList);
+    const back = suggested(listed, ada, toggleBulletList);
+    expect(back.doc.toJSON()).toEqual(state.doc.toJSON());
+    // Someone else's list is only marked as lifted.
+    const bobs = suggested(listed, bob, toggleBulletList);
+    expect(kinds(bobs)).toEqual(['block_change:bullet_list', 'block_change:list_item']);
+  });
+
   it('makes several paragraphs one list, an item each', () => {
     const { state, body } = stateOf([p('one'), p('two'), p('three')]);
     const both = state.apply(state.tr.setSelection(TextSelection.create(state.doc, body + 2, body + 7)));
