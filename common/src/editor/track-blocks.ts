@@ -63,7 +63,14 @@ export function boundariesIn(doc: PMNode, from: number, to: number): number[] {
   const found: number[] = [];
   doc.nodesBetween(from, to, (node, pos, parent, index) => {
     if (node.isInline) return false;
-    if (pos >= from && pos < to && index > 0 && parent?.type.allowsMarkType(deletion) && joinDepth(doc, pos))
+    if (
+      pos >= from &&
+      pos < to &&
+      index > 0 &&
+      recordsBoundary(node) &&
+      parent?.type.allowsMarkType(deletion) &&
+      joinDepth(doc, pos)
+    )
       found.push(pos);
     return true;
   });
@@ -84,7 +91,8 @@ export function joinBlock(tr: Transform, pos: number, levels = 0): boolean {
 export function shallowJoinedBlock(doc: PMNode, from: number, to: number): number | null {
   if (to <= from || (to - from) % 2) return null;
   const depth = (to - from) / 2;
-  return joinDepth(doc, from + depth) > depth ? from + depth : null;
+  const block = doc.nodeAt(from + depth);
+  return block && recordsBoundary(block) && joinDepth(doc, from + depth) > depth ? from + depth : null;
 }
 
 /**

@@ -369,3 +369,24 @@ describe('attributes of an own new block', () => {
     expect(reviewStepAllowed(again.steps[0], accepted.doc, ada.id, SUGGEST)).toBe(false);
   });
 });
+
+describe('deleting across a table', () => {
+  it('marks the text in the cells deleted, never a whole row', () => {
+    const cells = (a: string, b: string) =>
+      schema.nodes.table_row.create(null, [
+        schema.nodes.table_cell.create(null, p(a)),
+        schema.nodes.table_cell.create(null, p(b)),
+      ]);
+    const table = schema.nodes.table.create(null, [cells('a', 'b'), cells('c', 'd')]);
+    const { state, body } = stateOf([table]);
+    // From inside the first row's second cell to inside the second row's first cell.
+    const from = body + 9;
+    const to = body + 17;
+    expect(state.doc.textBetween(from, to)).toBe('bc');
+    const tracked = trackTransaction(state.tr.delete(from, to), state, ada, 1);
+    expect(tracked).not.toBeNull();
+    const marked = state.apply(tracked!);
+    expect(kinds(marked)).toEqual(['deletion', 'deletion']);
+    expect(decided(marked, false).doc.toJSON()).toEqual(state.doc.toJSON());
+  });
+});

@@ -177,11 +177,15 @@ function removesOwnSuggestion(doc: PMNode, from: number, to: number, user: numbe
  */
 function ownNewBlock(doc: PMNode, pos: number, user: number): boolean {
   const node = doc.nodeAt(pos);
-  return Boolean(
-    node &&
-      !node.isInline &&
-      node.marks.some((m) => byUser('insertion', user)(m) || byUser('block_change', user)(m)),
-  );
+  if (!node || node.isInline) return false;
+  if (node.marks.some((m) => byUser('insertion', user)(m) || byUser('block_change', user)(m))) return true;
+  // Inside a block they inserted whole (a table in a pasted list).
+  const $pos = doc.resolve(pos);
+  for (let depth = $pos.depth; depth > 0; depth--) {
+    const around = $pos.node(depth);
+    if (!recordsBoundary(around) && around.marks.some(byUser('insertion', user))) return true;
+  }
+  return false;
 }
 
 /**
