@@ -80,3 +80,66 @@ test('a write-tracked co-author makes a list and inserts a table as suggestions;
     await expect(body(page).locator('.block-mark, [class*="review-block-"]')).toHaveCount(0);
   }
 });
+
+async function menu(page: Page, name: string, item: string) {
+  await page.getByRole('button', { name, exact: true }).click();
+  await page.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+/** The table's rows as their cells' texts. */
+function rowsOf(page: Page) {
+  return body(page).evaluate((part) =>
+    [...part.querySelectorAll('table tr')].map((row) =>
+      [...row.querySelectorAll('td, th')].map((cell) => cell.textContent).join('|'),
+    ),
+  );
+}
+
+test('a write-tracked co-author adds a row, types in it and removes a column as suggestions; the owner rejects the row and accepts the column’s removal', async ({
+  browser,
+}) => {
+  const { annPage, bobPage, id } = await sharedDocument(
+    browser,
+    'write-tracked',
+    { firstName: 'Ann', lastName: 'Owner' },
+    { firstName: 'Bob', lastName: 'Helper' },
+  );
+  for (const page of [annPage, bobPage]) await page.goto(`/document/${id}`);
+  await body(annPage).locator('p').first().click();
+  await tool(annPage, 'Table').click();
+  await annPage.keyboard.type('A');
+  await annPage.keyboard.press('Tab');
+  await annPage.keyboard.type('B');
+  await saved(annPage);
+  await expect.poll(() => rowsOf(bobPage)).toEqual(['A|B|', '||', '||']);
+
+  // Below the header row: a new row, text in its first cell; then the third column goes.
+  await body(bobPage).locator('th', { hasText: 'A' }).click();
+  await menu(bobPage, 'Insert', 'Insert row below');
+  await saved(bobPage);
+  await expect.poll(() => rowsOf(bobPage)).toEqual(['A|B|', '||', '||', '||']);
+  await body(bobPage).locator('tr').nth(1).locator('td').first().click();
+  await bobPage.keyboard.type('new');
+  await body(bobPage).locator('th', { hasText: 'B' }).click();
+  await bobPage.keyboard.press('Tab');
+  await menu(bobPage, 'Insert', 'Delete column');
+  await saved(bobPage);
+  for (const page of [bobPage, annPage]) {
+    // Nothing is removed while it is a suggestion.
+    await expect.poll(() => rowsOf(page)).toEqual(['A|B|', 'new||', '||', '||']);
+    await expect(card(page, 'Bob Helper inserted a table row')).toBeVisible();
+    await expect(card(page, 'Bob Helper inserted text')).toBeVisible();
+    await expect(card(page, 'Bob Helper deleted a table column')).toHaveCount(1);
+  }
+
+  // The owner turns down the row (its text goes with it) and accepts the column's removal.
+  await card(annPage, 'Bob Helper inserted a table row').getByRole('button', { name: 'Reject' }).click();
+  await saved(annPage);
+  await expect.poll(() => rowsOf(annPage)).toEqual(['A|B|', '||', '||']);
+  await card(annPage, 'Bob Helper deleted a table column').getByRole('button', { name: 'Accept' }).click();
+  await saved(annPage);
+  for (const page of [annPage, bobPage]) {
+    await expect.poll(() => rowsOf(page)).toEqual(['A|B', '|', '|']);
+    await expect(page.locator('.review-card-change')).toHaveCount(0);
+  }
+});

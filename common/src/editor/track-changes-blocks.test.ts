@@ -199,6 +199,19 @@ describe('tables as suggestions', () => {
     ]);
   });
 
+  it('decides a column as one: deciding one of its cells decides them all', () => {
+    const state = withTable();
+    for (const run of [tableCommands.addColumnAfter, tableCommands.deleteColumn]) {
+      const tracked = suggested(state, ada, run);
+      const [first] = trackedChanges(tracked.doc);
+      for (const accept of [true, false]) {
+        const tr = tracked.tr;
+        expect(decideChanges(tr, [first], accept)).toBe(2);
+        expect(tracked.apply(tr).doc.toJSON()).toEqual((accept ? untracked(state, run) : state).doc.toJSON());
+      }
+    }
+  });
+
   it('removes a suggested row for real when its author deletes it again', () => {
     const state = withTable();
     const added = suggested(state, ada, tableCommands.addRowAfter);

@@ -645,12 +645,46 @@ function decide(
   else tr.removeMark(from, to, change.mark);
 }
 
+const CELLS = new Set(['table_cell', 'table_header']);
+
+/** Whether the change is recorded on a table cell (a column inserted or deleted, cell by cell). */
+export function isCellChange(change: TrackedChange): boolean {
+  return Boolean(change.block && change.node && CELLS.has(change.node));
+}
+
+/**
+ * The changes with every cell of a column change: a column is inserted or deleted as one cell per
+ * row carrying the same mark, and decided together (a table with rows of different lengths in
+ * between would be patched up by the table plugin).
+ */
+function withWholeColumns(doc: PMNode, changes: readonly TrackedChange[]): readonly TrackedChange[] {
+  if (!changes.some(isCellChange)) return changes;
+  const out = new Map(
+    changes.map((change) => [`${change.block ? 'b' : 'i'}${change.from}${change.type}`, change]),
+  );
+  for (const change of changes) {
+    if (!isCellChange(change) || change.from > doc.content.size) continue;
+    const $cell = doc.resolve(change.from);
+    if ($cell.depth < 2) continue;
+    const tableStart = $cell.start($cell.depth - 1);
+    $cell.node($cell.depth - 1).descendants((node, offset) => {
+      if (!CELLS.has(node.type.name)) return true;
+      const pos = tableStart + offset;
+      if (change.mark.isInSet(node.marks))
+        out.set(`b${pos}${change.type}`, { ...change, from: pos, to: pos + node.nodeSize });
+      return false;
+    });
+  }
+  return [...out.values()];
+}
+
 /**
  * Accepts or rejects changes (e.g. one, all, or all of one author). Returns how many were still
  * there; a change someone else decided meanwhile is skipped (the caller tells the user).
  */
 export function decideChanges(tr: Transaction, changes: readonly TrackedChange[], accept: boolean): number {
   let done = 0;
+  changes = withWholeColumns(tr.doc, changes);
   // Whole blocks first (a paragraph split off after a rejected table then joins the one before
   // the table), lists made or lifted last (after the items split in them), each from the end:
   // deletions then do not move the changes still to do.

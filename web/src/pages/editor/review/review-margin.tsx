@@ -3,6 +3,7 @@ import {
   addCommentAnchor,
   currentChanges,
   decideChanges,
+  isCellChange,
   recordedStructure,
   type TrackedChange,
 } from '@scriptorium/common/editor/track-changes';
@@ -169,13 +170,21 @@ export function ReviewMargin(props: ReviewMarginProps) {
         list.push({ kind: 'thread', key: `t${thread.id}`, top: top(anchor.from), thread, ...anchor });
     }
     if (pending) list.push({ kind: 'pending', key: 'pending', top: top(pending.from), pending });
-    for (const change of changes.slice(first, last))
+    // A column is one card: its first cell stands for the others (decided with it).
+    const columns = new Set<string>();
+    for (const change of changes.slice(first, last)) {
+      if (isCellChange(change)) {
+        const column = JSON.stringify(change.mark);
+        if (columns.has(column)) continue;
+        columns.add(column);
+      }
       list.push({
         kind: 'change',
         key: `c${change.block ? 'b' : ''}${change.type}${change.from}`,
         top: top(change.from),
         change,
       });
+    }
     list.sort((a, b) => a.top - b.top || cardPos(a) - cardPos(b));
     return { cards: list, orphans: orphaned, hidden: phone ? changes.length - last : 0 };
   }, [view, store, settled, pending, showResolved, viewport, phone, phoneCount, active]);
@@ -308,8 +317,8 @@ function cardPos(card: Card): number {
 const BLOCK_NAMES: Record<string, string> = {
   table: 'Table',
   table_row: 'Row',
-  table_cell: 'Cell',
-  table_header: 'Cell',
+  table_cell: 'Column',
+  table_header: 'Column',
   bullet_list: 'List',
   ordered_list: 'List',
 };
