@@ -369,15 +369,18 @@ export function ownInsertedSlice(slice: Slice, user: number): boolean {
   return Boolean(expected?.eq(slice));
 }
 
-/** Whether [from, to) holds only block boundaries: no inline content and no whole node (also when empty). */
-export function onlyBoundaryTokens(doc: PMNode, from: number, to: number): boolean {
-  if (from === to) return true;
-  let only = true;
-  doc.nodesBetween(from, to, (node, pos) => {
-    if (node.isInline || (pos >= from && pos + node.nodeSize <= to)) only = false;
-    return only;
-  });
-  return only;
+/**
+ * Whether [from, to) holds only the ends of the blocks `from` is in (also when empty): replacing
+ * it with a slice that closes them again inserts and removes nothing else. (Opening tokens are
+ * not allowed: re-creating another's boundary as one's own split would let one join it.)
+ */
+export function onlyClosingTokens(doc: PMNode, from: number, to: number): boolean {
+  const $from = doc.resolve(from);
+  const levels = to - from;
+  if (levels < 0 || levels > $from.depth) return false;
+  for (let index = 0; index < levels; index++)
+    if ($from.end($from.depth - index) !== from + index) return false;
+  return true;
 }
 
 /** When [from, to) is a run of whole sibling blocks recorded whole (rows, cells, a table): their positions. */

@@ -4,7 +4,7 @@ import { Fragment, type Node as PMNode, Slice } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
 import { type Command, EditorState, TextSelection, type Transaction } from 'prosemirror-state';
 import { CellSelection } from 'prosemirror-tables';
-import { Transform } from 'prosemirror-transform';
+import { ReplaceStep, Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { insertTable, tableCommands, toggleBulletList } from './commands';
 import { schema } from './schema';
@@ -346,6 +346,15 @@ describe('the server rule for block suggestions', () => {
     decideChanges(rejectList, trackedChanges(listed.doc), false);
     expect(check(listed, bob.id, rejectList)).toBe(false);
     expect(check(listed, ada.id, rejectList)).toBe(true);
+  });
+
+  it('refuses an existing boundary re-made as the sender’s own split (which they could then join)', () => {
+    const { state, body } = stateOf([p('a'), p('b')]);
+    const mark = schema.marks.insertion.create({ user: ada.id, username: 'ada', date: 1 });
+    // </p><p> replaced by a slice that closes "a" and opens a new paragraph carrying Ada's insertion.
+    const slice = new Slice(Fragment.from([p(), p().mark([mark])]), 1, 1);
+    const remade = new Transform(state.doc).step(new ReplaceStep(body + 2, body + 4, slice));
+    expect(reviewStepAllowed(remade.steps[0], state.doc, ada.id, SUGGEST)).toBe(false);
   });
 
   it('undoes block suggestions with steps the server accepts', () => {

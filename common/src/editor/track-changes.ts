@@ -29,7 +29,7 @@ import {
   joinedBlock,
   markInsertedSlice,
   nodeMarkAllowed,
-  onlyBoundaryTokens,
+  onlyClosingTokens,
   ownInsertedSlice,
   ownSplit,
   recordedStructure,
@@ -221,7 +221,7 @@ export function reviewStepAllowed(step: Step, doc: PMNode, user: number, may: Re
   if (isStructure(step)) return false;
   // Blocks: inserted as the author's suggestion, or their own inserted blocks taken out again.
   if (step.slice.size > 0 && !flatInline(step.slice))
-    return onlyBoundaryTokens(doc, step.from, step.to) && ownInsertedSlice(step.slice, user);
+    return onlyClosingTokens(doc, step.from, step.to) && ownInsertedSlice(step.slice, user);
   const $from = doc.resolve(step.from);
   const inOneTextblock = $from.parent.inlineContent && $from.sameParent(doc.resolve(step.to));
   if (step.from < step.to && !step.slice.size && !inOneTextblock) {
@@ -368,7 +368,7 @@ function trackBlocks(tr: Transform, step: ReplaceStep, user: Reviewer, now: numb
   const slice = markInsertedSlice(step.slice, trackMark(tr.doc.type.schema, 'insertion', user, now));
   if (!slice) return false;
   // Only the end of the block it starts in replaced (the slice closes it again): nothing to mark.
-  if (onlyBoundaryTokens(tr.doc, step.from, step.to))
+  if (onlyClosingTokens(tr.doc, step.from, step.to))
     return !tr.maybeStep(new ReplaceStep(step.from, step.to, slice)).failed;
   const start = tr.steps.length;
   if (!trackDeletion(tr, step.from, step.to, user, now)) return false;
