@@ -143,3 +143,58 @@ test('a write-tracked co-author adds a row, types in it and removes a column as 
     await expect(page.locator('.review-card-change')).toHaveCount(0);
   }
 });
+
+/** Pastes HTML where the caret is, as the browser does on Ctrl+V. */
+async function pasteHtml(page: Page, html: string, text: string) {
+  await page.evaluate(
+    ([html, text]) => {
+      const data = new DataTransfer();
+      data.setData('text/html', html);
+      data.setData('text/plain', text);
+      document.activeElement?.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    },
+    [html, text],
+  );
+}
+
+test('a write-tracked co-author pastes paragraphs, a list and a table into a paragraph; the owner rejects all and has the paragraph back', async ({
+  browser,
+}) => {
+  const { annPage, bobPage, id } = await sharedDocument(
+    browser,
+    'write-tracked',
+    { firstName: 'Ann', lastName: 'Owner' },
+    { firstName: 'Bob', lastName: 'Helper' },
+  );
+  for (const page of [annPage, bobPage]) await page.goto(`/document/${id}`);
+  await body(annPage).locator('p').first().click();
+  await annPage.keyboard.type('Alpha');
+  await saved(annPage);
+
+  await expect.poll(() => blocksOf(bobPage)).toEqual(['p:Alpha']);
+  await body(bobPage).locator('p', { hasText: 'Alpha' }).click();
+  await bobPage.keyboard.press('End');
+  await bobPage.keyboard.press('ArrowLeft');
+  await bobPage.keyboard.press('ArrowLeft');
+  await bobPage.keyboard.press('ArrowLeft');
+  await pasteHtml(
+    bobPage,
+    '<p>One</p><ul><li><p>Two</p></li></ul><table><tr><th><p>H</p></th><td><p>D</p></td></tr></table><p>Three</p>',
+    'One\nTwo\nH D\nThree',
+  );
+  await saved(bobPage);
+  for (const page of [bobPage, annPage]) {
+    await expect.poll(() => blocksOf(page)).toEqual(['p:AlOne', 'ul(Two)', 'table:2', 'p:Threepha']);
+    await expect(card(page, 'Bob Helper inserted a list')).toBeVisible();
+    await expect(card(page, 'Bob Helper inserted a table')).toBeVisible();
+  }
+
+  await annPage.getByRole('button', { name: 'Reject all changes' }).click();
+  await saved(annPage);
+  for (const page of [annPage, bobPage]) {
+    await expect.poll(() => blocksOf(page)).toEqual(['p:Alpha']);
+    await expect(page.locator('.review-card-change')).toHaveCount(0);
+  }
+});
