@@ -1,4 +1,4 @@
-import { joinBackward } from 'prosemirror-commands';
+import { baseKeymap, joinBackward } from 'prosemirror-commands';
 import { history, undo } from 'prosemirror-history';
 import { Fragment, type Node as PMNode, Slice } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
@@ -145,6 +145,13 @@ describe('lists as suggestions', () => {
       // Nothing moved yet: the suggester still sees the item in the list.
       expect(tracked.doc.resolve(partStart(tracked.doc, 'body')).parent.child(0).childCount).toBe(3);
     }
+  });
+
+  it('records Enter in an empty last item and Backspace at the start of an item like the commands', () => {
+    // p(x) is 3 long; the list's second item starts 5 after the first: its text at body + 11.
+    const list = () => stateOf([p('x'), bullets('a', '')], (body) => body + 11).state;
+    expect(kinds(roundTrip(list(), baseKeymap.Enter))).toEqual(['block_change:list_item']);
+    expect(kinds(roundTrip(list(), baseKeymap.Backspace))).toEqual(['deletion:list_item']);
   });
 
   it('splits and joins list items', () => {
