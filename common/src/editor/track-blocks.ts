@@ -228,7 +228,7 @@ export function nodeMarkAllowed(
   if (byUser('deletion', user)(step.mark)) return true;
   return (
     byUser('block_change', user)(step.mark) &&
-    structureOf(step.mark) === 'lift' &&
+    recordedStructure(step.mark) === 'lift' &&
     node.type.name === 'list_item'
   );
 }
@@ -244,7 +244,7 @@ export function decideBlock(tr: Transform, pos: number, mark: Mark, accept: bool
   const name = mark.type.name;
   const node = tr.doc.nodeAt(pos);
   const removes = (name === 'deletion' && accept) || (name === 'insertion' && !accept);
-  const structure = structureOf(mark);
+  const structure = recordedStructure(mark);
   if (!node) return;
   if (structure) {
     if (structure === 'wrap' ? !accept && unwrap(tr, pos) : accept && liftItem(tr, pos)) return;
@@ -431,17 +431,14 @@ function onlyInserted(block: PMNode, user: number): boolean {
   return ok;
 }
 
-export type StructureRecord = { structure: 'wrap' | 'lift' };
+/** What a block_change records about structure: a list made ('wrap', on the list) or an item lifted out ('lift'). */
+export type RecordedStructure = 'wrap' | 'lift';
 
-function structureOf(mark: Mark | undefined): StructureRecord['structure'] | null {
+/** The structure a block_change records, or null (a type change, or another mark). */
+export function recordedStructure(mark: Mark | undefined): RecordedStructure | null {
   const before =
     mark?.type.name === 'block_change' ? (mark.attrs.before as { structure?: string } | null) : null;
   return before?.structure === 'wrap' || before?.structure === 'lift' ? before.structure : null;
-}
-
-/** The structure a block_change records (a list made, an item lifted), or null for a type change. */
-export function recordedStructure(mark: Mark): StructureRecord['structure'] | null {
-  return structureOf(mark);
 }
 
 /** The wrapper chain of a step that puts whole blocks into new wrappers (a list and its item, a quote). */
@@ -484,7 +481,7 @@ function wrapAllowed(step: ReplaceAroundStep, doc: PMNode, user: number): boolea
     !inner &&
     records.length === 1 &&
     byUser('block_change', user)(records[0]) &&
-    structureOf(records[0]) === 'wrap'
+    recordedStructure(records[0]) === 'wrap'
   );
 }
 
@@ -508,25 +505,35 @@ function liftedItemOf(step: ReplaceAroundStep, doc: PMNode): number | null {
 
 /** A list item taken out of a list of the top level: recorded on the item, not made. */
 export function trackLift(tr: Transform, step: ReplaceAroundStep, record: Mark): boolean {
-  const item = liftedItemOf(step, tr.doc);
-  if (item === null) return false;
-  // Out of the author's own suggested list: made for real (their list taken back).
+  // Out of the author's own suggested list or quotation: made for real (taken back).
   if (unwrapAllowed(step, tr.doc, record.attrs.user as number)) return !tr.maybeStep(step).failed;
-  if (tr.doc.resolve(item).node(-1).type.name === 'list_item') return false;
+  const item = liftedItemOf(step, tr.doc);
+  if (item === null || tr.doc.resolve(item).node(-1).type.name === 'list_item') return false;
   const node = tr.doc.nodeAt(item);
   // Lifted once already: nothing more to record. Another change recorded on it: not this one too.
   const recorded = node && record.type.isInSet(node.marks);
-  if (recorded) return structureOf(recorded) === 'lift';
+  if (recorded) return recordedStructure(recorded) === 'lift';
   return !tr.maybeStep(new AddNodeMarkStep(item, record)).failed;
 }
 
-/** Lifting an item out of a list the author made (withdrawing or undoing the list). */
+const ownWrap = (node: PMNode, user: number) => {
+  const record = node.marks.find((m) => m.type.name === 'block_change');
+  return Boolean(record && byUser('block_change', user)(record) && recordedStructure(record) === 'wrap');
+};
+
+/** Taking back a wrapper the author made: an item lifted out of their list, or their quotation removed. */
 function unwrapAllowed(step: ReplaceAroundStep, doc: PMNode, user: number): boolean {
   const item = liftedItemOf(step, doc);
-  if (item === null) return false;
-  const list = doc.resolve(item).parent;
-  const record = list.marks.find((m) => m.type.name === 'block_change');
-  return Boolean(record && byUser('block_change', user)(record) && structureOf(record) === 'wrap');
+  if (item !== null) return ownWrap(doc.resolve(item).parent, user);
+  const wrapper = doc.nodeAt(step.from);
+  return Boolean(
+    wrapper &&
+      wrapper.nodeSize === step.to - step.from &&
+      step.gapFrom === step.from + 1 &&
+      step.gapTo === step.to - 1 &&
+      !step.slice.size &&
+      ownWrap(wrapper, user),
+  );
 }
 
 /** The structural ReplaceAroundSteps a suggesting user may send: a list made, or their own list taken back. */

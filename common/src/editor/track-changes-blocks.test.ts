@@ -6,7 +6,7 @@ import { type Command, EditorState, TextSelection, type Transaction } from 'pros
 import { CellSelection } from 'prosemirror-tables';
 import { ReplaceStep, Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
-import { insertTable, tableCommands, toggleBulletList } from './commands';
+import { insertTable, liftOut, tableCommands, toggleBulletList, wrapInBlockquote } from './commands';
 import { schema } from './schema';
 import { createDocument, standardArticle } from './templates';
 import { partStart } from './testing';
@@ -116,6 +116,15 @@ describe('lists as suggestions', () => {
     expect(list.toJSON()).toEqual(
       schema.nodes.ordered_list.create(null, [item('one'), item('two')]).toJSON(),
     );
+  });
+
+  it('puts paragraphs in a quotation the same way', () => {
+    const { state, body } = stateOf([p('one'), p('two'), p('three')]);
+    const both = state.apply(state.tr.setSelection(TextSelection.create(state.doc, body + 2, body + 7)));
+    const quoted = roundTrip(both, wrapInBlockquote);
+    expect(kinds(quoted)).toEqual(['block_change:blockquote']);
+    // Lifted out again by its author: gone for real.
+    expect(suggested(quoted, ada, liftOut).doc.toJSON()).toEqual(state.doc.toJSON());
   });
 
   it('takes the suggester’s own list back for real when they toggle it off', () => {
