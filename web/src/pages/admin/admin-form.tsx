@@ -1,56 +1,10 @@
-import { type ReactNode, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldErrors } from '../../components/form/field-errors';
 import { showToast } from '../../components/toast/toast';
 import { errorMessageOf, formErrorsOf } from '../account/account-api';
 
 export { FormErrorList } from '../../components/form/field-errors';
-
-/** A labelled text input with its server-side errors. */
-export function AdminField({
-  label,
-  value,
-  onChange,
-  errors,
-  type = 'text',
-  required = false,
-  autoFocus = false,
-  hint,
-}: {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  errors?: string[];
-  type?: 'text' | 'email';
-  required?: boolean;
-  autoFocus?: boolean;
-  hint?: ReactNode;
-}) {
-  const id = useId();
-  const invalid = (errors?.length ?? 0) > 0;
-  return (
-    <div className="form-field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type={type}
-        value={value}
-        required={required}
-        // biome-ignore lint/a11y/noAutofocus: the first field of a dialog the user just opened
-        autoFocus={autoFocus}
-        aria-invalid={invalid}
-        aria-describedby={invalid ? `${id}-errors` : hint ? `${id}-hint` : undefined}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className="admin-hint">
-          {hint}
-        </p>
-      ) : null}
-      <FieldErrors id={`${id}-errors`} errors={errors} />
-    </div>
-  );
-}
 
 export function AdminCheckbox({
   label,

@@ -203,7 +203,6 @@ export function BookEditor({ id }: { id: number }) {
             <legend className="visually-hidden">{t('details')}</legend>
             <LabelledInput
               className="plugin-field"
-              id={`${formId}-title`}
               label={t('bookTitle')}
               value={title}
               maxLength={255}

@@ -135,7 +135,6 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
           <fieldset className="plugin-section" disabled={readOnly}>
             <LabelledInput
               className="plugin-field"
-              id={`${formId}-title`}
               label={t('templateTitle')}
               value={title}
               maxLength={255}
@@ -325,7 +324,6 @@ function ExportFiles({ templateId, files, readOnly, onChange }: ExportFilesProps
           />
           <LabelledInput
             className="plugin-field"
-            id={`${id}-name`}
             label={t('files.title')}
             value={name}
             maxLength={255}

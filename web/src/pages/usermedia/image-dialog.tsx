@@ -273,14 +273,7 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
           </>
         )}
         {existing ? (
-          <LabelledInput
-            id={`${formId}-title`}
-            type="text"
-            label={t('fieldTitle')}
-            value={title}
-            maxLength={255}
-            onChange={setTitle}
-          />
+          <LabelledInput label={t('fieldTitle')} value={title} maxLength={255} onChange={setTitle} />
         ) : null}
         <CategoryChecks
           legend={t('fieldCategories')}
@@ -295,8 +288,6 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
           }}
         />
         <LabelledInput
-          id={`${formId}-holder`}
-          type="text"
           label={t('fieldCopyrightHolder')}
           value={holder}
           maxLength={300}
