@@ -109,13 +109,18 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
     return { documentId, templateId };
   }
 
-  withTools(['pandoc'], 'a DOCX export takes the Heading 1 of the template’s reference DOCX', async () => {
+  /** A new user's document of a template with a reference file of the format, exported in it. */
+  async function exportedTemplateDocument(format: 'docx' | 'odt') {
     const test = server();
     const browser = await test.loginAs(await test.buildUser());
-    const { documentId } = await templateDocument(test, browser, 'docx');
-    const response = await browser.call(documentsApi.export, { id: String(documentId), format: 'docx' });
+    const { documentId } = await templateDocument(test, browser, format);
+    const response = await browser.call(documentsApi.export, { id: String(documentId), format });
     expect(response.status, response.text).toBe(200);
-    const files = unzipSync(response.bytes);
+    return { response, files: unzipSync(response.bytes) };
+  }
+
+  withTools(['pandoc'], 'a DOCX export takes the Heading 1 of the template’s reference DOCX', async () => {
+    const { response, files } = await exportedTemplateDocument('docx');
     const styles = strFromU8(files['word/styles.xml']);
     const heading = /<w:style w:type="paragraph" w:styleId="Heading1">[\s\S]*?<\/w:style>/.exec(styles)?.[0];
     expect(heading).toContain(`w:ascii="${FONT}"`);
@@ -132,12 +137,7 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
   });
 
   withTools(['pandoc'], 'an ODT export takes the Heading 1 of the template’s reference ODT', async () => {
-    const test = server();
-    const browser = await test.loginAs(await test.buildUser());
-    const { documentId } = await templateDocument(test, browser, 'odt');
-    const response = await browser.call(documentsApi.export, { id: String(documentId), format: 'odt' });
-    expect(response.status, response.text).toBe(200);
-    const files = unzipSync(response.bytes);
+    const { response, files } = await exportedTemplateDocument('odt');
     const styles = strFromU8(files['styles.xml']);
     const heading = /<style:style style:name="Heading_20_1"[\s\S]*?<\/style:style>/.exec(styles)?.[0];
     expect(heading).toContain(`fo:color="#${COLOUR.toLowerCase()}"`);
