@@ -4,8 +4,8 @@ import path from 'node:path';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { schema } from '@scriptorium/common/editor/schema';
+import { withBody } from '@scriptorium/common/editor/testing';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import type { Node as PMNode } from 'prosemirror-model';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { run, withTools } from './export-tools';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
@@ -96,11 +96,7 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
       schema.nodes.heading.create({ level: 1, id: 'H1' }, schema.text('Introduction')),
       schema.nodes.paragraph.create(null, schema.text('Body text.')),
     ];
-    const parts: PMNode[] = [];
-    doc.forEach((part) => {
-      parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
-    });
-    const content = JSON.stringify(doc.type.create(doc.attrs, parts).toJSON());
+    const content = JSON.stringify(withBody(doc, body).toJSON());
     await test.ctx.db
       .updateTable('documents')
       .set({ content, content_version: 0, version: 0 })
