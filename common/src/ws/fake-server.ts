@@ -94,6 +94,19 @@ export class FakeServer {
     transport.start(Date.now());
   }
 
+  /**
+   * Lets `ms` of (fake) time pass in steps of 10 ms, the server answering after each; the test's
+   * fake timers advance through `advanceTimers` (vi.advanceTimersByTimeAsync).
+   */
+  async pass(ms: number, advanceTimers: (ms: number) => Promise<unknown>): Promise<void> {
+    for (let passed = 0; passed < ms; passed += 10) {
+      await advanceTimers(Math.min(10, ms - passed));
+      this.pump();
+    }
+    await advanceTimers(0);
+    this.pump();
+  }
+
   /** Hands the client's frames to the server transports and runs their due timers. */
   pump(): void {
     for (const socket of this.sockets) {
