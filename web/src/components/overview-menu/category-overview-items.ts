@@ -1,7 +1,7 @@
 import type { BulkAction } from '../bulk-menu/bulk-menu';
 import { allVisibleSelected, selectVisible } from '../data-table/selection';
 import { ALL_ROWS } from '../overview/use-overview-state';
-import type { DropdownMenuItem, SelectActionMenuItem } from './overview-menu';
+import type { DropdownMenuItem, SelectActionMenuItem, TextMenuItem } from './overview-menu';
 
 /**
  * The bulk entry of an overview that a search or filter narrows (bibliography, images): its
@@ -47,4 +47,9 @@ export function categoryFilterItem(
       })),
     ],
   };
+}
+
+/** The entry that opens the category editor (shortcut e); categories are edited online only. */
+export function editCategoriesItem(title: string, online: boolean, open: () => void): TextMenuItem {
+  return { type: 'text', id: 'edit-categories', title, shortcut: 'e', disabled: !online, onSelect: open };
 }

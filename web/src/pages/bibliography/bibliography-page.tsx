@@ -18,6 +18,7 @@ import { CachedVersionNotice } from '../../components/online/cached-version-noti
 import { ALL_ROWS, useOverviewState } from '../../components/overview/use-overview-state';
 import {
   categoryFilterItem,
+  editCategoriesItem,
   visibleRowsBulkItem,
 } from '../../components/overview-menu/category-overview-items';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
@@ -310,14 +311,7 @@ export function BibliographyPage() {
       activeFilter,
       overview.setFilter,
     ),
-    {
-      type: 'text',
-      id: 'edit-categories',
-      title: t('editCategories'),
-      shortcut: 'e',
-      disabled: !online,
-      onSelect: () => setDialog({ kind: 'categories' }),
-    },
+    editCategoriesItem(t('editCategories'), online, () => setDialog({ kind: 'categories' })),
     {
       type: 'text',
       id: 'new',
