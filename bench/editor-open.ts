@@ -14,7 +14,7 @@ import { launchBenchBrowser, profiled, timesToEditableInTurns, timeToEditable } 
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
-import { median, percentiles } from './lib/stats';
+import { percentiles } from './lib/stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
@@ -136,14 +136,9 @@ async function main(): Promise<void> {
     // A first open of each warms the server's caches and the browser's (as a returning user).
     await openTime(historyId);
     await openTime(snapshotId);
-    const [withHistory, snapshotOnly] = await timesToEditableInTurns(
-      page,
-      server.base,
-      [historyId, snapshotId],
-      OPENS,
-    );
-    const history = median(withHistory);
-    const alone = median(snapshotOnly);
+    const opens = await timesToEditableInTurns(page, server.base, [historyId, snapshotId], OPENS);
+    const [withHistory] = opens.times;
+    const [history, alone] = opens.medians;
     console.log(
       `time to editable, ${WORDS} words: with ${STEPS} steps of history median ${history.toFixed(0)} ms ` +
         `(runs ${withHistory.map((v) => v.toFixed(0)).join(', ')}); snapshot alone ${alone.toFixed(0)} ms; ` +

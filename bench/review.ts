@@ -10,7 +10,7 @@ import { launchBenchBrowser, profiled, timesToEditableInTurns, timeToEditable } 
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
 import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
-import { median, percentiles } from './lib/stats';
+import { percentiles } from './lib/stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
@@ -137,14 +137,8 @@ async function main(): Promise<void> {
       await profiled(page, () => openTime(reviewedId));
     }
     await openTime(reviewedId);
-    const [plainOpens, reviewedOpens] = await timesToEditableInTurns(
-      page,
-      server.base,
-      [plainId, reviewedId],
-      OPENS,
-    );
-    const openPlain = median(plainOpens);
-    const openReviewed = median(reviewedOpens);
+    const opens = await timesToEditableInTurns(page, server.base, [plainId, reviewedId], OPENS);
+    const [openPlain, openReviewed] = opens.medians;
     console.log(
       `time to editable, ${PARAGRAPHS} paragraphs: with ${CHANGES} changes and ${COMMENTS} comments median ` +
         `${openReviewed.toFixed(0)} ms; without ${openPlain.toFixed(0)} ms; ratio ${(openReviewed / openPlain).toFixed(2)}x (goal <= 1.5x)`,
