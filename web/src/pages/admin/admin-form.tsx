@@ -1,10 +1,46 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldErrors } from '../../components/form/field-errors';
+import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast';
 import { errorMessageOf, formErrorsOf } from '../account/account-api';
 
 export { FormErrorList } from '../../components/form/field-errors';
+
+/** A paged list's filter and page: choosing another filter starts again at page 1. */
+export function useFilteredPages<Filter extends string>(initial: Filter) {
+  const [filter, setFilter] = useState<Filter>(initial);
+  const [page, setPage] = useState(1);
+  const chooseFilter = (next: Filter) => {
+    setFilter(next);
+    setPage(1);
+  };
+  return { filter, chooseFilter, page, setPage };
+}
+
+/** The toolbar's filter of a list (texts <list>.filter and <list>.filters.<name>). */
+export function AdminFilter<Filter extends string>({
+  list,
+  filters,
+  value,
+  onChange,
+}: {
+  list: 'users' | 'feedback';
+  filters: readonly Filter[];
+  value: Filter;
+  onChange(next: Filter): void;
+}) {
+  const { t } = useTranslation('admin');
+  return (
+    <Select
+      className="admin-toolbar-field"
+      label={t(`${list}.filter`)}
+      value={value}
+      options={filters.map((name) => ({ value: name, label: t(`${list}.filters.${name}`) }))}
+      onChange={onChange}
+    />
+  );
+}
 
 export function AdminCheckbox({
   label,
