@@ -2,18 +2,15 @@
 // same text without them, in Chromium: time to editable (median of BENCH_OPENS opens) and
 // keystroke to paint (p50, p95). Goal: <= 1.5x on both. Uses the current build (web/dist, or
 // WEB_DIST). Prints figures and ratios; asserts nothing.
-import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { launchBenchBrowser, profiled, timesToEditableInTurns, timeToEditable } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
-import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
+import { createBenchUser, loggedInPage, loginHeaders, startBenchServer, WEB_DIST } from './lib/server';
 import { percentiles } from './lib/stats';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
 const PARAGRAPHS = 500;
 const WORDS_PER_PARAGRAPH = 20;
 const CHANGES = 2000;
