@@ -1,47 +1,8 @@
+import '../testing/stub-screens';
 import { act, screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { anonymousConfiguration, userConfiguration } from '../testing/fake-fetch';
 import { startApp } from '../testing/start-app';
-
-vi.mock('../../pages/documents/documents-page', async () => ({
-  DocumentsPage: (await import('../testing/page-stubs')).stubPage('documents'),
-}));
-vi.mock('../../pages/editor/editor-page', async () => ({
-  EditorPage: (await import('../testing/page-stubs')).stubPage('editor'),
-}));
-vi.mock('../../pages/bibliography/bibliography-page', async () => ({
-  BibliographyPage: (await import('../testing/page-stubs')).stubPage('bibliography'),
-}));
-vi.mock('../../pages/usermedia/usermedia-page', async () => ({
-  UsermediaPage: (await import('../testing/page-stubs')).stubPage('usermedia'),
-}));
-vi.mock('../../pages/templates/templates-page', async () => ({
-  TemplatesPage: (await import('../testing/page-stubs')).stubPage('templates'),
-}));
-vi.mock('../../pages/templates/template-editor-page', async () => ({
-  TemplateEditorPage: (await import('../testing/page-stubs')).stubPage('template-editor'),
-}));
-vi.mock('../../pages/books/books-page', async () => ({
-  BooksPage: (await import('../testing/page-stubs')).stubPage('books'),
-}));
-vi.mock('../../pages/profile/profile-page', async () => ({
-  ProfilePage: (await import('../testing/page-stubs')).stubPage('profile'),
-}));
-vi.mock('../../pages/contacts/contacts-page', async () => ({
-  ContactsPage: (await import('../testing/page-stubs')).stubPage('contacts'),
-}));
-vi.mock('../../pages/invite/invite-page', async () => ({
-  InvitePage: (await import('../testing/page-stubs')).stubPage('invite'),
-}));
-vi.mock('../../pages/confirm-email/confirm-email-page', async () => ({
-  ConfirmEmailPage: (await import('../testing/page-stubs')).stubPage('confirm-email'),
-}));
-vi.mock('../../pages/password-reset/password-reset-page', async () => ({
-  PasswordResetPage: (await import('../testing/page-stubs')).stubPage('password-reset'),
-}));
-vi.mock('../../pages/change-password/change-password-page', async () => ({
-  ChangePasswordPage: (await import('../testing/page-stubs')).stubPage('change-password'),
-}));
 
 function go(path: string) {
   act(() => {
