@@ -17,7 +17,7 @@ import { Tabs } from '../../components/tabs/tabs';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ReorderList } from '../../plugins/shared/reorder-list';
 import '../../plugins/shared/plugin-pages.css';
-import { LabelledInput } from '../../components/form/labelled-input';
+import { TitleField } from '../../plugins/shared/title-field';
 import { CSL_STYLES } from '../bibliography/csl/csl-assets';
 import { fetchDocuments } from '../documents/documents-api';
 import { DOCUMENT_LANGUAGES } from '../editor/editor-panels';
@@ -201,13 +201,7 @@ export function BookEditor({ id }: { id: number }) {
         <form onSubmit={(event) => void save(event)} aria-label={t('details')}>
           <fieldset className="plugin-section" disabled={!canWrite}>
             <legend className="visually-hidden">{t('details')}</legend>
-            <LabelledInput
-              className="plugin-field"
-              label={t('bookTitle')}
-              value={title}
-              maxLength={255}
-              onChange={setTitle}
-            />
+            <TitleField label={t('bookTitle')} value={title} onChange={setTitle} />
             {/* What the book is, and how it is made: switched between, both sent by Save. */}
             <Tabs
               label={t('details')}
