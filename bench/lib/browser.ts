@@ -1,11 +1,21 @@
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { median } from './stats';
 
-/** Debian's Chromium (CHROMIUM_PATH elsewhere), as the browser specs launch it. */
+/**
+ * Debian's Chromium (CHROMIUM_PATH elsewhere), as the browser specs launch it, with frames not
+ * held to a 60 Hz display: a keystroke's paint is then measured, not the wait (up to 16.7 ms) for
+ * the display's next refresh, which a plain textarea pays too (BENCH_VSYNC=1 measures with it).
+ */
 export function launchBenchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      ...(process.env.BENCH_VSYNC ? [] : ['--disable-frame-rate-limit', '--disable-gpu-vsync']),
+    ],
   });
 }
 
@@ -80,5 +90,37 @@ export async function profiled<T>(page: Page, work: () => Promise<T>): Promise<T
   console.log('  inclusive:');
   for (const [key, ms] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 40))
     console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
+  return result;
+}
+
+/**
+ * BENCH_TRACE=1: the browser's own work during `work` (style, layout, paint, event dispatch),
+ * summed per kind of trace event on the busiest thread (the page's main thread); what a
+ * JavaScript profile shows as "(program)". Events nest: RunTask holds the others.
+ */
+export async function traced<T>(page: Page, work: () => Promise<T>): Promise<T> {
+  const browser = page.context().browser();
+  if (!process.env.BENCH_TRACE || !browser) return work();
+  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  const result = await work();
+  const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as {
+    traceEvents: { name: string; ph: string; dur?: number; tid: number }[];
+  };
+  const complete = traceEvents.filter((event) => event.ph === 'X' && event.dur !== undefined);
+  const sum = (events: typeof complete, key: (event: (typeof complete)[number]) => string | number) => {
+    const totals = new Map<string | number, number>();
+    for (const event of events)
+      totals.set(key(event), (totals.get(key(event)) ?? 0) + (event.dur ?? 0) / 1000);
+    return [...totals].sort((a, b) => b[1] - a[1]);
+  };
+  const main = sum(
+    complete.filter((event) => event.name === 'RunTask'),
+    (event) => event.tid,
+  )[0]?.[0];
+  for (const [name, ms] of sum(
+    complete.filter((event) => event.tid === main),
+    (event) => event.name,
+  ).slice(0, 12))
+    console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
   return result;
 }

@@ -259,3 +259,50 @@ test('a write-tracked co-author starts new paragraphs and a reviewer joins two; 
   await saved(ann.page);
   await expect(paragraphs(cleo.page)).toHaveText(['Erster AbsatzZweiter Absatz']);
 });
+
+test('a card keeps its place while pressed: a comment coming in above it does not take the click away (German)', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const { ann, bob, cleo, id } = await reviewTeam(browser);
+  for (const { page } of [ann, bob, cleo]) await page.goto(`/document/${id}`);
+  await paragraph(ann.page).click();
+  await ann.page.keyboard.type('Der Versuch zeigt ein klares Ergebnis');
+  await saved(ann.page);
+  await expect(paragraph(bob.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis');
+  await paragraph(bob.page).click();
+  await bob.page.keyboard.press('End');
+  await bob.page.keyboard.type(' und neu');
+  await saved(bob.page);
+
+  // The student presses “Annehmen”; before she releases, the supervisor's comment on “Der”
+  // comes in: its card goes before the insertion's on the same line.
+  const accept = card(ann.page, 'hat Text eingefügt').getByRole('button', { name: 'Annehmen' });
+  await expect(accept).toBeVisible();
+  const box = await accept.boundingBox();
+  if (!box) throw new Error('no button');
+  await ann.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await ann.page.mouse.down();
+  await expect(paragraph(cleo.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis und neu');
+  await paragraph(cleo.page).click();
+  await cleo.page.keyboard.press('Home');
+  await selectWord(cleo.page, 0, 'ArrowRight', 'Der');
+  await cleo.page.keyboard.press('Control+Alt+m');
+  await cleo.page.getByRole('textbox', { name: 'Neuer Kommentar' }).fill('Welcher Versuch?');
+  await cleo.page
+    .getByRole('form', { name: 'Neuer Kommentar' })
+    .getByRole('button', { name: 'Kommentieren' })
+    .click();
+  const comment = card(ann.page, 'Welcher Versuch?');
+  await expect(comment).toBeVisible();
+  // The margin has drawn the new card (it follows the text once edits pause) yet kept the pressed one.
+  await expect(comment).toHaveAttribute('style', /top: \d/);
+  expect((await accept.boundingBox())?.y).toBeCloseTo(box.y, 0);
+  await ann.page.mouse.up();
+
+  await expect(paragraph(ann.page).locator('.insertion')).toHaveCount(0);
+  await expect(paragraph(bob.page).locator('.insertion')).toHaveCount(0);
+  await expect(paragraph(bob.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis und neu');
+  // Released, the cards line up again: the comment's card is not covered by another.
+  await expect(card(ann.page, 'hat Text eingefügt')).toHaveCount(0);
+});

@@ -267,6 +267,41 @@ test('keyboard: headings, lists with Tab, links with Mod+K; offline edits are ke
   await expect(body(page).locator('li').first()).toHaveText('first written offline');
 });
 
+test('Select all, then typing, cutting and pasting keep the parts and move the text (German)', async ({
+  browser,
+}) => {
+  const page = await germanDocument(browser);
+  const title = page.locator('.editor-document .doc-title');
+  const paragraph = body(page).locator('p').first();
+  await title.click();
+  await page.keyboard.type('Titel');
+  await paragraph.click();
+  await page.keyboard.type('Erster Satz.');
+  await saved(page);
+  const parts = await page.locator('.editor-document > *').count();
+
+  // Cut everything: the text goes to the clipboard, every part stays, and the save goes through.
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('ControlOrMeta+x');
+  await expect(paragraph).toHaveText('');
+  await expect(title).toHaveText('');
+  await expect(page.locator('.editor-document > *')).toHaveCount(parts);
+  await saved(page);
+  await paragraph.click();
+  await page.keyboard.press('ControlOrMeta+v');
+  await expect(body(page)).toContainText('Erster Satz.');
+
+  // Typing over everything puts the letters where the selection began: the title.
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('Neu');
+  await expect(title).toHaveText('Neu');
+  await expect(body(page)).toHaveText('');
+  await expect(page.locator('.editor-document > *')).toHaveCount(parts);
+  await saved(page);
+  await page.reload();
+  await expect(page.locator('.editor-document .doc-title')).toHaveText('Neu');
+});
+
 test('a document that cannot be loaded says so and offers the way back', async ({ page, user }) => {
   await loginAs(page, user, '/document/999999');
   await expect(page.getByText('This document does not exist or has not been shared with you.')).toBeVisible();

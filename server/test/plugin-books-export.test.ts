@@ -48,9 +48,9 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
   const author = (firstName: string) => server().loggedInUser({ firstName, lastName: 'Author' });
 
   /** A document of the owner holding the fixture paper under `title`. */
-  async function chapterDocument(ownerId: number, title: string): Promise<number> {
+  async function chapterDocument(ownerId: number, title: string, size = CHAPTER): Promise<number> {
     const { id } = await createDocument(server().ctx.db, ownerId, { title, path: '' });
-    const content = JSON.stringify(fixturePaper(CHAPTER, title).doc.toJSON());
+    const content = JSON.stringify(fixturePaper(size, title).doc.toJSON());
     await server()
       .ctx.db.updateTable('documents')
       .set({ content, content_version: 0, version: 0, title })
@@ -60,10 +60,11 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
   }
 
   /** Ann's book "Ink and paper" of her three chapters (the first two in a part) with a cover. */
-  async function volume(bibliography: 'book' | 'chapter' = 'book') {
+  async function volume(bibliography: 'book' | 'chapter' = 'book', sizes = TITLES.map(() => CHAPTER)) {
     const ann = await author('Ann');
     const ids = [];
-    for (const title of TITLES) ids.push(await chapterDocument(ann.user.id, title));
+    for (const [index, title] of TITLES.entries())
+      ids.push(await chapterDocument(ann.user.id, title, sizes[index]));
     const upload = await ann.browser.call(usermediaApi.save, {
       title: 'Cover',
       image: new File([new Uint8Array(stripedPng(60, 90, [200, 40, 40]))], 'cover.png', {
@@ -178,6 +179,7 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
         ['chapter-1.xhtml', `Chapter 1: ${TITLES[0]}`],
         ['chapter-2.xhtml', `Chapter 2: ${TITLES[1]}`],
         ['chapter-3.xhtml', `Chapter 3: ${TITLES[2]}`],
+        ['bibliography.xhtml', 'References'],
       ]);
       const opf = strFromU8(files['EPUB/content.opf']);
       expect(opf).toContain('<dc:identifier id="uid">urn:isbn:9783161484100</dc:identifier>');
@@ -212,7 +214,9 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
       `Chapter 1: ${TITLES[0]}`,
       `Chapter 2: ${TITLES[1]}`,
       `Chapter 3: ${TITLES[2]}`,
+      'References',
     ]);
+    expect(html).toContain('<section class="bibliography" id="bibliography">');
     expect(html.match(/caption-label">Figure \d+/g)).toEqual(
       [1, 2, 3, 4, 5, 6].map((n) => `caption-label">Figure ${n}`),
     );
@@ -329,6 +333,41 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
       expect(places.every((place) => place >= 0)).toBe(true);
       expect([...places].sort((a, b) => a - b)).toEqual(places);
       expect(text).toContain('Figure 6:');
+    },
+  );
+
+  withTools(
+    ['chromium', 'pdftotext'],
+    "the print PDF's contents give the page each chapter and the part start on",
+    async () => {
+      // Chapters of different lengths, each over several pages.
+      const sizes = [12, 4, 8].map((paragraphs) => ({ ...CHAPTER, sections: 3, paragraphs }));
+      const { ann, id } = await volume('book', sizes);
+      const response = await exportCall(ann.browser, id, 'pdf');
+      expect(response.status, response.text).toBe(200);
+      const file = path.join(dir, `${engine}-book-pages.pdf`);
+      await writeFile(file, response.bytes);
+      const pages = (await run('pdftotext', ['-layout', file, '-'])).stdout.split('\f');
+      const contents = pages.findIndex((page) => /^\s*Contents\s*$/m.test(page));
+      expect(contents).toBeGreaterThan(-1);
+      /** The page number after a line of the contents, e.g. "Chapter 2: Paper mills      7". */
+      const listed = (line: string) =>
+        Number(new RegExp(`^\\s*${line}\\s+(\\d+)\\s*$`, 'm').exec(pages[contents])?.[1]);
+      /** The page (from 1, as its footer prints it) where a heading line stands after the contents. */
+      const actual = (heading: string) => {
+        const index = pages.findIndex(
+          (page, at) => at > contents && new RegExp(`^\\s*${heading}\\s*$`, 'm').test(page),
+        );
+        expect(pages[index], heading).toMatch(new RegExp(`^\\s*${index + 1} / \\d+\\s*$`, 'm'));
+        return index + 1;
+      };
+      const starts = TITLES.map((title) => actual(title));
+      expect(TITLES.map((title, index) => listed(`Chapter ${index + 1}: ${title}`))).toEqual(starts);
+      expect(listed('Beginnings')).toBe(actual('Beginnings'));
+      expect(listed('References')).toBe(actual('References'));
+      // Each chapter fills pages of its own: the numbers are not simply one apart.
+      expect(starts[1] - starts[0]).toBeGreaterThan(2);
+      expect(starts[2] - starts[1]).toBeGreaterThan(1);
     },
   );
 });

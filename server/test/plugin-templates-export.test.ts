@@ -1,22 +1,20 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { schema } from '@scriptorium/common/editor/schema';
 import { withBody } from '@scriptorium/common/editor/testing';
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { run, withTools } from './export-tools';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
+import { COLOUR, FONT, referenceWithHeading } from './reference-documents';
 
 /**
  * Issue 21: a document of a stored template is exported as DOCX and ODT in the styles of the
  * template's export files (reference documents), on both engines; pandoc still reads the files.
  */
-
-const FONT = 'Gentium Distinct';
-const COLOUR = '7B2D26';
 
 let folder = '';
 beforeAll(async () => {
@@ -26,29 +24,7 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-/** pandoc's own reference document of `kind` with Heading 1 in our font and colour. */
-async function referenceDocument(kind: 'docx' | 'odt'): Promise<Uint8Array> {
-  const file = path.join(folder, `reference.${kind}`);
-  await run('pandoc', ['-o', file, '--print-default-data-file', `reference.${kind}`]);
-  const files = unzipSync(new Uint8Array(await readFile(file)));
-  if (kind === 'docx') {
-    const styles = strFromU8(files['word/styles.xml']);
-    const heading = `<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="Heading 1"/><w:basedOn w:val="Normal"/><w:qFormat/><w:pPr><w:keepNext/><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:rFonts w:ascii="${FONT}" w:hAnsi="${FONT}"/><w:color w:val="${COLOUR}"/><w:sz w:val="36"/></w:rPr></w:style>`;
-    const changed = styles.replace(
-      /<w:style w:type="paragraph" w:styleId="Heading1">[\s\S]*?<\/w:style>/,
-      heading,
-    );
-    expect(changed).not.toBe(styles);
-    files['word/styles.xml'] = strToU8(changed);
-  } else {
-    const styles = strFromU8(files['styles.xml']);
-    const heading = `<style:style style:name="Heading_20_1" style:display-name="Heading 1" style:family="paragraph" style:parent-style-name="Heading" style:default-outline-level="1" style:class="text"><style:text-properties fo:font-family="'${FONT}'" fo:color="#${COLOUR.toLowerCase()}" fo:font-weight="bold"/></style:style>`;
-    const changed = styles.replace(/<style:style style:name="Heading_20_1"[\s\S]*?<\/style:style>/, heading);
-    expect(changed).not.toBe(styles);
-    files['styles.xml'] = strToU8(changed);
-  }
-  return zipSync(files);
-}
+const referenceDocument = (kind: 'docx' | 'odt') => referenceWithHeading(kind, folder);
 
 /** The headers pandoc read, as [level, text of their words]. */
 function headers(json: string): [number, string][] {

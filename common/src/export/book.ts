@@ -10,6 +10,7 @@ import {
   type EngineCaches,
   type ExportImage,
   type ExportInput,
+  type ExportReference,
   numberedNodes,
   type PreparedChapter,
   type PreparedDocument,
@@ -62,6 +63,8 @@ export interface BookExportInput {
   bibliography?: 'book' | 'chapter';
   /** Only the chapters the exporting user may read, in the book's order. */
   chapters: BookChapterInput[];
+  /** The export files of the template every chapter is made from, when it has any (DOCX styles). */
+  reference?: ExportReference;
 }
 
 const ANCHORED = new Set(['heading', 'figure', 'table', 'cross_reference']);
@@ -137,6 +140,7 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
       titleNode,
       title: titleNode.textContent,
       bibliography: [],
+      citationStyle: chapter.csl?.name ?? input.citationStyle,
     });
   });
   const language = input.language || String(docs[0]?.attrs.language || 'en-US');
@@ -152,7 +156,7 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
   //
   // When the chapters keep their own styles and these differ, each chapter is a batch of its own
   // style (its citations numbered within it); a bibliography at the end of the book is then in
-  // the book's style (the first chapter's).
+  // `input.csl`: the server gives the first chapter's, as "as in each chapter" names no style.
   const chapterCsl = (index: number) => input.chapters[index].csl ?? input.csl;
   const ownStyles = input.chapters.some((chapter) => chapter.csl && chapter.csl.name !== input.csl?.name);
   let rendered: ReturnType<typeof renderCitations>;
@@ -194,6 +198,7 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
     entries,
     threads: new Map(),
     images,
+    ...(input.reference ? { reference: input.reference } : {}),
     book: {
       publisher: input.publisher,
       isbn: input.isbn,

@@ -134,6 +134,7 @@ function exportBookEpub(prepared: PreparedDocument, book: BookStructure): Uint8A
       `<section class="cover" epub:type="cover"><img src="images/${cover.name}" alt="${title}"/></section>`,
     );
   add('title', bookTitlePage(prepared, book, null));
+  const bibliography = writer.bibliography(1);
   const contents = escapeXml(documentLabel('contents', prepared.language));
   const nav = contentDocument(
     lang,
@@ -143,6 +144,7 @@ function exportBookEpub(prepared: PreparedDocument, book: BookStructure): Uint8A
       prepared.language,
       (chapter) => `${chapter.anchor}.xhtml`,
       (index) => `part-${index}.xhtml`,
+      bibliography ? 'bibliography.xhtml' : null,
     )}</nav>`,
   );
   documents.push({ id: 'nav', href: 'nav.xhtml', text: nav, nav: true });
@@ -156,7 +158,6 @@ function exportBookEpub(prepared: PreparedDocument, book: BookStructure): Uint8A
     for (const chapter of group.chapters)
       add(chapter.anchor, writer.chapter(chapter, 1), escapeXml(chapter.title || chapter.anchor));
   }
-  const bibliography = writer.bibliography(1);
   if (bibliography)
     add('bibliography', bibliography, escapeXml(documentLabel('bibliography', prepared.language)));
   const modified = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -30,6 +30,11 @@ export interface HtmlOptions {
   trackChanges: 'markup' | 'accepted';
   /** EPUB: footnote links carry epub:type. */
   epub: boolean;
+  /**
+   * PDF of a book: the page each chapter and part starts on, by its anchor (chapter-2, part-1),
+   * shown after its line in the contents; measured by a first print (server export/pdf.ts).
+   */
+  contentsPages?: ReadonlyMap<string, number>;
 }
 
 const MARK_TAGS: Record<string, [string, string]> = {
@@ -240,10 +245,10 @@ export class HtmlWriter extends NodeWriter {
   }
 
   /** The bibliography of the document or book (or of a chapter), under a heading of `level`. */
-  bibliography(level: number, entries = this.prepared.bibliography): string {
+  bibliography(level: number, entries = this.prepared.bibliography, id?: string): string {
     const p = this.prepared;
     if (!entries.length) return '';
-    return `<section class="bibliography"><h${level}>${escapeXml(documentLabel('bibliography', p.language))}</h${level}><div class="csl-bib-body">${entries.map(citeprocToXhtml).join('')}</div></section>`;
+    return `<section class="bibliography"${id ? ` id="${id}"` : ''}><h${level}>${escapeXml(documentLabel('bibliography', p.language))}</h${level}><div class="csl-bib-body">${entries.map(citeprocToXhtml).join('')}</div></section>`;
   }
 
   /** The whole article: front matter, body, bibliography and notes. */
@@ -282,21 +287,27 @@ export class HtmlWriter extends NodeWriter {
   private book(book: BookStructure): string {
     const p = this.prepared;
     let out = bookTitlePage(p, book, this.options.imageUrl(COVER_SRC));
+    const pages = this.options.contentsPages;
     out += `<nav class="toc" id="toc"><h2>${escapeXml(documentLabel('contents', p.language))}</h2>${bookContents(
       book,
       p.language,
       (chapter) => `#${chapter.anchor}`,
       (index) => `#part-${index}`,
+      p.bibliography.length ? `#${BOOK_BIBLIOGRAPHY}` : null,
+      pages && ((href) => pages.get(href.slice(1))),
     )}</nav>`;
     for (const [index, group] of groupParts(book.chapters).entries()) {
       if (group.part)
         out += `<section class="book-part" id="part-${index + 1}"><h2 class="part-title">${escapeXml(group.part)}</h2></section>`;
       for (const chapter of group.chapters) out += this.chapter(chapter, 2);
     }
-    out += this.bibliography(2);
+    out += this.bibliography(2, p.bibliography, BOOK_BIBLIOGRAPHY);
     return out;
   }
 }
+
+/** The anchor of a book's end bibliography (listed last in its contents). */
+const BOOK_BIBLIOGRAPHY = 'bibliography';
 
 type FrontMatter = Pick<PreparedChapter, 'subtitle' | 'authors' | 'abstract' | 'keywords'>;
 
@@ -309,23 +320,37 @@ function authorList(authors: readonly Contributor[]): string {
     .join('')}</ul>`;
 }
 
-/** The table of contents: parts (numbered from 1 in `partHref`) holding their chapters. */
+/**
+ * The table of contents: parts (numbered from 1 in `partHref`) holding their chapters, then the
+ * end bibliography (`bibliographyHref`, when the book has one); with `pageOf` (PDF), each line
+ * ends with the page its chapter or part starts on.
+ */
 export function bookContents(
   book: BookStructure,
   language: string,
   chapterHref: (chapter: PreparedChapter) => string,
   partHref: (index: number) => string,
+  bibliographyHref: string | null,
+  pageOf?: (href: string) => number | undefined,
 ): string {
   const chapterLabel = documentLabel('chapter', language);
+  const link = (href: string, text: string) => {
+    const page = pageOf?.(href);
+    // The number floats right of the line it starts (before the link, so on its first line).
+    const number = page === undefined ? '' : `<span class="toc-page">${page}</span>`;
+    return `${number}<a href="${escapeXml(href)}">${escapeXml(text)}</a>`;
+  };
   const item = (chapter: PreparedChapter) =>
-    `<li><a href="${escapeXml(chapterHref(chapter))}">${escapeXml(`${chapterLabel} ${chapter.number}: ${chapter.title || chapter.anchor}`)}</a></li>`;
+    `<li>${link(chapterHref(chapter), `${chapterLabel} ${chapter.number}: ${chapter.title || chapter.anchor}`)}</li>`;
   return `<ol class="toc-list">${groupParts(book.chapters)
     .map((group, index) =>
       group.part
-        ? `<li class="toc-part"><a href="${escapeXml(partHref(index + 1))}">${escapeXml(group.part)}</a><ol>${group.chapters.map(item).join('')}</ol></li>`
+        ? `<li class="toc-part">${link(partHref(index + 1), group.part)}<ol>${group.chapters.map(item).join('')}</ol></li>`
         : group.chapters.map(item).join(''),
     )
-    .join('')}</ol>`;
+    .join(
+      '',
+    )}${bibliographyHref ? `<li>${link(bibliographyHref, documentLabel('bibliography', language))}</li>` : ''}</ol>`;
 }
 
 /** The title page (cover, title, authors, publisher) and the copyright lines of a book. */
@@ -381,6 +406,7 @@ const BOOK_CSS = `.title-page, .copyright-page, .toc { text-align: center; }
 .toc { text-align: left; }
 .toc-list { list-style: none; padding-left: 0; }
 .toc-list ol { list-style: none; }
+.toc-page { float: right; margin-left: 1em; }
 .chapter-number { font-variant: small-caps; margin-bottom: 0; }
 .part-title { text-align: center; font-size: 2em; }
 @media print { .copyright-page, .toc, .book-part, .chapter, .bibliography { break-before: page; } }

@@ -5,12 +5,14 @@ import { exportBiblatex } from '../bibliography/export';
 import type { EntryData } from '../bibliography/types';
 import { imageExtension, imageFiles } from './images';
 import { authorName, type BookStructure, groupParts, type PreparedDocument } from './model';
+import { htmlToRuns } from './text';
 import { figureSources, NodeWriter, rowCells } from './writer';
 
 /**
  * LaTeX export: a zip of document.tex (LuaLaTeX, biblatex with biber), bibliography.bib (BibLaTeX,
  * the cited entries only) and the images. Citations stay \autocite/\textcite so that the journal's
- * biblatex style decides; equations stay the authors' LaTeX. Suggestions are exported accepted
+ * biblatex style decides (but for a book's chapter in a style biblatex's one style cannot give:
+ * see exportBookLatex); equations stay the authors' LaTeX. Suggestions are exported accepted
  * (LaTeX has no revisions) and comments are left out.
  */
 
@@ -53,6 +55,23 @@ function biblatexStyle(cslStyle: string): string {
   return 'authoryear';
 }
 
+/** citeproc's HTML (a rendered citation or bibliography entry) as LaTeX text. */
+function citeprocToLatex(html: string): string {
+  // A numeric entry's label and text are two divs: a space between them.
+  return htmlToRuns(html.replace(/<\/div>\s*<div[^>]*>/g, ' ').replace(/\s+/g, ' '))
+    .map((run) => {
+      let out = escapeLatex(run.text);
+      if (run.italic) out = `\\emph{${out}}`;
+      if (run.bold) out = `\\textbf{${out}}`;
+      if (run.smallcaps) out = `\\textsc{${out}}`;
+      if (run.sup) out = `\\textsuperscript{${out}}`;
+      if (run.sub) out = `\\textsubscript{${out}}`;
+      return out;
+    })
+    .join('')
+    .trim();
+}
+
 const MARKS: Record<string, string> = {
   em: '\\emph',
   strong: '\\textbf',
@@ -65,6 +84,13 @@ const MARKS: Record<string, string> = {
 
 class LatexWriter extends NodeWriter {
   readonly cited = new Set<string>();
+  /**
+   * A book chapter in a style other than the book's: biblatex loads one style per document, so
+   * its citations are written as citeproc rendered them in the chapter's own style.
+   */
+  renderedCitations = false;
+  /** Inside a footnote a note style's citation is its text, not a footnote of the footnote. */
+  private inFootnote = false;
   readonly images: ReturnType<typeof imageFiles>;
 
   constructor(readonly prepared: PreparedDocument) {
@@ -98,6 +124,11 @@ class LatexWriter extends NodeWriter {
     );
     if (!refs.length) return '';
     for (const ref of refs) this.cited.add(ref.id);
+    const rendered = this.renderedCitations ? this.prepared.citations.get(node) : '';
+    if (rendered) {
+      const text = citeprocToLatex(rendered);
+      return this.prepared.noteCitations?.has(node) && !this.inFootnote ? `\\footnote{${text}}` : text;
+    }
     const command = node.attrs.format === 'textcite' ? 'textcite' : 'autocite';
     const one = (ref: { id: string; prefix: string; locator: string }) => {
       const pre = ref.prefix ? `[${escapeLatex(ref.prefix)}]` : '';
@@ -118,9 +149,11 @@ class LatexWriter extends NodeWriter {
         break;
       case 'footnote': {
         const paragraphs: string[] = [];
+        this.inFootnote = true;
         node.forEach((paragraph) => {
           paragraphs.push(this.inlineContent(paragraph));
         });
+        this.inFootnote = false;
         content = `\\footnote{${paragraphs.join('\\par ')}}`;
         break;
       }
@@ -321,6 +354,8 @@ ${abstract}${keywords}${body}${writer.cited.size ? '\\printbibliography\n' : ''}
  * A book (issue 21): the book class with a title page (cover, title, authors, publisher), the
  * copyright page, the table of contents, \\part and \\chapter (each chapter's authors and abstract
  * under its title), figures, tables and equations numbered through the book, one bibliography.
+ * A chapter that keeps its own style, where that style's nearest biblatex style is not the book's,
+ * has citeproc's citations and bibliography (biblatex loads one style for the whole document).
  */
 function exportBookLatex(prepared: PreparedDocument, book: BookStructure): Uint8Array {
   const writer = new LatexWriter(prepared);
@@ -329,6 +364,7 @@ function exportBookLatex(prepared: PreparedDocument, book: BookStructure): Uint8
     book.cover && (book.cover.type === 'image/png' || book.cover.type === 'image/jpeg') ? book.cover : null;
   const coverName = cover ? `images/cover.${imageExtension(cover)}` : '';
   const perChapter = book.chapters.some((chapter) => chapter.bibliography.length > 0);
+  const bookStyle = biblatexStyle(String(p.doc.attrs.citationstyle));
   let chapters = '';
   for (const group of groupParts(book.chapters)) {
     if (group.part) chapters += `\\part{${escapeLatex(group.part)}}\n\n`;
@@ -338,15 +374,27 @@ function exportBookLatex(prepared: PreparedDocument, book: BookStructure): Uint8
       if (chapter.authors.length)
         chapters += `{\\itshape ${chapter.authors.map((person) => escapeLatex(authorName(person))).join(', ')}\\par}\n`;
       chapters += '\\bigskip\n\n';
+      // Chapters that keep their own style: where biblatex's nearest style is not the book's,
+      // the chapter reads as in the other formats (citeproc's text, its own bibliography).
+      writer.renderedCitations = biblatexStyle(chapter.citationStyle) !== bookStyle;
+      const citedBefore = new Set(writer.cited);
       if (chapter.abstract)
         chapters += `\\begin{quotation}\\small\n${writer.blocks(chapter.abstract)}\\end{quotation}\n\n`;
       const body = chapter.body.map((part) => writer.blocks(part)).join('');
+      const own = [...writer.cited].filter((key) => !citedBefore.has(key)).map(safeKey);
+      if (writer.renderedCitations)
+        // Its entries still go to the book's bibliography at the end; or its own list after it.
+        chapters += perChapter
+          ? `${body}${chapter.bibliography.length ? `\\section*{\\refname}\n\\begin{list}{}{\\setlength{\\leftmargin}{2em}\\setlength{\\itemindent}{-2em}}\n${chapter.bibliography.map((entry) => `\\item ${citeprocToLatex(entry)}\n`).join('')}\\end{list}\n\n` : ''}`
+          : `${body}${own.length ? `\\nocite{${own.join(',')}}\n\n` : ''}`;
       // biblatex's refsection: the chapter's citations and its own bibliography after it.
-      chapters += perChapter
-        ? `\\begin{refsection}\n${body}\\printbibliography[heading=subbibliography]\n\\end{refsection}\n\n`
-        : body;
+      else
+        chapters += perChapter
+          ? `\\begin{refsection}\n${body}\\printbibliography[heading=subbibliography]\n\\end{refsection}\n\n`
+          : body;
     }
   }
+  writer.renderedCitations = false;
   const titlePage = `\\begin{titlepage}
 \\centering
 ${cover ? `\\includegraphics[width=0.7\\textwidth,height=0.5\\textheight,keepaspectratio]{${coverName}}\\par\\vspace{2em}\n` : ''}{\\Huge ${escapeLatex(p.title)}\\par}

@@ -104,6 +104,8 @@ export interface PreparedChapter extends Omit<DocumentParts, 'entries' | 'biblio
   title: string;
   /** The chapter's own bibliography (citeproc HTML per entry) when the book has one per chapter. */
   bibliography: string[];
+  /** The CSL style its citations are rendered in: the book's, or its own ("as in each chapter"). */
+  citationStyle: string;
 }
 
 /** The key of a book's cover image among the images of the writers' packages. */

@@ -9,6 +9,7 @@ import {
   readImageFile,
 } from '../../modules/documents/export/gather-input';
 import { exportPdf } from '../../modules/documents/export/pdf';
+import { pluginExportReference } from '../registry';
 import { type BooksDb, bookChapterDocuments, parseJson, requireReadable } from './queries';
 
 export interface BookExport {
@@ -34,8 +35,10 @@ export async function exportBookFile(
   const chapters = await bookChapterDocuments(db, userId, id);
   const leftOut = chapters.flatMap((chapter, index) => (chapter.document ? [] : [index + 1]));
   const readable: BookExportInput['chapters'] = [];
+  const owners: number[] = [];
   for (const chapter of chapters) {
     if (!chapter.document) continue;
+    owners.push(chapter.document.owner_id);
     readable.push({
       ...(await gatherDocumentContent(ctx, userId, chapter.document.id)),
       part: chapter.part,
@@ -57,6 +60,16 @@ export async function exportBookFile(
       chapter.csl = styles.get(own) ?? null;
     }
   }
+  // A book whose chapters all come from one stored template takes its export files (the reference
+  // DOCX), looked up as for the first chapter exported alone: with its owner's rights.
+  const templates = new Set(
+    readable.map(
+      (chapter) => (chapter.content as { attrs?: { template?: string } } | null)?.attrs?.template ?? '',
+    ),
+  );
+  const [template] = templates;
+  const reference =
+    templates.size === 1 && template ? await pluginExportReference(ctx, owners[0], template) : null;
   let cover: BookExportInput['cover'] = null;
   if (metadata.cover_image !== null) {
     // The cover belongs to the book: whoever may read the book sees it.
@@ -82,6 +95,7 @@ export async function exportBookFile(
       cover,
       bibliography: settings.bibliography,
       chapters: readable,
+      ...(reference ? { reference } : {}),
     },
     exportEngines,
     exportPdf,

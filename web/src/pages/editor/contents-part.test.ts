@@ -1,8 +1,9 @@
 import { schema } from '@scriptorium/common/editor/schema';
+import { documentTitle } from '@scriptorium/common/editor/templates';
 import { documentFromDefinition } from '@scriptorium/common/plugins/template-document';
 import { contentsDefinition } from '@scriptorium/common/plugins/template-testing';
 import { standardDefinition } from '@scriptorium/common/plugins/templates-api';
-import type { Node as PMNode } from 'prosemirror-model';
+import { Fragment, type Node as PMNode, Slice } from 'prosemirror-model';
 import { AllSelection, EditorState } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,6 +101,37 @@ describe('the parts of a document', () => {
     expect(deleteAcrossParts(state, (tr) => (state = state.apply(tr)))).toBe(true);
     expect(parts(state.doc)).toEqual(parts(doc));
     expect(state.doc.textContent).toBe('');
+  });
+
+  it('stay when text is typed or pasted over everything: it goes where the selection began', () => {
+    const doc = documentFromDefinition(schema, 'template-1', 'Essay', standardDefinition());
+    const mount = document.body.appendChild(document.createElement('div'));
+    view = new EditorView(mount, {
+      state: EditorState.create({ doc, plugins: editorPlugins({ carets: () => [], label: (key) => key }) }),
+    });
+    const current = view;
+    current.dispatch(current.state.tr.insertText('Words', current.state.doc.content.size - 2));
+    const selectAll = () =>
+      current.dispatch(current.state.tr.setSelection(new AllSelection(current.state.doc)));
+    selectAll();
+    const typed = current.someProp('handleTextInput', (handle) =>
+      handle(current, current.state.selection.from, current.state.selection.to, 'N', () => current.state.tr),
+    );
+    expect(typed).toBe(true);
+    expect(parts(current.state.doc)).toEqual(parts(doc));
+    expect(current.state.doc.textContent).toBe('N');
+    expect(documentTitle(current.state.doc)).toBe('N');
+    selectAll();
+    const pasted = current.someProp('handlePaste', (handle) =>
+      handle(
+        current,
+        new Event('paste') as ClipboardEvent,
+        new Slice(Fragment.from(schema.text('Pasted')), 0, 0),
+      ),
+    );
+    expect(pasted).toBe(true);
+    expect(parts(current.state.doc)).toEqual(parts(doc));
+    expect(current.state.doc.textContent).toBe('Pasted');
   });
 
   it('are never removed, added or moved by an edit of the author (the server refuses it too)', () => {

@@ -273,8 +273,10 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       // Carets or rights changed: redraw decorations and editability.
       current.setProps({});
     }
-    current.dom.setAttribute('lang', String(state.doc.attrs.language));
-    current.dom.setAttribute('data-paper', String(state.doc.attrs.paper_size));
+    // Set only when changed: setting the editor's lang, even to the same value, may make the
+    // browser recompute the style of the whole document on every keystroke.
+    setChanged(current.dom, 'lang', String(state.doc.attrs.language));
+    setChanged(current.dom, 'data-paper', String(state.doc.attrs.paper_size));
   });
   useEffect(
     () => () => {
@@ -546,4 +548,8 @@ function initials(name: string): string {
     .slice(0, 2)
     .map((part) => part[0]?.toUpperCase())
     .join('');
+}
+
+function setChanged(element: HTMLElement, name: string, value: string): void {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
 }

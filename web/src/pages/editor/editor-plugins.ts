@@ -11,7 +11,15 @@ import { history, redo, undo } from 'prosemirror-history';
 import { undoInputRule } from 'prosemirror-inputrules';
 import { keymap } from 'prosemirror-keymap';
 import type { Node as PMNode } from 'prosemirror-model';
-import { type Command, type EditorState, Plugin, PluginKey, TextSelection } from 'prosemirror-state';
+import {
+  type Command,
+  type EditorState,
+  Plugin,
+  PluginKey,
+  Selection,
+  TextSelection,
+  type Transaction,
+} from 'prosemirror-state';
 import { columnResizing, tableEditing } from 'prosemirror-tables';
 import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import { EDITOR_ACTIONS, keymapName } from './editor-actions';
@@ -307,13 +315,68 @@ function tocPlugin(): Plugin {
 /**
  * The editor enforces the template: no author's edit removes, adds or reorders a part (the rule
  * the collaboration server applies, `keepsTemplateParts`; a refused diff would stop sending).
- * Steps of others (collab) are the server's to judge.
+ * Steps of others (collab) are the server's to judge. Typing, pasting or cutting over a selection
+ * across parts (Select all) works on what it covers inside each part instead.
  */
 function partGuardPlugin(): Plugin {
   return new Plugin({
     filterTransaction: (tr, state) =>
       !tr.docChanged || Boolean(tr.getMeta('collab$')) || keepsTemplateParts(state.doc, tr.doc),
+    props: {
+      handleTextInput: (view, _from, _to, text) =>
+        replaceAcrossParts(view, (tr) => tr.insertText(text), 'input'),
+      handlePaste: (view, _event, slice) =>
+        replaceAcrossParts(view, (tr) => tr.replaceSelection(slice), 'paste'),
+      handleDOMEvents: {
+        cut: (view, event) => {
+          if (!view.editable || !event.clipboardData || !partRangesOf(view.state)) return false;
+          // ProseMirror's own cut would delete the parts themselves (refused above): copy as it
+          // does, then empty the parts.
+          const { dom, text } = view.serializeForClipboard(view.state.selection.content());
+          event.preventDefault();
+          event.clipboardData.clearData();
+          event.clipboardData.setData('text/html', dom.innerHTML);
+          event.clipboardData.setData('text/plain', text);
+          return replaceAcrossParts(view, () => {}, 'cut');
+        },
+      },
+    },
   });
+}
+
+/** What a selection across two or more top-level parts covers inside each of them, or null. */
+function partRangesOf(state: EditorState): [number, number][] | null {
+  const { from, to, empty } = state.selection;
+  if (empty) return null;
+  const ranges: [number, number][] = [];
+  state.doc.forEach((node, offset) => {
+    const start = offset + 1;
+    const end = offset + node.nodeSize - 1;
+    if (end > from && start < to) ranges.push([Math.max(from, start), Math.min(to, end)]);
+  });
+  return ranges.length < 2 ? null : ranges;
+}
+
+/**
+ * Deletes what a selection across parts covers inside each part, keeping the parts, then lets
+ * `insert` put what replaces it where the selection began (typing, a paste; nothing for a cut).
+ */
+function replaceAcrossParts(
+  view: { state: EditorState; dispatch: (tr: Transaction) => void },
+  insert: (tr: Transaction) => void,
+  uiEvent: string,
+): boolean {
+  const { state } = view;
+  const ranges = partRangesOf(state);
+  if (!ranges) return false;
+  const tr = state.tr;
+  for (const [rangeFrom, rangeTo] of [...ranges].reverse())
+    if (rangeTo > rangeFrom) tr.delete(rangeFrom, rangeTo);
+  tr.setSelection(Selection.near(tr.doc.resolve(tr.mapping.map(ranges[0][0], -1))));
+  insert(tr);
+  // What cannot go there (blocks pasted into the title) leaves the document as it was.
+  if (keepsTemplateParts(state.doc, tr.doc)) view.dispatch(tr.scrollIntoView().setMeta('uiEvent', uiEvent));
+  return true;
 }
 
 /**
@@ -321,22 +384,8 @@ function partGuardPlugin(): Plugin {
  * what it covers inside each part and keeps the parts.
  */
 export const deleteAcrossParts: Command = (state, dispatch) => {
-  const { from, to, empty } = state.selection;
-  if (empty) return false;
-  const ranges: [number, number][] = [];
-  state.doc.forEach((node, offset) => {
-    const start = offset + 1;
-    const end = offset + node.nodeSize - 1;
-    if (end > from && start < to) ranges.push([Math.max(from, start), Math.min(to, end)]);
-  });
-  if (ranges.length < 2) return false;
-  if (dispatch) {
-    const tr = state.tr;
-    for (const [rangeFrom, rangeTo] of ranges.reverse())
-      if (rangeTo > rangeFrom) tr.delete(rangeFrom, rangeTo);
-    if (!keepsTemplateParts(state.doc, tr.doc)) return false;
-    dispatch(tr.scrollIntoView());
-  }
+  if (!partRangesOf(state)) return false;
+  if (dispatch) replaceAcrossParts({ state, dispatch }, () => {}, 'delete');
   return true;
 };
 

@@ -1,31 +1,46 @@
 import { exportCss, htmlPage, webImages } from '@scriptorium/common/export/html';
 import type { PreparedDocument } from '@scriptorium/common/export/model';
 import { chromium } from 'playwright-core';
+import { destinationPages } from './pdf-destinations';
 
 /**
  * PDF export (issue 19): the export HTML (the same markup as the HTML and EPUB exports, MathML
  * laid out by the browser) printed by Debian's Chromium through playwright-core, in the document's
  * paper size, with page numbers in the footer. CHROMIUM_PATH names another Chromium.
+ *
+ * A book's contents show the page each chapter starts on. Chromium has no CSS for "the page of
+ * that element", so the book is printed twice: the first print's link destinations tell where
+ * each chapter and part landed, the second print writes those numbers into the contents (again
+ * until they hold, should the numbers themselves move a page).
  */
 
 function dataUrl(data: Uint8Array, type: string): string {
   return `data:${type};base64,${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}`;
 }
 
+/** The most prints of a book while its contents' page numbers settle. */
+const MAX_PRINTS = 4;
+
+function sameEntries(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
+  return a.size === b.size && [...a].every(([key, value]) => b.get(key) === value);
+}
+
 export async function exportPdf(prepared: PreparedDocument): Promise<Uint8Array> {
   const images = webImages(prepared);
-  const html = htmlPage(
-    prepared,
-    {
-      imageUrl: (src) => {
-        const file = images.get(src);
-        return file ? dataUrl(file.image.data, file.image.type) : null;
+  const html = (contentsPages?: ReadonlyMap<string, number>) =>
+    htmlPage(
+      prepared,
+      {
+        imageUrl: (src) => {
+          const file = images.get(src);
+          return file ? dataUrl(file.image.data, file.image.type) : null;
+        },
+        trackChanges: 'accepted',
+        epub: false,
+        ...(contentsPages ? { contentsPages } : {}),
       },
-      trackChanges: 'accepted',
-      epub: false,
-    },
-    `<style>${exportCss(prepared.paperSize, Boolean(prepared.book))}</style>`,
-  );
+      `<style>${exportCss(prepared.paperSize, Boolean(prepared.book))}</style>`,
+    );
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
@@ -36,16 +51,26 @@ export async function exportPdf(prepared: PreparedDocument): Promise<Uint8Array>
     await page.route('**/*', (route) =>
       route.request().url().startsWith('data:') ? route.continue() : route.abort(),
     );
-    await page.setContent(html, { waitUntil: 'load' });
-    const pdf = await page.pdf({
-      format: prepared.paperSize === 'US Letter' ? 'Letter' : 'A4',
-      printBackground: true,
-      displayHeaderFooter: true,
-      headerTemplate: '<span></span>',
-      footerTemplate:
-        '<div style="font-size: 9px; width: 100%; text-align: center;"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
-      margin: { top: '2.5cm', bottom: '2.5cm', left: '2.5cm', right: '2.5cm' },
-    });
+    const print = async (contentsPages?: ReadonlyMap<string, number>) => {
+      await page.setContent(html(contentsPages), { waitUntil: 'load' });
+      return page.pdf({
+        format: prepared.paperSize === 'US Letter' ? 'Letter' : 'A4',
+        printBackground: true,
+        displayHeaderFooter: true,
+        headerTemplate: '<span></span>',
+        footerTemplate:
+          '<div style="font-size: 9px; width: 100%; text-align: center;"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
+        margin: { top: '2.5cm', bottom: '2.5cm', left: '2.5cm', right: '2.5cm' },
+      });
+    };
+    let pdf = await print();
+    let shown: ReadonlyMap<string, number> | undefined;
+    for (let prints = 1; prepared.book && prints < MAX_PRINTS; prints++) {
+      const found = destinationPages(pdf);
+      if (shown && sameEntries(found, shown)) break;
+      shown = found;
+      pdf = await print(shown);
+    }
     return new Uint8Array(pdf);
   } finally {
     await browser.close();

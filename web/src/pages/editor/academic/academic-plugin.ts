@@ -421,6 +421,11 @@ export function academicPlugins(context: AcademicContext): Plugin[] {
         if (!tr.docChanged && !rendered) return value;
         if (!rendered && !touchesAcademic(tr))
           return { ...value, decorations: value.decorations.map(tr.mapping, tr.doc) };
+        if (rendered && !tr.docChanged) {
+          // The worker's answer for an unchanged document: numbering and clusters stand.
+          const { decorations: _old, ...base } = value;
+          return { ...base, rendered, decorations: buildDecorations(editorState.doc, { ...base, rendered }) };
+        }
         return derive(editorState.doc, rendered ?? value.rendered);
       },
     },

@@ -2,16 +2,18 @@ import { decideChanges, trackedChanges } from '@scriptorium/common/editor/track-
 import { Check, History, MessageSquarePlus, PenLine, X } from 'lucide-react';
 import type { Command } from 'prosemirror-state';
 import type { EditorActionSpec } from '../editor-actions';
-import { isSuggesting, toggleSuggesting } from './review-plugin';
+import { isSuggesting, reviewIndexOf, toggleSuggesting } from './review-plugin';
 
-/** Accepts or rejects every tracked change of the document. */
+/**
+ * Accepts or rejects every tracked change of the document. Whether there is any comes from the
+ * review index: the toolbar asks on every keystroke, and reading a long document each time costs.
+ */
 function decideAll(accept: boolean): Command {
   return (state, dispatch) => {
-    const changes = trackedChanges(state.doc);
-    if (!changes.length) return false;
+    if (!reviewIndexOf(state).changes.length) return false;
     if (dispatch) {
       const tr = state.tr;
-      decideChanges(tr, changes, accept);
+      decideChanges(tr, trackedChanges(state.doc), accept);
       dispatch(tr);
     }
     return true;

@@ -8,7 +8,7 @@ import {
 import type { CommentThread, ReviewError } from '@scriptorium/common/ws/review-messages';
 import { TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
-import { type FormEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Select } from '../../../components/form/select';
 import { reviewIndexOf } from './review-plugin';
@@ -179,9 +179,11 @@ export function ReviewMargin(props: ReviewMarginProps) {
     return { cards: list, orphans: orphaned, hidden: phone ? changes.length - last : 0 };
   }, [view, store, settled, pending, showResolved, viewport, phone, phoneCount, active]);
 
-  // Align each card with its anchor, pushed below the card before it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: laid out again when the cards change
-  useLayoutEffect(() => {
+  // Align each card with its anchor, pushed below the card before it. While a pointer is pressed
+  // in the margin the cards drawn keep their places (new ones are placed): a card that moved
+  // between press and release (a co-author's comment coming in above it) would lose the click.
+  const pressed = useRef(false);
+  const layOut = useCallback(() => {
     const element = column.current;
     if (!element) return;
     const origin = element.getBoundingClientRect().top;
@@ -195,12 +197,31 @@ export function ReviewMargin(props: ReviewMarginProps) {
     // All heights first, then all positions: one layout, not one per card.
     const heights = [...cards].map((card) => card.offsetHeight);
     cards.forEach((card, index) => {
-      const placed = Math.max(Number(card.dataset.cardTop) - origin, bottom);
+      const held = pressed.current && card.style.top !== '';
+      const placed = held
+        ? Number.parseFloat(card.style.top)
+        : Math.max(Number(card.dataset.cardTop) - origin, bottom);
       card.style.top = `${placed}px`;
-      bottom = placed + heights[index] + 8;
+      bottom = Math.max(bottom, placed + heights[index] + 8);
     });
     element.style.minHeight = `${bottom}px`;
-  }, [cards, active]);
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: laid out again when the cards change
+  useLayoutEffect(layOut, [cards, active]);
+  const hold = () => {
+    pressed.current = true;
+    const release = () => {
+      window.removeEventListener('pointerup', release, true);
+      window.removeEventListener('pointercancel', release, true);
+      // After the click that follows the release, in the same input task.
+      setTimeout(() => {
+        pressed.current = false;
+        layOut();
+      });
+    };
+    window.addEventListener('pointerup', release, true);
+    window.addEventListener('pointercancel', release, true);
+  };
 
   const authors = useMemo(() => [...new Map(changes.map((c) => [c.user, c.username])).entries()], [changes]);
   const decide = (list: readonly TrackedChange[], accept: boolean) => {
@@ -251,7 +272,7 @@ export function ReviewMargin(props: ReviewMarginProps) {
   );
 
   return (
-    <aside className="review-margin" aria-label={t('margin')}>
+    <aside className="review-margin" aria-label={t('margin')} onPointerDown={hold}>
       <div className="review-margin-bar">
         <label className="editor-check">
           <input type="checkbox" checked={showResolved} onChange={(e) => setShowResolved(e.target.checked)} />
