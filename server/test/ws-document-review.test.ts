@@ -43,6 +43,18 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   const open = (browser: TestClient, documentId: number) =>
     editors.open(browser, documentId, (m) => m.type === 'threads');
 
+  /** A new user's document of that title, open in the owner's editor. */
+  async function ownerEditing(title: string) {
+    const owner = await user();
+    const id = await createDocument(owner.browser, title);
+    return { owner, id, ownerClient: await open(owner.browser, id) };
+  }
+
+  /** The document as the server has stored it. */
+  async function savedContent(id: number): Promise<PMNode> {
+    return schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+  }
+
   async function holder(documentId: number, right: AccessRight) {
     const created = await user();
     await grant(documentId, created.user.id, right);
@@ -50,9 +62,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   }
 
   it('enforces per step: suggestions only for write-tracked and review, comment anchors only for comment', async () => {
-    const owner = await user();
-    const id = await createDocument(owner.browser, 'Steps');
-    const ownerClient = await open(owner.browser, id);
+    const { owner, id, ownerClient } = await ownerEditing('Steps');
     const tracked = await holder(id, 'write-tracked');
     const reviewer = await holder(id, 'review');
     const commenter = await holder(id, 'comment');
@@ -118,15 +128,13 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     });
     expect(await tracked.client.sendRaw({ v: 3, ds: accept })).toMatchObject({ reason: 'rights' });
     expect(await ownerClient.sendRaw({ v: 3, ds: accept })).toMatchObject({ type: 'confirm_diff', v: 5 });
-    const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    const content = await savedContent(id);
     expect(content.resolve(at).parent.textContent).toBe('gested');
     expect(trackedChanges(content)).toEqual([]);
   });
 
   it('takes structural suggestions (a new paragraph, a heading level) from write-tracked and review, not untracked ones', async () => {
-    const owner = await user();
-    const id = await createDocument(owner.browser, 'Structure');
-    const ownerClient = await open(owner.browser, id);
+    const { id, ownerClient } = await ownerEditing('Structure');
     const tracked = await holder(id, 'write-tracked');
     const reviewer = await holder(id, 'review');
     // In the body: the abstract allows no headings.
@@ -176,7 +184,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     expect(await ownerClient.sendRaw({ v: 3, ds: reject.steps.map((s) => s.toJSON()) })).toMatchObject({
       type: 'confirm_diff',
     });
-    const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    const content = await savedContent(id);
     expect(content.resolve(at).parent.type.name).toBe('paragraph');
     expect(content.resolve(at).parent.textContent).toBe('onetwo');
     expect(trackedChanges(content)).toEqual([]);
@@ -243,9 +251,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   });
 
   it('stores threads with answers, edits, resolves, assigns, and shows each right what it may see', async () => {
-    const owner = await user();
-    const id = await createDocument(owner.browser, 'Threads');
-    const ownerClient = await open(owner.browser, id);
+    const { owner, id, ownerClient } = await ownerEditing('Threads');
     const commenter = await holder(id, 'comment');
     const reviewer = await holder(id, 'review');
     const hidden = await holder(id, 'read-without-comments');
@@ -342,9 +348,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   });
 
   it('mails a co-author mentioned with @username a link to the document', async () => {
-    const owner = await user();
-    const id = await createDocument(owner.browser, 'Mentions');
-    const ownerClient = await open(owner.browser, id);
+    const { id, ownerClient } = await ownerEditing('Mentions');
     const coauthor = await holder(id, 'write');
     const before = sink().messages.length;
     await ownerClient.review({
@@ -360,9 +364,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   });
 
   it('saves named revisions, lists and reads them, and restores one as a new version on top', async () => {
-    const owner = await user();
-    const id = await createDocument(owner.browser, 'Revised');
-    const ownerClient = await open(owner.browser, id);
+    const { id, ownerClient } = await ownerEditing('Revised');
     const reviewer = await holder(id, 'review');
     const at = firstParagraphStart(ownerClient.state!.doc);
     ownerClient.edit((tr) => tr.insertText('First draft.', at));
@@ -409,7 +411,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     await ownerClient.review({ type: 'revision_restore', revision: kept.id });
     await waitFor(() => ownerClient.version === 4, 'the second restore');
     expect(ownerClient.state!.doc.resolve(at).parent.textContent).toBe('First draft. More.');
-    const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    const content = await savedContent(id);
     expect(content.eq(ownerClient.state!.doc)).toBe(true);
   });
 
