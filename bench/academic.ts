@@ -7,7 +7,6 @@
 //     (the whole document re-rendered in the worker). Goal: <= 100 ms.
 //   keystrokes while that runs: keystroke to paint, max and p95. Goal: no keystroke over 16 ms.
 // Prints figures and ratios; asserts nothing.
-import path from 'node:path';
 import type { EntryData } from '@scriptorium/common/bibliography/types';
 import { addToBibliography } from '@scriptorium/common/editor/academic-commands';
 import { schema } from '@scriptorium/common/editor/schema';
@@ -16,11 +15,9 @@ import { EditorState } from 'prosemirror-state';
 import { launchBenchBrowser, profiled } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
-import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
+import { createBenchUser, loggedInPage, loginHeaders, startBenchServer, WEB_DIST } from './lib/server';
 import { median } from './lib/stats';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
 const PARAGRAPHS = 500;
 const ENTRIES = 200;
 const OPENS = Number(process.env.BENCH_OPENS ?? 3);

@@ -3,7 +3,6 @@
 //       content stored as a snapshot alone (no steps). Goal: <= 1.5 s and <= 1.3x.
 //   (4) keystroke to paint in that document, p95. Goal: <= 16 ms.
 // Uses the current build (web/dist, or WEB_DIST). Prints figures and ratios; asserts nothing.
-import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import type { StepJson } from '@scriptorium/common/ws/document-messages';
@@ -13,11 +12,9 @@ import { appendSteps, SNAPSHOT_EVERY } from '../server/src/modules/documents/col
 import { launchBenchBrowser, profiled, timesToEditableInTurns, timeToEditable, traced } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
-import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
-import { median, percentiles } from './lib/stats';
+import { createBenchUser, loggedInPage, loginHeaders, startBenchServer, WEB_DIST } from './lib/server';
+import { percentiles } from './lib/stats';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
 const WORDS = 50_000;
 const WORDS_PER_PARAGRAPH = 50;
 const STEPS = 10_000;
@@ -136,14 +133,9 @@ async function main(): Promise<void> {
     // A first open of each warms the server's caches and the browser's (as a returning user).
     await openTime(historyId);
     await openTime(snapshotId);
-    const [withHistory, snapshotOnly] = await timesToEditableInTurns(
-      page,
-      server.base,
-      [historyId, snapshotId],
-      OPENS,
-    );
-    const history = median(withHistory);
-    const alone = median(snapshotOnly);
+    const opens = await timesToEditableInTurns(page, server.base, [historyId, snapshotId], OPENS);
+    const [withHistory] = opens.times;
+    const [history, alone] = opens.medians;
     console.log(
       `time to editable, ${WORDS} words: with ${STEPS} steps of history median ${history.toFixed(0)} ms ` +
         `(runs ${withHistory.map((v) => v.toFixed(0)).join(', ')}); snapshot alone ${alone.toFixed(0)} ms; ` +

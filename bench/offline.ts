@@ -8,7 +8,6 @@
 //       from the service worker and the local database (offline), against the same online.
 //       Goal <= 1x. Uses the current build (web/dist, or WEB_DIST).
 // Prints figures and ratios; asserts nothing.
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import type { Node as PMNode } from 'prosemirror-model';
@@ -16,11 +15,16 @@ import { TextSelection } from 'prosemirror-state';
 import { nodeSocketFactory } from '../server/src/ws/node-socket';
 import { DocumentConnection } from '../web/src/pages/editor/document-connection';
 import { launchBenchBrowser } from './lib/browser';
-import { BENCH_PASSWORD, benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import {
+  BENCH_PASSWORD,
+  benchCall,
+  createBenchUser,
+  loginHeaders,
+  startBenchServer,
+  WEB_DIST,
+} from './lib/server';
 import { median } from './lib/stats';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
 const LOCAL = Number(process.env.BENCH_OFFLINE_LOCAL ?? 20_000);
 const REMOTE = Number(process.env.BENCH_OFFLINE_REMOTE ?? 2_000);
 const STARTS = Number(process.env.BENCH_OFFLINE_STARTS ?? 5);

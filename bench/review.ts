@@ -2,18 +2,15 @@
 // same text without them, in Chromium: time to editable (median of BENCH_OPENS opens) and
 // keystroke to paint (p50, p95). Goal: <= 1.5x on both. Uses the current build (web/dist, or
 // WEB_DIST). Prints figures and ratios; asserts nothing.
-import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { launchBenchBrowser, profiled, timesToEditableInTurns, timeToEditable } from './lib/browser';
 import { articleWithBody } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
-import { createBenchUser, loggedInPage, loginHeaders, startBenchServer } from './lib/server';
-import { median, percentiles } from './lib/stats';
+import { createBenchUser, loggedInPage, loginHeaders, startBenchServer, WEB_DIST } from './lib/server';
+import { percentiles } from './lib/stats';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const WEB_DIST = process.env.WEB_DIST ?? path.join(ROOT, 'web', 'dist');
 const PARAGRAPHS = 500;
 const WORDS_PER_PARAGRAPH = 20;
 const CHANGES = 2000;
@@ -137,14 +134,8 @@ async function main(): Promise<void> {
       await profiled(page, () => openTime(reviewedId));
     }
     await openTime(reviewedId);
-    const [plainOpens, reviewedOpens] = await timesToEditableInTurns(
-      page,
-      server.base,
-      [plainId, reviewedId],
-      OPENS,
-    );
-    const openPlain = median(plainOpens);
-    const openReviewed = median(reviewedOpens);
+    const opens = await timesToEditableInTurns(page, server.base, [plainId, reviewedId], OPENS);
+    const [openPlain, openReviewed] = opens.medians;
     console.log(
       `time to editable, ${PARAGRAPHS} paragraphs: with ${CHANGES} changes and ${COMMENTS} comments median ` +
         `${openReviewed.toFixed(0)} ms; without ${openPlain.toFixed(0)} ms; ratio ${(openReviewed / openPlain).toFixed(2)}x (goal <= 1.5x)`,

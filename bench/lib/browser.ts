@@ -1,4 +1,5 @@
 import { type Browser, chromium, type Page } from '@playwright/test';
+import { median } from './stats';
 
 /**
  * Debian's Chromium (CHROMIUM_PATH elsewhere), as the browser specs launch it, with frames not
@@ -33,21 +34,21 @@ export async function timeToEditable(page: Page, base: string, id: number): Prom
 
 /**
  * Time to editable of two documents, opened in turns `runs` times each (the machine's state
- * drifts alike for both): the times of the first, and of the second.
+ * drifts alike for both): the times of the first and of the second, and their medians.
  */
 export async function timesToEditableInTurns(
   page: Page,
   base: string,
   [first, second]: readonly [number, number],
   runs: number,
-): Promise<[number[], number[]]> {
+): Promise<{ times: [number[], number[]]; medians: [number, number] }> {
   const firstTimes: number[] = [];
   const secondTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
     firstTimes.push(await timeToEditable(page, base, first));
     secondTimes.push(await timeToEditable(page, base, second));
   }
-  return [firstTimes, secondTimes];
+  return { times: [firstTimes, secondTimes], medians: [median(firstTimes), median(secondTimes)] };
 }
 
 /**

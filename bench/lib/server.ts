@@ -28,6 +28,9 @@ export interface BenchServer {
 
 export const BENCH_PASSWORD = 'bench-password';
 
+/** The build the browser benches serve: web/dist, or the WEB_DIST named. */
+export const WEB_DIST = process.env.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist');
+
 /**
  * The real app on a loopback port with a fresh SQLite DATA_DIR, migrated. With BENCH_DATABASE_URL
  * (a PostgreSQL server and a database there with the right to create databases) it runs on a new

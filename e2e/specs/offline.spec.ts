@@ -86,7 +86,7 @@ async function bothEditing(browser: Browser, text: string) {
   await annPage.keyboard.type(text);
   await saved(annPage);
   await expect(body(bobPage)).toHaveText(text);
-  return shared;
+  return { ...shared, annContext: annPage.context(), bobContext: bobPage.context() };
 }
 
 /** The document opened by its user in a browser context of its own (nothing cached), checked, closed. */
@@ -101,6 +101,13 @@ async function inFreshBrowser(
   await loginAs(page, user, `/document/${id}`);
   await check(page);
   await context.close();
+}
+
+/** A fresh browser of the user opens the document and reads `text`: the server has it. */
+async function expectOnServer(browser: Browser, user: TestUser, id: number, text: string) {
+  await inFreshBrowser(browser, user, id, async (check) => {
+    await expect(body(check)).toHaveText(text);
+  });
 }
 
 test('offline, a reload shows the overview, bibliography, contacts and a document from the cache; edits wait and are sent', async ({
@@ -159,9 +166,7 @@ test('offline, a reload shows the overview, bibliography, contacts and a documen
   await saved(page);
   await expect.poll(() => queuedSteps(page, id)).toBe(0);
   // The server has them: a fresh browser sees the text.
-  await inFreshBrowser(browser, user, id, async (check) => {
-    await expect(body(check)).toHaveText('Written online. Written offline.');
-  });
+  await expectOnServer(browser, user, id, 'Written online. Written offline.');
   await context.close();
 });
 
@@ -169,9 +174,7 @@ test('500 steps offline in one tab, 300 online by a co-author: after reconnectin
   browser,
 }) => {
   test.setTimeout(150_000);
-  const { annPage, bobPage } = await bothEditing(browser, 'Start.');
-  const annContext = annPage.context();
-  const bobContext = bobPage.context();
+  const { annPage, bobPage, annContext, bobContext } = await bothEditing(browser, 'Start.');
 
   await annContext.setOffline(true);
   await expect(annPage.getByText(KEPT)).toBeVisible();
@@ -262,9 +265,7 @@ test('a tab closed offline: reopened online, its queued text is sent', async ({ 
   await reopened.goto(`/document/${id}`);
   await expect(body(reopened)).toHaveText('Before the tunnel. In the tunnel.');
   await saved(reopened);
-  await inFreshBrowser(browser, user, id, async (check) => {
-    await expect(body(check)).toHaveText('Before the tunnel. In the tunnel.');
-  });
+  await expectOnServer(browser, user, id, 'Before the tunnel. In the tunnel.');
   await context.close();
 });
 
@@ -272,9 +273,7 @@ test("a large divergence: the offline work is shown as suggestions on the co-aut
   browser,
 }) => {
   test.setTimeout(90_000);
-  const { annPage, bobPage } = await bothEditing(browser, 'Middle.');
-  const annContext = annPage.context();
-  const bobContext = bobPage.context();
+  const { annPage, bobPage, annContext, bobContext } = await bothEditing(browser, 'Middle.');
 
   await annContext.setOffline(true);
   await expect(annPage.getByText(KEPT)).toBeVisible();
@@ -318,9 +317,7 @@ test('an offline change the merge cannot place is suggested again, and the offli
   browser,
 }) => {
   test.setTimeout(60_000);
-  const { annPage, bobPage } = await bothEditing(browser, 'Shared sentence.');
-  const annContext = annPage.context();
-  const bobContext = bobPage.context();
+  const { annPage, bobPage, annContext, bobContext } = await bothEditing(browser, 'Shared sentence.');
 
   await annContext.setOffline(true);
   // Ann makes the sentence bold offline; Bob deletes it meanwhile.

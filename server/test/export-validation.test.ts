@@ -76,6 +76,14 @@ describe('exports checked by real tools', () => {
     if (comments) expect(ast).toContain('comment-start');
   }
 
+  /** The paper exported in the format, read back by pandoc and checked for the paper's content. */
+  async function exportedPaper(format: 'docx' | 'odt', expected: { comments: boolean }) {
+    const file = await exported(format);
+    const ast = await pandocJson(file, format);
+    expectPaperContent(ast, expected);
+    return { file, ast };
+  }
+
   /** LibreOffice headless converts a file to `to` (pdf, docx); the path of the result. */
   async function sofficeConvert(file: string, to: string): Promise<string> {
     const out = path.join(dir, `${path.extname(file).slice(1)}-${to}`);
@@ -99,9 +107,7 @@ describe('exports checked by real tools', () => {
     ['soffice', 'pandoc'],
     'DOCX: LibreOffice converts it to PDF, pandoc reads headings, math, footnotes, comments',
     async () => {
-      const docx = await exported('docx');
-      const ast = await pandocJson(docx, 'docx');
-      expectPaperContent(ast, { comments: true });
+      const { file: docx, ast } = await exportedPaper('docx', { comments: true });
       expect(ast).toContain('"insertion"');
       expect(ast).toContain('"deletion"');
       const pdf = await sofficeConvert(docx, 'pdf');
@@ -115,9 +121,7 @@ describe('exports checked by real tools', () => {
     ['soffice', 'pandoc', 'pdftotext'],
     'ODT: pandoc reads headings, emphasis, math, footnotes, table; LibreOffice opens it with comments, suggestions and repeated table header rows',
     async () => {
-      const odt = await exported('odt');
-      const ast = await pandocJson(odt, 'odt');
-      expectPaperContent(ast, { comments: false });
+      const { file: odt, ast } = await exportedPaper('odt', { comments: false });
       expect(ast).toContain('"t":"Emph"');
       expect(ast).toContain('"t":"Table"');
       expect(ast).toContain('"Measured"');

@@ -86,13 +86,21 @@ describe.each(ENGINES)('document export API (%s)', (engine) => {
     return id;
   }
 
-  it('answers a DOCX named after the title with the content, math, image and comments', async () => {
+  /** The paper "Structures of Example Problems" exported as DOCX or ODT, answered as a file of that name and type. */
+  async function examplePaperAs(format: 'docx' | 'odt', type: string) {
     const owner = await person(server());
     const id = await paperDocument(owner.browser, owner.user.id, 'Structures of Example Problems');
-    const files = await exportedFiles(owner.browser, id, 'docx', {
-      type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-      disposition: `attachment; filename="Structures of Example Problems.docx"; filename*=UTF-8''Structures%20of%20Example%20Problems.docx`,
+    return exportedFiles(owner.browser, id, format, {
+      type,
+      disposition: `attachment; filename="Structures of Example Problems.${format}"; filename*=UTF-8''Structures%20of%20Example%20Problems.${format}`,
     });
+  }
+
+  it('answers a DOCX named after the title with the content, math, image and comments', async () => {
+    const files = await examplePaperAs(
+      'docx',
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
     const document = strFromU8(files['word/document.xml']);
     expect(document).toContain('Section 1 on structures');
     expect(document.match(/<m:oMath>/g)?.length).toBe(10);
@@ -105,12 +113,7 @@ describe.each(ENGINES)('document export API (%s)', (engine) => {
   });
 
   it('answers an ODT named after the title with the content, formulas, picture and comments', async () => {
-    const owner = await person(server());
-    const id = await paperDocument(owner.browser, owner.user.id, 'Structures of Example Problems');
-    const files = await exportedFiles(owner.browser, id, 'odt', {
-      type: 'application/vnd.oasis.opendocument.text',
-      disposition: `attachment; filename="Structures of Example Problems.odt"; filename*=UTF-8''Structures%20of%20Example%20Problems.odt`,
-    });
+    const files = await examplePaperAs('odt', 'application/vnd.oasis.opendocument.text');
     expect(strFromU8(files.mimetype)).toBe('application/vnd.oasis.opendocument.text');
     const content = strFromU8(files['content.xml']);
     expect(content).toContain('Section 1 on structures');

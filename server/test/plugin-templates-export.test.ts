@@ -4,8 +4,8 @@ import path from 'node:path';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { schema } from '@scriptorium/common/editor/schema';
+import { withBody } from '@scriptorium/common/editor/testing';
 import { strFromU8, unzipSync } from 'fflate';
-import type { Node as PMNode } from 'prosemirror-model';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { run, withTools } from './export-tools';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
@@ -72,11 +72,7 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
       schema.nodes.heading.create({ level: 1, id: 'H1' }, schema.text('Introduction')),
       schema.nodes.paragraph.create(null, schema.text('Body text.')),
     ];
-    const parts: PMNode[] = [];
-    doc.forEach((part) => {
-      parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
-    });
-    const content = JSON.stringify(doc.type.create(doc.attrs, parts).toJSON());
+    const content = JSON.stringify(withBody(doc, body).toJSON());
     await test.ctx.db
       .updateTable('documents')
       .set({ content, content_version: 0, version: 0 })
@@ -85,13 +81,18 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
     return { documentId, templateId };
   }
 
-  withTools(['pandoc'], 'a DOCX export takes the Heading 1 of the template’s reference DOCX', async () => {
+  /** A new user's document of a template with a reference file of the format, exported in it. */
+  async function exportedTemplateDocument(format: 'docx' | 'odt') {
     const test = server();
     const browser = await test.loginAs(await test.buildUser());
-    const { documentId } = await templateDocument(test, browser, 'docx');
-    const response = await browser.call(documentsApi.export, { id: String(documentId), format: 'docx' });
+    const { documentId } = await templateDocument(test, browser, format);
+    const response = await browser.call(documentsApi.export, { id: String(documentId), format });
     expect(response.status, response.text).toBe(200);
-    const files = unzipSync(response.bytes);
+    return { response, files: unzipSync(response.bytes) };
+  }
+
+  withTools(['pandoc'], 'a DOCX export takes the Heading 1 of the template’s reference DOCX', async () => {
+    const { response, files } = await exportedTemplateDocument('docx');
     const styles = strFromU8(files['word/styles.xml']);
     const heading = /<w:style w:type="paragraph" w:styleId="Heading1">[\s\S]*?<\/w:style>/.exec(styles)?.[0];
     expect(heading).toContain(`w:ascii="${FONT}"`);
@@ -108,12 +109,7 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
   });
 
   withTools(['pandoc'], 'an ODT export takes the Heading 1 of the template’s reference ODT', async () => {
-    const test = server();
-    const browser = await test.loginAs(await test.buildUser());
-    const { documentId } = await templateDocument(test, browser, 'odt');
-    const response = await browser.call(documentsApi.export, { id: String(documentId), format: 'odt' });
-    expect(response.status, response.text).toBe(200);
-    const files = unzipSync(response.bytes);
+    const { response, files } = await exportedTemplateDocument('odt');
     const styles = strFromU8(files['styles.xml']);
     const heading = /<style:style style:name="Heading_20_1"[\s\S]*?<\/style:style>/.exec(styles)?.[0];
     expect(heading).toContain(`fo:color="#${COLOUR.toLowerCase()}"`);

@@ -4,6 +4,7 @@ import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { schema } from '@scriptorium/common/editor/schema';
 import { checkDocument } from '@scriptorium/common/editor/templates';
+import { summaryPart } from '@scriptorium/common/plugins/template-testing';
 import { standardDefinition, type TemplateDefinition } from '@scriptorium/common/plugins/templates-api';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, type TestClient, useServer } from './harness';
@@ -12,21 +13,7 @@ import { ENGINES, type TestClient, useServer } from './harness';
 function chapterDefinition(): TemplateDefinition {
   const standard = standardDefinition();
   return {
-    parts: [
-      standard.parts[1],
-      {
-        id: 'summary',
-        kind: 'richtext_part',
-        title: 'Summary',
-        optional: false,
-        hidden: false,
-        elements: ['paragraph'],
-        marks: ['em'],
-        help: 'Two sentences.',
-        initial: 'This chapter argues',
-      },
-      standard.parts[4],
-    ],
+    parts: [standard.parts[1], summaryPart('This chapter argues'), standard.parts[4]],
     citation_styles: ['apa'],
     languages: ['de-DE'],
   };

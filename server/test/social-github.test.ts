@@ -5,9 +5,10 @@ import { endpointPath } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, useServer, useStarted } from './harness';
+import { ENGINES, useStarted } from './harness';
+import { SOCIAL_SITE, useServerWithProvider } from './social-support';
 
-const SITE = 'http://scriptorium.test';
+const SITE = SOCIAL_SITE;
 
 interface GithubUser {
   id: number;
@@ -84,24 +85,17 @@ async function startFakeGithub() {
 
 describe.each(ENGINES)('GitHub login (%s)', (engine) => {
   const github = useStarted('the fake GitHub', startFakeGithub);
-  const server = useServer(engine, {
-    env: () => ({
-      SITE_URL: SITE,
-      SOCIAL_PROVIDERS: JSON.stringify([
-        {
-          type: 'github',
-          id: 'github',
-          name: 'GitHub',
-          client_id: 'gh-client',
-          client_secret: 'gh-secret',
-          authorization_endpoint: `${github().base}/login/oauth/authorize`,
-          token_endpoint: `${github().base}/login/oauth/access_token`,
-          api_base: github().base,
-          allow_http: true,
-        },
-      ]),
-    }),
-  });
+  const server = useServerWithProvider(engine, () => ({
+    type: 'github',
+    id: 'github',
+    name: 'GitHub',
+    client_id: 'gh-client',
+    client_secret: 'gh-secret',
+    authorization_endpoint: `${github().base}/login/oauth/authorize`,
+    token_endpoint: `${github().base}/login/oauth/access_token`,
+    api_base: github().base,
+    allow_http: true,
+  }));
 
   async function githubLogin(browser: ReturnType<ReturnType<typeof server>['client']>, start: string) {
     const first = await browser.get(start);

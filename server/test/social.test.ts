@@ -5,9 +5,10 @@ import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import Provider from 'oidc-provider';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, type TestClient, useServer, useStarted } from './harness';
+import { ENGINES, type TestClient, useStarted } from './harness';
+import { SOCIAL_SITE, useServerWithProvider } from './social-support';
 
-const SITE = 'http://scriptorium.test';
+const SITE = SOCIAL_SITE;
 const CALLBACK = `${SITE}${endpointPath(socialApi.callback, { provider: 'idp' })}`;
 
 interface Person {
@@ -118,22 +119,15 @@ async function socialLogin(browser: TestClient, baseUrl: string, start: string) 
 
 describe.each(ENGINES)('social login (%s)', (engine) => {
   const idp = useStarted('the identity provider', startProvider);
-  const server = useServer(engine, {
-    env: () => ({
-      SITE_URL: SITE,
-      SOCIAL_PROVIDERS: JSON.stringify([
-        {
-          type: 'oidc',
-          id: 'idp',
-          name: 'Test IdP',
-          issuer: idp().issuer,
-          client_id: 'scriptorium',
-          client_secret: 'a-test-secret-that-is-long-enough',
-          allow_http: true,
-        },
-      ]),
-    }),
-  });
+  const server = useServerWithProvider(engine, () => ({
+    type: 'oidc',
+    id: 'idp',
+    name: 'Test IdP',
+    issuer: idp().issuer,
+    client_id: 'scriptorium',
+    client_secret: 'a-test-secret-that-is-long-enough',
+    allow_http: true,
+  }));
 
   it('lists the providers in the configuration', async () => {
     const config = (await server().client().call(baseApi.configuration)).json();

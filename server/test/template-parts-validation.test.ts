@@ -61,6 +61,20 @@ async function pdfText(file: string): Promise<string> {
 }
 
 /** Methodology listed by the contents and again as the heading: twice, the contents first. */
+/** The text of a file as LibreOffice lays it out (written to the test folder under `name`). */
+async function laidOutText(name: string, bytes: Uint8Array): Promise<string> {
+  const file = path.join(dir, name);
+  await writeFile(file, bytes);
+  return pdfText(file);
+}
+
+/** Pandoc's own reference document of the format: another author's styles than ours. */
+async function pandocReference(format: 'odt' | 'docx'): Promise<Uint8Array> {
+  const file = path.join(dir, `reference.${format}`);
+  await run('pandoc', ['-o', file, '--print-default-data-file', `reference.${format}`]);
+  return new Uint8Array(await readFile(file));
+}
+
 function expectContents(text: string) {
   const contents = text.indexOf('Contents');
   expect(contents).toBeGreaterThan(-1);
@@ -89,14 +103,9 @@ describe('table-of-contents and separator parts with the real tools', () => {
     ['soffice', 'pdftotext', 'pandoc'],
     'ODT, also in a reference document’s styles: LibreOffice lays out the contents',
     async () => {
-      const file = path.join(dir, 'contents.odt');
-      await writeFile(file, await exported('odt'));
-      expectContents(await pdfText(file));
-      const referenceFile = path.join(dir, 'reference.odt');
-      await run('pandoc', ['-o', referenceFile, '--print-default-data-file', 'reference.odt']);
-      const styled = path.join(dir, 'styled.odt');
-      await writeFile(styled, await exported('odt', { odt: new Uint8Array(await readFile(referenceFile)) }));
-      expectContents(await pdfText(styled));
+      expectContents(await laidOutText('contents.odt', await exported('odt')));
+      const styled = await exported('odt', { odt: await pandocReference('odt') });
+      expectContents(await laidOutText('styled.odt', styled));
     },
   );
 
@@ -104,21 +113,14 @@ describe('table-of-contents and separator parts with the real tools', () => {
     ['soffice', 'pdftotext', 'pandoc'],
     'DOCX, also in a reference document’s styles: LibreOffice lays out the contents',
     async () => {
-      const plain = path.join(dir, 'contents.docx');
-      await writeFile(plain, await exported('docx'));
-      expectContents(await pdfText(plain));
-      const referenceFile = path.join(dir, 'reference.docx');
-      await run('pandoc', ['-o', referenceFile, '--print-default-data-file', 'reference.docx']);
-      const files = unzipSync(new Uint8Array(await readFile(referenceFile)));
+      expectContents(await laidOutText('contents.docx', await exported('docx')));
+      const files = unzipSync(await pandocReference('docx'));
       files['word/styles.xml'] = strToU8(
         strFromU8(files['word/styles.xml']).replace(/w:val="4F81BD"/g, 'w:val="7B2D26"'),
       );
-      const styled = path.join(dir, 'styled.docx');
-      await writeFile(styled, await exported('docx', { docx: zipSync(files) }));
-      expect(strFromU8(unzipSync(new Uint8Array(await readFile(styled)))['word/styles.xml'])).toContain(
-        '7B2D26',
-      );
-      expectContents(await pdfText(styled));
+      const styled = await exported('docx', { docx: zipSync(files) });
+      expect(strFromU8(unzipSync(styled)['word/styles.xml'])).toContain('7B2D26');
+      expectContents(await laidOutText('styled.docx', styled));
     },
   );
 });

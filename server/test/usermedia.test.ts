@@ -49,6 +49,11 @@ function savedImage(response: TestResponse) {
   return body.values;
 }
 
+/** Uploads an image that the server takes; what it stored. */
+async function uploaded(client: TestClient, file: Upload['file'], fields: Upload['fields'] = {}) {
+  return savedImage(await upload(client, { fields, file }));
+}
+
 function mediaFiles(server: TestServer, folder: 'images' | 'thumbnails'): string[] {
   const dir = path.join(server.ctx.config.dataDir, 'media', folder);
   return existsSync(dir) ? readdirSync(dir).sort() : [];
@@ -197,12 +202,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
   it('stores the same file once when one user uploads it twice', async () => {
     const browser = await newUser();
     const bytes = await raster('png', 41, 41, '#abcdef');
-    const first = savedImage(
-      await upload(browser, {
-        fields: { title: 'One' },
-        file: { bytes, name: 'a.png', type: 'image/png' },
-      }),
-    );
+    const first = await uploaded(browser, { bytes, name: 'a.png', type: 'image/png' }, { title: 'One' });
     const before = mediaFiles(server(), 'images');
     const again = await upload(browser, {
       fields: { title: 'Two' },
@@ -216,11 +216,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
 
   it('updates title, categories and copyright without a file', async () => {
     const browser = await newUser();
-    const image = savedImage(
-      await upload(browser, {
-        file: { bytes: await raster('jpeg'), name: 'x.jpg', type: 'image/jpeg' },
-      }),
-    );
+    const image = await uploaded(browser, { bytes: await raster('jpeg'), name: 'x.jpg', type: 'image/jpeg' });
     const cats = (
       await browser.call(usermediaApi.saveCategories, { ids: [0, 0], titles: ['Maps', 'Plots'] })
     ).json<{
@@ -256,11 +252,10 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     expect(first.status, first.text).toBe(200);
     const [maps, plots] = first.json<{ entries: { id: number; category_title: string }[] }>().entries;
     expect([maps.category_title, plots.category_title]).toEqual(['Maps', 'Plots']);
-    const image = savedImage(
-      await upload(browser, {
-        fields: { cats: [maps.id, plots.id] },
-        file: { bytes: await raster('gif'), name: 'x.gif', type: 'image/gif' },
-      }),
+    const image = await uploaded(
+      browser,
+      { bytes: await raster('gif'), name: 'x.gif', type: 'image/gif' },
+      { cats: [maps.id, plots.id] },
     );
     expect(image.cats).toEqual([maps.id, plots.id]);
 
@@ -285,12 +280,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     const owner = await newUser();
     const other = await newUser();
     const bytes = await raster('png', 50, 50, '#ff0000');
-    const image = savedImage(
-      await upload(owner, {
-        fields: { title: 'Secret' },
-        file: { bytes, name: 's.png', type: 'image/png' },
-      }),
-    );
+    const image = await uploaded(owner, { bytes, name: 's.png', type: 'image/png' }, { title: 'Secret' });
     const [category] = (
       await owner.call(usermediaApi.saveCategories, { ids: [0], titles: ['Private'] })
     ).json<{
@@ -318,11 +308,7 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
     expect(useCategory.status).toBe(404);
     expect((await list(other)).images).toEqual([]);
     // Mixed lists change nothing either.
-    const own = savedImage(
-      await upload(other, {
-        file: { bytes: await raster('jpeg'), name: 'o.jpg', type: 'image/jpeg' },
-      }),
-    );
+    const own = await uploaded(other, { bytes: await raster('jpeg'), name: 'o.jpg', type: 'image/jpeg' });
     const mixed = await other.call(usermediaApi.delete, { ids: [own.id, image.id] });
     expect(mixed.status).toBe(404);
     expect((await list(other)).images.map((entry) => entry.id)).toEqual([own.id]);
@@ -342,16 +328,8 @@ describe.each(ENGINES)('image library API (%s)', (engine) => {
 
   it('deletes images and their files', async () => {
     const browser = await newUser();
-    const a = savedImage(
-      await upload(browser, {
-        file: { bytes: await raster('png', 7, 7), name: 'a.png', type: 'image/png' },
-      }),
-    );
-    const b = savedImage(
-      await upload(browser, {
-        file: { bytes: await raster('png', 8, 8), name: 'b.png', type: 'image/png' },
-      }),
-    );
+    const a = await uploaded(browser, { bytes: await raster('png', 7, 7), name: 'a.png', type: 'image/png' });
+    const b = await uploaded(browser, { bytes: await raster('png', 8, 8), name: 'b.png', type: 'image/png' });
     const name = path.basename(a.image);
     expect(mediaFiles(server(), 'images')).toContain(name);
     const response = await browser.call(usermediaApi.delete, { ids: [a.id] });

@@ -5,10 +5,8 @@ import { staffApi } from '@scriptorium/common/api/endpoints/staff';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { runManage } from '../src/cli/run-manage';
 import { liveHub } from '../src/ws/hub';
-import { baseEndpoint } from '../src/ws/plugin';
 import { ENGINES, type TestClient, useServer } from './harness';
 import {
   baseSocketUrl,
@@ -18,6 +16,7 @@ import {
   nextAfterWelcome,
   openRaw,
   type RawSocket,
+  recordNotes,
   waitFor,
 } from './ws-support';
 
@@ -295,13 +294,7 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
   });
 
   it('takes client messages of registered features in order, once', async () => {
-    const received: string[] = [];
-    baseEndpoint(liveHub(server().ctx)!).on('note', {
-      schema: z.object({ type: z.literal('note'), text: z.string() }),
-      handle: (message) => {
-        received.push(message.text);
-      },
-    });
+    const received = recordNotes(server().ctx);
     const client = connect(await loggedIn());
     for (let index = 1; index <= 25; index++) client.connector.send({ type: 'note', text: `n${index}` });
     await waitFor(() => received.length === 25 && client.connector.status.unsent === 0, 'all notes');

@@ -185,12 +185,18 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
     for (const deployment of deployments) await deployment.drop();
   }, 60_000);
 
-  it('keeps a confirmed step through kill -9, and sends the unconfirmed ones after the restart', async () => {
+  /** A fresh deployment and its first server process, on a port a restart can take again. */
+  async function firstProcess() {
     const deployment = await prepare(engine);
     deployments.push(deployment);
     const port = await freePort();
     const first = await startServerProcess(deployment.env, port);
     children.push(first);
+    return { deployment, port, first };
+  }
+
+  it('keeps a confirmed step through kill -9, and sends the unconfirmed ones after the restart', async () => {
+    const { deployment, port, first } = await firstProcess();
     const ada = editor(first, await login(first, 'ada'), deployment.documentId);
     editors.push(ada);
     await ada.open();
@@ -214,11 +220,7 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
   }, 120_000);
 
   it('applies a committed diff whose confirm died with the server exactly once, merged with what others wrote meanwhile', async () => {
-    const deployment = await prepare(engine);
-    deployments.push(deployment);
-    const port = await freePort();
-    const first = await startServerProcess(deployment.env, port);
-    children.push(first);
+    const { deployment, port, first } = await firstProcess();
     const relay = await startRelay(port);
     const ada = editor(
       { ...first, baseUrl: relay.baseUrl },

@@ -1,11 +1,12 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
+import { insertTable, toggleBulletList } from '@scriptorium/common/editor/commands';
 import { schema } from '@scriptorium/common/editor/schema';
 import { firstParagraphStart, partStart, stepsOf } from '@scriptorium/common/editor/testing';
 import { decideChanges, trackedChanges, trackTransaction } from '@scriptorium/common/editor/track-changes';
 import type { DocumentServerMessage } from '@scriptorium/common/ws/document-messages';
 import type { CommentThread } from '@scriptorium/common/ws/review-messages';
 import type { Node as PMNode } from 'prosemirror-model';
-import { EditorState } from 'prosemirror-state';
+import { type Command, EditorState, TextSelection, type Transaction } from 'prosemirror-state';
 import { Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { currentContent } from '../src/modules/documents/collab/store';
@@ -42,6 +43,18 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   const open = (browser: TestClient, documentId: number) =>
     editors.open(browser, documentId, (m) => m.type === 'threads');
 
+  /** A new user's document of that title, open in the owner's editor. */
+  async function ownerEditing(title: string) {
+    const owner = await user();
+    const id = await createDocument(owner.browser, title);
+    return { owner, id, ownerClient: await open(owner.browser, id) };
+  }
+
+  /** The document as the server has stored it. */
+  async function savedContent(id: number): Promise<PMNode> {
+    return schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+  }
+
   async function holder(documentId: number, right: AccessRight) {
     const created = await user();
     await grant(documentId, created.user.id, right);
@@ -49,9 +62,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   }
 
   it('enforces per step: suggestions only for write-tracked and review, comment anchors only for comment', async () => {
-    const owner = await user();
-    const id = await createDocument(owner.browser, 'Steps');
-    const ownerClient = await open(owner.browser, id);
+    const { owner, id, ownerClient } = await ownerEditing('Steps');
     const tracked = await holder(id, 'write-tracked');
     const reviewer = await holder(id, 'review');
     const commenter = await holder(id, 'comment');
@@ -117,15 +128,13 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     });
     expect(await tracked.client.sendRaw({ v: 3, ds: accept })).toMatchObject({ reason: 'rights' });
     expect(await ownerClient.sendRaw({ v: 3, ds: accept })).toMatchObject({ type: 'confirm_diff', v: 5 });
-    const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    const content = await savedContent(id);
     expect(content.resolve(at).parent.textContent).toBe('gested');
     expect(trackedChanges(content)).toEqual([]);
   });
 
   it('takes structural suggestions (a new paragraph, a heading level) from write-tracked and review, not untracked ones', async () => {
-    const owner = await user();
-    const id = await createDocument(owner.browser, 'Structure');
-    const ownerClient = await open(owner.browser, id);
+    const { id, ownerClient } = await ownerEditing('Structure');
     const tracked = await holder(id, 'write-tracked');
     const reviewer = await holder(id, 'review');
     // In the body: the abstract allows no headings.
@@ -175,16 +184,74 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     expect(await ownerClient.sendRaw({ v: 3, ds: reject.steps.map((s) => s.toJSON()) })).toMatchObject({
       type: 'confirm_diff',
     });
-    const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    const content = await savedContent(id);
     expect(content.resolve(at).parent.type.name).toBe('paragraph');
     expect(content.resolve(at).parent.textContent).toBe('onetwo');
     expect(trackedChanges(content)).toEqual([]);
   });
 
-  it('stores threads with answers, edits, resolves, assigns, and shows each right what it may see', async () => {
+  it('takes a tracked list and a tracked table from write-tracked, refuses them untracked; the owner decides them', async () => {
     const owner = await user();
-    const id = await createDocument(owner.browser, 'Threads');
+    const id = await createDocument(owner.browser, 'Blocks');
     const ownerClient = await open(owner.browser, id);
+    const tracked = await holder(id, 'write-tracked');
+    const at = bodyStart(ownerClient.state!.doc);
+    ownerClient.edit((tr) => tr.insertText('item', at));
+    await ownerClient.settled();
+    await waitFor(() => tracked.client.version === 1, 'the text relayed');
+    const before = tracked.client.state!.doc;
+
+    // The list and the table as the editor's commands make them.
+    const state = EditorState.create({ doc: before, selection: TextSelection.create(before, at + 2) });
+    const made = (run: Command, from: EditorState) => {
+      let tr: Transaction | null = null;
+      expect(run(from, (t) => (tr = t))).toBe(true);
+      return tr as unknown as Transaction;
+    };
+    const list = made(toggleBulletList, state);
+    const table = made(insertTable(2, 2), state);
+
+    // Untracked: refused, whole diff and nothing written.
+    for (const tr of [list, table])
+      expect(await tracked.client.sendRaw({ v: 1, ds: tr.steps.map((s) => s.toJSON()) })).toMatchObject({
+        reason: 'rights',
+      });
+    // Tracked by the editor's rule: accepted.
+    const trackedList = trackTransaction(list, state, tracked.user)!;
+    expect(
+      await tracked.client.sendRaw({ v: 1, ds: trackedList.steps.map((s) => s.toJSON()) }),
+    ).toMatchObject({ type: 'confirm_diff', v: 2 });
+    // The table after the item's text (inside the item, as the editor puts it there).
+    const listed = state.apply(trackedList);
+    const inEnd = listed.apply(
+      listed.tr.setSelection(TextSelection.create(listed.doc, at + 2 + 'item'.length)),
+    );
+    const trackedTable = trackTransaction(made(insertTable(2, 2), inEnd), inEnd, tracked.user)!;
+    expect(
+      await tracked.client.sendRaw({ v: 2, ds: trackedTable.steps.map((s) => s.toJSON()) }),
+    ).toMatchObject({ type: 'confirm_diff', v: 3 });
+
+    // The owner accepts the list and rejects the table: the list stays, the table is gone.
+    await waitFor(() => ownerClient.version === 3, 'both at the owner');
+    const ownerDoc = ownerClient.state!.doc;
+    const changes = trackedChanges(ownerDoc);
+    expect(changes.map((c) => `${c.type}:${c.node}:${c.username}`)).toEqual([
+      `block_change:bullet_list:${tracked.user.username}`,
+      `insertion:table:${tracked.user.username}`,
+    ]);
+    const decide = EditorState.create({ doc: ownerDoc }).tr;
+    decideChanges(decide, changes.slice(0, 1), true);
+    decideChanges(decide, changes.slice(1), false);
+    expect(await ownerClient.sendRaw({ v: 3, ds: decide.steps.map((s) => s.toJSON()) })).toMatchObject({
+      type: 'confirm_diff',
+    });
+    const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    const accepted = made(toggleBulletList, state).doc;
+    expect(content.toJSON()).toEqual(accepted.toJSON());
+  });
+
+  it('stores threads with answers, edits, resolves, assigns, and shows each right what it may see', async () => {
+    const { owner, id, ownerClient } = await ownerEditing('Threads');
     const commenter = await holder(id, 'comment');
     const reviewer = await holder(id, 'review');
     const hidden = await holder(id, 'read-without-comments');
@@ -281,9 +348,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   });
 
   it('mails a co-author mentioned with @username a link to the document', async () => {
-    const owner = await user();
-    const id = await createDocument(owner.browser, 'Mentions');
-    const ownerClient = await open(owner.browser, id);
+    const { id, ownerClient } = await ownerEditing('Mentions');
     const coauthor = await holder(id, 'write');
     const before = sink().messages.length;
     await ownerClient.review({
@@ -299,9 +364,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
   });
 
   it('saves named revisions, lists and reads them, and restores one as a new version on top', async () => {
-    const owner = await user();
-    const id = await createDocument(owner.browser, 'Revised');
-    const ownerClient = await open(owner.browser, id);
+    const { id, ownerClient } = await ownerEditing('Revised');
     const reviewer = await holder(id, 'review');
     const at = firstParagraphStart(ownerClient.state!.doc);
     ownerClient.edit((tr) => tr.insertText('First draft.', at));
@@ -348,7 +411,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     await ownerClient.review({ type: 'revision_restore', revision: kept.id });
     await waitFor(() => ownerClient.version === 4, 'the second restore');
     expect(ownerClient.state!.doc.resolve(at).parent.textContent).toBe('First draft. More.');
-    const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    const content = await savedContent(id);
     expect(content.eq(ownerClient.state!.doc)).toBe(true);
   });
 

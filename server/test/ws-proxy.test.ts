@@ -5,12 +5,9 @@ import { type SocketLike, WebSocketConnector } from '@scriptorium/common/ws/conn
 import type { AppFrame } from '@scriptorium/common/ws/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { z } from 'zod';
-import { liveHub } from '../src/ws/hub';
 import { nodeSocket } from '../src/ws/node-socket';
-import { baseEndpoint } from '../src/ws/plugin';
 import { useServer } from './harness';
-import { cookieHeader, waitFor } from './ws-support';
+import { cookieHeader, recordNotes, waitFor } from './ws-support';
 
 interface Faults {
   drop: number;
@@ -137,13 +134,7 @@ describe('the live connection through a faulty network', () => {
   });
 
   it('delivers every application message exactly once and in order, over one socket at a time', async () => {
-    const notes: string[] = [];
-    baseEndpoint(liveHub(server().ctx)!).on('note', {
-      schema: z.object({ type: z.literal('note'), text: z.string() }),
-      handle: (message) => {
-        notes.push(message.text);
-      },
-    });
+    const notes = recordNotes(server().ctx);
     const user = await server().loginAs(await server().buildUser());
     const staff = await server().loginAs(await server().buildUser({ isStaff: true }));
 

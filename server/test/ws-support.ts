@@ -3,7 +3,11 @@ import { type ConnectorTiming, WebSocketConnector } from '@scriptorium/common/ws
 import type { AppFrame } from '@scriptorium/common/ws/messages';
 import type { Node as PMNode } from 'prosemirror-model';
 import { WebSocket } from 'ws';
+import { z } from 'zod';
+import type { AppContext } from '../src/context';
+import { liveHub } from '../src/ws/hub';
 import { nodeSocketFactory } from '../src/ws/node-socket';
+import { baseEndpoint } from '../src/ws/plugin';
 import type { TestClient } from './harness';
 
 // Helpers for the websocket API tests (ws-*.test.ts).
@@ -142,4 +146,16 @@ export function liveClient(
     timing,
   });
   return { connector, messages };
+}
+
+/** Registers a 'note' feature on the base endpoint; the texts of the notes it takes, in order. */
+export function recordNotes(ctx: AppContext): string[] {
+  const notes: string[] = [];
+  baseEndpoint(liveHub(ctx)!).on('note', {
+    schema: z.object({ type: z.literal('note'), text: z.string() }),
+    handle: (message) => {
+      notes.push(message.text);
+    },
+  });
+  return notes;
 }

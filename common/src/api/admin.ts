@@ -10,6 +10,12 @@ import { USERNAME_MAX_LENGTH, USERNAME_PATTERN } from './user';
 export const ADMIN_PAGE_SIZE = 50;
 
 const pageField = z.coerce.number().int().min(1).max(1_000_000).default(1);
+/** Where an answered page of a list stands: rows in all, the page's number and the page size. */
+const listPage = {
+  total: z.number().int().nonnegative(),
+  page: z.number().int().positive(),
+  page_size: z.number().int().positive(),
+};
 
 // ---- Users ----
 
@@ -49,11 +55,9 @@ export type AdminUser = z.infer<typeof adminUser>;
 
 export const adminUsersResponse = z.object({
   users: z.array(adminUser),
-  total: z.number().int().nonnegative(),
+  ...listPage,
   /** More users match than `total` (the count stops there). */
   capped: z.boolean(),
-  page: z.number().int().positive(),
-  page_size: z.number().int().positive(),
 });
 export type AdminUsersResponse = z.infer<typeof adminUsersResponse>;
 
@@ -185,9 +189,7 @@ export type AdminFeedbackItem = z.infer<typeof adminFeedbackItem>;
 
 export const adminFeedbackResponse = z.object({
   items: z.array(adminFeedbackItem),
-  total: z.number().int().nonnegative(),
-  page: z.number().int().positive(),
-  page_size: z.number().int().positive(),
+  ...listPage,
 });
 
 export const adminFeedbackDoneRequest = z.object({ id: formId, done: formBoolean });
@@ -254,7 +256,5 @@ export type AdminLogEntry = z.infer<typeof adminLogEntry>;
 
 export const adminLogResponse = z.object({
   entries: z.array(adminLogEntry),
-  total: z.number().int().nonnegative(),
-  page: z.number().int().positive(),
-  page_size: z.number().int().positive(),
+  ...listPage,
 });

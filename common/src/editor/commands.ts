@@ -281,15 +281,20 @@ export function saveContributor(contributor: Contributor, index: number | null, 
   };
 }
 
-export function removeContributor(index: number, partId?: string): Command {
+/** Removes the child at `index` of the (first) part of that kind: a contributor or a keyword. */
+function removePartChild(kind: string, index: number, partId?: string): Command {
   return (state, dispatch) => {
-    const part = findPart(state.doc, 'contributors_part', partId);
+    const part = findPart(state.doc, kind, partId);
     if (!part || index < 0 || index >= part.node.childCount) return false;
     let pos = part.pos + 1;
     for (let i = 0; i < index; i++) pos += part.node.child(i).nodeSize;
     if (dispatch) dispatch(state.tr.delete(pos, pos + part.node.child(index).nodeSize));
     return true;
   };
+}
+
+export function removeContributor(index: number, partId?: string): Command {
+  return removePartChild('contributors_part', index, partId);
 }
 
 /** Adds keywords (split at commas and semicolons), skipping ones already there. */
@@ -322,14 +327,7 @@ export function addKeywords(input: string, partId?: string): Command {
 }
 
 export function removeKeyword(index: number, partId?: string): Command {
-  return (state, dispatch) => {
-    const part = findPart(state.doc, 'tags_part', partId);
-    if (!part || index < 0 || index >= part.node.childCount) return false;
-    let pos = part.pos + 1;
-    for (let i = 0; i < index; i++) pos += part.node.child(i).nodeSize;
-    if (dispatch) dispatch(state.tr.delete(pos, pos + part.node.child(index).nodeSize));
-    return true;
-  };
+  return removePartChild('tags_part', index, partId);
 }
 
 /**

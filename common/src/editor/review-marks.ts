@@ -81,8 +81,9 @@ export const REVIEW_MARK_SPECS: Record<string, MarkSpec> = {
     ],
     toDOM: (mark) => ['span', { class: 'comment', 'data-id': String(mark.attrs.id) }, 0],
   },
+  /** On a block, `join` > 0: the levels rejecting the split joins (an item split off a paragraph: 1); 0: through to the text. */
   insertion: {
-    attrs: trackAttrs({ approved: { default: false } }),
+    attrs: trackAttrs({ approved: { default: false }, join: { default: 0 } }),
     inclusive: false,
     parseDOM: trackParse('span.insertion'),
     toDOM: (mark, inline) => [
@@ -91,8 +92,9 @@ export const REVIEW_MARK_SPECS: Record<string, MarkSpec> = {
       0,
     ],
   },
+  /** On a block, `join` > 0: the levels the suggested join closes (list items merged: 1); 0: through to the text. */
   deletion: {
-    attrs: trackAttrs(),
+    attrs: trackAttrs({ join: { default: 0 } }),
     inclusive: false,
     parseDOM: trackParse('span.deletion'),
     toDOM: (mark, inline) => [inline ? 'span' : 'div', trackDOM('deletion', mark.attrs, inline), 0],

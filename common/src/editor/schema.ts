@@ -332,12 +332,14 @@ const nodes: Record<string, NodeSpec> = {
     parseDOM: [{ tag: 'hr' }],
     toDOM: () => ['hr'],
   },
-  ...withTableCaption(
-    tableNodes({
-      tableGroup: 'block',
-      cellContent: 'block+',
-      cellAttributes: {},
-    }),
+  ...withBlockTrackMarks(
+    withTableCaption(
+      tableNodes({
+        tableGroup: 'block',
+        cellContent: 'block+',
+        cellAttributes: {},
+      }),
+    ),
   ),
 
   text: { group: 'inline' },
@@ -365,6 +367,13 @@ const nodes: Record<string, NodeSpec> = {
   },
   ...academicNodes,
 };
+
+/** Rows, cells and the blocks in cells may carry tracked changes too (a suggested row or column). */
+function withBlockTrackMarks<T extends Record<string, NodeSpec>>(nodes: T): T {
+  return Object.fromEntries(
+    Object.entries(nodes).map(([name, spec]) => [name, { ...spec, marks: BLOCK_TRACK_MARKS }]),
+  ) as T;
+}
 
 const marks: Record<string, MarkSpec> = {
   em: {

@@ -38,3 +38,12 @@ export function stepsOf(doc: PMNode, change: (tr: Transform) => void) {
   change(tr);
   return tr.steps.map((step) => step.toJSON());
 }
+
+/** The document with its body part's content replaced by `body` (the other parts as they are). */
+export function withBody(doc: PMNode, body: readonly PMNode[]): PMNode {
+  const parts: PMNode[] = [];
+  doc.forEach((part) => {
+    parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
+  });
+  return doc.type.create(doc.attrs, parts);
+}

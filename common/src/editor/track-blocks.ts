@@ -1,6 +1,7 @@
 import { Fragment, Mark, type Node as PMNode, Slice } from 'prosemirror-model';
 import {
   AddNodeMarkStep,
+  liftTarget,
   RemoveNodeMarkStep,
   ReplaceAroundStep,
   ReplaceStep,
@@ -62,17 +63,36 @@ export function boundariesIn(doc: PMNode, from: number, to: number): number[] {
   const found: number[] = [];
   doc.nodesBetween(from, to, (node, pos, parent, index) => {
     if (node.isInline) return false;
-    if (pos >= from && pos < to && index > 0 && parent?.type.allowsMarkType(deletion) && joinDepth(doc, pos))
+    if (
+      pos >= from &&
+      pos < to &&
+      index > 0 &&
+      recordsBoundary(node) &&
+      parent?.type.allowsMarkType(deletion) &&
+      joinDepth(doc, pos)
+    )
       found.push(pos);
     return true;
   });
   return found;
 }
 
-/** Joins the block at `pos` with the one before it, through to their textblocks. */
-export function joinBlock(tr: Transform, pos: number): boolean {
-  const depth = joinDepth(tr.doc, pos);
+/** Joins the block at `pos` with the one before it, through to their textblocks or `levels` deep. */
+export function joinBlock(tr: Transform, pos: number, levels = 0): boolean {
+  const full = joinDepth(tr.doc, pos);
+  const depth = levels > 0 && levels < full ? levels : full;
   return depth > 0 && !tr.maybeStep(new ReplaceStep(pos - depth, pos + depth, Slice.empty, true)).failed;
+}
+
+/**
+ * When [from, to) is a block boundary that a join closes only part of the way (two list items
+ * merged, their paragraphs kept): the position of the block after it.
+ */
+export function shallowJoinedBlock(doc: PMNode, from: number, to: number): number | null {
+  if (to <= from || (to - from) % 2) return null;
+  const depth = (to - from) / 2;
+  const block = doc.nodeAt(from + depth);
+  return block && recordsBoundary(block) && joinDepth(doc, from + depth) > depth ? from + depth : null;
 }
 
 /**
@@ -119,7 +139,11 @@ function withoutTracked(node: PMNode, levels: number): PMNode {
 export function trackSplit(tr: Transform, step: ReplaceStep, mark: Mark): boolean {
   const { slice } = step;
   const block = withoutTracked(slice.content.child(1), slice.openStart);
-  const content = slice.content.replaceChild(1, block.mark(mark.addToSet(block.marks)));
+  // A split above the text (two paragraphs of an item made two items) is joined back as deep only.
+  let inner = block;
+  for (let level = 1; level < slice.openStart; level++) inner = inner.child(0);
+  const record = inner.isTextblock ? mark : mark.type.create({ ...mark.attrs, join: slice.openStart });
+  const content = slice.content.replaceChild(1, block.mark(record.addToSet(block.marks)));
   const split = new ReplaceStep(step.from, step.to, new Slice(content, slice.openStart, slice.openEnd), true);
   return !tr.maybeStep(split).failed;
 }
@@ -190,30 +214,51 @@ export function blockChangeAllowed(step: ReplaceAroundStep, doc: PMNode, user: n
   );
 }
 
-/** Node-mark steps a suggesting user may send: their own deletion mark on a block, added or taken back. */
+/**
+ * Node-mark steps a suggesting user may send: their own deletion mark on a block, and their own
+ * record of an item lifted out of its list; added or taken back.
+ */
 export function nodeMarkAllowed(
   step: AddNodeMarkStep | RemoveNodeMarkStep,
   doc: PMNode,
   user: number,
 ): boolean {
   const node = doc.nodeAt(step.pos);
-  return Boolean(node && !node.isInline && byUser('deletion', user)(step.mark));
+  if (!node || node.isInline) return false;
+  if (byUser('deletion', user)(step.mark)) return true;
+  return (
+    byUser('block_change', user)(step.mark) &&
+    recordedStructure(step.mark) === 'lift' &&
+    node.type.name === 'list_item'
+  );
 }
 
 /**
- * Accepts or rejects a change recorded on the block at `pos`: an accepted deletion or a rejected
- * insertion joins the block with the one before it; a rejected block change restores the type.
+ * Accepts or rejects a change recorded on the block at `pos`. On a textblock or list item an
+ * accepted deletion or a rejected insertion joins it with the block before (a rejected insertion
+ * that cannot be joined and holds only its author's text goes); on any other block they remove
+ * it. A rejected block change restores the type, a rejected list takes its blocks out again, an
+ * accepted lift takes the item out of its list.
  */
 export function decideBlock(tr: Transform, pos: number, mark: Mark, accept: boolean): void {
   const name = mark.type.name;
-  if ((name === 'deletion' && accept) || (name === 'insertion' && !accept)) {
+  const node = tr.doc.nodeAt(pos);
+  const removes = (name === 'deletion' && accept) || (name === 'insertion' && !accept);
+  const structure = recordedStructure(mark);
+  if (!node) return;
+  if (structure) {
+    if (structure === 'wrap' ? !accept && unwrap(tr, pos) : accept && liftItem(tr, pos)) return;
+  } else if (removes && !recordsBoundary(node)) {
+    if (!tr.maybeStep(new ReplaceStep(pos, pos + node.nodeSize, Slice.empty)).failed) return;
+  } else if (removes) {
     // The join takes the block's marks with it; when it cannot be joined, the record goes.
-    if (joinBlock(tr, pos)) return;
+    if (joinBlock(tr, pos, (mark.attrs.join as number | undefined) ?? 0)) return;
+    const own = name === 'insertion' && onlyInserted(node, mark.attrs.user as number);
+    if (own && !tr.maybeStep(new ReplaceStep(pos, pos + node.nodeSize, Slice.empty)).failed) return;
   } else if (name === 'block_change' && !accept) {
     const before = mark.attrs.before as BlockBefore | null;
     const type = before && tr.doc.type.schema.nodes[before.type];
-    const node = tr.doc.nodeAt(pos);
-    if (type && node) {
+    if (type) {
       try {
         tr.setNodeMarkup(pos, type, before.attrs, mark.removeFromSet(node.marks));
         return;
@@ -222,5 +267,306 @@ export function decideBlock(tr: Transform, pos: number, mark: Mark, accept: bool
       }
     }
   }
-  tr.step(new RemoveNodeMarkStep(pos, mark));
+  tr.maybeStep(new RemoveNodeMarkStep(pos, mark));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole blocks: tables, rows, cells, lists and pasted blocks (issue 18).
+//
+//   inserted blocks        one ReplaceStep at a point whose slice carries the author's insertion:
+//                          every inline node, every new whole block (a table, a row, a cell, a
+//                          list: rejecting removes it) and the new block at the slice's open end
+//                          (a split: rejecting joins it again)
+//   deleted whole blocks   the author's deletion mark on each block of a run of whole siblings
+//                          (rows, cells, a table): accepting removes them
+//   a list made            a ReplaceAroundStep wrapping blocks; the new wrapper carries the
+//                          author's block_change {structure: 'wrap'}: rejecting lifts them out
+//   an item lifted out     not made: the item gets the author's block_change {structure: 'lift'},
+//                          accepting lifts it out of its list
+
+/**
+ * Blocks whose insertion or deletion mark records a boundary (a split before them, a join with the
+ * block before): textblocks and list items. On any other block the mark records the whole block.
+ */
+export function recordsBoundary(node: PMNode): boolean {
+  return node.isTextblock || node.type.name === 'list_item';
+}
+
+function withoutTrackedMarks(fragment: Fragment): Fragment {
+  const nodes: PMNode[] = [];
+  fragment.forEach((node) => {
+    const marks = node.marks.filter((m) => !TRACKED.has(m.type.name));
+    nodes.push(
+      node.isText ? node.mark(marks) : node.type.create(node.attrs, withoutTrackedMarks(node.content), marks),
+    );
+  });
+  return Fragment.from(nodes);
+}
+
+/**
+ * The slice's content with `mark` where an insertion records it (see above). `interior`: inside a
+ * new block, whose nested blocks are new with it (only their text is marked). Null when the
+ * insertion cannot be recorded: a new block at the open end that is not a textblock or list item.
+ */
+function markFragment(
+  content: Fragment,
+  openStart: number,
+  openEnd: number,
+  mark: Mark,
+  interior: boolean,
+): Fragment | null {
+  const nodes: PMNode[] = [];
+  for (let index = 0; index < content.childCount; index++) {
+    const node = content.child(index);
+    const last = index === content.childCount - 1;
+    if (node.isInline) {
+      nodes.push(node.mark(mark.addToSet(node.marks)));
+      continue;
+    }
+    const innerEnd = last ? Math.max(openEnd - 1, 0) : 0;
+    let inner: Fragment | null;
+    if (interior || (index === 0 && openStart > 0)) {
+      // Inside a new block, or the block the insertion starts in (it exists already): not marked.
+      inner = markFragment(node.content, interior ? 0 : openStart - 1, innerEnd, mark, interior);
+      if (!inner) return null;
+      nodes.push(node.copy(inner));
+      continue;
+    }
+    if (!recordsBoundary(node)) {
+      // A whole new block; one continuing with what follows the insertion point could not be removed alone.
+      if (last && openEnd > 0) return null;
+      nodes.push(node.mark(mark.addToSet(node.marks)));
+      continue;
+    }
+    inner = markFragment(node.content, 0, innerEnd, mark, true);
+    if (!inner) return null;
+    nodes.push(node.type.create(node.attrs, inner, mark.addToSet(node.marks)));
+  }
+  return Fragment.from(nodes);
+}
+
+/** The slice as the author's suggested insertion (tracked marks it copied from elsewhere dropped). */
+export function markInsertedSlice(slice: Slice, mark: Mark): Slice | null {
+  const content = markFragment(
+    withoutTrackedMarks(slice.content),
+    slice.openStart,
+    slice.openEnd,
+    mark,
+    false,
+  );
+  return content && new Slice(content, slice.openStart, slice.openEnd);
+}
+
+/** A slice of blocks exactly as `markInsertedSlice` makes it with one insertion mark of `user`. */
+export function ownInsertedSlice(slice: Slice, user: number): boolean {
+  let mark: Mark | undefined;
+  slice.content.descendants((node) => {
+    mark ??= node.marks.find(byUser('insertion', user));
+    return !mark;
+  });
+  if (!mark) return false;
+  const expected = markInsertedSlice(slice, mark);
+  return Boolean(expected?.eq(slice));
+}
+
+/**
+ * Whether [from, to) holds only the ends of the blocks `from` is in (also when empty): replacing
+ * it with a slice that closes them again inserts and removes nothing else. (Opening tokens are
+ * not allowed: re-creating another's boundary as one's own split would let one join it.)
+ */
+export function onlyClosingTokens(doc: PMNode, from: number, to: number): boolean {
+  const $from = doc.resolve(from);
+  const levels = to - from;
+  if (levels < 0 || levels > $from.depth) return false;
+  for (let index = 0; index < levels; index++)
+    if ($from.end($from.depth - index) !== from + index) return false;
+  return true;
+}
+
+/** When [from, to) is a run of whole sibling blocks recorded whole (rows, cells, a table): their positions. */
+export function wholeBlocksIn(doc: PMNode, from: number, to: number): number[] | null {
+  if (from >= to) return null;
+  const $from = doc.resolve(from);
+  const $to = doc.resolve(to);
+  if ($from.depth !== $to.depth || $from.parent !== $to.parent || $from.parent.inlineContent) return null;
+  const found: number[] = [];
+  for (let pos = from; pos < to; ) {
+    const node = doc.nodeAt(pos);
+    if (!node || node.isInline || recordsBoundary(node)) return null;
+    found.push(pos);
+    pos += node.nodeSize;
+  }
+  return $from.parent.type.allowsMarkType(doc.type.schema.marks.deletion) ? found : null;
+}
+
+/** Marks whole blocks as deleted by the author; their own inserted blocks are really removed. */
+export function trackWholeDeletion(tr: Transform, blocks: readonly number[], mark: Mark): boolean {
+  for (const pos of [...blocks].reverse()) {
+    const node = tr.doc.nodeAt(pos);
+    if (!node) return false;
+    if (node.marks.some(byUser('insertion', mark.attrs.user as number))) tr.delete(pos, pos + node.nodeSize);
+    else if (
+      !node.marks.some((m) => m.type === mark.type) &&
+      tr.maybeStep(new AddNodeMarkStep(pos, mark)).failed
+    )
+      return false;
+  }
+  return true;
+}
+
+/** Removing one block the author inserted whole (withdrawing or undoing it). */
+export function removesOwnBlock(doc: PMNode, from: number, to: number, user: number): boolean {
+  const node = doc.nodeAt(from);
+  if (!node || node.nodeSize !== to - from || node.isInline) return false;
+  return node.marks.some(byUser('insertion', user)) && (!recordsBoundary(node) || onlyInserted(node, user));
+}
+
+/** Every inline node in the block carries `user`'s insertion (vacuously so for an empty block). */
+function onlyInserted(block: PMNode, user: number): boolean {
+  let ok = true;
+  block.descendants((node) => {
+    if (node.isInline && !node.marks.some(byUser('insertion', user))) ok = false;
+    return ok && !node.isInline;
+  });
+  return ok;
+}
+
+/** What a block_change records about structure: a list made ('wrap', on the list) or an item lifted out ('lift'). */
+export type RecordedStructure = 'wrap' | 'lift';
+
+/** The structure a block_change records, or null (a type change, or another mark). */
+export function recordedStructure(mark: Mark | undefined): RecordedStructure | null {
+  const before =
+    mark?.type.name === 'block_change' ? (mark.attrs.before as { structure?: string } | null) : null;
+  return before?.structure === 'wrap' || before?.structure === 'lift' ? before.structure : null;
+}
+
+/** The wrapper chain of a step that puts whole blocks into new wrappers (a list and its item, a quote). */
+function wrapOf(step: ReplaceAroundStep, doc: PMNode): PMNode | null {
+  const { slice } = step;
+  if (step.gapFrom !== step.from || step.gapTo !== step.to || step.from >= step.to) return null;
+  if (slice.openStart || slice.openEnd || slice.content.childCount !== 1) return null;
+  let depth = 0;
+  for (let node: PMNode | null = slice.content.firstChild; node; node = node.firstChild) {
+    if (node.isTextblock || node.isInline || node.childCount > 1) return null;
+    depth++;
+  }
+  const $from = doc.resolve(step.from);
+  if (step.insert !== depth || $from.parent !== doc.resolve(step.to).parent || $from.parent.inlineContent)
+    return null;
+  return slice.content.firstChild;
+}
+
+/** Wraps blocks, the outer wrapper carrying `record` (the author's block_change {structure: 'wrap'}). */
+export function trackWrap(tr: Transform, step: ReplaceAroundStep, record: Mark): boolean {
+  const wrapper = wrapOf(step, tr.doc);
+  if (!wrapper) return false;
+  const marked = wrapper.mark(record.addToSet(wrapper.marks.filter((m) => !TRACKED.has(m.type.name))));
+  const slice = new Slice(Fragment.from(marked), 0, 0);
+  return !tr.maybeStep(
+    new ReplaceAroundStep(step.from, step.to, step.from, step.to, slice, step.insert, true),
+  ).failed;
+}
+
+function wrapAllowed(step: ReplaceAroundStep, doc: PMNode, user: number): boolean {
+  const wrapper = wrapOf(step, doc);
+  if (!wrapper) return false;
+  const records = wrapper.marks.filter((m) => TRACKED.has(m.type.name));
+  let inner = false;
+  wrapper.descendants((node) => {
+    if (node.marks.some((m) => TRACKED.has(m.type.name))) inner = true;
+    return !inner;
+  });
+  return (
+    !inner &&
+    records.length === 1 &&
+    byUser('block_change', user)(records[0]) &&
+    recordedStructure(records[0]) === 'wrap'
+  );
+}
+
+/** The list item a step lifts out of its list (its content stays, its list closed around it). */
+function liftedItemOf(step: ReplaceAroundStep, doc: PMNode): number | null {
+  const item = step.gapFrom - 1;
+  const node = item >= 0 ? doc.nodeAt(item) : null;
+  if (node?.type.name !== 'list_item' || item + node.nodeSize !== step.gapTo + 1) return null;
+  const $item = doc.resolve(item);
+  const listStart = $item.before();
+  const listEnd = $item.after();
+  if (step.from < listStart || step.to > listEnd || step.from > item || step.to < item + node.nodeSize)
+    return null;
+  // What the step puts around the content: only empty copies of the list (closing and reopening it).
+  let only = true;
+  step.slice.content.forEach((copy) => {
+    if (copy.type !== $item.parent.type || copy.childCount) only = false;
+  });
+  return only ? item : null;
+}
+
+/** A list item taken out of a list of the top level: recorded on the item, not made. */
+export function trackLift(tr: Transform, step: ReplaceAroundStep, record: Mark): boolean {
+  // Out of the author's own suggested list or quotation: made for real (taken back).
+  if (unwrapAllowed(step, tr.doc, record.attrs.user as number)) return !tr.maybeStep(step).failed;
+  const item = liftedItemOf(step, tr.doc);
+  if (item === null || tr.doc.resolve(item).node(-1).type.name === 'list_item') return false;
+  const node = tr.doc.nodeAt(item);
+  // Lifted once already: nothing more to record. Another change recorded on it: not this one too.
+  const recorded = node && record.type.isInSet(node.marks);
+  if (recorded) return recordedStructure(recorded) === 'lift';
+  return !tr.maybeStep(new AddNodeMarkStep(item, record)).failed;
+}
+
+const ownWrap = (node: PMNode, user: number) => {
+  const record = node.marks.find((m) => m.type.name === 'block_change');
+  return Boolean(record && byUser('block_change', user)(record) && recordedStructure(record) === 'wrap');
+};
+
+/** Taking back a wrapper the author made: an item lifted out of their list, or their quotation removed. */
+function unwrapAllowed(step: ReplaceAroundStep, doc: PMNode, user: number): boolean {
+  const item = liftedItemOf(step, doc);
+  if (item !== null) return ownWrap(doc.resolve(item).parent, user);
+  const wrapper = doc.nodeAt(step.from);
+  return Boolean(
+    wrapper &&
+      wrapper.nodeSize === step.to - step.from &&
+      step.gapFrom === step.from + 1 &&
+      step.gapTo === step.to - 1 &&
+      !step.slice.size &&
+      ownWrap(wrapper, user),
+  );
+}
+
+/** The structural ReplaceAroundSteps a suggesting user may send: a list made, or their own list taken back. */
+export function structureAllowed(step: ReplaceAroundStep, doc: PMNode, user: number): boolean {
+  return wrapAllowed(step, doc, user) || unwrapAllowed(step, doc, user);
+}
+
+/** Lifts the content of the list item at `pos` out of its list (an accepted lift, a rejected list). */
+function liftItem(tr: Transform, pos: number): boolean {
+  const node = tr.doc.nodeAt(pos);
+  if (!node) return false;
+  const range = tr.doc.resolve(pos + 1).blockRange(tr.doc.resolve(pos + node.nodeSize - 1));
+  const target = range && liftTarget(range);
+  if (!range || target === null || target === undefined) return false;
+  tr.lift(range, target);
+  return true;
+}
+
+/** Takes the blocks out of the wrapper at `pos` again: item by item from the last for a list. */
+function unwrap(tr: Transform, pos: number): boolean {
+  const wrapper = tr.doc.nodeAt(pos);
+  if (!wrapper) return false;
+  if (wrapper.firstChild?.type.name !== 'list_item') {
+    const range = tr.doc.resolve(pos + 1).blockRange(tr.doc.resolve(pos + wrapper.nodeSize - 1));
+    const target = range && liftTarget(range);
+    if (!range || target === null || target === undefined) return false;
+    tr.lift(range, target);
+    return true;
+  }
+  const items: number[] = [];
+  wrapper.forEach((_item, offset) => {
+    items.push(pos + 1 + offset);
+  });
+  for (const item of items.reverse()) if (!liftItem(tr, item)) return false;
+  return true;
 }

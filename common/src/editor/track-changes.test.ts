@@ -137,16 +137,6 @@ describe('suggestion mode', () => {
     expect(runs(state, at)).toEqual(['hello', 'NEW[+ada]']);
   });
 
-  it('refuses what marks cannot record: wrapping a paragraph in a list', () => {
-    const { state } = stateWith('hello');
-    let wrapped: Transaction | null = null;
-    wrapInList(schema.nodes.bullet_list)(state, (tr) => {
-      wrapped = tr;
-    });
-    expect(wrapped).not.toBeNull();
-    expect(trackTransaction(wrapped as unknown as Transaction, state, ada)).toBeNull();
-  });
-
   it('undoes a suggestion with steps the server accepts', () => {
     let { state, at } = stateWith('hello');
     state = suggest(state, ada, (tr) => tr.insertText('X', at + 1));

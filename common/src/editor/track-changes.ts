@@ -10,6 +10,7 @@ import { type EditorState, TextSelection, type Transaction } from 'prosemirror-s
 import {
   AddMarkStep,
   AddNodeMarkStep,
+  AttrStep,
   Mapping,
   RemoveMarkStep,
   RemoveNodeMarkStep,
@@ -26,12 +27,24 @@ import {
   boundariesIn,
   decideBlock,
   joinedBlock,
+  markInsertedSlice,
   nodeMarkAllowed,
+  onlyClosingTokens,
+  ownInsertedSlice,
   ownSplit,
+  recordedStructure,
+  recordsBoundary,
+  removesOwnBlock,
+  shallowJoinedBlock,
   splitBlockOf,
+  structureAllowed,
   trackBlockChange,
   trackJoin,
+  trackLift,
   trackSplit,
+  trackWholeDeletion,
+  trackWrap,
+  wholeBlocksIn,
 } from './track-blocks';
 
 /**
@@ -44,12 +57,17 @@ import {
  *   bold, italic, ... added/removed  made, and recorded in a `format_change` mark (before/after)
  *
  *   Enter, joining blocks, a block's type  marks on the blocks (track-blocks.ts)
+ *   lists made or lifted, tables, rows,    marks on the blocks, whole (track-blocks.ts)
+ *   cells, pasted blocks
  *
- * What cannot be recorded as marks (lists made or lifted, tables, pasted blocks, attributes of the
- * document) is refused in suggestion mode: `trackTransaction` returns null and the editor says so.
+ * What cannot be recorded as marks (nested lists indented or outdented, merged cells, several
+ * paragraphs made a list at once, attributes of the document) is refused in suggestion mode:
+ * `trackTransaction` returns null and the editor says so.
  * `reviewStepAllowed` is the rule the server applies to write-tracked and review users (and the
  * editor applies to undo and redo in suggestion mode), so both sides agree on what a suggestion is.
  */
+
+export { recordedStructure } from './track-blocks';
 
 export interface Reviewer {
   id: number;
@@ -154,6 +172,23 @@ function removesOwnSuggestion(doc: PMNode, from: number, to: number, user: numbe
 }
 
 /**
+ * The block at `pos` is the user's own suggestion (inserted, or its type changed): its attributes
+ * are theirs to set (the id the editor gives a new table or heading, a caption).
+ */
+function ownNewBlock(doc: PMNode, pos: number, user: number): boolean {
+  const node = doc.nodeAt(pos);
+  if (!node || node.isInline) return false;
+  if (node.marks.some((m) => byUser('insertion', user)(m) || byUser('block_change', user)(m))) return true;
+  // Inside a block they inserted whole (a table in a pasted list).
+  const $pos = doc.resolve(pos);
+  for (let depth = $pos.depth; depth > 0; depth--) {
+    const around = $pos.node(depth);
+    if (!recordsBoundary(around) && around.marks.some(byUser('insertion', user))) return true;
+  }
+  return false;
+}
+
+/**
  * Whether `step` (applying to `doc`) is what a user with these permissions may send: comment
  * anchors; their own insertions (inline content carrying their insertion mark, also taken out
  * again), their own deletion and format-change marks, and formatting inside their own format
@@ -171,15 +206,28 @@ export function reviewStepAllowed(step: Step, doc: PMNode, user: number, may: Re
   if (!may.suggestions) return false;
   if (step instanceof AddNodeMarkStep || step instanceof RemoveNodeMarkStep)
     return nodeMarkAllowed(step, doc, user);
-  if (step instanceof ReplaceAroundStep) return blockChangeAllowed(step, doc, user);
+  if (step instanceof AttrStep) return ownNewBlock(doc, step.pos, user);
+  if (step instanceof ReplaceAroundStep)
+    return blockChangeAllowed(step, doc, user) || structureAllowed(step, doc, user);
   if (!(step instanceof ReplaceStep)) return false;
   const split = splitBlockOf(step);
   if (split) return ownSplit(split, user);
   // Joining a block with the one before: only the author's own split (also undoing it).
-  const joined = step.slice.size ? null : joinedBlock(doc, step.from, step.to);
+  const joined = step.slice.size
+    ? null
+    : (joinedBlock(doc, step.from, step.to) ?? shallowJoinedBlock(doc, step.from, step.to));
   if (joined !== null) return Boolean(doc.nodeAt(joined)?.marks.some(byUser('insertion', user)));
   // Any other change of structure is not a tracked change (the flag is only visible in the JSON).
   if (isStructure(step)) return false;
+  // Blocks: inserted as the author's suggestion, or their own inserted blocks taken out again.
+  if (step.slice.size > 0 && !flatInline(step.slice))
+    return onlyClosingTokens(doc, step.from, step.to) && ownInsertedSlice(step.slice, user);
+  const $from = doc.resolve(step.from);
+  const inOneTextblock = $from.parent.inlineContent && $from.sameParent(doc.resolve(step.to));
+  if (step.from < step.to && !step.slice.size && !inOneTextblock) {
+    if (removesOwnBlock(doc, step.from, step.to, user)) return true;
+    if (ownInsertedSlice(doc.slice(step.from, step.to), user)) return true;
+  }
   if (step.slice.size > 0) {
     const $at = doc.resolve(step.from);
     if (!$at.parent.inlineContent) return false;
@@ -312,6 +360,23 @@ function trackFormat(
   return true;
 }
 
+/**
+ * Records a replacement inserting blocks (a table, a row, pasted paragraphs): what it replaces is
+ * marked as deleted, the blocks go after it carrying the author's insertion (track-blocks.ts).
+ */
+function trackBlocks(tr: Transform, step: ReplaceStep, user: Reviewer, now: number): boolean {
+  const slice = markInsertedSlice(step.slice, trackMark(tr.doc.type.schema, 'insertion', user, now));
+  if (!slice) return false;
+  // Only the end of the block it starts in replaced (the slice closes it again): nothing to mark.
+  if (onlyClosingTokens(tr.doc, step.from, step.to))
+    return !tr.maybeStep(new ReplaceStep(step.from, step.to, slice)).failed;
+  const start = tr.steps.length;
+  if (!trackDeletion(tr, step.from, step.to, user, now)) return false;
+  let at = step.to;
+  for (let index = start; index < tr.steps.length; index++) at = tr.steps[index].getMap().map(at);
+  return !tr.maybeStep(new ReplaceStep(at, at, slice)).failed;
+}
+
 function trackStep(tr: Transform, step: Step, user: Reviewer, now: number): boolean {
   if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) {
     const name = step.mark.type.name;
@@ -321,16 +386,28 @@ function trackStep(tr: Transform, step: Step, user: Reviewer, now: number): bool
   }
   if (step instanceof AddNodeMarkStep || step instanceof RemoveNodeMarkStep)
     return TRACKED.has(step.mark.type.name) && !tr.maybeStep(step).failed;
+  if (step instanceof AttrStep) return ownNewBlock(tr.doc, step.pos, user.id) && !tr.maybeStep(step).failed;
   const schema = tr.doc.type.schema;
   if (step instanceof ReplaceAroundStep)
-    return trackBlockChange(tr, step, trackMark(schema, 'block_change', user, now));
+    return (
+      trackBlockChange(tr, step, trackMark(schema, 'block_change', user, now)) ||
+      trackWrap(tr, step, trackMark(schema, 'block_change', user, now, { before: { structure: 'wrap' } })) ||
+      trackLift(tr, step, trackMark(schema, 'block_change', user, now, { before: { structure: 'lift' } }))
+    );
   if (!(step instanceof ReplaceStep)) return false;
   if (splitBlockOf(step)) return trackSplit(tr, step, trackMark(schema, 'insertion', user, now));
   // A join of two blocks is recorded as the deletion of the boundary between them.
+  const shallow = step.slice.size ? null : shallowJoinedBlock(tr.doc, step.from, step.to);
+  if (isStructure(step) && shallow !== null) {
+    const levels = (step.to - step.from) / 2;
+    return trackJoin(tr, shallow, trackMark(schema, 'deletion', user, now, { join: levels }));
+  }
   if (isStructure(step) && (step.slice.size || joinedBlock(tr.doc, step.from, step.to) === null))
     return false;
   const content = step.slice.size ? flatInline(step.slice) : Fragment.empty;
-  if (!content) return false;
+  if (!content) return trackBlocks(tr, step, user, now);
+  const whole = content.size ? null : wholeBlocksIn(tr.doc, step.from, step.to);
+  if (whole) return trackWholeDeletion(tr, whole, trackMark(schema, 'deletion', user, now));
   const start = tr.steps.length;
   if (step.from < step.to && !trackDeletion(tr, step.from, step.to, user, now)) return false;
   if (!content.size) return true;
@@ -448,8 +525,12 @@ export interface TrackedChange {
   user: number;
   username: string;
   date: number;
-  /** Recorded on the block at `from` (a split, join or type change), not on text. */
+  /** Recorded on the block at `from` (a split, join or type change; a table, a list), not on text. */
   block?: boolean;
+  /** The type of that block. */
+  node?: string;
+  /** That block is inserted or deleted whole (a table, a row, a list), not split off or joined. */
+  whole?: boolean;
 }
 
 function changeOf(mark: Mark, from: number, to: number): TrackedChange {
@@ -475,7 +556,13 @@ export function trackedChanges(doc: PMNode, from = 0, to = doc.content.size): Tr
     const end = pos + node.nodeSize;
     if (!node.isInline) {
       for (const mark of node.marks)
-        if (TRACKED.has(mark.type.name)) changes.push({ ...changeOf(mark, pos, end), block: true });
+        if (TRACKED.has(mark.type.name))
+          changes.push({
+            ...changeOf(mark, pos, end),
+            block: true,
+            node: node.type.name,
+            whole: !recordsBoundary(node),
+          });
       return true;
     }
     for (const mark of node.marks) {
@@ -558,14 +645,55 @@ function decide(
   else tr.removeMark(from, to, change.mark);
 }
 
+const CELLS = new Set(['table_cell', 'table_header']);
+
+/** Whether the change is recorded on a table cell (a column inserted or deleted, cell by cell). */
+export function isCellChange(change: TrackedChange): boolean {
+  return Boolean(change.block && change.node && CELLS.has(change.node));
+}
+
+/**
+ * The changes with every cell of a column change: a column is inserted or deleted as one cell per
+ * row carrying the same mark, and decided together (a table with rows of different lengths in
+ * between would be patched up by the table plugin).
+ */
+function withWholeColumns(doc: PMNode, changes: readonly TrackedChange[]): readonly TrackedChange[] {
+  if (!changes.some(isCellChange)) return changes;
+  const out = new Map(
+    changes.map((change) => [`${change.block ? 'b' : 'i'}${change.from}${change.type}`, change]),
+  );
+  for (const change of changes) {
+    if (!isCellChange(change) || change.from > doc.content.size) continue;
+    const $cell = doc.resolve(change.from);
+    if ($cell.depth < 2) continue;
+    const tableStart = $cell.start($cell.depth - 1);
+    $cell.node($cell.depth - 1).descendants((node, offset) => {
+      if (!CELLS.has(node.type.name)) return true;
+      const pos = tableStart + offset;
+      if (change.mark.isInSet(node.marks))
+        out.set(`b${pos}${change.type}`, { ...change, from: pos, to: pos + node.nodeSize });
+      return false;
+    });
+  }
+  return [...out.values()];
+}
+
 /**
  * Accepts or rejects changes (e.g. one, all, or all of one author). Returns how many were still
  * there; a change someone else decided meanwhile is skipped (the caller tells the user).
  */
 export function decideChanges(tr: Transaction, changes: readonly TrackedChange[], accept: boolean): number {
   let done = 0;
-  // From the end: deletions then do not move the changes still to do.
-  const ordered = [...changes].sort((a, b) => b.from - a.from);
+  changes = withWholeColumns(tr.doc, changes);
+  // Whole blocks first (a paragraph split off after a rejected table then joins the one before
+  // the table), lists made or lifted last (after the items split in them), each from the end:
+  // deletions then do not move the changes still to do.
+  const first = (change: TrackedChange) => {
+    if (change.type === 'block_change' && recordedStructure(change.mark)) return 2;
+    const node = change.block ? tr.doc.nodeAt(change.from) : null;
+    return node && !recordsBoundary(node) ? 0 : 1;
+  };
+  const ordered = [...changes].sort((a, b) => first(a) - first(b) || b.from - a.from);
   const start = tr.steps.length;
   for (const change of ordered) {
     const mapping = tr.mapping.slice(start);

@@ -3,6 +3,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
+import { withBody } from '../editor/testing';
 import { descendants, parseXml, type XmlElement } from '../import/xml';
 import { exportDocx } from './docx';
 import { fixturePaper } from './fixture-paper';
@@ -22,11 +23,7 @@ const EQUATIONS: [string, string[]][] = [
 /** A document whose body is `body` (the standard article's other parts left empty). */
 function documentWith(body: PMNode[]): PMNode {
   const base = createDocument(schema, standardArticle, { title: 'Equations', language: 'en-US' });
-  const parts: PMNode[] = [];
-  base.forEach((part) => {
-    parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
-  });
-  return base.type.create(base.attrs, parts);
+  return withBody(base, body);
 }
 
 function documentXml(doc: PMNode): XmlElement {

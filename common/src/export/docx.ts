@@ -17,7 +17,7 @@ import {
 import { latexToOmml } from './omml';
 import { type DocxReference, readDocxReference, renameStyleIds, shiftNumIds } from './reference-merge';
 import { escapeXml, htmlToRuns } from './text';
-import { headerRowCount, threadLines } from './writer';
+import { headerRowCount, rowCells, threadLines } from './writer';
 
 /**
  * DOCX (Office Open XML) export: the content filled into our reference document
@@ -419,19 +419,13 @@ class DocxWriter {
     let rows = '';
     for (let row = 0; row < map.height; row++) {
       let cells = '';
-      for (let column = 0; column < map.width; ) {
-        const offset = map.map[row * map.width + column];
-        const cell = node.nodeAt(offset);
-        if (!cell) break;
-        const rect = map.findCell(offset);
-        const span = rect.right - rect.left;
+      for (const { cell, span, rowspan, starts } of rowCells(node, map, row)) {
         const props = `<w:tcW w:w="${columnWidth * span}" w:type="dxa"/>${span > 1 ? `<w:gridSpan w:val="${span}"/>` : ''}`;
-        if (rect.top === row) {
-          const merge = rect.bottom - rect.top > 1 ? '<w:vMerge w:val="restart"/>' : '';
+        if (starts) {
+          const merge = rowspan > 1 ? '<w:vMerge w:val="restart"/>' : '';
           const content = this.blocks(cell) || '<w:p/>';
           cells += `<w:tc><w:tcPr>${props}${merge}</w:tcPr>${content}</w:tc>`;
         } else cells += `<w:tc><w:tcPr>${props}<w:vMerge/></w:tcPr><w:p/></w:tc>`;
-        column += span;
       }
       rows += `<w:tr>${row < headerRows ? '<w:trPr><w:tblHeader/></w:trPr>' : ''}${cells}</w:tr>`;
     }

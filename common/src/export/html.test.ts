@@ -6,6 +6,7 @@ import type { CslJson } from '../bibliography/citation-render';
 import { type CompactNode, expandNode } from '../bibliography/csl-compact';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
+import { withBody } from '../editor/testing';
 import { descendants, elements, parseXml, type XmlElement } from '../import/xml';
 import { FIXTURE_PAPER, fixturePaper } from './fixture-paper';
 import { exportHtml, HtmlWriter } from './html';
@@ -36,11 +37,7 @@ function documentWithNotes(): PMNode {
       ]),
     ]),
   ];
-  const parts: PMNode[] = [];
-  base.forEach((part) => {
-    parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
-  });
-  return base.type.create(base.attrs, parts);
+  return withBody(base, body);
 }
 
 const prepared = prepareDocument({

@@ -6,7 +6,7 @@ import type { EntryData } from '../bibliography/types';
 import { imageExtension, imageFiles } from './images';
 import { authorName, type BookStructure, groupParts, type PreparedDocument } from './model';
 import { htmlToRuns } from './text';
-import { figureSources, NodeWriter } from './writer';
+import { figureSources, NodeWriter, rowCells } from './writer';
 
 /**
  * LaTeX export: a zip of document.tex (LuaLaTeX, biblatex with biber), bibliography.bib (BibLaTeX,
@@ -234,18 +234,11 @@ class LatexWriter extends NodeWriter {
     const rows: string[] = [];
     for (let row = 0; row < map.height; row++) {
       const cells: string[] = [];
-      for (let column = 0; column < map.width; ) {
-        const offset = map.map[row * map.width + column];
-        const cell = node.nodeAt(offset);
-        if (!cell) break;
-        const rect = map.findCell(offset);
-        const span = rect.right - rect.left;
-        const rowspan = rect.bottom - rect.top;
-        let content = rect.top === row ? this.blocks(cell).trim().replace(/\n\n+/g, ' \\newline ') : '';
-        if (rect.top === row && rowspan > 1) content = `\\multirow{${rowspan}}{=}{${content}}`;
+      for (const { cell, span, rowspan, starts } of rowCells(node, map, row)) {
+        let content = starts ? this.blocks(cell).trim().replace(/\n\n+/g, ' \\newline ') : '';
+        if (starts && rowspan > 1) content = `\\multirow{${rowspan}}{=}{${content}}`;
         if (span > 1) content = `\\multicolumn{${span}}{|${width(span)}|}{${content}}`;
         cells.push(content);
-        column += span;
       }
       rows.push(`${cells.join(' & ')} \\\\ ${this.rule(map, row)}`);
     }

@@ -16,7 +16,7 @@ import {
 } from './odt-reference';
 import { readOdtReference } from './reference-merge';
 import { escapeXml, htmlToRuns, type StyledRun } from './text';
-import { figureSources, headerRowCount, threadLines } from './writer';
+import { figureSources, headerRowCount, rowCells, threadLines } from './writer';
 
 /**
  * ODT (OpenDocument text) export: the content filled into our reference styles (odt-reference.ts),
@@ -445,22 +445,16 @@ class OdtWriter {
     let rows = '';
     for (let row = 0; row < map.height; row++) {
       let cells = '';
-      for (let column = 0; column < map.width; ) {
-        const offset = map.map[row * map.width + column];
-        const cell = node.nodeAt(offset);
-        if (!cell) break;
-        const rect = map.findCell(offset);
-        const span = rect.right - rect.left;
-        if (rect.top === row) {
+      for (const { cell, span, rowspan, starts } of rowCells(node, map, row)) {
+        if (starts) {
           const role: TableCellRole =
             cell.type.name === 'table_header' ? 'Table_20_Heading' : 'Table_20_Contents';
-          const spans = `${span > 1 ? ` table:number-columns-spanned="${span}"` : ''}${rect.bottom - rect.top > 1 ? ` table:number-rows-spanned="${rect.bottom - rect.top}"` : ''}`;
+          const spans = `${span > 1 ? ` table:number-columns-spanned="${span}"` : ''}${rowspan > 1 ? ` table:number-rows-spanned="${rowspan}"` : ''}`;
           const content =
             this.blocks(cell, { paragraphStyle: role }) || `<text:p text:style-name="${role}"/>`;
           cells += `<table:table-cell table:style-name="TableCell" office:value-type="string"${spans}>${content}</table:table-cell>`;
           cells += '<table:covered-table-cell/>'.repeat(span - 1);
         } else cells += '<table:covered-table-cell/>'.repeat(span);
-        column += span;
       }
       rows += `<table:table-row>${cells}</table:table-row>`;
       if (row === headerRows - 1) rows = `<table:table-header-rows>${rows}</table:table-header-rows>`;

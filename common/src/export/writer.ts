@@ -26,6 +26,29 @@ export abstract class NodeWriter {
   }
 }
 
+/** A cell of one grid row: its span, and whether it starts in this row (else it comes down from above). */
+export interface RowCell {
+  cell: PMNode;
+  span: number;
+  rowspan: number;
+  starts: boolean;
+}
+
+/** The cells of a table's grid row, left to right (a cell spanning columns once). */
+export function rowCells(table: PMNode, map: TableMap, row: number): RowCell[] {
+  const cells: RowCell[] = [];
+  for (let column = 0; column < map.width; ) {
+    const offset = map.map[row * map.width + column];
+    const cell = table.nodeAt(offset);
+    if (!cell) break;
+    const rect = map.findCell(offset);
+    const span = rect.right - rect.left;
+    cells.push({ cell, span, rowspan: rect.bottom - rect.top, starts: rect.top === row });
+    column += span;
+  }
+  return cells;
+}
+
 /**
  * How many leading rows of a table are header rows, repeated on each page by the office formats:
  * the first rows whose cells are all header cells, less any that a cell spanning rows would cross

@@ -14,6 +14,17 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   'pt-br': 'Português (Brasil)',
 };
 
+/** Each language's full locale (with region), as CSL locales and react-aria's own texts name them. */
+export const LANGUAGE_LOCALES: Record<Language, string> = {
+  bg: 'bg-BG',
+  de: 'de-DE',
+  en: 'en-US',
+  es: 'es-ES',
+  fr: 'fr-FR',
+  it: 'it-IT',
+  'pt-br': 'pt-BR',
+};
+
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }

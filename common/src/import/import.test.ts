@@ -114,10 +114,10 @@ describe.runIf(toolAvailable('pandoc'))('import of files made by pandoc', () => 
       '{"type":"text","marks":[{"type":"comment","attrs":{"id":1}}],"text":"Checked text"}',
     );
     expect(marked).toContain(
-      `{"type":"text","marks":[{"type":"insertion","attrs":{"user":0,"username":"Bob","date":${Date.parse('2024-01-03T10:00:00Z')},"approved":false}}],"text":"added words"}`,
+      `{"type":"text","marks":[{"type":"insertion","attrs":{"user":0,"username":"Bob","date":${Date.parse('2024-01-03T10:00:00Z')},"approved":false,"join":0}}],"text":"added words"}`,
     );
     expect(marked).toContain(
-      `{"type":"text","marks":[{"type":"deletion","attrs":{"user":0,"username":"Bob","date":${Date.parse('2024-01-03T10:00:00Z')}}}],"text":"removed words"}`,
+      `{"type":"text","marks":[{"type":"deletion","attrs":{"user":0,"username":"Bob","date":${Date.parse('2024-01-03T10:00:00Z')},"join":0}}],"text":"removed words"}`,
     );
   });
 

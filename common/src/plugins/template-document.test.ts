@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { schema } from '../editor/schema';
 import { checkDocument } from '../editor/templates';
 import { documentFromDefinition } from './template-document';
+import { summaryPart } from './template-testing';
 import { standardDefinition, type TemplateDefinition, templateDefinition } from './templates-api';
 
 function definition(): TemplateDefinition {
@@ -9,17 +10,7 @@ function definition(): TemplateDefinition {
   return {
     parts: [
       { ...standard.parts[0], initial: 'A subtitle' },
-      {
-        id: 'summary',
-        kind: 'richtext_part',
-        title: 'Summary',
-        optional: false,
-        hidden: false,
-        elements: ['paragraph'],
-        marks: ['em'],
-        help: 'Two sentences.',
-        initial: 'First paragraph.\n\nSecond paragraph.',
-      },
+      summaryPart('First paragraph.\n\nSecond paragraph.'),
       { ...standard.parts[3] },
     ],
     citation_styles: ['ieee', 'apa'],

@@ -5,6 +5,21 @@ import { standardDefinition, type TemplateDefinition, templateDefinition } from 
 
 /** Test builders for templates with a table-of-contents and a separator part (issue 21). */
 
+/** A custom rich-text part "Summary" that allows paragraphs and emphasis only, with this initial text. */
+export function summaryPart(initial: string): TemplateDefinition['parts'][number] {
+  return {
+    id: 'summary',
+    kind: 'richtext_part',
+    title: 'Summary',
+    optional: false,
+    hidden: false,
+    elements: ['paragraph'],
+    marks: ['em'],
+    help: 'Two sentences.',
+    initial,
+  };
+}
+
 /**
  * A template of the Standard article's parts at `before` (by index), then a table of contents
  * ("contents"), a separator ("divider") and the body.

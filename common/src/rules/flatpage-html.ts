@@ -98,3 +98,13 @@ export function isSafeFlatpageUrl(value: string, allowMail: boolean): boolean {
   if (scheme === undefined) return true;
   return scheme === 'http' || scheme === 'https' || (allowMail && scheme === 'mailto');
 }
+
+/**
+ * Whether a flat page keeps an attribute (lower-case name) on an element: one allowed there, and
+ * for href and src a safe address. The browser's and the server's sanitisers both ask this.
+ */
+export function keepsFlatpageAttribute(tag: string, name: string, value: string): boolean {
+  const allowed =
+    FLATPAGE_GLOBAL_ATTRIBUTES.has(name) || FLATPAGE_ELEMENT_ATTRIBUTES[tag]?.has(name) === true;
+  return allowed && ((name !== 'href' && name !== 'src') || isSafeFlatpageUrl(value, name === 'href'));
+}

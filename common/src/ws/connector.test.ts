@@ -28,14 +28,8 @@ function start(options: Partial<WebSocketConnectorOptions> = {}): WebSocketConne
 }
 
 /** Lets (fake) time pass while the server keeps answering. */
-async function advance(ms: number): Promise<void> {
-  const step = 10;
-  for (let passed = 0; passed < ms; passed += step) {
-    await vi.advanceTimersByTimeAsync(Math.min(step, ms - passed));
-    server.pump();
-  }
-  await vi.advanceTimersByTimeAsync(0);
-  server.pump();
+function advance(ms: number): Promise<void> {
+  return server.pass(ms, (time) => vi.advanceTimersByTimeAsync(time));
 }
 
 beforeEach(() => {

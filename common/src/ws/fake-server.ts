@@ -35,6 +35,23 @@ export class FakeSocket implements SocketLike {
 }
 
 /**
+ * The server's session of a subscribe (test servers): the one it names, or a new one; a plain
+ * subscribe names no session and gets a new one that nobody can resume.
+ */
+export function subscribedSession(
+  sessions: Map<string, SessionState>,
+  named: string | undefined,
+): SessionState {
+  const id = named ?? `plain-${sessions.size + 1}`;
+  let session = sessions.get(id);
+  if (!session) {
+    session = createSession(id);
+    sessions.set(id, session);
+  }
+  return session;
+}
+
+/**
  * The server end of the fake sockets, with the real server-side transport and session store, so
  * these tests exercise both halves of the protocol.
  */
@@ -75,13 +92,7 @@ export class FakeServer {
         deliver: (message) => this.received.push(message),
         broken: () => this.cut(socket),
         subscribe: (frame) => {
-          // A plain subscribe names no session: a new one that nobody can resume.
-          const id = frame.session ?? `plain-${this.sessions.size + 1}`;
-          let session = this.sessions.get(id);
-          if (!session) {
-            session = createSession(id);
-            this.sessions.set(id, session);
-          }
+          const session = subscribedSession(this.sessions, frame.session);
           for (const [other, otherTransport] of this.transports) {
             if (other !== socket && otherTransport.sessionState === session) otherTransport.close();
           }
@@ -92,6 +103,19 @@ export class FakeServer {
     this.transports.set(socket, transport);
     socket.onopen?.();
     transport.start(Date.now());
+  }
+
+  /**
+   * Lets `ms` of (fake) time pass in steps of 10 ms, the server answering after each; the test's
+   * fake timers advance through `advanceTimers` (vi.advanceTimersByTimeAsync).
+   */
+  async pass(ms: number, advanceTimers: (ms: number) => Promise<unknown>): Promise<void> {
+    for (let passed = 0; passed < ms; passed += 10) {
+      await advanceTimers(Math.min(10, ms - passed));
+      this.pump();
+    }
+    await advanceTimers(0);
+    this.pump();
   }
 
   /** Hands the client's frames to the server transports and runs their due timers. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { seededRandom as random } from '../testing/seeded-random';
+import { subscribedSession } from './fake-server';
 import { type AppFrame, type AppMessage, BASE_SERVER_APP_SCHEMAS, type Frame, parseFrame } from './messages';
 import { RESEND_HISTORY_SIZE } from './timing';
 import { createSession, enqueue, type SessionState, Transport, type TransportOptions } from './transport';
@@ -64,15 +65,7 @@ class Pair {
         write: write('toClient'),
         deliver: (message) => this.serverGot.push(message),
         broken: (reason) => this.broken.push(`server: ${reason}`),
-        subscribe: (frame) => {
-          const id = frame.session ?? `plain-${this.serverSessions.size + 1}`;
-          let session = this.serverSessions.get(id);
-          if (!session) {
-            session = createSession(id);
-            this.serverSessions.set(id, session);
-          }
-          return session;
-        },
+        subscribe: (frame) => subscribedSession(this.serverSessions, frame.session),
       },
     });
     this.client.start(this.now);

@@ -85,21 +85,23 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setErrorHandler(handleError);
 
   // Module routes carry their full paths from common/src/api/endpoints; the others take a prefix.
-  await app.register(baseRoutes(ctx));
-  await app.register(staffRoutes(ctx));
-  await app.register(adminRoutes(ctx));
-  await app.register(userRoutes(ctx));
-  await app.register(accountRoutes(ctx));
-  await app.register(socialRoutes(ctx));
+  const moduleRoutes = [
+    baseRoutes,
+    staffRoutes,
+    adminRoutes,
+    userRoutes,
+    accountRoutes,
+    socialRoutes,
+    contactsRoutes,
+    i18nRoutes,
+    feedbackRoutes,
+    documentsRoutes,
+    importRoutes,
+    usermediaRoutes,
+    bibliographyRoutes,
+  ];
+  for (const routes of moduleRoutes) await app.register(routes(ctx));
   await app.register(avatarRoutes(ctx), { prefix: '/media/avatars' });
-  await app.register(contactsRoutes(ctx));
-  await app.register(i18nRoutes(ctx));
-  await app.register(feedbackRoutes(ctx));
-
-  await app.register(documentsRoutes(ctx));
-  await app.register(importRoutes(ctx));
-  await app.register(usermediaRoutes(ctx));
-  await app.register(bibliographyRoutes(ctx));
   await app.register(mediaRoutes(ctx), { prefix: '/media' });
   await registerPlugins(app, ctx);
 

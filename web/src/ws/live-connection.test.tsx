@@ -52,15 +52,9 @@ function renderLive(language: 'en' | 'de' = 'en', onAccessDenied?: () => void) {
   );
 }
 
+/** Lets (fake) time pass while the server keeps answering. */
 async function advance(ms: number): Promise<void> {
-  await act(async () => {
-    for (let passed = 0; passed < ms; passed += 10) {
-      await vi.advanceTimersByTimeAsync(Math.min(10, ms - passed));
-      server.pump();
-    }
-    await vi.advanceTimersByTimeAsync(0);
-    server.pump();
-  });
+  await act(() => server.pass(ms, (time) => vi.advanceTimersByTimeAsync(time)));
 }
 
 beforeEach(() => {

@@ -3,7 +3,7 @@ import {
   FLATPAGE_ELEMENT_ATTRIBUTES,
   FLATPAGE_ELEMENTS,
   FLATPAGE_GLOBAL_ATTRIBUTES,
-  isSafeFlatpageUrl,
+  keepsFlatpageAttribute,
 } from '@scriptorium/common/rules/flatpage-html';
 import type { DOMPurify as DOMPurifyInstance } from 'dompurify';
 
@@ -26,9 +26,7 @@ async function load(): Promise<DOMPurifyInstance> {
   purify.addHook('uponSanitizeAttribute', (node, data) => {
     const tag = node.nodeName.toLowerCase();
     const name = data.attrName.toLowerCase();
-    const allowed = FLATPAGE_GLOBAL_ATTRIBUTES.has(name) || FLATPAGE_ELEMENT_ATTRIBUTES[tag]?.has(name);
-    const safe = (name !== 'href' && name !== 'src') || isSafeFlatpageUrl(data.attrValue, name === 'href');
-    if (!allowed || !safe) data.keepAttr = false;
+    if (!keepsFlatpageAttribute(tag, name, data.attrValue)) data.keepAttr = false;
   });
   return purify;
 }

@@ -93,6 +93,22 @@ export async function listTemplates(db: TemplatesDb, userId: number): Promise<Te
   return rows.map((row) => present(row, userId));
 }
 
+/** A new template of the user's; its id. */
+export async function insertTemplate(
+  db: TemplatesDb,
+  ownerId: number,
+  title: string,
+  definition: TemplateDefinition,
+): Promise<number> {
+  const now = Date.now();
+  const row = await db
+    .insertInto('document_templates')
+    .values({ owner_id: ownerId, title, definition: JSON.stringify(definition), added: now, updated: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** A template the user may use (own or site); 404 otherwise. */
 export async function requireUsable(db: TemplatesDb, userId: number, id: number) {
   const row = await db

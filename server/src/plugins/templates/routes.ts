@@ -17,6 +17,7 @@ import { createDocument } from '../../modules/documents/commands/create-document
 import { isZip, removeTemplateFiles, storeTemplateFile } from './files';
 import {
   getTemplate,
+  insertTemplate,
   listTemplates,
   parseDefinition,
   requireOwned,
@@ -65,19 +66,8 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
     route(app, templatesApi.create, async (request) => {
       const user = requireUser(request);
       const input = parseInput(request, templatesApi.create);
-      const now = Date.now();
-      const row = await db
-        .insertInto('document_templates')
-        .values({
-          owner_id: user.id,
-          title: input.title || standardArticle.title,
-          definition: JSON.stringify(input.definition ?? standardDefinition()),
-          added: now,
-          updated: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { id: row.id };
+      const title = input.title || standardArticle.title;
+      return { id: await insertTemplate(db, user.id, title, input.definition ?? standardDefinition()) };
     });
 
     route(app, templatesApi.save, async (request) => {
@@ -103,19 +93,7 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const { id } = parseInput(request, templatesApi.copy);
       const source = await requireUsable(db, user.id, id);
-      const now = Date.now();
-      const row = await db
-        .insertInto('document_templates')
-        .values({
-          owner_id: user.id,
-          title: source.title,
-          definition: JSON.stringify(parseDefinition(source.definition)),
-          added: now,
-          updated: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { id: row.id };
+      return { id: await insertTemplate(db, user.id, source.title, parseDefinition(source.definition)) };
     });
 
     route(app, templatesApi.delete, async (request) => {

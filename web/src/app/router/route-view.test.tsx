@@ -1,47 +1,8 @@
+import '../testing/stub-screens';
 import { act, screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { anonymousConfiguration, userConfiguration } from '../testing/fake-fetch';
 import { startApp } from '../testing/start-app';
-
-vi.mock('../../pages/documents/documents-page', async () => ({
-  DocumentsPage: (await import('../testing/page-stubs')).stubPage('documents'),
-}));
-vi.mock('../../pages/editor/editor-page', async () => ({
-  EditorPage: (await import('../testing/page-stubs')).stubPage('editor'),
-}));
-vi.mock('../../pages/bibliography/bibliography-page', async () => ({
-  BibliographyPage: (await import('../testing/page-stubs')).stubPage('bibliography'),
-}));
-vi.mock('../../pages/usermedia/usermedia-page', async () => ({
-  UsermediaPage: (await import('../testing/page-stubs')).stubPage('usermedia'),
-}));
-vi.mock('../../pages/templates/templates-page', async () => ({
-  TemplatesPage: (await import('../testing/page-stubs')).stubPage('templates'),
-}));
-vi.mock('../../pages/templates/template-editor-page', async () => ({
-  TemplateEditorPage: (await import('../testing/page-stubs')).stubPage('template-editor'),
-}));
-vi.mock('../../pages/books/books-page', async () => ({
-  BooksPage: (await import('../testing/page-stubs')).stubPage('books'),
-}));
-vi.mock('../../pages/profile/profile-page', async () => ({
-  ProfilePage: (await import('../testing/page-stubs')).stubPage('profile'),
-}));
-vi.mock('../../pages/contacts/contacts-page', async () => ({
-  ContactsPage: (await import('../testing/page-stubs')).stubPage('contacts'),
-}));
-vi.mock('../../pages/invite/invite-page', async () => ({
-  InvitePage: (await import('../testing/page-stubs')).stubPage('invite'),
-}));
-vi.mock('../../pages/confirm-email/confirm-email-page', async () => ({
-  ConfirmEmailPage: (await import('../testing/page-stubs')).stubPage('confirm-email'),
-}));
-vi.mock('../../pages/password-reset/password-reset-page', async () => ({
-  PasswordResetPage: (await import('../testing/page-stubs')).stubPage('password-reset'),
-}));
-vi.mock('../../pages/change-password/change-password-page', async () => ({
-  ChangePasswordPage: (await import('../testing/page-stubs')).stubPage('change-password'),
-}));
 
 function go(path: string) {
   act(() => {
@@ -63,32 +24,25 @@ describe('page selection for logged-in users (spec 2.1)', () => {
   it('hands each screen what its route carries', async () => {
     startApp(userConfiguration({ plugins: ['templates', 'books'] }));
     await expectScreen('documents', { path: '/' });
-    go('/documents/thesis/drafts/');
-    await expectScreen('documents', { path: '/thesis/drafts/' });
-    go('/document/thesis/12/');
-    await expectScreen('editor', { id: '12', path: '/thesis/' });
-    go('/bibliography/');
-    await expectScreen('bibliography', {});
-    go('/usermedia/');
-    await expectScreen('usermedia', {});
-    go('/templates/');
-    await expectScreen('templates', {});
-    go('/templates/5/');
-    await expectScreen('template-editor', { id: '5' });
-    go('/books/3/chapters/');
-    await expectScreen('books', { path: '3/chapters/' });
-    go('/user/profile/');
-    await expectScreen('profile', {});
-    go('/user/contacts/');
-    await expectScreen('contacts', {});
-    go('/invite/k3y/');
-    await expectScreen('invite', { inviteKey: 'k3y' });
-    go('/account/confirm-email/c0nfirm/');
-    await expectScreen('confirm-email', { confirmKey: 'c0nfirm' });
-    go('/account/password-reset/');
-    await expectScreen('password-reset', {});
-    go('/account/change-password/r3set/');
-    await expectScreen('change-password', { resetKey: 'r3set' });
+    const routes: [path: string, screen: string, props: object][] = [
+      ['/documents/thesis/drafts/', 'documents', { path: '/thesis/drafts/' }],
+      ['/document/thesis/12/', 'editor', { id: '12', path: '/thesis/' }],
+      ['/bibliography/', 'bibliography', {}],
+      ['/usermedia/', 'usermedia', {}],
+      ['/templates/', 'templates', {}],
+      ['/templates/5/', 'template-editor', { id: '5' }],
+      ['/books/3/chapters/', 'books', { path: '3/chapters/' }],
+      ['/user/profile/', 'profile', {}],
+      ['/user/contacts/', 'contacts', {}],
+      ['/invite/k3y/', 'invite', { inviteKey: 'k3y' }],
+      ['/account/confirm-email/c0nfirm/', 'confirm-email', { confirmKey: 'c0nfirm' }],
+      ['/account/password-reset/', 'password-reset', {}],
+      ['/account/change-password/r3set/', 'change-password', { resetKey: 'r3set' }],
+    ];
+    for (const [path, name, props] of routes) {
+      go(path);
+      await expectScreen(name, props);
+    }
     expect(window.location.pathname).toBe('/account/change-password/');
     go('/user/settings/');
     expect(await screen.findByRole('heading', { name: 'Error 404' })).toBeTruthy();

@@ -1,31 +1,10 @@
+// The screens behind the links are stand-ins: these tests are about the header.
+import '../testing/stub-screens';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { anonymousConfiguration, json, route, userConfiguration } from '../testing/fake-fetch';
 import { startApp } from '../testing/start-app';
-
-// The screens behind the links belong to later issues; stand-ins keep these tests about the header.
-vi.mock('../../pages/documents/documents-page', async () => ({
-  DocumentsPage: (await import('../testing/page-stubs')).stubPage('documents'),
-}));
-vi.mock('../../pages/bibliography/bibliography-page', async () => ({
-  BibliographyPage: (await import('../testing/page-stubs')).stubPage('bibliography'),
-}));
-vi.mock('../../pages/usermedia/usermedia-page', async () => ({
-  UsermediaPage: (await import('../testing/page-stubs')).stubPage('usermedia'),
-}));
-vi.mock('../../pages/templates/templates-page', async () => ({
-  TemplatesPage: (await import('../testing/page-stubs')).stubPage('templates'),
-}));
-vi.mock('../../pages/books/books-page', async () => ({
-  BooksPage: (await import('../testing/page-stubs')).stubPage('books'),
-}));
-vi.mock('../../pages/profile/profile-page', async () => ({
-  ProfilePage: (await import('../testing/page-stubs')).stubPage('profile'),
-}));
-vi.mock('../../pages/contacts/contacts-page', async () => ({
-  ContactsPage: (await import('../testing/page-stubs')).stubPage('contacts'),
-}));
 
 async function openApp(plugins: ('templates' | 'books')[] = ['templates']) {
   const server = startApp([json(userConfiguration({ plugins })), json(anonymousConfiguration)], {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { computeWindow, scrollTopToReveal } from './windowing';
 
+/** Rows of 40 px under a 400 px viewport, five rows of overscan. */
+const windowOf40pxRows = (count: number, scrollTop: number) =>
+  computeWindow({ count, rowHeight: 40, scrollTop, viewportHeight: 400, overscan: 5 });
+
 describe('computeWindow', () => {
   it('renders the visible rows plus overscan at the top of the list', () => {
     expect(
@@ -14,13 +18,7 @@ describe('computeWindow', () => {
   });
 
   it('follows the scroll position', () => {
-    const window = computeWindow({
-      count: 10000,
-      rowHeight: 40,
-      scrollTop: 40000,
-      viewportHeight: 400,
-      overscan: 5,
-    });
+    const window = windowOf40pxRows(10000, 40000);
     expect(window.start).toBe(995);
     expect(window.end).toBe(1016);
     expect(window.before).toBe(995 * 40);
@@ -28,13 +26,7 @@ describe('computeWindow', () => {
   });
 
   it('stops at the end of the list', () => {
-    const window = computeWindow({
-      count: 100,
-      rowHeight: 40,
-      scrollTop: 3800,
-      viewportHeight: 400,
-      overscan: 5,
-    });
+    const window = windowOf40pxRows(100, 3800);
     expect(window.end).toBe(100);
     expect(window.after).toBe(0);
   });

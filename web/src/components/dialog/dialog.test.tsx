@@ -116,19 +116,28 @@ describe('Dialog', () => {
   });
 });
 
+/** A confirm dialog "Delete" with spies for its callbacks (or the given ones). */
+function renderConfirm(props: { title?: string; message?: string; onConfirm?: () => Promise<void> } = {}) {
+  const onConfirm = vi.fn(props.onConfirm);
+  const onClose = vi.fn();
+  renderWithI18n(
+    <ConfirmDialog
+      title={props.title ?? 'Delete'}
+      message={props.message ?? 'Sure?'}
+      confirmLabel="Delete"
+      onConfirm={onConfirm}
+      onClose={onClose}
+    />,
+  );
+  return { onConfirm, onClose };
+}
+
 describe('ConfirmDialog', () => {
   it('runs onConfirm and then closes', async () => {
-    const onConfirm = vi.fn();
-    const onClose = vi.fn();
-    renderWithI18n(
-      <ConfirmDialog
-        title="Delete image"
-        message="Delete the image 'x'?"
-        confirmLabel="Delete"
-        onConfirm={onConfirm}
-        onClose={onClose}
-      />,
-    );
+    const { onConfirm, onClose } = renderConfirm({
+      title: 'Delete image',
+      message: "Delete the image 'x'?",
+    });
     expect(screen.getByRole('dialog', { name: 'Delete image' }).textContent).toContain(
       "Delete the image 'x'?",
     );
@@ -138,33 +147,14 @@ describe('ConfirmDialog', () => {
   });
 
   it('closes without confirming on Cancel', () => {
-    const onConfirm = vi.fn();
-    const onClose = vi.fn();
-    renderWithI18n(
-      <ConfirmDialog
-        title="Delete"
-        message="Sure?"
-        confirmLabel="Delete"
-        onConfirm={onConfirm}
-        onClose={onClose}
-      />,
-    );
+    const { onConfirm, onClose } = renderConfirm();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(onConfirm).not.toHaveBeenCalled();
   });
 
   it('stays open when onConfirm fails', async () => {
-    const onClose = vi.fn();
-    renderWithI18n(
-      <ConfirmDialog
-        title="Delete"
-        message="Sure?"
-        confirmLabel="Delete"
-        onConfirm={() => Promise.reject(new Error('offline'))}
-        onClose={onClose}
-      />,
-    );
+    const { onClose } = renderConfirm({ onConfirm: () => Promise.reject(new Error('offline')) });
     const confirm = screen.getByRole('button', { name: 'Delete' }) as HTMLButtonElement;
     fireEvent.click(confirm);
     await waitFor(() => expect(confirm.getAttribute('aria-disabled')).toBeNull());

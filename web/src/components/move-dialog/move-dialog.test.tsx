@@ -2,6 +2,7 @@ import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, json, route } from '../../app/testing/fake-fetch';
+import { openDialogSize } from '../dialog/dialog-testing';
 import { subscribeToasts, type ToastRequest } from '../toast/toast-emitter';
 import { MOVE_DIALOG_HEIGHT, MOVE_DIALOG_WIDTH, MoveDialog, type MoveDialogProps } from './move-dialog';
 
@@ -43,12 +44,7 @@ describe('MoveDialog (spec 2.7 and 5)', () => {
     fakeFetch({});
     const { box } = open();
     expect([MOVE_DIALOG_WIDTH, MOVE_DIALOG_HEIGHT]).toEqual([820, 440]);
-    expect(
-      document.querySelector<HTMLElement>('.dialog-modal')?.style.getPropertyValue('--dialog-width'),
-    ).toBe('820px');
-    expect(
-      document.querySelector<HTMLElement>('.dialog-modal')?.style.getPropertyValue('--dialog-height'),
-    ).toBe('440px');
+    expect(openDialogSize()).toEqual(['820px', '440px']);
     expect(box.value).toBe('/thesis/');
     expect(screen.getByRole('button', { name: 'archive' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'old' })).toBeTruthy();

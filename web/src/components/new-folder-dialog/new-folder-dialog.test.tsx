@@ -1,5 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { openDialogSize } from '../dialog/dialog-testing';
 import { NEW_FOLDER_DIALOG_HEIGHT, NEW_FOLDER_DIALOG_WIDTH, NewFolderDialog } from './new-folder-dialog';
 
 function open() {
@@ -13,12 +14,7 @@ describe('NewFolderDialog (spec 2.7 and 5)', () => {
   it('is 400 by 150', () => {
     open();
     expect([NEW_FOLDER_DIALOG_WIDTH, NEW_FOLDER_DIALOG_HEIGHT]).toEqual([400, 150]);
-    expect(
-      document.querySelector<HTMLElement>('.dialog-modal')?.style.getPropertyValue('--dialog-width'),
-    ).toBe('400px');
-    expect(
-      document.querySelector<HTMLElement>('.dialog-modal')?.style.getPropertyValue('--dialog-height'),
-    ).toBe('150px');
+    expect(openDialogSize()).toEqual(['400px', '150px']);
   });
 
   it('ignores an empty name', () => {

@@ -1,54 +1,44 @@
-import { type ReactNode, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldErrors } from '../../components/form/field-errors';
+import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast';
 import { errorMessageOf, formErrorsOf } from '../account/account-api';
 
 export { FormErrorList } from '../../components/form/field-errors';
 
-/** A labelled text input with its server-side errors. */
-export function AdminField({
-  label,
+/** A paged list's filter and page: choosing another filter starts again at page 1. */
+export function useFilteredPages<Filter extends string>(initial: Filter) {
+  const [filter, setFilter] = useState<Filter>(initial);
+  const [page, setPage] = useState(1);
+  const chooseFilter = (next: Filter) => {
+    setFilter(next);
+    setPage(1);
+  };
+  return { filter, chooseFilter, page, setPage };
+}
+
+/** The toolbar's filter of a list (texts <list>.filter and <list>.filters.<name>). */
+export function AdminFilter<Filter extends string>({
+  list,
+  filters,
   value,
   onChange,
-  errors,
-  type = 'text',
-  required = false,
-  autoFocus = false,
-  hint,
 }: {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  errors?: string[];
-  type?: 'text' | 'email';
-  required?: boolean;
-  autoFocus?: boolean;
-  hint?: ReactNode;
+  list: 'users' | 'feedback';
+  filters: readonly Filter[];
+  value: Filter;
+  onChange(next: Filter): void;
 }) {
-  const id = useId();
-  const invalid = (errors?.length ?? 0) > 0;
+  const { t } = useTranslation('admin');
   return (
-    <div className="form-field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type={type}
-        value={value}
-        required={required}
-        // biome-ignore lint/a11y/noAutofocus: the first field of a dialog the user just opened
-        autoFocus={autoFocus}
-        aria-invalid={invalid}
-        aria-describedby={invalid ? `${id}-errors` : hint ? `${id}-hint` : undefined}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className="admin-hint">
-          {hint}
-        </p>
-      ) : null}
-      <FieldErrors id={`${id}-errors`} errors={errors} />
-    </div>
+    <Select
+      className="admin-toolbar-field"
+      label={t(`${list}.filter`)}
+      value={value}
+      options={filters.map((name) => ({ value: name, label: t(`${list}.filters.${name}`) }))}
+      onChange={onChange}
+    />
   );
 }
 

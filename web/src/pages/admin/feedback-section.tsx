@@ -1,11 +1,11 @@
 import { type AdminFeedbackItem, FEEDBACK_FILTERS } from '@scriptorium/common/api/admin';
 import { adminApi } from '@scriptorium/common/api/endpoints/admin';
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast';
 import { errorMessageOf } from '../account/account-api';
+import { AdminFilter, useFilteredPages } from './admin-form';
 import { useAdminFormat } from './admin-format';
 import { Pager } from './pager';
 import { useAdminQuery } from './use-admin-query';
@@ -16,8 +16,7 @@ type Filter = (typeof FEEDBACK_FILTERS)[number];
 export function FeedbackSection() {
   const { t } = useTranslation('admin');
   const format = useAdminFormat();
-  const [filter, setFilter] = useState<Filter>('open');
-  const [page, setPage] = useState(1);
+  const { filter, chooseFilter, page, setPage } = useFilteredPages<Filter>('open');
   const load = useCallback(() => call(adminApi.feedback, { filter, page }), [filter, page]);
   const { data, loading, reload } = useAdminQuery(load, t('feedback.loadError'));
 
@@ -35,16 +34,7 @@ export function FeedbackSection() {
     <>
       <h2>{t('sections.feedback')}</h2>
       <div className="admin-toolbar">
-        <Select
-          className="admin-toolbar-field"
-          label={t('feedback.filter')}
-          value={filter}
-          options={FEEDBACK_FILTERS.map((name) => ({ value: name, label: t(`feedback.filters.${name}`) }))}
-          onChange={(next) => {
-            setFilter(next);
-            setPage(1);
-          }}
-        />
+        <AdminFilter list="feedback" filters={FEEDBACK_FILTERS} value={filter} onChange={chooseFilter} />
       </div>
       {data && data.items.length > 0 ? (
         <ol className="admin-feedback-list" aria-busy={loading}>

@@ -6,9 +6,10 @@ import { call } from '../../api/client';
 import { useUnsavedChanges } from '../../app/router/hooks';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { LabelledInput } from '../../components/form/labelled-input';
 import { showToast } from '../../components/toast/toast';
 import { sanitizeHtml } from '../flatpage/sanitize-html';
-import { AdminField, FormErrorList, useAdminSubmit } from './admin-form';
+import { FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminQuery } from './use-admin-query';
 
 /** Where a page is read: /terms/ and /privacy/ as they are, any other page under /pages/. */
@@ -74,7 +75,7 @@ function PageEditor({
       <h3>{page.id ? t('pages.editTitle', { url: page.url }) : t('pages.newTitle')}</h3>
       {page.seeded ? <p className="admin-hint">{t('pages.seededHint')}</p> : null}
       <FormErrorList errors={general} />
-      <AdminField
+      <LabelledInput
         label={t('pages.fields.url')}
         value={form.url}
         onChange={(url) => setForm({ ...form, url })}
@@ -82,7 +83,7 @@ function PageEditor({
         required
         hint={t('pages.urlHint')}
       />
-      <AdminField
+      <LabelledInput
         label={t('pages.fields.title')}
         value={form.title}
         onChange={(title) => setForm({ ...form, title })}

@@ -5,9 +5,10 @@ import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
+import { LabelledInput } from '../../components/form/labelled-input';
 import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast';
-import { AdminField, FormErrorList, useAdminSubmit } from './admin-form';
+import { FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminQuery } from './use-admin-query';
 
 type Provider = AdminSettingsResponse['providers'][number];
@@ -59,7 +60,7 @@ export function SettingsSection() {
         }}
       >
         <FormErrorList errors={general} />
-        <AdminField
+        <LabelledInput
           label={t('settings.supportEmail')}
           type="email"
           value={email}

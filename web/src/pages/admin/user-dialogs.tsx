@@ -5,9 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { useCurrentUser } from '../../app/configuration/app-context';
 import { Dialog } from '../../components/dialog/dialog';
+import { LabelledInput } from '../../components/form/labelled-input';
 import { RadioGroup } from '../../components/form/radio-group';
 import { showToast } from '../../components/toast/toast';
-import { AdminCheckbox, AdminField, FormErrorList, useAdminSubmit } from './admin-form';
+import { AdminCheckbox, FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminFormat } from './admin-format';
 import { UserEmails } from './user-emails';
 
@@ -35,7 +36,7 @@ function UserFields({
   const { t } = useTranslation('admin');
   return (
     <>
-      <AdminField
+      <LabelledInput
         label={t('users.fields.username')}
         value={form.username}
         onChange={(username) => onChange({ username })}
@@ -44,13 +45,13 @@ function UserFields({
         autoFocus={autoFocus}
       />
       {children}
-      <AdminField
+      <LabelledInput
         label={t('users.fields.firstName')}
         value={form.first_name}
         onChange={(first_name) => onChange({ first_name })}
         errors={fields.first_name}
       />
-      <AdminField
+      <LabelledInput
         label={t('users.fields.lastName')}
         value={form.last_name}
         onChange={(last_name) => onChange({ last_name })}
@@ -123,7 +124,7 @@ export function CreateUserDialog({
           fields={fields}
           autoFocus
         >
-          <AdminField
+          <LabelledInput
             label={t('users.fields.email')}
             type="email"
             value={form.email}
@@ -351,7 +352,7 @@ export function DeleteUserDialog({
         onChange={setDocuments}
       />
       {documents === 'transfer' ? (
-        <AdminField
+        <LabelledInput
           label={t('users.transferTo')}
           value={heir}
           onChange={setHeir}

@@ -4,8 +4,9 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { FieldErrors } from '../../components/form/field-errors';
+import { LabelledInput } from '../../components/form/labelled-input';
 import { showToast } from '../../components/toast/toast';
-import { AdminField, FormErrorList, useAdminSubmit } from './admin-form';
+import { FormErrorList, useAdminSubmit } from './admin-form';
 
 /**
  * A user's addresses in the user dialog: make one primary, remove one, add one (staff vouch for
@@ -70,7 +71,7 @@ export function UserEmails({ user, onChanged }: { user: AdminUser; onChanged(use
           void change('add', address.trim(), 'users.emails.added');
         }}
       >
-        <AdminField
+        <LabelledInput
           label={t('users.emails.newAddress')}
           type="email"
           value={address}

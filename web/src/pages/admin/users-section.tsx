@@ -5,7 +5,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import { Select } from '../../components/form/select';
+import { AdminFilter, useFilteredPages } from './admin-form';
 import { useAdminFormat } from './admin-format';
 import { Pager } from './pager';
 import { useAdminQuery } from './use-admin-query';
@@ -27,8 +27,7 @@ export function UsersSection() {
   const searchId = useId();
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
-  const [filter, setFilter] = useState<UserFilter>('all');
-  const [page, setPage] = useState(1);
+  const { filter, chooseFilter, page, setPage } = useFilteredPages<UserFilter>('all');
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
 
   useEffect(() => {
@@ -37,7 +36,7 @@ export function UsersSection() {
       setPage(1);
     }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [typed]);
+  }, [typed, setPage]);
 
   const load = useCallback(() => call(adminApi.users, { q, filter, page }), [q, filter, page]);
   const { data, loading, reload } = useAdminQuery(load, t('users.loadError'));
@@ -125,16 +124,7 @@ export function UsersSection() {
             onChange={(event) => setTyped(event.target.value)}
           />
         </div>
-        <Select
-          className="admin-toolbar-field"
-          label={t('users.filter')}
-          value={filter}
-          options={USER_FILTERS.map((name) => ({ value: name, label: t(`users.filters.${name}`) }))}
-          onChange={(next) => {
-            setFilter(next);
-            setPage(1);
-          }}
-        />
+        <AdminFilter list="users" filters={USER_FILTERS} value={filter} onChange={chooseFilter} />
         <button type="button" className="button button-primary" onClick={() => setDialog({ kind: 'create' })}>
           {t('users.create')}
         </button>

@@ -2,7 +2,14 @@ import 'fake-indexeddb/auto';
 import type { BibEntry } from '@scriptorium/common/bibliography/types';
 import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BIB_CACHE_DB, clearBibCache, emptyCache, readBibCache, writeBibCache } from './bib-cache';
+import {
+  BIB_CACHE_DB,
+  type BibCache,
+  clearBibCache,
+  emptyCache,
+  readBibCache,
+  writeBibCache,
+} from './bib-cache';
 import { loadLibrary, rememberWrite } from './bibliography-api';
 
 const entry = (id: number): BibEntry => ({
@@ -24,6 +31,18 @@ function stubServer(answer: Record<string, unknown>) {
     }),
   );
   return bodies;
+}
+
+/** Owner 7's cached list at stamp 1000. */
+function cacheOfOwner7(biblist: BibEntry[], more: Partial<BibCache> = {}): Promise<void> {
+  return writeBibCache({
+    ...emptyCache(),
+    last_modified_biblist: 1000,
+    number_of_entries: biblist.length,
+    owner_id: 7,
+    biblist,
+    ...more,
+  });
 }
 
 afterEach(async () => {
@@ -79,13 +98,7 @@ describe('bibliography cache (spec 3, 4)', () => {
   });
 
   it('shows the cached list at once and keeps it when the server sends none', async () => {
-    await writeBibCache({
-      ...emptyCache(),
-      last_modified_biblist: 1000,
-      number_of_entries: 2,
-      owner_id: 7,
-      biblist: [entry(1), entry(2)],
-    });
+    await cacheOfOwner7([entry(1), entry(2)]);
     const bodies = stubServer({ bib_categories: [], user_id: 7 });
     const shown: number[] = [];
     const library = await loadLibrary(7, (cached) => shown.push(cached.entries.length));
@@ -99,13 +112,7 @@ describe('bibliography cache (spec 3, 4)', () => {
   });
 
   it('takes over the stamp of its own write only when no one else wrote in between', async () => {
-    await writeBibCache({
-      ...emptyCache(),
-      last_modified_biblist: 1000,
-      number_of_entries: 1,
-      owner_id: 7,
-      biblist: [entry(1)],
-    });
+    await cacheOfOwner7([entry(1)]);
     const library = { entries: [entry(1), entry(2)], categories: [] };
     await rememberWrite(
       7,
@@ -122,14 +129,7 @@ describe('bibliography cache (spec 3, 4)', () => {
   });
 
   it('stores categories from an unchanged check without rewriting the cached list', async () => {
-    await writeBibCache({
-      ...emptyCache(),
-      last_modified_biblist: 1000,
-      number_of_entries: 1,
-      owner_id: 7,
-      biblist: [entry(1)],
-      bib_categories: [{ id: 1, category_title: 'Old' }],
-    });
+    await cacheOfOwner7([entry(1)], { bib_categories: [{ id: 1, category_title: 'Old' }] });
     const put = vi.spyOn(IDBObjectStore.prototype, 'put');
     stubServer({ bib_categories: [{ id: 1, category_title: 'Renamed' }], user_id: 7 });
     const library = await loadLibrary(7);

@@ -13,10 +13,14 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import { allVisibleSelected, selectVisible } from '../../components/data-table/selection';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
 import { ALL_ROWS, useOverviewState } from '../../components/overview/use-overview-state';
+import {
+  categoryFilterItem,
+  editCategoriesItem,
+  visibleRowsBulkItem,
+} from '../../components/overview-menu/category-overview-items';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
 import {
@@ -201,7 +205,6 @@ export function BibliographyPage() {
   };
 
   const visibleIds = rows.map((row) => String(row.entry.id));
-  const allSelected = allVisibleSelected(selected, visibleIds);
   const someSelected = selected.size > 0;
 
   const columns: Column<Row>[] = [
@@ -280,59 +283,35 @@ export function BibliographyPage() {
 
   const selectedIds = [...selected].map(Number);
   const menuItems: OverviewMenuItem[] = [
-    {
-      type: 'select-action',
-      id: 'bulk',
-      allSelected,
-      someSelected,
-      nothingToSelect: visibleIds.length === 0,
-      onSelectAll: (checked: boolean) => setSelected(selectVisible(selected, visibleIds, checked)),
-      actions: [
-        {
-          label: t('deleteSelected'),
-          disabled: selected.size === 0 || !online,
-          onSelect: () => askDelete(selectedIds),
-        },
-        {
-          label: t('exportSelectedBibtex'),
-          disabled: selected.size === 0,
-          onSelect: () => exportEntries(selectedEntries, 'bibtex'),
-        },
-        {
-          label: t('exportSelectedBiblatex'),
-          disabled: selected.size === 0,
-          onSelect: () => exportEntries(selectedEntries, 'biblatex'),
-        },
-        {
-          label: t('exportSelectedCsl'),
-          disabled: selected.size === 0,
-          onSelect: () => exportEntries(selectedEntries, 'csl'),
-        },
-      ],
-    },
-    {
-      type: 'dropdown',
-      id: 'categories',
-      title: t('categoryFilter'),
-      shortcut: 'c',
-      selectedId: activeFilter,
-      options: [
-        { id: ALL_ROWS, label: t('allCategories'), onSelect: () => overview.setFilter(ALL_ROWS) },
-        ...library.categories.map((c) => ({
-          id: String(c.id),
-          label: c.category_title,
-          onSelect: () => overview.setFilter(String(c.id)),
-        })),
-      ],
-    },
-    {
-      type: 'text',
-      id: 'edit-categories',
-      title: t('editCategories'),
-      shortcut: 'e',
-      disabled: !online,
-      onSelect: () => setDialog({ kind: 'categories' }),
-    },
+    visibleRowsBulkItem(selected, setSelected, visibleIds, someSelected, [
+      {
+        label: t('deleteSelected'),
+        disabled: selected.size === 0 || !online,
+        onSelect: () => askDelete(selectedIds),
+      },
+      {
+        label: t('exportSelectedBibtex'),
+        disabled: selected.size === 0,
+        onSelect: () => exportEntries(selectedEntries, 'bibtex'),
+      },
+      {
+        label: t('exportSelectedBiblatex'),
+        disabled: selected.size === 0,
+        onSelect: () => exportEntries(selectedEntries, 'biblatex'),
+      },
+      {
+        label: t('exportSelectedCsl'),
+        disabled: selected.size === 0,
+        onSelect: () => exportEntries(selectedEntries, 'csl'),
+      },
+    ]),
+    categoryFilterItem(
+      { title: t('categoryFilter'), all: t('allCategories') },
+      library.categories,
+      activeFilter,
+      overview.setFilter,
+    ),
+    editCategoriesItem(t('editCategories'), online, () => setDialog({ kind: 'categories' })),
     {
       type: 'text',
       id: 'new',

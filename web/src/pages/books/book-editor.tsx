@@ -17,6 +17,7 @@ import { Tabs } from '../../components/tabs/tabs';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ReorderList } from '../../plugins/shared/reorder-list';
 import '../../plugins/shared/plugin-pages.css';
+import { TitleField } from '../../plugins/shared/title-field';
 import { CSL_STYLES } from '../bibliography/csl/csl-assets';
 import { fetchDocuments } from '../documents/documents-api';
 import { DOCUMENT_LANGUAGES } from '../editor/editor-panels';
@@ -200,15 +201,7 @@ export function BookEditor({ id }: { id: number }) {
         <form onSubmit={(event) => void save(event)} aria-label={t('details')}>
           <fieldset className="plugin-section" disabled={!canWrite}>
             <legend className="visually-hidden">{t('details')}</legend>
-            <div className="plugin-field">
-              <label htmlFor={`${formId}-title`}>{t('bookTitle')}</label>
-              <input
-                id={`${formId}-title`}
-                value={title}
-                maxLength={255}
-                onChange={(e) => setTitle(e.target.value)}
-              />
-            </div>
+            <TitleField label={t('bookTitle')} value={title} onChange={setTitle} />
             {/* What the book is, and how it is made: switched between, both sent by Save. */}
             <Tabs
               label={t('details')}

@@ -7,7 +7,7 @@ import { useOverviewRows } from '../../components/overview/use-overview-rows';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { MessagePage } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast-emitter';
-import { ItemOverview } from '../../plugins/shared/item-overview';
+import { ItemOverview, useDeleteItems } from '../../plugins/shared/item-overview';
 import { BookEditor } from './book-editor';
 import { BookShareDialog } from './book-share-dialog';
 import { createBook, deleteBooks, fetchBooks } from './books-api';
@@ -49,17 +49,7 @@ function BooksOverview() {
     }
   };
 
-  const remove = async (targets: BookListEntry[]) => {
-    try {
-      await deleteBooks(targets.map((row) => row.id));
-      showToast(t('deleted', { count: targets.length }), 'success');
-      clearSelection();
-      await reload();
-    } catch (error) {
-      showToast(t('deleteFailed'), 'error');
-      throw error;
-    }
-  };
+  const remove = useDeleteItems<BookListEntry>('books', deleteBooks, clearSelection, reload);
 
   const leaving = deleting?.filter((row) => !row.is_owner).length ?? 0;
 

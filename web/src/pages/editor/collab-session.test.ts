@@ -59,14 +59,19 @@ class Authority {
   connect(id: string, session: CollabSession): void {
     const inbox: DocumentServerMessage[] = [];
     this.clients.set(id, { session, inbox });
-    inbox.push({
+    inbox.push(this.docData(id, this.steps.length));
+  }
+
+  /** The doc_data a session gets on (re)connecting, claiming version v (a restarted server may lag). */
+  docData(id: string, v: number): Extract<DocumentServerMessage, { type: 'doc_data' }> {
+    return {
       type: 'doc_data',
-      doc: { id: 1, v: this.steps.length, title: 'T', content: this.doc.toJSON() },
+      doc: { id: 1, v, title: 'T', content: this.doc.toJSON() },
       access_right: 'write',
       is_owner: true,
       session_id: id,
       participants: [],
-    });
+    };
   }
 
   /** The connection of a session drops: nothing more reaches it, and what it sends is lost. */
@@ -171,14 +176,59 @@ function type(session: CollabSession, text: string, at?: number): void {
   session.apply(tr.setSelection(TextSelection.create(tr.doc, pos + text.length)));
 }
 
+/** A server with Ann connected and up to date; `start` is where the body's text begins. */
+function annAlone(): { server: Authority; ann: CollabSession; start: number } {
+  const server = new Authority();
+  const ann = server.join('ann-session');
+  server.settle();
+  return { server, ann, start: bodyTextStart(ann.state?.doc as PMNode) };
+}
+
+/** Ann and Bob connected and up to date. */
+function annAndBob(): { server: Authority; ann: CollabSession; bob: CollabSession; start: number } {
+  const server = new Authority();
+  const ann = server.join('ann-session');
+  const bob = server.join('bob-session');
+  server.settle();
+  return { server, ann, bob, start: bodyTextStart(ann.state?.doc as PMNode) };
+}
+
+/** Ann (who hears of divergences, and writes as `author` if given) and Bob, up to date. */
+function divergingPair(author?: Reviewer) {
+  const server = new Authority();
+  const divergences: Divergence[] = [];
+  const ann = server.join('ann-session', undefined, (d) => divergences.push(d), author);
+  const bob = server.join('bob-session');
+  server.settle();
+  return { server, ann, bob, divergences };
+}
+
+/**
+ * Ann, offline, writes LARGE_DIVERGENCE + 10 times in two places by turns (nothing folds); Bob
+ * writes as often online: a[i]. and b[i] each time.
+ */
+function divergeLargely(server: Authority, ann: CollabSession, bob: CollabSession): void {
+  for (let i = 0; i < LARGE_DIVERGENCE + 10; i++)
+    type(ann, `a${i}.`, bodyTextStart(ann.state!.doc, i % 2 ? 'body' : 'abstract'));
+  for (let i = 0; i < LARGE_DIVERGENCE + 10; i++) {
+    type(bob, `b${i}`, bodyTextStart(bob.state!.doc));
+    server.settle();
+  }
+}
+
 const bodyText = (session: CollabSession) => session.state?.doc.lastChild?.textContent;
+
+/** Once all is delivered: nothing of the session unconfirmed, the server's body is `text`, as on its screen. */
+function expectSavedAs(server: Authority, session: CollabSession, text: string): void {
+  server.settle();
+  expect(session.unconfirmed).toBe(0);
+  expect(server.doc.lastChild?.textContent).toBe(text);
+  expect(session.state?.doc.eq(server.doc)).toBe(true);
+}
 
 describe('collab session', () => {
   it('sends one diff at a time, is unsaved until confirmed, then saved', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    server.settle();
-    const start = bodyTextStart(ann.state?.doc as PMNode);
+    const { server, ann, start } = annAlone();
     type(ann, 'Hello', start);
     type(ann, ' world');
     expect(ann.unconfirmed).toBe(2);
@@ -189,11 +239,7 @@ describe('collab session', () => {
   });
 
   it('rebases after a stale refusal: two writers at once converge without losing text', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    const bob = server.join('bob-session');
-    server.settle();
-    const start = bodyTextStart(ann.state?.doc as PMNode);
+    const { server, ann, bob, start } = annAndBob();
     type(ann, 'Ann writes. ', start);
     type(bob, 'Bob writes. ', start);
     type(ann, 'More from Ann.');
@@ -209,11 +255,7 @@ describe('collab session', () => {
   });
 
   it('undoes only its own changes while the other writes', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    const bob = server.join('bob-session');
-    server.settle();
-    const start = bodyTextStart(ann.state?.doc as PMNode);
+    const { server, ann, bob, start } = annAndBob();
     type(ann, 'mine ', start);
     server.settle();
     type(bob, 'theirs', bodyTextStart(bob.state?.doc as PMNode) + 5);
@@ -242,11 +284,7 @@ describe('collab session', () => {
   });
 
   it('maps a caret that refers to an older version through the steps since', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    const bob = server.join('bob-session');
-    server.settle();
-    const start = bodyTextStart(ann.state?.doc as PMNode);
+    const { server, ann, bob, start } = annAndBob();
     type(ann, 'abc', start);
     server.settle();
     // Bob's caret after "abc" at version 1; Ann meanwhile inserted "XY" before it (version 2).
@@ -269,30 +307,19 @@ describe('collab session', () => {
   });
 
   it('after a server restart that lost the diff, sends the unconfirmed steps again', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    server.settle();
+    const { server, ann } = annAlone();
     // The diff goes out, but the server restarts before committing it.
     server.held = [];
     type(ann, 'kept', bodyTextStart(ann.state?.doc as PMNode));
     server.held = null;
-    ann.receiveDocData({
-      type: 'doc_data',
-      doc: { id: 1, v: 0, title: 'T', content: server.doc.toJSON() },
-      access_right: 'write',
-      is_owner: true,
-      session_id: 'ann-session',
-      participants: [],
-    });
+    ann.receiveDocData(server.docData('ann-session', 0));
     server.settle();
     expect(ann.unconfirmed).toBe(0);
     expect(server.doc.lastChild?.textContent).toBe('kept');
   });
 
   it('after a server restart that committed the diff but lost its confirm, sends nothing twice', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    server.settle();
+    const { server, ann } = annAlone();
     type(ann, 'Just ', bodyTextStart(ann.state?.doc as PMNode));
     server.settle();
     type(ann, 'once');
@@ -300,49 +327,24 @@ describe('collab session', () => {
     // The diff with 'once' is committed; its confirm is lost with the old server process.
     server.clients.get('ann-session')?.inbox.splice(0);
     expect(server.steps).toHaveLength(2);
-    ann.receiveDocData({
-      type: 'doc_data',
-      doc: { id: 1, v: 2, title: 'T', content: server.doc.toJSON() },
-      access_right: 'write',
-      is_owner: true,
-      session_id: 'ann-session',
-      participants: [],
-    });
-    server.settle();
-    expect(ann.unconfirmed).toBe(0);
-    expect(server.doc.lastChild?.textContent).toBe('Just once more');
-    expect(ann.state?.doc.eq(server.doc)).toBe(true);
+    ann.receiveDocData(server.docData('ann-session', 2));
+    expectSavedAs(server, ann, 'Just once more');
   });
 
   it('counts the confirm of an older copy of its diff that arrives after a new session', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    server.settle();
+    const { server, ann } = annAlone();
     // Ann's first diff is on its way when the connection drops and a new server session begins.
     server.held = [];
     type(ann, 'one', bodyTextStart(ann.state?.doc as PMNode));
     type(ann, ' two');
-    ann.receiveDocData({
-      type: 'doc_data',
-      doc: { id: 1, v: 0, title: 'T', content: server.doc.toJSON() },
-      access_right: 'write',
-      is_owner: true,
-      session_id: 'ann-session',
-      participants: [],
-    });
+    ann.receiveDocData(server.docData('ann-session', 0));
     // The old copy (one step) arrives first, then the full resend made on the same version.
     server.release();
-    server.settle();
-    expect(ann.unconfirmed).toBe(0);
-    expect(server.doc.lastChild?.textContent).toBe('one two');
-    expect(ann.state?.doc.eq(server.doc)).toBe(true);
+    expectSavedAs(server, ann, 'one two');
   });
 
   it('after a restart that lost a committed confirm while another wrote, takes each step once and keeps undo', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    const bob = server.join('bob-session');
-    server.settle();
+    const { server, ann, bob } = annAndBob();
     type(ann, 'Just ', bodyTextStart(ann.state?.doc as PMNode));
     server.settle();
     type(ann, 'once');
@@ -353,14 +355,7 @@ describe('collab session', () => {
     server.deliver('bob-session');
     type(ann, ' more');
     expect(server.steps.map(({ cid }) => cid)).toEqual(['ann-session', 'ann-session', 'bob-session']);
-    ann.receiveDocData({
-      type: 'doc_data',
-      doc: { id: 1, v: 3, title: 'T', content: server.doc.toJSON() },
-      access_right: 'write',
-      is_owner: true,
-      session_id: 'ann-session',
-      participants: [],
-    });
+    ann.receiveDocData(server.docData('ann-session', 3));
     server.settle();
     expect(ann.unconfirmed).toBe(0);
     expect(server.steps).toHaveLength(4);
@@ -386,9 +381,7 @@ function typeChars(session: CollabSession, text: string, at?: number): void {
 
 describe('offline editing', () => {
   it('folds a typed run with Step.merge into far fewer steps that make the same document', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    server.settle();
+    const { server, ann } = annAlone();
     server.disconnect('ann-session');
     const before = ann.state!.doc;
     typeChars(ann, 'a sentence typed on a train. '.repeat(20), bodyTextStart(before));
@@ -402,10 +395,7 @@ describe('offline editing', () => {
   });
 
   it('edits offline while another writes, then catches up, rebases folded steps and sends: both see all text', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    const bob = server.join('bob-session');
-    server.settle();
+    const { server, ann, bob } = annAndBob();
     server.disconnect('ann-session');
     const start = bodyTextStart(ann.state!.doc);
     typeChars(ann, 'Ann offline. '.repeat(40), start);
@@ -427,10 +417,7 @@ describe('offline editing', () => {
   });
 
   it('a reloaded or reopened tab restores its saved queue and sends every step exactly once', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    const bob = server.join('bob-session');
-    server.settle();
+    const { server, ann, bob } = annAndBob();
     type(ann, 'Saved ', bodyTextStart(ann.state!.doc));
     server.settle();
     // A diff goes out and is committed, but its confirm never comes back; then offline.
@@ -460,10 +447,7 @@ describe('offline editing', () => {
   });
 
   it('saves the document once and the confirmed steps after it, until CONFIRMED_STEPS_KEPT of them', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    const bob = server.join('bob-session');
-    server.settle();
+    const { server, ann, bob } = annAndBob();
     const first = ann.saved()!;
     expect(first.confirmed).toEqual([]);
     typeChars(ann, 'Kept');
@@ -490,19 +474,10 @@ describe('offline editing', () => {
   });
 
   it('a large divergence is merged and reported with the offline copy; nothing is dropped silently', () => {
-    const server = new Authority();
-    const divergences: Divergence[] = [];
-    const ann = server.join('ann-session', undefined, (d) => divergences.push(d));
-    const bob = server.join('bob-session');
-    server.settle();
+    const { server, ann, bob, divergences } = divergingPair();
     server.disconnect('ann-session');
     // Ann writes in two places by turns (nothing folds); Bob writes meanwhile.
-    for (let i = 0; i < LARGE_DIVERGENCE + 10; i++)
-      type(ann, `a${i}.`, bodyTextStart(ann.state!.doc, i % 2 ? 'body' : 'abstract'));
-    for (let i = 0; i < LARGE_DIVERGENCE + 10; i++) {
-      type(bob, `b${i}`, bodyTextStart(bob.state!.doc));
-      server.settle();
-    }
+    divergeLargely(server, ann, bob);
     const offlineText = ann.state!.doc.lastChild!.textContent;
     server.connect('ann-session', ann);
     server.settle();
@@ -520,11 +495,7 @@ describe('offline editing', () => {
   });
 
   it('a rebase that cannot place a step reports it and keeps the offline copy', () => {
-    const server = new Authority();
-    const divergences: Divergence[] = [];
-    const ann = server.join('ann-session', undefined, (d) => divergences.push(d));
-    const bob = server.join('bob-session');
-    server.settle();
+    const { server, ann, bob, divergences } = divergingPair();
     const start = bodyTextStart(ann.state!.doc);
     type(ann, 'shared text', start);
     server.settle();
@@ -551,11 +522,7 @@ describe('offline editing', () => {
       .map((change) => doc.textBetween(change.from, change.to));
 
   it("a large divergence lays the offline work on the co-authors' version as suggestions", () => {
-    const server = new Authority();
-    const divergences: Divergence[] = [];
-    const ann = server.join('ann-session', undefined, (d) => divergences.push(d), ANN);
-    const bob = server.join('bob-session');
-    server.settle();
+    const { server, ann, bob, divergences } = divergingPair(ANN);
     type(ann, 'Kept. Gone.', bodyTextStart(ann.state!.doc));
     server.settle();
     server.disconnect('ann-session');
@@ -566,12 +533,7 @@ describe('offline editing', () => {
     const abstract = bodyTextStart(ann.state!.doc, 'abstract');
     type(ann, 'helo', abstract);
     type(ann, 'l', abstract + 3);
-    for (let i = 0; i < LARGE_DIVERGENCE + 10; i++)
-      type(ann, `a${i}.`, bodyTextStart(ann.state!.doc, i % 2 ? 'body' : 'abstract'));
-    for (let i = 0; i < LARGE_DIVERGENCE + 10; i++) {
-      type(bob, `b${i}`, bodyTextStart(bob.state!.doc));
-      server.settle();
-    }
+    divergeLargely(server, ann, bob);
     server.connect('ann-session', ann);
     server.settle();
     expect(divergences).toHaveLength(1);
@@ -597,11 +559,7 @@ describe('offline editing', () => {
   });
 
   it('an offline change whose text the co-authors deleted is suggested again where it stood', () => {
-    const server = new Authority();
-    const divergences: Divergence[] = [];
-    const ann = server.join('ann-session', undefined, (d) => divergences.push(d), ANN);
-    const bob = server.join('bob-session');
-    server.settle();
+    const { server, ann, bob, divergences } = divergingPair(ANN);
     const start = bodyTextStart(ann.state!.doc);
     type(ann, 'Before. shared text', start);
     server.settle();
@@ -630,9 +588,7 @@ describe('offline editing', () => {
   });
 
   it('sends a long queue in diffs the server accepts (at most 500 steps each)', () => {
-    const server = new Authority();
-    const ann = server.join('ann-session');
-    server.settle();
+    const { server, ann } = annAlone();
     server.disconnect('ann-session');
     // Steps that cannot fold: each one in a different place.
     for (let i = 0; i < 1200; i++) type(ann, 'x', bodyTextStart(ann.state!.doc) + (i % 2));

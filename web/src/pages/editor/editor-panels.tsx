@@ -280,11 +280,7 @@ export function LinkDialog({ view, onClose }: PanelProps) {
             onChange={setHref}
           />
         ) : null}
-        {error ? (
-          <p role="alert" className="editor-error">
-            {error}
-          </p>
-        ) : null}
+        <DialogError error={error} />
       </form>
     </Dialog>
   );
@@ -345,11 +341,7 @@ export function ContributorDialog({ view, index, onClose }: PanelProps & { index
             />
           </label>
         ))}
-        {error ? (
-          <p role="alert" className="editor-error">
-            {error}
-          </p>
-        ) : null}
+        <DialogError error={error} />
       </form>
     </Dialog>
   );
@@ -513,4 +505,13 @@ export function OutlinePanel({ view, onClose, revision }: PanelProps & { revisio
       )}
     </nav>
   );
+}
+
+/** A dialog's refusal (a bad address, a failed save), announced under its fields. */
+function DialogError({ error }: { error: string }) {
+  return error ? (
+    <p role="alert" className="editor-error">
+      {error}
+    </p>
+  ) : null;
 }

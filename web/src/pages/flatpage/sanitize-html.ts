@@ -5,10 +5,8 @@
 
 import {
   FLATPAGE_DROPPED_ELEMENTS,
-  FLATPAGE_ELEMENT_ATTRIBUTES,
   FLATPAGE_ELEMENTS,
-  FLATPAGE_GLOBAL_ATTRIBUTES,
-  isSafeFlatpageUrl,
+  keepsFlatpageAttribute,
 } from '@scriptorium/common/rules/flatpage-html';
 
 function copyAllowed(source: Node, target: Node, doc: Document): void {
@@ -27,10 +25,7 @@ function copyAllowed(source: Node, target: Node, doc: Document): void {
     const copy = doc.createElement(tag);
     for (const attribute of Array.from(child.attributes)) {
       const name = attribute.name.toLowerCase();
-      if (!FLATPAGE_GLOBAL_ATTRIBUTES.has(name) && !FLATPAGE_ELEMENT_ATTRIBUTES[tag]?.has(name)) continue;
-      if ((name === 'href' || name === 'src') && !isSafeFlatpageUrl(attribute.value, name === 'href'))
-        continue;
-      copy.setAttribute(name, attribute.value);
+      if (keepsFlatpageAttribute(tag, name, attribute.value)) copy.setAttribute(name, attribute.value);
     }
     if (tag === 'a' && /^https?:/i.test(copy.getAttribute('href') ?? '')) {
       copy.setAttribute('rel', 'noopener noreferrer');

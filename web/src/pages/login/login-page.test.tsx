@@ -23,11 +23,19 @@ async function openLoginPage() {
   await screen.findByRole('heading', { name: 'Log in' });
   // Waits until the header has hidden its own Log in button (one button left).
   const submit = await screen.findByRole('button', { name: 'Log in' });
+  const login = screen.getByLabelText('Username or e-mail') as HTMLInputElement;
+  const password = screen.getByLabelText('Password') as HTMLInputElement;
   return {
-    login: screen.getByLabelText('Username or e-mail') as HTMLInputElement,
-    password: screen.getByLabelText('Password') as HTMLInputElement,
+    login,
+    password,
     remember: screen.getByRole('checkbox', { name: 'Remember me' }) as HTMLInputElement,
     submit,
+    /** Fills in both fields and presses Log in. */
+    submitWith(loginText: string, passwordText: string) {
+      fireEvent.change(login, { target: { value: loginText } });
+      fireEvent.change(password, { target: { value: passwordText } });
+      fireEvent.click(submit);
+    },
   };
 }
 
@@ -70,15 +78,11 @@ describe('login page (spec 2.3 and 5)', () => {
     expect(form.login.getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(form.login);
 
-    fireEvent.change(form.login, { target: { value: '   ' } });
-    fireEvent.change(form.password, { target: { value: 'secret' } });
-    fireEvent.click(form.submit);
+    form.submitWith('   ', 'secret');
     expect(fieldErrors(form.login)).toEqual([REQUIRED]);
     expect(fieldErrors(form.password)).toEqual([]);
 
-    fireEvent.change(form.login, { target: { value: 'ada' } });
-    fireEvent.change(form.password, { target: { value: '' } });
-    fireEvent.click(form.submit);
+    form.submitWith('ada', '');
     expect(fieldErrors(form.login)).toEqual([]);
     expect(fieldErrors(form.password)).toEqual([REQUIRED]);
     expect(screen.getAllByText(REQUIRED)).toHaveLength(1);
@@ -99,9 +103,7 @@ describe('login page (spec 2.3 and 5)', () => {
       ),
     });
     const form = await openLoginPage();
-    fireEvent.change(form.login, { target: { value: 'ada' } });
-    fireEvent.change(form.password, { target: { value: 'wrong' } });
-    fireEvent.click(form.submit);
+    form.submitWith('ada', 'wrong');
     expect(
       await screen.findByText('The username and/or password you specified are not correct.'),
     ).toBeTruthy();
@@ -117,9 +119,7 @@ describe('login page (spec 2.3 and 5)', () => {
       ),
     });
     const form = await openLoginPage();
-    fireEvent.change(form.login, { target: { value: 'ada' } });
-    fireEvent.change(form.password, { target: { value: 'wrong' } });
-    fireEvent.click(form.submit);
+    form.submitWith('ada', 'wrong');
     const alert = await screen.findByText('Too many failed login attempts. Try again later.');
     expect(alert.closest('[role="alert"]')).toBeTruthy();
   });
@@ -136,9 +136,7 @@ describe('login page (spec 2.3 and 5)', () => {
   it('says so when the server cannot be reached', async () => {
     startApp(anonymousConfiguration, { [LOGIN]: new TypeError('Failed to fetch') });
     const form = await openLoginPage();
-    fireEvent.change(form.login, { target: { value: 'ada' } });
-    fireEvent.change(form.password, { target: { value: 'pw' } });
-    fireEvent.click(form.submit);
+    form.submitWith('ada', 'pw');
     expect(
       await screen.findByText('Logging in failed. Please check your connection and try again.'),
     ).toBeTruthy();
@@ -169,9 +167,7 @@ describe('login page (spec 2.3 and 5)', () => {
       [LOGIN]: json({ location: '/account/confirm-email/' }),
     });
     const form = await openLoginPage();
-    fireEvent.change(form.login, { target: { value: 'ada' } });
-    fireEvent.change(form.password, { target: { value: 'pw' } });
-    fireEvent.click(form.submit);
+    form.submitWith('ada', 'pw');
     expect(await screen.findByRole('heading', { name: 'Verify Your E-mail Address' })).toBeTruthy();
     expect(server.count(CONFIGURATION)).toBe(1);
     // The form is gone, so the header offers Log in again.

@@ -182,6 +182,20 @@ export function ProfilePage() {
   if (!user) return null;
   const providers = configuration.socialaccount_providers;
   const close = () => setDialog({ kind: 'none' });
+  /**
+   * A confirm dialog's account change: a failure is toasted and rethrown (the dialog stays open);
+   * success is toasted when there is a text for it, and the configuration reloads.
+   */
+  const confirmed = (change: () => Promise<unknown>, failedText: string, doneText?: string) => async () => {
+    try {
+      await change();
+    } catch (failure) {
+      showToast(failedText, 'error');
+      throw failure;
+    }
+    if (doneText) showToast(doneText, 'success');
+    await reloadConfiguration();
+  };
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -313,15 +327,7 @@ export function ProfilePage() {
           message={ta('profile.deletePictureQuestion')}
           confirmLabel={ta('profile.delete')}
           onClose={close}
-          onConfirm={async () => {
-            try {
-              await accountApi.deleteAvatar();
-            } catch (failure) {
-              showToast(ta('profile.avatarDeleteError'), 'error');
-              throw failure;
-            }
-            await reloadConfiguration();
-          }}
+          onConfirm={confirmed(() => accountApi.deleteAvatar(), ta('profile.avatarDeleteError'))}
         />
       )}
       {dialog.kind === 'password' && <ChangePasswordDialog onClose={close} />}
@@ -332,16 +338,11 @@ export function ProfilePage() {
           message={ta('profile.removeEmailQuestion', { email: dialog.email })}
           confirmLabel={ta('profile.remove')}
           onClose={close}
-          onConfirm={async () => {
-            try {
-              await accountApi.deleteEmail(dialog.email);
-            } catch (failure) {
-              showToast(ta('profile.emailDeleteError'), 'error');
-              throw failure;
-            }
-            showToast(ta('profile.emailDeleted'), 'success');
-            await reloadConfiguration();
-          }}
+          onConfirm={confirmed(
+            () => accountApi.deleteEmail(dialog.email),
+            ta('profile.emailDeleteError'),
+            ta('profile.emailDeleted'),
+          )}
         />
       )}
       {dialog.kind === 'primary' && (
@@ -350,16 +351,11 @@ export function ProfilePage() {
           message={ta('profile.primaryQuestion', { email: dialog.email })}
           confirmLabel={ta('profile.makePrimary')}
           onClose={close}
-          onConfirm={async () => {
-            try {
-              await accountApi.setPrimaryEmail(dialog.email);
-            } catch (failure) {
-              showToast(ta('profile.primaryError'), 'error');
-              throw failure;
-            }
-            showToast(ta('profile.primaryUpdated'), 'success');
-            await reloadConfiguration();
-          }}
+          onConfirm={confirmed(
+            () => accountApi.setPrimaryEmail(dialog.email),
+            ta('profile.primaryError'),
+            ta('profile.primaryUpdated'),
+          )}
         />
       )}
       {dialog.kind === 'removeSocial' && (
@@ -371,16 +367,11 @@ export function ProfilePage() {
           })}
           confirmLabel={ta('profile.remove')}
           onClose={close}
-          onConfirm={async () => {
-            try {
-              await accountApi.deleteSocialAccount(dialog.account.id);
-            } catch (failure) {
-              showToast(ta('profile.socialDeleteError'), 'error');
-              throw failure;
-            }
-            showToast(ta('profile.socialDeleted', { provider: dialog.providerName }), 'success');
-            await reloadConfiguration();
-          }}
+          onConfirm={confirmed(
+            () => accountApi.deleteSocialAccount(dialog.account.id),
+            ta('profile.socialDeleteError'),
+            ta('profile.socialDeleted', { provider: dialog.providerName }),
+          )}
         />
       )}
       {dialog.kind === 'deleteAccount' && (

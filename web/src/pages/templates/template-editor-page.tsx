@@ -15,6 +15,7 @@ import { MessagePage, Page } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ReorderList } from '../../plugins/shared/reorder-list';
 import '../../plugins/shared/plugin-pages.css';
+import { TitleField } from '../../plugins/shared/title-field';
 import { CSL_STYLES } from '../bibliography/csl/csl-assets';
 import { DOCUMENT_LANGUAGES } from '../editor/editor-panels';
 import { PartEditor } from './part-editor';
@@ -132,15 +133,7 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
       <div className="plugin-editor">
         <form id={formId} onSubmit={(event) => void save(event)} aria-label={t('editorTitle')}>
           <fieldset className="plugin-section" disabled={readOnly}>
-            <div className="plugin-field">
-              <label htmlFor={`${formId}-title`}>{t('templateTitle')}</label>
-              <input
-                id={`${formId}-title`}
-                value={title}
-                maxLength={255}
-                onChange={(event) => setTitle(event.target.value)}
-              />
-            </div>
+            <TitleField label={t('templateTitle')} value={title} onChange={setTitle} />
           </fieldset>
 
           <section className="plugin-section" aria-labelledby={`${formId}-parts`}>
@@ -323,15 +316,7 @@ function ExportFiles({ templateId, files, readOnly, onChange }: ExportFilesProps
             options={EXPORT_FILE_KINDS.map((k) => ({ value: k, label: k.toUpperCase() }))}
             onChange={setKind}
           />
-          <div className="plugin-field">
-            <label htmlFor={`${id}-name`}>{t('files.title')}</label>
-            <input
-              id={`${id}-name`}
-              value={name}
-              maxLength={255}
-              onChange={(event) => setName(event.target.value)}
-            />
-          </div>
+          <TitleField label={t('files.title')} value={name} onChange={setName} />
           <div className="plugin-field">
             <label htmlFor={`${id}-file`}>{t('files.file')}</label>
             <input

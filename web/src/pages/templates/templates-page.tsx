@@ -10,7 +10,7 @@ import { ConfirmDialog } from '../../components/dialog/dialog';
 import { useOverviewRows } from '../../components/overview/use-overview-rows';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { showToast } from '../../components/toast/toast-emitter';
-import { ItemOverview } from '../../plugins/shared/item-overview';
+import { ItemOverview, useDeleteItems } from '../../plugins/shared/item-overview';
 import { downloadText } from '../bibliography/download';
 import {
   copyTemplate,
@@ -97,17 +97,7 @@ export function TemplatesPage() {
     }
   };
 
-  const remove = async (targets: TemplateListEntry[]) => {
-    try {
-      await deleteTemplates(targets.map((row) => row.id));
-      showToast(t('deleted', { count: targets.length }), 'success');
-      clearSelection();
-      await reload();
-    } catch (error) {
-      showToast(t('deleteFailed'), 'error');
-      throw error;
-    }
-  };
+  const remove = useDeleteItems<TemplateListEntry>('templates', deleteTemplates, clearSelection, reload);
 
   return (
     <ItemOverview

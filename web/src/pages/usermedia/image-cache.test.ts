@@ -31,6 +31,17 @@ function stubServer(answer: Record<string, unknown>) {
   return queries;
 }
 
+/** Owner 7's cached images at stamp 500. */
+function cacheOfOwner7(images: Image[]): Promise<void> {
+  return writeImageCache({
+    ...emptyImageCache(),
+    last_modified: 500,
+    number_of_images: images.length,
+    owner_id: 7,
+    images,
+  });
+}
+
 afterEach(async () => {
   vi.unstubAllGlobals();
   await clearImageCache();
@@ -64,13 +75,7 @@ describe('image cache', () => {
   });
 
   it('sends its stamp and keeps its images when the server has nothing newer', async () => {
-    await writeImageCache({
-      ...emptyImageCache(),
-      last_modified: 500,
-      number_of_images: 2,
-      owner_id: 7,
-      images: [image(1), image(2)],
-    });
+    await cacheOfOwner7([image(1), image(2)]);
     const queries = stubServer({
       imageCategories: [{ id: 4, category_title: 'Plots' }],
       user_id: 7,
@@ -89,13 +94,7 @@ describe('image cache', () => {
   });
 
   it('replaces the cache with a newer list', async () => {
-    await writeImageCache({
-      ...emptyImageCache(),
-      last_modified: 500,
-      number_of_images: 1,
-      owner_id: 7,
-      images: [image(1)],
-    });
+    await cacheOfOwner7([image(1)]);
     stubServer({
       images: [image(2)],
       imageCategories: [],

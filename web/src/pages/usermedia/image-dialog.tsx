@@ -11,6 +11,7 @@ import { type DragEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CategoryChecks } from '../../components/categories-dialog/category-checks';
 import { Dialog } from '../../components/dialog/dialog';
+import { LabelledInput } from '../../components/form/labelled-input';
 import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast';
 import { LICENCE_CHOICES, licenceLabel } from './licence-options';
@@ -272,16 +273,7 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
           </>
         )}
         {existing ? (
-          <div className="form-field">
-            <label htmlFor={`${formId}-title`}>{t('fieldTitle')}</label>
-            <input
-              id={`${formId}-title`}
-              type="text"
-              value={title}
-              maxLength={255}
-              onChange={(event) => setTitle(event.target.value)}
-            />
-          </div>
+          <LabelledInput label={t('fieldTitle')} value={title} maxLength={255} onChange={setTitle} />
         ) : null}
         <CategoryChecks
           legend={t('fieldCategories')}
@@ -295,16 +287,12 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
             empty: 'usermedia-hint',
           }}
         />
-        <div className="form-field">
-          <label htmlFor={`${formId}-holder`}>{t('fieldCopyrightHolder')}</label>
-          <input
-            id={`${formId}-holder`}
-            type="text"
-            value={holder}
-            maxLength={300}
-            onChange={(event) => setHolder(event.target.value)}
-          />
-        </div>
+        <LabelledInput
+          label={t('fieldCopyrightHolder')}
+          value={holder}
+          maxLength={300}
+          onChange={setHolder}
+        />
         <Select<ImageLicence>
           className="form-field"
           label={t('fieldLicence')}

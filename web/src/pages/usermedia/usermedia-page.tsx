@@ -11,11 +11,15 @@ import { type DragEvent, useCallback, useEffect, useMemo, useState } from 'react
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import { allVisibleSelected, selectVisible } from '../../components/data-table/selection';
 import { useWindowSize } from '../../components/data-table/use-window-size';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
 import { ALL_ROWS, useOverviewState } from '../../components/overview/use-overview-state';
+import {
+  categoryFilterItem,
+  editCategoriesItem,
+  visibleRowsBulkItem,
+} from '../../components/overview-menu/category-overview-items';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast';
 import { CategoriesDialog } from './categories-dialog';
@@ -136,7 +140,6 @@ export function UsermediaPage() {
 
   const selectedIds = [...selected].map(Number);
   const visibleIds = rows.map((image) => String(image.id));
-  const allSelected = allVisibleSelected(selected, visibleIds);
   const someSelected = visibleIds.some((id) => selected.has(id));
 
   const columns: Column<Image>[] = [
@@ -197,44 +200,20 @@ export function UsermediaPage() {
   ];
 
   const menuItems: OverviewMenuItem[] = [
-    {
-      type: 'select-action',
-      id: 'bulk',
-      allSelected,
-      someSelected,
-      nothingToSelect: visibleIds.length === 0,
-      onSelectAll: (checked: boolean) => setSelected(selectVisible(selected, visibleIds, checked)),
-      actions: [
-        {
-          label: t('deleteSelected'),
-          disabled: selected.size === 0 || !online,
-          onSelect: () => askDelete(selectedIds),
-        },
-      ],
-    },
-    {
-      type: 'dropdown',
-      id: 'categories',
-      title: t('categoryFilter'),
-      shortcut: 'c',
-      selectedId: activeFilter,
-      options: [
-        { id: ALL_ROWS, label: t('allCategories'), onSelect: () => overview.setFilter(ALL_ROWS) },
-        ...categories.map((category) => ({
-          id: String(category.id),
-          label: category.category_title,
-          onSelect: () => overview.setFilter(String(category.id)),
-        })),
-      ],
-    },
-    {
-      type: 'text',
-      id: 'edit-categories',
-      title: t('editCategories'),
-      shortcut: 'e',
-      disabled: !online,
-      onSelect: () => setDialog({ kind: 'categories' }),
-    },
+    visibleRowsBulkItem(selected, setSelected, visibleIds, someSelected, [
+      {
+        label: t('deleteSelected'),
+        disabled: selected.size === 0 || !online,
+        onSelect: () => askDelete(selectedIds),
+      },
+    ]),
+    categoryFilterItem(
+      { title: t('categoryFilter'), all: t('allCategories') },
+      categories,
+      activeFilter,
+      overview.setFilter,
+    ),
+    editCategoriesItem(t('editCategories'), online, () => setDialog({ kind: 'categories' })),
     {
       type: 'text',
       id: 'upload',

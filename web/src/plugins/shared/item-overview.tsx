@@ -7,6 +7,7 @@ import { CachedVersionNotice } from '../../components/online/cached-version-noti
 import type { OverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { Page } from '../../components/page/page';
+import { showToast } from '../../components/toast/toast-emitter';
 import './plugin-pages.css';
 
 /** What the plugins' overviews list: a titled row with the spec's "added" and "last changed". */
@@ -27,6 +28,30 @@ export function useDateTimeFormat(): (time: number) => string {
     // A row of before the "added" column has 0: shown as unknown rather than 1970.
     return (time: number) => (time > 0 ? format.format(new Date(time)) : '–');
   }, [i18n.language]);
+}
+
+/**
+ * The overview's delete of confirmed rows: a toast of how many went, the selection cleared and the
+ * list reloaded; a failure is toasted and rethrown, so that the confirm dialog stays open.
+ */
+export function useDeleteItems<Row extends OverviewItem>(
+  ns: ItemOverviewProps<Row>['ns'],
+  deleteIds: (ids: number[]) => Promise<unknown>,
+  clearSelection: () => void,
+  reload: () => Promise<unknown>,
+): (targets: Row[]) => Promise<void> {
+  const { t } = useTranslation(ns);
+  return async (targets) => {
+    try {
+      await deleteIds(targets.map((row) => row.id));
+      showToast(t('deleted', { count: targets.length }), 'success');
+      clearSelection();
+      await reload();
+    } catch (error) {
+      showToast(t('deleteFailed'), 'error');
+      throw error;
+    }
+  };
 }
 
 export interface ItemOverviewProps<Row extends OverviewItem> {

@@ -12,6 +12,8 @@ import type { Step } from 'prosemirror-transform';
  *   write-tracked, review  suggestions only: inline content carrying the sender's own insertion
  *                          mark (typed, pasted, or taken out again), the sender's own deletion and
  *                          format-change marks, formatting inside the sender's own format change;
+ *                          blocks recorded as theirs (splits, joins, type changes, tables, rows,
+ *                          cells, pasted blocks, lists made or lifted: track-blocks.ts);
  *                          and comment anchors. (review is forced into suggestion mode too.)
  *   comment                comment anchors only
  *   read, read-without-comments   nothing

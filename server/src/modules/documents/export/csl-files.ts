@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CslJson } from '@scriptorium/common/bibliography/citation-render';
 import { type CompactNode, expandNode } from '@scriptorium/common/bibliography/csl-compact';
 import type { ExportInput } from '@scriptorium/common/export/model';
+import { LANGUAGE_LOCALES, LANGUAGES } from '@scriptorium/common/i18n/languages';
 
 /**
  * The citation styles and locales for exports made on the server: the same files the browser
@@ -10,15 +11,6 @@ import type { ExportInput } from '@scriptorium/common/export/model';
  */
 const CSL_DIR = path.resolve(import.meta.dirname, '../../../../../web/public/csl');
 const DEFAULT_LOCALE = 'en-US';
-const LOCALES: Record<string, string> = {
-  bg: 'bg-BG',
-  de: 'de-DE',
-  en: 'en-US',
-  es: 'es-ES',
-  fr: 'fr-FR',
-  it: 'it-IT',
-  pt: 'pt-BR',
-};
 
 const files = new Map<string, Promise<CslJson>>();
 
@@ -34,7 +26,9 @@ function readJson(file: string): Promise<CslJson> {
 
 /** The CSL locale of a document language (BCP 47): its own when we ship it, else en-US. */
 export function cslLocaleOf(language: string): string {
-  return LOCALES[language.toLowerCase().split('-')[0]] ?? DEFAULT_LOCALE;
+  const primary = language.toLowerCase().split('-')[0];
+  const ours = LANGUAGES.find((candidate) => candidate.split('-')[0] === primary);
+  return ours ? LANGUAGE_LOCALES[ours] : DEFAULT_LOCALE;
 }
 
 /** The style and locales of a document; an unknown style falls back to APA. */

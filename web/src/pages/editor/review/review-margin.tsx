@@ -3,6 +3,8 @@ import {
   addCommentAnchor,
   currentChanges,
   decideChanges,
+  isCellChange,
+  recordedStructure,
   type TrackedChange,
 } from '@scriptorium/common/editor/track-changes';
 import type { CommentThread, ReviewError } from '@scriptorium/common/ws/review-messages';
@@ -168,13 +170,21 @@ export function ReviewMargin(props: ReviewMarginProps) {
         list.push({ kind: 'thread', key: `t${thread.id}`, top: top(anchor.from), thread, ...anchor });
     }
     if (pending) list.push({ kind: 'pending', key: 'pending', top: top(pending.from), pending });
-    for (const change of changes.slice(first, last))
+    // A column is one card: its first cell stands for the others (decided with it).
+    const columns = new Set<string>();
+    for (const change of changes.slice(first, last)) {
+      if (isCellChange(change)) {
+        const column = JSON.stringify(change.mark);
+        if (columns.has(column)) continue;
+        columns.add(column);
+      }
       list.push({
         kind: 'change',
         key: `c${change.block ? 'b' : ''}${change.type}${change.from}`,
         top: top(change.from),
         change,
       });
+    }
     list.sort((a, b) => a.top - b.top || cardPos(a) - cardPos(b));
     return { cards: list, orphans: orphaned, hidden: phone ? changes.length - last : 0 };
   }, [view, store, settled, pending, showResolved, viewport, phone, phoneCount, active]);
@@ -324,10 +334,33 @@ function cardPos(card: Card): number {
   return card.kind === 'thread' ? card.from : card.kind === 'pending' ? card.pending.from : card.change.from;
 }
 
-/** The text key of a change: on a block, an insertion is a new paragraph and a deletion a join. */
+/** What a whole block is called in a card's text (insertTable, deleteRow, ...). */
+const BLOCK_NAMES: Record<string, string> = {
+  table: 'Table',
+  table_row: 'Row',
+  table_cell: 'Column',
+  table_header: 'Column',
+  bullet_list: 'List',
+  ordered_list: 'List',
+};
+
+/**
+ * The text key of a change: on a paragraph or list item, an insertion is a new paragraph and a
+ * deletion a join; on any other block they are the block inserted or deleted; a block change is a
+ * style, a list made or an item lifted out.
+ */
 function changeKey(change: TrackedChange): string {
   if (!change.block) return change.type;
-  return change.type === 'insertion' ? 'split' : change.type === 'deletion' ? 'join' : change.type;
+  const node = change.node ?? '';
+  if (change.type === 'block_change') {
+    const structure = recordedStructure(change.mark);
+    if (structure === 'lift') return 'lift';
+    if (structure === 'wrap') return BLOCK_NAMES[node] === 'List' ? 'wrapList' : 'wrapBlock';
+    return change.type;
+  }
+  const name = change.whole ? (BLOCK_NAMES[node] ?? 'Block') : null;
+  if (change.type === 'insertion') return name ? `insert${name}` : 'split';
+  return name ? `delete${name}` : 'join';
 }
 
 function ChangeCard(props: {
