@@ -241,11 +241,11 @@ function headersFooters(files: Record<string, Uint8Array>): DocxHeadersFooters |
   const types: string[] = [];
   const extensions = new Set<string>();
   /** A part of the reference into ours under its new name, with what its relationships name. */
-  const copy = (partPath: string): string => {
+  const copy = (partPath: string, partType?: string): string => {
     const name = referenceName(partPath);
     if (copied[name]) return name;
     copied[name] = files[partPath];
-    const type = overrides.get(`/${partPath}`);
+    const type = overrides.get(`/${partPath}`) ?? partType;
     if (type) types.push(`<Override PartName="/${escapeXml(name)}" ContentType="${escapeXml(type)}"/>`);
     else extensions.add(partPath.slice(partPath.lastIndexOf('.') + 1).toLowerCase());
     const partRels = tryParse(text(files, relsPath(partPath)));
@@ -280,7 +280,8 @@ function headersFooters(files: Record<string, Uint8Array>): DocxHeadersFooters |
     if (!kind || !rel || attr(rel, 'TargetMode') === 'External') continue;
     const target = resolveTarget('word', attr(rel, 'Target'));
     if (!files[target]) continue;
-    const name = copy(target);
+    // Word's own type for the part, should the reference's content types not list it.
+    const name = copy(target, `application/vnd.openxmlformats-officedocument.wordprocessingml.${kind}+xml`);
     const id = `rIdReference${references.length + 1}`;
     const type = attr(reference, 'w:type') || 'default';
     references.push(`<w:${kind}Reference w:type="${escapeXml(type)}" r:id="${id}"/>`);
