@@ -9,7 +9,14 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { run, withTools } from './export-tools';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
-import { COLOUR, FONT, referenceWithHeading } from './reference-documents';
+import {
+  COLOUR,
+  EVEN_HEADER_TEXT,
+  FONT,
+  HEADER_TEXT,
+  referenceWithHeading,
+  withHeaderFooter,
+} from './reference-documents';
 
 /**
  * Issue 21: a document of a stored template is exported as DOCX and ODT in the styles of the
@@ -49,6 +56,7 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
     test: TestServer,
     browser: TestClient,
     kind: 'docx' | 'odt',
+    options: { reference?: Uint8Array; paragraphs?: number } = {},
   ): Promise<{ documentId: number; templateId: number }> {
     const created = await browser.call(templatesApi.create, { title: 'Journal' });
     const templateId = created.json<{ id: number }>().id;
@@ -56,7 +64,7 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
       id: templateId,
       kind,
       title: 'Journal style',
-      file: new Blob([Buffer.from(await referenceDocument(kind))]),
+      file: new Blob([Buffer.from(options.reference ?? (await referenceDocument(kind)))]),
     });
     expect(uploaded.status, uploaded.text).toBe(200);
     const made = await browser.call(templatesApi.createDocument, { template: String(templateId) });
@@ -70,7 +78,9 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
     const doc = schema.nodeFromJSON(JSON.parse(row.content));
     const body = [
       schema.nodes.heading.create({ level: 1, id: 'H1' }, schema.text('Introduction')),
-      schema.nodes.paragraph.create(null, schema.text('Body text.')),
+      ...Array.from({ length: options.paragraphs ?? 1 }, () =>
+        schema.nodes.paragraph.create(null, schema.text('Body text.')),
+      ),
     ];
     const content = JSON.stringify(withBody(doc, body).toJSON());
     await test.ctx.db
@@ -107,6 +117,90 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
     expect(headers(stdout)).toEqual([[1, 'Introduction']]);
     expect(stdout).toContain('"Body"');
   });
+
+  withTools(
+    ['pandoc', 'soffice', 'pdftotext'],
+    'a DOCX export takes the headers, footers and settings of the template’s reference DOCX',
+    async () => {
+      const test = server();
+      const browser = await test.loginAs(await test.buildUser());
+      const reference = withHeaderFooter(await referenceDocument('docx'));
+      const { documentId } = await templateDocument(test, browser, 'docx', { reference, paragraphs: 160 });
+      const response = await browser.call(documentsApi.export, { id: String(documentId), format: 'docx' });
+      expect(response.status, response.text).toBe(200);
+      const files = unzipSync(response.bytes);
+      const document = strFromU8(files['word/document.xml']);
+      const section = /<w:sectPr>[\s\S]*?<\/w:sectPr>/.exec(document)?.[0] ?? '';
+      const rels = strFromU8(files['word/_rels/document.xml.rels']);
+      const types = strFromU8(files['[Content_Types].xml']);
+      // Every header and footer the section names is a relationship to a part that is there.
+      const named = [...section.matchAll(/<w:(header|footer)Reference w:type="(\w+)" r:id="([^"]+)"\/>/g)];
+      expect(named.map(([, kind, type]) => `${kind}:${type}`)).toEqual([
+        'header:default',
+        'header:even',
+        'footer:default',
+      ]);
+      const parts = named.map(([, , , id]) => {
+        const target = new RegExp(
+          `<Relationship Id="${id}" Type="[^"]+/(?:header|footer)" Target="([^"]+)"/>`,
+        ).exec(rels)?.[1];
+        expect(target, id).toBeDefined();
+        expect(files[`word/${target}`], target).toBeDefined();
+        expect(types).toContain(`PartName="/word/${target}"`);
+        return strFromU8(files[`word/${target}`]);
+      });
+      expect(parts[0]).toContain(HEADER_TEXT);
+      expect(parts[1]).toContain(EVEN_HEADER_TEXT);
+      expect(parts[2]).toContain(' PAGE ');
+      // Relationship ids are unique; the header's logo came along with its relationship.
+      const ids = [...rels.matchAll(/Id="([^"]+)"/g)].map(([, id]) => id);
+      expect(new Set(ids).size).toBe(ids.length);
+      const headerRels = Object.keys(files).filter((name) => /^word\/_rels\/.*header.*\.rels$/.test(name));
+      expect(headerRels).toHaveLength(1);
+      const logo = /Target="([^"]+\.png)"/.exec(strFromU8(files[headerRels[0]]))?.[1];
+      expect(files[`word/${logo}`]).toBeDefined();
+      // Our page number footer gave way to the reference's.
+      expect(files['word/footer1.xml']).toBeUndefined();
+      const settings = strFromU8(files['word/settings.xml']);
+      expect(settings).toContain('<w:evenAndOddHeaders/>');
+      expect(settings).toContain('<w:defaultTabStop w:val="567"/>');
+      for (const left of ['attachedTemplate', 'mailMerge', 'documentProtection', 'endnotePr'])
+        expect(settings).not.toContain(`w:${left}`);
+
+      const file = path.join(folder, `journal-${engine}.docx`);
+      await writeFile(file, response.bytes);
+      const { stdout } = await run('pandoc', ['-f', 'docx', '-t', 'json', file]);
+      expect(headers(stdout)).toEqual([[1, 'Introduction']]);
+      await run(
+        'soffice',
+        [
+          '--headless',
+          `-env:UserInstallation=file://${folder}/lo-profile`,
+          '--convert-to',
+          'pdf',
+          '--outdir',
+          folder,
+          file,
+        ],
+        { timeout: 170_000 },
+      );
+      const pdf = file.replace(/\.docx$/, '.pdf');
+      const pages = Number(/Pages:\s+(\d+)/.exec((await run('pdfinfo', [pdf])).stdout)?.[1]);
+      expect(pages).toBeGreaterThanOrEqual(3);
+      for (let page = 1; page <= pages; page++) {
+        const { stdout: text } = await run('pdftotext', ['-f', String(page), '-l', String(page), pdf, '-']);
+        // Even-and-odd headers: odd pages carry the default header and the footer's page number,
+        // even pages the even header and no footer (the reference has no even one).
+        if (page % 2) {
+          expect(text, `page ${page}`).toContain(HEADER_TEXT);
+          expect(text, `page ${page}`).toContain(`Page ${page}`);
+        } else {
+          expect(text, `page ${page}`).toContain(EVEN_HEADER_TEXT);
+          expect(text, `page ${page}`).not.toContain('Page ');
+        }
+      }
+    },
+  );
 
   withTools(['pandoc'], 'an ODT export takes the Heading 1 of the template’s reference ODT', async () => {
     const { response, files } = await exportedTemplateDocument('odt');

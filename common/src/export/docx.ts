@@ -576,8 +576,12 @@ class DocxWriter {
     // Our style ids that the reference has under other ids, and our lists after its own.
     const content = (xml: string) =>
       shiftNumIds(renameStyleIds(xml, reference?.renames ?? new Map()), numIdShift);
+    // The reference's headers and footers; our page number footer unless it has footers.
+    const headersFooters = reference?.headersFooters;
+    const ownFooter = !headersFooters?.footer;
+    const sectionReferences = `${headersFooters?.references ?? ''}${ownFooter ? '<w:footerReference w:type="default" r:id="rIdFooter"/>' : ''}`;
     const document = content(
-      `${XML_HEAD}<w:document ${NS}><w:body>${body}<w:sectPr><w:footerReference w:type="default" r:id="rIdFooter"/><w:footnotePr><w:numFmt w:val="decimal"/></w:footnotePr>${pageXml}</w:sectPr></w:body></w:document>`,
+      `${XML_HEAD}<w:document ${NS}><w:body>${body}<w:sectPr>${sectionReferences}<w:footnotePr><w:numFmt w:val="decimal"/></w:footnotePr>${pageXml}${headersFooters?.titlePg ? '<w:titlePg/>' : ''}</w:sectPr></w:body></w:document>`,
     );
     const footnotes = content(
       `${XML_HEAD}<w:footnotes ${NS}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>${this.footnotes.join('')}</w:footnotes>`,
@@ -597,8 +601,8 @@ class DocxWriter {
         ({ rel, id }) =>
           `<Relationship Id="${id}" Type="${REL}/hyperlink" Target="${escapeXml(rel.split('\u0000')[1])}" TargetMode="External"/>`,
       );
-    const documentRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rIdNumbering" Type="${REL}/numbering" Target="numbering.xml"/><Relationship Id="rIdSettings" Type="${REL}/settings" Target="settings.xml"/><Relationship Id="rIdFootnotes" Type="${REL}/footnotes" Target="footnotes.xml"/><Relationship Id="rIdComments" Type="${REL}/comments" Target="comments.xml"/><Relationship Id="rIdFooter" Type="${REL}/footer" Target="footer1.xml"/>${extraRels}${imageRels.join('')}${linkRels.join('')}</Relationships>`;
-    const types = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/><Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>${extraTypes}</Types>`;
+    const documentRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rIdNumbering" Type="${REL}/numbering" Target="numbering.xml"/><Relationship Id="rIdSettings" Type="${REL}/settings" Target="settings.xml"/><Relationship Id="rIdFootnotes" Type="${REL}/footnotes" Target="footnotes.xml"/><Relationship Id="rIdComments" Type="${REL}/comments" Target="comments.xml"/>${ownFooter ? `<Relationship Id="rIdFooter" Type="${REL}/footer" Target="footer1.xml"/>` : ''}${headersFooters?.relationships ?? ''}${extraRels}${imageRels.join('')}${linkRels.join('')}</Relationships>`;
+    const types = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/>${ownFooter ? '<Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/>' : ''}<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>${extraTypes}${headersFooters?.types ?? ''}</Types>`;
     const rootRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/><Relationship Id="rId3" Type="${REL}/extended-properties" Target="docProps/app.xml"/></Relationships>`;
     const abstract = p.abstract ? p.abstract.textContent : '';
     const now = isoDate(Date.now());
@@ -613,10 +617,15 @@ class DocxWriter {
       'word/_rels/document.xml.rels': encoder.encode(documentRels),
       'word/styles.xml': encoder.encode(reference?.styles ?? referenceStyles(p.language)),
       'word/numbering.xml': encoder.encode(numbering),
-      'word/settings.xml': encoder.encode(referenceSettings(p.language, this.tracked)),
+      'word/settings.xml': encoder.encode(
+        reference?.settings
+          ? reference.settings(referenceSettings(p.language, this.tracked))
+          : referenceSettings(p.language, this.tracked),
+      ),
       'word/footnotes.xml': encoder.encode(footnotes),
       'word/comments.xml': encoder.encode(comments),
-      'word/footer1.xml': encoder.encode(footer),
+      ...(ownFooter ? { 'word/footer1.xml': encoder.encode(footer) } : {}),
+      ...headersFooters?.files,
     };
     if (reference?.theme) files['word/theme/theme1.xml'] = reference.theme;
     if (reference?.fontTable) files['word/fontTable.xml'] = reference.fontTable;

@@ -2,13 +2,13 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
-import { attr, child, children, descendants, parseXml, type XmlElement } from '../import/xml';
+import { attr, child, children, descendants, elements, parseXml, type XmlElement } from '../import/xml';
 import { exportDocx } from './docx';
-import { referenceNumbering, referenceStyles } from './docx-reference';
+import { referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
 import { prepareDocument } from './model';
 import { exportOdt } from './odt';
 import { ODF_NS, ODF_PAGES, referenceOdfStyles } from './odt-reference';
-import { mergeDocxNumbering, mergeDocxStyles, mergeOdfStyles } from './reference-merge';
+import { mergeDocxNumbering, mergeDocxSettings, mergeDocxStyles, mergeOdfStyles } from './reference-merge';
 
 /** Issue 21: a template's reference document styles our exports; styles it lacks come from ours. */
 
@@ -120,6 +120,132 @@ describe('DOCX style merge', () => {
       ),
     );
     expect(strFromU8(plain['word/styles.xml'])).toBe(referenceStyles('en-US'));
+  });
+});
+
+describe('DOCX headers, footers and settings of the reference', () => {
+  const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const part = (root: string, text: string) =>
+    strToU8(`<w:${root} ${W} xmlns:r="${REL}"><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:${root}>`);
+  /** A reference as Word saves one: its header and footer under ids our document uses too. */
+  const reference = zipSync({
+    '[Content_Types].xml': strToU8(
+      '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="emf" ContentType="image/x-emf"/><Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/><Override PartName="/word/header2.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/></Types>',
+    ),
+    'word/styles.xml': strToU8(GERMAN_STYLES),
+    'word/document.xml': strToU8(
+      `<w:document ${W} xmlns:r="${REL}"><w:body><w:p/><w:sectPr><w:headerReference w:type="default" r:id="rId101"/><w:headerReference w:type="first" r:id="rIdFooter"/><w:footerReference w:type="default" r:id="rId8"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440"/><w:titlePg/></w:sectPr></w:body></w:document>`,
+    ),
+    'word/_rels/document.xml.rels': strToU8(
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId101" Type="${REL}/header" Target="header1.xml"/><Relationship Id="rIdFooter" Type="${REL}/header" Target="header2.xml"/><Relationship Id="rId8" Type="${REL}/footer" Target="/word/footer1.xml"/></Relationships>`,
+    ),
+    'word/header1.xml': part('hdr', 'Journal of Tests'),
+    'word/_rels/header1.xml.rels': strToU8(
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/image" Target="media/image1.emf"/><Relationship Id="rId2" Type="${REL}/hyperlink" Target="https://example.org" TargetMode="External"/></Relationships>`,
+    ),
+    'word/media/image1.emf': new Uint8Array([1, 2, 3]),
+    'word/header2.xml': part('hdr', 'First page'),
+    'word/footer1.xml': part('ftr', 'Footer text'),
+    'word/settings.xml': strToU8(
+      `<w:settings ${W} xmlns:r="${REL}" xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml"><w:zoom w:percent="100"/><w:attachedTemplate r:id="rId1"/><w:mailMerge><w:mainDocumentType w:val="formLetters"/></w:mailMerge><w:documentProtection w:edit="readOnly" w:enforcement="1"/><w:defaultTabStop w:val="567"/><w:evenAndOddHeaders/><w:footnotePr><w:footnote w:id="-1"/></w:footnotePr><w:endnotePr><w:endnote w:id="-1"/></w:endnotePr><w:compat><w:doNotExpandShiftReturn/></w:compat><w:rsids><w:rsidRoot w:val="00A1B2C3"/></w:rsids><w:themeFontLang w:val="de-DE"/><w14:docId w14:val="1A2B3C4D"/></w:settings>`,
+    ),
+  });
+  const doc = createDocument(schema, standardArticle, { title: 'Headed', language: 'en-US' });
+  const files = unzipSync(
+    exportDocx(
+      prepareDocument({
+        content: doc.toJSON(),
+        threads: [],
+        images: {},
+        csl: null,
+        reference: { docx: reference },
+      }),
+    ),
+  );
+  const rels = parseXml(strFromU8(files['word/_rels/document.xml.rels']));
+  const types = strFromU8(files['[Content_Types].xml']);
+  const section = descendants(parseXml(strFromU8(files['word/document.xml'])), 'w:sectPr')[0];
+
+  it('names its headers and footers in our section under new relationship ids, with its first-page setting', () => {
+    const ids = children(rels, 'Relationship').map((rel) => attr(rel, 'Id'));
+    expect(new Set(ids).size).toBe(ids.length);
+    const targetOf = (id: string) =>
+      attr(children(rels, 'Relationship').find((rel) => attr(rel, 'Id') === id) ?? null, 'Target');
+    const named = elements(section)
+      .filter((node) => /^w:(header|footer)Reference$/.test(node.nodeName))
+      .map((node) => [
+        node.nodeName,
+        attr(node, 'w:type'),
+        strFromU8(files[`word/${targetOf(attr(node, 'r:id'))}`]),
+      ]);
+    expect(named.map(([name, type, xml]) => [name, type, /<w:t>([^<]*)/.exec(xml)?.[1]])).toEqual([
+      ['w:headerReference', 'default', 'Journal of Tests'],
+      ['w:headerReference', 'first', 'First page'],
+      ['w:footerReference', 'default', 'Footer text'],
+    ]);
+    // Our own page number footer gives way to the reference's footer.
+    expect(files['word/footer1.xml']).toBeUndefined();
+    expect(ids).not.toContain('rIdFooter');
+    // The schema's order: references first, titlePg after the page.
+    const names = elements(section).map((node) => node.nodeName);
+    expect(names.slice(3)).toEqual(['w:footnotePr', 'w:pgSz', 'w:pgMar', 'w:titlePg']);
+  });
+
+  it('brings the pictures of its headers and lists every new part in the content types', () => {
+    const headerRels = strFromU8(files['word/_rels/reference-header1.xml.rels']);
+    expect(headerRels).toContain('Target="media/reference-image1.emf"');
+    expect(headerRels).toContain('Target="https://example.org"');
+    expect(files['word/media/reference-image1.emf']).toEqual(new Uint8Array([1, 2, 3]));
+    expect(types).toContain('<Default Extension="emf" ContentType="image/x-emf"/>');
+    for (const name of ['reference-header1.xml', 'reference-header2.xml'])
+      expect(types).toContain(
+        `<Override PartName="/word/${name}" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/>`,
+      );
+    // A footer its content types forgot is typed as a footer all the same.
+    expect(types).toContain(
+      '<Override PartName="/word/reference-footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/>',
+    );
+    expect(types).not.toContain('/word/footer1.xml');
+  });
+
+  it('takes its settings but what would lock or re-link the document, with our footnotes and language', () => {
+    const settings = strFromU8(files['word/settings.xml']);
+    const root = parseXml(settings);
+    expect(elements(root).map((node) => node.nodeName)).toEqual([
+      'w:zoom',
+      'w:defaultTabStop',
+      'w:evenAndOddHeaders',
+      'w:footnotePr',
+      'w:compat',
+      'w:rsids',
+      'm:mathPr',
+      'w:themeFontLang',
+      'w14:docId',
+    ]);
+    expect(attr(child(root, 'w:defaultTabStop'), 'w:val')).toBe('567');
+    expect(attr(child(root, 'w:themeFontLang'), 'w:val')).toBe('en-US');
+    expect(children(child(root, 'w:footnotePr') as XmlElement, 'w:footnote')).toHaveLength(2);
+    const ours = referenceSettings('en-US', false);
+    expect(mergeDocxSettings(ours, 'junk')).toBe(ours);
+  });
+
+  it('keeps our footer and settings for a reference without headers or settings', () => {
+    const plain = unzipSync(
+      exportDocx(
+        prepareDocument({
+          content: doc.toJSON(),
+          threads: [],
+          images: {},
+          csl: null,
+          reference: { docx: zipSync({ 'word/styles.xml': strToU8(GERMAN_STYLES) }) },
+        }),
+      ),
+    );
+    expect(strFromU8(plain['word/document.xml'])).toContain(
+      '<w:footerReference w:type="default" r:id="rIdFooter"/>',
+    );
+    expect(plain['word/footer1.xml']).toBeDefined();
+    expect(strFromU8(plain['word/settings.xml'])).toBe(referenceSettings('en-US', false));
   });
 });
 

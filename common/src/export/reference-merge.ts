@@ -1,6 +1,6 @@
 import { XMLSerializer } from '@xmldom/xmldom';
 import { strFromU8, unzipSync } from 'fflate';
-import { attr, child, children, elements, parseXml, type XmlElement } from '../import/xml';
+import { attr, child, children, descendants, elements, parseXml, type XmlElement } from '../import/xml';
 import { escapeXml } from './text';
 
 /**
@@ -22,6 +22,25 @@ export interface DocxReference {
   fontTable: Uint8Array | null;
   /** Its page size and margins, as w:pgSz and w:pgMar elements. */
   pageSetup: { pgSz: string; pgMar: string; width: number; left: number; right: number } | null;
+  /** Its headers and footers, as parts of ours; null when its last section has none. */
+  headersFooters: DocxHeadersFooters | null;
+  /** Its document settings over ours (see mergeDocxSettings). */
+  settings: ((ours: string) => string) | null;
+}
+
+/** A reference's headers and footers moved into our package under names and ids of their own. */
+export interface DocxHeadersFooters {
+  /** The w:headerReference and w:footerReference elements of our sectPr, then w:titlePg if set. */
+  references: string;
+  titlePg: boolean;
+  /** Whether it has a footer (ours, the page number, is left out then). */
+  footer: boolean;
+  /** Relationship elements for word/_rels/document.xml.rels. */
+  relationships: string;
+  /** Content type elements (Override and Default) for [Content_Types].xml. */
+  types: string;
+  /** The parts themselves, their relationships and what those name (header logos). */
+  files: Record<string, Uint8Array>;
 }
 
 function serialize(node: XmlElement | Document): string {
@@ -167,6 +186,281 @@ function pageSetup(documentXml: string | undefined): DocxReference['pageSetup'] 
   return { pgSz: wordElement(pgSz), pgMar: wordElement(pgMar), width, left, right };
 }
 
+const REL_HEADER = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/header';
+const REL_FOOTER = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer';
+const R_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+/** A part path inside the package for a relationship target of a part in `folder`. */
+function resolveTarget(folder: string, target: string): string {
+  const parts = (target.startsWith('/') ? target.slice(1) : `${folder}/${target}`).split('/');
+  const resolved: string[] = [];
+  for (const part of parts) {
+    if (part === '..') resolved.pop();
+    else if (part && part !== '.') resolved.push(part);
+  }
+  return resolved.join('/');
+}
+
+/** The same path with `reference-` before its file name: no name of ours starts so. */
+function referenceName(partPath: string): string {
+  const slash = partPath.lastIndexOf('/');
+  return `${partPath.slice(0, slash + 1)}reference-${partPath.slice(slash + 1)}`;
+}
+
+/** A relationships part's path for a part (word/header1.xml -> word/_rels/header1.xml.rels). */
+function relsPath(partPath: string): string {
+  const slash = partPath.lastIndexOf('/');
+  return `${partPath.slice(0, slash)}/_rels/${partPath.slice(slash + 1)}.rels`;
+}
+
+/**
+ * The headers and footers the last section of a reference's document.xml names (default,
+ * first-page and even variants): each part copied under a `reference-` name with its own
+ * relationships and the parts they name (pictures), new relationship ids for our document.
+ */
+function headersFooters(files: Record<string, Uint8Array>): DocxHeadersFooters | null {
+  const root = tryParse(text(files, 'word/document.xml'));
+  const body = root && child(root, 'w:body');
+  const sections = body ? children(body, 'w:sectPr') : [];
+  const section = sections[sections.length - 1];
+  const rels = tryParse(text(files, 'word/_rels/document.xml.rels'));
+  if (!section || !rels) return null;
+  const targets = new Map(children(rels, 'Relationship').map((rel) => [attr(rel, 'Id'), rel] as const));
+  const contentTypes = tryParse(text(files, '[Content_Types].xml'));
+  const overrides = new Map(
+    (contentTypes ? children(contentTypes, 'Override') : []).map(
+      (node) => [attr(node, 'PartName'), attr(node, 'ContentType')] as const,
+    ),
+  );
+  const defaults = new Map(
+    (contentTypes ? children(contentTypes, 'Default') : []).map(
+      (node) => [attr(node, 'Extension').toLowerCase(), attr(node, 'ContentType')] as const,
+    ),
+  );
+  const copied: Record<string, Uint8Array> = {};
+  const types: string[] = [];
+  const extensions = new Set<string>();
+  /** A part of the reference into ours under its new name, with what its relationships name. */
+  const copy = (partPath: string, partType?: string): string => {
+    const name = referenceName(partPath);
+    if (copied[name]) return name;
+    copied[name] = files[partPath];
+    const type = overrides.get(`/${partPath}`) ?? partType;
+    if (type) types.push(`<Override PartName="/${escapeXml(name)}" ContentType="${escapeXml(type)}"/>`);
+    else extensions.add(partPath.slice(partPath.lastIndexOf('.') + 1).toLowerCase());
+    const partRels = tryParse(text(files, relsPath(partPath)));
+    if (partRels) {
+      const folder = partPath.slice(0, partPath.lastIndexOf('/'));
+      for (const rel of children(partRels, 'Relationship')) {
+        if (attr(rel, 'TargetMode') === 'External') continue;
+        const target = resolveTarget(folder, attr(rel, 'Target'));
+        if (!files[target]) continue;
+        const moved = copy(target);
+        // Relative to the part's folder again (both are under word/ in practice).
+        rel.setAttribute(
+          'Target',
+          moved.startsWith(`${folder}/`) ? moved.slice(folder.length + 1) : `/${moved}`,
+        );
+      }
+      copied[relsPath(name)] = new TextEncoder().encode(serialize(partRels.ownerDocument));
+    }
+    return name;
+  };
+  const references: string[] = [];
+  const relationships: string[] = [];
+  let footer = false;
+  for (const reference of elements(section)) {
+    const kind =
+      reference.nodeName === 'w:headerReference'
+        ? 'header'
+        : reference.nodeName === 'w:footerReference'
+          ? 'footer'
+          : null;
+    const rel = kind && targets.get(reference.getAttributeNS(R_NS, 'id') ?? '');
+    if (!kind || !rel || attr(rel, 'TargetMode') === 'External') continue;
+    const target = resolveTarget('word', attr(rel, 'Target'));
+    if (!files[target]) continue;
+    // Word's own type for the part, should the reference's content types not list it.
+    const name = copy(target, `application/vnd.openxmlformats-officedocument.wordprocessingml.${kind}+xml`);
+    const id = `rIdReference${references.length + 1}`;
+    const type = attr(reference, 'w:type') || 'default';
+    references.push(`<w:${kind}Reference w:type="${escapeXml(type)}" r:id="${id}"/>`);
+    relationships.push(
+      `<Relationship Id="${id}" Type="${kind === 'header' ? REL_HEADER : REL_FOOTER}" Target="${escapeXml(name.slice('word/'.length))}"/>`,
+    );
+    if (kind === 'footer') footer = true;
+  }
+  if (!references.length) return null;
+  const known = new Set(['rels', 'xml', 'png', 'jpg', 'gif']);
+  for (const extension of extensions) {
+    const type = defaults.get(extension);
+    if (type && !known.has(extension))
+      types.push(`<Default Extension="${escapeXml(extension)}" ContentType="${escapeXml(type)}"/>`);
+  }
+  const titlePg = child(section, 'w:titlePg');
+  return {
+    references: references.join(''),
+    titlePg: !!titlePg && !['0', 'false', 'off'].includes(attr(titlePg, 'w:val')),
+    footer,
+    relationships: relationships.join(''),
+    types: types.join(''),
+    files: copied,
+  };
+}
+
+/** The order of w:settings' children (ECMA-376 CT_Settings), for placing ours among the reference's. */
+const SETTINGS_ORDER = [
+  'w:writeProtection',
+  'w:view',
+  'w:zoom',
+  'w:removePersonalInformation',
+  'w:removeDateAndTime',
+  'w:doNotDisplayPageBoundaries',
+  'w:displayBackgroundShape',
+  'w:printPostScriptOverText',
+  'w:printFractionalCharacterWidth',
+  'w:printFormsData',
+  'w:embedTrueTypeFonts',
+  'w:embedSystemFonts',
+  'w:saveSubsetFonts',
+  'w:saveFormsData',
+  'w:mirrorMargins',
+  'w:alignBordersAndEdges',
+  'w:bordersDoNotSurroundHeader',
+  'w:bordersDoNotSurroundFooter',
+  'w:gutterAtTop',
+  'w:hideSpellingErrors',
+  'w:hideGrammaticalErrors',
+  'w:activeWritingStyle',
+  'w:proofState',
+  'w:formsDesign',
+  'w:attachedTemplate',
+  'w:linkStyles',
+  'w:stylePaneFormatFilter',
+  'w:stylePaneSortMethod',
+  'w:documentType',
+  'w:mailMerge',
+  'w:revisionView',
+  'w:trackRevisions',
+  'w:doNotTrackMoves',
+  'w:doNotTrackFormatting',
+  'w:documentProtection',
+  'w:autoFormatOverride',
+  'w:styleLockTheme',
+  'w:styleLockQFSet',
+  'w:defaultTabStop',
+  'w:autoHyphenation',
+  'w:consecutiveHyphenLimit',
+  'w:hyphenationZone',
+  'w:doNotHyphenateCaps',
+  'w:showEnvelope',
+  'w:summaryLength',
+  'w:clickAndTypeStyle',
+  'w:defaultTableStyle',
+  'w:evenAndOddHeaders',
+  'w:bookFoldRevPrinting',
+  'w:bookFoldPrinting',
+  'w:bookFoldPrintingSheets',
+  'w:drawingGridHorizontalSpacing',
+  'w:drawingGridVerticalSpacing',
+  'w:displayHorizontalDrawingGridEvery',
+  'w:displayVerticalDrawingGridEvery',
+  'w:doNotUseMarginsForDrawingGridOrigin',
+  'w:drawingGridHorizontalOrigin',
+  'w:drawingGridVerticalOrigin',
+  'w:doNotShadeFormData',
+  'w:noPunctuationKerning',
+  'w:characterSpacingControl',
+  'w:printTwoOnOne',
+  'w:strictFirstAndLastChars',
+  'w:noLineBreaksAfter',
+  'w:noLineBreaksBefore',
+  'w:savePreviewPicture',
+  'w:doNotValidateAgainstSchema',
+  'w:saveInvalidXml',
+  'w:ignoreMixedContent',
+  'w:alwaysShowPlaceholderText',
+  'w:doNotDemarcateInvalidXml',
+  'w:saveXmlDataOnly',
+  'w:useXSLTWhenSaving',
+  'w:saveThroughXslt',
+  'w:showXMLTags',
+  'w:alwaysMergeEmptyNamespace',
+  'w:updateFields',
+  'w:hdrShapeDefaults',
+  'w:footnotePr',
+  'w:endnotePr',
+  'w:compat',
+  'w:docVars',
+  'w:rsids',
+  'm:mathPr',
+  'w:attachedSchema',
+  'w:themeFontLang',
+  'w:clrSchemeMapping',
+  'w:doNotIncludeSubdocsInStats',
+  'w:doNotAutoCompressPictures',
+  'w:forceUpgrade',
+  'w:captions',
+  'w:readModeInkLockDown',
+  'w:smartTagType',
+  'w:schemaLibrary',
+  'w:shapeDefaults',
+  'w:doNotEmbedSmartTags',
+  'w:decimalSymbol',
+  'w:listSeparator',
+];
+
+/**
+ * Settings of a reference that would lock, re-link or mail-merge our document, or name parts we
+ * do not carry (its template, its endnotes), and the revision tracking of whoever made it.
+ */
+const LEFT_OUT_SETTINGS = new Set([
+  'w:writeProtection',
+  'w:attachedTemplate',
+  'w:linkStyles',
+  'w:mailMerge',
+  'w:documentProtection',
+  'w:trackRevisions',
+  'w:footnotePr',
+  'w:endnotePr',
+  'w:themeFontLang',
+]);
+
+/**
+ * The reference's settings.xml (even-and-odd headers, tab stop, compatibility...) without what
+ * would break our document (LEFT_OUT_SETTINGS, anything naming a relationship), with our
+ * footnote separators, language and, when it has none, our math settings.
+ */
+export function mergeDocxSettings(ours: string, reference: string): string {
+  const theirs = tryParse(reference);
+  const own = tryParse(ours);
+  if (!theirs || !own || theirs.nodeName !== 'w:settings') return ours;
+  for (const node of elements(theirs))
+    if (
+      LEFT_OUT_SETTINGS.has(node.nodeName) ||
+      [node, ...descendants(node, '*')].some((item) => item.hasAttributeNS(R_NS, 'id'))
+    )
+      theirs.removeChild(node);
+  const document = theirs.ownerDocument;
+  const place = (node: XmlElement) => {
+    const rank = SETTINGS_ORDER.indexOf(node.nodeName);
+    const present = elements(theirs);
+    const after = present.find((item) => SETTINGS_ORDER.indexOf(item.nodeName) > rank);
+    // Elements of later schemas (w14:, w15:) come after the known ones.
+    const known = present.filter((item) => SETTINGS_ORDER.includes(item.nodeName));
+    const before = after ?? known[known.length - 1]?.nextSibling ?? present[0] ?? null;
+    theirs.insertBefore(document.importNode(node, true), before);
+  };
+  const hasMath = !!child(theirs, 'm:mathPr');
+  for (const node of elements(own))
+    if (
+      ['w:footnotePr', 'w:themeFontLang'].includes(node.nodeName) ||
+      (node.nodeName === 'm:mathPr' && !hasMath)
+    )
+      place(node);
+  return serialize(document);
+}
+
 /** The parts of a reference DOCX over our styles.xml; null when it is no readable DOCX. */
 export function readDocxReference(bytes: Uint8Array, ourStyles: string): DocxReference | null {
   const files = unzip(bytes);
@@ -175,12 +469,15 @@ export function readDocxReference(bytes: Uint8Array, ourStyles: string): DocxRef
   const merged = mergeDocxStyles(ourStyles, styles);
   if (merged.styles === ourStyles) return null;
   const numbering = text(files, 'word/numbering.xml');
+  const settings = text(files, 'word/settings.xml');
   return {
     ...merged,
     numbering: numbering ? (ours) => mergeDocxNumbering(ours, numbering) : null,
     theme: files['word/theme/theme1.xml'] ?? null,
     fontTable: files['word/fontTable.xml'] ?? null,
     pageSetup: pageSetup(text(files, 'word/document.xml')),
+    headersFooters: headersFooters(files),
+    settings: settings ? (ours) => mergeDocxSettings(ours, settings) : null,
   };
 }
 
