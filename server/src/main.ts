@@ -26,6 +26,17 @@ async function main(): Promise<void> {
     stopping = true;
     server.log.info({ signal }, 'shutting down');
     const started = Date.now();
+    // A stop that hangs says what it still waits on (the fault test kills it after 15 s and
+    // prints this log's tail).
+    const watchdog = setInterval(
+      () =>
+        server.log.warn(
+          { ms: Date.now() - started, active: process.getActiveResourcesInfo() },
+          'still stopping',
+        ),
+      5000,
+    );
+    watchdog.unref();
     // Requests in flight finish first; then we release the database.
     await closeGracefully(server);
     mailer.close();

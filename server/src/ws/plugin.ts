@@ -285,8 +285,11 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
       await closeControlSocket(control);
       setLiveHub(ctx, null);
       registry.close();
+      // The last sockets' leave (an automatic revision) runs here; a stop that hangs shows where.
+      app.log.info("stopping: waiting for the sockets' last work");
       await queue.idle();
       await fanOut.close();
+      app.log.info('stopping: sockets done');
     });
   };
 }
