@@ -300,7 +300,9 @@ const CLOSE_GRACE_MS = 1000;
 /**
  * On stop, every socket is closed as "going away"; a peer that does not answer (its network is
  * gone: a laptop closed, a train in a tunnel) is cut after a short grace. Without it, ws waits 30 s
- * for the answer, and the server's stop with it.
+ * for the answer, and the server's stop with it. Should ws still not report every socket closed
+ * (seen once in the fault test: a stop hung here with one socket left), the stop goes on after
+ * three graces and logs the sockets' states.
  */
 function closeSockets(this: FastifyInstance, done: () => void): void {
   const server = this.websocketServer;
@@ -308,8 +310,18 @@ function closeSockets(this: FastifyInstance, done: () => void): void {
   const stragglers = setTimeout(() => {
     for (const client of server.clients) client.terminate();
   }, CLOSE_GRACE_MS);
-  server.close(() => {
+  let finished = false;
+  const finish = (message: string) => {
+    if (finished) return;
+    finished = true;
     clearTimeout(stragglers);
+    clearTimeout(giveUp);
+    this.log.info({ left: [...server.clients].map((client) => client.readyState) }, message);
     done();
-  });
+  };
+  const giveUp = setTimeout(
+    () => finish('stopping: websockets not all closed; going on'),
+    3 * CLOSE_GRACE_MS,
+  );
+  server.close(() => finish('stopping: websockets closed'));
 }

@@ -56,7 +56,10 @@ async function withFieldMessages<T>(
 
 export function userRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.addHook('onClose', () => drainMailQueue(ctx));
+    app.addHook('onClose', async () => {
+      await drainMailQueue(ctx);
+      app.log.info('stopping: mail queue drained');
+    });
 
     route(app, userApi.login, async (request, reply): Promise<z.infer<typeof loginResponse>> => {
       const input = parseInput(request, userApi.login);

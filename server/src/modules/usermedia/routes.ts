@@ -60,7 +60,10 @@ function failure(request: FastifyRequest, reply: FastifyReply, status: number, k
 
 export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    app.addHook('onClose', () => closeUploadPool(ctx.config));
+    app.addHook('onClose', async () => {
+      await closeUploadPool(ctx.config);
+      app.log.info('stopping: upload workers closed');
+    });
 
     // One route, two answers: the spec's plain list, or (with the client's cached state in the
     // query) the cheap unchanged check of usermediaApi.imagesCheck.
