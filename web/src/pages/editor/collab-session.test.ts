@@ -13,8 +13,8 @@ import { Step } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { compressSteps } from '../../offline/compress-steps';
 import {
-  CONFIRMED_STEPS_KEPT,
   CollabSession,
+  confirmedStepsKept,
   type Divergence,
   LARGE_DIVERGENCE,
   savedDocument,
@@ -446,7 +446,7 @@ describe('offline editing', () => {
     expect(bob.state!.doc.eq(server.doc)).toBe(true);
   });
 
-  it('saves the document once and the confirmed steps after it, until CONFIRMED_STEPS_KEPT of them', () => {
+  it('saves the document once and the confirmed steps after it, until confirmedStepsKept of them', () => {
     const { server, ann, bob } = annAndBob();
     const first = ann.saved()!;
     expect(first.confirmed).toEqual([]);
@@ -463,14 +463,24 @@ describe('offline editing', () => {
     expect(reopened.state!.doc.eq(server.doc)).toBe(true);
     expect(savedDocument(later).eq(server.doc)).toBe(true);
     // Past the limit the document is saved anew, at the confirmed version.
-    for (let i = 0; i <= CONFIRMED_STEPS_KEPT; i++) {
+    const kept = confirmedStepsKept(server.doc);
+    for (let i = 0; i <= kept; i++) {
       type(bob, 'x', bodyTextStart(bob.state!.doc));
       server.settle();
     }
     const renewed = ann.saved()!;
     expect(renewed.doc).not.toBe(first.doc);
-    expect(renewed.confirmed!.length).toBeLessThan(CONFIRMED_STEPS_KEPT);
+    expect(renewed.confirmed!.length).toBeLessThan(kept);
     expect(savedDocument(renewed).eq(server.doc)).toBe(true);
+  });
+
+  it('renews a short document after few confirmed steps and a long one after more, within 20 and 300', () => {
+    const withText = (characters: number) =>
+      schema.nodes.doc.create(null, schema.nodes.paragraph.create(null, schema.text('x'.repeat(characters))));
+    expect(confirmedStepsKept(withText(100))).toBe(20);
+    // A long article (about 100,000 positions): some 55 steps, not 300, are rewritten on a keystroke.
+    expect(confirmedStepsKept(withText(100_000))).toBe(55);
+    expect(confirmedStepsKept(withText(10_000_000))).toBe(300);
   });
 
   it('a large divergence is merged and reported with the offline copy; nothing is dropped silently', () => {

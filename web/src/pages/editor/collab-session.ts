@@ -63,7 +63,7 @@ export interface SavedSession {
   version: number;
   /**
    * The confirmed document (ProseMirror JSON), at `version` less the `confirmed` steps. Written
-   * again only every CONFIRMED_STEPS_KEPT confirmed steps: copying a long document into IndexedDB
+   * again only every confirmedStepsKept(doc) confirmed steps: copying a long document into IndexedDB
    * after every keystroke would delay the keystrokes' paint.
    */
   doc: unknown;
@@ -73,8 +73,15 @@ export interface SavedSession {
   steps: unknown[];
 }
 
-/** The saved document is written again after this many confirmed steps on top of it. */
-export const CONFIRMED_STEPS_KEPT = 300;
+/**
+ * After how many confirmed steps on top of it the saved document is written again. Every change
+ * writes the steps kept (about 100 bytes each), every renewal the whole document (about 1.5 bytes
+ * a position): the cheapest mix renews after about sqrt(2 × document bytes / step bytes) steps,
+ * within 20 and 300. A short document is renewed often and cheaply; a long one, rarely.
+ */
+export function confirmedStepsKept(doc: PMNode): number {
+  return Math.min(300, Math.max(20, Math.round(Math.sqrt(doc.nodeSize * 0.03))));
+}
 
 export interface Divergence {
   /** Our document (JSON) just before the co-authors' steps were merged into it. */
@@ -548,7 +555,7 @@ export class CollabSession {
     }
     this.confirmedDoc = doc;
     const base = this.savedBase;
-    if (base && base.confirmed.length + steps.length <= CONFIRMED_STEPS_KEPT)
+    if (base && base.confirmed.length + steps.length <= confirmedStepsKept(doc))
       for (const step of steps) base.confirmed.push(this.toJson(step));
     else this.savedBase = null;
   }
