@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, selectionSeen, sharedDocument, test, watchSelection } from '../fixtures';
+import { expect, selectionSeen, setLanguage, sharedDocument, test, watchSelection } from '../fixtures';
 
 // Accounts are made by the CLI on the server's SQLite file: one test after the other.
 test.describe.configure({ mode: 'serial' });
@@ -197,5 +197,51 @@ test('a write-tracked co-author pastes paragraphs, a list and a table over a wor
   for (const page of [annPage, bobPage]) {
     await expect.poll(() => blocksOf(page)).toEqual(['p:Alpha']);
     await expect(page.locator('.review-card-change')).toHaveCount(0);
+  }
+});
+
+test('a write-tracked co-author indents a list item as a suggestion; the owner accepts it (German)', async ({
+  browser,
+}) => {
+  const { annPage, bobPage, id } = await sharedDocument(
+    browser,
+    'write-tracked',
+    { firstName: 'Ann', lastName: 'Autorin' },
+    { firstName: 'Bob', lastName: 'Mitautor' },
+  );
+  for (const page of [annPage, bobPage]) {
+    await setLanguage(page, 'de');
+    await page.goto(`/document/${id}`);
+  }
+  // The owner writes a list of two items (the input rule makes it).
+  await body(annPage).locator('p').first().click();
+  await annPage.keyboard.type('- Alpha');
+  await annPage.keyboard.press('Enter');
+  await annPage.keyboard.type('Beta');
+  await saved(annPage);
+  await expect.poll(() => blocksOf(bobPage)).toEqual(['ul(Alpha|Beta)']);
+
+  // Tab in the second item: indented as Bob's suggestion, for both at once.
+  await body(bobPage).locator('li p', { hasText: 'Beta' }).click();
+  await bobPage.keyboard.press('Tab');
+  await saved(bobPage);
+  await expect(bobPage.getByText(/Diese Änderung kann nicht als Vorschlag/)).toHaveCount(0);
+  for (const page of [bobPage, annPage]) {
+    await expect.poll(() => blocksOf(page)).toEqual(['ul(AlphaBeta)', 'ul(Beta)']);
+    await expect(card(page, 'Bob Mitautor hat Listeneinträge eingerückt')).toBeVisible();
+    // The new nested list carries the record, in Bob's colour.
+    await expect(body(page).locator('.review-block-block-change')).toHaveText('Beta');
+  }
+  // Only the owner decides; the suggester may withdraw.
+  await expect(card(bobPage, 'eingerückt').getByRole('button', { name: 'Annehmen' })).toHaveCount(0);
+
+  await card(annPage, 'Bob Mitautor hat Listeneinträge eingerückt')
+    .getByRole('button', { name: 'Annehmen' })
+    .click();
+  await saved(annPage);
+  for (const page of [annPage, bobPage]) {
+    await expect.poll(() => blocksOf(page)).toEqual(['ul(AlphaBeta)', 'ul(Beta)']);
+    await expect(page.locator('.review-card-change')).toHaveCount(0);
+    await expect(body(page).locator('.block-mark, [class*="review-block-"]')).toHaveCount(0);
   }
 });

@@ -1,5 +1,5 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
-import { insertTable, toggleBulletList } from '@scriptorium/common/editor/commands';
+import { insertTable, liftItem, sinkItem, toggleBulletList } from '@scriptorium/common/editor/commands';
 import { schema } from '@scriptorium/common/editor/schema';
 import { firstParagraphStart, partStart, stepsOf } from '@scriptorium/common/editor/testing';
 import { decideChanges, trackedChanges, trackTransaction } from '@scriptorium/common/editor/track-changes';
@@ -248,6 +248,65 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
     const accepted = made(toggleBulletList, state).doc;
     expect(content.toJSON()).toEqual(accepted.toJSON());
+  });
+
+  it('takes a tracked indent from write-tracked and a tracked outdent from review, refuses them untracked; the owner decides them', async () => {
+    const { id, ownerClient } = await ownerEditing('Nested');
+    const tracked = await holder(id, 'write-tracked');
+    const reviewer = await holder(id, 'review');
+    const at = bodyStart(ownerClient.state!.doc);
+    const p = (text: string) => schema.nodes.paragraph.create(null, schema.text(text));
+    const item = (text: string) => schema.nodes.list_item.create(null, p(text));
+    ownerClient.edit((tr) =>
+      tr.replaceWith(at - 1, at + 1, schema.nodes.bullet_list.create(null, [item('a'), item('b')])),
+    );
+    await ownerClient.settled();
+    await waitFor(() => tracked.client.version === 1 && reviewer.client.version === 1, 'the list relayed');
+    const made = (run: Command, from: EditorState) => {
+      let tr: Transaction | null = null;
+      expect(run(from, (t) => (tr = t))).toBe(true);
+      return tr as unknown as Transaction;
+    };
+    // The caret in b: the list at `at - 1`, a's item and paragraph, "a", then b's item and paragraph.
+    const inB = (doc: PMNode) => EditorState.create({ doc, selection: TextSelection.create(doc, at + 7) });
+
+    const before = inB(tracked.client.state!.doc);
+    const sink = made(sinkItem, before);
+    expect(await tracked.client.sendRaw({ v: 1, ds: sink.steps.map((s) => s.toJSON()) })).toMatchObject({
+      reason: 'rights',
+    });
+    const trackedSink = trackTransaction(sink, before, tracked.user)!;
+    expect(
+      await tracked.client.sendRaw({ v: 1, ds: trackedSink.steps.map((s) => s.toJSON()) }),
+    ).toMatchObject({ type: 'confirm_diff', v: 2 });
+
+    // The reviewer outdents b again: the untracked lift refused, the recorded one taken.
+    await waitFor(() => reviewer.client.version === 2, 'the indent relayed');
+    const sunk = inB(reviewer.client.state!.doc);
+    const lift = made(liftItem, sunk);
+    expect(await reviewer.client.sendRaw({ v: 2, ds: lift.steps.map((s) => s.toJSON()) })).toMatchObject({
+      reason: 'rights',
+    });
+    const trackedLift = trackTransaction(lift, sunk, reviewer.user)!;
+    expect(
+      await reviewer.client.sendRaw({ v: 2, ds: trackedLift.steps.map((s) => s.toJSON()) }),
+    ).toMatchObject({ type: 'confirm_diff', v: 3 });
+
+    // The owner accepts the indent and rejects the outdent: b is indented, nothing recorded.
+    await waitFor(() => ownerClient.version === 3, 'both at the owner');
+    const ownerDoc = ownerClient.state!.doc;
+    const changes = trackedChanges(ownerDoc);
+    expect(changes.map((c) => `${c.node}:${c.mark.attrs.before?.structure}:${c.username}`)).toEqual([
+      `bullet_list:sink:${tracked.user.username}`,
+      `list_item:outdent:${reviewer.user.username}`,
+    ]);
+    const decide = EditorState.create({ doc: ownerDoc }).tr;
+    decideChanges(decide, changes.slice(0, 1), true);
+    decideChanges(decide, changes.slice(1), false);
+    expect(await ownerClient.sendRaw({ v: 3, ds: decide.steps.map((s) => s.toJSON()) })).toMatchObject({
+      type: 'confirm_diff',
+    });
+    expect((await savedContent(id)).toJSON()).toEqual(before.apply(sink).doc.toJSON());
   });
 
   it('stores threads with answers, edits, resolves, assigns, and shows each right what it may see', async () => {

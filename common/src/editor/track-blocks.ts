@@ -1,11 +1,12 @@
-import { Fragment, Mark, type Node as PMNode, Slice } from 'prosemirror-model';
+import { Fragment, Mark, NodeRange, type Node as PMNode, Slice } from 'prosemirror-model';
 import {
   AddNodeMarkStep,
+  canJoin,
   liftTarget,
   RemoveNodeMarkStep,
   ReplaceAroundStep,
   ReplaceStep,
-  type Transform,
+  Transform,
 } from 'prosemirror-transform';
 import { type BlockBefore, TRACKED_CHANGE_MARKS } from './review-marks';
 
@@ -226,11 +227,11 @@ export function nodeMarkAllowed(
   const node = doc.nodeAt(step.pos);
   if (!node || node.isInline) return false;
   if (byUser('deletion', user)(step.mark)) return true;
-  return (
-    byUser('block_change', user)(step.mark) &&
-    recordedStructure(step.mark) === 'lift' &&
-    node.type.name === 'list_item'
-  );
+  if (!byUser('block_change', user)(step.mark) || node.type.name !== 'list_item') return false;
+  const structure = recordedStructure(step.mark);
+  if (structure === 'lift') return true;
+  // An outdent is recorded on an item of a nested list only (its accept lifts it one level).
+  return structure === 'outdent' && nestedItem(doc, step.pos);
 }
 
 /**
@@ -246,7 +247,11 @@ export function decideBlock(tr: Transform, pos: number, mark: Mark, accept: bool
   const removes = (name === 'deletion' && accept) || (name === 'insertion' && !accept);
   const structure = recordedStructure(mark);
   if (!node) return;
-  if (structure) {
+  if (structure === 'sink') {
+    if (accept ? acceptSink(tr, pos, mark) : liftSunk(tr, pos)) return;
+  } else if (structure === 'outdent') {
+    if (accept && outdentItem(tr, pos, mark)) return;
+  } else if (structure) {
     if (structure === 'wrap' ? !accept && unwrap(tr, pos) : accept && liftItem(tr, pos)) return;
   } else if (removes && !recordsBoundary(node)) {
     if (!tr.maybeStep(new ReplaceStep(pos, pos + node.nodeSize, Slice.empty)).failed) return;
@@ -431,14 +436,22 @@ function onlyInserted(block: PMNode, user: number): boolean {
   return ok;
 }
 
-/** What a block_change records about structure: a list made ('wrap', on the list) or an item lifted out ('lift'). */
-export type RecordedStructure = 'wrap' | 'lift';
+/**
+ * What a block_change records about structure: a list made ('wrap', on the list), an item lifted
+ * out ('lift'), items indented ('sink', on the nested list made for them), an item of a nested list
+ * outdented ('outdent', on the item).
+ */
+export type RecordedStructure = 'wrap' | 'lift' | 'sink' | 'outdent';
+
+const STRUCTURES = new Set<string>(['wrap', 'lift', 'sink', 'outdent']);
 
 /** The structure a block_change records, or null (a type change, or another mark). */
 export function recordedStructure(mark: Mark | undefined): RecordedStructure | null {
   const before =
     mark?.type.name === 'block_change' ? (mark.attrs.before as { structure?: string } | null) : null;
-  return before?.structure === 'wrap' || before?.structure === 'lift' ? before.structure : null;
+  return before?.structure && STRUCTURES.has(before.structure)
+    ? (before.structure as RecordedStructure)
+    : null;
 }
 
 /** The wrapper chain of a step that puts whole blocks into new wrappers (a list and its item, a quote). */
@@ -536,9 +549,14 @@ function unwrapAllowed(step: ReplaceAroundStep, doc: PMNode, user: number): bool
   );
 }
 
-/** The structural ReplaceAroundSteps a suggesting user may send: a list made, or their own list taken back. */
+/** The structural ReplaceAroundSteps a suggesting user may send: a list made or items indented, or their own taken back. */
 export function structureAllowed(step: ReplaceAroundStep, doc: PMNode, user: number): boolean {
-  return wrapAllowed(step, doc, user) || unwrapAllowed(step, doc, user);
+  return (
+    wrapAllowed(step, doc, user) ||
+    unwrapAllowed(step, doc, user) ||
+    sinkAllowed(step, doc, user) ||
+    unsinkAllowed(step, doc, user)
+  );
 }
 
 /** Lifts the content of the list item at `pos` out of its list (an accepted lift, a rejected list). */
@@ -569,4 +587,152 @@ function unwrap(tr: Transform, pos: number): boolean {
   });
   for (const item of items.reverse()) if (!liftItem(tr, item)) return false;
   return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Nested lists: indenting and outdenting items (issue 18).
+//
+//   items indented   made, always into a new nested list at the end of the item before them (never
+//                    joined into a nested list already there); the new list carries the author's
+//                    block_change {structure: 'sink'}. Accepting removes the record and joins the
+//                    list with an unrecorded list of its type beside it (what the untracked command
+//                    gives); rejecting lifts its items back into the outer list.
+//   items outdented  not made: each item gets the author's block_change {structure: 'outdent'};
+//                    accepting lifts it one level (as Shift-Tab does), rejecting drops the record.
+//                    Every item of the author's own indented list outdented: taken back for real.
+
+/** The author's own record of an indent, and no other tracked change, on a list. */
+function ownSink(node: PMNode | null | undefined, user: number): boolean {
+  const records = node?.marks.filter((m) => TRACKED.has(m.type.name)) ?? [];
+  return (
+    records.length === 1 &&
+    byUser('block_change', user)(records[0]) &&
+    recordedStructure(records[0]) === 'sink'
+  );
+}
+
+/** Whether the block at `pos` is an item of a list nested in another list's item. */
+function nestedItem(doc: PMNode, pos: number): boolean {
+  if (doc.nodeAt(pos)?.type.name !== 'list_item') return false;
+  const $pos = doc.resolve(pos);
+  return $pos.depth >= 2 && $pos.node(-1).type.name === 'list_item';
+}
+
+/**
+ * The new list of a step that indents whole items of a list into the item before them (what
+ * sinkListItem makes: a new nested list, `openStart` 1, or joined into a nested list there, 3).
+ */
+function sinkOf(step: ReplaceAroundStep, doc: PMNode): PMNode | null {
+  const { slice } = step;
+  const depth = slice.openStart;
+  if (step.gapTo !== step.to || step.insert !== 1 || step.gapFrom >= step.gapTo) return null;
+  if ((depth !== 1 && depth !== 3) || slice.openEnd || step.from !== step.gapFrom - depth) return null;
+  const item = slice.content.firstChild;
+  const list = item?.firstChild;
+  if (slice.content.childCount !== 1 || item?.type.name !== 'list_item' || item.childCount !== 1 || !list)
+    return null;
+  if (item.marks.length || list.childCount !== (depth === 3 ? 1 : 0)) return null;
+  const $gap = doc.resolve(step.gapFrom);
+  const $end = doc.resolve(step.gapTo);
+  if (!$gap.sameParent($end) || $gap.depth !== $end.depth || $gap.parent.type !== list.type) return null;
+  return $gap.nodeBefore?.type === item.type ? list : null;
+}
+
+/** Indents items into a new nested list carrying `record` (the author's block_change {structure: 'sink'}). */
+export function trackSink(tr: Transform, step: ReplaceAroundStep, record: Mark): boolean {
+  const list = sinkOf(step, tr.doc);
+  if (!list) return false;
+  const nested = list.type.create(null, null, [record]);
+  const slice = new Slice(Fragment.from(tr.doc.type.schema.nodes.list_item.create(null, nested)), 1, 0);
+  return !tr.maybeStep(
+    new ReplaceAroundStep(step.gapFrom - 1, step.gapTo, step.gapFrom, step.gapTo, slice, 1, true),
+  ).failed;
+}
+
+/** An indent a suggesting user may send: into a new nested list carrying their record, and nothing else. */
+function sinkAllowed(step: ReplaceAroundStep, doc: PMNode, user: number): boolean {
+  const list = sinkOf(step, doc);
+  return Boolean(list && step.slice.openStart === 1 && ownSink(list, user));
+}
+
+/** Lifts the items of the indented list at `pos` back into the list around it (a rejected indent). */
+function liftSunk(tr: Transform, pos: number): boolean {
+  const list = tr.doc.nodeAt(pos);
+  if (!list?.childCount) return false;
+  const $start = tr.doc.resolve(pos + 1);
+  const range = new NodeRange($start, tr.doc.resolve(pos + list.nodeSize - 1), $start.depth);
+  const target = liftTarget(range);
+  if (target === null || target === undefined) return false;
+  tr.lift(range, target);
+  return true;
+}
+
+/** An accepted indent: the record goes, and the list joins unrecorded lists of its type beside it. */
+function acceptSink(tr: Transform, pos: number, mark: Mark): boolean {
+  if (tr.maybeStep(new RemoveNodeMarkStep(pos, mark)).failed) return false;
+  const list = tr.doc.nodeAt(pos);
+  if (!list) return true;
+  const plain = (node: PMNode | null | undefined) =>
+    node?.type === list.type && !node.marks.some((m) => TRACKED.has(m.type.name));
+  const end = pos + list.nodeSize;
+  if (plain(tr.doc.resolve(end).nodeAfter) && canJoin(tr.doc, end)) tr.join(end);
+  if (plain(tr.doc.resolve(pos).nodeBefore) && canJoin(tr.doc, pos)) tr.join(pos);
+  return true;
+}
+
+/** An accepted outdent: the record goes and the item is lifted one level, as liftListItem does. */
+function outdentItem(tr: Transform, pos: number, mark: Mark): boolean {
+  if (!nestedItem(tr.doc, pos) || tr.maybeStep(new RemoveNodeMarkStep(pos, mark)).failed) return false;
+  const start = tr.steps.length;
+  const item = tr.doc.nodeAt(pos) as PMNode;
+  const $from = tr.doc.resolve(pos);
+  let range = new NodeRange($from, tr.doc.resolve(pos + item.nodeSize), $from.depth);
+  const end = range.end;
+  const endOfList = range.$to.end(range.depth);
+  if (end < endOfList) {
+    // The items after it become its own nested list.
+    const slice = new Slice(Fragment.from(item.type.create(null, range.parent.copy())), 1, 0);
+    tr.step(new ReplaceAroundStep(end - 1, endOfList, end, endOfList, slice, 1, true));
+    range = new NodeRange(tr.doc.resolve(pos), tr.doc.resolve(endOfList), range.depth);
+  }
+  const target = liftTarget(range);
+  if (target === null || target === undefined) return false;
+  tr.lift(range, target);
+  const $after = tr.doc.resolve(tr.mapping.slice(start).map(end, -1) - 1);
+  if (canJoin(tr.doc, $after.pos) && $after.nodeBefore?.type === $after.nodeAfter?.type) tr.join($after.pos);
+  return true;
+}
+
+/**
+ * Records the outdent of the items at `items` (siblings in a nested list): the author's own
+ * indented list outdented whole is taken back; otherwise each item gets `record` (once: an item
+ * already carrying a block change is refused, an outdent is one level).
+ */
+export function trackOutdent(tr: Transform, items: readonly number[], record: Mark): boolean {
+  if (!items.length) return false;
+  const $first = tr.doc.resolve(items[0]);
+  if (ownSink($first.parent, record.attrs.user as number) && items.length === $first.parent.childCount)
+    return liftSunk(tr, $first.before());
+  for (const pos of items) {
+    const node = tr.doc.nodeAt(pos);
+    if (!node || !nestedItem(tr.doc, pos) || record.type.isInSet(node.marks)) return false;
+    if (tr.maybeStep(new AddNodeMarkStep(pos, record)).failed) return false;
+  }
+  return true;
+}
+
+/** Taking back one's own indent (withdrawn, undone, outdented whole): the step rejecting it, exactly. */
+function unsinkAllowed(step: ReplaceAroundStep, doc: PMNode, user: number): boolean {
+  const result = step.apply(doc).doc;
+  if (!result) return false;
+  let ok = false;
+  doc.nodesBetween(Math.max(step.from, 0), Math.min(step.to, doc.content.size), (node, pos) => {
+    if (ok || node.isTextblock) return false;
+    if (ownSink(node, user)) {
+      const lifted = new Transform(doc);
+      if (liftSunk(lifted, pos) && lifted.doc.eq(result)) ok = true;
+    }
+    return !ok;
+  });
+  return ok;
 }

@@ -1,9 +1,9 @@
 import { baseKeymap, joinBackward } from 'prosemirror-commands';
-import { history, undo } from 'prosemirror-history';
+import { history, redo, undo } from 'prosemirror-history';
 import { Fragment, type Node as PMNode, Slice } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
 import { type Command, EditorState, TextSelection, type Transaction } from 'prosemirror-state';
-import { CellSelection } from 'prosemirror-tables';
+import { CellSelection, mergeCells, splitCell } from 'prosemirror-tables';
 import { ReplaceStep, Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { insertTable, liftOut, tableCommands, toggleBulletList, wrapInBlockquote } from './commands';
@@ -31,6 +31,12 @@ const SUGGEST = { comments: true, suggestions: true };
 const p = (text = '') => schema.nodes.paragraph.create(null, text ? schema.text(text) : null);
 const item = (text: string) => schema.nodes.list_item.create(null, p(text));
 const bullets = (...texts: string[]) => schema.nodes.bullet_list.create(null, texts.map(item));
+/** A list of `outer` whose item holds a nested list of `inner`, then the items `after`. */
+const nest = (outer: string, inner: string | string[], ...after: string[]) =>
+  schema.nodes.bullet_list.create(null, [
+    schema.nodes.list_item.create(null, [p(outer), bullets(...[inner].flat())]),
+    ...after.map(item),
+  ]);
 
 /** A state whose body holds `blocks`, the caret at `caret` (a position inside the body) or its start. */
 function stateOf(blocks: PMNode[], caret?: (body: number) => number): { state: EditorState; body: number } {
@@ -169,6 +175,127 @@ describe('lists as suggestions', () => {
     const two = stateOf([bullets('first', 'second')], (body) => body + 12).state;
     const tracked = roundTrip(two, joinBackward);
     expect(kinds(tracked)).toEqual(['deletion:list_item']);
+  });
+});
+
+/** Whether the server's rule takes every step of `tr` from `user`. */
+const check = (state: EditorState, user: number, tr: Transaction | Transform) => {
+  let doc = state.doc;
+  return tr.steps.every((step) => {
+    const ok = reviewStepAllowed(step, doc, user, SUGGEST);
+    doc = step.apply(doc).doc!;
+    return ok;
+  });
+};
+
+/** The transaction `run` makes (null when it does nothing). */
+const made = (state: EditorState, run: Command): Transaction => {
+  let tr: Transaction | null = null;
+  run(state, (t) => (tr = t));
+  return tr as unknown as Transaction;
+};
+
+describe('nested lists as suggestions', () => {
+  const sink = sinkListItem(schema.nodes.list_item);
+  const lift = liftListItem(schema.nodes.list_item);
+  const bodyOf = (state: EditorState) => state.doc.resolve(partStart(state.doc, 'body')).parent;
+
+  it('indents an item: a new nested list records it, accept = the indent, reject = the list as it was', () => {
+    // a, b, c: the caret in b (body + 3 is a's text, each item 5 long).
+    for (const at of [8, 13]) {
+      const { state } = stateOf([bullets('a', 'b', 'c')], (body) => body + at);
+      const tracked = roundTrip(state, sink);
+      expect(kinds(tracked)).toEqual(['block_change:bullet_list']);
+      expect(trackedChanges(tracked.doc)[0].mark.attrs.before).toEqual({ structure: 'sink' });
+    }
+  });
+
+  it('indents several items at once, and into an item that holds a nested list already', () => {
+    const { state, body } = stateOf([bullets('a', 'b', 'c')]);
+    const two = state.apply(state.tr.setSelection(TextSelection.create(state.doc, body + 8, body + 13)));
+    expect(kinds(roundTrip(two, sink))).toEqual(['block_change:bullet_list']);
+    // a (b) c: c joins b's list when accepted; the suggestion is a list of its own meanwhile.
+    const { state: nested } = stateOf([nest('a', 'b', 'c')], (body) => body + 15);
+    const tracked = roundTrip(nested, sink);
+    expect(bodyOf(tracked).child(0).child(0).childCount).toBe(3);
+  });
+
+  it('indents in an ordered list and twice in a row; accept joins both, reject restores the list', () => {
+    const ordered = schema.nodes.ordered_list.create(null, [item('a'), item('b'), item('c')]);
+    const { state } = stateOf([ordered], (body) => body + 8);
+    roundTrip(state, sink);
+    const { state: three } = stateOf([bullets('a', 'b', 'c')], (body) => body + 8);
+    let tracked = suggested(three, ada, sink);
+    const atC = tracked.doc.resolve(tracked.selection.from).end() + 6;
+    tracked = suggested(
+      tracked.apply(tracked.tr.setSelection(TextSelection.create(tracked.doc, atC))),
+      ada,
+      sink,
+    );
+    expect(kinds(tracked)).toEqual(['block_change:bullet_list', 'block_change:bullet_list']);
+    expect(decided(tracked, true).doc.toJSON()).toEqual(
+      stateOf([nest('a', ['b', 'c'])], (body) => body + 3).state.doc.toJSON(),
+    );
+    expect(decided(tracked, false).doc.toJSON()).toEqual(three.doc.toJSON());
+    expect(decided(tracked, false, ada).doc.toJSON()).toEqual(three.doc.toJSON());
+  });
+
+  it('outdents an item: recorded on the item, accept = the outdent, reject = nothing moved', () => {
+    // The only nested item; the first of two (the second becomes its child on accept); a selection of both.
+    const cases: [PMNode, number, number?][] = [
+      [nest('a', 'b', 'c'), 8],
+      [nest('a', ['b', 'x'], 'c'), 8],
+      [nest('a', ['b', 'x'], 'c'), 8, 13],
+      [nest('a', ['b', 'x']), 13],
+    ];
+    for (const [list, from, to] of cases) {
+      const { state, body } = stateOf([list]);
+      const at = state.apply(
+        state.tr.setSelection(TextSelection.create(state.doc, body + from, body + (to ?? from))),
+      );
+      const tracked = roundTrip(at, lift);
+      expect(kinds(tracked).every((kind) => kind === 'block_change:list_item')).toBe(true);
+      expect(trackedChanges(tracked.doc)[0].mark.attrs.before).toEqual({ structure: 'outdent' });
+      // Nothing moved yet.
+      expect(tracked.doc.eq(at.doc.type.create(at.doc.attrs, tracked.doc.content))).toBe(true);
+      expect(bodyOf(tracked).child(0).childCount).toBe(list.childCount);
+    }
+  });
+
+  it('takes the suggester’s own indent back for real when they outdent it; another’s is recorded', () => {
+    const { state } = stateOf([bullets('a', 'b', 'c')], (body) => body + 8);
+    const sunk = suggested(state, ada, sink);
+    const back = suggested(sunk, ada, lift);
+    expect(back.doc.toJSON()).toEqual(state.doc.toJSON());
+    const bobs = suggested(sunk, bob, lift);
+    expect(kinds(bobs)).toEqual(['block_change:bullet_list', 'block_change:list_item']);
+    // One level only: outdenting again is refused (the editor says so).
+    let tr: Transaction | null = null;
+    lift(bobs, (t) => (tr = t));
+    expect(tr && trackTransaction(tr, bobs, bob)).toBeNull();
+  });
+
+  it('undoes and redoes indents and outdents with steps the server accepts', () => {
+    // b outdented (recorded), then c indented (into a new list after b's).
+    const { state, body } = stateOf([nest('a', 'b', 'c', 'd')], (at) => at + 8);
+    let current = suggested(state, ada, lift);
+    current = suggested(
+      current.apply(current.tr.setSelection(TextSelection.create(current.doc, body + 15))),
+      ada,
+      sink,
+    );
+    expect(kinds(current)).toEqual(['block_change:list_item', 'block_change:bullet_list']);
+    const undoRedo = (run: Command) => {
+      for (let done = made(current, run); done; done = made(current, run)) {
+        expect(check(current, ada.id, done)).toBe(true);
+        current = current.apply(done);
+      }
+    };
+    const tracked = current.doc;
+    undoRedo(undo);
+    expect(current.doc.toJSON()).toEqual(state.doc.toJSON());
+    undoRedo(redo);
+    expect(current.doc.toJSON()).toEqual(tracked.toJSON());
   });
 });
 
@@ -315,23 +442,37 @@ describe('pasted blocks as suggestions', () => {
 });
 
 describe('the server rule for block suggestions', () => {
-  const check = (state: EditorState, user: number, tr: Transaction | Transform) => {
-    let doc = state.doc;
-    return tr.steps.every((step) => {
-      const ok = reviewStepAllowed(step, doc, user, SUGGEST);
-      doc = step.apply(doc).doc!;
-      return ok;
+  it('still refuses what marks cannot record: merging and splitting table cells', () => {
+    const { state } = stateOf([p('one'), p()], (body) => body + 6);
+    const table = state.apply(made(state, insertTable(2, 2)));
+    const cells: number[] = [];
+    table.doc.descendants((node, pos) => {
+      if (node.type.name === 'table_cell' || node.type.name === 'table_header') cells.push(pos);
+      return node.type.name !== 'paragraph';
     });
-  };
-  const made = (state: EditorState, run: Command): Transaction => {
-    let tr: Transaction | null = null;
-    run(state, (t) => (tr = t));
-    return tr as unknown as Transaction;
-  };
+    const two = table.apply(table.tr.setSelection(CellSelection.create(table.doc, cells[2], cells[3])));
+    const merge = made(two, mergeCells);
+    expect(trackTransaction(merge, two, ada)).toBeNull();
+    const merged = two.apply(merge);
+    expect(trackTransaction(made(merged, splitCell), merged, ada)).toBeNull();
+  });
 
-  it('still refuses what marks cannot record: indenting a list item', () => {
+  it('takes a tracked indent and outdent, refuses them untracked', () => {
     const list = stateOf([bullets('a', 'b')], (body) => body + 8).state;
-    expect(trackTransaction(made(list, sinkListItem(schema.nodes.list_item)), list, ada)).toBeNull();
+    const sink = made(list, sinkListItem(schema.nodes.list_item));
+    expect(check(list, ada.id, sink)).toBe(false);
+    const tracked = trackTransaction(sink, list, ada, 1)!;
+    expect(check(list, ada.id, tracked)).toBe(true);
+    // Bob may not send Ada's record, nor accept it.
+    expect(check(list, bob.id, tracked)).toBe(false);
+    const sunk = list.apply(tracked);
+    const accept = sunk.tr;
+    decideChanges(accept, trackedChanges(sunk.doc), true);
+    expect(check(sunk, ada.id, accept)).toBe(false);
+    const nested = stateOf([nest('a', 'b')], (body) => body + 8).state;
+    const lift = made(nested, liftListItem(schema.nodes.list_item));
+    expect(check(nested, ada.id, lift)).toBe(false);
+    expect(check(nested, ada.id, trackTransaction(lift, nested, ada, 1)!)).toBe(true);
   });
 
   it('refuses untracked lists, tables, rows and pasted blocks', () => {

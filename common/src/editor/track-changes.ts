@@ -6,6 +6,7 @@ import {
   type Schema,
   Slice,
 } from 'prosemirror-model';
+import { liftListItem } from 'prosemirror-schema-list';
 import { type EditorState, TextSelection, type Transaction } from 'prosemirror-state';
 import {
   AddMarkStep,
@@ -41,6 +42,8 @@ import {
   trackBlockChange,
   trackJoin,
   trackLift,
+  trackOutdent,
+  trackSink,
   trackSplit,
   trackWholeDeletion,
   trackWrap,
@@ -58,11 +61,13 @@ import {
  *
  *   Enter, joining blocks, a block's type  marks on the blocks (track-blocks.ts)
  *   lists made or lifted, tables, rows,    marks on the blocks, whole (track-blocks.ts)
- *   cells, pasted blocks
+ *   cells, pasted blocks, list items
+ *   indented or outdented
  *
- * What cannot be recorded as marks (nested lists indented or outdented, merged cells, several
- * paragraphs made a list at once, attributes of the document) is refused in suggestion mode:
- * `trackTransaction` returns null and the editor says so.
+ * What cannot be recorded as marks (cells merged or split, attributes of the document) is refused
+ * in suggestion mode: `trackTransaction` returns null and the editor says so. A merge removes
+ * cells that cannot stay beside the merged one (the table's geometry), so rejecting it would need
+ * the removed cells kept outside the document, where no co-author's edit or mapping reaches them.
  * `reviewStepAllowed` is the rule the server applies to write-tracked and review users (and the
  * editor applies to undo and redo in suggestion mode), so both sides agree on what a suggestion is.
  */
@@ -392,6 +397,7 @@ function trackStep(tr: Transform, step: Step, user: Reviewer, now: number): bool
     return (
       trackBlockChange(tr, step, trackMark(schema, 'block_change', user, now)) ||
       trackWrap(tr, step, trackMark(schema, 'block_change', user, now, { before: { structure: 'wrap' } })) ||
+      trackSink(tr, step, trackMark(schema, 'block_change', user, now, { before: { structure: 'sink' } })) ||
       trackLift(tr, step, trackMark(schema, 'block_change', user, now, { before: { structure: 'lift' } }))
     );
   if (!(step instanceof ReplaceStep)) return false;
@@ -481,6 +487,29 @@ export function suggestInsertion(
 }
 
 /**
+ * The items a transaction outdents, when it is exactly what liftListItem makes of `state` for
+ * items of a nested list (several steps: the items after them become their children first).
+ */
+function outdentedItems(tr: Transaction, state: EditorState): number[] | null {
+  if (!tr.steps.every((step) => step instanceof ReplaceAroundStep)) return null;
+  const type = state.schema.nodes.list_item;
+  const { $from, $to } = state.selection;
+  const range = $from.blockRange($to, (node) => node.childCount > 0 && node.firstChild?.type === type);
+  if (!range || range.depth < 2 || $from.node(range.depth - 1).type !== type) return null;
+  let made: Transaction | null = null;
+  liftListItem(type)(state, (lifted) => {
+    made = lifted;
+  });
+  if (!(made as Transaction | null)?.doc.eq(tr.doc)) return null;
+  const items: number[] = [];
+  for (let index = range.startIndex, pos = range.start; index < range.endIndex; index++) {
+    items.push(pos);
+    pos += range.parent.child(index).nodeSize;
+  }
+  return items;
+}
+
+/**
  * The tracked version of a local transaction in suggestion mode, or null when it cannot be
  * recorded as a suggestion (it must then not be applied). Transactions that do not change the
  * document, or carry UNTRACKED, come back unchanged.
@@ -493,6 +522,12 @@ export function trackTransaction(
 ): Transaction | null {
   if (!tr.docChanged || tr.getMeta(UNTRACKED)) return tr;
   const out = state.tr;
+  const outdented = outdentedItems(tr, state);
+  if (outdented) {
+    const record = trackMark(state.schema, 'block_change', user, now, { before: { structure: 'outdent' } });
+    if (!trackOutdent(out, outdented, record)) return null;
+    return out.setSelection(state.selection.map(out.doc, out.mapping)).scrollIntoView();
+  }
   const mapping = trackChain(out, tr.steps, user, now);
   if (!mapping) return null;
   // Backspace leaves the caret before the text it marked, Delete and typing after it.

@@ -347,14 +347,14 @@ const BLOCK_NAMES: Record<string, string> = {
 /**
  * The text key of a change: on a paragraph or list item, an insertion is a new paragraph and a
  * deletion a join; on any other block they are the block inserted or deleted; a block change is a
- * style, a list made or an item lifted out.
+ * style, a list made, an item lifted out, items indented or an item outdented.
  */
 function changeKey(change: TrackedChange): string {
   if (!change.block) return change.type;
   const node = change.node ?? '';
   if (change.type === 'block_change') {
     const structure = recordedStructure(change.mark);
-    if (structure === 'lift') return 'lift';
+    if (structure === 'lift' || structure === 'sink' || structure === 'outdent') return structure;
     if (structure === 'wrap') return BLOCK_NAMES[node] === 'List' ? 'wrapList' : 'wrapBlock';
     return change.type;
   }
