@@ -54,6 +54,16 @@ function isoDate(ms: number): string {
   return new Date(ms > 0 ? ms : Date.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** CT_RPr's order of the run properties we write (Word refuses others), w:rPrChange last. */
+const RUN_PROPERTY_ORDER = ['w:rStyle', 'w:b', 'w:i', 'w:smallCaps', 'w:u', 'w:vertAlign', 'w:rPrChange'];
+
+/** Run properties (empty elements, then at most one w:rPrChange) sorted into the schema's order. */
+function inRunOrder(props: string): string {
+  const parts = props.match(/<w:rPrChange[\s\S]*<\/w:rPrChange>|<w:[A-Za-z]+[^>]*\/>/g) ?? [];
+  const rank = (part: string) => RUN_PROPERTY_ORDER.indexOf(/^<(w:[A-Za-z]+)/.exec(part)?.[1] ?? '');
+  return parts.sort((a, b) => rank(a) - rank(b)).join('');
+}
+
 /** Paragraphs without a style of their own get `style` (a quotation's, the abstract's). */
 function withDefaultStyle(xml: string, style: string): string {
   return xml.replace(/<w:p>(?!<w:pPr><w:pStyle)(<w:pPr>)?/g, (_, props?: string) =>
@@ -143,9 +153,9 @@ class DocxWriter {
       }
     }
     const change = marks.find((mark) => mark.type.name === 'format_change');
-    if (change) props += this.formatChange(change, marks);
     props += extra;
-    return props ? `<w:rPr>${props}</w:rPr>` : '';
+    if (change) props += this.formatChange(change, marks);
+    return props ? `<w:rPr>${inRunOrder(props)}</w:rPr>` : '';
   }
 
   /** A formatting suggestion: the run's properties before the change. */
@@ -165,7 +175,7 @@ class DocxWriter {
       )
       .join('');
     this.tracked = true;
-    return `<w:rPrChange w:id="${this.revision++}" w:author="${escapeXml(String(change.attrs.username))}" w:date="${isoDate(Number(change.attrs.date))}"><w:rPr>${old}</w:rPr></w:rPrChange>`;
+    return `<w:rPrChange w:id="${this.revision++}" w:author="${escapeXml(String(change.attrs.username))}" w:date="${isoDate(Number(change.attrs.date))}"><w:rPr>${inRunOrder(old)}</w:rPr></w:rPrChange>`;
   }
 
   private textRun(text: string, marks: readonly Mark[], deleted: boolean): string {
