@@ -11,8 +11,9 @@ import { recordsBoundary } from '../editor/track-blocks';
  * - A textblock or list item carrying them records the boundary before it (a split suggested, a
  *   join suggested): in the office formats that is the paragraph mark ending the textblock it
  *   would be joined with (as Word records Enter: the paragraph mark before the new paragraph is
- *   the inserted one), given by `breakAfter`. A block inserted first in its container (nothing to
- *   join with: rejecting removes it) counts as a whole block; such a deletion records nothing.
+ *   the inserted one), given by `breakAfter`. An inserted block with nothing to join with (the
+ *   first in its container, one after a table: rejecting removes it) counts as a whole block; such
+ *   a deletion records nothing.
  *
  * A join of list items that keeps their paragraphs (`join` above the text) has no paragraph mark
  * to carry it and is left out here.
@@ -75,7 +76,8 @@ function firstTextblock(node: PMNode): PMNode {
 export class BlockChanges {
   private readonly breaks = new Map<PMNode, Mark[]>();
   private readonly pairs: BreakChange[] = [];
-  private readonly firsts = new Set<PMNode>();
+  /** Blocks inserted with nothing before them to join with (first in their container, after a table). */
+  private readonly alone = new Set<PMNode>();
   private readonly scanned = new Set<PMNode>();
 
   /** Reads the boundary changes among `parent`'s children; call before writing them. */
@@ -94,7 +96,7 @@ export class BlockChanges {
             this.breaks.set(target, [...(this.breaks.get(target) ?? []), ...kept]);
             this.pairs.push({ before: prior, last: target, next: firstTextblock(node), marks: kept });
           }
-        } else if (!before && marks.some((mark) => mark.type.name === 'insertion')) this.firsts.add(node);
+        } else if (marks.some((mark) => mark.type.name === 'insertion')) this.alone.add(node);
       }
       before = node;
     });
@@ -127,7 +129,7 @@ export class BlockChanges {
   whole(node: PMNode): Mark[] {
     if (node.isInline) return [];
     if (!recordsBoundary(node)) return changeMarks(node.marks);
-    return this.firsts.has(node)
+    return this.alone.has(node)
       ? changeMarks(node.marks).filter((mark) => mark.type.name === 'insertion')
       : [];
   }

@@ -260,11 +260,14 @@ describe('DOCX suggestions recorded on blocks', () => {
           s.table_cell.create(null, p('Dropped'), [del]),
         ]),
       ]),
+      p('After the table', [ins]).mark([ins]),
     ]);
     const xml = documentXml(doc);
     expect(orderFaults(xml)).toEqual([]);
     // First in its part: nothing before it to join with, its own paragraph mark is inserted.
     expect(revisions(paragraphOf(xml, 'First')).mark).toEqual(['w:ins Grace Hopper']);
+    // After a table, likewise (rejecting removes it: it cannot be joined with the table).
+    expect(revisions(paragraphOf(xml, 'After the table')).mark).toEqual(['w:ins Grace Hopper']);
     // A suggested join inside a quotation: the quotation's style stays with the tracked mark.
     const quoted = child(paragraphOf(xml, 'Quoted'), 'w:pPr') as XmlElement;
     expect(elements(quoted).map((e) => e.nodeName)).toEqual(['w:pStyle', 'w:rPr']);
