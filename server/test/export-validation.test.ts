@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
-import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
+import { blockSuggestionsDocument, fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
@@ -153,6 +153,76 @@ describe('exports checked by real tools', () => {
       expect(stdout).toContain('Section 1 on structures');
       expect(stdout).toContain('(Lovelace, 1990, p. 5)');
       expect(stdout).toContain('Figure 3: A striped image number 3');
+    },
+  );
+
+  withTools(
+    ['soffice'],
+    'Suggestions on blocks: LibreOffice reads the inserted and deleted list item and table rows of our DOCX and ODT',
+    async () => {
+      const input = { content: blockSuggestionsDocument().toJSON(), threads: [], images: {}, csl: null };
+      const file = async (format: 'docx' | 'odt') => {
+        const target = path.join(dir, `suggestions.${format}`);
+        await writeFile(target, (await exportDocument(format, input)).data);
+        return target;
+      };
+      const docx = await file('docx');
+      const odt = await file('odt');
+      const part = async (zip: string, name: string) => strFromU8(unzipSync(await readFile(zip))[name]);
+      /** The paragraphs of a WordprocessingML body: text (deleted text in [ ]), and its mark's and row's revisions. */
+      const wordParagraphs = (xml: string) =>
+        [...xml.matchAll(/<w:tr>(?:<w:trPr>(.*?)<\/w:trPr>)?|<w:p>(.*?)<\/w:p>/g)].map(([, row, p]) => {
+          if (p === undefined) return `row ${/<w:(ins|del) /.exec(row ?? '')?.[1] ?? ''}`;
+          const mark = /<w:pPr>.*<w:rPr>(.*?)<\/w:rPr><\/w:pPr>/.exec(p)?.[1] ?? '';
+          const text = [...p.matchAll(/<w:(t|delText)(?: [^>]*)?>([^<]*)</g)]
+            .map(([, tag, value]) => (tag === 'delText' ? `[${value}]` : value))
+            .join('');
+          return `${text}${/<w:ins /.test(mark) ? ' +¶' : ''}${/<w:del /.test(mark) ? ' -¶' : ''}`;
+        });
+      const expected = [
+        'Before the list.',
+        'Kept item +¶',
+        'New item',
+        '[Old item] -¶',
+        'Last item',
+        'Table 1: ',
+        'row ',
+        'A',
+        'B',
+        'row ins',
+        'C',
+        'D',
+        'row del',
+        '[E]',
+        '[F]',
+        '',
+        'After the table.',
+      ];
+      const body = (xml: string) => {
+        const all = wordParagraphs(xml);
+        return all.slice(all.indexOf('Before the list.'), all.indexOf('After the table.') + 1);
+      };
+      // Our DOCX through LibreOffice's DOCX filter: the paragraph marks and rows keep their revisions
+      // (a cell's last paragraph mark, the end of the cell, goes with its row).
+      expect(body(await part(await sofficeConvert(docx, 'docx'), 'word/document.xml'))).toEqual(expected);
+      // Our DOCX as LibreOffice's ODT: with the deletions left in their regions the text reads accepted.
+      const fromDocx = await part(await sofficeConvert(docx, 'odt'), 'content.xml');
+      const regions =
+        /<text:tracked-changes[^>]*>([\s\S]*?)<\/text:tracked-changes>/.exec(fromDocx)?.[1] ?? '';
+      expect(regions).toMatch(
+        /<text:deletion>.*<text:list-item><text:p[^>]*>Old item<\/text:p><\/text:list-item>/,
+      );
+      const accepted = fromDocx
+        .replace(/<text:tracked-changes[\s\S]*?<\/text:tracked-changes>/, '')
+        .replace(/<\/text:p>/g, '\n')
+        .replace(/<[^>]+>/g, '');
+      expect(accepted).toContain('Kept item\nNew item\nLast item\n');
+      expect(accepted).not.toMatch(/Old item|^E$|^F$/m);
+      // Our ODT as LibreOffice reads it (to DOCX): the same list; its rows as LibreOffice 7's ODT
+      // keeps suggested rows, their text tracked.
+      const fromOdt = body(await part(await sofficeConvert(odt, 'docx'), 'word/document.xml'));
+      expect(fromOdt.slice(0, 5)).toEqual(expected.slice(0, 5));
+      expect(fromOdt).toEqual(expect.arrayContaining(['C', 'D', '[E]', '[F]']));
     },
   );
 

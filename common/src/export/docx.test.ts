@@ -1,12 +1,12 @@
 import { strFromU8, unzipSync } from 'fflate';
-import type { Node as PMNode } from 'prosemirror-model';
+import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
-import { descendants, parseXml, type XmlElement } from '../import/xml';
+import { attr, child, descendants, elements, parseXml, type XmlElement } from '../import/xml';
 import { exportDocx } from './docx';
-import { fixturePaper } from './fixture-paper';
+import { blockSuggestionsDocument, fixturePaper } from './fixture-paper';
 import { prepareDocument } from './model';
 import { latexToOmml } from './omml';
 
@@ -116,6 +116,220 @@ describe('DOCX tables', () => {
       { text: 'Mean Deviation', header: true },
       { text: 'A 1.5 0.2', header: false },
       { text: 'B 2.5', header: false },
+    ]);
+  });
+});
+
+/**
+ * The orders of CT_PPr, CT_ParaRPr, CT_TrPr and CT_TcPr (ECMA-376 part 1, 17.3.1.26, 17.3.1.29,
+ * 17.4.82, 17.4.70), as far as the export writes them: Word refuses a file whose properties are
+ * out of this order.
+ */
+const PROPERTY_ORDER: Record<string, string[]> = {
+  'w:pPr': [
+    'w:pStyle',
+    'w:keepNext',
+    'w:pageBreakBefore',
+    'w:numPr',
+    'w:pBdr',
+    'w:ind',
+    'w:jc',
+    'w:rPr',
+    'w:pPrChange',
+  ],
+  'w:rPr': ['w:ins', 'w:del', 'w:rStyle', 'w:b', 'w:i', 'w:smallCaps', 'w:u', 'w:vertAlign', 'w:rPrChange'],
+  'w:trPr': ['w:cantSplit', 'w:tblHeader', 'w:ins', 'w:del', 'w:trPrChange'],
+  'w:tcPr': ['w:tcW', 'w:gridSpan', 'w:vMerge', 'w:cellIns', 'w:cellDel', 'w:tcPrChange'],
+};
+
+/** Every property element of the document that is unknown here or out of its schema order. */
+function orderFaults(root: XmlElement): string[] {
+  const faults: string[] = [];
+  for (const [name, order] of Object.entries(PROPERTY_ORDER))
+    for (const props of descendants(root, name)) {
+      // A run's w:rPr holds formats only; a paragraph mark's (inside w:pPr) may start with w:ins/w:del.
+      const names = elements(props).map((element) => element.nodeName);
+      const indexes = names.map((element) => order.indexOf(element));
+      if (indexes.some((index) => index < 0)) faults.push(`${name}: unknown ${names.join(' ')}`);
+      else if (indexes.some((index, at) => at > 0 && index <= indexes[at - 1]))
+        faults.push(`${name}: ${names.join(' ')}`);
+    }
+  return faults;
+}
+
+/** A paragraph of the body by its text (deleted text read too). */
+function paragraphOf(root: XmlElement, text: string): XmlElement {
+  const found = descendants(root, 'w:p').find(
+    (p) =>
+      [...descendants(p, 'w:t'), ...descendants(p, 'w:delText')].map((t) => t.textContent).join('') === text,
+  );
+  if (!found) throw new Error(`no paragraph ${text}`);
+  return found;
+}
+
+/** What a paragraph's mark and runs say: the revision in its w:pPr/w:rPr and around its runs. */
+function revisions(p: XmlElement) {
+  const markProps = child(child(p, 'w:pPr') as XmlElement, 'w:rPr');
+  const runs = elements(p).filter((element) => element.nodeName !== 'w:pPr');
+  return {
+    mark: markProps ? elements(markProps).map((e) => `${e.nodeName} ${attr(e, 'w:author')}`) : [],
+    runs: runs.map((e) => e.nodeName),
+    deletedText: descendants(p, 'w:delText').length > 0,
+  };
+}
+
+describe('DOCX suggestions recorded on blocks', () => {
+  const root = documentXml(blockSuggestionsDocument());
+
+  it('tracks the paragraph mark before an inserted list item and puts its text in w:ins', () => {
+    // As Word records Enter at the end of "Kept item": that paragraph's mark is the inserted one.
+    expect(revisions(paragraphOf(root, 'Kept item'))).toEqual({
+      mark: ['w:ins Grace Hopper'],
+      runs: ['w:r'],
+      deletedText: false,
+    });
+    expect(revisions(paragraphOf(root, 'New item'))).toEqual({
+      mark: [],
+      runs: ['w:ins'],
+      deletedText: false,
+    });
+    const pPr = child(paragraphOf(root, 'Kept item'), 'w:pPr') as XmlElement;
+    expect(elements(pPr).map((e) => e.nodeName)).toEqual(['w:pStyle', 'w:numPr', 'w:rPr']);
+  });
+
+  it('deletes the paragraph mark and the text of a deleted list item', () => {
+    expect(revisions(paragraphOf(root, 'Old item'))).toEqual({
+      mark: ['w:del Ada Lovelace'],
+      runs: ['w:del'],
+      deletedText: true,
+    });
+    expect(revisions(paragraphOf(root, 'Last item'))).toEqual({
+      mark: [],
+      runs: ['w:r'],
+      deletedText: false,
+    });
+  });
+
+  it("marks inserted and deleted table rows in w:trPr, their cells' text and paragraph marks too", () => {
+    const rows = descendants(descendants(root, 'w:tbl')[0], 'w:tr');
+    const rowProps = rows.map((row) => {
+      const props = child(row, 'w:trPr');
+      return props ? elements(props).map((e) => `${e.nodeName} ${attr(e, 'w:author')}`) : [];
+    });
+    expect(rowProps).toEqual([[], ['w:ins Grace Hopper'], ['w:del Ada Lovelace']]);
+    expect(revisions(paragraphOf(root, 'C'))).toEqual({
+      mark: ['w:ins Grace Hopper'],
+      runs: ['w:ins'],
+      deletedText: false,
+    });
+    // The deleted row's text carries no mark of its own: it is deleted with the row.
+    expect(revisions(paragraphOf(root, 'E'))).toEqual({
+      mark: ['w:del Ada Lovelace'],
+      runs: ['w:del'],
+      deletedText: true,
+    });
+    for (const trackChange of [...descendants(root, 'w:ins'), ...descendants(root, 'w:del')])
+      expect(attr(trackChange, 'w:id')).toMatch(/^\d+$/);
+  });
+
+  it('writes every property in the schema order Word requires', () => {
+    expect(orderFaults(root)).toEqual([]);
+  });
+
+  it('tracks whole blocks: a deleted list, an inserted header row, a deleted column cell, a first inserted paragraph', () => {
+    const ins = schema.marks.insertion.create({ user: 2, username: 'Grace Hopper', date: 1 });
+    const del = schema.marks.deletion.create({ user: 3, username: 'Ada Lovelace', date: 2 });
+    const s = schema.nodes;
+    const p = (text: string, marks: Mark[] = []) => s.paragraph.create(null, schema.text(text, marks));
+    const doc = documentWith([
+      p('First', [ins]).mark([ins]),
+      s.blockquote.create(null, [p('Quoted'), p('Joined').mark([del])]),
+      s.bullet_list.create(
+        null,
+        [s.list_item.create(null, p('Gone one')), s.list_item.create(null, p('Gone two'))],
+        [del],
+      ),
+      s.table.create(null, [
+        s.table_row.create(
+          null,
+          [s.table_header.create(null, p('Head', [ins])), s.table_header.create(null, p('Col', [ins]))],
+          [ins],
+        ),
+        s.table_row.create(null, [
+          s.table_cell.create(null, p('Kept')),
+          s.table_cell.create(null, p('Dropped'), [del]),
+        ]),
+      ]),
+      p('After the table', [ins]).mark([ins]),
+    ]);
+    const xml = documentXml(doc);
+    expect(orderFaults(xml)).toEqual([]);
+    // First in its part: nothing before it to join with, its own paragraph mark is inserted.
+    expect(revisions(paragraphOf(xml, 'First')).mark).toEqual(['w:ins Grace Hopper']);
+    // After a table, likewise (rejecting removes it: it cannot be joined with the table).
+    expect(revisions(paragraphOf(xml, 'After the table')).mark).toEqual(['w:ins Grace Hopper']);
+    // A suggested join inside a quotation: the quotation's style stays with the tracked mark.
+    const quoted = child(paragraphOf(xml, 'Quoted'), 'w:pPr') as XmlElement;
+    expect(elements(quoted).map((e) => e.nodeName)).toEqual(['w:pStyle', 'w:rPr']);
+    expect(attr(child(quoted, 'w:pStyle'), 'w:val')).toBe('BlockText');
+    expect(revisions(paragraphOf(xml, 'Quoted')).mark).toEqual(['w:del Ada Lovelace']);
+    for (const text of ['Gone one', 'Gone two'])
+      expect(revisions(paragraphOf(xml, text))).toEqual({
+        mark: ['w:del Ada Lovelace'],
+        runs: ['w:del'],
+        deletedText: true,
+      });
+    const [header, body] = descendants(xml, 'w:tr');
+    expect(elements(child(header, 'w:trPr') as XmlElement).map((e) => e.nodeName)).toEqual([
+      'w:tblHeader',
+      'w:ins',
+    ]);
+    const cells = descendants(body, 'w:tcPr').map((props) => elements(props).map((e) => e.nodeName));
+    expect(cells).toEqual([['w:tcW'], ['w:tcW', 'w:cellDel']]);
+    expect(revisions(paragraphOf(xml, 'Dropped'))).toEqual({
+      mark: ['w:del Ada Lovelace'],
+      runs: ['w:del'],
+      deletedText: true,
+    });
+  });
+});
+
+describe('DOCX property order', () => {
+  it('keeps the schema order in the fixture paper (formats, comments, footnotes, suggestions)', () => {
+    const files = unzipSync(exportDocx(prepareDocument(fixturePaper().input)));
+    for (const name of ['word/document.xml', 'word/footnotes.xml'])
+      expect(orderFaults(parseXml(strFromU8(files[name]))), name).toEqual([]);
+  });
+
+  it('sorts run formats into the schema order, the format change last', () => {
+    const m = schema.marks;
+    const change = m.format_change.create({
+      user: 2,
+      username: 'Grace Hopper',
+      date: 1,
+      before: ['em'],
+      after: ['strong'],
+    });
+    const marks = [
+      m.em.create(),
+      m.strong.create(),
+      m.underline.create(),
+      m.smallcaps.create(),
+      m.sup.create(),
+      change,
+    ];
+    const xml = documentXml(
+      documentWith([schema.nodes.paragraph.create(null, schema.text('All formats', marks))]),
+    );
+    expect(orderFaults(xml)).toEqual([]);
+    const props = child(descendants(paragraphOf(xml, 'All formats'), 'w:r')[0], 'w:rPr') as XmlElement;
+    expect(elements(props).map((e) => e.nodeName)).toEqual([
+      'w:b',
+      'w:i',
+      'w:smallCaps',
+      'w:u',
+      'w:vertAlign',
+      'w:rPrChange',
     ]);
   });
 });

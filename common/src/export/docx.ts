@@ -2,6 +2,7 @@ import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { documentLabel } from '../editor/academic-numbering';
+import { BlockChanges, changeMarks, withInherited } from './block-changes';
 import { referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
 import { imageFiles, imageSize } from './images';
 import {
@@ -53,6 +54,23 @@ function isoDate(ms: number): string {
   return new Date(ms > 0 ? ms : Date.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** CT_RPr's order of the run properties we write (Word refuses others), w:rPrChange last. */
+const RUN_PROPERTY_ORDER = ['w:rStyle', 'w:b', 'w:i', 'w:smallCaps', 'w:u', 'w:vertAlign', 'w:rPrChange'];
+
+/** Run properties (empty elements, then at most one w:rPrChange) sorted into the schema's order. */
+function inRunOrder(props: string): string {
+  const parts = props.match(/<w:rPrChange[\s\S]*<\/w:rPrChange>|<w:[A-Za-z]+[^>]*\/>/g) ?? [];
+  const rank = (part: string) => RUN_PROPERTY_ORDER.indexOf(/^<(w:[A-Za-z]+)/.exec(part)?.[1] ?? '');
+  return parts.sort((a, b) => rank(a) - rank(b)).join('');
+}
+
+/** Paragraphs without a style of their own get `style` (a quotation's, the abstract's). */
+function withDefaultStyle(xml: string, style: string): string {
+  return xml.replace(/<w:p>(?!<w:pPr><w:pStyle)(<w:pPr>)?/g, (_, props?: string) =>
+    props ? `<w:p><w:pPr><w:pStyle w:val="${style}"/>` : `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr>`,
+  );
+}
+
 function bookmarkName(id: string): string {
   return `ref_${id.replace(/[^A-Za-z0-9_]/g, '_')}`.slice(0, 40);
 }
@@ -73,6 +91,9 @@ class DocxWriter {
   /** The template's reference document over ours (its styles, page setup), when it has one. */
   private readonly reference: DocxReference | null;
   tracked = false;
+  /** Tracked changes on blocks; `inherited`: those of the whole blocks being written (a deleted row). */
+  private readonly blockChanges = new BlockChanges();
+  private inherited: Mark[] = [];
   /** Added to heading levels: a book's chapter titles are Heading1, their sections below. */
   headingShift = 0;
 
@@ -132,9 +153,9 @@ class DocxWriter {
       }
     }
     const change = marks.find((mark) => mark.type.name === 'format_change');
-    if (change) props += this.formatChange(change, marks);
     props += extra;
-    return props ? `<w:rPr>${props}</w:rPr>` : '';
+    if (change) props += this.formatChange(change, marks);
+    return props ? `<w:rPr>${inRunOrder(props)}</w:rPr>` : '';
   }
 
   /** A formatting suggestion: the run's properties before the change. */
@@ -154,7 +175,7 @@ class DocxWriter {
       )
       .join('');
     this.tracked = true;
-    return `<w:rPrChange w:id="${this.revision++}" w:author="${escapeXml(String(change.attrs.username))}" w:date="${isoDate(Number(change.attrs.date))}"><w:rPr>${old}</w:rPr></w:rPrChange>`;
+    return `<w:rPrChange w:id="${this.revision++}" w:author="${escapeXml(String(change.attrs.username))}" w:date="${isoDate(Number(change.attrs.date))}"><w:rPr>${inRunOrder(old)}</w:rPr></w:rPrChange>`;
   }
 
   private textRun(text: string, marks: readonly Mark[], deleted: boolean): string {
@@ -171,24 +192,45 @@ class DocxWriter {
       .join('');
   }
 
+  /** A revision element (w:ins, w:del, w:cellIns, ...) of a tracked-change mark, around `content` or empty. */
+  private revisionOf(tag: string, mark: Mark, content?: string): string {
+    this.tracked = true;
+    const attrs = `w:id="${this.revision++}" w:author="${escapeXml(String(mark.attrs.username))}" w:date="${isoDate(Number(mark.attrs.date))}"`;
+    return content === undefined ? `<${tag} ${attrs}/>` : `<${tag} ${attrs}>${content}</${tag}>`;
+  }
+
   /** Wraps content in the revision its tracked-change marks say. */
   private tracked_(content: string, marks: readonly Mark[]): string {
     let out = content;
     const deletion = marks.find((mark) => mark.type.name === 'deletion');
     const insertion = marks.find((mark) => mark.type.name === 'insertion' && !mark.attrs.approved);
-    if (deletion) {
-      this.tracked = true;
-      out = `<w:del w:id="${this.revision++}" w:author="${escapeXml(String(deletion.attrs.username))}" w:date="${isoDate(Number(deletion.attrs.date))}">${out}</w:del>`;
-    }
-    if (insertion) {
-      this.tracked = true;
-      out = `<w:ins w:id="${this.revision++}" w:author="${escapeXml(String(insertion.attrs.username))}" w:date="${isoDate(Number(insertion.attrs.date))}">${out}</w:ins>`;
-    }
+    if (deletion) out = this.revisionOf('w:del', deletion, out);
+    if (insertion) out = this.revisionOf('w:ins', insertion, out);
     return out;
   }
 
+  /**
+   * The revisions of a paragraph mark (w:ins, then w:del, as CT_ParaRPr orders them): those of
+   * the whole blocks around it and a suggested split or join after the paragraph. Its w:rPr, the
+   * last of w:pPr's properties.
+   */
+  private paragraphMark(marks: readonly Mark[]): string {
+    const changes = changeMarks(marks);
+    const insertion = changes.find((mark) => mark.type.name === 'insertion');
+    const deletion = changes.find((mark) => mark.type.name === 'deletion');
+    if (!insertion && !deletion) return '';
+    return `<w:rPr>${insertion ? this.revisionOf('w:ins', insertion) : ''}${deletion ? this.revisionOf('w:del', deletion) : ''}</w:rPr>`;
+  }
+
+  /** A paragraph of generated content (a caption, a code line, a figure) in the whole blocks' revisions. */
+  private generatedParagraph(props: string, runs: string, own: readonly Mark[] = []): string {
+    const mark = this.paragraphMark([...withInherited(own, this.inherited)]);
+    const content = this.tracked_(runs, this.inherited);
+    return `<w:p>${props || mark ? `<w:pPr>${props}${mark}</w:pPr>` : ''}${content}</w:p>`;
+  }
+
   private inline(node: PMNode): string {
-    const marks = node.marks;
+    const marks = withInherited(node.marks, this.inherited);
     const deleted = marks.some((mark) => mark.type.name === 'deletion');
     let out = '';
     // Comment ranges start before the first text they mark and end after the last.
@@ -242,7 +284,7 @@ class DocxWriter {
       }
     }
     out += this.tracked_(content, marks);
-    for (const mark of marks) {
+    for (const mark of node.marks) {
       const id = Number(mark.attrs.id);
       if (mark.type.name === 'comment' && this.lastCommentNode.get(id) === node) out += this.commentEnd(id);
     }
@@ -294,7 +336,8 @@ class DocxWriter {
     node.forEach((child) => {
       inner += this.inline(child);
     });
-    const props = `${style ? `<w:pStyle w:val="${style}"/>` : ''}${extraProps}`;
+    const mark = this.paragraphMark(withInherited(this.blockChanges.breakAfter(node), this.inherited));
+    const props = `${style ? `<w:pStyle w:val="${style}"/>` : ''}${extraProps}${mark}`;
     return `<w:p>${props ? `<w:pPr>${props}</w:pPr>` : ''}${prefix}${inner}</w:p>`;
   }
 
@@ -325,6 +368,7 @@ class DocxWriter {
   blocks(parent: PMNode, list?: { numId: number; level: number }): string {
     if (parent.type.name === 'toc_part' || parent.type.name === 'separator_part')
       return this.block(parent, list, 0);
+    this.blockChanges.scan(parent);
     let out = '';
     parent.forEach((node, _offset, index) => {
       out += this.block(node, list, index);
@@ -332,7 +376,23 @@ class DocxWriter {
     return out;
   }
 
+  /** Writes `node` with the changes recorded on it as a whole inherited by its content. */
   private block(node: PMNode, list: { numId: number; level: number } | undefined, index: number): string {
+    const outer = this.inherited;
+    const whole = this.blockChanges.whole(node);
+    if (whole.length) this.inherited = [...withInherited(whole, outer)];
+    try {
+      return this.blockContent(node, list, index);
+    } finally {
+      this.inherited = outer;
+    }
+  }
+
+  private blockContent(
+    node: PMNode,
+    list: { numId: number; level: number } | undefined,
+    index: number,
+  ): string {
     switch (node.type.name) {
       case 'paragraph':
         return list
@@ -360,21 +420,27 @@ class DocxWriter {
           : paragraph;
       }
       case 'blockquote':
-        return this.blocks(node).replace(
-          /<w:p>(?!<w:pPr>)/g,
-          '<w:p><w:pPr><w:pStyle w:val="BlockText"/></w:pPr>',
-        );
-      case 'code_block':
-        return (node.textContent || '')
-          .split('\n')
-          .map(
-            (line) =>
-              `<w:p><w:pPr><w:pStyle w:val="SourceCode"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`,
+        return withDefaultStyle(this.blocks(node), 'BlockText');
+      case 'code_block': {
+        const lines = (node.textContent || '').split('\n');
+        const deleted = this.inherited.some((mark) => mark.type.name === 'deletion');
+        const tag = deleted ? 'w:delText' : 'w:t';
+        return lines
+          .map((line, index) =>
+            this.generatedParagraph(
+              '<w:pStyle w:val="SourceCode"/>',
+              `<w:r><${tag} xml:space="preserve">${escapeXml(line)}</${tag}></w:r>`,
+              index === lines.length - 1 ? this.blockChanges.breakAfter(node) : [],
+            ),
           )
           .join('');
+      }
       case 'horizontal_rule':
       case 'separator_part':
-        return '<w:p><w:pPr><w:pBdr><w:bottom w:val="single" w:sz="6" w:space="1" w:color="auto"/></w:pBdr></w:pPr></w:p>';
+        return this.generatedParagraph(
+          '<w:pBdr><w:bottom w:val="single" w:sz="6" w:space="1" w:color="auto"/></w:pBdr>',
+          '',
+        );
       case 'toc_part':
         return this.tableOfContents(String(node.attrs.title));
       case 'bullet_list':
@@ -389,9 +455,13 @@ class DocxWriter {
             start: Number(node.attrs.start ?? 1),
           });
         }
+        this.blockChanges.scan(node);
         let out = '';
         node.forEach((item) => {
+          const outer = this.inherited;
+          this.inherited = [...withInherited(this.blockChanges.whole(item), outer)];
           out += this.blocks(item, { numId, level: Math.min(level, 8) });
+          this.inherited = outer;
         });
         return out;
       }
@@ -408,7 +478,14 @@ class DocxWriter {
     const target = this.prepared.numbers.get(node);
     const label = target && target.kind !== 'equation' ? `${target.label}: ` : '';
     if (!label && !text) return '';
-    return `<w:p><w:pPr><w:pStyle w:val="Caption"/></w:pPr>${this.bookmarked(String(node.attrs.id), `<w:r><w:t xml:space="preserve">${escapeXml(label + text)}</w:t></w:r>`)}</w:p>`;
+    const tag = this.inherited.some((mark) => mark.type.name === 'deletion') ? 'w:delText' : 'w:t';
+    return this.generatedParagraph(
+      '<w:pStyle w:val="Caption"/>',
+      this.bookmarked(
+        String(node.attrs.id),
+        `<w:r><${tag} xml:space="preserve">${escapeXml(label + text)}</${tag}></w:r>`,
+      ),
+    );
   }
 
   private table(node: PMNode): string {
@@ -416,19 +493,39 @@ class DocxWriter {
     const columnWidth = Math.floor((this.page.width - 2 * this.page.margin) / map.width);
     // The leading header rows repeat on each page.
     const headerRows = headerRowCount(node, map);
+    // A suggested row: w:ins/w:del in its w:trPr (after w:tblHeader); a suggested cell (a column):
+    // w:cellIns/w:cellDel last in its w:tcPr. Their paragraphs and text carry the change too.
+    const outer = this.inherited;
     let rows = '';
     for (let row = 0; row < map.height; row++) {
+      const rowNode = node.child(row);
+      const rowChanges = [...withInherited(this.blockChanges.whole(rowNode), outer)];
+      this.inherited = rowChanges;
       let cells = '';
       for (const { cell, span, rowspan, starts } of rowCells(node, map, row)) {
         const props = `<w:tcW w:w="${columnWidth * span}" w:type="dxa"/>${span > 1 ? `<w:gridSpan w:val="${span}"/>` : ''}`;
         if (starts) {
           const merge = rowspan > 1 ? '<w:vMerge w:val="restart"/>' : '';
-          const content = this.blocks(cell) || '<w:p/>';
-          cells += `<w:tc><w:tcPr>${props}${merge}</w:tcPr>${content}</w:tc>`;
-        } else cells += `<w:tc><w:tcPr>${props}<w:vMerge/></w:tcPr><w:p/></w:tc>`;
+          const own = this.blockChanges.whole(cell);
+          const insertion = own.find((mark) => mark.type.name === 'insertion');
+          const deletion = own.find((mark) => mark.type.name === 'deletion');
+          const cellChange = deletion
+            ? this.revisionOf('w:cellDel', deletion)
+            : insertion
+              ? this.revisionOf('w:cellIns', insertion)
+              : '';
+          this.inherited = [...withInherited(own, rowChanges)];
+          const content = this.blocks(cell) || this.generatedParagraph('', '');
+          this.inherited = rowChanges;
+          cells += `<w:tc><w:tcPr>${props}${merge}${cellChange}</w:tcPr>${content}</w:tc>`;
+        } else cells += `<w:tc><w:tcPr>${props}<w:vMerge/></w:tcPr>${this.generatedParagraph('', '')}</w:tc>`;
       }
-      rows += `<w:tr>${row < headerRows ? '<w:trPr><w:tblHeader/></w:trPr>' : ''}${cells}</w:tr>`;
+      const rowInsertion = rowChanges.find((mark) => mark.type.name === 'insertion');
+      const rowDeletion = rowChanges.find((mark) => mark.type.name === 'deletion');
+      const rowProps = `${row < headerRows ? '<w:tblHeader/>' : ''}${rowInsertion ? this.revisionOf('w:ins', rowInsertion) : ''}${rowDeletion ? this.revisionOf('w:del', rowDeletion) : ''}`;
+      rows += `<w:tr>${rowProps ? `<w:trPr>${rowProps}</w:trPr>` : ''}${cells}</w:tr>`;
     }
+    this.inherited = outer;
     const grid = Array.from({ length: map.width }, () => `<w:gridCol w:w="${columnWidth}"/>`).join('');
     const caption = this.caption(node, String(node.attrs.caption));
     return `${caption}<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="0" w:type="auto"/><w:tblLook w:val="04A0" w:firstRow="1" w:lastRow="0" w:firstColumn="1" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/></w:tblPr><w:tblGrid>${grid}</w:tblGrid>${rows}</w:tbl><w:p/>`;
@@ -455,15 +552,16 @@ class DocxWriter {
       const number = target
         ? `<w:r><w:tab/><w:t xml:space="preserve">${escapeXml(target.label)}</w:t></w:r>`
         : '';
+      const tag = this.inherited.some((mark) => mark.type.name === 'deletion') ? 'w:delText' : 'w:t';
       const body = math
         ? `<m:oMathPara>${math}</m:oMathPara>`
-        : `<w:r><w:t xml:space="preserve">${escapeXml(String(node.attrs.equation))}</w:t></w:r>`;
-      return `<w:p><w:pPr><w:pStyle w:val="Equation"/></w:pPr>${this.bookmarked(String(node.attrs.id), body + number)}</w:p>${caption ? this.caption(node, caption) : ''}`;
+        : `<w:r><${tag} xml:space="preserve">${escapeXml(String(node.attrs.equation))}</${tag}></w:r>`;
+      return `${this.generatedParagraph('<w:pStyle w:val="Equation"/>', this.bookmarked(String(node.attrs.id), body + number.replace('<w:t ', `<${tag} `).replace('</w:t>', `</${tag}>`)))}${caption ? this.caption(node, caption) : ''}`;
     }
     const picture = this.picture(String(node.attrs.src), Number(node.attrs.width || 100), caption);
     const align =
       node.attrs.aligned === 'left' ? 'left' : node.attrs.aligned === 'right' ? 'right' : 'center';
-    return `<w:p><w:pPr><w:pStyle w:val="Figure"/><w:jc w:val="${align}"/></w:pPr>${picture}</w:p>${this.caption(node, caption)}`;
+    return `${this.generatedParagraph(`<w:pStyle w:val="Figure"/><w:jc w:val="${align}"/>`, picture)}${this.caption(node, caption)}`;
   }
 
   // The whole package ------------------------------------------------------------------------
@@ -484,10 +582,7 @@ class DocxWriter {
     }
     if (p.abstract) {
       out += `<w:p><w:pPr><w:pStyle w:val="AbstractTitle"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(String(p.abstract.attrs.title || 'Abstract'))}</w:t></w:r></w:p>`;
-      out += this.blocks(p.abstract).replace(
-        /<w:p>(?!<w:pPr>)/g,
-        '<w:p><w:pPr><w:pStyle w:val="Abstract"/></w:pPr>',
-      );
+      out += withDefaultStyle(this.blocks(p.abstract), 'Abstract');
     }
     if (p.keywords.length)
       out += `<w:p><w:pPr><w:pStyle w:val="Keywords"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(p.keywords.join(', '))}</w:t></w:r></w:p>`;

@@ -1,5 +1,5 @@
 import { zlibSync } from 'fflate';
-import type { Node as PMNode } from 'prosemirror-model';
+import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { EditorState } from 'prosemirror-state';
 import type { EntryData } from '../bibliography/types';
 import { addToBibliography } from '../editor/academic-commands';
@@ -367,4 +367,46 @@ export function fixturePaper(
     comments,
     entries: entries.size,
   };
+}
+
+/**
+ * A short document with suggestions recorded on blocks (issue 18): in a list, an item inserted
+ * (Enter after "Kept item", then its text) and one deleted (its text and the boundary after it,
+ * as deleting the whole item records it); in a table, a row inserted and a row deleted. Accepted,
+ * it reads: items "Kept item", "New item", "Last item"; rows "A B", "C D".
+ */
+export function blockSuggestionsDocument(): PMNode {
+  const s = schema.nodes;
+  const ins = schema.marks.insertion.create({
+    user: 2,
+    username: 'Grace Hopper',
+    date: Date.UTC(2024, 0, 2),
+  });
+  const del = schema.marks.deletion.create({ user: 3, username: 'Ada Lovelace', date: Date.UTC(2024, 0, 3) });
+  const text = (value: string, marks: Mark[] = []) => schema.text(value, marks);
+  const paragraph = (value: string, marks: Mark[] = []) => s.paragraph.create(null, text(value, marks));
+  const item = (child: PMNode, marks: Mark[] = []) => s.list_item.create(null, child, marks);
+  const cell = (value: string, marks: Mark[] = []) => s.table_cell.create(null, paragraph(value, marks));
+  const row = (cells: PMNode[], marks: Mark[] = []) => s.table_row.create(null, cells, marks);
+  const base = createDocument(schema, standardArticle, { title: 'Block suggestions', language: 'en-US' });
+  const body = [
+    paragraph('Before the list.'),
+    s.bullet_list.create(null, [
+      item(paragraph('Kept item')),
+      item(paragraph('New item', [ins]), [ins]),
+      item(paragraph('Old item', [del])),
+      item(paragraph('Last item'), [del]),
+    ]),
+    s.table.create(null, [
+      row([cell('A'), cell('B')]),
+      row([cell('C', [ins]), cell('D', [ins])], [ins]),
+      row([cell('E'), cell('F')], [del]),
+    ]),
+    paragraph('After the table.'),
+  ];
+  const parts: PMNode[] = [];
+  base.forEach((part) => {
+    parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
+  });
+  return base.type.create(base.attrs, parts);
 }

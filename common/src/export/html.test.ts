@@ -8,8 +8,10 @@ import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
 import { descendants, elements, parseXml, type XmlElement } from '../import/xml';
-import { FIXTURE_PAPER, fixturePaper } from './fixture-paper';
+import { blockSuggestionsDocument, FIXTURE_PAPER, fixturePaper } from './fixture-paper';
 import { exportHtml, HtmlWriter } from './html';
+import { exportJats } from './jats';
+import { exportLatex } from './latex';
 import { prepareDocument } from './model';
 
 /** HTML export: footnotes as pandoc writes them (doc-noteref links, a doc-endnotes list). */
@@ -146,5 +148,60 @@ describe('HTML footnotes', () => {
     );
     expect(citationNotes).toHaveLength(notes.citations.size);
     for (const li of items) expect(descendants(li, 'a').at(-1)?.getAttribute('role')).toBe('doc-backlink');
+  });
+});
+
+describe('suggestions recorded on blocks in HTML and the formats that show them accepted', () => {
+  const suggested = prepareDocument({
+    content: blockSuggestionsDocument().toJSON(),
+    threads: [],
+    images: {},
+    csl: null,
+  });
+  const body = (html: string) =>
+    html.slice(html.indexOf('Before the list.') - 3, html.indexOf('After the table.'));
+
+  it('HTML marks a suggested paragraph break with an ins/del pilcrow and suggested rows with a class', () => {
+    const html = strFromU8(unzipSync(exportHtml(suggested))['index.html']);
+    expect(body(html)).toBe(
+      '<p>Before the list.</p><ul>' +
+        '<li><p>Kept item<ins class="paragraph-break">\u00b6</ins></p></li>' +
+        '<li><p><ins>New item</ins></p></li>' +
+        '<li><p><del>Old item</del><del class="paragraph-break">\u00b6</del></p></li>' +
+        '<li><p>Last item</p></li></ul>' +
+        '<table><caption><span class="caption-label">Table 1:</span> </caption><tbody>' +
+        '<tr><td><p>A</p></td><td><p>B</p></td></tr>' +
+        '<tr class="insertion"><td><p><ins>C</ins></p></td><td><p><ins>D</ins></p></td></tr>' +
+        '<tr class="deletion"><td><p><del>E</del></p></td><td><p><del>F</del></p></td></tr>' +
+        '</tbody></table><p>',
+    );
+    expect(strFromU8(unzipSync(exportHtml(suggested))['style.css'])).toContain('.deletion');
+  });
+
+  it('EPUB and PDF (accepted) leave out the deleted item and row, and show no marks', () => {
+    const writer = new HtmlWriter(suggested, { imageUrl: () => null, trackChanges: 'accepted', epub: true });
+    expect(body(writer.article())).toBe(
+      '<p>Before the list.</p><ul><li><p>Kept item</p></li><li><p>New item</p></li><li><p>Last item</p></li></ul>' +
+        '<table><caption><span class="caption-label">Table 1:</span> </caption><tbody>' +
+        '<tr><td><p>A</p></td><td><p>B</p></td></tr><tr><td><p>C</p></td><td><p>D</p></td></tr>' +
+        '</tbody></table><p>',
+    );
+  });
+
+  it('JATS and LaTeX (accepted) leave them out too', () => {
+    const jats = Object.entries(unzipSync(exportJats(suggested))).find(([name]) => name.endsWith('.xml'));
+    const xml = strFromU8(jats?.[1] ?? new Uint8Array());
+    expect(descendants(parseXml(xml), 'list-item').map((item) => item.textContent)).toEqual([
+      'Kept item',
+      'New item',
+      'Last item',
+    ]);
+    expect(descendants(parseXml(xml), 'tr').map((row) => row.textContent)).toEqual(['AB', 'CD']);
+    const latex = Object.entries(unzipSync(exportLatex(suggested))).find(([name]) => name.endsWith('.tex'));
+    const tex = strFromU8(latex?.[1] ?? new Uint8Array());
+    expect(tex).toContain('\\item Kept item\n\\item New item\n\\item Last item\n');
+    expect(tex).not.toContain('Old item');
+    expect(tex).toContain('C & D');
+    expect(tex).not.toMatch(/E & F/);
   });
 });

@@ -3,6 +3,7 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
 import type { Contributor } from '../editor/commands';
+import { withInherited } from './block-changes';
 import { imageFiles } from './images';
 import {
   authorName,
@@ -61,12 +62,36 @@ export class HtmlWriter extends NodeWriter {
   private notePrefix = '';
   /** Added to a heading's level for its h element: the title above is h1 (a book's chapter: more). */
   private headingShift = 1;
+  protected readonly accepted: boolean;
 
   constructor(
     private readonly prepared: PreparedDocument,
     private readonly options: HtmlOptions,
   ) {
     super();
+    this.accepted = options.trackChanges === 'accepted';
+  }
+
+  /**
+   * Markup of the suggestions recorded on a block: a whole block suggested inserted or deleted
+   * (a row, a cell, a list, a table) gets class="insertion"/"deletion" (its text is in ins/del);
+   * a suggested paragraph break after a textblock ends it in an ins/del pilcrow, as Word shows
+   * one. Nothing once accepted.
+   */
+  private changeClass(node: PMNode): string {
+    if (this.accepted) return '';
+    const names = this.blockChanges.whole(node).map((mark) => mark.type.name);
+    return names.length ? ` class="${names.join(' ')}"` : '';
+  }
+
+  private breakMark(node: PMNode): string {
+    if (this.accepted) return '';
+    let out = '';
+    for (const mark of this.blockChanges.breakAfter(node)) {
+      const tag = mark.type.name === 'deletion' ? 'del' : 'ins';
+      out += `<${tag} class="paragraph-break">\u00b6</${tag}>`;
+    }
+    return out;
   }
 
   private wrapMarks(content: string, marks: readonly Mark[]): string | null {
@@ -76,9 +101,10 @@ export class HtmlWriter extends NodeWriter {
       if (tags) out = `${tags[0]}${out}${tags[1]}`;
       else if (mark.type.name === 'link') out = `<a href="${escapeXml(String(mark.attrs.href))}">${out}</a>`;
     }
-    const deletion = marks.some((mark) => mark.type.name === 'deletion');
-    const insertion = marks.some((mark) => mark.type.name === 'insertion' && !mark.attrs.approved);
-    if (this.options.trackChanges === 'accepted') return deletion ? null : out;
+    const changes = withInherited(marks, this.inherited);
+    const deletion = changes.some((mark) => mark.type.name === 'deletion');
+    const insertion = changes.some((mark) => mark.type.name === 'insertion' && !mark.attrs.approved);
+    if (this.accepted) return deletion ? null : out;
     if (deletion) out = `<del>${out}</del>`;
     if (insertion) out = `<ins>${out}</ins>`;
     return out;
@@ -156,13 +182,13 @@ export class HtmlWriter extends NodeWriter {
     const id = node.attrs.id ? ` id="${escapeXml(String(node.attrs.id))}"` : '';
     switch (node.type.name) {
       case 'paragraph':
-        return `<p>${this.inlineContent(node)}</p>`;
+        return `<p${this.changeClass(node)}>${this.inlineContent(node)}${this.breakMark(node)}</p>`;
       case 'heading': {
         const level = Math.min(Number(node.attrs.level) + this.headingShift, 6);
-        return `<h${level}${id}>${this.inlineContent(node)}</h${level}>`;
+        return `<h${level}${id}>${this.inlineContent(node)}${this.breakMark(node)}</h${level}>`;
       }
       case 'blockquote':
-        return `<blockquote>${this.blocks(node)}</blockquote>`;
+        return `<blockquote${this.changeClass(node)}>${this.blocks(node)}</blockquote>`;
       case 'code_block':
         return `<pre><code>${escapeXml(node.textContent)}</code></pre>`;
       case 'horizontal_rule':
@@ -179,22 +205,24 @@ export class HtmlWriter extends NodeWriter {
         return `<nav class="toc"${id}><h2>${title}</h2>${entries ? `<ol>${entries}</ol>` : ''}</nav>`;
       }
       case 'bullet_list':
-        return `<ul>${this.items(node)}</ul>`;
+        return `<ul${this.changeClass(node)}>${this.items(node)}</ul>`;
       case 'ordered_list':
-        return `<ol${node.attrs.start !== 1 ? ` start="${Number(node.attrs.start)}"` : ''}>${this.items(node)}</ol>`;
+        return `<ol${node.attrs.start !== 1 ? ` start="${Number(node.attrs.start)}"` : ''}${this.changeClass(node)}>${this.items(node)}</ol>`;
       case 'table': {
         let rows = '';
-        node.forEach((row) => {
+        for (const row of this.keptChildren(node)) {
           let cells = '';
-          row.forEach((cell) => {
-            const tag = cell.type.name === 'table_header' ? 'th' : 'td';
-            const span = `${cell.attrs.colspan > 1 ? ` colspan="${cell.attrs.colspan}"` : ''}${cell.attrs.rowspan > 1 ? ` rowspan="${cell.attrs.rowspan}"` : ''}`;
-            cells += `<${tag}${span}>${this.blocks(cell)}</${tag}>`;
+          this.withChanges(row, () => {
+            for (const cell of this.keptChildren(row)) {
+              const tag = cell.type.name === 'table_header' ? 'th' : 'td';
+              const span = `${cell.attrs.colspan > 1 ? ` colspan="${cell.attrs.colspan}"` : ''}${cell.attrs.rowspan > 1 ? ` rowspan="${cell.attrs.rowspan}"` : ''}`;
+              cells += `<${tag}${span}${this.changeClass(cell)}>${this.withChanges(cell, () => this.blocks(cell))}</${tag}>`;
+            }
           });
-          rows += `<tr>${cells}</tr>`;
-        });
+          if (cells) rows += `<tr${this.changeClass(row)}>${cells}</tr>`;
+        }
         const caption = this.caption(node, String(node.attrs.caption));
-        return `<table${id}>${caption ? `<caption>${caption}</caption>` : ''}<tbody>${rows}</tbody></table>`;
+        return `<table${id}${this.changeClass(node)}>${caption ? `<caption>${caption}</caption>` : ''}<tbody>${rows}</tbody></table>`;
       }
       case 'figure': {
         const caption = this.caption(node, String(node.attrs.caption));
@@ -220,9 +248,8 @@ export class HtmlWriter extends NodeWriter {
 
   private items(list: PMNode): string {
     let out = '';
-    list.forEach((item) => {
-      out += `<li>${this.blocks(item)}</li>`;
-    });
+    for (const item of this.keptChildren(list))
+      out += `<li${this.changeClass(item)}>${this.withChanges(item, () => this.blocks(item))}</li>`;
     return out;
   }
 
@@ -388,8 +415,9 @@ table { border-collapse: collapse; margin: 1em auto; }
 td, th { border: 1px solid #444; padding: 0.25em 0.5em; vertical-align: top; }
 td p, th p { margin: 0; }
 .smallcaps { font-variant: small-caps; }
-ins { background: #e6f4ea; text-decoration: underline; }
-del { background: #fce8e6; }
+ins, .insertion { background: #e6f4ea; text-decoration: underline; }
+del, .deletion { background: #fce8e6; }
+.deletion { text-decoration: line-through; }
 .footnotes { font-size: 0.9em; }
 .footnote-back { margin-left: 0.25em; text-decoration: none; }
 .csl-entry { padding-left: 2em; text-indent: -2em; margin-bottom: 0.5em; }

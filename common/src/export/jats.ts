@@ -4,6 +4,7 @@ import type { CslItem } from '../bibliography/export';
 import { exportCslItems } from '../bibliography/export';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
+import { withInherited } from './block-changes';
 import { imageFiles } from './images';
 import type { PreparedDocument } from './model';
 import { escapeXml, htmlToText } from './text';
@@ -40,6 +41,8 @@ const MARKS: Record<string, string> = {
 };
 
 class JatsWriter extends NodeWriter {
+  /** JATS carries the text as it reads once the suggestions are accepted. */
+  protected readonly accepted = true;
   readonly notes: string[] = [];
   readonly images: ReturnType<typeof imageFiles>;
 
@@ -50,7 +53,8 @@ class JatsWriter extends NodeWriter {
     );
   }
 
-  private marks(content: string, marks: readonly Mark[]): string | null {
+  private marks(content: string, own: readonly Mark[]): string | null {
+    const marks = withInherited(own, this.inherited);
     if (marks.some((mark) => mark.type.name === 'deletion')) return null;
     let out = content;
     for (const mark of marks) {
@@ -150,16 +154,16 @@ class JatsWriter extends NodeWriter {
       case 'bullet_list':
       case 'ordered_list': {
         let items = '';
-        node.forEach((item) => {
-          items += `<list-item>${this.blocks(item)}</list-item>`;
-        });
+        for (const item of this.keptChildren(node))
+          items += `<list-item>${this.withChanges(item, () => this.blocks(item))}</list-item>`;
+        if (!items) return '';
         return `<list list-type="${node.type.name === 'bullet_list' ? 'bullet' : 'order'}">${items}</list>`;
       }
       case 'table': {
         let rows = '';
-        node.forEach((row) => {
+        for (const row of this.keptChildren(node)) {
           let cells = '';
-          row.forEach((cell) => {
+          for (const cell of this.keptChildren(row)) {
             const tag = cell.type.name === 'table_header' ? 'th' : 'td';
             const span = `${cell.attrs.colspan > 1 ? ` colspan="${cell.attrs.colspan}"` : ''}${cell.attrs.rowspan > 1 ? ` rowspan="${cell.attrs.rowspan}"` : ''}`;
             let inner = '';
@@ -167,9 +171,9 @@ class JatsWriter extends NodeWriter {
               inner += (index ? '<break/>' : '') + (child.isTextblock ? this.inlineContent(child) : '');
             });
             cells += `<${tag}${span}>${inner}</${tag}>`;
-          });
-          rows += `<tr>${cells}</tr>`;
-        });
+          }
+          if (cells) rows += `<tr>${cells}</tr>`;
+        }
         const target = this.prepared.numbers.get(node);
         return `<table-wrap${id}>${target ? `<label>${escapeXml(target.label)}</label>` : ''}<caption><p>${escapeXml(String(node.attrs.caption))}</p></caption><table><tbody>${rows}</tbody></table></table-wrap>`;
       }

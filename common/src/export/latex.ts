@@ -3,6 +3,7 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { exportBiblatex } from '../bibliography/export';
 import type { EntryData } from '../bibliography/types';
+import { withInherited } from './block-changes';
 import { imageExtension, imageFiles } from './images';
 import { authorName, type BookStructure, groupParts, type PreparedDocument } from './model';
 import { htmlToRuns } from './text';
@@ -83,6 +84,8 @@ const MARKS: Record<string, string> = {
 };
 
 class LatexWriter extends NodeWriter {
+  /** LaTeX shows the text as it reads once the suggestions are accepted. */
+  protected readonly accepted = true;
   readonly cited = new Set<string>();
   /**
    * A book chapter in a style other than the book's: biblatex loads one style per document, so
@@ -102,7 +105,8 @@ class LatexWriter extends NodeWriter {
     );
   }
 
-  private marks(content: string, marks: readonly Mark[]): string | null {
+  private marks(content: string, own: readonly Mark[]): string | null {
+    const marks = withInherited(own, this.inherited);
     if (marks.some((mark) => mark.type.name === 'deletion')) return null;
     let out = content;
     for (const mark of marks) {
@@ -222,9 +226,8 @@ class LatexWriter extends NodeWriter {
 
   private items(list: PMNode): string {
     let out = '';
-    list.forEach((item) => {
-      out += `\\item ${this.blocks(item).trim()}\n`;
-    });
+    for (const item of this.keptChildren(list))
+      out += `\\item ${this.withChanges(item, () => this.blocks(item)).trim()}\n`;
     return out;
   }
 
@@ -233,9 +236,15 @@ class LatexWriter extends NodeWriter {
     const width = (span: number) => `p{${((0.95 * span) / map.width).toFixed(3)}\\linewidth}`;
     const rows: string[] = [];
     for (let row = 0; row < map.height; row++) {
+      // A row suggested deleted is left out (accepting removes it).
+      if (!this.kept(node.child(row))) continue;
       const cells: string[] = [];
       for (const { cell, span, rowspan, starts } of rowCells(node, map, row)) {
-        let content = starts ? this.blocks(cell).trim().replace(/\n\n+/g, ' \\newline ') : '';
+        let content = starts
+          ? this.withChanges(cell, () => this.blocks(cell))
+              .trim()
+              .replace(/\n\n+/g, ' \\newline ')
+          : '';
         if (starts && rowspan > 1) content = `\\multirow{${rowspan}}{=}{${content}}`;
         if (span > 1) content = `\\multicolumn{${span}}{|${width(span)}|}{${content}}`;
         cells.push(content);

@@ -6,7 +6,7 @@ import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
 import { importDocument } from '../import/index';
 import { attr, children, descendants, elements, parseXml, type XmlElement } from '../import/xml';
-import { fixturePaper } from './fixture-paper';
+import { blockSuggestionsDocument, fixturePaper } from './fixture-paper';
 import { prepareDocument } from './model';
 import { exportOdt, ODT_MIME } from './odt';
 import { EXPORT_FORMATS, exportDocument } from './registry';
@@ -363,5 +363,70 @@ describe('ODT content', () => {
   it('is named after the title by the registry', async () => {
     const file = await exportDocument('odt', paper.input);
     expect(file).toMatchObject({ name: 'Structures of Example Problems.odt', mime: ODT_MIME });
+  });
+});
+
+describe('ODT suggestions recorded on blocks', () => {
+  const { content: blocks } = odtOf(blockSuggestionsDocument());
+  const regions = new Map(
+    descendants(blocks, 'text:changed-region').map((region) => [attr(region, 'text:id'), region]),
+  );
+  /** A region's kind and author: "insertion Grace Hopper". */
+  const kind = (id: string) => {
+    const change = elements(regions.get(id) as XmlElement)[0];
+    return `${change.nodeName.replace('text:', '')} ${descendants(change, 'dc:creator')[0]?.textContent}`;
+  };
+  const body = descendants(blocks, 'office:text')[0];
+  const tracked = descendants(blocks, 'text:tracked-changes')[0];
+  /** A paragraph as its change marks and text: "<change-start insertion Grace Hopper>|Kept item". */
+  const described = (p: XmlElement) =>
+    elements(p)
+      .map((e) => `<${e.nodeName.replace('text:', '')} ${kind(attr(e, 'text:change-id'))}>`)
+      .join('')
+      .concat(`|${p.textContent}`);
+  /** The body's paragraphs (not those kept in deletion regions), in order. */
+  const paragraphs = descendants(body, 'text:p')
+    .filter((p) => !tracked.contains(p))
+    .map(described);
+
+  it('makes an inserted list item one insertion region from the end of the item before to its start', () => {
+    const kept = paragraphs.find((p) => p.endsWith('|Kept item'));
+    expect(kept).toBe('<change-start insertion Grace Hopper>|Kept item');
+    // The break's region ends where the new item starts; its text is an insertion of its own.
+    expect(paragraphs.find((p) => p.endsWith('|New item'))).toBe(
+      '<change-end insertion Grace Hopper><change-start insertion Grace Hopper><change-end insertion Grace Hopper>|New item',
+    );
+    const [start] = descendants(body, 'text:change-start');
+    const [end] = descendants(body, 'text:change-end');
+    expect(attr(start, 'text:change-id')).toBe(attr(end, 'text:change-id'));
+  });
+
+  it('keeps a deleted list item in its deletion region, the next item starting with the change', () => {
+    expect(paragraphs.some((p) => p.includes('Old item'))).toBe(false);
+    expect(paragraphs.find((p) => p.endsWith('|Last item'))).toBe('<change deletion Ada Lovelace>|Last item');
+    const id = attr(descendants(body, 'text:change')[0], 'text:change-id');
+    const deletion = elements(regions.get(id) as XmlElement)[0];
+    const list = elements(deletion)[1];
+    expect(list.nodeName).toBe('text:list');
+    expect(children(list, 'text:list-item').map((item) => item.textContent)).toEqual(['Old item', '']);
+    // No region inside the region: the deleted text is there as it was.
+    expect(descendants(deletion, 'text:change')).toHaveLength(0);
+  });
+
+  it('tracks the text of inserted and deleted table rows', () => {
+    const rows = descendants(descendants(body, 'table:table')[0], 'table:table-row');
+    const cells = rows.map((row) => descendants(row, 'text:p').map(described));
+    expect(cells).toEqual([
+      ['|A', '|B'],
+      [
+        '<change-start insertion Grace Hopper><change-end insertion Grace Hopper>|C',
+        '<change-start insertion Grace Hopper><change-end insertion Grace Hopper>|D',
+      ],
+      ['<change deletion Ada Lovelace>|', '<change deletion Ada Lovelace>|'],
+    ]);
+    const texts = descendants(rows[2], 'text:change').map(
+      (change) => regions.get(attr(change, 'text:change-id'))?.textContent,
+    );
+    expect(texts).toEqual(['Ada Lovelace2024-01-03T00:00:00E', 'Ada Lovelace2024-01-03T00:00:00F']);
   });
 });

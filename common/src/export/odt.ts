@@ -3,6 +3,7 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
+import { BlockChanges, withInherited } from './block-changes';
 import { imageFiles, imageSize } from './images';
 import { authorName, citationFallback, type ExportImage, type PreparedDocument, tocEntries } from './model';
 import {
@@ -102,6 +103,13 @@ class OdtWriter {
   private readonly page: OdfPage;
   private note = 0;
   private frame = 0;
+  /** Tracked changes on blocks; `inherited`: those of the whole blocks being written (a deleted row). */
+  private readonly blockChanges = new BlockChanges();
+  private inherited: Mark[] = [];
+  /** What a textblock starts with: the end of an inserted paragraph break, a deleted block's place. */
+  private readonly startMarks = new Map<PMNode, string>();
+  /** Writing a deleted block into its changed region: its text as it was, no regions inside. */
+  private plain = false;
 
   constructor(private readonly prepared: PreparedDocument) {
     this.page = ODF_PAGES[prepared.paperSize];
@@ -235,6 +243,7 @@ class OdtWriter {
 
   /** Wraps content in the tracked change its marks say: deletions keep their text in the region. */
   private tracked(content: string, marks: readonly Mark[]): string {
+    if (this.plain) return content;
     const deletion = marks.find((mark) => mark.type.name === 'deletion');
     if (deletion) {
       const id = this.region(
@@ -257,7 +266,7 @@ class OdtWriter {
   }
 
   private inline(node: PMNode): string {
-    const marks = node.marks;
+    const marks = withInherited(node.marks, this.inherited);
     let out = '';
     // A comment is an annotation where its range starts and an annotation-end after its last text.
     for (const mark of marks) {
@@ -310,7 +319,7 @@ class OdtWriter {
       }
     }
     out += this.tracked(content, marks);
-    for (const mark of marks) {
+    for (const mark of node.marks) {
       const id = Number(mark.attrs.id);
       if (mark.type.name === 'comment' && this.lastCommentNode.get(id) === node)
         out += `<office:annotation-end office:name="comment${id}"/>`;
@@ -351,6 +360,55 @@ class OdtWriter {
     return out;
   }
 
+  /**
+   * A textblock's content with the block changes around it: a suggested paragraph break after it
+   * is an insertion region from its end to the next textblock's start (as LibreOffice writes
+   * one); a block deleted before it has its text:change at its start.
+   */
+  private textblockContent(node: PMNode): string {
+    let out = (this.plain ? '' : this.startMarks.get(node)) ?? '';
+    out += this.inlineContent(node);
+    const change = this.plain ? undefined : this.blockChanges.breakChangeAfter(node);
+    const insertion = change?.marks.find((mark) => mark.type.name === 'insertion');
+    if (change && insertion) {
+      const id = this.region(`<text:insertion>${this.changeInfo(insertion)}</text:insertion>`);
+      out += `<text:change-start text:change-id="${id}"/>`;
+      this.startMarks.set(
+        change.next,
+        `<text:change-end text:change-id="${id}"/>${this.startMarks.get(change.next) ?? ''}`,
+      );
+    }
+    return out;
+  }
+
+  /**
+   * A block deleted whole with the paragraph break after it (a list item or paragraph whose text
+   * is all suggested deleted): as LibreOffice writes it, left out of the text and kept in its
+   * deletion region, with a paragraph after it that the following one continues; '' for others.
+   */
+  private deletedBlock(node: PMNode, write: () => string): string | null {
+    const change = this.plain ? undefined : this.blockChanges.deletedBefore(node);
+    const deletion = change?.marks.find((mark) => mark.type.name === 'deletion');
+    if (!change || !deletion) return null;
+    this.plain = true;
+    let xml: string;
+    try {
+      xml = write();
+    } finally {
+      this.plain = false;
+    }
+    const kept =
+      node.type.name === 'list_item'
+        ? `<text:list><text:list-item>${xml}</text:list-item><text:list-item><text:p/></text:list-item></text:list>`
+        : `${xml}<text:p/>`;
+    const id = this.region(`<text:deletion>${this.changeInfo(deletion)}${kept}</text:deletion>`);
+    this.startMarks.set(
+      change.next,
+      `<text:change text:change-id="${id}"/>${this.startMarks.get(change.next) ?? ''}`,
+    );
+    return '';
+  }
+
   private bookmarked(id: string, content: string): string {
     if (!id) return content;
     const name = bookmarkName(id);
@@ -368,22 +426,35 @@ class OdtWriter {
   blocks(parent: PMNode, context: BlockContext = {}): string {
     if (parent.type.name === 'toc_part' || parent.type.name === 'separator_part')
       return this.block(parent, context);
+    this.blockChanges.scan(parent);
     let out = '';
     parent.forEach((node) => {
-      out += this.block(node, context);
+      out += this.deletedBlock(node, () => this.block(node, context)) ?? this.block(node, context);
     });
     return out;
   }
 
+  /** Writes `node` with the changes recorded on it as a whole inherited by its content. */
   private block(node: PMNode, context: BlockContext): string {
+    const outer = this.inherited;
+    const whole = this.blockChanges.whole(node);
+    if (whole.length) this.inherited = [...withInherited(whole, outer)];
+    try {
+      return this.blockContent(node, context);
+    } finally {
+      this.inherited = outer;
+    }
+  }
+
+  private blockContent(node: PMNode, context: BlockContext): string {
     switch (node.type.name) {
       case 'paragraph': {
         const style = context.paragraphStyle ?? (context.inList ? 'List_20_Paragraph' : 'Text_20_body');
-        return `<text:p text:style-name="${style}">${this.inlineContent(node)}</text:p>`;
+        return `<text:p text:style-name="${style}">${this.textblockContent(node)}</text:p>`;
       }
       case 'heading': {
         const level = Number(node.attrs.level);
-        return `<text:h text:style-name="Heading_20_${level}" text:outline-level="${level}">${this.bookmarked(String(node.attrs.id), this.inlineContent(node))}</text:h>`;
+        return `<text:h text:style-name="Heading_20_${level}" text:outline-level="${level}">${this.bookmarked(String(node.attrs.id), this.textblockContent(node))}</text:h>`;
       }
       case 'blockquote':
         return this.blocks(node, { ...context, paragraphStyle: 'Quotations' });
@@ -413,10 +484,22 @@ class OdtWriter {
   private list(node: PMNode, context: BlockContext): string {
     const style = context.inList ? '' : ` text:style-name="${this.listStyle(node)}"`;
     const start = Number(node.attrs.start ?? 1);
+    this.blockChanges.scan(node);
     let items = '';
     node.forEach((item, _offset, index) => {
       const startValue = node.type.name === 'ordered_list' && index === 0 && start !== 1;
-      items += `<text:list-item${startValue ? ` text:start-value="${start}"` : ''}>${this.blocks(item, { ...context, inList: true })}</text:list-item>`;
+      const write = () => {
+        const outer = this.inherited;
+        this.inherited = [...withInherited(this.blockChanges.whole(item), outer)];
+        try {
+          return this.blocks(item, { ...context, inList: true });
+        } finally {
+          this.inherited = outer;
+        }
+      };
+      const deleted = this.deletedBlock(item, write);
+      if (deleted === null)
+        items += `<text:list-item${startValue ? ` text:start-value="${start}"` : ''}>${write()}</text:list-item>`;
     });
     return `<text:list${style}>${items}</text:list>`;
   }
@@ -425,7 +508,8 @@ class OdtWriter {
     const target = this.prepared.numbers.get(node);
     const label = target && target.kind !== 'equation' ? `${target.label}: ` : '';
     if (!label && !text) return '';
-    return `<text:p text:style-name="Caption">${this.bookmarked(String(node.attrs.id), odfText(label + text))}</text:p>`;
+    const content = this.tracked(odfText(label + text), this.inherited);
+    return `<text:p text:style-name="Caption">${this.bookmarked(String(node.attrs.id), content)}</text:p>`;
   }
 
   private table(node: PMNode): string {
@@ -442,16 +526,21 @@ class OdtWriter {
     // Header cells are Table Heading paragraphs; the leading header rows are table:table-header-rows,
     // repeated on each page.
     const headerRows = headerRowCount(node, map);
+    // A suggested row or cell (a column): its text tracked, as LibreOffice keeps such rows in ODT.
+    const outer = this.inherited;
     let rows = '';
     for (let row = 0; row < map.height; row++) {
+      const rowChanges = [...withInherited(this.blockChanges.whole(node.child(row)), outer)];
       let cells = '';
       for (const { cell, span, rowspan, starts } of rowCells(node, map, row)) {
         if (starts) {
           const role: TableCellRole =
             cell.type.name === 'table_header' ? 'Table_20_Heading' : 'Table_20_Contents';
           const spans = `${span > 1 ? ` table:number-columns-spanned="${span}"` : ''}${rowspan > 1 ? ` table:number-rows-spanned="${rowspan}"` : ''}`;
+          this.inherited = [...withInherited(this.blockChanges.whole(cell), rowChanges)];
           const content =
             this.blocks(cell, { paragraphStyle: role }) || `<text:p text:style-name="${role}"/>`;
+          this.inherited = outer;
           cells += `<table:table-cell table:style-name="TableCell" office:value-type="string"${spans}>${content}</table:table-cell>`;
           cells += '<table:covered-table-cell/>'.repeat(span - 1);
         } else cells += '<table:covered-table-cell/>'.repeat(span);

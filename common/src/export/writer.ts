@@ -1,11 +1,49 @@
-import type { Node as PMNode } from 'prosemirror-model';
+import type { Mark, Node as PMNode } from 'prosemirror-model';
 import type { TableMap } from 'prosemirror-tables';
 import type { CommentThread } from '../ws/review-messages';
+import { BlockChanges, keptWhenAccepted, withInherited } from './block-changes';
 
 /** The walk the text-based writers share: inline content and block lists, node by node. */
 export abstract class NodeWriter {
   abstract inline(node: PMNode): string;
   abstract block(node: PMNode): string;
+  /** Whether the output is the text once every suggestion is accepted (else it shows them). */
+  protected abstract readonly accepted: boolean;
+  /** Tracked changes on blocks (block-changes.ts); `inherited`: those of the whole blocks being written. */
+  protected readonly blockChanges = new BlockChanges();
+  protected inherited: Mark[] = [];
+
+  /** A node's marks with those of the whole suggested blocks around it. */
+  protected marksOf(node: PMNode): readonly Mark[] {
+    return withInherited(node.marks, this.inherited);
+  }
+
+  /** Whether a block (an item, a row) is written: not when accepting removes it. */
+  protected kept(node: PMNode): boolean {
+    return !this.accepted || keptWhenAccepted(node);
+  }
+
+  /** Runs `write` with the changes recorded on `node` as a whole inherited by its content. */
+  protected withChanges<T>(node: PMNode, write: () => T): T {
+    const outer = this.inherited;
+    const whole = this.blockChanges.whole(node);
+    if (whole.length) this.inherited = [...withInherited(whole, outer)];
+    try {
+      return write();
+    } finally {
+      this.inherited = outer;
+    }
+  }
+
+  /** The kept children of a list or table (scanned for the boundary changes between them). */
+  protected keptChildren(parent: PMNode): PMNode[] {
+    this.blockChanges.scan(parent);
+    const kept: PMNode[] = [];
+    parent.forEach((child) => {
+      if (this.kept(child)) kept.push(child);
+    });
+    return kept;
+  }
 
   inlineContent(node: PMNode): string {
     let out = '';
@@ -19,9 +57,7 @@ export abstract class NodeWriter {
     // A table of contents or a separator part is drawn as a block of its own.
     if (parent.type.name === 'toc_part' || parent.type.name === 'separator_part') return this.block(parent);
     let out = '';
-    parent.forEach((node) => {
-      out += this.block(node);
-    });
+    for (const node of this.keptChildren(parent)) out += this.withChanges(node, () => this.block(node));
     return out;
   }
 }
