@@ -35,6 +35,7 @@ import { loadLibrary, saveInChunks } from '../../bibliography/bibliography-api';
 import { CSL_STYLES } from '../../bibliography/csl/csl-assets';
 import { StyleFinder } from '../../bibliography/style-finder';
 import { fetchImages, saveErrorMessage, uploadImage } from '../../usermedia/usermedia-api';
+import { DoneDialog } from '../editor-panels';
 import type { AcademicPanelId } from './academic-actions';
 import { brokenReferences } from './academic-plugin';
 
@@ -711,29 +712,18 @@ export function CitationStyleDialog({ view, onClose }: DialogProps) {
   };
   const listed = CSL_STYLES.some((s) => s.id === style);
   return (
-    <Dialog
-      title={t('academic.style.title')}
-      onClose={onClose}
-      width={520}
-      buttons={
-        <button type="button" className="button button-primary" onClick={onClose}>
-          {t('settings.done')}
-        </button>
-      }
-    >
-      <div className="editor-form">
-        <Select
-          label={t('academic.style.style')}
-          value={style}
-          options={[
-            ...(listed ? [] : [{ value: style, label: style }]),
-            ...CSL_STYLES.map((s) => ({ value: s.id, label: s.label })),
-          ]}
-          onChange={choose}
-        />
-        <StyleFinder onChoose={(found) => choose(found.id)} />
-      </div>
-    </Dialog>
+    <DoneDialog title={t('academic.style.title')} onClose={onClose} width={520}>
+      <Select
+        label={t('academic.style.style')}
+        value={style}
+        options={[
+          ...(listed ? [] : [{ value: style, label: style }]),
+          ...CSL_STYLES.map((s) => ({ value: s.id, label: s.label })),
+        ]}
+        onChange={choose}
+      />
+      <StyleFinder onChoose={(found) => choose(found.id)} />
+    </DoneDialog>
   );
 }
 
