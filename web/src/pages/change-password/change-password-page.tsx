@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
 import { FormErrorList } from '../../components/form/field-errors';
+import { SubmitActions } from '../../components/form/submit-actions';
 import { TextField } from '../../components/form/text-field';
 import { MessagePage } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
@@ -122,11 +123,7 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
             errors={errors[name]}
           />
         ))}
-        <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {ta('changePassword.submit')}
-          </button>
-        </div>
+        <SubmitActions label={ta('changePassword.submit')} busy={busy} />
       </form>
       <WaitOverlay active={busy} message={ta('common.waiting')} />
     </section>
