@@ -29,7 +29,7 @@ import type { EditorView } from 'prosemirror-view';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../app/configuration/app-context';
-import { Dialog, DialogButtons } from '../../../components/dialog/dialog';
+import { Dialog } from '../../../components/dialog/dialog';
 import { Select } from '../../../components/form/select';
 import { loadLibrary, saveInChunks } from '../../bibliography/bibliography-api';
 import { CSL_STYLES } from '../../bibliography/csl/csl-assets';
@@ -126,14 +126,11 @@ export function MathDialog({ view, onClose, display }: DialogProps & { display: 
       title={isDisplay ? t('academic.math.displayTitle') : t('academic.math.title')}
       onClose={onClose}
       width={560}
-      buttons={
-        <DialogButtons
-          label={initial ? t('academic.update') : t('academic.insert')}
-          form={`${sourceId}-form`}
-          onCancel={onClose}
-          disabled={!latex.trim()}
-        />
-      }
+      command={{
+        label: initial ? t('academic.update') : t('academic.insert'),
+        form: `${sourceId}-form`,
+        disabled: !latex.trim(),
+      }}
     >
       <form id={`${sourceId}-form`} className="editor-form academic-math" onSubmit={submit}>
         <div ref={host} className="academic-math-host" data-ready={ready} />
@@ -321,14 +318,11 @@ export function CitationDialog({
       title={t('academic.citation.title')}
       onClose={onClose}
       width={640}
-      buttons={
-        <DialogButtons
-          label={existing ? t('academic.update') : t('academic.insert')}
-          form={`${searchId}-form`}
-          onCancel={onClose}
-          disabled={!picked.length}
-        />
-      }
+      command={{
+        label: existing ? t('academic.update') : t('academic.insert'),
+        form: `${searchId}-form`,
+        disabled: !picked.length,
+      }}
     >
       <form id={`${searchId}-form`} className="editor-form academic-citation" onSubmit={submit}>
         <label htmlFor={searchId}>{t('academic.citation.search')}</label>
@@ -525,14 +519,11 @@ export function FigureDialog({ view, onClose }: DialogProps) {
       title={t('academic.figure.title')}
       onClose={onClose}
       width={720}
-      buttons={
-        <DialogButtons
-          label={existing ? t('academic.update') : t('academic.insert')}
-          form={`${ids.search}-form`}
-          onCancel={onClose}
-          disabled={!chosen}
-        />
-      }
+      command={{
+        label: existing ? t('academic.update') : t('academic.insert'),
+        form: `${ids.search}-form`,
+        disabled: !chosen,
+      }}
     >
       <form id={`${ids.search}-form`} className="editor-form academic-figure" onSubmit={submit}>
         <div className="academic-figure-filters">
