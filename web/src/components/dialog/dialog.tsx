@@ -252,3 +252,30 @@ export function ConfirmDialog({
     </Dialog>
   );
 }
+
+/**
+ * An overview's question before deleting rows: the texts come from the page's namespace
+ * (`confirmDeleteTitle`, `confirmDeleteText` with the count, `delete`).
+ */
+export function ConfirmDeleteDialog({
+  namespace,
+  ids,
+  onConfirm,
+  onClose,
+}: {
+  namespace: 'bibliography' | 'usermedia';
+  ids: number[];
+  onConfirm(ids: number[]): void | Promise<void>;
+  onClose(): void;
+}) {
+  const { t } = useTranslation(namespace);
+  return (
+    <ConfirmDialog
+      title={t('confirmDeleteTitle')}
+      message={t('confirmDeleteText', { count: ids.length })}
+      confirmLabel={t('delete')}
+      onConfirm={() => onConfirm(ids)}
+      onClose={onClose}
+    />
+  );
+}
