@@ -85,11 +85,12 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
   if (state.kind === 'checking') return <section className="page page-loading" aria-busy="true" />;
   if (state.kind === 'invalid') {
     return (
-      <MessagePage heading={title} text={ta('changePassword.invalidKey')} className="account-page">
-        <p>
-          <a href={PASSWORD_RESET_PATH}>{ta('changePassword.requestNew')}</a>
-        </p>
-      </MessagePage>
+      <MessagePage
+        heading={title}
+        text={ta('changePassword.invalidKey')}
+        className="account-page"
+        next={{ href: PASSWORD_RESET_PATH, label: ta('changePassword.requestNew') }}
+      />
     );
   }
   if (state.kind === 'done') {
@@ -98,11 +99,8 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
         heading={ta('changePassword.done')}
         text={ta('changePassword.doneText')}
         className="account-page"
-      >
-        <p>
-          <a href="/">{ta('changePassword.login')}</a>
-        </p>
-      </MessagePage>
+        next={{ href: '/', label: ta('changePassword.login') }}
+      />
     );
   }
   return (
