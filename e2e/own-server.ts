@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, expect, type Page } from '@playwright/test';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { E2E_PORT, e2eServerEnv } from './server-env';
 
@@ -100,4 +100,20 @@ export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
   }
 
   return { env, start, stop, page, dispose };
+}
+
+/**
+ * ownServer for the describe block it is called in: started before its tests (a fresh database to
+ * migrate and a process to start: the hook may take up to a minute) and disposed after them.
+ */
+export function useOwnServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
+  const own = ownServer(offset, settings);
+  test.beforeAll(async () => {
+    test.setTimeout(60_000);
+    await own.start();
+  });
+  test.afterAll(async () => {
+    await own.dispose();
+  });
+  return own;
 }

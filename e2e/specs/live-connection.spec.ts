@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { staffApi } from '@scriptorium/common/api/endpoints/staff';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { apiCall, createUser, expect, loginAs, test } from '../fixtures';
-import { ownServer } from '../own-server';
+import { useOwnServer } from '../own-server';
 
 // Spec sections 4 (Websocket, Server messages, Offline), 8 and 9: the live connection in a real browser.
 
@@ -33,18 +33,8 @@ test('logging out in another tab sends this tab to the start page', async ({ pag
 // server of their own, so that other specs' pages never see them.
 test.describe('with a server of its own', () => {
   test.describe.configure({ mode: 'serial' });
-  const own = ownServer(41);
+  const own = useOwnServer(41);
   const { env, page: ownPage, start: startServer, stop: stopServer } = own;
-
-  test.beforeAll(async () => {
-    // A fresh database to migrate and a process to start: the hook may take up to a minute.
-    test.setTimeout(60_000);
-    await startServer();
-  });
-
-  test.afterAll(async () => {
-    await own.dispose();
-  });
 
   test('a staff system message reaches a logged-in browser in the system-message dialog', async ({
     browser,

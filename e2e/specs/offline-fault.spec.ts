@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { apiCall, createUser, expect, loginAs, test } from '../fixtures';
-import { ownServer } from '../own-server';
+import { useOwnServer } from '../own-server';
 
 // Issue 20's fault test against the real thing: a browser types while its network is cut at
 // random points and the server process is restarted twice. Every keystroke must reach the
@@ -20,16 +20,7 @@ function seeded(seed: number): () => number {
 
 test.describe('with a server of its own', () => {
   test.describe.configure({ mode: 'serial' });
-  const own = ownServer(45);
-
-  test.beforeAll(async () => {
-    test.setTimeout(60_000);
-    await own.start();
-  });
-
-  test.afterAll(async () => {
-    await own.dispose();
-  });
+  const own = useOwnServer(45);
 
   test('1,000 keystrokes, the network cut at random points, the server restarted twice: nothing lost, nothing twice', async ({
     browser,

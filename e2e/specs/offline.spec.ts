@@ -103,6 +103,47 @@ async function inFreshBrowser(
   await context.close();
 }
 
+/**
+ * Ann and Bob work apart on the shared document that holds `text`: Ann offline (`annWrites`, her
+ * editor clicked first), Bob online meanwhile (`bobWrites`, saved); then Ann is back online.
+ */
+async function workApart(
+  browser: Browser,
+  text: string,
+  annWrites: (page: Page) => Promise<void>,
+  bobWrites: (page: Page) => Promise<void>,
+) {
+  const editing = await bothEditing(browser, text);
+  await editing.annContext.setOffline(true);
+  await expect(editing.annPage.getByText(KEPT)).toBeVisible();
+  await body(editing.annPage).click();
+  await annWrites(editing.annPage);
+  await body(editing.bobPage).click();
+  await bobWrites(editing.bobPage);
+  await saved(editing.bobPage);
+  await editing.annContext.setOffline(false);
+  return editing;
+}
+
+/** The caret at the end of the paragraph, its text selected back to the start. */
+async function selectParagraph(page: Page) {
+  await page.keyboard.press('End');
+  await page.keyboard.press('Shift+Home');
+}
+
+/** A new document of the user's, open in a browser context of its own, `text` typed and saved. */
+async function writtenDocument(browser: Browser, user: TestUser, text: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await loginAs(page, user, '/');
+  const id = await newDocument(page);
+  await page.goto(`/document/${id}`);
+  await body(page).click();
+  await page.keyboard.type(text);
+  await saved(page);
+  return { context, page, id };
+}
+
 /** A fresh browser of the user opens the document and reads `text`: the server has it. */
 async function expectOnServer(browser: Browser, user: TestUser, id: number, text: string) {
   await inFreshBrowser(browser, user, id, async (check) => {
@@ -115,14 +156,7 @@ test('offline, a reload shows the overview, bibliography, contacts and a documen
   user,
 }) => {
   test.setTimeout(90_000);
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await loginAs(page, user, '/');
-  const id = await newDocument(page);
-  await page.goto(`/document/${id}`);
-  await body(page).click();
-  await page.keyboard.type('Written online.');
-  await saved(page);
+  const { context, page, id } = await writtenDocument(browser, user, 'Written online.');
   await page.locator('.doc-title').click();
   await page.keyboard.type('Field notes');
   await saved(page);
@@ -174,22 +208,21 @@ test('500 steps offline in one tab, 300 online by a co-author: after reconnectin
   browser,
 }) => {
   test.setTimeout(150_000);
-  const { annPage, bobPage, annContext, bobContext } = await bothEditing(browser, 'Start.');
-
-  await annContext.setOffline(true);
-  await expect(annPage.getByText(KEPT)).toBeVisible();
   // Ann appends 500 characters at the end; Bob types 300 at the start.
-  await body(annPage).click();
-  await annPage.keyboard.press('End');
   const annText = ` ${'ann '.repeat(125)}`.slice(0, 500);
-  await annPage.keyboard.type(annText);
-  await body(bobPage).click();
-  await bobPage.keyboard.press('Home');
   const bobText = `${'bob '.repeat(75)}`.slice(0, 300);
-  await bobPage.keyboard.type(bobText);
-  await saved(bobPage);
-
-  await annContext.setOffline(false);
+  const { annPage, bobPage, annContext, bobContext } = await workApart(
+    browser,
+    'Start.',
+    async (ann) => {
+      await ann.keyboard.press('End');
+      await ann.keyboard.type(annText);
+    },
+    async (bob) => {
+      await bob.keyboard.press('Home');
+      await bob.keyboard.type(bobText);
+    },
+  );
   await saved(annPage);
   const expected = `${bobText}Start.${annText}`;
   await expect(body(annPage)).toHaveText(expected, { timeout: 20_000 });
@@ -247,14 +280,7 @@ test('a document created offline is written, kept over a reload, and created on 
 
 test('a tab closed offline: reopened online, its queued text is sent', async ({ browser, user }) => {
   test.setTimeout(60_000);
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await loginAs(page, user, '/');
-  const id = await newDocument(page);
-  await page.goto(`/document/${id}`);
-  await body(page).click();
-  await page.keyboard.type('Before the tunnel.');
-  await saved(page);
+  const { context, page, id } = await writtenDocument(browser, user, 'Before the tunnel.');
   await context.setOffline(true);
   await page.keyboard.type(' In the tunnel.');
   await expect.poll(() => queuedSteps(page, id)).toBeGreaterThan(0);
@@ -273,27 +299,25 @@ test("a large divergence: the offline work is shown as suggestions on the co-aut
   browser,
 }) => {
   test.setTimeout(90_000);
-  const { annPage, bobPage, annContext, bobContext } = await bothEditing(browser, 'Middle.');
-
-  await annContext.setOffline(true);
-  await expect(annPage.getByText(KEPT)).toBeVisible();
-  // More than 50 steps on each side that cannot fold: Ann writes at both ends by turns.
-  await body(annPage).click();
-  for (let i = 0; i < 30; i++) {
-    await annPage.keyboard.press('Home');
-    await annPage.keyboard.type('a');
-    await annPage.keyboard.press('End');
-    await annPage.keyboard.type('z');
-  }
-  // Bob's 60 steps meanwhile: bold on and off, each a command of its own (typed characters may
-  // reach the editor several to one step on a busy machine).
-  await body(bobPage).click();
-  await bobPage.keyboard.press('End');
-  await bobPage.keyboard.press('Shift+Home');
-  for (let i = 0; i < 60; i++) await bobPage.keyboard.press('Control+b');
-  await saved(bobPage);
-
-  await annContext.setOffline(false);
+  const { annPage, bobPage, annContext, bobContext } = await workApart(
+    browser,
+    'Middle.',
+    // More than 50 steps on each side that cannot fold: Ann writes at both ends by turns.
+    async (ann) => {
+      for (let i = 0; i < 30; i++) {
+        await ann.keyboard.press('Home');
+        await ann.keyboard.type('a');
+        await ann.keyboard.press('End');
+        await ann.keyboard.type('z');
+      }
+    },
+    // Bob's 60 steps meanwhile: bold on and off, each a command of its own (typed characters may
+    // reach the editor several to one step on a busy machine).
+    async (bob) => {
+      await selectParagraph(bob);
+      for (let i = 0; i < 60; i++) await bob.keyboard.press('Control+b');
+    },
+  );
   await expect(annPage.getByTestId('editor-merge-notice')).toContainText(
     'are shown as suggestions on top of',
   );
@@ -317,22 +341,20 @@ test('an offline change the merge cannot place is suggested again, and the offli
   browser,
 }) => {
   test.setTimeout(60_000);
-  const { annPage, bobPage, annContext, bobContext } = await bothEditing(browser, 'Shared sentence.');
-
-  await annContext.setOffline(true);
   // Ann makes the sentence bold offline; Bob deletes it meanwhile.
-  await body(annPage).click();
-  await annPage.keyboard.press('End');
-  await annPage.keyboard.press('Shift+Home');
-  await annPage.keyboard.press('Control+b');
-  await expect(body(annPage).locator('strong')).toHaveText('Shared sentence.');
-  await body(bobPage).click();
-  await bobPage.keyboard.press('End');
-  await bobPage.keyboard.press('Shift+Home');
-  await bobPage.keyboard.press('Backspace');
-  await saved(bobPage);
-
-  await annContext.setOffline(false);
+  const { annPage, bobPage, annContext, bobContext } = await workApart(
+    browser,
+    'Shared sentence.',
+    async (ann) => {
+      await selectParagraph(ann);
+      await ann.keyboard.press('Control+b');
+      await expect(body(ann).locator('strong')).toHaveText('Shared sentence.');
+    },
+    async (bob) => {
+      await selectParagraph(bob);
+      await bob.keyboard.press('Backspace');
+    },
+  );
   const notice = annPage.getByTestId('editor-merge-notice');
   await expect(notice).toContainText(
     'could not be placed in the current version: the text it changed is suggested again where it stood.',

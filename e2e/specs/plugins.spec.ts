@@ -7,7 +7,7 @@ import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
 import { openSettled, violations } from '../axe';
 import { apiCall, chooseOption, createUser, expect, loginAs, sendCall, test } from '../fixtures';
-import { ownServer } from '../own-server';
+import { useOwnServer } from '../own-server';
 
 // Issue 21: the Templates and Books plugins in a real browser. They are on only on a server of
 // their own (PLUGINS=templates,books); the shared e2e server runs with them off.
@@ -31,19 +31,9 @@ test('with the plugins off there is no Templates or Books header item and their 
 
 test.describe('with PLUGINS=templates,books', () => {
   test.describe.configure({ mode: 'serial' });
-  const own = ownServer(43, { PLUGINS: 'templates,books' });
+  const own = useOwnServer(43, { PLUGINS: 'templates,books' });
   const env = own.env;
   const ownPage = own.page;
-
-  test.beforeAll(async () => {
-    // A fresh database to migrate and a process to start: the hook may take up to a minute.
-    test.setTimeout(60_000);
-    await own.start();
-  });
-
-  test.afterAll(async () => {
-    await own.dispose();
-  });
 
   test('a template with a custom part, reordered by keyboard, becomes a document that follows it', async ({
     browser,

@@ -27,6 +27,19 @@ function start(options: Partial<WebSocketConnectorOptions> = {}): WebSocketConne
   return connector;
 }
 
+/** Started and given 100 ms: the socket is open and subscribed. */
+async function started(): Promise<WebSocketConnector> {
+  start();
+  await advance(100);
+  return connector;
+}
+
+/** The browser goes offline or comes back online (and says so). */
+function network(isOnline: boolean) {
+  online = isOnline;
+  events.dispatchEvent(new Event(isOnline ? 'online' : 'offline'));
+}
+
 /** Lets (fake) time pass while the server keeps answering. */
 function advance(ms: number): Promise<void> {
   return server.pass(ms, (time) => vi.advanceTimersByTimeAsync(time));
@@ -77,8 +90,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('reconnects 2 s after a close, with counters from 0', async () => {
-    start();
-    await advance(100);
+    await started();
     server.cut();
     expect(connector.status.state).toBe('disconnected');
     await vi.advanceTimersByTimeAsync(1999);
@@ -104,8 +116,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('sends messages written while disconnected once subscribed, and reports them as unsent meanwhile', async () => {
-    start();
-    await advance(100);
+    await started();
     server.cut();
     connector.send({ type: 'note', text: 'typed offline' });
     expect(connector.status).toEqual({ state: 'disconnected', unsent: 1 });
@@ -116,8 +127,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('resends what the server never acknowledged after a reconnect, and nothing twice', async () => {
-    start();
-    await advance(100);
+    await started();
     connector.send({ type: 'note', text: 'a' });
     connector.send({ type: 'note', text: 'b' });
     server.pump();
@@ -130,8 +140,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('pings after 60 s of silence and closes when no pong comes within 10 s', async () => {
-    start();
-    await advance(100);
+    await started();
     const first = server.last;
     // The last word from the server; then it goes quiet: it receives but never answers.
     server.broadcast('last words');
@@ -154,8 +163,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('keeps the socket when the pong comes', async () => {
-    start();
-    await advance(100);
+    await started();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(types(server.last)).toContain('ping');
     server.send(server.last, { type: 'pong' });
@@ -165,8 +173,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('resets the silence clock on every frame', async () => {
-    start();
-    await advance(100);
+    await started();
     server.last.toServer.length = 0;
     for (let minute = 0; minute < 5; minute++) {
       await vi.advanceTimersByTimeAsync(50_000);
@@ -177,16 +184,13 @@ describe('WebSocketConnector', () => {
   });
 
   it('closes when the browser goes offline and reconnects when it comes back', async () => {
-    start();
-    await advance(100);
-    online = false;
-    events.dispatchEvent(new Event('offline'));
+    await started();
+    network(false);
     expect(server.last.closedByClient).toBe(true);
     expect(connector.status.state).toBe('disconnected');
     await vi.advanceTimersByTimeAsync(10_000);
     expect(server.sockets).toHaveLength(1);
-    online = true;
-    events.dispatchEvent(new Event('online'));
+    network(true);
     expect(server.sockets).toHaveLength(2);
     await advance(0);
     expect(connector.status.state).toBe('open');
@@ -197,8 +201,7 @@ describe('WebSocketConnector', () => {
     start();
     expect(server.sockets).toHaveLength(0);
     expect(connector.status.state).toBe('disconnected');
-    online = true;
-    events.dispatchEvent(new Event('online'));
+    network(true);
     expect(server.sockets).toHaveLength(1);
   });
 
@@ -208,10 +211,8 @@ describe('WebSocketConnector', () => {
       await advance(flap % 3 === 0 ? 0 : 50);
       if (flap % 2) server.cut();
       else {
-        online = false;
-        events.dispatchEvent(new Event('offline'));
-        online = true;
-        events.dispatchEvent(new Event('online'));
+        network(false);
+        network(true);
         events.dispatchEvent(new Event('online'));
       }
       await vi.advanceTimersByTimeAsync(2000);
@@ -224,8 +225,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('ignores whatever a replaced socket still does', async () => {
-    start();
-    await advance(100);
+    await started();
     const old = server.last;
     const onmessage = old.onmessage;
     server.cut(old);
@@ -249,8 +249,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('follows a redirect to another host at once', async () => {
-    start();
-    await advance(100);
+    await started();
     server.send(server.last, { type: 'redirect', base: 'live2.example.org:8443', c: 1, s: 2 });
     expect(server.sockets).toHaveLength(2);
     expect(server.last.url).toBe('wss://live2.example.org:8443/ws/base/');
@@ -263,8 +262,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('does not loop on a redirect to where it already is', async () => {
-    start();
-    await advance(100);
+    await started();
     server.send(server.last, { type: 'redirect', base: 'scriptorium.example.org', c: 1, s: 2 });
     expect(server.sockets).toHaveLength(1);
     expect(connector.status.state).toBe('disconnected');
@@ -273,8 +271,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('drops a socket that sends an invalid frame and reconnects', async () => {
-    start();
-    await advance(100);
+    await started();
     server.send(server.last, { type: 'system_message', c: 1, s: 3 });
     expect(server.sockets[0].closedByClient).toBe(true);
     await advance(2100);
@@ -283,8 +280,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('resends after 80 ms when the server does not confirm (the send throttle)', async () => {
-    start();
-    await advance(100);
+    await started();
     server.last.toServer.length = 0;
     server.blackHole = true;
     connector.send({ type: 'note', text: 'x' });
@@ -302,8 +298,7 @@ describe('WebSocketConnector', () => {
   });
 
   it('stops for good on close()', async () => {
-    start();
-    await advance(100);
+    await started();
     connector.close();
     expect(server.last.closedByClient).toBe(true);
     await vi.advanceTimersByTimeAsync(10_000);

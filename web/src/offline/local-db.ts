@@ -141,3 +141,21 @@ export async function throughCache<T>(
   if (cached) return cached;
   return fetch();
 }
+
+/**
+ * An overview's rows through the cache: the server's list, kept in `store` on the way; offline,
+ * the rows kept there (none kept counts as no cached answer).
+ */
+export function rowsThroughCache<T extends object>(
+  store: LocalStore,
+  fetch: () => Promise<T[]>,
+): Promise<T[]> {
+  return throughCache(
+    fetch,
+    (rows) => writeRows(store, rows),
+    async () => {
+      const rows = await readRows<T>(store);
+      return rows?.length ? rows : null;
+    },
+  );
+}

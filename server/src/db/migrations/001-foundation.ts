@@ -1,5 +1,5 @@
 import type { DualMigration } from './helpers';
-import { notNull, timestamp, withId } from './helpers';
+import { addIndex, belongsTo, notNull, refersTo, timestamp, withDefault, withId } from './helpers';
 
 /** Users, their e-mail addresses, sessions, login throttling, static pages and feedback. */
 export const foundation: DualMigration = {
@@ -7,33 +7,33 @@ export const foundation: DualMigration = {
     await withId(db.schema.createTable('users'), dialect)
       .addColumn('username', 'varchar(150)', notNull)
       .addColumn('username_lower', 'varchar(150)', (col) => col.notNull().unique())
-      .addColumn('first_name', 'varchar(150)', (col) => col.notNull().defaultTo(''))
-      .addColumn('last_name', 'varchar(150)', (col) => col.notNull().defaultTo(''))
+      .addColumn('first_name', 'varchar(150)', withDefault(''))
+      .addColumn('last_name', 'varchar(150)', withDefault(''))
       .addColumn('password_hash', 'text')
-      .addColumn('is_staff', 'integer', (col) => col.notNull().defaultTo(0))
-      .addColumn('is_active', 'integer', (col) => col.notNull().defaultTo(1))
+      .addColumn('is_staff', 'integer', withDefault(0))
+      .addColumn('is_active', 'integer', withDefault(1))
       .addColumn('language', 'varchar(10)')
       .addColumn('avatar', 'text')
       .addColumn('created_at', timestamp, notNull)
       .execute();
 
     await withId(db.schema.createTable('user_emails'), dialect)
-      .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', belongsTo('users.id'))
       .addColumn('address', 'varchar(254)', notNull)
       .addColumn('address_lower', 'varchar(254)', (col) => col.notNull().unique())
-      .addColumn('is_primary', 'integer', (col) => col.notNull().defaultTo(0))
-      .addColumn('verified', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('is_primary', 'integer', withDefault(0))
+      .addColumn('verified', 'integer', withDefault(0))
       .execute();
-    await db.schema.createIndex('user_emails_user').on('user_emails').column('user_id').execute();
+    await addIndex(db, 'user_emails_user', 'user_emails', 'user_id');
 
     await db.schema
       .createTable('sessions')
       .addColumn('id_hash', 'varchar(64)', (col) => col.primaryKey())
-      .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', belongsTo('users.id'))
       .addColumn('expires_at', timestamp, notNull)
       .addColumn('created_at', timestamp, notNull)
       .execute();
-    await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+    await addIndex(db, 'sessions_user', 'sessions', 'user_id');
 
     await db.schema
       .createTable('login_attempts')
@@ -50,7 +50,7 @@ export const foundation: DualMigration = {
       .execute();
 
     await withId(db.schema.createTable('feedback'), dialect)
-      .addColumn('user_id', 'integer', (col) => col.references('users.id').onDelete('set null'))
+      .addColumn('user_id', 'integer', refersTo('users.id', 'set null'))
       .addColumn('message', 'text', notNull)
       .addColumn('created_at', timestamp, notNull)
       .execute();

@@ -1,5 +1,5 @@
 import type { DualMigration } from './helpers';
-import { notNull, timestamp, withId } from './helpers';
+import { addIndex, belongsTo, notNull, timestamp, withDefault, withId } from './helpers';
 
 /**
  * The image library. Files are content-addressed (sha256) on disk; a row per owner and file,
@@ -8,45 +8,33 @@ import { notNull, timestamp, withId } from './helpers';
 export const usermedia: DualMigration = {
   async up(db, dialect) {
     await withId(db.schema.createTable('usermedia_images'), dialect)
-      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
-      .addColumn('title', 'varchar(255)', (col) => col.notNull().defaultTo(''))
+      .addColumn('owner_id', 'integer', belongsTo('users.id'))
+      .addColumn('title', 'varchar(255)', withDefault(''))
       .addColumn('sha256', 'varchar(64)', notNull)
       .addColumn('file_type', 'varchar(50)', notNull)
       .addColumn('width', 'integer', notNull)
       .addColumn('height', 'integer', notNull)
       .addColumn('size', 'integer', notNull)
-      .addColumn('copyright_holder', 'varchar(300)', (col) => col.notNull().defaultTo(''))
-      .addColumn('licence', 'varchar(50)', (col) => col.notNull().defaultTo(''))
+      .addColumn('copyright_holder', 'varchar(300)', withDefault(''))
+      .addColumn('licence', 'varchar(50)', withDefault(''))
       .addColumn('added', timestamp, notNull)
       .addUniqueConstraint('usermedia_images_owner_file', ['owner_id', 'sha256'])
       .execute();
     // The media route asks "does anybody still own this file?" after deletes.
-    await db.schema.createIndex('usermedia_images_sha256').on('usermedia_images').column('sha256').execute();
+    await addIndex(db, 'usermedia_images_sha256', 'usermedia_images', 'sha256');
 
     await withId(db.schema.createTable('usermedia_categories'), dialect)
-      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('owner_id', 'integer', belongsTo('users.id'))
       .addColumn('category_title', 'varchar(255)', notNull)
       .execute();
-    await db.schema
-      .createIndex('usermedia_categories_owner')
-      .on('usermedia_categories')
-      .column('owner_id')
-      .execute();
+    await addIndex(db, 'usermedia_categories_owner', 'usermedia_categories', 'owner_id');
 
     await db.schema
       .createTable('usermedia_image_categories')
-      .addColumn('image_id', 'integer', (col) =>
-        col.notNull().references('usermedia_images.id').onDelete('cascade'),
-      )
-      .addColumn('category_id', 'integer', (col) =>
-        col.notNull().references('usermedia_categories.id').onDelete('cascade'),
-      )
+      .addColumn('image_id', 'integer', belongsTo('usermedia_images.id'))
+      .addColumn('category_id', 'integer', belongsTo('usermedia_categories.id'))
       .addPrimaryKeyConstraint('usermedia_image_categories_pk', ['image_id', 'category_id'])
       .execute();
-    await db.schema
-      .createIndex('usermedia_image_categories_category')
-      .on('usermedia_image_categories')
-      .column('category_id')
-      .execute();
+    await addIndex(db, 'usermedia_image_categories_category', 'usermedia_image_categories', 'category_id');
   },
 };

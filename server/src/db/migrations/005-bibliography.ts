@@ -1,5 +1,5 @@
 import type { DualMigration } from './helpers';
-import { notNull, timestamp, withId } from './helpers';
+import { addIndex, belongsTo, notNull, timestamp, withDefault, withId } from './helpers';
 
 /**
  * The bibliography. An entry keeps its converter data as JSON text (fields, cats): the server
@@ -9,19 +9,19 @@ import { notNull, timestamp, withId } from './helpers';
 export const bibliography: DualMigration = {
   async up(db, dialect) {
     await withId(db.schema.createTable('bib_categories'), dialect)
-      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('owner_id', 'integer', belongsTo('users.id'))
       .addColumn('category_title', 'varchar(255)', notNull)
       .execute();
-    await db.schema.createIndex('bib_categories_owner').on('bib_categories').column('owner_id').execute();
+    await addIndex(db, 'bib_categories_owner', 'bib_categories', 'owner_id');
 
     await withId(db.schema.createTable('bib_entries'), dialect)
-      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('owner_id', 'integer', belongsTo('users.id'))
       .addColumn('entry_key', 'varchar(255)', notNull)
       // Lower-cased key: BibTeX keys clash regardless of case, so uniqueness is on this column.
       .addColumn('entry_key_lower', 'varchar(255)', notNull)
       .addColumn('bib_type', 'varchar(50)', notNull)
       .addColumn('fields', 'text', notNull)
-      .addColumn('cats', 'text', (col) => col.notNull().defaultTo('[]'))
+      .addColumn('cats', 'text', withDefault('[]'))
       .addColumn('created_at', timestamp, notNull)
       .addColumn('updated_at', timestamp, notNull)
       .addUniqueConstraint('bib_entries_owner_key', ['owner_id', 'entry_key_lower'])

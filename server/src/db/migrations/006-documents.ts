@@ -1,5 +1,5 @@
 import type { DualMigration } from './helpers';
-import { notNull, timestamp, withId } from './helpers';
+import { addIndex, belongsTo, notNull, refersTo, timestamp, withDefault, withId } from './helpers';
 
 /**
  * Documents and their access rights. A right is held by a user, or by a contact invite not yet
@@ -8,44 +8,28 @@ import { notNull, timestamp, withId } from './helpers';
 export const documents: DualMigration = {
   async up(db, dialect) {
     await withId(db.schema.createTable('documents'), dialect)
-      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
-      .addColumn('title', 'varchar(255)', (col) => col.notNull().defaultTo(''))
+      .addColumn('owner_id', 'integer', belongsTo('users.id'))
+      .addColumn('title', 'varchar(255)', withDefault(''))
       // The owner's path; collaborators keep theirs in document_access.path.
-      .addColumn('path', 'varchar(1000)', (col) => col.notNull().defaultTo(''))
+      .addColumn('path', 'varchar(1000)', withDefault(''))
       .addColumn('content', 'text', notNull)
-      .addColumn('version', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('version', 'integer', withDefault(0))
       .addColumn('created_at', timestamp, notNull)
       .addColumn('updated_at', timestamp, notNull)
       .execute();
-    await db.schema.createIndex('documents_owner').on('documents').column('owner_id').execute();
+    await addIndex(db, 'documents_owner', 'documents', 'owner_id');
 
     await withId(db.schema.createTable('document_access'), dialect)
-      .addColumn('document_id', 'integer', (col) =>
-        col.notNull().references('documents.id').onDelete('cascade'),
-      )
-      .addColumn('user_id', 'integer', (col) => col.references('users.id').onDelete('cascade'))
-      .addColumn('invite_id', 'integer', (col) => col.references('user_invites.id').onDelete('cascade'))
+      .addColumn('document_id', 'integer', belongsTo('documents.id'))
+      .addColumn('user_id', 'integer', refersTo('users.id', 'cascade'))
+      .addColumn('invite_id', 'integer', refersTo('user_invites.id', 'cascade'))
       .addColumn('rights', 'varchar(30)', notNull)
-      .addColumn('path', 'varchar(1000)', (col) => col.notNull().defaultTo(''))
+      .addColumn('path', 'varchar(1000)', withDefault(''))
       .addColumn('created_at', timestamp, notNull)
       .execute();
     // One right per holder and document (NULLs do not collide on either engine).
-    await db.schema
-      .createIndex('document_access_user')
-      .on('document_access')
-      .columns(['user_id', 'document_id'])
-      .unique()
-      .execute();
-    await db.schema
-      .createIndex('document_access_invite')
-      .on('document_access')
-      .columns(['invite_id', 'document_id'])
-      .unique()
-      .execute();
-    await db.schema
-      .createIndex('document_access_document')
-      .on('document_access')
-      .column('document_id')
-      .execute();
+    await addIndex(db, 'document_access_user', 'document_access', ['user_id', 'document_id'], true);
+    await addIndex(db, 'document_access_invite', 'document_access', ['invite_id', 'document_id'], true);
+    await addIndex(db, 'document_access_document', 'document_access', 'document_id');
   },
 };

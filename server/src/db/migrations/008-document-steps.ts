@@ -1,5 +1,5 @@
 import type { DualMigration } from './helpers';
-import { notNull, timestamp } from './helpers';
+import { addColumn, belongsTo, notNull, refersTo, timestamp, withDefault } from './helpers';
 
 /**
  * The collaboration step log (issue 16). Every confirmed diff is in document_steps before it is
@@ -11,21 +11,16 @@ export const documentSteps: DualMigration = {
   async up(db) {
     await db.schema
       .createTable('document_steps')
-      .addColumn('document_id', 'integer', (col) =>
-        col.notNull().references('documents.id').onDelete('cascade'),
-      )
+      .addColumn('document_id', 'integer', belongsTo('documents.id'))
       .addColumn('version', 'integer', notNull)
       /** Step.toJSON() as JSON text. */
       .addColumn('step', 'text', notNull)
       /** The editor (transport session) that sent it: prosemirror-collab's clientID. */
       .addColumn('client_id', 'varchar(64)', notNull)
-      .addColumn('user_id', 'integer', (col) => col.references('users.id').onDelete('set null'))
+      .addColumn('user_id', 'integer', refersTo('users.id', 'set null'))
       .addColumn('created_at', timestamp, notNull)
       .addPrimaryKeyConstraint('document_steps_pk', ['document_id', 'version'])
       .execute();
-    await db.schema
-      .alterTable('documents')
-      .addColumn('content_version', 'integer', (col) => col.notNull().defaultTo(0))
-      .execute();
+    await addColumn(db, 'documents', 'content_version', 'integer', withDefault(0));
   },
 };

@@ -1,5 +1,5 @@
 import type { DualMigration } from './helpers';
-import { notNull } from './helpers';
+import { addIndex, belongsTo, notNull } from './helpers';
 
 /**
  * Images used in documents (issue 17): which image files (by content hash) a document's figures
@@ -11,12 +11,10 @@ export const documentImages: DualMigration = {
   async up(db) {
     await db.schema
       .createTable('document_images')
-      .addColumn('document_id', 'integer', (col) =>
-        col.notNull().references('documents.id').onDelete('cascade'),
-      )
+      .addColumn('document_id', 'integer', belongsTo('documents.id'))
       .addColumn('sha256', 'varchar(64)', notNull)
       .addPrimaryKeyConstraint('document_images_pk', ['document_id', 'sha256'])
       .execute();
-    await db.schema.createIndex('document_images_sha256').on('document_images').column('sha256').execute();
+    await addIndex(db, 'document_images_sha256', 'document_images', 'sha256');
   },
 };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DualMigration } from './helpers';
-import { notNull, timestamp, withId } from './helpers';
+import { addColumn, addIndex, notNull, refersTo, timestamp, withDefault, withId } from './helpers';
 
 /**
  * Staff administration: the audit log, site settings kept in the database, feedback marked done,
@@ -10,15 +10,15 @@ export const admin: DualMigration = {
   async up(db, dialect) {
     await withId(db.schema.createTable('audit_log'), dialect)
       // The staff user who acted; the name stays readable after that account is gone.
-      .addColumn('actor_id', 'integer', (col) => col.references('users.id').onDelete('set null'))
+      .addColumn('actor_id', 'integer', refersTo('users.id', 'set null'))
       .addColumn('actor_name', 'varchar(150)', notNull)
       .addColumn('action', 'varchar(64)', notNull)
-      .addColumn('target', 'varchar(300)', (col) => col.notNull().defaultTo(''))
+      .addColumn('target', 'varchar(300)', withDefault(''))
       /** JSON text: what changed. */
-      .addColumn('details', 'text', (col) => col.notNull().defaultTo('{}'))
+      .addColumn('details', 'text', withDefault('{}'))
       .addColumn('created_at', timestamp, notNull)
       .execute();
-    await db.schema.createIndex('audit_log_created').on('audit_log').column('created_at').execute();
+    await addIndex(db, 'audit_log_created', 'audit_log', 'created_at');
 
     await db.schema
       .createTable('site_settings')
@@ -26,14 +26,11 @@ export const admin: DualMigration = {
       .addColumn('value', 'text', notNull)
       .execute();
 
-    await db.schema.alterTable('feedback').addColumn('done_at', timestamp).execute();
-    await db.schema
-      .alterTable('feedback')
-      .addColumn('done_by', 'integer', (col) => col.references('users.id').onDelete('set null'))
-      .execute();
-    await db.schema.createIndex('feedback_created').on('feedback').column('created_at').execute();
+    await addColumn(db, 'feedback', 'done_at', timestamp);
+    await addColumn(db, 'feedback', 'done_by', 'integer', refersTo('users.id', 'set null'));
+    await addIndex(db, 'feedback_created', 'feedback', 'created_at');
 
-    await db.schema.alterTable('users').addColumn('last_login_at', timestamp).execute();
+    await addColumn(db, 'users', 'last_login_at', timestamp);
 
     // The admin search matches prefixes of the username, any address, first, last and full name.
     // SQLite: range comparisons on BINARY indexes (lower() of names is ASCII-only there).
@@ -53,6 +50,6 @@ export const admin: DualMigration = {
       await sql`create index users_last_prefix on users (lower(last_name))`.execute(db);
       await sql`create index users_full_prefix on users (lower(first_name || ' ' || last_name))`.execute(db);
     }
-    await db.schema.createIndex('usermedia_images_owner').on('usermedia_images').column('owner_id').execute();
+    await addIndex(db, 'usermedia_images_owner', 'usermedia_images', 'owner_id');
   },
 };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DualMigration } from './helpers';
-import { notNull, timestamp } from './helpers';
+import { addIndex, notNull, timestamp } from './helpers';
 
 /**
  * Fast paths (issue 23).
@@ -23,10 +23,13 @@ export const fastPaths: DualMigration = {
     // SQLite only: PostgreSQL keeps large content out of line (TOAST) already, and its index
     // entries are limited to about 2.7 kB, which a long title and path could pass.
     if (dialect !== 'sqlite') return;
-    await db.schema
-      .createIndex('documents_owner_listing')
-      .on('documents')
-      .columns(['owner_id', 'id', 'title', 'path', 'created_at', 'updated_at'])
-      .execute();
+    await addIndex(db, 'documents_owner_listing', 'documents', [
+      'owner_id',
+      'id',
+      'title',
+      'path',
+      'created_at',
+      'updated_at',
+    ]);
   },
 };

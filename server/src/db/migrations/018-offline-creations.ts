@@ -1,5 +1,5 @@
 import type { DualMigration } from './helpers';
-import { notNull } from './helpers';
+import { belongsTo, notNull } from './helpers';
 
 /**
  * Documents created offline (issue 20): the browser names each creation with a key of its own and
@@ -10,11 +10,9 @@ export const offlineCreations: DualMigration = {
   async up(db) {
     await db.schema
       .createTable('document_creation_keys')
-      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('owner_id', 'integer', belongsTo('users.id'))
       .addColumn('client_key', 'text', notNull)
-      .addColumn('document_id', 'integer', (col) =>
-        col.notNull().references('documents.id').onDelete('cascade'),
-      )
+      .addColumn('document_id', 'integer', belongsTo('documents.id'))
       .addPrimaryKeyConstraint('document_creation_keys_pk', ['owner_id', 'client_key'])
       .execute();
   },

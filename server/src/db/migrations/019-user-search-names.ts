@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DualMigration } from './helpers';
+import { withDefault } from './helpers';
 
 /**
  * The staff users search matches name prefixes in any script: the folded full name
@@ -13,11 +14,11 @@ export const userSearchNames: DualMigration = {
   async up(db, dialect) {
     await db.schema
       .alterTable('users')
-      .addColumn('full_name_lower', 'varchar(301)', (col) => col.notNull().defaultTo(''))
+      .addColumn('full_name_lower', 'varchar(301)', withDefault(''))
       .execute();
     await db.schema
       .alterTable('users')
-      .addColumn('last_name_lower', 'varchar(150)', (col) => col.notNull().defaultTo(''))
+      .addColumn('last_name_lower', 'varchar(150)', withDefault(''))
       .execute();
     for (const index of ['users_first_prefix', 'users_last_prefix', 'users_full_prefix']) {
       await sql`drop index if exists ${sql.ref(index)}`.execute(db);

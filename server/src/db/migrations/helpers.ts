@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely } from 'kysely';
+import type { AlterTableBuilder, ColumnDefinitionBuilder, CreateTableBuilder, Kysely } from 'kysely';
 import type { Dialect } from '../database';
 
 /** A migration is written once and runs on both engines; `dialect` covers the few differences. */
@@ -17,3 +17,57 @@ export function withId<T extends string>(table: CreateTableBuilder<T, never>, di
 export const timestamp = 'bigint' as const;
 
 export const notNull = (col: ColumnDefinitionBuilder) => col.notNull();
+
+/** A column every row must fill, with a default for the rows that exist already or omit it. */
+export const withDefault =
+  (value: string | number) =>
+  (col: ColumnDefinitionBuilder): ColumnDefinitionBuilder =>
+    col.notNull().defaultTo(value);
+
+/** A required reference (`table.id`): the row goes when what it belongs to goes. */
+export const belongsTo =
+  (target: string) =>
+  (col: ColumnDefinitionBuilder): ColumnDefinitionBuilder =>
+    col.notNull().references(target).onDelete('cascade');
+
+/** An optional reference (`table.id`) and what happens to it when the referenced row goes. */
+export const refersTo =
+  (target: string, onDelete: 'cascade' | 'set null') =>
+  (col: ColumnDefinitionBuilder): ColumnDefinitionBuilder =>
+    col.references(target).onDelete(onDelete);
+
+/** An index on one column or several, unique if asked. */
+export async function addIndex(
+  db: Kysely<unknown>,
+  name: string,
+  table: string,
+  columns: string | string[],
+  unique = false,
+) {
+  const index = db.schema
+    .createIndex(name)
+    .on(table)
+    .columns(typeof columns === 'string' ? [columns] : columns);
+  await (unique ? index.unique() : index).execute();
+}
+
+/** One column added to an existing table (one statement a column: SQLite adds them one by one). */
+export async function addColumn(
+  db: Kysely<unknown>,
+  table: string,
+  column: string,
+  type: Parameters<AlterTableBuilder['addColumn']>[1],
+  build: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder = (col) => col,
+) {
+  await db.schema.alterTable(table).addColumn(column, type, build).execute();
+}
+
+/** A plugin's per-user item table (books, templates): id, owner, title, last change; indexed by owner. */
+export async function createOwnedItems(db: Kysely<unknown>, dialect: Dialect, table: string) {
+  await withId(db.schema.createTable(table), dialect)
+    .addColumn('owner_id', 'integer', belongsTo('users.id'))
+    .addColumn('title', 'varchar(255)', withDefault(''))
+    .addColumn('updated', timestamp, notNull)
+    .execute();
+  await addIndex(db, `${table}_owner`, table, 'owner_id');
+}

@@ -2,8 +2,7 @@ import type { InvalidEntriesResponse, ListStamp, SaveResponse } from '@scriptori
 import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
-import { parseInput, route } from '../../http/endpoint';
-import { requireUser } from '../../http/session';
+import { userRoute } from '../user-route';
 import { deleteCategories } from './commands/delete-categories';
 import { deleteEntries } from './commands/delete-entries';
 import { listBibliography } from './commands/list-bibliography';
@@ -22,16 +21,12 @@ function stamp(result: { before: OwnerState; after: OwnerState }): ListStamp {
 /** Spec section 7, /api/bibliography/: thin routes, parse -> policy (in the command) -> command. */
 export function bibliographyRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    route(app, bibliographyApi.list, async (request, reply) => {
-      const user = requireUser(request);
-      const cache = parseInput(request, bibliographyApi.list);
+    userRoute(app, bibliographyApi.list, async (cache, user, _request, reply) => {
       const body = await listBibliography(ctx, user.id, cache);
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
-    route(app, bibliographyApi.save, async (request, reply) => {
-      const user = requireUser(request);
-      const { is_new, bibs } = parseInput(request, bibliographyApi.save);
+    userRoute(app, bibliographyApi.save, async ({ is_new, bibs }, user, request, reply) => {
       try {
         const result = await saveEntries(ctx, user.id, is_new, bibs);
         const answer: SaveResponse = {
@@ -51,21 +46,15 @@ export function bibliographyRoutes(ctx: AppContext): FastifyPluginAsync {
       }
     });
 
-    route(app, bibliographyApi.saveCategories, async (request) => {
-      const user = requireUser(request);
-      const { ids, titles } = parseInput(request, bibliographyApi.saveCategories);
+    userRoute(app, bibliographyApi.saveCategories, async ({ ids, titles }, user) => {
       return { entries: await saveCategories(ctx, user.id, ids, titles) };
     });
 
-    route(app, bibliographyApi.deleteCategories, async (request): Promise<ListStamp> => {
-      const user = requireUser(request);
-      const { ids } = parseInput(request, bibliographyApi.deleteCategories);
+    userRoute(app, bibliographyApi.deleteCategories, async ({ ids }, user): Promise<ListStamp> => {
       return stamp(await deleteCategories(ctx, user.id, ids));
     });
 
-    route(app, bibliographyApi.delete, async (request): Promise<ListStamp> => {
-      const user = requireUser(request);
-      const { ids } = parseInput(request, bibliographyApi.delete);
+    userRoute(app, bibliographyApi.delete, async ({ ids }, user): Promise<ListStamp> => {
       return stamp(await deleteEntries(ctx, user.id, ids));
     });
   };

@@ -11,9 +11,10 @@ import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import { parseInput, route } from '../../http/endpoint';
+import { route } from '../../http/endpoint';
 import { requireUser } from '../../http/session';
 import { translator } from '../../i18n/translate';
+import { userRoute } from '../user-route';
 import { addInvite, InviteError } from './commands/add-invite';
 import { acceptInvites, declineInvites } from './commands/answer-invites';
 import { claimInviteLink } from './commands/claim-invites';
@@ -31,9 +32,7 @@ export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
       return { contacts: await listContacts(ctx.db, user.id) };
     });
 
-    route(app, contactsApi.invite, async (request, reply) => {
-      const user = requireUser(request);
-      const { user_string } = parseInput(request, contactsApi.invite);
+    userRoute(app, contactsApi.invite, async ({ user_string }, user, request, reply) => {
       try {
         const contact = await addInvite(ctx, request.log, {
           user,
@@ -52,30 +51,34 @@ export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
       }
     });
 
-    route(app, contactsApi.accept, async (request): Promise<z.infer<typeof invitesAcceptResponse>> => {
-      const user = requireUser(request);
-      const { invites } = parseInput(request, contactsApi.accept);
-      const ids = invites.map((invite) => invite.id);
-      return { contacts: await acceptInvites(ctx, request.log, { user, inviteIds: ids }) };
-    });
+    userRoute(
+      app,
+      contactsApi.accept,
+      async ({ invites }, user, request): Promise<z.infer<typeof invitesAcceptResponse>> => {
+        const ids = invites.map((invite) => invite.id);
+        return { contacts: await acceptInvites(ctx, request.log, { user, inviteIds: ids }) };
+      },
+    );
 
-    route(app, contactsApi.decline, async (request): Promise<z.infer<typeof okResponse>> => {
-      const user = requireUser(request);
-      const { invites } = parseInput(request, contactsApi.decline);
-      await declineInvites(ctx, request.log, { user, inviteIds: invites.map((invite) => invite.id) });
-      return { ok: true };
-    });
+    userRoute(
+      app,
+      contactsApi.decline,
+      async ({ invites }, user, request): Promise<z.infer<typeof okResponse>> => {
+        await declineInvites(ctx, request.log, { user, inviteIds: invites.map((invite) => invite.id) });
+        return { ok: true };
+      },
+    );
 
-    route(app, contactsApi.delete, async (request): Promise<z.infer<typeof okResponse>> => {
-      const user = requireUser(request);
-      const { contacts } = parseInput(request, contactsApi.delete);
-      await deleteContacts(ctx, request.log, { user, contacts });
-      return { ok: true };
-    });
+    userRoute(
+      app,
+      contactsApi.delete,
+      async ({ contacts }, user, request): Promise<z.infer<typeof okResponse>> => {
+        await deleteContacts(ctx, request.log, { user, contacts });
+        return { ok: true };
+      },
+    );
 
-    route(app, contactsApi.claim, async (request): Promise<z.infer<typeof inviteClaimResponse>> => {
-      const user = requireUser(request);
-      const { key } = parseInput(request, contactsApi.claim);
+    userRoute(app, contactsApi.claim, async ({ key }, user): Promise<z.infer<typeof inviteClaimResponse>> => {
       return { redirect: await claimInviteLink(ctx.db, user.id, key) };
     });
   };

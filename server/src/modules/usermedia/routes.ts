@@ -8,6 +8,7 @@ import { ValidationError } from '../../http/errors';
 import type { FormBody } from '../../http/form-body';
 import { requireUser } from '../../http/session';
 import { closeUploadPool } from '../../uploads/worker-pool';
+import { userRoute } from '../user-route';
 import { deleteImages } from './commands/delete-images';
 import { checkImages, listImages } from './commands/list-images';
 import { saveCategories } from './commands/save-categories';
@@ -106,15 +107,11 @@ export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
       }
     });
 
-    route(app, usermediaApi.delete, async (request) => {
-      const user = requireUser(request);
-      const { ids } = parseInput(request, usermediaApi.delete);
+    userRoute(app, usermediaApi.delete, async ({ ids }, user) => {
       return { ids: await deleteImages(ctx, user.id, ids) };
     });
 
-    route(app, usermediaApi.saveCategories, async (request) => {
-      const user = requireUser(request);
-      const { ids, titles } = parseInput(request, usermediaApi.saveCategories);
+    userRoute(app, usermediaApi.saveCategories, async ({ ids, titles }, user) => {
       return { entries: await saveCategories(ctx, user.id, ids, titles) };
     });
   };

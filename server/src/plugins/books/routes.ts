@@ -3,13 +3,14 @@ import { isBookExportFormat } from '@scriptorium/common/plugins/books-api';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
-import { parseInput, route } from '../../http/endpoint';
+import { route } from '../../http/endpoint';
 import { FormError, HttpError } from '../../http/errors';
 import { requireUser } from '../../http/session';
 import { areContacts } from '../../modules/contacts/queries';
 import { attachmentHeader } from '../../modules/documents/export/gather-input';
 import { findVisibleDocument } from '../../modules/documents/queries';
 import { displayName } from '../../modules/user/presenters';
+import { userRoute } from '../../modules/user-route';
 import { exportBookFile } from './export';
 import { booksDb, getBook, listBooks, requireBookOwner, requireReadable, requireWritable } from './queries';
 
@@ -22,15 +23,11 @@ export function booksRoutes(ctx: AppContext): FastifyPluginAsync {
       return { books: await listBooks(db, user.id) };
     });
 
-    route(app, booksApi.get, async (request) => {
-      const user = requireUser(request);
-      const { id } = parseInput(request, booksApi.get);
+    userRoute(app, booksApi.get, async ({ id }, user) => {
       return { book: await getBook(db, user.id, id) };
     });
 
-    route(app, booksApi.create, async (request) => {
-      const user = requireUser(request);
-      const { title } = parseInput(request, booksApi.create);
+    userRoute(app, booksApi.create, async ({ title }, user) => {
       const now = Date.now();
       const row = await db
         .insertInto('books')
@@ -40,9 +37,7 @@ export function booksRoutes(ctx: AppContext): FastifyPluginAsync {
       return { id: row.id };
     });
 
-    route(app, booksApi.save, async (request) => {
-      const user = requireUser(request);
-      const input = parseInput(request, booksApi.save);
+    userRoute(app, booksApi.save, async (input, user) => {
       await requireWritable(db, user.id, input.id);
       if (input.metadata.cover_image !== null) {
         // The cover comes from the saving user's own image library.
@@ -69,9 +64,7 @@ export function booksRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     // The whole chapter list in its new order: one call for adding, removing and reordering.
-    route(app, booksApi.chapters, async (request) => {
-      const user = requireUser(request);
-      const input = parseInput(request, booksApi.chapters);
+    userRoute(app, booksApi.chapters, async (input, user) => {
       const ids = input.chapters.map((chapter) => chapter.document_id);
       if (new Set(ids).size !== ids.length) throw new HttpError(400, { error: 'duplicate_chapter' });
       await db.transaction().execute(async (trx) => {
@@ -112,9 +105,7 @@ export function booksRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     // Owners delete their books; a collaborator deleting a shared book leaves it.
-    route(app, booksApi.delete, async (request) => {
-      const user = requireUser(request);
-      const { ids } = parseInput(request, booksApi.delete);
+    userRoute(app, booksApi.delete, async ({ ids }, user) => {
       const unique = [...new Set(ids)];
       await db.transaction().execute(async (trx) => {
         for (const id of unique) {
@@ -131,9 +122,7 @@ export function booksRoutes(ctx: AppContext): FastifyPluginAsync {
       return { deleted: unique };
     });
 
-    route(app, booksApi.accessGet, async (request) => {
-      const user = requireUser(request);
-      const { id } = parseInput(request, booksApi.accessGet);
+    userRoute(app, booksApi.accessGet, async ({ id }, user) => {
       await requireBookOwner(db, user.id, id);
       const rows = await db
         .selectFrom('book_access')
@@ -172,9 +161,7 @@ export function booksRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     // Replaces every right at once; a book is shared with contacts only.
-    route(app, booksApi.accessSave, async (request) => {
-      const user = requireUser(request);
-      const input = parseInput(request, booksApi.accessSave);
+    userRoute(app, booksApi.accessSave, async (input, user) => {
       await db.transaction().execute(async (trx) => {
         await requireBookOwner(trx, user.id, input.id);
         for (const item of input.access) {

@@ -9,11 +9,12 @@ import {
 } from '@scriptorium/common/plugins/templates-api';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
-import { parseInput, route } from '../../http/endpoint';
+import { route } from '../../http/endpoint';
 import { HttpError, ValidationError } from '../../http/errors';
 import type { FormBody } from '../../http/form-body';
 import { requireUser } from '../../http/session';
 import { createDocument } from '../../modules/documents/commands/create-document';
+import { userRoute } from '../../modules/user-route';
 import { isZip, removeTemplateFiles, storeTemplateFile } from './files';
 import {
   getTemplate,
@@ -57,22 +58,16 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
       return { templates: await listTemplates(db, user.id) };
     });
 
-    route(app, templatesApi.get, async (request) => {
-      const user = requireUser(request);
-      const { id } = parseInput(request, templatesApi.get);
+    userRoute(app, templatesApi.get, async ({ id }, user) => {
       return { template: await getTemplate(db, user.id, id) };
     });
 
-    route(app, templatesApi.create, async (request) => {
-      const user = requireUser(request);
-      const input = parseInput(request, templatesApi.create);
+    userRoute(app, templatesApi.create, async (input, user) => {
       const title = input.title || standardArticle.title;
       return { id: await insertTemplate(db, user.id, title, input.definition ?? standardDefinition()) };
     });
 
-    route(app, templatesApi.save, async (request) => {
-      const user = requireUser(request);
-      const input = parseInput(request, templatesApi.save);
+    userRoute(app, templatesApi.save, async (input, user) => {
       await requireOwned(db, user.id, input.id);
       const updated = Date.now();
       await db
@@ -89,16 +84,12 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
       return { updated };
     });
 
-    route(app, templatesApi.copy, async (request) => {
-      const user = requireUser(request);
-      const { id } = parseInput(request, templatesApi.copy);
+    userRoute(app, templatesApi.copy, async ({ id }, user) => {
       const source = await requireUsable(db, user.id, id);
       return { id: await insertTemplate(db, user.id, source.title, parseDefinition(source.definition)) };
     });
 
-    route(app, templatesApi.delete, async (request) => {
-      const user = requireUser(request);
-      const { ids } = parseInput(request, templatesApi.delete);
+    userRoute(app, templatesApi.delete, async ({ ids }, user) => {
       const unique = [...new Set(ids)];
       const files = await db.transaction().execute(async (trx) => {
         for (const id of unique) await requireOwned(trx, user.id, id);
@@ -147,9 +138,7 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
       };
     });
 
-    route(app, templatesApi.deleteFile, async (request) => {
-      const user = requireUser(request);
-      const input = parseInput(request, templatesApi.deleteFile);
+    userRoute(app, templatesApi.deleteFile, async (input, user) => {
       await requireOwned(db, user.id, input.id);
       const file = await db
         .selectFrom('template_export_files')
@@ -164,9 +153,7 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     // New document of a template: its structure is copied into the document's own nodes.
-    route(app, templatesApi.createDocument, async (request) => {
-      const user = requireUser(request);
-      const input = parseInput(request, templatesApi.createDocument);
+    userRoute(app, templatesApi.createDocument, async (input, user) => {
       let doc: ReturnType<typeof createStandard>;
       if (input.template === standardArticle.id) {
         doc = createStandard(schema, standardArticle);

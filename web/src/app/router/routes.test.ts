@@ -7,15 +7,18 @@ function resolveRoute(pathname: string, state: unknown = null) {
   return { ...route, ...params };
 }
 
+/** Each path resolves to its route, login required or not (a failure names the path). */
+function expectRoutes(loginRequired: boolean, table: [string, Record<string, unknown>][]) {
+  for (const [path, route] of table) expect(resolveRoute(path), path).toEqual({ ...route, loginRequired });
+}
+
 describe('resolveRoute (spec 2.1)', () => {
   it('shows the document overview at the root and for folder paths', () => {
-    expect(resolveRoute('/')).toEqual({ page: 'documents', path: '/', loginRequired: true });
-    expect(resolveRoute('/documents/')).toEqual({ page: 'documents', path: '/', loginRequired: true });
-    expect(resolveRoute('/documents/thesis/chapter%201/')).toEqual({
-      page: 'documents',
-      path: '/thesis/chapter 1/',
-      loginRequired: true,
-    });
+    expectRoutes(true, [
+      ['/', { page: 'documents', path: '/' }],
+      ['/documents/', { page: 'documents', path: '/' }],
+      ['/documents/thesis/chapter%201/', { page: 'documents', path: '/thesis/chapter 1/' }],
+    ]);
     expect(resolveRoute('/documents/thesis')).toMatchObject({ page: 'documents', path: '/thesis/' });
   });
 
@@ -37,64 +40,55 @@ describe('resolveRoute (spec 2.1)', () => {
   });
 
   it('routes the bibliography, the media manager, the profile and the contacts', () => {
-    expect(resolveRoute('/bibliography/')).toEqual({ page: 'bibliography', loginRequired: true });
-    expect(resolveRoute('/usermedia/')).toEqual({ page: 'usermedia', loginRequired: true });
-    expect(resolveRoute('/user/profile/')).toEqual({ page: 'profile', loginRequired: true });
-    expect(resolveRoute('/user/profile')).toEqual({ page: 'profile', loginRequired: true });
-    expect(resolveRoute('/user/contacts/')).toEqual({ page: 'contacts', loginRequired: true });
+    expectRoutes(true, [
+      ['/bibliography/', { page: 'bibliography' }],
+      ['/usermedia/', { page: 'usermedia' }],
+      ['/user/profile/', { page: 'profile' }],
+      ['/user/profile', { page: 'profile' }],
+      ['/user/contacts/', { page: 'contacts' }],
+    ]);
   });
 
   it('shows the templates overview below 4 path segments, else the editor for the third segment', () => {
-    expect(resolveRoute('/templates/')).toEqual({ page: 'templates', loginRequired: true });
-    expect(resolveRoute('/templates')).toEqual({ page: 'templates', loginRequired: true });
-    // "/templates/7" splits into ['', 'templates', '7']: three segments, still the overview.
-    expect(resolveRoute('/templates/7')).toEqual({ page: 'templates', loginRequired: true });
-    expect(resolveRoute('/templates/7/')).toEqual({ page: 'template-editor', id: '7', loginRequired: true });
-    expect(resolveRoute('/templates/7/extra')).toEqual({
-      page: 'template-editor',
-      id: '7',
-      loginRequired: true,
-    });
+    expectRoutes(true, [
+      ['/templates/', { page: 'templates' }],
+      ['/templates', { page: 'templates' }],
+      // "/templates/7" splits into ['', 'templates', '7']: three segments, still the overview.
+      ['/templates/7', { page: 'templates' }],
+      ['/templates/7/', { page: 'template-editor', id: '7' }],
+      ['/templates/7/extra', { page: 'template-editor', id: '7' }],
+    ]);
   });
 
   it('hands the path after the first two segments to the books app', () => {
-    expect(resolveRoute('/books/')).toEqual({ page: 'books', path: '', loginRequired: true });
-    expect(resolveRoute('/books')).toEqual({ page: 'books', path: '', loginRequired: true });
-    expect(resolveRoute('/books/3/chapters/')).toEqual({
-      page: 'books',
-      path: '3/chapters/',
-      loginRequired: true,
-    });
+    expectRoutes(true, [
+      ['/books/', { page: 'books', path: '' }],
+      ['/books', { page: 'books', path: '' }],
+      ['/books/3/chapters/', { page: 'books', path: '3/chapters/' }],
+    ]);
   });
 
   it('routes the staff area by section; the screen itself answers 404 to all but staff', () => {
-    expect(resolveRoute('/admin/')).toEqual({ page: 'admin', section: 'users', loginRequired: false });
-    expect(resolveRoute('/admin/log/')).toEqual({ page: 'admin', section: 'log', loginRequired: false });
-    expect(resolveRoute('/admin/pages')).toEqual({ page: 'admin', section: 'pages', loginRequired: false });
+    expectRoutes(false, [
+      ['/admin/', { page: 'admin', section: 'users' }],
+      ['/admin/log/', { page: 'admin', section: 'log' }],
+      ['/admin/pages', { page: 'admin', section: 'pages' }],
+    ]);
     expect(resolveRoute('/admin/nothing/')).toMatchObject({ page: 'not-found' });
     expect(resolveRoute('/admin/users/12/')).toMatchObject({ page: 'not-found' });
   });
 
   it('routes the pages that need no login', () => {
-    expect(resolveRoute('/invite/abc123/')).toEqual({ page: 'invite', key: 'abc123', loginRequired: false });
-    expect(resolveRoute('/pages/terms/')).toEqual({ page: 'flatpage', name: 'terms', loginRequired: false });
-    expect(resolveRoute('/pages/privacy')).toEqual({
-      page: 'flatpage',
-      name: 'privacy',
-      loginRequired: false,
-    });
-    expect(resolveRoute('/account/confirm-email/k3y/')).toEqual({
-      page: 'confirm-email',
-      key: 'k3y',
-      loginRequired: false,
-    });
-    expect(resolveRoute('/account/password-reset')).toEqual({ page: 'password-reset', loginRequired: false });
-    expect(resolveRoute('/account/password-reset/')).toEqual({
-      page: 'password-reset',
-      loginRequired: false,
-    });
-    expect(resolveRoute('/account/sign-up')).toEqual({ page: 'sign-up', loginRequired: false });
-    expect(resolveRoute('/account/sign-up/')).toEqual({ page: 'sign-up', loginRequired: false });
+    expectRoutes(false, [
+      ['/invite/abc123/', { page: 'invite', key: 'abc123' }],
+      ['/pages/terms/', { page: 'flatpage', name: 'terms' }],
+      ['/pages/privacy', { page: 'flatpage', name: 'privacy' }],
+      ['/account/confirm-email/k3y/', { page: 'confirm-email', key: 'k3y' }],
+      ['/account/password-reset', { page: 'password-reset' }],
+      ['/account/password-reset/', { page: 'password-reset' }],
+      ['/account/sign-up', { page: 'sign-up' }],
+      ['/account/sign-up/', { page: 'sign-up' }],
+    ]);
   });
 
   it('asks to rewrite a change-password address with a key and keeps the key in history state', () => {

@@ -26,7 +26,12 @@ export interface DialogProps {
   children: ReactNode;
   /** The action buttons, shown in the dialog's footer. */
   buttons?: ReactNode;
+  /** Instead of `buttons`: the dialog's command, and Cancel that closes the dialog. */
+  command?: DialogCommand;
 }
+
+/** A dialog's command (see DialogButtons); its Cancel is the dialog's close. */
+export type DialogCommand = Omit<DialogButtonsProps, 'onCancel'>;
 
 /**
  * A body that scrolls must be reachable by keyboard (WCAG 2.1.1, axe's scrollable-region-focusable)
@@ -61,7 +66,7 @@ function useFocusableWhenScrolling(ref: RefObject<HTMLDivElement | null>) {
  * A modal dialog: react-aria traps focus inside, returns it to where it was on close, hides the
  * rest of the page from assistive technology and closes on Escape (only the topmost dialog).
  */
-export function Dialog({ title, onClose, width, height, children, buttons }: DialogProps) {
+export function Dialog({ title, onClose, width, height, children, buttons, command }: DialogProps) {
   const { t } = useTranslation('components');
   // Custom properties rather than width/height: dialog.css turns them into a default that never
   // clips (and into full screen on a phone).
@@ -97,7 +102,11 @@ export function Dialog({ title, onClose, width, height, children, buttons }: Dia
           <div ref={body} className="dialog-body">
             {children}
           </div>
-          {buttons ? <footer className="dialog-buttons">{buttons}</footer> : null}
+          {buttons || command ? (
+            <footer className="dialog-buttons">
+              {command ? <DialogButtons {...command} onCancel={onClose} /> : buttons}
+            </footer>
+          ) : null}
         </ModalDialog>
       </Modal>
     </ModalOverlay>
@@ -180,19 +189,7 @@ export function FormDialog({
 }: FormDialogProps) {
   const formId = useId();
   return (
-    <Dialog
-      {...dialog}
-      buttons={
-        <DialogButtons
-          label={submitLabel}
-          form={formId}
-          onCancel={dialog.onClose}
-          busy={busy}
-          disabled={disabled}
-          tone={tone}
-        />
-      }
-    >
+    <Dialog {...dialog} command={{ label: submitLabel, form: formId, busy, disabled, tone }}>
       <form
         id={formId}
         className={formClassName}
@@ -229,7 +226,6 @@ export function ConfirmDialog({
   width,
   height,
 }: ConfirmDialogProps) {
-  const { t } = useTranslation('components');
   const [busy, setBusy] = useState(false);
 
   const confirm = async () => {
@@ -250,11 +246,36 @@ export function ConfirmDialog({
       onClose={onClose}
       width={width}
       height={height}
-      buttons={
-        <DialogButtons label={confirmLabel} onAction={() => void confirm()} onCancel={onClose} busy={busy} />
-      }
+      command={{ label: confirmLabel, onAction: () => void confirm(), busy }}
     >
       <p className="dialog-message">{message}</p>
     </Dialog>
+  );
+}
+
+/**
+ * An overview's question before deleting rows: the texts come from the page's namespace
+ * (`confirmDeleteTitle`, `confirmDeleteText` with the count, `delete`).
+ */
+export function ConfirmDeleteDialog({
+  namespace,
+  ids,
+  onConfirm,
+  onClose,
+}: {
+  namespace: 'bibliography' | 'usermedia';
+  ids: number[];
+  onConfirm(ids: number[]): void | Promise<void>;
+  onClose(): void;
+}) {
+  const { t } = useTranslation(namespace);
+  return (
+    <ConfirmDialog
+      title={t('confirmDeleteTitle')}
+      message={t('confirmDeleteText', { count: ids.length })}
+      confirmLabel={t('delete')}
+      onConfirm={() => onConfirm(ids)}
+      onClose={onClose}
+    />
   );
 }

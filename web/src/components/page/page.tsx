@@ -33,8 +33,9 @@ export function MessagePage({
   className,
   role,
   title,
+  next,
   children,
-}: PageProps & { text: ReactNode }) {
+}: PageProps & { text: ReactNode; next?: { href: string; label: string } }) {
   return (
     <Page
       heading={heading}
@@ -43,6 +44,11 @@ export function MessagePage({
       title={title}
     >
       <p>{text}</p>
+      {next ? (
+        <p>
+          <a href={next.href}>{next.label}</a>
+        </p>
+      ) : null}
       {children}
     </Page>
   );

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { LabelledInput } from '../../components/form/labelled-input';
 import { Select } from '../../components/form/select';
+import { SubmitActions } from '../../components/form/submit-actions';
 import { showToast } from '../../components/toast/toast';
 import { FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminQuery } from './use-admin-query';
@@ -111,11 +112,7 @@ export function SettingsSection() {
             </ol>
           )}
         </fieldset>
-        <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {t('save')}
-          </button>
-        </div>
+        <SubmitActions label={t('save')} busy={busy} />
       </form>
     </>
   );

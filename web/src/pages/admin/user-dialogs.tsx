@@ -67,6 +67,26 @@ function UserFields({
   );
 }
 
+/** The staff user dialogs' footer: leave (Cancel or Close), then submit the dialog's form. */
+function CloseAndSubmit(props: {
+  close: string;
+  submit: string;
+  form: string;
+  busy: boolean;
+  onClose(): void;
+}) {
+  return (
+    <>
+      <button type="button" className="button" onClick={props.onClose}>
+        {props.close}
+      </button>
+      <button type="submit" form={props.form} className="button button-primary" disabled={props.busy}>
+        {props.submit}
+      </button>
+    </>
+  );
+}
+
 /** Creates an account; its owner gets a mail with a link to set the password. */
 export function CreateUserDialog({
   onClose,
@@ -99,14 +119,13 @@ export function CreateUserDialog({
       onClose={onClose}
       width={480}
       buttons={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('cancel')}
-          </button>
-          <button type="submit" form={formId} className="button button-primary" disabled={busy}>
-            {t('users.createSubmit')}
-          </button>
-        </>
+        <CloseAndSubmit
+          close={t('cancel')}
+          submit={t('users.createSubmit')}
+          form={formId}
+          busy={busy}
+          onClose={onClose}
+        />
       }
     >
       <form
@@ -182,14 +201,7 @@ export function UserDialog({
       onClose={onClose}
       width={560}
       buttons={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('close')}
-          </button>
-          <button type="submit" form={formId} className="button button-primary" disabled={busy}>
-            {t('save')}
-          </button>
-        </>
+        <CloseAndSubmit close={t('close')} submit={t('save')} form={formId} busy={busy} onClose={onClose} />
       }
     >
       <dl className="admin-facts">

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable } from '../../components/data-table/data-table';
-import { ConfirmDialog } from '../../components/dialog/dialog';
+import { ConfirmDeleteDialog } from '../../components/dialog/dialog';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
 import { ALL_ROWS, useOverviewState } from '../../components/overview/use-overview-state';
 import {
@@ -414,11 +414,10 @@ export function BibliographyPage() {
         />
       ) : null}
       {dialog.kind === 'delete' ? (
-        <ConfirmDialog
-          title={t('confirmDeleteTitle')}
-          message={t('confirmDeleteText', { count: dialog.ids.length })}
-          confirmLabel={t('delete')}
-          onConfirm={() => confirmDelete(dialog.ids)}
+        <ConfirmDeleteDialog
+          namespace="bibliography"
+          ids={dialog.ids}
+          onConfirm={confirmDelete}
           onClose={() => setDialog({ kind: 'none' })}
         />
       ) : null}

@@ -17,6 +17,7 @@ import { Tabs } from '../../components/tabs/tabs';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ReorderList } from '../../plugins/shared/reorder-list';
 import '../../plugins/shared/plugin-pages.css';
+import { SubmitActions } from '../../components/form/submit-actions';
 import { TitleField } from '../../plugins/shared/title-field';
 import { CSL_STYLES } from '../bibliography/csl/csl-assets';
 import { fetchDocuments } from '../documents/documents-api';
@@ -296,13 +297,7 @@ export function BookEditor({ id }: { id: number }) {
                 },
               ]}
             />
-            {canWrite ? (
-              <div className="form-actions">
-                <button type="submit" className="button button-primary" disabled={saving}>
-                  {t('save')}
-                </button>
-              </div>
-            ) : null}
+            {canWrite ? <SubmitActions label={t('save')} busy={saving} /> : null}
           </fieldset>
         </form>
       </div>

@@ -2,7 +2,7 @@ import type { Contact } from '@scriptorium/common/api/contacts';
 import { BOOK_RIGHTS, type BookRight } from '@scriptorium/common/plugins/books-api';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog, DialogButtons } from '../../components/dialog/dialog';
+import { Dialog } from '../../components/dialog/dialog';
 import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast-emitter';
 import { fetchContacts } from '../contacts/contacts-api';
@@ -60,9 +60,7 @@ export function BookShareDialog({ bookId, title, onClose }: BookShareDialogProps
       title={t('share.title', { title })}
       onClose={onClose}
       width={520}
-      buttons={
-        <DialogButtons label={t('share.save')} onAction={() => void save()} onCancel={onClose} busy={busy} />
-      }
+      command={{ label: t('share.save'), onAction: () => void save(), busy }}
     >
       {contacts === null ? <p>{t('loading')}</p> : null}
       {contacts?.length === 0 ? <p>{t('share.noContacts')}</p> : null}

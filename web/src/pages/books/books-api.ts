@@ -12,18 +12,11 @@ import type {
 } from '@scriptorium/common/plugins/books-api';
 import { call } from '../../api/client';
 import { attachmentFileName, downloadBlob } from '../../api/download';
-import { putRows, readRow, readRows, throughCache, writeRows } from '../../offline/local-db';
+import { putRows, readRow, rowsThroughCache, throughCache } from '../../offline/local-db';
 
 /** The overview's rows; offline, the ones cached in the local database's books_data store. */
 export async function fetchBooks(): Promise<BookListEntry[]> {
-  return throughCache(
-    async () => (await call(booksApi.list)).books,
-    (rows) => writeRows('books_data', rows),
-    async () => {
-      const rows = await readRows<BookListEntry>('books_data');
-      return rows?.length ? rows : null;
-    },
-  );
+  return rowsThroughCache('books_data', async () => (await call(booksApi.list)).books);
 }
 
 /** One book with its chapters; offline, the copy cached when it was last opened. */

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
 import { FormErrorList } from '../../components/form/field-errors';
+import { SubmitActions } from '../../components/form/submit-actions';
 import { TextField } from '../../components/form/text-field';
 import { MessagePage } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
@@ -84,11 +85,12 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
   if (state.kind === 'checking') return <section className="page page-loading" aria-busy="true" />;
   if (state.kind === 'invalid') {
     return (
-      <MessagePage heading={title} text={ta('changePassword.invalidKey')} className="account-page">
-        <p>
-          <a href={PASSWORD_RESET_PATH}>{ta('changePassword.requestNew')}</a>
-        </p>
-      </MessagePage>
+      <MessagePage
+        heading={title}
+        text={ta('changePassword.invalidKey')}
+        className="account-page"
+        next={{ href: PASSWORD_RESET_PATH, label: ta('changePassword.requestNew') }}
+      />
     );
   }
   if (state.kind === 'done') {
@@ -97,11 +99,8 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
         heading={ta('changePassword.done')}
         text={ta('changePassword.doneText')}
         className="account-page"
-      >
-        <p>
-          <a href="/">{ta('changePassword.login')}</a>
-        </p>
-      </MessagePage>
+        next={{ href: '/', label: ta('changePassword.login') }}
+      />
     );
   }
   return (
@@ -122,11 +121,7 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
             errors={errors[name]}
           />
         ))}
-        <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {ta('changePassword.submit')}
-          </button>
-        </div>
+        <SubmitActions label={ta('changePassword.submit')} busy={busy} />
       </form>
       <WaitOverlay active={busy} message={ta('common.waiting')} />
     </section>

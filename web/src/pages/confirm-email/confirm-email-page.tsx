@@ -95,11 +95,8 @@ export function ConfirmEmailPage({ confirmKey }: ConfirmEmailPageProps) {
         heading={ta('confirmEmail.thanks')}
         text={ta('confirmEmail.canLogin')}
         className="account-page"
-      >
-        <p>
-          <a href="/">{ta('confirmEmail.login')}</a>
-        </p>
-      </MessagePage>
+        next={{ href: '/', label: ta('confirmEmail.login') }}
+      />
     );
   }
 

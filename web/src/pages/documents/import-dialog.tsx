@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/client';
 import { navigate } from '../../app/router/navigation';
-import { Dialog, DialogButtons, FormDialog } from '../../components/dialog/dialog';
+import { Dialog, FormDialog } from '../../components/dialog/dialog';
 
 /** What the file picker offers: Word, OpenDocument and our native zip. */
 const ACCEPT =
@@ -79,13 +79,7 @@ export function ImportDialog({ folder, onClose }: ImportDialogProps) {
         title={t('reportTitle')}
         onClose={onClose}
         width={480}
-        buttons={
-          <DialogButtons
-            label={t('open')}
-            onAction={() => navigate(documentUrl(done.path, done.id))}
-            onCancel={onClose}
-          />
-        }
+        command={{ label: t('open'), onAction: () => navigate(documentUrl(done.path, done.id)) }}
       >
         <p role="status">{t('imported', { title: done.title })}</p>
         <ul className="import-report">

@@ -7,7 +7,7 @@ import {
 } from '@scriptorium/common/api/documents';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog, DialogButtons } from '../../components/dialog/dialog';
+import { Dialog } from '../../components/dialog/dialog';
 import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast-emitter';
 import { fetchContacts, inviteContact } from '../contacts/contacts-api';
@@ -140,15 +140,7 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
       onClose={onClose}
       width={SHARE_DIALOG_WIDTH}
       height={SHARE_DIALOG_HEIGHT}
-      buttons={
-        <DialogButtons
-          label={t('share.save')}
-          onAction={() => void save()}
-          onCancel={onClose}
-          busy={busy}
-          disabled={holders === null}
-        />
-      }
+      command={{ label: t('share.save'), onAction: () => void save(), busy, disabled: holders === null }}
     >
       <div className="share-dialog">
         <p className="share-dialog-intro">

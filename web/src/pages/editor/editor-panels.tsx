@@ -15,7 +15,7 @@ import { countDocument } from '@scriptorium/common/editor/text-stats';
 import { X } from 'lucide-react';
 import { TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bindingLabel } from '../../actions/key-binding';
 import { IconButton } from '../../components/button/icon-button';
@@ -27,6 +27,35 @@ import { searchKey } from './editor-plugins';
 interface PanelProps {
   view: EditorView;
   onClose(): void;
+}
+
+/** An editor dialog whose changes apply at once: its fields, and Done to close it. */
+export function DoneDialog({
+  title,
+  width,
+  onClose,
+  children,
+}: {
+  title: string;
+  width: number;
+  onClose(): void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('editor');
+  return (
+    <Dialog
+      title={title}
+      onClose={onClose}
+      width={width}
+      buttons={
+        <button type="button" className="button button-primary" onClick={onClose}>
+          {t('settings.done')}
+        </button>
+      }
+    >
+      <div className="editor-form">{children}</div>
+    </Dialog>
+  );
 }
 
 /** Languages offered for documents; named in the reader's language by the browser. */
@@ -68,50 +97,39 @@ export function SettingsDialog({ view, onClose }: PanelProps) {
   const [, rerender] = useState(0);
   const run = (ok: boolean) => ok && rerender((n) => n + 1);
   return (
-    <Dialog
-      title={t('settings.title')}
-      onClose={onClose}
-      width={420}
-      buttons={
-        <button type="button" className="button button-primary" onClick={onClose}>
-          {t('settings.done')}
-        </button>
-      }
-    >
-      <div className="editor-form">
-        <Select
-          label={t('settings.language')}
-          value={language}
-          options={options.map((tag) => ({ value: tag, label: names.of(tag) ?? tag }))}
-          describedBy={languageHelpId}
-          onChange={(tag) => run(setLanguage(tag)(view.state, view.dispatch))}
-        />
-        <p id={languageHelpId} className="editor-help">
-          {t('settings.languageHelp')}
-        </p>
-        <Select<PaperSize>
-          label={t('settings.paperSize')}
-          value={paper as PaperSize}
-          options={PAPER_SIZES.map((size) => ({
-            value: size,
-            label: size === 'A4' ? t('settings.a4') : t('settings.letter'),
-          }))}
-          onChange={(size) => run(setPaperSize(size)(view.state, view.dispatch))}
-        />
-        {partToggles(view).map((part) => (
-          <label key={part.id} className="editor-check">
-            <input
-              type="checkbox"
-              checked={!part.hidden}
-              onChange={(event) =>
-                run(setPartHidden(part.id, !event.target.checked)(view.state, view.dispatch))
-              }
-            />
-            {t(`part.${part.id}`, { defaultValue: part.title })}
-          </label>
-        ))}
-      </div>
-    </Dialog>
+    <DoneDialog title={t('settings.title')} onClose={onClose} width={420}>
+      <Select
+        label={t('settings.language')}
+        value={language}
+        options={options.map((tag) => ({ value: tag, label: names.of(tag) ?? tag }))}
+        describedBy={languageHelpId}
+        onChange={(tag) => run(setLanguage(tag)(view.state, view.dispatch))}
+      />
+      <p id={languageHelpId} className="editor-help">
+        {t('settings.languageHelp')}
+      </p>
+      <Select<PaperSize>
+        label={t('settings.paperSize')}
+        value={paper as PaperSize}
+        options={PAPER_SIZES.map((size) => ({
+          value: size,
+          label: size === 'A4' ? t('settings.a4') : t('settings.letter'),
+        }))}
+        onChange={(size) => run(setPaperSize(size)(view.state, view.dispatch))}
+      />
+      {partToggles(view).map((part) => (
+        <label key={part.id} className="editor-check">
+          <input
+            type="checkbox"
+            checked={!part.hidden}
+            onChange={(event) =>
+              run(setPartHidden(part.id, !event.target.checked)(view.state, view.dispatch))
+            }
+          />
+          {t(`part.${part.id}`, { defaultValue: part.title })}
+        </label>
+      ))}
+    </DoneDialog>
   );
 }
 

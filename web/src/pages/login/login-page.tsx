@@ -8,6 +8,7 @@ import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { useLoginFormPresence } from '../../app/shell/login-form-presence';
 import { FormErrorList } from '../../components/form/field-errors';
+import { SubmitActions } from '../../components/form/submit-actions';
 import { TextField } from '../../components/form/text-field';
 import { MessagePage } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
@@ -149,12 +150,9 @@ export function LoginPage() {
           />
           <label htmlFor={`${id}-remember`}>{t('login.remember')}</label>
         </div>
-        <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {t('login.submit')}
-          </button>
+        <SubmitActions label={t('login.submit')} busy={busy}>
           <a href={PASSWORD_RESET_PATH}>{t('login.forgot')}</a>
-        </div>
+        </SubmitActions>
       </form>
       {providers.length > 0 && (
         <section className="social-login" aria-labelledby={`${id}-social`}>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useConfiguration } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { FormErrorList } from '../../components/form/field-errors';
+import { SubmitActions } from '../../components/form/submit-actions';
 import { TextField } from '../../components/form/text-field';
 import { MessagePage } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
@@ -72,11 +73,7 @@ export function PasswordResetPage() {
           onChange={setEmail}
           errors={fieldErrors}
         />
-        <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {ta('passwordReset.submit')}
-          </button>
-        </div>
+        <SubmitActions label={ta('passwordReset.submit')} busy={busy} />
       </form>
       {contactEmail && (
         <p className="account-contact">{ta('passwordReset.contact', { email: contactEmail })}</p>

@@ -15,6 +15,7 @@ import { MessagePage, Page } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ReorderList } from '../../plugins/shared/reorder-list';
 import '../../plugins/shared/plugin-pages.css';
+import { SubmitActions } from '../../components/form/submit-actions';
 import { TitleField } from '../../plugins/shared/title-field';
 import { CSL_STYLES } from '../bibliography/csl/csl-assets';
 import { DOCUMENT_LANGUAGES } from '../editor/editor-panels';
@@ -224,13 +225,7 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
           </fieldset>
           <p className="plugin-muted">{t('offeredHelp')}</p>
 
-          {readOnly ? null : (
-            <div className="form-actions">
-              <button type="submit" className="button button-primary" disabled={saving}>
-                {t('save')}
-              </button>
-            </div>
-          )}
+          {readOnly ? null : <SubmitActions label={t('save')} busy={saving} />}
         </form>
         <div>
           <TemplatePreview title={title} definition={definition} />

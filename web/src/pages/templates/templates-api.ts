@@ -7,18 +7,11 @@ import type {
   TemplateListEntry,
 } from '@scriptorium/common/plugins/templates-api';
 import { call } from '../../api/client';
-import { readRows, throughCache, writeRows } from '../../offline/local-db';
+import { rowsThroughCache } from '../../offline/local-db';
 
 /** The overview's rows; offline, the ones cached in the local database's templates_list store. */
 export async function fetchTemplates(): Promise<TemplateListEntry[]> {
-  return throughCache(
-    async () => (await call(templatesApi.list)).templates,
-    (rows) => writeRows('templates_list', rows),
-    async () => {
-      const rows = await readRows<TemplateListEntry>('templates_list');
-      return rows?.length ? rows : null;
-    },
-  );
+  return rowsThroughCache('templates_list', async () => (await call(templatesApi.list)).templates);
 }
 
 export async function fetchTemplate(id: number): Promise<TemplateEntry> {

@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import { useWindowSize } from '../../components/data-table/use-window-size';
-import { ConfirmDialog } from '../../components/dialog/dialog';
+import { ConfirmDeleteDialog } from '../../components/dialog/dialog';
 import { CachedVersionNotice } from '../../components/online/cached-version-notice';
 import { ALL_ROWS, useOverviewState } from '../../components/overview/use-overview-state';
 import {
@@ -300,11 +300,10 @@ export function UsermediaPage() {
         />
       ) : null}
       {dialog.kind === 'delete' ? (
-        <ConfirmDialog
-          title={t('confirmDeleteTitle')}
-          message={t('confirmDeleteText', { count: dialog.ids.length })}
-          confirmLabel={t('delete')}
-          onConfirm={() => confirmDelete(dialog.ids)}
+        <ConfirmDeleteDialog
+          namespace="usermedia"
+          ids={dialog.ids}
+          onConfirm={confirmDelete}
           onClose={() => setDialog({ kind: 'none' })}
         />
       ) : null}

@@ -23,20 +23,63 @@ import {
   type FigureCategory,
 } from '@scriptorium/common/editor/academic-nodes';
 import { numberDocument } from '@scriptorium/common/editor/academic-numbering';
-import { NodeSelection } from 'prosemirror-state';
+import { type Command, NodeSelection } from 'prosemirror-state';
 import { isInTable } from 'prosemirror-tables';
 import type { EditorView } from 'prosemirror-view';
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../app/configuration/app-context';
-import { Dialog, DialogButtons } from '../../../components/dialog/dialog';
+import { Dialog } from '../../../components/dialog/dialog';
 import { Select } from '../../../components/form/select';
 import { loadLibrary, saveInChunks } from '../../bibliography/bibliography-api';
 import { CSL_STYLES } from '../../bibliography/csl/csl-assets';
 import { StyleFinder } from '../../bibliography/style-finder';
 import { fetchImages, saveErrorMessage, uploadImage } from '../../usermedia/usermedia-api';
+import { DoneDialog } from '../editor-panels';
 import type { AcademicPanelId } from './academic-actions';
 import { brokenReferences } from './academic-plugin';
+
+/** Runs the command on the editor, closes the dialog and gives the text the focus back. */
+function applyAndClose(view: EditorView, onClose: () => void, command: Command) {
+  command(view.state, view.dispatch);
+  onClose();
+  view.focus();
+}
+
+/** A dialog listing things to pick, one button each (or the `empty` text when there are none). */
+function PickDialog({
+  title,
+  onClose,
+  width,
+  items,
+  className,
+  empty,
+}: {
+  title: string;
+  onClose(): void;
+  width: number;
+  items: { key: string; content: ReactNode; pick(): void }[];
+  className: string;
+  empty: string;
+}) {
+  return (
+    <Dialog title={title} onClose={onClose} width={width}>
+      {items.length ? (
+        <ul className="academic-targets">
+          {items.map((item) => (
+            <li key={item.key}>
+              <button type="button" className={`button ${className}`} onClick={item.pick}>
+                {item.content}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{empty}</p>
+      )}
+    </Dialog>
+  );
+}
 
 interface DialogProps {
   view: EditorView;
@@ -115,24 +158,18 @@ export function MathDialog({ view, onClose, display }: DialogProps & { display: 
     event?.preventDefault();
     const value = latex.trim();
     if (!value) return;
-    const command = figure || isDisplay ? insertDisplayEquation(value) : insertEquation(value);
-    command(view.state, view.dispatch);
-    onClose();
-    view.focus();
+    applyAndClose(view, onClose, figure || isDisplay ? insertDisplayEquation(value) : insertEquation(value));
   };
   return (
     <Dialog
       title={isDisplay ? t('academic.math.displayTitle') : t('academic.math.title')}
       onClose={onClose}
       width={560}
-      buttons={
-        <DialogButtons
-          label={initial ? t('academic.update') : t('academic.insert')}
-          form={`${sourceId}-form`}
-          onCancel={onClose}
-          disabled={!latex.trim()}
-        />
-      }
+      command={{
+        label: initial ? t('academic.update') : t('academic.insert'),
+        form: `${sourceId}-form`,
+        disabled: !latex.trim(),
+      }}
     >
       <form id={`${sourceId}-form`} className="editor-form academic-math" onSubmit={submit}>
         <div ref={host} className="academic-math-host" data-ready={ready} />
@@ -306,28 +343,22 @@ export function CitationDialog({
       prefix: prefix.trim(),
       locator: locator.trim(),
     }));
-    insertCitation(
-      format,
-      references,
-      entries,
-      existing ? undefined : (replace ?? undefined),
-    )(view.state, view.dispatch);
-    onClose();
-    view.focus();
+    applyAndClose(
+      view,
+      onClose,
+      insertCitation(format, references, entries, existing ? undefined : (replace ?? undefined)),
+    );
   };
   return (
     <Dialog
       title={t('academic.citation.title')}
       onClose={onClose}
       width={640}
-      buttons={
-        <DialogButtons
-          label={existing ? t('academic.update') : t('academic.insert')}
-          form={`${searchId}-form`}
-          onCancel={onClose}
-          disabled={!picked.length}
-        />
-      }
+      command={{
+        label: existing ? t('academic.update') : t('academic.insert'),
+        form: `${searchId}-form`,
+        disabled: !picked.length,
+      }}
     >
       <form id={`${searchId}-form`} className="editor-form academic-citation" onSubmit={submit}>
         <label htmlFor={searchId}>{t('academic.citation.search')}</label>
@@ -508,30 +539,29 @@ export function FigureDialog({ view, onClose }: DialogProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!chosen && figureCategory !== 'equation') return;
-    insertFigure({
-      category: figureCategory,
-      image: chosen?.id ?? 0,
-      src: chosen?.src ?? '',
-      caption: caption.trim(),
-      aligned,
-      width,
-    })(view.state, view.dispatch);
-    onClose();
-    view.focus();
+    applyAndClose(
+      view,
+      onClose,
+      insertFigure({
+        category: figureCategory,
+        image: chosen?.id ?? 0,
+        src: chosen?.src ?? '',
+        caption: caption.trim(),
+        aligned,
+        width,
+      }),
+    );
   };
   return (
     <Dialog
       title={t('academic.figure.title')}
       onClose={onClose}
       width={720}
-      buttons={
-        <DialogButtons
-          label={existing ? t('academic.update') : t('academic.insert')}
-          form={`${ids.search}-form`}
-          onCancel={onClose}
-          disabled={!chosen}
-        />
-      }
+      command={{
+        label: existing ? t('academic.update') : t('academic.insert'),
+        form: `${ids.search}-form`,
+        disabled: !chosen,
+      }}
     >
       <form id={`${ids.search}-form`} className="editor-form academic-figure" onSubmit={submit}>
         <div className="academic-figure-filters">
@@ -631,31 +661,23 @@ export function FigureDialog({ view, onClose }: DialogProps) {
 export function CrossReferenceDialog({ view, onClose }: DialogProps) {
   const { t } = useTranslation('editor');
   const targets = numberDocument(view.state.doc).targets;
-  const insert = (id: string, label: string) => {
-    insertCrossReference(id, label)(view.state, view.dispatch);
-    onClose();
-    view.focus();
-  };
   return (
-    <Dialog title={t('academic.crossReference.title')} onClose={onClose} width={520}>
-      {targets.length ? (
-        <ul className="academic-targets">
-          {targets.map((target) => (
-            <li key={target.id}>
-              <button
-                type="button"
-                className="button academic-target"
-                onClick={() => insert(target.id, target.label)}
-              >
-                <strong>{target.label}</strong> <span>{target.text}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p>{t('academic.crossReference.empty')}</p>
-      )}
-    </Dialog>
+    <PickDialog
+      title={t('academic.crossReference.title')}
+      onClose={onClose}
+      width={520}
+      items={targets.map((target) => ({
+        key: target.id,
+        content: (
+          <>
+            <strong>{target.label}</strong> <span>{target.text}</span>
+          </>
+        ),
+        pick: () => applyAndClose(view, onClose, insertCrossReference(target.id, target.label)),
+      }))}
+      className="academic-target"
+      empty={t('academic.crossReference.empty')}
+    />
   );
 }
 
@@ -672,9 +694,7 @@ export function TableCaptionDialog({ view, onClose }: DialogProps) {
   const [caption, setCaption] = useState(current);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setTableCaption(caption.trim())(view.state, view.dispatch);
-    onClose();
-    view.focus();
+    applyAndClose(view, onClose, setTableCaption(caption.trim()));
   };
   return (
     <Dialog
@@ -711,29 +731,18 @@ export function CitationStyleDialog({ view, onClose }: DialogProps) {
   };
   const listed = CSL_STYLES.some((s) => s.id === style);
   return (
-    <Dialog
-      title={t('academic.style.title')}
-      onClose={onClose}
-      width={520}
-      buttons={
-        <button type="button" className="button button-primary" onClick={onClose}>
-          {t('settings.done')}
-        </button>
-      }
-    >
-      <div className="editor-form">
-        <Select
-          label={t('academic.style.style')}
-          value={style}
-          options={[
-            ...(listed ? [] : [{ value: style, label: style }]),
-            ...CSL_STYLES.map((s) => ({ value: s.id, label: s.label })),
-          ]}
-          onChange={choose}
-        />
-        <StyleFinder onChoose={(found) => choose(found.id)} />
-      </div>
-    </Dialog>
+    <DoneDialog title={t('academic.style.title')} onClose={onClose} width={520}>
+      <Select
+        label={t('academic.style.style')}
+        value={style}
+        options={[
+          ...(listed ? [] : [{ value: style, label: style }]),
+          ...CSL_STYLES.map((s) => ({ value: s.id, label: s.label })),
+        ]}
+        onChange={choose}
+      />
+      <StyleFinder onChoose={(found) => choose(found.id)} />
+    </DoneDialog>
   );
 }
 
@@ -741,27 +750,25 @@ export function CitationStyleDialog({ view, onClose }: DialogProps) {
 export function BrokenReferencesDialog({ view, onClose }: DialogProps) {
   const { t } = useTranslation('editor');
   const broken = brokenReferences(view.state);
-  const select = (pos: number) => {
-    view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, pos)).scrollIntoView());
-    onClose();
-    view.focus();
-  };
+  const select =
+    (pos: number): Command =>
+    (state, dispatch) => {
+      dispatch?.(state.tr.setSelection(NodeSelection.create(state.doc, pos)).scrollIntoView());
+      return true;
+    };
   return (
-    <Dialog title={t('academic.broken.title')} onClose={onClose} width={480}>
-      {broken.length ? (
-        <ul className="academic-targets">
-          {broken.map((ref) => (
-            <li key={ref.pos}>
-              <button type="button" className="button doc-missing" onClick={() => select(ref.pos)}>
-                {t('academic.broken.item', { title: ref.title || ref.id })}
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p>{t('academic.broken.none')}</p>
-      )}
-    </Dialog>
+    <PickDialog
+      title={t('academic.broken.title')}
+      onClose={onClose}
+      width={480}
+      items={broken.map((ref) => ({
+        key: String(ref.pos),
+        content: t('academic.broken.item', { title: ref.title || ref.id }),
+        pick: () => applyAndClose(view, onClose, select(ref.pos)),
+      }))}
+      className="doc-missing"
+      empty={t('academic.broken.none')}
+    />
   );
 }
 

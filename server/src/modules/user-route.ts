@@ -1,0 +1,26 @@
+import type { Endpoint, PathParams } from '@scriptorium/common/api/endpoint';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { parseInput, route } from '../http/endpoint';
+import { requireUser } from '../http/session';
+import type { UserRow } from './user/queries';
+
+/**
+ * A route for logged-in users: 401 for anybody else, then the request's fields parsed with the
+ * endpoint's schema (a visitor gets 401 before a 400), then the handler with both.
+ */
+export function userRoute<Path extends string, Request extends z.ZodType, Response extends z.ZodType>(
+  app: FastifyInstance,
+  target: Endpoint<Path, Request, Response>,
+  handler: (
+    input: z.output<Request>,
+    user: UserRow,
+    request: FastifyRequest<{ Params: PathParams<NoInfer<Path>> }>,
+    reply: FastifyReply,
+  ) => Promise<z.input<Response> | FastifyReply>,
+): void {
+  route(app, target, async (request, reply) => {
+    const user = requireUser(request);
+    return handler(parseInput(request, target), user, request, reply);
+  });
+}
