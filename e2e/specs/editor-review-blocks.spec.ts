@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { expect, selectionSeen, setLanguage, sharedDocument, test, watchSelection } from '../fixtures';
 
 // Accounts are made by the CLI on the server's SQLite file: one test after the other.
@@ -11,6 +11,25 @@ const card = (page: Page, text: string) => page.locator('.review-card', { hasTex
 
 const tool = (page: Page, name: string) =>
   page.getByRole('toolbar', { name: 'Editing tools' }).getByRole('button', { name, exact: true });
+
+/** Ann, the owner, and Bob, her write-tracked co-author, each with the shared document open. */
+async function annAndBobOpen(
+  browser: Browser,
+  names: { ann: string; bob: string } = { ann: 'Owner', bob: 'Helper' },
+  language?: 'de',
+) {
+  const { annPage, bobPage, id } = await sharedDocument(
+    browser,
+    'write-tracked',
+    { firstName: 'Ann', lastName: names.ann },
+    { firstName: 'Bob', lastName: names.bob },
+  );
+  for (const page of [annPage, bobPage]) {
+    if (language) await setLanguage(page, language);
+    await page.goto(`/document/${id}`);
+  }
+  return { annPage, bobPage };
+}
 
 /** The body as its blocks: a list's items and a table's cells in brackets. */
 function blocksOf(page: Page) {
@@ -32,13 +51,7 @@ function blocksOf(page: Page) {
 test('a write-tracked co-author makes a list and inserts a table as suggestions; the owner accepts one and rejects the other', async ({
   browser,
 }) => {
-  const { annPage, bobPage, id } = await sharedDocument(
-    browser,
-    'write-tracked',
-    { firstName: 'Ann', lastName: 'Owner' },
-    { firstName: 'Bob', lastName: 'Helper' },
-  );
-  for (const page of [annPage, bobPage]) await page.goto(`/document/${id}`);
+  const { annPage, bobPage } = await annAndBobOpen(browser);
 
   await body(annPage).locator('p').first().click();
   await annPage.keyboard.type('Alpha');
@@ -98,13 +111,7 @@ function rowsOf(page: Page) {
 test('a write-tracked co-author adds a row, types in it and removes a column as suggestions; the owner rejects the row and accepts the column’s removal', async ({
   browser,
 }) => {
-  const { annPage, bobPage, id } = await sharedDocument(
-    browser,
-    'write-tracked',
-    { firstName: 'Ann', lastName: 'Owner' },
-    { firstName: 'Bob', lastName: 'Helper' },
-  );
-  for (const page of [annPage, bobPage]) await page.goto(`/document/${id}`);
+  const { annPage, bobPage } = await annAndBobOpen(browser);
   await body(annPage).locator('p').first().click();
   await tool(annPage, 'Table').click();
   await annPage.keyboard.type('A');
@@ -161,13 +168,7 @@ async function pasteHtml(page: Page, html: string, text: string) {
 test('a write-tracked co-author pastes paragraphs, a list and a table over a word; the owner rejects all and has the paragraph back', async ({
   browser,
 }) => {
-  const { annPage, bobPage, id } = await sharedDocument(
-    browser,
-    'write-tracked',
-    { firstName: 'Ann', lastName: 'Owner' },
-    { firstName: 'Bob', lastName: 'Helper' },
-  );
-  for (const page of [annPage, bobPage]) await page.goto(`/document/${id}`);
+  const { annPage, bobPage } = await annAndBobOpen(browser);
   await body(annPage).locator('p').first().click();
   await annPage.keyboard.type('Alpha');
   await saved(annPage);
@@ -203,16 +204,7 @@ test('a write-tracked co-author pastes paragraphs, a list and a table over a wor
 test('a write-tracked co-author indents a list item as a suggestion; the owner accepts it (German)', async ({
   browser,
 }) => {
-  const { annPage, bobPage, id } = await sharedDocument(
-    browser,
-    'write-tracked',
-    { firstName: 'Ann', lastName: 'Autorin' },
-    { firstName: 'Bob', lastName: 'Mitautor' },
-  );
-  for (const page of [annPage, bobPage]) {
-    await setLanguage(page, 'de');
-    await page.goto(`/document/${id}`);
-  }
+  const { annPage, bobPage } = await annAndBobOpen(browser, { ann: 'Autorin', bob: 'Mitautor' }, 'de');
   // The owner writes a list of two items (the input rule makes it).
   await body(annPage).locator('p').first().click();
   await annPage.keyboard.type('- Alpha');
