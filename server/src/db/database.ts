@@ -81,14 +81,32 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const database = withStatementCache(sqlite);
-  return {
-    db: new Kysely<Database>({
-      dialect: new (class extends SqliteDialect {
-        override createDriver() {
-          return new ImmediateTransactionsDriver({ database });
-        }
-      })({ database }),
-    }),
-    dialect: 'sqlite',
-  };
+  const db = new Kysely<Database>({
+    dialect: new (class extends SqliteDialect {
+      override createDriver() {
+        return new ImmediateTransactionsDriver({ database });
+      }
+    })({ database }),
+  });
+  directReaders.set(db, (sqlText, parameters) => {
+    // Inside a transaction of another request the connection is that request's: wait for it.
+    if (sqlite.inTransaction) return undefined;
+    const statement = database.prepare(sqlText) as unknown as SQLite.Statement;
+    return statement.reader ? (statement.all(parameters) as unknown[]) : undefined;
+  });
+  return { db, dialect: 'sqlite' };
+}
+
+/**
+ * Runs a read on the SQLite connection at once, without Kysely's connection queue (an await per
+ * step: mutex, connection, executor), when no transaction holds the connection; undefined when it
+ * does, or for a statement that writes, and the caller goes through Kysely. better-sqlite3 is
+ * synchronous, so the read is over before any other request's query can start: the same isolation
+ * as the queue gives. Only SQLite instances made by createDatabase are here, never a transaction.
+ */
+export type DirectReader = (sqlText: string, parameters: readonly unknown[]) => unknown[] | undefined;
+const directReaders = new WeakMap<Kysely<Database>, DirectReader>();
+
+export function directReader(db: Kysely<Database>): DirectReader | undefined {
+  return directReaders.get(db);
 }
