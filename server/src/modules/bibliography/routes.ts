@@ -25,7 +25,7 @@ export function bibliographyRoutes(ctx: AppContext): FastifyPluginAsync {
     route(app, bibliographyApi.list, async (request, reply) => {
       const user = requireUser(request);
       const cache = parseInput(request, bibliographyApi.list);
-      const body = await listBibliography(ctx, user.id, cache);
+      const body = await listBibliography(ctx, user.id, cache, request.changeStamp);
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
