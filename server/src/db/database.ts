@@ -40,7 +40,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * reusable, and SQLite re-prepares one itself after a schema change). One connection, whose
  * queries Kysely runs one at a time, so a statement is never in use twice at once.
  */
-export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+export function withStatementCache(sqlite: SQLite.Database, onWrite?: () => void): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
@@ -57,6 +57,9 @@ export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
         }
       }
       statements.set(sqlText, statement);
+      // Kysely prepares each statement just before it runs it: one that may write (an insert with
+      // returning too, which reads) counts as a change here.
+      if (!statement.readonly) onWrite?.();
       return statement;
     },
   };
@@ -80,15 +83,51 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const database = withStatementCache(sqlite);
-  return {
-    db: new Kysely<Database>({
-      dialect: new (class extends SqliteDialect {
-        override createDriver() {
-          return new ImmediateTransactionsDriver({ database });
-        }
-      })({ database }),
-    }),
-    dialect: 'sqlite',
-  };
+  let writes = 0;
+  const database = withStatementCache(sqlite, () => {
+    writes++;
+  });
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const db = new Kysely<Database>({
+    dialect: new (class extends SqliteDialect {
+      override createDriver() {
+        return new ImmediateTransactionsDriver({ database });
+      }
+    })({ database }),
+  });
+  directReaders.set(db, (sqlText, parameters) => {
+    // Inside a transaction of another request the connection is that request's: wait for it.
+    if (sqlite.inTransaction) return undefined;
+    const statement = database.prepare(sqlText) as unknown as SQLite.Statement;
+    return statement.reader && statement.readonly ? (statement.all(parameters) as unknown[]) : undefined;
+  });
+  changeStamps.set(db, () => `${dataVersion.get()}:${writes}`);
+  return { db, dialect: 'sqlite' };
+}
+
+/**
+ * A text that changes whenever the SQLite database may have changed: `data_version` moves when
+ * another connection (another process, the manage CLI) commits, the counter with every writing
+ * statement of this one (counted when it is prepared, so before it runs). Read it before the
+ * queries of an answer: an answer kept with its stamp is current while the stamp is the same.
+ * Undefined on PostgreSQL (no such cheap stamp: nothing is kept there) and for a transaction.
+ */
+const changeStamps = new WeakMap<Kysely<Database>, () => string>();
+
+export function changeStamp(db: Kysely<Database>): string | undefined {
+  return changeStamps.get(db)?.();
+}
+
+/**
+ * Runs a read on the SQLite connection at once, without Kysely's connection queue (an await per
+ * step: mutex, connection, executor), when no transaction holds the connection; undefined when it
+ * does, or for a statement that writes, and the caller goes through Kysely. better-sqlite3 is
+ * synchronous, so the read is over before any other request's query can start: the same isolation
+ * as the queue gives. Only SQLite instances made by createDatabase are here, never a transaction.
+ */
+export type DirectReader = (sqlText: string, parameters: readonly unknown[]) => unknown[] | undefined;
+const directReaders = new WeakMap<Kysely<Database>, DirectReader>();
+
+export function directReader(db: Kysely<Database>): DirectReader | undefined {
+  return directReaders.get(db);
 }

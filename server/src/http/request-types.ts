@@ -9,6 +9,11 @@ declare module 'fastify' {
     user: UserRow | null;
     /** SHA-256 (hex) of the session cookie when it names a live session. */
     sessionHash: string | null;
+    /**
+     * The database's change stamp read by the session lookup, before any query of this request
+     * (SQLite; see changeStamp): what the request's kept values are checked against.
+     */
+    changeStamp: string | undefined;
     /** The interface language of this request (saved, cookie, then Accept-Language). */
     language: Language;
     /** Translates a key of the `server` namespace into the request language. */

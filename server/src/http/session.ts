@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import type { Db } from '../db/database';
+import { changeStamp, type Db } from '../db/database';
+import { keptWhileUnchanged } from '../db/kept';
 import { preparedQuery } from '../db/prepared';
 import type { UserRow } from '../modules/user/queries';
 import { endLiveSessions } from '../ws/hub';
@@ -32,14 +33,29 @@ const sessionUserQuery = preparedQuery((db: Db, hash: string) =>
     .where('sessions.id_hash', '=', hash),
 );
 
+/**
+ * The session lookup's row per session hash while the database is unchanged (SQLite): a logout,
+ * an expiry's delete, a deactivation or any other write, here or in another process, makes it
+ * stale, so a kept row is never older than the database.
+ */
+const keptSessionRows = keptWhileUnchanged<string, SessionUserRow | undefined>(10_000);
+type SessionUserRow = Awaited<ReturnType<typeof sessionUserQuery>>[number];
+
 async function userForSessionId(
   ctx: AppContext,
   sessionId: string | undefined,
+  stamp = changeStamp(ctx.db),
 ): Promise<{ user: UserRow; hash: string } | null> {
   if (!sessionId) return null;
   const hash = hashSessionId(sessionId);
-  const [row] = await sessionUserQuery(ctx.db, hash);
+  const row = await keptSessionRows(
+    ctx.db,
+    hash,
+    async () => (await sessionUserQuery(ctx.db, hash))[0],
+    stamp,
+  );
   if (!row) return null;
+  // A copy per request: the kept row is never handed out itself.
   const { session_expires_at: expiresAt, ...user } = row;
   if (expiresAt <= Date.now()) {
     await ctx.db.deleteFrom('sessions').where('id_hash', '=', hash).execute();
@@ -127,6 +143,7 @@ export async function endSession(
 export function registerSession(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
+  app.decorateRequest('changeStamp', undefined);
   // Answers about a logged-in user must not stay in a shared or back-button cache.
   app.addHook('onSend', async (request, reply) => {
     if (
@@ -138,7 +155,8 @@ export function registerSession(app: FastifyInstance, ctx: AppContext): void {
   });
   app.addHook('onRequest', async (request) => {
     if (!ctx.state.ready || !needsUser(ctx, request.url)) return;
-    const found = await userForSessionId(ctx, request.cookies[SESSION_COOKIE]);
+    request.changeStamp = changeStamp(ctx.db);
+    const found = await userForSessionId(ctx, request.cookies[SESSION_COOKIE], request.changeStamp);
     if (found) {
       request.user = found.user;
       request.sessionHash = found.hash;

@@ -12,7 +12,9 @@ export async function presentConfiguration(ctx: AppContext, request: FastifyRequ
   // Site settings staff keep in the database (/admin/settings/) win over the environment.
   const settings = await readSettings(ctx.db);
   return {
-    user: request.user ? await presentAuthenticatedUser(ctx.db, request.user) : { is_authenticated: false },
+    user: request.user
+      ? await presentAuthenticatedUser(ctx.db, request.user, request.changeStamp)
+      : { is_authenticated: false },
     socialaccount_providers: orderProviders(presentProviders(ctx.config), settings.provider_order),
     ws_url_base: ctx.config.wsUrlBase,
     language: request.language,

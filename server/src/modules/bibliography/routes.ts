@@ -21,8 +21,8 @@ function stamp(result: { before: OwnerState; after: OwnerState }): ListStamp {
 /** Spec section 7, /api/bibliography/: thin routes, parse -> policy (in the command) -> command. */
 export function bibliographyRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
-    userRoute(app, bibliographyApi.list, async (cache, user, _request, reply) => {
-      const body = await listBibliography(ctx, user.id, cache);
+    userRoute(app, bibliographyApi.list, async (cache, user, request, reply) => {
+      const body = await listBibliography(ctx, user.id, cache, request.changeStamp);
       return reply.type('application/json; charset=utf-8').send(body);
     });
 

@@ -4,7 +4,6 @@ import type {
   documentCreateResponse,
   documentDeleteResponse,
   documentGetResponse,
-  documentListResponse,
   doneResponse,
 } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
@@ -26,19 +25,18 @@ import { moveDocument } from './commands/move-document';
 import { saveAccess } from './commands/save-access';
 import { exportFile } from './export/export-file';
 import { attachmentHeader } from './export/gather-input';
+import { documentListJson } from './list-cache';
 import { requireOwner, requireVisible } from './policies';
-import { presentDocument, presentDocumentList } from './presenters';
-import { listVisibleDocumentsAndOwners } from './queries';
+import { presentDocument } from './presenters';
 
 /** The documents API, /api/documents/ (paths in documentsApi of the common contract). */
 export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
   // Removing a contact removes the document rights between the two, in the same transaction.
   registerContactRemovedHook('documents', removeRightsBetween);
   return async (app) => {
-    route(app, documentsApi.list, async (request): Promise<z.infer<typeof documentListResponse>> => {
+    route(app, documentsApi.list, async (request, reply) => {
       const user = requireUser(request);
-      const { documents, owners } = await listVisibleDocumentsAndOwners(ctx.db, user.id);
-      return { documents: presentDocumentList(documents, owners) };
+      return reply.type('application/json; charset=utf-8').send(await documentListJson(ctx.db, user.id));
     });
 
     route(app, documentsApi.get, async (request): Promise<z.infer<typeof documentGetResponse>> => {

@@ -2,7 +2,8 @@ import type { AuthenticatedUser, SocialAccount } from '@scriptorium/common/api/b
 import { sql } from 'kysely';
 import { jsonArrayFrom as postgresJsonArray } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArray } from 'kysely/helpers/sqlite';
-import type { Db } from '../../db/database';
+import { changeStamp, type Db } from '../../db/database';
+import { keptWhileUnchanged } from '../../db/kept';
 import { dialectOf, preparedQuery } from '../../db/prepared';
 import { avatarUrl } from './avatar';
 import type { UserRow } from './queries';
@@ -44,8 +45,17 @@ const configurationQuery = preparedQuery((db: Db, userId: number) => {
   ]);
 });
 
-async function configurationRows(db: Db, userId: number) {
-  const [row] = await configurationQuery(db, userId);
+/** The configuration's rows per user while the database is unchanged (see keptWhileUnchanged). */
+const keptConfigurationRows = keptWhileUnchanged<number, ConfigurationRow>(10_000);
+type ConfigurationRow = Awaited<ReturnType<typeof configurationQuery>>[number];
+
+async function configurationRows(db: Db, userId: number, stamp: string | undefined) {
+  const row = await keptConfigurationRows(
+    db,
+    userId,
+    async () => (await configurationQuery(db, userId))[0],
+    stamp,
+  );
   const emails = parsed<{ address: string; is_primary: number; verified: number }[]>(row.emails);
   return {
     emails: emails.map((email) => ({
@@ -63,8 +73,13 @@ async function configurationRows(db: Db, userId: number) {
 }
 
 /** The user as the configuration sends it; only these fields ever leave the server. */
-export async function presentAuthenticatedUser(db: Db, user: UserRow): Promise<AuthenticatedUser> {
-  const { emails, socialaccounts, waitingInvites } = await configurationRows(db, user.id);
+export async function presentAuthenticatedUser(
+  db: Db,
+  user: UserRow,
+  /** The request's change stamp (request.changeStamp), if it read one before its queries. */
+  stamp = changeStamp(db),
+): Promise<AuthenticatedUser> {
+  const { emails, socialaccounts, waitingInvites } = await configurationRows(db, user.id, stamp);
   return {
     is_authenticated: true,
     id: user.id,

@@ -1,13 +1,21 @@
 import type { BibCategory } from '@scriptorium/common/bibliography/types';
 import type { AppContext } from '../../../context';
+import { changeStamp } from '../../../db/database';
+import { keptWhileUnchanged } from '../../../db/kept';
 import { entryJson, presentCategory } from '../presenters';
-import { listOwnCategories, readOwnerState } from '../queries';
+import { listOwnCategories, type OwnerState, readOwnerState } from '../queries';
 
 export interface ClientCache {
   last_modified: number;
   number_of_entries: number;
   user_id: number;
 }
+
+/**
+ * The owner's state row and the answer's head (the categories) while the database is unchanged
+ * (SQLite, see keptWhileUnchanged): the unchanged check then runs no query at all.
+ */
+const keptHeads = keptWhileUnchanged<number, { state: OwnerState; head: string }>(10_000);
 
 /**
  * Spec section 7, biblist: the categories always; the entries only when the client's copy is
@@ -18,13 +26,22 @@ export async function listBibliography(
   ctx: AppContext,
   ownerId: number,
   cache: ClientCache,
+  /** The request's change stamp (request.changeStamp), read before any of its queries. */
+  stamp = changeStamp(ctx.db),
 ): Promise<string> {
-  const [state, categories] = await Promise.all([
-    readOwnerState(ctx.db, ownerId),
-    listOwnCategories(ctx.db, ownerId),
-  ]);
-  const bibCategories: BibCategory[] = categories.map(presentCategory);
-  const head = `{"bib_categories":${JSON.stringify(bibCategories)},"user_id":${ownerId}`;
+  const { state, head } = await keptHeads(
+    ctx.db,
+    ownerId,
+    async () => {
+      const [state, categories] = await Promise.all([
+        readOwnerState(ctx.db, ownerId),
+        listOwnCategories(ctx.db, ownerId),
+      ]);
+      const bibCategories: BibCategory[] = categories.map(presentCategory);
+      return { state, head: `{"bib_categories":${JSON.stringify(bibCategories)},"user_id":${ownerId}` };
+    },
+    stamp,
+  );
   const current =
     cache.user_id === ownerId &&
     cache.number_of_entries === state.number_of_entries &&

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import SQLite from 'better-sqlite3';
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AppContext } from '../context';
+import { createDatabase, type Db } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
+import { hashSessionId, SESSION_LIFETIME_MS, userFromCookieHeader } from './session';
+
+describe('the kept session lookup (SQLite)', () => {
+  let dir = '';
+  let db: Db;
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sees a session ended or a user deactivated, here or by another connection, at once', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'session-kept-'));
+    const created = createDatabase({ databaseUrl: undefined, dataDir: dir });
+    db = created.db;
+    await migrateToLatest(db, created.dialect);
+    const ctx = { db } as AppContext;
+    // The cookie parser is loaded when the plugin is registered somewhere.
+    const app = Fastify();
+    await app.register(fastifyCookie);
+    await app.ready();
+    const [user] = await db
+      .insertInto('users')
+      .values({
+        username: 'ada',
+        username_lower: 'ada',
+        first_name: '',
+        last_name: '',
+        password_hash: null,
+        is_staff: 0,
+        is_active: 1,
+        language: null,
+        avatar: null,
+        created_at: 1,
+      })
+      .returning('id')
+      .execute();
+    const startSession = (id: string) =>
+      db
+        .insertInto('sessions')
+        .values({
+          id_hash: hashSessionId(id),
+          user_id: user.id,
+          expires_at: Date.now() + SESSION_LIFETIME_MS,
+          created_at: 1,
+        })
+        .execute();
+    await startSession('one');
+    const lookup = async (id: string) =>
+      (await userFromCookieHeader(ctx, `sessionid=${id}`))?.username ?? null;
+    expect(await lookup('one')).toBe('ada');
+    expect(await lookup('one')).toBe('ada');
+
+    // Ended by this process.
+    await db.deleteFrom('sessions').execute();
+    expect(await lookup('one')).toBeNull();
+
+    // Ended by another process (another connection to the same file).
+    await startSession('two');
+    expect(await lookup('two')).toBe('ada');
+    const other = new SQLite(path.join(dir, 'db.sqlite3'));
+    other.prepare('delete from sessions').run();
+    expect(await lookup('two')).toBeNull();
+
+    // The user deactivated by another process.
+    await startSession('three');
+    expect(await lookup('three')).toBe('ada');
+    other.prepare('update users set is_active = 0').run();
+    other.close();
+    expect(await lookup('three')).toBeNull();
+    await app.close();
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { changeStamp, createDatabase, type Db } from '../../db/database';
+import { migrateToLatest } from '../../db/migrate';
+import { documentListJson } from './list-cache';
+
+describe('the kept document list (SQLite)', () => {
+  let dir = '';
+  let db: Db;
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open() {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'list-cache-'));
+    const created = createDatabase({ databaseUrl: undefined, dataDir: dir });
+    db = created.db;
+    await migrateToLatest(db, created.dialect);
+    const [user] = await db
+      .insertInto('users')
+      .values({
+        username: 'ada',
+        username_lower: 'ada',
+        first_name: 'Ada',
+        last_name: '',
+        password_hash: null,
+        is_staff: 0,
+        is_active: 1,
+        language: null,
+        avatar: null,
+        created_at: 1,
+      })
+      .returning('id')
+      .execute();
+    return user.id;
+  }
+
+  const titles = async (userId: number) =>
+    (JSON.parse(await documentListJson(db, userId)) as { documents: { title: string }[] }).documents.map(
+      (doc) => doc.title,
+    );
+
+  function insertDocument(into: Pick<Db, 'insertInto'>, ownerId: number, title: string) {
+    return into
+      .insertInto('documents')
+      .values({
+        owner_id: ownerId,
+        title,
+        path: '/',
+        content: '{}',
+        version: 0,
+        created_at: 1,
+        updated_at: 1,
+      })
+      .execute();
+  }
+
+  it('answers the same text while nothing was written, and the new state after any write', async () => {
+    const userId = await open();
+    await insertDocument(db, userId, 'First');
+    const first = await documentListJson(db, userId);
+    expect(await documentListJson(db, userId)).toBe(first);
+    const stamp = changeStamp(db);
+    expect(changeStamp(db)).toBe(stamp);
+
+    // A write on this connection, in a transaction and through insert ... returning.
+    await db.transaction().execute((trx) => insertDocument(trx, userId, 'Second'));
+    expect(await titles(userId)).toEqual(['First', 'Second']);
+    await db
+      .insertInto('documents')
+      .values({
+        owner_id: userId,
+        title: 'Third',
+        path: '/',
+        content: '{}',
+        version: 0,
+        created_at: 1,
+        updated_at: 1,
+      })
+      .returning('id')
+      .execute();
+    expect(await titles(userId)).toEqual(['First', 'Second', 'Third']);
+    // An owner's new name is part of every row.
+    await db.updateTable('users').set({ first_name: 'Augusta' }).where('id', '=', userId).execute();
+    expect(JSON.parse(await documentListJson(db, userId)).documents[0].owner.name).toBe('Augusta');
+
+    // A commit by another connection (another process, the manage CLI).
+    const other = new SQLite(path.join(dir, 'db.sqlite3'));
+    other.prepare("update documents set title = 'Renamed' where title = 'First'").run();
+    other.close();
+    expect(await titles(userId)).toEqual(['Renamed', 'Second', 'Third']);
+  });
+});
