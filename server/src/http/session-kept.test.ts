@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context';
 import { createDatabase, type Db } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
+import { createUser } from '../modules/user/commands/create-user';
 import { hashSessionId, SESSION_LIFETIME_MS, userFromCookieHeader } from './session';
 
 describe('the kept session lookup (SQLite)', () => {
@@ -28,22 +29,10 @@ describe('the kept session lookup (SQLite)', () => {
     const app = Fastify();
     await app.register(fastifyCookie);
     await app.ready();
-    const [user] = await db
-      .insertInto('users')
-      .values({
-        username: 'ada',
-        username_lower: 'ada',
-        first_name: '',
-        last_name: '',
-        password_hash: null,
-        is_staff: 0,
-        is_active: 1,
-        language: null,
-        avatar: null,
-        created_at: 1,
-      })
-      .returning('id')
-      .execute();
+    const user = await createUser(
+      { db },
+      { username: 'ada', email: 'ada@example.org', password: null, lastName: '' },
+    );
     const startSession = (id: string) =>
       db
         .insertInto('sessions')

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changeStamp, createDatabase, type Db } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
+import { createUser } from '../user/commands/create-user';
 import { documentListJson } from './list-cache';
 
 describe('the kept document list (SQLite)', () => {
@@ -20,22 +21,10 @@ describe('the kept document list (SQLite)', () => {
     const created = createDatabase({ databaseUrl: undefined, dataDir: dir });
     db = created.db;
     await migrateToLatest(db, created.dialect);
-    const [user] = await db
-      .insertInto('users')
-      .values({
-        username: 'ada',
-        username_lower: 'ada',
-        first_name: 'Ada',
-        last_name: '',
-        password_hash: null,
-        is_staff: 0,
-        is_active: 1,
-        language: null,
-        avatar: null,
-        created_at: 1,
-      })
-      .returning('id')
-      .execute();
+    const user = await createUser(
+      { db },
+      { username: 'ada', email: 'ada@example.org', password: null, firstName: 'Ada', lastName: '' },
+    );
     return user.id;
   }
 
