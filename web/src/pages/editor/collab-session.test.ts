@@ -41,6 +41,7 @@ class Authority {
     onRefused?: (reason: RejectReason) => void,
     onDivergence?: (divergence: Divergence) => void,
     author?: Reviewer,
+    scheduleSend?: (send: () => void) => void,
   ): CollabSession {
     const session = new CollabSession({
       send: (message) => this.receive(id, message),
@@ -50,6 +51,7 @@ class Authority {
       onRefused,
       onDivergence,
       author: author && (() => author),
+      scheduleSend,
     });
     this.connect(id, session);
     return session;
@@ -236,6 +238,29 @@ describe('collab session', () => {
     expect(ann.unconfirmed).toBe(0);
     expect(ann.version).toBe(2);
     expect(server.doc.eq(ann.state?.doc as PMNode)).toBe(true);
+  });
+
+  it('with scheduleSend, sends the keys typed before the scheduled send in one diff, then the next ones', () => {
+    const server = new Authority();
+    const scheduled: (() => void)[] = [];
+    const ann = server.join('ann', undefined, undefined, undefined, (send) => scheduled.push(send));
+    server.settle();
+    const start = bodyTextStart(ann.state!.doc);
+    type(ann, 'H', start);
+    type(ann, 'i');
+    // One send waits for both keys; nothing went out yet, and the steps count as unsaved.
+    expect(scheduled).toHaveLength(1);
+    expect(server.diffSizes).toEqual([]);
+    expect(ann.unconfirmed).toBe(2);
+    scheduled.shift()?.();
+    expect(server.diffSizes).toEqual([2]);
+    type(ann, '!');
+    expect(scheduled).toHaveLength(1);
+    server.settle();
+    scheduled.shift()?.();
+    server.settle();
+    expect(server.diffSizes).toEqual([2, 1]);
+    expectSavedAs(server, ann, 'Hi!');
   });
 
   it('rebases after a stale refusal: two writers at once converge without losing text', () => {

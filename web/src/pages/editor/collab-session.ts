@@ -42,6 +42,12 @@ export interface CollabSessionOptions {
   /** Waits before sending again after a 'flood' refusal; setTimeout by default. */
   schedule?(callback: () => void, ms: number): void;
   /**
+   * When a local change is sent: at once by default. The page sends after the frame that shows
+   * the keystroke (encoding and sending are then off the keystroke's path, and the keys of one
+   * frame travel in one diff).
+   */
+  scheduleSend?(send: () => void): void;
+  /**
    * The catch-up after a long time apart merged a large divergence (more than LARGE_DIVERGENCE
    * steps on each side) or could not place some of our steps: `offline` is our document as it was
    * just before, so that the page can keep it and show it.
@@ -129,6 +135,7 @@ export class CollabSession {
    */
   private readonly sent = new Map<number, InFlight>();
   private nextRid = 1;
+  private sendScheduled = false;
   /** After doc_data on a kept state: the version to reach (by catch_up) before sending. */
   private catchUpTo = 0;
   /** Step maps by the version they lead from, to bring late carets up to date. */
@@ -267,7 +274,15 @@ export class CollabSession {
     const before = this.state;
     this.state = before.apply(tr);
     if (tr.docChanged) this.mapCarets(tr.mapping.maps);
-    this.flush();
+    const { scheduleSend } = this.options;
+    if (!scheduleSend || !tr.docChanged) this.flush();
+    else if (!this.sendScheduled) {
+      this.sendScheduled = true;
+      scheduleSend(() => {
+        this.sendScheduled = false;
+        this.flush();
+      });
+    }
     this.options.onChange();
   }
 

@@ -8,7 +8,7 @@ import {
   type Participant,
   type RejectReason,
 } from '@scriptorium/common/ws/document-messages';
-import type { Plugin } from 'prosemirror-state';
+import type { EditorState, Plugin } from 'prosemirror-state';
 import {
   keepOfflineCopy,
   type PickedQueue,
@@ -76,6 +76,9 @@ export class DocumentConnection {
   private caretTimer: ReturnType<typeof setTimeout> | null = null;
   private lastCaret = '';
   private renderPending = false;
+  /** The editor state of the last change, and whether a change since the last render is painted. */
+  private shown: EditorState | null = null;
+  private paintPending = false;
   /** The connection was lost: relayed steps wait for the catch-up after the next doc_data. */
   private awaitingDocData = false;
 
@@ -90,6 +93,7 @@ export class DocumentConnection {
     this.options = options;
     this.session = new CollabSession({
       send: (message) => this.send(message),
+      scheduleSend: afterPaint,
       onChange: () => this.changed(),
       plugins: options.plugins,
       onRefused: (reason) => {
@@ -329,13 +333,24 @@ export class DocumentConnection {
   private changed(): void {
     this.persist();
     for (const listener of this.listeners) listener();
+    // Only a new document or selection is sure to be painted. Asking for a frame that paints
+    // nothing (a confirmation, a status) holds Chromium's next frame, the one of the next
+    // keystroke, until a whole refresh interval has passed: those render in a plain task.
+    const state = this.session.state;
+    const painted =
+      state !== null && (state.doc !== this.shown?.doc || !state.selection.eq(this.shown.selection));
+    this.shown = state;
+    if (painted) this.paintPending = true;
     if (this.renderPending) return;
     this.renderPending = true;
-    afterPaint(() => {
+    const render = () => {
       this.renderPending = false;
+      this.paintPending = false;
       this.version++;
       for (const listener of this.listeners) listener();
-    });
+    };
+    if (this.paintPending) afterPaint(render);
+    else setTimeout(render, 0);
   }
 }
 

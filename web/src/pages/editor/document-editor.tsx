@@ -68,7 +68,7 @@ export interface DocumentEditorProps {
 
 /** The editor of one document, live over its websocket. */
 export function DocumentEditor({ document: entry, createSocket }: DocumentEditorProps) {
-  const { t } = useTranslation('editor');
+  const { t, i18n } = useTranslation('editor');
   const { t: tWs } = useTranslation('ws');
   const { t: tReview } = useTranslation('review');
   const configuration = useConfiguration();
@@ -87,6 +87,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const labels = useRef<(key: string) => string>((key) => key);
   labels.current = (key) => t(key);
   const caretsRef = useRef<CaretInfo[]>([]);
+  const viewInputs = useRef('');
   // Who our offline work is suggested as after a large divergence (issue 20).
   const reviewerRef = useRef<Reviewer | null>(null);
   const canWriteRef = useRef(false);
@@ -173,6 +174,15 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     };
   });
 
+  // What the view's decorations and editability read besides its state.
+  const inputs = JSON.stringify([
+    caretsRef.current,
+    canWriteRef.current,
+    [...reviewRef.current.highlighted],
+    activeThread,
+    connection.mustSuggest,
+    i18n.language,
+  ]);
   // The view is created once the first document arrived, and follows the session's state after that.
   useLayoutEffect(() => {
     const state = session.state;
@@ -269,10 +279,12 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       }
     } else if (current.state !== state) {
       current.updateState(state);
-    } else {
-      // Carets or rights changed: redraw decorations and editability.
+    } else if (inputs !== viewInputs.current) {
+      // Carets, rights, highlighted threads or the language changed: redraw decorations and
+      // editability (not on every render: a redraw walks the decorations of the whole document).
       current.setProps({});
     }
+    viewInputs.current = inputs;
     // Set only when changed: setting the editor's lang, even to the same value, may make the
     // browser recompute the style of the whole document on every keystroke.
     setChanged(current.dom, 'lang', String(state.doc.attrs.language));
