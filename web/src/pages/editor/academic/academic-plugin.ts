@@ -407,8 +407,11 @@ class CitationRenderer {
     if (!state || state.signature === this.sent) return;
     if (this.timer) return;
     const wait = Math.max(0, this.sentAt + RENDER_DELAY_MS - performance.now());
-    // Never from inside the view's update: the answer may be dispatched at once.
-    this.timer = setTimeout(() => this.send(), wait);
+    // After a quiet spell the request goes at once, not after the next frame (the worker renders
+    // while the page paints). A document without citations is answered here, which dispatches:
+    // never from inside the view's update.
+    if (wait === 0 && state.clusters.length) this.send();
+    else this.timer = setTimeout(() => this.send(), wait);
   }
 
   private send(): void {
@@ -434,7 +437,7 @@ class CitationRenderer {
       requestId,
       style: String(doc.attrs.citationstyle),
       locale: documentCslLocale(String(doc.attrs.language)),
-      entries: [...bibliographyOf(doc).entries],
+      entries: bibliographyOf(doc).json,
       clusters: state.clusters,
     } satisfies CitationRequest);
   }
