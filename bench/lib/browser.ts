@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { median } from './stats';
 
@@ -53,15 +54,18 @@ export async function timesToEditableInTurns(
 
 /**
  * Runs the work; with BENCH_PROFILE=1 also prints where the page's time went meanwhile (self time
- * by function, top 15, from the DevTools CPU profiler).
+ * by function, top 15, from the DevTools CPU profiler). `name` tells two profiles of one bench apart.
  */
-export async function profiled<T>(page: Page, work: () => Promise<T>): Promise<T> {
+export async function profiled<T>(page: Page, work: () => Promise<T>, name = ''): Promise<T> {
   if (!process.env.BENCH_PROFILE) return work();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.start');
   const result = await work();
   const { profile } = await cdp.send('Profiler.stop');
+  // BENCH_PROFILE_FILE=path: the whole profile as well (path + name), for a call tree or DevTools.
+  if (process.env.BENCH_PROFILE_FILE)
+    writeFileSync(`${process.env.BENCH_PROFILE_FILE}${name}.cpuprofile`, JSON.stringify(profile));
   const self = new Map<string, number>();
   const interval = (profile.endTime - profile.startTime) / Math.max(1, profile.samples?.length ?? 1);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -101,7 +105,7 @@ export async function profiled<T>(page: Page, work: () => Promise<T>): Promise<T
 export async function traced<T>(page: Page, work: () => Promise<T>): Promise<T> {
   const browser = page.context().browser();
   if (!process.env.BENCH_TRACE || !browser) return work();
-  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel'] });
   const result = await work();
   const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as {
     traceEvents: { name: string; ph: string; dur?: number; tid: number }[];
@@ -114,7 +118,8 @@ export async function traced<T>(page: Page, work: () => Promise<T>): Promise<T> 
     return [...totals].sort((a, b) => b[1] - a[1]);
   };
   const main = sum(
-    complete.filter((event) => event.name === 'RunTask'),
+    // Chromium's own tasks (category toplevel), named ThreadControllerImpl::RunTask in newer builds.
+    complete.filter((event) => event.name === 'RunTask' || event.name === 'ThreadControllerImpl::RunTask'),
     (event) => event.tid,
   )[0]?.[0];
   for (const [name, ms] of sum(

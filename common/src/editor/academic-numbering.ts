@@ -4,7 +4,7 @@ import type { FigureCategory } from './academic-nodes';
 /**
  * Numbering of headings, figures (per category), tables and display equations, and the texts of
  * cross-references, in the document's language (not the reader's: a German paper says
- * "Abbildung 3" to everyone). Computed from the document on every change: it is one walk.
+ * "Abbildung 3" to everyone). Computed from the document on every change: it is one walk of its blocks.
  */
 
 type LabelKey =
@@ -152,6 +152,8 @@ export function numberDocument(doc: PMNode, options: NumberingOptions = {}): Num
   doc.descendants((node, pos) => {
     const name = node.type.name;
     if (name === 'bibliography_part' || name === 'footnote') return false;
+    // Numbered nodes are blocks: the inline content of a paragraph holds none (a walk of blocks only).
+    if (node.isTextblock && name !== 'heading') return false;
     if (name === 'heading') {
       const level = Number(node.attrs.level);
       sections.length = Math.min(sections.length, level);

@@ -53,6 +53,7 @@ import { runExport } from './export/run-export';
 import { FootnoteView } from './footnote-view';
 import { OfflineEditorStatus } from './offline-status';
 import { contributorsPartView, contributorView, keywordView, tagsPartView, tocPartView } from './part-views';
+import { keepSelectionFromReact } from './react-selection';
 import { HistoryDialog, SaveRevisionDialog } from './review/review-history';
 import { type PendingComment, ReviewMargin } from './review/review-margin';
 import { isSuggesting, reviewPlugin } from './review/review-plugin';
@@ -269,6 +270,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           if (tr.selectionSet || tr.docChanged) connection.caretMoved();
         },
       });
+      keepSelectionFromReact(current.dom);
       viewRef.current = current;
       setView(current);
       // Ready to write on arrival, as in a word processor: the caret at the start, i.e. in the

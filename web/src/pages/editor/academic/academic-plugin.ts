@@ -66,15 +66,38 @@ function clusterSignature(cluster: Cluster): string {
   return `${cluster.format}|${cluster.references.map((ref) => `${ref.id}:${ref.prefix ?? ''}:${ref.locator ?? ''}`).join(',')}`;
 }
 
+/**
+ * The clusters of one textblock (with its footnotes), kept per node: ProseMirror keeps an unchanged
+ * paragraph as the same object, so a change re-reads only the blocks it touched.
+ */
+const blockClusters = new WeakMap<PMNode, Cluster[]>();
+function clustersOf(block: PMNode): Cluster[] {
+  let clusters = blockClusters.get(block);
+  if (!clusters) {
+    const found: Cluster[] = [];
+    block.descendants((node) => {
+      if (node.type.name === 'citation')
+        found.push({
+          format: node.attrs.format === 'textcite' ? 'textcite' : 'autocite',
+          references: node.attrs.references as CitationReference[],
+        });
+      return true;
+    });
+    clusters = found;
+    blockClusters.set(block, clusters);
+  }
+  return clusters;
+}
+
 function collectClusters(doc: PMNode): Cluster[] {
   const clusters: Cluster[] = [];
   doc.descendants((node) => {
-    if (node.type.name === 'citation')
-      clusters.push({
-        format: node.attrs.format === 'textcite' ? 'textcite' : 'autocite',
-        references: node.attrs.references as CitationReference[],
-      });
-    return node.type.name !== 'bibliography_part';
+    if (node.type.name === 'bibliography_part') return false;
+    if (node.isTextblock) {
+      for (const cluster of clustersOf(node)) clusters.push(cluster);
+      return false;
+    }
+    return true;
   });
   return clusters;
 }
@@ -159,22 +182,26 @@ export interface BibliographyDecoration {
 
 /**
  * Decoration specs of equal content are one object: ProseMirror compares specs by identity, so a
- * rebuilt set with the same texts leaves every node view untouched.
+ * rebuilt set with the same texts leaves every node view untouched, and updateDecorations keeps
+ * every decoration whose spec is the same object.
  */
-const citationSpecs = new Map<string, { citation: CitationDecoration }>();
-function citationSpec(citation: CitationDecoration): { citation: CitationDecoration } {
-  const key = `${citation.note}|${citation.missing}|${citation.html}`;
-  let spec = citationSpecs.get(key);
+const specs = new Map<string, object>();
+function internSpec<T extends object>(key: string, make: () => T): T {
+  let spec = specs.get(key) as T | undefined;
   if (!spec) {
-    if (citationSpecs.size > 10_000) citationSpecs.clear();
-    spec = { citation };
-    citationSpecs.set(key, spec);
+    if (specs.size > 10_000) specs.clear();
+    spec = make();
+    specs.set(key, spec);
   }
   return spec;
 }
+function citationSpec(citation: CitationDecoration): { citation: CitationDecoration } {
+  return internSpec(`citation|${citation.note}|${citation.missing}|${citation.html}`, () => ({ citation }));
+}
 let bibliographySpec: { key: string; spec: { bibliography: unknown } } | null = null;
 
-function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>): DecorationSet {
+/** The decorations of the academic layer, in document order. */
+function wantedDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>): Decoration[] {
   const decorations: Decoration[] = [];
   const { numbering, rendered } = state;
   const language = String(doc.attrs.language);
@@ -190,7 +217,15 @@ function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>
     const name = node.type.name;
     if (name === 'figure' || name === 'table') {
       const target = numbering.byPos.get(pos);
-      decorations.push(Decoration.node(pos, pos + node.nodeSize, {}, { label: target?.label ?? '' }));
+      const label = target?.label ?? '';
+      decorations.push(
+        Decoration.node(
+          pos,
+          pos + node.nodeSize,
+          {},
+          internSpec(`label|${label}`, () => ({ label })),
+        ),
+      );
       if (name === 'table' && (node.attrs.caption || target))
         decorations.push(
           Decoration.widget(pos, () => tableCaption(target?.label ?? '', String(node.attrs.caption)), {
@@ -202,8 +237,14 @@ function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>
     }
     if (name === 'cross_reference') {
       const target = numbering.byId.get(String(node.attrs.id));
+      const label = target?.label ?? null;
       decorations.push(
-        Decoration.node(pos, pos + node.nodeSize, {}, { label: target?.label ?? null, missing: !target }),
+        Decoration.node(
+          pos,
+          pos + node.nodeSize,
+          {},
+          internSpec(`reference|${label}`, () => ({ label, missing: !target })),
+        ),
       );
       return false;
     }
@@ -245,7 +286,45 @@ function buildDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>
     if (bibliographySpec?.key !== key) bibliographySpec = { key, spec: { bibliography } };
     decorations.push(Decoration.node(bibliographyAt.from, bibliographyAt.to, {}, bibliographySpec.spec));
   }
-  return DecorationSet.create(doc, decorations);
+  return decorations;
+}
+
+/** Two decorations that draw the same: same place, same spec object (widgets: same key). */
+function sameDecoration(a: Decoration, b: Decoration): boolean {
+  if (a.from !== b.from || a.to !== b.to) return false;
+  if (a.spec === b.spec) return true;
+  return a.from === a.to && a.spec.key !== undefined && a.spec.key === b.spec.key;
+}
+
+/**
+ * The set of `wanted`, made from `previous` (already mapped to `doc`) by removing and adding only
+ * the decorations that differ: unchanged parts of the set stay the same objects, so the view
+ * skips them, and nothing is rebuilt when nothing changed. The result equals
+ * DecorationSet.create(doc, wanted).
+ */
+export function updateDecorations(
+  doc: PMNode,
+  previous: DecorationSet | null,
+  wanted: Decoration[],
+): DecorationSet {
+  if (!previous) return DecorationSet.create(doc, wanted);
+  const existing = new Map<string, Decoration[]>();
+  for (const decoration of previous.find()) {
+    const key = `${decoration.from}:${decoration.to}`;
+    const list = existing.get(key);
+    if (list) list.push(decoration);
+    else existing.set(key, [decoration]);
+  }
+  const added: Decoration[] = [];
+  for (const decoration of wanted) {
+    const list = existing.get(`${decoration.from}:${decoration.to}`);
+    const index = list ? list.findIndex((old) => sameDecoration(old, decoration)) : -1;
+    if (list && index >= 0) list.splice(index, 1);
+    else added.push(decoration);
+  }
+  const removed = [...existing.values()].flat();
+  if (!added.length && !removed.length) return previous;
+  return previous.remove(removed).add(doc, added);
 }
 
 /**
@@ -279,11 +358,19 @@ function tableCaption(label: string, caption: string): HTMLElement {
   return element;
 }
 
-function derive(doc: PMNode, rendered: RenderedState | null): AcademicState {
+/**
+ * The academic state of `doc` from scratch, except that the decorations are made by changing
+ * `previous` (mapped to `doc`) where they differ.
+ */
+export function deriveAcademic(
+  doc: PMNode,
+  rendered: RenderedState | null,
+  previous: DecorationSet | null = null,
+): AcademicState {
   const numbering = numberDocument(doc);
   const clusters = collectClusters(doc);
   const base = { numbering, clusters, signature: requestSignature(doc, clusters), rendered };
-  return { ...base, decorations: buildDecorations(doc, base) };
+  return { ...base, decorations: updateDecorations(doc, previous, wantedDecorations(doc, base)) };
 }
 
 /**
@@ -320,8 +407,11 @@ class CitationRenderer {
     if (!state || state.signature === this.sent) return;
     if (this.timer) return;
     const wait = Math.max(0, this.sentAt + RENDER_DELAY_MS - performance.now());
-    // Never from inside the view's update: the answer may be dispatched at once.
-    this.timer = setTimeout(() => this.send(), wait);
+    // After a quiet spell the request goes at once, not after the next frame (the worker renders
+    // while the page paints). A document without citations is answered here, which dispatches:
+    // never from inside the view's update.
+    if (wait === 0 && state.clusters.length) this.send();
+    else this.timer = setTimeout(() => this.send(), wait);
   }
 
   private send(): void {
@@ -347,7 +437,7 @@ class CitationRenderer {
       requestId,
       style: String(doc.attrs.citationstyle),
       locale: documentCslLocale(String(doc.attrs.language)),
-      entries: [...bibliographyOf(doc).entries],
+      entries: bibliographyOf(doc).json,
       clusters: state.clusters,
     } satisfies CitationRequest);
   }
@@ -415,18 +505,19 @@ export function academicPlugins(context: AcademicContext): Plugin[] {
   const state = new Plugin<AcademicState>({
     key: academicKey,
     state: {
-      init: (_config, editorState: EditorState) => derive(editorState.doc, null),
+      init: (_config, editorState: EditorState) => deriveAcademic(editorState.doc, null),
       apply: (tr, value, _old, editorState) => {
         const rendered = tr.getMeta(academicKey) as RenderedState | undefined;
         if (!tr.docChanged && !rendered) return value;
-        if (!rendered && !touchesAcademic(tr))
-          return { ...value, decorations: value.decorations.map(tr.mapping, tr.doc) };
+        const mapped = value.decorations.map(tr.mapping, tr.doc);
+        if (!rendered && !touchesAcademic(tr)) return { ...value, decorations: mapped };
         if (rendered && !tr.docChanged) {
           // The worker's answer for an unchanged document: numbering and clusters stand.
           const { decorations: _old, ...base } = value;
-          return { ...base, rendered, decorations: buildDecorations(editorState.doc, { ...base, rendered }) };
+          const wanted = wantedDecorations(editorState.doc, { ...base, rendered });
+          return { ...base, rendered, decorations: updateDecorations(editorState.doc, mapped, wanted) };
         }
-        return derive(editorState.doc, rendered ?? value.rendered);
+        return deriveAcademic(editorState.doc, rendered ?? value.rendered, mapped);
       },
     },
     props: { decorations: (editorState) => academicKey.getState(editorState)?.decorations },

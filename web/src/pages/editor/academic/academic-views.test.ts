@@ -174,6 +174,42 @@ describe('academic node views', () => {
     expect(footnotes.map((pos) => noteNumber(view.state, pos))).toEqual([1, 2]);
   });
 
+  it('keeps the bibliography entries already shown when the list changes', () => {
+    const view = editor();
+    const entry = { bib_type: 'book', fields: { title: [{ type: 'text', text: 'T' }] } };
+    insertCitation(
+      'autocite',
+      [{ id: 'a', prefix: '', locator: '' }],
+      new Map([['a', entry as never]]),
+    )(view.state, view.dispatch);
+    const answer = (bibliography: string[]) => {
+      const academic = academicKey.getState(view.state)!;
+      const rendered: RenderedState = {
+        signature: academic.signature,
+        styleClass: 'in-text',
+        citations: ['(A)'],
+        bySignature: new Map(),
+        bibliography,
+        failed: false,
+      };
+      view.dispatch(view.state.tr.setMeta(academicKey, rendered));
+      return [...view.dom.querySelectorAll('.doc-bibliography-entry')] as HTMLElement[];
+    };
+    const [a, b] = answer(['A.', '<i>B</i>.']);
+    const section = view.dom.querySelector('.doc-bibliography') as HTMLElement;
+    expect(section.hidden).toBe(false);
+    const inserted = answer(['A.', 'Between.', '<i>B</i>.']);
+    expect(inserted.map((item) => item.innerHTML)).toEqual(['A.', 'Between.', '<i>B</i>.']);
+    expect(inserted[0]).toBe(a);
+    expect(inserted[2]).toBe(b);
+    const removed = answer(['<i>B</i>.', 'C.']);
+    expect(removed.map((item) => item.innerHTML)).toEqual(['<i>B</i>.', 'C.']);
+    expect(removed[0]).toBe(b);
+    expect(section.querySelector('h2')?.textContent).toBe('Literatur');
+    expect(answer([])).toEqual([]);
+    expect(section.hidden).toBe(true);
+  });
+
   it('shows math and live cross-references inside a footnote being edited', () => {
     const view = editor([], true);
     insertDisplayEquation('a=b')(view.state, view.dispatch);

@@ -226,9 +226,26 @@ class CrossReferenceView extends AtomView {
   protected onEdit() {}
 }
 
+/**
+ * Puts `wanted` as the children of `parent` in that order, moving or inserting only what is not in
+ * place already: a child that stays where it is is not touched (nor laid out again).
+ */
+function placeChildren(parent: HTMLElement, wanted: readonly Node[]): void {
+  const keep = new Set(wanted);
+  for (const child of [...parent.childNodes]) if (!keep.has(child)) child.remove();
+  wanted.forEach((node, index) => {
+    const at = parent.childNodes[index];
+    if (at !== node) parent.insertBefore(node, at ?? null);
+  });
+}
+
 class BibliographyView implements NodeView {
   dom: HTMLElement;
   private key = '';
+  /** The heading and list of entries, kept: a new entry adds one element, the others stay. */
+  private readonly heading = document.createElement('h2');
+  private readonly list = document.createElement('div');
+  private readonly entryHtml = new WeakMap<Element, string>();
   constructor(
     private node: PMNode,
     decorations: readonly Decoration[],
@@ -237,6 +254,7 @@ class BibliographyView implements NodeView {
     this.dom = document.createElement('section');
     this.dom.className = 'doc-part doc-bibliography';
     this.dom.contentEditable = 'false';
+    this.list.className = 'doc-bibliography-entries';
     this.render(decorations);
   }
   private render(decorations: readonly Decoration[]) {
@@ -244,33 +262,46 @@ class BibliographyView implements NodeView {
     const key = JSON.stringify(spec);
     if (key === this.key) return;
     this.key = key;
-    this.dom.replaceChildren();
-    if (!spec) return;
-    if (spec.notes.length) {
-      const heading = this.dom.appendChild(document.createElement('h2'));
+    const parts: Node[] = [];
+    if (spec?.notes.length) {
+      const heading = document.createElement('h2');
       heading.textContent = this.context.t('academic.notes');
-      const list = this.dom.appendChild(document.createElement('ol'));
+      const list = document.createElement('ol');
       list.className = 'doc-citation-notes';
       for (const note of spec.notes) {
         const item = list.appendChild(document.createElement('li'));
         item.value = note.number;
         item.append(safeHtml(note.html));
       }
+      parts.push(heading, list);
     }
-    if (!spec.entries.length) {
-      this.dom.hidden = !spec.notes.length;
-      return;
+    if (spec?.entries.length) {
+      this.heading.textContent = spec.heading;
+      this.placeEntries(spec.entries);
+      parts.push(this.heading, this.list);
     }
-    this.dom.hidden = false;
-    const heading = this.dom.appendChild(document.createElement('h2'));
-    heading.textContent = spec.heading;
-    const list = this.dom.appendChild(document.createElement('div'));
-    list.className = 'doc-bibliography-entries';
-    for (const entry of spec.entries) {
-      const item = list.appendChild(document.createElement('div'));
+    placeChildren(this.dom, parts);
+    if (spec) this.dom.hidden = !spec.entries.length && !spec.notes.length;
+  }
+  /** The list shows `entries`, reusing the element of every text it showed before. */
+  private placeEntries(entries: readonly string[]) {
+    const shown = new Map<string, Element[]>();
+    for (const child of this.list.children) {
+      const html = this.entryHtml.get(child) ?? '';
+      const same = shown.get(html);
+      if (same) same.push(child);
+      else shown.set(html, [child]);
+    }
+    const wanted = entries.map((html) => {
+      const reused = shown.get(html)?.shift();
+      if (reused) return reused;
+      const item = document.createElement('div');
       item.className = 'doc-bibliography-entry';
-      item.append(safeHtml(entry));
-    }
+      item.append(safeHtml(html));
+      this.entryHtml.set(item, html);
+      return item;
+    });
+    placeChildren(this.list, wanted);
   }
   update(node: PMNode, decorations: readonly Decoration[]): boolean {
     if (node.type !== this.node.type) return false;

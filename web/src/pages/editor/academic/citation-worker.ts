@@ -14,7 +14,8 @@ export interface CitationRequest {
   requestId: number;
   style: string;
   locale: string;
-  entries: [string, EntryData][];
+  /** The document's entries as JSON of [key, entry] pairs (one string is copied to the worker at once). */
+  entries: string;
   clusters: Cluster[];
 }
 
@@ -24,17 +25,21 @@ export type CitationAnswer =
 
 /** The engine of the last style, kept for the next render of the same document. */
 const engineCache: { current?: EngineCache; key: string } = { key: '' };
+/** The entries of the last request, parsed once while they stay the same. */
+let entriesCache = { json: '', entries: new Map<string, EntryData>() };
 
 self.onmessage = async (event: MessageEvent<CitationRequest>) => {
   const { requestId, style, locale, entries, clusters } = event.data;
   try {
     const loaded = await loadStyleAndLocales(style, locale);
     engineCache.key = style;
+    if (entries !== entriesCache.json)
+      entriesCache = { json: entries, entries: new Map(JSON.parse(entries) as [string, EntryData][]) };
     const rendered = renderDocumentCitations(
       loaded.style,
       loaded.locales,
       locale,
-      new Map(entries),
+      entriesCache.entries,
       clusters,
       'html',
       engineCache,
