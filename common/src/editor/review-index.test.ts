@@ -64,6 +64,38 @@ describe('the review index', () => {
     expect(index.anchors.get(7)).toBeDefined();
   });
 
+  it('keeps order and overlapping changes through typing before, inside and after them', () => {
+    let { state, at } = start();
+    const bob = { id: 2, username: 'bob' };
+    // A second paragraph with Bob's insertion, and Ada's deletion of the same text (two changes at
+    // one place); typing in the first moves them.
+    const second = state.doc.resolve(at).after();
+    let tr = state.tr.insert(second, schema.nodes.paragraph.create(null, schema.text('zeta eta theta iota')));
+    const p = second + 1;
+    tr.addMark(p + 5, p + 8, schema.marks.insertion.create({ user: 2, username: 'bob' }));
+    tr.addMark(p + 5, p + 8, schema.marks.deletion.create({ user: 1, username: 'ada' }));
+    tr.addMark(p + 9, p + 14, schema.marks.insertion.create({ user: 2, username: 'bob' }));
+    state = state.apply(tr);
+    let index = indexReview(state.doc);
+    // Some text typed by ada, tracked or not, at many places (a seeded sequence, the same each run).
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let i = 0; i < 60; i++) {
+      // In the first paragraph mostly, sometimes in the second.
+      const start = i % 5 === 4 ? state.doc.resolve(at).after() + 1 : at;
+      const pos = start + random(state.doc.resolve(start).end() - start + 1);
+      tr = state.tr.insertText(i % 7 === 0 ? ' ' : 'x', pos);
+      if (i % 3 === 0) tr = trackTransaction(tr, state, i % 2 ? ada : bob, i) ?? tr;
+      index = updateReviewIndex(index, tr.doc, tr.mapping, tr.steps, touchedRanges(tr));
+      state = state.apply(tr);
+      expect(plain(index)).toEqual(plain(indexReview(state.doc)));
+    }
+    expect(index.changes.length).toBeGreaterThan(3);
+  });
+
   it('finds the first change at or after a position', () => {
     const changes = [10, 20, 20, 35].map((from) => ({ from }) as ReviewIndex['changes'][number]);
     expect([0, 10, 11, 20, 21, 36].map((pos) => firstChangeFrom(changes, pos))).toEqual([0, 0, 1, 1, 3, 4]);

@@ -86,8 +86,31 @@ export function updateReviewIndex(
   steps: readonly Step[],
   touched: readonly { from: number; to: number }[],
 ): ReviewIndex {
+  const changes =
+    updatedChanges(index.changes, doc, mapping, touched) ??
+    rescannedChanges(index.changes, doc, mapping, touched);
+  let anchors: Map<number, CommentAnchor>;
+  if (steps.some(touchesComments)) anchors = new Map(commentAnchors(doc).map((a) => [a.id, a]));
+  else {
+    anchors = new Map();
+    for (const anchor of index.anchors.values()) {
+      const from = mapping.map(anchor.from, 1);
+      const to = mapping.map(anchor.to, -1);
+      if (from < to) anchors.set(anchor.id, { id: anchor.id, from, to });
+    }
+  }
+  return { changes, anchors };
+}
+
+/** The changes after an edit, by key (a later one of the same key replaces the earlier), sorted. */
+function rescannedChanges(
+  before: readonly TrackedChange[],
+  doc: PMNode,
+  mapping: Mapping,
+  touched: readonly { from: number; to: number }[],
+): TrackedChange[] {
   const changes = new Map<string, TrackedChange>();
-  for (const change of index.changes) {
+  for (const change of before) {
     const from = mapping.map(change.from, 1);
     const to = mapping.map(change.to, -1);
     if (from >= to) continue;
@@ -99,18 +122,55 @@ export function updateReviewIndex(
       if (change.from >= range.from && change.from <= range.to) changes.delete(key);
     for (const change of trackedChanges(doc, range.from, range.to)) changes.set(keyOf(change), change);
   }
-  const sorted = [...changes.values()].sort((a, b) => a.from - b.from || a.to - b.to);
-  let anchors: Map<number, CommentAnchor>;
-  if (steps.some(touchesComments)) anchors = new Map(commentAnchors(doc).map((a) => [a.id, a]));
-  else {
-    anchors = new Map();
-    for (const anchor of index.anchors.values()) {
-      const from = mapping.map(anchor.from, 1);
-      const to = mapping.map(anchor.to, -1);
-      if (from < to) anchors.set(anchor.id, { id: anchor.id, from, to });
-    }
+  return [...changes.values()].sort(byPosition);
+}
+
+const byPosition = (a: TrackedChange, b: TrackedChange) => a.from - b.from || a.to - b.to;
+
+/**
+ * The same as `rescannedChanges` without keys or a sort of all changes (each keystroke): the
+ * changes outside the edit keep their order when mapped, those read again are merged in. Null
+ * when that order or uniqueness does not hold (then the full way decides).
+ */
+function updatedChanges(
+  before: readonly TrackedChange[],
+  doc: PMNode,
+  mapping: Mapping,
+  touched: readonly { from: number; to: number }[],
+): TrackedChange[] | null {
+  const inTouched = (pos: number, after = 0) => {
+    for (let i = after; i < touched.length; i++)
+      if (pos >= touched[i].from && pos <= touched[i].to) return true;
+    return false;
+  };
+  const kept: TrackedChange[] = [];
+  for (const change of before) {
+    const from = mapping.map(change.from, 1);
+    const to = mapping.map(change.to, -1);
+    if (from >= to || inTouched(from)) continue;
+    const last = kept[kept.length - 1];
+    if (last && byPosition(last, { from, to } as TrackedChange) > 0) return null;
+    kept.push(from === change.from && to === change.to ? change : { ...change, from, to });
   }
-  return { changes: sorted, anchors };
+  // A change read in one range and again in a later one counts in the later one (as above).
+  const fresh: TrackedChange[] = [];
+  touched.forEach((range, i) => {
+    for (const change of trackedChanges(doc, range.from, range.to))
+      if (!inTouched(change.from, i + 1)) fresh.push(change);
+  });
+  fresh.sort(byPosition);
+  const merged: TrackedChange[] = [];
+  let k = 0;
+  let f = 0;
+  while (k < kept.length || f < fresh.length) {
+    const next =
+      f >= fresh.length || (k < kept.length && byPosition(kept[k], fresh[f]) <= 0) ? kept[k++] : fresh[f++];
+    // Two of one key (the same kind of change at one place): left to the full way.
+    for (let i = merged.length - 1; i >= 0 && merged[i].from === next.from; i--)
+      if (keyOf(merged[i]) === keyOf(next)) return null;
+    merged.push(next);
+  }
+  return merged;
 }
 
 /** The first index in `changes` (sorted) whose change starts at or after `pos`. */

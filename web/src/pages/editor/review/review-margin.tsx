@@ -10,7 +10,16 @@ import {
 import type { CommentThread, ReviewError } from '@scriptorium/common/ws/review-messages';
 import { TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
-import { type FormEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Select } from '../../../components/form/select';
 import { reviewIndexOf } from './review-plugin';
@@ -233,7 +242,7 @@ export function ReviewMargin(props: ReviewMarginProps) {
     window.addEventListener('pointercancel', release, true);
   };
 
-  const authors = useMemo(() => [...new Map(changes.map((c) => [c.user, c.username])).entries()], [changes]);
+  const authors = useStableAuthors(changes);
   const decide = (list: readonly TrackedChange[], accept: boolean) => {
     const tr = view.state.tr;
     // The cards follow the text only once typing pauses: a card's positions may be older than
@@ -242,7 +251,14 @@ export function ReviewMargin(props: ReviewMarginProps) {
     if (done < list.length) props.notify(t('alreadyDecided'));
     if (done) view.dispatch(tr);
   };
-  const selected = author === 'all' ? changes : changes.filter((c) => c.user === author);
+  // The bar reads the changes when a button is pressed: it is not drawn again on every keystroke
+  // (its author list is a collection that would take a second render).
+  const latest = useRef({ changes, decide });
+  latest.current = { changes, decide };
+  const decideAll = useCallback((chosen: number | 'all', accept: boolean) => {
+    const { changes, decide } = latest.current;
+    decide(chosen === 'all' ? changes : changes.filter((c) => c.user === chosen), accept);
+  }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the cards change with the document (settled), the threads and the focus
   const renderedCards = useMemo(
@@ -283,32 +299,15 @@ export function ReviewMargin(props: ReviewMarginProps) {
 
   return (
     <aside className="review-margin" aria-label={t('margin')} onPointerDown={hold}>
-      <div className="review-margin-bar">
-        <label className="editor-check">
-          <input type="checkbox" checked={showResolved} onChange={(e) => setShowResolved(e.target.checked)} />
-          {t('showResolved')}
-        </label>
-        {rights.decide && changes.length ? (
-          <div className="review-decide-all">
-            <Select
-              label={t('author')}
-              hideLabel
-              value={String(author)}
-              options={[
-                { value: 'all', label: t('allAuthors') },
-                ...authors.map(([id, name]) => ({ value: String(id), label: name })),
-              ]}
-              onChange={(value) => setAuthor(value === 'all' ? 'all' : Number(value))}
-            />
-            <button type="button" className="button" onClick={() => decide(selected, true)}>
-              {t('acceptAll')}
-            </button>
-            <button type="button" className="button" onClick={() => decide(selected, false)}>
-              {t('rejectAll')}
-            </button>
-          </div>
-        ) : null}
-      </div>
+      <MarginBar
+        showResolved={showResolved}
+        onShowResolved={setShowResolved}
+        decide={rights.decide && changes.length > 0}
+        authors={authors}
+        author={author}
+        onAuthor={setAuthor}
+        onDecideAll={decideAll}
+      />
       {renderedCards}
       {hidden > 0 ? (
         <button type="button" className="button" onClick={() => setPhoneCount((n) => n + PHONE_PAGE)}>
@@ -328,6 +327,62 @@ export function ReviewMargin(props: ReviewMarginProps) {
     </aside>
   );
 }
+
+/** The authors of the changes (id, name) in order of their first change; the same array while they stay. */
+function useStableAuthors(changes: readonly TrackedChange[]): [number, string][] {
+  const list = [...new Map(changes.map((c) => [c.user, c.username])).entries()];
+  const key = JSON.stringify(list);
+  const kept = useRef({ key, list });
+  if (kept.current.key !== key) kept.current = { key, list };
+  return kept.current.list;
+}
+
+/** Above the cards: resolved threads shown or not, and deciding all changes (of one author). */
+const MarginBar = memo(function MarginBar(props: {
+  showResolved: boolean;
+  onShowResolved(shown: boolean): void;
+  /** Whether to offer accepting and rejecting all (the write right, and changes to decide). */
+  decide: boolean;
+  authors: [number, string][];
+  author: number | 'all';
+  onAuthor(author: number | 'all'): void;
+  onDecideAll(author: number | 'all', accept: boolean): void;
+}) {
+  const { t } = useTranslation('review');
+  const { author, onDecideAll } = props;
+  return (
+    <div className="review-margin-bar">
+      <label className="editor-check">
+        <input
+          type="checkbox"
+          checked={props.showResolved}
+          onChange={(e) => props.onShowResolved(e.target.checked)}
+        />
+        {t('showResolved')}
+      </label>
+      {props.decide ? (
+        <div className="review-decide-all">
+          <Select
+            label={t('author')}
+            hideLabel
+            value={String(author)}
+            options={[
+              { value: 'all', label: t('allAuthors') },
+              ...props.authors.map(([id, name]) => ({ value: String(id), label: name })),
+            ]}
+            onChange={(value) => props.onAuthor(value === 'all' ? 'all' : Number(value))}
+          />
+          <button type="button" className="button" onClick={() => onDecideAll(author, true)}>
+            {t('acceptAll')}
+          </button>
+          <button type="button" className="button" onClick={() => onDecideAll(author, false)}>
+            {t('rejectAll')}
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+});
 
 /** Where a card's anchor is in the document (the order of cards at the same height). */
 function cardPos(card: Card): number {

@@ -28,13 +28,21 @@ export interface ReviewPluginOptions {
   colour(userId: number): string;
 }
 
+/** Which threads the decorations highlight, and which one as active. */
+interface Highlight {
+  shown: ReadonlySet<number>;
+  active: number | null;
+  /** Both in one string, to compare. */
+  key: string;
+}
+
 interface ReviewState {
   suggesting: boolean;
   decorations: DecorationSet;
   /** The changes and comment anchors, kept through each transaction (the margin draws from it). */
   index: ReviewIndex;
   /** What the highlighted threads were when the decorations were made. */
-  key: string;
+  highlight: Highlight;
 }
 
 export const reviewKey = new PluginKey<ReviewState>('review');
@@ -106,14 +114,70 @@ function decorationsIn(
   return decorations;
 }
 
-function keyOf(options: ReviewPluginOptions): string {
-  return `${[...options.highlighted()].join(',')}|${options.activeThread()}`;
+function highlightOf(options: ReviewPluginOptions): Highlight {
+  const shown = options.highlighted();
+  const active = options.activeThread();
+  return { shown, active, key: `${[...shown].join(',')}|${active}` };
+}
+
+/** The document range to draw again around [from, to]: whole textblocks (or the whole document). */
+function blockRange(doc: PMNode, from: number, to: number): { from: number; to: number } {
+  const size = doc.content.size;
+  const $from = doc.resolve(Math.max(0, Math.min(from, size)));
+  const $to = doc.resolve(Math.max(0, Math.min(to, size)));
+  return { from: $from.depth ? $from.start($from.depth) : 0, to: $to.depth ? $to.end($to.depth) : size };
+}
+
+/**
+ * The decorations with those of `ranges` made again. The others stay the same objects: the view
+ * compares an unchanged paragraph's decorations by identity, and equal copies would be compared
+ * one by one on every keystroke.
+ */
+function redraw(
+  set: DecorationSet,
+  doc: PMNode,
+  options: ReviewPluginOptions,
+  ranges: readonly { from: number; to: number }[],
+): DecorationSet {
+  let decorations = set;
+  for (const range of ranges) {
+    decorations = decorations.remove(decorations.find(range.from, range.to));
+    decorations = decorations.add(doc, decorationsIn(doc, options, range.from, range.to));
+  }
+  return decorations;
+}
+
+/** The ranges of the anchors whose highlight differs between `before` and `after`. */
+function rehighlighted(doc: PMNode, index: ReviewIndex, before: Highlight, after: Highlight) {
+  const threads = new Set<number>();
+  for (const id of before.shown) if (!after.shown.has(id)) threads.add(id);
+  for (const id of after.shown) if (!before.shown.has(id)) threads.add(id);
+  if (before.active !== after.active) {
+    if (before.active !== null) threads.add(before.active);
+    if (after.active !== null) threads.add(after.active);
+  }
+  const ranges: { from: number; to: number }[] = [];
+  for (const id of threads) {
+    const anchor = index.anchors.get(id);
+    if (anchor) ranges.push(blockRange(doc, anchor.from, anchor.to));
+  }
+  return ranges;
 }
 
 export function reviewPlugin(options: ReviewPluginOptions): Plugin<ReviewState> {
   const full = (doc: PMNode): ReviewState['decorations'] =>
     DecorationSet.create(doc, decorationsIn(doc, options));
-  let current: { doc: PMNode; key: string; set: DecorationSet } | null = null;
+  // The decorations drawn after the highlighted threads changed without a transaction (an answer
+  // from the server), for that document; the next transaction goes on from them.
+  let current: { doc: PMNode; highlight: Highlight; set: DecorationSet } | null = null;
+  /** The decorations of `value` (on `doc`) for the threads highlighted now. */
+  const highlighted = (value: ReviewState, doc: PMNode, highlight: Highlight): DecorationSet => {
+    if (highlight.key === value.highlight.key) return value.decorations;
+    if (current?.doc === doc && current.highlight.key === highlight.key) return current.set;
+    const ranges = rehighlighted(doc, value.index, value.highlight, highlight);
+    current = { doc, highlight, set: redraw(value.decorations, doc, options, ranges) };
+    return current.set;
+  };
   return new Plugin<ReviewState>({
     key: reviewKey,
     state: {
@@ -121,7 +185,7 @@ export function reviewPlugin(options: ReviewPluginOptions): Plugin<ReviewState> 
         suggesting: options.suggesting(),
         decorations: full(state.doc),
         index: indexReview(state.doc),
-        key: keyOf(options),
+        highlight: highlightOf(options),
       }),
       apply: (tr, value) => {
         const meta = tr.getMeta(reviewKey) as { suggesting: boolean } | undefined;
@@ -129,26 +193,18 @@ export function reviewPlugin(options: ReviewPluginOptions): Plugin<ReviewState> 
         if (!tr.docChanged) return suggesting === value.suggesting ? value : { ...value, suggesting };
         const ranges = touchedRanges(tr);
         const index = updateReviewIndex(value.index, tr.doc, tr.mapping, tr.steps, ranges);
-        const key = keyOf(options);
-        if (key !== value.key) return { suggesting, decorations: full(tr.doc), index, key };
-        let decorations = value.decorations.map(tr.mapping, tr.doc);
-        for (const range of ranges) {
-          decorations = decorations.remove(decorations.find(range.from, range.to));
-          decorations = decorations.add(tr.doc, decorationsIn(tr.doc, options, range.from, range.to));
-        }
-        return { suggesting, decorations, index, key };
+        const highlight = highlightOf(options);
+        const before = highlighted(value, tr.before, highlight);
+        const decorations = redraw(before.map(tr.mapping, tr.doc), tr.doc, options, ranges);
+        return { suggesting, decorations, index, highlight };
       },
     },
     props: {
       decorations(state) {
         const value = reviewKey.getState(state);
         if (!value) return null;
-        // The threads shown changed without a transaction (an answer from the server): redo once.
-        const key = keyOf(options);
-        if (key === value.key) return value.decorations;
-        if (!current || current.doc !== state.doc || current.key !== key)
-          current = { doc: state.doc, key, set: full(state.doc) };
-        return current.set;
+        // The threads shown changed without a transaction (an answer from the server).
+        return highlighted(value, state.doc, highlightOf(options));
       },
     },
   });
