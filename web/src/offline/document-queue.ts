@@ -266,9 +266,30 @@ export class QueueWriter {
   private running: Promise<void> | null = null;
   private pending: (() => QueueRecord | null) | null = null;
 
-  schedule(get: () => QueueRecord | null): void {
+  /** Starts a write that waits for its `defer`. */
+  private startDeferred: (() => void) | null = null;
+
+  /**
+   * Writes the newest state. With `defer`, the first write of a run starts when `defer` says; a
+   * later schedule without it starts that write at once.
+   */
+  schedule(get: () => QueueRecord | null, defer?: (start: () => void) => void): void {
     this.pending = get;
-    this.running ??= this.drain();
+    if (this.running) {
+      if (!defer) this.startDeferred?.();
+      return;
+    }
+    if (!defer) {
+      this.running = this.drain();
+      return;
+    }
+    this.running = new Promise<void>((start) => {
+      this.startDeferred = start;
+      defer(start);
+    }).then(() => {
+      this.startDeferred = null;
+      return this.drain();
+    });
   }
 
   /** Resolves once everything scheduled so far is written. */

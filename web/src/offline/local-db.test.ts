@@ -108,6 +108,42 @@ describe('offline queue writer', () => {
     expect(built).toEqual([1, 5]);
     expect((await queuesOf('dee', 7)).map((queue) => queue.version)).toEqual([5]);
   });
+
+  it('with defer, writes the newest state once started; a schedule without defer starts it at once', async () => {
+    const writer = new QueueWriter();
+    const built: number[] = [];
+    const record = (version: number) => () => {
+      built.push(version);
+      return {
+        key: 'fay:9:tab',
+        username: 'fay',
+        documentId: 9,
+        clientId: 'tab',
+        version,
+        doc: { type: 'doc' },
+        steps: [],
+        right: 'write' as const,
+        isOwner: true,
+        savedAt: 0,
+      };
+    };
+    const starts: (() => void)[] = [];
+    writer.schedule(record(1), (start) => starts.push(start));
+    writer.schedule(record(2), (start) => starts.push(start));
+    // Nothing is read or written before the deferred start; one start for the run.
+    expect(built).toEqual([]);
+    expect(starts).toHaveLength(1);
+    starts[0]();
+    await writer.idle();
+    expect(built).toEqual([2]);
+    expect((await queuesOf('fay', 9)).map((queue) => queue.version)).toEqual([2]);
+    // Leaving the page: a schedule without defer does not wait for the frame.
+    writer.schedule(record(3), (start) => starts.push(start));
+    writer.schedule(record(4));
+    await writer.idle();
+    expect(built).toEqual([2, 4]);
+    expect((await queuesOf('fay', 9)).map((queue) => queue.version)).toEqual([4]);
+  });
 });
 
 describe('offline queue storage', () => {

@@ -113,6 +113,7 @@ export class DocumentConnection {
   /** Connects (after picking this tab's offline queue, which may show the document at once). */
   open(): void {
     this.active = true;
+    window.addEventListener('pagehide', this.leaving);
     if (this.releaseTimer) clearTimeout(this.releaseTimer);
     this.releaseTimer = null;
     this.preparing ??= this.prepare();
@@ -123,6 +124,7 @@ export class DocumentConnection {
 
   close(): void {
     this.active = false;
+    window.removeEventListener('pagehide', this.leaving);
     if (this.caretTimer) clearTimeout(this.caretTimer);
     this.connector?.close();
     this.persist();
@@ -140,6 +142,12 @@ export class DocumentConnection {
       });
     }, 0);
   }
+
+  /** A reload or a closed tab: what waits for the next frame (sending, the queue record) goes now. */
+  private readonly leaving = (): void => {
+    this.session.flush();
+    this.persist();
+  };
 
   /** Resolves once the offline queue holds the current state (tests, leaving the page). */
   saved(): Promise<void> {
@@ -193,7 +201,7 @@ export class DocumentConnection {
   }
 
   /** Writes the queue record of this tab (coalesced: at most one write at a time, the newest state). */
-  private persist(): void {
+  private persist(defer?: (start: () => void) => void): void {
     const { username, documentId } = this.options;
     const queue = this.queue;
     if (!username || !queue || this.load !== 'ready') return;
@@ -209,7 +217,7 @@ export class DocumentConnection {
         isOwner: this.isOwner,
         savedAt: Date.now(),
       };
-    });
+    }, defer);
   }
 
   private diverged(divergence: Divergence): void {
@@ -331,8 +339,6 @@ export class DocumentConnection {
    * (a keystroke alone changes the state, the outbox and the save status).
    */
   private changed(): void {
-    this.persist();
-    for (const listener of this.listeners) listener();
     // Only a new document or selection is sure to be painted. Asking for a frame that paints
     // nothing (a confirmation, a status) holds Chromium's next frame, the one of the next
     // keystroke, until a whole refresh interval has passed: those render in a plain task.
@@ -340,6 +346,10 @@ export class DocumentConnection {
     const painted =
       state !== null && (state.doc !== this.shown?.doc || !state.selection.eq(this.shown.selection));
     this.shown = state;
+    // The queue record (a copy of the document and its steps) is written after a keystroke's
+    // frame, not before it.
+    this.persist(painted ? afterPaint : undefined);
+    for (const listener of this.listeners) listener();
     if (painted) this.paintPending = true;
     if (this.renderPending) return;
     this.renderPending = true;
@@ -354,11 +364,21 @@ export class DocumentConnection {
   }
 }
 
+/** A frame is due within this long; a page hidden meanwhile has none (no animation frames). */
+const FRAME_FALLBACK_MS = 100;
+
 /** Runs after the next frame is painted (a task after requestAnimationFrame); soon where there are no frames. */
 function afterPaint(callback: () => void): void {
-  if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible')
-    requestAnimationFrame(() => setTimeout(callback, 0));
-  else setTimeout(callback, 0);
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    callback();
+  };
+  if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible') {
+    requestAnimationFrame(() => setTimeout(run, 0));
+    setTimeout(run, FRAME_FALLBACK_MS);
+  } else setTimeout(run, 0);
 }
 
 const COLOURS = ['#d81b60', '#1e88e5', '#43a047', '#f4511e', '#8e24aa', '#00897b', '#6d4c41', '#3949ab'];
