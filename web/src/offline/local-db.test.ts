@@ -81,21 +81,24 @@ describe('offline queue', () => {
 });
 
 describe('offline queue writer', () => {
+  /** A queue record of one tab of `username` on document `documentId`, at `version`. */
+  const queueRecord = (username: string, documentId: number, version: number) => ({
+    key: `${username}:${documentId}:tab`,
+    username,
+    documentId,
+    clientId: 'tab',
+    version,
+    doc: { type: 'doc' },
+    steps: [],
+    right: 'write' as const,
+    isOwner: true,
+    savedAt: 0,
+  });
+
   it('writes a burst of changes one at a time, the newest state last', async () => {
     const writer = new QueueWriter();
     const built: number[] = [];
-    const record = (version: number) => ({
-      key: 'dee:7:tab',
-      username: 'dee',
-      documentId: 7,
-      clientId: 'tab',
-      version,
-      doc: { type: 'doc' },
-      steps: [],
-      right: 'write' as const,
-      isOwner: true,
-      savedAt: 0,
-    });
+    const record = (version: number) => queueRecord('dee', 7, version);
     for (let version = 1; version <= 5; version++)
       writer.schedule(() => {
         built.push(version);
@@ -114,18 +117,7 @@ describe('offline queue writer', () => {
     const built: number[] = [];
     const record = (version: number) => () => {
       built.push(version);
-      return {
-        key: 'fay:9:tab',
-        username: 'fay',
-        documentId: 9,
-        clientId: 'tab',
-        version,
-        doc: { type: 'doc' },
-        steps: [],
-        right: 'write' as const,
-        isOwner: true,
-        savedAt: 0,
-      };
+      return queueRecord('fay', 9, version);
     };
     const starts: (() => void)[] = [];
     writer.schedule(record(1), (start) => starts.push(start));
