@@ -9,6 +9,7 @@ import {
   Transform,
 } from 'prosemirror-transform';
 import { type BlockBefore, TRACKED_CHANGE_MARKS } from './review-marks';
+import { removeTableRow } from './table-rows';
 
 /**
  * Tracked changes of block structure (issue 18), recorded as marks on the blocks themselves
@@ -234,6 +235,10 @@ export function nodeMarkAllowed(
   return structure === 'outdent' && nestedItem(doc, step.pos);
 }
 
+function removeBlock(tr: Transform, pos: number, node: PMNode): boolean {
+  return !tr.maybeStep(new ReplaceStep(pos, pos + node.nodeSize, Slice.empty)).failed;
+}
+
 /**
  * Accepts or rejects a change recorded on the block at `pos`. On a textblock or list item an
  * accepted deletion or a rejected insertion joins it with the block before (a rejected insertion
@@ -254,7 +259,7 @@ export function decideBlock(tr: Transform, pos: number, mark: Mark, accept: bool
   } else if (structure) {
     if (structure === 'wrap' ? !accept && unwrap(tr, pos) : accept && liftItem(tr, pos)) return;
   } else if (removes && !recordsBoundary(node)) {
-    if (!tr.maybeStep(new ReplaceStep(pos, pos + node.nodeSize, Slice.empty)).failed) return;
+    if (node.type.spec.tableRole === 'row' ? removeTableRow(tr, pos) : removeBlock(tr, pos, node)) return;
   } else if (removes) {
     // The join takes the block's marks with it; when it cannot be joined, the record goes.
     if (joinBlock(tr, pos, (mark.attrs.join as number | undefined) ?? 0)) return;
@@ -409,8 +414,10 @@ export function trackWholeDeletion(tr: Transform, blocks: readonly number[], mar
   for (const pos of [...blocks].reverse()) {
     const node = tr.doc.nodeAt(pos);
     if (!node) return false;
-    if (node.marks.some(byUser('insertion', mark.attrs.user as number))) tr.delete(pos, pos + node.nodeSize);
-    else if (
+    if (node.marks.some(byUser('insertion', mark.attrs.user as number))) {
+      if (node.type.spec.tableRole === 'row' ? !removeTableRow(tr, pos) : !removeBlock(tr, pos, node))
+        return false;
+    } else if (
       !node.marks.some((m) => m.type === mark.type) &&
       tr.maybeStep(new AddNodeMarkStep(pos, mark)).failed
     )

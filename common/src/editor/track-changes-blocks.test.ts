@@ -3,7 +3,7 @@ import { history, redo, undo } from 'prosemirror-history';
 import { Fragment, type Node as PMNode, Slice } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
 import { type Command, EditorState, TextSelection, type Transaction } from 'prosemirror-state';
-import { CellSelection, mergeCells, splitCell } from 'prosemirror-tables';
+import { CellSelection, fixTables, mergeCells, splitCell, TableMap } from 'prosemirror-tables';
 import { ReplaceStep, Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { insertTable, liftOut, tableCommands, toggleBulletList, wrapInBlockquote } from './commands';
@@ -366,6 +366,81 @@ describe('tables as suggestions', () => {
     const inRow = added.apply(added.tr.setSelection(TextSelection.create(added.doc, row + 3)));
     const removed = suggested(inRow, ada, tableCommands.deleteRow);
     expect(removed.doc.toJSON()).toEqual(state.doc.toJSON());
+  });
+
+  /** A body with `table` after a paragraph; the caret in the cell whose text is `text`. */
+  function inTable(table: PMNode, text: string): EditorState {
+    const { state } = stateOf([p('x'), table]);
+    let at = -1;
+    state.doc.descendants((node, pos) => {
+      if (at < 0 && node.isText && node.text === text) at = pos;
+      return at < 0;
+    });
+    return state.apply(state.tr.setSelection(TextSelection.create(state.doc, at)));
+  }
+  const cell = (text: string, rowspan = 1) => schema.nodes.table_cell.create({ rowspan }, p(text));
+  const row = (...cells: PMNode[]) => schema.nodes.table_row.create(null, cells);
+  const tableIn = (state: EditorState) => {
+    let table: PMNode | null = null;
+    state.doc.descendants((node) => {
+      if (node.type.name === 'table') table = node;
+      return !table;
+    });
+    return table as unknown as PMNode;
+  };
+
+  it('removes a row that a merged cell spans: the table keeps its shape until the removal is decided', () => {
+    const spans = {
+      // "a" spans rows 1 and 2; the second row is removed.
+      'from above': [
+        schema.nodes.table.create(null, [
+          row(cell('a', 2), cell('b')),
+          row(cell('d')),
+          row(cell('e'), cell('f')),
+        ]),
+        'd',
+      ],
+      // "c" spans rows 2 and 3; the second row is removed, "c" moves down once accepted.
+      'down from it': [
+        schema.nodes.table.create(null, [
+          row(cell('a'), cell('b')),
+          row(cell('c', 2), cell('d')),
+          row(cell('f')),
+        ]),
+        'd',
+      ],
+    } as const;
+    for (const [table, text] of Object.values(spans)) {
+      const state = inTable(table, text);
+      const tracked = roundTrip(state, tableCommands.deleteRow);
+      expect(kinds(tracked)).toEqual(['deletion:table_row']);
+      // Only the mark: every cell and span as before, nothing for prosemirror-tables to mend.
+      const shape = (node: PMNode) =>
+        JSON.stringify(node.toJSON(), (key, value) => (key === 'marks' ? undefined : value));
+      expect(shape(tableIn(tracked))).toBe(shape(tableIn(state)));
+      expect(TableMap.get(tableIn(tracked)).problems).toBeNull();
+      expect(fixTables(tracked)).toBeUndefined();
+    }
+  });
+
+  it('removes two rows at once across merged cells', () => {
+    const table = schema.nodes.table.create(null, [
+      row(cell('a', 3), cell('b')),
+      row(cell('c')),
+      row(cell('d')),
+      row(cell('e'), cell('f')),
+    ]);
+    const state = inTable(table, 'c');
+    const $c = state.doc.resolve(state.selection.from);
+    let dPos = -1;
+    state.doc.descendants((node, pos) => {
+      if (node.isText && node.text === 'd') dPos = pos;
+      return dPos < 0;
+    });
+    const both = CellSelection.create(state.doc, $c.before(-1), state.doc.resolve(dPos).before(-1));
+    const tracked = roundTrip(state.apply(state.tr.setSelection(both)), tableCommands.deleteRow);
+    expect(kinds(tracked)).toEqual(['deletion:table_row', 'deletion:table_row']);
+    expect(TableMap.get(tableIn(tracked)).problems).toBeNull();
   });
 
   it('types in cells as inserted text', () => {

@@ -23,6 +23,7 @@ import {
 } from 'prosemirror-transform';
 import { COMMENT_MARK, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './review-marks';
 import { FORMAT_MARKS } from './schema';
+import { removeTableRow } from './table-rows';
 import {
   blockChangeAllowed,
   boundariesIn,
@@ -514,6 +515,31 @@ function outdentedItems(tr: Transaction, state: EditorState): number[] | null {
  * recorded as a suggestion (it must then not be applied). Transactions that do not change the
  * document, or carry UNTRACKED, come back unchanged.
  */
+/**
+ * When `tr` only removes whole table rows, the cells spanning them mended as prosemirror-tables'
+ * deleteRow mends them: those rows' positions in `doc`. Their deletion is then recorded on the rows
+ * alone and the spans wait for the decision (table-rows.ts): step by step, the cell moved down from
+ * a deleted row would be a suggested cell beside the one still spanning down, a table that no
+ * longer fits its grid.
+ */
+function removedTableRows(tr: Transaction, doc: PMNode): number[] | null {
+  const rows = new Set<number>();
+  for (let index = 0; index < tr.steps.length; index++) {
+    const step = tr.steps[index];
+    if (!(step instanceof ReplaceStep) || step.slice.size) continue;
+    // The step's positions in `doc`: back through the steps before it.
+    const back = new Mapping(tr.mapping.maps.slice(0, index)).invert();
+    const whole = wholeBlocksIn(doc, back.map(step.from, 1), back.map(step.to, -1));
+    if (!whole?.every((pos) => doc.nodeAt(pos)?.type.spec.tableRole === 'row')) return null;
+    for (const pos of whole) rows.add(pos);
+  }
+  if (!rows.size) return null;
+  const sorted = [...rows].sort((a, b) => a - b);
+  const expected = new Transform(doc);
+  for (const pos of [...sorted].reverse()) if (!removeTableRow(expected, pos)) return null;
+  return expected.doc.eq(tr.doc) ? sorted : null;
+}
+
 export function trackTransaction(
   tr: Transaction,
   state: EditorState,
@@ -526,6 +552,11 @@ export function trackTransaction(
   if (outdented) {
     const record = trackMark(state.schema, 'block_change', user, now, { before: { structure: 'outdent' } });
     if (!trackOutdent(out, outdented, record)) return null;
+    return out.setSelection(state.selection.map(out.doc, out.mapping)).scrollIntoView();
+  }
+  const rows = removedTableRows(tr, state.doc);
+  if (rows) {
+    if (!trackWholeDeletion(out, rows, trackMark(state.schema, 'deletion', user, now))) return null;
     return out.setSelection(state.selection.map(out.doc, out.mapping)).scrollIntoView();
   }
   const mapping = trackChain(out, tr.steps, user, now);
