@@ -205,3 +205,44 @@ describe('suggestions recorded on blocks in HTML and the formats that show them 
     expect(tex).not.toMatch(/E & F/);
   });
 });
+
+describe('a deleted row that merged cells span, in the formats that show it accepted', () => {
+  const del = schema.marks.deletion.create({ user: 3, username: 'Ada Lovelace', date: Date.UTC(2024, 0, 3) });
+  const cell = (text: string, rowspan = 1) =>
+    s.table_cell.create({ rowspan }, s.paragraph.create(null, schema.text(text)));
+  // "A" spans into the deleted row from above; "C" spans down from it into the last row.
+  const table = s.table.create(null, [
+    s.table_row.create(null, [cell('A', 2), cell('B')]),
+    s.table_row.create(null, [cell('C', 2)], [del]),
+    s.table_row.create(null, [cell('D')]),
+  ]);
+  const base = createDocument(schema, standardArticle, { title: 'Spans', language: 'en-US' });
+  const prepared = prepareDocument({
+    content: withBody(base, [table]).toJSON(),
+    threads: [],
+    images: {},
+    csl: null,
+  });
+
+  it('mends the spans as accepting does: "A" one row high, "C" moved down beside "D"', () => {
+    const accepted = new HtmlWriter(prepared, { imageUrl: () => null, trackChanges: 'accepted', epub: true });
+    const html = accepted.article();
+    expect(html.slice(html.indexOf('<tbody>'), html.indexOf('</tbody>'))).toBe(
+      '<tbody><tr><td><p>A</p></td><td><p>B</p></td></tr><tr><td><p>D</p></td><td><p>C</p></td></tr>',
+    );
+    const jats = Object.entries(unzipSync(exportJats(prepared))).find(([name]) => name.endsWith('.xml'));
+    const xml = parseXml(strFromU8(jats?.[1] ?? new Uint8Array()));
+    expect(descendants(xml, 'tr').map((row) => row.textContent)).toEqual(['AB', 'DC']);
+    expect(descendants(xml, 'td').some((td) => td.getAttribute('rowspan'))).toBe(false);
+    const latex = Object.entries(unzipSync(exportLatex(prepared))).find(([name]) => name.endsWith('.tex'));
+    const tex = strFromU8(latex?.[1] ?? new Uint8Array());
+    expect(tex).toContain('A & B \\\\ \\hline\nD & C \\\\ \\hline');
+    expect(tex).not.toContain('\\multirow{');
+  });
+
+  it('keeps the row and its spans where the suggestion is shown (HTML)', () => {
+    const html = strFromU8(unzipSync(exportHtml(prepared))['index.html']);
+    expect(html).toContain('<td rowspan="2"><p>A</p></td>');
+    expect(html).toContain('<tr class="deletion"><td rowspan="2"><p><del>C</del></p></td></tr>');
+  });
+});

@@ -161,7 +161,8 @@ class JatsWriter extends NodeWriter {
       }
       case 'table': {
         let rows = '';
-        for (const row of this.keptChildren(node)) {
+        const table = this.rowsOf(node);
+        for (const row of table ? this.keptChildren(table) : []) {
           let cells = '';
           for (const cell of this.keptChildren(row)) {
             const tag = cell.type.name === 'table_header' ? 'th' : 'td';
