@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
-import { blockSuggestionsDocument, fixturePaper } from '@scriptorium/common/export/fixture-paper';
+import {
+  blockSuggestionsDocument,
+  fixturePaper,
+  joinSuggestionsDocument,
+} from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
@@ -20,6 +24,18 @@ import { compileLatex, run, withTools } from './export-tools';
  * checked by the real tools. A test whose tool is missing is skipped, and fails with
  * REQUIRE_SERVICES=1 (CI installs the tools: .ci/run).
  */
+
+/** The paragraphs of a WordprocessingML body: text (deleted text in [ ]), and its mark's and row's revisions. */
+function wordParagraphs(xml: string): string[] {
+  return [...xml.matchAll(/<w:tr>(?:<w:trPr>(.*?)<\/w:trPr>)?|<w:p>(.*?)<\/w:p>/g)].map(([, row, p]) => {
+    if (p === undefined) return `row ${/<w:(ins|del) /.exec(row ?? '')?.[1] ?? ''}`;
+    const mark = /<w:pPr>.*<w:rPr>(.*?)<\/w:rPr><\/w:pPr>/.exec(p)?.[1] ?? '';
+    const text = [...p.matchAll(/<w:(t|delText)(?: [^>]*)?>([^<]*)</g)]
+      .map(([, tag, value]) => (tag === 'delText' ? `[${value}]` : value))
+      .join('');
+    return `${text}${/<w:ins /.test(mark) ? ' +¶' : ''}${/<w:del /.test(mark) ? ' -¶' : ''}`;
+  });
+}
 
 describe('exports checked by real tools', () => {
   const paper = fixturePaper();
@@ -169,16 +185,6 @@ describe('exports checked by real tools', () => {
       const docx = await file('docx');
       const odt = await file('odt');
       const part = async (zip: string, name: string) => strFromU8(unzipSync(await readFile(zip))[name]);
-      /** The paragraphs of a WordprocessingML body: text (deleted text in [ ]), and its mark's and row's revisions. */
-      const wordParagraphs = (xml: string) =>
-        [...xml.matchAll(/<w:tr>(?:<w:trPr>(.*?)<\/w:trPr>)?|<w:p>(.*?)<\/w:p>/g)].map(([, row, p]) => {
-          if (p === undefined) return `row ${/<w:(ins|del) /.exec(row ?? '')?.[1] ?? ''}`;
-          const mark = /<w:pPr>.*<w:rPr>(.*?)<\/w:rPr><\/w:pPr>/.exec(p)?.[1] ?? '';
-          const text = [...p.matchAll(/<w:(t|delText)(?: [^>]*)?>([^<]*)</g)]
-            .map(([, tag, value]) => (tag === 'delText' ? `[${value}]` : value))
-            .join('');
-          return `${text}${/<w:ins /.test(mark) ? ' +¶' : ''}${/<w:del /.test(mark) ? ' -¶' : ''}`;
-        });
       const expected = [
         'Before the list.',
         'Kept item +¶',
@@ -223,6 +229,26 @@ describe('exports checked by real tools', () => {
       const fromOdt = body(await part(await sofficeConvert(odt, 'docx'), 'word/document.xml'));
       expect(fromOdt.slice(0, 5)).toEqual(expected.slice(0, 5));
       expect(fromOdt).toEqual(expect.arrayContaining(['C', 'D', '[E]', '[F]']));
+    },
+  );
+
+  withTools(
+    ['soffice'],
+    'Suggested joins: LibreOffice reads the deleted paragraph marks of our ODT as those of our DOCX',
+    async () => {
+      const input = { content: joinSuggestionsDocument().toJSON(), threads: [], images: {}, csl: null };
+      const asWord = async (format: 'docx' | 'odt') => {
+        const target = path.join(dir, `joins.${format}`);
+        await writeFile(target, (await exportDocument(format, input)).data);
+        const xml = strFromU8(
+          unzipSync(await readFile(await sofficeConvert(target, 'docx')))['word/document.xml'],
+        );
+        const all = wordParagraphs(xml);
+        return all.slice(all.indexOf('First -¶'));
+      };
+      const expected = ['First -¶', 'second', 'One -¶', 'two', 'Three', 'Lead -¶', 'heading'];
+      expect(await asWord('docx')).toEqual(expected);
+      expect(await asWord('odt')).toEqual(expected);
     },
   );
 

@@ -64,6 +64,8 @@ export interface BreakChange {
   /** The textblock the paragraph mark ends, and the one after it. */
   last: PMNode;
   next: PMNode;
+  /** The sibling block after `before`, whose marks record the change (`next` or a block around it). */
+  after: PMNode;
   marks: Mark[];
 }
 
@@ -94,7 +96,13 @@ export class BlockChanges {
           const kept = marks.filter((mark) => !shallow(mark, prior, node));
           if (kept.length) {
             this.breaks.set(target, [...(this.breaks.get(target) ?? []), ...kept]);
-            this.pairs.push({ before: prior, last: target, next: firstTextblock(node), marks: kept });
+            this.pairs.push({
+              before: prior,
+              last: target,
+              next: firstTextblock(node),
+              after: node,
+              marks: kept,
+            });
           }
         } else if (marks.some((mark) => mark.type.name === 'insertion')) this.alone.add(node);
       }

@@ -5,6 +5,7 @@ import type { EntryData } from '../bibliography/types';
 import { addToBibliography } from '../editor/academic-commands';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
+import { withBody } from '../editor/testing';
 import type { CommentThread } from '../ws/review-messages';
 import type { ExportImage, ExportInput } from './model';
 
@@ -409,4 +410,29 @@ export function blockSuggestionsDocument(): PMNode {
     parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, body) : part);
   });
   return base.type.create(base.attrs, parts);
+}
+
+/**
+ * Suggested joins that keep the text before them (Backspace at the start of a block, issue 18): a
+ * paragraph into the one before, a list item's paragraph into the item before, a heading into a
+ * paragraph. Accepted, it reads: "Firstsecond", the items "Onetwo" and "Three", "Leadheading".
+ */
+export function joinSuggestionsDocument(): PMNode {
+  const s = schema.nodes;
+  const del = schema.marks.deletion.create({ user: 3, username: 'Ada Lovelace', date: Date.UTC(2024, 0, 3) });
+  const paragraph = (value: string, marks: Mark[] = []) =>
+    s.paragraph.create(null, schema.text(value), marks);
+  const item = (child: PMNode, marks: Mark[] = []) => s.list_item.create(null, child, marks);
+  const base = createDocument(schema, standardArticle, { title: 'Joins', language: 'en-US' });
+  return withBody(base, [
+    paragraph('First'),
+    paragraph('second', [del]),
+    s.bullet_list.create(null, [
+      item(paragraph('One')),
+      item(paragraph('two'), [del]),
+      item(paragraph('Three')),
+    ]),
+    paragraph('Lead'),
+    s.heading.create({ level: 2, id: 'h-9' }, schema.text('heading'), [del]),
+  ]);
 }

@@ -6,7 +6,7 @@ import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
 import { importDocument } from '../import/index';
 import { attr, children, descendants, elements, parseXml, type XmlElement } from '../import/xml';
-import { blockSuggestionsDocument, fixturePaper } from './fixture-paper';
+import { blockSuggestionsDocument, fixturePaper, joinSuggestionsDocument } from './fixture-paper';
 import { prepareDocument } from './model';
 import { exportOdt, ODT_MIME } from './odt';
 import { EXPORT_FORMATS, exportDocument } from './registry';
@@ -363,6 +363,41 @@ describe('ODT content', () => {
   it('is named after the title by the registry', async () => {
     const file = await exportDocument('odt', paper.input);
     expect(file).toMatchObject({ name: 'Structures of Example Problems.odt', mime: ODT_MIME });
+  });
+});
+
+describe('ODT suggested joins that keep the text before them', () => {
+  const { content } = odtOf(joinSuggestionsDocument());
+  const body = descendants(content, 'office:text')[0];
+  const tracked = descendants(content, 'text:tracked-changes')[0];
+  const outside = (name: string) => descendants(body, name).filter((node) => !tracked.contains(node));
+  const region = (id: string) =>
+    descendants(tracked, 'text:changed-region').find((node) => attr(node, 'text:id') === id) as XmlElement;
+
+  it('writes both in one paragraph, the deletion region holding the two paragraphs, as LibreOffice does', () => {
+    const joined = outside('text:p').filter((node) => descendants(node, 'text:change').length);
+    expect(joined.map((node) => node.textContent)).toEqual(['Firstsecond', 'Onetwo', 'Leadheading']);
+    const styles = joined.map((node) => {
+      const deletion = elements(region(attr(descendants(node, 'text:change')[0], 'text:change-id')))[0];
+      expect(deletion.nodeName).toBe('text:deletion');
+      expect(descendants(deletion, 'dc:creator')[0].textContent).toBe('Ada Lovelace');
+      return children(deletion, 'text:p').map(
+        (empty) => `${attr(empty, 'text:style-name')}:${empty.textContent}`,
+      );
+    });
+    expect(styles).toEqual([
+      ['Text_20_body:', 'Text_20_body:'],
+      ['List_20_Paragraph:', 'List_20_Paragraph:'],
+      ['Text_20_body:', 'Heading_20_2:'],
+    ]);
+  });
+
+  it("leaves out the joined blocks: two list items, no heading, the heading's bookmark kept", () => {
+    expect(outside('text:list-item').map((node) => node.textContent)).toEqual(['Onetwo', 'Three']);
+    expect(outside('text:h')).toHaveLength(0);
+    expect(descendants(body, 'text:bookmark-start').map((node) => attr(node, 'text:name'))).toContain(
+      'ref_h_9',
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
-import { BlockChanges, withInherited } from './block-changes';
+import { BlockChanges, type BreakChange, withInherited } from './block-changes';
 import { imageFiles, imageSize } from './images';
 import { authorName, citationFallback, type ExportImage, type PreparedDocument, tocEntries } from './model';
 import {
@@ -88,6 +88,12 @@ interface BlockContext {
   inList?: boolean;
 }
 
+/** The paragraph style of a paragraph or heading written in `context`. */
+function textStyle(node: PMNode, context: BlockContext): string {
+  if (node.type.name === 'heading') return `Heading_20_${Number(node.attrs.level)}`;
+  return context.paragraphStyle ?? (context.inList ? 'List_20_Paragraph' : 'Text_20_body');
+}
+
 class OdtWriter {
   private readonly textStyles = new Map<string, string>();
   private readonly paragraphStyles = new Map<string, string>();
@@ -108,6 +114,8 @@ class OdtWriter {
   private inherited: Mark[] = [];
   /** What a textblock starts with: the end of an inserted paragraph break, a deleted block's place. */
   private readonly startMarks = new Map<PMNode, string>();
+  /** Blocks written inside the paragraph before them, a suggested join (textblockContent). */
+  private readonly joined = new Set<PMNode>();
   /** Writing a deleted block into its changed region: its text as it was, no regions inside. */
   private plain = false;
 
@@ -365,11 +373,23 @@ class OdtWriter {
    * is an insertion region from its end to the next textblock's start (as LibreOffice writes
    * one); a block deleted before it has its text:change at its start.
    */
-  private textblockContent(node: PMNode): string {
+  private textblockContent(node: PMNode, context: BlockContext): string {
     let out = (this.plain ? '' : this.startMarks.get(node)) ?? '';
     out += this.inlineContent(node);
     const change = this.plain ? undefined : this.blockChanges.breakChangeAfter(node);
     const insertion = change?.marks.find((mark) => mark.type.name === 'insertion');
+    const join = change && !insertion ? this.joinedContext(change, context) : null;
+    if (change && join) {
+      // A suggested join that keeps this block's text: as LibreOffice writes one, both in one
+      // paragraph, the deletion region holding the two paragraphs the break made.
+      const deletion = change.marks.find((mark) => mark.type.name === 'deletion') as Mark;
+      this.joined.add(change.after);
+      const id = this.region(
+        `<text:deletion>${this.changeInfo(deletion)}<text:p text:style-name="${textStyle(node, context)}"/><text:p text:style-name="${textStyle(change.next, join)}"/></text:deletion>`,
+      );
+      const joined = this.textblockContent(change.next, join);
+      out += `<text:change text:change-id="${id}"/>${change.next.type.name === 'heading' ? this.bookmarked(String(change.next.attrs.id), joined) : joined}`;
+    }
     if (change && insertion) {
       const id = this.region(`<text:insertion>${this.changeInfo(insertion)}</text:insertion>`);
       out += `<text:change-start text:change-id="${id}"/>`;
@@ -379,6 +399,21 @@ class OdtWriter {
       );
     }
     return out;
+  }
+
+  /**
+   * Where the textblock a suggested join brings into the one before stands, when it can be written
+   * inside that one's paragraph: it is the next sibling itself, or a list item holding only it.
+   * Null otherwise (a join of list items that keeps their paragraphs, an item holding more): those
+   * joins are not written.
+   */
+  private joinedContext(change: BreakChange, context: BlockContext): BlockContext | null {
+    const { after, next } = change;
+    if (!change.marks.some((mark) => mark.type.name === 'deletion')) return null;
+    if (after === next) return context;
+    if (after.type.name === 'list_item' && after.childCount === 1 && after.firstChild === next)
+      return { ...context, inList: true };
+    return null;
   }
 
   /**
@@ -429,6 +464,7 @@ class OdtWriter {
     this.blockChanges.scan(parent);
     let out = '';
     parent.forEach((node) => {
+      if (this.joined.has(node)) return;
       out += this.deletedBlock(node, () => this.block(node, context)) ?? this.block(node, context);
     });
     return out;
@@ -448,14 +484,10 @@ class OdtWriter {
 
   private blockContent(node: PMNode, context: BlockContext): string {
     switch (node.type.name) {
-      case 'paragraph': {
-        const style = context.paragraphStyle ?? (context.inList ? 'List_20_Paragraph' : 'Text_20_body');
-        return `<text:p text:style-name="${style}">${this.textblockContent(node)}</text:p>`;
-      }
-      case 'heading': {
-        const level = Number(node.attrs.level);
-        return `<text:h text:style-name="Heading_20_${level}" text:outline-level="${level}">${this.bookmarked(String(node.attrs.id), this.textblockContent(node))}</text:h>`;
-      }
+      case 'paragraph':
+        return `<text:p text:style-name="${textStyle(node, context)}">${this.textblockContent(node, context)}</text:p>`;
+      case 'heading':
+        return `<text:h text:style-name="${textStyle(node, context)}" text:outline-level="${Number(node.attrs.level)}">${this.bookmarked(String(node.attrs.id), this.textblockContent(node, context))}</text:h>`;
       case 'blockquote':
         return this.blocks(node, { ...context, paragraphStyle: 'Quotations' });
       case 'code_block':
@@ -487,6 +519,7 @@ class OdtWriter {
     this.blockChanges.scan(node);
     let items = '';
     node.forEach((item, _offset, index) => {
+      if (this.joined.has(item)) return;
       const startValue = node.type.name === 'ordered_list' && index === 0 && start !== 1;
       const write = () => {
         const outer = this.inherited;
