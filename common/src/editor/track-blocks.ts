@@ -348,7 +348,11 @@ function markFragment(
       nodes.push(node.mark(mark.addToSet(node.marks)));
       continue;
     }
-    inner = markFragment(node.content, 0, innerEnd, mark, true);
+    // A new textblock: only its text. A new list item: its first block is the one rejecting joins
+    // with the block before (only its text marked), the blocks after it are new of their own.
+    inner = node.isTextblock
+      ? markFragment(node.content, 0, innerEnd, mark, true)
+      : markFragment(node.content, 1, innerEnd, mark, false);
     if (!inner) return null;
     nodes.push(node.type.create(node.attrs, inner, mark.addToSet(node.marks)));
   }

@@ -507,6 +507,33 @@ describe('pasted blocks as suggestions', () => {
     ]);
   });
 
+  it('pastes list items holding several blocks into an item: rejecting leaves the item as it was', () => {
+    // Into "left|right": an item of two paragraphs, then one holding a paragraph and a nested list.
+    const { state } = stateOf([bullets('leftright'), p('after')], (body) => body + 7);
+    const items = [
+      item('one'),
+      schema.nodes.list_item.create(null, [p('A'), p('B')]),
+      schema.nodes.list_item.create(null, [p('C'), bullets('D')]),
+      item('five'),
+    ];
+    const tracked = roundTrip(
+      state,
+      paste(new Slice(Fragment.from(schema.nodes.bullet_list.create(null, items)), 3, 3)),
+    );
+    expect(kinds(tracked)).toEqual([
+      'insertion',
+      'insertion:list_item',
+      'insertion',
+      'insertion:paragraph',
+      'insertion',
+      'insertion:list_item',
+      'insertion',
+      'insertion:bullet_list',
+      'insertion:list_item',
+      'insertion',
+    ]);
+  });
+
   it('drops tracked marks the pasted blocks copied from elsewhere', () => {
     const { state } = stateOf([p('a'), p('b')], (body) => body + 2);
     const bobs = schema.marks.insertion.create({ user: bob.id, username: 'bob', date: 1 });
