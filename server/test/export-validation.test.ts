@@ -7,6 +7,7 @@ import {
   blockSuggestionsDocument,
   fixturePaper,
   joinSuggestionsDocument,
+  pasteSuggestionsDocument,
 } from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
@@ -232,23 +233,35 @@ describe('exports checked by real tools', () => {
     },
   );
 
+  /** The paragraphs LibreOffice reads out of our DOCX and our ODT of `doc`, from `first` on (as DOCX). */
+  async function readByLibreOffice(doc: PMNode, first: string, format: 'docx' | 'odt'): Promise<string[]> {
+    const input = { content: doc.toJSON(), threads: [], images: {}, csl: null };
+    const target = path.join(dir, `${first}.${format}`);
+    await writeFile(target, (await exportDocument(format, input)).data);
+    const xml = strFromU8(
+      unzipSync(await readFile(await sofficeConvert(target, 'docx')))['word/document.xml'],
+    );
+    const all = wordParagraphs(xml);
+    return all.slice(all.indexOf(first));
+  }
+
   withTools(
     ['soffice'],
     'Suggested joins: LibreOffice reads the deleted paragraph marks of our ODT as those of our DOCX',
     async () => {
-      const input = { content: joinSuggestionsDocument().toJSON(), threads: [], images: {}, csl: null };
-      const asWord = async (format: 'docx' | 'odt') => {
-        const target = path.join(dir, `joins.${format}`);
-        await writeFile(target, (await exportDocument(format, input)).data);
-        const xml = strFromU8(
-          unzipSync(await readFile(await sofficeConvert(target, 'docx')))['word/document.xml'],
-        );
-        const all = wordParagraphs(xml);
-        return all.slice(all.indexOf('First -¶'));
-      };
       const expected = ['First -¶', 'second', 'One -¶', 'two', 'Three', 'Lead -¶', 'heading'];
-      expect(await asWord('docx')).toEqual(expected);
-      expect(await asWord('odt')).toEqual(expected);
+      expect(await readByLibreOffice(joinSuggestionsDocument(), expected[0], 'docx')).toEqual(expected);
+      expect(await readByLibreOffice(joinSuggestionsDocument(), expected[0], 'odt')).toEqual(expected);
+    },
+  );
+
+  withTools(
+    ['soffice'],
+    'Pasted blocks: LibreOffice reads the inserted paragraph marks of our DOCX and ODT as Word records them',
+    async () => {
+      const expected = ['leftone +¶', 'A +¶', 'B +¶', 'fiveright', 'xC +¶', 'Dy'];
+      expect(await readByLibreOffice(pasteSuggestionsDocument(), expected[0], 'docx')).toEqual(expected);
+      expect(await readByLibreOffice(pasteSuggestionsDocument(), expected[0], 'odt')).toEqual(expected);
     },
   );
 

@@ -86,9 +86,13 @@ export class BlockChanges {
   scan(parent: PMNode): void {
     if (this.scanned.has(parent)) return;
     this.scanned.add(parent);
+    // The block before, passing over whole blocks inserted or deleted with the change (a table, a
+    // list pasted between two paragraphs): the split or join after them is that block's mark, as
+    // Word has it ("one¶ [the pasted list] five" pasted into "left|right": "leftone¶" is new).
     let before: PMNode | null = null;
     parent.forEach((node) => {
       const marks = node.isInline || !recordsBoundary(node) ? [] : changeMarks(node.marks);
+      if (!node.isInline && !recordsBoundary(node) && changeMarks(node.marks).length) return;
       if (marks.length) {
         const target = before && joinTarget(before, node);
         if (before && target) {

@@ -6,7 +6,7 @@ import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
 import { attr, child, descendants, elements, parseXml, type XmlElement } from '../import/xml';
 import { exportDocx } from './docx';
-import { blockSuggestionsDocument, fixturePaper } from './fixture-paper';
+import { blockSuggestionsDocument, fixturePaper, pasteSuggestionsDocument } from './fixture-paper';
 import { prepareDocument } from './model';
 import { latexToOmml } from './omml';
 
@@ -169,7 +169,8 @@ function paragraphOf(root: XmlElement, text: string): XmlElement {
 
 /** What a paragraph's mark and runs say: the revision in its w:pPr/w:rPr and around its runs. */
 function revisions(p: XmlElement) {
-  const markProps = child(child(p, 'w:pPr') as XmlElement, 'w:rPr');
+  const pPr = child(p, 'w:pPr');
+  const markProps = pPr && child(pPr, 'w:rPr');
   const runs = elements(p).filter((element) => element.nodeName !== 'w:pPr');
   return {
     mark: markProps ? elements(markProps).map((e) => `${e.nodeName} ${attr(e, 'w:author')}`) : [],
@@ -177,6 +178,23 @@ function revisions(p: XmlElement) {
     deletedText: descendants(p, 'w:delText').length > 0,
   };
 }
+
+describe('DOCX paragraph marks of pasted blocks', () => {
+  it('inserts the marks a paste made, as Word records them, and keeps the ones that were there', () => {
+    const root = documentXml(pasteSuggestionsDocument());
+    const marks = ['leftone', 'A', 'B', 'fiveright', 'xC', 'Dy'].map((text) =>
+      `${text} ${revisions(paragraphOf(root, text)).mark.join(' ')}`.trim(),
+    );
+    expect(marks).toEqual([
+      'leftone w:ins Grace Hopper',
+      'A w:ins Grace Hopper',
+      'B w:ins Grace Hopper',
+      'fiveright',
+      'xC w:ins Grace Hopper',
+      'Dy',
+    ]);
+  });
+});
 
 describe('DOCX suggestions recorded on blocks', () => {
   const root = documentXml(blockSuggestionsDocument());

@@ -1,11 +1,12 @@
 import { zlibSync } from 'fflate';
-import type { Mark, Node as PMNode } from 'prosemirror-model';
-import { EditorState } from 'prosemirror-state';
+import { Fragment, type Mark, type Node as PMNode, Slice } from 'prosemirror-model';
+import { EditorState, TextSelection } from 'prosemirror-state';
 import type { EntryData } from '../bibliography/types';
 import { addToBibliography } from '../editor/academic-commands';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
+import { trackTransaction } from '../editor/track-changes';
 import type { CommentThread } from '../ws/review-messages';
 import type { ExportImage, ExportInput } from './model';
 
@@ -435,4 +436,50 @@ export function joinSuggestionsDocument(): PMNode {
     paragraph('Lead'),
     s.heading.create({ level: 2, id: 'h-9' }, schema.text('heading'), [del]),
   ]);
+}
+
+/**
+ * Blocks pasted as suggestions (issue 18), made by the editor's own tracking: into "left|right",
+ * the paragraphs "one" and "five" around a list whose item holds the paragraphs "A" and "B"; into
+ * the list item "x|y", an item of the paragraphs "C" and "D" (the item then holds "xC" and "Dy").
+ * As Word records such a paste, the paragraph marks after "leftone", "A", "B" and "xC" are
+ * inserted; those after "fiveright" and "Dy" are the ones that were there.
+ */
+export function pasteSuggestionsDocument(): PMNode {
+  const s = schema.nodes;
+  const paragraph = (text: string) => s.paragraph.create(null, schema.text(text));
+  const item = (...blocks: PMNode[]) => s.list_item.create(null, blocks);
+  const base = createDocument(schema, standardArticle, { title: 'Pasted', language: 'en-US' });
+  let state = EditorState.create({
+    doc: withBody(base, [paragraph('leftright'), s.bullet_list.create(null, [item(paragraph('xy'))])]),
+  });
+  const grace = { id: 2, username: 'Grace Hopper' };
+  const pasteAfter = (text: string, slice: Slice) => {
+    let at = -1;
+    state.doc.descendants((node, pos) => {
+      if (at < 0 && node.isText && node.text === text) at = pos + (text === 'leftright' ? 4 : 1);
+      return at < 0;
+    });
+    const tr = state.tr.setSelection(TextSelection.create(state.doc, at)).replaceSelection(slice);
+    const tracked = trackTransaction(tr, state, grace, Date.UTC(2024, 0, 2));
+    if (!tracked) throw new Error('the paste could not be suggested');
+    state = state.apply(tracked);
+  };
+  pasteAfter(
+    'leftright',
+    new Slice(
+      Fragment.from([
+        paragraph('one'),
+        s.bullet_list.create(null, [item(paragraph('A'), paragraph('B'))]),
+        paragraph('five'),
+      ]),
+      1,
+      1,
+    ),
+  );
+  pasteAfter(
+    'xy',
+    new Slice(Fragment.from(s.bullet_list.create(null, [item(paragraph('C'), paragraph('D'))])), 3, 3),
+  );
+  return state.doc;
 }
