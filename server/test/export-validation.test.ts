@@ -26,7 +26,10 @@ import { compileLatex, run, withTools } from './export-tools';
  * REQUIRE_SERVICES=1 (CI installs the tools: .ci/run).
  */
 
-/** The paragraphs of a WordprocessingML body: text (deleted text in [ ]), and its mark's and row's revisions. */
+/**
+ * The paragraphs of a WordprocessingML body: text (deleted text in [ ]), and its mark's and row's
+ * revisions, and whether a tracked change of its properties had it numbered.
+ */
 function wordParagraphs(xml: string): string[] {
   return [...xml.matchAll(/<w:tr>(?:<w:trPr>(.*?)<\/w:trPr>)?|<w:p>(.*?)<\/w:p>/g)].map(([, row, p]) => {
     if (p === undefined) return `row ${/<w:(ins|del) /.exec(row ?? '')?.[1] ?? ''}`;
@@ -34,7 +37,10 @@ function wordParagraphs(xml: string): string[] {
     const text = [...p.matchAll(/<w:(t|delText)(?: [^>]*)?>([^<]*)</g)]
       .map(([, tag, value]) => (tag === 'delText' ? `[${value}]` : value))
       .join('');
-    return `${text}${/<w:ins /.test(mark) ? ' +¶' : ''}${/<w:del /.test(mark) ? ' -¶' : ''}`;
+    const numbering = /<w:pPrChange /.test(p)
+      ? ` numbering was ${/<w:pPrChange .*<w:numPr>/.test(p) ? 'on' : 'off'}`
+      : '';
+    return `${text}${/<w:ins /.test(mark) ? ' +¶' : ''}${/<w:del /.test(mark) ? ' -¶' : ''}${numbering}`;
   });
 }
 
@@ -250,8 +256,19 @@ describe('exports checked by real tools', () => {
     'Suggested joins: LibreOffice reads the deleted paragraph marks of our ODT as those of our DOCX',
     async () => {
       const expected = ['First -¶', 'second', 'One -¶', 'two', 'Three', 'Lead -¶', 'heading'];
-      expect(await readByLibreOffice(joinSuggestionsDocument(), expected[0], 'docx')).toEqual(expected);
-      expect(await readByLibreOffice(joinSuggestionsDocument(), expected[0], 'odt')).toEqual(expected);
+      // The join above the text ("Five" goes on the item "Four"): a change of the paragraph's
+      // numbering in DOCX. ODF has no record for that (LibreOffice writes text:UnknownChange), so
+      // the ODT keeps both items as they are.
+      expect(await readByLibreOffice(joinSuggestionsDocument(), expected[0], 'docx')).toEqual([
+        ...expected,
+        'Four',
+        'Five numbering was on',
+      ]);
+      expect(await readByLibreOffice(joinSuggestionsDocument(), expected[0], 'odt')).toEqual([
+        ...expected,
+        'Four',
+        'Five',
+      ]);
     },
   );
 

@@ -1,13 +1,13 @@
-import type { Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
-import { Transform } from 'prosemirror-transform';
+import type { Transform } from 'prosemirror-transform';
 
 /**
  * Removing a table row so that the table keeps its shape, as prosemirror-tables' deleteRow does: a
  * cell spanning into the row from above spans one row less, a cell spanning down from it moves to
  * the next row, one row shorter. Used where a suggested row deletion is accepted (or a suggested
- * row insertion rejected) and by the exports that show the accepted text; a suggestion itself
- * leaves the spans as they are (track-changes.ts), so that the table keeps its shape while it waits.
+ * row insertion rejected), also for the exports that show the accepted text (acceptedDocument); a
+ * suggestion itself leaves the spans as they are (track-changes.ts), so that the table keeps its
+ * shape while it waits.
  *
  * Unlike prosemirror-tables' removeRow, the moved cell keeps its marks (a suggestion on it).
  * Returns false, changing nothing, for a table's only row: the table cannot be left without rows.
@@ -40,21 +40,4 @@ export function removeTableRow(tr: Transform, pos: number): boolean {
       );
   }
   return true;
-}
-
-/** `table` without the rows `drop` says go (the exports' accepted text); null when none is left. */
-export function tableWithoutRows(table: PMNode, drop: (row: PMNode) => boolean): PMNode | null {
-  const rows: number[] = [];
-  let pos = 0;
-  table.forEach((row) => {
-    if (drop(row)) rows.push(pos);
-    pos += row.nodeSize;
-  });
-  if (!rows.length) return table;
-  if (rows.length === table.childCount) return null;
-  // The table is the transform's root: its rows start at 0. The lowest row goes first, so that
-  // the positions of those above it hold.
-  const tr = new Transform(table);
-  for (const at of rows.reverse()) removeTableRow(tr, at);
-  return tr.doc;
 }

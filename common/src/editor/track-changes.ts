@@ -7,7 +7,7 @@ import {
   Slice,
 } from 'prosemirror-model';
 import { liftListItem } from 'prosemirror-schema-list';
-import { type EditorState, TextSelection, type Transaction } from 'prosemirror-state';
+import { EditorState, TextSelection, type Transaction } from 'prosemirror-state';
 import {
   AddMarkStep,
   AddNodeMarkStep,
@@ -770,6 +770,18 @@ export function decideChanges(tr: Transaction, changes: readonly TrackedChange[]
   }
   tr.setMeta(UNTRACKED, true);
   return done;
+}
+
+/**
+ * The document as it reads once every suggestion in it is accepted, by the same decisions the
+ * review margin makes: the exports that show the accepted text (EPUB, PDF, LaTeX, JATS) write it.
+ */
+export function acceptedDocument(doc: PMNode): PMNode {
+  const changes = trackedChanges(doc);
+  if (!changes.length) return doc;
+  const tr = EditorState.create({ doc }).tr;
+  decideChanges(tr, changes, true);
+  return tr.doc;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,8 +15,11 @@ import { recordsBoundary } from '../editor/track-blocks';
  *   first in its container, one after a table: rejecting removes it) counts as a whole block; such
  *   a deletion records nothing.
  *
- * A join of list items that keeps their paragraphs (`join` above the text) has no paragraph mark
- * to carry it and is left out here.
+ * A join of list items that keeps their paragraphs (`join` above the text: Backspace at the start
+ * of an item) has no paragraph mark to carry it: the item's first paragraph stops being a list
+ * item of its own and goes on the item before. `aboveText` gives it (and the split that made an
+ * item of a paragraph the same way), for the formats that record it as a change of the
+ * paragraph's numbering.
  */
 
 /** The insertion and deletion marks that say something (an approved insertion does not). */
@@ -81,6 +84,7 @@ export class BlockChanges {
   /** Blocks inserted with nothing before them to join with (first in their container, after a table). */
   private readonly alone = new Set<PMNode>();
   private readonly scanned = new Set<PMNode>();
+  private readonly above = new Map<PMNode, Mark[]>();
 
   /** Reads the boundary changes among `parent`'s children; call before writing them. */
   scan(parent: PMNode): void {
@@ -98,6 +102,8 @@ export class BlockChanges {
         if (before && target) {
           const prior = before;
           const kept = marks.filter((mark) => !shallow(mark, prior, node));
+          const above = marks.filter((mark) => shallow(mark, prior, node));
+          if (above.length) this.above.set(node, above);
           if (kept.length) {
             this.breaks.set(target, [...(this.breaks.get(target) ?? []), ...kept]);
             this.pairs.push({
@@ -112,6 +118,11 @@ export class BlockChanges {
       }
       before = node;
     });
+  }
+
+  /** The suggested joins and splits above the text recorded on this block (see above). */
+  aboveText(node: PMNode): Mark[] {
+    return this.above.get(node) ?? [];
   }
 
   /** The changes of the paragraph mark ending this textblock (a suggested split or join after it). */

@@ -4,6 +4,7 @@ import { type NumberedTarget, type Numbering, numberDocument } from '../editor/a
 import type { Contributor } from '../editor/commands';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
+import { acceptedDocument } from '../editor/track-changes';
 import type { BookExportFormat } from '../plugins/books-api';
 import {
   citationNodes,
@@ -14,6 +15,7 @@ import {
   numberedNodes,
   type PreparedChapter,
   type PreparedDocument,
+  type PrepareOptions,
   readParts,
   renderCitations,
 } from './model';
@@ -105,7 +107,11 @@ function bookAuthors(text: string): Contributor[] {
     .map((name) => ({ firstname: '', lastname: name, email: '', institution: '', orcid: '' }));
 }
 
-export function prepareBook(input: BookExportInput, engines?: EngineCaches): PreparedDocument {
+export function prepareBook(
+  input: BookExportInput,
+  engines?: EngineCaches,
+  options: PrepareOptions = {},
+): PreparedDocument {
   const counters = new Map<string, number>();
   const numbers = new Map<PMNode, NumberedTarget>();
   const numbering: Numbering = { targets: [], byId: new Map(), byPos: new Map() };
@@ -116,10 +122,11 @@ export function prepareBook(input: BookExportInput, engines?: EngineCaches): Pre
   const chapterEntries: Map<string, EntryData>[] = [];
   input.chapters.forEach((chapter, index) => {
     const number = index + 1;
-    const doc = isEmptyDocument(chapter.content)
+    let doc = isEmptyDocument(chapter.content)
       ? createDocument(schema, standardArticle, { title: chapter.title })
       : schema.nodeFromJSON(prefixIds(chapter.content, `c${number}-`));
     doc.check();
+    if (options.accepted) doc = acceptedDocument(doc);
     docs.push(doc);
     const { entries: own, bibliographyTitle: _, ...parts } = readParts(doc);
     chapterEntries.push(own);
@@ -216,7 +223,8 @@ export async function exportBook(
   engines?: EngineCaches,
   pdf?: (prepared: PreparedDocument) => Promise<Uint8Array>,
 ): Promise<ExportedFile> {
-  const prepared = prepareBook(input, engines);
+  const accepted = format === 'pdf' || Boolean((EXPORT_FORMATS[format] as ExportFormat).accepted);
+  const prepared = prepareBook(input, engines, { accepted });
   const name = fileBaseName(prepared.title);
   if (format === 'pdf') {
     if (!pdf) throw new Error('PDF needs a browser to lay out pages');

@@ -6,7 +6,12 @@ import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
 import { attr, child, descendants, elements, parseXml, type XmlElement } from '../import/xml';
 import { exportDocx } from './docx';
-import { blockSuggestionsDocument, fixturePaper, pasteSuggestionsDocument } from './fixture-paper';
+import {
+  blockSuggestionsDocument,
+  fixturePaper,
+  joinSuggestionsDocument,
+  pasteSuggestionsDocument,
+} from './fixture-paper';
 import { prepareDocument } from './model';
 import { latexToOmml } from './omml';
 
@@ -178,6 +183,30 @@ function revisions(p: XmlElement) {
     deletedText: descendants(p, 'w:delText').length > 0,
   };
 }
+
+describe('DOCX suggested joins', () => {
+  const root = documentXml(joinSuggestionsDocument());
+
+  it('deletes the paragraph mark of a join that keeps the text before it', () => {
+    expect(['First', 'One', 'Lead'].map((text) => revisions(paragraphOf(root, text)).mark)).toEqual([
+      ['w:del Ada Lovelace'],
+      ['w:del Ada Lovelace'],
+      ['w:del Ada Lovelace'],
+    ]);
+  });
+
+  it("records a join above the text as the paragraph's numbering taken off, in w:pPrChange", () => {
+    const pPr = child(paragraphOf(root, 'Five'), 'w:pPr') as XmlElement;
+    expect(elements(pPr).map((e) => e.nodeName)).toEqual(['w:pStyle', 'w:ind', 'w:pPrChange']);
+    const change = child(pPr, 'w:pPrChange') as XmlElement;
+    expect(attr(change, 'w:author')).toBe('Ada Lovelace');
+    const before = child(change, 'w:pPr') as XmlElement;
+    expect(elements(before).map((e) => e.nodeName)).toEqual(['w:pStyle', 'w:numPr']);
+    // The same numbering as "Four", the item it goes on.
+    const four = child(child(paragraphOf(root, 'Four'), 'w:pPr') as XmlElement, 'w:numPr') as XmlElement;
+    expect(child(before, 'w:numPr')?.toString()).toBe(four.toString());
+  });
+});
 
 describe('DOCX paragraph marks of pasted blocks', () => {
   it('inserts the marks a paste made, as Word records them, and keeps the ones that were there', () => {

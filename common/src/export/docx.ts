@@ -75,6 +75,12 @@ function bookmarkName(id: string): string {
   return `ref_${id.replace(/[^A-Za-z0-9_]/g, '_')}`.slice(0, 40);
 }
 
+/** Where a list item's blocks stand: its list's numbering and level, and a join or split above the text recorded on it. */
+interface ListPlace {
+  numId: number;
+  level: number;
+  above?: readonly Mark[];
+}
 class DocxWriter {
   private readonly footnotes: string[] = [];
   private readonly comments: string[] = [];
@@ -331,14 +337,34 @@ class DocxWriter {
 
   // Blocks ----------------------------------------------------------------------------------
 
-  private paragraph(node: PMNode, style = '', extraProps = '', prefix = ''): string {
+  private paragraph(node: PMNode, style = '', extraProps = '', prefix = '', propsChange = ''): string {
     let inner = '';
     node.forEach((child) => {
       inner += this.inline(child);
     });
     const mark = this.paragraphMark(withInherited(this.blockChanges.breakAfter(node), this.inherited));
-    const props = `${style ? `<w:pStyle w:val="${style}"/>` : ''}${extraProps}${mark}`;
+    const props = `${style ? `<w:pStyle w:val="${style}"/>` : ''}${extraProps}${mark}${propsChange}`;
     return `<w:p>${props ? `<w:pPr>${props}</w:pPr>` : ''}${prefix}${inner}</w:p>`;
+  }
+
+  /**
+   * A paragraph of a list item: the first numbered, the others indented as its continuation. An
+   * item suggested joined with the one before, keeping its paragraphs, has its first paragraph a
+   * continuation, the numbering it had kept in w:pPrChange (rejecting gives it back); a split
+   * the other way round.
+   */
+  private listParagraph(node: PMNode, list: ListPlace, index: number): string {
+    const numbered = `<w:numPr><w:ilvl w:val="${list.level}"/><w:numId w:val="${list.numId}"/></w:numPr>`;
+    const continued = `<w:ind w:left="${720 * (list.level + 1)}"/>`;
+    const change = index === 0 ? changeMarks(list.above ?? [])[0] : undefined;
+    if (!change) return this.paragraph(node, 'ListParagraph', index === 0 ? numbered : continued);
+    const [now, before] = change.type.name === 'deletion' ? [continued, numbered] : [numbered, continued];
+    const record = this.revisionOf(
+      'w:pPrChange',
+      change,
+      `<w:pPr><w:pStyle w:val="ListParagraph"/>${before}</w:pPr>`,
+    );
+    return this.paragraph(node, 'ListParagraph', now, '', record);
   }
 
   private bookmarked(id: string, content: string): string {
@@ -365,7 +391,7 @@ class DocxWriter {
     return `<w:p><w:pPr><w:pStyle w:val="TOCHeading"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(title)}</w:t></w:r></w:p><w:p><w:r><w:fldChar w:fldCharType="begin" w:dirty="true"/></w:r><w:r><w:instrText xml:space="preserve"> TOC \\o "1-3" \\h \\z \\u </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r></w:p>${entries}<w:p><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>`;
   }
 
-  blocks(parent: PMNode, list?: { numId: number; level: number }): string {
+  blocks(parent: PMNode, list?: ListPlace): string {
     if (parent.type.name === 'toc_part' || parent.type.name === 'separator_part')
       return this.block(parent, list, 0);
     this.blockChanges.scan(parent);
@@ -377,7 +403,7 @@ class DocxWriter {
   }
 
   /** Writes `node` with the changes recorded on it as a whole inherited by its content. */
-  private block(node: PMNode, list: { numId: number; level: number } | undefined, index: number): string {
+  private block(node: PMNode, list: ListPlace | undefined, index: number): string {
     const outer = this.inherited;
     const whole = this.blockChanges.whole(node);
     if (whole.length) this.inherited = [...withInherited(whole, outer)];
@@ -388,22 +414,10 @@ class DocxWriter {
     }
   }
 
-  private blockContent(
-    node: PMNode,
-    list: { numId: number; level: number } | undefined,
-    index: number,
-  ): string {
+  private blockContent(node: PMNode, list: ListPlace | undefined, index: number): string {
     switch (node.type.name) {
       case 'paragraph':
-        return list
-          ? this.paragraph(
-              node,
-              'ListParagraph',
-              index === 0
-                ? `<w:numPr><w:ilvl w:val="${list.level}"/><w:numId w:val="${list.numId}"/></w:numPr>`
-                : `<w:ind w:left="${720 * (list.level + 1)}"/>`,
-            )
-          : this.paragraph(node);
+        return list ? this.listParagraph(node, list, index) : this.paragraph(node);
       case 'heading': {
         const paragraph = this.paragraph(
           node,
@@ -460,7 +474,11 @@ class DocxWriter {
         node.forEach((item) => {
           const outer = this.inherited;
           this.inherited = [...withInherited(this.blockChanges.whole(item), outer)];
-          out += this.blocks(item, { numId, level: Math.min(level, 8) });
+          out += this.blocks(item, {
+            numId,
+            level: Math.min(level, 8),
+            above: this.blockChanges.aboveText(item),
+          });
           this.inherited = outer;
         });
         return out;

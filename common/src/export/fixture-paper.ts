@@ -416,11 +416,15 @@ export function blockSuggestionsDocument(): PMNode {
 /**
  * Suggested joins that keep the text before them (Backspace at the start of a block, issue 18): a
  * paragraph into the one before, a list item's paragraph into the item before, a heading into a
- * paragraph. Accepted, it reads: "Firstsecond", the items "Onetwo" and "Three", "Leadheading".
+ * paragraph; and an item into the one before, its paragraph kept (a join above the text). Accepted,
+ * it reads: "Firstsecond", the items "Onetwo" and "Three", "Leadheading", one item "Four" with a
+ * second paragraph "Five".
  */
 export function joinSuggestionsDocument(): PMNode {
   const s = schema.nodes;
   const del = schema.marks.deletion.create({ user: 3, username: 'Ada Lovelace', date: Date.UTC(2024, 0, 3) });
+  // Backspace at the start of an item: its paragraph goes on the item before, as its second.
+  const aboveText = schema.marks.deletion.create({ ...del.attrs, join: 1 });
   const paragraph = (value: string, marks: Mark[] = []) =>
     s.paragraph.create(null, schema.text(value), marks);
   const item = (child: PMNode, marks: Mark[] = []) => s.list_item.create(null, child, marks);
@@ -435,6 +439,7 @@ export function joinSuggestionsDocument(): PMNode {
     ]),
     paragraph('Lead'),
     s.heading.create({ level: 2, id: 'h-9' }, schema.text('heading'), [del]),
+    s.bullet_list.create(null, [item(paragraph('Four')), item(paragraph('Five'), [aboveText])]),
   ]);
 }
 

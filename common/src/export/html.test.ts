@@ -8,11 +8,17 @@ import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
 import { descendants, elements, parseXml, type XmlElement } from '../import/xml';
-import { blockSuggestionsDocument, FIXTURE_PAPER, fixturePaper } from './fixture-paper';
+import {
+  blockSuggestionsDocument,
+  FIXTURE_PAPER,
+  fixturePaper,
+  joinSuggestionsDocument,
+} from './fixture-paper';
 import { exportHtml, HtmlWriter } from './html';
 import { exportJats } from './jats';
 import { exportLatex } from './latex';
 import { prepareDocument } from './model';
+import { exportDocument } from './registry';
 
 /** HTML export: footnotes as pandoc writes them (doc-noteref links, a doc-endnotes list). */
 
@@ -217,12 +223,8 @@ describe('a deleted row that merged cells span, in the formats that show it acce
     s.table_row.create(null, [cell('D')]),
   ]);
   const base = createDocument(schema, standardArticle, { title: 'Spans', language: 'en-US' });
-  const prepared = prepareDocument({
-    content: withBody(base, [table]).toJSON(),
-    threads: [],
-    images: {},
-    csl: null,
-  });
+  const input = { content: withBody(base, [table]).toJSON(), threads: [], images: {}, csl: null };
+  const prepared = prepareDocument(input, undefined, { accepted: true });
 
   it('mends the spans as accepting does: "A" one row high, "C" moved down beside "D"', () => {
     const accepted = new HtmlWriter(prepared, { imageUrl: () => null, trackChanges: 'accepted', epub: true });
@@ -241,8 +243,45 @@ describe('a deleted row that merged cells span, in the formats that show it acce
   });
 
   it('keeps the row and its spans where the suggestion is shown (HTML)', () => {
-    const html = strFromU8(unzipSync(exportHtml(prepared))['index.html']);
+    const html = strFromU8(unzipSync(exportHtml(prepareDocument(input)))['index.html']);
     expect(html).toContain('<td rowspan="2"><p>A</p></td>');
     expect(html).toContain('<tr class="deletion"><td rowspan="2"><p><del>C</del></p></td></tr>');
+  });
+});
+
+describe('suggested joins in the formats that show them accepted', () => {
+  const input = { content: joinSuggestionsDocument().toJSON(), threads: [], images: {}, csl: null };
+  /** The file of the export whose name matches `name` and that holds the text. */
+  const zipped = async (format: 'epub' | 'jats' | 'latex', name: RegExp) => {
+    const file = await exportDocument(format, input);
+    const texts = Object.entries(unzipSync(file.data))
+      .filter(([path]) => name.test(path))
+      .map(([, data]) => strFromU8(data));
+    return texts.find((text) => text.includes('Lead')) ?? '';
+  };
+
+  it('EPUB joins the blocks as accepting does: one paragraph, one item, the item kept with two paragraphs', async () => {
+    const xhtml = await zipped('epub', /\.xhtml$/);
+    const body = xhtml.slice(xhtml.indexOf('<p>First'), xhtml.indexOf('</section></article>'));
+    expect(body).toBe(
+      '<p>Firstsecond</p><ul><li><p>Onetwo</p></li><li><p>Three</p></li></ul><p>Leadheading</p>' +
+        '<ul><li><p>Four</p><p>Five</p></li></ul>',
+    );
+  });
+
+  it('JATS and LaTeX too', async () => {
+    const xml = parseXml(await zipped('jats', /\.xml$/));
+    expect(descendants(xml, 'list-item').map((item) => item.textContent)).toEqual([
+      'Onetwo',
+      'Three',
+      'FourFive',
+    ]);
+    expect(descendants(xml, 'p').map((p) => p.textContent)).toEqual(
+      expect.arrayContaining(['Firstsecond', 'Leadheading']),
+    );
+    const tex = await zipped('latex', /\.tex$/);
+    expect(tex).toContain('Firstsecond');
+    expect(tex).toContain('\\item Onetwo\n\\item Three\n');
+    expect(tex).toContain('Leadheading');
   });
 });

@@ -210,8 +210,7 @@ export class HtmlWriter extends NodeWriter {
         return `<ol${node.attrs.start !== 1 ? ` start="${Number(node.attrs.start)}"` : ''}${this.changeClass(node)}>${this.items(node)}</ol>`;
       case 'table': {
         let rows = '';
-        const table = this.rowsOf(node);
-        for (const row of table ? this.keptChildren(table) : []) {
+        for (const row of this.keptChildren(node)) {
           let cells = '';
           this.withChanges(row, () => {
             for (const cell of this.keptChildren(row)) {

@@ -161,8 +161,7 @@ class JatsWriter extends NodeWriter {
       }
       case 'table': {
         let rows = '';
-        const table = this.rowsOf(node);
-        for (const row of table ? this.keptChildren(table) : []) {
+        for (const row of this.keptChildren(node)) {
           let cells = '';
           for (const cell of this.keptChildren(row)) {
             const tag = cell.type.name === 'table_header' ? 'th' : 'td';

@@ -232,15 +232,14 @@ class LatexWriter extends NodeWriter {
   }
 
   private table(node: PMNode, label: string): string {
-    // Without the rows suggested deleted (accepting removes them).
-    const table = this.rowsOf(node);
-    if (!table) return '';
-    const map = TableMap.get(table);
+    const map = TableMap.get(node);
     const width = (span: number) => `p{${((0.95 * span) / map.width).toFixed(3)}\\linewidth}`;
     const rows: string[] = [];
     for (let row = 0; row < map.height; row++) {
+      // A row suggested deleted is left out (accepting removes it).
+      if (!this.kept(node.child(row))) continue;
       const cells: string[] = [];
-      for (const { cell, span, rowspan, starts } of rowCells(table, map, row)) {
+      for (const { cell, span, rowspan, starts } of rowCells(node, map, row)) {
         let content = starts
           ? this.withChanges(cell, () => this.blocks(cell))
               .trim()

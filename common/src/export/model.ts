@@ -10,6 +10,7 @@ import type { EntryData } from '../bibliography/types';
 import { type NumberedTarget, type Numbering, numberDocument } from '../editor/academic-numbering';
 import type { Contributor } from '../editor/commands';
 import { schema } from '../editor/schema';
+import { acceptedDocument } from '../editor/track-changes';
 import type { CommentThread } from '../ws/review-messages';
 
 /**
@@ -273,9 +274,19 @@ export function numberedNodes(
  * Reads the content and renders what every format needs. `engines` keeps citeproc engines between
  * exports (building one for a large style costs seconds), keyed by style and locale.
  */
-export function prepareDocument(input: ExportInput, engines?: EngineCaches): PreparedDocument {
-  const doc = schema.nodeFromJSON(input.content);
-  doc.check();
+/** How a document is prepared: `accepted`, as it reads once every suggestion is accepted. */
+export interface PrepareOptions {
+  accepted?: boolean;
+}
+
+export function prepareDocument(
+  input: ExportInput,
+  engines?: EngineCaches,
+  options: PrepareOptions = {},
+): PreparedDocument {
+  const stored = schema.nodeFromJSON(input.content);
+  stored.check();
+  const doc = options.accepted ? acceptedDocument(stored) : stored;
   const parts = readParts(doc);
   const numbering = numberDocument(doc);
   return {

@@ -18,6 +18,8 @@ export interface ExportFormat {
   /** File extension of the download. */
   extension: string;
   mime: string;
+  /** The format shows the text as it reads once every suggestion is accepted (prepared so). */
+  accepted?: boolean;
   build(prepared: PreparedDocument): Uint8Array | Promise<Uint8Array>;
 }
 
@@ -29,9 +31,9 @@ export const EXPORT_FORMATS = {
   },
   odt: { extension: 'odt', mime: ODT_MIME, build: exportOdt },
   html: { extension: 'zip', mime: 'application/zip', build: exportHtml },
-  latex: { extension: 'zip', mime: 'application/zip', build: exportLatex },
-  jats: { extension: 'zip', mime: 'application/zip', build: exportJats },
-  epub: { extension: 'epub', mime: 'application/epub+zip', build: exportEpub },
+  latex: { extension: 'zip', mime: 'application/zip', accepted: true, build: exportLatex },
+  jats: { extension: 'zip', mime: 'application/zip', accepted: true, build: exportJats },
+  epub: { extension: 'epub', mime: 'application/epub+zip', accepted: true, build: exportEpub },
   /** Scriptorium's own zip: the backup and transfer format that imports back identically. */
   native: { extension: 'zip', mime: 'application/zip', build: exportNativeFile },
 } satisfies Record<string, ExportFormat>;
@@ -54,8 +56,8 @@ export async function exportDocument(
   input: ExportInput,
   engines?: Map<string, { current?: EngineCache; key: string }>,
 ): Promise<ExportedFile> {
-  const prepared = prepareDocument(input, engines);
   const spec: ExportFormat = EXPORT_FORMATS[format];
+  const prepared = prepareDocument(input, engines, { accepted: spec.accepted });
   const data = await spec.build(prepared);
   return { name: `${fileBaseName(prepared.title)}.${spec.extension}`, mime: spec.mime, data };
 }

@@ -1,6 +1,5 @@
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import type { TableMap } from 'prosemirror-tables';
-import { tableWithoutRows } from '../editor/table-rows';
 import type { CommentThread } from '../ws/review-messages';
 import { BlockChanges, keptWhenAccepted, withInherited } from './block-changes';
 
@@ -34,15 +33,6 @@ export abstract class NodeWriter {
     } finally {
       this.inherited = outer;
     }
-  }
-
-  /**
-   * The table whose rows are written: once every suggestion is accepted, without the rows
-   * suggested deleted, the cells spanning them mended as accepting mends them (table-rows.ts). Its
-   * caption, id and number stay the original node's.
-   */
-  protected rowsOf(table: PMNode): PMNode | null {
-    return this.accepted ? tableWithoutRows(table, (row) => !keptWhenAccepted(row)) : table;
   }
 
   /** The kept children of a list or table (scanned for the boundary changes between them). */

@@ -15,7 +15,8 @@ export async function exportFile(
   format: string,
 ): Promise<ExportedFile> {
   if (format === 'pdf') {
-    const prepared = prepareDocument(await gatherExportInput(ctx, userId, document), exportEngines);
+    const input = await gatherExportInput(ctx, userId, document);
+    const prepared = prepareDocument(input, exportEngines, { accepted: true });
     return {
       name: `${fileBaseName(prepared.title)}.pdf`,
       mime: 'application/pdf',
