@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
-import { it } from 'vitest';
+import { afterAll, beforeAll, it } from 'vitest';
 
 /**
  * The real tools the export tests check our files with (pandoc, LibreOffice, epubcheck, LuaLaTeX,
@@ -77,4 +78,42 @@ export async function unzipTo(bytes: Uint8Array, folder: string): Promise<void> 
     await mkdir(path.dirname(path.join(folder, name)), { recursive: true });
     await writeFile(path.join(folder, name), data);
   }
+}
+
+/** A temporary folder for the tests of this file (or describe block), removed after them; its path. */
+export function useTemporaryFolder(prefix: string): () => string {
+  let folder = '';
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+  return () => folder;
+}
+
+/**
+ * LibreOffice headless converts `file` to `to` (pdf, docx) into the folder `out`, with its profile
+ * in `profile`; the path of the result.
+ */
+export async function libreOfficeConvert(
+  file: string,
+  to: string,
+  out: string,
+  profile: string,
+): Promise<string> {
+  await run(
+    'soffice',
+    [
+      '--headless',
+      `-env:UserInstallation=file://${profile}/lo-profile`,
+      '--convert-to',
+      to,
+      '--outdir',
+      out,
+      file,
+    ],
+    { timeout: 170_000 },
+  );
+  return path.join(out, path.basename(file).replace(/\.[a-z]+$/, `.${to}`));
 }

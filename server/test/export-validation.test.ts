@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
@@ -14,10 +13,10 @@ import { type ExportFormatName, exportDocument } from '@scriptorium/common/expor
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Node as PMNode } from 'prosemirror-model';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
 import { exportPdf } from '../src/modules/documents/export/pdf';
-import { compileLatex, run, withTools } from './export-tools';
+import { compileLatex, libreOfficeConvert, run, useTemporaryFolder, withTools } from './export-tools';
 
 /**
  * Issue 19: the exports of the fixture paper (headings, lists, a table with merged cells,
@@ -46,29 +45,25 @@ function wordParagraphs(xml: string): string[] {
 
 describe('exports checked by real tools', () => {
   const paper = fixturePaper();
-  let dir = '';
+  const dir = useTemporaryFolder('export-validation-');
   const files = new Map<string, string>();
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'export-validation-'));
     paper.input.csl = await loadCsl('apa', 'en-US');
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
   });
 
   async function exported(format: ExportFormatName): Promise<string> {
     const known = files.get(format);
     if (known) return known;
     const file = await exportDocument(format, paper.input);
-    const target = path.join(dir, file.name.replace(/\.zip$/, `.${format}.zip`));
+    const target = path.join(dir(), file.name.replace(/\.zip$/, `.${format}.zip`));
     await writeFile(target, file.data);
     files.set(format, target);
     return target;
   }
 
   async function unzipped(format: ExportFormatName): Promise<string> {
-    const target = path.join(dir, format);
+    const target = path.join(dir(), format);
     const entries = unzipSync(await readFile(await exported(format)));
     await run('mkdir', ['-p', target]);
     for (const [name, data] of Object.entries(entries)) {
@@ -109,21 +104,7 @@ describe('exports checked by real tools', () => {
 
   /** LibreOffice headless converts a file to `to` (pdf, docx); the path of the result. */
   async function sofficeConvert(file: string, to: string): Promise<string> {
-    const out = path.join(dir, `${path.extname(file).slice(1)}-${to}`);
-    await run(
-      'soffice',
-      [
-        '--headless',
-        `-env:UserInstallation=file://${dir}/lo-profile`,
-        '--convert-to',
-        to,
-        '--outdir',
-        out,
-        file,
-      ],
-      { timeout: 170_000 },
-    );
-    return path.join(out, path.basename(file).replace(/\.[a-z]+$/, `.${to}`));
+    return libreOfficeConvert(file, to, path.join(dir(), `${path.extname(file).slice(1)}-${to}`), dir());
   }
 
   withTools(
@@ -185,7 +166,7 @@ describe('exports checked by real tools', () => {
     async () => {
       const input = { content: blockSuggestionsDocument().toJSON(), threads: [], images: {}, csl: null };
       const file = async (format: 'docx' | 'odt') => {
-        const target = path.join(dir, `suggestions.${format}`);
+        const target = path.join(dir(), `suggestions.${format}`);
         await writeFile(target, (await exportDocument(format, input)).data);
         return target;
       };
@@ -313,7 +294,7 @@ describe('exports checked by real tools', () => {
       /^\\sum(\\limits)?_\{i = 1\}\^\{n\}i = \\frac\{n\{?\(n \+ 1\)\}?\}\{2\}$/,
     ];
     for (const format of ['docx', 'odt'] as const) {
-      const file = path.join(dir, `equations.${format}`);
+      const file = path.join(dir(), `equations.${format}`);
       await writeFile(file, (await exportDocument(format, input)).data);
       const { stdout } = await run('pandoc', ['-f', format, '-t', 'latex', file]);
       const maths = [...stdout.matchAll(/\\[[(]([\s\S]*?)\\[\])]/g)].map((match) =>
@@ -376,7 +357,7 @@ describe('exports checked by real tools', () => {
     'PDF: paged in A4 with its text and the rendered citations',
     async () => {
       const pdf = await exportPdf(prepareDocument(paper.input));
-      const file = path.join(dir, 'paper.pdf');
+      const file = path.join(dir(), 'paper.pdf');
       await writeFile(file, pdf);
       const info = (await run('pdfinfo', [file])).stdout;
       expect(info).toMatch(/Page size:\s+59[56](\.\d+)? x 84[12](\.\d+)? pts \(A4\)/);

@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { booksApi } from '@scriptorium/common/api/endpoints/plugins';
@@ -8,9 +7,9 @@ import { saveImageResponse } from '@scriptorium/common/api/usermedia';
 import { fixturePaper, stripedPng } from '@scriptorium/common/export/fixture-paper';
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDocument } from '../src/modules/documents/commands/create-document';
-import { compileLatex, run, unzipTo, withTools } from './export-tools';
+import { compileLatex, run, unzipTo, useTemporaryFolder, withTools } from './export-tools';
 import { ENGINES, type TestClient, useServer } from './harness';
 import { shareDocument } from './seed';
 
@@ -36,14 +35,7 @@ const FORMATS = {
 
 describe.each(ENGINES)('book export API (%s)', (engine) => {
   const server = useServer(engine, { env: { PLUGINS: 'books' } });
-  let dir = '';
-
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'book-export-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTemporaryFolder('book-export-');
 
   const author = (firstName: string) => server().loggedInUser({ firstName, lastName: 'Author' });
 
@@ -164,7 +156,7 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
       const { ann, id } = await volume();
       const response = await exportCall(ann.browser, id, 'epub');
       expect(response.status, response.text).toBe(200);
-      const file = path.join(dir, `${engine}-book.epub`);
+      const file = path.join(dir(), `${engine}-book.epub`);
       await writeFile(file, response.bytes);
       expect(epubcheckReport(file)).toContain('0 fatals / 0 errors / 0 warnings');
 
@@ -236,9 +228,9 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
     'pandoc reads the DOCX and the HTML of the book: chapters in order, figures',
     async () => {
       const { ann, id } = await volume();
-      const docx = path.join(dir, `${engine}-book.docx`);
+      const docx = path.join(dir(), `${engine}-book.docx`);
       await writeFile(docx, (await exportCall(ann.browser, id, 'docx')).bytes);
-      const folder = path.join(dir, `${engine}-html`);
+      const folder = path.join(dir(), `${engine}-html`);
       await unzipTo((await exportCall(ann.browser, id, 'html')).bytes, folder);
       for (const [file, from] of [
         [docx, 'docx'],
@@ -275,11 +267,11 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
       expect(files['EPUB/bibliography.xhtml']).toBeUndefined();
       for (const n of [1, 2, 3])
         expect(strFromU8(files[`EPUB/chapter-${n}.xhtml`])).toContain('class="csl-bib-body"');
-      const file = path.join(dir, `${engine}-per-chapter.epub`);
+      const file = path.join(dir(), `${engine}-per-chapter.epub`);
       await writeFile(file, epub.bytes);
       expect(epubcheckReport(file)).toContain('0 fatals / 0 errors / 0 warnings');
 
-      const folder = path.join(dir, `${engine}-per-chapter-latex`);
+      const folder = path.join(dir(), `${engine}-per-chapter-latex`);
       await unzipTo((await exportCall(ann.browser, id, 'latex')).bytes, folder);
       const log = await compileLatex(folder);
       expect(log).not.toMatch(/^! /m);
@@ -297,7 +289,7 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
     async () => {
       const { ann, id } = await volume();
       const response = await exportCall(ann.browser, id, 'latex');
-      const folder = path.join(dir, `${engine}-latex`);
+      const folder = path.join(dir(), `${engine}-latex`);
       await unzipTo(response.bytes, folder);
       await compileLatex(folder);
       const log = await compileLatex(folder);
@@ -322,7 +314,7 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
       const response = await exportCall(ann.browser, id, 'pdf');
       expect(response.status, response.text).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/pdf');
-      const file = path.join(dir, `${engine}-book.pdf`);
+      const file = path.join(dir(), `${engine}-book.pdf`);
       await writeFile(file, response.bytes);
       expect((await run('pdfinfo', [file])).stdout).toMatch(
         /Page size:\s+59[56](\.\d+)? x 84[12](\.\d+)? pts \(A4\)/,
@@ -345,7 +337,7 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
       const { ann, id } = await volume('book', sizes);
       const response = await exportCall(ann.browser, id, 'pdf');
       expect(response.status, response.text).toBe(200);
-      const file = path.join(dir, `${engine}-book-pages.pdf`);
+      const file = path.join(dir(), `${engine}-book-pages.pdf`);
       await writeFile(file, response.bytes);
       const pages = (await run('pdftotext', ['-layout', file, '-'])).stdout.split('\f');
       const contents = pages.findIndex((page) => /^\s*Contents\s*$/m.test(page));

@@ -1,12 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { booksApi } from '@scriptorium/common/api/endpoints/plugins';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDocument } from '../src/modules/documents/commands/create-document';
-import { compileLatex, run, unzipTo, withTools } from './export-tools';
+import { compileLatex, run, unzipTo, useTemporaryFolder, withTools } from './export-tools';
 import { ENGINES, useServer } from './harness';
 
 /**
@@ -42,13 +41,7 @@ const CHAPTER_NOTES = 1;
 
 describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
   const server = useServer(engine, { env: { PLUGINS: 'books' } });
-  let dir = '';
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'book-styles-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = useTemporaryFolder('book-styles-');
 
   /** A book of three chapters, one in each of STYLES. */
   async function makeBook(citationStyle: string, bibliography: 'book' | 'chapter', citeInNote = false) {
@@ -143,7 +136,7 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
         const { browser, id } = await makeBook('', bibliography, true);
         const response = await browser.call(booksApi.export, { id: String(id), format: 'latex' });
         expect(response.status, response.text).toBe(200);
-        const folder = path.join(dir, `${engine}-${bibliography}`);
+        const folder = path.join(dir(), `${engine}-${bibliography}`);
         await unzipTo(response.bytes, folder);
         const tex = await readFile(path.join(folder, 'document.tex'), 'utf8');
         // The book's biblatex style is the first chapter's (APA: authoryear); its citations stay

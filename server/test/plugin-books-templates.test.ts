@@ -1,10 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { booksApi, templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { run, withTools } from './export-tools';
+import { describe, expect } from 'vitest';
+import { run, useTemporaryFolder, withTools } from './export-tools';
 import { ENGINES, type TestClient, useServer } from './harness';
 import { COLOUR, FONT, referenceWithHeading } from './reference-documents';
 
@@ -14,13 +13,7 @@ import { COLOUR, FONT, referenceWithHeading } from './reference-documents';
  * templates keep our styles. On both engines.
  */
 
-let folder = '';
-beforeAll(async () => {
-  folder = await mkdtemp(path.join(tmpdir(), 'book-template-'));
-});
-afterAll(async () => {
-  if (folder) await rm(folder, { recursive: true, force: true });
-});
+const folder = useTemporaryFolder('book-template-');
 
 describe.each(ENGINES)('book export with a template’s reference document (%s)', (engine) => {
   const server = useServer(engine, { env: { PLUGINS: 'templates,books' } });
@@ -32,7 +25,7 @@ describe.each(ENGINES)('book export with a template’s reference document (%s)'
       id,
       kind: 'docx',
       title: `${title} style`,
-      file: new Blob([Buffer.from(await referenceWithHeading('docx', folder))]),
+      file: new Blob([Buffer.from(await referenceWithHeading('docx', folder()))]),
     });
     expect(uploaded.status, uploaded.text).toBe(200);
     return id;
@@ -68,7 +61,7 @@ describe.each(ENGINES)('book export with a template’s reference document (%s)'
     const files = unzipSync(docx);
     expect(strFromU8(files['word/document.xml'])).toContain('<w:pStyle w:val="Heading1"/>');
     expect(files['word/theme/theme1.xml']).toBeDefined();
-    const file = path.join(folder, `book-${engine}.docx`);
+    const file = path.join(folder(), `book-${engine}.docx`);
     await writeFile(file, docx);
     const { stdout } = await run('pandoc', ['-f', 'docx', '-t', 'plain', file]);
     expect(stdout).toContain('Chapter 3');

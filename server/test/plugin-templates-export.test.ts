@@ -1,13 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { schema } from '@scriptorium/common/editor/schema';
 import { withBody } from '@scriptorium/common/editor/testing';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { run, withTools } from './export-tools';
+import { describe, expect } from 'vitest';
+import { libreOfficeConvert, run, useTemporaryFolder, withTools } from './export-tools';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
 import {
   COLOUR,
@@ -23,15 +22,9 @@ import {
  * template's export files (reference documents), on both engines; pandoc still reads the files.
  */
 
-let folder = '';
-beforeAll(async () => {
-  folder = await mkdtemp(path.join(tmpdir(), 'template-export-'));
-});
-afterAll(async () => {
-  if (folder) await rm(folder, { recursive: true, force: true });
-});
+const folder = useTemporaryFolder('template-export-');
 
-const referenceDocument = (kind: 'docx' | 'odt') => referenceWithHeading(kind, folder);
+const referenceDocument = (kind: 'docx' | 'odt') => referenceWithHeading(kind, folder());
 
 /** The headers pandoc read, as [level, text of their words]. */
 function headers(json: string): [number, string][] {
@@ -111,7 +104,7 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
     expect(styles).toContain('w:styleId="Abstract"');
     expect(files['word/theme/theme1.xml']).toBeDefined();
     expect(strFromU8(files['word/document.xml'])).toContain('<w:pStyle w:val="Heading1"/>');
-    const file = path.join(folder, `exported-${engine}.docx`);
+    const file = path.join(folder(), `exported-${engine}.docx`);
     await writeFile(file, response.bytes);
     const { stdout } = await run('pandoc', ['-f', 'docx', '-t', 'json', file]);
     expect(headers(stdout)).toEqual([[1, 'Introduction']]);
@@ -167,24 +160,11 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
       for (const left of ['attachedTemplate', 'mailMerge', 'documentProtection', 'endnotePr'])
         expect(settings).not.toContain(`w:${left}`);
 
-      const file = path.join(folder, `journal-${engine}.docx`);
+      const file = path.join(folder(), `journal-${engine}.docx`);
       await writeFile(file, response.bytes);
       const { stdout } = await run('pandoc', ['-f', 'docx', '-t', 'json', file]);
       expect(headers(stdout)).toEqual([[1, 'Introduction']]);
-      await run(
-        'soffice',
-        [
-          '--headless',
-          `-env:UserInstallation=file://${folder}/lo-profile`,
-          '--convert-to',
-          'pdf',
-          '--outdir',
-          folder,
-          file,
-        ],
-        { timeout: 170_000 },
-      );
-      const pdf = file.replace(/\.docx$/, '.pdf');
+      const pdf = await libreOfficeConvert(file, 'pdf', folder(), folder());
       const pages = Number(/Pages:\s+(\d+)/.exec((await run('pdfinfo', [pdf])).stdout)?.[1]);
       expect(pages).toBeGreaterThanOrEqual(3);
       for (let page = 1; page <= pages; page++) {
@@ -209,7 +189,7 @@ describe.each(ENGINES)('export with a template’s reference document (%s)', (en
     expect(heading).toContain(`fo:color="#${COLOUR.toLowerCase()}"`);
     expect(heading).toContain(FONT);
     expect(styles).toContain('style:name="Bibliography"');
-    const file = path.join(folder, `exported-${engine}.odt`);
+    const file = path.join(folder(), `exported-${engine}.odt`);
     await writeFile(file, response.bytes);
     const { stdout } = await run('pandoc', ['-f', 'odt', '-t', 'json', file]);
     expect(headers(stdout)).toEqual([[1, 'Introduction']]);

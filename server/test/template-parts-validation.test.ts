@@ -1,13 +1,19 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportReference } from '@scriptorium/common/export/model';
 import { exportDocument } from '@scriptorium/common/export/registry';
 import { contentsDefinition, documentWithSections } from '@scriptorium/common/plugins/template-testing';
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { compileLatex, run, unzipTo, withTools } from './export-tools';
+import { describe, expect } from 'vitest';
+import {
+  compileLatex,
+  libreOfficeConvert,
+  run,
+  unzipTo,
+  useTemporaryFolder,
+  withTools,
+} from './export-tools';
 
 /**
  * Issue 21 with the real tools: a document with a table-of-contents and a separator part passes
@@ -15,13 +21,7 @@ import { compileLatex, run, unzipTo, withTools } from './export-tools';
  * user's reference styles) with the contents listed.
  */
 
-let dir = '';
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'template-parts-'));
-});
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const dir = useTemporaryFolder('template-parts-');
 
 const contentsDocument = () =>
   documentWithSections(contentsDefinition(), 'Collected essays', [
@@ -42,35 +42,21 @@ async function exported(format: 'epub' | 'latex' | 'docx' | 'odt', reference?: E
 
 /** LibreOffice lays the file out as a PDF; its text. */
 async function pdfText(file: string): Promise<string> {
-  const out = path.join(dir, `pdf-${path.basename(file)}`);
-  await run(
-    'soffice',
-    [
-      '--headless',
-      `-env:UserInstallation=file://${dir}/lo-profile`,
-      '--convert-to',
-      'pdf',
-      '--outdir',
-      out,
-      file,
-    ],
-    { timeout: 170_000 },
-  );
-  const pdf = path.join(out, path.basename(file).replace(/\.[a-z]+$/, '.pdf'));
+  const pdf = await libreOfficeConvert(file, 'pdf', path.join(dir(), `pdf-${path.basename(file)}`), dir());
   return (await run('pdftotext', ['-layout', pdf, '-'])).stdout;
 }
 
 /** Methodology listed by the contents and again as the heading: twice, the contents first. */
 /** The text of a file as LibreOffice lays it out (written to the test folder under `name`). */
 async function laidOutText(name: string, bytes: Uint8Array): Promise<string> {
-  const file = path.join(dir, name);
+  const file = path.join(dir(), name);
   await writeFile(file, bytes);
   return pdfText(file);
 }
 
 /** Pandoc's own reference document of the format: another author's styles than ours. */
 async function pandocReference(format: 'odt' | 'docx'): Promise<Uint8Array> {
-  const file = path.join(dir, `reference.${format}`);
+  const file = path.join(dir(), `reference.${format}`);
   await run('pandoc', ['-o', file, '--print-default-data-file', `reference.${format}`]);
   return new Uint8Array(await readFile(file));
 }
@@ -86,13 +72,13 @@ function expectContents(text: string) {
 
 describe('table-of-contents and separator parts with the real tools', () => {
   withTools(['epubcheck'], 'EPUB: epubcheck finds 0 errors', async () => {
-    const file = path.join(dir, 'contents.epub');
+    const file = path.join(dir(), 'contents.epub');
     await writeFile(file, await exported('epub'));
     expect(epubcheckReport(file)).toContain('0 fatals / 0 errors');
   });
 
   withTools(['lualatex'], 'LaTeX: compiles with the table of contents', async () => {
-    const folder = path.join(dir, 'latex');
+    const folder = path.join(dir(), 'latex');
     await unzipTo(await exported('latex'), folder);
     const log = await compileLatex(folder);
     expect(log).not.toMatch(/^! /m);

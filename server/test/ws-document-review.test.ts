@@ -19,6 +19,49 @@ import { eventually, waitFor } from './ws-support';
 /** Position just inside the body's first block. */
 const bodyStart = (doc: PMNode) => partStart(doc, 'body') + 1;
 
+/** The transaction a command makes in `from` (the command must apply there). */
+function made(run: Command, from: EditorState): Transaction {
+  let tr: Transaction | null = null;
+  expect(run(from, (t) => (tr = t))).toBe(true);
+  return tr as unknown as Transaction;
+}
+
+/** A change sent untracked: the server refuses it, its right needs it recorded as a suggestion. */
+async function refusedUntracked(client: DocumentClient, v: number, tr: Transform) {
+  expect(await client.sendRaw({ v, ds: tr.steps.map((s) => s.toJSON()) })).toMatchObject({
+    reason: 'rights',
+  });
+}
+
+/** A change tracked as the party's editor records it, confirmed as version v + 1; the tracked one. */
+async function sentTracked(
+  party: { client: DocumentClient; user: Parameters<typeof trackTransaction>[2] },
+  v: number,
+  tr: Transaction,
+  from: EditorState,
+): Promise<Transaction> {
+  const tracked = trackTransaction(tr, from, party.user)!;
+  expect(await party.client.sendRaw({ v, ds: tracked.steps.map((s) => s.toJSON()) })).toMatchObject({
+    type: 'confirm_diff',
+    v: v + 1,
+  });
+  return tracked;
+}
+
+/** The owner accepts the first of the changes and rejects the others in one diff, confirmed. */
+async function acceptFirstRejectRest(
+  client: DocumentClient,
+  v: number,
+  changes: ReturnType<typeof trackedChanges>,
+) {
+  const decide = EditorState.create({ doc: client.state!.doc }).tr;
+  decideChanges(decide, changes.slice(0, 1), true);
+  decideChanges(decide, changes.slice(1), false);
+  expect(await client.sendRaw({ v, ds: decide.steps.map((s) => s.toJSON()) })).toMatchObject({
+    type: 'confirm_diff',
+  });
+}
+
 /** The threads a client holds now: the first `threads` message updated by `thread`/`thread_removed`. */
 function threadsOf(client: DocumentClient): Map<number, CommentThread> {
   const threads = new Map<number, CommentThread>();
@@ -153,24 +196,14 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
       reason: 'rights',
     });
     const state = EditorState.create({ doc });
-    const split = trackTransaction(state.tr.split(at + 3), state, tracked.user)!;
-    expect(await tracked.client.sendRaw({ v: 1, ds: split.steps.map((s) => s.toJSON()) })).toMatchObject({
-      type: 'confirm_diff',
-      v: 2,
-    });
+    await sentTracked(tracked, 1, state.tr.split(at + 3), state);
     await waitFor(() => reviewer.client.version === 2, 'the split at the reviewer');
     const split2 = EditorState.create({ doc: reviewer.client.state!.doc });
     const level = new Transform(split2.doc);
     heading(level);
     const changed = split2.tr;
     for (const step of level.steps) changed.step(step);
-    const trackedLevel = trackTransaction(changed, split2, reviewer.user)!;
-    expect(
-      await reviewer.client.sendRaw({ v: 2, ds: trackedLevel.steps.map((s) => s.toJSON()) }),
-    ).toMatchObject({
-      type: 'confirm_diff',
-      v: 3,
-    });
+    await sentTracked(reviewer, 2, changed, split2);
 
     // The owner rejects both: one paragraph again, as before.
     await waitFor(() => ownerClient.version === 3, 'both at the owner');
@@ -203,33 +236,19 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
 
     // The list and the table as the editor's commands make them.
     const state = EditorState.create({ doc: before, selection: TextSelection.create(before, at + 2) });
-    const made = (run: Command, from: EditorState) => {
-      let tr: Transaction | null = null;
-      expect(run(from, (t) => (tr = t))).toBe(true);
-      return tr as unknown as Transaction;
-    };
     const list = made(toggleBulletList, state);
     const table = made(insertTable(2, 2), state);
 
     // Untracked: refused, whole diff and nothing written.
-    for (const tr of [list, table])
-      expect(await tracked.client.sendRaw({ v: 1, ds: tr.steps.map((s) => s.toJSON()) })).toMatchObject({
-        reason: 'rights',
-      });
+    for (const tr of [list, table]) await refusedUntracked(tracked.client, 1, tr);
     // Tracked by the editor's rule: accepted.
-    const trackedList = trackTransaction(list, state, tracked.user)!;
-    expect(
-      await tracked.client.sendRaw({ v: 1, ds: trackedList.steps.map((s) => s.toJSON()) }),
-    ).toMatchObject({ type: 'confirm_diff', v: 2 });
+    const trackedList = await sentTracked(tracked, 1, list, state);
     // The table after the item's text (inside the item, as the editor puts it there).
     const listed = state.apply(trackedList);
     const inEnd = listed.apply(
       listed.tr.setSelection(TextSelection.create(listed.doc, at + 2 + 'item'.length)),
     );
-    const trackedTable = trackTransaction(made(insertTable(2, 2), inEnd), inEnd, tracked.user)!;
-    expect(
-      await tracked.client.sendRaw({ v: 2, ds: trackedTable.steps.map((s) => s.toJSON()) }),
-    ).toMatchObject({ type: 'confirm_diff', v: 3 });
+    await sentTracked(tracked, 2, made(insertTable(2, 2), inEnd), inEnd);
 
     // The owner accepts the list and rejects the table: the list stays, the table is gone.
     await waitFor(() => ownerClient.version === 3, 'both at the owner');
@@ -239,12 +258,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
       `block_change:bullet_list:${tracked.user.username}`,
       `insertion:table:${tracked.user.username}`,
     ]);
-    const decide = EditorState.create({ doc: ownerDoc }).tr;
-    decideChanges(decide, changes.slice(0, 1), true);
-    decideChanges(decide, changes.slice(1), false);
-    expect(await ownerClient.sendRaw({ v: 3, ds: decide.steps.map((s) => s.toJSON()) })).toMatchObject({
-      type: 'confirm_diff',
-    });
+    await acceptFirstRejectRest(ownerClient, 3, changes);
     const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
     const accepted = made(toggleBulletList, state).doc;
     expect(content.toJSON()).toEqual(accepted.toJSON());
@@ -262,35 +276,20 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     );
     await ownerClient.settled();
     await waitFor(() => tracked.client.version === 1 && reviewer.client.version === 1, 'the list relayed');
-    const made = (run: Command, from: EditorState) => {
-      let tr: Transaction | null = null;
-      expect(run(from, (t) => (tr = t))).toBe(true);
-      return tr as unknown as Transaction;
-    };
     // The caret in b: the list at `at - 1`, a's item and paragraph, "a", then b's item and paragraph.
     const inB = (doc: PMNode) => EditorState.create({ doc, selection: TextSelection.create(doc, at + 7) });
 
     const before = inB(tracked.client.state!.doc);
     const sink = made(sinkItem, before);
-    expect(await tracked.client.sendRaw({ v: 1, ds: sink.steps.map((s) => s.toJSON()) })).toMatchObject({
-      reason: 'rights',
-    });
-    const trackedSink = trackTransaction(sink, before, tracked.user)!;
-    expect(
-      await tracked.client.sendRaw({ v: 1, ds: trackedSink.steps.map((s) => s.toJSON()) }),
-    ).toMatchObject({ type: 'confirm_diff', v: 2 });
+    await refusedUntracked(tracked.client, 1, sink);
+    await sentTracked(tracked, 1, sink, before);
 
     // The reviewer outdents b again: the untracked lift refused, the recorded one taken.
     await waitFor(() => reviewer.client.version === 2, 'the indent relayed');
     const sunk = inB(reviewer.client.state!.doc);
     const lift = made(liftItem, sunk);
-    expect(await reviewer.client.sendRaw({ v: 2, ds: lift.steps.map((s) => s.toJSON()) })).toMatchObject({
-      reason: 'rights',
-    });
-    const trackedLift = trackTransaction(lift, sunk, reviewer.user)!;
-    expect(
-      await reviewer.client.sendRaw({ v: 2, ds: trackedLift.steps.map((s) => s.toJSON()) }),
-    ).toMatchObject({ type: 'confirm_diff', v: 3 });
+    await refusedUntracked(reviewer.client, 2, lift);
+    await sentTracked(reviewer, 2, lift, sunk);
 
     // The owner accepts the indent and rejects the outdent: b is indented, nothing recorded.
     await waitFor(() => ownerClient.version === 3, 'both at the owner');
@@ -300,12 +299,7 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
       `bullet_list:sink:${tracked.user.username}`,
       `list_item:outdent:${reviewer.user.username}`,
     ]);
-    const decide = EditorState.create({ doc: ownerDoc }).tr;
-    decideChanges(decide, changes.slice(0, 1), true);
-    decideChanges(decide, changes.slice(1), false);
-    expect(await ownerClient.sendRaw({ v: 3, ds: decide.steps.map((s) => s.toJSON()) })).toMatchObject({
-      type: 'confirm_diff',
-    });
+    await acceptFirstRejectRest(ownerClient, 3, changes);
     expect((await savedContent(id)).toJSON()).toEqual(before.apply(sink).doc.toJSON());
   });
 

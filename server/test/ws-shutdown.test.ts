@@ -1,41 +1,48 @@
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { closeGracefully } from '../src/http/shutdown';
-import { startServer } from './harness';
-import { baseSocketUrl, cookieHeader, openRaw } from './ws-support';
+import { startServer, type TestServer } from './harness';
+import { baseSocketUrl, cookieHeader, openRaw, type RawSocket } from './ws-support';
+
+/** The TCP socket under a raw websocket: pausing it is a peer whose network is gone. */
+const tcp = (raw: RawSocket) => (raw.socket as unknown as { _socket: Socket })._socket;
+
+/** Runs `test` with a server and `open`, a new /base/ socket of a logged-in user; the server stops after. */
+async function withSockets(test: (server: TestServer, open: () => Promise<RawSocket>) => Promise<void>) {
+  const server = await startServer('sqlite');
+  try {
+    const client = await server.loginAs(await server.buildUser());
+    const headers = { cookie: cookieHeader(client), origin: server.baseUrl };
+    await test(server, () => openRaw(baseSocketUrl(server.baseUrl), headers));
+  } finally {
+    await server.close();
+  }
+}
 
 describe('stopping the server with sockets open', () => {
   it('closes them as going away and cuts a peer that never answers the close', async () => {
-    const server = await startServer('sqlite');
-    try {
-      const client = await server.loginAs(await server.buildUser());
-      const headers = { cookie: cookieHeader(client), origin: server.baseUrl };
-      const answering = await openRaw(baseSocketUrl(server.baseUrl), headers);
-      const silent = await openRaw(baseSocketUrl(server.baseUrl), headers);
+    await withSockets(async (server, open) => {
+      const answering = await open();
+      const silent = await open();
       // Its network is gone: it reads nothing more, so it never answers the close frame.
-      (silent.socket as unknown as { _socket: Socket })._socket.pause();
+      tcp(silent).pause();
 
       // ws would wait 30 s for the silent peer (beyond this test's limit): the stop cuts it.
       await closeGracefully(server.app);
       expect((await answering.closed).code).toBe(1001);
       // Reading again, it finds the close frame and the end of a connection the server let go.
-      (silent.socket as unknown as { _socket: Socket })._socket.resume();
+      tcp(silent).resume();
       expect((await silent.closed).code).toBe(1001);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('refuses a socket that connects while the others are being closed, and still stops', async () => {
-    const server = await startServer('sqlite');
-    try {
-      const client = await server.loginAs(await server.buildUser());
-      const headers = { cookie: cookieHeader(client), origin: server.baseUrl };
-      const silent = await openRaw(baseSocketUrl(server.baseUrl), headers);
+    await withSockets(async (server, open) => {
+      const silent = await open();
       // The stop waits up to a grace for this peer: a co-author's tab reconnects meanwhile.
-      (silent.socket as unknown as { _socket: Socket })._socket.pause();
+      tcp(silent).pause();
       const stopped = closeGracefully(server.app);
-      const late = openRaw(baseSocketUrl(server.baseUrl), headers).then(
+      const late = open().then(
         (socket) => socket.closed,
         (error: Error) => error,
       );
@@ -43,10 +50,8 @@ describe('stopping the server with sockets open', () => {
       await stopped;
       const answer = await late;
       expect(answer instanceof Error || answer.code === 1001).toBe(true);
-      (silent.socket as unknown as { _socket: Socket })._socket.resume();
+      tcp(silent).resume();
       expect((await silent.closed).code).toBe(1001);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

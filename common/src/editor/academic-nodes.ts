@@ -50,15 +50,21 @@ export function cleanReferences(value: unknown): CitationReference[] {
     }));
 }
 
-/** Attributes the template-part machinery expects on every part (see schema.ts `partAttrs`). */
-const bibliographyPartAttrs = {
-  id: { default: 'bibliography' },
-  title: { default: 'Bibliography' },
-  optional: { default: false },
-  hidden: { default: false },
-  elements: { default: [] as string[] },
-  marks: { default: [] as string[] },
-};
+/**
+ * Attributes the template-part machinery expects on every part (schema.ts `partAttrs` adds the
+ * help text): where it came from and what it allows, with the part's default id and title.
+ */
+export function templatePartAttrs(id: string, title: string) {
+  return {
+    id: { default: id },
+    title: { default: title },
+    /** Optional parts may be hidden by the authors (they stay in the document, out of exports). */
+    optional: { default: false },
+    hidden: { default: false },
+    elements: { default: [] as string[] },
+    marks: { default: [] as string[] },
+  };
+}
 
 export const academicNodes: Record<string, NodeSpec> = {
   /** Inline LaTeX; rendered by the views, kept as source so that nothing is ever lost. */
@@ -197,7 +203,7 @@ export const academicNodes: Record<string, NodeSpec> = {
   bibliography_part: {
     group: 'part',
     content: 'bib_entry*',
-    attrs: bibliographyPartAttrs,
+    attrs: templatePartAttrs('bibliography', 'Bibliography'),
     isolating: true,
     selectable: false,
     parseDOM: [{ tag: 'div[data-part="bibliography_part"]' }],

@@ -1,6 +1,6 @@
 import { type DOMOutputSpec, type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
 import { tableNodes } from 'prosemirror-tables';
-import { ACADEMIC_ELEMENTS, academicNodes, withTableCaption } from './academic-nodes';
+import { ACADEMIC_ELEMENTS, academicNodes, templatePartAttrs, withTableCaption } from './academic-nodes';
 import { BLOCK_TRACK_MARKS, REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-marks';
 
 /**
@@ -63,13 +63,7 @@ function listAttr(value: string | null): string[] {
 
 /** Attributes every template part carries: where it came from and what it allows. */
 const partAttrs = {
-  id: { default: '' },
-  title: { default: '' },
-  /** Optional parts may be hidden by the authors (they stay in the document, out of exports). */
-  optional: { default: false },
-  hidden: { default: false },
-  elements: { default: [] as string[] },
-  marks: { default: [] as string[] },
+  ...templatePartAttrs('', ''),
   /** The template's help text for authors, copied so that it outlives the template ('' for none). */
   help: { default: '' },
 };

@@ -1,6 +1,7 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import type { EditorView } from 'prosemirror-view';
+import type { Reviewer } from './track-changes';
 
 /** Types text one character at a time through the view's text input handlers, as a browser does (tests). */
 export function typeInto(view: EditorView, text: string): void {
@@ -47,3 +48,8 @@ export function withBody(doc: PMNode, body: readonly PMNode[]): PMNode {
   });
   return doc.type.create(doc.attrs, parts);
 }
+
+/** Two reviewers of the suggestion-mode tests, and the review rights they act with. */
+export const ada: Reviewer = { id: 1, username: 'ada' };
+export const bob: Reviewer = { id: 2, username: 'bob' };
+export const SUGGEST = { comments: true, suggestions: true };

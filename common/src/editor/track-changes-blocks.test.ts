@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { insertTable, liftOut, tableCommands, toggleBulletList, wrapInBlockquote } from './commands';
 import { schema } from './schema';
 import { createDocument, standardArticle } from './templates';
-import { partStart } from './testing';
+import { ada, bob, partStart, SUGGEST } from './testing';
 import {
   decideChanges,
   type Reviewer,
@@ -23,10 +23,6 @@ import {
  * accepted (the document must equal the one the untracked command makes) and rejected (the
  * document must equal the one before), every step checked with the server's rule.
  */
-
-const ada: Reviewer = { id: 1, username: 'ada' };
-const bob: Reviewer = { id: 2, username: 'bob' };
-const SUGGEST = { comments: true, suggestions: true };
 
 const p = (text = '') => schema.nodes.paragraph.create(null, text ? schema.text(text) : null);
 const item = (text: string) => schema.nodes.list_item.create(null, p(text));

@@ -6,7 +6,7 @@ import { Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { schema } from './schema';
 import { createDocument, standardArticle } from './templates';
-import { firstParagraphStart } from './testing';
+import { ada, bob, firstParagraphStart, SUGGEST } from './testing';
 import {
   addCommentAnchor,
   commentAnchors,
@@ -18,10 +18,6 @@ import {
   trackedChanges,
   trackTransaction,
 } from './track-changes';
-
-const ada: Reviewer = { id: 1, username: 'ada' };
-const bob: Reviewer = { id: 2, username: 'bob' };
-const SUGGEST = { comments: true, suggestions: true };
 
 /** A document whose first paragraph holds `text`; the caret at its start. */
 function stateWith(text: string): { state: EditorState; at: number } {

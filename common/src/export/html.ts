@@ -94,7 +94,7 @@ export class HtmlWriter extends NodeWriter {
     return out;
   }
 
-  private wrapMarks(content: string, marks: readonly Mark[]): string | null {
+  protected wrapMarks(content: string, marks: readonly Mark[]): string | null {
     let out = content;
     for (const mark of marks) {
       const tags = MARK_TAGS[mark.type.name];
@@ -128,45 +128,31 @@ export class HtmlWriter extends NodeWriter {
     return `<a href="#${id}" class="footnote-ref" id="${ref}" role="doc-noteref"${epub ? ' epub:type="noteref"' : ''}><sup>${n}</sup></a>`;
   }
 
-  inline(node: PMNode): string {
-    let content = '';
-    switch (node.type.name) {
-      case 'text':
-        content = escapeXml(node.text ?? '');
-        break;
-      case 'hard_break':
-        content = '<br/>';
-        break;
-      case 'footnote': {
-        const paragraphs: string[] = [];
-        node.forEach((paragraph) => {
-          paragraphs.push(this.inlineContent(paragraph));
-        });
-        content = this.note(paragraphs);
-        break;
-      }
-      case 'equation':
-        content =
-          xhtmlMath(String(node.attrs.equation), false) ??
-          `<code>${escapeXml(String(node.attrs.equation))}</code>`;
-        break;
-      case 'citation': {
-        const rendered = this.prepared.citations.get(node);
-        const text = rendered ? citeprocToXhtml(rendered) : escapeXml(citationFallback(node));
-        content =
-          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
-            ? this.note([`<span class="citation">${text}</span>`])
-            : `<span class="citation">${text}</span>`;
-        break;
-      }
-      case 'cross_reference': {
-        const id = String(node.attrs.id);
-        const target = this.prepared.numbering.byId.get(id);
-        content = `<a class="cross-reference" href="#${escapeXml(id)}">${escapeXml(target?.label ?? String(node.attrs.title || '??'))}</a>`;
-        break;
-      }
-    }
-    return this.wrapMarks(content, node.marks) ?? '';
+  protected text(text: string): string {
+    return escapeXml(text);
+  }
+
+  protected readonly hardBreak = '<br/>';
+
+  protected footnote(node: PMNode): string {
+    return this.note(this.noteParagraphs(node));
+  }
+
+  protected equation(latex: string): string {
+    return xhtmlMath(latex, false) ?? `<code>${escapeXml(latex)}</code>`;
+  }
+
+  protected citation(node: PMNode): string {
+    const rendered = this.prepared.citations.get(node);
+    const text = rendered ? citeprocToXhtml(rendered) : escapeXml(citationFallback(node));
+    return (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
+      ? this.note([`<span class="citation">${text}</span>`])
+      : `<span class="citation">${text}</span>`;
+  }
+
+  protected crossReference(id: string, node: PMNode): string {
+    const target = this.prepared.numbering.byId.get(id);
+    return `<a class="cross-reference" href="#${escapeXml(id)}">${escapeXml(target?.label ?? String(node.attrs.title || '??'))}</a>`;
   }
 
   private caption(node: PMNode, text: string): string {

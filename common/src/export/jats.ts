@@ -4,7 +4,6 @@ import type { CslItem } from '../bibliography/export';
 import { exportCslItems } from '../bibliography/export';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
-import { withInherited } from './block-changes';
 import { imageFiles } from './images';
 import type { PreparedDocument } from './model';
 import { escapeXml, htmlToText } from './text';
@@ -53,69 +52,51 @@ class JatsWriter extends NodeWriter {
     );
   }
 
-  private marks(content: string, own: readonly Mark[]): string | null {
-    const marks = withInherited(own, this.inherited);
-    if (marks.some((mark) => mark.type.name === 'deletion')) return null;
-    let out = content;
-    for (const mark of marks) {
-      const tag = MARKS[mark.type.name];
-      if (tag) out = `<${tag}>${out}</${tag}>`;
-      else if (mark.type.name === 'link') {
-        const href = String(mark.attrs.href);
-        out = href.startsWith('#')
+  protected wrapMarks(content: string, own: readonly Mark[]): string | null {
+    return this.acceptedMarks(
+      content,
+      own,
+      (out, name) => (MARKS[name] ? `<${MARKS[name]}>${out}</${MARKS[name]}>` : out),
+      (out, href) =>
+        href.startsWith('#')
           ? `<xref rid="${escapeXml(href.slice(1))}">${out}</xref>`
-          : `<ext-link ext-link-type="uri" xlink:href="${escapeXml(href)}">${out}</ext-link>`;
-      }
-    }
-    return out;
+          : `<ext-link ext-link-type="uri" xlink:href="${escapeXml(href)}">${out}</ext-link>`,
+    );
   }
 
-  inline(node: PMNode): string {
-    let content = '';
-    switch (node.type.name) {
-      case 'text':
-        content = escapeXml(node.text ?? '');
-        break;
-      case 'hard_break':
-        content = '<break/>';
-        break;
-      case 'footnote': {
-        const n = this.notes.length + 1;
-        let paragraphs = '';
-        node.forEach((paragraph) => {
-          paragraphs += `<p>${this.inlineContent(paragraph)}</p>`;
-        });
-        this.notes.push(`<fn id="fn${n}"><label>${n}</label>${paragraphs}</fn>`);
-        content = `<xref ref-type="fn" rid="fn${n}">${n}</xref>`;
-        break;
-      }
-      case 'equation':
-        content = `<inline-formula>${jatsMath(String(node.attrs.equation), false)}</inline-formula>`;
-        break;
-      case 'citation': {
-        const refs = (node.attrs.references as { id: string }[]).filter((ref) =>
-          this.prepared.entries.has(ref.id),
-        );
-        const rendered = this.prepared.citations.get(node);
-        const text = escapeXml(rendered ? htmlToText(rendered) : refs.map((ref) => ref.id).join('; '));
-        content = refs.length
-          ? `<xref ref-type="bibr" rid="${refs.map((ref) => refId(ref.id)).join(' ')}">${text}</xref>`
-          : text;
-        break;
-      }
-      case 'cross_reference': {
-        const id = String(node.attrs.id);
-        const target = this.prepared.numbering.byId.get(id);
-        const type = target
-          ? { heading: 'sec', figure: 'fig', table: 'table', equation: 'disp-formula' }[target.kind]
-          : '';
-        content = target
-          ? `<xref ref-type="${type}" rid="${escapeXml(id)}">${escapeXml(target.label)}</xref>`
-          : '??';
-        break;
-      }
-    }
-    return this.marks(content, node.marks) ?? '';
+  protected text(text: string): string {
+    return escapeXml(text);
+  }
+
+  protected readonly hardBreak = '<break/>';
+
+  protected footnote(node: PMNode): string {
+    const n = this.notes.length + 1;
+    const paragraphs = this.noteParagraphs(node).map((paragraph) => `<p>${paragraph}</p>`);
+    this.notes.push(`<fn id="fn${n}"><label>${n}</label>${paragraphs.join('')}</fn>`);
+    return `<xref ref-type="fn" rid="fn${n}">${n}</xref>`;
+  }
+
+  protected equation(latex: string): string {
+    return `<inline-formula>${jatsMath(latex, false)}</inline-formula>`;
+  }
+
+  protected citation(node: PMNode): string {
+    const refs = (node.attrs.references as { id: string }[]).filter((ref) =>
+      this.prepared.entries.has(ref.id),
+    );
+    const rendered = this.prepared.citations.get(node);
+    const text = escapeXml(rendered ? htmlToText(rendered) : refs.map((ref) => ref.id).join('; '));
+    return refs.length
+      ? `<xref ref-type="bibr" rid="${refs.map((ref) => refId(ref.id)).join(' ')}">${text}</xref>`
+      : text;
+  }
+
+  protected crossReference(id: string): string {
+    const target = this.prepared.numbering.byId.get(id);
+    if (!target) return '??';
+    const type = { heading: 'sec', figure: 'fig', table: 'table', equation: 'disp-formula' }[target.kind];
+    return `<xref ref-type="${type}" rid="${escapeXml(id)}">${escapeXml(target.label)}</xref>`;
   }
 
   /** Blocks, with sections opened at each heading and closed at the next of its level or above. */

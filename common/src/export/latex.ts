@@ -3,7 +3,6 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { exportBiblatex } from '../bibliography/export';
 import type { EntryData } from '../bibliography/types';
-import { withInherited } from './block-changes';
 import { imageExtension, imageFiles } from './images';
 import { authorName, type BookStructure, groupParts, type PreparedDocument } from './model';
 import { htmlToRuns } from './text';
@@ -105,24 +104,19 @@ class LatexWriter extends NodeWriter {
     );
   }
 
-  private marks(content: string, own: readonly Mark[]): string | null {
-    const marks = withInherited(own, this.inherited);
-    if (marks.some((mark) => mark.type.name === 'deletion')) return null;
-    let out = content;
-    for (const mark of marks) {
-      const command = MARKS[mark.type.name];
-      if (command) out = `${command}{${out}}`;
-      else if (mark.type.name === 'link') {
-        const href = String(mark.attrs.href);
-        out = href.startsWith('#')
+  protected wrapMarks(content: string, own: readonly Mark[]): string | null {
+    return this.acceptedMarks(
+      content,
+      own,
+      (out, name) => (MARKS[name] ? `${MARKS[name]}{${out}}` : out),
+      (out, href) =>
+        href.startsWith('#')
           ? `\\hyperref[${safeKey(href.slice(1))}]{${out}}`
-          : `\\href{${href.replace(/[%#\\{}]/g, (c) => `\\${c}`)}}{${out}}`;
-      }
-    }
-    return out;
+          : `\\href{${href.replace(/[%#\\{}]/g, (c) => `\\${c}`)}}{${out}}`,
+    );
   }
 
-  private citation(node: PMNode): string {
+  protected citation(node: PMNode): string {
     const refs = (node.attrs.references as { id: string; prefix: string; locator: string }[]).filter((ref) =>
       this.prepared.entries.has(ref.id),
     );
@@ -142,46 +136,31 @@ class LatexWriter extends NodeWriter {
     return refs.length === 1 ? `\\${command}${one(refs[0])}` : `\\${command}s${refs.map(one).join('')}`;
   }
 
-  inline(node: PMNode): string {
-    let content = '';
-    switch (node.type.name) {
-      case 'text':
-        content = escapeLatex(node.text ?? '');
-        break;
-      case 'hard_break':
-        content = '\\newline{}';
-        break;
-      case 'footnote': {
-        const paragraphs: string[] = [];
-        this.inFootnote = true;
-        node.forEach((paragraph) => {
-          paragraphs.push(this.inlineContent(paragraph));
-        });
-        this.inFootnote = false;
-        content = `\\footnote{${paragraphs.join('\\par ')}}`;
-        break;
-      }
-      case 'equation':
-        content = `\\(${String(node.attrs.equation)}\\)`;
-        break;
-      case 'citation':
-        content = this.citation(node);
-        break;
-      case 'cross_reference': {
-        const id = String(node.attrs.id);
-        const target = this.prepared.numbering.byId.get(id);
-        if (!target) content = '??';
-        else if (target.kind === 'equation') content = `\\eqref{${safeKey(id)}}`;
-        else
-          content =
-            `${escapeLatex(target.label.slice(0, target.label.length - target.number.length))}\\ref{${safeKey(id)}}`.replace(
-              / \\ref/,
-              '~\\ref',
-            );
-        break;
-      }
-    }
-    return this.marks(content, node.marks) ?? '';
+  protected text(text: string): string {
+    return escapeLatex(text);
+  }
+
+  protected readonly hardBreak = '\\newline{}';
+
+  protected footnote(node: PMNode): string {
+    this.inFootnote = true;
+    const paragraphs = this.noteParagraphs(node);
+    this.inFootnote = false;
+    return `\\footnote{${paragraphs.join('\\par ')}}`;
+  }
+
+  protected equation(latex: string): string {
+    return `\\(${latex}\\)`;
+  }
+
+  protected crossReference(id: string): string {
+    const target = this.prepared.numbering.byId.get(id);
+    if (!target) return '??';
+    if (target.kind === 'equation') return `\\eqref{${safeKey(id)}}`;
+    return `${escapeLatex(target.label.slice(0, target.label.length - target.number.length))}\\ref{${safeKey(id)}}`.replace(
+      / \\ref/,
+      '~\\ref',
+    );
   }
 
   block(node: PMNode): string {

@@ -1,4 +1,5 @@
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import type { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
@@ -17,6 +18,21 @@ const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main
 /** A German Word's styles: Heading 1 under a localised id, in a named font and colour. */
 const GERMAN_STYLES = `<?xml version="1.0" encoding="UTF-8"?>
 <w:styles ${W}><w:style w:type="paragraph" w:default="1" w:styleId="Standard"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="berschrift1"><w:name w:val="heading 1"/><w:basedOn w:val="Standard"/><w:pPr><w:numPr><w:numId w:val="1"/></w:numPr></w:pPr><w:rPr><w:rFonts w:ascii="Gentium Distinct" w:hAnsi="Gentium Distinct"/><w:color w:val="7B2D26"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/><w:rPr><w:sz w:val="60"/></w:rPr></w:style></w:styles>`;
+
+/** The files of a document's DOCX export with `reference` as its reference document. */
+function docxFiles(doc: PMNode, reference: Uint8Array) {
+  return unzipSync(
+    exportDocx(
+      prepareDocument({
+        content: doc.toJSON(),
+        threads: [],
+        images: {},
+        csl: null,
+        reference: { docx: reference },
+      }),
+    ),
+  );
+}
 
 function styleById(xml: string, id: string) {
   return children(parseXml(xml), 'w:style').filter((style) => attr(style, 'w:styleId') === id);
@@ -92,14 +108,7 @@ describe('DOCX style merge', () => {
       ),
     });
     const doc = createDocument(schema, standardArticle, { title: 'Styled', language: 'en-US' });
-    const prepared = prepareDocument({
-      content: doc.toJSON(),
-      threads: [],
-      images: {},
-      csl: null,
-      reference: { docx: reference },
-    });
-    const files = unzipSync(exportDocx(prepared));
+    const files = docxFiles(doc, reference);
     const document = strFromU8(files['word/document.xml']);
     expect(document).toContain('<w:pStyle w:val="Title"/>');
     expect(document).toContain('<w:pgSz w:w="10000" w:h="14000"/>');
@@ -108,17 +117,7 @@ describe('DOCX style merge', () => {
     expect(strFromU8(files['word/_rels/document.xml.rels'])).toContain('Target="theme/theme1.xml"');
     expect(strFromU8(files['[Content_Types].xml'])).toContain('/word/theme/theme1.xml');
     // A reference that is no DOCX leaves our own styles.
-    const plain = unzipSync(
-      exportDocx(
-        prepareDocument({
-          content: doc.toJSON(),
-          threads: [],
-          images: {},
-          csl: null,
-          reference: { docx: strToU8('junk') },
-        }),
-      ),
-    );
+    const plain = docxFiles(doc, strToU8('junk'));
     expect(strFromU8(plain['word/styles.xml'])).toBe(referenceStyles('en-US'));
   });
 });
@@ -151,17 +150,7 @@ describe('DOCX headers, footers and settings of the reference', () => {
     ),
   });
   const doc = createDocument(schema, standardArticle, { title: 'Headed', language: 'en-US' });
-  const files = unzipSync(
-    exportDocx(
-      prepareDocument({
-        content: doc.toJSON(),
-        threads: [],
-        images: {},
-        csl: null,
-        reference: { docx: reference },
-      }),
-    ),
-  );
+  const files = docxFiles(doc, reference);
   const rels = parseXml(strFromU8(files['word/_rels/document.xml.rels']));
   const types = strFromU8(files['[Content_Types].xml']);
   const section = descendants(parseXml(strFromU8(files['word/document.xml'])), 'w:sectPr')[0];
@@ -230,17 +219,7 @@ describe('DOCX headers, footers and settings of the reference', () => {
   });
 
   it('keeps our footer and settings for a reference without headers or settings', () => {
-    const plain = unzipSync(
-      exportDocx(
-        prepareDocument({
-          content: doc.toJSON(),
-          threads: [],
-          images: {},
-          csl: null,
-          reference: { docx: zipSync({ 'word/styles.xml': strToU8(GERMAN_STYLES) }) },
-        }),
-      ),
-    );
+    const plain = docxFiles(doc, zipSync({ 'word/styles.xml': strToU8(GERMAN_STYLES) }));
     expect(strFromU8(plain['word/document.xml'])).toContain(
       '<w:footerReference w:type="default" r:id="rIdFooter"/>',
     );

@@ -5,8 +5,16 @@ import { BlockChanges, keptWhenAccepted, withInherited } from './block-changes';
 
 /** The walk the text-based writers share: inline content and block lists, node by node. */
 export abstract class NodeWriter {
-  abstract inline(node: PMNode): string;
   abstract block(node: PMNode): string;
+  /** `content` inside the marks (with the inherited ones), or null where a deletion drops it. */
+  protected abstract wrapMarks(content: string, marks: readonly Mark[]): string | null;
+  /** The inline nodes, each kind in the format's own way. */
+  protected abstract text(text: string): string;
+  protected abstract readonly hardBreak: string;
+  protected abstract footnote(node: PMNode): string;
+  protected abstract equation(latex: string): string;
+  protected abstract citation(node: PMNode): string;
+  protected abstract crossReference(id: string, node: PMNode): string;
   /** Whether the output is the text once every suggestion is accepted (else it shows them). */
   protected abstract readonly accepted: boolean;
   /** Tracked changes on blocks (block-changes.ts); `inherited`: those of the whole blocks being written. */
@@ -43,6 +51,58 @@ export abstract class NodeWriter {
       if (this.kept(child)) kept.push(child);
     });
     return kept;
+  }
+
+  /** An inline node, inside its marks ('' where a deletion drops it once accepted). */
+  inline(node: PMNode): string {
+    return this.wrapMarks(this.inlineNode(node), node.marks) ?? '';
+  }
+
+  private inlineNode(node: PMNode): string {
+    switch (node.type.name) {
+      case 'text':
+        return this.text(node.text ?? '');
+      case 'hard_break':
+        return this.hardBreak;
+      case 'footnote':
+        return this.footnote(node);
+      case 'equation':
+        return this.equation(String(node.attrs.equation));
+      case 'citation':
+        return this.citation(node);
+      case 'cross_reference':
+        return this.crossReference(String(node.attrs.id), node);
+      default:
+        return '';
+    }
+  }
+
+  /**
+   * Marks as the formats that write the accepted text have them: null under a deletion, else
+   * `content` in each mark, a link by `link` (its href) and the others by `tag` (their name).
+   */
+  protected acceptedMarks(
+    content: string,
+    own: readonly Mark[],
+    tag: (out: string, name: string) => string,
+    link: (out: string, href: string) => string,
+  ): string | null {
+    const marks = withInherited(own, this.inherited);
+    if (marks.some((mark) => mark.type.name === 'deletion')) return null;
+    return marks.reduce(
+      (out, mark) =>
+        mark.type.name === 'link' ? link(out, String(mark.attrs.href)) : tag(out, mark.type.name),
+      content,
+    );
+  }
+
+  /** A footnote's paragraphs, each its inline content. */
+  protected noteParagraphs(footnote: PMNode): string[] {
+    const paragraphs: string[] = [];
+    footnote.forEach((paragraph) => {
+      paragraphs.push(this.inlineContent(paragraph));
+    });
+    return paragraphs;
   }
 
   inlineContent(node: PMNode): string {

@@ -1,5 +1,6 @@
 import type { DualMigration } from './helpers';
 import { addIndex, belongsTo, notNull, refersTo, timestamp, withDefault, withId } from './helpers';
+import { keyedBy } from './tables';
 
 /** Users, their e-mail addresses, sessions, login throttling, static pages and feedback. */
 export const foundation: DualMigration = {
@@ -26,18 +27,14 @@ export const foundation: DualMigration = {
       .execute();
     await addIndex(db, 'user_emails_user', 'user_emails', 'user_id');
 
-    await db.schema
-      .createTable('sessions')
-      .addColumn('id_hash', 'varchar(64)', (col) => col.primaryKey())
+    await keyedBy(db, 'sessions', 'id_hash', 'varchar(64)')
       .addColumn('user_id', 'integer', belongsTo('users.id'))
       .addColumn('expires_at', timestamp, notNull)
       .addColumn('created_at', timestamp, notNull)
       .execute();
     await addIndex(db, 'sessions_user', 'sessions', 'user_id');
 
-    await db.schema
-      .createTable('login_attempts')
-      .addColumn('scope', 'varchar(200)', (col) => col.primaryKey())
+    await keyedBy(db, 'login_attempts', 'scope', 'varchar(200)')
       .addColumn('failures', 'integer', notNull)
       .addColumn('last_failure_at', timestamp, notNull)
       .addColumn('locked_until', timestamp, notNull)

@@ -1,17 +1,17 @@
 import type { DualMigration } from './helpers';
 import { addIndex, belongsTo, notNull, refersTo, timestamp, withId } from './helpers';
+import { createKeyedTable } from './tables';
 
 /** Contacts (a connection is stored once per direction) and contact invites. */
 export const contacts: DualMigration = {
   async up(db, dialect) {
     // Two rows per connection, (a, b) and (b, a): listing and ownership checks stay one-column filters.
-    await db.schema
-      .createTable('contacts')
-      .addColumn('user_id', 'integer', belongsTo('users.id'))
-      .addColumn('contact_id', 'integer', belongsTo('users.id'))
-      .addColumn('created_at', timestamp, notNull)
-      .addPrimaryKeyConstraint('contacts_pk', ['user_id', 'contact_id'])
-      .execute();
+    await createKeyedTable(db, 'contacts', ['user_id', 'contact_id'], (table) =>
+      table
+        .addColumn('user_id', 'integer', belongsTo('users.id'))
+        .addColumn('contact_id', 'integer', belongsTo('users.id'))
+        .addColumn('created_at', timestamp, notNull),
+    );
     await addIndex(db, 'contacts_contact', 'contacts', 'contact_id');
 
     await withId(db.schema.createTable('user_invites'), dialect)

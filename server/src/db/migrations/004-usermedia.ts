@@ -1,5 +1,6 @@
 import type { DualMigration } from './helpers';
 import { addIndex, belongsTo, notNull, timestamp, withDefault, withId } from './helpers';
+import { createCategories } from './tables';
 
 /**
  * The image library. Files are content-addressed (sha256) on disk; a row per owner and file,
@@ -23,11 +24,7 @@ export const usermedia: DualMigration = {
     // The media route asks "does anybody still own this file?" after deletes.
     await addIndex(db, 'usermedia_images_sha256', 'usermedia_images', 'sha256');
 
-    await withId(db.schema.createTable('usermedia_categories'), dialect)
-      .addColumn('owner_id', 'integer', belongsTo('users.id'))
-      .addColumn('category_title', 'varchar(255)', notNull)
-      .execute();
-    await addIndex(db, 'usermedia_categories_owner', 'usermedia_categories', 'owner_id');
+    await createCategories(db, dialect, 'usermedia_categories');
 
     await db.schema
       .createTable('usermedia_image_categories')

@@ -1,5 +1,6 @@
 import type { DualMigration } from './helpers';
-import { addIndex, belongsTo, notNull, timestamp, withDefault, withId } from './helpers';
+import { belongsTo, notNull, timestamp, withDefault, withId } from './helpers';
+import { createCategories, createOwnerState } from './tables';
 
 /**
  * The bibliography. An entry keeps its converter data as JSON text (fields, cats): the server
@@ -8,11 +9,7 @@ import { addIndex, belongsTo, notNull, timestamp, withDefault, withId } from './
  */
 export const bibliography: DualMigration = {
   async up(db, dialect) {
-    await withId(db.schema.createTable('bib_categories'), dialect)
-      .addColumn('owner_id', 'integer', belongsTo('users.id'))
-      .addColumn('category_title', 'varchar(255)', notNull)
-      .execute();
-    await addIndex(db, 'bib_categories_owner', 'bib_categories', 'owner_id');
+    await createCategories(db, dialect, 'bib_categories');
 
     await withId(db.schema.createTable('bib_entries'), dialect)
       .addColumn('owner_id', 'integer', belongsTo('users.id'))
@@ -27,11 +24,6 @@ export const bibliography: DualMigration = {
       .addUniqueConstraint('bib_entries_owner_key', ['owner_id', 'entry_key_lower'])
       .execute();
 
-    await db.schema
-      .createTable('bib_owner_state')
-      .addColumn('owner_id', 'integer', (col) => col.primaryKey().references('users.id').onDelete('cascade'))
-      .addColumn('last_modified', timestamp, notNull)
-      .addColumn('number_of_entries', 'integer', notNull)
-      .execute();
+    await createOwnerState(db, 'bib_owner_state', 'number_of_entries');
   },
 };

@@ -1,5 +1,6 @@
 import type { DualMigration } from './helpers';
 import { addColumn, belongsTo, notNull, refersTo, timestamp, withDefault } from './helpers';
+import { createKeyedTable } from './tables';
 
 /**
  * The collaboration step log (issue 16). Every confirmed diff is in document_steps before it is
@@ -9,18 +10,17 @@ import { addColumn, belongsTo, notNull, refersTo, timestamp, withDefault } from 
  */
 export const documentSteps: DualMigration = {
   async up(db) {
-    await db.schema
-      .createTable('document_steps')
-      .addColumn('document_id', 'integer', belongsTo('documents.id'))
-      .addColumn('version', 'integer', notNull)
-      /** Step.toJSON() as JSON text. */
-      .addColumn('step', 'text', notNull)
-      /** The editor (transport session) that sent it: prosemirror-collab's clientID. */
-      .addColumn('client_id', 'varchar(64)', notNull)
-      .addColumn('user_id', 'integer', refersTo('users.id', 'set null'))
-      .addColumn('created_at', timestamp, notNull)
-      .addPrimaryKeyConstraint('document_steps_pk', ['document_id', 'version'])
-      .execute();
+    await createKeyedTable(db, 'document_steps', ['document_id', 'version'], (table) =>
+      table
+        .addColumn('document_id', 'integer', belongsTo('documents.id'))
+        .addColumn('version', 'integer', notNull)
+        /** Step.toJSON() as JSON text. */
+        .addColumn('step', 'text', notNull)
+        /** The editor (transport session) that sent it: prosemirror-collab's clientID. */
+        .addColumn('client_id', 'varchar(64)', notNull)
+        .addColumn('user_id', 'integer', refersTo('users.id', 'set null'))
+        .addColumn('created_at', timestamp, notNull),
+    );
     await addColumn(db, 'documents', 'content_version', 'integer', withDefault(0));
   },
 };

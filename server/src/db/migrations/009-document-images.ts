@@ -1,5 +1,6 @@
 import type { DualMigration } from './helpers';
 import { addIndex, belongsTo, notNull } from './helpers';
+import { createKeyedTable } from './tables';
 
 /**
  * Images used in documents (issue 17): which image files (by content hash) a document's figures
@@ -9,12 +10,11 @@ import { addIndex, belongsTo, notNull } from './helpers';
  */
 export const documentImages: DualMigration = {
   async up(db) {
-    await db.schema
-      .createTable('document_images')
-      .addColumn('document_id', 'integer', belongsTo('documents.id'))
-      .addColumn('sha256', 'varchar(64)', notNull)
-      .addPrimaryKeyConstraint('document_images_pk', ['document_id', 'sha256'])
-      .execute();
+    await createKeyedTable(db, 'document_images', ['document_id', 'sha256'], (table) =>
+      table
+        .addColumn('document_id', 'integer', belongsTo('documents.id'))
+        .addColumn('sha256', 'varchar(64)', notNull),
+    );
     await addIndex(db, 'document_images_sha256', 'document_images', 'sha256');
   },
 };

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DualMigration } from './helpers';
 import { addColumn, addIndex, notNull, refersTo, timestamp, withDefault, withId } from './helpers';
+import { keyedBy } from './tables';
 
 /**
  * Staff administration: the audit log, site settings kept in the database, feedback marked done,
@@ -20,11 +21,7 @@ export const admin: DualMigration = {
       .execute();
     await addIndex(db, 'audit_log_created', 'audit_log', 'created_at');
 
-    await db.schema
-      .createTable('site_settings')
-      .addColumn('key', 'varchar(100)', (col) => col.primaryKey())
-      .addColumn('value', 'text', notNull)
-      .execute();
+    await keyedBy(db, 'site_settings', 'key', 'varchar(100)').addColumn('value', 'text', notNull).execute();
 
     await addColumn(db, 'feedback', 'done_at', timestamp);
     await addColumn(db, 'feedback', 'done_by', 'integer', refersTo('users.id', 'set null'));

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DualMigration } from './helpers';
-import { addIndex, notNull, timestamp } from './helpers';
+import { addIndex } from './helpers';
+import { createOwnerState } from './tables';
 
 /**
  * Fast paths (issue 23).
@@ -12,12 +13,7 @@ import { addIndex, notNull, timestamp } from './helpers';
  */
 export const fastPaths: DualMigration = {
   async up(db, dialect) {
-    await db.schema
-      .createTable('usermedia_owner_state')
-      .addColumn('owner_id', 'integer', (col) => col.primaryKey().references('users.id').onDelete('cascade'))
-      .addColumn('last_modified', timestamp, notNull)
-      .addColumn('number_of_images', 'integer', notNull)
-      .execute();
+    await createOwnerState(db, 'usermedia_owner_state', 'number_of_images');
     await sql`insert into usermedia_owner_state (owner_id, last_modified, number_of_images)
       select owner_id, max(added), count(*) from usermedia_images group by owner_id`.execute(db);
     // SQLite only: PostgreSQL keeps large content out of line (TOAST) already, and its index

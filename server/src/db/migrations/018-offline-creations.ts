@@ -1,5 +1,6 @@
 import type { DualMigration } from './helpers';
 import { belongsTo, notNull } from './helpers';
+import { createKeyedTable } from './tables';
 
 /**
  * Documents created offline (issue 20): the browser names each creation with a key of its own and
@@ -8,12 +9,11 @@ import { belongsTo, notNull } from './helpers';
  */
 export const offlineCreations: DualMigration = {
   async up(db) {
-    await db.schema
-      .createTable('document_creation_keys')
-      .addColumn('owner_id', 'integer', belongsTo('users.id'))
-      .addColumn('client_key', 'text', notNull)
-      .addColumn('document_id', 'integer', belongsTo('documents.id'))
-      .addPrimaryKeyConstraint('document_creation_keys_pk', ['owner_id', 'client_key'])
-      .execute();
+    await createKeyedTable(db, 'document_creation_keys', ['owner_id', 'client_key'], (table) =>
+      table
+        .addColumn('owner_id', 'integer', belongsTo('users.id'))
+        .addColumn('client_key', 'text', notNull)
+        .addColumn('document_id', 'integer', belongsTo('documents.id')),
+    );
   },
 };

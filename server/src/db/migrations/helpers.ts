@@ -61,13 +61,3 @@ export async function addColumn(
 ) {
   await db.schema.alterTable(table).addColumn(column, type, build).execute();
 }
-
-/** A plugin's per-user item table (books, templates): id, owner, title, last change; indexed by owner. */
-export async function createOwnedItems(db: Kysely<unknown>, dialect: Dialect, table: string) {
-  await withId(db.schema.createTable(table), dialect)
-    .addColumn('owner_id', 'integer', belongsTo('users.id'))
-    .addColumn('title', 'varchar(255)', withDefault(''))
-    .addColumn('updated', timestamp, notNull)
-    .execute();
-  await addIndex(db, `${table}_owner`, table, 'owner_id');
-}

@@ -1,20 +1,8 @@
-import {
-  addColumn,
-  addIndex,
-  belongsTo,
-  createOwnedItems,
-  type DualMigration,
-  notNull,
-  timestamp,
-  withDefault,
-  withId,
-} from '../../db/migrations/helpers';
+import type { DualMigration } from '../../db/migrations/helpers';
+import { addIndex, belongsTo, notNull, timestamp, withDefault, withId } from '../../db/migrations/helpers';
+import { addItemDetails, ownedItemsMigration } from '../../db/migrations/tables';
 
-export const createBooks: DualMigration = {
-  async up(db, dialect) {
-    await createOwnedItems(db, dialect, 'books');
-  },
-};
+export const createBooks = ownedItemsMigration('books');
 
 /**
  * 014: metadata and settings (JSON), chapters in order (documents; deleting a document removes its
@@ -22,9 +10,7 @@ export const createBooks: DualMigration = {
  */
 export const bookChapters: DualMigration = {
   async up(db, dialect) {
-    await addColumn(db, 'books', 'added', timestamp, withDefault(0));
-    await addColumn(db, 'books', 'metadata', 'text', withDefault(''));
-    await addColumn(db, 'books', 'settings', 'text', withDefault(''));
+    await addItemDetails(db, 'books', ['metadata', 'settings']);
     await withId(db.schema.createTable('book_chapters'), dialect)
       .addColumn('book_id', 'integer', belongsTo('books.id'))
       .addColumn('document_id', 'integer', belongsTo('documents.id'))

@@ -1,26 +1,21 @@
+import type { DualMigration } from '../../db/migrations/helpers';
 import {
   addColumn,
   addIndex,
   belongsTo,
-  createOwnedItems,
-  type DualMigration,
   notNull,
   timestamp,
   withDefault,
   withId,
 } from '../../db/migrations/helpers';
+import { addItemDetails, ownedItemsMigration } from '../../db/migrations/tables';
 
-export const createTemplates: DualMigration = {
-  async up(db, dialect) {
-    await createOwnedItems(db, dialect, 'document_templates');
-  },
-};
+export const createTemplates = ownedItemsMigration('document_templates');
 
 /** 013: a template's definition (JSON), when it was added, whether staff offer it site-wide; export files. */
 export const templateStructure: DualMigration = {
   async up(db, dialect) {
-    await addColumn(db, 'document_templates', 'added', timestamp, withDefault(0));
-    await addColumn(db, 'document_templates', 'definition', 'text', withDefault(''));
+    await addItemDetails(db, 'document_templates', ['definition']);
     await addColumn(db, 'document_templates', 'site', 'integer', withDefault(0));
     await withId(db.schema.createTable('template_export_files'), dialect)
       .addColumn('template_id', 'integer', belongsTo('document_templates.id'))
