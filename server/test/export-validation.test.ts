@@ -223,7 +223,7 @@ describe('exports checked by real tools', () => {
   /** The paragraphs LibreOffice reads out of our DOCX and our ODT of `doc`, from `first` on (as DOCX). */
   async function readByLibreOffice(doc: PMNode, first: string, format: 'docx' | 'odt'): Promise<string[]> {
     const input = { content: doc.toJSON(), threads: [], images: {}, csl: null };
-    const target = path.join(dir, `${first}.${format}`);
+    const target = path.join(dir(), `${first}.${format}`);
     await writeFile(target, (await exportDocument(format, input)).data);
     const xml = strFromU8(
       unzipSync(await readFile(await sofficeConvert(target, 'docx')))['word/document.xml'],
