@@ -228,33 +228,18 @@ describe('DOCX paragraph marks of pasted blocks', () => {
 describe('DOCX suggestions recorded on blocks', () => {
   const root = documentXml(blockSuggestionsDocument());
 
-  it('tracks the paragraph mark before an inserted list item and puts its text in w:ins', () => {
+  it('tracks the paragraph marks and the text of an inserted and a deleted list item', () => {
     // As Word records Enter at the end of "Kept item": that paragraph's mark is the inserted one.
-    expect(revisions(paragraphOf(root, 'Kept item'))).toEqual({
-      mark: ['w:ins Grace Hopper'],
-      runs: ['w:r'],
-      deletedText: false,
-    });
-    expect(revisions(paragraphOf(root, 'New item'))).toEqual({
-      mark: [],
-      runs: ['w:ins'],
-      deletedText: false,
+    // A deleted item: its text and its paragraph mark.
+    const items = ['Kept item', 'New item', 'Old item', 'Last item'];
+    expect(Object.fromEntries(items.map((text) => [text, revisions(paragraphOf(root, text))]))).toEqual({
+      'Kept item': { mark: ['w:ins Grace Hopper'], runs: ['w:r'], deletedText: false },
+      'New item': { mark: [], runs: ['w:ins'], deletedText: false },
+      'Old item': { mark: ['w:del Ada Lovelace'], runs: ['w:del'], deletedText: true },
+      'Last item': { mark: [], runs: ['w:r'], deletedText: false },
     });
     const pPr = child(paragraphOf(root, 'Kept item'), 'w:pPr') as XmlElement;
     expect(elements(pPr).map((e) => e.nodeName)).toEqual(['w:pStyle', 'w:numPr', 'w:rPr']);
-  });
-
-  it('deletes the paragraph mark and the text of a deleted list item', () => {
-    expect(revisions(paragraphOf(root, 'Old item'))).toEqual({
-      mark: ['w:del Ada Lovelace'],
-      runs: ['w:del'],
-      deletedText: true,
-    });
-    expect(revisions(paragraphOf(root, 'Last item'))).toEqual({
-      mark: [],
-      runs: ['w:r'],
-      deletedText: false,
-    });
   });
 
   it("marks inserted and deleted table rows in w:trPr, their cells' text and paragraph marks too", () => {
