@@ -1,7 +1,7 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import type { EditorView } from 'prosemirror-view';
-import type { Reviewer } from './track-changes';
+import { type Reviewer, trackedChanges } from './track-changes';
 
 /** Types text one character at a time through the view's text input handlers, as a browser does (tests). */
 export function typeInto(view: EditorView, text: string): void {
@@ -53,3 +53,10 @@ export function withBody(doc: PMNode, body: readonly PMNode[]): PMNode {
 export const ada: Reviewer = { id: 1, username: 'ada' };
 export const bob: Reviewer = { id: 2, username: 'bob' };
 export const SUGGEST = { comments: true, suggestions: true };
+
+/** A document's suggestions recorded on blocks, as "type:node:text" (tests). */
+export function blockSuggestions(doc: PMNode): string[] {
+  return trackedChanges(doc)
+    .filter((change) => change.block)
+    .map((change) => `${change.type}:${change.node}:${doc.nodeAt(change.from)?.textContent}`);
+}

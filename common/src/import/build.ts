@@ -31,11 +31,17 @@ export interface Cell {
   header: boolean;
 }
 
+/**
+ * A paragraph or heading: `boundary`, the suggested split (insertion) or join (deletion) of the
+ * break before it, as the office formats record it on the paragraph mark before (our model keeps
+ * it on the block after the break, or on its list item: editor/track-blocks.ts).
+ */
 export type Block =
-  | { kind: 'paragraph'; inlines: Inline[] }
-  | { kind: 'heading'; level: number; inlines: Inline[] }
+  | { kind: 'paragraph'; inlines: Inline[]; boundary?: JsonMark[] }
+  | { kind: 'heading'; level: number; inlines: Inline[]; boundary?: JsonMark[] }
   | { kind: 'list'; ordered: boolean; items: Block[][] }
-  | { kind: 'table'; rows: Cell[][] }
+  /** `rowChanges`: per row, its suggested insertion or deletion. */
+  | { kind: 'table'; rows: Cell[][]; rowChanges?: JsonMark[][] }
   | { kind: 'code'; text: string }
   | { kind: 'quote'; blocks: Block[] };
 
@@ -144,23 +150,30 @@ export class DocumentBuilder {
             ? { type: 'heading', attrs: { level: Math.min(Math.max(block.level, 1), 6), id: '' } }
             : { type: 'paragraph' };
         if (content.length) node.content = content;
+        if (block.boundary?.length) node.marks = block.boundary;
         // A paragraph that only held an image or a display equation is not kept empty.
         return content.length || !lifted.length ? [node, ...lifted] : lifted;
       }
       case 'list': {
-        const items = block.items.map((blocks) => {
+        const items = block.items.map((blocks, index) => {
           const content = this.blocks(blocks);
           if (content[0]?.type !== 'paragraph') content.unshift({ type: 'paragraph' });
-          return { type: 'list_item', content };
+          // The break before an item is the item's to record; before the first there is none to
+          // record (the break into a list is not a split or join of ours).
+          const { marks, ...first } = content[0];
+          content[0] = first;
+          return index > 0 && marks ? { type: 'list_item', content, marks } : { type: 'list_item', content };
         });
         if (!items.length) return [];
         return [{ type: block.ordered ? 'ordered_list' : 'bullet_list', content: items }];
       }
       case 'table': {
         const rows = block.rows
-          .filter((row) => row.length)
-          .map((row) => ({
+          .map((row, index) => ({ row, marks: block.rowChanges?.[index] ?? [] }))
+          .filter(({ row }) => row.length)
+          .map(({ row, marks }) => ({
             type: 'table_row',
+            ...(marks.length ? { marks } : {}),
             content: row.map((cell) => {
               const content = this.blocks(cell.blocks);
               return {

@@ -425,6 +425,7 @@ class DocxReader {
 
   private table(tbl: XmlElement): Block {
     const rows: Cell[][] = [];
+    const rowChanges: JsonMark[][] = [];
     // Per grid column: the cell a vertical merge continues.
     const open = new Map<number, Cell>();
     for (const tr of children(tbl, 'w:tr')) {
@@ -448,13 +449,40 @@ class DocxReader {
         column += span;
       }
       rows.push(row);
+      rowChanges.push(this.revisionsIn(child(tr, 'w:trPr')));
     }
-    return { kind: 'table', rows };
+    return { kind: 'table', rows, rowChanges };
   }
 
-  /** The blocks of a body, a note, a comment or a table cell; lists are gathered by numbering. */
-  blocks(container: XmlElement): Block[] {
+  /**
+   * The suggestions recorded in a property element: on a paragraph's mark (w:pPr/w:rPr: Enter or
+   * the join with the next suggested) or on a row (w:trPr: the row inserted or deleted).
+   */
+  private revisionsIn(props: XmlElement | null): JsonMark[] {
+    return (props ? elements(props) : [])
+      .filter((node) => node.nodeName === 'w:ins' || node.nodeName === 'w:del')
+      .map((node) => {
+        const attrs = { user: 0, username: attr(node, 'w:author'), date: dateOf(attr(node, 'w:date')) };
+        return node.nodeName === 'w:ins'
+          ? { type: 'insertion', attrs: { ...attrs, approved: false } }
+          : { type: 'deletion', attrs };
+      });
+  }
+
+  /**
+   * The blocks of a body, a note, a comment or a table cell; lists are gathered by numbering.
+   * `boundaries`: the suggested splits and joins of paragraphs are kept (the body's; elsewhere
+   * our schema does not record them).
+   */
+  blocks(container: XmlElement, boundaries = false): Block[] {
     const out: Block[] = [];
+    // The change of the paragraph mark before the next paragraph (see Block's boundary).
+    let before: JsonMark[] = [];
+    const boundary = (props: XmlElement | null): { boundary?: JsonMark[] } => {
+      const changes = before;
+      before = boundaries && props ? this.revisionsIn(child(props, 'w:rPr')) : [];
+      return changes.length ? { boundary: changes } : {};
+    };
     // The open lists, one per level: [level, list block].
     let lists: { level: number; ordered: boolean; block: Extract<Block, { kind: 'list' }> }[] = [];
     const closeLists = () => {
@@ -463,6 +491,7 @@ class DocxReader {
     const visit = (node: XmlElement) => {
       if (node.nodeName === 'w:tbl') {
         closeLists();
+        before = [];
         out.push(this.table(node));
         return;
       }
@@ -488,6 +517,7 @@ class DocxReader {
       const inlines: Inline[] = [];
       this.inlines(node, inlines, []);
       if (dropped && inlines.length === 0) return;
+      const marked = boundary(props);
       if (role.title && !this.title) {
         this.title = inlines
           .map((item) => (item.kind === 'text' ? item.text : ''))
@@ -501,7 +531,7 @@ class DocxReader {
       if (role.heading === undefined && levels && numPr) {
         const level = Number(attr(child(numPr, 'w:ilvl'), 'w:val')) || 0;
         const ordered = levels.get(level) ?? false;
-        const paragraph: Block = { kind: 'paragraph', inlines };
+        const paragraph: Block = { kind: 'paragraph', inlines, ...marked };
         while (lists.length && lists[lists.length - 1].level > level) lists.pop();
         let current = lists[lists.length - 1];
         if (current && current.level === level && current.ordered !== ordered) {
@@ -521,11 +551,11 @@ class DocxReader {
       if (lists.length && role.heading === undefined && inlines.length && props && child(props, 'w:ind')) {
         // An indented paragraph right after a list item continues that item.
         const current = lists[lists.length - 1];
-        current.block.items[current.block.items.length - 1].push({ kind: 'paragraph', inlines });
+        current.block.items[current.block.items.length - 1].push({ kind: 'paragraph', inlines, ...marked });
         return;
       }
       closeLists();
-      if (role.heading !== undefined) out.push({ kind: 'heading', level: role.heading, inlines });
+      if (role.heading !== undefined) out.push({ kind: 'heading', level: role.heading, inlines, ...marked });
       else if (role.code) {
         const code = inlines
           .map((item) => (item.kind === 'text' ? item.text : item.kind === 'break' ? '\n' : ''))
@@ -535,7 +565,7 @@ class DocxReader {
         const last = out[out.length - 1];
         if (last?.kind === 'quote') last.blocks.push({ kind: 'paragraph', inlines });
         else out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines }] });
-      } else out.push({ kind: 'paragraph', inlines });
+      } else out.push({ kind: 'paragraph', inlines, ...marked });
     };
     elements(container).forEach(visit);
     return out;
@@ -559,7 +589,7 @@ export function importDocx(files: Unzipped, fallbackTitle: string): ImportedDocu
   const reader = new DocxReader(files);
   const body = child(parseXml(source), 'w:body');
   if (!body) throw new ImportRefused('corrupt');
-  const blocks = reader.blocks(body);
+  const blocks = reader.blocks(body, true);
   const title = reader.title || coreTitle(files) || fallbackTitle;
   return officeDocument('docx', reader, title, blocks);
 }

@@ -1,6 +1,12 @@
 import { unzipSync, zipSync } from 'fflate';
+import type { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
+import { schema } from '../editor/schema';
+import { blockSuggestions } from '../editor/testing';
 import { exportNative, importNative, NATIVE_VERSION } from '../exchange/native';
+import { exportDocx } from '../export/docx';
+import { blockSuggestionsDocument, joinSuggestionsDocument } from '../export/fixture-paper';
+import { prepareDocument } from '../export/model';
 import { pandocToMarkdown, sofficeConvert, toolAvailable } from '../testing/office-tools';
 import { importDocument } from './index';
 import type { ImportedDocument } from './model';
@@ -215,4 +221,32 @@ describe('native format', () => {
     );
     expect(refusal(() => importDocument(zipSync(files), 'future.zip'))).toBe('future_version');
   });
+});
+
+describe('suggestions recorded on blocks come back from DOCX', () => {
+  const docx = (doc: PMNode) =>
+    exportDocx(prepareDocument({ content: doc.toJSON(), threads: [], images: {}, csl: null }));
+  const imported = (bytes: Uint8Array) => schema.nodeFromJSON(importDocument(bytes, 'review.docx').content);
+  const items = ['insertion:list_item:New item', 'deletion:list_item:Last item'];
+  const rows = ['insertion:table_row:CD', 'deletion:table_row:EF'];
+  // Word's paragraph marks: a split, a join of paragraphs, of list items, of a heading.
+  const joins = ['deletion:paragraph:second', 'deletion:list_item:two', 'deletion:heading:heading'];
+
+  it('reads the paragraph marks as splits and joins, and the rows, of our DOCX', () => {
+    expect(blockSuggestions(blockSuggestionsDocument())).toEqual([...items, ...rows]);
+    expect(blockSuggestions(imported(docx(blockSuggestionsDocument())))).toEqual([...items, ...rows]);
+    // Less the join above the text ("Five" onto "Four"), which comes back as it reads accepted.
+    expect(blockSuggestions(joinSuggestionsDocument())).toEqual([...joins, 'deletion:list_item:Five']);
+    expect(blockSuggestions(imported(docx(joinSuggestionsDocument())))).toEqual(joins);
+  });
+
+  it.runIf(toolAvailable('soffice'))(
+    'reads them out of the DOCX LibreOffice writes too',
+    () => {
+      const again = (doc: PMNode) => imported(sofficeConvert(docx(doc), 'docx', 'docx'));
+      expect(blockSuggestions(again(blockSuggestionsDocument()))).toEqual([...items, ...rows]);
+      expect(blockSuggestions(again(joinSuggestionsDocument()))).toEqual(joins);
+    },
+    180_000,
+  );
 });
