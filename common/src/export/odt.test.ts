@@ -381,14 +381,20 @@ describe('ODT suggested joins that keep the text before them', () => {
       const deletion = elements(region(attr(descendants(node, 'text:change')[0], 'text:change-id')))[0];
       expect(deletion.nodeName).toBe('text:deletion');
       expect(descendants(deletion, 'dc:creator')[0].textContent).toBe('Ada Lovelace');
-      return children(deletion, 'text:p').map(
-        (empty) => `${attr(empty, 'text:style-name')}:${empty.textContent}`,
-      );
+      // Joined list items: the two paragraphs as items of a list in the region.
+      const list = children(deletion, 'text:list')[0];
+      const broken = list
+        ? children(list, 'text:list-item').flatMap((entry) => children(entry, 'text:p'))
+        : elements(deletion).filter((el) => el.nodeName !== 'office:change-info');
+      return [
+        list ? 'list' : '',
+        ...broken.map((empty) => `${attr(empty, 'text:style-name')}:${empty.textContent}`),
+      ];
     });
     expect(styles).toEqual([
-      ['Text_20_body:', 'Text_20_body:'],
-      ['List_20_Paragraph:', 'List_20_Paragraph:'],
-      ['Text_20_body:', 'Heading_20_2:'],
+      ['', 'Text_20_body:', 'Text_20_body:'],
+      ['list', 'List_20_Paragraph:', 'List_20_Paragraph:'],
+      ['', 'Text_20_body:', 'Heading_20_2:'],
     ]);
   });
 

@@ -94,6 +94,13 @@ function textStyle(node: PMNode, context: BlockContext): string {
   return context.paragraphStyle ?? (context.inList ? 'List_20_Paragraph' : 'Text_20_body');
 }
 
+/** An empty paragraph or heading of the style (a deletion region's record of a break). */
+function emptyParagraph(node: PMNode, style: string): string {
+  return node.type.name === 'heading'
+    ? `<text:h text:style-name="${style}" text:outline-level="${Number(node.attrs.level)}"/>`
+    : `<text:p text:style-name="${style}"/>`;
+}
+
 class OdtWriter {
   private readonly textStyles = new Map<string, string>();
   private readonly paragraphStyles = new Map<string, string>();
@@ -384,9 +391,16 @@ class OdtWriter {
       // paragraph, the deletion region holding the two paragraphs the break made.
       const deletion = change.marks.find((mark) => mark.type.name === 'deletion') as Mark;
       this.joined.add(change.after);
-      const id = this.region(
-        `<text:deletion>${this.changeInfo(deletion)}<text:p text:style-name="${textStyle(node, context)}"/><text:p text:style-name="${textStyle(change.next, join)}"/></text:deletion>`,
-      );
+      // Two list items joined: the two paragraphs as items of a list, as LibreOffice writes them.
+      const paragraphs = [
+        emptyParagraph(node, textStyle(node, context)),
+        emptyParagraph(change.next, textStyle(change.next, join)),
+      ];
+      const broken =
+        change.after.type.name === 'list_item'
+          ? `<text:list>${paragraphs.map((p) => `<text:list-item>${p}</text:list-item>`).join('')}</text:list>`
+          : paragraphs.join('');
+      const id = this.region(`<text:deletion>${this.changeInfo(deletion)}${broken}</text:deletion>`);
       const joined = this.textblockContent(change.next, join);
       out += `<text:change text:change-id="${id}"/>${change.next.type.name === 'heading' ? this.bookmarked(String(change.next.attrs.id), joined) : joined}`;
     }

@@ -22,7 +22,13 @@ export type Inline =
   | { kind: 'footnote'; blocks: Block[] }
   /** Images and display equations sit inside paragraphs in office files; we lift them out. */
   | { kind: 'image'; key: string; caption: string }
-  | { kind: 'display_equation'; latex: string };
+  | { kind: 'display_equation'; latex: string }
+  /**
+   * A suggested join inside a paragraph (ODT writes one as a point in the joined paragraph): the
+   * readers split the paragraph there, the block after it carrying `marks` as its boundary; a
+   * reader that keeps no boundaries drops it. `next`: what the block after it is.
+   */
+  | { kind: 'join'; marks: JsonMark[]; next: { heading?: number; item: boolean } };
 
 export interface Cell {
   blocks: Block[];
@@ -113,6 +119,8 @@ export class DocumentBuilder {
         case 'display_equation':
           if (this.footnoteDepth > 0) content.push({ type: 'equation', attrs: { equation: item.latex } });
           else lifted.push({ type: 'figure', attrs: { category: 'equation', equation: item.latex } });
+          break;
+        case 'join':
           break;
       }
     }

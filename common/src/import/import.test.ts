@@ -7,6 +7,7 @@ import { exportNative, importNative, NATIVE_VERSION } from '../exchange/native';
 import { exportDocx } from '../export/docx';
 import { blockSuggestionsDocument, joinSuggestionsDocument } from '../export/fixture-paper';
 import { prepareDocument } from '../export/model';
+import { exportOdt } from '../export/odt';
 import { pandocToMarkdown, sofficeConvert, toolAvailable } from '../testing/office-tools';
 import { importDocument } from './index';
 import type { ImportedDocument } from './model';
@@ -223,7 +224,7 @@ describe('native format', () => {
   });
 });
 
-describe('suggestions recorded on blocks come back from DOCX', () => {
+describe('suggestions recorded on blocks come back from DOCX and ODT', () => {
   const docx = (doc: PMNode) =>
     exportDocx(prepareDocument({ content: doc.toJSON(), threads: [], images: {}, csl: null }));
   const imported = (bytes: Uint8Array) => schema.nodeFromJSON(importDocument(bytes, 'review.docx').content);
@@ -238,6 +239,16 @@ describe('suggestions recorded on blocks come back from DOCX', () => {
     // Less the join above the text ("Five" onto "Four"), which comes back as it reads accepted.
     expect(blockSuggestions(joinSuggestionsDocument())).toEqual([...joins, 'deletion:list_item:Five']);
     expect(blockSuggestions(imported(docx(joinSuggestionsDocument())))).toEqual(joins);
+  });
+
+  it('reads the splits and joins of our ODT (rows there are their tracked text only)', () => {
+    const odt = (doc: PMNode) =>
+      exportOdt(prepareDocument({ content: doc.toJSON(), threads: [], images: {}, csl: null }));
+    const fromOdt = (doc: PMNode) => schema.nodeFromJSON(importDocument(odt(doc), 'review.odt').content);
+    expect(blockSuggestions(fromOdt(blockSuggestionsDocument()))).toEqual(items);
+    expect(blockSuggestions(fromOdt(joinSuggestionsDocument()))).toEqual(joins);
+    // The deleted item keeps its text, deleted, as it was.
+    expect(fromOdt(blockSuggestionsDocument()).textContent).toContain('Old item');
   });
 
   it.runIf(toolAvailable('soffice'))(

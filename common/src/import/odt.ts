@@ -54,6 +54,10 @@ class OdtReader {
   private readonly openComments = new Map<string, number>();
   /** Inside a Zotero reference mark: its rendered text is replaced by the citation. */
   private dropping = 0;
+  /** Inside table cells and notes (enclosedBlocks). */
+  private enclosed = 0;
+  /** Blocks that begin a list item of their own: the item after a suggested join of items. */
+  private readonly itemStarts = new Set<Block>();
   title = '';
 
   constructor(
@@ -221,14 +225,26 @@ class OdtReader {
     else out.push({ kind: 'text', text: '\u200b', marks: [{ type: 'comment', attrs: { id } }] });
   }
 
+  /**
+   * A deletion region at a point: its text, deleted. Two or more paragraphs in it (or list items,
+   * as LibreOffice writes joined items) are paragraph breaks deleted: joins, marked between them.
+   */
   private change(id: string, out: Inline[], marks: JsonMark[]): void {
     const change = this.changes.get(id);
     if (!change?.deleted) return;
-    const attrs = { user: 0, username: change.author, date: change.date };
-    const deleted: Inline[] = [];
-    for (const p of children(change.deleted, 'text:p'))
-      this.inlines(p, deleted, [...marks, { type: 'deletion', attrs }]);
-    out.push(...deleted);
+    const deletion = { type: 'deletion', attrs: { user: 0, username: change.author, date: change.date } };
+    const lists = children(change.deleted, 'text:list');
+    const item = lists.length > 0;
+    const paragraphs = item
+      ? lists.flatMap((list) => children(list, 'text:list-item').flatMap((entry) => elements(entry)))
+      : elements(change.deleted).filter((el) => el.nodeName === 'text:p' || el.nodeName === 'text:h');
+    paragraphs.forEach((p, index) => {
+      if (index > 0) {
+        const heading = p.nodeName === 'text:h' ? Number(attr(p, 'text:outline-level')) || 1 : undefined;
+        out.push({ kind: 'join', marks: [deletion], next: { item, ...(heading ? { heading } : {}) } });
+      }
+      this.inlines(p, out, [...marks, deletion]);
+    });
   }
 
   inlines(container: XmlElement, out: Inline[], marks: JsonMark[]): void {
@@ -276,7 +292,7 @@ class OdtReader {
           out.push({ kind: 'break' });
           break;
         case 'text:note':
-          out.push({ kind: 'footnote', blocks: this.blocks(child(el, 'text:note-body') ?? el) });
+          out.push({ kind: 'footnote', blocks: this.enclosedBlocks(child(el, 'text:note-body') ?? el) });
           break;
         case 'draw:frame':
           this.frame(el, out, false);
@@ -351,16 +367,69 @@ class OdtReader {
     return out;
   }
 
+  /** Blocks of a table cell or a note, where our schema records no splits or joins of blocks. */
+  private enclosedBlocks(container: XmlElement): Block[] {
+    this.enclosed++;
+    try {
+      return this.blocks(container);
+    } finally {
+      this.enclosed--;
+    }
+  }
+
+  /**
+   * The suggested split before a paragraph: an insertion region still open where it starts (it
+   * began in the paragraph before, as LibreOffice records Enter). None in cells and notes.
+   */
+  private splitBefore(): JsonMark[] {
+    const open = this.openMarks.filter((mark) => mark.type === 'insertion');
+    return this.enclosed || !open.length ? [] : [open[open.length - 1]];
+  }
+
+  /**
+   * A paragraph or heading as blocks: split at its suggested joins (see change), the block after
+   * each carrying the deletion as its boundary; in cells and notes, one block without them.
+   */
+  private joined(
+    first: Extract<Block, { inlines: Inline[] }>,
+    inlines: Inline[],
+    boundary: JsonMark[],
+  ): Block[] {
+    const blocks: Block[] = [];
+    let current: Extract<Block, { inlines: Inline[] }> = boundary.length ? { ...first, boundary } : first;
+    for (const item of inlines) {
+      if (item.kind !== 'join') current.inlines.push(item);
+      else if (!this.enclosed) {
+        blocks.push(current);
+        const { heading, item: startsItem } = item.next;
+        current = heading
+          ? { kind: 'heading', level: heading, inlines: [], boundary: item.marks }
+          : { kind: 'paragraph', inlines: [], boundary: item.marks };
+        if (startsItem) this.itemStarts.add(current);
+      }
+    }
+    blocks.push(current);
+    return blocks;
+  }
+
   private list(el: XmlElement, styleName: string, depth: number): Block {
     const style = attr(el, 'text:style-name') || styleName;
     const ordered = this.styles.get(style)?.ordered.get(depth) ?? false;
     const items: Block[][] = [];
     for (const item of elements(el)) {
       if (item.nodeName !== 'text:list-item' && item.nodeName !== 'text:list-header') continue;
-      const blocks: Block[] = [];
+      let blocks: Block[] = [];
       for (const inner of elements(item)) {
-        if (inner.nodeName === 'text:list') blocks.push(this.list(inner, style, depth + 1));
-        else blocks.push(...this.blocks(item, [inner]));
+        const read =
+          inner.nodeName === 'text:list' ? [this.list(inner, style, depth + 1)] : this.blocks(item, [inner]);
+        for (const block of read) {
+          // A suggested join of two items: the one after it starts here.
+          if (this.itemStarts.has(block) && blocks.length) {
+            items.push(blocks);
+            blocks = [];
+          }
+          blocks.push(block);
+        }
       }
       items.push(blocks);
     }
@@ -376,7 +445,7 @@ class OdtReader {
         else if (row.nodeName === 'table:table-row') {
           rows.push(
             children(row, 'table:table-cell').map((cell) => ({
-              blocks: this.blocks(cell),
+              blocks: this.enclosedBlocks(cell),
               colspan: Number(attr(cell, 'table:number-columns-spanned')) || 1,
               rowspan: Number(attr(cell, 'table:number-rows-spanned')) || 1,
               header,
@@ -395,17 +464,21 @@ class OdtReader {
       switch (el.nodeName) {
         case 'text:h': {
           const level = Number(attr(el, 'text:outline-level')) || 1;
-          out.push({ kind: 'heading', level, inlines: this.paragraph(el) });
+          const boundary = this.splitBefore();
+          out.push(...this.joined({ kind: 'heading', level, inlines: [] }, this.paragraph(el), boundary));
           break;
         }
         case 'text:p': {
           const role = this.role(attr(el, 'text:style-name'));
+          const boundary = this.splitBefore();
           const inlines = this.paragraph(el);
+          const plain = () => inlines.filter((item) => item.kind !== 'join');
           if (role.title && !this.title) this.title = (el.textContent ?? '').trim();
           else if (role.code) {
             appendCode(out, el.textContent ?? '');
-          } else if (role.quote) out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines }] });
-          else out.push({ kind: 'paragraph', inlines });
+          } else if (role.quote)
+            out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines: plain() }] });
+          else out.push(...this.joined({ kind: 'paragraph', inlines: [] }, inlines, boundary));
           break;
         }
         case 'text:list':
