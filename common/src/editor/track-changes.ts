@@ -511,11 +511,6 @@ function outdentedItems(tr: Transaction, state: EditorState): number[] | null {
 }
 
 /**
- * The tracked version of a local transaction in suggestion mode, or null when it cannot be
- * recorded as a suggestion (it must then not be applied). Transactions that do not change the
- * document, or carry UNTRACKED, come back unchanged.
- */
-/**
  * When `tr` only removes whole table rows, the cells spanning them mended as prosemirror-tables'
  * deleteRow mends them: those rows' positions in `doc`. Their deletion is then recorded on the rows
  * alone and the spans wait for the decision (table-rows.ts): step by step, the cell moved down from
@@ -540,6 +535,11 @@ function removedTableRows(tr: Transaction, doc: PMNode): number[] | null {
   return expected.doc.eq(tr.doc) ? sorted : null;
 }
 
+/**
+ * The tracked version of a local transaction in suggestion mode, or null when it cannot be
+ * recorded as a suggestion (it must then not be applied). Transactions that do not change the
+ * document, or carry UNTRACKED, come back unchanged.
+ */
 export function trackTransaction(
   tr: Transaction,
   state: EditorState,
