@@ -7,6 +7,7 @@ import {
 } from '@scriptorium/common/api/documents';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ColumnHeads } from '../../components/data-table/column-heads';
 import { Dialog } from '../../components/dialog/dialog';
 import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast-emitter';
@@ -153,15 +154,7 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
         {holders !== null ? (
           <table className="share-holders">
             <caption className="share-caption">{t('share.holders')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('share.person')}</th>
-                <th scope="col">{t('columns.rights')}</th>
-                <th scope="col">
-                  <span className="share-hidden">{t('share.remove')}</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads labels={[t('share.person'), t('columns.rights')]} actions={t('share.remove')} />
             <tbody>
               {holders.length === 0 ? (
                 <tr>

@@ -7,6 +7,7 @@ import { ReplaceStep } from 'prosemirror-transform';
 import { Decoration, DecorationSet, EditorView } from 'prosemirror-view';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ColumnHeads } from '../../../components/data-table/column-heads';
 import { Dialog } from '../../../components/dialog/dialog';
 import { type ReviewStore, revisionsOf } from './review-store';
 
@@ -214,17 +215,10 @@ export function HistoryDialog(props: {
         <p>{t('revisions.empty')}</p>
       ) : (
         <table className="review-revisions">
-          <thead>
-            <tr>
-              <th scope="col">{t('revisions.pick')}</th>
-              <th scope="col">{t('revisions.name')}</th>
-              <th scope="col">{t('revisions.author')}</th>
-              <th scope="col">{t('revisions.time')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('revisions.actions')}</span>
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            labels={[t('revisions.pick'), t('revisions.name'), t('revisions.author'), t('revisions.time')]}
+            actions={t('revisions.actions')}
+          />
           <tbody>
             {revisions.map((revision) => (
               <tr key={revision.id} data-revision={revision.name || 'auto'}>
