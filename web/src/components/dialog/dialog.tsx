@@ -30,6 +30,9 @@ export interface DialogProps {
   command?: DialogCommand;
 }
 
+/** A dialog's size, e.g. one the spec gives, spread into the dialog's props. */
+export type DialogSize = Pick<DialogProps, 'width' | 'height'>;
+
 /** A dialog's command (see DialogButtons); its Cancel is the dialog's close. */
 export type DialogCommand = Omit<DialogButtonsProps, 'onCancel'>;
 

@@ -13,14 +13,13 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { FormDialog } from '../dialog/dialog';
+import { type DialogSize, FormDialog } from '../dialog/dialog';
 import { NewFolderDialog } from '../new-folder-dialog/new-folder-dialog';
 import { showToast } from '../toast/toast-emitter';
 import './move-dialog.css';
 
 /** Spec sections 2.7 and 9: the move dialog is 820 by 440. */
-export const MOVE_DIALOG_WIDTH = 820;
-export const MOVE_DIALOG_HEIGHT = 440;
+export const MOVE_DIALOG_SIZE: DialogSize = { width: 820, height: 440 };
 
 /** How many move calls run at once: enough to move hundreds quickly, few enough to be polite. */
 const PARALLEL_MOVES = 6;
@@ -152,8 +151,7 @@ export function MoveDialog(props: MoveDialogProps) {
       <FormDialog
         title={t('moveDialog.title')}
         onClose={onClose}
-        width={MOVE_DIALOG_WIDTH}
-        height={MOVE_DIALOG_HEIGHT}
+        {...MOVE_DIALOG_SIZE}
         submitLabel={t('moveDialog.move')}
         onSubmit={submit}
         busy={busy}

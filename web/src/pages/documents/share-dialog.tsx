@@ -8,14 +8,13 @@ import {
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnHeads } from '../../components/data-table/column-heads';
-import { Dialog } from '../../components/dialog/dialog';
+import { Dialog, type DialogSize } from '../../components/dialog/dialog';
 import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast-emitter';
 import { fetchContacts, inviteContact } from '../contacts/contacts-api';
 import { fetchAccess, saveAccess } from './documents-api';
 
-export const SHARE_DIALOG_WIDTH = 640;
-export const SHARE_DIALOG_HEIGHT = 520;
+export const SHARE_DIALOG_SIZE: DialogSize = { width: 640, height: 520 };
 
 /** The right a newly added person starts with: enough to read, nothing they could break. */
 const DEFAULT_RIGHT: AccessRight = 'read';
@@ -139,8 +138,7 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
     <Dialog
       title={t('share.title')}
       onClose={onClose}
-      width={SHARE_DIALOG_WIDTH}
-      height={SHARE_DIALOG_HEIGHT}
+      {...SHARE_DIALOG_SIZE}
       command={{ label: t('share.save'), onAction: () => void save(), busy, disabled: holders === null }}
     >
       <div className="share-dialog">
