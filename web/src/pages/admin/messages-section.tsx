@@ -46,7 +46,7 @@ export function MessagesSection() {
       header: t('messages.openDocuments'),
       cell: (user) =>
         user.documents.length ? (
-          <ul className="admin-plain-list">
+          <ul className="plain-list">
             {user.documents.map((document) => (
               <li key={document.id}>
                 <a href={`/document/${document.id}/`}>{document.title || t('messages.untitled')}</a>

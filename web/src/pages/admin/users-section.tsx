@@ -67,7 +67,7 @@ export function UsersSection() {
       header: t('users.columns.emails'),
       className: 'admin-col-emails',
       cell: (user) => (
-        <ul className="admin-plain-list">
+        <ul className="plain-list">
           {user.emails.map((email) => (
             <li key={email.address}>
               {email.address}
