@@ -11,6 +11,7 @@ import {
 } from 'react';
 import { Heading, Modal, Dialog as ModalDialog, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { Form } from '../form/form';
 import { nextDialogLayer, takeDialogLayer } from './dialog-layers';
 import { useFocusReturn } from './focus-return';
 import './dialog.css';
@@ -193,17 +194,16 @@ export function FormDialog({
   const formId = useId();
   return (
     <Dialog {...dialog} command={{ label: submitLabel, form: formId, busy, disabled, tone }}>
-      <form
+      <Form
         id={formId}
         className={formClassName}
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={() => {
           if (!busy && !disabled) void onSubmit();
         }}
       >
         {children}
-      </form>
+      </Form>
     </Dialog>
   );
 }
