@@ -8,7 +8,7 @@ import { Decoration, DecorationSet, EditorView } from 'prosemirror-view';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnHeads } from '../../../components/data-table/column-heads';
-import { Dialog } from '../../../components/dialog/dialog';
+import { Dialog, FormDialog } from '../../../components/dialog/dialog';
 import { type ReviewStore, revisionsOf } from './review-store';
 
 /** File > Save revision: asks for a name. */
@@ -25,8 +25,7 @@ export function SaveRevisionDialog({
   const [name, setName] = useState('');
   const [error, setError] = useState('');
   const id = useId();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (!name.trim()) {
       setError(t('revisions.nameRequired'));
       return;
@@ -39,41 +38,31 @@ export function SaveRevisionDialog({
     }
   };
   return (
-    <Dialog
+    <FormDialog
       title={t('revisions.saveTitle')}
       onClose={onClose}
       width={420}
-      buttons={
-        <>
-          <button type="submit" form={`${id}-form`} className="button button-primary">
-            {t('revisions.save')}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            {t('cancel')}
-          </button>
-        </>
-      }
+      submitLabel={t('revisions.save')}
+      onSubmit={submit}
     >
-      <form id={`${id}-form`} className="form" onSubmit={submit}>
-        <div className="form-field">
-          <label htmlFor={`${id}-name`}>{t('revisions.name')}</label>
-          <input
-            id={`${id}-name`}
-            autoFocus
-            maxLength={REVISION_NAME_MAX}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-          />
-          {error ? (
-            <p id={`${id}-error`} className="form-errors" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
-      </form>
-    </Dialog>
+      <div className="form-field">
+        <label htmlFor={`${id}-name`}>{t('revisions.name')}</label>
+        <input
+          id={`${id}-name`}
+          autoFocus
+          maxLength={REVISION_NAME_MAX}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        {error ? (
+          <p id={`${id}-error`} className="form-errors" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </FormDialog>
   );
 }
 
