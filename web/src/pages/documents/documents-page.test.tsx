@@ -1,4 +1,3 @@
-import type { DocumentEntry } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';

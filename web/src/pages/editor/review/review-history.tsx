@@ -5,7 +5,7 @@ import { type Node as PMNode, Slice } from 'prosemirror-model';
 import { EditorState } from 'prosemirror-state';
 import { ReplaceStep } from 'prosemirror-transform';
 import { Decoration, DecorationSet, EditorView } from 'prosemirror-view';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnHeads } from '../../../components/data-table/column-heads';
 import { Dialog, FormDialog } from '../../../components/dialog/dialog';
@@ -49,6 +49,7 @@ export function SaveRevisionDialog({
         <label htmlFor={`${id}-name`}>{t('revisions.name')}</label>
         <input
           id={`${id}-name`}
+          // biome-ignore lint/a11y/noAutofocus: a modal dialog's field (Biome exempts <dialog>, not FormDialog); the dialog would focus its close button first, typing is what the user came for.
           autoFocus
           maxLength={REVISION_NAME_MAX}
           value={name}
