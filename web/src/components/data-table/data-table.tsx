@@ -387,23 +387,26 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     const index = indexOfId.get(target.dataset.rowId);
     if (index === undefined) return;
     const row = ordered[index];
-    const move = (to: number) => {
+    // A key the table handles goes no further (no scrolling, no react-aria selection).
+    const handled = () => {
       event.preventDefault();
       event.stopPropagation();
+    };
+    const move = (to: number) => {
+      handled();
       focusRow(to);
+    };
+    const handRowTo = (callback: ((row: Row) => void) | undefined) => {
+      if (!callback) return;
+      handled();
+      callback(row);
     };
     switch (event.key) {
       case 'Enter':
-        if (!onActivate) return;
-        event.preventDefault();
-        event.stopPropagation();
-        onActivate(row);
+        handRowTo(onActivate);
         return;
       case 'Delete':
-        if (!onDelete) return;
-        event.preventDefault();
-        event.stopPropagation();
-        onDelete(row);
+        handRowTo(onDelete);
         return;
       case 'ArrowDown':
         if (index + 1 >= lastIndex) move(index + 1);

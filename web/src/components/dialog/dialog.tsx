@@ -11,6 +11,7 @@ import {
 } from 'react';
 import { Heading, Modal, Dialog as ModalDialog, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { Form } from '../form/form';
 import { nextDialogLayer, takeDialogLayer } from './dialog-layers';
 import { useFocusReturn } from './focus-return';
 import './dialog.css';
@@ -29,6 +30,9 @@ export interface DialogProps {
   /** Instead of `buttons`: the dialog's command, and Cancel that closes the dialog. */
   command?: DialogCommand;
 }
+
+/** A dialog's size, e.g. one the spec gives, spread into the dialog's props. */
+export type DialogSize = Pick<DialogProps, 'width' | 'height'>;
 
 /** A dialog's command (see DialogButtons); its Cancel is the dialog's close. */
 export type DialogCommand = Omit<DialogButtonsProps, 'onCancel'>;
@@ -190,17 +194,16 @@ export function FormDialog({
   const formId = useId();
   return (
     <Dialog {...dialog} command={{ label: submitLabel, form: formId, busy, disabled, tone }}>
-      <form
+      <Form
         id={formId}
         className={formClassName}
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={() => {
           if (!busy && !disabled) void onSubmit();
         }}
       >
         {children}
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -7,12 +7,14 @@ export interface LabelledInputProps {
   onChange(value: string): void;
   /** Server-side errors, listed under the field; with them the input says whether it is invalid. */
   errors?: string[];
-  type?: 'text' | 'email';
+  type?: 'text' | 'email' | 'search';
   required?: boolean;
   autoFocus?: boolean;
   maxLength?: number;
+  placeholder?: string;
   hint?: ReactNode;
-  /** The field's class: 'form-field' in dialogs and the staff area, 'plugin-field' in the plugins' editors. */
+  /** The field's class: 'form-field' in dialogs and the staff area, 'plugin-field' in the plugins' editors
+   * (or a layout of its own, such as the move dialog's path). */
   className?: string;
 }
 
@@ -26,6 +28,7 @@ export function LabelledInput({
   required = false,
   autoFocus = false,
   maxLength,
+  placeholder,
   hint,
   className = 'form-field',
 }: LabelledInputProps) {
@@ -40,6 +43,7 @@ export function LabelledInput({
         value={value}
         required={required}
         maxLength={maxLength}
+        placeholder={placeholder}
         // biome-ignore lint/a11y/noAutofocus: the first field of a dialog the user just opened
         autoFocus={autoFocus}
         aria-invalid={errors ? invalid : undefined}

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, json, route } from '../../app/testing/fake-fetch';
 import { openDialogSize } from '../dialog/dialog-testing';
 import { subscribeToasts, type ToastRequest } from '../toast/toast-emitter';
-import { MOVE_DIALOG_HEIGHT, MOVE_DIALOG_WIDTH, MoveDialog, type MoveDialogProps } from './move-dialog';
+import { MOVE_DIALOG_SIZE, MoveDialog, type MoveDialogProps } from './move-dialog';
 
 const MOVE = route(documentsApi.move);
 let toasts: ToastRequest[] = [];
@@ -43,7 +43,7 @@ describe('MoveDialog (spec 2.7 and 5)', () => {
   it('is 820 by 440 with a path box and a folder tree', () => {
     fakeFetch({});
     const { box } = open();
-    expect([MOVE_DIALOG_WIDTH, MOVE_DIALOG_HEIGHT]).toEqual([820, 440]);
+    expect(MOVE_DIALOG_SIZE).toEqual({ width: 820, height: 440 });
     expect(openDialogSize()).toEqual(['820px', '440px']);
     expect(box.value).toBe('/thesis/');
     expect(screen.getByRole('button', { name: 'archive' })).toBeTruthy();

@@ -9,18 +9,18 @@ import {
   subfolders,
 } from '@scriptorium/common/rules/paths';
 import { Folder } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { call } from '../../api/client';
-import { FormDialog } from '../dialog/dialog';
+import { type DialogSize, FormDialog } from '../dialog/dialog';
 import { NewFolderDialog } from '../new-folder-dialog/new-folder-dialog';
 import { showToast } from '../toast/toast-emitter';
 import './move-dialog.css';
+import { LabelledInput } from '../form/labelled-input';
 
 /** Spec sections 2.7 and 9: the move dialog is 820 by 440. */
-export const MOVE_DIALOG_WIDTH = 820;
-export const MOVE_DIALOG_HEIGHT = 440;
+export const MOVE_DIALOG_SIZE: DialogSize = { width: 820, height: 440 };
 
 /** How many move calls run at once: enough to move hundreds quickly, few enough to be polite. */
 const PARALLEL_MOVES = 6;
@@ -82,7 +82,6 @@ export function MoveDialog(props: MoveDialogProps) {
   const [added, setAdded] = useState<string[]>([]);
   const [askFolder, setAskFolder] = useState(false);
   const [busy, setBusy] = useState(false);
-  const inputId = useId();
 
   const allFolders = useMemo(
     () => foldersOf([...props.folders, ...files.map((file) => file.path), ...added]),
@@ -152,24 +151,19 @@ export function MoveDialog(props: MoveDialogProps) {
       <FormDialog
         title={t('moveDialog.title')}
         onClose={onClose}
-        width={MOVE_DIALOG_WIDTH}
-        height={MOVE_DIALOG_HEIGHT}
+        {...MOVE_DIALOG_SIZE}
         submitLabel={t('moveDialog.move')}
         onSubmit={submit}
         busy={busy}
         formClassName="move-dialog"
       >
-        <div className="move-dialog-path">
-          <label htmlFor={inputId}>{t('moveDialog.path')}</label>
-          <input
-            id={inputId}
-            type="text"
-            value={path}
-            // biome-ignore lint/a11y/noAutofocus: a modal dialog's field (Biome exempts <dialog>, not FormDialog); the dialog would focus its close button first, typing is what the user came for.
-            autoFocus
-            onChange={(event) => setPath(event.target.value)}
-          />
-        </div>
+        <LabelledInput
+          className="move-dialog-path"
+          label={t('moveDialog.path')}
+          value={path}
+          autoFocus
+          onChange={setPath}
+        />
         <div className="move-dialog-tree-bar">
           <span>{t('moveDialog.folders')}</span>
           <button type="button" className="button" onClick={() => setAskFolder(true)}>

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { openDialogSize } from '../dialog/dialog-testing';
-import { NEW_FOLDER_DIALOG_HEIGHT, NEW_FOLDER_DIALOG_WIDTH, NewFolderDialog } from './new-folder-dialog';
+import { NEW_FOLDER_DIALOG_SIZE, NewFolderDialog } from './new-folder-dialog';
 
 function open() {
   const onCreate = vi.fn();
@@ -13,7 +13,7 @@ function open() {
 describe('NewFolderDialog (spec 2.7 and 5)', () => {
   it('is 400 by 150', () => {
     open();
-    expect([NEW_FOLDER_DIALOG_WIDTH, NEW_FOLDER_DIALOG_HEIGHT]).toEqual([400, 150]);
+    expect(NEW_FOLDER_DIALOG_SIZE).toEqual({ width: 400, height: 150 });
     expect(openDialogSize()).toEqual(['400px', '150px']);
   });
 

@@ -1,12 +1,11 @@
 import { newFolderName } from '@scriptorium/common/rules/paths';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormDialog } from '../dialog/dialog';
+import { type DialogSize, FormDialog } from '../dialog/dialog';
 import './new-folder-dialog.css';
 
 /** Spec sections 2.7 and 9: the new folder dialog is 400 by 150. */
-export const NEW_FOLDER_DIALOG_WIDTH = 400;
-export const NEW_FOLDER_DIALOG_HEIGHT = 150;
+export const NEW_FOLDER_DIALOG_SIZE: DialogSize = { width: 400, height: 150 };
 
 export interface NewFolderDialogProps {
   /** Called with the cleaned name (slashes stripped); an empty name closes without a call. */
@@ -30,8 +29,7 @@ export function NewFolderDialog({ onCreate, onClose }: NewFolderDialogProps) {
     <FormDialog
       title={t('newFolderDialog.title')}
       onClose={onClose}
-      width={NEW_FOLDER_DIALOG_WIDTH}
-      height={NEW_FOLDER_DIALOG_HEIGHT}
+      {...NEW_FOLDER_DIALOG_SIZE}
       submitLabel={t('newFolderDialog.create')}
       onSubmit={submit}
       formClassName="new-folder-form"

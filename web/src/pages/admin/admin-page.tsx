@@ -27,7 +27,7 @@ export function AdminPage({ section }: { section: AdminSection }) {
     <section className="page admin-page" aria-labelledby="page-heading">
       <h1 id="page-heading">{t('title')}</h1>
       <nav className="admin-nav" aria-label={t('navigation')}>
-        <ul>
+        <ul className="row-list">
           {ADMIN_SECTIONS.map((name) => (
             <li key={name}>
               <a href={`/admin/${name}/`} aria-current={name === section ? 'page' : undefined}>

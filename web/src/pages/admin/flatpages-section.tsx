@@ -6,6 +6,7 @@ import { call } from '../../api/client';
 import { useUnsavedChanges } from '../../app/router/hooks';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { Form } from '../../components/form/form';
 import { LabelledInput } from '../../components/form/labelled-input';
 import { showToast } from '../../components/toast/toast';
 import { sanitizeHtml } from '../flatpage/sanitize-html';
@@ -64,13 +65,10 @@ function PageEditor({
     });
 
   return (
-    <form
+    <Form
       className="form admin-editor"
       aria-label={page.id ? t('pages.editTitle', { url: page.url }) : t('pages.newTitle')}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
+      onSubmit={save}
     >
       <h3>{page.id ? t('pages.editTitle', { url: page.url }) : t('pages.newTitle')}</h3>
       {page.seeded ? <p className="admin-hint">{t('pages.seededHint')}</p> : null}
@@ -147,7 +145,7 @@ function PageEditor({
           }}
         />
       ) : null}
-    </form>
+    </Form>
   );
 }
 

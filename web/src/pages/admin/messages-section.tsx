@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
+import { Form } from '../../components/form/form';
 import { showToast } from '../../components/toast/toast';
 import { FormErrorList, useAdminSubmit } from './admin-form';
 import { useAdminQuery } from './use-admin-query';
@@ -46,7 +47,7 @@ export function MessagesSection() {
       header: t('messages.openDocuments'),
       cell: (user) =>
         user.documents.length ? (
-          <ul className="admin-plain-list">
+          <ul className="plain-list">
             {user.documents.map((document) => (
               <li key={document.id}>
                 <a href={`/document/${document.id}/`}>{document.title || t('messages.untitled')}</a>
@@ -63,10 +64,9 @@ export function MessagesSection() {
   return (
     <>
       <h2>{t('sections.messages')}</h2>
-      <form
+      <Form
         className="form admin-editor"
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={() => {
           if (trimmed) setConfirming(true);
         }}
       >
@@ -97,7 +97,7 @@ export function MessagesSection() {
             <p className="system-message-text">{trimmed}</p>
           </section>
         ) : null}
-      </form>
+      </Form>
       {confirming ? (
         <ConfirmDialog
           title={t('messages.confirmTitle')}

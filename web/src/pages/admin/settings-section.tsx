@@ -5,6 +5,7 @@ import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
+import { Form } from '../../components/form/form';
 import { LabelledInput } from '../../components/form/labelled-input';
 import { Select } from '../../components/form/select';
 import { SubmitActions } from '../../components/form/submit-actions';
@@ -53,13 +54,7 @@ export function SettingsSection() {
   return (
     <>
       <h2>{t('sections.settings')}</h2>
-      <form
-        className="form admin-editor"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
+      <Form className="form admin-editor" onSubmit={save}>
         <FormErrorList errors={general} />
         <LabelledInput
           label={t('settings.supportEmail')}
@@ -113,7 +108,7 @@ export function SettingsSection() {
           )}
         </fieldset>
         <SubmitActions label={t('save')} busy={busy} />
-      </form>
+      </Form>
     </>
   );
 }

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { useCurrentUser } from '../../app/configuration/app-context';
 import { Dialog } from '../../components/dialog/dialog';
+import { Form } from '../../components/form/form';
 import { LabelledInput } from '../../components/form/labelled-input';
 import { RadioGroup } from '../../components/form/radio-group';
 import { showToast } from '../../components/toast/toast';
@@ -128,14 +129,7 @@ export function CreateUserDialog({
         />
       }
     >
-      <form
-        id={formId}
-        className="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
+      <Form id={formId} className="form" onSubmit={save}>
         <FormErrorList errors={general} />
         <UserFields
           form={form}
@@ -153,7 +147,7 @@ export function CreateUserDialog({
             hint={t('users.createHint')}
           />
         </UserFields>
-      </form>
+      </Form>
     </Dialog>
   );
 }
@@ -215,20 +209,16 @@ export function UserDialog({
         <dd>{format.bytes(user.storage)}</dd>
       </dl>
       <UserEmails user={user} onChanged={onChanged} />
-      <form
+      <Form
         id={formId}
         className="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void run(
-            async () => (await call(adminApi.updateUser, { id: user.id, ...form })).user,
-            t('users.saved'),
-          );
-        }}
+        onSubmit={() =>
+          run(async () => (await call(adminApi.updateUser, { id: user.id, ...form })).user, t('users.saved'))
+        }
       >
         <FormErrorList errors={general} />
         <UserFields form={form} onChange={(changed) => setForm({ ...form, ...changed })} fields={fields} />
-      </form>
+      </Form>
       <fieldset className="admin-actions">
         <legend className="visually-hidden">{t('users.actions')}</legend>
         {/* One button whose label follows the state: the focus stays on it after a click. */}

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { FieldErrors } from '../../components/form/field-errors';
+import { Form } from '../../components/form/form';
 import { LabelledInput } from '../../components/form/labelled-input';
 import { showToast } from '../../components/toast/toast';
 import { FormErrorList, useAdminSubmit } from './admin-form';
@@ -64,13 +65,7 @@ export function UserEmails({ user, onChanged }: { user: AdminUser; onChanged(use
         ))}
       </ul>
       {fields.email && address === '' ? <FieldErrors id={`${formId}-errors`} errors={fields.email} /> : null}
-      <form
-        className="admin-emails-add"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void change('add', address.trim(), 'users.emails.added');
-        }}
-      >
+      <Form className="admin-emails-add" onSubmit={() => change('add', address.trim(), 'users.emails.added')}>
         <LabelledInput
           label={t('users.emails.newAddress')}
           type="email"
@@ -83,7 +78,7 @@ export function UserEmails({ user, onChanged }: { user: AdminUser; onChanged(use
         <button type="submit" className="button" disabled={busy}>
           {t('users.emails.add')}
         </button>
-      </form>
+      </Form>
     </section>
   );
 }

@@ -1,10 +1,11 @@
 import type { AdminUser, UserFilter } from '@scriptorium/common/api/admin';
 import { USER_FILTERS } from '@scriptorium/common/api/admin';
 import { adminApi } from '@scriptorium/common/api/endpoints/admin';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { type Column, DataTable } from '../../components/data-table/data-table';
+import { LabelledInput } from '../../components/form/labelled-input';
 import { AdminFilter, useFilteredPages } from './admin-form';
 import { useAdminFormat } from './admin-format';
 import { Pager } from './pager';
@@ -24,7 +25,6 @@ const SEARCH_DELAY_MS = 250;
 export function UsersSection() {
   const { t } = useTranslation('admin');
   const format = useAdminFormat();
-  const searchId = useId();
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState('');
   const { filter, chooseFilter, page, setPage } = useFilteredPages<UserFilter>('all');
@@ -67,7 +67,7 @@ export function UsersSection() {
       header: t('users.columns.emails'),
       className: 'admin-col-emails',
       cell: (user) => (
-        <ul className="admin-plain-list">
+        <ul className="plain-list">
           {user.emails.map((email) => (
             <li key={email.address}>
               {email.address}
@@ -114,16 +114,14 @@ export function UsersSection() {
     <>
       <h2>{t('sections.users')}</h2>
       <div className="admin-toolbar">
-        <div className="admin-toolbar-field">
-          <label htmlFor={searchId}>{t('users.search')}</label>
-          <input
-            id={searchId}
-            type="search"
-            value={typed}
-            placeholder={t('users.searchPlaceholder')}
-            onChange={(event) => setTyped(event.target.value)}
-          />
-        </div>
+        <LabelledInput
+          className="admin-toolbar-field"
+          label={t('users.search')}
+          type="search"
+          value={typed}
+          placeholder={t('users.searchPlaceholder')}
+          onChange={setTyped}
+        />
         <AdminFilter list="users" filters={USER_FILTERS} value={filter} onChange={chooseFilter} />
         <button type="button" className="button button-primary" onClick={() => setDialog({ kind: 'create' })}>
           {t('users.create')}

@@ -1,10 +1,9 @@
 import type { BibCategory, BibEntry } from '@scriptorium/common/bibliography/types';
-import { reopeningDatabase } from '../../offline/reopening-db';
+import { cacheDatabase } from '../../offline/cache-database';
 
 /** Spec sections 3, 4 and 9: the bibliography cache, version '1.1'. */
 export const BIB_CACHE_VERSION = '1.1';
 export const BIB_CACHE_DB = 'scriptorium-bibliography';
-const STORE = 'cache';
 const RECORD = 'bibliography';
 /** The categories live apart: the check answers them every time, and rewriting the whole list
  * (megabytes for 10,000 entries) just to store them again would hold up the page. */
@@ -32,9 +31,7 @@ export function emptyCache(): BibCache {
   };
 }
 
-const open = reopeningDatabase(BIB_CACHE_DB, 1, (db) => {
-  if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE);
-});
+const database = cacheDatabase(BIB_CACHE_DB);
 
 /**
  * The cached list, or the empty state. A cache of another version is discarded (spec 4); a
@@ -42,14 +39,12 @@ const open = reopeningDatabase(BIB_CACHE_DB, 1, (db) => {
  */
 export async function readBibCache(): Promise<BibCache> {
   try {
-    const db = await open();
-    const transaction = db.transaction(STORE);
-    const [record, categories] = (await Promise.all([
-      transaction.store.get(RECORD),
-      transaction.store.get(CATEGORIES_RECORD),
-    ])) as [Partial<BibCache> | undefined, BibCategory[] | undefined];
+    const [record, categories] = (await database.get([RECORD, CATEGORIES_RECORD])) as [
+      Partial<BibCache> | undefined,
+      BibCategory[] | undefined,
+    ];
     if (!record || record.version !== BIB_CACHE_VERSION || !Array.isArray(record.biblist)) {
-      if (record) await db.delete(STORE, RECORD);
+      if (record) await database.delete([RECORD]);
       return emptyCache();
     }
     return { ...emptyCache(), ...record, bib_categories: Array.isArray(categories) ? categories : [] };
@@ -60,13 +55,10 @@ export async function readBibCache(): Promise<BibCache> {
 
 export async function writeBibCache(cache: BibCache): Promise<void> {
   try {
-    const db = await open();
     const { bib_categories, ...list } = cache;
-    const transaction = db.transaction(STORE, 'readwrite');
-    await Promise.all([
-      transaction.store.put(list, RECORD),
-      transaction.store.put(bib_categories, CATEGORIES_RECORD),
-      transaction.done,
+    await database.put([
+      [RECORD, list],
+      [CATEGORIES_RECORD, bib_categories],
     ]);
   } catch {
     // A full or disabled store only costs the next start a full fetch.
@@ -76,8 +68,7 @@ export async function writeBibCache(cache: BibCache): Promise<void> {
 /** Stores the categories alone; the cached list stays as it is. */
 export async function writeCachedCategories(categories: BibCategory[]): Promise<void> {
   try {
-    const db = await open();
-    await db.put(STORE, categories, CATEGORIES_RECORD);
+    await database.put([[CATEGORIES_RECORD, categories]]);
   } catch {
     // The next check answers them again.
   }
@@ -85,13 +76,7 @@ export async function writeCachedCategories(categories: BibCategory[]): Promise<
 
 export async function clearBibCache(): Promise<void> {
   try {
-    const db = await open();
-    const transaction = db.transaction(STORE, 'readwrite');
-    await Promise.all([
-      transaction.store.delete(RECORD),
-      transaction.store.delete(CATEGORIES_RECORD),
-      transaction.done,
-    ]);
+    await database.delete([RECORD, CATEGORIES_RECORD]);
   } catch {
     // Nothing to clear.
   }

@@ -216,7 +216,7 @@ export function BibliographyPage() {
       cell: (row) => (
         <button
           type="button"
-          className="bib-title"
+          className="bib-title link-button"
           aria-label={t('editEntry', { title: row.title || row.entry.entry_key })}
           onClick={() => setDialog({ kind: 'entry', entry: row.entry })}
         >

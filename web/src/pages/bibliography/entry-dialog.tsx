@@ -20,6 +20,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CategoryChecks } from '../../components/categories-dialog/category-checks';
 import { Dialog } from '../../components/dialog/dialog';
+import { Form } from '../../components/form/form';
 import { MultiSelect, Select } from '../../components/form/select';
 import { RichTextField } from '../../components/rich-text-field/rich-text-field';
 import { describeEdtf } from './edtf-description';
@@ -159,15 +160,7 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
         </>
       }
     >
-      <form
-        id={formId}
-        className="bib-entry-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
-        }}
-      >
+      <Form id={formId} className="bib-entry-form" noValidate onSubmit={save}>
         {showErrors && hasErrors ? (
           <p className="bib-form-error" role="alert">
             {t('fixErrors')}
@@ -220,7 +213,7 @@ export function EntryDialog({ entry, categories, onClose, onSave }: EntryDialogP
             className={{ fieldset: 'bib-group bib-cats', label: 'bib-check' }}
           />
         ) : null}
-      </form>
+      </Form>
     </Dialog>
   );
 }

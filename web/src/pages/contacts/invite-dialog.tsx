@@ -2,13 +2,12 @@ import type { Contact } from '@scriptorium/common/api/contacts';
 import { splitUserStrings } from '@scriptorium/common/rules/contacts';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormDialog } from '../../components/dialog/dialog';
+import { type DialogSize, FormDialog } from '../../components/dialog/dialog';
 import { showToast } from '../../components/toast/toast';
 import { type InviteFailure, type InviteOutcome, inviteAll, inviteContact } from './contacts-api';
 
 /** Spec 9: the add-contact dialog is 350 by 250. */
-export const INVITE_DIALOG_WIDTH = 350;
-export const INVITE_DIALOG_HEIGHT = 250;
+export const INVITE_DIALOG_SIZE: DialogSize = { width: 350, height: 250 };
 
 export interface InviteDialogProps {
   onClose(): void;
@@ -60,8 +59,7 @@ export function InviteDialog({ onClose, onAdded, invite = inviteContact }: Invit
     <FormDialog
       title={t('inviteDialog.title')}
       onClose={onClose}
-      width={INVITE_DIALOG_WIDTH}
-      height={INVITE_DIALOG_HEIGHT}
+      {...INVITE_DIALOG_SIZE}
       submitLabel={t('inviteDialog.submit')}
       onSubmit={submit}
       busy={busy}

@@ -1,29 +1,15 @@
-import type { DocumentEntry } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeFetch, json, route } from '../../app/testing/fake-fetch';
 import { DocumentsPage } from './documents-page';
-
-function doc(id: number, path: string, title: string, extra: Partial<DocumentEntry> = {}): DocumentEntry {
-  return {
-    id,
-    title,
-    path,
-    owner: { id: 1, name: 'Ann Owner', username: 'ann' },
-    is_owner: true,
-    rights: 'write',
-    created: Date.UTC(2025, 0, 1),
-    updated: Date.UTC(2025, 0, 2),
-    ...extra,
-  };
-}
+import { testDocument } from './test-documents';
 
 const documents = [
-  doc(1, '', 'Top paper'),
-  doc(2, '/thesis/', 'Chapter'),
-  doc(3, '/thesis/drafts/', ''),
-  doc(4, '/', 'From Bob', {
+  testDocument(1, '', 'Top paper'),
+  testDocument(2, '/thesis/', 'Chapter'),
+  testDocument(3, '/thesis/drafts/', ''),
+  testDocument(4, '/', 'From Bob', {
     is_owner: false,
     rights: 'comment',
     owner: { id: 2, name: 'Bob Writer', username: 'bob' },

@@ -360,7 +360,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         {t('title')}
       </h1>
       <nav aria-label={t('breadcrumbs')} className="documents-breadcrumbs">
-        <ol>
+        <ol className="row-list">
           {folderTrail(folder).map((step, index, trail) => (
             <li key={step}>
               {index === trail.length - 1 ? (

@@ -1,18 +1,10 @@
 import type { DocumentEntry } from '@scriptorium/common/api/documents';
 import { describe, expect, it } from 'vitest';
 import { moveItems, overviewRows } from './overview-rows';
+import { testDocument } from './test-documents';
 
 function doc(id: number, path: string, title = `Doc ${id}`, updated = id): DocumentEntry {
-  return {
-    id,
-    title,
-    path,
-    owner: { id: 1, name: 'Ann', username: 'ann' },
-    is_owner: true,
-    rights: 'write',
-    created: 1,
-    updated,
-  };
+  return testDocument(id, path, title, { created: 1, updated });
 }
 
 const docs = [doc(1, ''), doc(2, '/thesis/'), doc(3, '/thesis/drafts/'), doc(4, '/notes/x'), doc(5, '/', '')];

@@ -7,14 +7,14 @@ import {
 } from '@scriptorium/common/api/documents';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/dialog/dialog';
+import { ColumnHeads } from '../../components/data-table/column-heads';
+import { Dialog, type DialogSize } from '../../components/dialog/dialog';
 import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast-emitter';
 import { fetchContacts, inviteContact } from '../contacts/contacts-api';
 import { fetchAccess, saveAccess } from './documents-api';
 
-export const SHARE_DIALOG_WIDTH = 640;
-export const SHARE_DIALOG_HEIGHT = 520;
+export const SHARE_DIALOG_SIZE: DialogSize = { width: 640, height: 520 };
 
 /** The right a newly added person starts with: enough to read, nothing they could break. */
 const DEFAULT_RIGHT: AccessRight = 'read';
@@ -138,8 +138,7 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
     <Dialog
       title={t('share.title')}
       onClose={onClose}
-      width={SHARE_DIALOG_WIDTH}
-      height={SHARE_DIALOG_HEIGHT}
+      {...SHARE_DIALOG_SIZE}
       command={{ label: t('share.save'), onAction: () => void save(), busy, disabled: holders === null }}
     >
       <div className="share-dialog">
@@ -153,15 +152,7 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
         {holders !== null ? (
           <table className="share-holders">
             <caption className="share-caption">{t('share.holders')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('share.person')}</th>
-                <th scope="col">{t('columns.rights')}</th>
-                <th scope="col">
-                  <span className="share-hidden">{t('share.remove')}</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads labels={[t('share.person'), t('columns.rights')]} actions={t('share.remove')} />
             <tbody>
               {holders.length === 0 ? (
                 <tr>

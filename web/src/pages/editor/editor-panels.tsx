@@ -19,6 +19,7 @@ import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useState } f
 import { useTranslation } from 'react-i18next';
 import { bindingLabel } from '../../actions/key-binding';
 import { IconButton } from '../../components/button/icon-button';
+import { ColumnHeads } from '../../components/data-table/column-heads';
 import { Dialog } from '../../components/dialog/dialog';
 import { Select } from '../../components/form/select';
 import { EDITOR_ACTIONS } from './editor-actions';
@@ -186,12 +187,7 @@ export function ShortcutsDialog({ onClose }: { onClose(): void }) {
   return (
     <Dialog title={t('shortcuts.title')} onClose={onClose} width={560}>
       <table className="editor-shortcuts">
-        <thead>
-          <tr>
-            <th scope="col">{t('shortcuts.action')}</th>
-            <th scope="col">{t('shortcuts.keys')}</th>
-          </tr>
-        </thead>
+        <ColumnHeads labels={[t('shortcuts.action'), t('shortcuts.keys')]} />
         <tbody>
           {EDITOR_ACTIONS.filter((action) => action.keys).map((action) => (
             <tr key={action.id}>

@@ -157,7 +157,7 @@ export function LoginPage() {
       {providers.length > 0 && (
         <section className="social-login" aria-labelledby={`${id}-social`}>
           <h2 id={`${id}-social`}>{t('login.social')}</h2>
-          <ul>
+          <ul className="stack-list">
             {providers.map((provider) => (
               <li key={provider.id}>
                 <button

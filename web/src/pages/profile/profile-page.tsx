@@ -19,6 +19,7 @@ import {
 } from './profile-dialogs';
 import './profile.css';
 import { IconButton } from '../../components/button/icon-button';
+import { ColumnHeads } from '../../components/data-table/column-heads';
 
 type DialogState =
   | { kind: 'none' }
@@ -96,16 +97,10 @@ function EmailTable({
     >
       <table className="profile-table profile-emails">
         <caption>{t('profile.emails')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('profile.emailAddress')}</th>
-            <th scope="col">{t('profile.primary')}</th>
-            <th scope="col">{t('profile.verified')}</th>
-            <th scope="col">
-              <span className="visually-hidden">{t('profile.actions')}</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads
+          labels={[t('profile.emailAddress'), t('profile.primary'), t('profile.verified')]}
+          actions={t('profile.actions')}
+        />
         <tbody>
           {emails.map((email) => (
             <tr key={email.address} data-email={email.address}>
@@ -271,15 +266,10 @@ export function ProfilePage() {
       {providers.length > 0 && (
         <table className="profile-table profile-social">
           <caption>{ta('profile.socialAccounts')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{ta('profile.provider')}</th>
-              <th scope="col">{ta('profile.account')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{ta('profile.actions')}</span>
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            labels={[ta('profile.provider'), ta('profile.account')]}
+            actions={ta('profile.actions')}
+          />
           <tbody>
             {providers.map((provider) => {
               const account = user.socialaccounts.find((a) => a.provider === provider.id);

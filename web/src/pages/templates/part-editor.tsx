@@ -2,6 +2,7 @@ import { BODY_ELEMENTS, FORMAT_MARKS } from '@scriptorium/common/editor/schema';
 import type { TemplatePartDefinition } from '@scriptorium/common/plugins/templates-api';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CheckList } from '../../components/form/check-list';
 
 export interface PartEditorProps {
   part: TemplatePartDefinition;
@@ -92,38 +93,24 @@ export function PartEditor({ part, readOnly, onChange, onRemove }: PartEditorPro
           </div>
         ) : null}
         {rich ? (
-          <fieldset className="plugin-checks">
-            <legend>{t('part.elements')}</legend>
-            {BODY_ELEMENTS.map((element) => (
-              <label key={element}>
-                <input
-                  type="checkbox"
-                  checked={part.elements.includes(element)}
-                  onChange={(event) =>
-                    set({ elements: toggle(part.elements, element, event.target.checked, BODY_ELEMENTS) })
-                  }
-                />
-                {t(`elements.${element}`)}
-              </label>
-            ))}
-          </fieldset>
+          <CheckList
+            className="plugin-checks"
+            legend={t('part.elements')}
+            values={BODY_ELEMENTS}
+            checked={part.elements}
+            onChange={(element, on) => set({ elements: toggle(part.elements, element, on, BODY_ELEMENTS) })}
+            label={(element) => t(`elements.${element}`)}
+          />
         ) : null}
         {takesText ? (
-          <fieldset className="plugin-checks">
-            <legend>{t('part.marks')}</legend>
-            {FORMAT_MARKS.map((mark) => (
-              <label key={mark}>
-                <input
-                  type="checkbox"
-                  checked={part.marks.includes(mark)}
-                  onChange={(event) =>
-                    set({ marks: toggle(part.marks, mark, event.target.checked, FORMAT_MARKS) })
-                  }
-                />
-                {t(`marks.${mark}`)}
-              </label>
-            ))}
-          </fieldset>
+          <CheckList
+            className="plugin-checks"
+            legend={t('part.marks')}
+            values={FORMAT_MARKS}
+            checked={part.marks}
+            onChange={(mark, on) => set({ marks: toggle(part.marks, mark, on, FORMAT_MARKS) })}
+            label={(mark) => t(`marks.${mark}`)}
+          />
         ) : null}
         <div>
           <button type="button" className="button button-danger" onClick={onRemove}>

@@ -15,6 +15,7 @@ import { MessagePage, Page } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ReorderList } from '../../plugins/shared/reorder-list';
 import '../../plugins/shared/plugin-pages.css';
+import { CheckList } from '../../components/form/check-list';
 import { SubmitActions } from '../../components/form/submit-actions';
 import { TitleField } from '../../plugins/shared/title-field';
 import { CSL_STYLES } from '../bibliography/csl/csl-assets';
@@ -56,6 +57,16 @@ function newPart(
   };
 }
 
+const CSL_STYLE_IDS: readonly string[] = CSL_STYLES.map((style) => style.id);
+const CSL_STYLE_LABELS = new Map<string, string>(CSL_STYLES.map((style) => [style.id, style.label]));
+
+interface OfferedList {
+  field: 'citation_styles' | 'languages';
+  legend: string;
+  values: readonly string[];
+  label(value: string): string | undefined;
+}
+
 function toggled(list: readonly string[], value: string, on: boolean): string[] {
   return on ? [...list.filter((item) => item !== value), value] : list.filter((item) => item !== value);
 }
@@ -76,6 +87,21 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
     () => new Intl.DisplayNames([i18n.language], { type: 'language' }),
     [i18n.language],
   );
+  // What a template offers its documents, each a list of boxes.
+  const offered: readonly OfferedList[] = [
+    {
+      field: 'citation_styles',
+      legend: t('citationStyles'),
+      values: CSL_STYLE_IDS,
+      label: (id) => CSL_STYLE_LABELS.get(id),
+    },
+    {
+      field: 'languages',
+      legend: t('languages'),
+      values: DOCUMENT_LANGUAGES,
+      label: (language) => languageNames.of(language) ?? language,
+    },
+  ];
 
   useEffect(() => {
     if (numericId === null) return;
@@ -187,42 +213,20 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
             )}
           </section>
 
-          <fieldset className="plugin-checks plugin-offered" disabled={readOnly}>
-            <legend>{t('citationStyles')}</legend>
-            {CSL_STYLES.map((style) => (
-              <label key={style.id}>
-                <input
-                  type="checkbox"
-                  checked={definition.citation_styles.includes(style.id)}
-                  onChange={(event) =>
-                    setDefinition({
-                      ...definition,
-                      citation_styles: toggled(definition.citation_styles, style.id, event.target.checked),
-                    })
-                  }
-                />
-                {style.label}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className="plugin-checks plugin-offered" disabled={readOnly}>
-            <legend>{t('languages')}</legend>
-            {DOCUMENT_LANGUAGES.map((language) => (
-              <label key={language}>
-                <input
-                  type="checkbox"
-                  checked={definition.languages.includes(language)}
-                  onChange={(event) =>
-                    setDefinition({
-                      ...definition,
-                      languages: toggled(definition.languages, language, event.target.checked),
-                    })
-                  }
-                />
-                {languageNames.of(language) ?? language}
-              </label>
-            ))}
-          </fieldset>
+          {offered.map(({ field, legend, values, label }) => (
+            <CheckList
+              key={field}
+              className="plugin-checks plugin-offered"
+              disabled={readOnly}
+              legend={legend}
+              values={values}
+              checked={definition[field]}
+              onChange={(value, on) =>
+                setDefinition({ ...definition, [field]: toggled(definition[field], value, on) })
+              }
+              label={label}
+            />
+          ))}
           <p className="plugin-muted">{t('offeredHelp')}</p>
 
           {readOnly ? null : <SubmitActions label={t('save')} busy={saving} />}

@@ -1,5 +1,5 @@
 import type { Image, ImageCategory } from '@scriptorium/common/api/usermedia';
-import { reopeningDatabase } from '../../offline/reopening-db';
+import { cacheDatabase } from '../../offline/cache-database';
 
 /**
  * The browser's copy of the image library, kept like the bibliography cache (bib-cache.ts): the
@@ -9,7 +9,6 @@ import { reopeningDatabase } from '../../offline/reopening-db';
  */
 export const IMAGE_CACHE_VERSION = '1';
 export const IMAGE_CACHE_DB = 'scriptorium-images';
-const STORE = 'cache';
 const RECORD = 'images';
 
 export interface ImageCache {
@@ -33,9 +32,7 @@ export function emptyImageCache(): ImageCache {
   };
 }
 
-const open = reopeningDatabase(IMAGE_CACHE_DB, 1, (db) => {
-  if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE);
-});
+const database = cacheDatabase(IMAGE_CACHE_DB);
 
 /** Whether this browser can keep a cache at all (no IndexedDB: every load is the plain list). */
 export function imageCacheAvailable(): boolean {
@@ -45,7 +42,7 @@ export function imageCacheAvailable(): boolean {
 /** The cached library, or the empty state: another version or a broken database is no cache. */
 export async function readImageCache(): Promise<ImageCache> {
   try {
-    const record = (await (await open()).get(STORE, RECORD)) as Partial<ImageCache> | undefined;
+    const [record] = (await database.get([RECORD])) as [Partial<ImageCache> | undefined];
     if (!record || record.version !== IMAGE_CACHE_VERSION || !Array.isArray(record.images)) {
       return emptyImageCache();
     }
@@ -57,7 +54,7 @@ export async function readImageCache(): Promise<ImageCache> {
 
 export async function writeImageCache(cache: ImageCache): Promise<void> {
   try {
-    await (await open()).put(STORE, cache, RECORD);
+    await database.put([[RECORD, cache]]);
   } catch {
     // A full or disabled store only costs the next start a full fetch.
   }
@@ -65,7 +62,7 @@ export async function writeImageCache(cache: ImageCache): Promise<void> {
 
 export async function clearImageCache(): Promise<void> {
   try {
-    await (await open()).delete(STORE, RECORD);
+    await database.delete([RECORD]);
   } catch {
     // Nothing to clear.
   }

@@ -11,6 +11,7 @@ import { type DragEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CategoryChecks } from '../../components/categories-dialog/category-checks';
 import { Dialog } from '../../components/dialog/dialog';
+import { Form } from '../../components/form/form';
 import { LabelledInput } from '../../components/form/labelled-input';
 import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast';
@@ -161,14 +162,7 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
         </>
       }
     >
-      <form
-        id={formId}
-        className="form usermedia-image-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
+      <Form id={formId} className="form usermedia-image-form" onSubmit={submit}>
         {existing ? (
           <div className="usermedia-preview">
             <img src={existing.thumbnail} alt="" />
@@ -300,7 +294,7 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
           options={LICENCE_CHOICES.map((choice) => ({ value: choice, label: licenceLabel(choice, t) }))}
           onChange={setLicence}
         />
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -155,7 +155,7 @@ export function UsermediaPage() {
           <div>
             <button
               type="button"
-              className="usermedia-title clamp-2"
+              className="usermedia-title link-button clamp-2"
               aria-label={t('editImage', { title: titleOf(image) })}
               onClick={() => openEdit(image)}
             >

@@ -60,7 +60,7 @@ export function ReorderList<T>(props: ReorderListProps<T>) {
 
   return (
     <>
-      <ol className={`reorder-list ${props.className ?? ''}`} aria-label={label}>
+      <ol className={`reorder-list stack-list ${props.className ?? ''}`} aria-label={label}>
         {items.map((item, index) => (
           <li
             key={getKey(item)}

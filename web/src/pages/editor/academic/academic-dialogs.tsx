@@ -421,26 +421,19 @@ export function CitationDialog({
             {picked.map((ref, index) => (
               <div key={ref.id} className="academic-picked-row">
                 <span className="academic-picked-label">{labelOf(ref)}</span>
-                <input
-                  aria-label={t('academic.citation.prefix')}
-                  placeholder={t('academic.citation.prefix')}
-                  value={ref.prefix}
-                  onChange={(event) =>
-                    setPicked((list) =>
-                      list.map((r, i) => (i === index ? { ...r, prefix: event.target.value } : r)),
-                    )
-                  }
-                />
-                <input
-                  aria-label={t('academic.citation.locator')}
-                  placeholder={t('academic.citation.locator')}
-                  value={ref.locator}
-                  onChange={(event) =>
-                    setPicked((list) =>
-                      list.map((r, i) => (i === index ? { ...r, locator: event.target.value } : r)),
-                    )
-                  }
-                />
+                {(['prefix', 'locator'] as const).map((field) => (
+                  <input
+                    key={field}
+                    aria-label={t(`academic.citation.${field}`)}
+                    placeholder={t(`academic.citation.${field}`)}
+                    value={ref[field]}
+                    onChange={(event) =>
+                      setPicked((list) =>
+                        list.map((r, i) => (i === index ? { ...r, [field]: event.target.value } : r)),
+                      )
+                    }
+                  />
+                ))}
                 <button
                   type="button"
                   className="button"

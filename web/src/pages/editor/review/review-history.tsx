@@ -5,9 +5,10 @@ import { type Node as PMNode, Slice } from 'prosemirror-model';
 import { EditorState } from 'prosemirror-state';
 import { ReplaceStep } from 'prosemirror-transform';
 import { Decoration, DecorationSet, EditorView } from 'prosemirror-view';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../../components/dialog/dialog';
+import { ColumnHeads } from '../../../components/data-table/column-heads';
+import { Dialog, FormDialog } from '../../../components/dialog/dialog';
 import { type ReviewStore, revisionsOf } from './review-store';
 
 /** File > Save revision: asks for a name. */
@@ -24,8 +25,7 @@ export function SaveRevisionDialog({
   const [name, setName] = useState('');
   const [error, setError] = useState('');
   const id = useId();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (!name.trim()) {
       setError(t('revisions.nameRequired'));
       return;
@@ -38,41 +38,32 @@ export function SaveRevisionDialog({
     }
   };
   return (
-    <Dialog
+    <FormDialog
       title={t('revisions.saveTitle')}
       onClose={onClose}
       width={420}
-      buttons={
-        <>
-          <button type="submit" form={`${id}-form`} className="button button-primary">
-            {t('revisions.save')}
-          </button>
-          <button type="button" className="button" onClick={onClose}>
-            {t('cancel')}
-          </button>
-        </>
-      }
+      submitLabel={t('revisions.save')}
+      onSubmit={submit}
     >
-      <form id={`${id}-form`} className="form" onSubmit={submit}>
-        <div className="form-field">
-          <label htmlFor={`${id}-name`}>{t('revisions.name')}</label>
-          <input
-            id={`${id}-name`}
-            autoFocus
-            maxLength={REVISION_NAME_MAX}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-          />
-          {error ? (
-            <p id={`${id}-error`} className="form-errors" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
-      </form>
-    </Dialog>
+      <div className="form-field">
+        <label htmlFor={`${id}-name`}>{t('revisions.name')}</label>
+        <input
+          id={`${id}-name`}
+          // biome-ignore lint/a11y/noAutofocus: a modal dialog's field (Biome exempts <dialog>, not FormDialog); the dialog would focus its close button first, typing is what the user came for.
+          autoFocus
+          maxLength={REVISION_NAME_MAX}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        {error ? (
+          <p id={`${id}-error`} className="form-errors" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    </FormDialog>
   );
 }
 
@@ -214,17 +205,10 @@ export function HistoryDialog(props: {
         <p>{t('revisions.empty')}</p>
       ) : (
         <table className="review-revisions">
-          <thead>
-            <tr>
-              <th scope="col">{t('revisions.pick')}</th>
-              <th scope="col">{t('revisions.name')}</th>
-              <th scope="col">{t('revisions.author')}</th>
-              <th scope="col">{t('revisions.time')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('revisions.actions')}</span>
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            labels={[t('revisions.pick'), t('revisions.name'), t('revisions.author'), t('revisions.time')]}
+            actions={t('revisions.actions')}
+          />
           <tbody>
             {revisions.map((revision) => (
               <tr key={revision.id} data-revision={revision.name || 'auto'}>
