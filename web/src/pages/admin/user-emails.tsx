@@ -9,6 +9,12 @@ import { LabelledInput } from '../../components/form/labelled-input';
 import { showToast } from '../../components/toast/toast';
 import { FormErrorList, useAdminSubmit } from './admin-form';
 
+/** What staff can do with an address that is not the primary one: its text keys and the toast's. */
+const ADDRESS_ACTIONS = [
+  { action: 'primary', key: 'makePrimary', done: 'primaryChanged' },
+  { action: 'remove', key: 'remove', done: 'removed' },
+] as const;
+
 /**
  * A user's addresses in the user dialog: make one primary, remove one, add one (staff vouch for
  * an address they add, so it counts as confirmed). Each change is saved at once.
@@ -43,22 +49,17 @@ export function UserEmails({ user, onChanged }: { user: AdminUser; onChanged(use
             {email.verified ? null : <span className="admin-badge">{t('users.unconfirmed')}</span>}
             {email.primary ? null : (
               <span className="admin-emails-actions">
-                <button
-                  type="button"
-                  className="button"
-                  aria-label={t('users.emails.makePrimaryLabel', { address: email.address })}
-                  onClick={() => void change('primary', email.address, 'users.emails.primaryChanged')}
-                >
-                  {t('users.emails.makePrimary')}
-                </button>
-                <button
-                  type="button"
-                  className="button"
-                  aria-label={t('users.emails.removeLabel', { address: email.address })}
-                  onClick={() => void change('remove', email.address, 'users.emails.removed')}
-                >
-                  {t('users.emails.remove')}
-                </button>
+                {ADDRESS_ACTIONS.map(({ action, key, done }) => (
+                  <button
+                    key={action}
+                    type="button"
+                    className="button"
+                    aria-label={t(`users.emails.${key}Label`, { address: email.address })}
+                    onClick={() => void change(action, email.address, `users.emails.${done}`)}
+                  >
+                    {t(`users.emails.${key}`)}
+                  </button>
+                ))}
               </span>
             )}
           </li>
