@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { createUser, loginAs } from './fixtures';
 import { E2E_PORT, e2eServerEnv } from './server-env';
 
 /** A graceful stop (requests finished, sockets closed, database released) takes well under this. */
@@ -89,6 +90,14 @@ export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
     return context.newPage();
   }
 
+  /** A new user of this server (`options` as createUser's), logged in on a page of its own at `path`. */
+  async function userPage(browser: Browser, options: Parameters<typeof createUser>[0] = {}, path = '/') {
+    const user = await createUser(options, env);
+    const userPage = await page(browser);
+    await loginAs(userPage, user, path);
+    return { page: userPage, user };
+  }
+
   /** Stops the process and removes its data. */
   async function dispose() {
     try {
@@ -99,7 +108,7 @@ export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
     }
   }
 
-  return { env, start, stop, page, dispose };
+  return { env, start, stop, page, userPage, dispose };
 }
 
 /**
