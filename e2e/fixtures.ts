@@ -189,6 +189,12 @@ export async function loggedInBrowser(browser: Browser, user: TestUser, language
   return { context, page };
 }
 
+/** A new staff account, logged in in a browser of its own (as loggedInBrowser) at `path`. */
+export async function staffBrowser(browser: Browser, language: string, path: string) {
+  const staff = await createUser({ staff: true });
+  return { staff, ...(await loggedInBrowser(browser, staff, language, path)) };
+}
+
 /** `invitee` (logged in on `inviteePage`) accepts an invitation of the user of `inviterPage`: they are contacts. */
 export async function becomeContacts(inviterPage: Page, inviteePage: Page, invitee: TestUser): Promise<void> {
   await apiCall(inviterPage, contactsApi.invite, { user_string: invitee.username });

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
+import { openNewSource } from '../bibliography';
 import {
   apiCall,
   chooseOption,

@@ -49,8 +49,6 @@ test.describe('with a server of its own', () => {
 
     const dialog = page.getByRole('dialog', { name: 'System message' });
     await expect(dialog).toContainText('The server restarts at 18:00.');
-    await page.context().close();
-    await staffPage.context().close();
   });
 
   test('the disconnected notice shows while the server is down and goes when it is back', async ({
@@ -73,6 +71,5 @@ test.describe('with a server of its own', () => {
     await startServer();
     await resubscribed;
     await expect(status).not.toContainText('Disconnected');
-    await page.context().close();
   });
 });

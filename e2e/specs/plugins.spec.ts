@@ -158,7 +158,6 @@ test.describe('with PLUGINS=templates,books', () => {
     await expect(page.getByRole('navigation', { name: 'Table of contents' }).locator('li')).toHaveText([
       'Methods',
     ]);
-    await page.context().close();
   });
 
   test('a book of three documents, reordered by drag and drop, shared read-only with a contact who sees it', async ({
@@ -244,8 +243,6 @@ test.describe('with PLUGINS=templates,books', () => {
     // Each chapter opens the document.
     await bobChapters.nth(0).getByRole('link', { name: 'Results' }).click();
     await expect(bobPage).toHaveURL(new RegExp(`/document/${ids[2]}`));
-    await annPage.context().close();
-    await bobPage.context().close();
   });
 
   test('a book of three documents exported as EPUB from the book editor passes epubcheck', async ({
@@ -283,7 +280,6 @@ test.describe('with PLUGINS=templates,books', () => {
     expect([...nav.matchAll(/<a href="[^"]+">([^<]+)<\/a>/g)].map((match) => match[1])).toEqual(
       titles.map((title, index) => `Chapter ${index + 1}: ${title}`),
     );
-    await page.context().close();
   });
 
   test('the plugin screens have no axe violations', async ({ browser }) => {
@@ -299,7 +295,6 @@ test.describe('with PLUGINS=templates,books', () => {
       await openSettled(page, path);
       expect(await violations(page), path).toEqual([]);
     }
-    await page.context().close();
   });
 });
 
