@@ -12,10 +12,10 @@ import { addToBibliography } from '@scriptorium/common/editor/academic-commands'
 import { schema } from '@scriptorium/common/editor/schema';
 import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState } from 'prosemirror-state';
-import { launchBenchBrowser, profiled, traced } from './lib/browser';
-import { articleWithBody } from './lib/documents';
+import { profiled, traced, withBrowserBench } from './lib/browser';
+import { articleWithBody, createBenchDocument } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
-import { createBenchUser, loggedInPage, loginHeaders, startBenchServer, WEB_DIST } from './lib/server';
+import { createBenchUser, loggedInPage } from './lib/server';
 import { median } from './lib/stats';
 
 const PARAGRAPHS = 500;
@@ -77,26 +77,9 @@ function academicDocument(withNodes: boolean, owner: number): PMNode {
 }
 
 async function main(): Promise<void> {
-  const server = await startBenchServer('academic', { WEB_DIST });
-  const browser = await launchBenchBrowser();
-  try {
-    await createBenchUser(server.ctx, 'scholar');
+  await withBrowserBench('academic', 'scholar', async ({ server, browser, headers }) => {
     const coauthor = await createBenchUser(server.ctx, 'coauthor');
-    const headers = await loginHeaders(server.base, 'scholar');
-    const create = async (doc: PMNode): Promise<number> => {
-      const response = await fetch(`${server.base}/api/documents/create/`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: 'title=',
-      });
-      const id = ((await response.json()) as { id: number }).id;
-      await server.ctx.db
-        .updateTable('documents')
-        .set({ content: JSON.stringify(doc.toJSON()), content_version: 0, version: 0 })
-        .where('id', '=', id)
-        .execute();
-      return id;
-    };
+    const create = (doc: PMNode) => createBenchDocument(server, headers, doc);
     const academicId = await create(academicDocument(true, coauthor.id));
     const plainId = await create(academicDocument(false, coauthor.id));
 
@@ -215,10 +198,7 @@ async function main(): Promise<void> {
         `(${(incremental / full).toFixed(3)} of the full render; goal <= 100 ms); keystrokes while it ` +
         `renders: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms (goal <= 16 ms)`,
     );
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }
 
 await main();

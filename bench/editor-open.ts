@@ -9,10 +9,17 @@ import type { StepJson } from '@scriptorium/common/ws/document-messages';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { appendSteps, SNAPSHOT_EVERY } from '../server/src/modules/documents/collab/store';
-import { launchBenchBrowser, profiled, timesToEditableInTurns, timeToEditable, traced } from './lib/browser';
-import { articleWithBody } from './lib/documents';
+import {
+  OPENS,
+  profiled,
+  timesToEditableInTurns,
+  timeToEditable,
+  traced,
+  withBrowserBench,
+} from './lib/browser';
+import { articleWithBody, createBenchDocument } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
-import { createBenchUser, loggedInPage, loginHeaders, startBenchServer, WEB_DIST } from './lib/server';
+import { loggedInPage } from './lib/server';
 import { percentiles } from './lib/stats';
 
 const WORDS = 50_000;
@@ -20,7 +27,6 @@ const WORDS_PER_PARAGRAPH = 50;
 const STEPS = 10_000;
 /** Steps per diff while the history is written (a few keystrokes coalesced, as the client does). */
 const STEPS_PER_DIFF = 3;
-const OPENS = Number(process.env.BENCH_OPENS ?? 5);
 const KEYSTROKES = 200;
 
 const VOCABULARY =
@@ -52,21 +58,9 @@ function paragraphStarts(doc: PMNode): number[] {
 }
 
 async function main(): Promise<void> {
-  const server = await startBenchServer('editor-open', { WEB_DIST });
-  const browser = await launchBenchBrowser();
-  try {
-    const owner = await createBenchUser(server.ctx, 'writer');
-    const headers = await loginHeaders(server.base, 'writer');
+  await withBrowserBench('editor-open', 'writer', async ({ server, browser, user: owner, headers }) => {
     const db = server.ctx.db;
-    const create = async (): Promise<number> => {
-      const response = await fetch(`${server.base}/api/documents/create/`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: 'title=',
-      });
-      if (response.status !== 200) throw new Error(`create: ${response.status} ${await response.text()}`);
-      return ((await response.json()) as { id: number }).id;
-    };
+    const create = (content?: PMNode) => createBenchDocument(server, headers, content);
 
     // The history: the long document as its first diff, then single-character insertions spread
     // over the paragraphs, snapshots as the server writes them (every SNAPSHOT_EVERY steps).
@@ -120,12 +114,7 @@ async function main(): Promise<void> {
     );
 
     // The same content as a snapshot alone.
-    const snapshotId = await create();
-    await db
-      .updateTable('documents')
-      .set({ content: JSON.stringify(doc.toJSON()), content_version: 0, version: 0 })
-      .where('id', '=', snapshotId)
-      .execute();
+    const snapshotId = await create(doc);
 
     const { context, page } = await loggedInPage(browser, server.base, headers);
 
@@ -178,10 +167,7 @@ async function main(): Promise<void> {
         `p95 ${floor(95).toFixed(1)} ms; long document / textarea p95 = ${(pct(95) / floor(95)).toFixed(2)}x`,
     );
     await context.close();
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }
 
 await main();

@@ -5,17 +5,16 @@
 import { schema } from '@scriptorium/common/editor/schema';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
-import { launchBenchBrowser, profiled, timesToEditableInTurns, timeToEditable } from './lib/browser';
-import { articleWithBody } from './lib/documents';
+import { OPENS, profiled, timesToEditableInTurns, timeToEditable, withBrowserBench } from './lib/browser';
+import { articleWithBody, createBenchDocument } from './lib/documents';
 import { measureKeystrokes } from './lib/keystrokes';
-import { createBenchUser, loggedInPage, loginHeaders, startBenchServer, WEB_DIST } from './lib/server';
+import { loggedInPage } from './lib/server';
 import { percentiles } from './lib/stats';
 
 const PARAGRAPHS = 500;
 const WORDS_PER_PARAGRAPH = 20;
 const CHANGES = 2000;
 const COMMENTS = 500;
-const OPENS = Number(process.env.BENCH_OPENS ?? 5);
 const KEYSTROKES = 150;
 
 /** The standard article with PARAGRAPHS paragraphs of plain words. */
@@ -75,26 +74,9 @@ function reviewedDocument(plain: PMNode): PMNode {
 }
 
 async function main(): Promise<void> {
-  const server = await startBenchServer('review', { WEB_DIST });
-  const browser = await launchBenchBrowser();
-  try {
-    const owner = await createBenchUser(server.ctx, 'reviewer');
-    const headers = await loginHeaders(server.base, 'reviewer');
+  await withBrowserBench('review', 'reviewer', async ({ server, browser, user: owner, headers }) => {
     const db = server.ctx.db;
-    const store = async (doc: PMNode): Promise<number> => {
-      const response = await fetch(`${server.base}/api/documents/create/`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: 'title=',
-      });
-      const { id } = (await response.json()) as { id: number };
-      await db
-        .updateTable('documents')
-        .set({ content: JSON.stringify(doc.toJSON()), content_version: 0, version: 0 })
-        .where('id', '=', id)
-        .execute();
-      return id;
-    };
+    const store = (doc: PMNode) => createBenchDocument(server, headers, doc);
     const plain = plainDocument();
     const plainId = await store(plain);
     const reviewedId = await store(reviewedDocument(plain));
@@ -159,10 +141,7 @@ async function main(): Promise<void> {
         `p95 ratio ${(reviewedKeys(95) / plainKeys(95)).toFixed(2)}x (goal <= 1.5x)`,
     );
     await context.close();
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  });
 }
 
 await main();

@@ -321,21 +321,18 @@ function row(label: string, ours: string, baseline: string, ratio: string): stri
   return `${label.padEnd(30)}${ours.padStart(14)}${baseline.padStart(16)}${ratio.padStart(10)}`;
 }
 
+/** The figures of a target just started, which is stopped after them (also when measuring fails). */
+async function measureAndStop(target: Target): Promise<Figures> {
+  try {
+    return await measure(target);
+  } finally {
+    await stopServerProcess(target);
+  }
+}
+
 async function main(): Promise<void> {
-  const echo = await startEcho();
-  let baseline: Figures;
-  try {
-    baseline = await measure(echo);
-  } finally {
-    await stopServerProcess(echo);
-  }
-  const scriptorium = await startScriptorium();
-  let ours: Figures;
-  try {
-    ours = await measure(scriptorium);
-  } finally {
-    await stopServerProcess(scriptorium);
-  }
+  const baseline = await measureAndStop(await startEcho());
+  const ours = await measureAndStop(await startScriptorium());
 
   const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
   console.log(`websocket: ${SOCKETS} sockets per process asked (goal 2,000), ${os.cpus().length} CPUs,`);

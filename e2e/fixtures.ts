@@ -158,6 +158,20 @@ export async function loginAs(page: Page, user: TestUser, path = '/') {
   await page.goto(path);
 }
 
+/** The login form's labels, as the specs that fill it in read them. */
+const LOGIN_FORM = {
+  en: { login: 'Username or e-mail', password: 'Password', submit: 'Log in' },
+  de: { login: 'Benutzername oder E-Mail', password: 'Passwort', submit: 'Anmelden' },
+};
+
+/** Fills in the login form shown on the page (in `language`) and submits it. */
+export async function fillLogin(page: Page, login: string, password: string, language: 'en' | 'de' = 'en') {
+  const labels = LOGIN_FORM[language];
+  await page.getByLabel(labels.login).fill(login);
+  await page.getByLabel(labels.password, { exact: true }).fill(password);
+  await page.getByRole('button', { name: labels.submit, exact: true }).last().click();
+}
+
 /** Switches the interface language the way the language selector does. */
 export async function setLanguage(page: Page, language: string) {
   await apiCall(page, i18nApi.setLanguage, {
@@ -173,6 +187,12 @@ export async function loggedInBrowser(browser: Browser, user: TestUser, language
   if (language !== 'en') await setLanguage(page, language);
   await page.goto(path);
   return { context, page };
+}
+
+/** A new staff account, logged in in a browser of its own (as loggedInBrowser) at `path`. */
+export async function staffBrowser(browser: Browser, language: string, path: string) {
+  const staff = await createUser({ staff: true });
+  return { staff, ...(await loggedInBrowser(browser, staff, language, path)) };
 }
 
 /** `invitee` (logged in on `inviteePage`) accepts an invitation of the user of `inviterPage`: they are contacts. */
@@ -265,6 +285,14 @@ export async function watchSelection(page: Page) {
     document.addEventListener('selectionchange', () => {
       (window as { seenSelection?: string }).seenSelection = String(document.getSelection());
     }),
+  );
+}
+
+/** The attribute `name` of every element `locator` matches, in document order (null where one has none). */
+export function attributesOf(locator: Locator, name: string): Promise<(string | null)[]> {
+  return locator.evaluateAll(
+    (elements, attribute) => elements.map((element) => element.getAttribute(attribute)),
+    name,
   );
 }
 

@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { createUser, loginAs } from './fixtures';
 import { E2E_PORT, e2eServerEnv } from './server-env';
 
 /** A graceful stop (requests finished, sockets closed, database released) takes well under this. */
@@ -26,6 +27,7 @@ export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
   let server: ChildProcess | null = null;
   let dataDir: string | null = null;
   let logTail = '';
+  const contexts = new Set<BrowserContext>();
 
   async function start() {
     dataDir ??= mkdtempSync(path.join(os.tmpdir(), `scriptorium-e2e-${offset}-`));
@@ -86,7 +88,22 @@ export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
   /** A page in a context of its own whose relative addresses go to this server. */
   async function page(browser: Browser): Promise<Page> {
     const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}` });
+    contexts.add(context);
     return context.newPage();
+  }
+
+  /** Closes the browser contexts of every page made by `page` or `userPage` so far. */
+  async function closePages() {
+    for (const context of contexts) await context.close();
+    contexts.clear();
+  }
+
+  /** A new user of this server (`options` as createUser's), logged in on a page of its own at `path`. */
+  async function userPage(browser: Browser, options: Parameters<typeof createUser>[0] = {}, path = '/') {
+    const user = await createUser(options, env);
+    const userPage = await page(browser);
+    await loginAs(userPage, user, path);
+    return { page: userPage, user };
   }
 
   /** Stops the process and removes its data. */
@@ -99,18 +116,22 @@ export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
     }
   }
 
-  return { env, start, stop, page, dispose };
+  return { env, start, stop, page, userPage, closePages, dispose };
 }
 
 /**
  * ownServer for the describe block it is called in: started before its tests (a fresh database to
- * migrate and a process to start: the hook may take up to a minute) and disposed after them.
+ * migrate and a process to start: the hook may take up to a minute) and disposed after them; the
+ * pages a test made on it are closed after that test.
  */
 export function useOwnServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
   const own = ownServer(offset, settings);
   test.beforeAll(async () => {
     test.setTimeout(60_000);
     await own.start();
+  });
+  test.afterEach(async () => {
+    await own.closePages();
   });
   test.afterAll(async () => {
     await own.dispose();

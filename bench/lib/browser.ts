@@ -1,6 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { type Browser, chromium, type Page } from '@playwright/test';
+import { type BenchServer, createBenchUser, loginHeaders, startBenchServer, WEB_DIST } from './server';
 import { median } from './stats';
+
+/** How many times a browser bench opens each document it times (BENCH_OPENS, 5 without it). */
+export const OPENS = Number(process.env.BENCH_OPENS ?? 5);
 
 /**
  * Debian's Chromium (CHROMIUM_PATH elsewhere), as the browser specs launch it, with frames not
@@ -18,6 +22,36 @@ export function launchBenchBrowser(): Promise<Browser> {
       ...(process.env.BENCH_VSYNC ? [] : ['--disable-frame-rate-limit', '--disable-gpu-vsync']),
     ],
   });
+}
+
+/** What a browser bench works with: its server, the browser, and a user logged in there. */
+export interface BrowserBench {
+  server: BenchServer;
+  browser: Browser;
+  user: Awaited<ReturnType<typeof createBenchUser>>;
+  /** The headers that carry the user's session (and CSRF token). */
+  headers: Awaited<ReturnType<typeof loginHeaders>>;
+}
+
+/**
+ * Starts a bench server (`name`) serving the build and a browser, makes the user `username` and
+ * logs it in, runs `work` with them; the browser and the server are closed after it, also on failure.
+ */
+export async function withBrowserBench(
+  name: string,
+  username: string,
+  work: (bench: BrowserBench) => Promise<void>,
+): Promise<void> {
+  const server = await startBenchServer(name, { WEB_DIST });
+  const browser = await launchBenchBrowser();
+  try {
+    const user = await createBenchUser(server.ctx, username);
+    const headers = await loginHeaders(server.base, username);
+    await work({ server, browser, user, headers });
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 }
 
 /**
@@ -85,7 +119,7 @@ export async function profiled<T>(page: Page, work: () => Promise<T>, name = '')
     const seen = new Set<string>();
     for (let id: number | undefined = sample; id !== undefined; id = parent.get(id)) {
       const frame = byId.get(id)?.callFrame;
-      if (!frame || !frame.url) continue;
+      if (!frame?.url) continue;
       const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
       seen.add(key);
     }

@@ -286,28 +286,22 @@ for (const colorScheme of SCHEMES) {
   });
 }
 
+/** Clicks the button named `name`: how a user opens most dialogs. */
+const clickButton = (name: string) => (page: Page) => page.getByRole('button', { name }).click();
+
+/** A dialog of `screen` opened by the button with its name: [screen, dialog name, how to open it]. */
+const byItsButton = (screen: string, name: string) => [screen, name, clickButton(name)] as const;
+
 /** The remaining dialogs, opened as a user does, logged in: [screen, dialog name, how to open it]. */
-const MORE_DIALOGS: readonly [string, string | RegExp, (page: Page) => Promise<void>][] = [
-  ['/', 'New folder', (page) => page.getByRole('button', { name: 'New folder' }).click()],
+const MORE_DIALOGS: readonly (readonly [string, string | RegExp, (page: Page) => Promise<void>])[] = [
+  byItsButton('/', 'New folder'),
   ['/', /./, (page) => page.keyboard.press('ControlOrMeta+k')],
-  ['/bibliography/', 'Import references', (page) => page.getByRole('button', { name: 'Import' }).click()],
-  ['/user/profile/', /./, (page) => page.getByRole('button', { name: 'Add e-mail address' }).click()],
-  [
-    '/user/profile/',
-    'Delete account',
-    (page) => page.getByRole('button', { name: 'Delete account' }).click(),
-  ],
-  [
-    '/usermedia/',
-    'Upload new image',
-    (page) => page.getByRole('button', { name: 'Upload new image' }).click(),
-  ],
-  ['/usermedia/', 'Edit categories', (page) => page.getByRole('button', { name: 'Edit categories' }).click()],
-  [
-    '/bibliography/',
-    'Edit categories',
-    (page) => page.getByRole('button', { name: 'Edit categories' }).click(),
-  ],
+  ['/bibliography/', 'Import references', clickButton('Import')],
+  ['/user/profile/', /./, clickButton('Add e-mail address')],
+  byItsButton('/user/profile/', 'Delete account'),
+  byItsButton('/usermedia/', 'Upload new image'),
+  byItsButton('/usermedia/', 'Edit categories'),
+  byItsButton('/bibliography/', 'Edit categories'),
 ];
 
 for (const colorScheme of SCHEMES) {
@@ -344,7 +338,7 @@ async function uploadImage(page: Page, name: string) {
 }
 
 /** Dialogs that need rows to open from, each opened as a user does: [screen, dialog name, open]. */
-const ROW_DIALOGS: readonly [string, string, (page: Page) => Promise<void>][] = [
+const ROW_DIALOGS: readonly (readonly [string, string, (page: Page) => Promise<void>])[] = [
   [
     '/usermedia/',
     'Edit image',
@@ -368,17 +362,9 @@ const ROW_DIALOGS: readonly [string, string, (page: Page) => Promise<void>][] = 
       await page.getByRole('menuitem', { name: 'Move selected' }).click();
     },
   ],
-  ['/', 'Share', (page) => page.getByRole('button', { name: 'Share Untitled' }).click()],
-  [
-    '/user/contacts/',
-    'Invite contact',
-    (page) => page.getByRole('button', { name: 'Invite contact' }).click(),
-  ],
-  [
-    '/user/contacts/',
-    'Technical support feedback',
-    (page) => page.getByRole('button', { name: 'Technical support feedback' }).click(),
-  ],
+  ['/', 'Share', clickButton('Share Untitled')],
+  byItsButton('/user/contacts/', 'Invite contact'),
+  byItsButton('/user/contacts/', 'Technical support feedback'),
 ];
 
 /** What each screen's dialogs need before they open: its rows, made as a user makes them. */

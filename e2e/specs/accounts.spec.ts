@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import SQLite from 'better-sqlite3';
 import sharp from 'sharp';
@@ -15,6 +15,44 @@ import {
   test,
 } from '../fixtures';
 import { E2E_DATA_DIR } from '../server-env';
+
+interface PasswordForm {
+  /** The labels of the new password and of its confirmation, and the name of the submit button. */
+  password: string;
+  again: string;
+  submit: string;
+  /** What the form says when the two differ. */
+  mismatch: string;
+}
+
+/** The password reset page in English and the profile's change-password dialog in German. */
+const PASSWORD_FORMS: Record<'resetEn' | 'changeDe', PasswordForm> = {
+  resetEn: {
+    password: 'New password',
+    again: 'New password (again)',
+    submit: 'Change password',
+    mismatch: 'You must type the same password each time.',
+  },
+  changeDe: {
+    password: 'Neues Passwort',
+    again: 'Neues Passwort bestätigen',
+    submit: 'Ändern',
+    mismatch: 'Bitte bestätigen Sie das neue Passwort!',
+  },
+};
+
+/**
+ * In a form asking for a new password twice: `password` with a confirmation that differs (`other`)
+ * is refused; with the confirmation corrected the form is sent again.
+ */
+async function newPasswordTwice(form: Page | Locator, texts: PasswordForm, password: string, other: string) {
+  await form.getByLabel(texts.password, { exact: true }).fill(password);
+  await form.getByLabel(texts.again).fill(other);
+  await form.getByRole('button', { name: texts.submit }).click();
+  await expect(form.getByText(texts.mismatch)).toBeVisible();
+  await form.getByLabel(texts.again).fill(password);
+  await form.getByRole('button', { name: texts.submit }).click();
+}
 
 /** Mails land in the server's outbox (DATA_DIR/mail/*.eml) when no SMTP server is configured. */
 function mailsTo(address: string): string[] {
@@ -72,12 +110,7 @@ test.describe('password reset', () => {
     await page.goto(link);
     // The key leaves the address bar (spec 2.1).
     await expect(page).toHaveURL(/\/account\/change-password\/$/);
-    await page.getByLabel('New password', { exact: true }).fill('a brand new secret');
-    await page.getByLabel('New password (again)').fill('a different secret');
-    await page.getByRole('button', { name: 'Change password' }).click();
-    await expect(page.getByText('You must type the same password each time.')).toBeVisible();
-    await page.getByLabel('New password (again)').fill('a brand new secret');
-    await page.getByRole('button', { name: 'Change password' }).click();
+    await newPasswordTwice(page, PASSWORD_FORMS.resetEn, 'a brand new secret', 'a different secret');
     await expect(page.getByRole('heading', { name: 'Password reset' })).toBeVisible();
 
     await loginAs(page, { ...user, password: 'a brand new secret' }, '/user/profile/');
@@ -194,12 +227,7 @@ test.describe('profile', () => {
     await change.getByRole('button', { name: 'Ändern' }).click();
     await expect(change.getByText('Alle Felder sind erforderlich!')).toBeVisible();
     await change.getByLabel('Aktuelles Passwort').fill('wrong password');
-    await change.getByLabel('Neues Passwort', { exact: true }).fill('a new secret here');
-    await change.getByLabel('Neues Passwort bestätigen').fill('another one');
-    await change.getByRole('button', { name: 'Ändern' }).click();
-    await expect(change.getByText('Bitte bestätigen Sie das neue Passwort!')).toBeVisible();
-    await change.getByLabel('Neues Passwort bestätigen').fill('a new secret here');
-    await change.getByRole('button', { name: 'Ändern' }).click();
+    await newPasswordTwice(change, PASSWORD_FORMS.changeDe, 'a new secret here', 'another one');
     await expect(
       change.getByText('Ihr altes Passwort wurde falsch eingegeben. Bitte geben Sie es erneut ein.'),
     ).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createUser, expect, loggedInBrowser, test } from '../fixtures';
+import { expect, loggedInBrowser, staffBrowser, test } from '../fixtures';
 import { localeTexts, text } from '../locale-texts';
 
 /**
@@ -24,10 +24,9 @@ for (const language of ['en', 'de'] as const) {
       browser,
       user,
     }) => {
-      const staff = await createUser({ staff: true });
       const reader = await loggedInBrowser(browser, user, language, '/');
       await expect(reader.page.getByRole('link', { name: text(web, 'header.documents') })).toBeVisible();
-      const { context, page } = await loggedInBrowser(browser, staff, language, '/admin/messages/');
+      const { context, page } = await staffBrowser(browser, language, '/admin/messages/');
       const connected = grid(page, t('messages.connected'));
       await expect(async () => {
         await page.getByRole('button', { name: t('messages.refresh') }).click();

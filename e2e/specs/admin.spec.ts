@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { feedbackApi } from '@scriptorium/common/api/endpoints/base';
-import { apiCall, createUser, expect, loggedInBrowser, test } from '../fixtures';
+import { apiCall, createUser, expect, loggedInBrowser, staffBrowser, test } from '../fixtures';
 import { localeTexts, text } from '../locale-texts';
 
 /** The staff screens (issue 22) in English and German, with the texts of the locale files. */
@@ -26,9 +26,8 @@ for (const language of ['en', 'de'] as const) {
     });
 
     test('staff create, find, deactivate and delete a user', async ({ browser }) => {
-      const staff = await createUser({ staff: true });
       const heir = await createUser();
-      const { context, page } = await loggedInBrowser(browser, staff, language, '/');
+      const { staff, context, page } = await staffBrowser(browser, language, '/');
       // The user menu leads staff to the administration.
       await page.getByRole('button', { name: `${staff.firstName} ${staff.lastName}` }).click();
       await page.getByRole('menuitem', { name: t('title') }).click();
@@ -110,8 +109,7 @@ for (const language of ['en', 'de'] as const) {
     test('staff write a flat page, see it sanitised in the preview, and readers see it', async ({
       browser,
     }) => {
-      const staff = await createUser({ staff: true });
-      const { context, page } = await loggedInBrowser(browser, staff, language, '/admin/pages/');
+      const { context, page } = await staffBrowser(browser, language, '/admin/pages/');
       const name = `help-${Date.now().toString(36)}-${language}`;
       await page.getByRole('button', { name: t('pages.new') }).click();
       const editor = page.getByRole('form', { name: t('pages.newTitle') });
@@ -143,13 +141,12 @@ for (const language of ['en', 'de'] as const) {
       browser,
       user,
     }) => {
-      const staff = await createUser({ staff: true });
       const reporter = await loggedInBrowser(browser, user, language, '/');
       const report = `Citations vanish ${Date.now().toString(36)} (${language})`;
       await apiCall(reporter.page, feedbackApi.send, { message: report });
       await reporter.context.close();
 
-      const { context, page } = await loggedInBrowser(browser, staff, language, '/admin/feedback/');
+      const { staff, context, page } = await staffBrowser(browser, language, '/admin/feedback/');
       const item = page.getByRole('listitem').filter({ hasText: report });
       await expect(item).toContainText(user.username);
       await item.getByRole('button', { name: t('feedback.markDone') }).click();

@@ -1,5 +1,15 @@
 import type { Page } from '@playwright/test';
-import { chooseOption, expect, loginAs, selectionSeen, setLanguage, test, watchSelection } from '../fixtures';
+import { openNewSource } from '../bibliography';
+import {
+  attributesOf,
+  chooseOption,
+  expect,
+  loginAs,
+  selectionSeen,
+  setLanguage,
+  test,
+  watchSelection,
+} from '../fixtures';
 
 async function exportBibtex(page: Page): Promise<string> {
   const download = page.waitForEvent('download');
@@ -21,9 +31,7 @@ test.describe('bibliography rich-text fields', () => {
 
   test('formats a title with a shortcut and the toolbar, keeps it and exports it', async ({ page, user }) => {
     await loginAs(page, user, '/bibliography/');
-    await expect(page.getByRole('button', { name: 'Register new source' })).toBeEnabled();
-    await page.keyboard.press('Alt+n');
-    const dialog = page.getByRole('dialog', { name: 'Register new source' });
+    const dialog = await openNewSource(page, 'Register new source', 'Register new source');
     await chooseOption(dialog, 'Source type', 'Article');
     await dialog.getByLabel('Citation key').fill('water2024');
 
@@ -88,16 +96,11 @@ test.describe('bibliography rich-text fields', () => {
   test('names the toolbar buttons in German and lets Tab pass through', async ({ page, user }) => {
     await setLanguage(page, 'de');
     await loginAs(page, user, '/bibliography/');
-    await expect(page.getByRole('button', { name: 'Importieren' })).toBeEnabled();
-    await page.keyboard.press('Alt+n');
-    const dialog = page.getByRole('dialog', { name: 'Neue Quelle erfassen' });
+    const dialog = await openNewSource(page, 'Importieren', 'Neue Quelle erfassen');
     const title = dialog.getByRole('textbox', { name: 'Titel *', exact: true });
     await title.click();
     const toolbar = dialog.getByRole('toolbar', { name: 'Textformatierung' });
-    const names = await toolbar
-      .getByRole('button')
-      .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')));
-    expect(names).toEqual([
+    expect(await attributesOf(toolbar.getByRole('button'), 'aria-label')).toEqual([
       'Kursiv (Strg+I)',
       'Fett (Strg+B)',
       'Kapitälchen (Strg+Umschalt+K)',

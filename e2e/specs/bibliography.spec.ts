@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
+import { openNewSource } from '../bibliography';
 import {
   apiCall,
   chooseOption,
@@ -165,9 +166,7 @@ test.describe('bibliography', () => {
     user,
   }) => {
     await loginAs(page, user, '/bibliography/');
-    await expect(page.getByRole('button', { name: 'Register new source' })).toBeEnabled();
-    await page.keyboard.press('Alt+n');
-    const editor = page.getByRole('dialog', { name: 'Register new source' });
+    const editor = await openNewSource(page, 'Register new source', 'Register new source');
     await chooseOption(editor, 'Source type', 'Article');
     await editor.getByRole('button', { name: 'Submit' }).click();
     await expect(editor.getByRole('alert')).toHaveText('Please complete or correct the marked fields.');

@@ -1,18 +1,26 @@
-import { expect, loginAs, setLanguage, test } from '../fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { expect, loginAs, setLanguage, type TestUser, test } from '../fixtures';
 
 // Issue 13 section 4: the command palette (Ctrl+K) lists the actions of the current screen,
 // searchable in the user's language; header shortcuts keep quiet while it (a dialog) is open.
+
+/**
+ * Logs in at `path`, waits for `ready` (a screen is its own chunk: its actions are registered once
+ * its menu is there), then opens the palette with Ctrl+K: the dialog named `name`.
+ */
+async function openPalette(page: Page, user: TestUser, path: string, ready: Locator, name: string) {
+  await loginAs(page, user, path);
+  await expect(ready).toBeVisible();
+  await page.keyboard.press('Control+k');
+  return page.getByRole('dialog', { name });
+}
 
 test('English: Ctrl+K lists the screen and header actions and runs the chosen one', async ({
   page,
   user,
 }) => {
-  await loginAs(page, user, '/user/contacts/');
-  // The screen is its own chunk: its actions are registered once its menu is there.
-  await expect(page.getByRole('button', { name: 'Invite contact' })).toBeVisible();
-
-  await page.keyboard.press('Control+k');
-  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  const invite = page.getByRole('button', { name: 'Invite contact' });
+  const palette = await openPalette(page, user, '/user/contacts/', invite, 'Command palette');
   const search = palette.getByRole('searchbox', { name: 'Search commands' });
   await expect(search).toBeFocused();
   const items = palette.getByRole('menuitem');
@@ -31,15 +39,13 @@ test('English: Ctrl+K lists the screen and header actions and runs the chosen on
   await search.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(palette).toBeHidden();
-  const invite = page.getByRole('dialog', { name: 'Invite contact' });
-  await expect(invite.getByPlaceholder('e-mail address or username')).toBeVisible();
+  const inviteDialog = page.getByRole('dialog', { name: 'Invite contact' });
+  await expect(inviteDialog.getByPlaceholder('e-mail address or username')).toBeVisible();
 });
 
 test('English: an unknown word shows that nothing matches', async ({ page, user }) => {
-  await loginAs(page, user, '/bibliography/');
-  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
-  await page.keyboard.press('Control+k');
-  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  const navigation = page.getByRole('navigation', { name: 'Main navigation' });
+  const palette = await openPalette(page, user, '/bibliography/', navigation, 'Command palette');
   await palette.getByRole('searchbox').fill('zzzz');
   await expect(palette.getByText('No matching commands')).toBeVisible();
 });
@@ -49,11 +55,8 @@ test('German: searched in German with accents ignored, a category filter chosen 
   user,
 }) => {
   await setLanguage(page, 'de');
-  await loginAs(page, user, '/usermedia/');
-  await expect(page.getByRole('button', { name: 'Kategorien bearbeiten' })).toBeVisible();
-
-  await page.keyboard.press('Control+k');
-  const palette = page.getByRole('dialog', { name: 'Befehlspalette' });
+  const categoriesButton = page.getByRole('button', { name: 'Kategorien bearbeiten' });
+  const palette = await openPalette(page, user, '/usermedia/', categoriesButton, 'Befehlspalette');
   const search = palette.getByRole('searchbox', { name: 'Befehle durchsuchen' });
   await search.fill('kategorien bearb');
   await expect(palette.getByRole('menuitem')).toHaveText(['Kategorien bearbeitenAlt-e']);

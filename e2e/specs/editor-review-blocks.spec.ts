@@ -1,13 +1,9 @@
 import type { Browser, Page } from '@playwright/test';
+import { body, card, firstParagraph, saved } from '../editor';
 import { expect, selectionSeen, setLanguage, sharedDocument, test, watchSelection } from '../fixtures';
 
 // Accounts are made by the CLI on the server's SQLite file: one test after the other.
 test.describe.configure({ mode: 'serial' });
-
-const body = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"]');
-const saved = (page: Page) =>
-  expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
-const card = (page: Page, text: string) => page.locator('.review-card', { hasText: text });
 
 const tool = (page: Page, name: string) =>
   page.getByRole('toolbar', { name: 'Editing tools' }).getByRole('button', { name, exact: true });
@@ -31,6 +27,26 @@ async function annAndBobOpen(
   return { annPage, bobPage };
 }
 
+/** Ann writes `lines` (Enter after each but the last) at the start of the body; saved, Bob's body shows `blocks`. */
+async function annWrites(annPage: Page, bobPage: Page, lines: string[], blocks: string[]) {
+  await firstParagraph(annPage).click();
+  for (const [index, line] of lines.entries()) {
+    if (index > 0) await annPage.keyboard.press('Enter');
+    await annPage.keyboard.type(line);
+  }
+  await saved(annPage);
+  await expect.poll(() => blocksOf(bobPage)).toEqual(blocks);
+}
+
+/** After the owner's decision: both show `blocks`, no change is left to decide and no block is marked. */
+async function bothSettled(pages: Page[], blocks: string[]) {
+  for (const page of pages) {
+    await expect.poll(() => blocksOf(page)).toEqual(blocks);
+    await expect(page.locator('.review-card-change')).toHaveCount(0);
+    await expect(body(page).locator('.block-mark, [class*="review-block-"]')).toHaveCount(0);
+  }
+}
+
 /** The body as its blocks: a list's items and a table's cells in brackets. */
 function blocksOf(page: Page) {
   return body(page).evaluate((part) => {
@@ -52,16 +68,10 @@ test('a write-tracked co-author makes a list and inserts a table as suggestions;
   browser,
 }) => {
   const { annPage, bobPage } = await annAndBobOpen(browser);
-
-  await body(annPage).locator('p').first().click();
-  await annPage.keyboard.type('Alpha');
-  await annPage.keyboard.press('Enter');
-  await annPage.keyboard.type('Beta');
-  await saved(annPage);
+  await annWrites(annPage, bobPage, ['Alpha', 'Beta'], ['p:Alpha', 'p:Beta']);
 
   // The co-author's list and table are suggestions: made, marked and listed for both.
   await expect(bobPage.getByText('Your changes are recorded as suggestions.')).toBeVisible();
-  await expect.poll(() => blocksOf(bobPage)).toEqual(['p:Alpha', 'p:Beta']);
   await body(bobPage).locator('p', { hasText: 'Alpha' }).click();
   await tool(bobPage, 'Bulleted list').click();
   await body(bobPage).locator('p', { hasText: 'Beta' }).click();
@@ -87,11 +97,7 @@ test('a write-tracked co-author makes a list and inserts a table as suggestions;
   await card(annPage, 'Bob Helper made a list').getByRole('button', { name: 'Accept' }).click();
   await card(annPage, 'Bob Helper inserted a table').getByRole('button', { name: 'Reject' }).click();
   await saved(annPage);
-  for (const page of [annPage, bobPage]) {
-    await expect.poll(() => blocksOf(page)).toEqual(['ul(Alpha)', 'p:Beta']);
-    await expect(page.locator('.review-card-change')).toHaveCount(0);
-    await expect(body(page).locator('.block-mark, [class*="review-block-"]')).toHaveCount(0);
-  }
+  await bothSettled([annPage, bobPage], ['ul(Alpha)', 'p:Beta']);
 });
 
 async function menu(page: Page, name: string, item: string) {
@@ -112,7 +118,7 @@ test('a write-tracked co-author adds a row, types in it and removes a column as 
   browser,
 }) => {
   const { annPage, bobPage } = await annAndBobOpen(browser);
-  await body(annPage).locator('p').first().click();
+  await firstParagraph(annPage).click();
   await tool(annPage, 'Table').click();
   await annPage.keyboard.type('A');
   await annPage.keyboard.press('Tab');
@@ -169,11 +175,8 @@ test('a write-tracked co-author pastes paragraphs, a list and a table over a wor
   browser,
 }) => {
   const { annPage, bobPage } = await annAndBobOpen(browser);
-  await body(annPage).locator('p').first().click();
-  await annPage.keyboard.type('Alpha');
-  await saved(annPage);
+  await annWrites(annPage, bobPage, ['Alpha'], ['p:Alpha']);
 
-  await expect.poll(() => blocksOf(bobPage)).toEqual(['p:Alpha']);
   // Over “pha”, selected with the keys (waited for: ProseMirror reads it a little after the key).
   await body(bobPage).locator('p', { hasText: 'Alpha' }).click();
   await bobPage.keyboard.press('End');
@@ -195,10 +198,7 @@ test('a write-tracked co-author pastes paragraphs, a list and a table over a wor
 
   await annPage.getByRole('button', { name: 'Reject all changes' }).click();
   await saved(annPage);
-  for (const page of [annPage, bobPage]) {
-    await expect.poll(() => blocksOf(page)).toEqual(['p:Alpha']);
-    await expect(page.locator('.review-card-change')).toHaveCount(0);
-  }
+  await bothSettled([annPage, bobPage], ['p:Alpha']);
 });
 
 test('a write-tracked co-author indents a list item as a suggestion; the owner accepts it (German)', async ({
@@ -206,12 +206,7 @@ test('a write-tracked co-author indents a list item as a suggestion; the owner a
 }) => {
   const { annPage, bobPage } = await annAndBobOpen(browser, { ann: 'Autorin', bob: 'Mitautor' }, 'de');
   // The owner writes a list of two items (the input rule makes it).
-  await body(annPage).locator('p').first().click();
-  await annPage.keyboard.type('- Alpha');
-  await annPage.keyboard.press('Enter');
-  await annPage.keyboard.type('Beta');
-  await saved(annPage);
-  await expect.poll(() => blocksOf(bobPage)).toEqual(['ul(Alpha|Beta)']);
+  await annWrites(annPage, bobPage, ['- Alpha', 'Beta'], ['ul(Alpha|Beta)']);
 
   // Tab in the second item: indented as Bob's suggestion, for both at once.
   await body(bobPage).locator('li p', { hasText: 'Beta' }).click();
@@ -231,9 +226,5 @@ test('a write-tracked co-author indents a list item as a suggestion; the owner a
     .getByRole('button', { name: 'Annehmen' })
     .click();
   await saved(annPage);
-  for (const page of [annPage, bobPage]) {
-    await expect.poll(() => blocksOf(page)).toEqual(['ul(AlphaBeta)', 'ul(Beta)']);
-    await expect(page.locator('.review-card-change')).toHaveCount(0);
-    await expect(body(page).locator('.block-mark, [class*="review-block-"]')).toHaveCount(0);
-  }
+  await bothSettled([annPage, bobPage], ['ul(AlphaBeta)', 'ul(Beta)']);
 });

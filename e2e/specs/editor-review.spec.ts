@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import type { AccessRight } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { card, caretIn, firstParagraph as paragraph, saved, writeSaved } from '../editor';
 import {
   apiCall,
   becomeContacts,
@@ -29,8 +30,11 @@ async function befriend(owner: Person, other: Person): Promise<number> {
   return contactIdOf(owner.page, other.user.firstName);
 }
 
-/** A supervisor (review), a student (owner) and a co-author (write-tracked), all in German. */
-async function reviewTeam(browser: Browser) {
+/**
+ * A supervisor (review), a student (owner) and a co-author (write-tracked), all in German, each
+ * with the student's new document open; the student has written `text` into it (saved).
+ */
+async function reviewTeam(browser: Browser, text: string) {
   const people: Person[] = [];
   for (const [firstName, lastName] of [
     ['Ann', 'Autorin'],
@@ -51,13 +55,10 @@ async function reviewTeam(browser: Browser) {
     { holder_type: 'user', holder_id: await befriend(ann, cleo), rights: 'review' },
   ];
   await apiCall(ann.page, documentsApi.accessSave, { id, access });
+  for (const { page } of people) await page.goto(`/document/${id}`);
+  await writeSaved(ann.page, text);
   return { ann, bob, cleo, id };
 }
-
-const paragraph = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"] p').first();
-const saved = (page: Page) =>
-  expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
-const card = (page: Page, text: string) => page.locator('.review-card', { hasText: text });
 
 /**
  * Moves the caret `wordsBack` words to the left, then selects one word towards `direction`
@@ -75,6 +76,18 @@ async function selectWord(
   await selectionSeen(page, expected);
 }
 
+/** Comments the selection with Mod-Alt-M: the composer takes the focus, the comment is sent. */
+async function sendComment(page: Page, text: string) {
+  await page.keyboard.press('Control+Alt+m');
+  const composer = page.getByRole('textbox', { name: 'Neuer Kommentar' });
+  await expect(composer).toBeFocused();
+  await composer.fill(text);
+  await page
+    .getByRole('form', { name: 'Neuer Kommentar' })
+    .getByRole('button', { name: 'Kommentieren' })
+    .click();
+}
+
 async function menu(page: Page, name: string, item: string) {
   await page.getByRole('button', { name, exact: true }).click();
   await page.getByRole('menuitem', { name: item }).click();
@@ -84,13 +97,8 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
   browser,
 }) => {
   test.setTimeout(120_000);
-  const { ann, bob, cleo, id } = await reviewTeam(browser);
-  for (const { page } of [ann, bob, cleo]) await page.goto(`/document/${id}`);
-
   // The student writes and saves a named revision.
-  await paragraph(ann.page).click();
-  await ann.page.keyboard.type('Der Versuch zeigt ein klares Ergebnis');
-  await saved(ann.page);
+  const { ann, bob, cleo } = await reviewTeam(browser, 'Der Versuch zeigt ein klares Ergebnis');
   await menu(ann.page, 'Datei', 'Version speichern…');
   const dialog = ann.page.getByRole('dialog', { name: 'Version speichern' });
   await dialog.getByRole('button', { name: 'Speichern' }).click();
@@ -101,9 +109,7 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
 
   // The write-tracked co-author can only suggest: a deletion and an insertion, in his colour.
   await expect(bob.page.getByText('Ihre Änderungen werden als Vorschläge aufgezeichnet.')).toBeVisible();
-  await expect(paragraph(bob.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis');
-  await paragraph(bob.page).click();
-  await bob.page.keyboard.press('End');
+  await caretIn(bob.page, 'Der Versuch zeigt ein klares Ergebnis');
   await bob.page.keyboard.type(' und neu');
   await selectWord(bob.page, 3, 'ArrowLeft', 'klares ');
   await bob.page.keyboard.press('Backspace');
@@ -121,18 +127,9 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
   ).toBeVisible();
 
   // The supervisor comments with Mod-Alt-M on “Ergebnis”.
-  await expect(paragraph(cleo.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis und neu');
-  await paragraph(cleo.page).click();
-  await cleo.page.keyboard.press('End');
+  await caretIn(cleo.page, 'Der Versuch zeigt ein klares Ergebnis und neu');
   await selectWord(cleo.page, 3, 'ArrowRight', 'Ergebnis');
-  await cleo.page.keyboard.press('Control+Alt+m');
-  const composer = cleo.page.getByRole('textbox', { name: 'Neuer Kommentar' });
-  await expect(composer).toBeFocused();
-  await composer.fill('Bitte mit einer Quelle belegen.');
-  await cleo.page
-    .getByRole('form', { name: 'Neuer Kommentar' })
-    .getByRole('button', { name: 'Kommentieren' })
-    .click();
+  await sendComment(cleo.page, 'Bitte mit einer Quelle belegen.');
   await expect(paragraph(cleo.page).locator('.review-comment')).toHaveText('Ergebnis');
   await saved(cleo.page);
 
@@ -205,17 +202,11 @@ test('a write-tracked co-author starts new paragraphs and a reviewer joins two; 
   browser,
 }) => {
   test.setTimeout(120_000);
-  const { ann, bob, cleo, id } = await reviewTeam(browser);
-  for (const { page } of [ann, bob, cleo]) await page.goto(`/document/${id}`);
+  const { ann, bob, cleo } = await reviewTeam(browser, 'Erster Absatz');
   const paragraphs = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"] p');
-  await paragraph(ann.page).click();
-  await ann.page.keyboard.type('Erster Absatz');
-  await saved(ann.page);
 
   // Enter at the end and a new paragraph, both suggestions of Bob's.
-  await expect(paragraph(bob.page)).toHaveText('Erster Absatz');
-  await paragraph(bob.page).click();
-  await bob.page.keyboard.press('End');
+  await caretIn(bob.page, 'Erster Absatz');
   await bob.page.keyboard.press('Enter');
   await bob.page.keyboard.type('Zweiter Absatz');
   await saved(bob.page);
@@ -264,14 +255,8 @@ test('a card keeps its place while pressed: a comment coming in above it does no
   browser,
 }) => {
   test.setTimeout(90_000);
-  const { ann, bob, cleo, id } = await reviewTeam(browser);
-  for (const { page } of [ann, bob, cleo]) await page.goto(`/document/${id}`);
-  await paragraph(ann.page).click();
-  await ann.page.keyboard.type('Der Versuch zeigt ein klares Ergebnis');
-  await saved(ann.page);
-  await expect(paragraph(bob.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis');
-  await paragraph(bob.page).click();
-  await bob.page.keyboard.press('End');
+  const { ann, bob, cleo } = await reviewTeam(browser, 'Der Versuch zeigt ein klares Ergebnis');
+  await caretIn(bob.page, 'Der Versuch zeigt ein klares Ergebnis');
   await bob.page.keyboard.type(' und neu');
   await saved(bob.page);
 
@@ -283,16 +268,9 @@ test('a card keeps its place while pressed: a comment coming in above it does no
   if (!box) throw new Error('no button');
   await ann.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await ann.page.mouse.down();
-  await expect(paragraph(cleo.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis und neu');
-  await paragraph(cleo.page).click();
-  await cleo.page.keyboard.press('Home');
+  await caretIn(cleo.page, 'Der Versuch zeigt ein klares Ergebnis und neu', 'Home');
   await selectWord(cleo.page, 0, 'ArrowRight', 'Der');
-  await cleo.page.keyboard.press('Control+Alt+m');
-  await cleo.page.getByRole('textbox', { name: 'Neuer Kommentar' }).fill('Welcher Versuch?');
-  await cleo.page
-    .getByRole('form', { name: 'Neuer Kommentar' })
-    .getByRole('button', { name: 'Kommentieren' })
-    .click();
+  await sendComment(cleo.page, 'Welcher Versuch?');
   const comment = card(ann.page, 'Welcher Versuch?');
   await expect(comment).toBeVisible();
   // The margin has drawn the new card (it follows the text once edits pause) yet kept the pressed one.

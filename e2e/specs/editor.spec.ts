@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import type { AccessRight } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { body, firstParagraph, saved, writeSaved } from '../editor';
 import {
   apiCall,
   chooseOption,
@@ -23,9 +24,17 @@ const annShares = (browser: Browser, right: AccessRight) =>
     { firstName: 'Bob', lastName: 'Coauthor' },
   );
 
-const body = (page: Page) => page.locator('.doc-richtext_part[data-part-id="body"]');
-const saved = (page: Page) =>
-  expect(page.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
+/**
+ * annShares, and Ann has written `text` into the document (saved) before Bob opens it: each has it
+ * open in the editor.
+ */
+async function annWroteShared(browser: Browser, right: AccessRight, text: string) {
+  const shared = await annShares(browser, right);
+  await shared.annPage.goto(`/document/${shared.id}`);
+  await writeSaved(shared.annPage, text);
+  await shared.bobPage.goto(`/document/${shared.id}`);
+  return shared;
+}
 
 test('two users type into the same paragraph at once and see the same text; carets; reload keeps it', async ({
   browser,
@@ -94,12 +103,7 @@ test("a co-author's new title shows at once on the other's open overview", async
 });
 
 test('a reader sees the document without editing tools and cannot change it', async ({ browser }) => {
-  const { annPage, bobPage, id } = await annShares(browser, 'read');
-  await annPage.goto(`/document/${id}`);
-  await body(annPage).locator('p').first().click();
-  await annPage.keyboard.type('Only Ann writes.');
-  await saved(annPage);
-  await bobPage.goto(`/document/${id}`);
+  const { bobPage } = await annWroteShared(browser, 'read', 'Only Ann writes.');
   await expect(bobPage.getByText('You can read this document but not change it.')).toBeVisible();
   await expect(bobPage.getByRole('toolbar', { name: 'Editing tools' })).toHaveCount(0);
   await expect(body(bobPage)).toHaveText('Only Ann writes.');
@@ -313,15 +317,10 @@ test('write-tracked writes suggestions the owner sees; a removed right closes th
   browser,
 }) => {
   test.setTimeout(60_000);
-  const { annPage, bobPage, id } = await annShares(browser, 'write-tracked');
-  await annPage.goto(`/document/${id}`);
-  await body(annPage).locator('p').first().click();
-  await annPage.keyboard.type('Ann only.');
-  await saved(annPage);
-  await bobPage.goto(`/document/${id}`);
+  const { annPage, bobPage, id } = await annWroteShared(browser, 'write-tracked', 'Ann only.');
   await expect(body(bobPage)).toHaveText('Ann only.');
   await expect(bobPage.getByText('Your changes are recorded as suggestions.')).toBeVisible();
-  await body(bobPage).locator('p').first().click();
+  await firstParagraph(bobPage).click();
   await bobPage.keyboard.press('End');
   await bobPage.keyboard.type(' Bob adds.');
   await saved(bobPage);

@@ -5,6 +5,7 @@ import {
   chooseOption,
   createUserByCommand,
   expect,
+  fillLogin,
   loginAs,
   selectButton,
   type TestUser,
@@ -12,12 +13,6 @@ import {
 } from '../fixtures';
 
 // Spec sections 2.1-2.3, 5 (login), 8 (configuration load) and 9, against the real server.
-
-async function fillLogin(page: Page, login: string, password: string) {
-  await page.getByLabel('Username or e-mail').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).last().click();
-}
 
 const nav = (page: Page, name = 'Main navigation') => page.getByRole('navigation', { name });
 
@@ -164,9 +159,7 @@ test.describe('languages', () => {
     await page.goto('/');
     await chooseOption(page, 'Language', 'Deutsch');
     await expect(page.getByLabel('Benutzername oder E-Mail')).toBeVisible();
-    await page.getByLabel('Benutzername oder E-Mail').fill(user.username);
-    await page.getByLabel('Passwort', { exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Anmelden', exact: true }).last().click();
+    await fillLogin(page, user.username, user.password, 'de');
     await expect(nav(page, 'Hauptnavigation').getByRole('link')).toHaveText([
       'Dokumente',
       'Bibliografie',

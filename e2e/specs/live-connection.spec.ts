@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { staffApi } from '@scriptorium/common/api/endpoints/staff';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
-import { apiCall, createUser, expect, loginAs, test } from '../fixtures';
+import { apiCall, createUser, expect, fillLogin, loginAs, test } from '../fixtures';
 import { useOwnServer } from '../own-server';
 
 // Spec sections 4 (Websocket, Server messages, Offline), 8 and 9: the live connection in a real browser.
@@ -34,7 +34,7 @@ test('logging out in another tab sends this tab to the start page', async ({ pag
 test.describe('with a server of its own', () => {
   test.describe.configure({ mode: 'serial' });
   const own = useOwnServer(41);
-  const { env, page: ownPage, start: startServer, stop: stopServer } = own;
+  const { env, page: ownPage, userPage, start: startServer, stop: stopServer } = own;
 
   test('a staff system message reaches a logged-in browser in the system-message dialog', async ({
     browser,
@@ -44,14 +44,11 @@ test.describe('with a server of its own', () => {
     await loginAs(page, await createUser({}, env), '/bibliography/');
     await subscribed;
 
-    const staffPage = await ownPage(browser);
-    await loginAs(staffPage, await createUser({ staff: true }, env));
+    const { page: staffPage } = await userPage(browser, { staff: true });
     await apiCall(staffPage, staffApi.sendSystemMessage, { message: 'The server restarts at 18:00.' });
 
     const dialog = page.getByRole('dialog', { name: 'System message' });
     await expect(dialog).toContainText('The server restarts at 18:00.');
-    await page.context().close();
-    await staffPage.context().close();
   });
 
   test('the disconnected notice shows while the server is down and goes when it is back', async ({
@@ -63,9 +60,7 @@ test.describe('with a server of its own', () => {
     const user = await createUser({}, env);
     const subscribed = subscribedSocket(page);
     await page.goto('/');
-    await page.getByLabel('Username or e-mail').fill(user.username);
-    await page.getByLabel('Password', { exact: true }).fill(user.password);
-    await page.getByRole('button', { name: 'Log in', exact: true }).last().click();
+    await fillLogin(page, user.username, user.password);
     await subscribed;
 
     const status = page.getByRole('status', { name: 'Connection to the server' });
@@ -76,6 +71,5 @@ test.describe('with a server of its own', () => {
     await startServer();
     await resubscribed;
     await expect(status).not.toContainText('Disconnected');
-    await page.context().close();
   });
 });

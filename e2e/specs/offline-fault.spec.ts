@@ -70,7 +70,5 @@ test.describe('with a server of its own', () => {
     const reader = await own.page(browser);
     await loginAs(reader, user, `/document/${id}`);
     await expect(body(reader)).toHaveText(text);
-    await page.context().close();
-    await reader.context().close();
   });
 });

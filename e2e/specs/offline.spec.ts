@@ -204,32 +204,129 @@ test('offline, a reload shows the overview, bibliography, contacts and a documen
   await context.close();
 });
 
-test('500 steps offline in one tab, 300 online by a co-author: after reconnecting both see all text', async ({
-  browser,
-}) => {
-  test.setTimeout(150_000);
-  // Ann appends 500 characters at the end; Bob types 300 at the start.
-  const annText = ` ${'ann '.repeat(125)}`.slice(0, 500);
-  const bobText = `${'bob '.repeat(75)}`.slice(0, 300);
-  const { annPage, bobPage, annContext, bobContext } = await workApart(
-    browser,
-    'Start.',
-    async (ann) => {
+/** Ann's 500 characters appended offline and Bob's 300 typed at the start meanwhile. */
+const ANN_TEXT = ` ${'ann '.repeat(125)}`.slice(0, 500);
+const BOB_TEXT = `${'bob '.repeat(75)}`.slice(0, 300);
+
+/**
+ * Ann and Bob work apart (workApart) on the shared document that holds `text`; once Ann is back
+ * online, `afterwards` checks what both see. One test each.
+ */
+const WORK_APART: {
+  title: string;
+  timeout: number;
+  text: string;
+  annWrites: (page: Page) => Promise<void>;
+  bobWrites: (page: Page) => Promise<void>;
+  afterwards: (annPage: Page, bobPage: Page) => Promise<void>;
+}[] = [
+  {
+    title: '500 steps offline in one tab, 300 online by a co-author: after reconnecting both see all text',
+    timeout: 150_000,
+    text: 'Start.',
+    // Ann appends 500 characters at the end; Bob types 300 at the start.
+    annWrites: async (ann) => {
       await ann.keyboard.press('End');
-      await ann.keyboard.type(annText);
+      await ann.keyboard.type(ANN_TEXT);
     },
-    async (bob) => {
+    bobWrites: async (bob) => {
       await bob.keyboard.press('Home');
-      await bob.keyboard.type(bobText);
+      await bob.keyboard.type(BOB_TEXT);
     },
-  );
-  await saved(annPage);
-  const expected = `${bobText}Start.${annText}`;
-  await expect(body(annPage)).toHaveText(expected, { timeout: 20_000 });
-  await expect(body(bobPage)).toHaveText(expected, { timeout: 20_000 });
-  await annContext.close();
-  await bobContext.close();
-});
+    afterwards: async (annPage, bobPage) => {
+      await saved(annPage);
+      const expected = `${BOB_TEXT}Start.${ANN_TEXT}`;
+      await expect(body(annPage)).toHaveText(expected, { timeout: 20_000 });
+      await expect(body(bobPage)).toHaveText(expected, { timeout: 20_000 });
+    },
+  },
+  {
+    title:
+      "a large divergence: the offline work is shown as suggestions on the co-author's version, and accepted",
+    timeout: 90_000,
+    text: 'Middle.',
+    // More than 50 steps on each side that cannot fold: Ann writes at both ends by turns.
+    annWrites: async (ann) => {
+      for (let i = 0; i < 30; i++) {
+        await ann.keyboard.press('Home');
+        await ann.keyboard.type('a');
+        await ann.keyboard.press('End');
+        await ann.keyboard.type('z');
+      }
+    },
+    // Bob's 60 steps meanwhile: bold on and off, each a command of its own (typed characters may
+    // reach the editor several to one step on a busy machine).
+    bobWrites: async (bob) => {
+      await selectParagraph(bob);
+      for (let i = 0; i < 60; i++) await bob.keyboard.press('Control+b');
+    },
+    afterwards: async (annPage, bobPage) => {
+      await expect(annPage.getByTestId('editor-merge-notice')).toContainText(
+        'are shown as suggestions on top of',
+      );
+      await saved(annPage);
+      for (const page of [annPage, bobPage]) {
+        await expect(body(page)).toHaveText(`${'a'.repeat(30)}Middle.${'z'.repeat(30)}`);
+        await expect
+          .poll(async () => (await body(page).locator('.insertion').allTextContents()).join(''))
+          .toBe(`${'a'.repeat(30)}${'z'.repeat(30)}`);
+      }
+      // Bob, a writer, accepts them all: plain text for both.
+      await bobPage.getByRole('button', { name: 'Accept all', exact: true }).click();
+      await saved(bobPage);
+      await expect(body(annPage).locator('.insertion')).toHaveCount(0);
+      await expect(body(annPage)).toHaveText(`${'a'.repeat(30)}Middle.${'z'.repeat(30)}`);
+    },
+  },
+  {
+    title: 'an offline change the merge cannot place is suggested again, and the offline version can be read',
+    timeout: 60_000,
+    text: 'Shared sentence.',
+    // Ann makes the sentence bold offline; Bob deletes it meanwhile.
+    annWrites: async (ann) => {
+      await selectParagraph(ann);
+      await ann.keyboard.press('Control+b');
+      await expect(body(ann).locator('strong')).toHaveText('Shared sentence.');
+    },
+    bobWrites: async (bob) => {
+      await selectParagraph(bob);
+      await bob.keyboard.press('Backspace');
+    },
+    afterwards: async (annPage, bobPage) => {
+      const notice = annPage.getByTestId('editor-merge-notice');
+      await expect(notice).toContainText(
+        'could not be placed in the current version: the text it changed is suggested again where it stood.',
+      );
+      await saved(annPage);
+      // Not dropped: Ann's bold sentence stands again as her suggestion, for both of them.
+      for (const page of [annPage, bobPage]) {
+        await expect(body(page).locator('.insertion')).toHaveText('Shared sentence.');
+        await expect(body(page).locator('strong')).toHaveText('Shared sentence.');
+      }
+      // Bob rejects it: his deletion stands.
+      await bobPage
+        .locator('.review-card', { hasText: 'inserted text' })
+        .getByRole('button', { name: 'Reject' })
+        .click();
+      await saved(bobPage);
+      await expect(body(annPage)).toHaveText('');
+      await notice.getByRole('button', { name: 'Show my offline version' }).click();
+      await expect(annPage.getByRole('dialog', { name: 'Your offline version' })).toContainText(
+        'Shared sentence.',
+      );
+    },
+  },
+];
+
+for (const { title, timeout, text, annWrites, bobWrites, afterwards } of WORK_APART) {
+  test(title, async ({ browser }) => {
+    test.setTimeout(timeout);
+    const { annPage, bobPage, annContext, bobContext } = await workApart(browser, text, annWrites, bobWrites);
+    await afterwards(annPage, bobPage);
+    await annContext.close();
+    await bobContext.close();
+  });
+}
 
 test('a document created offline is written, kept over a reload, and created on the server once when back online', async ({
   browser,
@@ -293,89 +390,4 @@ test('a tab closed offline: reopened online, its queued text is sent', async ({ 
   await saved(reopened);
   await expectOnServer(browser, user, id, 'Before the tunnel. In the tunnel.');
   await context.close();
-});
-
-test("a large divergence: the offline work is shown as suggestions on the co-author's version, and accepted", async ({
-  browser,
-}) => {
-  test.setTimeout(90_000);
-  const { annPage, bobPage, annContext, bobContext } = await workApart(
-    browser,
-    'Middle.',
-    // More than 50 steps on each side that cannot fold: Ann writes at both ends by turns.
-    async (ann) => {
-      for (let i = 0; i < 30; i++) {
-        await ann.keyboard.press('Home');
-        await ann.keyboard.type('a');
-        await ann.keyboard.press('End');
-        await ann.keyboard.type('z');
-      }
-    },
-    // Bob's 60 steps meanwhile: bold on and off, each a command of its own (typed characters may
-    // reach the editor several to one step on a busy machine).
-    async (bob) => {
-      await selectParagraph(bob);
-      for (let i = 0; i < 60; i++) await bob.keyboard.press('Control+b');
-    },
-  );
-  await expect(annPage.getByTestId('editor-merge-notice')).toContainText(
-    'are shown as suggestions on top of',
-  );
-  await saved(annPage);
-  for (const page of [annPage, bobPage]) {
-    await expect(body(page)).toHaveText(`${'a'.repeat(30)}Middle.${'z'.repeat(30)}`);
-    await expect
-      .poll(async () => (await body(page).locator('.insertion').allTextContents()).join(''))
-      .toBe(`${'a'.repeat(30)}${'z'.repeat(30)}`);
-  }
-  // Bob, a writer, accepts them all: plain text for both.
-  await bobPage.getByRole('button', { name: 'Accept all', exact: true }).click();
-  await saved(bobPage);
-  await expect(body(annPage).locator('.insertion')).toHaveCount(0);
-  await expect(body(annPage)).toHaveText(`${'a'.repeat(30)}Middle.${'z'.repeat(30)}`);
-  await annContext.close();
-  await bobContext.close();
-});
-
-test('an offline change the merge cannot place is suggested again, and the offline version can be read', async ({
-  browser,
-}) => {
-  test.setTimeout(60_000);
-  // Ann makes the sentence bold offline; Bob deletes it meanwhile.
-  const { annPage, bobPage, annContext, bobContext } = await workApart(
-    browser,
-    'Shared sentence.',
-    async (ann) => {
-      await selectParagraph(ann);
-      await ann.keyboard.press('Control+b');
-      await expect(body(ann).locator('strong')).toHaveText('Shared sentence.');
-    },
-    async (bob) => {
-      await selectParagraph(bob);
-      await bob.keyboard.press('Backspace');
-    },
-  );
-  const notice = annPage.getByTestId('editor-merge-notice');
-  await expect(notice).toContainText(
-    'could not be placed in the current version: the text it changed is suggested again where it stood.',
-  );
-  await saved(annPage);
-  // Not dropped: Ann's bold sentence stands again as her suggestion, for both of them.
-  for (const page of [annPage, bobPage]) {
-    await expect(body(page).locator('.insertion')).toHaveText('Shared sentence.');
-    await expect(body(page).locator('strong')).toHaveText('Shared sentence.');
-  }
-  // Bob rejects it: his deletion stands.
-  await bobPage
-    .locator('.review-card', { hasText: 'inserted text' })
-    .getByRole('button', { name: 'Reject' })
-    .click();
-  await saved(bobPage);
-  await expect(body(annPage)).toHaveText('');
-  await notice.getByRole('button', { name: 'Show my offline version' }).click();
-  await expect(annPage.getByRole('dialog', { name: 'Your offline version' })).toContainText(
-    'Shared sentence.',
-  );
-  await annContext.close();
-  await bobContext.close();
 });

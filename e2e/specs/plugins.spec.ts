@@ -6,7 +6,16 @@ import { booksApi, templatesApi } from '@scriptorium/common/api/endpoints/plugin
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
 import { openSettled, violations } from '../axe';
-import { apiCall, chooseOption, createUser, expect, loginAs, sendCall, test } from '../fixtures';
+import {
+  apiCall,
+  attributesOf,
+  becomeContacts,
+  chooseOption,
+  expect,
+  loginAs,
+  sendCall,
+  test,
+} from '../fixtures';
 import { useOwnServer } from '../own-server';
 
 // Issue 21: the Templates and Books plugins in a real browser. They are on only on a server of
@@ -32,15 +41,13 @@ test('with the plugins off there is no Templates or Books header item and their 
 test.describe('with PLUGINS=templates,books', () => {
   test.describe.configure({ mode: 'serial' });
   const own = useOwnServer(43, { PLUGINS: 'templates,books' });
-  const env = own.env;
-  const ownPage = own.page;
+  const { userPage } = own;
 
   test('a template with a custom part, reordered by keyboard, becomes a document that follows it', async ({
     browser,
   }) => {
     test.setTimeout(60_000);
-    const page = await ownPage(browser);
-    await loginAs(page, await createUser({}, env), '/documents/');
+    const { page } = await userPage(browser, {}, '/documents/');
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     await expect(nav.getByRole('link', { name: 'Templates' })).toBeVisible();
     await page.keyboard.press('Alt+t');
@@ -86,10 +93,7 @@ test.describe('with PLUGINS=templates,books', () => {
     // The live preview follows: the empty document with Summary before Keywords and its initial text.
     const preview = page.getByTestId('template-preview');
     await expect(preview.locator('[data-part-id="part-6"]')).toHaveText('This chapter argues');
-    const order = await preview
-      .locator('.doc-part')
-      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-title')));
-    expect(order).toEqual([
+    expect(await attributesOf(preview.locator('.doc-part'), 'data-title')).toEqual([
       'Subtitle',
       'Authors',
       'Abstract',
@@ -154,26 +158,19 @@ test.describe('with PLUGINS=templates,books', () => {
     await expect(page.getByRole('navigation', { name: 'Table of contents' }).locator('li')).toHaveText([
       'Methods',
     ]);
-    await page.context().close();
   });
 
   test('a book of three documents, reordered by drag and drop, shared read-only with a contact who sees it', async ({
     browser,
   }) => {
     test.setTimeout(60_000);
-    const ann = await createUser({ firstName: 'Ann', lastName: 'Editor' }, env);
-    const bob = await createUser({ firstName: 'Bob', lastName: 'Reader' }, env);
-    const annPage = await ownPage(browser);
-    const bobPage = await ownPage(browser);
-    await loginAs(annPage, ann, '/documents/');
-    await loginAs(bobPage, bob, '/');
-    await apiCall(annPage, contactsApi.invite, { user_string: bob.username });
-    const received = (await (await apiCall(bobPage, contactsApi.list)).json()) as {
-      contacts: { id: number; type: string }[];
-    };
-    await apiCall(bobPage, contactsApi.accept, {
-      invites: received.contacts.filter((c) => c.type === 'to_userinvite').map(({ id }) => ({ id })),
-    });
+    const { page: annPage } = await userPage(
+      browser,
+      { firstName: 'Ann', lastName: 'Editor' },
+      '/documents/',
+    );
+    const { page: bobPage, user: bob } = await userPage(browser, { firstName: 'Bob', lastName: 'Reader' });
+    await becomeContacts(annPage, bobPage, bob);
     const ids: number[] = [];
     for (const title of ['Introduction', 'Methods', 'Results']) {
       const created = (await (await apiCall(annPage, documentsApi.create, { title })).json()) as {
@@ -246,16 +243,13 @@ test.describe('with PLUGINS=templates,books', () => {
     // Each chapter opens the document.
     await bobChapters.nth(0).getByRole('link', { name: 'Results' }).click();
     await expect(bobPage).toHaveURL(new RegExp(`/document/${ids[2]}`));
-    await annPage.context().close();
-    await bobPage.context().close();
   });
 
   test('a book of three documents exported as EPUB from the book editor passes epubcheck', async ({
     browser,
   }) => {
     test.setTimeout(60_000);
-    const page = await ownPage(browser);
-    await loginAs(page, await createUser({ firstName: 'Eve', lastName: 'Editor' }, env), '/documents/');
+    const { page } = await userPage(browser, { firstName: 'Eve', lastName: 'Editor' }, '/documents/');
     const titles = ['Letters', 'Diaries', 'Ledgers'];
     for (const title of titles) await apiCall(page, documentsApi.create, { title });
     const { id } = (await (await apiCall(page, booksApi.create, { title: 'Private papers' })).json()) as {
@@ -286,13 +280,11 @@ test.describe('with PLUGINS=templates,books', () => {
     expect([...nav.matchAll(/<a href="[^"]+">([^<]+)<\/a>/g)].map((match) => match[1])).toEqual(
       titles.map((title, index) => `Chapter ${index + 1}: ${title}`),
     );
-    await page.context().close();
   });
 
   test('the plugin screens have no axe violations', async ({ browser }) => {
     test.setTimeout(60_000);
-    const page = await ownPage(browser);
-    await loginAs(page, await createUser({}, env), '/');
+    const { page } = await userPage(browser);
     const template = (await (await apiCall(page, templatesApi.create, { title: 'Thesis' })).json()) as {
       id: number;
     };
@@ -303,7 +295,6 @@ test.describe('with PLUGINS=templates,books', () => {
       await openSettled(page, path);
       expect(await violations(page), path).toEqual([]);
     }
-    await page.context().close();
   });
 });
 
