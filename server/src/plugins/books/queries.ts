@@ -12,15 +12,11 @@ import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
 import { listVisibleDocuments, type VisibleDocument } from '../../modules/documents/queries';
 import { displayName } from '../../modules/user/presenters';
+import { type PluginItemColumns, presentItem } from '../items';
 
 /** The plugin's own tables, typed here rather than in the core schema: a plugin brings its tables along. */
 export type BooksTables = {
-  books: {
-    id: Generated<number>;
-    owner_id: number;
-    title: string;
-    updated: number;
-    added: Generated<number>;
+  books: PluginItemColumns & {
     /** JSON of BookMetadata and BookSettings; '' (a row of before 014) reads as the defaults. */
     metadata: Generated<string>;
     settings: Generated<string>;
@@ -91,11 +87,7 @@ function bookQuery(db: BooksDb, userId: number) {
 function presentListEntry(row: BookRow, userId: number): BookListEntry {
   const isOwner = row.owner_id === userId;
   return {
-    id: row.id,
-    title: row.title,
-    // PostgreSQL returns bigint columns as strings.
-    added: Number(row.added),
-    updated: Number(row.updated),
+    ...presentItem(row),
     is_owner: isOwner,
     owner: displayName({
       username: row.owner_username,
