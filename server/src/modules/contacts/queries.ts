@@ -20,6 +20,36 @@ export async function areContacts(db: DbOrTrx, userId: number, otherId: number):
   return row !== undefined;
 }
 
+/** Of the ids, those that name contacts of the user. */
+export async function contactIdsAmong(
+  db: DbOrTrx,
+  userId: number,
+  ids: readonly number[],
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('contacts')
+    .select('contact_id')
+    .where('user_id', '=', userId)
+    .where('contact_id', 'in', ids)
+    .execute();
+  return rows.map((row) => row.contact_id);
+}
+
+/** Of the ids, the invites the user sent (`by_user_id`) or received (`to_user_id`), with their inviter. */
+export async function invitesAmong(
+  db: DbOrTrx,
+  ids: readonly number[],
+  side: 'by_user_id' | 'to_user_id',
+  userId: number,
+): Promise<{ id: number; by_user_id: number }[]> {
+  return db
+    .selectFrom('user_invites')
+    .select(['id', 'by_user_id'])
+    .where('id', 'in', ids)
+    .where(side, '=', userId)
+    .execute();
+}
+
 /** Any invite between the two users, in either direction, that names both of them. */
 export async function findInviteBetween(db: DbOrTrx, a: number, b: number) {
   return db

@@ -10,6 +10,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
+import { bothWays } from '../../modules/contacts/hooks';
 import { listVisibleDocuments, type VisibleDocument } from '../../modules/documents/queries';
 import { displayName } from '../../modules/user/presenters';
 import { type PluginItemColumns, presentItem } from '../items';
@@ -174,14 +175,11 @@ export async function removeBookRightsBetween(
   b: number,
 ): Promise<void> {
   const books = trx.withTables<BooksTables>();
-  for (const [owner, holder] of [
-    [a, b],
-    [b, a],
-  ]) {
+  await bothWays(a, b, async (holder, owner) => {
     await books
       .deleteFrom('book_access')
       .where('user_id', '=', holder)
       .where('book_id', 'in', books.selectFrom('books').select('id').where('owner_id', '=', owner))
       .execute();
-  }
+  });
 }

@@ -4,7 +4,7 @@ import type { UserRow } from '../../user/queries';
 import { type MailErrorLog, mailInviteAnswer } from '../mail';
 import { requireAllFound } from '../policies';
 import { presentUserContact } from '../presenters';
-import { connect, type DbOrTrx, displayEmails } from '../queries';
+import { connect, type DbOrTrx, displayEmails, invitesAmong } from '../queries';
 
 /** The invites among `ids` that were sent to `userId`; 404 unless every one is (the policy of both answers). */
 async function receivedInvites(
@@ -12,12 +12,7 @@ async function receivedInvites(
   userId: number,
   ids: number[],
 ): Promise<{ id: number; by_user_id: number }[]> {
-  const invites = await db
-    .selectFrom('user_invites')
-    .select(['id', 'by_user_id'])
-    .where('id', 'in', ids)
-    .where('to_user_id', '=', userId)
-    .execute();
+  const invites = await invitesAmong(db, ids, 'to_user_id', userId);
   requireAllFound(
     ids,
     invites.map((invite) => invite.id),

@@ -4,7 +4,7 @@ import type { UserRow } from '../../user/queries';
 import { runContactRemovedHooks } from '../hooks';
 import type { MailErrorLog } from '../mail';
 import { requireAllFound } from '../policies';
-import type { DbOrTrx } from '../queries';
+import { contactIdsAmong, type DbOrTrx, invitesAmong } from '../queries';
 import { mailDeclines } from './answer-invites';
 
 /**
@@ -28,16 +28,7 @@ export async function deleteContacts(
 
   const declinedInviterIds = await ctx.db.transaction().execute(async (trx) => {
     if (userIds.length > 0) {
-      const rows = await trx
-        .selectFrom('contacts')
-        .select('contact_id')
-        .where('user_id', '=', me.id)
-        .where('contact_id', 'in', userIds)
-        .execute();
-      requireAllFound(
-        userIds,
-        rows.map((row) => row.contact_id),
-      );
+      requireAllFound(userIds, await contactIdsAmong(trx, me.id, userIds));
       for (const otherId of userIds) {
         await trx
           .deleteFrom('contacts')
@@ -69,12 +60,7 @@ async function deleteInvites(
   side: 'by_user_id' | 'to_user_id',
   userId: number,
 ): Promise<number[]> {
-  const rows = await trx
-    .selectFrom('user_invites')
-    .select(['id', 'by_user_id'])
-    .where('id', 'in', ids)
-    .where(side, '=', userId)
-    .execute();
+  const rows = await invitesAmong(trx, ids, side, userId);
   requireAllFound(
     ids,
     rows.map((row) => row.id),

@@ -635,9 +635,9 @@ export function createDocumentEndpoint() {
       switch (message.type) {
         case 'thread_create':
         case 'comment_answer': {
-          if (message.type === 'thread_create')
-            await createThread(ctx.db, id, message.thread, me, message.text, now);
-          else await answerThread(ctx.db, id, message.thread, viewer, me, message.text, now);
+          const comment = { author: me, text: message.text, now };
+          if (message.type === 'thread_create') await createThread(ctx.db, id, message.thread, comment);
+          else await answerThread(ctx.db, id, message.thread, viewer, comment);
           const [thread] = await readThreads(ctx.db, id, message.thread);
           mailMentions(ctx, {
             documentId: id,

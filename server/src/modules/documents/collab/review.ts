@@ -144,13 +144,18 @@ export interface Author {
   name: string;
 }
 
+/** A comment being written: by whom, its text and when. */
+export interface NewComment {
+  author: Author;
+  text: string;
+  now: number;
+}
+
 export async function createThread(
   db: Executor,
   documentId: number,
   threadId: number,
-  author: Author,
-  text: string,
-  now: number,
+  comment: NewComment,
 ): Promise<void> {
   if (await threadRow(db, documentId, threadId)) throw new ReviewRefusal('exists');
   await db
@@ -158,23 +163,22 @@ export async function createThread(
     .values({
       document_id: documentId,
       thread_id: threadId,
-      user_id: author.id,
+      user_id: comment.author.id,
       resolved: 0,
       assigned_to: null,
-      created_at: now,
+      created_at: comment.now,
     })
     .execute();
-  await addComment(db, documentId, threadId, author, text, now);
+  await addComment(db, documentId, threadId, comment);
 }
 
 async function addComment(
   db: Executor,
   documentId: number,
   threadId: number,
-  author: Author,
-  text: string,
-  now: number,
+  comment: NewComment,
 ): Promise<void> {
+  const { author, text, now } = comment;
   await db
     .insertInto('document_comments')
     .values({
@@ -194,12 +198,10 @@ export async function answerThread(
   documentId: number,
   threadId: number,
   viewer: Viewer,
-  author: Author,
-  text: string,
-  now: number,
+  comment: NewComment,
 ): Promise<void> {
   await requireThread(db, documentId, threadId, viewer);
-  await addComment(db, documentId, threadId, author, text, now);
+  await addComment(db, documentId, threadId, comment);
 }
 
 async function ownComment(db: Executor, documentId: number, commentId: number, userId: number) {
