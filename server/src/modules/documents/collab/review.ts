@@ -151,6 +151,21 @@ export interface NewComment {
   now: number;
 }
 
+/**
+ * A comment as stored: the author's account (null for none, as for comments imported from a
+ * file), the name shown for them, the text and its time.
+ */
+export interface StoredComment {
+  user: number | null;
+  name: string;
+  text: string;
+  at: number;
+}
+
+function storedComment({ author, text, now }: NewComment): StoredComment {
+  return { user: author.id, name: author.name, text, at: now };
+}
+
 export async function createThread(
   db: Executor,
   documentId: number,
@@ -158,37 +173,48 @@ export async function createThread(
   comment: NewComment,
 ): Promise<void> {
   if (await threadRow(db, documentId, threadId)) throw new ReviewRefusal('exists');
+  const thread = { user: comment.author.id, resolved: false, created: comment.now };
+  await insertThread(db, documentId, threadId, thread, [storedComment(comment)]);
+}
+
+/** Stores a new thread (assigned to nobody) and its comments, the thread's own first. */
+export async function insertThread(
+  db: Executor,
+  documentId: number,
+  threadId: number,
+  thread: { user: number | null; resolved: boolean; created: number },
+  comments: readonly StoredComment[],
+): Promise<void> {
   await db
     .insertInto('document_threads')
     .values({
       document_id: documentId,
       thread_id: threadId,
-      user_id: comment.author.id,
-      resolved: 0,
+      user_id: thread.user,
+      resolved: thread.resolved ? 1 : 0,
       assigned_to: null,
-      created_at: comment.now,
+      created_at: thread.created,
     })
     .execute();
-  await addComment(db, documentId, threadId, comment);
+  for (const comment of comments) await insertComment(db, documentId, threadId, comment);
 }
 
-async function addComment(
+async function insertComment(
   db: Executor,
   documentId: number,
   threadId: number,
-  comment: NewComment,
+  comment: StoredComment,
 ): Promise<void> {
-  const { author, text, now } = comment;
   await db
     .insertInto('document_comments')
     .values({
       document_id: documentId,
       thread_id: threadId,
-      user_id: author.id,
-      user_name: author.name,
-      text,
-      created_at: now,
-      updated_at: now,
+      user_id: comment.user,
+      user_name: comment.name,
+      text: comment.text,
+      created_at: comment.at,
+      updated_at: comment.at,
     })
     .execute();
 }
@@ -201,7 +227,7 @@ export async function answerThread(
   comment: NewComment,
 ): Promise<void> {
   await requireThread(db, documentId, threadId, viewer);
-  await addComment(db, documentId, threadId, comment);
+  await insertComment(db, documentId, threadId, storedComment(comment));
 }
 
 async function ownComment(db: Executor, documentId: number, commentId: number, userId: number) {
