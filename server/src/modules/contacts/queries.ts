@@ -11,13 +11,7 @@ export function hashInviteKey(key: string): string {
 }
 
 export async function areContacts(db: DbOrTrx, userId: number, otherId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('contacts')
-    .select('user_id')
-    .where('user_id', '=', userId)
-    .where('contact_id', '=', otherId)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await contactIdsAmong(db, userId, [otherId])).length > 0;
 }
 
 /** Of the ids, those that name contacts of the user. */
