@@ -14,7 +14,7 @@ import type { Database } from '../../../db/schema';
 import { mailLanguage, translator } from '../../../i18n/translate';
 import { enqueueMailJob } from '../../../mail/queue';
 import { escapeHtml } from '../../../util/escape-html';
-import { displayName } from '../../user/presenters';
+import { displayName, NAME_COLUMNS } from '../../user/presenters';
 import { rightSeesComments } from './rights';
 
 /**
@@ -102,13 +102,13 @@ export async function readPeople(
   const owner = await db
     .selectFrom('documents')
     .innerJoin('users', 'users.id', 'documents.owner_id')
-    .select(['users.id', 'users.username', 'users.first_name', 'users.last_name'])
+    .select(['users.id', ...NAME_COLUMNS])
     .where('documents.id', '=', documentId)
     .executeTakeFirst();
   const holders = await db
     .selectFrom('document_access')
     .innerJoin('users', 'users.id', 'document_access.user_id')
-    .select(['users.id', 'users.username', 'users.first_name', 'users.last_name', 'document_access.rights'])
+    .select(['users.id', ...NAME_COLUMNS, 'document_access.rights'])
     .where('document_access.document_id', '=', documentId)
     .execute();
   const person = (row: { id: number; username: string; first_name: string; last_name: string }) => ({
