@@ -10,8 +10,8 @@ import { mailDeclines } from './answer-invites';
 /**
  * POST /api/user/contacts/delete/: `user` ends the connection on both sides (and, through the
  * hooks, every document right between the two); `userinvite` withdraws a sent invite;
- * `to_userinvite` declines a received one (the inviter is told). All or nothing: an id that is
- * not in this user's list answers 404 and nothing changes.
+ * `to_userinvite` declines a received one (the inviter is told; /api/user/invites/decline/ comes
+ * here too). All or nothing: an id that is not in this user's list answers 404 and nothing changes.
  */
 export async function deleteContacts(
   ctx: AppContext,
