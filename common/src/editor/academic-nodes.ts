@@ -1,4 +1,5 @@
 import type { NodeSpec } from 'prosemirror-model';
+import { stringAttr, stringAttrsRule, textAtom } from './dom-attrs';
 
 /**
  * The academic nodes of the schema (issue 17): equations, citations, figures, cross-references
@@ -71,21 +72,8 @@ export const academicNodes: Record<string, NodeSpec> = {
   equation: {
     inline: true,
     group: 'inline',
-    atom: true,
-    selectable: true,
     draggable: true,
-    attrs: { equation: { default: '' } },
-    parseDOM: [
-      {
-        tag: 'span[data-equation]',
-        getAttrs: (dom: HTMLElement) => ({ equation: dom.getAttribute('data-equation') ?? '' }),
-      },
-    ],
-    toDOM: (node) => [
-      'span',
-      { class: 'doc-equation', 'data-equation': node.attrs.equation },
-      `$${node.attrs.equation}$`,
-    ],
+    ...textAtom('equation', (latex) => `$${latex}$`),
   },
   citation: {
     inline: true,
@@ -122,13 +110,7 @@ export const academicNodes: Record<string, NodeSpec> = {
     selectable: true,
     attrs: { id: { default: '' }, title: { default: '' } },
     parseDOM: [
-      {
-        tag: 'span[data-cross-reference]',
-        getAttrs: (dom: HTMLElement) => ({
-          id: dom.getAttribute('data-cross-reference') ?? '',
-          title: dom.getAttribute('data-title') ?? '',
-        }),
-      },
+      stringAttrsRule('span[data-cross-reference]', { id: 'data-cross-reference', title: 'data-title' }),
     ],
     toDOM: (node) => [
       'span',
@@ -164,12 +146,12 @@ export const academicNodes: Record<string, NodeSpec> = {
           const src = dom.querySelector('img')?.getAttribute('src') ?? '';
           const width = Number(dom.getAttribute('data-width') ?? '100');
           return {
-            id: dom.getAttribute('id') ?? '',
+            id: stringAttr(dom, 'id'),
             category: oneOf(FIGURE_CATEGORIES, dom.getAttribute('data-category'), 'figure'),
             image: Number(dom.getAttribute('data-image') ?? '0') || 0,
             // Only our own media: a pasted figure must not load from elsewhere.
             src: src.startsWith('/media/') ? src : '',
-            equation: dom.getAttribute('data-equation') ?? '',
+            equation: stringAttr(dom, 'data-equation'),
             caption: dom.querySelector('figcaption')?.textContent ?? '',
             aligned: oneOf(FIGURE_ALIGNMENTS, dom.getAttribute('data-aligned'), 'center'),
             width: width > 0 && width <= 100 ? width : 100,
@@ -222,7 +204,7 @@ export const academicNodes: Record<string, NodeSpec> = {
       {
         tag: 'div[data-bib-entry]',
         getAttrs: (dom: HTMLElement) => ({
-          id: dom.getAttribute('data-bib-entry') ?? '',
+          id: stringAttr(dom, 'data-bib-entry'),
           data: jsonAttr(dom, 'data-entry', {}),
         }),
       },
@@ -245,15 +227,7 @@ export function withTableCaption<T extends Record<string, NodeSpec>>(nodes: T): 
     table: {
       ...table,
       attrs: { ...table.attrs, id: { default: '' }, caption: { default: '' } },
-      parseDOM: [
-        {
-          tag: 'table',
-          getAttrs: (dom: HTMLElement) => ({
-            id: dom.getAttribute('id') ?? '',
-            caption: dom.getAttribute('data-caption') ?? '',
-          }),
-        },
-      ],
+      parseDOM: [stringAttrsRule('table', { id: 'id', caption: 'data-caption' })],
       toDOM: (node) => [
         'table',
         node.attrs.id ? { id: node.attrs.id, 'data-caption': node.attrs.caption } : {},

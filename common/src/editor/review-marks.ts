@@ -1,4 +1,5 @@
 import type { MarkSpec } from 'prosemirror-model';
+import { listAttr, stringAttr } from './dom-attrs';
 
 /**
  * The review marks of the document schema (issue 18): comment anchors and tracked changes. They
@@ -31,14 +32,6 @@ export interface BlockBefore {
 /** Marks every text may carry, whatever the template says, because review needs them everywhere. */
 export const REVIEW_MARKS = `${COMMENT_MARK} ${TRACKED_CHANGE_MARKS.join(' ')}`;
 
-function attr(dom: HTMLElement, name: string): string {
-  return dom.getAttribute(name) ?? '';
-}
-
-function list(value: string | null): string[] {
-  return value ? value.split(' ').filter(Boolean) : [];
-}
-
 function trackAttrs(extra: Record<string, { default: unknown }> = {}) {
   return { user: { default: 0 }, username: { default: '' }, date: { default: 0 }, ...extra };
 }
@@ -49,11 +42,9 @@ function trackParse(tag: string, withFormats = false): MarkSpec['parseDOM'] {
       tag,
       getAttrs: (dom: HTMLElement) => ({
         user: Number(dom.getAttribute('data-user') ?? '0'),
-        username: attr(dom, 'data-username'),
+        username: stringAttr(dom, 'data-username'),
         date: Number(dom.getAttribute('data-date') ?? '0'),
-        ...(withFormats
-          ? { before: list(dom.getAttribute('data-before')), after: list(dom.getAttribute('data-after')) }
-          : {}),
+        ...(withFormats ? { before: listAttr(dom, 'data-before'), after: listAttr(dom, 'data-after') } : {}),
       }),
     },
   ];

@@ -1,6 +1,7 @@
 import { type DOMOutputSpec, type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
 import { tableNodes } from 'prosemirror-tables';
 import { ACADEMIC_ELEMENTS, academicNodes, templatePartAttrs, withTableCaption } from './academic-nodes';
+import { listAttr, plainElement, stringAttr, stringAttrsRule, textAtom } from './dom-attrs';
 import { BLOCK_TRACK_MARKS, REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-marks';
 
 /**
@@ -53,14 +54,6 @@ export function isSafeHref(href: string): boolean {
   return /^(https?:\/\/|mailto:)\S+$/i.test(href) || /^#[\w-]+$/.test(href);
 }
 
-function stringAttr(dom: HTMLElement, name: string): string {
-  return dom.getAttribute(name) ?? '';
-}
-
-function listAttr(value: string | null): string[] {
-  return value ? value.split(' ').filter(Boolean) : [];
-}
-
 /** Attributes every template part carries: where it came from and what it allows. */
 const partAttrs = {
   ...templatePartAttrs('', ''),
@@ -95,12 +88,23 @@ function partParse(kind: string, tag = 'div'): NodeSpec['parseDOM'] {
         title: stringAttr(dom, 'data-title'),
         optional: dom.getAttribute('data-optional') === 'true',
         hidden: dom.getAttribute('data-hidden') === 'true',
-        elements: listAttr(dom.getAttribute('data-elements')),
-        marks: listAttr(dom.getAttribute('data-marks')),
+        elements: listAttr(dom, 'data-elements'),
+        marks: listAttr(dom, 'data-marks'),
         help: stringAttr(dom, 'data-help'),
       }),
     },
   ];
+}
+
+/** A template part of `kind`: in the group `part`, with the part attributes, parsed from and drawn as its div. */
+function partSpec(kind: string, spec: NodeSpec): NodeSpec {
+  return {
+    group: 'part',
+    attrs: partAttrs,
+    parseDOM: partParse(kind),
+    toDOM: (node) => partDOM(kind, node.attrs),
+    ...spec,
+  };
 }
 
 const headingLevels = [1, 2, 3, 4, 5, 6] as const;
@@ -126,49 +130,17 @@ const nodes: Record<string, NodeSpec> = {
     parseDOM: [{ tag: 'div.doc-title' }, { tag: 'h1[data-doc-title]' }],
     toDOM: () => ['div', { class: 'doc-title', role: 'heading', 'aria-level': '1' }, 0],
   },
-  heading_part: {
-    group: 'part',
-    content: 'text*',
-    attrs: partAttrs,
-    defining: true,
-    isolating: true,
-    parseDOM: partParse('heading_part'),
-    toDOM: (node) => partDOM('heading_part', node.attrs),
-  },
-  richtext_part: {
-    group: 'part',
-    content: 'block+',
-    marks: BLOCK_TRACK_MARKS,
-    attrs: partAttrs,
-    isolating: true,
-    parseDOM: partParse('richtext_part'),
-    toDOM: (node) => partDOM('richtext_part', node.attrs),
-  },
-  contributors_part: {
-    group: 'part',
-    content: 'contributor*',
-    attrs: partAttrs,
-    isolating: true,
-    parseDOM: partParse('contributors_part'),
-    toDOM: (node) => partDOM('contributors_part', node.attrs),
-  },
-  tags_part: {
-    group: 'part',
-    content: 'keyword*',
-    attrs: partAttrs,
-    isolating: true,
-    parseDOM: partParse('tags_part'),
-    toDOM: (node) => partDOM('tags_part', node.attrs),
-  },
+  heading_part: partSpec('heading_part', { content: 'text*', defining: true, isolating: true }),
+  richtext_part: partSpec('richtext_part', { content: 'block+', marks: BLOCK_TRACK_MARKS, isolating: true }),
+  contributors_part: partSpec('contributors_part', { content: 'contributor*', isolating: true }),
+  tags_part: partSpec('tags_part', { content: 'keyword*', isolating: true }),
   /**
    * A table of contents: no content of its own; the editor draws the document's headings in it
    * as they change, the exports their own (a TOC field, \tableofcontents, a nav list).
    */
-  toc_part: {
-    group: 'part',
+  toc_part: partSpec('toc_part', {
     atom: true,
     selectable: false,
-    attrs: partAttrs,
     parseDOM: partParse('toc_part', 'nav'),
     toDOM: (node) => {
       const [, attrs] = partDOM('toc_part', node.attrs) as [string, Record<string, string>];
@@ -179,19 +151,16 @@ const nodes: Record<string, NodeSpec> = {
         ['ol', { class: 'doc-toc-entries' }],
       ];
     },
-  },
+  }),
   /** A separator: a visual divider between parts (a thematic break in the exports). */
-  separator_part: {
-    group: 'part',
+  separator_part: partSpec('separator_part', {
     atom: true,
     selectable: false,
-    attrs: partAttrs,
-    parseDOM: partParse('separator_part'),
     toDOM: (node) => {
       const [, attrs] = partDOM('separator_part', node.attrs) as [string, Record<string, string>];
       return ['div', attrs, ['hr']];
     },
-  },
+  }),
   contributor: {
     atom: true,
     selectable: true,
@@ -203,16 +172,13 @@ const nodes: Record<string, NodeSpec> = {
       orcid: { default: '' },
     },
     parseDOM: [
-      {
-        tag: 'div[data-contributor]',
-        getAttrs: (dom: HTMLElement) => ({
-          firstname: stringAttr(dom, 'data-firstname'),
-          lastname: stringAttr(dom, 'data-lastname'),
-          email: stringAttr(dom, 'data-email'),
-          institution: stringAttr(dom, 'data-institution'),
-          orcid: stringAttr(dom, 'data-orcid'),
-        }),
-      },
+      stringAttrsRule('div[data-contributor]', {
+        firstname: 'data-firstname',
+        lastname: 'data-lastname',
+        email: 'data-email',
+        institution: 'data-institution',
+        orcid: 'data-orcid',
+      }),
     ],
     toDOM: (node) => [
       'div',
@@ -228,29 +194,9 @@ const nodes: Record<string, NodeSpec> = {
       [node.attrs.firstname, node.attrs.lastname].filter(Boolean).join(' '),
     ],
   },
-  keyword: {
-    atom: true,
-    selectable: true,
-    attrs: { keyword: { default: '' } },
-    parseDOM: [
-      {
-        tag: 'span[data-keyword]',
-        getAttrs: (dom: HTMLElement) => ({ keyword: stringAttr(dom, 'data-keyword') }),
-      },
-    ],
-    toDOM: (node) => [
-      'span',
-      { class: 'doc-keyword', 'data-keyword': node.attrs.keyword },
-      node.attrs.keyword,
-    ],
-  },
+  keyword: textAtom('keyword', (keyword) => keyword),
 
-  paragraph: {
-    group: 'block',
-    content: 'inline*',
-    parseDOM: [{ tag: 'p' }],
-    toDOM: () => ['p', 0],
-  },
+  paragraph: { group: 'block', content: 'inline*', ...plainElement('p') },
   heading: {
     group: 'block',
     content: 'inline*',
@@ -268,15 +214,13 @@ const nodes: Record<string, NodeSpec> = {
     content: 'block+',
     marks: BLOCK_TRACK_MARKS,
     defining: true,
-    parseDOM: [{ tag: 'blockquote' }],
-    toDOM: () => ['blockquote', 0],
+    ...plainElement('blockquote'),
   },
   bullet_list: {
     group: 'block',
     content: 'list_item+',
     marks: BLOCK_TRACK_MARKS,
-    parseDOM: [{ tag: 'ul' }],
-    toDOM: () => ['ul', 0],
+    ...plainElement('ul'),
   },
   ordered_list: {
     group: 'block',
@@ -298,8 +242,7 @@ const nodes: Record<string, NodeSpec> = {
     content: 'paragraph block*',
     marks: BLOCK_TRACK_MARKS,
     defining: true,
-    parseDOM: [{ tag: 'li' }],
-    toDOM: () => ['li', 0],
+    ...plainElement('li'),
   },
   code_block: {
     group: 'block',
@@ -410,10 +353,7 @@ const marks: Record<string, MarkSpec> = {
     parseDOM: [{ tag: 'sub' }, { style: 'vertical-align=sub' }],
     toDOM: () => ['sub', 0],
   },
-  code: {
-    parseDOM: [{ tag: 'code' }],
-    toDOM: () => ['code', 0],
-  },
+  code: plainElement('code'),
   smallcaps: {
     parseDOM: [{ tag: 'span.smallcaps' }, { style: 'font-variant=small-caps' }],
     toDOM: () => ['span', { class: 'smallcaps' }, 0],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formId, jsonId, text } from '../api/fields';
 import { jsonField } from '../api/form';
 import { PAPER_SIZES } from '../editor/schema';
+import { itemListFields, itemTitle } from './items-api';
 
 /**
  * The Books plugin's contract. A book is an ordered list of chapters, each a document; `part`
@@ -37,10 +38,7 @@ export const bookSettings = z.object({
 export type BookSettings = z.infer<typeof bookSettings>;
 
 export const bookListEntry = z.object({
-  id: z.number(),
-  title: z.string(),
-  added: z.number(),
-  updated: z.number(),
+  ...itemListFields,
   is_owner: z.boolean(),
   owner: z.string(),
   /** null for the owner. */
@@ -71,21 +69,18 @@ export const bookEntry = bookListEntry.extend({
 });
 export type BookEntry = z.infer<typeof bookEntry>;
 
-export const bookIdRequest = z.object({ id: formId });
 export const bookGetResponse = z.object({ book: bookEntry });
 
 export const bookCreateRequest = z.object({
-  title: text().trim().max(BOOK_TITLE_MAX).optional().default(''),
+  title: itemTitle(BOOK_TITLE_MAX).optional().default(''),
 });
-export const bookCreateResponse = z.object({ id: z.number() });
 
 export const bookSaveRequest = z.object({
   id: formId,
-  title: text().trim().max(BOOK_TITLE_MAX),
+  title: itemTitle(BOOK_TITLE_MAX),
   metadata: jsonField(bookMetadata),
   settings: jsonField(bookSettings),
 });
-export const bookSaveResponse = z.object({ updated: z.number() });
 
 export const chapterInput = z.object({ document_id: jsonId, part: text().trim().max(255).default('') });
 export type ChapterInput = z.input<typeof chapterInput>;
@@ -94,9 +89,6 @@ export const bookChaptersRequest = z.object({
   id: formId,
   chapters: jsonField(z.array(chapterInput).max(500)),
 });
-
-export const bookDeleteRequest = z.object({ ids: jsonField(z.array(jsonId).min(1).max(1000)) });
-export const bookDeleteResponse = z.object({ deleted: z.array(z.number()) });
 
 export const bookAccessEntry = z.object({ user_id: z.number(), name: z.string(), rights: bookRight });
 export type BookAccessEntry = z.infer<typeof bookAccessEntry>;

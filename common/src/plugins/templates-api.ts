@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { PATH_INPUT_MAX } from '../api/documents';
-import { formId, jsonId, text } from '../api/fields';
+import { formId, text } from '../api/fields';
 import { jsonField } from '../api/form';
 import { BODY_ELEMENTS, FORMAT_MARKS } from '../editor/schema';
 import { type DocumentTemplate, PART_KINDS, standardArticle } from '../editor/templates';
+import { itemListFields, itemTitle } from './items-api';
 
 /**
  * The Templates plugin's contract. A stored template is a `TemplateDefinition`: the parts of the
@@ -77,10 +78,7 @@ export function editorTemplate(id: string, title: string, definition: TemplateDe
 }
 
 export const templateListEntry = z.object({
-  id: z.number(),
-  title: z.string(),
-  added: z.number(),
-  updated: z.number(),
+  ...itemListFields,
   /** A site template (made by staff) is offered to every user; only its owner edits it. */
   site: z.boolean(),
   is_owner: z.boolean(),
@@ -106,27 +104,21 @@ export const templateEntry = templateListEntry.extend({
 });
 export type TemplateEntry = z.infer<typeof templateEntry>;
 
-export const templateIdRequest = z.object({ id: formId });
 export const templateGetResponse = z.object({ template: templateEntry });
 
 export const templateCreateRequest = z.object({
-  title: text().trim().max(TEMPLATE_TITLE_MAX).optional().default(''),
+  title: itemTitle(TEMPLATE_TITLE_MAX).optional().default(''),
   /** An imported template; without it the new template starts as a copy of the Standard article. */
   definition: jsonField(templateDefinition).optional(),
 });
-export const templateCreateResponse = z.object({ id: z.number() });
 
 export const templateSaveRequest = z.object({
   id: formId,
-  title: text().trim().max(TEMPLATE_TITLE_MAX),
+  title: itemTitle(TEMPLATE_TITLE_MAX),
   definition: jsonField(templateDefinition),
   /** Staff only: offer it to every user. */
   site: z.enum(['true', 'false']).optional(),
 });
-export const templateSaveResponse = z.object({ updated: z.number() });
-
-export const templateDeleteRequest = z.object({ ids: jsonField(z.array(jsonId).min(1).max(1000)) });
-export const templateDeleteResponse = z.object({ deleted: z.array(z.number()) });
 
 export const templateFileUploadFields = z.object({
   id: formId,

@@ -1,7 +1,8 @@
 import type { Db } from './database';
 
-/** A database or a transaction: only reads here. */
+/** A database or a transaction: reads, and deletes in deleteOwned. */
 type Reader = Pick<Db, 'selectFrom'>;
+type Deleter = Pick<Db, 'deleteFrom'>;
 
 /**
  * Rows that belong to one user. Every query of a user's library filters by owner itself: another
@@ -56,4 +57,23 @@ export async function ownsAll(
 ): Promise<boolean> {
   const unique = [...new Set(ids)];
   return unique.length === 0 || (await countOwned(db, table, ownerId, unique)) === unique.length;
+}
+
+/**
+ * Deletes the listed rows of the table that belong to the owner, in batches (call it inside the
+ * transaction that checked the ids): an id of another owner's row deletes nothing.
+ */
+export async function deleteOwned(
+  db: Deleter,
+  table: OwnedTable,
+  ownerId: number,
+  ids: readonly number[],
+): Promise<void> {
+  for (let i = 0; i < ids.length; i += ID_BATCH) {
+    await db
+      .deleteFrom(table)
+      .where('owner_id', '=', ownerId)
+      .where('id', 'in', ids.slice(i, i + ID_BATCH))
+      .execute();
+  }
 }

@@ -1,24 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type Db, directReader } from './database';
-import { migrateToLatest } from './migrate';
+import { type Db, directReader } from './database';
 import { preparedQuery } from './prepared';
+import { type TemporarySqlite, temporarySqlite } from './temporary-sqlite';
 
 const usernames = preparedQuery((db: Db, lowered: string) =>
   db.selectFrom('users').select(['id', 'username']).where('username_lower', '=', lowered),
 );
 
 describe('preparedQuery on SQLite', () => {
-  let dir = '';
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  let sqlite: TemporarySqlite;
+  afterEach(() => sqlite.remove());
 
   async function open() {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'prepared-'));
-    const { db, dialect } = createDatabase({ databaseUrl: undefined, dataDir: dir });
-    await migrateToLatest(db, dialect);
-    return db;
+    sqlite = await temporarySqlite('prepared-');
+    return sqlite.db;
   }
 
   function insert(db: Pick<Db, 'insertInto'>, username: string) {
@@ -72,6 +67,5 @@ describe('preparedQuery on SQLite', () => {
     release();
     await expect(transaction).rejects.toThrow('rolled back');
     expect(await read).toEqual([]);
-    await db.destroy();
   });
 });

@@ -1,29 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context';
-import { createDatabase, type Db } from '../db/database';
-import { migrateToLatest } from '../db/migrate';
+import { type TemporarySqlite, temporarySqlite } from '../db/temporary-sqlite';
 import { createUser } from '../modules/user/commands/create-user';
 import { hashSessionId, SESSION_LIFETIME_MS, userFromCookieHeader } from './session';
 
 describe('the kept session lookup (SQLite)', () => {
-  let dir = '';
-  let db: Db;
-  afterEach(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  let sqlite: TemporarySqlite;
+  afterEach(() => sqlite.remove());
 
   it('sees a session ended or a user deactivated, here or by another connection, at once', async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'session-kept-'));
-    const created = createDatabase({ databaseUrl: undefined, dataDir: dir });
-    db = created.db;
-    await migrateToLatest(db, created.dialect);
+    sqlite = await temporarySqlite('session-kept-');
+    const { db } = sqlite;
     const ctx = { db } as AppContext;
     // The cookie parser is loaded when the plugin is registered somewhere.
     const app = Fastify();
@@ -56,7 +46,7 @@ describe('the kept session lookup (SQLite)', () => {
     // Ended by another process (another connection to the same file).
     await startSession('two');
     expect(await lookup('two')).toBe('ada');
-    const other = new SQLite(path.join(dir, 'db.sqlite3'));
+    const other = new SQLite(sqlite.file);
     other.prepare('delete from sessions').run();
     expect(await lookup('two')).toBeNull();
 

@@ -1,41 +1,23 @@
 import { z } from 'zod';
 import * as books from '../../plugins/books-api';
+import { itemCreateResponse, itemEndpoints, itemIdRequest } from '../../plugins/items-api';
 import * as templates from '../../plugins/templates-api';
 import { doneResponse } from '../documents';
 import { endpoint } from '../endpoint';
 
 /** /api/templates/ (the Templates plugin, spec 2.1 and 2.2): answers only while the plugin is on. */
 export const templatesApi = {
-  list: endpoint({ method: 'GET', path: '/api/templates/list/', response: templates.templateListResponse }),
-  get: endpoint({
-    method: 'POST',
-    path: '/api/templates/get/',
-    request: templates.templateIdRequest,
-    response: templates.templateGetResponse,
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/templates/create/',
-    request: templates.templateCreateRequest,
-    response: templates.templateCreateResponse,
-  }),
-  save: endpoint({
-    method: 'POST',
-    path: '/api/templates/save/',
-    request: templates.templateSaveRequest,
-    response: templates.templateSaveResponse,
+  ...itemEndpoints('/api/templates/', {
+    list: templates.templateListResponse,
+    get: templates.templateGetResponse,
+    create: templates.templateCreateRequest,
+    save: templates.templateSaveRequest,
   }),
   copy: endpoint({
     method: 'POST',
     path: '/api/templates/copy/',
-    request: templates.templateIdRequest,
-    response: templates.templateCreateResponse,
-  }),
-  delete: endpoint({
-    method: 'POST',
-    path: '/api/templates/delete/',
-    request: templates.templateDeleteRequest,
-    response: templates.templateDeleteResponse,
+    request: itemIdRequest,
+    response: itemCreateResponse,
   }),
   uploadFile: endpoint({
     method: 'POST',
@@ -60,24 +42,11 @@ export const templatesApi = {
 
 /** /api/books/ (the Books plugin, spec 2.1 and 2.2): answers only while the plugin is on. */
 export const booksApi = {
-  list: endpoint({ method: 'GET', path: '/api/books/list/', response: books.bookListResponse }),
-  get: endpoint({
-    method: 'POST',
-    path: '/api/books/get/',
-    request: books.bookIdRequest,
-    response: books.bookGetResponse,
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/books/create/',
-    request: books.bookCreateRequest,
-    response: books.bookCreateResponse,
-  }),
-  save: endpoint({
-    method: 'POST',
-    path: '/api/books/save/',
-    request: books.bookSaveRequest,
-    response: books.bookSaveResponse,
+  ...itemEndpoints('/api/books/', {
+    list: books.bookListResponse,
+    get: books.bookGetResponse,
+    create: books.bookCreateRequest,
+    save: books.bookSaveRequest,
   }),
   chapters: endpoint({
     method: 'POST',
@@ -85,16 +54,10 @@ export const booksApi = {
     request: books.bookChaptersRequest,
     response: books.bookGetResponse,
   }),
-  delete: endpoint({
-    method: 'POST',
-    path: '/api/books/delete/',
-    request: books.bookDeleteRequest,
-    response: books.bookDeleteResponse,
-  }),
   accessGet: endpoint({
     method: 'POST',
     path: '/api/books/access/get/',
-    request: books.bookIdRequest,
+    request: itemIdRequest,
     response: books.bookAccessResponse,
   }),
   accessSave: endpoint({

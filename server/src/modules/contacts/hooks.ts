@@ -22,3 +22,16 @@ export async function runContactRemovedHooks(
 ): Promise<void> {
   for (const hook of hooks.values()) await hook(trx, a, b);
 }
+
+/**
+ * For hooks: runs `remove(holder, owner)` both ways between `a` and `b`, for what each of the two
+ * holds of the other's.
+ */
+export async function bothWays(
+  a: number,
+  b: number,
+  remove: (holder: number, owner: number) => Promise<void>,
+): Promise<void> {
+  await remove(a, b);
+  await remove(b, a);
+}

@@ -11,13 +11,37 @@ export function hashInviteKey(key: string): string {
 }
 
 export async function areContacts(db: DbOrTrx, userId: number, otherId: number): Promise<boolean> {
-  const row = await db
+  return (await contactIdsAmong(db, userId, [otherId])).length > 0;
+}
+
+/** Of the ids, those that name contacts of the user. */
+export async function contactIdsAmong(
+  db: DbOrTrx,
+  userId: number,
+  ids: readonly number[],
+): Promise<number[]> {
+  const rows = await db
     .selectFrom('contacts')
-    .select('user_id')
+    .select('contact_id')
     .where('user_id', '=', userId)
-    .where('contact_id', '=', otherId)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('contact_id', 'in', ids)
+    .execute();
+  return rows.map((row) => row.contact_id);
+}
+
+/** Of the ids, the invites the user sent (`by_user_id`) or received (`to_user_id`), with their inviter. */
+export async function invitesAmong(
+  db: DbOrTrx,
+  ids: readonly number[],
+  side: 'by_user_id' | 'to_user_id',
+  userId: number,
+): Promise<{ id: number; by_user_id: number }[]> {
+  return db
+    .selectFrom('user_invites')
+    .select(['id', 'by_user_id'])
+    .where('id', 'in', ids)
+    .where(side, '=', userId)
+    .execute();
 }
 
 /** Any invite between the two users, in either direction, that names both of them. */

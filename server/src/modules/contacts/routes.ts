@@ -16,7 +16,7 @@ import { requireUser } from '../../http/session';
 import { translator } from '../../i18n/translate';
 import { userRoute } from '../user-route';
 import { addInvite, InviteError } from './commands/add-invite';
-import { acceptInvites, declineInvites } from './commands/answer-invites';
+import { acceptInvites } from './commands/answer-invites';
 import { claimInviteLink } from './commands/claim-invites';
 import { deleteContacts } from './commands/delete-contacts';
 import { listContacts } from './commands/list-contacts';
@@ -64,7 +64,9 @@ export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
       app,
       contactsApi.decline,
       async ({ invites }, user, request): Promise<z.infer<typeof okResponse>> => {
-        await declineInvites(ctx, request.log, { user, inviteIds: invites.map((invite) => invite.id) });
+        // Declining deletes the received invites, as the contacts list's delete does with them.
+        const received = invites.map((invite) => ({ id: invite.id, type: 'to_userinvite' as const }));
+        await deleteContacts(ctx, request.log, { user, contacts: received });
         return { ok: true };
       },
     );

@@ -1,26 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changeStamp, createDatabase, type Db } from '../../db/database';
-import { migrateToLatest } from '../../db/migrate';
+import { changeStamp, type Db } from '../../db/database';
+import { type TemporarySqlite, temporarySqlite } from '../../db/temporary-sqlite';
 import { createUser } from '../user/commands/create-user';
 import { documentListJson } from './list-cache';
 
 describe('the kept document list (SQLite)', () => {
-  let dir = '';
+  let sqlite: TemporarySqlite;
   let db: Db;
-  afterEach(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => sqlite.remove());
 
   async function open() {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'list-cache-'));
-    const created = createDatabase({ databaseUrl: undefined, dataDir: dir });
-    db = created.db;
-    await migrateToLatest(db, created.dialect);
+    sqlite = await temporarySqlite('list-cache-');
+    db = sqlite.db;
     const user = await createUser(
       { db },
       { username: 'ada', email: 'ada@example.org', password: null, firstName: 'Ada', lastName: '' },
@@ -78,7 +70,7 @@ describe('the kept document list (SQLite)', () => {
     expect(JSON.parse(await documentListJson(db, userId)).documents[0].owner.name).toBe('Augusta');
 
     // A commit by another connection (another process, the manage CLI).
-    const other = new SQLite(path.join(dir, 'db.sqlite3'));
+    const other = new SQLite(sqlite.file);
     other.prepare("update documents set title = 'Renamed' where title = 'First'").run();
     other.close();
     expect(await titles(userId)).toEqual(['Renamed', 'Second', 'Third']);

@@ -8,6 +8,9 @@ import { dialectOf, preparedQuery } from '../../db/prepared';
 import { avatarUrl } from './avatar';
 import type { UserRow } from './queries';
 
+/** The columns of `users` that displayName reads, for a select joined with users. */
+export const NAME_COLUMNS = ['users.username', 'users.first_name', 'users.last_name'] as const;
+
 /** "First Last", else the username (spec 3: the name shown in contact and menu displays). */
 export function displayName(user: Pick<UserRow, 'first_name' | 'last_name' | 'username'>): string {
   return `${user.first_name} ${user.last_name}`.trim() || user.username;

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { ownsAll } from '../../db/owned';
 import { HttpError } from '../../http/errors';
+import { findOwnImageByHash } from './queries';
 
 /**
  * Who may do what with images. The owner does everything; nobody else learns that an image or a
@@ -23,12 +24,7 @@ export async function canReadMediaFile(
   userId: number,
   sha256: string,
 ): Promise<{ fileType: string } | null> {
-  const own = await db
-    .selectFrom('usermedia_images')
-    .select('file_type')
-    .where('owner_id', '=', userId)
-    .where('sha256', '=', sha256)
-    .executeTakeFirst();
+  const own = await findOwnImageByHash(db, userId, sha256);
   if (own) return { fileType: own.file_type };
   const shared = await db
     .selectFrom('usermedia_images as i')

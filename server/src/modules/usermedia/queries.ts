@@ -5,13 +5,13 @@ import type { CategoryRow, ImageRow } from './presenters';
 
 /** Every query here is filtered by owner: another user's rows are invisible, never "forbidden". */
 
+/** The owner's images (every query of one image or of the list starts here). */
+function ownImages(db: Db, ownerId: number) {
+  return db.selectFrom('usermedia_images').selectAll().where('owner_id', '=', ownerId);
+}
+
 export async function listOwnImages(db: Db, ownerId: number): Promise<ImageRow[]> {
-  return db
-    .selectFrom('usermedia_images')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .orderBy('id')
-    .execute();
+  return ownImages(db, ownerId).orderBy('id').execute();
 }
 
 export async function listOwnCategories(db: Db, ownerId: number): Promise<CategoryRow[]> {
@@ -49,12 +49,12 @@ export async function categoriesByImage(
 }
 
 export async function findOwnImage(db: Db, ownerId: number, id: number): Promise<ImageRow | undefined> {
-  return db
-    .selectFrom('usermedia_images')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return ownImages(db, ownerId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The owner's images of those listed (another owner's ids find nothing). */
+export async function findOwnImages(db: Db, ownerId: number, ids: readonly number[]): Promise<ImageRow[]> {
+  return ownImages(db, ownerId).where('id', 'in', ids).execute();
 }
 
 export async function findOwnImageByHash(
@@ -62,12 +62,7 @@ export async function findOwnImageByHash(
   ownerId: number,
   sha256: string,
 ): Promise<ImageRow | undefined> {
-  return db
-    .selectFrom('usermedia_images')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .where('sha256', '=', sha256)
-    .executeTakeFirst();
+  return ownImages(db, ownerId).where('sha256', '=', sha256).executeTakeFirst();
 }
 
 export interface ImageLibraryState {

@@ -10,17 +10,14 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
+import { bothWays } from '../../modules/contacts/hooks';
 import { listVisibleDocuments, type VisibleDocument } from '../../modules/documents/queries';
 import { displayName } from '../../modules/user/presenters';
+import { type PluginItemColumns, presentItem } from '../items';
 
 /** The plugin's own tables, typed here rather than in the core schema: a plugin brings its tables along. */
 export type BooksTables = {
-  books: {
-    id: Generated<number>;
-    owner_id: number;
-    title: string;
-    updated: number;
-    added: Generated<number>;
+  books: PluginItemColumns & {
     /** JSON of BookMetadata and BookSettings; '' (a row of before 014) reads as the defaults. */
     metadata: Generated<string>;
     settings: Generated<string>;
@@ -91,11 +88,7 @@ function bookQuery(db: BooksDb, userId: number) {
 function presentListEntry(row: BookRow, userId: number): BookListEntry {
   const isOwner = row.owner_id === userId;
   return {
-    id: row.id,
-    title: row.title,
-    // PostgreSQL returns bigint columns as strings.
-    added: Number(row.added),
-    updated: Number(row.updated),
+    ...presentItem(row),
     is_owner: isOwner,
     owner: displayName({
       username: row.owner_username,
@@ -182,14 +175,11 @@ export async function removeBookRightsBetween(
   b: number,
 ): Promise<void> {
   const books = trx.withTables<BooksTables>();
-  for (const [owner, holder] of [
-    [a, b],
-    [b, a],
-  ]) {
+  await bothWays(a, b, async (holder, owner) => {
     await books
       .deleteFrom('book_access')
       .where('user_id', '=', holder)
       .where('book_id', 'in', books.selectFrom('books').select('id').where('owner_id', '=', owner))
       .execute();
-  }
+  });
 }

@@ -9,7 +9,7 @@ import { requireUser } from '../../http/session';
 import { areContacts } from '../../modules/contacts/queries';
 import { attachmentHeader } from '../../modules/documents/export/gather-input';
 import { findVisibleDocument } from '../../modules/documents/queries';
-import { displayName } from '../../modules/user/presenters';
+import { displayName, NAME_COLUMNS } from '../../modules/user/presenters';
 import { userRoute } from '../../modules/user-route';
 import { exportBookFile } from './export';
 import { booksDb, getBook, listBooks, requireBookOwner, requireReadable, requireWritable } from './queries';
@@ -127,13 +127,7 @@ export function booksRoutes(ctx: AppContext): FastifyPluginAsync {
       const rows = await db
         .selectFrom('book_access')
         .innerJoin('users', 'users.id', 'book_access.user_id')
-        .select([
-          'book_access.user_id',
-          'book_access.rights',
-          'users.username',
-          'users.first_name',
-          'users.last_name',
-        ])
+        .select(['book_access.user_id', 'book_access.rights', ...NAME_COLUMNS])
         .where('book_access.book_id', '=', id)
         .orderBy('book_access.id')
         .execute();

@@ -9,15 +9,11 @@ import type { Generated, Kysely } from 'kysely';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
+import { type PluginItemColumns, presentItem } from '../items';
 
 /** The plugin's own tables, typed here rather than in the core schema: a plugin brings its tables along. */
 export type TemplatesTables = {
-  document_templates: {
-    id: Generated<number>;
-    owner_id: number;
-    title: string;
-    updated: number;
-    added: Generated<number>;
+  document_templates: PluginItemColumns & {
     /** JSON of a TemplateDefinition; '' (a row of before 013) reads as the Standard article. */
     definition: Generated<string>;
     site: Generated<number>;
@@ -64,29 +60,30 @@ interface ListRow {
 }
 
 function present(row: ListRow, userId: number): TemplateListEntry {
-  // PostgreSQL returns bigint columns as strings.
   return {
-    id: row.id,
-    title: row.title,
-    added: Number(row.added),
-    updated: Number(row.updated),
+    ...presentItem(row),
     site: Number(row.site) === 1,
     is_owner: row.owner_id === userId,
   };
 }
 
-/** The user's templates and the site's (site templates of staff accounts), newest change first. */
-export async function listTemplates(db: TemplatesDb, userId: number): Promise<TemplateListEntry[]> {
-  const rows = await db
+/** Templates the user may use: their own and the site's (site templates of staff accounts). */
+function usableTemplates(db: TemplatesDb, userId: number) {
+  return db
     .selectFrom('document_templates')
     .innerJoin('users', 'users.id', 'document_templates.owner_id')
-    .select(LIST_COLUMNS)
     .where((eb) =>
       eb.or([
         eb('document_templates.owner_id', '=', userId),
         eb.and([eb('document_templates.site', '=', 1), eb('users.is_staff', '=', 1)]),
       ]),
-    )
+    );
+}
+
+/** The user's templates and the site's, newest change first. */
+export async function listTemplates(db: TemplatesDb, userId: number): Promise<TemplateListEntry[]> {
+  const rows = await usableTemplates(db, userId)
+    .select(LIST_COLUMNS)
     .orderBy('document_templates.updated', 'desc')
     .orderBy('document_templates.id', 'desc')
     .execute();
@@ -111,17 +108,9 @@ export async function insertTemplate(
 
 /** A template the user may use (own or site); 404 otherwise. */
 export async function requireUsable(db: TemplatesDb, userId: number, id: number) {
-  const row = await db
-    .selectFrom('document_templates')
-    .innerJoin('users', 'users.id', 'document_templates.owner_id')
+  const row = await usableTemplates(db, userId)
     .select([...LIST_COLUMNS, 'document_templates.definition'])
     .where('document_templates.id', '=', id)
-    .where((eb) =>
-      eb.or([
-        eb('document_templates.owner_id', '=', userId),
-        eb.and([eb('document_templates.site', '=', 1), eb('users.is_staff', '=', 1)]),
-      ]),
-    )
     .executeTakeFirst();
   if (!row) throw new HttpError(404);
   return row;

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../context';
+import { deleteOwned } from '../../../db/owned';
 import { assertOwnCategories } from '../policies';
 import { lockOwnerState, type OwnerState, touchOwnerState } from '../queries';
 
@@ -33,11 +34,7 @@ export async function deleteCategories(
         .where('id', '=', row.id)
         .execute();
     }
-    await trx
-      .deleteFrom('bib_categories')
-      .where('owner_id', '=', ownerId)
-      .where('id', 'in', [...gone])
-      .execute();
+    await deleteOwned(trx, 'bib_categories', ownerId, [...gone]);
     return { before, after: await touchOwnerState(trx, ownerId, before) };
   });
 }

@@ -1,8 +1,7 @@
 import type { AppContext } from '../../../context';
+import { deleteOwned } from '../../../db/owned';
 import { assertOwnEntries } from '../policies';
 import { lockOwnerState, type OwnerState, touchOwnerState } from '../queries';
-
-const ID_BATCH = 900;
 
 /** Spec section 7, delete: removes the owner's entries; a foreign id is a 404 and nothing goes. */
 export async function deleteEntries(
@@ -14,13 +13,7 @@ export async function deleteEntries(
   return ctx.db.transaction().execute(async (trx) => {
     const before = await lockOwnerState(trx, ownerId);
     await assertOwnEntries(trx, ownerId, unique);
-    for (let i = 0; i < unique.length; i += ID_BATCH) {
-      await trx
-        .deleteFrom('bib_entries')
-        .where('owner_id', '=', ownerId)
-        .where('id', 'in', unique.slice(i, i + ID_BATCH))
-        .execute();
-    }
+    await deleteOwned(trx, 'bib_entries', ownerId, unique);
     return { before, after: await touchOwnerState(trx, ownerId, before) };
   });
 }

@@ -4,20 +4,15 @@ import type { UserRow } from '../../user/queries';
 import { type MailErrorLog, mailInviteAnswer } from '../mail';
 import { requireAllFound } from '../policies';
 import { presentUserContact } from '../presenters';
-import { connect, type DbOrTrx, displayEmails } from '../queries';
+import { connect, type DbOrTrx, displayEmails, invitesAmong } from '../queries';
 
-/** The invites among `ids` that were sent to `userId`; 404 unless every one is (the policy of both answers). */
+/** The invites among `ids` that were sent to `userId`; 404 unless every one is. */
 async function receivedInvites(
   db: DbOrTrx,
   userId: number,
   ids: number[],
 ): Promise<{ id: number; by_user_id: number }[]> {
-  const invites = await db
-    .selectFrom('user_invites')
-    .select(['id', 'by_user_id'])
-    .where('id', 'in', ids)
-    .where('to_user_id', '=', userId)
-    .execute();
+  const invites = await invitesAmong(db, ids, 'to_user_id', userId);
   requireAllFound(
     ids,
     invites.map((invite) => invite.id),
@@ -57,22 +52,6 @@ export async function acceptInvites(
     await mailInviteAnswer(ctx, log, { answer: 'accepted', inviter, invitee: me });
   }
   return contacts;
-}
-
-/** Declines received invites: they are removed and each inviter is told. All or nothing, as above. */
-export async function declineInvites(
-  ctx: AppContext,
-  log: MailErrorLog,
-  input: { user: UserRow; inviteIds: number[] },
-): Promise<void> {
-  const me = input.user;
-  const ids = [...new Set(input.inviteIds)];
-  const inviterIds = await ctx.db.transaction().execute(async (trx) => {
-    const invites = await receivedInvites(trx, me.id, ids);
-    await trx.deleteFrom('user_invites').where('id', 'in', ids).where('to_user_id', '=', me.id).execute();
-    return [...new Set(invites.map((invite) => invite.by_user_id))];
-  });
-  await mailDeclines(ctx, log, me, inviterIds);
 }
 
 export async function mailDeclines(

@@ -4,14 +4,14 @@ import type { UserRow } from '../../user/queries';
 import { runContactRemovedHooks } from '../hooks';
 import type { MailErrorLog } from '../mail';
 import { requireAllFound } from '../policies';
-import type { DbOrTrx } from '../queries';
+import { contactIdsAmong, type DbOrTrx, invitesAmong } from '../queries';
 import { mailDeclines } from './answer-invites';
 
 /**
  * POST /api/user/contacts/delete/: `user` ends the connection on both sides (and, through the
  * hooks, every document right between the two); `userinvite` withdraws a sent invite;
- * `to_userinvite` declines a received one (the inviter is told). All or nothing: an id that is
- * not in this user's list answers 404 and nothing changes.
+ * `to_userinvite` declines a received one (the inviter is told; /api/user/invites/decline/ comes
+ * here too). All or nothing: an id that is not in this user's list answers 404 and nothing changes.
  */
 export async function deleteContacts(
   ctx: AppContext,
@@ -28,16 +28,7 @@ export async function deleteContacts(
 
   const declinedInviterIds = await ctx.db.transaction().execute(async (trx) => {
     if (userIds.length > 0) {
-      const rows = await trx
-        .selectFrom('contacts')
-        .select('contact_id')
-        .where('user_id', '=', me.id)
-        .where('contact_id', 'in', userIds)
-        .execute();
-      requireAllFound(
-        userIds,
-        rows.map((row) => row.contact_id),
-      );
+      requireAllFound(userIds, await contactIdsAmong(trx, me.id, userIds));
       for (const otherId of userIds) {
         await trx
           .deleteFrom('contacts')
@@ -69,12 +60,7 @@ async function deleteInvites(
   side: 'by_user_id' | 'to_user_id',
   userId: number,
 ): Promise<number[]> {
-  const rows = await trx
-    .selectFrom('user_invites')
-    .select(['id', 'by_user_id'])
-    .where('id', 'in', ids)
-    .where(side, '=', userId)
-    .execute();
+  const rows = await invitesAmong(trx, ids, side, userId);
   requireAllFound(
     ids,
     rows.map((row) => row.id),

@@ -1,9 +1,10 @@
 import type { Contact } from '@scriptorium/common/api/contacts';
 import { compareContacts } from '@scriptorium/common/rules/contacts';
+import { NAME_COLUMNS } from '../../user/presenters';
 import { presentReceivedInvite, presentSentInvite, presentUserContact } from '../presenters';
 import { type DbOrTrx, displayEmails } from '../queries';
 
-const PERSON = ['users.id', 'users.username', 'users.first_name', 'users.last_name', 'users.avatar'] as const;
+const PERSON = ['users.id', ...NAME_COLUMNS, 'users.avatar'] as const;
 
 /** The contacts list of one user: contacts, sent invites and received invites (spec 3). */
 export async function listContacts(db: DbOrTrx, userId: number): Promise<Contact[]> {
@@ -17,15 +18,7 @@ export async function listContacts(db: DbOrTrx, userId: number): Promise<Contact
     db
       .selectFrom('user_invites')
       .leftJoin('users', 'users.id', 'user_invites.to_user_id')
-      .select([
-        'user_invites.id as invite_id',
-        'user_invites.email as invite_email',
-        'users.id',
-        'users.username',
-        'users.first_name',
-        'users.last_name',
-        'users.avatar',
-      ])
+      .select(['user_invites.id as invite_id', 'user_invites.email as invite_email', ...PERSON])
       .where('user_invites.by_user_id', '=', userId)
       .execute(),
     db

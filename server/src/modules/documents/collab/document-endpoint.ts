@@ -119,6 +119,14 @@ interface SessionState {
   refilledAt: number;
 }
 
+/** A socket of the room's editors, with its editing session: what steps come from and go to. */
+interface Editor {
+  socket: Socket;
+  room: Room;
+  id: number;
+  session: SessionState;
+}
+
 /** One document as this process holds it: the current content, and its editors here. */
 interface Room {
   doc: PMNode;
@@ -391,13 +399,9 @@ export function createDocumentEndpoint() {
    * relays continue from here.
    */
   async function handleCatchUp(
-    socket: Socket,
-    room: Room,
-    id: number,
+    { socket, room, id, session }: Editor,
     message: CatchUpMessage,
   ): Promise<void> {
-    const session = room.sessions.get(socket.sessionId);
-    if (!session) return;
     // A client ahead of the step log cannot be helped by steps: it rebuilt from doc_data already.
     if (message.v > room.version) return;
     const steps = await stepsAfter(socket.topic.ctx, room, id, message.v);
@@ -405,15 +409,8 @@ export function createDocumentEndpoint() {
     session.sentVersion = Math.max(session.sentVersion, room.version);
   }
 
-  async function handleDiff(
-    socket: Socket,
-    room: Room,
-    id: number,
-    message: ClientDiffMessage,
-    receivedAt: number,
-  ): Promise<void> {
-    const session = room.sessions.get(socket.sessionId);
-    if (!session) return;
+  async function handleDiff(editor: Editor, message: ClientDiffMessage, receivedAt: number): Promise<void> {
+    const { socket, room, id, session } = editor;
     const { right } = socket.admission;
     if (!rightMayEdit(right)) return refuse(socket, message.rid, 'read_only');
     // Counted by arrival: a busy process that handles a burst slowly is not more lenient.
@@ -635,9 +632,9 @@ export function createDocumentEndpoint() {
       switch (message.type) {
         case 'thread_create':
         case 'comment_answer': {
-          if (message.type === 'thread_create')
-            await createThread(ctx.db, id, message.thread, me, message.text, now);
-          else await answerThread(ctx.db, id, message.thread, viewer, me, message.text, now);
+          const comment = { author: me, text: message.text, now };
+          if (message.type === 'thread_create') await createThread(ctx.db, id, message.thread, comment);
+          else await answerThread(ctx.db, id, message.thread, viewer, comment);
           const [thread] = await readThreads(ctx.db, id, message.thread);
           mailMentions(ctx, {
             documentId: id,
@@ -778,9 +775,14 @@ export function createDocumentEndpoint() {
       const id = socket.id as number;
       const room = rooms.get(id);
       if (!room) return;
-      if (message.type === 'diff') await handleDiff(socket, room, id, message, receivedAt);
-      else if (message.type === 'catch_up') await handleCatchUp(socket, room, id, message);
-      else if (message.type === 'caret') await handleCaret(socket, message);
+      if (message.type === 'diff' || message.type === 'catch_up') {
+        // Steps only from and to a socket that holds an editing session of the room.
+        const session = room.sessions.get(socket.sessionId);
+        if (!session) return;
+        const editor = { socket, room, id, session };
+        if (message.type === 'diff') await handleDiff(editor, message, receivedAt);
+        else await handleCatchUp(editor, message);
+      } else if (message.type === 'caret') await handleCaret(socket, message);
       else await handleReview(socket, room, id, message);
     },
 

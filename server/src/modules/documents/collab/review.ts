@@ -14,7 +14,7 @@ import type { Database } from '../../../db/schema';
 import { mailLanguage, translator } from '../../../i18n/translate';
 import { enqueueMailJob } from '../../../mail/queue';
 import { escapeHtml } from '../../../util/escape-html';
-import { displayName } from '../../user/presenters';
+import { displayName, NAME_COLUMNS } from '../../user/presenters';
 import { rightSeesComments } from './rights';
 
 /**
@@ -102,13 +102,13 @@ export async function readPeople(
   const owner = await db
     .selectFrom('documents')
     .innerJoin('users', 'users.id', 'documents.owner_id')
-    .select(['users.id', 'users.username', 'users.first_name', 'users.last_name'])
+    .select(['users.id', ...NAME_COLUMNS])
     .where('documents.id', '=', documentId)
     .executeTakeFirst();
   const holders = await db
     .selectFrom('document_access')
     .innerJoin('users', 'users.id', 'document_access.user_id')
-    .select(['users.id', 'users.username', 'users.first_name', 'users.last_name', 'document_access.rights'])
+    .select(['users.id', ...NAME_COLUMNS, 'document_access.rights'])
     .where('document_access.document_id', '=', documentId)
     .execute();
   const person = (row: { id: number; username: string; first_name: string; last_name: string }) => ({
@@ -144,47 +144,77 @@ export interface Author {
   name: string;
 }
 
+/** A comment being written: by whom, its text and when. */
+export interface NewComment {
+  author: Author;
+  text: string;
+  now: number;
+}
+
+/**
+ * A comment as stored: the author's account (null for none, as for comments imported from a
+ * file), the name shown for them, the text and its time.
+ */
+export interface StoredComment {
+  user: number | null;
+  name: string;
+  text: string;
+  at: number;
+}
+
+function storedComment({ author, text, now }: NewComment): StoredComment {
+  return { user: author.id, name: author.name, text, at: now };
+}
+
 export async function createThread(
   db: Executor,
   documentId: number,
   threadId: number,
-  author: Author,
-  text: string,
-  now: number,
+  comment: NewComment,
 ): Promise<void> {
   if (await threadRow(db, documentId, threadId)) throw new ReviewRefusal('exists');
+  const thread = { user: comment.author.id, resolved: false, created: comment.now };
+  await insertThread(db, documentId, threadId, thread, [storedComment(comment)]);
+}
+
+/** Stores a new thread (assigned to nobody) and its comments, the thread's own first. */
+export async function insertThread(
+  db: Executor,
+  documentId: number,
+  threadId: number,
+  thread: { user: number | null; resolved: boolean; created: number },
+  comments: readonly StoredComment[],
+): Promise<void> {
   await db
     .insertInto('document_threads')
     .values({
       document_id: documentId,
       thread_id: threadId,
-      user_id: author.id,
-      resolved: 0,
+      user_id: thread.user,
+      resolved: thread.resolved ? 1 : 0,
       assigned_to: null,
-      created_at: now,
+      created_at: thread.created,
     })
     .execute();
-  await addComment(db, documentId, threadId, author, text, now);
+  for (const comment of comments) await insertComment(db, documentId, threadId, comment);
 }
 
-async function addComment(
+async function insertComment(
   db: Executor,
   documentId: number,
   threadId: number,
-  author: Author,
-  text: string,
-  now: number,
+  comment: StoredComment,
 ): Promise<void> {
   await db
     .insertInto('document_comments')
     .values({
       document_id: documentId,
       thread_id: threadId,
-      user_id: author.id,
-      user_name: author.name,
-      text,
-      created_at: now,
-      updated_at: now,
+      user_id: comment.user,
+      user_name: comment.name,
+      text: comment.text,
+      created_at: comment.at,
+      updated_at: comment.at,
     })
     .execute();
 }
@@ -194,12 +224,10 @@ export async function answerThread(
   documentId: number,
   threadId: number,
   viewer: Viewer,
-  author: Author,
-  text: string,
-  now: number,
+  comment: NewComment,
 ): Promise<void> {
   await requireThread(db, documentId, threadId, viewer);
-  await addComment(db, documentId, threadId, author, text, now);
+  await insertComment(db, documentId, threadId, storedComment(comment));
 }
 
 async function ownComment(db: Executor, documentId: number, commentId: number, userId: number) {

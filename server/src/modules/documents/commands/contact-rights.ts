@@ -1,5 +1,6 @@
 import { ACCESS_RIGHTS, type AccessRight } from '@scriptorium/common/api/documents';
 import type { Db } from '../../../db/database';
+import { bothWays } from '../../contacts/hooks';
 
 /** A database handle or an open transaction: the contacts module calls these inside its own. */
 type Executor = Pick<Db, 'selectFrom' | 'updateTable' | 'deleteFrom'>;
@@ -60,16 +61,13 @@ export async function passInviteRights(db: Executor, inviteId: number, userId: n
  * other's documents. The contacts module calls this in the transaction that deletes the contact.
  */
 export async function removeRightsBetween(db: Executor, userA: number, userB: number): Promise<void> {
-  for (const [holder, owner] of [
-    [userA, userB],
-    [userB, userA],
-  ]) {
+  await bothWays(userA, userB, async (holder, owner) => {
     await db
       .deleteFrom('document_access')
       .where('user_id', '=', holder)
       .where('document_id', 'in', db.selectFrom('documents').select('id').where('owner_id', '=', owner))
       .execute();
-  }
+  });
 }
 
 /**

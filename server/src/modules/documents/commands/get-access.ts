@@ -1,6 +1,6 @@
 import type { AccessEntry, AccessRight } from '@scriptorium/common/api/documents';
 import type { Db } from '../../../db/database';
-import { displayName } from '../../user/presenters';
+import { displayName, NAME_COLUMNS } from '../../user/presenters';
 
 /**
  * Every right of a document the user owns. The owner is part of each query, like in every other
@@ -15,7 +15,7 @@ export async function getAccess(
     .selectFrom('document_access')
     .innerJoin('documents', 'documents.id', 'document_access.document_id')
     .innerJoin('users', 'users.id', 'document_access.user_id')
-    .select(['users.id', 'users.username', 'users.first_name', 'users.last_name', 'document_access.rights'])
+    .select(['users.id', ...NAME_COLUMNS, 'document_access.rights'])
     .where('document_access.document_id', '=', documentId)
     .where('documents.owner_id', '=', ownerId)
     .orderBy('document_access.id')
@@ -25,14 +25,7 @@ export async function getAccess(
     .innerJoin('documents', 'documents.id', 'document_access.document_id')
     .innerJoin('user_invites', 'user_invites.id', 'document_access.invite_id')
     .leftJoin('users', 'users.id', 'user_invites.to_user_id')
-    .select([
-      'user_invites.id',
-      'user_invites.email',
-      'users.username',
-      'users.first_name',
-      'users.last_name',
-      'document_access.rights',
-    ])
+    .select(['user_invites.id', 'user_invites.email', ...NAME_COLUMNS, 'document_access.rights'])
     .where('document_access.document_id', '=', documentId)
     .where('documents.owner_id', '=', ownerId)
     .orderBy('document_access.id')

@@ -1,6 +1,7 @@
 import type { AccessSaveItem } from '@scriptorium/common/api/documents';
 import type { Db } from '../../../db/database';
 import { FormError } from '../../../http/errors';
+import { contactIdsAmong, invitesAmong } from '../../contacts/queries';
 import { requireOwner } from '../policies';
 
 /**
@@ -20,24 +21,9 @@ export async function saveAccess(
       (item.holder_type === 'user' ? userIds : inviteIds).set(item.holder_id, item);
     }
 
-    const contacts =
-      userIds.size === 0
-        ? []
-        : await trx
-            .selectFrom('contacts')
-            .select('contact_id')
-            .where('user_id', '=', ownerId)
-            .where('contact_id', 'in', [...userIds.keys()])
-            .execute();
+    const contacts = userIds.size === 0 ? [] : await contactIdsAmong(trx, ownerId, [...userIds.keys()]);
     const invites =
-      inviteIds.size === 0
-        ? []
-        : await trx
-            .selectFrom('user_invites')
-            .select('id')
-            .where('by_user_id', '=', ownerId)
-            .where('id', 'in', [...inviteIds.keys()])
-            .execute();
+      inviteIds.size === 0 ? [] : await invitesAmong(trx, [...inviteIds.keys()], 'by_user_id', ownerId);
     if (contacts.length !== userIds.size || invites.length !== inviteIds.size) {
       throw new FormError(400, [], { access: [{ key: 'form.invalidChoice' }] });
     }

@@ -10,6 +10,7 @@ import type { AppContext } from '../../../context';
 import type { Database } from '../../../db/schema';
 import { runUploadTask, UploadBudgetExceeded } from '../../../uploads/worker-pool';
 import { lockOwnerState, touchOwnerState } from '../../bibliography/queries';
+import { insertThread } from '../../documents/collab/review';
 import { createDocument } from '../../documents/commands/create-document';
 import { imageUrl } from '../../usermedia/presenters';
 import { findOwnImageByHash, touchImageState } from '../../usermedia/queries';
@@ -223,32 +224,19 @@ export async function importDocumentFile(
       }
       const now = Date.now();
       for (const thread of imported.threads) {
-        await trx
-          .insertInto('document_threads')
-          .values({
-            document_id: created.id,
-            thread_id: thread.id,
-            user_id: null,
-            resolved: thread.resolved ? 1 : 0,
-            assigned_to: null,
-            created_at: thread.comments[0]?.date || now,
-          })
-          .execute();
-        for (const comment of thread.comments) {
-          await trx
-            .insertInto('document_comments')
-            .values({
-              document_id: created.id,
-              thread_id: thread.id,
-              user_id: null,
-              // The comment's author in the file; the importer's name when it had none.
-              user_name: comment.author || user.name,
-              text: comment.text,
-              created_at: comment.date || now,
-              updated_at: comment.date || now,
-            })
-            .execute();
-        }
+        await insertThread(
+          trx,
+          created.id,
+          thread.id,
+          { user: null, resolved: thread.resolved, created: thread.comments[0]?.date || now },
+          thread.comments.map((comment) => ({
+            user: null,
+            // The comment's author in the file; the importer's name when it had none.
+            name: comment.author || user.name,
+            text: comment.text,
+            at: comment.date || now,
+          })),
+        );
       }
       return {
         ...created,

@@ -1,8 +1,9 @@
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
+import { deleteOwned } from '../../../db/owned';
 import { HttpError } from '../../../http/errors';
 import { withFileLock } from '../file-locks';
-import { touchImageState } from '../queries';
+import { findOwnImages, touchImageState } from '../queries';
 import { removeFilesIfUnused } from '../unused-files';
 
 /**
@@ -12,19 +13,10 @@ import { removeFilesIfUnused } from '../unused-files';
 export async function deleteImages(ctx: AppContext, ownerId: number, ids: number[]): Promise<number[]> {
   const unique = [...new Set(ids)];
   const removed = await ctx.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('usermedia_images')
-      .select(['id', 'sha256', 'file_type'])
-      .where('owner_id', '=', ownerId)
-      .where('id', 'in', unique)
-      .execute();
+    const rows = await findOwnImages(trx, ownerId, unique);
     if (rows.length !== unique.length) throw new HttpError(404);
     await trx.deleteFrom('usermedia_image_categories').where('image_id', 'in', unique).execute();
-    await trx
-      .deleteFrom('usermedia_images')
-      .where('owner_id', '=', ownerId)
-      .where('id', 'in', unique)
-      .execute();
+    await deleteOwned(trx, 'usermedia_images', ownerId, unique);
     await touchImageState(trx, ownerId);
     return rows;
   });

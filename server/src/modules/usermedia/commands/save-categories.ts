@@ -5,6 +5,7 @@ import {
 } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
 import { writeCategoryEdits } from '../../../db/category-edits';
+import { deleteOwned } from '../../../db/owned';
 import { lockOwner } from '../../../db/owner-lock';
 import { assertOwnCategories } from '../policies';
 import { presentCategory } from '../presenters';
@@ -33,11 +34,7 @@ export async function saveCategories(
     if (goneIds.length > 0) {
       // Explicit rather than relying on ON DELETE CASCADE, which SQLite honours only with the pragma.
       await trx.deleteFrom('usermedia_image_categories').where('category_id', 'in', goneIds).execute();
-      await trx
-        .deleteFrom('usermedia_categories')
-        .where('owner_id', '=', ownerId)
-        .where('id', 'in', goneIds)
-        .execute();
+      await deleteOwned(trx, 'usermedia_categories', ownerId, goneIds);
     }
     await writeCategoryEdits(trx, 'usermedia_categories', ownerId, edits);
     await touchImageState(trx, ownerId);
