@@ -66,7 +66,7 @@ export function BookShareDialog({ bookId, title, onClose }: BookShareDialogProps
       {contacts?.length === 0 ? <p>{t('share.noContacts')}</p> : null}
       <ul className="plugin-section">
         {(contacts ?? []).map((person) => (
-          <li key={person.id} className="plugin-row">
+          <li key={person.id} className="wrap-row">
             <span>{person.name || person.email}</span>
             <Select<BookRight | typeof NONE>
               label={t('share.rightOf', { name: person.name || person.email })}
