@@ -82,6 +82,7 @@ export function BibliographyPage() {
 
   const [library, setLibrary] = useState<Library>({ entries: [], categories: [] });
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const closeDialog = () => setDialog({ kind: 'none' });
   const libraryRef = useRef(library);
   libraryRef.current = library;
 
@@ -393,20 +394,16 @@ export function BibliographyPage() {
         <EntryDialog
           entry={dialog.entry}
           categories={library.categories}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
           onSave={saveEntry}
         />
       ) : null}
       {dialog.kind === 'categories' ? (
-        <CategoriesDialog
-          categories={library.categories}
-          onClose={() => setDialog({ kind: 'none' })}
-          onSaved={onCategoriesSaved}
-        />
+        <CategoriesDialog categories={library.categories} onClose={closeDialog} onSaved={onCategoriesSaved} />
       ) : null}
       {dialog.kind === 'import' ? (
         <ImportDialog
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
           onImported={(saved, stamp) => {
             const current = libraryRef.current;
             commit({ ...current, entries: [...current.entries, ...saved] }, stamp);
@@ -418,7 +415,7 @@ export function BibliographyPage() {
           namespace="bibliography"
           ids={dialog.ids}
           onConfirm={confirmDelete}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
         />
       ) : null}
     </section>
