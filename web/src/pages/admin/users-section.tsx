@@ -29,6 +29,7 @@ export function UsersSection() {
   const [q, setQ] = useState('');
   const { filter, chooseFilter, page, setPage } = useFilteredPages<UserFilter>('all');
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const closeDialog = () => setDialog({ kind: 'none' });
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -152,12 +153,12 @@ export function UsersSection() {
       ) : null}
 
       {dialog.kind === 'create' ? (
-        <CreateUserDialog onClose={() => setDialog({ kind: 'none' })} onCreated={(user) => changed(user)} />
+        <CreateUserDialog onClose={closeDialog} onCreated={(user) => changed(user)} />
       ) : null}
       {dialog.kind === 'user' ? (
         <UserDialog
           user={dialog.user}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
           onChanged={(user) => changed(user)}
           onDelete={() => setDialog({ kind: 'delete', user: dialog.user })}
         />

@@ -31,6 +31,7 @@ export function ContactsPage() {
   const { search, setSearch, sort, setSort, selected, setSelected, keepSelected, finishLoad } = overview;
   const loaded = !overview.loading;
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const closeDialog = () => setDialog({ kind: 'none' });
 
   useEffect(() => {
     let active = true;
@@ -238,7 +239,7 @@ export function ContactsPage() {
       />
       {dialog.kind === 'invite' ? (
         <InviteDialog
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
           onAdded={(added) =>
             setContacts((current) => [
               ...current.filter((contact) => !added.some((a) => contactRowId(a) === contactRowId(contact))),
@@ -253,7 +254,7 @@ export function ContactsPage() {
           message={t('deleteQuestion', { count: dialog.rows.length })}
           confirmLabel={t('deleteConfirm')}
           onConfirm={() => confirmDelete(dialog.rows)}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
         />
       ) : null}
     </section>
