@@ -39,6 +39,7 @@ import { PreviewPanel } from './preview-panel';
 import { useBibLabels } from './use-bib-labels';
 import './bibliography.css';
 import { TrashIcon } from '../../components/icons/trash-icon';
+import { Page } from '../../components/page/page';
 
 type DialogState =
   | { kind: 'none' }
@@ -352,8 +353,7 @@ export function BibliographyPage() {
   ];
 
   return (
-    <section className="page bibliography-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{t('title')}</h1>
+    <Page heading={t('title')} className="bibliography-page">
       <OverviewMenu items={menuItems} />
       <CachedVersionNotice stale={stale} />
       <div className="bib-layout">
@@ -418,6 +418,6 @@ export function BibliographyPage() {
           onClose={closeDialog}
         />
       ) : null}
-    </section>
+    </Page>
   );
 }

@@ -4,7 +4,7 @@ import { usePageTitle } from '../../app/page-title';
 import { FormErrorList } from '../../components/form/field-errors';
 import { SubmitActions } from '../../components/form/submit-actions';
 import { TextField } from '../../components/form/text-field';
-import { MessagePage } from '../../components/page/page';
+import { MessagePage, Page } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi, formErrorsOf } from '../account/account-api';
 import { useKeyCheck } from '../account/key-check';
@@ -89,8 +89,7 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
     );
   }
   return (
-    <section className="page account-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{title}</h1>
+    <Page heading={title} className="account-page">
       <p>{ta('changePassword.intro')}</p>
       <form className="form" noValidate onSubmit={submit}>
         <FormErrorList errors={errors.general} />
@@ -109,6 +108,6 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
         <SubmitActions label={ta('changePassword.submit')} busy={busy} />
       </form>
       <WaitOverlay active={busy} message={ta('common.waiting')} />
-    </section>
+    </Page>
   );
 }

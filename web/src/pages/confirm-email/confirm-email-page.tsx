@@ -4,7 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
-import { MessagePage } from '../../components/page/page';
+import { MessagePage, Page } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi } from '../account/account-api';
@@ -85,8 +85,7 @@ export function ConfirmEmailPage({ confirmKey }: ConfirmEmailPageProps) {
   const needsTerms = !data.verified;
   const allChecked = !needsTerms || termsAccepted;
   return (
-    <section className="page account-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{title}</h1>
+    <Page heading={title} className="account-page">
       <p>{ta('confirmEmail.intro')}</p>
       <dl className="confirm-email-data">
         <dt>{ta('confirmEmail.username')}</dt>
@@ -130,6 +129,6 @@ export function ConfirmEmailPage({ confirmKey }: ConfirmEmailPageProps) {
         </button>
       </div>
       <WaitOverlay active={busy} message={ta('common.waiting')} />
-    </section>
+    </Page>
   );
 }

@@ -16,6 +16,7 @@ import { InviteDialog } from './invite-dialog';
 import { RespondMenu } from './respond-menu';
 import './contacts.css';
 import { TrashIcon } from '../../components/icons/trash-icon';
+import { Page } from '../../components/page/page';
 
 type DialogState = { kind: 'none' } | { kind: 'invite' } | { kind: 'delete'; rows: Contact[] };
 
@@ -204,8 +205,7 @@ export function ContactsPage() {
   ];
 
   return (
-    <section className="page contacts-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{t('title')}</h1>
+    <Page heading={t('title')} className="contacts-page">
       <CachedVersionNotice />
       <OverviewMenu items={menuItems} />
       <DataTable
@@ -257,6 +257,6 @@ export function ContactsPage() {
           onClose={closeDialog}
         />
       ) : null}
-    </section>
+    </Page>
   );
 }
