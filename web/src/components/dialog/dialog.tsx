@@ -12,6 +12,7 @@ import {
 import { Heading, Modal, Dialog as ModalDialog, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Form } from '../form/form';
+import { showToast } from '../toast/toast-emitter';
 import { nextDialogLayer, takeDialogLayer } from './dialog-layers';
 import { useFocusReturn } from './focus-return';
 import './dialog.css';
@@ -208,6 +209,32 @@ export function FormDialog({
   );
 }
 
+/**
+ * A dialog's command that takes a while (a confirmation, a share dialog's Save): busy while `run`
+ * runs, then the dialog closes. If it fails the dialog stays open with the command offered again;
+ * the failure is toasted when `texts` give one (otherwise `run` reports it), success likewise.
+ */
+export function useClosingCommand(
+  run: () => unknown,
+  onClose: () => void,
+  texts: { done?: string; failed?: string } = {},
+): Required<Pick<DialogCommand, 'busy' | 'onAction'>> {
+  const [busy, setBusy] = useState(false);
+  const start = async () => {
+    setBusy(true);
+    try {
+      await run();
+    } catch {
+      if (texts.failed) showToast(texts.failed, 'error');
+      setBusy(false);
+      return;
+    }
+    if (texts.done) showToast(texts.done, 'success');
+    onClose();
+  };
+  return { busy, onAction: () => void start() };
+}
+
 export interface ConfirmDialogProps {
   title: string;
   message: string;
@@ -229,19 +256,7 @@ export function ConfirmDialog({
   width,
   height,
 }: ConfirmDialogProps) {
-  const [busy, setBusy] = useState(false);
-
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      await onConfirm();
-    } catch {
-      // The caller reports its own failure (usually with a toast); keep the question open for a retry.
-      setBusy(false);
-      return;
-    }
-    onClose();
-  };
+  const command = useClosingCommand(onConfirm, onClose);
 
   return (
     <Dialog
@@ -249,7 +264,7 @@ export function ConfirmDialog({
       onClose={onClose}
       width={width}
       height={height}
-      command={{ label: confirmLabel, onAction: () => void confirm(), busy }}
+      command={{ label: confirmLabel, ...command }}
     >
       <p className="dialog-message">{message}</p>
     </Dialog>

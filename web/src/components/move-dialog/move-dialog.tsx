@@ -158,7 +158,7 @@ export function MoveDialog(props: MoveDialogProps) {
         formClassName="move-dialog"
       >
         <LabelledInput
-          className="move-dialog-path"
+          className="wrap-row move-dialog-path"
           label={t('moveDialog.path')}
           value={path}
           autoFocus

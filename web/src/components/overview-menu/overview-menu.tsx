@@ -203,31 +203,23 @@ export function OverviewMenu({ items, label }: OverviewMenuProps) {
     const keys = binding ? ariaKeyShortcuts(binding) : undefined;
     switch (item.type) {
       case 'text':
+      case 'button': {
+        // A text entry shows its title; an icon button is named by it.
+        const icon = item.type === 'button';
         return (
           <button
             type="button"
-            className="overview-menu-text"
+            className={icon ? 'overview-menu-button' : 'overview-menu-text'}
             disabled={item.disabled}
+            aria-label={icon ? item.title : undefined}
+            title={icon ? item.title : undefined}
             aria-keyshortcuts={keys}
             onClick={() => item.onSelect()}
           >
-            {item.title}
+            {icon ? item.icon : item.title}
           </button>
         );
-      case 'button':
-        return (
-          <button
-            type="button"
-            className="overview-menu-button"
-            disabled={item.disabled}
-            aria-label={item.title}
-            title={item.title}
-            aria-keyshortcuts={keys}
-            onClick={() => item.onSelect()}
-          >
-            {item.icon}
-          </button>
-        );
+      }
       case 'search':
         return (
           <SearchBox

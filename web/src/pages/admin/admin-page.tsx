@@ -8,6 +8,7 @@ import { MessagesSection } from './messages-section';
 import { SettingsSection } from './settings-section';
 import { UsersSection } from './users-section';
 import './admin.css';
+import { Page } from '../../components/page/page';
 
 const SECTIONS: Record<AdminSection, () => React.JSX.Element> = {
   users: UsersSection,
@@ -24,8 +25,7 @@ export function AdminPage({ section }: { section: AdminSection }) {
   usePageTitle(`${t(`sections.${section}`)} – ${t('title')}`);
   const Section = SECTIONS[section];
   return (
-    <section className="page admin-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{t('title')}</h1>
+    <Page heading={t('title')} className="admin-page">
       <nav className="admin-nav" aria-label={t('navigation')}>
         <ul className="row-list">
           {ADMIN_SECTIONS.map((name) => (
@@ -40,6 +40,6 @@ export function AdminPage({ section }: { section: AdminSection }) {
       <div className="admin-section">
         <Section />
       </div>
-    </section>
+    </Page>
   );
 }

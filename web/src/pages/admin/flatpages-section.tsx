@@ -4,13 +4,14 @@ import { useCallback, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { useUnsavedChanges } from '../../app/router/hooks';
-import { type Column, DataTable } from '../../components/data-table/data-table';
+import type { Column } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { Form } from '../../components/form/form';
 import { LabelledInput } from '../../components/form/labelled-input';
 import { showToast } from '../../components/toast/toast';
 import { sanitizeHtml } from '../flatpage/sanitize-html';
 import { FormErrorList, useAdminSubmit } from './admin-form';
+import { AdminTable } from './admin-table';
 import { useAdminQuery } from './use-admin-query';
 
 /** Where a page is read: /terms/ and /privacy/ as they are, any other page under /pages/. */
@@ -185,15 +186,13 @@ export function FlatpagesSection() {
           {t('pages.new')}
         </button>
       </div>
-      <DataTable
+      <AdminTable
         rows={data ?? []}
         columns={columns}
-        getRowId={(page) => String(page.id)}
         label={t('sections.pages')}
-        emptyMessage={loading ? t('loading') : t('pages.empty')}
+        loading={loading}
+        empty={t('pages.empty')}
         onActivate={(page) => setEditing(page)}
-        paged={false}
-        className="admin-table"
       />
       {editing ? (
         <PageEditor

@@ -3,8 +3,9 @@ import { adminApi } from '@scriptorium/common/api/endpoints/admin';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { type Column, DataTable } from '../../components/data-table/data-table';
+import type { Column } from '../../components/data-table/data-table';
 import { useAdminFormat } from './admin-format';
+import { AdminTable } from './admin-table';
 import { Pager } from './pager';
 import { useAdminQuery } from './use-admin-query';
 
@@ -43,14 +44,12 @@ export function LogSection() {
   return (
     <>
       <h2>{t('sections.log')}</h2>
-      <DataTable
+      <AdminTable
         rows={data?.entries ?? []}
         columns={columns}
-        getRowId={(entry) => String(entry.id)}
         label={t('sections.log')}
-        emptyMessage={loading ? t('loading') : t('log.empty')}
-        paged={false}
-        className="admin-table"
+        loading={loading}
+        empty={t('log.empty')}
       />
       {data ? <Pager page={data.page} pageSize={data.page_size} total={data.total} onPage={setPage} /> : null}
     </>

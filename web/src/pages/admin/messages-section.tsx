@@ -4,11 +4,12 @@ import { SYSTEM_MESSAGE_MAX_LENGTH } from '@scriptorium/common/ws/messages';
 import { useCallback, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { type Column, DataTable } from '../../components/data-table/data-table';
+import type { Column } from '../../components/data-table/data-table';
 import { ConfirmDialog } from '../../components/dialog/dialog';
 import { Form } from '../../components/form/form';
 import { showToast } from '../../components/toast/toast';
 import { FormErrorList, useAdminSubmit } from './admin-form';
+import { AdminTable } from './admin-table';
 import { useAdminQuery } from './use-admin-query';
 
 /** /admin/messages/: a system message to everyone connected, and who is connected now. */
@@ -123,14 +124,12 @@ export function MessagesSection() {
           {t('messages.refresh')}
         </button>
       </div>
-      <DataTable
+      <AdminTable
         rows={data?.users ?? []}
         columns={columns}
-        getRowId={(user) => String(user.id)}
         label={t('messages.connected')}
-        emptyMessage={loading ? t('loading') : t('messages.nobody')}
-        paged={false}
-        className="admin-table"
+        loading={loading}
+        empty={t('messages.nobody')}
       />
     </>
   );

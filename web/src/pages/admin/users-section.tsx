@@ -4,10 +4,11 @@ import { adminApi } from '@scriptorium/common/api/endpoints/admin';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { type Column, DataTable } from '../../components/data-table/data-table';
+import type { Column } from '../../components/data-table/data-table';
 import { LabelledInput } from '../../components/form/labelled-input';
 import { AdminFilter, useFilteredPages } from './admin-form';
 import { useAdminFormat } from './admin-format';
+import { AdminTable } from './admin-table';
 import { Pager } from './pager';
 import { useAdminQuery } from './use-admin-query';
 import { CreateUserDialog, DeleteUserDialog, UserDialog } from './user-dialogs';
@@ -29,6 +30,7 @@ export function UsersSection() {
   const [q, setQ] = useState('');
   const { filter, chooseFilter, page, setPage } = useFilteredPages<UserFilter>('all');
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const closeDialog = () => setDialog({ kind: 'none' });
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -128,17 +130,13 @@ export function UsersSection() {
         </button>
       </div>
       <div aria-busy={loading}>
-        <DataTable
+        <AdminTable
           rows={data?.users ?? []}
           columns={columns}
-          getRowId={(user) => String(user.id)}
           label={t('users.tableLabel')}
-          emptyMessage={
-            loading ? t('loading') : q || filter !== 'all' ? t('users.noMatch') : t('users.empty')
-          }
+          loading={loading}
+          empty={q || filter !== 'all' ? t('users.noMatch') : t('users.empty')}
           onActivate={(user) => setDialog({ kind: 'user', user })}
-          paged={false}
-          className="admin-table"
         />
       </div>
       {data ? (
@@ -152,12 +150,12 @@ export function UsersSection() {
       ) : null}
 
       {dialog.kind === 'create' ? (
-        <CreateUserDialog onClose={() => setDialog({ kind: 'none' })} onCreated={(user) => changed(user)} />
+        <CreateUserDialog onClose={closeDialog} onCreated={(user) => changed(user)} />
       ) : null}
       {dialog.kind === 'user' ? (
         <UserDialog
           user={dialog.user}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
           onChanged={(user) => changed(user)}
           onDelete={() => setDialog({ kind: 'delete', user: dialog.user })}
         />

@@ -39,6 +39,7 @@ import { PreviewPanel } from './preview-panel';
 import { useBibLabels } from './use-bib-labels';
 import './bibliography.css';
 import { TrashIcon } from '../../components/icons/trash-icon';
+import { Page } from '../../components/page/page';
 
 type DialogState =
   | { kind: 'none' }
@@ -82,6 +83,7 @@ export function BibliographyPage() {
 
   const [library, setLibrary] = useState<Library>({ entries: [], categories: [] });
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const closeDialog = () => setDialog({ kind: 'none' });
   const libraryRef = useRef(library);
   libraryRef.current = library;
 
@@ -351,8 +353,7 @@ export function BibliographyPage() {
   ];
 
   return (
-    <section className="page bibliography-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{t('title')}</h1>
+    <Page heading={t('title')} className="bibliography-page">
       <OverviewMenu items={menuItems} />
       <CachedVersionNotice stale={stale} />
       <div className="bib-layout">
@@ -393,20 +394,16 @@ export function BibliographyPage() {
         <EntryDialog
           entry={dialog.entry}
           categories={library.categories}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
           onSave={saveEntry}
         />
       ) : null}
       {dialog.kind === 'categories' ? (
-        <CategoriesDialog
-          categories={library.categories}
-          onClose={() => setDialog({ kind: 'none' })}
-          onSaved={onCategoriesSaved}
-        />
+        <CategoriesDialog categories={library.categories} onClose={closeDialog} onSaved={onCategoriesSaved} />
       ) : null}
       {dialog.kind === 'import' ? (
         <ImportDialog
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
           onImported={(saved, stamp) => {
             const current = libraryRef.current;
             commit({ ...current, entries: [...current.entries, ...saved] }, stamp);
@@ -418,9 +415,9 @@ export function BibliographyPage() {
           namespace="bibliography"
           ids={dialog.ids}
           onConfirm={confirmDelete}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
         />
       ) : null}
-    </section>
+    </Page>
   );
 }

@@ -120,7 +120,7 @@ export function PreviewPanel({ entries }: { entries: EntryData[] }) {
 
   return (
     <section className="bib-preview" aria-labelledby={`${selectId}-heading`}>
-      <header className="bib-preview-header">
+      <header className="wrap-row bib-preview-header">
         <h2 id={`${selectId}-heading`}>{t('preview')}</h2>
         <Select
           inline

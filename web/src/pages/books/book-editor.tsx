@@ -138,7 +138,7 @@ export function BookEditor({ id }: { id: number }) {
 
   return (
     <Page heading={title || t('untitled')} title={`${title || t('untitled')} – ${t('title')}`}>
-      <div className="plugin-row plugin-toolbar">
+      <div className="wrap-row plugin-toolbar">
         {book.is_owner ? (
           <button type="button" className="button" onClick={() => setSharing(true)}>
             {t('share.button')}
@@ -176,7 +176,7 @@ export function BookEditor({ id }: { id: number }) {
               )}
             />
             {canWrite ? (
-              <div className="plugin-row">
+              <div className="wrap-row">
                 <Select
                   inline
                   label={t('addChapterLabel')}
@@ -323,7 +323,7 @@ function ChapterItem({ chapter, number, name, readOnly, onPart, onRemove }: Chap
   const [part, setPart] = useState(chapter.part);
   useEffect(() => setPart(chapter.part), [chapter.part]);
   return (
-    <div className="plugin-row">
+    <div className="wrap-row">
       <span className="plugin-muted">{t('chapterNumber', { number })}</span>
       {chapter.available ? (
         <a href={documentUrl(chapter.path, chapter.document_id)}>{name}</a>

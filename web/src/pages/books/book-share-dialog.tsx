@@ -2,7 +2,7 @@ import type { Contact } from '@scriptorium/common/api/contacts';
 import { BOOK_RIGHTS, type BookRight } from '@scriptorium/common/plugins/books-api';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/dialog/dialog';
+import { Dialog, useClosingCommand } from '../../components/dialog/dialog';
 import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast-emitter';
 import { fetchContacts } from '../contacts/contacts-api';
@@ -21,7 +21,6 @@ export function BookShareDialog({ bookId, title, onClose }: BookShareDialogProps
   const { t } = useTranslation('books');
   const [contacts, setContacts] = useState<Contact[] | null>(null);
   const [rights, setRights] = useState<Map<number, BookRight>>(new Map());
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -40,33 +39,28 @@ export function BookShareDialog({ bookId, title, onClose }: BookShareDialogProps
     };
   }, [bookId, t]);
 
-  const save = async () => {
-    setBusy(true);
-    try {
-      await saveBookAccess(
+  const save = useClosingCommand(
+    () =>
+      saveBookAccess(
         bookId,
         [...rights].map(([userId, right]) => ({ user_id: userId, rights: right })),
-      );
-      showToast(t('share.saved'), 'success');
-      onClose();
-    } catch {
-      showToast(t('share.saveFailed'), 'error');
-      setBusy(false);
-    }
-  };
+      ),
+    onClose,
+    { done: t('share.saved'), failed: t('share.saveFailed') },
+  );
 
   return (
     <Dialog
       title={t('share.title', { title })}
       onClose={onClose}
       width={520}
-      command={{ label: t('share.save'), onAction: () => void save(), busy }}
+      command={{ label: t('share.save'), ...save }}
     >
       {contacts === null ? <p>{t('loading')}</p> : null}
       {contacts?.length === 0 ? <p>{t('share.noContacts')}</p> : null}
       <ul className="plugin-section">
         {(contacts ?? []).map((person) => (
-          <li key={person.id} className="plugin-row">
+          <li key={person.id} className="wrap-row">
             <span>{person.name || person.email}</span>
             <Select<BookRight | typeof NONE>
               label={t('share.rightOf', { name: person.name || person.email })}

@@ -1,19 +1,18 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
 import { FormErrorList } from '../../components/form/field-errors';
 import { SubmitActions } from '../../components/form/submit-actions';
 import { TextField } from '../../components/form/text-field';
-import { MessagePage } from '../../components/page/page';
+import { MessagePage, Page } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi, formErrorsOf } from '../account/account-api';
+import { useKeyCheck } from '../account/key-check';
 
 export interface ChangePasswordPageProps {
   /** The reset key; the router moves it from the address into history state (spec 2.1). Null when missing. */
   resetKey: string | null;
 }
-
-type State = { kind: 'checking' } | { kind: 'invalid' } | { kind: 'form'; key: string } | { kind: 'done' };
 
 const PASSWORD_RESET_PATH = '/account/password-reset/';
 
@@ -23,7 +22,8 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
   const { t: ta } = useTranslation('accounts');
   const title = t('pages.changePassword.title');
   usePageTitle(title);
-  const [state, setState] = useState<State>({ kind: 'checking' });
+  const check = useKeyCheck(resetKey, accountApi.checkResetKey);
+  const [done, setDone] = useState(false);
   const [password1, setPassword1] = useState('');
   const [password2, setPassword2] = useState('');
   const [errors, setErrors] = useState<{ general: string[]; password1: string[]; password2: string[] }>({
@@ -33,24 +33,9 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
   });
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    let active = true;
-    if (!resetKey) {
-      setState({ kind: 'invalid' });
-      return;
-    }
-    accountApi.checkResetKey(resetKey).then(
-      () => active && setState({ kind: 'form', key: resetKey }),
-      () => active && setState({ kind: 'invalid' }),
-    );
-    return () => {
-      active = false;
-    };
-  }, [resetKey]);
-
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (busy || state.kind !== 'form') return;
+    if (busy || check.kind !== 'valid' || !resetKey) return;
     const required = [ta('common.required')];
     const missing = {
       general: [],
@@ -64,8 +49,8 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
     setErrors({ general: [], password1: [], password2: [] });
     setBusy(true);
     try {
-      await accountApi.setPassword(state.key, password1, password2);
-      setState({ kind: 'done' });
+      await accountApi.setPassword(resetKey, password1, password2);
+      setDone(true);
     } catch (error) {
       const form = formErrorsOf(error);
       setErrors(
@@ -82,8 +67,8 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
     }
   }
 
-  if (state.kind === 'checking') return <section className="page page-loading" aria-busy="true" />;
-  if (state.kind === 'invalid') {
+  if (check.kind === 'checking') return <section className="page page-loading" aria-busy="true" />;
+  if (check.kind === 'invalid') {
     return (
       <MessagePage
         heading={title}
@@ -93,7 +78,7 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
       />
     );
   }
-  if (state.kind === 'done') {
+  if (done) {
     return (
       <MessagePage
         heading={ta('changePassword.done')}
@@ -104,8 +89,7 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
     );
   }
   return (
-    <section className="page account-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{title}</h1>
+    <Page heading={title} className="account-page">
       <p>{ta('changePassword.intro')}</p>
       <form className="form" noValidate onSubmit={submit}>
         <FormErrorList errors={errors.general} />
@@ -124,6 +108,6 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
         <SubmitActions label={ta('changePassword.submit')} busy={busy} />
       </form>
       <WaitOverlay active={busy} message={ta('common.waiting')} />
-    </section>
+    </Page>
   );
 }

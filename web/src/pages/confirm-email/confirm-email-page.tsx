@@ -1,13 +1,14 @@
 import type { ConfirmKeyData } from '@scriptorium/common/api/user';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
-import { MessagePage } from '../../components/page/page';
+import { MessagePage, Page } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi } from '../account/account-api';
+import { useKeyCheck } from '../account/key-check';
 
 export interface ConfirmEmailPageProps {
   /** The confirmation key from /account/confirm-email/{key}. */
@@ -25,12 +26,6 @@ function PageLink({ href, children }: { href: string; children?: ReactNode }) {
   );
 }
 
-type State =
-  | { kind: 'loading' }
-  | { kind: 'invalid' }
-  | { kind: 'ready'; data: ConfirmKeyData }
-  | { kind: 'confirmed' };
-
 /**
  * Confirm e-mail page (spec 2.3, 4, 5): shows username and address; a first verification needs
  * the terms ticked; Confirm stays disabled until every check is ticked.
@@ -42,25 +37,11 @@ export function ConfirmEmailPage({ confirmKey }: ConfirmEmailPageProps) {
   const title = t('pages.confirmEmail.title');
   usePageTitle(title);
   const id = useId();
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const check = useKeyCheck(confirmKey, accountApi.confirmKeyData);
+  const [confirmed, setConfirmed] = useState(false);
   const [termsAccepted, setTermsAccepted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
-
-  useEffect(() => {
-    let active = true;
-    if (!confirmKey) {
-      setState({ kind: 'invalid' });
-      return;
-    }
-    accountApi.confirmKeyData(confirmKey).then(
-      (data) => active && setState({ kind: 'ready', data }),
-      () => active && setState({ kind: 'invalid' }),
-    );
-    return () => {
-      active = false;
-    };
-  }, [confirmKey]);
 
   async function confirm(data: ConfirmKeyData) {
     setBusy(true);
@@ -76,7 +57,7 @@ export function ConfirmEmailPage({ confirmKey }: ConfirmEmailPageProps) {
         navigate(PROFILE_PATH);
         return;
       }
-      setState({ kind: 'confirmed' });
+      setConfirmed(true);
       if (data.logout) await reloadConfiguration();
     } catch {
       setFailed(true);
@@ -85,11 +66,11 @@ export function ConfirmEmailPage({ confirmKey }: ConfirmEmailPageProps) {
     }
   }
 
-  if (state.kind === 'loading') return <section className="page page-loading" aria-busy="true" />;
-  if (state.kind === 'invalid') {
+  if (check.kind === 'checking') return <section className="page page-loading" aria-busy="true" />;
+  if (check.kind === 'invalid') {
     return <MessagePage heading={title} text={ta('confirmEmail.expired')} className="account-page" />;
   }
-  if (state.kind === 'confirmed') {
+  if (confirmed) {
     return (
       <MessagePage
         heading={ta('confirmEmail.thanks')}
@@ -100,12 +81,11 @@ export function ConfirmEmailPage({ confirmKey }: ConfirmEmailPageProps) {
     );
   }
 
-  const { data } = state;
+  const { data } = check;
   const needsTerms = !data.verified;
   const allChecked = !needsTerms || termsAccepted;
   return (
-    <section className="page account-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{title}</h1>
+    <Page heading={title} className="account-page">
       <p>{ta('confirmEmail.intro')}</p>
       <dl className="confirm-email-data">
         <dt>{ta('confirmEmail.username')}</dt>
@@ -149,6 +129,6 @@ export function ConfirmEmailPage({ confirmKey }: ConfirmEmailPageProps) {
         </button>
       </div>
       <WaitOverlay active={busy} message={ta('common.waiting')} />
-    </section>
+    </Page>
   );
 }

@@ -16,6 +16,7 @@ import { InviteDialog } from './invite-dialog';
 import { RespondMenu } from './respond-menu';
 import './contacts.css';
 import { TrashIcon } from '../../components/icons/trash-icon';
+import { Page } from '../../components/page/page';
 
 type DialogState = { kind: 'none' } | { kind: 'invite' } | { kind: 'delete'; rows: Contact[] };
 
@@ -31,6 +32,7 @@ export function ContactsPage() {
   const { search, setSearch, sort, setSort, selected, setSelected, keepSelected, finishLoad } = overview;
   const loaded = !overview.loading;
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const closeDialog = () => setDialog({ kind: 'none' });
 
   useEffect(() => {
     let active = true;
@@ -203,8 +205,7 @@ export function ContactsPage() {
   ];
 
   return (
-    <section className="page contacts-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{t('title')}</h1>
+    <Page heading={t('title')} className="contacts-page">
       <CachedVersionNotice />
       <OverviewMenu items={menuItems} />
       <DataTable
@@ -238,7 +239,7 @@ export function ContactsPage() {
       />
       {dialog.kind === 'invite' ? (
         <InviteDialog
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
           onAdded={(added) =>
             setContacts((current) => [
               ...current.filter((contact) => !added.some((a) => contactRowId(a) === contactRowId(contact))),
@@ -253,9 +254,9 @@ export function ContactsPage() {
           message={t('deleteQuestion', { count: dialog.rows.length })}
           confirmLabel={t('deleteConfirm')}
           onConfirm={() => confirmDelete(dialog.rows)}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
         />
       ) : null}
-    </section>
+    </Page>
   );
 }

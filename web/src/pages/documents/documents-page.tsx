@@ -81,6 +81,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
   const overview = useOverviewState();
   const { search, setSearch, selected, setSelected, sort, setSort, finishLoad } = overview;
   const [dialog, setDialog] = useState<OpenDialog>(null);
+  const closeDialog = () => setDialog(null);
   const [extraFolders, setExtraFolders] = useState<string[]>(() => [...sessionFolders]);
 
   const {
@@ -413,11 +414,9 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
       ) : null}
 
       {dialog?.kind === 'import' ? (
-        <ImportDialog folder={folder === '/' ? '' : folder} onClose={() => setDialog(null)} />
+        <ImportDialog folder={folder === '/' ? '' : folder} onClose={closeDialog} />
       ) : null}
-      {dialog?.kind === 'new-folder' ? (
-        <NewFolderDialog onCreate={newFolder} onClose={() => setDialog(null)} />
-      ) : null}
+      {dialog?.kind === 'new-folder' ? <NewFolderDialog onCreate={newFolder} onClose={closeDialog} /> : null}
       {dialog?.kind === 'move' ? (
         <MoveDialog
           files={moveItems(dialog.rows, documents ?? [])}
@@ -427,7 +426,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
           successMessage={t('moved')}
           untitled={untitled}
           initialFolder={folder}
-          onClose={() => setDialog(null)}
+          onClose={closeDialog}
           onMoved={() => {
             setSelected(new Set());
             void reload();
@@ -440,15 +439,11 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
           message={`${t('deleteDialog.message', { count: deleteTargets.length })}${leaving > 0 ? ` ${t('deleteDialog.leave', { count: leaving })}` : ''}`}
           confirmLabel={t('deleteDialog.confirm')}
           onConfirm={() => deleteRows(dialog.rows)}
-          onClose={() => setDialog(null)}
+          onClose={closeDialog}
         />
       ) : null}
       {dialog?.kind === 'share' ? (
-        <ShareDialog
-          documents={dialog.documents}
-          onClose={() => setDialog(null)}
-          onSaved={() => void reload()}
-        />
+        <ShareDialog documents={dialog.documents} onClose={closeDialog} onSaved={() => void reload()} />
       ) : null}
     </section>
   );

@@ -8,9 +8,8 @@ import {
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnHeads } from '../../components/data-table/column-heads';
-import { Dialog, type DialogSize } from '../../components/dialog/dialog';
+import { Dialog, type DialogSize, useClosingCommand } from '../../components/dialog/dialog';
 import { Select } from '../../components/form/select';
-import { showToast } from '../../components/toast/toast-emitter';
 import { fetchContacts, inviteContact } from '../contacts/contacts-api';
 import { fetchAccess, saveAccess } from './documents-api';
 
@@ -48,7 +47,6 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
   const [pickRight, setPickRight] = useState<AccessRight>(DEFAULT_RIGHT);
   const [address, setAddress] = useState('');
   const [inviteMessage, setInviteMessage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
   const addressId = useId();
   const first = documents[0];
@@ -119,27 +117,27 @@ export function ShareDialog({ documents, onClose, onSaved }: ShareDialogProps) {
     setInviteMessage(t('share.invited', { email: typed }));
   };
 
-  const save = async () => {
-    if (!holders) return;
-    setBusy(true);
-    const access = holders.map(({ holder_type, holder_id, rights }) => ({ holder_type, holder_id, rights }));
-    try {
+  const save = useClosingCommand(
+    async () => {
+      if (!holders) return; // The command is disabled until they are loaded.
+      const access = holders.map(({ holder_type, holder_id, rights }) => ({
+        holder_type,
+        holder_id,
+        rights,
+      }));
       for (const doc of documents) await saveAccess(doc.id, access);
-      showToast(t('share.saved'), 'success');
       onSaved();
-      onClose();
-    } catch {
-      showToast(t('share.saveFailed'), 'error');
-      setBusy(false);
-    }
-  };
+    },
+    onClose,
+    { done: t('share.saved'), failed: t('share.saveFailed') },
+  );
 
   return (
     <Dialog
       title={t('share.title')}
       onClose={onClose}
       {...SHARE_DIALOG_SIZE}
-      command={{ label: t('share.save'), onAction: () => void save(), busy, disabled: holders === null }}
+      command={{ label: t('share.save'), ...save, disabled: holders === null }}
     >
       <div className="share-dialog">
         <p className="share-dialog-intro">

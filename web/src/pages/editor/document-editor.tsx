@@ -82,6 +82,8 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     search: false,
     outline: false,
   });
+  const closeSidePanel = (key: keyof typeof sidePanels) => () =>
+    setSidePanels((open) => ({ ...open, [key]: false }));
   const [authorIndex, setAuthorIndex] = useState<number | null>(null);
   // The `@` typed to open the citation picker, replaced by the citation.
   const [citationAt, setCitationAt] = useState<{ from: number; to: number } | null>(null);
@@ -471,21 +473,13 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         <OfflineEditorStatus connection={connection} />
       </div>
       {view && sidePanels.search ? (
-        <SearchPanel
-          view={view}
-          revision={revision}
-          onClose={() => setSidePanels((o) => ({ ...o, search: false }))}
-        />
+        <SearchPanel view={view} revision={revision} onClose={closeSidePanel('search')} />
       ) : null}
       <div
         className={connection.right === 'read-without-comments' ? 'editor-body' : 'editor-body has-review'}
       >
         {view && sidePanels.outline ? (
-          <OutlinePanel
-            view={view}
-            revision={revision}
-            onClose={() => setSidePanels((o) => ({ ...o, outline: false }))}
-          />
+          <OutlinePanel view={view} revision={revision} onClose={closeSidePanel('outline')} />
         ) : null}
         <div className="editor-paper" ref={mount} data-testid="editor-paper">
           {connection.load === 'loading' ? <p className="editor-loading">{t('status.loading')}</p> : null}

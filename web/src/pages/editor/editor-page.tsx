@@ -7,6 +7,7 @@ import { useCurrentUser } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
 import { useOnline } from '../../components/online/use-online';
+import { Page } from '../../components/page/page';
 import { creationsOf } from '../../offline/document-queue';
 import { isTemporaryId, pendingEntry, syncCreation } from '../../offline/offline-documents';
 import type { SocketFactory } from '../../ws/connector';
@@ -123,8 +124,7 @@ export function EditorPage({ id, createSocket }: EditorPageProps) {
 
   const folder = '/';
   return (
-    <section className="page editor-placeholder" aria-labelledby="page-heading">
-      <h1 id="page-heading">{title}</h1>
+    <Page heading={title} className="editor-placeholder">
       {state.status === 'loading' ? <p>{tEditor('status.loading')}</p> : null}
       {state.status === 'creating' ? <p role="status">{tEditor('status.creating')}</p> : null}
       {state.status === 'missing' ? <p role="alert">{tEditor('status.missing')}</p> : null}
@@ -134,6 +134,6 @@ export function EditorPage({ id, createSocket }: EditorPageProps) {
           {t('editor.back', { folder: folder === '/' ? t('allDocuments') : folderName(folderOf(folder)) })}
         </a>
       </p>
-    </section>
+    </Page>
   );
 }

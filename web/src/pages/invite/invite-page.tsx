@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { replaceAddress } from '../../app/router/navigation';
+import { Page } from '../../components/page/page';
 import { LoginPage } from '../login/login-page';
 import { claimInvite, storeInviteKey, takeStoredInviteKey } from './invite-key';
 
@@ -53,9 +54,8 @@ function ClaimInvite({ inviteKey }: InvitePageProps) {
   }, [inviteKey, reloadConfiguration]);
 
   return (
-    <section className="page page-message" aria-labelledby="page-heading">
-      <h1 id="page-heading">{t('invitePage.title')}</h1>
+    <Page heading={t('invitePage.title')} className="page-message">
       {failed ? <p role="alert">{t('invitePage.failed')}</p> : <p role="status">{t('invitePage.opening')}</p>}
-    </section>
+    </Page>
   );
 }

@@ -10,7 +10,7 @@ import { useLoginFormPresence } from '../../app/shell/login-form-presence';
 import { FormErrorList } from '../../components/form/field-errors';
 import { SubmitActions } from '../../components/form/submit-actions';
 import { TextField } from '../../components/form/text-field';
-import { MessagePage } from '../../components/page/page';
+import { MessagePage, Page } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 
 export const PASSWORD_RESET_PATH = '/account/password-reset/';
@@ -117,8 +117,7 @@ export function LoginPage() {
 
   const providers = configuration.socialaccount_providers;
   return (
-    <section className="page login-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{t('login.title')}</h1>
+    <Page heading={t('login.title')} className="login-page">
       <form className="form" noValidate onSubmit={submit}>
         <FormErrorList errors={errors.general} />
         <TextField
@@ -173,6 +172,6 @@ export function LoginPage() {
         </section>
       )}
       <WaitOverlay active={busy} message={t('login.waiting')} />
-    </section>
+    </Page>
   );
 }

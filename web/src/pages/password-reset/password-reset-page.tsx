@@ -5,7 +5,7 @@ import { usePageTitle } from '../../app/page-title';
 import { FormErrorList } from '../../components/form/field-errors';
 import { SubmitActions } from '../../components/form/submit-actions';
 import { TextField } from '../../components/form/text-field';
-import { MessagePage } from '../../components/page/page';
+import { MessagePage, Page } from '../../components/page/page';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi, formErrorsOf, statusOf } from '../account/account-api';
 import { looksLikeEmail } from '../account/email-rule';
@@ -59,8 +59,7 @@ export function PasswordResetPage() {
   }
 
   return (
-    <section className="page account-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{title}</h1>
+    <Page heading={title} className="account-page">
       <p>{ta('passwordReset.intro')}</p>
       <form className="form" noValidate onSubmit={submit}>
         <FormErrorList errors={general} />
@@ -79,6 +78,6 @@ export function PasswordResetPage() {
         <p className="account-contact">{ta('passwordReset.contact', { email: contactEmail })}</p>
       )}
       <WaitOverlay active={busy} message={ta('common.waiting')} />
-    </section>
+    </Page>
   );
 }

@@ -20,6 +20,7 @@ import {
 import './profile.css';
 import { IconButton } from '../../components/button/icon-button';
 import { ColumnHeads } from '../../components/data-table/column-heads';
+import { Page } from '../../components/page/page';
 
 type DialogState =
   | { kind: 'none' }
@@ -226,8 +227,7 @@ export function ProfilePage() {
   );
 
   return (
-    <section className="page profile-page" aria-labelledby="page-heading">
-      <h1 id="page-heading">{title}</h1>
+    <Page heading={title} className="profile-page">
       <div className="profile-layout">
         <ProfileAvatar
           user={user}
@@ -375,6 +375,6 @@ export function ProfilePage() {
           }}
         />
       )}
-    </section>
+    </Page>
   );
 }

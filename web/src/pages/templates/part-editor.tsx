@@ -49,7 +49,7 @@ export function PartEditor({ part, readOnly, onChange, onRemove }: PartEditorPro
             <code>{part.id}</code>
           </div>
         </div>
-        <div className="plugin-row">
+        <div className="wrap-row">
           <label>
             <input
               type="checkbox"

@@ -192,7 +192,7 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
               )}
             />
             {readOnly ? null : (
-              <div className="plugin-row">
+              <div className="wrap-row">
                 <Select<PartKind>
                   inline
                   label={t('addPartKind')}
@@ -289,7 +289,7 @@ function ExportFiles({ templateId, files, readOnly, onChange }: ExportFilesProps
       {files.length === 0 ? <p className="plugin-muted">{t('files.none')}</p> : null}
       <ul>
         {files.map((entry) => (
-          <li key={entry.id} className="plugin-row">
+          <li key={entry.id} className="wrap-row">
             <span>
               {entry.title} ({entry.kind.toUpperCase()})
             </span>

@@ -60,6 +60,7 @@ export function UsermediaPage() {
   const [images, setImages] = useState<Image[]>([]);
   const [categories, setCategories] = useState<ImageCategory[]>([]);
   const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  const closeDialog = () => setDialog({ kind: 'none' });
 
   const refresh = useCallback(async () => {
     try {
@@ -284,7 +285,7 @@ export function UsermediaPage() {
           mode={dialog.mode}
           categories={categories}
           online={online}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
           onSaved={() => void refresh()}
         />
       ) : null}
@@ -292,7 +293,7 @@ export function UsermediaPage() {
         <CategoriesDialog
           categories={categories}
           online={online}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
           onSaved={(entries) => {
             setCategories(entries);
             void refresh();
@@ -304,7 +305,7 @@ export function UsermediaPage() {
           namespace="usermedia"
           ids={dialog.ids}
           onConfirm={confirmDelete}
-          onClose={() => setDialog({ kind: 'none' })}
+          onClose={closeDialog}
         />
       ) : null}
     </section>

@@ -23,7 +23,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Select } from '../../../components/form/select';
 import { reviewIndexOf } from './review-plugin';
-import type { ReviewAnswer, ReviewStore } from './review-store';
+import type { ReviewRequest, ReviewStore } from './review-store';
 import './review.css';
 
 /** What this user may do in the margin. */
@@ -468,9 +468,9 @@ function ChangeCard(props: {
 
 type CardProps = ReviewMarginProps & { errorText(error: ReviewError | 'offline'): string };
 
-/** Sends a request and reports a refusal; resolves with whether it went through. */
-async function send(props: CardProps, request: Promise<ReviewAnswer>): Promise<boolean> {
-  const answer = await request;
+/** Sends a request to the review store and reports a refusal; resolves with whether it went through. */
+async function send(props: CardProps, message: ReviewRequest): Promise<boolean> {
+  const answer = await props.store.request(message);
   if (!answer.ok) props.notify(props.errorText(answer.error));
   return answer.ok;
 }
@@ -485,7 +485,7 @@ function NewComment(props: CardProps & { pending: PendingComment }) {
     setBusy(true);
     const { view, pending } = props;
     // The thread first: an anchor without its thread would show nothing to anyone.
-    const ok = await send(props, props.store.request({ type: 'thread_create', thread: pending.id, text }));
+    const ok = await send(props, { type: 'thread_create', thread: pending.id, text });
     setBusy(false);
     if (!ok) return;
     const doc = view.state.doc;
@@ -539,8 +539,7 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
   const reply = async (event: FormEvent) => {
     event.preventDefault();
     if (!answer.trim()) return;
-    if (await send(props, store.request({ type: 'comment_answer', thread: thread.id, text: answer })))
-      setAnswer('');
+    if (await send(props, { type: 'comment_answer', thread: thread.id, text: answer })) setAnswer('');
   };
   const assigned = thread.assigned ? store.personName(thread.assigned) : '';
   // Only the thread in focus shows its answers and controls: a long review stays light.
@@ -592,12 +591,7 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
                 className="review-form"
                 onSubmit={async (event) => {
                   event.preventDefault();
-                  if (
-                    await send(
-                      props,
-                      store.request({ type: 'comment_edit', comment: comment.id, text: draft }),
-                    )
-                  )
+                  if (await send(props, { type: 'comment_edit', comment: comment.id, text: draft }))
                     setEditing(null);
                 }}
               >
@@ -634,9 +628,7 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
                 <button
                   type="button"
                   className="button"
-                  onClick={() =>
-                    void send(props, store.request({ type: 'comment_delete', comment: comment.id }))
-                  }
+                  onClick={() => void send(props, { type: 'comment_delete', comment: comment.id })}
                 >
                   {t('delete')}
                 </button>
@@ -665,10 +657,7 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
                 type="button"
                 className="button"
                 onClick={() =>
-                  void send(
-                    props,
-                    store.request({ type: 'thread_resolve', thread: thread.id, resolved: !thread.resolved }),
-                  )
+                  void send(props, { type: 'thread_resolve', thread: thread.id, resolved: !thread.resolved })
                 }
               >
                 {thread.resolved ? t('reopen') : t('resolve')}
@@ -689,14 +678,11 @@ function ThreadCard(props: CardProps & { thread: CommentThread; from: number | n
                 })),
               ]}
               onChange={(value) =>
-                void send(
-                  props,
-                  store.request({
-                    type: 'thread_assign',
-                    thread: thread.id,
-                    user: value ? Number(value) : null,
-                  }),
-                )
+                void send(props, {
+                  type: 'thread_assign',
+                  thread: thread.id,
+                  user: value ? Number(value) : null,
+                })
               }
             />
           ) : null}
