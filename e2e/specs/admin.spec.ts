@@ -70,6 +70,8 @@ for (const language of ['en', 'de'] as const) {
       await dialog.getByRole('button', { name: t('users.emails.removeLabel', { address: first }) }).click();
       await expect(page.getByText(t('users.emails.removed', { address: first }))).toBeVisible();
       await expect(dialog.getByRole('listitem')).toHaveText([`${second}${t('users.emails.primary')}`]);
+      // The pressed button is gone: the focus stays in the dialog, on the addresses' title.
+      await expect(dialog.getByRole('heading', { name: t('users.emails.legend') })).toBeFocused();
       await page.keyboard.press('Escape');
       await expect(dialog).toHaveCount(0);
 

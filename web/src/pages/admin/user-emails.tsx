@@ -1,6 +1,6 @@
 import type { AdminUser } from '@scriptorium/common/api/admin';
 import { adminApi } from '@scriptorium/common/api/endpoints/admin';
-import { useId, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
 import { FieldErrors } from '../../components/form/field-errors';
@@ -24,18 +24,29 @@ export function UserEmails({ user, onChanged }: { user: AdminUser; onChanged(use
   const [address, setAddress] = useState('');
   const { busy, fields, general, submit } = useAdminSubmit();
   const formId = useId();
+  const title = useRef<HTMLHeadingElement>(null);
+  // Making an address primary or removing it takes away the button that was pressed, and the
+  // focus with it: it goes to the section's title, not to the page's body, so that Escape still
+  // closes the dialog and Tab goes on from here.
+  const refocus = useRef(false);
+  useLayoutEffect(() => {
+    if (!refocus.current) return;
+    refocus.current = false;
+    if (!document.activeElement || document.activeElement === document.body) title.current?.focus();
+  });
 
   const change = (action: 'add' | 'remove' | 'primary', email: string, message: string) =>
     submit(async () => {
       const changed = (await call(adminApi.userEmail, { id: user.id, action, email })).user;
       showToast(t(message, { address: email }), 'success');
       if (action === 'add') setAddress('');
+      else refocus.current = true;
       onChanged(changed);
     });
 
   return (
     <section className="admin-emails" aria-labelledby={`${formId}-legend`}>
-      <h3 id={`${formId}-legend`} className="admin-emails-title">
+      <h3 id={`${formId}-legend`} className="admin-emails-title" ref={title} tabIndex={-1}>
         {t('users.emails.legend')}
       </h3>
       <FormErrorList errors={general} />
