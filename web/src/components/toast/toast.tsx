@@ -72,7 +72,13 @@ export function ToastProvider({ children }: { children?: ReactNode }) {
       data-kind={toast.kind}
     >
       <span className="toast-message">{toast.message}</span>
-      <IconButton label={t('close')} icon={X} onPress={() => dismiss(toast.id)} className="toast-close" />
+      <IconButton
+        label={t('close')}
+        icon={X}
+        onPress={() => dismiss(toast.id)}
+        className="toast-close"
+        tooltipOnFocusOnly
+      />
     </div>
   );
 
