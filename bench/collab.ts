@@ -16,13 +16,13 @@ import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { Step } from 'prosemirror-transform';
 import type { Db, Dialect } from '../server/src/db/database';
-import { createDatabase } from '../server/src/db/database';
-import { migrateToLatest } from '../server/src/db/migrate';
 import { appendSteps, withDocumentLock } from '../server/src/modules/documents/collab/store';
 import { createDocument as insertDocument } from '../server/src/modules/documents/commands/create-document';
 import { DocumentClient } from '../server/src/ws/document-client';
 import {
+  processEnv,
   type ServerProcess,
+  seedDatabase,
   startServerProcess,
   stopServerProcess,
   temporaryDatabase,
@@ -174,31 +174,26 @@ async function processesLeg(processCount: number): Promise<number> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-procs-'));
   const children: ServerProcess[] = [];
   try {
-    const { db, dialect } = createDatabase({ databaseUrl: postgres.url, dataDir });
-    await migrateToLatest(db, dialect);
     const users: { id: number; username: string }[] = [];
-    for (let index = 0; index < DOCUMENTS * 2; index++)
-      users.push(await createBenchUser({ db }, `p${index}`));
     const documents: number[] = [];
-    for (let index = 0; index < DOCUMENTS; index++) {
-      const id = await insertSharedDocument(
-        db,
-        users[2 * index].id,
-        { userId: users[2 * index + 1].id },
-        { title: 'Bench', content: initialContent() },
-      );
-      documents.push(id);
-    }
-    await db.destroy();
+    await seedDatabase({ databaseUrl: postgres.url, dataDir }, async (db) => {
+      for (let index = 0; index < DOCUMENTS * 2; index++)
+        users.push(await createBenchUser({ db }, `p${index}`));
+      for (let index = 0; index < DOCUMENTS; index++) {
+        const id = await insertSharedDocument(
+          db,
+          users[2 * index].id,
+          { userId: users[2 * index + 1].id },
+          { title: 'Bench', content: initialContent() },
+        );
+        documents.push(id);
+      }
+    });
     const servers = [];
     for (let index = 0; index < processCount; index++) {
-      const started = await startServerProcess({
-        DATABASE_URL: postgres.url,
-        REDIS_URL,
-        DATA_DIR: dataDir,
-        SECRET_KEY: 'bench',
-        WEB_DIST: path.join(dataDir, 'no-web'),
-      });
+      const started = await startServerProcess(
+        processEnv(dataDir, 'bench', { databaseUrl: postgres.url, redisUrl: REDIS_URL }),
+      );
       children.push(started);
       servers.push(started.baseUrl);
     }

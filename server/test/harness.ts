@@ -152,6 +152,19 @@ export class TestClient {
   }
 }
 
+/** A browser at `baseUrl` logged in as `login` (the test fails unless the login succeeds). */
+export async function loggedInClient(
+  baseUrl: string,
+  login: string,
+  password: string,
+  headers?: Record<string, string>,
+): Promise<TestClient> {
+  const browser = new TestClient(baseUrl, headers);
+  const response = await browser.call(userApi.login, { login, password });
+  expect(response.status, response.text).toBe(200);
+  return browser;
+}
+
 export interface TestUser extends UserRow {
   /** The plain password, for logging in. */
   password: string;
@@ -283,11 +296,8 @@ export async function startServer(engine: Engine, options: TestServerOptions = {
       const user = await createUser(ctx, { emailVerified: true, ...overrides, username, email, password });
       return { ...user, password: password ?? '', email };
     },
-    async loginAs(user, headers) {
-      const browser = client(headers);
-      const response = await browser.call(userApi.login, { login: user.username, password: user.password });
-      expect(response.status, response.text).toBe(200);
-      return browser;
+    loginAs(user, headers) {
+      return loggedInClient(baseUrl, user.username, user.password, headers);
     },
     async loggedInUser(overrides) {
       const user = await server.buildUser(overrides);

@@ -4,6 +4,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import pg from 'pg';
+import type { Config } from '../src/config';
+import { createDatabase, type Db } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrate';
 
 // Real server processes (src/main.ts as children) and throw-away PostgreSQL databases, for the
 // tests and benchmarks that run more than one server process or kill one.
@@ -20,6 +23,40 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The environment of server processes on `dataDir` (no web build: they serve the API only), on
+ * PostgreSQL and Redis when `services` names them, else on SQLite in `dataDir`.
+ */
+export function processEnv(
+  dataDir: string,
+  secretKey: string,
+  services?: { databaseUrl: string; redisUrl: string },
+): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    SECRET_KEY: secretKey,
+    ...(services ? { DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl } : {}),
+  };
+}
+
+/**
+ * Migrates the database server processes are about to share (PostgreSQL at `databaseUrl`, else
+ * SQLite in `dataDir`) and fills it with `seed`, closing the connection before they start.
+ */
+export async function seedDatabase<T>(
+  where: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  seed: (db: Db) => Promise<T>,
+): Promise<T> {
+  const { db, dialect } = createDatabase(where);
+  try {
+    await migrateToLatest(db, dialect);
+    return await seed(db);
+  } finally {
+    await db.destroy();
+  }
 }
 
 export interface ServerProcess {

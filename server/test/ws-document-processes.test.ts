@@ -2,19 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { schema } from '@scriptorium/common/editor/schema';
 import type { DocumentServerMessage } from '@scriptorium/common/ws/document-messages';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
-import { migrateToLatest } from '../src/db/migrate';
 import { EMPTY_CONTENT } from '../src/modules/documents/commands/create-document';
 import { createUser } from '../src/modules/user/commands/create-user';
 import { DocumentClient } from '../src/ws/document-client';
-import { TestClient } from './harness';
+import { loggedInClient, type TestClient } from './harness';
 import {
   freePort,
+  processEnv,
   type ServerProcess,
+  seedDatabase,
   startServerProcess,
   stopServerProcess,
   type TemporaryDatabase,
@@ -45,31 +45,24 @@ async function prepare(engine: 'sqlite' | 'postgres'): Promise<Deployment> {
   const postgres: TemporaryDatabase | null =
     engine === 'postgres' ? await temporaryDatabase(DATABASE_URL, 'scriptorium_collab') : null;
   const databaseUrl = postgres?.url;
-  const { db, dialect } = createDatabase({ databaseUrl, dataDir });
-  await migrateToLatest(db, dialect);
-  const users: { id: number }[] = [];
-  for (const username of ['ada', 'emmy'])
-    users.push(
-      await createUser(
-        { db },
-        { username, email: `${username}@example.org`, password: PASSWORD, emailVerified: true },
-      ),
+  const documentId = await seedDatabase({ databaseUrl, dataDir }, async (db) => {
+    const users: { id: number }[] = [];
+    for (const username of ['ada', 'emmy'])
+      users.push(
+        await createUser(
+          { db },
+          { username, email: `${username}@example.org`, password: PASSWORD, emailVerified: true },
+        ),
+      );
+    return insertSharedDocument(
+      db,
+      users[0].id,
+      { userId: users[1].id },
+      { title: 'Together', content: EMPTY_CONTENT },
     );
-  const documentId = await insertSharedDocument(
-    db,
-    users[0].id,
-    { userId: users[1].id },
-    { title: 'Together', content: EMPTY_CONTENT },
-  );
-  await db.destroy();
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    WEB_DIST: path.join(dataDir, 'no-web'),
-    SECRET_KEY: 'collab-test',
-  };
-  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, REDIS_URL });
+  });
   return {
-    env,
+    env: processEnv(dataDir, 'collab-test', databaseUrl ? { databaseUrl, redisUrl: REDIS_URL } : undefined),
     documentId,
     async stepVersions() {
       const reader = createDatabase({ databaseUrl, dataDir });
@@ -92,12 +85,7 @@ async function prepare(engine: 'sqlite' | 'postgres'): Promise<Deployment> {
   };
 }
 
-async function login(on: ServerProcess, username: string): Promise<TestClient> {
-  const client = new TestClient(on.baseUrl);
-  const response = await client.call(userApi.login, { login: username, password: PASSWORD });
-  expect(response.status, response.text).toBe(200);
-  return client;
-}
+const login = (on: ServerProcess, username: string) => loggedInClient(on.baseUrl, username, PASSWORD);
 
 function editor(on: { baseUrl: string }, browser: TestClient, documentId: number): DocumentClient {
   return new DocumentClient({

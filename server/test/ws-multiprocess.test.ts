@@ -2,18 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { staffApi } from '@scriptorium/common/api/endpoints/staff';
-import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { WebSocketConnector } from '@scriptorium/common/ws/connector';
 import type { AppFrame } from '@scriptorium/common/ws/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
-import { createDatabase } from '../src/db/database';
-import { migrateToLatest } from '../src/db/migrate';
 import { createUser } from '../src/modules/user/commands/create-user';
 import { nodeSocketFactory } from '../src/ws/node-socket';
-import { TestClient } from './harness';
+import { loggedInClient, TestClient } from './harness';
 import {
+  processEnv,
   type ServerProcess,
+  seedDatabase,
   startServerProcess,
   stopServerProcess,
   type TemporaryDatabase,
@@ -34,24 +33,15 @@ describe.skipIf(!SERVICES)('two server processes sharing PostgreSQL and Redis', 
 
   async function startProcess(): Promise<Process> {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-proc-'));
-    const started = await startServerProcess({
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      DATA_DIR: dataDir,
-      SECRET_KEY: 'two-process-test',
-      WEB_DIST: path.join(dataDir, 'no-web'),
-    });
+    const started = await startServerProcess(
+      processEnv(dataDir, 'two-process-test', { databaseUrl: database.url, redisUrl: REDIS_URL }),
+    );
     const server = { ...started, dataDir };
     processes.push(server);
     return server;
   }
 
-  async function login(on: Process, username: string): Promise<TestClient> {
-    const client = new TestClient(on.baseUrl);
-    const response = await client.call(userApi.login, { login: username, password });
-    expect(response.status, response.text).toBe(200);
-    return client;
-  }
+  const login = (on: Process, username: string) => loggedInClient(on.baseUrl, username, password);
 
   function connect(on: Process, client: TestClient): { connector: WebSocketConnector; messages: AppFrame[] } {
     const messages: AppFrame[] = [];
@@ -70,20 +60,22 @@ describe.skipIf(!SERVICES)('two server processes sharing PostgreSQL and Redis', 
   beforeAll(async () => {
     database = await temporaryDatabase(DATABASE_URL, 'scriptorium_ws');
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-setup-'));
-    const { db, dialect } = createDatabase({ databaseUrl: database.url, dataDir });
     try {
-      await migrateToLatest(db, dialect);
-      await createUser({ db }, { username: 'ada', email: 'ada@example.org', password, emailVerified: true });
-      await createUser(
-        { db },
-        { username: 'emmy', email: 'emmy@example.org', password, emailVerified: true },
-      );
-      await createUser(
-        { db },
-        { username: 'root', email: 'root@example.org', password, emailVerified: true, isStaff: true },
-      );
+      await seedDatabase({ databaseUrl: database.url, dataDir }, async (db) => {
+        await createUser(
+          { db },
+          { username: 'ada', email: 'ada@example.org', password, emailVerified: true },
+        );
+        await createUser(
+          { db },
+          { username: 'emmy', email: 'emmy@example.org', password, emailVerified: true },
+        );
+        await createUser(
+          { db },
+          { username: 'root', email: 'root@example.org', password, emailVerified: true, isStaff: true },
+        );
+      });
     } finally {
-      await db.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     }
     await Promise.all([startProcess(), startProcess()]);

@@ -2,15 +2,17 @@ import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { documentLabel } from '../editor/academic-numbering';
-import { BlockChanges, changeMarks, withInherited } from './block-changes';
+import { changeMarks, withInherited } from './block-changes';
 import { referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
 import { imageFiles, imageSize } from './images';
 import {
   authorName,
   type BookStructure,
   COVER_SRC,
+  captionText,
   citationFallback,
   groupParts,
+  isEquationFigure,
   type PreparedChapter,
   type PreparedDocument,
   tocEntries,
@@ -18,7 +20,7 @@ import {
 import { latexToOmml } from './omml';
 import { type DocxReference, readDocxReference, renameStyleIds, shiftNumIds } from './reference-merge';
 import { escapeXml, htmlToRuns } from './text';
-import { headerRowCount, rowCells, threadLines } from './writer';
+import { ChangesWriter, headerRowCount, rowCells, threadLines } from './writer';
 
 /**
  * DOCX (Office Open XML) export: the content filled into our reference document
@@ -81,7 +83,7 @@ interface ListPlace {
   level: number;
   above?: readonly Mark[];
 }
-class DocxWriter {
+class DocxWriter extends ChangesWriter {
   private readonly footnotes: string[] = [];
   private readonly comments: string[] = [];
   private readonly nums: { id: number; ordered: boolean; start: number }[] = [];
@@ -97,13 +99,11 @@ class DocxWriter {
   /** The template's reference document over ours (its styles, page setup), when it has one. */
   private readonly reference: DocxReference | null;
   tracked = false;
-  /** Tracked changes on blocks; `inherited`: those of the whole blocks being written (a deleted row). */
-  private readonly blockChanges = new BlockChanges();
-  private inherited: Mark[] = [];
   /** Added to heading levels: a book's chapter titles are Heading1, their sections below. */
   headingShift = 0;
 
   constructor(private readonly prepared: PreparedDocument) {
+    super();
     this.page = PAGES[prepared.paperSize];
     const referenceFile = prepared.reference?.docx;
     this.reference = referenceFile
@@ -236,7 +236,7 @@ class DocxWriter {
   }
 
   private inline(node: PMNode): string {
-    const marks = withInherited(node.marks, this.inherited);
+    const marks = this.marksOf(node);
     const deleted = marks.some((mark) => mark.type.name === 'deletion');
     let out = '';
     // Comment ranges start before the first text they mark and end after the last.
@@ -404,14 +404,7 @@ class DocxWriter {
 
   /** Writes `node` with the changes recorded on it as a whole inherited by its content. */
   private block(node: PMNode, list: ListPlace | undefined, index: number): string {
-    const outer = this.inherited;
-    const whole = this.blockChanges.whole(node);
-    if (whole.length) this.inherited = [...withInherited(whole, outer)];
-    try {
-      return this.blockContent(node, list, index);
-    } finally {
-      this.inherited = outer;
-    }
+    return this.withChanges(node, () => this.blockContent(node, list, index));
   }
 
   private blockContent(node: PMNode, list: ListPlace | undefined, index: number): string {
@@ -437,8 +430,7 @@ class DocxWriter {
         return withDefaultStyle(this.blocks(node), 'BlockText');
       case 'code_block': {
         const lines = (node.textContent || '').split('\n');
-        const deleted = this.inherited.some((mark) => mark.type.name === 'deletion');
-        const tag = deleted ? 'w:delText' : 'w:t';
+        const tag = this.textTag();
         return lines
           .map((line, index) =>
             this.generatedParagraph(
@@ -472,14 +464,9 @@ class DocxWriter {
         this.blockChanges.scan(node);
         let out = '';
         node.forEach((item) => {
-          const outer = this.inherited;
-          this.inherited = [...withInherited(this.blockChanges.whole(item), outer)];
-          out += this.blocks(item, {
-            numId,
-            level: Math.min(level, 8),
-            above: this.blockChanges.aboveText(item),
-          });
-          this.inherited = outer;
+          out += this.withChanges(item, () =>
+            this.blocks(item, { numId, level: Math.min(level, 8), above: this.blockChanges.aboveText(item) }),
+          );
         });
         return out;
       }
@@ -492,16 +479,20 @@ class DocxWriter {
     }
   }
 
+  /** The tag of text runs: w:delText inside a whole deleted block. */
+  private textTag(): 'w:delText' | 'w:t' {
+    return this.inherited.some((mark) => mark.type.name === 'deletion') ? 'w:delText' : 'w:t';
+  }
+
   private caption(node: PMNode, text: string): string {
-    const target = this.prepared.numbers.get(node);
-    const label = target && target.kind !== 'equation' ? `${target.label}: ` : '';
-    if (!label && !text) return '';
-    const tag = this.inherited.some((mark) => mark.type.name === 'deletion') ? 'w:delText' : 'w:t';
+    const line = captionText(this.prepared, node, text);
+    if (!line) return '';
+    const tag = this.textTag();
     return this.generatedParagraph(
       '<w:pStyle w:val="Caption"/>',
       this.bookmarked(
         String(node.attrs.id),
-        `<w:r><${tag} xml:space="preserve">${escapeXml(label + text)}</${tag}></w:r>`,
+        `<w:r><${tag} xml:space="preserve">${escapeXml(line)}</${tag}></w:r>`,
       ),
     );
   }
@@ -532,9 +523,7 @@ class DocxWriter {
             : insertion
               ? this.revisionOf('w:cellIns', insertion)
               : '';
-          this.inherited = [...withInherited(own, rowChanges)];
-          const content = this.blocks(cell) || this.generatedParagraph('', '');
-          this.inherited = rowChanges;
+          const content = this.withChanges(cell, () => this.blocks(cell)) || this.generatedParagraph('', '');
           cells += `<w:tc><w:tcPr>${props}${merge}${cellChange}</w:tcPr>${content}</w:tc>`;
         } else cells += `<w:tc><w:tcPr>${props}<w:vMerge/></w:tcPr>${this.generatedParagraph('', '')}</w:tc>`;
       }
@@ -564,13 +553,13 @@ class DocxWriter {
 
   private figure(node: PMNode): string {
     const caption = String(node.attrs.caption);
-    if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
+    if (isEquationFigure(node)) {
       const math = latexToOmml(String(node.attrs.equation), true);
       const target = this.prepared.numbers.get(node);
       const number = target
         ? `<w:r><w:tab/><w:t xml:space="preserve">${escapeXml(target.label)}</w:t></w:r>`
         : '';
-      const tag = this.inherited.some((mark) => mark.type.name === 'deletion') ? 'w:delText' : 'w:t';
+      const tag = this.textTag();
       const body = math
         ? `<m:oMathPara>${math}</m:oMathPara>`
         : `<w:r><${tag} xml:space="preserve">${escapeXml(String(node.attrs.equation))}</${tag}></w:r>`;

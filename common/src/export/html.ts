@@ -11,6 +11,7 @@ import {
   COVER_SRC,
   citationFallback,
   groupParts,
+  isEquationFigure,
   type PreparedChapter,
   type PreparedDocument,
   tocEntries,
@@ -214,7 +215,7 @@ export class HtmlWriter extends NodeWriter {
         const caption = this.caption(node, String(node.attrs.caption));
         const figcaption = caption ? `<figcaption>${caption}</figcaption>` : '';
         const width = Number(node.attrs.width) || 100;
-        if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
+        if (isEquationFigure(node)) {
           const target = this.prepared.numbers.get(node);
           const math =
             xhtmlMath(String(node.attrs.equation), true) ??

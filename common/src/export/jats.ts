@@ -5,7 +5,7 @@ import { exportCslItems } from '../bibliography/export';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
 import { imageFiles } from './images';
-import type { PreparedDocument } from './model';
+import { isEquationFigure, type PreparedDocument } from './model';
 import { escapeXml, htmlToText } from './text';
 import { figureSources, NodeWriter } from './writer';
 
@@ -161,7 +161,7 @@ class JatsWriter extends NodeWriter {
       case 'figure': {
         const target = this.prepared.numbers.get(node);
         const label = target ? `<label>${escapeXml(target.label)}</label>` : '';
-        if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation))
+        if (isEquationFigure(node))
           return `<p><disp-formula${id}>${label}${jatsMath(String(node.attrs.equation), true)}</disp-formula></p>`;
         const file = this.images.get(String(node.attrs.src));
         const graphic = file

@@ -4,7 +4,7 @@ import { TableMap } from 'prosemirror-tables';
 import { exportBiblatex } from '../bibliography/export';
 import type { EntryData } from '../bibliography/types';
 import { imageExtension, imageFiles } from './images';
-import { authorName, type BookStructure, groupParts, type PreparedDocument } from './model';
+import { authorName, type BookStructure, groupParts, isEquationFigure, type PreparedDocument } from './model';
 import { htmlToRuns } from './text';
 import { figureSources, NodeWriter, rowCells } from './writer';
 
@@ -247,7 +247,7 @@ class LatexWriter extends NodeWriter {
 
   private figure(node: PMNode, label: string): string {
     const caption = escapeLatex(String(node.attrs.caption));
-    if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
+    if (isEquationFigure(node)) {
       const numbered = this.prepared.numbers.has(node);
       const env = numbered ? 'equation' : 'equation*';
       return `\\begin{${env}}${numbered ? label : ''}\n${String(node.attrs.equation)}\n\\end{${env}}\n\n`;

@@ -309,6 +309,20 @@ export function targetOf(prepared: PreparedDocument, id: string): NumberedTarget
   return id ? prepared.numbering.byId.get(id) : undefined;
 }
 
+/**
+ * A table's or figure's caption line as the office formats write it: its number's label, then the
+ * caption text ("Figure 2: Setup"); an equation's number stands beside it instead. '' for neither.
+ */
+export function captionText(prepared: PreparedDocument, node: PMNode, text: string): string {
+  const target = prepared.numbers.get(node);
+  return `${target && target.kind !== 'equation' ? `${target.label}: ` : ''}${text}`;
+}
+
+/** Whether a figure node holds a displayed equation (its category, or an equation and no image). */
+export function isEquationFigure(node: PMNode): boolean {
+  return node.attrs.category === 'equation' || (!node.attrs.src && Boolean(node.attrs.equation));
+}
+
 /** A citation's text when no style rendered it: the keys, so nothing is silently lost. */
 export function citationFallback(node: PMNode): string {
   return `(${(node.attrs.references as { id: string }[]).map((ref) => ref.id).join('; ')})`;

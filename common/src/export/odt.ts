@@ -3,9 +3,17 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
-import { BlockChanges, type BreakChange, withInherited } from './block-changes';
+import { type BreakChange, withInherited } from './block-changes';
 import { imageFiles, imageSize } from './images';
-import { authorName, citationFallback, type ExportImage, type PreparedDocument, tocEntries } from './model';
+import {
+  authorName,
+  captionText,
+  citationFallback,
+  type ExportImage,
+  isEquationFigure,
+  type PreparedDocument,
+  tocEntries,
+} from './model';
 import {
   FONT_FACES,
   ODF_NS,
@@ -17,7 +25,7 @@ import {
 } from './odt-reference';
 import { readOdtReference } from './reference-merge';
 import { escapeXml, htmlToRuns, type StyledRun } from './text';
-import { figureSources, headerRowCount, rowCells, threadLines } from './writer';
+import { ChangesWriter, figureSources, headerRowCount, rowCells, threadLines } from './writer';
 
 /**
  * ODT (OpenDocument text) export: the content filled into our reference styles (odt-reference.ts),
@@ -101,7 +109,7 @@ function emptyParagraph(node: PMNode, style: string): string {
     : `<text:p text:style-name="${style}"/>`;
 }
 
-class OdtWriter {
+class OdtWriter extends ChangesWriter {
   private readonly textStyles = new Map<string, string>();
   private readonly paragraphStyles = new Map<string, string>();
   private readonly listStyles = new Map<string, string>();
@@ -116,9 +124,6 @@ class OdtWriter {
   private readonly page: OdfPage;
   private note = 0;
   private frame = 0;
-  /** Tracked changes on blocks; `inherited`: those of the whole blocks being written (a deleted row). */
-  private readonly blockChanges = new BlockChanges();
-  private inherited: Mark[] = [];
   /** What a textblock starts with: the end of an inserted paragraph break, a deleted block's place. */
   private readonly startMarks = new Map<PMNode, string>();
   /** Blocks written inside the paragraph before them, a suggested join (textblockContent). */
@@ -127,6 +132,7 @@ class OdtWriter {
   private plain = false;
 
   constructor(private readonly prepared: PreparedDocument) {
+    super();
     this.page = ODF_PAGES[prepared.paperSize];
     prepared.doc.descendants((node) => {
       for (const mark of node.marks)
@@ -281,7 +287,7 @@ class OdtWriter {
   }
 
   private inline(node: PMNode): string {
-    const marks = withInherited(node.marks, this.inherited);
+    const marks = this.marksOf(node);
     let out = '';
     // A comment is an annotation where its range starts and an annotation-end after its last text.
     for (const mark of marks) {
@@ -486,14 +492,7 @@ class OdtWriter {
 
   /** Writes `node` with the changes recorded on it as a whole inherited by its content. */
   private block(node: PMNode, context: BlockContext): string {
-    const outer = this.inherited;
-    const whole = this.blockChanges.whole(node);
-    if (whole.length) this.inherited = [...withInherited(whole, outer)];
-    try {
-      return this.blockContent(node, context);
-    } finally {
-      this.inherited = outer;
-    }
+    return this.withChanges(node, () => this.blockContent(node, context));
   }
 
   private blockContent(node: PMNode, context: BlockContext): string {
@@ -535,15 +534,7 @@ class OdtWriter {
     node.forEach((item, _offset, index) => {
       if (this.joined.has(item)) return;
       const startValue = node.type.name === 'ordered_list' && index === 0 && start !== 1;
-      const write = () => {
-        const outer = this.inherited;
-        this.inherited = [...withInherited(this.blockChanges.whole(item), outer)];
-        try {
-          return this.blocks(item, { ...context, inList: true });
-        } finally {
-          this.inherited = outer;
-        }
-      };
+      const write = () => this.withChanges(item, () => this.blocks(item, { ...context, inList: true }));
       const deleted = this.deletedBlock(item, write);
       if (deleted === null)
         items += `<text:list-item${startValue ? ` text:start-value="${start}"` : ''}>${write()}</text:list-item>`;
@@ -552,10 +543,9 @@ class OdtWriter {
   }
 
   private caption(node: PMNode, text: string): string {
-    const target = this.prepared.numbers.get(node);
-    const label = target && target.kind !== 'equation' ? `${target.label}: ` : '';
-    if (!label && !text) return '';
-    const content = this.tracked(odfText(label + text), this.inherited);
+    const line = captionText(this.prepared, node, text);
+    if (!line) return '';
+    const content = this.tracked(odfText(line), this.inherited);
     return `<text:p text:style-name="Caption">${this.bookmarked(String(node.attrs.id), content)}</text:p>`;
   }
 
@@ -601,7 +591,7 @@ class OdtWriter {
 
   private figure(node: PMNode): string {
     const caption = String(node.attrs.caption);
-    if (node.attrs.category === 'equation' || (!node.attrs.src && node.attrs.equation)) {
+    if (isEquationFigure(node)) {
       const latex = String(node.attrs.equation);
       const target = this.prepared.numbers.get(node);
       const number = target ? `<text:tab/>${odfText(target.label)}` : '';

@@ -3,32 +3,18 @@ import type { TableMap } from 'prosemirror-tables';
 import type { CommentThread } from '../ws/review-messages';
 import { BlockChanges, keptWhenAccepted, withInherited } from './block-changes';
 
-/** The walk the text-based writers share: inline content and block lists, node by node. */
-export abstract class NodeWriter {
-  abstract block(node: PMNode): string;
-  /** `content` inside the marks (with the inherited ones), or null where a deletion drops it. */
-  protected abstract wrapMarks(content: string, marks: readonly Mark[]): string | null;
-  /** The inline nodes, each kind in the format's own way. */
-  protected abstract text(text: string): string;
-  protected abstract readonly hardBreak: string;
-  protected abstract footnote(node: PMNode): string;
-  protected abstract equation(latex: string): string;
-  protected abstract citation(node: PMNode): string;
-  protected abstract crossReference(id: string, node: PMNode): string;
-  /** Whether the output is the text once every suggestion is accepted (else it shows them). */
-  protected abstract readonly accepted: boolean;
-  /** Tracked changes on blocks (block-changes.ts); `inherited`: those of the whole blocks being written. */
+/**
+ * What every writer keeps while it walks the blocks: the tracked changes recorded on blocks
+ * (block-changes.ts) and `inherited`, those of the whole blocks being written (a deleted row, a
+ * suggested list item), which their content carries too.
+ */
+export abstract class ChangesWriter {
   protected readonly blockChanges = new BlockChanges();
   protected inherited: Mark[] = [];
 
   /** A node's marks with those of the whole suggested blocks around it. */
   protected marksOf(node: PMNode): readonly Mark[] {
     return withInherited(node.marks, this.inherited);
-  }
-
-  /** Whether a block (an item, a row) is written: not when accepting removes it. */
-  protected kept(node: PMNode): boolean {
-    return !this.accepted || keptWhenAccepted(node);
   }
 
   /** Runs `write` with the changes recorded on `node` as a whole inherited by its content. */
@@ -41,6 +27,27 @@ export abstract class NodeWriter {
     } finally {
       this.inherited = outer;
     }
+  }
+}
+
+/** The walk the text-based writers share: inline content and block lists, node by node. */
+export abstract class NodeWriter extends ChangesWriter {
+  abstract block(node: PMNode): string;
+  /** `content` inside the marks (with the inherited ones), or null where a deletion drops it. */
+  protected abstract wrapMarks(content: string, marks: readonly Mark[]): string | null;
+  /** The inline nodes, each kind in the format's own way. */
+  protected abstract text(text: string): string;
+  protected abstract readonly hardBreak: string;
+  protected abstract footnote(node: PMNode): string;
+  protected abstract equation(latex: string): string;
+  protected abstract citation(node: PMNode): string;
+  protected abstract crossReference(id: string, node: PMNode): string;
+  /** Whether the output is the text once every suggestion is accepted (else it shows them). */
+  protected abstract readonly accepted: boolean;
+
+  /** Whether a block (an item, a row) is written: not when accepting removes it. */
+  protected kept(node: PMNode): boolean {
+    return !this.accepted || keptWhenAccepted(node);
   }
 
   /** The kept children of a list or table (scanned for the boundary changes between them). */
