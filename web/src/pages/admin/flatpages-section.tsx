@@ -60,6 +60,18 @@ function PageEditor({
       onSaved(saved.page);
     });
 
+  /** The page's address and title: required, each with the server's errors beside it. */
+  const requiredField = (name: 'url' | 'title', hint?: string) => (
+    <LabelledInput
+      label={t(`pages.fields.${name}`)}
+      value={form[name]}
+      onChange={(value) => setForm({ ...form, [name]: value })}
+      errors={fields[name]}
+      required
+      hint={hint}
+    />
+  );
+
   const showPreview = () =>
     submit(async () => {
       setPreview((await call(adminApi.previewFlatpage, { content: form.content })).content);
@@ -74,21 +86,8 @@ function PageEditor({
       <h3>{page.id ? t('pages.editTitle', { url: page.url }) : t('pages.newTitle')}</h3>
       {page.seeded ? <p className="admin-hint">{t('pages.seededHint')}</p> : null}
       <FormErrorList errors={general} />
-      <LabelledInput
-        label={t('pages.fields.url')}
-        value={form.url}
-        onChange={(url) => setForm({ ...form, url })}
-        errors={fields.url}
-        required
-        hint={t('pages.urlHint')}
-      />
-      <LabelledInput
-        label={t('pages.fields.title')}
-        value={form.title}
-        onChange={(title) => setForm({ ...form, title })}
-        errors={fields.title}
-        required
-      />
+      {requiredField('url', t('pages.urlHint'))}
+      {requiredField('title')}
       <div className="form-field">
         <label htmlFor={contentId}>{t('pages.fields.content')}</label>
         <textarea

@@ -12,9 +12,10 @@ import { documentUrl } from '@scriptorium/common/rules/paths';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Select } from '../../components/form/select';
-import { MessagePage, Page } from '../../components/page/page';
+import { Page } from '../../components/page/page';
 import { Tabs } from '../../components/tabs/tabs';
 import { showToast } from '../../components/toast/toast-emitter';
+import { ItemPending, useItemLoad } from '../../plugins/shared/item-loading';
 import { ReorderList } from '../../plugins/shared/reorder-list';
 import '../../plugins/shared/plugin-pages.css';
 import { SubmitActions } from '../../components/form/submit-actions';
@@ -34,7 +35,6 @@ export function BookEditor({ id }: { id: number }) {
   const { t, i18n } = useTranslation('books');
   const formId = useId();
   const [book, setBook] = useState<BookEntry | null>(null);
-  const [missing, setMissing] = useState(false);
   const [title, setTitle] = useState('');
   const [metadata, setMetadata] = useState<BookMetadata | null>(null);
   const [settings, setSettings] = useState<BookSettings | null>(null);
@@ -48,20 +48,15 @@ export function BookEditor({ id }: { id: number }) {
     [i18n.language],
   );
 
+  const missing = useItemLoad(id, fetchBook, (loaded) => {
+    setBook(loaded);
+    setTitle(loaded.title);
+    setMetadata(loaded.metadata);
+    setSettings(loaded.settings);
+  });
+  // What chapters and a cover can be chosen from (the editor is made again for another book).
   useEffect(() => {
     let live = true;
-    fetchBook(id).then(
-      (loaded) => {
-        if (!live) return;
-        setBook(loaded);
-        setTitle(loaded.title);
-        setMetadata(loaded.metadata);
-        setSettings(loaded.settings);
-      },
-      () => {
-        if (live) setMissing(true);
-      },
-    );
     fetchDocuments().then(
       (rows) => live && setDocuments(rows),
       () => undefined,
@@ -73,18 +68,10 @@ export function BookEditor({ id }: { id: number }) {
     return () => {
       live = false;
     };
-  }, [id]);
+  }, []);
 
-  if (missing)
-    return (
-      <MessagePage heading={t('notFound.title')} text={t('notFound.text')} title={t('notFound.title')} />
-    );
-  if (!book || !metadata || !settings)
-    return (
-      <Page heading={t('title')} title={t('title')}>
-        <p>{t('loading')}</p>
-      </Page>
-    );
+  if (missing || !book || !metadata || !settings)
+    return <ItemPending ns="books" missing={missing} heading={t('title')} />;
 
   const canWrite = book.is_owner || book.rights === 'write';
   const untitledDocument = t('untitledDocument');

@@ -25,6 +25,35 @@ export function PartEditor({ part, readOnly, onChange, onRemove }: PartEditorPro
   const rich = part.kind === 'richtext_part';
   const takesText = rich || part.kind === 'heading_part';
   const set = (change: Partial<TemplatePartDefinition>) => onChange({ ...part, ...change });
+  /** A text the part offers its writer: the help, or the initial content. */
+  const textArea = (name: 'help' | 'initial', maxLength: number) => (
+    <div className="plugin-field">
+      <label htmlFor={`${id}-${name}`}>{t(`part.${name}`)}</label>
+      <textarea
+        id={`${id}-${name}`}
+        value={part[name]}
+        maxLength={maxLength}
+        rows={2}
+        onChange={(event) => set({ [name]: event.target.value })}
+      />
+    </div>
+  );
+  /** What the part allows of a kind (block elements, marks), kept in the order of `values`. */
+  const allowed = <Value extends string>(
+    name: 'elements' | 'marks',
+    values: readonly Value[],
+    checked: readonly Value[],
+    change: (next: Value[]) => void,
+  ) => (
+    <CheckList
+      className="plugin-checks"
+      legend={t(`part.${name}`)}
+      values={values}
+      checked={checked}
+      onChange={(value, on) => change(toggle(checked, value, on, values))}
+      label={(value) => t(`${name}.${value}`)}
+    />
+  );
   return (
     <details className="template-part">
       <summary className="plugin-part-summary">
@@ -70,48 +99,10 @@ export function PartEditor({ part, readOnly, onChange, onRemove }: PartEditorPro
             {t('part.hiddenLabel')}
           </label>
         </div>
-        <div className="plugin-field">
-          <label htmlFor={`${id}-help`}>{t('part.help')}</label>
-          <textarea
-            id={`${id}-help`}
-            value={part.help}
-            maxLength={2000}
-            rows={2}
-            onChange={(event) => set({ help: event.target.value })}
-          />
-        </div>
-        {takesText ? (
-          <div className="plugin-field">
-            <label htmlFor={`${id}-initial`}>{t('part.initial')}</label>
-            <textarea
-              id={`${id}-initial`}
-              value={part.initial}
-              maxLength={10000}
-              rows={2}
-              onChange={(event) => set({ initial: event.target.value })}
-            />
-          </div>
-        ) : null}
-        {rich ? (
-          <CheckList
-            className="plugin-checks"
-            legend={t('part.elements')}
-            values={BODY_ELEMENTS}
-            checked={part.elements}
-            onChange={(element, on) => set({ elements: toggle(part.elements, element, on, BODY_ELEMENTS) })}
-            label={(element) => t(`elements.${element}`)}
-          />
-        ) : null}
-        {takesText ? (
-          <CheckList
-            className="plugin-checks"
-            legend={t('part.marks')}
-            values={FORMAT_MARKS}
-            checked={part.marks}
-            onChange={(mark, on) => set({ marks: toggle(part.marks, mark, on, FORMAT_MARKS) })}
-            label={(mark) => t(`marks.${mark}`)}
-          />
-        ) : null}
+        {textArea('help', 2000)}
+        {takesText ? textArea('initial', 10000) : null}
+        {rich ? allowed('elements', BODY_ELEMENTS, part.elements, (elements) => set({ elements })) : null}
+        {takesText ? allowed('marks', FORMAT_MARKS, part.marks, (marks) => set({ marks })) : null}
         <div>
           <button type="button" className="button button-danger" onClick={onRemove}>
             {t('part.remove', { name: part.title })}

@@ -8,11 +8,12 @@ import {
   type TemplateEntry,
   type TemplatePartDefinition,
 } from '@scriptorium/common/plugins/templates-api';
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Select } from '../../components/form/select';
-import { MessagePage, Page } from '../../components/page/page';
+import { Page } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast-emitter';
+import { ItemPending, useItemLoad } from '../../plugins/shared/item-loading';
 import { ReorderList } from '../../plugins/shared/reorder-list';
 import '../../plugins/shared/plugin-pages.css';
 import { CheckList } from '../../components/form/check-list';
@@ -76,7 +77,6 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
   const { t, i18n } = useTranslation('templates');
   const numericId = /^\d+$/.test(id) ? Number(id) : null;
   const [template, setTemplate] = useState<TemplateEntry | null>(null);
-  const [missing, setMissing] = useState(numericId === null);
   const [title, setTitle] = useState('');
   const [definition, setDefinition] = useState<TemplateDefinition | null>(null);
   const [files, setFiles] = useState<ExportFileEntry[]>([]);
@@ -103,36 +103,15 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
     },
   ];
 
-  useEffect(() => {
-    if (numericId === null) return;
-    let live = true;
-    fetchTemplate(numericId).then(
-      (loaded) => {
-        if (!live) return;
-        setTemplate(loaded);
-        setTitle(loaded.title);
-        setDefinition(loaded.definition);
-        setFiles(loaded.files);
-      },
-      () => {
-        if (live) setMissing(true);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [numericId]);
+  const missing = useItemLoad(numericId, fetchTemplate, (loaded) => {
+    setTemplate(loaded);
+    setTitle(loaded.title);
+    setDefinition(loaded.definition);
+    setFiles(loaded.files);
+  });
 
-  if (missing)
-    return (
-      <MessagePage heading={t('notFound.title')} text={t('notFound.text')} title={t('notFound.title')} />
-    );
-  if (!template || !definition || numericId === null)
-    return (
-      <Page heading={t('editorTitle')} title={t('editorTitle')}>
-        <p>{t('loading')}</p>
-      </Page>
-    );
+  if (missing || !template || !definition || numericId === null)
+    return <ItemPending ns="templates" missing={missing} heading={t('editorTitle')} />;
 
   const readOnly = !template.is_owner;
   const setParts = (parts: TemplatePartDefinition[]) => setDefinition({ ...definition, parts });

@@ -29,7 +29,7 @@ import type { EditorView } from 'prosemirror-view';
 import { type FormEvent, type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../../app/configuration/app-context';
-import { Dialog } from '../../../components/dialog/dialog';
+import { Dialog, FormDialog, type FormDialogProps } from '../../../components/dialog/dialog';
 import { Select } from '../../../components/form/select';
 import { loadLibrary, saveInChunks } from '../../bibliography/bibliography-api';
 import { CSL_STYLES } from '../../bibliography/csl/csl-assets';
@@ -44,6 +44,22 @@ function applyAndClose(view: EditorView, onClose: () => void, command: Command) 
   command(view.state, view.dispatch);
   onClose();
   view.focus();
+}
+
+/** A dialog around the form of something the editor inserts, or updates when it is selected. */
+function InsertDialog({
+  updating,
+  formClassName,
+  ...dialog
+}: Omit<FormDialogProps, 'submitLabel'> & { updating: boolean; formClassName: string }) {
+  const { t } = useTranslation('editor');
+  return (
+    <FormDialog
+      {...dialog}
+      submitLabel={updating ? t('academic.update') : t('academic.insert')}
+      formClassName={`editor-form ${formClassName}`}
+    />
+  );
 }
 
 /** A dialog listing things to pick, one button each (or the `empty` text when there are none). */
@@ -154,40 +170,39 @@ export function MathDialog({ view, onClose, display }: DialogProps & { display: 
     setLatex(value);
     if (field.current && field.current.value !== value) field.current.value = value;
   };
-  const submit = (event?: FormEvent) => {
-    event?.preventDefault();
+  const submit = () => {
     const value = latex.trim();
     if (!value) return;
     applyAndClose(view, onClose, figure || isDisplay ? insertDisplayEquation(value) : insertEquation(value));
   };
   return (
-    <Dialog
+    <InsertDialog
       title={isDisplay ? t('academic.math.displayTitle') : t('academic.math.title')}
       onClose={onClose}
       width={560}
-      command={{
-        label: initial ? t('academic.update') : t('academic.insert'),
-        form: `${sourceId}-form`,
-        disabled: !latex.trim(),
-      }}
+      updating={Boolean(initial)}
+      onSubmit={submit}
+      disabled={!latex.trim()}
+      formClassName="academic-math"
     >
-      <form id={`${sourceId}-form`} className="editor-form academic-math" onSubmit={submit}>
-        <div ref={host} className="academic-math-host" data-ready={ready} />
-        <label htmlFor={sourceId}>{t('academic.math.source')}</label>
-        <textarea
-          id={sourceId}
-          className="academic-math-source"
-          value={latex}
-          rows={3}
-          spellCheck={false}
-          onChange={(event) => fromSource(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && !event.shiftKey) submit(event);
-          }}
-        />
-        <MathPreview latex={latex} display={isDisplay} />
-      </form>
-    </Dialog>
+      <div ref={host} className="academic-math-host" data-ready={ready} />
+      <label htmlFor={sourceId}>{t('academic.math.source')}</label>
+      <textarea
+        id={sourceId}
+        className="academic-math-source"
+        value={latex}
+        rows={3}
+        spellCheck={false}
+        onChange={(event) => fromSource(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && !event.shiftKey) {
+            event.preventDefault();
+            submit();
+          }
+        }}
+      />
+      <MathPreview latex={latex} display={isDisplay} />
+    </InsertDialog>
   );
 }
 
@@ -324,8 +339,7 @@ export function CitationDialog({
     const { authors, title, year } = entrySummary(data);
     return [authors, year, title].filter(Boolean).join(' · ');
   };
-  const submit = (event?: FormEvent) => {
-    event?.preventDefault();
+  const submit = () => {
     if (!picked.length) return;
     const entries = new Map<string, EntryData>();
     for (const ref of picked) {
@@ -350,113 +364,111 @@ export function CitationDialog({
     );
   };
   return (
-    <Dialog
+    <InsertDialog
       title={t('academic.citation.title')}
       onClose={onClose}
       width={640}
-      command={{
-        label: existing ? t('academic.update') : t('academic.insert'),
-        form: `${searchId}-form`,
-        disabled: !picked.length,
-      }}
+      updating={Boolean(existing)}
+      onSubmit={submit}
+      disabled={!picked.length}
+      formClassName="academic-citation"
     >
-      <form id={`${searchId}-form`} className="editor-form academic-citation" onSubmit={submit}>
-        <label htmlFor={searchId}>{t('academic.citation.search')}</label>
-        <input
-          id={searchId}
-          type="search"
-          autoFocus
-          value={query}
-          placeholder={t('academic.citation.placeholder')}
-          aria-controls={`${searchId}-list`}
-          onChange={(event) => {
-            setQuery(event.target.value);
-            setActive(0);
-          }}
-          onPaste={(event) => {
-            if (paste(event.clipboardData.getData('text/plain'))) event.preventDefault();
-          }}
-          onDrop={(event) => {
-            const text = event.dataTransfer.getData('text/plain');
-            if (text && paste(text)) event.preventDefault();
-          }}
-          onKeyDown={(event) => {
-            if (event.key === 'ArrowDown') {
-              event.preventDefault();
-              setActive((index) => Math.min(index + 1, found.length - 1));
-            } else if (event.key === 'ArrowUp') {
-              event.preventDefault();
-              setActive((index) => Math.max(index - 1, 0));
-            } else if (event.key === 'Enter') {
-              event.preventDefault();
-              if (query && found[active]) pick(found[active]);
-              else submit();
-            }
-          }}
-        />
-        {message ? <p role="status">{message}</p> : null}
-        {failed ? <p role="alert">{t('academic.citation.libraryFailed')}</p> : null}
-        {library && !library.length ? <p>{t('academic.citation.emptyLibrary')}</p> : null}
-        <ul id={`${searchId}-list`} className="academic-results" aria-label={t('academic.citation.results')}>
-          {found.map((entry, index) => {
-            const { authors, title, year } = entrySummary(entry);
-            return (
-              <li key={entry.id}>
-                <button
-                  type="button"
-                  className="academic-result"
-                  data-active={index === active}
-                  onClick={() => pick(entry)}
-                >
-                  <strong>{authors || entry.entry_key}</strong> {year ? `(${year})` : ''} <span>{title}</span>{' '}
-                  <code>{entry.entry_key}</code>
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-        {picked.length ? (
-          <fieldset className="academic-picked">
-            <legend>{t('academic.citation.picked')}</legend>
-            {picked.map((ref, index) => (
-              <div key={ref.id} className="academic-picked-row">
-                <span className="academic-picked-label">{labelOf(ref)}</span>
-                {(['prefix', 'locator'] as const).map((field) => (
-                  <input
-                    key={field}
-                    aria-label={t(`academic.citation.${field}`)}
-                    placeholder={t(`academic.citation.${field}`)}
-                    value={ref[field]}
-                    onChange={(event) =>
-                      setPicked((list) =>
-                        list.map((r, i) => (i === index ? { ...r, [field]: event.target.value } : r)),
-                      )
-                    }
-                  />
-                ))}
-                <button
-                  type="button"
-                  className="button"
-                  aria-label={t('academic.citation.remove', { entry: labelOf(ref) })}
-                  onClick={() => setPicked((list) => list.filter((_, i) => i !== index))}
-                >
-                  {t('academic.remove')}
-                </button>
-              </div>
-            ))}
-          </fieldset>
-        ) : null}
-        <Select<CitationFormat>
-          label={t('academic.citation.format')}
-          value={format}
-          options={[
-            { value: 'autocite', label: t('academic.citation.autocite') },
-            { value: 'textcite', label: t('academic.citation.textcite') },
-          ]}
-          onChange={setFormat}
-        />
-      </form>
-    </Dialog>
+      <label htmlFor={searchId}>{t('academic.citation.search')}</label>
+      <input
+        id={searchId}
+        type="search"
+        // biome-ignore lint/a11y/noAutofocus: a modal dialog's field (Biome exempts <dialog>, not FormDialog); the dialog would focus its close button first, typing is what the user came for.
+        autoFocus
+        value={query}
+        placeholder={t('academic.citation.placeholder')}
+        aria-controls={`${searchId}-list`}
+        onChange={(event) => {
+          setQuery(event.target.value);
+          setActive(0);
+        }}
+        onPaste={(event) => {
+          if (paste(event.clipboardData.getData('text/plain'))) event.preventDefault();
+        }}
+        onDrop={(event) => {
+          const text = event.dataTransfer.getData('text/plain');
+          if (text && paste(text)) event.preventDefault();
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') {
+            event.preventDefault();
+            setActive((index) => Math.min(index + 1, found.length - 1));
+          } else if (event.key === 'ArrowUp') {
+            event.preventDefault();
+            setActive((index) => Math.max(index - 1, 0));
+          } else if (event.key === 'Enter') {
+            event.preventDefault();
+            if (query && found[active]) pick(found[active]);
+            else submit();
+          }
+        }}
+      />
+      {message ? <p role="status">{message}</p> : null}
+      {failed ? <p role="alert">{t('academic.citation.libraryFailed')}</p> : null}
+      {library && !library.length ? <p>{t('academic.citation.emptyLibrary')}</p> : null}
+      <ul id={`${searchId}-list`} className="academic-results" aria-label={t('academic.citation.results')}>
+        {found.map((entry, index) => {
+          const { authors, title, year } = entrySummary(entry);
+          return (
+            <li key={entry.id}>
+              <button
+                type="button"
+                className="academic-result"
+                data-active={index === active}
+                onClick={() => pick(entry)}
+              >
+                <strong>{authors || entry.entry_key}</strong> {year ? `(${year})` : ''} <span>{title}</span>{' '}
+                <code>{entry.entry_key}</code>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {picked.length ? (
+        <fieldset className="academic-picked">
+          <legend>{t('academic.citation.picked')}</legend>
+          {picked.map((ref, index) => (
+            <div key={ref.id} className="academic-picked-row">
+              <span className="academic-picked-label">{labelOf(ref)}</span>
+              {(['prefix', 'locator'] as const).map((field) => (
+                <input
+                  key={field}
+                  aria-label={t(`academic.citation.${field}`)}
+                  placeholder={t(`academic.citation.${field}`)}
+                  value={ref[field]}
+                  onChange={(event) =>
+                    setPicked((list) =>
+                      list.map((r, i) => (i === index ? { ...r, [field]: event.target.value } : r)),
+                    )
+                  }
+                />
+              ))}
+              <button
+                type="button"
+                className="button"
+                aria-label={t('academic.citation.remove', { entry: labelOf(ref) })}
+                onClick={() => setPicked((list) => list.filter((_, i) => i !== index))}
+              >
+                {t('academic.remove')}
+              </button>
+            </div>
+          ))}
+        </fieldset>
+      ) : null}
+      <Select<CitationFormat>
+        label={t('academic.citation.format')}
+        value={format}
+        options={[
+          { value: 'autocite', label: t('academic.citation.autocite') },
+          { value: 'textcite', label: t('academic.citation.textcite') },
+        ]}
+        onChange={setFormat}
+      />
+    </InsertDialog>
   );
 }
 
@@ -529,8 +541,7 @@ export function FigureDialog({ view, onClose }: DialogProps) {
       (!category || image.cats.includes(category)) &&
       words.every((word) => image.title.toLocaleLowerCase().includes(word)),
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (!chosen && figureCategory !== 'equation') return;
     applyAndClose(
       view,
@@ -546,107 +557,104 @@ export function FigureDialog({ view, onClose }: DialogProps) {
     );
   };
   return (
-    <Dialog
+    <InsertDialog
       title={t('academic.figure.title')}
       onClose={onClose}
       width={720}
-      command={{
-        label: existing ? t('academic.update') : t('academic.insert'),
-        form: `${ids.search}-form`,
-        disabled: !chosen,
-      }}
+      updating={Boolean(existing)}
+      onSubmit={submit}
+      disabled={!chosen}
+      formClassName="academic-figure"
     >
-      <form id={`${ids.search}-form`} className="editor-form academic-figure" onSubmit={submit}>
-        <div className="academic-figure-filters">
-          <div className="editor-field">
-            <label htmlFor={ids.search}>{t('academic.figure.search')}</label>
-            <input
-              id={ids.search}
-              type="search"
-              value={query}
-              onChange={(event) => setQuery(event.target.value)}
-            />
-          </div>
-          <Select
-            label={t('academic.figure.library')}
-            value={String(category)}
-            options={[
-              { value: '0', label: t('academic.figure.allCategories') },
-              ...categories.map((cat) => ({ value: String(cat.id), label: cat.category_title })),
-            ]}
-            onChange={(value) => setCategory(Number(value))}
-          />
-        </div>
-        {failed ? <p role="alert">{t('academic.figure.failed')}</p> : null}
-        {images && !images.length ? <p>{t('academic.figure.empty')}</p> : null}
-        <div className="academic-figure-upload">
-          <button
-            type="button"
-            className="button"
-            disabled={upload !== null && 'sent' in upload}
-            onClick={() => fileInput.current?.click()}
-          >
-            {t('academic.figure.upload')}
-          </button>
+      <div className="academic-figure-filters">
+        <div className="editor-field">
+          <label htmlFor={ids.search}>{t('academic.figure.search')}</label>
           <input
-            ref={fileInput}
-            type="file"
-            accept="image/*"
-            hidden
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              event.target.value = '';
-              if (file) void uploadFile(file);
-            }}
-          />
-          <span role="status">
-            {upload && 'sent' in upload
-              ? t('academic.figure.uploading', { name: upload.name, percent: Math.round(upload.sent * 100) })
-              : null}
-          </span>
-          {upload && 'error' in upload ? <p role="alert">{upload.error}</p> : null}
-        </div>
-        <div className="academic-images" role="radiogroup" aria-label={t('academic.figure.images')}>
-          {shown.map((image) => (
-            <label key={image.id} className="academic-image" data-chosen={chosen?.id === image.id}>
-              <input
-                type="radio"
-                name="figure-image"
-                checked={chosen?.id === image.id}
-                onChange={() => setChosen({ id: image.id, src: image.image })}
-              />
-              <img src={image.thumbnail} alt="" />
-              <span>{image.title || t('academic.figure.untitled')}</span>
-            </label>
-          ))}
-        </div>
-        <label htmlFor={ids.caption}>{t('academic.figure.caption')}</label>
-        <input id={ids.caption} value={caption} onChange={(event) => setCaption(event.target.value)} />
-        <div className="academic-figure-options">
-          <Select<FigureCategory>
-            label={t('academic.figure.category')}
-            value={figureCategory}
-            options={FIGURE_CATEGORIES.filter((c) => c !== 'equation').map((c) => ({
-              value: c,
-              label: t(`academic.category.${c}`),
-            }))}
-            onChange={setFigureCategory}
-          />
-          <Select<FigureAlignment>
-            label={t('academic.figure.aligned')}
-            value={aligned}
-            options={FIGURE_ALIGNMENTS.map((a) => ({ value: a, label: t(`academic.align.${a}`) }))}
-            onChange={setAligned}
-          />
-          <Select
-            label={t('academic.figure.width')}
-            value={String(width)}
-            options={[25, 50, 75, 100].map((w) => ({ value: String(w), label: `${w} %` }))}
-            onChange={(value) => setWidth(Number(value))}
+            id={ids.search}
+            type="search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
           />
         </div>
-      </form>
-    </Dialog>
+        <Select
+          label={t('academic.figure.library')}
+          value={String(category)}
+          options={[
+            { value: '0', label: t('academic.figure.allCategories') },
+            ...categories.map((cat) => ({ value: String(cat.id), label: cat.category_title })),
+          ]}
+          onChange={(value) => setCategory(Number(value))}
+        />
+      </div>
+      {failed ? <p role="alert">{t('academic.figure.failed')}</p> : null}
+      {images && !images.length ? <p>{t('academic.figure.empty')}</p> : null}
+      <div className="academic-figure-upload">
+        <button
+          type="button"
+          className="button"
+          disabled={upload !== null && 'sent' in upload}
+          onClick={() => fileInput.current?.click()}
+        >
+          {t('academic.figure.upload')}
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/*"
+          hidden
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void uploadFile(file);
+          }}
+        />
+        <span role="status">
+          {upload && 'sent' in upload
+            ? t('academic.figure.uploading', { name: upload.name, percent: Math.round(upload.sent * 100) })
+            : null}
+        </span>
+        {upload && 'error' in upload ? <p role="alert">{upload.error}</p> : null}
+      </div>
+      <div className="academic-images" role="radiogroup" aria-label={t('academic.figure.images')}>
+        {shown.map((image) => (
+          <label key={image.id} className="academic-image" data-chosen={chosen?.id === image.id}>
+            <input
+              type="radio"
+              name="figure-image"
+              checked={chosen?.id === image.id}
+              onChange={() => setChosen({ id: image.id, src: image.image })}
+            />
+            <img src={image.thumbnail} alt="" />
+            <span>{image.title || t('academic.figure.untitled')}</span>
+          </label>
+        ))}
+      </div>
+      <label htmlFor={ids.caption}>{t('academic.figure.caption')}</label>
+      <input id={ids.caption} value={caption} onChange={(event) => setCaption(event.target.value)} />
+      <div className="academic-figure-options">
+        <Select<FigureCategory>
+          label={t('academic.figure.category')}
+          value={figureCategory}
+          options={FIGURE_CATEGORIES.filter((c) => c !== 'equation').map((c) => ({
+            value: c,
+            label: t(`academic.category.${c}`),
+          }))}
+          onChange={setFigureCategory}
+        />
+        <Select<FigureAlignment>
+          label={t('academic.figure.aligned')}
+          value={aligned}
+          options={FIGURE_ALIGNMENTS.map((a) => ({ value: a, label: t(`academic.align.${a}`) }))}
+          onChange={setAligned}
+        />
+        <Select
+          label={t('academic.figure.width')}
+          value={String(width)}
+          options={[25, 50, 75, 100].map((w) => ({ value: String(w), label: `${w} %` }))}
+          onChange={(value) => setWidth(Number(value))}
+        />
+      </div>
+    </InsertDialog>
   );
 }
 
