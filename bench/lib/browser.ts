@@ -135,13 +135,20 @@ export async function profiled<T>(page: Page, work: () => Promise<T>, name = '')
  * BENCH_TRACE=1: the browser's own work during `work` (style, layout, paint, event dispatch),
  * summed per kind of trace event on the busiest thread (the page's main thread); what a
  * JavaScript profile shows as "(program)". Events nest: RunTask holds the others.
+ * BENCH_TRACE_CATS=a,b: other trace categories (e.g. blink,editing for the editing commands),
+ * BENCH_TRACE_TOP=n: how many kinds to list, BENCH_TRACE_FILE=prefix: the whole trace as well
+ * (for chrome://tracing or a script that walks one keystroke's events).
  */
 export async function traced<T>(page: Page, work: () => Promise<T>): Promise<T> {
   const browser = page.context().browser();
   if (!process.env.BENCH_TRACE || !browser) return work();
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel'] });
+  await browser.startTracing(page, {
+    categories: (process.env.BENCH_TRACE_CATS ?? 'devtools.timeline,toplevel').split(','),
+  });
   const result = await work();
-  const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as {
+  const trace = await browser.stopTracing();
+  if (process.env.BENCH_TRACE_FILE) writeFileSync(`${process.env.BENCH_TRACE_FILE}${Date.now()}.json`, trace);
+  const { traceEvents } = JSON.parse(trace.toString()) as {
     traceEvents: { name: string; ph: string; dur?: number; tid: number }[];
   };
   const complete = traceEvents.filter((event) => event.ph === 'X' && event.dur !== undefined);
@@ -159,7 +166,7 @@ export async function traced<T>(page: Page, work: () => Promise<T>): Promise<T> 
   for (const [name, ms] of sum(
     complete.filter((event) => event.tid === main),
     (event) => event.name,
-  ).slice(0, 12))
+  ).slice(0, Number(process.env.BENCH_TRACE_TOP ?? 12)))
     console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
   return result;
 }

@@ -341,14 +341,15 @@ export class DocumentConnection {
   private changed(): void {
     // Only a new document or selection is sure to be painted. Asking for a frame that paints
     // nothing (a confirmation, a status) holds Chromium's next frame, the one of the next
-    // keystroke, until a whole refresh interval has passed: those render in a plain task.
+    // keystroke, until a whole refresh interval has passed; and a plain task for them lands
+    // between the next keystroke and its frame as often as not: those render when idle.
     const state = this.session.state;
     const painted =
       state !== null && (state.doc !== this.shown?.doc || !state.selection.eq(this.shown.selection));
     this.shown = state;
     // The queue record (a copy of the document and its steps) is written after a keystroke's
-    // frame, not before it.
-    this.persist(painted ? afterPaint : undefined);
+    // frame, not before it; after a change that paints nothing (a confirmation), when idle.
+    this.persist(painted ? afterPaint : whenIdle);
     for (const listener of this.listeners) listener();
     if (painted) this.paintPending = true;
     if (this.renderPending) return;
@@ -360,7 +361,7 @@ export class DocumentConnection {
       for (const listener of this.listeners) listener();
     };
     if (this.paintPending) afterPaint(render);
-    else setTimeout(render, 0);
+    else whenIdle(render);
   }
 }
 
@@ -379,6 +380,18 @@ function afterPaint(callback: () => void): void {
     requestAnimationFrame(() => setTimeout(run, 0));
     setTimeout(run, FRAME_FALLBACK_MS);
   } else setTimeout(run, 0);
+}
+
+/** At most this long before what waits for an idle moment runs anyway (a status, a queue write). */
+const IDLE_TIMEOUT_MS = 250;
+
+/**
+ * Runs when the page is idle: between keystrokes, not in the middle of one (a plain task there
+ * holds up that keystroke's frame); within IDLE_TIMEOUT_MS in any case.
+ */
+function whenIdle(callback: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(callback, { timeout: IDLE_TIMEOUT_MS });
+  else setTimeout(callback, 0);
 }
 
 const COLOURS = ['#d81b60', '#1e88e5', '#43a047', '#f4511e', '#8e24aa', '#00897b', '#6d4c41', '#3949ab'];
