@@ -45,6 +45,7 @@ import { handleError } from './errors';
 import { parseFormBody } from './form-body';
 import { registerUserLanguage, registerVisitorLanguage } from './language';
 import { registerReadiness } from './readiness';
+import { trackConnections } from './shutdown';
 import './request-types';
 import { registerSecurityHeaders } from './security-headers';
 import { registerSession } from './session';
@@ -69,6 +70,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  // What a stop may cut at once and what it waits for (shutdown.ts).
+  trackConnections(app);
   // Awaited so that each plugin's hooks are in place before the next hook is added.
   await app.register(fastifyCookie);
   registerVisitorLanguage(app, async () => (await readSettings(ctx.db)).default_language);

@@ -1,8 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { closeGracefully } from './shutdown';
+import { closeGracefully, trackConnections } from './shutdown';
 
 describe('closeGracefully', () => {
   it('finishes a request in flight and then closes its keep-alive connection', async () => {
@@ -48,5 +48,23 @@ describe('closeGracefully', () => {
     await closing;
     expect(closed).toBe(true);
     agent.destroy();
+  });
+
+  it('cuts a connection whose request never arrived whole (its tab went offline meanwhile)', async () => {
+    const app = Fastify();
+    trackConnections(app);
+    app.get('/', async () => ({ ok: true }));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // Headers without their end: Node waits for the rest up to its headers timeout (60 s).
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The test's limit is 20 s: only cutting that connection lets the stop end.
+    await closeGracefully(app);
+    await ended;
   });
 });

@@ -1,7 +1,54 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /** How often, while closing, connections that have just become idle are looked for. */
 const IDLE_SWEEP_MS = 50;
+
+interface Connections {
+  /** The server's HTTP connections (not those a websocket took over). */
+  open: Set<Socket>;
+  /** Those with a request whose answer is not finished. */
+  answering: Set<Socket>;
+}
+
+const tracked = new WeakMap<Server, Connections>();
+
+/**
+ * Keeps, from the start, which connections are answering a request, so that a stop can tell them
+ * from those with nothing to answer: idle keep-alive ones, and ones whose request never arrived
+ * whole (a tab that went offline in the middle of sending it).
+ */
+export function trackConnections(app: FastifyInstance): void {
+  const connections: Connections = { open: new Set(), answering: new Set() };
+  tracked.set(app.server, connections);
+  app.server.on('connection', (socket: Socket) => {
+    connections.open.add(socket);
+    socket.once('close', () => {
+      connections.open.delete(socket);
+      connections.answering.delete(socket);
+    });
+  });
+  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    connections.answering.add(request.socket);
+    response.once('close', () => connections.answering.delete(request.socket));
+  });
+  // The websocket server closes these itself (going away, then cut after a grace).
+  app.server.on('upgrade', (request: IncomingMessage) => {
+    connections.open.delete(request.socket);
+    connections.answering.delete(request.socket);
+  });
+}
+
+/** Cuts the connections with nothing to answer; Node's own sweep only knows the idle ones. */
+function closeUnanswered(server: Server): void {
+  const connections = tracked.get(server);
+  if (!connections) {
+    server.closeIdleConnections();
+    return;
+  }
+  for (const socket of connections.open) if (!connections.answering.has(socket)) socket.destroy();
+}
 
 /**
  * Stops taking requests, lets those in flight finish, then runs the app's close hooks.
@@ -9,10 +56,12 @@ const IDLE_SWEEP_MS = 50;
  * Fastify closes the keep-alive connections that are idle when close() starts. One that is
  * answering a request at that moment becomes idle a little later and then stays open for the
  * whole keep-alive time (72 s) with the process waiting on it: a stop under load took over a
- * minute. Each such connection is closed as soon as its answer is out.
+ * minute. A connection whose request is still arriving is not idle to Node either, and kept the
+ * stop waiting for the headers timeout (60 s; the fault test's tab went offline mid-request).
+ * Each connection is closed as soon as it has nothing to answer.
  */
 export async function closeGracefully(app: FastifyInstance): Promise<void> {
-  const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+  const sweep = setInterval(() => closeUnanswered(app.server), IDLE_SWEEP_MS);
   try {
     await app.close();
   } finally {
