@@ -8,8 +8,8 @@ const IDLE_SWEEP_MS = 50;
 interface Connections {
   /** The server's HTTP connections (not those a websocket took over). */
   open: Set<Socket>;
-  /** Those with a request whose answer is not finished. */
-  answering: Set<Socket>;
+  /** Each connection's latest request's answer (looked at when stopping, so no listener on it). */
+  answers: WeakMap<Socket, ServerResponse>;
 }
 
 const tracked = new WeakMap<Server, Connections>();
@@ -20,24 +20,25 @@ const tracked = new WeakMap<Server, Connections>();
  * whole (a tab that went offline in the middle of sending it).
  */
 export function trackConnections(app: FastifyInstance): void {
-  const connections: Connections = { open: new Set(), answering: new Set() };
+  const connections: Connections = { open: new Set(), answers: new WeakMap() };
   tracked.set(app.server, connections);
   app.server.on('connection', (socket: Socket) => {
     connections.open.add(socket);
-    socket.once('close', () => {
-      connections.open.delete(socket);
-      connections.answering.delete(socket);
-    });
+    socket.once('close', () => connections.open.delete(socket));
   });
   app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    connections.answering.add(request.socket);
-    response.once('close', () => connections.answering.delete(request.socket));
+    connections.answers.set(request.socket, response);
   });
   // The websocket server closes these itself (going away, then cut after a grace).
   app.server.on('upgrade', (request: IncomingMessage) => {
     connections.open.delete(request.socket);
-    connections.answering.delete(request.socket);
   });
+}
+
+/** Whether a connection is answering a request (its answer is neither out nor abandoned). */
+function answering(connections: Connections, socket: Socket): boolean {
+  const answer = connections.answers.get(socket);
+  return answer !== undefined && !answer.writableFinished && !answer.destroyed;
 }
 
 /** Cuts the connections with nothing to answer; Node's own sweep only knows the idle ones. */
@@ -47,7 +48,7 @@ function closeUnanswered(server: Server): void {
     server.closeIdleConnections();
     return;
   }
-  for (const socket of connections.open) if (!connections.answering.has(socket)) socket.destroy();
+  for (const socket of connections.open) if (!answering(connections, socket)) socket.destroy();
 }
 
 /**
