@@ -27,6 +27,8 @@ interface Field {
   /** What the result runs are: kept as text, dropped (citation, bibliography), or a link. */
   mode: 'keep' | 'drop' | 'link';
   href: string;
+  /** The field's w:fldData (base64; EndNote keeps its citations there). */
+  data: string;
   /** Set once the field's citation was emitted. */
   done: boolean;
 }
@@ -218,13 +220,19 @@ class DocxReader {
     if (field.done) return;
     field.done = true;
     const instruction = field.instruction.trim();
-    const references = this.citations.fromField(instruction);
+    if (/^ADDIN\s+EN\.CITE\.DATA\b/.test(instruction)) {
+      // EndNote's data field, nested in the code of its EN.CITE field: its data is the citation's.
+      const outer = this.fields[this.fields.indexOf(field) - 1];
+      if (outer && !outer.data) outer.data = field.data;
+      return;
+    }
+    const references = this.citations.fromField(instruction, field.data);
     if (references) {
       field.mode = 'drop';
       out.push({ kind: 'citation', references });
       return;
     }
-    if (/^ADDIN\s+(ZOTERO_BIBL|Mendeley Bibliography|EN\.REFLIST)/i.test(instruction)) {
+    if (/^ADDIN\s+(ZOTERO_BIBL|Mendeley Bibliography|EN\.REFLIST|CitaviBibliography)/i.test(instruction)) {
       // The rendered bibliography: ours is drawn from the citations.
       field.mode = 'drop';
       return;
@@ -250,7 +258,14 @@ class DocxReader {
   private fieldChar(node: XmlElement, out: Inline[]): void {
     const type = attr(node, 'w:fldCharType');
     if (type === 'begin')
-      this.fields.push({ instruction: '', phase: 'code', mode: 'keep', href: '', done: false });
+      this.fields.push({
+        instruction: '',
+        phase: 'code',
+        mode: 'keep',
+        href: '',
+        data: child(node, 'w:fldData')?.textContent ?? '',
+        done: false,
+      });
     const field = this.fields[this.fields.length - 1];
     if (!field) return;
     if (type === 'separate') {
@@ -377,6 +392,7 @@ class DocxReader {
             phase: 'result',
             mode: 'keep',
             href: '',
+            data: '',
             done: false,
           };
           this.fields.push(field);
@@ -496,6 +512,9 @@ class DocxReader {
         return;
       }
       if (node.nodeName === 'w:sdt') {
+        // Mendeley Cite's and Citavi's rendered bibliography: ours is drawn from the citations.
+        const tag = attr(descendants(node, 'w:tag')[0] ?? null, 'w:val');
+        if (/^(MENDELEY_BIBLIOGRAPHY|CitaviBibliography)/.test(tag)) return;
         const content = child(node, 'w:sdtContent');
         if (content) elements(content).forEach(visit);
         return;

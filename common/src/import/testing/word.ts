@@ -1,0 +1,127 @@
+import { strToU8, zipSync } from 'fflate';
+
+/**
+ * DOCX written in the test itself, the way Word and the reference managers' add-ins write theirs
+ * (our own payloads of their shapes), for markup no converter at hand produces.
+ */
+
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+
+/** A DOCX whose body is `body` (w:p, w:tbl...); `numbering`: the w:abstractNum and w:num of word/numbering.xml. */
+export function docxOf(body: string, numbering = ''): Uint8Array {
+  const files: Record<string, Uint8Array> = {
+    '[Content_Types].xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    'word/document.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${body}<w:sectPr/></w:body></w:document>`,
+    ),
+  };
+  if (numbering)
+    files['word/numbering.xml'] = strToU8(
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:numbering xmlns:w="${W}">${numbering}</w:numbering>`,
+    );
+  return zipSync(files);
+}
+
+export const xmlText = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export const base64 = (text: string | Uint8Array) =>
+  btoa(String.fromCharCode(...(typeof text === 'string' ? new TextEncoder().encode(text) : text)));
+
+/** A run of text; `props`: its w:rPr content. */
+export const run = (text: string, props = '') =>
+  `<w:r>${props ? `<w:rPr>${props}</w:rPr>` : ''}<w:t xml:space="preserve">${xmlText(text)}</w:t></w:r>`;
+
+export const paragraph = (...content: string[]) => `<w:p>${content.join('')}</w:p>`;
+
+/** Cuts a string into pieces of `size` characters (Word splits long field instructions over runs). */
+export const pieces = (text: string, size: number) =>
+  text.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) ?? [];
+
+/** A complex field: its instruction in pieces, its rendered text; `data`: the begin's w:fldData. */
+export function field(instruction: string[], rendered: string, data = ''): string {
+  const begin = data
+    ? `<w:r><w:fldChar w:fldCharType="begin"><w:fldData xml:space="preserve">${data}</w:fldData></w:fldChar></w:r>`
+    : '<w:r><w:fldChar w:fldCharType="begin"/></w:r>';
+  return (
+    begin +
+    instruction
+      .map((piece) => `<w:r><w:instrText xml:space="preserve">${xmlText(piece)}</w:instrText></w:r>`)
+      .join('') +
+    `<w:r><w:fldChar w:fldCharType="separate"/></w:r>${run(rendered)}<w:r><w:fldChar w:fldCharType="end"/></w:r>`
+  );
+}
+
+/** A content control around `content`, tagged `tag`. */
+export const contentControl = (tag: string, content: string) =>
+  `<w:sdt><w:sdtPr><w:tag w:val="${xmlText(tag)}"/></w:sdtPr><w:sdtContent>${content}</w:sdtContent></w:sdt>`;
+
+/**
+ * A paper citing one work through each of Mendeley Cite, EndNote (its XML in base64 field data)
+ * and Citavi: Ng 2021, Park 2010 and Muster 2017.
+ */
+export function referenceManagersDocx(): Uint8Array {
+  const mendeley = {
+    citationID: 'MENDELEY_CITATION_00000000-0000-4000-8000-000000000001',
+    properties: { noteIndex: 0 },
+    isEdited: false,
+    manualOverride: { isManuallyOverridden: false, citeprocText: '(Ng, 2021)', manualOverrideText: '' },
+    citationItems: [
+      {
+        id: '00000000-0000-4000-8000-0000000000a1',
+        itemData: {
+          type: 'article-journal',
+          id: '00000000-0000-4000-8000-0000000000a1',
+          title: 'Small Matters',
+          author: [{ family: 'Ng', given: 'Ann' }],
+          issued: { 'date-parts': [[2021]] },
+        },
+        isTemporary: false,
+      },
+    ],
+  };
+  const endnote =
+    '<EndNote><Cite><Author>Park</Author><Year>2010</Year><RecNum>7</RecNum><record><rec-number>7</rec-number>' +
+    '<ref-type name="Journal Article">17</ref-type><contributors><authors><author>Park, Jin</author></authors>' +
+    '</contributors><titles><title>Fast Things</title></titles><dates><year>2010</year></dates></record></Cite></EndNote>';
+  const citavi = {
+    $id: '1',
+    $type: 'SwissAcademic.Citavi.Citations.WordPlaceholder, SwissAcademic.Citavi',
+    Entries: [
+      {
+        $id: '2',
+        Id: '00000000-0000-4000-8000-0000000000e1',
+        ReferenceId: '00000000-0000-4000-8000-0000000000r1',
+        Reference: {
+          $id: '3',
+          Id: '00000000-0000-4000-8000-0000000000r1',
+          ReferenceType: 'Book',
+          Authors: [{ $id: '4', FirstName: 'Eva', LastName: 'Muster' }],
+          Title: 'Ein Buch',
+          Year: '2017',
+        },
+      },
+    ],
+  };
+  const endnoteField =
+    `<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> ADDIN EN.CITE </w:instrText></w:r>` +
+    `<w:r><w:fldChar w:fldCharType="begin"><w:fldData xml:space="preserve">${base64(endnote)}</w:fldData></w:fldChar></w:r>` +
+    '<w:r><w:instrText xml:space="preserve"> ADDIN EN.CITE.DATA </w:instrText></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>' +
+    `<w:r><w:fldChar w:fldCharType="separate"/></w:r>${run('(Park 2010)')}<w:r><w:fldChar w:fldCharType="end"/></w:r>`;
+  return docxOf(
+    paragraph(
+      run('Three sources '),
+      contentControl(`MENDELEY_CITATION_v3_${base64(JSON.stringify(mendeley))}`, run('(Ng, 2021)')),
+      run(', '),
+      endnoteField,
+      run(' and '),
+      contentControl(
+        'CitaviPlaceholder#00000000-0000-4000-8000-0000000000c1',
+        field(pieces(`ADDIN CitaviPlaceholder{${base64(JSON.stringify(citavi))}}`, 100), '(Muster 2017)'),
+      ),
+      run('.'),
+    ),
+  );
+}
