@@ -3,6 +3,7 @@ import { importApi } from '@scriptorium/common/api/endpoints/imports';
 import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { exportNative, NATIVE_VERSION } from '@scriptorium/common/exchange/native';
 import { encryptedDocx, reviewDocx, zipBomb } from '@scriptorium/common/import/testing/fixtures';
+import { referenceManagersDocx } from '@scriptorium/common/import/testing/word';
 import { toolAvailable } from '@scriptorium/common/testing/office-tools';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import sharp from 'sharp';
@@ -187,6 +188,27 @@ describe.each(ENGINES)('document import (%s)', (engine) => {
       expect(entries.bib_list.map((e) => e.entry_key)).toEqual(['Doe2020']);
     },
   );
+
+  it('imports the citations Mendeley, EndNote and Citavi left in a Word file into the bibliography', async () => {
+    const { user, browser } = await server().loggedInUser();
+    const response = await importFile(browser, referenceManagersDocx(), 'Managers.docx');
+    expect(response.status, response.text).toBe(201);
+    const answer = response.json() as { id: number };
+    expect(response.json()).toMatchObject({ title: 'Managers', entries: 3, notes: [] });
+    const entries = (await browser.call(bibliographyApi.list)).json() as {
+      bib_list: { id: number; entry_key: string; bib_type: string }[];
+    };
+    const byKey = Object.fromEntries(entries.bib_list.map((e) => [e.entry_key, e]));
+    expect(Object.keys(byKey).sort()).toEqual(['Muster2017', 'Ng2021', 'Park2010']);
+    expect(byKey.Muster2017.bib_type).toBe('book');
+    const row = await server()
+      .ctx.db.selectFrom('documents')
+      .selectAll()
+      .where('id', '=', answer.id)
+      .executeTakeFirstOrThrow();
+    const cited = [...row.content.matchAll(/"references":\[\{"id":"([^"]+)"/g)].map((m) => m[1]);
+    expect(cited).toEqual(['Ng2021', 'Park2010', 'Muster2017'].map((key) => `${user.id}-${byKey[key].id}`));
+  });
 
   it('refuses bad files with a translated message and creates nothing', async () => {
     const { user, browser } = await server().loggedInUser();
