@@ -43,7 +43,12 @@ export interface Cell {
  * it on the block after the break, or on its list item: editor/track-blocks.ts).
  */
 export type Block =
-  | { kind: 'paragraph'; inlines: Inline[]; boundary?: JsonMark[] }
+  /**
+   * `inserted`: the paragraph is new as a whole, its content and its paragraph mark inserted by
+   * this one suggestion (Word's record of an inserted list item): as a list item, the item (or,
+   * all of them so, the list) carries it, as our editor records an inserted item.
+   */
+  | { kind: 'paragraph'; inlines: Inline[]; boundary?: JsonMark[]; inserted?: JsonMark }
   | { kind: 'heading'; level: number; inlines: Inline[]; boundary?: JsonMark[] }
   | { kind: 'list'; ordered: boolean; items: Block[][] }
   /** `rowChanges`: per row, its suggested insertion or deletion. */
@@ -57,8 +62,31 @@ function sameMarks(a: JsonMark[], b: JsonMark[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** The insertion an item was made by, when it is new as a whole (its paragraphs, its nested lists). */
+function insertedItem(blocks: Block[]): JsonMark | null {
+  const first = blocks[0];
+  const mark = first?.kind === 'paragraph' ? first.inserted : undefined;
+  if (!mark) return null;
+  const same = (other: JsonMark | null | undefined) => JSON.stringify(other) === JSON.stringify(mark);
+  const rest = blocks
+    .slice(1)
+    .every((block) =>
+      block.kind === 'paragraph' ? same(block.inserted) : block.kind === 'list' && same(insertedWhole(block)),
+    );
+  return rest ? mark : null;
+}
+
+/** The insertion a whole list was made by: every item of it new as a whole, by the same one. */
+function insertedWhole(list: Extract<Block, { kind: 'list' }>): JsonMark | null {
+  const marks = list.items.map(insertedItem);
+  const first = marks[0];
+  return first && marks.every((mark) => JSON.stringify(mark) === JSON.stringify(first)) ? first : null;
+}
+
 export class DocumentBuilder {
   private footnoteDepth = 0;
+  /** Building the content of a list inserted whole: its items and lists carry nothing of their own. */
+  private insideInserted = false;
 
   constructor(private readonly report: ImportReport) {}
 
@@ -163,6 +191,10 @@ export class DocumentBuilder {
         return content.length || !lifted.length ? [node, ...lifted] : lifted;
       }
       case 'list': {
+        // A list all of whose items are inserted whole is a new list: it carries the insertion.
+        const whole = insertedWhole(block);
+        const inside = this.insideInserted;
+        this.insideInserted = inside || !!whole;
         const items = block.items.map((blocks, index) => {
           const content = this.blocks(blocks);
           if (content[0]?.type !== 'paragraph') content.unshift({ type: 'paragraph' });
@@ -170,10 +202,14 @@ export class DocumentBuilder {
           // record (the break into a list is not a split or join of ours).
           const { marks, ...first } = content[0];
           content[0] = first;
+          const item = this.insideInserted ? null : insertedItem(blocks);
+          if (item) return { type: 'list_item', content, marks: [item] };
           return index > 0 && marks ? { type: 'list_item', content, marks } : { type: 'list_item', content };
         });
+        this.insideInserted = inside;
         if (!items.length) return [];
-        return [{ type: block.ordered ? 'ordered_list' : 'bullet_list', content: items }];
+        const list = { type: block.ordered ? 'ordered_list' : 'bullet_list', content: items };
+        return [whole && !inside ? { ...list, marks: [whole] } : list];
       }
       case 'table': {
         const rows = block.rows
