@@ -62,6 +62,28 @@ function sameMarks(a: JsonMark[], b: JsonMark[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * The insertion a paragraph was made by as a whole: the break after it (`after`, its paragraph
+ * mark) is one author's insertion, all its text is that author's insertion, and the break before
+ * it (`boundary`) is not inserted (that would make it a split off the paragraph before).
+ */
+export function insertedAsWhole(
+  inlines: Inline[],
+  boundary: JsonMark[] | undefined,
+  after: JsonMark[],
+): JsonMark | null {
+  const mark = after.length === 1 && after[0].type === 'insertion' ? after[0] : null;
+  if (!mark || boundary?.some((change) => change.type === 'insertion')) return null;
+  const author = mark.attrs?.username;
+  const byAuthor = (marks: JsonMark[]) =>
+    marks.some((m) => m.type === 'insertion' && m.attrs?.username === author) &&
+    !marks.some((m) => m.type === 'deletion');
+  const whole = inlines.every((item) =>
+    item.kind === 'text' || item.kind === 'equation' ? byAuthor(item.marks) : item.kind === 'break',
+  );
+  return whole ? mark : null;
+}
+
 /** The insertion an item was made by, when it is new as a whole (its paragraphs, its nested lists). */
 function insertedItem(blocks: Block[]): JsonMark | null {
   const first = blocks[0];

@@ -1,6 +1,6 @@
 import type { Unzipped } from 'fflate';
 import { isSafeHref } from '../editor/schema';
-import type { Block, Cell, Inline, JsonMark } from './build';
+import { type Block, type Cell, type Inline, insertedAsWhole, type JsonMark } from './build';
 import { CitationCollector } from './citations';
 import type { ImportedDocument, ImportedImage, ImportedThread } from './model';
 import { addCommentThread, appendCode, dateOf, officeDocument } from './office';
@@ -486,23 +486,6 @@ class DocxReader {
   }
 
   /**
-   * The insertion a paragraph was made by as a whole: its paragraph mark (`own`) is one author's
-   * insertion, all its text is that author's insertion, and the break before it is not inserted.
-   */
-  private insertedWhole(inlines: Inline[], boundary: JsonMark[] | undefined, own: JsonMark[]): JsonMark | null {
-    const mark = own.length === 1 && own[0].type === 'insertion' ? own[0] : null;
-    if (!mark || boundary?.some((change) => change.type === 'insertion')) return null;
-    const author = mark.attrs?.username;
-    const byAuthor = (marks: JsonMark[]) =>
-      marks.some((m) => m.type === 'insertion' && m.attrs?.username === author) &&
-      !marks.some((m) => m.type === 'deletion');
-    const whole = inlines.every((item) =>
-      item.kind === 'text' || item.kind === 'equation' ? byAuthor(item.marks) : item.kind === 'break',
-    );
-    return whole ? mark : null;
-  }
-
-  /**
    * The blocks of a body, a note, a comment or a table cell; lists are gathered by numbering.
    * `boundaries`: the suggested splits and joins of paragraphs are kept (the body's; elsewhere
    * our schema does not record them).
@@ -571,7 +554,7 @@ class DocxReader {
         // Word's record of an inserted item: its text and its own paragraph mark inserted (the
         // break before it not: that one would make it a split). The item carries the insertion,
         // and its paragraph mark, the break after it, is part of it and not the next block's.
-        const inserted = boundaries ? this.insertedWhole(inlines, marked.boundary, before) : null;
+        const inserted = boundaries ? insertedAsWhole(inlines, marked.boundary, before) : null;
         if (inserted) {
           paragraph.inserted = inserted;
           before = [];

@@ -1,7 +1,7 @@
 import type { Unzipped } from 'fflate';
 import { MathMLToLaTeX } from 'mathml-to-latex';
 import { isSafeHref } from '../editor/schema';
-import type { Block, Cell, Inline, JsonMark } from './build';
+import { type Block, type Cell, type Inline, insertedAsWhole, type JsonMark } from './build';
 import { CitationCollector } from './citations';
 import type { ImportedDocument, ImportedImage, ImportedThread } from './model';
 import { addCommentThread, appendCode, dateOf, officeDocument } from './office';
@@ -58,6 +58,11 @@ class OdtReader {
   private enclosed = 0;
   /** Blocks that begin a list item of their own: the item after a suggested join of items. */
   private readonly itemStarts = new Set<Block>();
+  /**
+   * The insertion open at the start of the next paragraph is the end of a list item inserted as a
+   * whole (LibreOffice records a new list as one region from its first item's text on): not a split.
+   */
+  private splitTaken = false;
   title = '';
 
   constructor(
@@ -382,6 +387,10 @@ class OdtReader {
    * began in the paragraph before, as LibreOffice records Enter). None in cells and notes.
    */
   private splitBefore(): JsonMark[] {
+    if (this.splitTaken) {
+      this.splitTaken = false;
+      return [];
+    }
     const open = this.openMarks.filter((mark) => mark.type === 'insertion');
     return this.enclosed || !open.length ? [] : [open[open.length - 1]];
   }
@@ -478,13 +487,27 @@ class OdtReader {
             appendCode(out, el.textContent ?? '');
           } else if (role.quote)
             out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines: plain() }] });
-          else out.push(...this.joined({ kind: 'paragraph', inlines: [] }, inlines, boundary));
+          else {
+            const blocks = this.joined({ kind: 'paragraph', inlines: [] }, inlines, boundary);
+            // An item's paragraph whose text is inserted and the region still open after it:
+            // the item is new as a whole (see Block's inserted).
+            const inserted =
+              !this.enclosed && blocks.length === 1 && el.parentNode?.nodeName === 'text:list-item'
+                ? insertedAsWhole(inlines, boundary, this.splitBefore())
+                : null;
+            if (inserted) {
+              (blocks[0] as Extract<Block, { kind: 'paragraph' }>).inserted = inserted;
+              this.splitTaken = true;
+            }
+            out.push(...blocks);
+          }
           break;
         }
         case 'text:list':
           out.push(this.list(el, '', 1));
           break;
         case 'table:table':
+          this.splitTaken = false;
           out.push(this.table(el));
           break;
         case 'text:section': {

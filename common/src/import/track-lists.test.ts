@@ -5,6 +5,9 @@ import { schema } from '../editor/schema';
 import { checkDocument } from '../editor/templates';
 import { blockSuggestions } from '../editor/testing';
 import { decideChanges, trackedChanges } from '../editor/track-changes';
+import { exportDocx } from '../export/docx';
+import { prepareDocument } from '../export/model';
+import { sofficeConvert, toolAvailable } from '../testing/office-tools';
 import { importDocument } from './index';
 import { docxOf, paragraph, run } from './testing/word';
 
@@ -33,8 +36,10 @@ function item(text: string, { inserted = false, level = 0 } = {}): string {
   );
 }
 
-const imported = (body: string) =>
-  schema.nodeFromJSON(importDocument(docxOf(body, NUMBERING), 'lists.docx').content);
+const read = (bytes: Uint8Array, name: string) => schema.nodeFromJSON(importDocument(bytes, name).content);
+const imported = (body: string) => read(docxOf(body, NUMBERING), 'lists.docx');
+const prepared = (doc: PMNode) =>
+  prepareDocument({ content: doc.toJSON(), threads: [], images: {}, csl: null });
 
 function decided(doc: PMNode, accept: boolean): PMNode {
   const tr = EditorState.create({ doc }).tr;
@@ -141,9 +146,68 @@ describe("Word's tracked insertion of list items", () => {
     const mark = `<w:rPr><w:ins w:id="90" ${BY}/></w:rPr>`;
     const doc = imported(
       item('Alpha').replace('</w:numPr>', `</w:numPr>${mark}`) +
-        item('Typed', { inserted: false }).replace(run('Typed'), `<w:ins w:id="91" ${BY}>${run('Typed')}</w:ins>`),
+        item('Typed', { inserted: false }).replace(
+          run('Typed'),
+          `<w:ins w:id="91" ${BY}>${run('Typed')}</w:ins>`,
+        ),
     );
     expect(blockSuggestions(doc)).toEqual(['insertion:list_item:Typed']);
     expect(outline(decided(doc, false))).toEqual(['bullet_list:Alpha']);
   });
+});
+
+describe('the same lists through other writers', () => {
+  // A new list, and items added to a list that was there.
+  const body =
+    paragraph(run('Before.')) +
+    item('First', { inserted: true }) +
+    item('Second', { inserted: true }) +
+    paragraph(run('Middle.')) +
+    item('Alpha') +
+    item('New one', { inserted: true }) +
+    item('Beta') +
+    item('Gamma', { inserted: true }) +
+    paragraph(run('After.'));
+  const suggestions = [
+    'insertion:bullet_list:FirstSecond',
+    'insertion:list_item:New one',
+    'insertion:list_item:Gamma',
+  ];
+  const rejected = ['paragraph:Before.', 'paragraph:Middle.', 'bullet_list:Alpha|Beta', 'paragraph:After.'];
+  const accepted = [
+    'paragraph:Before.',
+    'bullet_list:First|Second',
+    'paragraph:Middle.',
+    'bullet_list:Alpha|New one|Beta|Gamma',
+    'paragraph:After.',
+  ];
+
+  // Our exports write the template's other parts into the body too: compared from "Before." on.
+  const fromBefore = (doc: PMNode) => {
+    const blocks = outline(doc);
+    return blocks.slice(blocks.indexOf('paragraph:Before.'));
+  };
+
+  function expectSame(doc: PMNode) {
+    expectSound(doc);
+    expect(blockSuggestions(doc)).toEqual(suggestions);
+    expect(fromBefore(decided(doc, false))).toEqual(rejected);
+    expect(fromBefore(decided(doc, true))).toEqual(accepted);
+  }
+
+  it('comes back the same from our own DOCX', () => {
+    // (Our ODT closes the insertion region inside each item's paragraph: its items come back as
+    // inserted text only.)
+    const doc = imported(body);
+    expectSame(doc);
+    expectSame(read(exportDocx(prepared(doc)), 'again.docx'));
+  });
+
+  it.runIf(toolAvailable('soffice'))(
+    "reads LibreOffice's ODT of Word's file (one insertion region from the first item's text on) the same",
+    () => {
+      expectSame(read(sofficeConvert(docxOf(body, NUMBERING), 'docx', 'odt'), 'lists.odt'));
+    },
+    180_000,
+  );
 });
