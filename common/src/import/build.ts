@@ -63,17 +63,20 @@ function sameMarks(a: JsonMark[], b: JsonMark[]): boolean {
 }
 
 /**
- * The insertion a paragraph was made by as a whole: the break after it (`after`, its paragraph
- * mark) is one author's insertion, all its text is that author's insertion, and the break before
- * it (`boundary`) is not inserted (that would make it a split off the paragraph before).
+ * The insertion a paragraph was made by as a whole, when all its text is one author's insertion
+ * and so is one of the breaks around it: the break before it (`boundary`; Word's Enter at the end
+ * of the paragraph before, then typing), or else the break after it (`after`, its paragraph mark;
+ * Word's record of pasted or inserted items). `takesAfter`: the break after it is part of it, not
+ * the split before the next block.
  */
 export function insertedAsWhole(
   inlines: Inline[],
   boundary: JsonMark[] | undefined,
   after: JsonMark[],
-): JsonMark | null {
-  const mark = after.length === 1 && after[0].type === 'insertion' ? after[0] : null;
-  if (!mark || boundary?.some((change) => change.type === 'insertion')) return null;
+): { mark: JsonMark; takesAfter: boolean } | null {
+  const before = boundary?.find((change) => change.type === 'insertion');
+  const mark = before ?? (after.length === 1 && after[0].type === 'insertion' ? after[0] : null);
+  if (!mark) return null;
   const author = mark.attrs?.username;
   const byAuthor = (marks: JsonMark[]) =>
     marks.some((m) => m.type === 'insertion' && m.attrs?.username === author) &&
@@ -81,15 +84,19 @@ export function insertedAsWhole(
   const whole = inlines.every((item) =>
     item.kind === 'text' || item.kind === 'equation' ? byAuthor(item.marks) : item.kind === 'break',
   );
-  return whole ? mark : null;
+  return whole ? { mark, takesAfter: !before } : null;
 }
+
+/** The same suggester's insertion (the times of Word's revisions of one paste or typing differ). */
+const sameInsertion = (a: JsonMark | null | undefined, b: JsonMark | null | undefined) =>
+  !!a && !!b && a.type === b.type && a.attrs?.username === b.attrs?.username;
 
 /** The insertion an item was made by, when it is new as a whole (its paragraphs, its nested lists). */
 function insertedItem(blocks: Block[]): JsonMark | null {
   const first = blocks[0];
   const mark = first?.kind === 'paragraph' ? first.inserted : undefined;
   if (!mark) return null;
-  const same = (other: JsonMark | null | undefined) => JSON.stringify(other) === JSON.stringify(mark);
+  const same = (other: JsonMark | null | undefined) => sameInsertion(other, mark);
   const rest = blocks
     .slice(1)
     .every((block) =>
@@ -102,7 +109,7 @@ function insertedItem(blocks: Block[]): JsonMark | null {
 function insertedWhole(list: Extract<Block, { kind: 'list' }>): JsonMark | null {
   const marks = list.items.map(insertedItem);
   const first = marks[0];
-  return first && marks.every((mark) => JSON.stringify(mark) === JSON.stringify(first)) ? first : null;
+  return first && marks.every((mark) => sameInsertion(mark, first)) ? first : null;
 }
 
 export class DocumentBuilder {
@@ -224,7 +231,9 @@ export class DocumentBuilder {
           // record (the break into a list is not a split or join of ours).
           const { marks, ...first } = content[0];
           content[0] = first;
-          const item = this.insideInserted ? null : insertedItem(blocks);
+          // Inside a list inserted whole, the breaks between its items are its own.
+          if (this.insideInserted) return { type: 'list_item', content };
+          const item = insertedItem(blocks);
           if (item) return { type: 'list_item', content, marks: [item] };
           return index > 0 && marks ? { type: 'list_item', content, marks } : { type: 'list_item', content };
         });

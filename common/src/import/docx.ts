@@ -551,13 +551,13 @@ class DocxReader {
         const level = Number(attr(child(numPr, 'w:ilvl'), 'w:val')) || 0;
         const ordered = levels.get(level) ?? false;
         const paragraph: Block = { kind: 'paragraph', inlines, ...marked };
-        // Word's record of an inserted item: its text and its own paragraph mark inserted (the
-        // break before it not: that one would make it a split). The item carries the insertion,
-        // and its paragraph mark, the break after it, is part of it and not the next block's.
+        // Word's record of an inserted item: its text and the break before or after it inserted.
+        // The item carries the insertion; a paragraph mark that is part of it is not the next
+        // block's split.
         const inserted = boundaries ? insertedAsWhole(inlines, marked.boundary, before) : null;
         if (inserted) {
-          paragraph.inserted = inserted;
-          before = [];
+          paragraph.inserted = inserted.mark;
+          if (inserted.takesAfter) before = [];
         }
         while (lists.length && lists[lists.length - 1].level > level) lists.pop();
         let current = lists[lists.length - 1];

@@ -496,8 +496,8 @@ class OdtReader {
                 ? insertedAsWhole(inlines, boundary, this.splitBefore())
                 : null;
             if (inserted) {
-              (blocks[0] as Extract<Block, { kind: 'paragraph' }>).inserted = inserted;
-              this.splitTaken = true;
+              (blocks[0] as Extract<Block, { kind: 'paragraph' }>).inserted = inserted.mark;
+              this.splitTaken = inserted.takesAfter;
             }
             out.push(...blocks);
           }

@@ -141,6 +141,33 @@ describe("Word's tracked insertion of list items", () => {
     expect(outline(rejected)).toEqual(['bullet_list:Kept', 'paragraph:After.']);
   });
 
+  it("a list typed after Enter: the paragraph mark before it inserted, the last item's not", () => {
+    // Enter at the end of "Before.": its paragraph mark is the new one; the last item's mark is
+    // the one "Before." had, numbered now (w:pPrChange).
+    const ins = (id: number) => `<w:rPr><w:ins w:id="${id}" ${BY}/></w:rPr>`;
+    const doc = imported(
+      `<w:p><w:pPr>${ins(80)}</w:pPr>${run('Before.')}</w:p>` +
+        item('First', { inserted: true }) +
+        item('Second')
+          .replace('</w:numPr>', `</w:numPr><w:pPrChange w:id="81" ${BY}><w:pPr/></w:pPrChange>`)
+          .replace(
+            run('Second'),
+            `<w:ins w:id="82" w:author="Bob" w:date="2024-05-06T07:09:00Z">${run('Second')}</w:ins>`,
+          ) +
+        paragraph(run('After.')),
+    );
+    expectSound(doc);
+    expect(blockSuggestions(doc)).toEqual(['insertion:bullet_list:FirstSecond']);
+    const rejected = decided(doc, false);
+    expectSound(rejected);
+    expect(outline(rejected)).toEqual(['paragraph:Before.', 'paragraph:After.']);
+    expect(outline(decided(doc, true))).toEqual([
+      'paragraph:Before.',
+      'bullet_list:First|Second',
+      'paragraph:After.',
+    ]);
+  });
+
   it('an item whose text is only partly inserted stays a split, as before', () => {
     // Enter at the end of "Alpha" and typing: Alpha's paragraph mark is the inserted one.
     const mark = `<w:rPr><w:ins w:id="90" ${BY}/></w:rPr>`;
