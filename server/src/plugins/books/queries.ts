@@ -6,7 +6,6 @@ import {
   bookSettings,
 } from '@scriptorium/common/plugins/books-api';
 import type { Generated, Kysely } from 'kysely';
-import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
@@ -38,10 +37,6 @@ export type BooksTables = {
 };
 
 export type BooksDb = Kysely<Database & BooksTables>;
-
-export function booksDb(ctx: AppContext): BooksDb {
-  return ctx.db.withTables<BooksTables>();
-}
 
 export function parseJson<T>(schema: { parse(value: unknown): T }, text: string): T {
   return schema.parse(text === '' ? {} : JSON.parse(text));
