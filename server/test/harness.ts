@@ -7,12 +7,14 @@ import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { encodeForm } from '@scriptorium/common/api/form';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely, Selectable } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type Config, loadConfig } from '../src/config';
 import type { AppContext } from '../src/context';
 import { createDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
+import type { Database } from '../src/db/schema';
 import { type BuildAppOptions, buildApp } from '../src/http/app';
 import { createMailer } from '../src/mail/mailer';
 import { seedFlatpages } from '../src/modules/base/commands/seed-flatpages';
@@ -171,6 +173,9 @@ export interface TestUser extends UserRow {
   email: string;
 }
 
+/** A row of one of the core tables, as a test reads it back. */
+export type TableRow<T extends keyof Database> = Selectable<Database[T]>;
+
 export interface TestServer {
   engine: Engine;
   ctx: AppContext;
@@ -183,6 +188,11 @@ export interface TestServer {
   loginAs(user: TestUser, defaultHeaders?: Record<string, string>): Promise<TestClient>;
   /** buildUser, then loginAs: the new user and a browser logged in as it. */
   loggedInUser(overrides?: Partial<CreateUserInput>): Promise<{ user: TestUser; browser: TestClient }>;
+  /**
+   * What a test reads back from the database: the rows of `table` whose columns hold the values
+   * of `where` (every row without it).
+   */
+  rows<T extends keyof Database & string>(table: T, where?: Partial<TableRow<T>>): Promise<TableRow<T>[]>;
   /** Migrates, seeds and opens the API, as main.ts does after listening. */
   becomeReady(): Promise<void>;
   close(): Promise<void>;
@@ -302,6 +312,14 @@ export async function startServer(engine: Engine, options: TestServerOptions = {
     async loggedInUser(overrides) {
       const user = await server.buildUser(overrides);
       return { user, browser: await server.loginAs(user) };
+    },
+    async rows(table, where = {}) {
+      // `where` is typed by the caller; the query is built on the untyped view of the same database.
+      let query = (db as unknown as Kysely<Record<string, Record<string, unknown>>>)
+        .selectFrom(table)
+        .selectAll();
+      for (const [column, value] of Object.entries(where)) query = query.where(column, '=', value);
+      return (await query.execute()) as TableRow<typeof table>[];
     },
     async close() {
       await app.close();

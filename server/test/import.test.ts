@@ -148,11 +148,7 @@ describe.each(ENGINES)('document import (%s)', (engine) => {
     expect(entries.bib_list.map((e) => e.entry_key)).toEqual(['Roe1999']);
     const key = `${user.id}-${entries.bib_list[0].id}`;
 
-    const row = await server()
-      .ctx.db.selectFrom('documents')
-      .selectAll()
-      .where('id', '=', answer.id)
-      .executeTakeFirstOrThrow();
+    const [row] = await server().rows('documents', { id: answer.id });
     const content = JSON.parse(row.content);
     const bodyPart = content.content[1];
     expect(bodyPart.content[0].content[1].attrs.references).toEqual([{ id: key, prefix: '', locator: '' }]);
@@ -161,18 +157,9 @@ describe.each(ENGINES)('document import (%s)', (engine) => {
       src: images.images[0].image,
     });
     expect(content.content[2].content[0].attrs.id).toBe(key);
-    const comments = await server()
-      .ctx.db.selectFrom('document_comments')
-      .selectAll()
-      .where('document_id', '=', answer.id)
-      .execute();
+    const comments = await server().rows('document_comments', { document_id: answer.id });
     expect(comments.map((c) => [c.thread_id, c.user_name, c.text])).toEqual([[2, 'Ann', 'Source?']]);
-    const rights = await server()
-      .ctx.db.selectFrom('document_images')
-      .selectAll()
-      .where('document_id', '=', answer.id)
-      .execute();
-    expect(rights).toHaveLength(1);
+    expect(await server().rows('document_images', { document_id: answer.id })).toHaveLength(1);
   });
 
   it.runIf(toolAvailable('pandoc'))(
@@ -201,11 +188,7 @@ describe.each(ENGINES)('document import (%s)', (engine) => {
     const byKey = Object.fromEntries(entries.bib_list.map((e) => [e.entry_key, e]));
     expect(Object.keys(byKey).sort()).toEqual(['Muster2017', 'Ng2021', 'Park2010']);
     expect(byKey.Muster2017.bib_type).toBe('book');
-    const row = await server()
-      .ctx.db.selectFrom('documents')
-      .selectAll()
-      .where('id', '=', answer.id)
-      .executeTakeFirstOrThrow();
+    const [row] = await server().rows('documents', { id: answer.id });
     const cited = [...row.content.matchAll(/"references":\[\{"id":"([^"]+)"/g)].map((m) => m[1]);
     expect(cited).toEqual(['Ng2021', 'Park2010', 'Muster2017'].map((key) => `${user.id}-${byKey[key].id}`));
   });

@@ -1,3 +1,4 @@
+import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { booksApi } from '@scriptorium/common/api/endpoints/plugins';
 import type { BookEntry, BookListEntry } from '@scriptorium/common/plugins/books-api';
@@ -171,6 +172,44 @@ describe.each(ENGINES)('Books plugin API (%s)', (engine) => {
     expect((await bob.browser.call(booksApi.list)).json()).toEqual({ books: [] });
     expect((await ann.browser.call(booksApi.delete, { ids: [id] })).status).toBe(200);
     expect((await cy.browser.call(booksApi.get, { id })).status).toBe(404);
+  });
+
+  it('ends the book rights between two users, both ways, when they stop being contacts', async () => {
+    const ann = await author('Ann');
+    const bob = await author('Bob');
+    const cy = await author('Cy');
+    await connect(server().ctx.db, ann.user.id, bob.user.id);
+    await connect(server().ctx.db, ann.user.id, cy.user.id);
+    const create = async (owner: typeof ann, title: string) =>
+      (await owner.browser.call(booksApi.create, { title })).json<{ id: number }>().id;
+    const annsBook = await create(ann, 'Ann shares');
+    const bobsBook = await create(bob, 'Bob shares');
+    await ann.browser.call(booksApi.accessSave, {
+      id: annsBook,
+      access: [
+        { user_id: bob.user.id, rights: 'write' },
+        { user_id: cy.user.id, rights: 'read' },
+      ],
+    });
+    await bob.browser.call(booksApi.accessSave, {
+      id: bobsBook,
+      access: [{ user_id: ann.user.id, rights: 'read' }],
+    });
+    const titles = async (who: typeof ann) =>
+      (await who.browser.call(booksApi.list))
+        .json<{ books: BookListEntry[] }>()
+        .books.map((b) => b.title)
+        .sort();
+    expect(await titles(ann)).toEqual(['Ann shares', 'Bob shares']);
+
+    const removed = await bob.browser.call(contactsApi.delete, {
+      contacts: [{ id: ann.user.id, type: 'user' }],
+    });
+    expect(removed.status, removed.text).toBe(200);
+    expect(await titles(ann)).toEqual(['Ann shares']);
+    expect(await titles(bob)).toEqual(['Bob shares']);
+    // Others keep theirs.
+    expect(await titles(cy)).toEqual(['Ann shares']);
   });
 
   it('drops a deleted chapter document and hides an unshared one without losing its place', async () => {

@@ -130,14 +130,31 @@ async function asAdmin(adminUrl: string, statement: string): Promise<void> {
   }
 }
 
-/** A new, empty PostgreSQL database named `<prefix>_<random>` next to the one `adminUrl` reaches. */
-export async function temporaryDatabase(adminUrl: string, prefix: string): Promise<TemporaryDatabase> {
+/**
+ * A new PostgreSQL database named `<prefix>_<random>` next to the one `adminUrl` reaches: empty,
+ * or migrated and filled with `seed` (as seedDatabase does) when one is given.
+ */
+export async function temporaryDatabase(
+  adminUrl: string,
+  prefix: string,
+  seed?: (db: Db) => Promise<unknown>,
+): Promise<TemporaryDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await asAdmin(adminUrl, `CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return {
+  const database: TemporaryDatabase = {
     url: url.toString(),
     drop: () => asAdmin(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
+  if (seed) {
+    try {
+      // On PostgreSQL nothing goes to the data folder: no folder is needed.
+      await seedDatabase({ databaseUrl: database.url, dataDir: '' }, seed);
+    } catch (error) {
+      await database.drop();
+      throw error;
+    }
+  }
+  return database;
 }

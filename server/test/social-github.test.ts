@@ -5,10 +5,12 @@ import { endpointPath } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, useStarted } from './harness';
-import { SOCIAL_SITE, useServerWithProvider } from './social-support';
+import { ENGINES } from './harness';
+import { SOCIAL_SITE, useServerWithFakeProvider } from './social-support';
 
 const SITE = SOCIAL_SITE;
+/** Our server's credentials at the fake GitHub. */
+const CLIENT = { client_id: 'gh-client', client_secret: 'gh-secret' };
 
 interface GithubUser {
   id: number;
@@ -60,7 +62,7 @@ async function startFakeGithub() {
         const challenge = createHash('sha256').update(verifier).digest('base64url');
         if (
           !grant ||
-          form.get('client_secret') !== 'gh-secret' ||
+          form.get('client_secret') !== CLIENT.client_secret ||
           form.get('redirect_uri') !== grant.redirectUri ||
           challenge !== grant.challenge
         ) {
@@ -80,22 +82,25 @@ async function startFakeGithub() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, state, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-describe.each(ENGINES)('GitHub login (%s)', (engine) => {
-  const github = useStarted('the fake GitHub', startFakeGithub);
-  const server = useServerWithProvider(engine, () => ({
+  const settings = {
     type: 'github',
     id: 'github',
     name: 'GitHub',
-    client_id: 'gh-client',
-    client_secret: 'gh-secret',
-    authorization_endpoint: `${github().base}/login/oauth/authorize`,
-    token_endpoint: `${github().base}/login/oauth/access_token`,
-    api_base: github().base,
-    allow_http: true,
-  }));
+    ...CLIENT,
+    authorization_endpoint: `${base}/login/oauth/authorize`,
+    token_endpoint: `${base}/login/oauth/access_token`,
+    api_base: base,
+  };
+  return {
+    base,
+    state,
+    settings,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.each(ENGINES)('GitHub login (%s)', (engine) => {
+  const { fake: github, server } = useServerWithFakeProvider(engine, 'the fake GitHub', startFakeGithub);
 
   async function githubLogin(browser: ReturnType<ReturnType<typeof server>['client']>, start: string) {
     const first = await browser.get(start);

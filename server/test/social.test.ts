@@ -5,10 +5,12 @@ import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import Provider from 'oidc-provider';
 import { describe, expect, it } from 'vitest';
-import { ENGINES, type TestClient, useStarted } from './harness';
-import { SOCIAL_SITE, useServerWithProvider } from './social-support';
+import { ENGINES, type TestClient } from './harness';
+import { SOCIAL_SITE, useServerWithFakeProvider } from './social-support';
 
 const SITE = SOCIAL_SITE;
+/** Our server's credentials at the identity provider. */
+const CLIENT = { client_id: 'scriptorium', client_secret: 'a-test-secret-that-is-long-enough' };
 const CALLBACK = `${SITE}${endpointPath(socialApi.callback, { provider: 'idp' })}`;
 
 interface Person {
@@ -37,7 +39,10 @@ async function startProvider() {
           );
           return;
         }
-        const grant = new p.Grant({ accountId: details.session?.accountId ?? '', clientId: 'scriptorium' });
+        const grant = new p.Grant({
+          accountId: details.session?.accountId ?? '',
+          clientId: CLIENT.client_id,
+        });
         grant.addOIDCScope('openid email profile');
         await p.interactionFinished(
           req,
@@ -58,8 +63,7 @@ async function startProvider() {
   provider = new Provider(issuer, {
     clients: [
       {
-        client_id: 'scriptorium',
-        client_secret: 'a-test-secret-that-is-long-enough',
+        ...CLIENT,
         redirect_uris: [CALLBACK],
         grant_types: ['authorization_code'],
         response_types: ['code'],
@@ -83,6 +87,7 @@ async function startProvider() {
     issuer,
     people,
     state,
+    settings: { type: 'oidc', id: 'idp', name: 'Test IdP', issuer, ...CLIENT },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -118,16 +123,7 @@ async function socialLogin(browser: TestClient, baseUrl: string, start: string) 
 }
 
 describe.each(ENGINES)('social login (%s)', (engine) => {
-  const idp = useStarted('the identity provider', startProvider);
-  const server = useServerWithProvider(engine, () => ({
-    type: 'oidc',
-    id: 'idp',
-    name: 'Test IdP',
-    issuer: idp().issuer,
-    client_id: 'scriptorium',
-    client_secret: 'a-test-secret-that-is-long-enough',
-    allow_http: true,
-  }));
+  const { fake: idp, server } = useServerWithFakeProvider(engine, 'the identity provider', startProvider);
 
   it('lists the providers in the configuration', async () => {
     const config = (await server().client().call(baseApi.configuration)).json();

@@ -12,7 +12,6 @@ import { loggedInClient, TestClient } from './harness';
 import {
   processEnv,
   type ServerProcess,
-  seedDatabase,
   startServerProcess,
   stopServerProcess,
   type TemporaryDatabase,
@@ -58,26 +57,18 @@ describe.skipIf(!SERVICES)('two server processes sharing PostgreSQL and Redis', 
   }
 
   beforeAll(async () => {
-    database = await temporaryDatabase(DATABASE_URL, 'scriptorium_ws');
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-setup-'));
-    try {
-      await seedDatabase({ databaseUrl: database.url, dataDir }, async (db) => {
+    database = await temporaryDatabase(DATABASE_URL, 'scriptorium_ws', async (db) => {
+      for (const [username, isStaff] of [
+        ['ada', false],
+        ['emmy', false],
+        ['root', true],
+      ] as const) {
         await createUser(
           { db },
-          { username: 'ada', email: 'ada@example.org', password, emailVerified: true },
+          { username, email: `${username}@example.org`, password, emailVerified: true, isStaff },
         );
-        await createUser(
-          { db },
-          { username: 'emmy', email: 'emmy@example.org', password, emailVerified: true },
-        );
-        await createUser(
-          { db },
-          { username: 'root', email: 'root@example.org', password, emailVerified: true, isStaff: true },
-        );
-      });
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+      }
+    });
     await Promise.all([startProcess(), startProcess()]);
   }, 120_000);
 

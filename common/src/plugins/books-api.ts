@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formId, jsonId, text } from '../api/fields';
 import { jsonField } from '../api/form';
 import { PAPER_SIZES } from '../editor/schema';
-import { itemListFields, itemTitle } from './items-api';
+import { itemCreateRequest, itemListFields, itemSaveRequest } from './items-api';
 
 /**
  * The Books plugin's contract. A book is an ordered list of chapters, each a document; `part`
@@ -71,13 +71,9 @@ export type BookEntry = z.infer<typeof bookEntry>;
 
 export const bookGetResponse = z.object({ book: bookEntry });
 
-export const bookCreateRequest = z.object({
-  title: itemTitle(BOOK_TITLE_MAX).optional().default(''),
-});
+export const bookCreateRequest = itemCreateRequest(BOOK_TITLE_MAX, {});
 
-export const bookSaveRequest = z.object({
-  id: formId,
-  title: itemTitle(BOOK_TITLE_MAX),
+export const bookSaveRequest = itemSaveRequest(BOOK_TITLE_MAX, {
   metadata: jsonField(bookMetadata),
   settings: jsonField(bookSettings),
 });

@@ -18,8 +18,18 @@ export const itemListFields = {
 };
 
 /** An item's title as a request sends it (trimmed; create and save). */
-export function itemTitle(max: number) {
+function itemTitle(max: number) {
   return text().trim().max(max);
+}
+
+/** The request of `create/`: an optional title ('' when left out) and the item's own fields. */
+export function itemCreateRequest<Shape extends z.ZodRawShape>(titleMax: number, fields: Shape) {
+  return z.object({ title: itemTitle(titleMax).optional().default('') }).extend(fields);
+}
+
+/** The request of `save/`: the item's id, its title and the item's own fields. */
+export function itemSaveRequest<Shape extends z.ZodRawShape>(titleMax: number, fields: Shape) {
+  return z.object({ id: formId, title: itemTitle(titleMax) }).extend(fields);
 }
 
 export const itemIdRequest = z.object({ id: formId });

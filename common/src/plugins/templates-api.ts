@@ -4,7 +4,7 @@ import { formId, text } from '../api/fields';
 import { jsonField } from '../api/form';
 import { BODY_ELEMENTS, FORMAT_MARKS } from '../editor/schema';
 import { type DocumentTemplate, PART_KINDS, standardArticle } from '../editor/templates';
-import { itemListFields, itemTitle } from './items-api';
+import { itemCreateRequest, itemListFields, itemSaveRequest } from './items-api';
 
 /**
  * The Templates plugin's contract. A stored template is a `TemplateDefinition`: the parts of the
@@ -106,15 +106,12 @@ export type TemplateEntry = z.infer<typeof templateEntry>;
 
 export const templateGetResponse = z.object({ template: templateEntry });
 
-export const templateCreateRequest = z.object({
-  title: itemTitle(TEMPLATE_TITLE_MAX).optional().default(''),
+export const templateCreateRequest = itemCreateRequest(TEMPLATE_TITLE_MAX, {
   /** An imported template; without it the new template starts as a copy of the Standard article. */
   definition: jsonField(templateDefinition).optional(),
 });
 
-export const templateSaveRequest = z.object({
-  id: formId,
-  title: itemTitle(TEMPLATE_TITLE_MAX),
+export const templateSaveRequest = itemSaveRequest(TEMPLATE_TITLE_MAX, {
   definition: jsonField(templateDefinition),
   /** Staff only: offer it to every user. */
   site: z.enum(['true', 'false']).optional(),

@@ -24,14 +24,38 @@ export async function runContactRemovedHooks(
 }
 
 /**
- * For hooks: runs `remove(holder, owner)` both ways between `a` and `b`, for what each of the two
- * holds of the other's.
+ * Where a module keeps the rights its users give each other to their items: rows of `access`
+ * (the holder in `user_id`, the item in the column `item`) to rows of `items` (with `owner_id`),
+ * tables of `Tables` (the core schema's, or a plugin's own).
  */
-export async function bothWays(
-  a: number,
-  b: number,
-  remove: (holder: number, owner: number) => Promise<void>,
-): Promise<void> {
-  await remove(a, b);
-  await remove(b, a);
+export interface RightsTables<Tables> {
+  access: keyof Tables & string;
+  item: string;
+  items: keyof Tables & string;
+}
+
+/**
+ * The hook of a module whose items are shared with contacts: removes the rights each of the two
+ * holds to the other's items (rights to anybody else's items stay).
+ */
+export function removeRightsHook<Tables = Database>({
+  access,
+  item,
+  items,
+}: RightsTables<Tables>): ContactRemovedHook {
+  return async (trx, a, b) => {
+    // The names are checked against `Tables`; the query is built on an untyped view of the tables.
+    const db = trx as unknown as Transaction<Record<string, Record<string, number>>>;
+    const [accessTable, itemsTable]: string[] = [access, items];
+    for (const [holder, owner] of [
+      [a, b],
+      [b, a],
+    ]) {
+      await db
+        .deleteFrom(accessTable)
+        .where('user_id', '=', holder)
+        .where(item, 'in', db.selectFrom(itemsTable).select('id').where('owner_id', '=', owner))
+        .execute();
+    }
+  };
 }

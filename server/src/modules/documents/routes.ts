@@ -14,9 +14,8 @@ import { parseInput, route } from '../../http/endpoint';
 import { HttpError } from '../../http/errors';
 import { requireUser } from '../../http/session';
 import { readmitLive } from '../../ws/hub';
-import { registerContactRemovedHook } from '../contacts/hooks';
+import { registerContactRemovedHook, removeRightsHook } from '../contacts/hooks';
 import { DOCUMENT_ENDPOINT } from './collab/document-endpoint';
-import { removeRightsBetween } from './commands/contact-rights';
 import { copyDocuments } from './commands/copy-documents';
 import { createRequestedDocument } from './commands/create-document';
 import { deleteDocuments } from './commands/delete-documents';
@@ -32,7 +31,10 @@ import { presentDocument } from './presenters';
 /** The documents API, /api/documents/ (paths in documentsApi of the common contract). */
 export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
   // Removing a contact removes the document rights between the two, in the same transaction.
-  registerContactRemovedHook('documents', removeRightsBetween);
+  registerContactRemovedHook(
+    'documents',
+    removeRightsHook({ access: 'document_access', item: 'document_id', items: 'documents' }),
+  );
   return async (app) => {
     route(app, documentsApi.list, async (request, reply) => {
       const user = requireUser(request);

@@ -5,12 +5,10 @@ import {
   bookMetadata,
   bookSettings,
 } from '@scriptorium/common/plugins/books-api';
-import type { Generated, Kysely, Transaction } from 'kysely';
-import type { AppContext } from '../../context';
+import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
-import { bothWays } from '../../modules/contacts/hooks';
 import { listVisibleDocuments, type VisibleDocument } from '../../modules/documents/queries';
 import { displayName } from '../../modules/user/presenters';
 import { type PluginItemColumns, presentItem } from '../items';
@@ -39,10 +37,6 @@ export type BooksTables = {
 };
 
 export type BooksDb = Kysely<Database & BooksTables>;
-
-export function booksDb(ctx: AppContext): BooksDb {
-  return ctx.db.withTables<BooksTables>();
-}
 
 export function parseJson<T>(schema: { parse(value: unknown): T }, text: string): T {
   return schema.parse(text === '' ? {} : JSON.parse(text));
@@ -166,20 +160,4 @@ export async function bookChapterDocuments(
     (await listVisibleDocuments(db as unknown as Db, userId)).map((doc) => [doc.id, doc]),
   );
   return chapters.map((chapter) => ({ ...chapter, document: visible.get(chapter.document_id) }));
-}
-
-/** The contact hook: a removed contact loses the books shared between the two. */
-export async function removeBookRightsBetween(
-  trx: Transaction<Database>,
-  a: number,
-  b: number,
-): Promise<void> {
-  const books = trx.withTables<BooksTables>();
-  await bothWays(a, b, async (holder, owner) => {
-    await books
-      .deleteFrom('book_access')
-      .where('user_id', '=', holder)
-      .where('book_id', 'in', books.selectFrom('books').select('id').where('owner_id', '=', owner))
-      .execute();
-  });
 }

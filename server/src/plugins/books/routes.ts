@@ -12,11 +12,18 @@ import { findVisibleDocument } from '../../modules/documents/queries';
 import { displayName, NAME_COLUMNS } from '../../modules/user/presenters';
 import { userRoute } from '../../modules/user-route';
 import { exportBookFile } from './export';
-import { booksDb, getBook, listBooks, requireBookOwner, requireReadable, requireWritable } from './queries';
+import {
+  type BooksTables,
+  getBook,
+  listBooks,
+  requireBookOwner,
+  requireReadable,
+  requireWritable,
+} from './queries';
 
 /** The Books plugin's API (booksApi), registered only while the plugin is on. */
 export function booksRoutes(ctx: AppContext): FastifyPluginAsync {
-  const db = booksDb(ctx);
+  const db = ctx.db.withTables<BooksTables>();
   return async (app) => {
     route(app, booksApi.list, async (request) => {
       const user = requireUser(request);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { ExportReference } from '@scriptorium/common/export/model';
 import type { AppContext } from '../../context';
 import { templateFilePath } from './files';
-import { templatesDb } from './queries';
+import type { TemplatesTables } from './queries';
 
 const STORED_TEMPLATE = /^template-(\d+)$/;
 
@@ -20,7 +20,8 @@ export async function templateExportReference(
   if (!match) return null;
   const id = Number(match[1]);
   if (!Number.isSafeInteger(id)) return null;
-  const rows = await templatesDb(ctx)
+  const rows = await ctx.db
+    .withTables<TemplatesTables>()
     .selectFrom('template_export_files')
     .innerJoin('document_templates', 'document_templates.id', 'template_export_files.template_id')
     .innerJoin('users', 'users.id', 'document_templates.owner_id')

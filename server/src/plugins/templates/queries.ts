@@ -6,7 +6,6 @@ import {
   templateDefinition,
 } from '@scriptorium/common/plugins/templates-api';
 import type { Generated, Kysely } from 'kysely';
-import type { AppContext } from '../../context';
 import type { Database } from '../../db/schema';
 import { HttpError } from '../../http/errors';
 import { type PluginItemColumns, presentItem } from '../items';
@@ -30,10 +29,6 @@ export type TemplatesTables = {
 };
 
 export type TemplatesDb = Kysely<Database & TemplatesTables>;
-
-export function templatesDb(ctx: AppContext): TemplatesDb {
-  return ctx.db.withTables<TemplatesTables>();
-}
 
 export function parseDefinition(text: string): TemplateDefinition {
   if (text === '') return standardDefinition();

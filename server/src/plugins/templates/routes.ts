@@ -23,7 +23,7 @@ import {
   parseDefinition,
   requireOwned,
   requireUsable,
-  templatesDb,
+  type TemplatesTables,
 } from './queries';
 
 /** The multipart upload of an export template: its fields and the one file named `file`. */
@@ -51,7 +51,7 @@ async function readUpload(request: FastifyRequest): Promise<{ fields: FormBody; 
 
 /** The Templates plugin's API (templatesApi), registered only while the plugin is on. */
 export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
-  const db = templatesDb(ctx);
+  const db = ctx.db.withTables<TemplatesTables>();
   return async (app) => {
     route(app, templatesApi.list, async (request) => {
       const user = requireUser(request);

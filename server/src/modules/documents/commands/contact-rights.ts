@@ -1,6 +1,5 @@
 import { ACCESS_RIGHTS, type AccessRight } from '@scriptorium/common/api/documents';
 import type { Db } from '../../../db/database';
-import { bothWays } from '../../contacts/hooks';
 
 /** A database handle or an open transaction: the contacts module calls these inside its own. */
 type Executor = Pick<Db, 'selectFrom' | 'updateTable' | 'deleteFrom'>;
@@ -54,20 +53,6 @@ export async function passInviteRights(db: Executor, inviteId: number, userId: n
         .execute();
     }
   }
-}
-
-/**
- * Removing a contact removes the rights between the two users, both ways: what each holds to the
- * other's documents. The contacts module calls this in the transaction that deletes the contact.
- */
-export async function removeRightsBetween(db: Executor, userA: number, userB: number): Promise<void> {
-  await bothWays(userA, userB, async (holder, owner) => {
-    await db
-      .deleteFrom('document_access')
-      .where('user_id', '=', holder)
-      .where('document_id', 'in', db.selectFrom('documents').select('id').where('owner_id', '=', owner))
-      .execute();
-  });
 }
 
 /**
