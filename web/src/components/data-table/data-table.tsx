@@ -637,7 +637,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           />
           <button
             type="button"
-            className="data-table-page-button"
+            className="control-surface data-table-page-button"
             aria-label={t('tablePreviousPage')}
             disabled={page === 0}
             onClick={() => setRequestedPage(page - 1)}
@@ -647,7 +647,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           <span className="data-table-page">{t('tablePageOf', { page: page + 1, pages: pageCount })}</span>
           <button
             type="button"
-            className="data-table-page-button"
+            className="control-surface data-table-page-button"
             aria-label={t('tableNextPage')}
             disabled={page >= pageCount - 1}
             onClick={() => setRequestedPage(page + 1)}

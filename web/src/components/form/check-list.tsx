@@ -13,7 +13,7 @@ export interface CheckListProps<Value extends string> {
   disabled?: boolean;
 }
 
-/** A fieldset of checkboxes, one for each value, each inside its label. */
+/** A fieldset of checkboxes (class "check-fieldset"), one for each value, each inside its label. */
 export function CheckList<Value extends string>({
   legend,
   values,
@@ -24,7 +24,7 @@ export function CheckList<Value extends string>({
   disabled,
 }: CheckListProps<Value>) {
   return (
-    <fieldset className={className} disabled={disabled}>
+    <fieldset className={className ? `check-fieldset ${className}` : 'check-fieldset'} disabled={disabled}>
       <legend>{legend}</legend>
       {values.map((value) => (
         <label key={value}>

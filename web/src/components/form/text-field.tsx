@@ -56,3 +56,8 @@ export function TextField({
     </AriaTextField>
   );
 }
+
+/** A TextField for an e-mail address: the e-mail keyboard and the browser's address autofill. */
+export function EmailField(props: Omit<TextFieldProps, 'type' | 'autoComplete'>) {
+  return <TextField {...props} type="email" autoComplete="email" />;
+}

@@ -280,7 +280,7 @@ function Dropdown({
   return (
     <MenuTrigger isOpen={isOpen} onOpenChange={onOpenChange}>
       <Button
-        className="overview-menu-dropdown"
+        className="control-surface overview-menu-dropdown"
         isDisabled={item.disabled}
         // The name starts with what the bar says (e.g. 'Category: All categories'), as WCAG 2.5.3 asks.
         aria-label={isFilter && selected ? `${item.title}: ${selected.label}` : undefined}

@@ -356,7 +356,7 @@ export function BibliographyPage() {
     <Page heading={t('title')} className="bibliography-page">
       <OverviewMenu items={menuItems} />
       <CachedVersionNotice stale={stale} />
-      <div className="bib-layout">
+      <div className="split-layout bib-layout">
         <div className="bib-table-area">
           <DataTable
             loading={!loaded}

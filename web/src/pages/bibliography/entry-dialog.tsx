@@ -381,7 +381,7 @@ function NameListEditor({
   const update = (index: number, patch: Partial<NameForm>) =>
     onChange(rows.map((name, i) => (i === index ? { ...name, ...patch } : name)));
   return (
-    <fieldset className="bib-names" aria-label={label}>
+    <fieldset className="form-field bare-fieldset" aria-label={label}>
       {rows.map((name, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: names are edited in place, their order is their identity
         <div className="bib-name" key={index}>

@@ -136,7 +136,7 @@ export function BookEditor({ id }: { id: number }) {
           </span>
         )}
       </div>
-      <div className="plugin-editor">
+      <div className="split-layout plugin-editor">
         <div>
           <section className="plugin-section" aria-labelledby={`${formId}-chapters`}>
             <h2 id={`${formId}-chapters`}>{t('chapters')}</h2>

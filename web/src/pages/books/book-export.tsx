@@ -54,7 +54,7 @@ export function BookExport({ bookId, chapters }: { bookId: number; chapters: Boo
               {t('books:export.willLeaveOut', { count: unreadable.length, chapters: places(unreadable) })}
             </p>
           ) : null}
-          <fieldset className="wrap-row plugin-bare-fieldset">
+          <fieldset className="wrap-row bare-fieldset">
             <legend className="visually-hidden">{t('books:export.formats')}</legend>
             {BOOK_EXPORT_FORMATS.map((format) => (
               <button

@@ -1,12 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/page-title';
-import { FormErrorList } from '../../components/form/field-errors';
-import { SubmitActions } from '../../components/form/submit-actions';
 import { TextField } from '../../components/form/text-field';
-import { MessagePage, Page } from '../../components/page/page';
-import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi, formErrorsOf } from '../account/account-api';
+import { AccountFormPage, AccountKeyChecking, AccountMessage } from '../account/account-page';
 import { useKeyCheck } from '../account/key-check';
 
 export interface ChangePasswordPageProps {
@@ -67,47 +64,46 @@ export function ChangePasswordPage({ resetKey }: ChangePasswordPageProps) {
     }
   }
 
-  if (check.kind === 'checking') return <section className="page page-loading" aria-busy="true" />;
+  if (check.kind === 'checking') return <AccountKeyChecking />;
   if (check.kind === 'invalid') {
     return (
-      <MessagePage
+      <AccountMessage
         heading={title}
         text={ta('changePassword.invalidKey')}
-        className="account-page"
         next={{ href: PASSWORD_RESET_PATH, label: ta('changePassword.requestNew') }}
       />
     );
   }
   if (done) {
     return (
-      <MessagePage
+      <AccountMessage
         heading={ta('changePassword.done')}
         text={ta('changePassword.doneText')}
-        className="account-page"
         next={{ href: '/', label: ta('changePassword.login') }}
       />
     );
   }
   return (
-    <Page heading={title} className="account-page">
-      <p>{ta('changePassword.intro')}</p>
-      <form className="form" noValidate onSubmit={submit}>
-        <FormErrorList errors={errors.general} />
-        {(['password1', 'password2'] as const).map((name) => (
-          <TextField
-            key={name}
-            label={ta(`changePassword.${name}`)}
-            name={name}
-            type="password"
-            autoComplete="new-password"
-            value={name === 'password1' ? password1 : password2}
-            onChange={name === 'password1' ? setPassword1 : setPassword2}
-            errors={errors[name]}
-          />
-        ))}
-        <SubmitActions label={ta('changePassword.submit')} busy={busy} />
-      </form>
-      <WaitOverlay active={busy} message={ta('common.waiting')} />
-    </Page>
+    <AccountFormPage
+      heading={title}
+      intro={ta('changePassword.intro')}
+      errors={errors.general}
+      submitLabel={ta('changePassword.submit')}
+      busy={busy}
+      onSubmit={submit}
+    >
+      {(['password1', 'password2'] as const).map((name) => (
+        <TextField
+          key={name}
+          label={ta(`changePassword.${name}`)}
+          name={name}
+          type="password"
+          autoComplete="new-password"
+          value={name === 'password1' ? password1 : password2}
+          onChange={name === 'password1' ? setPassword1 : setPassword2}
+          errors={errors[name]}
+        />
+      ))}
+    </AccountFormPage>
   );
 }

@@ -4,10 +4,11 @@ import { Trans, useTranslation } from 'react-i18next';
 import { useAppContext } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
 import { navigate } from '../../app/router/navigation';
-import { MessagePage, Page } from '../../components/page/page';
+import { Page } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import { accountApi } from '../account/account-api';
+import { AccountKeyChecking, AccountMessage } from '../account/account-page';
 import { useKeyCheck } from '../account/key-check';
 
 export interface ConfirmEmailPageProps {
@@ -66,16 +67,13 @@ export function ConfirmEmailPage({ confirmKey }: ConfirmEmailPageProps) {
     }
   }
 
-  if (check.kind === 'checking') return <section className="page page-loading" aria-busy="true" />;
-  if (check.kind === 'invalid') {
-    return <MessagePage heading={title} text={ta('confirmEmail.expired')} className="account-page" />;
-  }
+  if (check.kind === 'checking') return <AccountKeyChecking />;
+  if (check.kind === 'invalid') return <AccountMessage heading={title} text={ta('confirmEmail.expired')} />;
   if (confirmed) {
     return (
-      <MessagePage
+      <AccountMessage
         heading={ta('confirmEmail.thanks')}
         text={ta('confirmEmail.canLogin')}
-        className="account-page"
         next={{ href: '/', label: ta('confirmEmail.login') }}
       />
     );

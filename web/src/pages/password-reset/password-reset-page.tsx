@@ -2,12 +2,9 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConfiguration } from '../../app/configuration/app-context';
 import { usePageTitle } from '../../app/page-title';
-import { FormErrorList } from '../../components/form/field-errors';
-import { SubmitActions } from '../../components/form/submit-actions';
-import { TextField } from '../../components/form/text-field';
-import { MessagePage, Page } from '../../components/page/page';
-import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
+import { EmailField } from '../../components/form/text-field';
 import { accountApi, formErrorsOf, statusOf } from '../account/account-api';
+import { AccountFormPage, AccountMessage } from '../account/account-page';
 import { looksLikeEmail } from '../account/email-rule';
 
 /** Password reset request page (spec 2.3, 5): e-mail required and valid; 'Instructions emailed' after. */
@@ -49,35 +46,30 @@ export function PasswordResetPage() {
   }
 
   if (done) {
-    return (
-      <MessagePage
-        heading={ta('passwordReset.done')}
-        text={ta('passwordReset.doneText')}
-        className="account-page"
-      />
-    );
+    return <AccountMessage heading={ta('passwordReset.done')} text={ta('passwordReset.doneText')} />;
   }
 
   return (
-    <Page heading={title} className="account-page">
-      <p>{ta('passwordReset.intro')}</p>
-      <form className="form" noValidate onSubmit={submit}>
-        <FormErrorList errors={general} />
-        <TextField
-          label={ta('passwordReset.email')}
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={setEmail}
-          errors={fieldErrors}
-        />
-        <SubmitActions label={ta('passwordReset.submit')} busy={busy} />
-      </form>
-      {contactEmail && (
-        <p className="account-contact">{ta('passwordReset.contact', { email: contactEmail })}</p>
-      )}
-      <WaitOverlay active={busy} message={ta('common.waiting')} />
-    </Page>
+    <AccountFormPage
+      heading={title}
+      intro={ta('passwordReset.intro')}
+      errors={general}
+      submitLabel={ta('passwordReset.submit')}
+      busy={busy}
+      onSubmit={submit}
+      after={
+        contactEmail && (
+          <p className="account-contact">{ta('passwordReset.contact', { email: contactEmail })}</p>
+        )
+      }
+    >
+      <EmailField
+        label={ta('passwordReset.email')}
+        name="email"
+        value={email}
+        onChange={setEmail}
+        errors={fieldErrors}
+      />
+    </AccountFormPage>
   );
 }

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../components/dialog/dialog';
 import { FieldErrors, FormErrorList } from '../../components/form/field-errors';
-import { TextField } from '../../components/form/text-field';
+import { EmailField, TextField } from '../../components/form/text-field';
 import { showToast } from '../../components/toast/toast';
 import { accountApi, errorMessageOf, fieldMessagesOf, statusOf } from '../account/account-api';
 
@@ -159,14 +159,7 @@ export function AddEmailDialog({ onClose, onAdded }: DialogBase & { onAdded(): P
       onSubmit={submit}
       busy={busy}
     >
-      <TextField
-        label={t('profile.newEmail')}
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={setEmail}
-        errors={errors}
-      />
+      <EmailField label={t('profile.newEmail')} value={email} onChange={setEmail} errors={errors} />
     </FormDialog>
   );
 }

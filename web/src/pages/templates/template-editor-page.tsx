@@ -136,7 +136,7 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
   return (
     <Page heading={title || t('untitled')} title={`${title || t('untitled')} – ${t('title')}`}>
       {readOnly ? <p className="plugin-muted">{t('siteReadOnly')}</p> : null}
-      <div className="plugin-editor">
+      <div className="split-layout plugin-editor">
         <form id={formId} onSubmit={(event) => void save(event)} aria-label={t('editorTitle')}>
           <fieldset className="plugin-section" disabled={readOnly}>
             <TitleField label={t('templateTitle')} value={title} onChange={setTitle} />

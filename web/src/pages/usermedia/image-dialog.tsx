@@ -276,7 +276,7 @@ export function ImageDialog({ mode, categories, online, onClose, onSaved }: Imag
           onChange={setCats}
           empty={t('noCategories')}
           className={{
-            fieldset: 'form-field usermedia-categories',
+            fieldset: 'form-field check-fieldset usermedia-categories',
             label: 'form-field-inline',
             empty: 'usermedia-hint',
           }}

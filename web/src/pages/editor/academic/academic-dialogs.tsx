@@ -15,6 +15,7 @@ import {
 } from '@scriptorium/common/editor/academic-commands';
 import { renderLatex } from '@scriptorium/common/editor/academic-math';
 import {
+  CITATION_FORMATS,
   type CitationFormat,
   type CitationReference,
   FIGURE_ALIGNMENTS,
@@ -462,10 +463,7 @@ export function CitationDialog({
       <Select<CitationFormat>
         label={t('academic.citation.format')}
         value={format}
-        options={[
-          { value: 'autocite', label: t('academic.citation.autocite') },
-          { value: 'textcite', label: t('academic.citation.textcite') },
-        ]}
+        options={CITATION_FORMATS.map((f) => ({ value: f, label: t(`academic.citation.${f}`) }))}
         onChange={setFormat}
       />
     </InsertDialog>
