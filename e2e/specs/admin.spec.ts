@@ -14,6 +14,10 @@ for (const language of ['en', 'de'] as const) {
   const t = (key: string, values?: Record<string, string | number>) => text(admin, key, values);
 
   test.describe(`staff administration (${language})`, () => {
+    // A scenario takes 10-16 s alone and 20-28 s beside another worker on a 2-core machine (each
+    // staff screen is a fresh login, each user a password hash): a minute leaves room for that.
+    test.describe.configure({ timeout: 60_000 });
+
     test('is a 404 page for visitors and for users who are not staff', async ({ browser, page, user }) => {
       await page.goto('/admin/users/');
       await expect(page.getByRole('heading', { name: 'Error 404' })).toBeVisible();
