@@ -209,7 +209,7 @@ export function OverviewMenu({ items, label }: OverviewMenuProps) {
         return (
           <button
             type="button"
-            className={icon ? 'overview-menu-button' : 'overview-menu-text'}
+            className={`control-surface ${icon ? 'overview-menu-button' : 'overview-menu-text'}`}
             disabled={item.disabled}
             aria-label={icon ? item.title : undefined}
             title={icon ? item.title : undefined}
