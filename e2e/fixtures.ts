@@ -250,7 +250,19 @@ export async function sharedDocument(
   return { ...pair, id };
 }
 
-export const test = base.extend<{ user: TestUser }, { serverCode: ServerSeeding }>({
+export const test = base.extend<{ user: TestUser; closeOwnContexts: void }, { serverCode: ServerSeeding }>({
+  // The browser is the worker's, so Playwright closes only the context it made itself: the ones a
+  // scenario opens for a second user (contactPair, loggedInBrowser, ...) stayed open with their
+  // live pages for the rest of the run. Seventy pages at the end of a run loaded the machine until
+  // the late specs timed out.
+  closeOwnContexts: [
+    async ({ browser }, use) => {
+      const before = new Set(browser.contexts());
+      await use();
+      for (const context of browser.contexts()) if (!before.has(context)) await context.close();
+    },
+    { auto: true },
+  ],
   // Loading the server's code takes seconds (over 20 on a loaded machine): worker setup, paid
   // once per worker before its first test. Paid inside a test's time, it failed that test, the
   // worker was replaced, and the new worker's first test paid it again: one slow start failed
