@@ -4,11 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
 import type { DocumentServerMessage } from '@scriptorium/common/ws/document-messages';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
 import { EMPTY_CONTENT } from '../src/modules/documents/commands/create-document';
 import { createUser } from '../src/modules/user/commands/create-user';
 import { DocumentClient } from '../src/ws/document-client';
+import { redisPrefix } from '../src/ws/fan-out';
 import { loggedInClient, type TestClient } from './harness';
 import {
   freePort,
@@ -37,6 +39,24 @@ interface Deployment {
   /** Reads the stored versions of the document's step log. */
   stepVersions(): Promise<number[]>;
   drop(): Promise<void>;
+}
+
+/** The server's presence heartbeat in these tests, and how many a process may miss (document-endpoint.ts). */
+const HEARTBEAT_MS = 500;
+const MISSED_BEATS = 3;
+
+/** Counts, per server process, the presence heartbeats the deployment of `env` publishes through Redis. */
+async function countPresenceBeats(env: Record<string, string>) {
+  const prefix = redisPrefix({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const redis = new Redis(REDIS_URL as string);
+  const counts = new Map<string, number>();
+  redis.on('pmessage', (_pattern: string, _channel: string, text: string) => {
+    const payload = JSON.parse(text) as { kind?: string; process?: string; ask?: boolean };
+    if (payload.kind === 'presence' && payload.ask === false && payload.process)
+      counts.set(payload.process, (counts.get(payload.process) ?? 0) + 1);
+  });
+  await redis.psubscribe(`${prefix}topic:*`);
+  return { counts: () => new Map(counts), stop: () => redis.disconnect() };
 }
 
 /** A database with two users (ada owns the document, emmy may write) and one document. */
@@ -261,8 +281,9 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
     async () => {
       const deployment = await prepare(engine);
       deployments.push(deployment);
-      // A quick heartbeat, so that the dead process is noticed within a second.
-      const env = { ...deployment.env, PRESENCE_HEARTBEAT_MS: '150' };
+      // A quick heartbeat (the default is 5 s), so that the dead process is noticed within seconds.
+      const env = { ...deployment.env, PRESENCE_HEARTBEAT_MS: String(HEARTBEAT_MS) };
+      const beats = await countPresenceBeats(env);
       const one = await startServerProcess(env);
       const two = await startServerProcess(env);
       children.push(one, two);
@@ -274,8 +295,16 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
       const both = ada.next((message) => listed(message)?.join() === 'ada,emmy');
       await Promise.all([ada.open(), emmy.open()]);
       await both;
-      // Several heartbeats pass: a live process stays listed.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // More beats than a process may miss pass, counted as they cross Redis (not a fixed wait:
+      // a starved machine only makes the beats later): a live process stays listed.
+      const heard = beats.counts();
+      await waitFor(
+        () =>
+          beats.counts().size === 2 &&
+          [...beats.counts()].every(([process, count]) => count - (heard.get(process) ?? 0) > MISSED_BEATS),
+        'more heartbeats of each process than may be missed',
+      );
+      beats.stop();
       const latest = () =>
         ada.messages
           .map(listed)
