@@ -7,6 +7,7 @@ import type { DocumentServerMessage } from '@scriptorium/common/ws/document-mess
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
+import { PRESENCE_MISSED_BEATS } from '../src/modules/documents/collab/document-endpoint';
 import { EMPTY_CONTENT } from '../src/modules/documents/commands/create-document';
 import { createUser } from '../src/modules/user/commands/create-user';
 import { DocumentClient } from '../src/ws/document-client';
@@ -41,9 +42,8 @@ interface Deployment {
   drop(): Promise<void>;
 }
 
-/** The server's presence heartbeat in these tests, and how many a process may miss (document-endpoint.ts). */
+/** The server's presence heartbeat in these tests. */
 const HEARTBEAT_MS = 500;
-const MISSED_BEATS = 3;
 
 /** Counts, per server process, the presence heartbeats the deployment of `env` publishes through Redis. */
 async function countPresenceBeats(env: Record<string, string>) {
@@ -301,7 +301,9 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
       await waitFor(
         () =>
           beats.counts().size === 2 &&
-          [...beats.counts()].every(([process, count]) => count - (heard.get(process) ?? 0) > MISSED_BEATS),
+          [...beats.counts()].every(
+            ([process, count]) => count - (heard.get(process) ?? 0) > PRESENCE_MISSED_BEATS,
+          ),
         'more heartbeats of each process than may be missed',
       );
       beats.stop();

@@ -109,7 +109,7 @@ interface RemotePresence {
 }
 
 /** A process not heard for this many heartbeats has crashed: its participants are dropped. */
-const PRESENCE_MISSED_BEATS = 3;
+export const PRESENCE_MISSED_BEATS = 3;
 
 interface SessionState {
   /** Steps up to this version were sent to the session (doc_data, relays, its own confirms). */
