@@ -11,6 +11,7 @@ import { EXPORT_FORMATS, type ExportFormatName, exportDocument } from '@scriptor
 import { strFromU8, unzipSync } from 'fflate';
 import { loadCsl } from '../server/src/modules/documents/export/csl-files';
 import { exportPdf } from '../server/src/modules/documents/export/pdf';
+import { hasPrintPage, printDocumentPdf } from '../server/src/modules/documents/export/print-page';
 import { medianTime } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -75,8 +76,18 @@ for (const format of Object.keys(EXPORT_FORMATS) as ExportFormatName[]) {
     `${format.padEnd(7)} ${ours.toFixed(0).padStart(8)}  ${Number.isNaN(theirs) ? '       -' : theirs.toFixed(0).padStart(10)}  ${Number.isNaN(theirs) ? '-' : (ours / theirs).toFixed(2)}`,
   );
 }
+// A document's PDF is the editor's rendering printed (print-page.ts, needs the built web app);
+// a book's, and a server without the build's, the export HTML printed.
+const webDist = path.resolve(import.meta.dirname, '../web/dist');
+if (hasPrintPage(webDist)) {
+  const printed = await medianTime(
+    () => printDocumentPdf(webDist, { doc: paper.input.content }, paper.input.images, 'A4'),
+    RUNS,
+  );
+  console.log(
+    `pdf     ${printed.toFixed(0).padStart(8)}         -  - (the editor's rendering; Chromium start included; pandoc's PDF needs LaTeX)`,
+  );
+} else console.log("pdf: the editor's rendering skipped (needs the built web app: npm run build)");
 const pdf = await medianTime(() => exportPdf(prepareDocument(paper.input, engines)), RUNS);
-console.log(
-  `pdf     ${pdf.toFixed(0).padStart(8)}         -  - (Chromium start included; pandoc's PDF needs LaTeX)`,
-);
+console.log(`pdf     ${pdf.toFixed(0).padStart(8)}         -  - (the export HTML, as for books)`);
 rmSync(dir, { recursive: true, force: true });

@@ -1,14 +1,29 @@
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { strFromU8, unzipSync } from 'fflate';
-import { apiCall, chooseOption, expect, loginAs, type TestUser, test } from '../fixtures';
+import {
+  apiCall,
+  chooseOption,
+  expect,
+  loginAs,
+  type TestUser,
+  test,
+  writeDocumentContent,
+} from '../fixtures';
 
 /**
  * Issue 19: File > Export in the editor makes the file in the browser and downloads it. The DOCX
  * is opened here as Word would: a zip whose document.xml holds the heading and the equation as
  * Office math; the ODT as LibreOffice would: the MIME type first, the formula an embedded object.
+ * The PDF comes from the server, printed from the editor's own rendering (web/print.html), and is
+ * read with poppler's pdftotext and pdfinfo.
  */
+
+const run = promisify(execFile);
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -71,4 +86,64 @@ test('File > Export > OpenDocument text downloads an ODT with the heading and th
   expect(strFromU8(files['Object 1/content.xml'])).toMatch(
     /<math [^>]*><msup><mi>x<\/mi><mn>2<\/mn><\/msup>/,
   );
+});
+
+test("File > Export > PDF prints the editor's rendering of a German paper: labels, citations, numbers, notes", async ({
+  page,
+  user,
+}) => {
+  await loginAs(page, user, '/');
+  const { id } = (await (await apiCall(page, documentsApi.create, { path: '/' })).json()) as { id: number };
+  const content = fixturePaper().input.content as { attrs: Record<string, unknown> };
+  await writeDocumentContent(id, { ...content, attrs: { ...content.attrs, language: 'de-DE' } });
+  await page.goto(`/document/${id}`);
+  await expect(page.locator('.doc-title')).toHaveText('Structures of Example Problems');
+
+  await page.getByRole('button', { name: 'File', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Export' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'PDF', exact: true }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('Structures of Example Problems.pdf');
+  const file = await download.path();
+
+  const info = (await run('pdfinfo', [file])).stdout;
+  expect(info).toMatch(/Page size:.* pts \(A4\)/);
+  expect(Number(/Pages:\s+(\d+)/.exec(info)?.[1])).toBeGreaterThan(2);
+  // Lines as laid out on the page, joined: the phrases below may break across lines.
+  const text = (await run('pdftotext', [file, '-'])).stdout.replace(/\s+/g, ' ');
+  // The editor's part labels in the document's language (drawn by its CSS, in capitals).
+  expect(text).toContain('AUTOREN');
+  expect(text).toContain('SCHLAGWÖRTER');
+  // Citations rendered by the editor's citeproc worker in German, figures numbered in German.
+  expect(text).toContain('(Lovelace, 1990, S. 5)');
+  expect(text).toContain('Abbildung 1: A striped image number 1');
+  // Footnotes, which the editor shows as numbers, read at the end under the document's heading.
+  expect(text).toContain('Anmerkungen 1. A footnote with remarks on section 1.');
+  // Page numbers in the footer.
+  expect(text).toMatch(/ 1 ?\/ ?\d /);
+  // A figure whose image this reader may not see says so, as in the editor.
+  expect(text).toContain('Dieses Bild ist nicht mehr in der Bibliothek.');
+  // Accepted suggestions: the deleted words are gone, the inserted ones read as text.
+  expect(text).toContain('Suggested: inserted words and . See Abbildung 1, Tabelle 1 and Abschnitt 2.');
+});
+
+test('File > Print: the browser prints the editor with the footnotes as notes at the end', async ({
+  page,
+  user,
+}) => {
+  await loginAs(page, user, '/');
+  const { id } = (await (await apiCall(page, documentsApi.create, { path: '/' })).json()) as { id: number };
+  await writeDocumentContent(id, fixturePaper().input.content);
+  await page.goto(`/document/${id}`);
+  await expect(page.locator('.doc-citation').first()).toHaveText('(Lovelace, 1990, p. 5)');
+  // What the print dialog would make: Chromium's own printing, which fires beforeprint and afterprint.
+  const file = test.info().outputPath('printed.pdf');
+  await page.pdf({ path: file });
+  const text = (await run('pdftotext', [file, '-'])).stdout.replace(/\s+/g, ' ');
+  expect(text).toContain('Section 1 on structures');
+  expect(text).toContain('Notes 1. A footnote with remarks on section 1.');
+  // The editor's chrome is not printed, and the notes leave the screen after printing.
+  expect(text).not.toContain('Insert');
+  await expect(page.locator('.printed-notes')).toHaveCount(0);
 });

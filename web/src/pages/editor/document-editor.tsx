@@ -53,6 +53,7 @@ import { runExport } from './export/run-export';
 import { FootnoteView } from './footnote-view';
 import { OfflineEditorStatus } from './offline-status';
 import { contributorsPartView, contributorView, keywordView, tagsPartView, tocPartView } from './part-views';
+import { printedNotes } from './printed-notes';
 import { keepSelectionFromReact } from './react-selection';
 import { HistoryDialog, SaveRevisionDialog } from './review/review-history';
 import { type PendingComment, ReviewMargin } from './review/review-margin';
@@ -301,6 +302,34 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     },
     [],
   );
+
+  // When the browser prints the editor (File > Print, a PDF while offline), the footnotes'
+  // paragraphs follow the text as notes; on screen they open beside their numbers.
+  useEffect(() => {
+    let notes: HTMLElement | null = null;
+    const translate = (key: string) => String(t(key));
+    const before = () => {
+      const current = viewRef.current;
+      if (!current || !mount.current) return;
+      notes = printedNotes(
+        current,
+        translate('academic.notes'),
+        academicNodeViews({ t: translate, edit: () => {} }),
+      );
+      mount.current.append(notes);
+    };
+    const after = () => {
+      notes?.remove();
+      notes = null;
+    };
+    window.addEventListener('beforeprint', before);
+    window.addEventListener('afterprint', after);
+    return () => {
+      window.removeEventListener('beforeprint', before);
+      window.removeEventListener('afterprint', after);
+      after();
+    };
+  }, [t]);
 
   const doc = session.state?.doc;
   const title = doc ? documentTitle(doc) : entry.title;

@@ -293,7 +293,7 @@ export function documentHeadings(doc: PMNode): TocLine[] {
  * Tables of contents follow the headings: each toc_part gets a node decoration whose spec holds
  * the current headings, which its node view (part-views.ts tocPartView) draws.
  */
-function tocPlugin(): Plugin {
+export function tocPlugin(): Plugin {
   return new Plugin({
     props: {
       decorations: (state) => {

@@ -1,3 +1,5 @@
+import { schema } from '@scriptorium/common/editor/schema';
+import { acceptedDocument } from '@scriptorium/common/editor/track-changes';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { type ExportedFile, exportDocument, isExportFormat } from '@scriptorium/common/export/registry';
 import { fileBaseName } from '@scriptorium/common/export/text';
@@ -6,6 +8,7 @@ import { HttpError } from '../../../http/errors';
 import type { VisibleDocument } from '../queries';
 import { exportEngines, gatherExportInput } from './gather-input';
 import { exportPdf } from './pdf';
+import { hasPrintPage, printDocumentPdf } from './print-page';
 
 /** One document in one format for one user; 404 for a format we do not make. */
 export async function exportFile(
@@ -16,6 +19,21 @@ export async function exportFile(
 ): Promise<ExportedFile> {
   if (format === 'pdf') {
     const input = await gatherExportInput(ctx, userId, document);
+    if (hasPrintPage(ctx.config.webDist)) {
+      // The editor's rendering, printed (print-page.ts).
+      const doc = acceptedDocument(schema.nodeFromJSON(input.content));
+      doc.check();
+      return {
+        name: `${fileBaseName(doc.firstChild?.textContent ?? '')}.pdf`,
+        mime: 'application/pdf',
+        data: await printDocumentPdf(
+          ctx.config.webDist,
+          { doc: doc.toJSON() },
+          input.images,
+          doc.attrs.paper_size === 'US Letter' ? 'US Letter' : 'A4',
+        ),
+      };
+    }
     const prepared = prepareDocument(input, exportEngines, { accepted: true });
     return {
       name: `${fileBaseName(prepared.title)}.pdf`,

@@ -1,12 +1,33 @@
 import { exportCss, htmlPage, webImages } from '@scriptorium/common/export/html';
 import type { PreparedDocument } from '@scriptorium/common/export/model';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { destinationPages } from './pdf-destinations';
 
+/** Debian's Chromium through playwright-core; CHROMIUM_PATH names another one. */
+export function launchPrinter(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+}
+
+/** Pages in the document's paper size, with their numbers in the footer. */
+export function pdfOptions(paperSize: PreparedDocument['paperSize']): Parameters<Page['pdf']>[0] {
+  return {
+    format: paperSize === 'US Letter' ? 'Letter' : 'A4',
+    printBackground: true,
+    displayHeaderFooter: true,
+    headerTemplate: '<span></span>',
+    footerTemplate:
+      '<div style="font-size: 9px; width: 100%; text-align: center;"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
+    margin: { top: '2.5cm', bottom: '2.5cm', left: '2.5cm', right: '2.5cm' },
+  };
+}
+
 /**
- * PDF export (issue 19): the export HTML (the same markup as the HTML and EPUB exports, MathML
- * laid out by the browser) printed by Debian's Chromium through playwright-core, in the document's
- * paper size, with page numbers in the footer. CHROMIUM_PATH names another Chromium.
+ * PDF from the export HTML (the same markup as the HTML and EPUB exports, MathML laid out by the
+ * browser): for books, whose chapters have no editor view, and for a server started without the
+ * built web app (a document's PDF is otherwise the editor's rendering, print-page.ts).
  *
  * A book's contents show the page each chapter starts on. Chromium has no CSS for "the page of
  * that element", so the book is printed twice: the first print's link destinations tell where
@@ -41,10 +62,7 @@ export async function exportPdf(prepared: PreparedDocument): Promise<Uint8Array>
       },
       `<style>${exportCss(prepared.paperSize, Boolean(prepared.book))}</style>`,
     );
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchPrinter();
   try {
     const page = await browser.newPage();
     // Nothing may be fetched: the page is self-contained (images as data: URLs).
@@ -53,15 +71,7 @@ export async function exportPdf(prepared: PreparedDocument): Promise<Uint8Array>
     );
     const print = async (contentsPages?: ReadonlyMap<string, number>) => {
       await page.setContent(html(contentsPages), { waitUntil: 'load' });
-      return page.pdf({
-        format: prepared.paperSize === 'US Letter' ? 'Letter' : 'A4',
-        printBackground: true,
-        displayHeaderFooter: true,
-        headerTemplate: '<span></span>',
-        footerTemplate:
-          '<div style="font-size: 9px; width: 100%; text-align: center;"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
-        margin: { top: '2.5cm', bottom: '2.5cm', left: '2.5cm', right: '2.5cm' },
-      });
+      return page.pdf(pdfOptions(prepared.paperSize));
     };
     let pdf = await print();
     let shown: ReadonlyMap<string, number> | undefined;
