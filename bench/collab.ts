@@ -191,9 +191,12 @@ async function processesLeg(processCount: number): Promise<number> {
     });
     const servers = [];
     for (let index = 0; index < processCount; index++) {
-      const started = await startServerProcess(
-        processEnv(dataDir, 'bench', { databaseUrl: postgres.url, redisUrl: REDIS_URL }),
-      );
+      const started = await startServerProcess({
+        ...processEnv(dataDir, 'bench', { databaseUrl: postgres.url, redisUrl: REDIS_URL }),
+        // Capacity, not a typist: each writer sends as fast as it is confirmed, far past the
+        // flood limit meant for editors (50 diffs/s), which would refuse them.
+        DOCUMENT_DIFF_RATE: '100000',
+      });
       children.push(started);
       servers.push(started.baseUrl);
     }

@@ -51,6 +51,12 @@ export interface Config {
    * not heard for three periods (crashed) drops out of the others' participant lists.
    */
   presenceHeartbeatMs: number;
+  /**
+   * DOCUMENT_DIFF_RATE: the flood limit of one editor on a document socket, in diffs per second
+   * (a burst of twice as many is allowed); diffs beyond it are refused with 'flood'. A typist sends
+   * a few per second; benchmarks of the server's capacity raise it.
+   */
+  documentDiffRate: number;
   /** SOCIAL_PROVIDERS: JSON list of social login providers, parsed by src/social/providers.ts. */
   socialProviders: string | undefined;
 }
@@ -132,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMemoryMb: intSetting(env.UPLOAD_MEMORY_MB, 512, 'UPLOAD_MEMORY_MB'),
     socialProviders: env.SOCIAL_PROVIDERS || undefined,
     presenceHeartbeatMs: intSetting(env.PRESENCE_HEARTBEAT_MS, 5_000, 'PRESENCE_HEARTBEAT_MS'),
+    documentDiffRate: intSetting(env.DOCUMENT_DIFF_RATE, 50, 'DOCUMENT_DIFF_RATE'),
   };
 }

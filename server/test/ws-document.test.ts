@@ -364,3 +364,29 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
     expect(emmy.messages.some((m) => m.type === 'caret')).toBe(false);
   });
 });
+
+describe.each(ENGINES)('the flood limit of a document socket, DOCUMENT_DIFF_RATE (%s)', (engine) => {
+  const server = useServer(engine, { env: { DOCUMENT_DIFF_RATE: '5' } });
+  const { user, createDocument, open } = useDocumentEditors(server);
+
+  it('refuses diffs past a burst of twice the rate with flood; the client says so instead of waiting', async () => {
+    const owner = await user();
+    const editor = await open(owner.browser, await createDocument(owner.browser, 'Flood'));
+    let confirmed = 0;
+    const started = performance.now();
+    const typing = async () => {
+      // As fast as confirmations come back: one diff in flight at a time.
+      for (;;) {
+        editor.edit((tr) => tr.insertText('x', TITLE_START));
+        await editor.settled();
+        confirmed++;
+      }
+    };
+    await expect(typing()).rejects.toThrow('the server refused a diff: flood');
+    const seconds = (performance.now() - started) / 1000;
+    // The burst (10) went through, and what the rate refilled meanwhile (5 a second), no more.
+    expect(confirmed).toBeGreaterThanOrEqual(10);
+    expect(confirmed).toBeLessThanOrEqual(10 + Math.ceil(5 * seconds));
+    expect(editor.refused).toBe('flood');
+  });
+});

@@ -59,6 +59,8 @@ export class DocumentClient {
   private lastSentVersion = -1;
   /** The diff whose answer lets the next one go. */
   private inFlight: number | null = null;
+  /** Why the server refused the last diff of edit() that it did not take (not 'stale'). */
+  refused: RejectReason | null = null;
   /** Every diff sent by edit() and not answered yet (some may be answered after a reconnect). */
   private readonly sent = new Set<number>();
   private readonly waiters = new Map<number, (answer: DiffAnswer) => void>();
@@ -145,10 +147,15 @@ export class DocumentClient {
     });
   }
 
-  /** Resolves once every local step is confirmed. */
+  /**
+   * Resolves once every local step is confirmed; fails when the server refused a diff of edit()
+   * for another reason than 'stale' (it is not sent again, so it would never be confirmed).
+   */
   async settled(): Promise<void> {
-    while (this.unconfirmed > 0 || this.inFlight !== null)
+    while (this.unconfirmed > 0 || this.inFlight !== null) {
+      if (this.refused) throw new Error(`the server refused a diff: ${this.refused}`);
       await this.next((message) => message.type === 'confirm_diff' || message.type === 'reject_diff');
+    }
   }
 
   private flush(): void {
@@ -228,6 +235,7 @@ export class DocumentClient {
         this.sent.delete(message.rid);
         if (message.rid === this.inFlight) {
           this.inFlight = null;
+          if (message.reason !== 'stale') this.refused = message.reason;
           // 'stale': the missing steps came first and were rebased over; send again. None came
           // (ignored after a gap): ask for them.
           if (message.reason === 'stale') {

@@ -61,10 +61,6 @@ export const DOCUMENT_ENDPOINT = 'document';
 /** A document larger than this (ProseMirror nodeSize, about characters) takes no more steps. */
 export const MAX_DOCUMENT_SIZE = 5_000_000;
 
-/** The flood limit per editor: a burst of this many diffs, refilled at FLOOD_RATE per second. */
-const FLOOD_BURST = 100;
-const FLOOD_RATE = 50;
-
 export interface DocumentAdmission {
   right: AccessRight;
   isOwner: boolean;
@@ -354,8 +350,11 @@ export function createDocumentEndpoint() {
     socket.send({ type: 'reject_diff', rid, reason });
   }
 
-  function takeToken(session: SessionState, now: number): boolean {
-    session.tokens = Math.min(FLOOD_BURST, session.tokens + ((now - session.refilledAt) / 1000) * FLOOD_RATE);
+  /** The flood limit per editor: a burst of two seconds' diffs, refilled at the configured rate. */
+  const floodBurst = (ctx: AppContext) => 2 * ctx.config.documentDiffRate;
+  function takeToken(ctx: AppContext, session: SessionState, now: number): boolean {
+    const refill = ((now - session.refilledAt) / 1000) * ctx.config.documentDiffRate;
+    session.tokens = Math.min(floodBurst(ctx), session.tokens + refill);
     session.refilledAt = now;
     if (session.tokens < 1) return false;
     session.tokens -= 1;
@@ -414,7 +413,7 @@ export function createDocumentEndpoint() {
     const { right } = socket.admission;
     if (!rightMayEdit(right)) return refuse(socket, message.rid, 'read_only');
     // Counted by arrival: a busy process that handles a burst slowly is not more lenient.
-    if (!takeToken(session, receivedAt)) return refuse(socket, message.rid, 'flood');
+    if (!takeToken(socket.topic.ctx, session, receivedAt)) return refuse(socket, message.rid, 'flood');
     // Behind what this process already holds: stale for sure, answered without the database. (The
     // room's version never runs ahead of the step log: it only moves after a commit.)
     if (message.v < room.version) return answerStale(socket, room, id, session, message.rid);
@@ -754,7 +753,7 @@ export function createDocumentEndpoint() {
           username: user.username,
           avatar: avatarUrl(user.avatar),
         },
-        tokens: FLOOD_BURST,
+        tokens: floodBurst(socket.topic.ctx),
         refilledAt: Date.now(),
       });
       // Always the whole document, also on a resumed session: a client that already has a state
