@@ -290,6 +290,37 @@ export function documentHeadings(doc: PMNode): TocLine[] {
 }
 
 /**
+ * The blocks around the selection are always rendered (class doc-rendered). Far from the screen,
+ * blocks of a long paper skip rendering (content-visibility in editor.css), and a block a keystroke
+ * has just made (Enter, a list) would be skipped until the browser's next frame: keys typed in that
+ * moment went astray. The block before and after are kept too, for the arrow keys.
+ */
+export function renderedAroundSelectionPlugin(): Plugin {
+  return new Plugin({
+    props: {
+      decorations: (state) => {
+        const { $from, $to } = state.selection;
+        // Blocks of a part are the document's grandchildren (doc > part > block).
+        if ($from.depth < 2 || $to.depth < 2 || $from.index(0) !== $to.index(0)) return null;
+        const part = $from.node(1);
+        const partStart = $from.start(1);
+        const first = Math.max(0, $from.index(1) - 1);
+        const last = Math.min(part.childCount - 1, $to.index(1) + 1);
+        const decorations: Decoration[] = [];
+        let pos = partStart;
+        for (let index = 0; index <= last; index++) {
+          const block = part.child(index);
+          if (index >= first)
+            decorations.push(Decoration.node(pos, pos + block.nodeSize, { class: 'doc-rendered' }));
+          pos += block.nodeSize;
+        }
+        return DecorationSet.create(state.doc, decorations);
+      },
+    },
+  });
+}
+
+/**
  * Tables of contents follow the headings: each toc_part gets a node decoration whose spec holds
  * the current headings, which its node view (part-views.ts tocPartView) draws.
  */
@@ -406,6 +437,7 @@ export function editorPlugins(context: PluginContext): Plugin[] {
     searchPlugin(),
     partLabelPlugin(context),
     tocPlugin(),
+    renderedAroundSelectionPlugin(),
     partGuardPlugin(),
     caretPlugin(context),
   ];
