@@ -159,7 +159,12 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
 
   // The student accepts the insertion and rejects the deletion.
   await card(ann.page, 'hat Text eingefügt').getByRole('button', { name: 'Annehmen' }).click();
+  // The decided card leaves and the others move up: the next click waits for that, or it may land
+  // where the card was a moment before (the click missed, and the deletion stayed undecided).
+  await expect(card(ann.page, 'hat Text eingefügt')).toHaveCount(0);
   await card(ann.page, 'hat Text gelöscht').getByRole('button', { name: 'Ablehnen' }).click();
+  await expect(card(ann.page, 'hat Text gelöscht')).toHaveCount(0);
+  await expect(paragraph(ann.page).locator('.insertion, .deletion')).toHaveCount(0);
   await saved(ann.page);
   await expect(paragraph(bob.page).locator('.insertion, .deletion')).toHaveCount(0);
   await expect(paragraph(bob.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis und neu');
