@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { insertDisplayEquation } from '@scriptorium/common/editor/academic-commands';
+import { insertCitation, insertDisplayEquation } from '@scriptorium/common/editor/academic-commands';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { EditorState, TextSelection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
-import { academicPlugins } from './academic/academic-plugin';
+import { academicKey, academicPlugins, type RenderedState } from './academic/academic-plugin';
 import { academicNodeViews } from './academic/academic-views';
 import { footnoteMarkerView, printedNotes } from './printed-notes';
 
@@ -78,5 +78,37 @@ describe('printedNotes: the footnotes as notes at the end, for print', () => {
     const notes = printedNotes(view, 'Notes', nodeViews);
     expect(notes.hidden).toBe(true);
     expect(notes.querySelectorAll('li')).toHaveLength(0);
+  });
+
+  it('in a note style, lists the citations as notes too, in the one numbering', () => {
+    const view = editor();
+    const entry = { bib_type: 'book', fields: { title: [{ type: 'text', text: 'T' }] } };
+    const cite = (id: string) =>
+      insertCitation(
+        'autocite',
+        [{ id, prefix: '', locator: '' }],
+        new Map([[id, entry as never]]),
+      )(view.state, view.dispatch);
+    view.dispatch(view.state.tr.insertText('a'));
+    view.dispatch(view.state.tr.replaceSelectionWith(footnote(schema.text('First note.'))));
+    cite('one');
+    view.dispatch(view.state.tr.replaceSelectionWith(footnote(schema.text('Third note.'))));
+    const academic = academicKey.getState(view.state);
+    const rendered: RenderedState = {
+      signature: String(academic?.signature),
+      styleClass: 'note',
+      citations: ['One, <i>T</i>.'],
+      bySignature: new Map(),
+      bibliography: [],
+      failed: false,
+    };
+    view.dispatch(view.state.tr.setMeta(academicKey, rendered));
+    const items = [...printedNotes(view, 'Notes', nodeViews).querySelectorAll('li')];
+    expect(items.map((item) => [item.value, item.textContent])).toEqual([
+      [1, 'First note.'],
+      [2, 'One, T.'],
+      [3, 'Third note.'],
+    ]);
+    expect(items[1].querySelector('i')?.textContent).toBe('T');
   });
 });

@@ -1,10 +1,11 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState } from 'prosemirror-state';
 import { type DecorationSource, EditorView, type NodeView, type NodeViewConstructor } from 'prosemirror-view';
-import { academicKey, noteNumber } from './academic/academic-plugin';
+import { academicKey, type CitationDecoration, noteNumber } from './academic/academic-plugin';
+import { safeHtml } from './academic/academic-views';
 
 /**
- * The footnotes of a document as a notes section, for print: on screen a footnote is its number
+ * The footnotes of a document (and, in a note style, its citations) as a notes section, for print: on screen a footnote is its number
  * and its paragraphs open beside it (FootnoteView), which paper cannot do. Each note is drawn by a
  * read-only view with the editor's node views and the academic decorations inside it (citation
  * texts, cross-reference labels), numbered as in the text. Used by the print page of the PDF
@@ -22,9 +23,24 @@ export function printedNotes(
   title.textContent = heading;
   const list = section.appendChild(document.createElement('ol'));
   const { state } = view;
-  const decorations = academicKey.getState(state)?.decorations;
+  const academic = academicKey.getState(state);
+  const decorations = academic?.decorations;
+  const noteStyle = academic?.rendered?.styleClass === 'note';
   state.doc.descendants((node, pos) => {
-    if (node.type.name !== 'footnote') return true;
+    const name = node.type.name;
+    // In a note style (Chicago notes) a citation outside a footnote is a note of its own, in the
+    // same numbering: its text joins the list (print.css hides the bibliography's separate list).
+    if (name === 'citation' && noteStyle) {
+      const citation = decorations
+        ?.find(pos, pos + node.nodeSize, (spec) => 'citation' in spec)
+        .map((decoration) => (decoration.spec as { citation: CitationDecoration }).citation)[0];
+      const item = list.appendChild(document.createElement('li'));
+      item.value = noteNumber(state, pos);
+      item.className = 'printed-note';
+      item.append(safeHtml(citation?.html ?? ''));
+      return false;
+    }
+    if (name !== 'footnote') return true;
     const item = list.appendChild(document.createElement('li'));
     item.value = noteNumber(state, pos);
     const inner = decorations && decorationsInside(decorations, state.doc, pos);

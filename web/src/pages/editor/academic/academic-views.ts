@@ -39,7 +39,7 @@ function parseMath(target: HTMLElement, latex: string, display: boolean, t: Acad
  * paper repeats the same citations: each distinct text is cleaned once and copied after that.
  */
 const cleaned = new Map<string, DocumentFragment>();
-function safeHtml(html: string): DocumentFragment {
+export function safeHtml(html: string): DocumentFragment {
   let fragment = cleaned.get(html);
   if (!fragment) {
     if (cleaned.size > 5000) cleaned.clear();
