@@ -88,16 +88,21 @@ test('File > Export > OpenDocument text downloads an ODT with the heading and th
   );
 });
 
+/** The export tests' paper (every element: fixture-paper.ts), in `language`, open in the editor. */
+async function openFixturePaper(page: Page, user: TestUser, language: string) {
+  await loginAs(page, user, '/');
+  const { id } = (await (await apiCall(page, documentsApi.create, { path: '/' })).json()) as { id: number };
+  const content = fixturePaper().input.content as { attrs: Record<string, unknown> };
+  await writeDocumentContent(id, { ...content, attrs: { ...content.attrs, language } });
+  await page.goto(`/document/${id}`);
+  await expect(page.locator('.doc-title')).toHaveText('Structures of Example Problems');
+}
+
 test("File > Export > PDF prints the editor's rendering of a German paper: labels, citations, numbers, notes", async ({
   page,
   user,
 }) => {
-  await loginAs(page, user, '/');
-  const { id } = (await (await apiCall(page, documentsApi.create, { path: '/' })).json()) as { id: number };
-  const content = fixturePaper().input.content as { attrs: Record<string, unknown> };
-  await writeDocumentContent(id, { ...content, attrs: { ...content.attrs, language: 'de-DE' } });
-  await page.goto(`/document/${id}`);
-  await expect(page.locator('.doc-title')).toHaveText('Structures of Example Problems');
+  await openFixturePaper(page, user, 'de-DE');
 
   await page.getByRole('button', { name: 'File', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Export' }).click();
@@ -132,10 +137,7 @@ test('File > Print: the browser prints the editor with the footnotes as notes at
   page,
   user,
 }) => {
-  await loginAs(page, user, '/');
-  const { id } = (await (await apiCall(page, documentsApi.create, { path: '/' })).json()) as { id: number };
-  await writeDocumentContent(id, fixturePaper().input.content);
-  await page.goto(`/document/${id}`);
+  await openFixturePaper(page, user, 'en-US');
   await expect(page.locator('.doc-citation').first()).toHaveText('(Lovelace, 1990, p. 5)');
   // What the print dialog would make: Chromium's own printing, which fires beforeprint and afterprint.
   const file = test.info().outputPath('printed.pdf');

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { insertCitation, insertDisplayEquation } from '@scriptorium/common/editor/academic-commands';
+import { insertDisplayEquation } from '@scriptorium/common/editor/academic-commands';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { EditorState, TextSelection } from 'prosemirror-state';
@@ -7,6 +7,7 @@ import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
 import { academicKey, academicPlugins, type RenderedState } from './academic/academic-plugin';
 import { academicNodeViews } from './academic/academic-views';
+import { citeBook } from './academic/testing';
 import { footnoteMarkerView, printedNotes } from './printed-notes';
 
 const views: EditorView[] = [];
@@ -82,16 +83,9 @@ describe('printedNotes: the footnotes as notes at the end, for print', () => {
 
   it('in a note style, lists the citations as notes too, in the one numbering', () => {
     const view = editor();
-    const entry = { bib_type: 'book', fields: { title: [{ type: 'text', text: 'T' }] } };
-    const cite = (id: string) =>
-      insertCitation(
-        'autocite',
-        [{ id, prefix: '', locator: '' }],
-        new Map([[id, entry as never]]),
-      )(view.state, view.dispatch);
     view.dispatch(view.state.tr.insertText('a'));
     view.dispatch(view.state.tr.replaceSelectionWith(footnote(schema.text('First note.'))));
-    cite('one');
+    citeBook(view, 'one');
     view.dispatch(view.state.tr.replaceSelectionWith(footnote(schema.text('Third note.'))));
     const academic = academicKey.getState(view.state);
     const rendered: RenderedState = {

@@ -21,6 +21,7 @@ import {
   touchesAcademic,
 } from './academic-plugin';
 import { academicNodeViews } from './academic-views';
+import { citeBook } from './testing';
 
 const views: EditorView[] = [];
 afterEach(() => {
@@ -123,19 +124,13 @@ describe('academic node views', () => {
 
   it('numbers note-style citations and footnotes in one sequence, and lists the citations with their numbers', () => {
     const view = editor();
-    const entry = { bib_type: 'book', fields: { title: [{ type: 'text', text: 'T' }] } };
     const footnote = () =>
       view.dispatch(
         view.state.tr.replaceSelectionWith(
           schema.nodes.footnote.create(null, schema.nodes.paragraph.create(null, schema.text('note'))),
         ),
       );
-    const cite = (id: string) =>
-      insertCitation(
-        'autocite',
-        [{ id, prefix: '', locator: '' }],
-        new Map([[id, entry as never]]),
-      )(view.state, view.dispatch);
+    const cite = (id: string) => citeBook(view, id);
     type(view, 'a');
     footnote();
     cite('one');
