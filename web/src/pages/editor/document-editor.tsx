@@ -88,8 +88,20 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const [authorIndex, setAuthorIndex] = useState<number | null>(null);
   // The `@` typed to open the citation picker, replaced by the citation.
   const [citationAt, setCitationAt] = useState<{ from: number; to: number } | null>(null);
+  // The part labels are read on every view update (partLabelPlugin): each text once per language
+  // (`t` is another function after a language change), not an i18next lookup per keystroke.
   const labels = useRef<(key: string) => string>((key) => key);
-  labels.current = (key) => t(key);
+  labels.current = useMemo(() => {
+    const texts = new Map<string, string>();
+    return (key: string) => {
+      let text = texts.get(key);
+      if (text === undefined) {
+        text = t(key);
+        texts.set(key, text);
+      }
+      return text;
+    };
+  }, [t]);
   const caretsRef = useRef<CaretInfo[]>([]);
   const viewInputs = useRef('');
   // Who our offline work is suggested as after a large divergence (issue 20).

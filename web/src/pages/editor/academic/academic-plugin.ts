@@ -289,6 +289,8 @@ function wantedDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'
   return decorations;
 }
 
+const byPlace = (a: Decoration, b: Decoration) => a.from - b.from || a.to - b.to;
+
 /** Two decorations that draw the same: same place, same spec object (widgets: same key). */
 function sameDecoration(a: Decoration, b: Decoration): boolean {
   if (a.from !== b.from || a.to !== b.to) return false;
@@ -308,21 +310,27 @@ export function updateDecorations(
   wanted: Decoration[],
 ): DecorationSet {
   if (!previous) return DecorationSet.create(doc, wanted);
-  const existing = new Map<string, Decoration[]>();
-  for (const decoration of previous.find()) {
-    const key = `${decoration.from}:${decoration.to}`;
-    const list = existing.get(key);
-    if (list) list.push(decoration);
-    else existing.set(key, [decoration]);
-  }
+  // Both lists in the order of their places, walked side by side: the decorations of one place
+  // are matched among themselves (a long paper has thousands, and this runs on every render).
+  const old = previous.find().sort(byPlace);
+  const want = wanted.slice().sort(byPlace);
   const added: Decoration[] = [];
-  for (const decoration of wanted) {
-    const list = existing.get(`${decoration.from}:${decoration.to}`);
-    const index = list ? list.findIndex((old) => sameDecoration(old, decoration)) : -1;
-    if (list && index >= 0) list.splice(index, 1);
-    else added.push(decoration);
+  const removed: Decoration[] = [];
+  let i = 0;
+  let j = 0;
+  while (j < want.length) {
+    const place = want[j];
+    while (i < old.length && byPlace(old[i], place) < 0) removed.push(old[i++]);
+    const here: Decoration[] = [];
+    while (i < old.length && byPlace(old[i], place) === 0) here.push(old[i++]);
+    for (; j < want.length && byPlace(want[j], place) === 0; j++) {
+      const index = here.findIndex((decoration) => sameDecoration(decoration, want[j]));
+      if (index >= 0) here.splice(index, 1);
+      else added.push(want[j]);
+    }
+    removed.push(...here);
   }
-  const removed = [...existing.values()].flat();
+  while (i < old.length) removed.push(old[i++]);
   if (!added.length && !removed.length) return previous;
   return previous.remove(removed).add(doc, added);
 }
