@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PRINT_DATA_PATH } from '@scriptorium/common/export/print-page';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRINT_DATA_PATH, printAnswer, printDocumentPdf } from '../src/modules/documents/export/print-page';
+import { printAnswer, printDocumentPdf } from '../src/modules/documents/export/print-page';
 import { run, withTools } from './export-tools';
 
 /**

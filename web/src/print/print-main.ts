@@ -1,4 +1,5 @@
 import { schema } from '@scriptorium/common/editor/schema';
+import { PRINT_DATA_PATH, type PrintPayload } from '@scriptorium/common/export/print-page';
 import { isLanguage, negotiateLanguage } from '@scriptorium/common/i18n/languages';
 import i18next from 'i18next';
 import { EditorState, type Plugin } from 'prosemirror-state';
@@ -7,13 +8,7 @@ import { initI18n } from '../i18n/i18n';
 import { academicKey, academicPlugins } from '../pages/editor/academic/academic-plugin';
 import { academicNodeViews } from '../pages/editor/academic/academic-views';
 import { partLabelPlugin, tocPlugin } from '../pages/editor/editor-plugins';
-import {
-  contributorsPartView,
-  contributorView,
-  keywordView,
-  tagsPartView,
-  tocPartView,
-} from '../pages/editor/part-views';
+import { partNodeViews } from '../pages/editor/part-views';
 import { footnoteMarkerView, printedNotes } from '../pages/editor/printed-notes';
 import 'virtual:font-faces.css';
 import '../styles/tokens.css';
@@ -35,13 +30,6 @@ import './print.css';
  * decoded, fonts loaded) the page sets `data-print-ready` on <html>; the server prints then.
  */
 
-/** What the server hands the page (PrintPayload in the server's print-page.ts). */
-interface PrintPayload {
-  /** ProseMirror JSON of the document as it reads with every suggestion accepted. */
-  doc: unknown;
-}
-
-const PRINT_DATA_PATH = '/print/document.json';
 /** A citation style that cannot load leaves its citations as keys, as in the editor; print then. */
 const CITATIONS_WAIT_MS = 15_000;
 
@@ -81,11 +69,7 @@ async function main(): Promise<void> {
     attributes: { class: 'editor-document' },
     nodeViews: {
       footnote: footnoteMarkerView,
-      contributor: contributorView(partContext),
-      contributors_part: contributorsPartView(partContext),
-      keyword: keywordView(partContext),
-      tags_part: tagsPartView(partContext),
-      toc_part: tocPartView(),
+      ...partNodeViews(partContext),
       ...academicViews,
     },
     dispatchTransaction(this: EditorView, tr) {
@@ -97,7 +81,7 @@ async function main(): Promise<void> {
 
   await Promise.race([citations, new Promise((resolve) => setTimeout(resolve, CITATIONS_WAIT_MS))]);
   // Footnotes read at the end, numbered as in the text (CSS counters number the markers).
-  paper.append(printedNotes(view, translate('academic.notes'), academicViews));
+  paper.append(printedNotes(view, translate('academic.notes'), academicViews).section);
   await Promise.all(
     [...document.images].map((image) => image.decode().catch(() => undefined /* shown as broken */)),
   );

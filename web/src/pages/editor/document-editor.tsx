@@ -52,7 +52,7 @@ import { type CaretInfo, editorPlugins, footnotePlugins, readDomSelection } from
 import { runExport } from './export/run-export';
 import { FootnoteView } from './footnote-view';
 import { OfflineEditorStatus } from './offline-status';
-import { contributorsPartView, contributorView, keywordView, tagsPartView, tocPartView } from './part-views';
+import { partNodeViews } from './part-views';
 import { printedNotes } from './printed-notes';
 import { keepSelectionFromReact } from './react-selection';
 import { HistoryDialog, SaveRevisionDialog } from './review/review-history';
@@ -240,11 +240,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
               },
               innerDecorations,
             ),
-          contributor: contributorView(partContext),
-          contributors_part: contributorsPartView(partContext),
-          keyword: keywordView(partContext),
-          tags_part: tagsPartView(partContext),
-          toc_part: tocPartView(),
+          ...partNodeViews(partContext),
           ...academicNodeViews({
             t: partContext.t,
             edit: (kind) => {
@@ -318,7 +314,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   // When the browser prints the editor (File > Print, a PDF while offline), the footnotes'
   // paragraphs follow the text as notes; on screen they open beside their numbers.
   useEffect(() => {
-    let notes: HTMLElement | null = null;
+    let notes: ReturnType<typeof printedNotes> | null = null;
     const translate = (key: string) => String(t(key));
     const before = () => {
       const current = viewRef.current;
@@ -328,10 +324,10 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         translate('academic.notes'),
         academicNodeViews({ t: translate, edit: () => {} }),
       );
-      mount.current.append(notes);
+      mount.current.append(notes.section);
     };
     const after = () => {
-      notes?.remove();
+      notes?.destroy();
       notes = null;
     };
     window.addEventListener('beforeprint', before);

@@ -213,3 +213,14 @@ export function tagsPartView(context: PartViewContext) {
     };
   };
 }
+
+/** The node views of the template's parts: authors, keywords, tables of contents (editor and print page). */
+export function partNodeViews(context: PartViewContext) {
+  return {
+    contributor: contributorView(context),
+    contributors_part: contributorsPartView(context),
+    keyword: keywordView(context),
+    tags_part: tagsPartView(context),
+    toc_part: tocPartView(),
+  };
+}

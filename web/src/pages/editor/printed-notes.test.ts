@@ -61,7 +61,7 @@ describe('printedNotes: the footnotes as notes at the end, for print', () => {
     // The text shows numbers only: the paragraphs are not in it.
     expect(view.dom.textContent).not.toContain('One.');
 
-    const notes = printedNotes(view, 'Notes', nodeViews);
+    const notes = printedNotes(view, 'Notes', nodeViews).section;
     expect(notes.hidden).toBe(false);
     expect(notes.querySelector('h2')?.textContent).toBe('Notes');
     const items = [...notes.querySelectorAll('li')];
@@ -76,7 +76,7 @@ describe('printedNotes: the footnotes as notes at the end, for print', () => {
   it('is hidden for a document without footnotes', () => {
     const view = editor();
     view.dispatch(view.state.tr.insertText('No notes here.'));
-    const notes = printedNotes(view, 'Notes', nodeViews);
+    const notes = printedNotes(view, 'Notes', nodeViews).section;
     expect(notes.hidden).toBe(true);
     expect(notes.querySelectorAll('li')).toHaveLength(0);
   });
@@ -97,7 +97,7 @@ describe('printedNotes: the footnotes as notes at the end, for print', () => {
       failed: false,
     };
     view.dispatch(view.state.tr.setMeta(academicKey, rendered));
-    const items = [...printedNotes(view, 'Notes', nodeViews).querySelectorAll('li')];
+    const items = [...printedNotes(view, 'Notes', nodeViews).section.querySelectorAll('li')];
     expect(items.map((item) => [item.value, item.textContent])).toEqual([
       [1, 'First note.'],
       [2, 'One, T.'],

@@ -5,18 +5,20 @@ import { academicKey, type CitationDecoration, noteNumber } from './academic/aca
 import { safeHtml } from './academic/academic-views';
 
 /**
- * The footnotes of a document (and, in a note style, its citations) as a notes section, for print: on screen a footnote is its number
- * and its paragraphs open beside it (FootnoteView), which paper cannot do. Each note is drawn by a
- * read-only view with the editor's node views and the academic decorations inside it (citation
- * texts, cross-reference labels), numbered as in the text. Used by the print page of the PDF
- * export (web/src/print) and by the editor when the browser prints it (File > Print, PDF offline).
- * Hidden when the document has no footnotes.
+ * The footnotes of a document (and, in a note style, its citations) as a notes section, for
+ * print: on screen a footnote is its number and its paragraphs open beside it (FootnoteView), which
+ * paper cannot do. Each note is drawn by a read-only view with the editor's node views and the
+ * academic decorations inside it (citation texts, cross-reference labels), numbered as in the text.
+ * Used by the print page of the PDF export (web/src/print) and by the editor when the browser
+ * prints it (File > Print, PDF offline), which calls `destroy` after printing. The section is
+ * hidden when the document has no notes.
  */
 export function printedNotes(
   view: EditorView,
   heading: string,
   nodeViews: Record<string, NodeViewConstructor>,
-): HTMLElement {
+): { section: HTMLElement; destroy(): void } {
+  const noteViews: EditorView[] = [];
   const section = document.createElement('section');
   section.className = 'printed-notes';
   const title = section.appendChild(document.createElement('h2'));
@@ -44,17 +46,24 @@ export function printedNotes(
     const item = list.appendChild(document.createElement('li'));
     item.value = noteNumber(state, pos);
     const inner = decorations && decorationsInside(decorations, state.doc, pos);
-    new EditorView(item, {
+    const noteView = new EditorView(item, {
       state: EditorState.create({ doc: node }),
       editable: () => false,
       nodeViews,
       ...(inner ? { decorations: () => inner } : {}),
       attributes: { class: 'printed-note' },
     });
+    noteViews.push(noteView);
     return false;
   });
   section.hidden = list.childElementCount === 0;
-  return section;
+  return {
+    section,
+    destroy() {
+      for (const noteView of noteViews) noteView.destroy();
+      section.remove();
+    },
+  };
 }
 
 /** The decorations inside the node at `pos`, as ProseMirror hands them to its view: level by level. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ExportInput } from '@scriptorium/common/export/model';
+import { PRINT_DATA_PATH, type PrintPayload } from '@scriptorium/common/export/print-page';
 import { launchPrinter, pdfOptions } from './pdf';
 
 /**
@@ -15,16 +16,9 @@ import { launchPrinter, pdfOptions } from './pdf';
  */
 
 const ORIGIN = 'http://print.scriptorium.invalid';
-/** Must match print-main.ts. */
-export const PRINT_DATA_PATH = '/print/document.json';
 const PRINT_PAGE = '/print.html';
 /** Citations wait up to 15 s in the page; beyond this the page is stuck and the export fails. */
 const READY_TIMEOUT_MS = 60_000;
-
-/** The document as the print page takes it: as it reads with every suggestion accepted. */
-export interface PrintPayload {
-  doc: unknown;
-}
 
 export type PrintAnswer =
   | { kind: 'json'; body: string }
