@@ -396,6 +396,29 @@ function citationWorker(): Worker | null {
   return worker;
 }
 
+// The worker's script (citeproc and the entry converter, about 850 KB) is fetched and compiled
+// while the rest of the editor and the document load, instead of after the document arrived.
+citationWorker();
+
+function citationRequest(requestId: number, doc: PMNode, clusters: Cluster[]): CitationRequest {
+  return {
+    requestId,
+    style: String(doc.attrs.citationstyle),
+    locale: documentCslLocale(String(doc.attrs.language)),
+    entries: bibliographyOf(doc).json,
+    clusters,
+  };
+}
+
+/**
+ * Starts rendering a new state's citations in the worker (requestId 0: no answer) while the page
+ * is still building the editor view on the main thread; the view's first request, the same one,
+ * is then answered at once from the worker's last rendering.
+ */
+function warmCitations(doc: PMNode, clusters: Cluster[]): void {
+  if (clusters.length) citationWorker()?.postMessage(citationRequest(0, doc, clusters));
+}
+
 /** Sends the document's citations to the worker whenever they changed, and feeds the answer back. */
 class CitationRenderer {
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -441,13 +464,7 @@ class CitationRenderer {
     const requestId = nextRequest++;
     this.pending = requestId;
     this.signatures.set(requestId, { signature: state.signature, clusters: state.clusters });
-    citationWorker()?.postMessage({
-      requestId,
-      style: String(doc.attrs.citationstyle),
-      locale: documentCslLocale(String(doc.attrs.language)),
-      entries: bibliographyOf(doc).json,
-      clusters: state.clusters,
-    } satisfies CitationRequest);
+    citationWorker()?.postMessage(citationRequest(requestId, doc, state.clusters));
   }
 
   private answer(data: CitationAnswer): void {
@@ -513,7 +530,11 @@ export function academicPlugins(context: AcademicContext): Plugin[] {
   const state = new Plugin<AcademicState>({
     key: academicKey,
     state: {
-      init: (_config, editorState: EditorState) => deriveAcademic(editorState.doc, null),
+      init: (_config, editorState: EditorState) => {
+        const value = deriveAcademic(editorState.doc, null);
+        warmCitations(editorState.doc, value.clusters);
+        return value;
+      },
       apply: (tr, value, _old, editorState) => {
         const rendered = tr.getMeta(academicKey) as RenderedState | undefined;
         if (!tr.docChanged && !rendered) return value;

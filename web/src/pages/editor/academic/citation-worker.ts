@@ -11,6 +11,10 @@ import { loadStyleAndLocales } from '../../bibliography/csl/load-csl';
 /** The editor's citeproc worker: a whole document's citations per request, off the main thread. */
 
 export interface CitationRequest {
+  /**
+   * 0: a warm-up, answered by nothing. The editor sends one as soon as a document's state exists,
+   * before its view is built, so that the engine and the first rendering are made meanwhile.
+   */
   requestId: number;
   style: string;
   locale: string;
@@ -28,9 +32,16 @@ const engineCache: { current?: EngineCache; key: string } = { key: '' };
 /** The entries of the last request, parsed once while they stay the same. */
 let entriesCache = { json: '', entries: new Map<string, EntryData>() };
 
-self.onmessage = async (event: MessageEvent<CitationRequest>) => {
-  const { requestId, style, locale, entries, clusters } = event.data;
-  try {
+/**
+ * The worker's message handler: renders each request in turn and posts its answer. A warm-up
+ * (requestId 0) is rendered and kept, not answered; a request that arrives during it with the same
+ * input waits for it and is answered from what it made.
+ */
+export function citationMessageHandler(post: (answer: CitationAnswer) => void) {
+  let last: { input: string; rendered: RenderedCitations } | null = null;
+  const render = async ({ style, locale, entries, clusters }: CitationRequest) => {
+    const input = JSON.stringify([style, locale, clusters, entries]);
+    if (last?.input === input) return last.rendered;
     const loaded = await loadStyleAndLocales(style, locale);
     engineCache.key = style;
     if (entries !== entriesCache.json)
@@ -44,8 +55,21 @@ self.onmessage = async (event: MessageEvent<CitationRequest>) => {
       'html',
       engineCache,
     );
-    self.postMessage({ requestId, ok: true, ...rendered } satisfies CitationAnswer);
-  } catch {
-    self.postMessage({ requestId, ok: false } satisfies CitationAnswer);
-  }
-};
+    last = { input, rendered };
+    return rendered;
+  };
+  let queue: Promise<void> = Promise.resolve();
+  return (event: MessageEvent<CitationRequest>) => {
+    const request = event.data;
+    queue = queue.then(async () => {
+      try {
+        const rendered = await render(request);
+        if (request.requestId) post({ requestId: request.requestId, ok: true, ...rendered });
+      } catch {
+        if (request.requestId) post({ requestId: request.requestId, ok: false });
+      }
+    });
+  };
+}
+
+self.onmessage = citationMessageHandler((answer) => self.postMessage(answer));
