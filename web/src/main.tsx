@@ -5,7 +5,7 @@ import { FULL_ROUTE_TABLE, routeFor } from './app/router/route-table';
 import { preloadPage } from './app/router/route-view';
 import { loadLoggedInShell, probablyLoggedIn } from './app/shell/session-hint';
 import { AriaLocaleProvider } from './i18n/aria-locale';
-import { initI18n } from './i18n/i18n';
+import { detectLanguage, initI18n, NAMESPACES, VISITOR_NAMESPACES } from './i18n/i18n';
 import { registerServiceWorker } from './offline/service-worker';
 import 'virtual:font-faces.css';
 import './styles/tokens.css';
@@ -38,4 +38,4 @@ const render = () =>
   );
 // The first paint waits for the texts (no flash of keys); if they cannot load (offline), the app
 // still starts and its offline page says so.
-initI18n().then(render, render);
+initI18n(detectLanguage(), probablyLoggedIn() ? NAMESPACES : VISITOR_NAMESPACES).then(render, render);

@@ -1,6 +1,13 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { applyLanguage, loadLanguage, NAMESPACES } from './i18n';
+import {
+  applyLanguage,
+  initI18n,
+  loadAllNamespaces,
+  loadLanguage,
+  NAMESPACES,
+  VISITOR_NAMESPACES,
+} from './i18n';
 
 describe('locale loading', () => {
   it('holds only the languages asked for, each with all its namespaces', async () => {
@@ -20,6 +27,24 @@ describe('locale loading', () => {
     expect(i18next.t('web:pages.changePassword.title')).not.toBe(
       i18next.getFixedT('en')('web:pages.changePassword.title'),
     );
+    await applyLanguage('en');
+  });
+});
+
+describe('a visitor’s first page', () => {
+  it('loads only the visitor namespaces, and every namespace once the logged-in shell asks', async () => {
+    await initI18n('en', VISITOR_NAMESPACES);
+    await applyLanguage('es');
+    for (const namespace of VISITOR_NAMESPACES) expect(i18next.hasResourceBundle('es', namespace)).toBe(true);
+    expect(i18next.hasResourceBundle('es', 'bibliography')).toBe(false);
+    expect(i18next.hasResourceBundle('es', 'editor')).toBe(false);
+
+    await loadAllNamespaces();
+    for (const namespace of NAMESPACES) expect(i18next.hasResourceBundle('es', namespace)).toBe(true);
+    expect(i18next.t('bibliography:title', { lng: 'es' })).toBe('Bibliografía');
+    // A language chosen after logging in comes with every namespace.
+    await applyLanguage('de');
+    for (const namespace of NAMESPACES) expect(i18next.hasResourceBundle('de', namespace)).toBe(true);
     await applyLanguage('en');
   });
 });

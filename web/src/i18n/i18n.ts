@@ -33,29 +33,49 @@ const files: LocaleFile[] = Object.entries(localeFiles).flatMap(([file, load]) =
 /** The namespaces found in common/src/i18n/locales; `web` is the shell's, `components` the widgets'. */
 export const NAMESPACES: readonly string[] = [...new Set(files.map((file) => file.namespace))].sort();
 
+/**
+ * The namespaces a visitor's screens use (login, sign-up, password reset, e-mail confirmation,
+ * invitation, flat pages, the pre-login shell): a visitor's first page loads only these. The
+ * logged-in shell loads all of them first (loadAllNamespaces).
+ */
+export const VISITOR_NAMESPACES: readonly string[] = ['accounts', 'components', 'contacts', 'web'];
+
+/** The namespaces every language that is used needs now: the visitor's, or all once logged in. */
+let wanted: readonly string[] = NAMESPACES;
+/** The interface language, set before its texts load (loadAllNamespaces loads for it). */
+let current: Language = DEFAULT_LANGUAGE;
+
 const loading = new Map<string, Promise<void>>();
 
-/** Adds every namespace of one language to i18next, once; later calls share the first load. */
-function loadOne(language: Language): Promise<void> {
-  let pending = loading.get(language);
+/** Adds one namespace of one language to i18next, once; later calls share the first load. */
+function loadOne(file: LocaleFile): Promise<void> {
+  const key = `${file.language}/${file.namespace}`;
+  let pending = loading.get(key);
   if (!pending) {
-    pending = Promise.all(
-      files
-        .filter((file) => file.language === language)
-        .map(async (file) => {
-          i18next.addResourceBundle(language, file.namespace, await file.load(), true, true);
-        }),
-    ).then(() => undefined);
+    pending = file.load().then((texts) => {
+      i18next.addResourceBundle(file.language, file.namespace, texts, true, true);
+    });
     // A failed load (offline) may be tried again by the next call.
-    pending.catch(() => loading.delete(language));
-    loading.set(language, pending);
+    pending.catch(() => loading.delete(key));
+    loading.set(key, pending);
   }
   return pending;
 }
 
-/** Loads a language's locale files and the fallback's, so that no key shows untranslated. */
+/** Loads a language's wanted locale files and the fallback's, so that no key shows untranslated. */
 export async function loadLanguage(language: Language): Promise<void> {
-  await Promise.all([loadOne(language), loadOne(DEFAULT_LANGUAGE)]);
+  const languages = new Set([language, DEFAULT_LANGUAGE]);
+  await Promise.all(
+    files
+      .filter((file) => languages.has(file.language as Language) && wanted.includes(file.namespace))
+      .map(loadOne),
+  );
+}
+
+/** Every namespace of the interface language (and the fallback): the logged-in screens use them all. */
+export async function loadAllNamespaces(): Promise<void> {
+  wanted = NAMESPACES;
+  await loadLanguage(current);
 }
 
 /** The language to start with before the configuration names one: the `language` cookie, else the browser's. */
@@ -75,7 +95,11 @@ function setDocumentLanguage(language: Language): void {
  * Initialises the shared i18next instance and loads the language's texts; the app renders after
  * this resolves, so the first paint shows texts, never keys.
  */
-export async function initI18n(language: Language = detectLanguage()): Promise<typeof i18next> {
+export async function initI18n(
+  language: Language = detectLanguage(),
+  namespaces: readonly string[] = NAMESPACES,
+): Promise<typeof i18next> {
+  wanted = namespaces;
   if (i18next.isInitialized) {
     await applyLanguage(language);
     return i18next;
@@ -92,6 +116,7 @@ export async function initI18n(language: Language = detectLanguage()): Promise<t
     initAsync: false,
     interpolation: { escapeValue: false },
   });
+  current = language;
   setDocumentLanguage(language);
   await loadLanguage(language);
   return i18next;
@@ -99,6 +124,7 @@ export async function initI18n(language: Language = detectLanguage()): Promise<t
 
 /** Switches the interface language (e.g. to configuration.language) and sets <html lang>. */
 export async function applyLanguage(language: Language): Promise<void> {
+  current = language;
   await loadLanguage(language);
   setDocumentLanguage(language);
   if (i18next.resolvedLanguage !== language) await i18next.changeLanguage(language);

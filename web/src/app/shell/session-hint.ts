@@ -1,3 +1,5 @@
+import { loadAllNamespaces } from '../../i18n/i18n';
+
 /**
  * Whether this browser was logged in when the app last started: a hint, never a permission. At
  * start it decides what to fetch beside the configuration: the logged-in shell and a login-only
@@ -23,7 +25,11 @@ export function rememberLoggedIn(loggedIn: boolean): void {
   }
 }
 
-/** The logged-in shell's code (its menus, dialogs, live connection): split from the login page's. */
-export function loadLoggedInShell() {
-  return import('./logged-in-shell');
+/**
+ * The logged-in shell's code (its menus, dialogs, live connection), split from the login page's,
+ * and the texts of every screen behind it (a visitor's page loads only its own namespaces).
+ */
+export async function loadLoggedInShell() {
+  const [shell] = await Promise.all([import('./logged-in-shell'), loadAllNamespaces()]);
+  return shell;
 }
