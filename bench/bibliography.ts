@@ -150,7 +150,9 @@ const checkMs = median(checkTimes);
 console.log(
   `full biblist: ${fullMs.toFixed(1)} ms (median of ${ROUNDS}), ${(fullBytes / 1024 / 1024).toFixed(2)} MiB`,
 );
-console.log(`unchanged check: ${checkMs.toFixed(2)} ms (median of ${checkTimes.length}), ${checkBytes} bytes`);
+console.log(
+  `unchanged check: ${checkMs.toFixed(2)} ms (median of ${checkTimes.length}), ${checkBytes} bytes`,
+);
 console.log(
   `ratio (check / full): time ${(checkMs / fullMs).toFixed(4)}, bytes ${(checkBytes / fullBytes).toFixed(6)}`,
 );
