@@ -113,6 +113,13 @@ type Card =
   | { kind: 'pending'; key: string; top: number; pending: PendingComment }
   | { kind: 'change'; key: string; top: number; change: TrackedChange };
 
+/** The same object every time, so that the cards' layout effect does not run again for nothing. */
+const NOTHING_TO_REVIEW: { cards: Card[]; orphans: CommentThread[]; hidden: number } = {
+  cards: [],
+  orphans: [],
+  hidden: 0,
+};
+
 function useErrorText() {
   const { t } = useTranslation('review');
   return (error: ReviewError | 'offline') => t(`error.${error}`);
@@ -148,6 +155,9 @@ export function ReviewMargin(props: ReviewMarginProps) {
   // cards follow the text in order, a page at a time.
   // biome-ignore lint/correctness/useExhaustiveDependencies: settled changes whenever the document or the threads do; viewport on scrolling.
   const { cards, orphans, hidden } = useMemo(() => {
+    // Nothing to review (most documents): no positions to read, which would lay the page out on
+    // every keystroke that scrolls it.
+    if (!changes.length && !store.threads.size && !pending) return NOTHING_TO_REVIEW;
     const doc = view.state.doc;
     const list: Card[] = [];
     const top = (pos: number) => {
