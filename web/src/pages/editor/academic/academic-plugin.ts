@@ -419,17 +419,32 @@ function warmCitations(doc: PMNode, clusters: Cluster[]): void {
   if (clusters.length) citationWorker()?.postMessage(citationRequest(0, doc, clusters));
 }
 
+/**
+ * An answer that comes while the user types (a key pressed since its request was sent, the last
+ * one less than TYPING_PAUSE_MS ago) waits for a pause, at most ANSWER_HOLD_MAX_MS: drawing the
+ * citations and the bibliography again is a task of about 20 ms that would hold up a keystroke.
+ */
+export const TYPING_PAUSE_MS = 250;
+const ANSWER_HOLD_MAX_MS = 2000;
+
 /** Sends the document's citations to the worker whenever they changed, and feeds the answer back. */
 class CitationRenderer {
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private held: ReturnType<typeof setTimeout> | null = null;
   private sent = '';
   private sentAt = Number.NEGATIVE_INFINITY;
+  private keyAt = Number.NEGATIVE_INFINITY;
   private pending = 0;
   private readonly listener = (event: MessageEvent<CitationAnswer>) => this.answer(event.data);
+  private readonly keydown = () => {
+    this.keyAt = performance.now();
+  };
   private readonly signatures = new Map<number, { signature: string; clusters: Cluster[] }>();
 
   constructor(private readonly view: EditorView) {
     citationWorker()?.addEventListener('message', this.listener);
+    // Capture: the keys of a footnote's own editor count too.
+    view.dom.addEventListener('keydown', this.keydown, true);
     this.update();
   }
 
@@ -471,10 +486,20 @@ class CitationRenderer {
     const request = this.signatures.get(data.requestId);
     if (!request) return;
     this.signatures.delete(data.requestId);
-    // Only the latest request counts; an older answer would flash old texts.
-    if (data.requestId !== this.pending || this.view.isDestroyed) return;
     // A failed rendering keeps what was shown before (the texts of the clusters it knew).
-    if (data.ok) this.apply(request.signature, request.clusters, data, false);
+    if (!data.ok) return;
+    const arrived = performance.now();
+    const deliver = () => {
+      this.held = null;
+      // Only the latest request counts; an older answer would flash old texts.
+      if (data.requestId !== this.pending || this.view.isDestroyed) return;
+      const now = performance.now();
+      const typing = this.keyAt > this.sentAt && now - this.keyAt < TYPING_PAUSE_MS;
+      if (typing && now - arrived < ANSWER_HOLD_MAX_MS)
+        this.held = setTimeout(deliver, TYPING_PAUSE_MS - (now - this.keyAt));
+      else this.apply(request.signature, request.clusters, data, false);
+    };
+    deliver();
   }
 
   private apply(
@@ -494,7 +519,9 @@ class CitationRenderer {
 
   destroy(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.held) clearTimeout(this.held);
     citationWorker()?.removeEventListener('message', this.listener);
+    this.view.dom.removeEventListener('keydown', this.keydown, true);
   }
 }
 
