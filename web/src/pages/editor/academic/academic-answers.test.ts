@@ -93,4 +93,19 @@ describe("the citation worker's answers", () => {
     await vi.advanceTimersByTimeAsync(300);
     expect(shown()).toEqual(['(T, n.d.)']);
   });
+
+  it('are made ahead for a state made before its view, not for one made while a view shows it', async () => {
+    const { view, worker } = await citedEditor();
+    const { academicPlugins } = await import('./academic-plugin');
+    const warmUps = () => worker.requests.filter((request) => request.requestId === 0).length;
+    const before = warmUps();
+    EditorState.create({ doc: view.state.doc, plugins: academicPlugins({ open: () => {} }) });
+    expect(warmUps()).toBe(before);
+    view.destroy();
+    EditorState.create({ doc: view.state.doc, plugins: academicPlugins({ open: () => {} }) });
+    expect(warmUps()).toBe(before + 1);
+    expect(worker.requests.at(-1)?.clusters).toEqual([
+      { format: 'autocite', references: [{ id: '7-1', prefix: '', locator: '' }] },
+    ]);
+  });
 });

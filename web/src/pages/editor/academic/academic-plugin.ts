@@ -410,13 +410,18 @@ function citationRequest(requestId: number, doc: PMNode, clusters: Cluster[]): C
   };
 }
 
+/** How many editor views render citations now. */
+let liveRenderers = 0;
+
 /**
  * Starts rendering a new state's citations in the worker (requestId 0: no answer) while the page
  * is still building the editor view on the main thread; the view's first request, the same one,
  * is then answered at once from the worker's last rendering.
  */
 function warmCitations(doc: PMNode, clusters: Cluster[]): void {
-  if (clusters.length) citationWorker()?.postMessage(citationRequest(0, doc, clusters));
+  // A state made while a view shows the document (a rebase after reconnecting) needs none: the
+  // view asks for what it shows.
+  if (clusters.length && !liveRenderers) citationWorker()?.postMessage(citationRequest(0, doc, clusters));
 }
 
 /**
@@ -445,6 +450,7 @@ class CitationRenderer {
     citationWorker()?.addEventListener('message', this.listener);
     // Capture: the keys of a footnote's own editor count too.
     view.dom.addEventListener('keydown', this.keydown, true);
+    liveRenderers++;
     this.update();
   }
 
@@ -522,6 +528,7 @@ class CitationRenderer {
     if (this.held) clearTimeout(this.held);
     citationWorker()?.removeEventListener('message', this.listener);
     this.view.dom.removeEventListener('keydown', this.keydown, true);
+    liveRenderers--;
   }
 }
 
