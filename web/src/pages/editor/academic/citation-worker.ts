@@ -38,10 +38,11 @@ let entriesCache = { json: '', entries: new Map<string, EntryData>() };
  * input waits for it and is answered from what it made.
  */
 export function citationMessageHandler(post: (answer: CitationAnswer) => void) {
-  let last: { input: string; rendered: RenderedCitations } | null = null;
+  let last: { input: string; entries: string; rendered: RenderedCitations } | null = null;
   const render = async ({ style, locale, entries, clusters }: CitationRequest) => {
-    const input = JSON.stringify([style, locale, clusters, entries]);
-    if (last?.input === input) return last.rendered;
+    // The entries' JSON (often the largest part) is compared as it is, not copied into the key.
+    const input = JSON.stringify([style, locale, clusters]);
+    if (last?.input === input && last.entries === entries) return last.rendered;
     const loaded = await loadStyleAndLocales(style, locale);
     engineCache.key = style;
     if (entries !== entriesCache.json)
@@ -55,7 +56,7 @@ export function citationMessageHandler(post: (answer: CitationAnswer) => void) {
       'html',
       engineCache,
     );
-    last = { input, rendered };
+    last = { input, entries, rendered };
     return rendered;
   };
   let queue: Promise<void> = Promise.resolve();
