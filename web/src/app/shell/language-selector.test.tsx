@@ -1,7 +1,8 @@
 import { i18nApi } from '@scriptorium/common/api/endpoints/base';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { IDBFactory } from 'fake-indexeddb';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadSelect } from '../../components/form/deferred-select';
 import { chooseOption, selectButton, shownChoice } from '../../components/form/select-testing';
 import { fakeFetch, json, route } from '../testing/fake-fetch';
 import { LanguageSelector } from './language-selector';
@@ -28,6 +29,9 @@ function openDatabase(factory: IDBFactory, name: string): Promise<void> {
 }
 
 describe('language selector (spec 2.3 and 7)', () => {
+  // The footer's select loads its list on first use (deferred-select.test.tsx); here it is loaded.
+  beforeAll(() => loadSelect());
+
   it('offers the seven languages, each named in itself, with the current one selected', () => {
     render(<LanguageSelector reload={() => {}} />);
     expect(shownChoice('Language')).toBe('English');

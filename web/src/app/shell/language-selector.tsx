@@ -3,7 +3,7 @@ import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '@scriptori
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
-import { Select } from '../../components/form/select';
+import { DeferredSelect } from '../../components/form/deferred-select';
 import { showToast } from '../../components/toast/toast';
 import { clearCaches } from '../cache/clear-caches';
 
@@ -37,7 +37,7 @@ export function LanguageSelector({ reload }: { reload?: () => void }) {
   }
 
   return (
-    <Select
+    <DeferredSelect
       className="language-selector"
       inline
       label={t('language.label')}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Select } from '../../components/form/select';
+import { DeferredSelect } from '../../components/form/deferred-select';
 import { isTheme, setTheme, storedTheme, THEMES, type Theme } from '../../styles/theme';
 
 /** Light, dark, or as the system says; the choice is kept in this browser (styles/theme.ts). */
@@ -15,7 +15,7 @@ export function ThemeSelector() {
   };
 
   return (
-    <Select
+    <DeferredSelect
       className="theme-selector"
       inline
       label={t('theme.label')}

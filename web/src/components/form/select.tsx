@@ -1,4 +1,5 @@
 import { ChevronDown } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import {
   Select as AriaSelect,
   Button,
@@ -11,7 +12,7 @@ import {
   SelectValue,
 } from 'react-aria-components';
 import '../menu/menu.css';
-import './select.css';
+import { selectFieldClass as fieldClass } from './select-field';
 
 export interface SelectOption<Value extends string> {
   value: Value;
@@ -52,6 +53,10 @@ export interface SelectProps<Value extends string> extends CommonProps<Value> {
   /** The chosen value; null shows the placeholder. */
   value: Value | null;
   onChange(value: NoInfer<Value>): void;
+  /** Opens the list right after it mounts (a DeferredSelect pressed before this module loaded). */
+  openOnMount?: boolean;
+  /** Takes the focus as it mounts (the DeferredSelect it replaces had it). */
+  autoFocus?: boolean;
 }
 
 export interface MultiSelectProps<Value extends string> extends CommonProps<Value> {
@@ -61,10 +66,6 @@ export interface MultiSelectProps<Value extends string> extends CommonProps<Valu
 
 function allOptions<Value extends string>({ options, groups = [] }: CommonProps<Value>) {
   return [...options, ...groups.flatMap((group) => group.options)];
-}
-
-function fieldClass({ className, inline }: CommonProps<string>): string {
-  return ['select-field', inline ? 'select-field-inline' : '', className ?? ''].filter(Boolean).join(' ');
 }
 
 function Item<Value extends string>({ option }: { option: SelectOption<Value> }) {
@@ -127,10 +128,18 @@ function shared<Value extends string>(props: CommonProps<Value>) {
  * choice followed by the label ("Light Theme").
  */
 export function Select<Value extends string>(props: SelectProps<Value>) {
-  const { value, onChange } = props;
+  const { value, onChange, openOnMount } = props;
+  // Opened after mounting, not as it mounts: by then autoFocus has put the focus on this button,
+  // so closing the list returns it here (the stand-in that had it is gone).
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (openOnMount) setOpen(true);
+  }, [openOnMount]);
   return (
     <AriaSelect
       {...shared(props)}
+      {...(openOnMount ? { isOpen: open, onOpenChange: setOpen } : {})}
+      autoFocus={props.autoFocus}
       value={value}
       onChange={(key) => {
         if (key !== null) onChange(String(key) as Value);
