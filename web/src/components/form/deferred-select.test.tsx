@@ -3,13 +3,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { DeferredSelect } from './deferred-select';
 import { selectButton, shownChoice } from './select-testing';
 
-const THEMES = [
+const THEMES: { value: string; label: string }[] = [
   { value: 'light', label: 'Light' },
   { value: 'dark', label: 'Dark' },
-] as const;
+];
 
 function Theme({ onChange = () => {} }: { onChange?: (value: string) => void }) {
-  return <DeferredSelect label="Theme" inline value="light" options={THEMES} onChange={onChange} />;
+  return <DeferredSelect<string> label="Theme" inline value="light" options={THEMES} onChange={onChange} />;
 }
 
 /** react-aria marks the elements it renders; the stand-in has no such mark. */
@@ -60,7 +60,7 @@ describe('DeferredSelect from the keyboard', () => {
   it('opens with an arrow key on the stand-in', async () => {
     vi.resetModules();
     const { DeferredSelect: Fresh } = await import('./deferred-select');
-    render(<Fresh label="Theme" inline value="light" options={THEMES} onChange={() => {}} />);
+    render(<Fresh<string> label="Theme" inline value="light" options={THEMES} onChange={() => {}} />);
     expect(isReactAria(selectButton('Theme'))).toBe(false);
     fireEvent.keyDown(selectButton('Theme'), { key: 'ArrowDown' });
     expect(await screen.findByRole('listbox')).toBeTruthy();
