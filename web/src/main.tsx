@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { startConfigurationLoad } from './app/configuration/load-configuration';
 import { FULL_ROUTE_TABLE, routeFor } from './app/router/route-table';
 import { preloadPage } from './app/router/route-view';
 import { loadLoggedInShell, probablyLoggedIn } from './app/shell/session-hint';
@@ -15,6 +16,7 @@ import { applyStoredTheme } from './styles/theme';
 
 applyStoredTheme();
 registerServiceWorker();
+startConfigurationLoad();
 // The screen's chunk loads while the language's texts do, not after them; a login-only screen and
 // the logged-in shell only for a browser that was logged in (a visitor gets the login page).
 const firstRoute = routeFor(FULL_ROUTE_TABLE, window.location.pathname);

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { applyLanguage, loadLanguage } from '../i18n/i18n';
 import { App } from './app';
 import { UPDATE_RETRY_MS } from './configuration/app-context';
+import { startConfigurationLoad, takeConfigurationLoad } from './configuration/load-configuration';
 import { loadLoggedInShell } from './shell/session-hint';
 import {
   anonymousConfiguration,
@@ -51,6 +52,19 @@ describe('app start (spec 4 and 8)', () => {
   });
   afterEach(() => {
     clearTestCookies();
+  });
+
+  it('uses the configuration load main.tsx started before the first render, and only once', async () => {
+    const server = fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration) });
+    startConfigurationLoad();
+    expect(server.requests).toHaveLength(1);
+    render(<App />);
+    await settle();
+    expect(screen.getByRole('heading', { name: 'Log in' })).toBeTruthy();
+    expect(server.requests.map((request) => request.url)).toEqual([baseApi.configuration.path]);
+    // A later load (after logging in, say) asks the server anew.
+    await act(() => takeConfigurationLoad());
+    expect(server.requests).toHaveLength(2);
   });
 
   it('shows the offline page without asking the server when the browser is offline', async () => {

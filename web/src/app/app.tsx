@@ -18,6 +18,7 @@ import { useRoute } from './router/hooks';
 import { interceptLinks } from './router/navigation';
 import { routeTable } from './router/route-table';
 import { RouteView } from './router/route-view';
+import { BootShell } from './shell/boot-shell';
 import { PreLoginShell } from './shell/pre-login-shell';
 import { loadLoggedInShell, rememberLoggedIn } from './shell/session-hint';
 
@@ -65,12 +66,10 @@ function Root() {
 
   switch (state.status) {
     case 'loading':
-      // The same empty frame as index.html's first paint, so the page never turns blank meanwhile.
+      // The same frame as index.html's first paint, so the page never turns blank meanwhile.
       return (
         <>
-          <div className="boot-shell" aria-hidden="true">
-            <div className="boot-shell-header" />
-          </div>
+          <BootShell />
           <WaitOverlay active />
         </>
       );

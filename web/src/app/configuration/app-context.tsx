@@ -2,7 +2,7 @@ import type { AuthenticatedUser, Configuration } from '@scriptorium/common/api/b
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { applyLanguage } from '../../i18n/i18n';
 import { setLocalUser } from '../../offline/local-db';
-import { loadConfiguration } from './load-configuration';
+import { takeConfigurationLoad } from './load-configuration';
 
 /** Spec 9: the update page retries initialisation every 5000 ms. */
 export const UPDATE_RETRY_MS = 5000;
@@ -65,7 +65,7 @@ export function useAppLoader(): AppLoader {
 
   const reload = useCallback(async () => {
     const current = ++generation.current;
-    const outcome = await loadConfiguration();
+    const outcome = await takeConfigurationLoad();
     if (current !== generation.current) return;
     if (outcome.kind === 'ready') {
       const { user } = outcome.configuration;

@@ -35,6 +35,23 @@ export async function loadConfiguration(): Promise<ConfigurationOutcome> {
   }
 }
 
+let early: Promise<ConfigurationOutcome> | null = null;
+
+/**
+ * Starts the app's first configuration load as the entry module runs (main.tsx), so that it
+ * travels with the language's texts and the screen's chunk instead of after the first render.
+ */
+export function startConfigurationLoad(): void {
+  early ??= loadConfiguration();
+}
+
+/** The load startConfigurationLoad began (taken once), or else a new one. */
+export function takeConfigurationLoad(): Promise<ConfigurationOutcome> {
+  const pending = early ?? loadConfiguration();
+  early = null;
+  return pending;
+}
+
 /** Offline, a logged-in user's app starts from the cached configuration (issue 20). */
 function fromCache(): ConfigurationOutcome {
   const configuration = cachedConfiguration();
