@@ -77,3 +77,30 @@ describe('toasts', () => {
     expect(screen.queryByText('From a hook')).toBeNull();
   });
 });
+
+describe('toast close buttons', () => {
+  it('work before their module has loaded (the first toast of a page); later toasts get the IconButton', async () => {
+    vi.resetModules();
+    const fresh = await import('./toast');
+    renderWithI18n(<fresh.ToastProvider />);
+    // The toast shows 1 ms after it was raised, synchronously here: before the module's import,
+    // started when the toast was raised, can have settled.
+    vi.useFakeTimers();
+    act(() => fresh.showToast('First', 'info'));
+    act(() => vi.advanceTimersByTime(1));
+    vi.useRealTimers();
+    const first = screen.getByRole('button', { name: 'Close' });
+    // A plain button: react-aria marks the buttons it renders.
+    expect(first.hasAttribute('data-rac')).toBe(false);
+    expect(first.className).toBe('icon-button toast-close');
+    fireEvent.click(first);
+    expect(screen.queryByText('First')).toBeNull();
+
+    await vi.dynamicImportSettled();
+    act(() => fresh.showToast('Second', 'info'));
+    const second = await screen.findByRole('button', { name: 'Close' });
+    expect(second.hasAttribute('data-rac')).toBe(true);
+    fireEvent.click(second);
+    expect(screen.queryByText('Second')).toBeNull();
+  });
+});

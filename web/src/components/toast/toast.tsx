@@ -4,7 +4,6 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { showToast, subscribeToasts, type ToastKind } from './toast-emitter';
 import './toast.css';
-import { IconButton } from '../button/icon-button';
 
 export { showToast, type ToastKind } from './toast-emitter';
 
@@ -33,6 +32,44 @@ export function useToast(): ToastApi {
 
 let nextId = 1;
 
+type IconButtonModule = typeof import('../button/icon-button');
+let iconButtons: IconButtonModule | null = null;
+let iconButtonsLoading: Promise<void> | null = null;
+
+/**
+ * The close buttons' module (react-aria's Button and Tooltip, about 12 KB gzip) loads with the
+ * first toast, not with every page: the login page shows none before its form can be used.
+ */
+function loadIconButtons(): void {
+  iconButtonsLoading ??= import('../button/icon-button').then((module) => {
+    iconButtons = module;
+  });
+}
+
+/**
+ * A toast's close button: the app's IconButton once its module is there, before that (the first
+ * toast of a page) the same button without its tooltip. Chosen once per toast, so that a focused
+ * button is never swapped under the keyboard.
+ */
+function CloseButton({ label, onClose }: { label: string; onClose(): void }) {
+  const [module] = useState(iconButtons);
+  if (module)
+    return (
+      <module.IconButton
+        label={label}
+        icon={X}
+        onPress={onClose}
+        className="toast-close"
+        tooltipOnFocusOnly
+      />
+    );
+  return (
+    <button type="button" className="icon-button toast-close" aria-label={label} onClick={onClose}>
+      <X aria-hidden="true" />
+    </button>
+  );
+}
+
 export function ToastProvider({ children }: { children?: ReactNode }) {
   const { t } = useTranslation('components');
   const [toasts, setToasts] = useState<ToastItem[]>([]);
@@ -48,6 +85,7 @@ export function ToastProvider({ children }: { children?: ReactNode }) {
       activeTimers.add(timer);
     };
     const unsubscribe = subscribeToasts(({ message, kind }) => {
+      loadIconButtons();
       const id = nextId++;
       later(TOAST_APPEAR_MS, () => {
         setToasts((list) => [...list, { id, message, kind, fading: false }]);
@@ -72,13 +110,7 @@ export function ToastProvider({ children }: { children?: ReactNode }) {
       data-kind={toast.kind}
     >
       <span className="toast-message">{toast.message}</span>
-      <IconButton
-        label={t('close')}
-        icon={X}
-        onPress={() => dismiss(toast.id)}
-        className="toast-close"
-        tooltipOnFocusOnly
-      />
+      <CloseButton label={t('close')} onClose={() => dismiss(toast.id)} />
     </div>
   );
 
