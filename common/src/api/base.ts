@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LANGUAGES } from '../i18n/languages';
 import { PLUGIN_NAMES } from '../plugins/names';
-import { text } from './fields';
+import { textField } from './text-rules';
 
 /** Spec section 3: e-mail entry. */
 export const emailEntry = z.object({
@@ -27,7 +27,7 @@ export const authenticatedUser = z.object({
   last_name: z.string(),
   /** Display name: "first last", else the username. */
   name: z.string(),
-  avatar: z.string().nullable(),
+  avatar: z.nullable(z.string()),
   emails: z.array(emailEntry),
   socialaccounts: z.array(socialAccount),
   waiting_invites: z.boolean(),
@@ -44,14 +44,14 @@ export const configuration = z.object({
   ws_url_base: z.string(),
   language: z.enum(LANGUAGES),
   /** Support address shown on the password-reset page and in the footer; null when unset. */
-  contact_email: z.string().nullable(),
+  contact_email: z.nullable(z.string()),
   /** Enabled plugins, in header order (spec 2.2: templates 4, books 5). */
   plugins: z.array(z.enum(PLUGIN_NAMES)),
 });
 export type Configuration = z.infer<typeof configuration>;
 
 /** POST /api/base/flatpage/ */
-export const flatpageRequest = z.object({ url: text().min(1).max(200) });
+export const flatpageRequest = z.object({ url: textField(z.minLength(1), z.maxLength(200)) });
 export const flatpageResponse = z.object({ title: z.string(), content: z.string() });
 export type Flatpage = z.infer<typeof flatpageResponse>;
 
@@ -59,7 +59,7 @@ export type Flatpage = z.infer<typeof flatpageResponse>;
 export const setLanguageRequest = z.object({ language: z.enum(LANGUAGES) });
 
 /** POST /api/feedback/feedback/ */
-export const feedbackRequest = z.object({ message: text().trim().min(1).max(10000) });
+export const feedbackRequest = z.object({ message: textField(z.trim(), z.minLength(1), z.maxLength(10000)) });
 
 /** The answer of calls whose response the spec leaves open (logout, feedback, ...). */
 export const okResponse = z.object({ ok: z.literal(true) });

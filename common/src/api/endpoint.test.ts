@@ -20,7 +20,7 @@ describe('endpoint descriptions', () => {
     const plain = endpoint({
       method: 'POST',
       path: '/api/x/',
-      request: z.object({ ids: z.array(z.number()), cats: jsonField(z.array(z.number())).default([]) }),
+      request: z.object({ ids: z.array(z.number()), cats: z._default(jsonField(z.array(z.number())), []) }),
       response: z.object({}),
     });
     const body = encodeRequest(plain, { ids: [1, 2], cats: [7] }).body as URLSearchParams;

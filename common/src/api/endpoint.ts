@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { appendFields, encodeForm } from './form';
 
 /**
@@ -10,10 +10,13 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 /** How the request travels: a form (spec 7), multipart (uploads), or the query string (GET). */
 export type BodyKind = 'form' | 'multipart' | 'query';
 
+/** A request's or answer's schema: any zod schema, made with `zod` or with `zod/mini`. */
+export type Schema = z.core.$ZodType;
+
 export interface Endpoint<
   Path extends string = string,
-  Request extends z.ZodType = z.ZodType,
-  Response extends z.ZodType = z.ZodType,
+  Request extends Schema = Schema,
+  Response extends Schema = Schema,
 > {
   method: HttpMethod;
   /** The full path; `:name` segments are taken from the input of the same name. */
@@ -37,11 +40,7 @@ export type EndpointOutput<E extends Endpoint> = z.output<E['response']>;
 /** A request without fields. */
 export const noInput = z.object({});
 
-export function endpoint<
-  Path extends string,
-  Request extends z.ZodType,
-  Response extends z.ZodType,
->(description: {
+export function endpoint<Path extends string, Request extends Schema, Response extends Schema>(description: {
   method: HttpMethod;
   path: Path;
   request?: Request;
@@ -72,7 +71,7 @@ function bodyFields(target: Endpoint, input: Record<string, unknown>): Record<st
   return Object.fromEntries(Object.entries(input).filter(([name]) => !params.has(name)));
 }
 
-function encodeMultipart(fields: Record<string, unknown>, schema: z.ZodType): FormData {
+function encodeMultipart(fields: Record<string, unknown>, schema: Schema): FormData {
   const form = new FormData();
   appendFields(fields, schema, (name, value) => {
     if (value instanceof Blob) form.append(name, value, value instanceof File ? value.name : name);

@@ -1,5 +1,8 @@
-import { z } from 'zod';
-import { jsonHasNul, NUL_MESSAGE } from './fields';
+import * as z from 'zod/mini';
+import { jsonHasNul, NUL_MESSAGE } from './text-rules';
+
+/** Any zod schema, made with `zod` or `zod/mini`. */
+type Schema = z.core.$ZodType;
 
 /**
  * Spec section 7: posts are form-encoded, arrays go as `name[]` entries and objects as JSON
@@ -7,59 +10,64 @@ import { jsonHasNul, NUL_MESSAGE } from './fields';
  */
 
 /** A checkbox-like form field: "true", "on" or "1" mean true; absent means false. */
-export const formBoolean = z
-  .union([z.string(), z.boolean()])
-  .optional()
-  .transform((value) => value === true || value === 'true' || value === 'on' || value === '1');
+export const formBoolean = z.pipe(
+  z.optional(z.union([z.string(), z.boolean()])),
+  z.transform(
+    (value: string | boolean | undefined) =>
+      value === true || value === 'true' || value === 'on' || value === '1',
+  ),
+);
 
 /** The schemas made by jsonField, so that encodeForm knows to send the whole value as one JSON text. */
-const JSON_FIELDS = new WeakSet<z.ZodType>();
+const JSON_FIELDS = new WeakSet<Schema>();
 
 /**
  * A form field that carries JSON text, parsed and then validated by `inner`. Its input type is the
  * value itself: callers hand over the object or list, and encodeForm writes the JSON text.
  */
-export function jsonField<T extends z.ZodType>(inner: T): z.ZodType<z.output<T>, z.input<T>> {
-  const field = z.string().transform((text, ctx): z.output<T> => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'Not valid JSON.' });
-      return z.NEVER;
-    }
-    // PostgreSQL cannot store NUL in text or jsonb; refused here for both engines alike.
-    if (jsonHasNul(parsed)) {
-      ctx.addIssue({ code: 'custom', message: NUL_MESSAGE });
-      return z.NEVER;
-    }
-    const result = inner.safeParse(parsed);
-    if (!result.success) {
-      for (const issue of result.error.issues)
-        ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
-      return z.NEVER;
-    }
-    return result.data;
-  });
+export function jsonField<T extends Schema>(inner: T): z.ZodMiniType<z.output<T>, z.input<T>> {
+  const refuse = (payload: z.core.ParsePayload, message: string) => {
+    payload.issues.push({ code: 'custom', message, input: payload.value });
+    return z.NEVER;
+  };
+  const field = z.pipe(
+    z.string(),
+    z.transform((text: string, payload): z.output<T> => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return refuse(payload, 'Not valid JSON.');
+      }
+      // PostgreSQL cannot store NUL in text or jsonb; refused here for both engines alike.
+      if (jsonHasNul(parsed)) return refuse(payload, NUL_MESSAGE);
+      const result = z.safeParse(inner, parsed);
+      if (!result.success) {
+        for (const issue of result.error.issues)
+          payload.issues.push({ ...issue, code: 'custom', message: issue.message, input: parsed });
+        return z.NEVER;
+      }
+      return result.data;
+    }),
+  );
   JSON_FIELDS.add(field);
   // The wire carries a string; the declared input is what callers pass to encodeForm.
-  return field as unknown as z.ZodType<z.output<T>, z.input<T>>;
+  return field as unknown as z.ZodMiniType<z.output<T>, z.input<T>>;
 }
 
 /** Whether a field of a request schema is a jsonField (looking through optional and default). */
-export function isJsonField(schema: z.ZodType | undefined): boolean {
-  let current: unknown = schema;
+export function isJsonField(schema: Schema | undefined): boolean {
+  let current: Schema | undefined = schema;
   for (let depth = 0; depth < 5 && current; depth += 1) {
-    if (JSON_FIELDS.has(current as z.ZodType)) return true;
-    const def = (current as { def?: { innerType?: unknown } }).def;
-    current = def?.innerType;
+    if (JSON_FIELDS.has(current)) return true;
+    current = (current._zod.def as { innerType?: Schema }).innerType;
   }
   return false;
 }
 /** The fields of an object schema, when the request schema is one. */
-export function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType> {
-  const shape = (schema as { shape?: unknown } | undefined)?.shape;
-  return shape && typeof shape === 'object' ? (shape as Record<string, z.ZodType>) : {};
+export function shapeOf(schema: Schema | undefined): Record<string, Schema> {
+  const shape = (schema?._zod.def as { shape?: unknown } | undefined)?.shape;
+  return shape && typeof shape === 'object' ? (shape as Record<string, Schema>) : {};
 }
 
 /**
@@ -69,7 +77,7 @@ export function shapeOf(schema: z.ZodType | undefined): Record<string, z.ZodType
  */
 export function appendFields(
   payload: Record<string, unknown>,
-  schema: z.ZodType | undefined,
+  schema: Schema | undefined,
   append: (name: string, value: string | Blob) => void,
 ): void {
   const shape = shapeOf(schema);
@@ -91,7 +99,7 @@ export function appendFields(
 }
 
 /** A form body (application/x-www-form-urlencoded) of the payload, as spec section 7 asks. */
-export function encodeForm(payload: Record<string, unknown>, schema?: z.ZodType): URLSearchParams {
+export function encodeForm(payload: Record<string, unknown>, schema?: Schema): URLSearchParams {
   const body = new URLSearchParams();
   appendFields(payload, schema, (name, value) => body.append(name, String(value)));
   return body;

@@ -1,11 +1,11 @@
-import { z } from 'zod';
-import { formId, text } from './fields';
+import * as z from 'zod/mini';
 import { formBoolean } from './form';
+import { formIdField, textField } from './text-rules';
 
 /** POST /api/user/login/ (spec section 7). */
 export const loginRequest = z.object({
-  login: text().trim().min(1).max(254),
-  password: text().min(1).max(4096),
+  login: textField(z.trim(), z.minLength(1), z.maxLength(254)),
+  password: textField(z.minLength(1), z.maxLength(4096)),
   remember: formBoolean,
 });
 export const loginResponse = z.object({ location: z.string() });
@@ -38,7 +38,7 @@ export function isValidUsername(username: string): boolean {
 }
 
 /** Spec 5: the e-mail is required and must be valid. */
-const emailField = text().trim().min(1).max(254).pipe(z.email());
+const emailField = z.pipe(textField(z.trim(), z.minLength(1), z.maxLength(254)), z.email());
 
 /** POST /api/user/password/reset/ */
 export const passwordResetRequest = z.object({ email: emailField });
@@ -48,12 +48,12 @@ export const passwordResetKeyResponse = z.object({ url: z.string() });
 
 /** POST to that url: both required; the server checks that they match. */
 export const passwordResetSetRequest = z.object({
-  password1: text().min(1).max(4096),
-  password2: text().min(1).max(4096),
+  password1: textField(z.minLength(1), z.maxLength(4096)),
+  password2: textField(z.minLength(1), z.maxLength(4096)),
 });
 
 /** POST /api/user/get_confirmkey_data/ */
-export const confirmKeyRequest = z.object({ key: text().min(1).max(200) });
+export const confirmKeyRequest = z.object({ key: textField(z.minLength(1), z.maxLength(200)) });
 /** Spec 3: confirm-key data. `verified`: the account already has a verified address (no terms then). */
 export const confirmKeyData = z.object({
   username: z.string(),
@@ -67,17 +67,17 @@ export type ConfirmKeyData = z.infer<typeof confirmKeyData>;
 /** POST /api/user/save/: form_data is JSON text with the user's names. */
 export const profileData = z.object({
   user: z.object({
-    username: text().trim().min(1).max(USERNAME_MAX_LENGTH),
-    first_name: text().trim().max(150),
-    last_name: text().trim().max(150),
+    username: textField(z.trim(), z.minLength(1), z.maxLength(USERNAME_MAX_LENGTH)),
+    first_name: textField(z.trim(), z.maxLength(150)),
+    last_name: textField(z.trim(), z.maxLength(150)),
   }),
 });
 
 /** POST /api/user/passwordchange/ */
 export const passwordChangeRequest = z.object({
-  old_password: text().min(1).max(4096),
-  new_password1: text().min(1).max(4096),
-  new_password2: text().min(1).max(4096),
+  old_password: textField(z.minLength(1), z.maxLength(4096)),
+  new_password1: textField(z.minLength(1), z.maxLength(4096)),
+  new_password2: textField(z.minLength(1), z.maxLength(4096)),
 });
 
 /** The failure body of the profile calls: per-field error lists (spec 7 "body msg"). */
@@ -88,13 +88,13 @@ export type FieldMessages = z.infer<typeof fieldMessages>;
 export const emailRequest = z.object({ email: emailField });
 
 /** POST /api/user/socialaccountdelete/ */
-export const socialAccountDeleteRequest = z.object({ socialaccount: formId });
+export const socialAccountDeleteRequest = z.object({ socialaccount: formIdField });
 
 /** POST /api/user/avatar/upload/ answer: the new avatar's address. */
 export const avatarResponse = z.object({ avatar: z.string() });
 
 /** POST /api/user/delete/ */
-export const deleteAccountRequest = z.object({ password: text().min(1).max(4096) });
+export const deleteAccountRequest = z.object({ password: textField(z.minLength(1), z.maxLength(4096)) });
 
 /** Avatar file types of spec 5 and 9. */
 export const AVATAR_EXTENSIONS = ['png', 'jpg', 'jpeg'] as const;

@@ -113,8 +113,8 @@ const idList = z.array(positiveId).max(10000);
 export const saveImageFields = z.object({
   id: idField.default(0),
   title: text().trim().max(255).default(''),
-  cats: jsonField(z.array(jsonId).max(1000)).default([]),
-  copyright: jsonField(imageCopyright).default({ holder: '', licence: '' }),
+  cats: z._default(jsonField(z.array(jsonId).max(1000)), []),
+  copyright: z._default(jsonField(imageCopyright), { holder: '', licence: '' }),
 });
 export type SaveImageFields = z.infer<typeof saveImageFields>;
 

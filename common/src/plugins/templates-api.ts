@@ -108,7 +108,7 @@ export const templateGetResponse = z.object({ template: templateEntry });
 
 export const templateCreateRequest = itemCreateRequest(TEMPLATE_TITLE_MAX, {
   /** An imported template; without it the new template starts as a copy of the Standard article. */
-  definition: jsonField(templateDefinition).optional(),
+  definition: z.optional(jsonField(templateDefinition)),
 });
 
 export const templateSaveRequest = itemSaveRequest(TEMPLATE_TITLE_MAX, {

@@ -1,6 +1,6 @@
-import type { Endpoint, PathParams } from '@scriptorium/common/api/endpoint';
+import type { Endpoint, PathParams, Schema } from '@scriptorium/common/api/endpoint';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { parseForm, ValidationError } from './errors';
 
 /**
@@ -10,7 +10,7 @@ import { parseForm, ValidationError } from './errors';
  * `parseInput` (after its policy, so that a visitor gets 401 before a 400), runs the command and
  * presents.
  */
-export function route<Path extends string, Request extends z.ZodType, Response extends z.ZodType>(
+export function route<Path extends string, Request extends Schema, Response extends Schema>(
   app: FastifyInstance,
   target: Endpoint<Path, Request, Response>,
   handler: (
@@ -25,7 +25,7 @@ export function route<Path extends string, Request extends z.ZodType, Response e
 export function parseInput<E extends Endpoint>(request: FastifyRequest, target: E): z.output<E['request']> {
   if (target.body === 'query') {
     const query = request.query ?? {};
-    const result = target.request.safeParse(query);
+    const result = z.safeParse(target.request, query);
     if (!result.success) throw new ValidationError(result.error.issues, query);
     return result.data as z.output<E['request']>;
   }

@@ -1,6 +1,6 @@
 import type { FormErrors } from '@scriptorium/common/api/user';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Translate } from '../i18n/translate';
 
 /** A translatable message: a key of the `server` namespace plus its placeholder values. */
@@ -65,9 +65,9 @@ export class ValidationError extends Error {
 }
 
 /** Parses the request body with a common zod schema; failures become a 400 with field errors. */
-export function parseForm<T extends z.ZodType>(request: FastifyRequest, schema: T): z.output<T> {
+export function parseForm<T extends z.core.$ZodType>(request: FastifyRequest, schema: T): z.output<T> {
   const input = request.body ?? {};
-  const result = schema.safeParse(input);
+  const result = z.safeParse(schema, input);
   if (!result.success) throw new ValidationError(result.error.issues, input);
   return result.data;
 }

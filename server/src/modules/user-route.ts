@@ -1,4 +1,4 @@
-import type { Endpoint, PathParams } from '@scriptorium/common/api/endpoint';
+import type { Endpoint, PathParams, Schema } from '@scriptorium/common/api/endpoint';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { parseInput, route } from '../http/endpoint';
@@ -9,7 +9,7 @@ import type { UserRow } from './user/queries';
  * A route for logged-in users: 401 for anybody else, then the request's fields parsed with the
  * endpoint's schema (a visitor gets 401 before a 400), then the handler with both.
  */
-export function userRoute<Path extends string, Request extends z.ZodType, Response extends z.ZodType>(
+export function userRoute<Path extends string, Request extends Schema, Response extends Schema>(
   app: FastifyInstance,
   target: Endpoint<Path, Request, Response>,
   handler: (

@@ -4,6 +4,7 @@ import {
   type EndpointOutput,
   encodeRequest,
 } from '@scriptorium/common/api/endpoint';
+import * as z from 'zod/mini';
 
 /** A non-OK HTTP answer (spec section 7: non-OK responses are thrown as errors). */
 export class ApiError extends Error {
@@ -102,5 +103,5 @@ export async function call<E extends Endpoint>(
   const answer = options.onUploadProgress
     ? await sendWithProgress(encoded.method, encoded.url, encoded.body, options.onUploadProgress)
     : await send(encoded.method, encoded.url, encoded.body);
-  return target.response.parse(answer) as EndpointOutput<E>;
+  return z.parse(target.response, answer) as EndpointOutput<E>;
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { okResponse } from '../base';
 import { endpoint } from '../endpoint';
 import { jsonField } from '../form';

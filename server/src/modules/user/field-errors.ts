@@ -1,6 +1,6 @@
 import type { FieldMessages } from '@scriptorium/common/api/user';
 import type { FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Message } from '../../http/errors';
 
 /**
@@ -29,9 +29,9 @@ export function fieldMessagesBody(error: FieldMessagesError, t: FastifyRequest['
 }
 
 /** Parses a profile form; problems become field messages instead of the login-style form errors. */
-export function parseFields<T extends z.ZodType>(request: FastifyRequest, schema: T): z.output<T> {
+export function parseFields<T extends z.core.$ZodType>(request: FastifyRequest, schema: T): z.output<T> {
   const input = (request.body ?? {}) as Record<string, unknown>;
-  const result = schema.safeParse(input);
+  const result = z.safeParse(schema, input);
   if (result.success) return result.data;
   const fields: Record<string, Message[]> = {};
   for (const issue of result.error.issues) {
