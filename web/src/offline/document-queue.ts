@@ -1,6 +1,9 @@
 import type { AccessRight, DocumentEntry } from '@scriptorium/common/api/documents';
 import type { SavedSession } from '../pages/editor/collab-session';
+import { QUEUE_DB } from './queue-name';
 import { reopeningDatabase } from './reopening-db';
+
+export { QUEUE_DB };
 
 /**
  * The offline queue of the editor: per tab and document, the confirmed document at a version and
@@ -13,7 +16,6 @@ import { reopeningDatabase } from './reopening-db';
  * tab; the next tab that opens the document adopts it (same client id, so the server recognises
  * the steps it already committed), or, without steps, uses it as the cached document.
  */
-export const QUEUE_DB = 'scriptorium-offline';
 const QUEUES = 'queues';
 const COPIES = 'copies';
 const CREATIONS = 'creations';

@@ -1,4 +1,5 @@
 import { type IDBPDatabase, openDB } from 'idb';
+import { localUser, onLocalUserChange } from './local-user';
 
 /**
  * The spec's local database (sections 3, 4 and 9): named after the username, version 4, one store
@@ -21,22 +22,16 @@ export const LOCAL_STORES = [
 ] as const;
 export type LocalStore = (typeof LOCAL_STORES)[number];
 
-let username: string | null = null;
 let opening: Promise<IDBPDatabase | null> | null = null;
 
-/** The logged-in user's username, or null. */
-export function localUser(): string | null {
-  return username;
-}
+export { localUser, setLocalUser } from './local-user';
 
-/** The logged-in user (null after logout): the database of that name is used from now on. */
-export function setLocalUser(name: string | null): void {
-  if (name === username) return;
-  username = name;
+// Another user (or none, after logout): the database of the new name is used from now on.
+onLocalUserChange(() => {
   const previous = opening;
   opening = null;
   void previous?.then((db) => db?.close());
-}
+});
 
 function openOnce(name: string): Promise<IDBPDatabase> {
   return openDB(name, LOCAL_DB_VERSION, {
@@ -61,7 +56,7 @@ function deleteDatabase(name: string): Promise<void> {
 
 /** The user's database, or null (no user, no IndexedDB, or it cannot be made). */
 export function localDb(): Promise<IDBPDatabase | null> {
-  const name = username;
+  const name = localUser();
   if (!name || typeof indexedDB === 'undefined') return Promise.resolve(null);
   opening ??= (async () => {
     try {

@@ -1,4 +1,4 @@
-import { QUEUE_DB } from '../../offline/document-queue';
+import { QUEUE_DB } from '../../offline/queue-name';
 import { setTheme, storedTheme } from '../../styles/theme';
 
 /**

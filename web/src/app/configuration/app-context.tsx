@@ -1,7 +1,7 @@
 import type { AuthenticatedUser, Configuration } from '@scriptorium/common/api/base';
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { applyLanguage } from '../../i18n/i18n';
-import { setLocalUser } from '../../offline/local-db';
+import { setLocalUser } from '../../offline/local-user';
 import { takeConfigurationLoad } from './load-configuration';
 
 /** Spec 9: the update page retries initialisation every 5000 ms. */
