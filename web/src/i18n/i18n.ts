@@ -11,7 +11,8 @@ import { initReactI18next } from 'react-i18next';
 // One loader per JSON file of every language, each its own small chunk: a page fetches the files
 // of its own language (and English, the fallback), not all seven. A new namespace file appears
 // without code changes.
-const localeFiles = import.meta.glob<Record<string, unknown>>('../../../common/src/i18n/locales/*/*.json', {
+const localeFiles = import.meta.glob<Record<string, unknown>>('./*/*.json', {
+  base: '../../../common/src/i18n/locales',
   import: 'default',
 });
 
@@ -25,7 +26,7 @@ interface LocaleFile {
 }
 
 const files: LocaleFile[] = Object.entries(localeFiles).flatMap(([file, load]) => {
-  const match = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(file);
+  const match = /^\.\/([^/]+)\/([^/]+)\.json$/.exec(file);
   if (!match || SERVER_ONLY_NAMESPACES.has(match[2])) return [];
   return [{ language: match[1], namespace: match[2], load }];
 });

@@ -1,7 +1,4 @@
-import { AdminGate } from '../../pages/admin/admin-gate';
 import { adminSectionOf, isAdminSection } from '../../pages/admin/admin-sections';
-import { FlatPage } from '../../pages/flatpage/flatpage-page';
-import { SignUpPage } from '../../pages/sign-up/sign-up-page';
 import type { HeaderItem } from '../../plugins/plugin';
 import { NotFoundPage } from '../error-pages/not-found-page';
 import { folderPath, privateRoute, publicRoute, type Route, type RouteDefinition, tail } from './routes';
@@ -170,8 +167,16 @@ export const CORE_SCREENS: readonly Screen[] = [
     () => import('../../pages/change-password/change-password-page').then((m) => m.ChangePasswordPage),
     (params) => ({ resetKey: params.key ?? null }),
   ),
-  eagerScreen('flatpage', FlatPage, (params) => ({ name: text(params.name) })),
-  eagerScreen('admin', AdminGate, (params) => ({ section: adminSectionOf(params.section) })),
-  eagerScreen('sign-up', SignUpPage, noProps),
+  lazyScreen(
+    'flatpage',
+    () => import('../../pages/flatpage/flatpage-page').then((m) => m.FlatPage),
+    (params) => ({ name: text(params.name) }),
+  ),
+  lazyScreen(
+    'admin',
+    () => import('../../pages/admin/admin-gate').then((m) => m.AdminGate),
+    (params) => ({ section: adminSectionOf(params.section) }),
+  ),
+  lazyScreen('sign-up', () => import('../../pages/sign-up/sign-up-page').then((m) => m.SignUpPage), noProps),
   eagerScreen('not-found', NotFoundPage, noProps),
 ];

@@ -1,5 +1,4 @@
-import type { HTMLInputTypeAttribute, Ref } from 'react';
-import { TextField as AriaTextField, Input, Label, Text } from 'react-aria-components';
+import { type HTMLInputTypeAttribute, type Ref, useId } from 'react';
 
 export interface TextFieldProps {
   label: string;
@@ -16,8 +15,10 @@ export interface TextFieldProps {
 }
 
 /**
- * A labelled text input with its errors (react-aria's TextField). Validation is the form's own:
- * the field shows aria-invalid and the messages it is given, never the browser's bubbles.
+ * A labelled text input with its errors. Validation is the form's own: the field shows
+ * aria-invalid and the messages it is given, never the browser's bubbles. Plain elements, not
+ * react-aria's TextField: a native input needs none of its behaviour, and the login page, made of
+ * such fields, then loads no react-aria field code (with its autocomplete strings of 34 locales).
  */
 export function TextField({
   label,
@@ -31,29 +32,34 @@ export function TextField({
   placeholder,
   inputRef,
 }: TextFieldProps) {
+  const id = useId();
+  const errorsId = `${id}-errors`;
   const invalid = errors.length > 0;
   return (
-    <AriaTextField
-      className="form-field"
-      value={value}
-      onChange={onChange}
-      isInvalid={invalid}
-      validationBehavior="aria"
-      type={type}
-      name={name}
-      autoComplete={autoComplete}
-      autoFocus={autoFocus}
-    >
-      <Label>{label}</Label>
-      <Input ref={inputRef} placeholder={placeholder} />
+    <div className="form-field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        ref={inputRef}
+        type={type}
+        name={name}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        autoComplete={autoComplete}
+        // biome-ignore lint/a11y/noAutofocus: the callers ask for it where the page is the form (login, dialogs).
+        autoFocus={autoFocus}
+        placeholder={placeholder}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? errorsId : undefined}
+      />
       {invalid && (
-        <Text slot="errorMessage" elementType="ul" className="field-errors" role="alert">
+        <ul id={errorsId} className="field-errors" role="alert">
           {errors.map((message) => (
             <li key={message}>{message}</li>
           ))}
-        </Text>
+        </ul>
       )}
-    </AriaTextField>
+    </div>
   );
 }
 
