@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
-import { appendFields, encodeForm } from './form';
+import { appendFields, encodeForm, type Schema } from './form';
+
+export type { Schema };
 
 /**
  * One HTTP endpoint of spec section 7, described once: the server registers its route from it,
@@ -9,9 +11,6 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** How the request travels: a form (spec 7), multipart (uploads), or the query string (GET). */
 export type BodyKind = 'form' | 'multipart' | 'query';
-
-/** A request's or answer's schema: any zod schema, made with `zod` or with `zod/mini`. */
-export type Schema = z.core.$ZodType;
 
 export interface Endpoint<
   Path extends string = string,

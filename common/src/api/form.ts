@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { jsonHasNul, NUL_MESSAGE } from './text-rules';
 
 /** Any zod schema, made with `zod` or `zod/mini`. */
-type Schema = z.core.$ZodType;
+export type Schema = z.core.$ZodType;
 
 /**
  * Spec section 7: posts are form-encoded, arrays go as `name[]` entries and objects as JSON
