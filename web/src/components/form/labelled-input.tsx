@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react';
+import { type HTMLInputTypeAttribute, type ReactNode, type Ref, useId } from 'react';
 import { FieldErrors } from './field-errors';
 
 export interface LabelledInputProps {
@@ -6,8 +6,11 @@ export interface LabelledInputProps {
   value: string;
   onChange(value: string): void;
   /** Server-side errors, listed under the field; with them the input says whether it is invalid. */
-  errors?: string[];
-  type?: 'text' | 'email' | 'search';
+  errors?: readonly string[];
+  type?: HTMLInputTypeAttribute;
+  name?: string;
+  autoComplete?: string;
+  inputRef?: Ref<HTMLInputElement>;
   required?: boolean;
   autoFocus?: boolean;
   maxLength?: number;
@@ -18,13 +21,19 @@ export interface LabelledInputProps {
   className?: string;
 }
 
-/** A plain input under its label, with its hint and server-side errors (TextField is react-aria's). */
+/**
+ * A native input under its label, with its hint and server-side errors (named by its
+ * aria-describedby). TextField is this with the login forms' props.
+ */
 export function LabelledInput({
   label,
   value,
   onChange,
   errors,
   type = 'text',
+  name,
+  autoComplete,
+  inputRef,
   required = false,
   autoFocus = false,
   maxLength,
@@ -39,12 +48,15 @@ export function LabelledInput({
       <label htmlFor={id}>{label}</label>
       <input
         id={id}
+        ref={inputRef}
         type={type}
+        name={name}
+        autoComplete={autoComplete}
         value={value}
         required={required}
         maxLength={maxLength}
         placeholder={placeholder}
-        // biome-ignore lint/a11y/noAutofocus: the first field of a dialog the user just opened
+        // biome-ignore lint/a11y/noAutofocus: the first field of a dialog the user just opened, or of a login form
         autoFocus={autoFocus}
         aria-invalid={errors ? invalid : undefined}
         aria-describedby={invalid ? `${id}-errors` : hint ? `${id}-hint` : undefined}
