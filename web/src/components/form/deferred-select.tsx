@@ -17,12 +17,6 @@ export function loadSelect(): Promise<SelectModule> {
   return loading;
 }
 
-/** What the user asked of the stand-in before the real Select replaced it. */
-interface Intent {
-  open: boolean;
-  focus: boolean;
-}
-
 /**
  * A Select whose code loads when the user reaches for it: until then a button drawn and named
  * exactly as the closed Select's, so that a page which only may be changed there (the login page's
@@ -32,27 +26,28 @@ interface Intent {
  * it is for choices that act at once, outside a form.
  */
 export function DeferredSelect<Value extends string>(props: SelectProps<Value>) {
-  const [intent, setIntent] = useState<Intent | null>(null);
+  // Pressed before the real Select was there: it comes open and focused.
+  const [pressed, setPressed] = useState(false);
   const [module, setModule] = useState<SelectModule | null>(loaded);
   // Loaded before this mount (another screen used a Select): nothing to defer.
   const [readyAtMount] = useState(loaded !== null);
   const labelId = useId();
   const valueId = useId();
 
-  if (module && (intent || readyAtMount)) {
+  if (module && (pressed || readyAtMount)) {
     const { Select } = module;
-    return <Select {...props} openOnMount={intent?.open} autoFocus={intent?.focus} />;
+    return <Select {...props} openOnMount={pressed} autoFocus={pressed} />;
   }
 
   const load = () => void loadSelect().then(setModule);
-  const press = (open: boolean) => {
-    setIntent({ open, focus: true });
+  const press = () => {
+    setPressed(true);
     load();
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
-      press(true);
+      press();
     }
   };
   const chosen =
@@ -78,7 +73,7 @@ export function DeferredSelect<Value extends string>(props: SelectProps<Value>) 
         data-disabled={props.disabled || undefined}
         onPointerEnter={load}
         onFocus={load}
-        onClick={() => press(true)}
+        onClick={press}
         onKeyDown={onKeyDown}
       >
         <span className="select-value" id={valueId} data-placeholder={chosen ? undefined : true}>
