@@ -11,9 +11,10 @@ export type ImageTask = Extract<UploadTask, { kind: 'image' | 'thumbnail' }>;
  * upload-worker.ts, which passes the sanitiser in.
  */
 export default async function processImage(task: ImageTask, cleanSvg?: SvgCleaner): Promise<UploadResult> {
-  const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   try {
-    if (task.kind === 'thumbnail') return { ok: true, kind: 'thumbnail', webp: await renderThumbnail(bytes) };
+    if (task.kind === 'thumbnail')
+      return { ok: true, kind: 'thumbnail', webp: await renderThumbnail(task.file) };
+    const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
     return { ok: true, kind: 'image', image: await prepareImage(bytes, cleanSvg) };
   } catch (error) {
     if (error instanceof ImageRejected) return { ok: false, reason: error.reason };

@@ -18,7 +18,8 @@ export type UploadTask =
   | { kind: 'avatar'; bytes: Uint8Array }
   /** A flat page's HTML from staff (modules/admin): DOMPurify on jsdom, off the event loop. */
   | { kind: 'flatpage'; html: string }
-  | { kind: 'thumbnail'; bytes: Uint8Array }
+  /** The thumbnail of a stored image, read from its file: a queued thumbnail holds no bytes. */
+  | { kind: 'thumbnail'; file: string }
   /** New document > Import (issue 19): a DOCX, ODT or native zip read into our document. */
   | { kind: 'document'; bytes: Uint8Array; name: string };
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Piscina } from 'piscina';
+import { Piscina, type PiscinaTask, type TaskQueue } from 'piscina';
 import type { Config } from '../config';
 import { sniffImageType } from '../modules/usermedia/sniff';
 import type { UploadResult, UploadTask } from './upload-worker';
@@ -43,6 +43,36 @@ function workerExecArgv(): string[] {
   return ['--import', pathToFileURL(loader).href];
 }
 
+/**
+ * The pool's queue, for when every worker is busy: tasks someone waits for (an upload's checks,
+ * an import) go before thumbnails, which are made after their upload's answer. Thumbnails use
+ * every free worker, and a burst of uploads is not answered behind its own thumbnails.
+ */
+export class AnswersFirstQueue implements TaskQueue {
+  private readonly answers: PiscinaTask[] = [];
+  private readonly thumbnails: PiscinaTask[] = [];
+
+  get size(): number {
+    return this.answers.length + this.thumbnails.length;
+  }
+
+  push(task: PiscinaTask): void {
+    const payload = (task as PiscinaTask & { task?: UploadTask }).task;
+    (payload?.kind === 'thumbnail' ? this.thumbnails : this.answers).push(task);
+  }
+
+  shift(): PiscinaTask | null {
+    return this.answers.shift() ?? this.thumbnails.shift() ?? null;
+  }
+
+  remove(task: PiscinaTask): void {
+    for (const list of [this.answers, this.thumbnails]) {
+      const index = list.indexOf(task);
+      if (index !== -1) list.splice(index, 1);
+    }
+  }
+}
+
 const pools = new Map<UploadPoolConfig, Piscina<UploadTask, UploadResult>>();
 
 function poolFor(config: UploadPoolConfig): Piscina<UploadTask, UploadResult> {
@@ -51,10 +81,12 @@ function poolFor(config: UploadPoolConfig): Piscina<UploadTask, UploadResult> {
     pool = new Piscina<UploadTask, UploadResult>({
       filename: WORKER_FILE,
       execArgv: workerExecArgv(),
-      minThreads: 0,
+      taskQueue: new AnswersFirstQueue(),
+      // All workers start with the pool (at the first upload) and stay: one starts in 100-150 ms of
+      // CPU, and a burst of uploads, whose thumbnails keep a worker busy while the next upload is
+      // checked, waited for the second one to start.
+      minThreads: Math.max(1, config.uploadWorkers),
       maxThreads: Math.max(1, config.uploadWorkers),
-      // Workers start in about 100 ms; keeping one warm for a while spares that on a burst.
-      idleTimeout: 60_000,
       resourceLimits: {
         maxOldGenerationSizeMb: config.uploadMemoryMb,
         maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(config.uploadMemoryMb / 8))),

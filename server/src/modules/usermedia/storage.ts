@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import sharp, { type Sharp } from 'sharp';
@@ -62,9 +62,9 @@ const THUMBNAIL_AFTER_ANSWER: ReadonlySet<ImageType> = new Set(['image/jpeg']);
 
 const DECODE_OPTIONS = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const };
 
-/** The WebP thumbnail of stored image bytes (at most THUMBNAIL_SIZE px, EXIF rotation applied). */
-export function renderThumbnail(image: Sharp | Buffer): Promise<Buffer> {
-  const pipeline = Buffer.isBuffer(image) ? sharp(image, DECODE_OPTIONS) : image;
+/** The WebP thumbnail of an opened image or of a stored file (at most THUMBNAIL_SIZE px, EXIF rotation applied). */
+export function renderThumbnail(image: Sharp | string): Promise<Buffer> {
+  const pipeline = typeof image === 'string' ? sharp(image, DECODE_OPTIONS) : image;
   return pipeline
     .rotate()
     .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
@@ -196,15 +196,14 @@ export function makeThumbnail(
   config: UploadPoolConfig & { dataDir: string },
   sha256: string,
   fileType: ImageType,
-  bytes?: Buffer,
 ): Promise<void> {
   const target = thumbnailPath(config.dataDir, sha256);
   let pending = pendingThumbnails.get(target);
   if (!pending) {
     pending = (async () => {
       if (await exists(target)) return;
-      const source = bytes ?? (await readFile(imagePath(config.dataDir, sha256, fileType)));
-      const result = await runUploadTask(config, { kind: 'thumbnail', bytes: source });
+      const file = imagePath(config.dataDir, sha256, fileType);
+      const result = await runUploadTask(config, { kind: 'thumbnail', file });
       if (result.ok && result.kind === 'thumbnail') await writeAtomically(target, asBuffer(result.webp));
     })()
       .catch(() => undefined)

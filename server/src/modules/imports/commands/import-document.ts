@@ -247,7 +247,7 @@ export async function importDocumentFile(
     });
     for (const entry of prepared.values()) {
       if (entry && !entry.image.thumbnail)
-        void makeThumbnail(ctx.config, entry.image.sha256, entry.image.fileType, entry.image.bytes);
+        void makeThumbnail(ctx.config, entry.image.sha256, entry.image.fileType);
     }
     return { ...outcome, notes };
   } catch (error) {

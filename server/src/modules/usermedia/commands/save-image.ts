@@ -73,7 +73,7 @@ export async function createImage(
     });
     // Off the request path: the answer does not depend on it, and the media route waits for it.
     if (!prepared.thumbnail) {
-      void makeThumbnail(ctx.config, prepared.sha256, prepared.fileType, prepared.bytes);
+      void makeThumbnail(ctx.config, prepared.sha256, prepared.fileType);
     }
     return { image, existed: false };
   });
