@@ -67,6 +67,37 @@ function serviceWorker(): Plugin {
   };
 }
 
+/**
+ * Puts the style sheets that index.html links into the page as <style> elements: the first paint
+ * (the boot shell, then the login page) waits for no request but the page's own. On a phone's
+ * slow network each render-blocking sheet cost a round trip, about 300 ms of Lighthouse's
+ * simulated first paint (issue 23). Each sheet keeps a disabled <link>, which the browser does
+ * not fetch: Vite's loader of lazy screens adds a sheet they need unless a <link> to it is in the
+ * page, and a second copy of these rules, later in the cascade, would override the lazy screens'
+ * own (e2e/specs/styles.spec.ts checks that none is added).
+ */
+function inlineEntryStyles(): Plugin {
+  return {
+    name: 'scriptorium-inline-entry-styles',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        if (!context.filename.endsWith('index.html') || !context.bundle) return html;
+        const bundle = context.bundle;
+        return html.replace(
+          /<link rel="stylesheet" crossorigin href="\/([^"]+\.css)">/g,
+          (link, file: string) => {
+            const sheet = bundle[file];
+            if (sheet?.type !== 'asset') return link;
+            return `<style data-sheet="/${file}">${String(sheet.source)}</style>\n    ${link.replace('>', ' disabled>')}`;
+          },
+        );
+      },
+    },
+  };
+}
+
 /** Where `npm run serve` listens; the dev server forwards everything the SPA does not own to it. */
 const BACKEND = 'http://127.0.0.1:8000';
 
@@ -84,7 +115,7 @@ function fontFaces(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), fontFaces(), serviceWorker(), precompress()],
+  plugins: [react(), fontFaces(), inlineEntryStyles(), serviceWorker(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

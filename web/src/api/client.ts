@@ -6,6 +6,10 @@ import {
 } from '@scriptorium/common/api/endpoint';
 import * as z from 'zod/mini';
 
+// The page's Content-Security-Policy forbids eval (script-src 'self'). Without this, zod's first
+// object parse probes for it with `new Function`, and the browser reports a CSP violation.
+z.config({ jitless: true });
+
 /** A non-OK HTTP answer (spec section 7: non-OK responses are thrown as errors). */
 export class ApiError extends Error {
   constructor(
