@@ -216,9 +216,6 @@ export const academicNodes: Record<string, NodeSpec> = {
   },
 };
 
-/** Body elements of the academic nodes, as templates list them. */
-export const ACADEMIC_ELEMENTS = ['equation', 'citation', 'cross_reference', 'figure'] as const;
-
 /** Tables get an id (cross-reference target) and a caption, numbered with the table figures. */
 export function withTableCaption<T extends Record<string, NodeSpec>>(nodes: T): T {
   const table = nodes.table;

@@ -1,6 +1,6 @@
 import { type DOMOutputSpec, type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
 import { tableNodes } from 'prosemirror-tables';
-import { ACADEMIC_ELEMENTS, academicNodes, templatePartAttrs, withTableCaption } from './academic-nodes';
+import { academicNodes, templatePartAttrs, withTableCaption } from './academic-nodes';
 import { listAttr, plainElement, stringAttr, stringAttrsRule, textAtom } from './dom-attrs';
 import { BLOCK_TRACK_MARKS, REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-marks';
 
@@ -21,33 +21,14 @@ import { BLOCK_TRACK_MARKS, REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-mar
 
 export { COMMENT_MARK, isReviewMark, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './review-marks';
 
-/** The formatting marks of the body, in toolbar order. */
-export const FORMAT_MARKS = ['em', 'strong', 'underline', 'sup', 'sub', 'code', 'smallcaps', 'link'] as const;
-export type FormatMark = (typeof FORMAT_MARKS)[number];
-
-/** The block elements a template may allow in a rich-text part. */
-export const BODY_ELEMENTS = [
-  'paragraph',
-  'heading1',
-  'heading2',
-  'heading3',
-  'heading4',
-  'heading5',
-  'heading6',
-  'blockquote',
-  'bullet_list',
-  'ordered_list',
-  'code_block',
-  'horizontal_rule',
-  'table',
-  'footnote',
-  'hard_break',
-  ...ACADEMIC_ELEMENTS,
-] as const;
-export type BodyElement = (typeof BODY_ELEMENTS)[number];
-
-export const PAPER_SIZES = ['A4', 'US Letter'] as const;
-export type PaperSize = (typeof PAPER_SIZES)[number];
+export {
+  BODY_ELEMENTS,
+  type BodyElement,
+  FORMAT_MARKS,
+  type FormatMark,
+  PAPER_SIZES,
+  type PaperSize,
+} from './vocabulary';
 
 /** Links go to the web, to a mail address or to a heading of the document (`#id`). */
 export function isSafeHref(href: string): boolean {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formId, jsonId, text } from '../api/fields';
 import { jsonField } from '../api/form';
-import { PAPER_SIZES } from '../editor/schema';
+import { PAPER_SIZES } from '../editor/vocabulary';
 import { itemCreateRequest, itemListFields, itemSaveRequest } from './items-api';
 
 /**

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { PATH_INPUT_MAX } from '../api/documents';
 import { formId, text } from '../api/fields';
 import { jsonField } from '../api/form';
-import { BODY_ELEMENTS, FORMAT_MARKS } from '../editor/schema';
-import { type DocumentTemplate, PART_KINDS, standardArticle } from '../editor/templates';
+import { type DocumentTemplate, PART_KINDS, standardArticle } from '../editor/template-data';
+import { BODY_ELEMENTS, FORMAT_MARKS } from '../editor/vocabulary';
 import { itemCreateRequest, itemListFields, itemSaveRequest } from './items-api';
 
 /**

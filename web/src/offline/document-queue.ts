@@ -132,6 +132,18 @@ export async function creationsOf(username: string): Promise<PendingCreation[]> 
   return (await open()).getAllFromIndex(CREATIONS, 'user', username);
 }
 
+/**
+ * The overview rows of the documents `username` created offline and not yet on the server. Here,
+ * not in offline-documents.ts, so that the overview lists them without loading the editor's code.
+ */
+export async function pendingEntries(username: string): Promise<DocumentEntry[]> {
+  try {
+    return (await creationsOf(username)).map((creation) => creation.entry);
+  } catch {
+    return [];
+  }
+}
+
 export async function deleteCreation(tempId: number): Promise<void> {
   await (await open()).delete(CREATIONS, tempId);
 }

@@ -4,14 +4,8 @@ import { schema } from '@scriptorium/common/editor/schema';
 import { Transform } from 'prosemirror-transform';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, json, route } from '../app/testing/fake-fetch';
-import { creationsOf, queuesOf, writeQueue } from './document-queue';
-import {
-  createOfflineDocument,
-  creationKey,
-  isTemporaryId,
-  pendingEntries,
-  syncCreations,
-} from './offline-documents';
+import { creationsOf, pendingEntries, queuesOf, writeQueue } from './document-queue';
+import { createOfflineDocument, creationKey, isTemporaryId, syncCreations } from './offline-documents';
 
 const OWNER = { id: 4, name: 'Ada Lovelace', username: 'ada' };
 

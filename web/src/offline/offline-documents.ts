@@ -11,6 +11,7 @@ import {
   deleteCreation,
   deleteQueue,
   type PendingCreation,
+  pendingEntries,
   type QueueRecord,
   queueKey,
   takeQueues,
@@ -77,15 +78,6 @@ export async function createOfflineDocument(
   await writeQueue(record);
   await addCreation({ tempId, username, path, createdAt: now, entry });
   return entry;
-}
-
-/** The overview rows of the documents created offline and not yet on the server. */
-export async function pendingEntries(username: string): Promise<DocumentEntry[]> {
-  try {
-    return (await creationsOf(username)).map((creation) => creation.entry);
-  } catch {
-    return [];
-  }
 }
 
 /** The overview row of one document created offline, or null. */

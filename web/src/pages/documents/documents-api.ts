@@ -1,6 +1,7 @@
 import type { AccessEntry, AccessSaveItem, DocumentEntry } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { call } from '../../api/client';
+import { pendingEntries } from '../../offline/document-queue';
 import {
   isNetworkFailure,
   localUser,
@@ -10,7 +11,6 @@ import {
   throughCache,
   writeRows,
 } from '../../offline/local-db';
-import { pendingEntries, syncCreations } from '../../offline/offline-documents';
 
 /**
  * The overview's rows; offline, the ones cached in the local database (issue 20). Documents
@@ -18,8 +18,13 @@ import { pendingEntries, syncCreations } from '../../offline/offline-documents';
  */
 export async function fetchDocuments(): Promise<DocumentEntry[]> {
   const username = localUser();
-  if (username && navigator.onLine) await syncCreations(username).catch(() => []);
-  const pending = username ? await pendingEntries(username) : [];
+  let pending = username ? await pendingEntries(username) : [];
+  if (username && pending.length > 0 && navigator.onLine) {
+    // Creating them needs the editor's code (ProseMirror): it loads only when there are some.
+    const { syncCreations } = await import('../../offline/offline-documents');
+    await syncCreations(username).catch(() => []);
+    pending = await pendingEntries(username);
+  }
   const listed = throughCache(
     async () => (await call(documentsApi.list)).documents,
     (rows) => writeRows('document_list', rows),

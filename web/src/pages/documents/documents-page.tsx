@@ -25,7 +25,6 @@ import { useOverviewRows } from '../../components/overview/use-overview-rows';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
-import { createOfflineDocument } from '../../offline/offline-documents';
 import { useLiveMessage } from '../../ws/live-connection';
 import { createDocumentFromTemplate } from '../templates/templates-api';
 import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
@@ -149,6 +148,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         // Issue 20: made in the local database now, created on the server when back online.
         if (!user) return;
         const owner = { id: user.id, name: user.name, username: user.username };
+        const { createOfflineDocument } = await import('../../offline/offline-documents');
         const made = await createOfflineDocument(owner, user.username, target);
         navigate(documentUrl(made.path, made.id));
         return;

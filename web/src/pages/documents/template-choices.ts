@@ -1,4 +1,4 @@
-import { standardArticle } from '@scriptorium/common/editor/templates';
+import { standardArticle } from '@scriptorium/common/editor/template-data';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchTemplates } from '../templates/templates-api';

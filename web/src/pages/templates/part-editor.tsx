@@ -1,4 +1,4 @@
-import { BODY_ELEMENTS, FORMAT_MARKS } from '@scriptorium/common/editor/schema';
+import { BODY_ELEMENTS, FORMAT_MARKS } from '@scriptorium/common/editor/vocabulary';
 import type { TemplatePartDefinition } from '@scriptorium/common/plugins/templates-api';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { FORMAT_MARKS } from '@scriptorium/common/editor/schema';
+import { FORMAT_MARKS } from '@scriptorium/common/editor/vocabulary';
 import {
   EXPORT_FILE_KINDS,
   type ExportFileEntry,
