@@ -26,7 +26,6 @@ import { useOverviewState } from '../../components/overview/use-overview-state';
 import { OverviewMenu, type OverviewMenuItem } from '../../components/overview-menu/overview-menu';
 import { showToast } from '../../components/toast/toast-emitter';
 import { useLiveMessage } from '../../ws/live-connection';
-import { createDocumentFromTemplate } from '../templates/templates-api';
 import { copyDocuments, createDocument, deleteDocuments, fetchDocuments } from './documents-api';
 import { ImportDialog } from './import-dialog';
 import { knownFolders, moveItems, type OverviewRow, overviewRows, selectedDocuments } from './overview-rows';
@@ -154,7 +153,7 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         return;
       }
       const created = template
-        ? await createDocumentFromTemplate(template, target)
+        ? await (await import('../templates/templates-api')).createDocumentFromTemplate(template, target)
         : await createDocument(target);
       navigate(documentUrl(created.path, created.id));
     } catch {

@@ -1,7 +1,6 @@
 import { standardArticle } from '@scriptorium/common/editor/template-data';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fetchTemplates } from '../templates/templates-api';
 
 export interface TemplateChoice {
   /** 'standard-article' or a stored template's id, as templatesApi.createDocument takes it. */
@@ -19,10 +18,13 @@ export function useTemplateChoices(pluginOn: boolean): TemplateChoice[] | null {
   useEffect(() => {
     if (!pluginOn) return;
     let live = true;
-    fetchTemplates().then(
-      (rows) => live && setStored(rows),
-      () => undefined,
-    );
+    // The templates' API (its request schemas) loads after the overview's first paint.
+    import('../templates/templates-api')
+      .then(({ fetchTemplates }) => fetchTemplates())
+      .then(
+        (rows) => live && setStored(rows),
+        () => undefined,
+      );
     return () => {
       live = false;
     };
