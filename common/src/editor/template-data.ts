@@ -1,5 +1,4 @@
-import type { BodyElement, FormatMark } from './vocabulary';
-import { BODY_ELEMENTS, FORMAT_MARKS } from './vocabulary';
+import { BODY_ELEMENTS, type BodyElement, FORMAT_MARKS, type FormatMark } from './vocabulary';
 
 /**
  * Document templates as data: a list of parts with the elements and marks each allows. The
