@@ -3,7 +3,7 @@
 // first rows from the cache (IndexedDB read + row preparation + sort; fake-indexeddb in Node),
 // and, when web/dist is built, the same in Debian's Chromium: first rows of a first visit (full
 // list) against a reload (cache plus the cheap check).
-import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { benchCall, createBenchUser, loginHeaders, sessionCookies, startBenchServer } from './lib/server';
 import 'fake-indexeddb/auto';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -197,12 +197,7 @@ async function inBrowser(): Promise<void> {
   });
   const pageOf = async (cookie: string) => {
     const context = await browser.newContext();
-    await context.addCookies(
-      cookie.split('; ').map((pair) => {
-        const [name, value] = pair.split('=');
-        return { name, value, url: base };
-      }),
-    );
+    await context.addCookies(sessionCookies(cookie, base));
     return context.newPage();
   };
 

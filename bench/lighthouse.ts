@@ -9,7 +9,7 @@ import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { createBenchUser, loginHeaders, sessionCookies, startBenchServer } from './lib/server';
 
 const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const webDist = process.env.WEB_DIST;
@@ -50,12 +50,7 @@ async function prepareReturningUser(header: string): Promise<void> {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
   try {
     const context = browser.contexts()[0];
-    await context.addCookies(
-      header.split('; ').map((pair) => {
-        const [cookieName, value] = pair.split('=');
-        return { name: cookieName, value, url: server.base };
-      }),
-    );
+    await context.addCookies(sessionCookies(header, server.base));
     const page = await context.newPage();
     // A page of the origin that runs none of the app's scripts.
     await page.goto(`${server.base}/favicon.svg`);

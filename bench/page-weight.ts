@@ -1,7 +1,8 @@
 // Page weight of the login page and of the logged-in overview as Chromium loads them: the bytes of
-// JavaScript, CSS (files and index.html's inline sheets) and fonts, raw and gzipped (level 9, each file on its own, as a server would
-// send it), of the current build (web/dist, or WEB_DIST) against a build of BASELINE_REF made in
-// the same run (default: the last commit before the design system of issue 15).
+// JavaScript, CSS (files and index.html's inline sheets) and fonts, raw and gzipped (level 9, each
+// file on its own, as a server would send it), of the current build (web/dist, or WEB_DIST)
+// against a build of BASELINE_REF made in the same run (default: the last commit before the
+// design system of issue 15).
 // Goal of issue 15: the design system adds at most 30 KB gzip to the login page. Goal of issue 23:
 // the login page's JS + CSS at most 150 KB gzip.
 import { execFileSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type Browser, chromium } from '@playwright/test';
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { createBenchUser, loginHeaders, sessionCookies, startBenchServer } from './lib/server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BASELINE_REF = process.env.BASELINE_REF ?? 'c28147d';
@@ -56,12 +57,7 @@ async function weigh(browser: Browser, dist: string): Promise<{ login: Weight; o
     const measure = async (cookie: string | null): Promise<Weight> => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       if (cookie) {
-        await context.addCookies(
-          cookie.split('; ').map((pair) => {
-            const [name, value] = pair.split('=');
-            return { name, value, url: server.base };
-          }),
-        );
+        await context.addCookies(sessionCookies(cookie, server.base));
       }
       const page = await context.newPage();
       const weight: Weight = {

@@ -107,14 +107,17 @@ export async function loginHeaders(
   return { 'X-CSRFToken': csrf, Cookie: `csrftoken=${csrf}; sessionid=${session}` };
 }
 
+/** The cookies of a Cookie header (`loginHeaders`), as a browser context adds them for `base`. */
+export function sessionCookies(header: string, base: string): { name: string; value: string; url: string }[] {
+  return header.split('; ').map((pair) => {
+    const [name, value] = pair.split('=');
+    return { name, value, url: base };
+  });
+}
+
 /** A browser page at a desktop size carrying the session of `loginHeaders`. */
 export async function loggedInPage(browser: Browser, base: string, headers: { Cookie: string }) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies(
-    headers.Cookie.split('; ').map((pair) => {
-      const [name, value] = pair.split('=');
-      return { name, value, url: base };
-    }),
-  );
+  await context.addCookies(sessionCookies(headers.Cookie, base));
   return { context, page: await context.newPage() };
 }
