@@ -67,36 +67,54 @@ async function prepareReturningUser(header: string): Promise<void> {
   }
 }
 
+/** One Lighthouse run of the app's start page, as a visitor or as a returning user. */
+async function audit(loggedIn: boolean) {
+  if (loggedIn) await prepareReturningUser(Cookie);
+  const result = await lighthouse(
+    `${server.base}/`,
+    {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: Object.keys(GOALS),
+      disableStorageReset: loggedIn,
+    },
+    desktop ? desktopConfig : undefined,
+  );
+  if (!result) throw new Error('lighthouse gave no result');
+  const requests = (
+    result.lhr.audits['network-requests']?.details as { items?: { url: string }[] } | undefined
+  )?.items;
+  const listed = requests?.some((request) => request.url.endsWith(documentsApi.list.path)) ?? false;
+  if (listed !== loggedIn) {
+    throw new Error(
+      `a ${loggedIn ? 'returning user' : 'visitor'}'s run ${listed ? 'listed' : 'did not list'} documents`,
+    );
+  }
+  return result.lhr;
+}
+
+// The machines are shared and noisy, and Lantern multiplies the observed main-thread time by four:
+// one run's performance score can move by 0.2. Each page is audited LIGHTHOUSE_RUNS times (3 by
+// default) and the run with the median performance score is reported.
+const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
 let failed = false;
 try {
   for (const [name, loggedIn] of [
     ['login page', false],
     ['overview', true],
   ] as const) {
-    if (loggedIn) await prepareReturningUser(Cookie);
-    const result = await lighthouse(
-      `${server.base}/`,
-      {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: Object.keys(GOALS),
-        disableStorageReset: loggedIn,
-      },
-      desktop ? desktopConfig : undefined,
-    );
-    if (!result) throw new Error('lighthouse gave no result');
-    const { categories, audits } = result.lhr;
-    const requests = (audits['network-requests']?.details as { items?: { url: string }[] } | undefined)
-      ?.items;
-    const listed = requests?.some((request) => request.url.endsWith(documentsApi.list.path)) ?? false;
-    if (listed !== loggedIn)
-      throw new Error(`the ${name}'s run ${listed ? 'listed' : 'did not list'} documents`);
+    const reports: Awaited<ReturnType<typeof audit>>[] = [];
+    for (let run = 0; run < runs; run++) reports.push(await audit(loggedIn));
+    const performance = (report: (typeof reports)[number]) => report.categories.performance?.score ?? 0;
+    reports.sort((a, b) => performance(a) - performance(b));
+    const median = reports[Math.floor(reports.length / 2)];
+    const { categories, audits } = median;
     // LIGHTHOUSE_REPORT_DIR=dir: the whole report of each page, for the details behind a score.
     if (process.env.LIGHTHOUSE_REPORT_DIR) {
       writeFileSync(
         path.join(process.env.LIGHTHOUSE_REPORT_DIR, `${name.replace(/\W+/g, '-')}.json`),
-        JSON.stringify(result.lhr, null, 1),
+        JSON.stringify(median, null, 1),
       );
     }
     const scores = Object.keys(GOALS).map((id) => {
@@ -105,7 +123,10 @@ try {
       if (score < goal) failed = true;
       return `${id} ${score.toFixed(2)}${goal ? ` (goal >= ${goal})` : ''}`;
     });
-    console.log(`${name} (${desktop ? 'desktop' : 'mobile'}): ${scores.join(', ')}`);
+    console.log(`${name} (${desktop ? 'desktop' : 'mobile'}, median of ${runs}): ${scores.join(', ')}`);
+    console.log(
+      `  performance of each run: ${reports.map((report) => performance(report).toFixed(2)).join(', ')}`,
+    );
     const metrics = [
       'first-contentful-paint',
       'largest-contentful-paint',
