@@ -104,6 +104,8 @@ try {
     ['login page', false],
     ['overview', true],
   ] as const) {
+    // LIGHTHOUSE_PAGES=overview: one page only, while working on it.
+    if (process.env.LIGHTHOUSE_PAGES && !process.env.LIGHTHOUSE_PAGES.split(',').includes(name)) continue;
     const reports: Awaited<ReturnType<typeof audit>>[] = [];
     for (let run = 0; run < runs; run++) reports.push(await audit(loggedIn));
     const performance = (report: (typeof reports)[number]) => report.categories.performance?.score ?? 0;
