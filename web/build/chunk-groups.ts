@@ -34,7 +34,6 @@ function staticallyReached(graph: ModuleGraph, roots: readonly string[]): Set<st
 export const VISITOR_TEXTS: readonly string[] = ['accounts', 'components', 'contacts', 'web'];
 
 const LOCALE_FILE = /[\\/]locales[\\/]([^\\/]+)[\\/]([^\\/]+)\.json$/;
-/[\\/]node_modules[\\/](react-aria|react-aria-components|react-stately|@react-aria|@react-stately|@react-types|@internationalized)[\\/]/;
 
 /** The chunk groups for modules of the app whose entries and first screen are these files. */
 export function chunkGroups(files: { entries: readonly string[]; firstScreen: readonly string[] }) {
