@@ -391,29 +391,3 @@ test('a tab closed offline: reopened online, its queued text is sent', async ({ 
   await expectOnServer(browser, user, id, 'Before the tunnel. In the tunnel.');
   await context.close();
 });
-
-test('the service worker is registered once the page has loaded: its precache never shares the first load', async ({
-  page,
-}) => {
-  // The times of the page's load event and of the app's call to register its worker.
-  await page.addInitScript(() => {
-    const times = { load: -1, register: -1 };
-    (window as unknown as { __times: typeof times }).__times = times;
-    window.addEventListener('load', () => {
-      times.load = performance.now();
-    });
-    const container = navigator.serviceWorker;
-    const register = container.register.bind(container);
-    container.register = (...args: Parameters<typeof register>) => {
-      times.register = performance.now();
-      return register(...args);
-    };
-  });
-  await page.goto('/');
-  await offlineReady(page);
-  const times = await page.evaluate(
-    () => (window as unknown as { __times: { load: number; register: number } }).__times,
-  );
-  expect(times.load).toBeGreaterThan(0);
-  expect(times.register).toBeGreaterThanOrEqual(times.load);
-});

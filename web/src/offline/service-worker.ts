@@ -24,18 +24,8 @@ function watch(registration: ServiceWorkerRegistration): void {
   });
 }
 
-/**
- * Registers the worker once the page has loaded: its install fetches every script, style sheet
- * and font of the build (about 1.7 MB with Brotli), which on a phone's network would otherwise
- * share the bandwidth with the first screen's own files (issue 23).
- */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
-}
-
-function register(): void {
   navigator.serviceWorker.register('/sw.js').then(
     (registration) => {
       watch(registration);
