@@ -8,12 +8,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: [
-            'common/src/**/*.test.ts',
-            'server/src/**/*.test.ts',
-            'server/test/**/*.test.ts',
-            'web/build/**/*.test.ts',
-          ],
+          include: ['common/src/**/*.test.ts', 'server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
           testTimeout: 20000,
           hookTimeout: 60000,
         },

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type PointerEvent, useContext, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, type PointerEvent, useContext, useLayoutEffect, useRef, useState } from 'react';
 import { TableStateContext } from 'react-aria-components';
 
 /** Narrowest a column gets by resizing: its header's sort mark and a few letters. */
@@ -29,11 +29,9 @@ export function ColumnResizer({ columnId, label, width, onResize }: ColumnResize
   // controls of a cell): while the handle has the focus, the arrows are its own.
   const tableState = useContext(TableStateContext);
   const handle = useRef<HTMLDivElement>(null);
-  // The laid-out width until the user picks one: the separator's value must say it. Read after
-  // the paint, when the layout is done anyway: in a layout effect each column's handle forced a
-  // layout and a second render before the table's first paint (issue 23).
+  // The laid-out width until the user picks one: the separator's value must say it.
   const [laidOut, setLaidOut] = useState<number>(MIN_COLUMN_WIDTH);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (width !== undefined || !handle.current) return;
     setLaidOut(Math.round(handle.current.parentElement?.getBoundingClientRect().width ?? MIN_COLUMN_WIDTH));
   }, [width]);
