@@ -30,6 +30,7 @@ import {
 import { insertSharedDocument, shareDocument } from '../server/test/seed';
 import { postgresAndRedisReachable } from '../server/test/services';
 import { bodyParagraphStart, wsUrlBase } from '../server/test/ws-support';
+import { type CpuGroup, processesNamed, startCpuCount } from './lib/cpu';
 import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 import { percentile } from './lib/stats';
 
@@ -169,7 +170,14 @@ async function writersLeg(engine: 'sqlite' | 'postgres'): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // (2) Two processes against one, PostgreSQL + Redis, 20 documents.
 
-async function processesLeg(processCount: number): Promise<number> {
+interface ProcessesLegResult {
+  perSecond: number;
+  /** CPU milliseconds per confirmed diff of each part of the system, and the machine's busy share. */
+  cpuPerDiff: { label: string; ms: number }[];
+  machineBusy: number;
+}
+
+async function processesLeg(processCount: number): Promise<ProcessesLegResult> {
   const postgres = await tempPostgres();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-procs-'));
   const children: ServerProcess[] = [];
@@ -216,6 +224,14 @@ async function processesLeg(processCount: number): Promise<number> {
     }
     await Promise.all(clients.map((client) => client.open()));
     let confirmed = 0;
+    // Where the cores went: the writers live in this process, the servers in their children.
+    const groups: CpuGroup[] = [
+      { label: 'servers', pids: () => children.flatMap(({ child }) => (child.pid ? [child.pid] : [])) },
+      processesNamed('PostgreSQL', 'postgres'),
+      processesNamed('Redis', 'redis-server'),
+      { label: 'writers (this process)', pids: () => [process.pid] },
+    ];
+    const cpu = startCpuCount(groups);
     const deadline = performance.now() + SECONDS * 1000;
     const started = performance.now();
     await Promise.all(
@@ -228,8 +244,13 @@ async function processesLeg(processCount: number): Promise<number> {
       }),
     );
     const perSecond = confirmed / ((performance.now() - started) / 1000);
+    const { byGroup, machineBusy } = cpu.stop();
     for (const client of clients) client.close();
-    return perSecond;
+    return {
+      perSecond,
+      cpuPerDiff: byGroup.map(({ label, ms }) => ({ label, ms: ms / Math.max(1, confirmed) })),
+      machineBusy,
+    };
   } finally {
     await Promise.all(children.map((child) => stopServerProcess(child)));
     rmSync(dataDir, { recursive: true, force: true });
@@ -247,10 +268,27 @@ if (services) {
   const two = await processesLeg(2);
   console.log(`(2) PostgreSQL + Redis, ${DOCUMENTS} documents, 2 writers each, as fast as confirmed:`);
   console.log(
-    `    one process ${one.toFixed(0)} diffs/s, two processes ${two.toFixed(0)} diffs/s: ${(two / one).toFixed(2)}x (goal >= 1.7x)`,
+    `    one process ${one.perSecond.toFixed(0)} diffs/s, two processes ${two.perSecond.toFixed(0)} diffs/s: ` +
+      `${(two.perSecond / one.perSecond).toFixed(2)}x (goal >= 1.7x)`,
   );
+  const cores = os.cpus().length;
+  for (const [name, leg] of [
+    ['one process', one],
+    ['two processes', two],
+  ] as const) {
+    const parts = leg.cpuPerDiff.map(({ label, ms }) => `${label} ${ms.toFixed(3)}`).join(', ');
+    console.log(
+      `    ${name}: CPU ms per confirmed diff: ${parts}; the machine's ${cores} cores ${(leg.machineBusy * 100).toFixed(0)}% busy`,
+    );
+  }
+  // A server process is one thread: it confirms at most 1 / (its CPU per diff) diffs a second.
+  // Two of them reach 1.7x one only if the machine can also run everything else a diff costs
+  // (databases, writers) at 1.7 times the rate one process can serve alone.
+  const total = one.cpuPerDiff.reduce((sum, part) => sum + part.ms, 0);
+  const server = one.cpuPerDiff.find((part) => part.label === 'servers')?.ms ?? Number.NaN;
   console.log(
-    `    (this machine has ${os.cpus().length} CPU cores shared by the clients, the servers and the databases)`,
+    `    cores needed for 1.7x at these costs: ${((1.7 * total) / server).toFixed(1)} ` +
+      `(1.7 x all CPU per diff / the server's); this machine has ${cores}`,
   );
 } else {
   console.log('PostgreSQL or Redis not reachable: legs (1) on PostgreSQL and (2) skipped.');
