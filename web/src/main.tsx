@@ -1,12 +1,12 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { startConfigurationLoad } from './app/configuration/load-configuration';
 import { FULL_ROUTE_TABLE, routeFor } from './app/router/route-table';
 import { preloadPage } from './app/router/route-view';
-import { loadLoggedInShell, probablyLoggedIn } from './app/shell/session-hint';
+import { loadLoggedInShell, probablyLoggedIn, startNamespaces } from './app/shell/session-hint';
 import { AriaLocaleProvider } from './i18n/aria-locale';
-import { detectLanguage, initI18n, NAMESPACES, VISITOR_NAMESPACES } from './i18n/i18n';
+import { detectLanguage, initI18n, VISITOR_NAMESPACES } from './i18n/i18n';
 import { registerServiceWorker } from './offline/service-worker';
 import 'virtual:font-faces.css';
 import './styles/tokens.css';
@@ -30,14 +30,23 @@ if (probablyLoggedIn()) {
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 const root = createRoot(container);
+// In a transition React renders the first screen in slices of a few milliseconds, yielding to the
+// browser between them, instead of in one task that blocks input for the whole first render (on a
+// phone the logged-in shell and the overview took one task of about 1 s; issue 23).
 const render = () =>
-  root.render(
-    <StrictMode>
-      <AriaLocaleProvider>
-        <App />
-      </AriaLocaleProvider>
-    </StrictMode>,
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <AriaLocaleProvider>
+          <App />
+        </AriaLocaleProvider>
+      </StrictMode>,
+    ),
   );
-// The first paint waits for the texts (no flash of keys); if they cannot load (offline), the app
-// still starts and its offline page says so.
-initI18n(detectLanguage(), probablyLoggedIn() ? NAMESPACES : VISITOR_NAMESPACES).then(render, render);
+// The first paint waits for the texts (no flash of keys), but only for those of the first screen
+// (a phone's requests queue six at a time); if they cannot load (offline), the app still starts and
+// its offline page says so.
+initI18n(detectLanguage(), probablyLoggedIn() ? startNamespaces(firstRoute.page) : VISITOR_NAMESPACES).then(
+  render,
+  render,
+);

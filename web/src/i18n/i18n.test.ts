@@ -5,6 +5,7 @@ import {
   initI18n,
   loadAllNamespaces,
   loadLanguage,
+  loadNamespaces,
   NAMESPACES,
   VISITOR_NAMESPACES,
 } from './i18n';
@@ -45,6 +46,22 @@ describe('a visitor’s first page', () => {
     // A language chosen after logging in comes with every namespace.
     await applyLanguage('de');
     for (const namespace of NAMESPACES) expect(i18next.hasResourceBundle('de', namespace)).toBe(true);
+    await applyLanguage('en');
+  });
+});
+
+describe('a logged-in start (issue 23)', () => {
+  it('loads the first screen’s namespaces, and those again in a language chosen before the rest', async () => {
+    await initI18n('en', VISITOR_NAMESPACES);
+    await applyLanguage('pt-br');
+    await loadNamespaces(['documents', 'import']);
+    expect(i18next.hasResourceBundle('pt-br', 'documents')).toBe(true);
+    expect(i18next.hasResourceBundle('pt-br', 'editor')).toBe(false);
+    // The configuration names another language before the remaining texts came.
+    await applyLanguage('bg');
+    for (const namespace of [...VISITOR_NAMESPACES, 'documents', 'import'])
+      expect(i18next.hasResourceBundle('bg', namespace)).toBe(true);
+    expect(i18next.hasResourceBundle('bg', 'editor')).toBe(false);
     await applyLanguage('en');
   });
 });

@@ -73,10 +73,18 @@ export async function loadLanguage(language: Language): Promise<void> {
   );
 }
 
+/**
+ * These namespaces of the interface language (and the fallback), now and in every language chosen
+ * later: what a screen needs before it is drawn.
+ */
+export async function loadNamespaces(namespaces: readonly string[]): Promise<void> {
+  wanted = [...new Set([...wanted, ...namespaces])];
+  await loadLanguage(current);
+}
+
 /** Every namespace of the interface language (and the fallback): the logged-in screens use them all. */
 export async function loadAllNamespaces(): Promise<void> {
-  wanted = NAMESPACES;
-  await loadLanguage(current);
+  await loadNamespaces(NAMESPACES);
 }
 
 /** The language to start with before the configuration names one: the `language` cookie, else the browser's. */

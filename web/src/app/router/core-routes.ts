@@ -125,6 +125,9 @@ export const CORE_SCREENS: readonly Screen[] = [
     'documents',
     () => import('../../pages/documents/documents-page').then((m) => m.DocumentsPage),
     (params) => ({ path: text(params.path) }),
+    // The overview and its dialogs; with the Templates plugin its New document menu (the shell
+    // loads the plugins' namespaces).
+    ['documents', 'import'],
   ),
   lazyScreen(
     'editor',

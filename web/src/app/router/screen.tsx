@@ -1,4 +1,5 @@
 import { type ComponentType, createElement, type LazyExoticComponent, lazy, type ReactNode } from 'react';
+import { loadAllNamespaces, loadNamespaces } from '../../i18n/i18n';
 import type { Route } from './routes';
 
 /** Spec 9: a script chunk that has not arrived after 120000 ms counts as failed. */
@@ -11,8 +12,13 @@ export const CHUNK_LOAD_TIMEOUT_MS = 120000;
 export interface Screen {
   page: string;
   render(route: Route): ReactNode;
-  /** Fetches the screen's chunk ahead (lazy screens only). */
+  /** Fetches the screen's chunk and texts ahead (lazy screens only). */
   preload?(): Promise<unknown>;
+  /**
+   * The locale namespaces the screen draws with, beside the logged-in shell's; a lazy screen
+   * without this list waits for every namespace.
+   */
+  namespaces?: readonly string[];
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -68,19 +74,24 @@ function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): Lazy
 }
 
 /**
- * A screen in its own chunk. `props` turns the route's params into the component's props, so that
- * each screen keeps its typed props while the table holds screens of every kind.
+ * A screen in its own chunk, drawn once its chunk and its texts are there. `props` turns the
+ * route's params into the component's props, so that each screen keeps its typed props while the
+ * table holds screens of every kind. `namespaces`: the texts it needs (see Screen), so that a
+ * logged-in start on this screen loads only those before its first paint.
  */
 export function lazyScreen<P extends object>(
   page: string,
   load: () => Promise<ComponentType<P>>,
   props: (params: Route['params']) => P,
+  namespaces?: readonly string[],
 ): Screen {
-  const component = lazyPage(load);
+  const texts = () => (namespaces ? loadNamespaces(namespaces) : loadAllNamespaces());
+  const component = lazyPage(() => Promise.all([load(), texts()]).then(([loaded]) => loaded));
   return {
     page,
     render: (route) => createElement(component, props(route.params)),
     preload: component.preload,
+    namespaces,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { AuthenticatedUser, Configuration } from '@scriptorium/common/api/base';
+import { useEffect } from 'react';
 import { CommandPalette } from '../../actions/command-palette';
 import { FeedbackTab } from '../../components/feedback/feedback-tab';
 import { WaitingInvitesNotice } from '../../pages/contacts/waiting-invites-notice';
@@ -8,6 +9,7 @@ import { RouteView } from '../router/route-view';
 import type { Route } from '../router/routes';
 import { Footer } from './footer';
 import { MainHeader } from './main-header';
+import { loadRemainingTexts } from './session-hint';
 import { SkipLink } from './skip-link';
 
 interface LoggedInShellProps {
@@ -22,6 +24,7 @@ interface LoggedInShellProps {
  * language selector within reach after login too.
  */
 export function LoggedInShell({ user, configuration, route, table }: LoggedInShellProps) {
+  useEffect(loadRemainingTexts, []);
   return (
     <div className="app logged-in">
       {/* Pages listen to the app-wide connection (e.g. live titles), so it holds them all. */}

@@ -1,4 +1,6 @@
-import { loadAllNamespaces } from '../../i18n/i18n';
+import { loadAllNamespaces, loadNamespaces, NAMESPACES } from '../../i18n/i18n';
+import { allPlugins } from '../../plugins/registry';
+import { FULL_ROUTE_TABLE } from '../router/route-table';
 
 /**
  * Whether this browser was logged in when the app last started: a hint, never a permission. At
@@ -26,10 +28,45 @@ export function rememberLoggedIn(loggedIn: boolean): void {
 }
 
 /**
+ * The texts the logged-in shell itself draws: its header, menus (the staff's administration entry
+ * included), notices, the feedback tab and the command palette, and the plugins' header items.
+ */
+export const SHELL_NAMESPACES: readonly string[] = [
+  'admin',
+  'components',
+  'contacts',
+  'web',
+  'ws',
+  ...allPlugins().map((plugin) => plugin.localeNamespace),
+];
+
+/**
+ * The namespaces a logged-in start on `page` loads before its first paint: the shell's and the
+ * screen's, or every one for a screen that does not list its own. The rest follow after that
+ * paint (loadRemainingTexts); every other screen waits for its texts before it is drawn.
+ */
+export function startNamespaces(page: string): readonly string[] {
+  const screen = FULL_ROUTE_TABLE.screens.get(page);
+  return screen?.namespaces ? [...SHELL_NAMESPACES, ...screen.namespaces] : NAMESPACES;
+}
+
+/**
  * The logged-in shell's code (its menus, dialogs, live connection), split from the login page's,
- * and the texts of every screen behind it (a visitor's page loads only its own namespaces).
+ * and its texts (a visitor's page loads only its own namespaces).
  */
 export async function loadLoggedInShell() {
-  const [shell] = await Promise.all([import('./logged-in-shell'), loadAllNamespaces()]);
+  const [shell] = await Promise.all([import('./logged-in-shell'), loadNamespaces(SHELL_NAMESPACES)]);
   return shell;
+}
+
+/**
+ * How long after the logged-in shell's first render the other screens' texts start to load. Any
+ * screen opened sooner loads its own first (lazyScreen), so this decides only when the download
+ * may compete with the first screen's: not before its paint on a slow phone (issue 23).
+ */
+const REMAINING_TEXTS_DELAY_MS = 2000;
+
+/** Every other namespace, a while after the first screen: a later screen then rarely waits for texts. */
+export function loadRemainingTexts(): void {
+  setTimeout(() => void loadAllNamespaces().catch(() => undefined), REMAINING_TEXTS_DELAY_MS);
 }
