@@ -8,7 +8,12 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['common/src/**/*.test.ts', 'server/src/**/*.test.ts', 'server/test/**/*.test.ts'],
+          include: [
+            'common/src/**/*.test.ts',
+            'server/src/**/*.test.ts',
+            'server/test/**/*.test.ts',
+            'web/build/**/*.test.ts',
+          ],
           testTimeout: 20000,
           hookTimeout: 60000,
         },

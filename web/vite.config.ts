@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { chunkGroups } from './build/chunk-groups';
 import { FONT_FACES_MODULE, fontFacesCss } from './src/styles/font-faces';
 
 /**
@@ -114,6 +115,8 @@ function fontFaces(): Plugin {
   };
 }
 
+const source = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
+
 export default defineConfig({
   plugins: [react(), fontFaces(), inlineEntryStyles(), serviceWorker(), precompress()],
   build: {
@@ -127,6 +130,19 @@ export default defineConfig({
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         print: fileURLToPath(new URL('./print.html', import.meta.url)),
+      },
+      output: {
+        codeSplitting: {
+          // A group takes only the modules it names; their imports stay where they were.
+          includeDependenciesRecursively: false,
+          groups: chunkGroups({
+            entries: [source('main.tsx'), source('print/print-main.ts')],
+            firstScreen: [
+              source('app/shell/logged-in-shell.tsx'),
+              source('pages/documents/documents-page.tsx'),
+            ],
+          }),
+        },
       },
     },
   },

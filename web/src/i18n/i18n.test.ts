@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { VISITOR_TEXTS } from '../../build/chunk-groups';
 import {
   applyLanguage,
   initI18n,
@@ -29,6 +30,10 @@ describe('locale loading', () => {
       i18next.getFixedT('en')('web:pages.changePassword.title'),
     );
     await applyLanguage('en');
+  });
+
+  it('is what the build puts in the chunk of a visitor’s texts', () => {
+    expect([...VISITOR_TEXTS].sort()).toEqual([...VISITOR_NAMESPACES].sort());
   });
 });
 
