@@ -29,14 +29,16 @@ function pidsNamed(name: string): number[] {
   } catch {
     return [];
   }
-  return entries.filter((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
-    try {
-      return readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name;
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return entries
+    .filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        return readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 export interface CpuGroup {
@@ -45,7 +47,10 @@ export interface CpuGroup {
   pids: () => number[];
 }
 
-export const processesNamed = (label: string, name: string): CpuGroup => ({ label, pids: () => pidsNamed(name) });
+export const processesNamed = (label: string, name: string): CpuGroup => ({
+  label,
+  pids: () => pidsNamed(name),
+});
 
 /**
  * Starts counting the CPU time of each group and of the whole machine; `stop()` gives each group's

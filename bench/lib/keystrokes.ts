@@ -2,15 +2,23 @@ import type { Page } from '@playwright/test';
 
 /**
  * Keystroke to paint: from the key event's time stamp to the frame after it (requestAnimationFrame,
- * then the task after that frame), for `count` keys typed into the focused editor.
+ * then the task after that frame), for `count` keys typed into the focused editor. The input delay
+ * of each key (how long the page's main thread kept it waiting before its first handler ran) is
+ * kept for `inputDelays`.
  */
 export async function measureKeystrokes(page: Page, count: number): Promise<number[]> {
   await page.evaluate(() => {
-    const win = window as unknown as { __latencies: number[]; __pending: Promise<void> | null };
+    const win = window as unknown as {
+      __latencies: number[];
+      __delays: number[];
+      __pending: Promise<void> | null;
+    };
     win.__latencies = [];
+    win.__delays = [];
     document.addEventListener(
       'keydown',
       (event) => {
+        win.__delays.push(performance.now() - event.timeStamp);
         win.__pending = new Promise((resolve) => {
           requestAnimationFrame(() =>
             setTimeout(() => {
@@ -28,4 +36,9 @@ export async function measureKeystrokes(page: Page, count: number): Promise<numb
     await page.evaluate(() => (window as unknown as { __pending: Promise<void> | null }).__pending);
   }
   return page.evaluate(() => (window as unknown as { __latencies: number[] }).__latencies);
+}
+
+/** The input delays of the keys of the last measureKeystrokes on this page, in the order typed. */
+export function inputDelays(page: Page): Promise<number[]> {
+  return page.evaluate(() => (window as unknown as { __delays: number[] }).__delays);
 }
