@@ -1,4 +1,4 @@
-import { loadAllNamespaces, loadNamespaces, NAMESPACES } from '../../i18n/i18n';
+import { loadAllNamespaces, loadNamespaces, NAMESPACES, VISITOR_NAMESPACES } from '../../i18n/i18n';
 import { allPlugins } from '../../plugins/registry';
 import { FULL_ROUTE_TABLE } from '../router/route-table';
 
@@ -41,13 +41,15 @@ export const SHELL_NAMESPACES: readonly string[] = [
 ];
 
 /**
- * The namespaces a logged-in start on `page` loads before its first paint: the shell's and the
- * screen's, or every one for a screen that does not list its own. The rest follow after that
+ * The namespaces a start on `page` with the logged-in hint loads before its first paint: the
+ * shell's and the screen's, or every one for a screen that does not list its own, and a visitor's
+ * (the hint may be wrong: an expired session shows the login page). The rest follow after that
  * paint (loadRemainingTexts); every other screen waits for its texts before it is drawn.
  */
 export function startNamespaces(page: string): readonly string[] {
   const screen = FULL_ROUTE_TABLE.screens.get(page);
-  return screen?.namespaces ? [...SHELL_NAMESPACES, ...screen.namespaces] : NAMESPACES;
+  if (!screen?.namespaces) return NAMESPACES;
+  return [...new Set([...VISITOR_NAMESPACES, ...SHELL_NAMESPACES, ...screen.namespaces])];
 }
 
 /**

@@ -7,7 +7,14 @@ import { OVERVIEW_TEXTS } from '../../../build/chunk-groups';
 import { NAMESPACES, VISITOR_NAMESPACES } from '../../i18n/i18n';
 import { testDocument } from '../../pages/documents/test-documents';
 import { App } from '../app';
-import { CONFIGURATION, fakeFetch, json, route, userConfiguration } from '../testing/fake-fetch';
+import {
+  anonymousConfiguration,
+  CONFIGURATION,
+  fakeFetch,
+  json,
+  route,
+  userConfiguration,
+} from '../testing/fake-fetch';
 import { loadLoggedInShell, SHELL_NAMESPACES, startNamespaces } from './session-hint';
 
 const english = import.meta.glob<Record<string, unknown>>('../../../../common/src/i18n/locales/en/*.json', {
@@ -16,12 +23,8 @@ const english = import.meta.glob<Record<string, unknown>>('../../../../common/sr
 });
 const textsOf = (namespace: string) => english[`../../../../common/src/i18n/locales/en/${namespace}.json`];
 
-/**
- * Draws the logged-in start on the overview (spec 2.2's header and menus, the overview with a
- * document and its share button) with an i18next that holds only `namespaces`, and returns every
- * key it looked up in vain.
- */
-async function missingKeysOfOverview(namespaces: readonly string[]): Promise<string[]> {
+/** An i18next that holds only these English namespaces and records every key looked up in vain. */
+async function textsOnly(namespaces: readonly string[]) {
   const missing: string[] = [];
   const texts = i18next.createInstance();
   await texts.init({
@@ -34,6 +37,15 @@ async function missingKeysOfOverview(namespaces: readonly string[]): Promise<str
     missingKeyHandler: (_languages, namespace, key) => missing.push(`${namespace}:${key}`),
     interpolation: { escapeValue: false },
   });
+  return { texts, missing };
+}
+
+/**
+ * Draws the logged-in start on the overview (spec 2.2's header and menus, the overview with a
+ * document and its share button) with only `namespaces`, and returns the keys it missed.
+ */
+async function missingKeysOfOverview(namespaces: readonly string[]): Promise<string[]> {
+  const { texts, missing } = await textsOnly(namespaces);
   fakeFetch({
     [CONFIGURATION]: json(userConfiguration({ plugins: ['templates', 'books'] })),
     [route(documentsApi.list)]: json({ documents: [testDocument(1, '', 'Draft')] }),
@@ -71,6 +83,18 @@ describe('texts of a logged-in start on the overview (issue 23)', () => {
 
   it('finds every text of the first screen in those namespaces', async () => {
     expect(await missingKeysOfOverview(startNamespaces('documents'))).toEqual([]);
+  });
+
+  it('has the login page’s texts too, for a hint that was wrong (an expired session)', async () => {
+    const { texts, missing } = await textsOnly(startNamespaces('documents'));
+    fakeFetch({ [CONFIGURATION]: json(anonymousConfiguration) });
+    render(
+      <I18nextProvider i18n={texts}>
+        <App />
+      </I18nextProvider>,
+    );
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeTruthy();
+    expect(missing).toEqual([]);
   });
 
   it('would see a namespace missing from the list', async () => {
