@@ -60,6 +60,11 @@ export interface CollabSessionOptions {
    * co-authors' version as our suggestions (offline-suggestions.ts) instead of merging it.
    */
   author?(): Reviewer | null;
+  /**
+   * Called with the current state before a server message changes it (doc data, a confirmation,
+   * others' steps): the page lets the view read input it has not read yet (pending-input.ts).
+   */
+  beforeRemoteChange?(state: EditorState): void;
 }
 
 /** What a session keeps across reloads and closed tabs (the offline queue, IndexedDB). */
@@ -155,6 +160,10 @@ export class CollabSession {
 
   constructor(private readonly options: CollabSessionOptions) {}
 
+  private beforeRemoteChange(): void {
+    if (this.state) this.options.beforeRemoteChange?.(this.state);
+  }
+
   /** Steps not yet confirmed by the server (unsaved work). */
   get unconfirmed(): number {
     if (!this.state) return 0;
@@ -173,6 +182,7 @@ export class CollabSession {
    * behind our version (or another client id) makes us start over from the server's document.
    */
   receiveDocData(message: DocDataMessage): { lost: number } {
+    this.beforeRemoteChange();
     const previous = this.state;
     this.inFlight = null;
     if (previous && this.clientId === message.session_id && getVersion(previous) <= message.doc.v) {
@@ -314,6 +324,7 @@ export class CollabSession {
     const diff = this.sent.get(message.rid);
     this.sent.delete(message.rid);
     if (!this.state || !diff) return;
+    this.beforeRemoteChange();
     if (this.inFlight?.rid === message.rid) this.inFlight = null;
     const startVersion = getVersion(this.state);
     const sendable = sendableSteps(this.state);
@@ -345,6 +356,7 @@ export class CollabSession {
     // Steps come in server order, so the ones up to our version are the ones we hold already (a
     // catch-up overlapping relays); after a gap, nothing: a catch-up or a later answer fills it.
     if (message.v > version || message.v + message.ds.length <= version) return;
+    this.beforeRemoteChange();
     const skip = version - message.v;
     let steps = message.ds.slice(skip).map((json) => Step.fromJSON(schema, json));
     let cids = message.cids.slice(skip);

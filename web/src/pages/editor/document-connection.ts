@@ -39,6 +39,8 @@ export interface DocumentConnectionOptions {
   compress?: boolean;
   /** See CollabSessionOptions.author. */
   author?(): Reviewer | null;
+  /** See CollabSessionOptions.beforeRemoteChange. */
+  beforeRemoteChange?(state: EditorState): void;
 }
 
 /** The client id of the server's own steps when a revision is restored. */
@@ -103,6 +105,7 @@ export class DocumentConnection {
       onDivergence: (divergence) => this.diverged(divergence),
       compress: options.compress,
       author: options.author,
+      beforeRemoteChange: options.beforeRemoteChange,
     });
     this.review = new ReviewStore((message) => {
       this.send(message);

@@ -48,7 +48,13 @@ import {
   ShortcutsDialog,
   WordCountDialog,
 } from './editor-panels';
-import { type CaretInfo, editorPlugins, footnotePlugins, readDomSelection } from './editor-plugins';
+import {
+  type CaretInfo,
+  editorPlugins,
+  footnotePlugins,
+  readDomSelection,
+  readDomSelectionBeforeRedraw,
+} from './editor-plugins';
 import { runExport } from './export/run-export';
 import { FootnoteView } from './footnote-view';
 import { OfflineEditorStatus } from './offline-status';
@@ -130,6 +136,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         createSocket,
         username: user?.username,
         author: () => reviewerRef.current,
+        beforeRemoteChange: (state) => readDomSelectionBeforeRedraw(viewRef.current, state),
         plugins: () => [
           ...editorPlugins({ carets: () => caretsRef.current, label: (key) => labels.current(key) }),
           ...academicPlugins({
@@ -295,6 +302,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     } else if (inputs !== viewInputs.current) {
       // Carets, rights, highlighted threads or the language changed: redraw decorations and
       // editability (not on every render: a redraw walks the decorations of the whole document).
+      readDomSelectionBeforeRedraw(current, state);
       current.setProps({});
     }
     viewInputs.current = inputs;

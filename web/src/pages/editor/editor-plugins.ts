@@ -249,6 +249,17 @@ export function readDomSelection(view: EditorView): void {
 }
 
 /**
+ * The same before a redraw that does not come from the user (a co-author's steps, a confirmation,
+ * others' carets): the redraw writes the state's selection into the DOM and would put the caret
+ * back where it was before the key (ProseMirror guards against this for mouse drags only). Only
+ * while the view holds `state`: what is read is dispatched on the view's state, so it must be the
+ * one about to change.
+ */
+export function readDomSelectionBeforeRedraw(view: EditorView | null, state: EditorState | null): void {
+  if (view && !view.isDestroyed && state && view.state === state) readDomSelection(view);
+}
+
+/**
  * Before any keymap: a key a command handles (Enter, Backspace, a shortcut...) acts on the
  * selection the user sees (see readDomSelection). Typed characters need nothing: the browser
  * inserts them at its own selection.
