@@ -101,7 +101,7 @@ describe('document citations', () => {
 
 describe('an engine kept between renders', () => {
   it('takes in new entries and citations, and starts afresh when an entry or the style changes', () => {
-    const cache: { current?: import('./cluster-render').EngineCache; key: string } = { key: 'apa' };
+    const cache: Parameters<typeof renderDocumentCitations>[6] & object = { key: 'apa' };
     const first = render(
       'apa',
       'en-US',
@@ -115,6 +115,11 @@ describe('an engine kept between renders', () => {
     expect(cache.current?.engine).toBe(engine);
     expect(second.citations).toEqual(['(Knuth, 1984; LeCun & Bottou, 1998)']);
     expect(second.bibliography).toHaveLength(2);
+    // Each entry is converted to CSL once while it stays the same.
+    const knuth = cache.items?.get('7-2')?.item;
+    expect(knuth?.id).toBe('7-2');
+    render('apa', 'en-US', entries, [both], cache);
+    expect(cache.items?.get('7-2')?.item).toBe(knuth);
     // An entry dropped from the document is no longer cited.
     const third = render('apa', 'en-US', new Map([['7-1', parsed[0]]]), [both], cache);
     expect(third.citations).toEqual(['(LeCun & Bottou, 1998)']);
@@ -130,6 +135,8 @@ describe('an engine kept between renders', () => {
     );
     expect(cache.current?.engine).not.toBe(engine);
     expect(fourth.citations).toEqual(['(Knuth, 1986)']);
+    expect(cache.items?.get('7-2')?.item).not.toBe(knuth);
+    expect([...(cache.items?.keys() ?? [])]).toEqual(['7-2']);
     cache.key = 'ieee';
     const numeric = render('ieee', 'en-US', entries, [both], cache);
     expect(numeric.citations).toEqual(['[1], [2]']);
