@@ -263,6 +263,24 @@ describe('collab session', () => {
     expectSavedAs(server, ann, 'Hi!');
   });
 
+  it('with scheduleSend, a change that is not the document\'s (a caret, rendered citations) leaves the send to its time', () => {
+    const server = new Authority();
+    const scheduled: (() => void)[] = [];
+    const ann = server.join('ann', undefined, undefined, undefined, (send) => scheduled.push(send));
+    server.settle();
+    const start = bodyTextStart(ann.state!.doc);
+    type(ann, 'H', start);
+    ann.apply(ann.state!.tr.setSelection(TextSelection.create(ann.state!.doc, start)));
+    expect(server.diffSizes).toEqual([]);
+    scheduled.shift()?.();
+    expect(server.diffSizes).toEqual([1]);
+    // With no send waiting, such a change still sends what is left (nothing here).
+    ann.apply(ann.state!.tr.setSelection(TextSelection.create(ann.state!.doc, start + 1)));
+    expect(server.diffSizes).toEqual([1]);
+    server.settle();
+    expectSavedAs(server, ann, 'H');
+  });
+
   it('rebases after a stale refusal: two writers at once converge without losing text', () => {
     const { server, ann, bob, start } = annAndBob();
     type(ann, 'Ann writes. ', start);

@@ -285,7 +285,9 @@ export class CollabSession {
     this.state = before.apply(tr);
     if (tr.docChanged) this.mapCarets(tr.mapping.maps);
     const { scheduleSend } = this.options;
-    if (!scheduleSend || !tr.docChanged) this.flush();
+    // A change that is not the document's (a caret, rendered citations) does not bring forward a
+    // send already scheduled: that would encode it in the task that draws the change.
+    if (!scheduleSend || (!tr.docChanged && !this.sendScheduled)) this.flush();
     else if (!this.sendScheduled) {
       this.sendScheduled = true;
       scheduleSend(() => {
