@@ -193,7 +193,8 @@ export function renderDocumentCitations(
   cache?: { current?: EngineCache; key: string; items?: CslItemCache },
 ): RenderedCitations {
   // The document's key (owner-entry) is the item id, whatever the entry's own BibTeX key.
-  const memo: CslItemCache = cache ? (cache.items ??= new Map()) : new Map();
+  if (cache) cache.items ??= new Map();
+  const memo: CslItemCache = cache?.items ?? new Map();
   const items = cachedCslItems(entries, memo);
   const styleClass = style.attrs.class ?? 'in-text';
   const key = `${cache?.key ?? ''}|${locale}|${format}`;

@@ -263,7 +263,7 @@ describe('collab session', () => {
     expectSavedAs(server, ann, 'Hi!');
   });
 
-  it('with scheduleSend, a change that is not the document\'s (a caret, rendered citations) leaves the send to its time', () => {
+  it("with scheduleSend, a change that is not the document's (a caret, rendered citations) leaves the send to its time", () => {
     const server = new Authority();
     const scheduled: (() => void)[] = [];
     const ann = server.join('ann', undefined, undefined, undefined, (send) => scheduled.push(send));
