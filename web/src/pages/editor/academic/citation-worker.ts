@@ -1,11 +1,14 @@
 /// <reference lib="webworker" />
 import {
   type Cluster,
+  type CslItemCache,
   type EngineCache,
+  prepareEngine,
   type RenderedCitations,
   renderDocumentCitations,
 } from '@scriptorium/common/bibliography/cluster-render';
 import type { EntryData } from '@scriptorium/common/bibliography/types';
+import { DEFAULT_CSL_LOCALE, DEFAULT_CSL_STYLE } from '../../bibliography/csl/csl-assets';
 import { loadStyleAndLocales } from '../../bibliography/csl/load-csl';
 
 /** The editor's citeproc worker: a whole document's citations per request, off the main thread. */
@@ -28,7 +31,7 @@ export type CitationAnswer =
   | { requestId: number; ok: false };
 
 /** The engine of the last style, kept for the next render of the same document. */
-const engineCache: { current?: EngineCache; key: string } = { key: '' };
+const engineCache: { current?: EngineCache; key: string; items?: CslItemCache } = { key: '' };
 /** The entries of the last request, parsed once while they stay the same. */
 let entriesCache = { json: '', entries: new Map<string, EntryData>() };
 
@@ -37,7 +40,10 @@ let entriesCache = { json: '', entries: new Map<string, EntryData>() };
  * (requestId 0) is rendered and kept, not answered; a request that arrives during it with the same
  * input waits for it and is answered from what it made.
  */
-export function citationMessageHandler(post: (answer: CitationAnswer) => void) {
+export function citationMessageHandler(
+  post: (answer: CitationAnswer) => void,
+  options: { prepareDefault?: boolean } = {},
+) {
   let last: { input: string; entries: string; rendered: RenderedCitations } | null = null;
   const render = async ({ style, locale, entries, clusters }: CitationRequest) => {
     // The entries' JSON (often the largest part) is compared as it is, not copied into the key.
@@ -60,6 +66,20 @@ export function citationMessageHandler(post: (answer: CitationAnswer) => void) {
     return rendered;
   };
   let queue: Promise<void> = Promise.resolve();
+  if (options.prepareDefault)
+    // Most documents use the default style in the default locale: its engine is built while the
+    // page still loads the document, unless a request came first. A request that comes meanwhile
+    // waits for it (in order); one for another style then builds its own.
+    queue = queue.then(async () => {
+      try {
+        const loaded = await loadStyleAndLocales(DEFAULT_CSL_STYLE, DEFAULT_CSL_LOCALE);
+        if (last || engineCache.current) return;
+        engineCache.key = DEFAULT_CSL_STYLE;
+        prepareEngine(loaded.style, loaded.locales, DEFAULT_CSL_LOCALE, 'html', engineCache);
+      } catch {
+        // Offline without the files cached: the first request loads them (or fails) itself.
+      }
+    });
   return (event: MessageEvent<CitationRequest>) => {
     const request = event.data;
     queue = queue.then(async () => {
@@ -73,4 +93,4 @@ export function citationMessageHandler(post: (answer: CitationAnswer) => void) {
   };
 }
 
-self.onmessage = citationMessageHandler((answer) => self.postMessage(answer));
+self.onmessage = citationMessageHandler((answer) => self.postMessage(answer), { prepareDefault: true });
