@@ -240,12 +240,17 @@ describe('collab session', () => {
     expect(server.doc.eq(ann.state?.doc as PMNode)).toBe(true);
   });
 
-  it('with scheduleSend, sends the keys typed before the scheduled send in one diff, then the next ones', () => {
+  /** Ann alone, her sends waiting in `scheduled` until a test runs them (the page's after-paint). */
+  function annWithScheduledSends() {
     const server = new Authority();
     const scheduled: (() => void)[] = [];
     const ann = server.join('ann', undefined, undefined, undefined, (send) => scheduled.push(send));
     server.settle();
-    const start = bodyTextStart(ann.state!.doc);
+    return { server, ann, scheduled, start: bodyTextStart(ann.state!.doc) };
+  }
+
+  it('with scheduleSend, sends the keys typed before the scheduled send in one diff, then the next ones', () => {
+    const { server, ann, scheduled, start } = annWithScheduledSends();
     type(ann, 'H', start);
     type(ann, 'i');
     // One send waits for both keys; nothing went out yet, and the steps count as unsaved.
@@ -264,11 +269,7 @@ describe('collab session', () => {
   });
 
   it("with scheduleSend, a change that is not the document's (a caret, rendered citations) leaves the send to its time", () => {
-    const server = new Authority();
-    const scheduled: (() => void)[] = [];
-    const ann = server.join('ann', undefined, undefined, undefined, (send) => scheduled.push(send));
-    server.settle();
-    const start = bodyTextStart(ann.state!.doc);
+    const { server, ann, scheduled, start } = annWithScheduledSends();
     type(ann, 'H', start);
     ann.apply(ann.state!.tr.setSelection(TextSelection.create(ann.state!.doc, start)));
     expect(server.diffSizes).toEqual([]);

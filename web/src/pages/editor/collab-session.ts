@@ -62,7 +62,8 @@ export interface CollabSessionOptions {
   author?(): Reviewer | null;
   /**
    * Called with the current state before a server message changes it (doc data, a confirmation,
-   * others' steps): the page lets the view read input it has not read yet (pending-input.ts).
+   * others' steps): the page lets the view read input it has not read yet (editor-plugins.ts,
+   * readDomSelectionBeforeRedraw).
    */
   beforeRemoteChange?(state: EditorState): void;
 }

@@ -9,7 +9,6 @@ import {
   EditorView,
   type NodeView,
 } from 'prosemirror-view';
-import { readDomSelection } from './editor-plugins';
 
 export interface FootnoteViewOptions {
   /** Plugins of the nested editor (its keymap and input rules); no history: the outer one keeps it. */
@@ -110,9 +109,7 @@ export class FootnoteView implements NodeView {
     this.innerDecorations = innerDecorations;
     const inner = this.inner;
     if (inner) {
-      // A change from outside (a co-author, undo): bring the nested editor to the new content,
-      // after reading a caret the user just moved in it (editor-plugins.ts, before a redraw).
-      readDomSelection(inner);
+      // A change from outside (a co-author, undo): bring the nested editor to the new content.
       const state = inner.state;
       const start = node.content.findDiffStart(state.doc.content);
       if (start != null) {
