@@ -52,8 +52,14 @@ function cslItems(entries: EntryData[]): CslItem[] {
  */
 export type CslItemCache = Map<string, { source: string; item: CslItem | null; json: string }>;
 
-/** The entries' CSL items (keyed by `key`, the document's id of the entry), converted where new. */
-function cachedCslItems(entries: ReadonlyMap<string, EntryData>, memo: CslItemCache): CslItem[] {
+/**
+ * The entries' CSL items and their JSON (keyed by `key`, the document's id of the entry), converted
+ * where new; an entry the converter cannot read is left out.
+ */
+function cachedCslItems(
+  entries: ReadonlyMap<string, EntryData>,
+  memo: CslItemCache,
+): { item: CslItem; json: string }[] {
   const changed: { key: string; source: string; entry: EntryData }[] = [];
   for (const [key, entry] of entries) {
     const source = JSON.stringify(entry);
@@ -67,7 +73,10 @@ function cachedCslItems(entries: ReadonlyMap<string, EntryData>, memo: CslItemCa
     }
   }
   for (const key of memo.keys()) if (!entries.has(key)) memo.delete(key);
-  return [...entries.keys()].flatMap((key) => memo.get(key)?.item ?? []);
+  return [...entries.keys()].flatMap((key) => {
+    const known = memo.get(key);
+    return known?.item ? [{ item: known.item, json: known.json }] : [];
+  });
 }
 
 /**
@@ -142,22 +151,6 @@ function newEngine(
   };
 }
 
-/**
- * Builds, ahead of the first render, the engine that render of `style` in `locale` will use (its
- * style's token lists take most of a second for a large style such as APA): a worker with nothing
- * to do yet can make it while the page still loads the document. `cache.key` names the style.
- */
-export function prepareEngine(
-  style: CslJson,
-  locales: Record<string, CslJson>,
-  locale: string,
-  format: 'html' | 'text',
-  cache: { current?: EngineCache; key: string },
-): void {
-  const key = `${cache.key}|${locale}|${format}`;
-  if (cache.current?.key !== key) cache.current = newEngine(style, locales, locale, format, key);
-}
-
 /** The bibliography of the registry's items, formatting only the entries not known yet. */
 function makeBibliography(current: EngineCache, tainted: ReadonlySet<string>): string[] {
   const { engine } = current;
@@ -216,11 +209,12 @@ export function renderDocumentCitations(
   // The document's key (owner-entry) is the item id, whatever the entry's own BibTeX key.
   if (cache) cache.items ??= new Map();
   const memo: CslItemCache = cache?.items ?? new Map();
-  const items = cachedCslItems(entries, memo);
+  const converted = cachedCslItems(entries, memo);
+  const items = converted.map(({ item }) => item);
   const styleClass = style.attrs.class ?? 'in-text';
   const key = `${cache?.key ?? ''}|${locale}|${format}`;
   let current = cache?.current;
-  const json = new Map(items.map((item) => [item.id, memo.get(item.id)?.json ?? JSON.stringify(item)]));
+  const json = new Map(converted.map(({ item, json }) => [item.id, json]));
   if (
     !current ||
     current.key !== key ||

@@ -22,11 +22,7 @@ vi.mock('../../bibliography/csl/load-csl', () => {
 });
 vi.mock('@scriptorium/common/bibliography/cluster-render', async (importOriginal) => {
   const real = await importOriginal<typeof import('@scriptorium/common/bibliography/cluster-render')>();
-  return {
-    ...real,
-    renderDocumentCitations: vi.fn(real.renderDocumentCitations),
-    prepareEngine: vi.fn(real.prepareEngine),
-  };
+  return { ...real, renderDocumentCitations: vi.fn(real.renderDocumentCitations) };
 });
 
 const posted: CitationAnswer[] = [];
@@ -90,33 +86,5 @@ describe('the editor citation worker', () => {
     const [answer] = await answers(1);
     expect(answer).toMatchObject({ requestId: 6, ok: true, citations: ['(Babbage, 1990)'] });
     expect(render).toHaveBeenCalledTimes(2);
-  });
-});
-
-describe('the worker as the editor starts it (prepareDefault)', () => {
-  it("builds the default style's engine before the first request, and the request renders with it", async () => {
-    // A fresh module: the engine cache of the tests above is not there.
-    vi.resetModules();
-    const cluster = await import('@scriptorium/common/bibliography/cluster-render');
-    const { citationMessageHandler: startWorker } = await import('./citation-worker');
-    const out: CitationAnswer[] = [];
-    const handle = startWorker((answer) => out.push(answer), { prepareDefault: true });
-    const prepare = vi.mocked(cluster.prepareEngine);
-    await vi.waitFor(() =>
-      expect(prepare).toHaveBeenCalledWith(
-        expect.anything(),
-        expect.anything(),
-        'en-US',
-        'html',
-        expect.objectContaining({ key: 'apa' }),
-      ),
-    );
-    const cache = prepare.mock.calls.at(-1)![4];
-    await vi.waitFor(() => expect(cache.current).toBeDefined());
-    const prepared = cache.current;
-    handle({ data: request(7, ['7-1']) } as MessageEvent<CitationRequest>);
-    await vi.waitFor(() => expect(out).toHaveLength(1));
-    expect(out[0]).toMatchObject({ requestId: 7, ok: true, citations: ['(Lovelace, 1990)'] });
-    expect(cache.current).toBe(prepared);
   });
 });

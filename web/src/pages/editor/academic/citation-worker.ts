@@ -3,12 +3,10 @@ import {
   type Cluster,
   type CslItemCache,
   type EngineCache,
-  prepareEngine,
   type RenderedCitations,
   renderDocumentCitations,
 } from '@scriptorium/common/bibliography/cluster-render';
 import type { EntryData } from '@scriptorium/common/bibliography/types';
-import { DEFAULT_CSL_LOCALE, DEFAULT_CSL_STYLE } from '../../bibliography/csl/csl-assets';
 import { loadStyleAndLocales } from '../../bibliography/csl/load-csl';
 
 /** The editor's citeproc worker: a whole document's citations per request, off the main thread. */
@@ -40,10 +38,7 @@ let entriesCache = { json: '', entries: new Map<string, EntryData>() };
  * (requestId 0) is rendered and kept, not answered; a request that arrives during it with the same
  * input waits for it and is answered from what it made.
  */
-export function citationMessageHandler(
-  post: (answer: CitationAnswer) => void,
-  options: { prepareDefault?: boolean } = {},
-) {
+export function citationMessageHandler(post: (answer: CitationAnswer) => void) {
   let last: { input: string; entries: string; rendered: RenderedCitations } | null = null;
   const render = async ({ style, locale, entries, clusters }: CitationRequest) => {
     // The entries' JSON (often the largest part) is compared as it is, not copied into the key.
@@ -66,20 +61,6 @@ export function citationMessageHandler(
     return rendered;
   };
   let queue: Promise<void> = Promise.resolve();
-  if (options.prepareDefault)
-    // Most documents use the default style in the default locale: its engine is built while the
-    // page still loads the document, unless a request came first. A request that comes meanwhile
-    // waits for it (in order); one for another style then builds its own.
-    queue = queue.then(async () => {
-      try {
-        const loaded = await loadStyleAndLocales(DEFAULT_CSL_STYLE, DEFAULT_CSL_LOCALE);
-        if (last || engineCache.current) return;
-        engineCache.key = DEFAULT_CSL_STYLE;
-        prepareEngine(loaded.style, loaded.locales, DEFAULT_CSL_LOCALE, 'html', engineCache);
-      } catch {
-        // Offline without the files cached: the first request loads them (or fails) itself.
-      }
-    });
   return (event: MessageEvent<CitationRequest>) => {
     const request = event.data;
     queue = queue.then(async () => {
@@ -93,4 +74,4 @@ export function citationMessageHandler(
   };
 }
 
-self.onmessage = citationMessageHandler((answer) => self.postMessage(answer), { prepareDefault: true });
+self.onmessage = citationMessageHandler((answer) => self.postMessage(answer));
