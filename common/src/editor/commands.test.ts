@@ -1,7 +1,7 @@
 import { history, undo } from 'prosemirror-history';
 import { Node as PMNode } from 'prosemirror-model';
 import { type Command, EditorState, TextSelection } from 'prosemirror-state';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   addKeywords,
   assignHeadingIds,
@@ -23,7 +23,7 @@ import { schema } from './schema';
 import { findMatches, replaceAll, replaceOne, type SearchQuery } from './search';
 import { createDocument, standardArticle } from './templates';
 import { partStart } from './testing';
-import { countDocument, countText } from './text-stats';
+import { countDocument, countText, countWords } from './text-stats';
 
 const p = (...content: unknown[]) => ({ type: 'paragraph', content });
 const text = (value: string, marks?: unknown[]) =>
@@ -240,6 +240,29 @@ describe('counts and outline', () => {
       charactersWithoutSpaces: 3,
     });
     expect(countText('Научна статия за мастилото', 'bg').words).toBe(4);
+  });
+
+  it('counts the words of a document again from the changed textblock only', () => {
+    const state = stateWith([
+      p(text('Two words'), { type: 'footnote', content: [p(text('and note'))] }, text('after')),
+      ...Array.from({ length: 50 }, (_, i) => p(text(`paragraph ${i} of five words`))),
+    ]);
+    expect(countWords(state.doc)).toBe(countDocument(state.doc).words);
+    const typed = state.apply(state.tr.insertText(' three more words', bodyStart(state.doc) + 4));
+    const expected = countDocument(typed.doc).words;
+    expect(expected).toBe(countDocument(state.doc).words + 3);
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
+    try {
+      expect(countWords(typed.doc)).toBe(expected);
+      // The paragraph typed in (its footnote is part of its text), not the 50 others.
+      const segmented = segment.mock.calls.map(([value]) => value);
+      expect(segmented).toHaveLength(1);
+      expect(segmented[0]).toMatch(/^Two three more words words\n+and note\n+after$/);
+    } finally {
+      segment.mockRestore();
+    }
+    const german = typed.apply(typed.tr.setDocAttribute('language', 'de-DE'));
+    expect(countWords(german.doc)).toBe(countDocument(german.doc).words);
   });
 
   it('lists headings in order with levels and positions', () => {

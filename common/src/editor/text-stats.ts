@@ -49,3 +49,39 @@ export function countText(text: string, language = 'en'): TextStats {
 export function countDocument(doc: PMNode, from?: number, to?: number): TextStats {
   return countText(plainText(doc, from, to), String(doc.attrs.language ?? 'en'));
 }
+
+const wordSegmenters = new Map<string, Intl.Segmenter>();
+
+/**
+ * Each block's word count, kept per node and language: ProseMirror keeps an unchanged block as the
+ * same object, so counting again after a keystroke segments only the changed textblock (the whole
+ * of a 500-paragraph paper took a task of about 20 ms after every pause in typing).
+ */
+const blockWords = new WeakMap<PMNode, { language: string; words: number }>();
+
+/**
+ * The document's words, as `countDocument(doc).words`. A word never crosses the edge of a block
+ * (plainText breaks the line there), so a block holds the sum of its children's words.
+ */
+export function countWords(doc: PMNode): number {
+  const language = String(doc.attrs.language ?? 'en');
+  let segmenter = wordSegmenters.get(language);
+  if (!segmenter) {
+    segmenter = new Intl.Segmenter(language, { granularity: 'word' });
+    wordSegmenters.set(language, segmenter);
+  }
+  const words = (node: PMNode): number => {
+    const known = blockWords.get(node);
+    if (known?.language === language) return known.words;
+    let count = 0;
+    if (node.inlineContent) {
+      for (const segment of segmenter.segment(plainText(node))) if (segment.isWordLike) count++;
+    } else
+      node.forEach((child) => {
+        count += words(child);
+      });
+    blockWords.set(node, { language, words: count });
+    return count;
+  };
+  return words(doc);
+}

@@ -1,7 +1,7 @@
 import type { DocumentEntry } from '@scriptorium/common/api/documents';
 import { upgradeTemplateCopy } from '@scriptorium/common/editor/academic-commands';
 import { documentTitle } from '@scriptorium/common/editor/templates';
-import { countDocument } from '@scriptorium/common/editor/text-stats';
+import { countWords } from '@scriptorium/common/editor/text-stats';
 import {
   newThreadId,
   type Reviewer,
@@ -363,11 +363,12 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     if (tr) current.dispatch(tr.setMeta(UNTRACKED, true));
   });
 
-  // Counting a long paper takes a while: count once typing pauses, not on every keystroke.
+  // Once typing pauses, not on every keystroke (the status line renders again). Only the changed
+  // blocks are counted again.
   const [words, setWords] = useState(0);
   useEffect(() => {
     if (!doc) return;
-    const timer = setTimeout(() => setWords(countDocument(doc).words), 300);
+    const timer = setTimeout(() => setWords(countWords(doc)), 300);
     return () => clearTimeout(timer);
   }, [doc]);
 
