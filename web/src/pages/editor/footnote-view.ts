@@ -22,6 +22,14 @@ export interface FootnoteViewOptions {
   nodeViews?: EditorProps['nodeViews'];
 }
 
+/** The open nested editors of each outer view (the selected footnote's). */
+const nestedEditors = new WeakMap<EditorView, Set<EditorView>>();
+
+/** The footnote editors open in `outer`. */
+export function footnoteEditorsOf(outer: EditorView): EditorView[] {
+  return [...(nestedEditors.get(outer) ?? [])];
+}
+
 /**
  * A footnote is shown as its number (CSS counters number them in document order); selecting it
  * opens its paragraphs in a nested editor beside it. Edits there become ordinary steps of the
@@ -74,10 +82,13 @@ export class FootnoteView implements NodeView {
         keydown: (_view, event) => this.options.outerKeys(event),
       },
     });
+    const open = nestedEditors.get(this.outer) ?? new Set();
+    nestedEditors.set(this.outer, open.add(this.inner));
     this.inner.focus();
   }
 
   private close(): void {
+    if (this.inner) nestedEditors.get(this.outer)?.delete(this.inner);
     this.inner?.destroy();
     this.inner = null;
     this.dom.textContent = '';

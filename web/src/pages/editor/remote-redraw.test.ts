@@ -2,11 +2,12 @@
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import type { Node as PMNode } from 'prosemirror-model';
-import { EditorState, Plugin, TextSelection } from 'prosemirror-state';
+import { EditorState, NodeSelection, Plugin, TextSelection } from 'prosemirror-state';
 import { Decoration, DecorationSet, EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CollabSession } from './collab-session';
 import { readDomSelectionBeforeRedraw } from './editor-plugins';
+import { FootnoteView, footnoteEditorsOf } from './footnote-view';
 
 // A key moves the caret in the browser; ProseMirror reads it on the selectionchange event that
 // follows. A redraw between the two (a co-author's step, a confirmation, a caret decoration) wrote
@@ -19,16 +20,19 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-/** A standard article whose body holds one paragraph, TEXT; and where that text starts. */
-function article(): { doc: PMNode; start: number } {
+/**
+ * A standard article whose body holds one paragraph, TEXT (or TEXT in a footnote of that
+ * paragraph); and where that text starts.
+ */
+function article(inFootnote = false): { doc: PMNode; start: number } {
   const empty = createDocument(schema, standardArticle, { title: 'T' });
+  const text = schema.nodes.paragraph.create(null, schema.text(TEXT));
+  const paragraph = inFootnote
+    ? schema.nodes.paragraph.create(null, [schema.text('see'), schema.nodes.footnote.create(null, text)])
+    : text;
   const parts: PMNode[] = [];
   empty.forEach((part) => {
-    parts.push(
-      part.attrs.id === 'body'
-        ? part.type.create(part.attrs, [schema.nodes.paragraph.create(null, schema.text(TEXT))])
-        : part,
-    );
+    parts.push(part.attrs.id === 'body' ? part.type.create(part.attrs, [paragraph]) : part);
   });
   const doc = schema.nodes.doc.create(empty.attrs, parts);
   let start = 0;
@@ -108,8 +112,8 @@ describe('readDomSelectionBeforeRedraw', () => {
 });
 
 describe('a collab session with beforeRemoteChange, wired to the view as the editor page does', () => {
-  function collaborating() {
-    const { doc, start } = article();
+  function collaborating(inFootnote = false) {
+    const { doc, start } = article(inFootnote);
     let view: EditorView | null = null;
     const sent: unknown[] = [];
     const session = new CollabSession({
@@ -128,6 +132,16 @@ describe('a collab session with beforeRemoteChange, wired to the view as the edi
     });
     view = new EditorView(document.body.appendChild(document.createElement('div')), {
       state: session.state!,
+      nodeViews: {
+        footnote: (node, outer, getPos, _decorations, inner) =>
+          new FootnoteView(
+            node,
+            outer,
+            getPos,
+            { plugins: () => [], label: () => 'Footnote', editable: () => true, outerKeys: () => false },
+            inner,
+          ),
+      },
       dispatchTransaction(this: EditorView, tr) {
         session.apply(tr);
         this.updateState(session.state!);
@@ -135,7 +149,7 @@ describe('a collab session with beforeRemoteChange, wired to the view as the edi
     });
     views.push(view);
     view.focus();
-    view.dispatch(view.state.tr.setSelection(TextSelection.create(view.state.doc, start)));
+    if (!inFootnote) view.dispatch(view.state.tr.setSelection(TextSelection.create(view.state.doc, start)));
     /** What the page's subscriber does after a message: the view follows the session. */
     const follow = () => view!.updateState(session.state!);
     return { view, session, start, follow, sent };
@@ -162,5 +176,21 @@ describe('a collab session with beforeRemoteChange, wired to the view as the edi
     expect(session.unconfirmed).toBe(0);
     expect(view.state.selection.head).toBe(start + 3);
     expect(domCaret(view)).toBe(start + 3);
+  });
+
+  it('a co-author typing in the footnote I edit, between my key and its selectionchange: my caret stays', () => {
+    const { view, session, start, follow } = collaborating(true);
+    // Selecting the footnote opens its own editor, which takes the focus; its caret at TEXT's start.
+    view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, start - 2)));
+    const [footnote] = footnoteEditorsOf(view);
+    footnote.dispatch(footnote.state.tr.setSelection(TextSelection.create(footnote.state.doc, 1)));
+    expect(footnote.hasFocus()).toBe(true);
+    moveCaretNatively(footnote, 8);
+    const insert = EditorState.create({ doc: view.state.doc }).tr.insertText('X', start).steps[0];
+    session.receiveDiff({ type: 'diff', v: 0, ds: [insert.toJSON()], cids: ['co-author'] });
+    follow();
+    expect(footnote.state.doc.textContent).toBe(`X${TEXT}`);
+    expect(footnote.state.selection.head).toBe(1 + 1 + 8);
+    expect(domCaret(footnote)).toBe(1 + 1 + 8);
   });
 });
