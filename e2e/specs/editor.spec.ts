@@ -176,7 +176,8 @@ test('in German: footnote, word count, find and replace', async ({ browser }) =>
   // The footnote's quotation marks follow the document's language too.
   await expect(note).toHaveText('Eine \u201eAnmerkung\u201c');
 
-  // Word count counts the footnote too.
+  // Word count counts the footnote too: the status line (once typing pauses) and the dialog.
+  await expect(page.locator('.editor-footer')).toContainText('5 Wörter');
   await page.getByRole('button', { name: 'Extras' }).click();
   await page.getByRole('menuitem', { name: 'Wörter zählen' }).click();
   const count = page.getByRole('dialog', { name: 'Wörter zählen' });
