@@ -210,7 +210,6 @@ export function renderDocumentCitations(
   if (cache) cache.items ??= new Map();
   const memo: CslItemCache = cache?.items ?? new Map();
   const converted = cachedCslItems(entries, memo);
-  const items = converted.map(({ item }) => item);
   const styleClass = style.attrs.class ?? 'in-text';
   const key = `${cache?.key ?? ''}|${locale}|${format}`;
   let current = cache?.current;
@@ -223,7 +222,7 @@ export function renderDocumentCitations(
     current = newEngine(style, locales, locale, format, key);
     if (cache) cache.current = current;
   }
-  for (const item of items) current.byId.set(item.id, item);
+  for (const { item } of converted) current.byId.set(item.id, item);
   current.json = new Map([...current.json, ...json]);
   const { engine } = current;
   const note = styleClass === 'note';

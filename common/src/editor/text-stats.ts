@@ -31,11 +31,23 @@ export function plainText(doc: PMNode, from = 0, to = doc.content.size): string 
   return parts.join('');
 }
 
-/** Counts words with the language's word segmentation (works for scripts without spaces too). */
-export function countText(text: string, language = 'en'): TextStats {
-  const segmenter = new Intl.Segmenter(language, { granularity: 'word' });
+const wordSegmenters = new Map<string, Intl.Segmenter>();
+
+/** The word-like segments of `text` in the language's word segmentation (one segmenter per language). */
+function wordsIn(text: string, language: string): number {
+  let segmenter = wordSegmenters.get(language);
+  if (!segmenter) {
+    segmenter = new Intl.Segmenter(language, { granularity: 'word' });
+    wordSegmenters.set(language, segmenter);
+  }
   let words = 0;
   for (const segment of segmenter.segment(text)) if (segment.isWordLike) words++;
+  return words;
+}
+
+/** Counts words with the language's word segmentation (works for scripts without spaces too). */
+export function countText(text: string, language = 'en'): TextStats {
+  const words = wordsIn(text, language);
   const graphemes = new Intl.Segmenter(language, { granularity: 'grapheme' });
   let characters = 0;
   let spaces = 0;
@@ -50,8 +62,6 @@ export function countDocument(doc: PMNode, from?: number, to?: number): TextStat
   return countText(plainText(doc, from, to), String(doc.attrs.language ?? 'en'));
 }
 
-const wordSegmenters = new Map<string, Intl.Segmenter>();
-
 /**
  * Each block's word count, kept per node and language: ProseMirror keeps an unchanged block as the
  * same object, so counting again after a keystroke segments only the changed textblock (the whole
@@ -65,18 +75,12 @@ const blockWords = new WeakMap<PMNode, { language: string; words: number }>();
  */
 export function countWords(doc: PMNode): number {
   const language = String(doc.attrs.language ?? 'en');
-  let segmenter = wordSegmenters.get(language);
-  if (!segmenter) {
-    segmenter = new Intl.Segmenter(language, { granularity: 'word' });
-    wordSegmenters.set(language, segmenter);
-  }
   const words = (node: PMNode): number => {
     const known = blockWords.get(node);
     if (known?.language === language) return known.words;
     let count = 0;
-    if (node.inlineContent) {
-      for (const segment of segmenter.segment(plainText(node))) if (segment.isWordLike) count++;
-    } else
+    if (node.inlineContent) count = wordsIn(plainText(node), language);
+    else
       node.forEach((child) => {
         count += words(child);
       });
