@@ -79,7 +79,7 @@ async function weigh(browser: Browser, dist: string): Promise<{ login: Weight; o
         );
       });
       await page.goto(server.base);
-      await page.locator('h1').first().waitFor();
+      await page.locator('#page-heading').waitFor();
       await page.waitForLoadState('networkidle');
       await page.evaluate(() => document.fonts.ready);
       await Promise.all(pending);

@@ -14,7 +14,7 @@ export async function violations(page: Page) {
 /** Opens a screen and waits until it has settled, for axe to measure. */
 export async function openSettled(page: Page, path: string) {
   await page.goto(path);
-  await expect(page.locator('h1')).toBeVisible();
+  await expect(page.locator('#page-heading')).toBeVisible();
   // Fonts and lazily loaded screen parts change contrast and layout: measure the settled page.
   await page.waitForLoadState('networkidle');
   await page.evaluate(() => document.fonts.ready);

@@ -223,7 +223,7 @@ test.describe('the header on a phone', () => {
 
   test('collapses into a menu with every item and its shortcut', async ({ page, user }) => {
     await loginAs(page, user, '/');
-    await expect(page.locator('h1')).toBeVisible();
+    await expect(page.locator('#page-heading')).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeHidden();
     await page.getByRole('button', { name: 'Menu' }).click();
     const menu = page.getByRole('menu', { name: 'Menu' });
@@ -245,7 +245,7 @@ test.describe('dialogs on a phone', () => {
 
   test('fill the screen, keep their buttons in view and pass axe', async ({ page, user }) => {
     await loginAs(page, user, '/user/profile/');
-    await expect(page.locator('h1')).toBeVisible();
+    await expect(page.locator('#page-heading')).toBeVisible();
     await page.getByRole('button', { name: 'Delete account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete account' });
     await expect(dialog).toBeVisible();
@@ -263,7 +263,7 @@ for (const colorScheme of SCHEMES) {
     test('pass axe, with their warnings shown', async ({ page, user }) => {
       test.slow();
       await loginAs(page, user, '/user/contacts/');
-      await expect(page.locator('h1')).toBeVisible();
+      await expect(page.locator('#page-heading')).toBeVisible();
       await page.getByRole('button', { name: 'Invite contact' }).click();
       const invite = page.getByRole('dialog', { name: 'Invite contact' });
       await invite.getByRole('textbox').fill(`${user.username}, not-an-address`);

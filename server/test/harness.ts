@@ -6,6 +6,7 @@ import { type Endpoint, encodeRequest } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { encodeForm } from '@scriptorium/common/api/form';
+import { FIRST_SCREEN_MARKER } from '@scriptorium/common/shell/first-screen';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import pg from 'pg';
@@ -212,7 +213,7 @@ export interface TestServerOptions {
   extensions?: BuildAppOptions['extensions'];
 }
 
-/** A fake web/dist: the app shell and one hashed asset. */
+/** A fake web/dist: the app shell (with the boot shell's place for the first screen) and one hashed asset. */
 export const SHELL_MARKER = '<title>Scriptorium test shell</title>';
 export const ASSET_PATH = '/assets/index-4f2a9c.js';
 
@@ -220,7 +221,7 @@ function writeWebDist(dir: string): void {
   mkdirSync(path.join(dir, 'assets'), { recursive: true });
   writeFileSync(
     path.join(dir, 'index.html'),
-    `<!doctype html><html><head>${SHELL_MARKER}</head><body></body></html>`,
+    `<!doctype html><html lang="en"><head>${SHELL_MARKER}</head><body><div class="boot-shell">${FIRST_SCREEN_MARKER}</div></body></html>`,
   );
   writeFileSync(path.join(dir, ASSET_PATH.slice(1)), 'console.log("app");\n');
   writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');

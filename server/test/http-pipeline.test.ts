@@ -158,6 +158,39 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
     expect(head.text).toBe('');
   });
 
+  it("paints the overview's heading into a logged-in navigation to '/', in the user's language", async () => {
+    const navigation = { headers: { 'sec-fetch-dest': 'document', accept: 'text/html' } };
+    const shell = (response: TestResponse) =>
+      /<div class="boot-shell">([\s\S]*?)<\/div><\/body>/.exec(response.text)?.[1];
+    const { browser } = await server().loggedInUser({ language: 'de' });
+    const painted = await browser.get('/', navigation);
+    expect(painted.status).toBe(200);
+    expect(painted.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(painted.headers.get('cache-control')).toBe('no-cache');
+    expect(painted.text).toContain(SHELL_MARKER);
+    expect(painted.text).toContain('<html lang="de">');
+    expect(shell(painted)).toBe(
+      '<main class="app-main"><section class="page documents-page"><h1 class="documents-heading">Dokumente</h1></section></main>',
+    );
+    // Without a saved language: the browser's, as the configuration names it.
+    const italian = await server().loginAs(await server().buildUser({ language: null }), {
+      'accept-language': 'it',
+    });
+    const inItalian = await italian.get('/', navigation);
+    expect(inItalian.text).toContain('<html lang="it">');
+    expect(shell(inItalian)).toContain('<h1 class="documents-heading">Documenti</h1>');
+    // A visitor, another route, and a fetch of '/' (the service worker's offline shell) get index.html as built.
+    for (const [client, path, options] of [
+      [server().client(), '/', navigation],
+      [browser, '/bibliography/', navigation],
+      [browser, '/', { headers: { 'sec-fetch-dest': 'empty' } }],
+    ] as const) {
+      const plain = await client.get(path, options);
+      expect(plain.status).toBe(200);
+      expect(shell(plain), path).toBe('<!-- first-screen -->');
+    }
+  });
+
   it('serves hashed assets as immutable and other files with revalidation', async () => {
     const browser = server().client();
     const asset = await browser.get(ASSET_PATH);

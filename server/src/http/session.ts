@@ -81,6 +81,11 @@ export async function userFromCookieHeader(
   return (await userForSessionId(ctx, cookies[SESSION_COOKIE]))?.user ?? null;
 }
 
+/** The user of the request's session cookie, on a path the session hook skips (the app shell). */
+export async function sessionUser(ctx: AppContext, request: FastifyRequest): Promise<UserRow | null> {
+  return (await userForSessionId(ctx, request.cookies[SESSION_COOKIE]))?.user ?? null;
+}
+
 /** The logged-in user, or a 401 for visitors. Call it first in every login-only route or policy. */
 export function requireUser(request: FastifyRequest): UserRow {
   if (!request.user) throw new HttpError(401);

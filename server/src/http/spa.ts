@@ -1,11 +1,16 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
+import { isLanguage, type Language } from '@scriptorium/common/i18n/languages';
+import { FIRST_SCREEN_MARKER, firstScreenMarkup } from '@scriptorium/common/shell/first-screen';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import { translator } from '../i18n/translate';
 import { escapeHtml } from '../util/escape-html';
 import { isWsPath } from '../ws/paths';
 import { HttpError } from './errors';
+import { sessionUser } from './session';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
@@ -22,6 +27,43 @@ function notBuiltPage(request: FastifyRequest): string {
   )}</title></head><body><h1>${escapeHtml(t('spa.notBuiltTitle'))}</h1><p>${escapeHtml(
     t('spa.notBuiltText'),
   )}</p></body></html>`;
+}
+
+/** index.html with the overview's heading painted in, per language, compressed once each. */
+interface PaintedShell {
+  html: string;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/**
+ * The app shell of a logged-in start at '/' (common/src/shell/first-screen.ts): index.html with
+ * the overview's heading in its boot shell, in the user's language (the one the configuration will
+ * name), and `lang` set to it. Made once per language and version of index.html.
+ */
+function paintedShells(root: string) {
+  let version = -1;
+  let shells = new Map<Language, PaintedShell>();
+  return (language: Language): PaintedShell | null => {
+    const file = path.join(root, 'index.html');
+    if (!existsSync(file)) return null;
+    const modified = statSync(file).mtimeMs;
+    if (modified !== version) {
+      version = modified;
+      shells = new Map();
+    }
+    let shell = shells.get(language);
+    if (!shell) {
+      const index = readFileSync(file, 'utf8');
+      if (!index.includes(FIRST_SCREEN_MARKER)) return null;
+      const html = index
+        .replace(/<html lang="[^"]*">/, `<html lang="${language}">`)
+        .replace(FIRST_SCREEN_MARKER, firstScreenMarkup(translator('documents', language)('title')));
+      shell = { html, br: brotliCompressSync(html), gzip: gzipSync(html) };
+      shells.set(language, shell);
+    }
+    return shell;
+  };
 }
 
 /**
@@ -51,6 +93,34 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
     },
   });
 
+  // '/' of a logged-in browser's own navigation gets the overview's heading painted in. Not a
+  // fetch (Sec-Fetch-Dest is then not 'document'): the service worker precaches '/' as the offline
+  // shell of every route, which must carry no screen's heading.
+  const painted = paintedShells(root);
+  app.get('/', async (request, reply) => {
+    reply.header('cache-control', NO_CACHE);
+    reply.header('vary', 'Accept-Encoding, Cookie, Accept-Language');
+    const user =
+      ctx.state.ready && request.headers['sec-fetch-dest'] === 'document'
+        ? await sessionUser(ctx, request)
+        : null;
+    const shell = user && painted(isLanguage(user.language) ? user.language : request.language);
+    if (!shell) return sendShell(request, reply);
+    reply.type('text/html; charset=utf-8');
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(shell.br);
+    if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(shell.gzip);
+    return reply.send(shell.html);
+  });
+
+  /** index.html as built (or a page saying the app is not built yet). */
+  const sendShell = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!existsSync(path.join(root, 'index.html'))) {
+      return reply.type('text/html; charset=utf-8').send(notBuiltPage(request));
+    }
+    return reply.type('text/html; charset=utf-8').sendFile('index.html', root);
+  };
+
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0];
     const shell =
@@ -59,9 +129,6 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
       !pathname.startsWith('/assets/');
     if (!shell) throw new HttpError(404);
     reply.header('cache-control', NO_CACHE);
-    if (!existsSync(path.join(root, 'index.html'))) {
-      return reply.type('text/html; charset=utf-8').send(notBuiltPage(request));
-    }
-    return reply.type('text/html; charset=utf-8').sendFile('index.html', root);
+    return sendShell(request, reply);
   });
 }

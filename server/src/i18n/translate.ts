@@ -10,9 +10,10 @@ export type Translate = (key: string, values?: Record<string, unknown>) => strin
  * The locale namespaces (common/src/i18n/locales/<lang>/<namespace>.json) whose texts the server
  * itself writes: answers and CLI output (server), mails and invite errors (contacts), the
  * system-message command (ws), upload refusals (usermedia, under its `server` key), the staff
- * area's refusals and mails (admin: loaded with the admin routes, used as 'admin:<key>').
+ * area's refusals and mails (admin: loaded with the admin routes, used as 'admin:<key>'), the
+ * overview's heading painted into the app shell (documents).
  */
-export type ServerNamespace = 'server' | 'contacts' | 'ws' | 'usermedia' | 'admin' | 'import';
+export type ServerNamespace = 'server' | 'contacts' | 'ws' | 'usermedia' | 'admin' | 'import' | 'documents';
 
 const require = createRequire(import.meta.url);
 

@@ -25,6 +25,16 @@ import { loadLoggedInShell, rememberLoggedIn } from './shell/session-hint';
 /** Its own chunk: the login page does not wait for the menus, dialogs and live connection. */
 const LoggedInShell = lazy(() => loadLoggedInShell().then((module) => ({ default: module.LoggedInShell })));
 
+/** The same frame as index.html's first paint, so the page never turns blank while the app starts. */
+function StartingUp() {
+  return (
+    <>
+      <BootShell />
+      <WaitOverlay active />
+    </>
+  );
+}
+
 /** Page selection once the configuration is known (spec 2.1). */
 function Screen() {
   const { configuration, user } = useAppContext();
@@ -34,7 +44,7 @@ function Screen() {
 
   if (user) {
     return (
-      <Suspense fallback={<WaitOverlay active />}>
+      <Suspense fallback={<StartingUp />}>
         <LoggedInShell user={user} configuration={configuration} route={route} table={table} />
       </Suspense>
     );
@@ -66,13 +76,7 @@ function Root() {
 
   switch (state.status) {
     case 'loading':
-      // The same frame as index.html's first paint, so the page never turns blank meanwhile.
-      return (
-        <>
-          <BootShell />
-          <WaitOverlay active />
-        </>
-      );
+      return <StartingUp />;
     case 'offline':
       return (
         <PreLoginShell showLogin={false} showLanguage={false}>
