@@ -8,6 +8,7 @@ import {
   fillLogin,
   loginAs,
   selectButton,
+  setLanguage,
   type TestUser,
   test,
 } from '../fixtures';
@@ -148,6 +149,36 @@ test.describe('logged-in shell', () => {
     await panel.getByRole('button', { name: 'Send' }).click();
     await expect(page.getByText('Thank you for your report!')).toBeVisible();
     expect(sent).toBe(1);
+  });
+});
+
+test.describe('a logged-in start on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("paints the overview's heading before the scripts, in the user's language, where the page draws it", async ({
+    page,
+    user,
+  }) => {
+    await loginAs(page, user, '/user/profile/');
+    await setLanguage(page, 'de');
+    // Where the heading of the next start's first paint is, before any of the app's scripts run.
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        const { x, y, height } = document.querySelector('.boot-shell h1')?.getBoundingClientRect() ?? {};
+        Object.assign(window, { bootHeading: { x, y, height } });
+      });
+    });
+    const answer = await page.goto('/');
+    expect(await answer?.text()).toContain('<h1 class="documents-heading">Dokumente</h1>');
+    const heading = page.getByRole('heading', { level: 1, name: 'Dokumente' });
+    await expect(heading).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Neues Dokument erstellen' })).toBeVisible();
+    const { x, y, height } = (await heading.boundingBox()) ?? {};
+    expect(await page.evaluate(() => (window as unknown as { bootHeading: unknown }).bootHeading)).toEqual({
+      x,
+      y,
+      height,
+    });
   });
 });
 

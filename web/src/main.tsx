@@ -15,6 +15,14 @@ import './app/app.css';
 import { applyStoredTheme } from './styles/theme';
 
 applyStoredTheme();
+// The interface's regular face, asked for right after the first paint: the boot shell draws no
+// text in it, so the browser would fetch it only once React first draws body text, and the
+// footer's text, drawn in the fallback font meanwhile, moved when the face came (Lighthouse's
+// layout shift, issue 23). Not before that paint (nor preloaded from index.html): the first paint
+// would then wait for it on a slow network.
+requestAnimationFrame(() =>
+  setTimeout(() => void document.fonts?.load('400 1em "Source Sans 3"').catch(() => {})),
+);
 registerServiceWorker();
 startConfigurationLoad();
 // The screen's chunk loads while the language's texts do, not after them; a login-only screen and
