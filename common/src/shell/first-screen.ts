@@ -1,3 +1,5 @@
+import { escapeXml } from '../export/text';
+
 /**
  * The overview's heading in index.html's boot shell. For a logged-in browser's own navigation to
  * '/', the server writes it where index.html holds FIRST_SCREEN_MARKER, in the user's language, so
@@ -7,16 +9,7 @@
  */
 export const FIRST_SCREEN_MARKER = '<!-- first-screen -->';
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
 /** The boot shell's main area with the overview's heading `heading` (plain text). */
 export function firstScreenMarkup(heading: string): string {
-  const text = heading.replace(/[&<>"']/g, (char) => ESCAPES[char]);
-  return `<main class="app-main"><section class="page documents-page"><h1 class="documents-heading">${text}</h1></section></main>`;
+  return `<main class="app-main"><section class="page documents-page"><h1 class="documents-heading">${escapeXml(heading)}</h1></section></main>`;
 }

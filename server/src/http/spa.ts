@@ -46,8 +46,8 @@ function paintedShells(root: string) {
   let shells = new Map<Language, PaintedShell>();
   return (language: Language): PaintedShell | null => {
     const file = path.join(root, 'index.html');
-    if (!existsSync(file)) return null;
-    const modified = statSync(file).mtimeMs;
+    const modified = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+    if (modified === undefined) return null;
     if (modified !== version) {
       version = modified;
       shells = new Map();
