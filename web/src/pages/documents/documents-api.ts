@@ -12,20 +12,9 @@ import {
   writeRows,
 } from '../../offline/local-db';
 
-/**
- * The overview's rows; offline, the ones cached in the local database (issue 20). Documents
- * created offline are created on the server first when online, and listed until then.
- */
-export async function fetchDocuments(): Promise<DocumentEntry[]> {
-  const username = localUser();
-  let pending = username ? await pendingEntries(username) : [];
-  if (username && pending.length > 0 && navigator.onLine) {
-    // Creating them needs the editor's code (ProseMirror): it loads only when there are some.
-    const { syncCreations } = await import('../../offline/offline-documents');
-    await syncCreations(username).catch(() => []);
-    pending = await pendingEntries(username);
-  }
-  const listed = throughCache(
+/** The server's list, kept in the local database for offline use; the cached one when offline. */
+function listThroughCache(): Promise<DocumentEntry[]> {
+  return throughCache(
     async () => (await call(documentsApi.list)).documents,
     (rows) => writeRows('document_list', rows),
     async () => {
@@ -33,6 +22,29 @@ export async function fetchDocuments(): Promise<DocumentEntry[]> {
       return rows?.length ? rows : null;
     },
   );
+}
+
+/**
+ * The overview's rows; offline, the ones cached in the local database (issue 20). Documents
+ * created offline are created on the server first when online, and listed until then.
+ */
+export async function fetchDocuments(): Promise<DocumentEntry[]> {
+  const username = localUser();
+  // The list is asked for before the local database is read, not after it: on a cold start,
+  // opening that database takes a phone hundreds of milliseconds (issue 23).
+  let listed = listThroughCache();
+  // Handled below, after that read; meanwhile a failure is not reported as unhandled.
+  listed.catch(() => {});
+  let pending = username ? await pendingEntries(username) : [];
+  if (username && pending.length > 0 && navigator.onLine) {
+    // Creating them needs the editor's code (ProseMirror): it loads only when there are some.
+    const { syncCreations } = await import('../../offline/offline-documents');
+    // The first list is awaited (not left to finish after the second and cache an older list).
+    await listed.catch(() => []);
+    await syncCreations(username).catch(() => []);
+    pending = await pendingEntries(username);
+    listed = listThroughCache();
+  }
   // Offline with nothing cached yet, the documents made on this device are the whole list.
   const rows = pending.length
     ? await listed.catch((error: unknown) => {
