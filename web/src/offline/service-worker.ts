@@ -24,8 +24,20 @@ function watch(registration: ServiceWorkerRegistration): void {
   });
 }
 
+/**
+ * Registers the worker once the page has loaded and the browser is idle: its install fetches every
+ * asset of the app (about 150 files), and on a first visit that ran beside the first screen's own
+ * requests and scripts (on a phone the overview's list was asked for a second later; issue 23).
+ */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
+  const whenIdle = () =>
+    'requestIdleCallback' in window ? requestIdleCallback(register, { timeout: 3000 }) : setTimeout(register, 1000);
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
+}
+
+function register(): void {
   navigator.serviceWorker.register('/sw.js').then(
     (registration) => {
       watch(registration);
