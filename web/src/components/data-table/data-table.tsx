@@ -1,13 +1,4 @@
-import {
-  ArrowDown,
-  ArrowUp,
-  ArrowUpDown,
-  Check,
-  ChevronLeft,
-  ChevronRight,
-  type LucideIcon,
-  Minus,
-} from 'lucide-react';
+import { Check, ChevronLeft, ChevronRight, type LucideIcon, Minus } from 'lucide-react';
 import {
   type ComponentType,
   type KeyboardEvent,
@@ -35,6 +26,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Select } from '../form/select';
 import { ColumnResizer, MIN_COLUMN_WIDTH } from './column-resizer';
+import { HeaderLabel, LoadingTable, SkeletonLines } from './loading-table';
 import { filterRows, type SortDirection, type SortState, type SortValue, sortRows } from './sorting';
 import { tableScrollHeight, useWindowSize } from './use-window-size';
 import { computeWindow, scrollTopToReveal } from './windowing';
@@ -112,8 +104,6 @@ export interface DataTableProps<Row> {
   resizable?: boolean;
 }
 
-/** Skeleton lines drawn while a table loads. */
-const SKELETON_ROWS = 4;
 /** On a phone (cards): the height of one card line, and the card's padding. */
 const CARD_LINE_HEIGHT = 28;
 const CARD_PADDING = 24;
@@ -287,6 +277,10 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     : (rowWindow?.end ?? ordered.length);
   const shown = ordered.slice(firstIndex, lastIndex);
   const skeleton = loading && rows.length === 0;
+  // The first load draws the light loading table; once react-aria's table is there it stays (a
+  // later load of an empty list shows skeleton lines in its body), so that no focus in it is lost.
+  const [tableShown, setTableShown] = useState(!skeleton);
+  if (!skeleton && !tableShown) setTableShown(true);
 
   // react-aria's table knows the rows it draws (a page, or the window of a long list); the grid's
   // row count and each row's index tell assistive technology where they are in the whole list.
@@ -450,6 +444,8 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     ? { column: sort.columnId, direction: sort.direction }
     : undefined;
   const widthOf = (id: string) => (widths[id] && !cards ? { width: widths[id] } : undefined);
+  const tableStyle =
+    frozenWidth > 0 && !cards ? ({ tableLayout: 'fixed', width: frozenWidth } as const) : undefined;
 
   return (
     <div
@@ -471,148 +467,149 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
         {rowWindow && rowWindow.before > 0 ? (
           <div aria-hidden="true" className="data-table-spacer" style={{ height: rowWindow.before }} />
         ) : null}
-        <Table
-          ref={tableRef}
-          aria-label={label}
-          className="data-table-table"
-          style={frozenWidth > 0 && !cards ? { tableLayout: 'fixed', width: frozenWidth } : undefined}
-          selectionMode={selectable ? 'multiple' : 'none'}
-          selectionBehavior="toggle"
-          selectedKeys={selectable ? selected : undefined}
-          onSelectionChange={onSelectionChange}
-          sortDescriptor={sortDescriptor}
-          onSortChange={onSortChange}
-        >
-          <TableHeader className="data-table-head">
-            {selectable ? (
-              <AriaColumn
-                id={SELECT_COLUMN}
-                className="data-table-select"
-                data-column-id={SELECT_COLUMN}
-                style={widthOf(SELECT_COLUMN)}
-              >
-                <SelectBox
-                  label={t('tableSelectAll')}
-                  isSelected={allSelected}
-                  isIndeterminate={someSelected}
-                  isDisabled={ordered.length === 0}
-                  onChange={selectAll}
-                />
-              </AriaColumn>
-            ) : null}
-            {visibleColumns.map((column, columnIndex) => {
-              const name =
-                column.headerLabel ?? (typeof column.header === 'string' ? column.header : column.id);
-              return (
-                <AriaColumn
-                  key={column.id}
-                  id={column.id}
-                  isRowHeader={columnIndex === 0}
-                  allowsSorting={Boolean(column.sortValue)}
-                  className={`${column.className ?? ''}${column.sortValue ? ' data-table-sortable' : ' data-table-plain-header'}`.trim()}
-                  data-column-id={column.id}
-                  ref={headerNameRef(resizable && !cards ? `${tableId}-${column.id}` : null)}
-                  style={widthOf(column.id)}
-                >
-                  {({ sortDirection: sorted }) => (
-                    <>
-                      {/* A header that shows no text still names its column, as text (an
-                          aria-label on the cell is not read as the column's name everywhere). */}
-                      <span id={`${tableId}-${column.id}`} className="data-table-header-label">
-                        {column.headerLabel ? (
-                          <span className="visually-hidden">{column.headerLabel}</span>
-                        ) : null}
-                        {column.header}
-                        {column.sortValue ? (
-                          <span aria-hidden="true" className="data-table-sort-mark">
-                            {sorted === 'ascending' ? (
-                              <ArrowUp />
-                            ) : sorted === 'descending' ? (
-                              <ArrowDown />
-                            ) : (
-                              <ArrowUpDown />
-                            )}
-                          </span>
-                        ) : null}
-                      </span>
-                      {resizable && !cards && columnIndex < visibleColumns.length - 1 ? (
-                        <ColumnResizer
-                          columnId={column.id}
-                          label={t('tableResizeColumn', { name })}
-                          width={widths[column.id]}
-                          onResize={(next) => resizeColumn(column.id, next)}
-                        />
-                      ) : null}
-                    </>
-                  )}
-                </AriaColumn>
-              );
-            })}
-          </TableHeader>
-          <TableBody
-            className="data-table-body"
-            renderEmptyState={() =>
-              skeleton ? (
-                <div className="data-table-skeleton" aria-hidden="true">
-                  {Array.from({ length: SKELETON_ROWS }, (_, index) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: placeholder lines have no identity
-                    <span key={index} className="skeleton-bar" />
-                  ))}
-                </div>
-              ) : (
-                <div className="data-table-empty-state">
-                  {EmptyIcon ? <EmptyIcon aria-hidden="true" /> : null}
-                  <p>{emptyText}</p>
-                  {rows.length === 0 && emptyAction ? (
-                    <button
-                      type="button"
-                      className="button button-primary"
-                      disabled={emptyAction.disabled}
-                      onClick={emptyAction.onAction}
-                    >
-                      {emptyAction.label}
-                    </button>
-                  ) : null}
-                </div>
-              )
-            }
+        {!tableShown ? (
+          <LoadingTable
+            label={label}
+            style={tableStyle}
+            selectAll={selectable ? { label: t('tableSelectAll'), style: widthOf(SELECT_COLUMN) } : undefined}
+            columns={visibleColumns.map((column, columnIndex) => ({
+              id: column.id,
+              header: column.header,
+              headerLabel: column.headerLabel,
+              className: column.className,
+              sortable: Boolean(column.sortValue),
+              sorted: sort?.columnId === column.id ? sort.direction : undefined,
+              resizable: resizable && !cards && columnIndex < visibleColumns.length - 1,
+              style: widthOf(column.id),
+            }))}
+          />
+        ) : (
+          <Table
+            ref={tableRef}
+            aria-label={label}
+            className="data-table-table"
+            style={tableStyle}
+            selectionMode={selectable ? 'multiple' : 'none'}
+            selectionBehavior="toggle"
+            selectedKeys={selectable ? selected : undefined}
+            onSelectionChange={onSelectionChange}
+            sortDescriptor={sortDescriptor}
+            onSortChange={onSortChange}
           >
-            {shown.map((row, offset) => {
-              const id = getRowId(row);
-              const name = rowLabel?.(row);
-              return (
-                <AriaRow
-                  key={id}
-                  id={id}
-                  textValue={name}
-                  data-row-id={id}
-                  ref={rowRef(firstIndex + offset, id)}
-                  className="data-table-row"
-                  style={virtual ? { height: rowHeight } : undefined}
+            <TableHeader className="data-table-head">
+              {selectable ? (
+                <AriaColumn
+                  id={SELECT_COLUMN}
+                  className="data-table-select"
+                  data-column-id={SELECT_COLUMN}
+                  style={widthOf(SELECT_COLUMN)}
                 >
-                  {selectable ? (
-                    <Cell className="data-table-select">
-                      <SelectBox
-                        label={name ? t('tableSelectNamedRow', { name }) : t('tableSelectRow')}
-                        isSelected={selected.has(id)}
-                        onChange={() => toggle(id)}
-                      />
-                    </Cell>
-                  ) : null}
-                  {visibleColumns.map((column, columnIndex) => (
-                    <Cell
-                      key={column.id}
-                      className={column.className}
-                      data-label={cards ? cardLabelOf(column, columnIndex) : undefined}
-                    >
-                      <CellContent>{column.cell(row)}</CellContent>
-                    </Cell>
-                  ))}
-                </AriaRow>
-              );
-            })}
-          </TableBody>
-        </Table>
+                  <SelectBox
+                    label={t('tableSelectAll')}
+                    isSelected={allSelected}
+                    isIndeterminate={someSelected}
+                    isDisabled={ordered.length === 0}
+                    onChange={selectAll}
+                  />
+                </AriaColumn>
+              ) : null}
+              {visibleColumns.map((column, columnIndex) => {
+                const name =
+                  column.headerLabel ?? (typeof column.header === 'string' ? column.header : column.id);
+                return (
+                  <AriaColumn
+                    key={column.id}
+                    id={column.id}
+                    isRowHeader={columnIndex === 0}
+                    allowsSorting={Boolean(column.sortValue)}
+                    className={`${column.className ?? ''}${column.sortValue ? ' data-table-sortable' : ' data-table-plain-header'}`.trim()}
+                    data-column-id={column.id}
+                    ref={headerNameRef(resizable && !cards ? `${tableId}-${column.id}` : null)}
+                    style={widthOf(column.id)}
+                  >
+                    {({ sortDirection: sorted }) => (
+                      <>
+                        <HeaderLabel
+                          id={`${tableId}-${column.id}`}
+                          header={column.header}
+                          headerLabel={column.headerLabel}
+                          sortable={Boolean(column.sortValue)}
+                          sorted={sorted}
+                        />
+                        {resizable && !cards && columnIndex < visibleColumns.length - 1 ? (
+                          <ColumnResizer
+                            columnId={column.id}
+                            label={t('tableResizeColumn', { name })}
+                            width={widths[column.id]}
+                            onResize={(next) => resizeColumn(column.id, next)}
+                          />
+                        ) : null}
+                      </>
+                    )}
+                  </AriaColumn>
+                );
+              })}
+            </TableHeader>
+            <TableBody
+              className="data-table-body"
+              renderEmptyState={() =>
+                skeleton ? (
+                  <SkeletonLines />
+                ) : (
+                  <div className="data-table-empty-state">
+                    {EmptyIcon ? <EmptyIcon aria-hidden="true" /> : null}
+                    <p>{emptyText}</p>
+                    {rows.length === 0 && emptyAction ? (
+                      <button
+                        type="button"
+                        className="button button-primary"
+                        disabled={emptyAction.disabled}
+                        onClick={emptyAction.onAction}
+                      >
+                        {emptyAction.label}
+                      </button>
+                    ) : null}
+                  </div>
+                )
+              }
+            >
+              {shown.map((row, offset) => {
+                const id = getRowId(row);
+                const name = rowLabel?.(row);
+                return (
+                  <AriaRow
+                    key={id}
+                    id={id}
+                    textValue={name}
+                    data-row-id={id}
+                    ref={rowRef(firstIndex + offset, id)}
+                    className="data-table-row"
+                    style={virtual ? { height: rowHeight } : undefined}
+                  >
+                    {selectable ? (
+                      <Cell className="data-table-select">
+                        <SelectBox
+                          label={name ? t('tableSelectNamedRow', { name }) : t('tableSelectRow')}
+                          isSelected={selected.has(id)}
+                          onChange={() => toggle(id)}
+                        />
+                      </Cell>
+                    ) : null}
+                    {visibleColumns.map((column, columnIndex) => (
+                      <Cell
+                        key={column.id}
+                        className={column.className}
+                        data-label={cards ? cardLabelOf(column, columnIndex) : undefined}
+                      >
+                        <CellContent>{column.cell(row)}</CellContent>
+                      </Cell>
+                    ))}
+                  </AriaRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        )}
         {rowWindow && rowWindow.after > 0 ? (
           <div aria-hidden="true" className="data-table-spacer" style={{ height: rowWindow.after }} />
         ) : null}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { showToast } from '../toast/toast-emitter';
 
 /**
@@ -14,8 +14,13 @@ export function useOverviewRows<Row>(
   const [rows, setRows] = useState<Row[] | null>(null);
   const reload = useCallback(async () => {
     try {
-      setRows(await fetchRows());
-      finishLoad(true);
+      const fetched = await fetchRows();
+      // In a transition: a long list (or react-aria's table mounting with its first rows) is drawn
+      // in slices that leave the page responsive, not in one task (issue 23).
+      startTransition(() => {
+        setRows(fetched);
+        finishLoad(true);
+      });
     } catch {
       finishLoad(false);
       showToast(loadFailedText, 'error');
