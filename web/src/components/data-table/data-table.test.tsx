@@ -39,6 +39,8 @@ const columns: Column<Person>[] = [
 
 type Props = Partial<DataTableProps<Person>> & { rows: Person[] };
 
+const nameAscending: SortState = { columnId: 'name', direction: 'ascending' };
+
 /** Keeps the selection like a real screen does. */
 function Harness(props: Props) {
   const [selected, setSelected] = useState(new Set<string>());
@@ -91,6 +93,37 @@ describe('DataTable', () => {
     view.rerender(<Harness rows={people(3)} search="nobody" />);
     expect(screen.getByRole('grid').textContent).toContain('No contacts found');
     expect(screen.getByRole('grid').textContent).not.toContain('No contacts available');
+  });
+
+  it('while its first rows load, is a plain busy table with the same headers, and a grid once they are in', () => {
+    const loadingMessage = 'Loading…';
+    const view = renderWithI18n(
+      <Harness rows={[]} loading loadingMessage={loadingMessage} sort={nameAscending} />,
+    );
+    expect(screen.queryByRole('grid')).toBeNull();
+    const table = screen.getByRole('table', { name: 'Contacts', busy: true });
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent);
+    expect(headers).toEqual(['', 'Name', 'E-mail address', 'Actions']);
+    expect(within(table).getByRole('checkbox', { name: 'Select all rows' })).toHaveProperty('disabled', true);
+    expect(table.querySelectorAll('.skeleton-bar')).toHaveLength(4);
+    // The sort in force is marked as the grid marks it.
+    expect(within(table).getByRole('columnheader', { name: 'Name' }).querySelector('.lucide-arrow-up')).not.toBeNull();
+    expect(screen.getByRole('status').textContent).toBe(loadingMessage);
+
+    view.rerender(<Harness rows={people(2)} sort={nameAscending} />);
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByRole('grid', { name: 'Contacts' }).getAttribute('aria-busy')).toBeNull();
+    expect(names()).toEqual(['Person 00001', 'Person 00002']);
+  });
+
+  it('keeps its grid when a later load of an empty list is under way', () => {
+    const view = renderWithI18n(<Harness rows={[]} />);
+    view.rerender(<Harness rows={[]} loading />);
+    const grid = screen.getByRole('grid', { name: 'Contacts' });
+    expect(grid.getAttribute('aria-busy')).toBe('true');
+    expect(grid.querySelectorAll('.skeleton-bar')).toHaveLength(4);
   });
 
   it('filters by the search text, all terms, ignoring case', () => {
