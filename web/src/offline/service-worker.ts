@@ -32,7 +32,9 @@ function watch(registration: ServiceWorkerRegistration): void {
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
   const whenIdle = () =>
-    'requestIdleCallback' in window ? requestIdleCallback(register, { timeout: 3000 }) : setTimeout(register, 1000);
+    'requestIdleCallback' in window
+      ? requestIdleCallback(register, { timeout: 3000 })
+      : setTimeout(register, 1000);
   if (document.readyState === 'complete') whenIdle();
   else window.addEventListener('load', whenIdle, { once: true });
 }

@@ -109,7 +109,9 @@ describe('DataTable', () => {
     expect(within(table).getByRole('checkbox', { name: 'Select all rows' })).toHaveProperty('disabled', true);
     expect(table.querySelectorAll('.skeleton-bar')).toHaveLength(4);
     // The sort in force is marked as the grid marks it.
-    expect(within(table).getByRole('columnheader', { name: 'Name' }).querySelector('.lucide-arrow-up')).not.toBeNull();
+    expect(
+      within(table).getByRole('columnheader', { name: 'Name' }).querySelector('.lucide-arrow-up'),
+    ).not.toBeNull();
     expect(screen.getByRole('status').textContent).toBe(loadingMessage);
 
     view.rerender(<Harness rows={people(2)} sort={nameAscending} />);
