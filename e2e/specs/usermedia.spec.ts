@@ -50,6 +50,10 @@ async function uploadTwo(page: Page) {
   await dialog.getByRole('textbox', { name: 'Title of second.png' }).fill('Second figure');
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(dialog).toBeHidden();
+  // The list is asked for again after the uploads: the two are listed once it has answered (a
+  // test that goes offline next would otherwise race that request).
+  await expect(table(page)).toContainText('Second figure');
+  await expect(table(page)).toContainText('first-figure');
 }
 
 test.describe('image library', () => {
