@@ -26,7 +26,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Select } from '../form/select';
 import { ColumnResizer, MIN_COLUMN_WIDTH } from './column-resizer';
-import { HeaderLabel, LoadingTable, SkeletonLines } from './loading-table';
+import { HeaderLabel, headerClassName, LoadingTable, SkeletonLines } from './loading-table';
 import { filterRows, type SortDirection, type SortState, type SortValue, sortRows } from './sorting';
 import { tableScrollHeight, useWindowSize } from './use-window-size';
 import { computeWindow, scrollTopToReveal } from './windowing';
@@ -444,6 +444,8 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     ? { column: sort.columnId, direction: sort.direction }
     : undefined;
   const widthOf = (id: string) => (widths[id] && !cards ? { width: widths[id] } : undefined);
+  // Every header but the last has a resize handle on a desktop.
+  const hasResizer = (columnIndex: number) => resizable && !cards && columnIndex < visibleColumns.length - 1;
   const tableStyle =
     frozenWidth > 0 && !cards ? ({ tableLayout: 'fixed', width: frozenWidth } as const) : undefined;
 
@@ -479,7 +481,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
               className: column.className,
               sortable: Boolean(column.sortValue),
               sorted: sort?.columnId === column.id ? sort.direction : undefined,
-              resizable: resizable && !cards && columnIndex < visibleColumns.length - 1,
+              resizable: hasResizer(columnIndex),
               style: widthOf(column.id),
             }))}
           />
@@ -522,7 +524,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                     id={column.id}
                     isRowHeader={columnIndex === 0}
                     allowsSorting={Boolean(column.sortValue)}
-                    className={`${column.className ?? ''}${column.sortValue ? ' data-table-sortable' : ' data-table-plain-header'}`.trim()}
+                    className={headerClassName(column.className, Boolean(column.sortValue))}
                     data-column-id={column.id}
                     ref={headerNameRef(resizable && !cards ? `${tableId}-${column.id}` : null)}
                     style={widthOf(column.id)}
@@ -536,7 +538,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                           sortable={Boolean(column.sortValue)}
                           sorted={sorted}
                         />
-                        {resizable && !cards && columnIndex < visibleColumns.length - 1 ? (
+                        {hasResizer(columnIndex) ? (
                           <ColumnResizer
                             columnId={column.id}
                             label={t('tableResizeColumn', { name })}

@@ -29,6 +29,11 @@ export function HeaderLabel(props: {
   );
 }
 
+/** A column header's classes in both tables: its own, and whether it sorts. */
+export function headerClassName(className: string | undefined, sortable: boolean): string {
+  return `${className ?? ''} ${sortable ? 'data-table-sortable' : 'data-table-plain-header'}`.trim();
+}
+
 /** What the loading table draws of a column: its header as the loaded table draws it. */
 export interface LoadingColumn {
   id: string;
@@ -86,7 +91,7 @@ export function LoadingTable(props: {
           {columns.map((column) => (
             <th
               key={column.id}
-              className={`${column.className ?? ''} ${column.sortable ? 'data-table-sortable' : 'data-table-plain-header'}`.trim()}
+              className={headerClassName(column.className, column.sortable)}
               style={column.style}
             >
               <HeaderLabel
@@ -101,7 +106,7 @@ export function LoadingTable(props: {
         </tr>
       </thead>
       <tbody className="data-table-body">
-        <tr className="data-table-loading-row">
+        <tr>
           <td colSpan={columns.length + (selectAll ? 1 : 0)}>
             <SkeletonLines />
           </td>
