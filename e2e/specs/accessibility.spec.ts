@@ -517,6 +517,41 @@ test.describe('overview tables', () => {
     expect(await long.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
   });
 
+  test("while its list loads, an overview is a busy table with the grid's header, where the grid draws it", async ({
+    page,
+    user,
+  }) => {
+    test.slow();
+    await loginAs(page, user, '/user/profile/');
+    for (const [viewport, colorScheme] of [
+      [VIEWPORTS.desktop, 'light'],
+      [VIEWPORTS.phone, 'dark'],
+    ] as const) {
+      await inLook(page, viewport, colorScheme);
+      // The list's answer is held until the loading table has been measured.
+      let answer = () => {};
+      const held = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      await page.route(`**${documentsApi.list.path}`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/');
+      const loading = page.getByRole('table', { name: 'Documents and folders' });
+      await expect(loading).toHaveAttribute('aria-busy', 'true');
+      await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeAttached();
+      await page.evaluate(() => document.fonts.ready);
+      const header = await loading.locator('thead').boundingBox();
+      expect(await violations(page)).toEqual([]);
+      answer();
+      const grid = page.getByRole('grid', { name: 'Documents and folders' });
+      await expect(grid).toContainText('No documents available');
+      expect(await grid.locator('thead').boundingBox()).toEqual(header);
+      await page.unroute(`**${documentsApi.list.path}`);
+    }
+  });
+
   test('an empty overview shows its icon, sentence and next action', async ({ page, user }) => {
     test.slow();
     await loginAs(page, user, '/usermedia/');
