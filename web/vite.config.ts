@@ -58,7 +58,7 @@ function serviceWorker(): Plugin {
       const files = Object.keys(bundle)
         .filter((name) => /\.(js|css|woff2)$/.test(name) && !name.startsWith('assets/print-'))
         .sort();
-      const precache = ['/', '/favicon.svg', ...files.map((name) => `/${name}`)];
+      const precache = ['/', '/favicon.svg', '/intl-warmup.js', ...files.map((name) => `/${name}`)];
       const version = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 16);
       const source = readFileSync(new URL('./src/offline/sw.js', import.meta.url), 'utf8')
         .replace("'__SCRIPTORIUM_VERSION__'", JSON.stringify(version))
