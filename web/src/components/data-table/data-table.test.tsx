@@ -213,6 +213,25 @@ describe('DataTable', () => {
     expect(bodyRows().every((row) => row.getAttribute('aria-selected') === 'false')).toBe(true);
   });
 
+  it('toggles a row once when its box is pressed, by pointer or by Space, not again through the row', () => {
+    renderWithI18n(<Harness rows={people(2)} />);
+    const box = screen.getByRole('checkbox', { name: 'Select Person 00001' }) as HTMLInputElement;
+    const selection = () => bodyRows().map((row) => row.getAttribute('aria-selected'));
+    fireEvent.pointerDown(box);
+    fireEvent.mouseDown(box);
+    fireEvent.pointerUp(box);
+    fireEvent.mouseUp(box);
+    fireEvent.click(box);
+    expect(selection()).toEqual(['true', 'false']);
+    expect(box.checked).toBe(true);
+    // Space: the browser's own activation is the keyup's click.
+    fireEvent.keyDown(box, { key: ' ' });
+    fireEvent.keyUp(box, { key: ' ' });
+    fireEvent.click(box);
+    expect(selection()).toEqual(['false', 'false']);
+    expect(box.checked).toBe(false);
+  });
+
   it('selects a row clicked anywhere but on a control of its own', () => {
     renderWithI18n(<Harness rows={people(2)} />);
     fireEvent.click(screen.getByText('p1@example.org'));

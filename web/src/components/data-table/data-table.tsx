@@ -1,4 +1,4 @@
-import { Check, ChevronLeft, ChevronRight, type LucideIcon, Minus } from 'lucide-react';
+import { ChevronLeft, ChevronRight, type LucideIcon } from 'lucide-react';
 import {
   type ComponentType,
   type KeyboardEvent,
@@ -13,7 +13,6 @@ import {
   useState,
 } from 'react';
 import {
-  Checkbox as AriaCheckbox,
   Column as AriaColumn,
   Row as AriaRow,
   Cell,
@@ -27,6 +26,7 @@ import { useTranslation } from 'react-i18next';
 import { Select } from '../form/select';
 import { ColumnResizer, MIN_COLUMN_WIDTH } from './column-resizer';
 import { HeaderLabel, headerClassName, LoadingTable, SkeletonLines } from './loading-table';
+import { SelectBox } from './select-box';
 import { filterRows, type SortDirection, type SortState, type SortValue, sortRows } from './sorting';
 import { tableScrollHeight, useWindowSize } from './use-window-size';
 import { computeWindow, scrollTopToReveal } from './windowing';
@@ -147,34 +147,6 @@ function CellContent({ children }: { children: ReactNode }) {
     <div className="data-table-cell" onPointerDown={own} onMouseDown={own} onClick={own} onKeyDown={own}>
       {children}
     </div>
-  );
-}
-
-/** The checkbox of a row or of the header (react-aria's Checkbox: a native input, drawn as a box). */
-function SelectBox(props: {
-  label: string;
-  isSelected: boolean;
-  isIndeterminate?: boolean;
-  isDisabled?: boolean;
-  onChange(checked: boolean): void;
-}) {
-  return (
-    <AriaCheckbox
-      // Not the selection slot: its name is ours ("Select {{name}}"), not "Select" and the row header.
-      slot={null}
-      className="data-table-checkbox"
-      aria-label={props.label}
-      isSelected={props.isSelected}
-      isIndeterminate={props.isIndeterminate}
-      isDisabled={props.isDisabled}
-      onChange={props.onChange}
-    >
-      {({ isSelected, isIndeterminate }) => (
-        <span className="data-table-checkbox-box" aria-hidden="true">
-          {isIndeterminate ? <Minus /> : isSelected ? <Check /> : null}
-        </span>
-      )}
-    </AriaCheckbox>
   );
 }
 

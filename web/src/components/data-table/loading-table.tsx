@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
 import type { CSSProperties, ReactNode } from 'react';
+import { SelectBox } from './select-box';
 import type { SortDirection } from './sorting';
 
 /**
@@ -80,12 +81,7 @@ export function LoadingTable(props: {
         <tr>
           {selectAll ? (
             <th className="data-table-select" style={selectAll.style}>
-              <label className="data-table-checkbox" data-disabled="true">
-                <span className="visually-hidden">
-                  <input type="checkbox" disabled aria-label={selectAll.label} />
-                </span>
-                <span className="data-table-checkbox-box" aria-hidden="true" />
-              </label>
+              <SelectBox label={selectAll.label} isSelected={false} isDisabled />
             </th>
           ) : null}
           {columns.map((column) => (
