@@ -1,5 +1,6 @@
 // Lighthouse (from npm, offline, in Debian's Chromium) on the login page and the logged-in
-// overview of the built app (web/dist, or WEB_DIST): the scores of performance, accessibility,
+// overview, a new user's (empty) and one with a page of documents, of the built app (web/dist, or
+// WEB_DIST): the scores of performance, accessibility,
 // best practices and SEO, with the goals beside them. Mobile emulation (Lighthouse's
 // default: a mid-range phone, simulated slow 4G) unless LIGHTHOUSE_PRESET=desktop.
 import { existsSync, writeFileSync } from 'node:fs';
