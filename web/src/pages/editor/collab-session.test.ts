@@ -490,6 +490,29 @@ describe('offline editing', () => {
     expect(bob.state!.doc.eq(server.doc)).toBe(true);
   });
 
+  it('a saved queue older than what the server has of ours (its last save cut off by leaving the page) loses nothing', () => {
+    const { server, ann, start } = annAlone();
+    typeChars(ann, 'Field', start);
+    const stale = JSON.parse(JSON.stringify(ann.saved()));
+    // Typed, sent and committed after the last save that reached IndexedDB.
+    typeChars(ann, ' notes');
+    server.settle();
+    expect(server.doc.lastChild!.textContent).toBe('Field notes');
+    server.disconnect('ann-session');
+    // Reopened offline from that save: the confirmed steps it lacks are not in its queue.
+    const reopened = new CollabSession({
+      send: (message) =>
+        (server as unknown as { receive(id: string, m: unknown): void }).receive('ann-session', message),
+      onChange: () => {},
+      plugins: () => [history()],
+    });
+    expect(reopened.restore(stale).lost).toBe(0);
+    expect(reopened.state!.doc.lastChild!.textContent).toBe('Field');
+    typeChars(reopened, ' Written offline.', start + 'Field'.length);
+    server.connect('ann-session', reopened);
+    expectSavedAs(server, reopened, 'Field notes Written offline.');
+  });
+
   it('saves the document once and the confirmed steps after it, until confirmedStepsKept of them', () => {
     const { server, ann, bob } = annAndBob();
     const first = ann.saved()!;

@@ -118,6 +118,9 @@ const COMPRESS_ABOVE = 20;
 const STEPS_PER_DIFF = 500;
 const DIFF_BYTES = 160 * 1024;
 
+/** Whose steps those of ours are that a restored queue does not hold (see receiveDiff). */
+const EARLIER_PAGE = 'an earlier page of this session';
+
 /** How many versions of step maps are kept to map carets that arrive late. */
 const MAP_HISTORY = 500;
 
@@ -156,6 +159,11 @@ export class CollabSession {
    * is either in the answer (committed) or never will be, so the queue may be folded then.
    */
   private catchUpAsked = false;
+  /**
+   * Restored from a save: how many steps its queue held. The server may have committed them (the
+   * earlier page sent them), and more of ours typed after that save; null once caught up.
+   */
+  private restoredQueue: number | null = null;
   /** JSON of steps already written once (saving the queue after each keystroke stays linear). */
   private readonly stepJson = new WeakMap<Step, unknown>();
 
@@ -191,7 +199,7 @@ export class CollabSession {
       if (getVersion(previous) < message.doc.v) {
         this.catchUpAsked = true;
         this.options.send({ type: 'catch_up', v: getVersion(previous) });
-      }
+      } else this.restoredQueue = null; // the server has nothing of ours past our version
       this.flush();
       this.options.onChange();
       return { lost: 0 };
@@ -202,6 +210,7 @@ export class CollabSession {
     this.sent.clear();
     this.catchUpTo = 0;
     this.catchUpAsked = false;
+    this.restoredQueue = null;
     this.setConfirmed(doc);
     let state = EditorState.create({
       doc,
@@ -261,6 +270,7 @@ export class CollabSession {
     }
     if (tr.docChanged) state = state.apply(tr);
     this.state = state;
+    this.restoredQueue = saved.steps.length - lost;
     this.options.onChange();
     return { lost };
   }
@@ -369,8 +379,15 @@ export class CollabSession {
     if (answer) {
       // The answer to our catch-up: our committed steps lead it (a diff is only accepted at the
       // current version). Confirm them alone, fold the rest of the queue, then rebase it once.
+      // collab confirms by count. After a restore, only as many as the restored queue holds are
+      // the head of our queue: its save may be older than what the server has of ours (the page
+      // was left before its last save was written), and those later steps come in as anyone's.
+      const restored = this.restoredQueue;
+      this.restoredQueue = null;
       let own = 0;
-      while (own < cids.length && cids[own] === this.clientId) own++;
+      while (own < cids.length && cids[own] === this.clientId && (restored === null || own < restored)) own++;
+      if (restored !== null)
+        cids = cids.map((cid, index) => (index >= own && cid === this.clientId ? EARLIER_PAGE : cid));
       if (own) {
         this.advanceConfirmed(steps.slice(0, own));
         this.state = this.state.apply(
