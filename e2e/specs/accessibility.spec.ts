@@ -517,7 +517,7 @@ test.describe('overview tables', () => {
     expect(await long.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
   });
 
-  test("while its list loads, an overview is a busy table with the grid's header, where the grid draws it", async ({
+  test('while its list loads, an overview is a busy grid whose header stays where it is once the rows are in', async ({
     page,
     user,
   }) => {
@@ -528,7 +528,7 @@ test.describe('overview tables', () => {
       [VIEWPORTS.phone, 'dark'],
     ] as const) {
       await inLook(page, viewport, colorScheme);
-      // The list's answer is held until the loading table has been measured.
+      // The list's answer is held until the loading grid has been measured.
       let answer = () => {};
       const held = new Promise<void>((resolve) => {
         answer = resolve;
@@ -538,15 +538,15 @@ test.describe('overview tables', () => {
         await route.continue();
       });
       await page.goto('/');
-      const loading = page.getByRole('table', { name: 'Documents and folders' });
-      await expect(loading).toHaveAttribute('aria-busy', 'true');
+      const grid = page.getByRole('grid', { name: 'Documents and folders' });
+      await expect(grid).toHaveAttribute('aria-busy', 'true');
       await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeAttached();
       await page.evaluate(() => document.fonts.ready);
-      const header = await loading.locator('thead').boundingBox();
+      const header = await grid.locator('thead').boundingBox();
       expect(await violations(page)).toEqual([]);
       answer();
-      const grid = page.getByRole('grid', { name: 'Documents and folders' });
       await expect(grid).toContainText('No documents available');
+      await expect(grid).not.toHaveAttribute('aria-busy', /./);
       expect(await grid.locator('thead').boundingBox()).toEqual(header);
       await page.unroute(`**${documentsApi.list.path}`);
     }

@@ -1,5 +1,4 @@
-import { type KeyboardEvent, type PointerEvent, useContext, useLayoutEffect, useRef, useState } from 'react';
-import { TableStateContext } from 'react-aria-components';
+import { type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from 'react';
 
 /** Narrowest a column gets by resizing: its header's sort mark and a few letters. */
 export const MIN_COLUMN_WIDTH = 48;
@@ -10,8 +9,6 @@ const RESIZE_BIG_STEP = 64;
 export const MAX_COLUMN_WIDTH = 1600;
 
 interface ColumnResizerProps {
-  /** The id of its column (react-aria's key of the header cell). */
-  columnId: string;
   /** 'Resize column Title'. */
   label: string;
   /** The width the user gave the column; undefined: as laid out. */
@@ -23,15 +20,13 @@ interface ColumnResizerProps {
  * The handle at a column header's end (the window-splitter pattern): drag it, or focus it and
  * press the left and right arrow keys, to make the column narrower or wider.
  */
-export function ColumnResizer({ columnId, label, width, onResize }: ColumnResizerProps) {
+export function ColumnResizer({ label, width, onResize }: ColumnResizerProps) {
   const drag = useRef<{ x: number; width: number } | null>(null);
-  // Inside react-aria's Table the header cell takes the arrow keys first (to move between the
-  // controls of a cell): while the handle has the focus, the arrows are its own.
-  const tableState = useContext(TableStateContext);
   const handle = useRef<HTMLDivElement>(null);
-  // The laid-out width until the user picks one: the separator's value must say it.
+  // The laid-out width until the user picks one: the separator's value must say it. Read after
+  // the paint, when the layout is there already (in the commit it would force one).
   const [laidOut, setLaidOut] = useState<number>(MIN_COLUMN_WIDTH);
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (width !== undefined || !handle.current) return;
     setLaidOut(Math.round(handle.current.parentElement?.getBoundingClientRect().width ?? MIN_COLUMN_WIDTH));
   }, [width]);
@@ -82,14 +77,6 @@ export function ColumnResizer({ columnId, label, width, onResize }: ColumnResize
       tabIndex={0}
       className="data-table-resizer"
       onKeyDown={onKeyDown}
-      onFocus={() => {
-        if (!tableState) return;
-        // The grid's focus is on this header now: react-aria does not send it on to a row.
-        tableState.selectionManager.setFocused(true);
-        tableState.selectionManager.setFocusedKey(columnId);
-        tableState.setKeyboardNavigationDisabled(true);
-      }}
-      onBlur={() => tableState?.setKeyboardNavigationDisabled(false)}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={endDrag}

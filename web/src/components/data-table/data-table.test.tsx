@@ -95,28 +95,26 @@ describe('DataTable', () => {
     expect(screen.getByRole('grid').textContent).not.toContain('No contacts available');
   });
 
-  it('while its first rows load, is a plain busy table with the same headers, and a grid once they are in', () => {
+  it('while its first rows load, is a busy grid with its headers and grey lines for the rows', () => {
     const loadingMessage = 'Loading…';
     const view = renderWithI18n(
       <Harness rows={[]} loading loadingMessage={loadingMessage} sort={nameAscending} />,
     );
-    expect(screen.queryByRole('grid')).toBeNull();
-    const table = screen.getByRole('table', { name: 'Contacts', busy: true });
-    const headers = within(table)
+    const grid = screen.getByRole('grid', { name: 'Contacts', busy: true });
+    const headers = within(grid)
       .getAllByRole('columnheader')
       .map((header) => header.textContent);
     expect(headers).toEqual(['', 'Name', 'E-mail address', 'Actions']);
-    expect(within(table).getByRole('checkbox', { name: 'Select all rows' })).toHaveProperty('disabled', true);
-    expect(table.querySelectorAll('.skeleton-bar')).toHaveLength(4);
-    // The sort in force is marked as the grid marks it.
-    expect(
-      within(table).getByRole('columnheader', { name: 'Name' }).querySelector('.lucide-arrow-up'),
-    ).not.toBeNull();
+    expect(within(grid).getByRole('checkbox', { name: 'Select all rows' })).toHaveProperty('disabled', true);
+    expect(grid.querySelectorAll('.skeleton-bar')).toHaveLength(4);
+    expect(within(grid).getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe(
+      'ascending',
+    );
     expect(screen.getByRole('status').textContent).toBe(loadingMessage);
 
     view.rerender(<Harness rows={people(2)} sort={nameAscending} />);
-    expect(screen.queryByRole('table')).toBeNull();
     expect(screen.getByRole('grid', { name: 'Contacts' }).getAttribute('aria-busy')).toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
     expect(names()).toEqual(['Person 00001', 'Person 00002']);
   });
 
@@ -263,8 +261,90 @@ describe('DataTable', () => {
     expect(onDelete).toHaveBeenCalledWith(expect.objectContaining({ id: 2 }));
     fireEvent.keyDown(second, { key: 'ArrowUp' });
     expect(document.activeElement).toBe(first);
+    // Up from the first row is the header row: the select-all box, then the sortable headers.
     fireEvent.keyDown(first, { key: 'ArrowUp' });
-    expect(document.activeElement).toBe(first);
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Select all rows' }));
+    fireEvent.keyDown(document.activeElement as HTMLElement, { key: 'ArrowRight' });
+    const nameHeader = screen.getByRole('columnheader', { name: 'Name' });
+    expect(document.activeElement).toBe(nameHeader);
+    fireEvent.keyDown(nameHeader, { key: 'Enter' });
+    expect(nameHeader.getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.keyDown(nameHeader, { key: ' ' });
+    expect(nameHeader.getAttribute('aria-sort')).toBe('descending');
+    fireEvent.keyDown(nameHeader, { key: 'ArrowDown' });
+    expect(document.activeElement?.textContent).toContain('Person 00001');
+  });
+
+  it("is one Tab stop, its current row; a row's controls are reached with the arrows", () => {
+    renderWithI18n(<Harness rows={people(3)} />);
+    const rows = bodyRows();
+    expect(rows.map((row) => row.tabIndex)).toEqual([0, -1, -1]);
+    act(() => rows[1].focus());
+    expect(bodyRows().map((row) => row.tabIndex)).toEqual([-1, 0, -1]);
+    const box = screen.getByRole('checkbox', { name: 'Select Person 00002' });
+    const remove = screen.getByRole('button', { name: 'Remove Person 00002' });
+    expect([box.tabIndex, remove.tabIndex]).toEqual([-1, -1]);
+    fireEvent.keyDown(rows[1], { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(box);
+    fireEvent.keyDown(box, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(remove);
+    fireEvent.keyDown(remove, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(remove);
+    fireEvent.keyDown(remove, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(rows[2]);
+    act(() => remove.focus());
+    fireEvent.keyDown(remove, { key: 'ArrowLeft' });
+    fireEvent.keyDown(box, { key: 'ArrowLeft' });
+    expect(document.activeElement).toBe(rows[1]);
+  });
+
+  it('selects all with Ctrl+A, clears with Escape, extends with Shift and an arrow or a click', () => {
+    renderWithI18n(<Harness rows={people(5)} />);
+    const selection = () => bodyRows().map((row) => row.getAttribute('aria-selected') === 'true');
+    const rows = bodyRows();
+    act(() => rows[0].focus());
+    fireEvent.keyDown(rows[0], { key: 'a', ctrlKey: true });
+    expect(selection()).toEqual([true, true, true, true, true]);
+    fireEvent.keyDown(rows[0], { key: 'Escape' });
+    expect(selection()).toEqual([false, false, false, false, false]);
+    fireEvent.keyDown(rows[0], { key: ' ' });
+    fireEvent.keyDown(rows[0], { key: 'ArrowDown', shiftKey: true });
+    fireEvent.keyDown(bodyRows()[1], { key: 'ArrowDown', shiftKey: true });
+    expect(selection()).toEqual([true, true, true, false, false]);
+    fireEvent.click(screen.getByText('p5@example.org'), { shiftKey: true });
+    expect(selection()).toEqual([true, true, true, true, true]);
+  });
+
+  it('finds a row by the first letters of its name', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const rows = ['Ada', 'Bea', 'Ben', 'Cleo'].map((name, index) => ({
+      ...people(1)[0],
+      id: index + 1,
+      name,
+    }));
+    renderWithI18n(<Harness rows={rows} />);
+    const type = (key: string) => fireEvent.keyDown(document.activeElement as HTMLElement, { key });
+    act(() => bodyRows()[0].focus());
+    type('b');
+    expect(document.activeElement?.textContent).toContain('Bea');
+    vi.advanceTimersByTime(300);
+    type('e');
+    type('n');
+    expect(document.activeElement?.textContent).toContain('Ben');
+    // After a pause, a new name; a space typed within a name is part of it, not a selection.
+    vi.advanceTimersByTime(1000);
+    type('c');
+    type(' ');
+    expect(document.activeElement?.textContent).toContain('Cleo');
+    expect(bodyRows().every((row) => row.getAttribute('aria-selected') === 'false')).toBe(true);
+    vi.useRealTimers();
+  });
+
+  it('keeps the focus in its place when the focused row goes', () => {
+    const view = renderWithI18n(<Harness rows={people(3)} />);
+    act(() => bodyRows()[1].focus());
+    view.rerender(<Harness rows={people(3).filter((person) => person.id !== 2)} />);
+    expect(document.activeElement?.textContent).toContain('Person 00003');
   });
 
   it('leaves keys typed on a control inside a row to that control', () => {
@@ -283,7 +363,7 @@ describe('DataTable', () => {
     act(() => rows[4].focus());
     fireEvent.keyDown(rows[4], { key: 'ArrowDown' });
     expect(screen.getByText('Page 2 of 3')).not.toBeNull();
-    expect(document.activeElement?.getAttribute('role')).toBe('row');
+    expect(document.activeElement?.tagName).toBe('TR');
     expect(document.activeElement?.textContent).toContain('Person 00006');
   });
 
@@ -325,7 +405,7 @@ describe('DataTable', () => {
     const [first] = bodyRows();
     act(() => first.focus());
     fireEvent.keyDown(first, { key: 'End' });
-    expect(document.activeElement?.getAttribute('role')).toBe('row');
+    expect(document.activeElement?.tagName).toBe('TR');
     expect(document.activeElement?.textContent).toContain('Person 05000');
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Home' });
     expect(document.activeElement?.textContent).toContain('Person 00001');

@@ -1,9 +1,9 @@
 import { ChevronLeft, ChevronRight, type LucideIcon } from 'lucide-react';
 import {
   type ComponentType,
+  type FocusEvent,
   type KeyboardEvent,
   type MouseEvent,
-  type PointerEvent,
   type ReactNode,
   type UIEvent,
   useId,
@@ -12,22 +12,21 @@ import {
   useRef,
   useState,
 } from 'react';
-import {
-  Column as AriaColumn,
-  Row as AriaRow,
-  Cell,
-  type Selection,
-  type SortDescriptor,
-  Table,
-  TableBody,
-  TableHeader,
-} from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Select } from '../form/select';
 import { ColumnResizer, MIN_COLUMN_WIDTH } from './column-resizer';
-import { HeaderLabel, headerClassName, LoadingTable, SkeletonLines } from './loading-table';
+import {
+  findByPrefix,
+  headerStops,
+  isField,
+  isInteractive,
+  keepControlsOutOfTabOrder,
+  rowControls,
+} from './grid-focus';
 import { SelectBox } from './select-box';
+import { selectVisible } from './selection';
 import { filterRows, type SortDirection, type SortState, type SortValue, sortRows } from './sorting';
+import { HeaderLabel, headerClassName, SkeletonLines } from './table-parts';
 import { tableScrollHeight, useWindowSize } from './use-window-size';
 import { computeWindow, scrollTopToReveal } from './windowing';
 import './data-table.css';
@@ -113,48 +112,21 @@ export const CARD_BREAKPOINT = 640;
 const SELECT_COLUMN = '__select';
 
 const NO_SELECTION = new Set<string>();
-
-/** Whether the event comes from a control of its own inside the row (a link, a button, a field). */
-function isInteractive(target: EventTarget | null, row: Element | null): boolean {
-  for (
-    let node = target instanceof HTMLElement ? target : null;
-    node && node !== row;
-    node = node.parentElement
-  ) {
-    if (node.matches('[role="row"]')) return false;
-    if (
-      node.matches('a, button, input, select, textarea, label, [role="button"], [contenteditable="true"]')
-    ) {
-      return true;
-    }
-  }
-  return false;
-}
+/** Letters typed within this many ms of each other make one name to find. */
+const TYPE_AHEAD_PAUSE = 1000;
 
 /**
- * A cell's content. A press, a key or a click (also the one Enter makes on a button, which
- * react-aria takes for a screen reader's) on a control inside it (a title's link, a row's button)
- * belongs to that control: the row does not also select itself.
- */
-function CellContent({ children }: { children: ReactNode }) {
-  const own = (event: PointerEvent<HTMLElement> | MouseEvent<HTMLElement> | KeyboardEvent<HTMLElement>) => {
-    if (!isInteractive(event.target, event.currentTarget.parentElement)) return;
-    if ('key' in event && event.key !== 'Enter' && event.key !== ' ' && event.key !== 'Spacebar') return;
-    event.stopPropagation();
-  };
-  return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: it only keeps its controls' events from the row
-    <div className="data-table-cell" onPointerDown={own} onMouseDown={own} onClick={own} onKeyDown={own}>
-      {children}
-    </div>
-  );
-}
-
-/**
- * The sortable, searchable, selectable table of the overview screens, on react-aria's Table (the
- * grid pattern). Keyboard: arrows move between rows (on to the next page, or through a long
- * list), Space toggles the selection, Enter activates, Delete deletes; a click on a selectable
- * row toggles its selection.
+ * The sortable, searchable, selectable table of the overview screens: a plain table with the grid
+ * pattern's roles and keys, our own rather than react-aria's Table, whose mount renders every row
+ * twice and synchronously (its collection is built in a hidden render first): about 230 ms for a
+ * page of ten documents on a phone-class CPU, the largest task of an overview's start (issue 23).
+ *
+ * The grid is one Tab stop, its current row. Keyboard: the arrows move between rows (on to the
+ * next page, or through a long list), Page Up/Down by a page, Home/End to the ends; Shift with an
+ * arrow extends the selection; Space toggles it, Ctrl+A selects every row, Escape clears it; Enter
+ * activates, Delete deletes; typed letters find a row by its name; Left/Right move along a row's
+ * controls, and Up from the first row into the header, where Enter or Space sorts. A click on a
+ * selectable row (not on a control of its own) toggles its selection, Shift+click a range.
  */
 export function DataTable<Row>(props: DataTableProps<Row>) {
   const {
@@ -248,36 +220,38 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     ? Math.min(ordered.length, firstIndex + pageSize)
     : (rowWindow?.end ?? ordered.length);
   const shown = ordered.slice(firstIndex, lastIndex);
+  const shownIds = orderedIds.slice(firstIndex, lastIndex);
   const skeleton = loading && rows.length === 0;
-  // The first load draws the light loading table; once react-aria's table is there it stays (a
-  // later load of an empty list shows skeleton lines in its body), so that no focus in it is lost.
-  const [tableShown, setTableShown] = useState(!skeleton);
-  if (!skeleton && !tableShown) setTableShown(true);
 
-  // react-aria's table knows the rows it draws (a page, or the window of a long list); the grid's
-  // row count and each row's index tell assistive technology where they are in the whole list.
-  // (react-aria's Table passes neither on, nor aria-busy while the rows load.)
+  // The grid's one Tab stop: the row last focused while it is drawn, else the first one drawn.
+  const [currentId, setCurrentId] = useState<string | null>(null);
+  const tabStopId =
+    currentId !== null && indexOfId.has(currentId) && shownIds.includes(currentId)
+      ? currentId
+      : (shownIds[0] ?? null);
+  // Where the focus was in the list: when that row goes (deleted, moved away), its place keeps it.
+  const focusedIndex = useRef<number | null>(null);
+  // The row a Shift+click or Shift+arrow extends the selection from.
+  const anchorId = useRef<string | null>(null);
+  const typed = useRef({ text: '', at: 0 });
+
   useLayoutEffect(() => {
-    if (skeleton) tableRef.current?.setAttribute('aria-busy', 'true');
-    else tableRef.current?.removeAttribute('aria-busy');
-    tableRef.current?.setAttribute('aria-rowcount', String(ordered.length + 1));
-    tableRef.current?.querySelector('thead tr')?.setAttribute('aria-rowindex', '1');
+    keepControlsOutOfTabOrder(tableRef.current?.tBodies[0] ?? null);
+    const index = focusedIndex.current;
+    const active = document.activeElement;
+    if (index === null || shownIds.length === 0 || (active && active !== document.body)) return;
+    // The focused row is gone and took the focus with it: the row now in its place takes it.
+    const at = Math.max(firstIndex, Math.min(lastIndex - 1, index));
+    tableRef.current?.querySelector<HTMLElement>(`tr[data-row-id="${CSS.escape(orderedIds[at])}"]`)?.focus();
   });
-  // react-aria draws the rows after this component's effects: a row the keyboard moved to (on
-  // another page, further down a long list) takes the focus when it is drawn.
-  const rowRef = (index: number, id: string) => (element: HTMLElement | null) => {
-    if (!element) return;
-    element.setAttribute('aria-rowindex', String(index + 2));
-    if (focusPending.current === id) {
+
+  // A row the keyboard moved to (on another page, further down a long list) takes the focus when
+  // it is drawn.
+  const rowRef = (id: string) => (element: HTMLElement | null) => {
+    if (element && focusPending.current === id) {
       focusPending.current = null;
       element.focus();
     }
-  };
-  // A header's name is its label only, not its resize handle's.
-  const headerNameRef = (labelId: string | null) => (element: HTMLElement | null) => {
-    if (!element) return;
-    if (labelId) element.setAttribute('aria-labelledby', labelId);
-    else element.removeAttribute('aria-labelledby');
   };
 
   /** Moves the focus to a row of the whole list, turning the page or scrolling a long list to it. */
@@ -294,49 +268,41 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
         setScrollTop(next);
       }
     }
-    // Out of react-aria's sight until it is drawn: its focus leaves the table, so that it does not
-    // move the focus itself to the row nearest to the one that went out of view.
-    if (target < firstIndex || target >= lastIndex) (document.activeElement as HTMLElement | null)?.blur();
-    focusPending.current = orderedIds[target];
-    // Drawn already: focus it now (the effect finds nothing new to draw).
     const element = tableRef.current?.querySelector<HTMLElement>(
       `tr[data-row-id="${CSS.escape(orderedIds[target])}"]`,
     );
-    if (element && target >= firstIndex && target < lastIndex) {
-      focusPending.current = null;
-      element.focus();
-    }
+    // Drawn already: focus it now; else when it is drawn.
+    if (element && target >= firstIndex && target < lastIndex) element.focus();
+    else focusPending.current = orderedIds[target];
+    return target;
   };
 
   const selectedCount = orderedIds.reduce((count, id) => count + (selected.has(id) ? 1 : 0), 0);
   const allSelected = orderedIds.length > 0 && selectedCount === orderedIds.length;
   const someSelected = selectedCount > 0 && !allSelected;
-
-  const selectAll = (checked: boolean) => {
-    const next = new Set(selected);
-    for (const id of orderedIds) {
-      if (checked) next.add(id);
-      else next.delete(id);
-    }
-    onSelectedChange?.(next);
-  };
+  const selectAll = (checked: boolean) => onSelectedChange?.(selectVisible(selected, orderedIds, checked));
 
   const toggle = (id: string) => {
+    anchorId.current = id;
     const next = new Set(selected);
     if (next.has(id)) next.delete(id);
     else next.add(id);
     onSelectedChange?.(next);
   };
 
-  // react-aria's selection: Space, a click on the row, Ctrl+A ('all': every row of the list, not
-  // only those drawn).
-  const onSelectionChange = (keys: Selection) => {
-    if (keys === 'all') selectAll(true);
-    else onSelectedChange?.(new Set([...keys].map(String)));
+  /** Shift: every row from the anchor to this one joins the selection. */
+  const extendTo = (index: number) => {
+    const anchor = anchorId.current === null ? undefined : indexOfId.get(anchorId.current);
+    if (anchor === undefined) {
+      toggle(orderedIds[index]);
+      return;
+    }
+    const next = new Set(selected);
+    for (let at = Math.min(anchor, index); at <= Math.max(anchor, index); at++) next.add(orderedIds[at]);
+    onSelectedChange?.(next);
   };
 
-  const onSortChange = (descriptor: SortDescriptor) => {
-    const columnId = String(descriptor.column);
+  const sortBy = (columnId: string) => {
     // The first press on a column sorts it ascending, the next one flips it.
     const direction: SortDirection =
       sort?.columnId === columnId && sort.direction === 'ascending' ? 'descending' : 'ascending';
@@ -345,50 +311,145 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     props.onSortChange?.(next);
   };
 
-  // Keys react-aria leaves to the table: Enter activates and Delete deletes the focused row; the
-  // arrows, Home and End go on past the rows drawn (the next page, the rest of a long list).
-  const onKeyDownCapture = (event: KeyboardEvent<HTMLDivElement>) => {
+  const onFocus = (event: FocusEvent<HTMLTableElement>) => {
+    const row = (event.target as HTMLElement).closest<HTMLElement>('tr[data-row-id]');
+    const id = row?.dataset.rowId;
+    if (id === undefined) return;
+    focusedIndex.current = indexOfId.get(id) ?? null;
+    if (id !== currentId) setCurrentId(id);
+  };
+  const onBlur = (event: FocusEvent<HTMLTableElement>) => {
+    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) focusedIndex.current = null;
+  };
+
+  /** The header row's keys: Left/Right along it, Down back to the rows, Enter or Space sorts. */
+  const onHeaderKey = (event: KeyboardEvent<HTMLTableElement>, target: HTMLElement) => {
+    const stops = headerStops(tableRef.current);
+    const at = stops.indexOf(target);
+    if (at < 0) return false;
+    const sortable = target.dataset.columnId;
+    if ((event.key === 'Enter' || event.key === ' ') && target.matches('th') && sortable) {
+      sortBy(sortable);
+      return true;
+    }
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      stops[Math.max(0, Math.min(stops.length - 1, at + (event.key === 'ArrowRight' ? 1 : -1)))].focus();
+      return true;
+    }
+    if (event.key === 'ArrowDown' && tabStopId !== null) {
+      focusRow(indexOfId.get(tabStopId) ?? 0);
+      return true;
+    }
+    return false;
+  };
+
+  /** Left/Right along a row's controls, and from the first one back to the row. */
+  const onControlKey = (event: KeyboardEvent<HTMLTableElement>, row: HTMLElement, index: number) => {
     const target = event.target as HTMLElement;
-    if (target.getAttribute('role') !== 'row' || !target.dataset.rowId) return;
-    const index = indexOfId.get(target.dataset.rowId);
-    if (index === undefined) return;
-    const row = ordered[index];
-    // A key the table handles goes no further (no scrolling, no react-aria selection).
-    const handled = () => {
+    if (isField(target)) return false;
+    if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
+      focusRow(index + (event.key === 'ArrowDown' ? 1 : -1));
+      return true;
+    }
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return false;
+    const controls = rowControls(row);
+    const at = controls.findIndex((control) => control === target || control.contains(target));
+    const next = at + (event.key === 'ArrowRight' ? 1 : -1);
+    if (next < 0) row.focus();
+    else controls[Math.min(controls.length - 1, next)]?.focus();
+    return true;
+  };
+
+  /** A focused row's keys. */
+  const onRowKey = (event: KeyboardEvent<HTMLTableElement>, row: HTMLElement, index: number) => {
+    const id = orderedIds[index];
+    const step = paged
+      ? pageSize
+      : Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 0) / rowHeight));
+    const move = (to: number) => {
+      const target = focusRow(to);
+      if (event.shiftKey && selectable && target !== undefined) extendTo(target);
+      return true;
+    };
+    const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+    // A space inside a typed name is part of it (Space toggles the selection otherwise).
+    const now = Date.now();
+    const goingOn = now - typed.current.at < TYPE_AHEAD_PAUSE;
+    if (typing && rowLabel && (event.key !== ' ' || (goingOn && typed.current.text))) {
+      typed.current = { text: (goingOn ? typed.current.text : '') + event.key, at: now };
+      const found = findByPrefix(
+        ordered.map((each) => rowLabel(each)),
+        typed.current.text,
+        index,
+        typed.current.text.length > 1,
+      );
+      if (found >= 0) focusRow(found);
+      return true;
+    }
+    switch (event.key) {
+      case 'ArrowDown':
+        return move(index + 1);
+      case 'ArrowUp':
+        if (index > 0) return move(index - 1);
+        headerStops(tableRef.current)[0]?.focus();
+        return true;
+      case 'PageDown':
+        return move(index + step);
+      case 'PageUp':
+        return move(index - step);
+      case 'Home':
+        return move(0);
+      case 'End':
+        return move(ordered.length - 1);
+      case 'ArrowRight':
+        rowControls(row)[0]?.focus();
+        return true;
+      case ' ':
+        if (!selectable) return false;
+        toggle(id);
+        return true;
+      case 'Enter':
+        if (!onActivate) return false;
+        onActivate(ordered[index]);
+        return true;
+      case 'Delete':
+        if (!onDelete) return false;
+        onDelete(ordered[index]);
+        return true;
+      case 'Escape':
+        if (!selectable || selectedCount === 0) return false;
+        selectAll(false);
+        return true;
+      case 'a':
+      case 'A':
+        if (!selectable || !(event.ctrlKey || event.metaKey)) return false;
+        selectAll(true);
+        return true;
+      default:
+        return false;
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
+    const target = event.target as HTMLElement;
+    const row = target.closest<HTMLElement>('tr[data-row-id]');
+    const index = row?.dataset.rowId === undefined ? undefined : indexOfId.get(row.dataset.rowId);
+    let handled = false;
+    if (!row) handled = target.closest('thead') !== null && onHeaderKey(event, target);
+    else if (index === undefined) handled = false;
+    else if (target === row) handled = onRowKey(event, row, index);
+    else handled = onControlKey(event, row, index);
+    // A key the grid handles goes no further (no scrolling, no page shortcut).
+    if (handled) {
       event.preventDefault();
       event.stopPropagation();
-    };
-    const move = (to: number) => {
-      handled();
-      focusRow(to);
-    };
-    const handRowTo = (callback: ((row: Row) => void) | undefined) => {
-      if (!callback) return;
-      handled();
-      callback(row);
-    };
-    switch (event.key) {
-      case 'Enter':
-        handRowTo(onActivate);
-        return;
-      case 'Delete':
-        handRowTo(onDelete);
-        return;
-      case 'ArrowDown':
-        if (index + 1 >= lastIndex) move(index + 1);
-        return;
-      case 'ArrowUp':
-        if (index - 1 < firstIndex) move(index - 1);
-        return;
-      case 'Home':
-        move(0);
-        return;
-      case 'End':
-        move(ordered.length - 1);
-        return;
-      default:
-        return;
     }
+  };
+
+  const onRowClick = (event: MouseEvent<HTMLTableRowElement>, index: number) => {
+    if (!selectable || isInteractive(event.target, event.currentTarget)) return;
+    if (event.shiftKey) extendTo(index);
+    else toggle(orderedIds[index]);
   };
 
   // The first resize freezes every column at its laid-out width, so that the table grows or shrinks
@@ -412,14 +473,12 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   };
 
   const emptyText = rows.length === 0 ? emptyMessage : (noMatchMessage ?? emptyMessage);
-  const sortDescriptor: SortDescriptor | undefined = sort
-    ? { column: sort.columnId, direction: sort.direction }
-    : undefined;
   const widthOf = (id: string) => (widths[id] && !cards ? { width: widths[id] } : undefined);
   // Every header but the last has a resize handle on a desktop.
   const hasResizer = (columnIndex: number) => resizable && !cards && columnIndex < visibleColumns.length - 1;
   const tableStyle =
     frozenWidth > 0 && !cards ? ({ tableLayout: 'fixed', width: frozenWidth } as const) : undefined;
+  const columnCount = visibleColumns.length + (selectable ? 1 : 0);
 
   return (
     <div
@@ -435,45 +494,30 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
         className="data-table-scroll"
         style={{ maxHeight: scrollHeight }}
         onScroll={onScroll}
-        onKeyDownCapture={onKeyDownCapture}
         data-virtual={virtual || undefined}
       >
         {rowWindow && rowWindow.before > 0 ? (
           <div aria-hidden="true" className="data-table-spacer" style={{ height: rowWindow.before }} />
         ) : null}
-        {!tableShown ? (
-          <LoadingTable
-            label={label}
-            style={tableStyle}
-            selectAll={selectable ? { label: t('tableSelectAll'), style: widthOf(SELECT_COLUMN) } : undefined}
-            columns={visibleColumns.map((column, columnIndex) => ({
-              id: column.id,
-              header: column.header,
-              headerLabel: column.headerLabel,
-              className: column.className,
-              sortable: Boolean(column.sortValue),
-              sorted: sort?.columnId === column.id ? sort.direction : undefined,
-              resizable: hasResizer(columnIndex),
-              style: widthOf(column.id),
-            }))}
-          />
-        ) : (
-          <Table
-            ref={tableRef}
-            aria-label={label}
-            className="data-table-table"
-            style={tableStyle}
-            selectionMode={selectable ? 'multiple' : 'none'}
-            selectionBehavior="toggle"
-            selectedKeys={selectable ? selected : undefined}
-            onSelectionChange={onSelectionChange}
-            sortDescriptor={sortDescriptor}
-            onSortChange={onSortChange}
-          >
-            <TableHeader className="data-table-head">
+        <table
+          ref={tableRef}
+          // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a table with the grid role is the grid pattern's own markup (its cells become gridcells)
+          role="grid"
+          aria-label={label}
+          aria-multiselectable={selectable || undefined}
+          aria-rowcount={ordered.length + 1}
+          aria-busy={skeleton || undefined}
+          className="data-table-table"
+          style={tableStyle}
+          onKeyDown={onKeyDown}
+          onFocus={onFocus}
+          onBlur={onBlur}
+        >
+          <thead className="data-table-head">
+            <tr aria-rowindex={1}>
               {selectable ? (
-                <AriaColumn
-                  id={SELECT_COLUMN}
+                <th
+                  scope="col"
                   className="data-table-select"
                   data-column-id={SELECT_COLUMN}
                   style={widthOf(SELECT_COLUMN)}
@@ -485,105 +529,116 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                     isDisabled={ordered.length === 0}
                     onChange={selectAll}
                   />
-                </AriaColumn>
+                </th>
               ) : null}
               {visibleColumns.map((column, columnIndex) => {
                 const name =
                   column.headerLabel ?? (typeof column.header === 'string' ? column.header : column.id);
+                const sortable = Boolean(column.sortValue);
+                const labelId = `${tableId}-${column.id}`;
                 return (
-                  <AriaColumn
+                  <th
                     key={column.id}
-                    id={column.id}
-                    isRowHeader={columnIndex === 0}
-                    allowsSorting={Boolean(column.sortValue)}
-                    className={headerClassName(column.className, Boolean(column.sortValue))}
+                    scope="col"
+                    className={headerClassName(column.className, sortable)}
                     data-column-id={column.id}
-                    ref={headerNameRef(resizable && !cards ? `${tableId}-${column.id}` : null)}
+                    // A header's name is its label only, not its resize handle's.
+                    aria-labelledby={hasResizer(columnIndex) ? labelId : undefined}
+                    aria-sort={
+                      sortable ? (sort?.columnId === column.id ? sort.direction : 'none') : undefined
+                    }
+                    tabIndex={sortable ? -1 : undefined}
+                    onClick={sortable ? () => sortBy(column.id) : undefined}
                     style={widthOf(column.id)}
                   >
-                    {({ sortDirection: sorted }) => (
-                      <>
-                        <HeaderLabel
-                          id={`${tableId}-${column.id}`}
-                          header={column.header}
-                          headerLabel={column.headerLabel}
-                          sortable={Boolean(column.sortValue)}
-                          sorted={sorted}
-                        />
-                        {hasResizer(columnIndex) ? (
-                          <ColumnResizer
-                            columnId={column.id}
-                            label={t('tableResizeColumn', { name })}
-                            width={widths[column.id]}
-                            onResize={(next) => resizeColumn(column.id, next)}
-                          />
-                        ) : null}
-                      </>
-                    )}
-                  </AriaColumn>
+                    <HeaderLabel
+                      id={labelId}
+                      header={column.header}
+                      headerLabel={column.headerLabel}
+                      sortable={sortable}
+                      sorted={sort?.columnId === column.id ? sort.direction : undefined}
+                    />
+                    {hasResizer(columnIndex) ? (
+                      <ColumnResizer
+                        label={t('tableResizeColumn', { name })}
+                        width={widths[column.id]}
+                        onResize={(next) => resizeColumn(column.id, next)}
+                      />
+                    ) : null}
+                  </th>
                 );
               })}
-            </TableHeader>
-            <TableBody
-              className="data-table-body"
-              renderEmptyState={() =>
-                skeleton ? (
-                  <SkeletonLines />
-                ) : (
-                  <div className="data-table-empty-state">
-                    {EmptyIcon ? <EmptyIcon aria-hidden="true" /> : null}
-                    <p>{emptyText}</p>
-                    {rows.length === 0 && emptyAction ? (
-                      <button
-                        type="button"
-                        className="button button-primary"
-                        disabled={emptyAction.disabled}
-                        onClick={emptyAction.onAction}
-                      >
-                        {emptyAction.label}
-                      </button>
-                    ) : null}
-                  </div>
-                )
-              }
-            >
-              {shown.map((row, offset) => {
-                const id = getRowId(row);
-                const name = rowLabel?.(row);
-                return (
-                  <AriaRow
-                    key={id}
-                    id={id}
-                    textValue={name}
-                    data-row-id={id}
-                    ref={rowRef(firstIndex + offset, id)}
-                    className="data-table-row"
-                    style={virtual ? { height: rowHeight } : undefined}
-                  >
-                    {selectable ? (
-                      <Cell className="data-table-select">
-                        <SelectBox
-                          label={name ? t('tableSelectNamedRow', { name }) : t('tableSelectRow')}
-                          isSelected={selected.has(id)}
-                          onChange={() => toggle(id)}
-                        />
-                      </Cell>
-                    ) : null}
-                    {visibleColumns.map((column, columnIndex) => (
-                      <Cell
-                        key={column.id}
-                        className={column.className}
-                        data-label={cards ? cardLabelOf(column, columnIndex) : undefined}
-                      >
-                        <CellContent>{column.cell(row)}</CellContent>
-                      </Cell>
-                    ))}
-                  </AriaRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        )}
+            </tr>
+          </thead>
+          <tbody className="data-table-body">
+            {shown.length === 0 ? (
+              <tr>
+                <td colSpan={columnCount}>
+                  {skeleton ? (
+                    <SkeletonLines />
+                  ) : (
+                    <div className="data-table-empty-state">
+                      {EmptyIcon ? <EmptyIcon aria-hidden="true" /> : null}
+                      <p>{emptyText}</p>
+                      {rows.length === 0 && emptyAction ? (
+                        <button
+                          type="button"
+                          className="button button-primary"
+                          disabled={emptyAction.disabled}
+                          onClick={emptyAction.onAction}
+                        >
+                          {emptyAction.label}
+                        </button>
+                      ) : null}
+                    </div>
+                  )}
+                </td>
+              </tr>
+            ) : null}
+            {shown.map((row, offset) => {
+              const index = firstIndex + offset;
+              const id = shownIds[offset];
+              const name = rowLabel?.(row);
+              const isSelected = selected.has(id);
+              return (
+                <tr
+                  key={id}
+                  ref={rowRef(id)}
+                  data-row-id={id}
+                  className="data-table-row"
+                  aria-rowindex={index + 2}
+                  aria-selected={selectable ? isSelected : undefined}
+                  data-selected={isSelected || undefined}
+                  aria-labelledby={`${tableId}-row-${index}`}
+                  tabIndex={id === tabStopId ? 0 : -1}
+                  onClick={(event) => onRowClick(event, index)}
+                  style={virtual ? { height: rowHeight } : undefined}
+                >
+                  {selectable ? (
+                    <td className="data-table-select">
+                      <SelectBox
+                        label={name ? t('tableSelectNamedRow', { name }) : t('tableSelectRow')}
+                        isSelected={isSelected}
+                        onChange={() => toggle(id)}
+                      />
+                    </td>
+                  ) : null}
+                  {visibleColumns.map((column, columnIndex) => (
+                    <td
+                      key={column.id}
+                      id={columnIndex === 0 ? `${tableId}-row-${index}` : undefined}
+                      role={columnIndex === 0 ? 'rowheader' : undefined}
+                      className={column.className}
+                      data-label={cards ? cardLabelOf(column, columnIndex) : undefined}
+                    >
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
         {rowWindow && rowWindow.after > 0 ? (
           <div aria-hidden="true" className="data-table-spacer" style={{ height: rowWindow.after }} />
         ) : null}

@@ -20,7 +20,7 @@ describe('DocumentsPage', () => {
   it('lists folders and documents of the path with owner and rights, and breadcrumbs', async () => {
     fakeFetch({ [route(documentsApi.list)]: json({ documents }) });
     render(<DocumentsPage path="/" />);
-    const table = await screen.findByRole('grid', { name: 'Documents and folders' });
+    const table = await screen.findByRole('grid', { name: 'Documents and folders', busy: false });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => row.querySelector('.documents-name')?.textContent)).toEqual([
       'thesis',
@@ -83,7 +83,7 @@ describe('DocumentsPage', () => {
       [route(documentsApi.create)]: json({ id: 9, path: '/thesis/' }),
     });
     render(<DocumentsPage path="/thesis/" />);
-    await screen.findByRole('grid');
+    await screen.findByRole('grid', { busy: false });
     fireEvent.click(screen.getByRole('button', { name: 'Create new document' }));
     await waitFor(() => expect(window.location.pathname).toBe('/document/thesis/9'));
     const sent = fake.requests.find((request) => request.url === documentsApi.create.path);
