@@ -315,6 +315,19 @@ describe('DataTable', () => {
     expect(selection()).toEqual([true, true, true, true, true]);
   });
 
+  it('extends from the row the first Shift+arrow leaves when nothing was toggled before', () => {
+    renderWithI18n(<Harness rows={people(4)} />);
+    const rows = bodyRows();
+    act(() => rows[1].focus());
+    fireEvent.keyDown(rows[1], { key: 'ArrowDown', shiftKey: true });
+    expect(bodyRows().map((row) => row.getAttribute('aria-selected') === 'true')).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+  });
+
   it('finds a row by the first letters of its name', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const rows = ['Ada', 'Bea', 'Ben', 'Cleo'].map((name, index) => ({

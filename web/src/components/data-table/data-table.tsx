@@ -368,7 +368,11 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
       : Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 0) / rowHeight));
     const move = (to: number) => {
       const target = focusRow(to);
-      if (event.shiftKey && selectable && target !== undefined) extendTo(target);
+      if (event.shiftKey && selectable && target !== undefined) {
+        // The range starts on the row the first Shift+arrow leaves.
+        anchorId.current ??= id;
+        extendTo(target);
+      }
       return true;
     };
     const typing = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
