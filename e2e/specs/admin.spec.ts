@@ -8,6 +8,19 @@ function grid(page: Page, name: string) {
   return page.getByRole('grid', { name });
 }
 
+/**
+ * Types a search of the users list and waits until its answer is drawn: a row clicked while the
+ * list before it is replaced would be clicked where it was, on whatever is there now.
+ */
+async function searchUsers(page: Page, label: string, query: string) {
+  const answered = page.waitForResponse(
+    (response) => new URL(response.url()).searchParams.get('q') === query && response.ok(),
+  );
+  await page.getByLabel(label).fill(query);
+  await answered;
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+}
+
 for (const language of ['en', 'de'] as const) {
   const admin = localeTexts(language, 'admin');
   const web = localeTexts(language, 'web');
@@ -78,7 +91,7 @@ for (const language of ['en', 'de'] as const) {
     }) => {
       const user = await createUser();
       const { context, page } = await staffBrowser(browser, language, '/admin/users/');
-      await page.getByLabel(t('users.search')).fill(user.username);
+      await searchUsers(page, t('users.search'), user.username);
       await grid(page, t('users.tableLabel')).getByRole('button', { name: user.username }).click();
       const dialog = page.getByRole('dialog', { name: t('users.dialogTitle', { username: user.username }) });
 
@@ -114,7 +127,7 @@ for (const language of ['en', 'de'] as const) {
       const [user, heir] = await Promise.all([createUser(), createUser()]);
       const { staff, context, page } = await staffBrowser(browser, language, '/admin/users/');
       const { username } = user;
-      await page.getByLabel(t('users.search')).fill(username);
+      await searchUsers(page, t('users.search'), username);
       const table = grid(page, t('users.tableLabel'));
       await table.getByRole('button', { name: username }).click();
       await page.getByRole('button', { name: t('users.delete') }).click();
@@ -134,7 +147,7 @@ for (const language of ['en', 'de'] as const) {
       await expect(table.getByText(t('users.noMatch'))).toBeVisible();
 
       // Staff cannot delete or deactivate themselves: the buttons say so before the server would.
-      await page.getByLabel(t('users.search')).fill(staff.username);
+      await searchUsers(page, t('users.search'), staff.username);
       await table.getByRole('button', { name: staff.username }).click();
       await expect(page.getByRole('button', { name: t('users.deactivate') })).toBeDisabled();
       await expect(page.getByRole('button', { name: t('users.delete') })).toBeDisabled();
