@@ -423,6 +423,16 @@ function typeChars(session: CollabSession, text: string, at?: number): void {
   }
 }
 
+/** A new page of Ann's session (a reloaded or reopened tab), not yet connected. */
+function pageOfAnn(server: Authority): CollabSession {
+  return new CollabSession({
+    send: (message) =>
+      (server as unknown as { receive(id: string, m: unknown): void }).receive('ann-session', message),
+    onChange: () => {},
+    plugins: () => [history()],
+  });
+}
+
 describe('offline editing', () => {
   it('folds a typed run with Step.merge into far fewer steps that make the same document', () => {
     const { server, ann } = annAlone();
@@ -474,12 +484,7 @@ describe('offline editing', () => {
     const saved = JSON.parse(JSON.stringify(ann.saved()));
     expect(saved.steps.length).toBeGreaterThan(11);
     // The tab closes; a new page restores the queue under the same client id.
-    const reopened = new CollabSession({
-      send: (message) =>
-        (server as unknown as { receive(id: string, m: unknown): void }).receive('ann-session', message),
-      onChange: () => {},
-      plugins: () => [history()],
-    });
+    const reopened = pageOfAnn(server);
     expect(reopened.restore(saved).lost).toBe(0);
     expect(reopened.state!.doc.lastChild!.textContent).toBe('Saved committed and queued');
     server.connect('ann-session', reopened);
@@ -500,12 +505,7 @@ describe('offline editing', () => {
     expect(server.doc.lastChild!.textContent).toBe('Field notes');
     server.disconnect('ann-session');
     // Reopened offline from that save: the confirmed steps it lacks are not in its queue.
-    const reopened = new CollabSession({
-      send: (message) =>
-        (server as unknown as { receive(id: string, m: unknown): void }).receive('ann-session', message),
-      onChange: () => {},
-      plugins: () => [history()],
-    });
+    const reopened = pageOfAnn(server);
     expect(reopened.restore(stale).lost).toBe(0);
     expect(reopened.state!.doc.lastChild!.textContent).toBe('Field');
     typeChars(reopened, ' Written offline.', start + 'Field'.length);
