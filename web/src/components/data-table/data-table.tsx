@@ -225,10 +225,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
 
   // The grid's one Tab stop: the row last focused while it is drawn, else the first one drawn.
   const [currentId, setCurrentId] = useState<string | null>(null);
-  const tabStopId =
-    currentId !== null && indexOfId.has(currentId) && shownIds.includes(currentId)
-      ? currentId
-      : (shownIds[0] ?? null);
+  const tabStopId = currentId !== null && shownIds.includes(currentId) ? currentId : (shownIds[0] ?? null);
   // Where the focus was in the list: when that row goes (deleted, moved away), its place keeps it.
   const focusedIndex = useRef<number | null>(null);
   // The row a Shift+click or Shift+arrow extends the selection from.
