@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { chunkGroups } from './build/chunk-groups';
+import { FIRST_SCREEN_PRELOADS } from '../common/src/shell/first-screen';
+import { chunkGroups, FIRST_SCREEN_TEXTS } from './build/chunk-groups';
 import { FONT_FACES_MODULE, fontFacesCss } from './src/styles/font-faces';
 
 /**
@@ -99,6 +100,67 @@ function inlineEntryStyles(): Plugin {
   };
 }
 
+/** The logged-in first screen's modules: the shell and the overview. */
+const FIRST_SCREEN = ['app/shell/logged-in-shell.tsx', 'pages/documents/documents-page.tsx'];
+
+/**
+ * Writes into index.html's head, inside a comment, the preload links of what a returning user's
+ * start at '/' loads after the entry: the shell's and the overview's chunks with their imports and
+ * style sheets, and each language's texts for it. For a logged-in start the server takes the
+ * comment out (common/src/shell/first-screen.ts), so the browser fetches them while it parses the
+ * page instead of after the entry has run; a visitor's page keeps them commented out.
+ * The entry's loader then had to add these links itself, about 20 of them in one task of 35 ms
+ * on a phone's CPU, after the first paint (issue 23).
+ */
+function firstScreenPreloads(): Plugin {
+  return {
+    name: 'scriptorium-first-screen-preloads',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        const bundle = context.bundle;
+        if (!context.filename.endsWith('index.html') || !bundle || !context.chunk) return html;
+        const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+        const chunk = (name: string) => chunks.find((file) => file.fileName === name);
+        /** The files `roots` import statically, the roots included. */
+        const reached = (roots: readonly string[]) => {
+          const files = new Set<string>();
+          const pending = [...roots];
+          for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+            if (files.has(name)) continue;
+            files.add(name);
+            pending.push(...(chunk(name)?.imports ?? []));
+          }
+          return files;
+        };
+        const loaded = reached([context.chunk.fileName]);
+        const firstScreen = chunks
+          .filter((file) => FIRST_SCREEN.some((module) => file.facadeModuleId === source(module)))
+          .map((file) => file.fileName);
+        if (firstScreen.length !== FIRST_SCREEN.length) throw new Error('a first-screen module has no chunk');
+        const scripts = [...reached(firstScreen)].filter((name) => !loaded.has(name));
+        const styles = scripts.flatMap((name) => [...(chunk(name)?.viteMetadata?.importedCss ?? [])]);
+        const texts = chunks
+          .map((file) => ({ file, language: FIRST_SCREEN_TEXTS.exec(file.name)?.[1] }))
+          .filter(({ language }) => language !== undefined);
+        const links = [
+          ...scripts.map((name) => `<link rel="modulepreload" crossorigin href="/${name}">`),
+          ...styles.map((name) => `<link rel="preload" as="style" crossorigin href="/${name}">`),
+          ...texts.map(
+            ({ file, language }) =>
+              `<link rel="modulepreload" crossorigin href="/${file.fileName}" data-language="${language}">`,
+          ),
+        ];
+        return html.replace(
+          '</head>',
+          `  ${FIRST_SCREEN_PRELOADS.start}\n    ${links.join('\n    ')}\n    ${FIRST_SCREEN_PRELOADS.end}\n  </head>`,
+        );
+      },
+    },
+  };
+}
+
 /** Where `npm run serve` listens; the dev server forwards everything the SPA does not own to it. */
 const BACKEND = 'http://127.0.0.1:8000';
 
@@ -118,7 +180,7 @@ function fontFaces(): Plugin {
 const source = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), fontFaces(), inlineEntryStyles(), serviceWorker(), precompress()],
+  plugins: [react(), fontFaces(), inlineEntryStyles(), firstScreenPreloads(), serviceWorker(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -137,10 +199,7 @@ export default defineConfig({
           includeDependenciesRecursively: false,
           groups: chunkGroups({
             entries: [source('main.tsx'), source('print/print-main.ts')],
-            firstScreen: [
-              source('app/shell/logged-in-shell.tsx'),
-              source('pages/documents/documents-page.tsx'),
-            ],
+            firstScreen: FIRST_SCREEN.map(source),
           }),
         },
       },

@@ -180,6 +180,37 @@ test.describe('a logged-in start on a phone', () => {
       height,
     });
   });
+  test("fetches the shell's and the overview's files while the page is parsed; the loader adds none later", async ({
+    page,
+    user,
+  }) => {
+    await loginAs(page, user, '/user/profile/');
+    await setLanguage(page, 'de');
+    const preloads = () =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map(
+        (link) => new URL(link.href).pathname,
+      );
+    await page.addInitScript(`document.addEventListener('DOMContentLoaded', () => {
+      window.parsedPreloads = [...document.querySelectorAll('link[rel="modulepreload"]')].map((link) => new URL(link.href).pathname);
+    })`);
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Neues Dokument erstellen' })).toBeVisible();
+    const files = await page.evaluate(preloads);
+    const names = files.map((file) => file.replace(/-[\w-]{8}\.js$/, ''));
+    expect(names).toEqual(expect.arrayContaining(['/assets/logged-in-shell', '/assets/documents-page']));
+    // The texts of the user's language and of English, the fallback.
+    expect(names.filter((name) => name.startsWith('/assets/texts-')).sort()).toEqual([
+      '/assets/texts-de-overview',
+      '/assets/texts-de-visitor',
+      '/assets/texts-en-overview',
+      '/assets/texts-en-visitor',
+    ]);
+    // All of them were in the page as the server sent it: the app's loader added none.
+    expect(new Set(files).size).toBe(files.length);
+    expect(
+      await page.evaluate(() => (window as unknown as { parsedPreloads: string[] }).parsedPreloads),
+    ).toEqual(files);
+  });
 });
 
 test.describe('languages', () => {

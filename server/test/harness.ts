@@ -6,7 +6,7 @@ import { type Endpoint, encodeRequest } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { encodeForm } from '@scriptorium/common/api/form';
-import { FIRST_SCREEN_MARKER } from '@scriptorium/common/shell/first-screen';
+import { FIRST_SCREEN_MARKER, FIRST_SCREEN_PRELOADS } from '@scriptorium/common/shell/first-screen';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import pg from 'pg';
@@ -213,15 +213,29 @@ export interface TestServerOptions {
   extensions?: BuildAppOptions['extensions'];
 }
 
-/** A fake web/dist: the app shell (with the boot shell's place for the first screen) and one hashed asset. */
+/**
+ * A fake web/dist: the app shell (with the boot shell's place for the first screen and the first
+ * screen's preloads, commented out as the build writes them) and one hashed asset.
+ */
 export const SHELL_MARKER = '<title>Scriptorium test shell</title>';
+export const FIRST_SCREEN_LINKS = {
+  shell: '<link rel="modulepreload" crossorigin href="/assets/logged-in-shell-1a2b.js">',
+  de: '<link rel="modulepreload" crossorigin href="/assets/texts-de-visitor-3c4d.js" data-language="de">',
+  it: '<link rel="modulepreload" crossorigin href="/assets/texts-it-visitor-5e6f.js" data-language="it">',
+  en: '<link rel="modulepreload" crossorigin href="/assets/texts-en-visitor-7a8b.js" data-language="en">',
+};
+const FIRST_SCREEN_COMMENT = [
+  FIRST_SCREEN_PRELOADS.start,
+  ...Object.values(FIRST_SCREEN_LINKS),
+  FIRST_SCREEN_PRELOADS.end,
+].join('\n    ');
 export const ASSET_PATH = '/assets/index-4f2a9c.js';
 
 function writeWebDist(dir: string): void {
   mkdirSync(path.join(dir, 'assets'), { recursive: true });
   writeFileSync(
     path.join(dir, 'index.html'),
-    `<!doctype html><html lang="en"><head>${SHELL_MARKER}</head><body><div class="boot-shell">${FIRST_SCREEN_MARKER}</div></body></html>`,
+    `<!doctype html><html lang="en"><head>${SHELL_MARKER}\n  ${FIRST_SCREEN_COMMENT}\n</head><body><div class="boot-shell">${FIRST_SCREEN_MARKER}</div></body></html>`,
   );
   writeFileSync(path.join(dir, ASSET_PATH.slice(1)), 'console.log("app");\n');
   writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');

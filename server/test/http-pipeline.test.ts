@@ -1,11 +1,19 @@
 import { endpoint } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
+import { FIRST_SCREEN_PRELOADS } from '@scriptorium/common/shell/first-screen';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { route } from '../src/http/endpoint';
 import { requireUser } from '../src/http/session';
-import { ASSET_PATH, ENGINES, SHELL_MARKER, type TestResponse, useServer } from './harness';
+import {
+  ASSET_PATH,
+  ENGINES,
+  FIRST_SCREEN_LINKS,
+  SHELL_MARKER,
+  type TestResponse,
+  useServer,
+} from './harness';
 
 function expectSecurityHeaders(response: TestResponse, host: string) {
   const csp = response.headers.get('content-security-policy') ?? '';
@@ -172,6 +180,14 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
     expect(shell(painted)).toBe(
       '<main class="app-main"><section class="page documents-page"><h1 class="documents-heading">Dokumente</h1></section></main>',
     );
+    // The shell's and the overview's files are preloaded, and the texts of the user's language and
+    // of English (the fallback).
+    const head = (response: TestResponse) => /<head>([\s\S]*?)<\/head>/.exec(response.text)?.[1] ?? '';
+    expect(head(painted)).not.toContain('first-screen-preloads');
+    expect(head(painted)).toContain(FIRST_SCREEN_LINKS.shell);
+    expect(head(painted)).toContain(FIRST_SCREEN_LINKS.de);
+    expect(head(painted)).toContain(FIRST_SCREEN_LINKS.en);
+    expect(head(painted)).not.toContain(FIRST_SCREEN_LINKS.it);
     // Without a saved language: the browser's, as the configuration names it.
     const italian = await server().loginAs(await server().buildUser({ language: null }), {
       'accept-language': 'it',
@@ -179,6 +195,8 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
     const inItalian = await italian.get('/', navigation);
     expect(inItalian.text).toContain('<html lang="it">');
     expect(shell(inItalian)).toContain('<h1 class="documents-heading">Documenti</h1>');
+    expect(head(inItalian)).toContain(FIRST_SCREEN_LINKS.it);
+    expect(head(inItalian)).not.toContain(FIRST_SCREEN_LINKS.de);
     // A visitor, another route, and a fetch of '/' (the service worker's offline shell) get index.html as built.
     for (const [client, path, options] of [
       [server().client(), '/', navigation],
@@ -188,6 +206,8 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
       const plain = await client.get(path, options);
       expect(plain.status).toBe(200);
       expect(shell(plain), path).toBe('<!-- first-screen -->');
+      // The preloads stay commented out: a visitor never downloads the logged-in code.
+      expect(head(plain), path).toContain(`${FIRST_SCREEN_PRELOADS.start}\n    ${FIRST_SCREEN_LINKS.shell}`);
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkGroups } from './chunk-groups';
+import { chunkGroups, FIRST_SCREEN_TEXTS } from './chunk-groups';
 
 /** A module graph: each module's static imports. */
 function graph(imports: Record<string, string[]>) {
@@ -44,5 +44,9 @@ describe('chunk groups', () => {
     expect(chunkOf(`${texts}/bg/ws.json`, modules)).toBe('texts-bg-overview');
     expect(chunkOf(`${texts}/pt-br/editor.json`, modules)).toBe('texts-pt-br');
     expect(chunkOf(`${texts}/de/bibliography.json`, modules)).toBe('texts-de');
+    // Those a logged-in start on the overview loads (preloaded for it: web/vite.config.ts).
+    expect(FIRST_SCREEN_TEXTS.exec('texts-pt-br-visitor')?.[1]).toBe('pt-br');
+    expect(FIRST_SCREEN_TEXTS.exec('texts-bg-overview')?.[1]).toBe('bg');
+    expect(FIRST_SCREEN_TEXTS.test('texts-de')).toBe(false);
   });
 });

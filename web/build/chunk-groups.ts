@@ -41,6 +41,9 @@ export const VISITOR_TEXTS: readonly string[] = ['accounts', 'components', 'cont
  */
 export const OVERVIEW_TEXTS: readonly string[] = ['admin', 'books', 'documents', 'import', 'templates', 'ws'];
 
+/** The texts' chunks a logged-in start on the overview loads; the first group names them. */
+export const FIRST_SCREEN_TEXTS = /^texts-(.+)-(visitor|overview)$/;
+
 const LOCALE_FILE = /[\\/]locales[\\/]([^\\/]+)[\\/]([^\\/]+)\.json$/;
 
 /** The chunk groups for modules of the app whose entries and first screen are these files. */

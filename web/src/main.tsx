@@ -29,7 +29,8 @@ startConfigurationLoad();
 // the logged-in shell only for a browser that was logged in (a visitor gets the login page).
 // In tasks of their own, the shell's and the screen's apart: adding the modulepreload links of both
 // took one task of 20-40 ms after the evaluation of this module's imports, and Lighthouse counts a
-// task's time over 50 ms at 4× (issue 23).
+// task's time over 50 ms at 4× (issue 23). A logged-in start at '/' has them in the page already
+// (the server's first-screen preloads), so nothing is added then.
 const firstRoute = routeFor(FULL_ROUTE_TABLE, window.location.pathname);
 setTimeout(() => {
   if (probablyLoggedIn()) {

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import { isLanguage, type Language } from '@scriptorium/common/i18n/languages';
-import { FIRST_SCREEN_MARKER, firstScreenMarkup } from '@scriptorium/common/shell/first-screen';
+import {
+  FIRST_SCREEN_MARKER,
+  firstScreenMarkup,
+  withFirstScreenPreloads,
+} from '@scriptorium/common/shell/first-screen';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { translator } from '../i18n/translate';
@@ -29,7 +33,7 @@ function notBuiltPage(request: FastifyRequest): string {
   )}</p></body></html>`;
 }
 
-/** index.html with the overview's heading painted in, per language, compressed once each. */
+/** index.html painted for a logged-in start, per language, compressed once each. */
 interface PaintedShell {
   html: string;
   br: Buffer;
@@ -39,7 +43,8 @@ interface PaintedShell {
 /**
  * The app shell of a logged-in start at '/' (common/src/shell/first-screen.ts): index.html with
  * the overview's heading in its boot shell, in the user's language (the one the configuration will
- * name), and `lang` set to it. Made once per language and version of index.html.
+ * name), `lang` set to it, and the preloads of the shell's and the overview's files in effect.
+ * Made once per language and version of index.html.
  */
 function paintedShells(root: string) {
   let version = -1;
@@ -56,7 +61,7 @@ function paintedShells(root: string) {
     if (!shell) {
       const index = readFileSync(file, 'utf8');
       if (!index.includes(FIRST_SCREEN_MARKER)) return null;
-      const html = index
+      const html = withFirstScreenPreloads(index, language)
         .replace(/<html lang="[^"]*">/, `<html lang="${language}">`)
         .replace(FIRST_SCREEN_MARKER, firstScreenMarkup(translator('documents', language)('title')));
       shell = { html, br: brotliCompressSync(html), gzip: gzipSync(html) };
