@@ -122,7 +122,8 @@ function firstScreenPreloads(): Plugin {
         const bundle = context.bundle;
         if (!context.filename.endsWith('index.html') || !bundle || !context.chunk) return html;
         const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
-        const chunk = (name: string) => chunks.find((file) => file.fileName === name);
+        const byName = new Map(chunks.map((file) => [file.fileName, file]));
+        const chunk = (name: string) => byName.get(name);
         /** The files `roots` import statically, the roots included. */
         const reached = (roots: readonly string[]) => {
           const files = new Set<string>();

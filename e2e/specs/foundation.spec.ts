@@ -186,16 +186,14 @@ test.describe('a logged-in start on a phone', () => {
   }) => {
     await loginAs(page, user, '/user/profile/');
     await setLanguage(page, 'de');
-    const preloads = () =>
-      [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map(
-        (link) => new URL(link.href).pathname,
-      );
-    await page.addInitScript(`document.addEventListener('DOMContentLoaded', () => {
-      window.parsedPreloads = [...document.querySelectorAll('link[rel="modulepreload"]')].map((link) => new URL(link.href).pathname);
-    })`);
+    /** The page's modulepreload links, as paths. */
+    const preloads = `[...document.querySelectorAll('link[rel="modulepreload"]')].map((link) => new URL(link.href).pathname)`;
+    await page.addInitScript(
+      `document.addEventListener('DOMContentLoaded', () => { window.parsedPreloads = ${preloads}; })`,
+    );
     await page.goto('/');
     await expect(page.getByRole('button', { name: 'Neues Dokument erstellen' })).toBeVisible();
-    const files = await page.evaluate(preloads);
+    const files = await page.evaluate<string[]>(preloads);
     const names = files.map((file) => file.replace(/-[\w-]{8}\.js$/, ''));
     expect(names).toEqual(expect.arrayContaining(['/assets/logged-in-shell', '/assets/documents-page']));
     // The texts of the user's language and of English, the fallback.
