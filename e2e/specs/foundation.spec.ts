@@ -208,6 +208,15 @@ test.describe('a logged-in start on a phone', () => {
     expect(
       await page.evaluate(() => (window as unknown as { parsedPreloads: string[] }).parsedPreloads),
     ).toEqual(files);
+    // The first paint needs none of the scripts: the entry and every preload are fetched at low
+    // priority, behind the heading's font (web/vite.config.ts).
+    const priorities = await page.evaluate(() =>
+      [...document.querySelectorAll('script[type="module"], link[rel="modulepreload"]')].map((element) =>
+        element.getAttribute('fetchpriority'),
+      ),
+    );
+    expect(priorities.length).toBe(files.length + 1);
+    expect(new Set(priorities)).toEqual(new Set(['low']));
   });
 });
 
