@@ -70,8 +70,8 @@ export function LiveConnection({ wsUrlBase, onAccessDenied, createSocket, childr
 
   useEffect(() => {
     // Made and opened in a task of its own: the first screen's effects all run in one task, and
-    // the connector's start (its random session id, the WebSocket) was 8 ms of its 30 on a phone's
-    // CPU, where Lighthouse counts every task's time past 50 ms at 4x (issue 23).
+    // the connector's start (its random session id, the WebSocket) was 8 ms of its 31 here;
+    // Lighthouse's phone counts every task at 4x, less 50 ms (issue 23).
     let created: WebSocketConnector | null = null;
     const opening = setTimeout(() => {
       created = new WebSocketConnector({
