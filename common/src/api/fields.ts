@@ -10,7 +10,10 @@ export { hasNul, jsonHasNul, MAX_ID, NUL_MESSAGE } from './text-rules';
  * its ids and texts from here so that such input is a 400 with a field error on both engines.
  */
 
-/** A text field without NUL bytes; chain .trim(), .min() and .max() as on z.string(). */
+/**
+ * A text field without NUL bytes; chain .trim(), .min() and .max() as on z.string(). Its zod/mini
+ * twin is text-rules.ts's textField, for the modules of the first screens (keep the two alike).
+ */
 export function text() {
   return z.string().refine((value) => !hasNul(value), { message: NUL_MESSAGE });
 }
@@ -19,7 +22,7 @@ export function text() {
 export { formIdField as formId } from './text-rules';
 /** An id or 0 (a new row) in a form field. */
 export const formIdOrZero = z.coerce.number().int().min(0).max(MAX_ID);
-/** An id of a stored row inside JSON. */
+/** An id of a stored row inside JSON (its zod/mini twin: text-rules.ts's jsonIdField). */
 export const jsonId = z.number().int().positive().max(MAX_ID);
 
 /**

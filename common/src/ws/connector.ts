@@ -1,7 +1,7 @@
-import type { ZodType } from 'zod';
 import {
   type AppFrame,
   type AppMessage,
+  type AppSchemas,
   BASE_SERVER_APP_SCHEMAS,
   type Frame,
   MAX_FRAME_BYTES,
@@ -81,7 +81,7 @@ export interface WebSocketConnectorOptions {
   onAccessDenied?(): void;
   onStatus?(status: ConnectionStatus): void;
   /** Schemas of the server's application messages on this endpoint. */
-  serverMessages?: Readonly<Record<string, ZodType<AppMessage>>>;
+  serverMessages?: AppSchemas;
   createSocket?: SocketFactory;
   timing?: Partial<ConnectorTiming>;
   /** Page location, online state and its events; the browser's (globalThis) by default. */

@@ -34,10 +34,10 @@ export interface MoveFile {
   keep?: string;
 }
 
-/** Any endpoint that moves one file: {id, path} in, {done: true} out. */
+/** Any endpoint that moves one file: {id, path} in, {done: true} out (its schemas zod or zod/mini). */
 export type MoveEndpoint = Endpoint<
   string,
-  z.ZodType<unknown, { id: unknown; path: string }>,
+  z.core.$ZodType<unknown, { id: unknown; path: string }>,
   typeof doneResponse
 >;
 
