@@ -57,3 +57,46 @@ test('the first sheets are in the page: never fetched, never added again by a la
   expect(enabledSheets.length).toBeGreaterThan(0);
   expect(await page.evaluate(() => window.__violations)).toEqual([]);
 });
+
+test("on a phone, the overview's footer waits for the rows and never moves (no layout shift of it)", async ({
+  page,
+  user,
+}) => {
+  await page.setViewportSize({ width: 412, height: 823 });
+  await loginAs(page, user, '/user/profile/');
+  for (let index = 1; index <= 25; index++)
+    await apiCall(page, documentsApi.create, { title: `Paper ${index}` });
+  // Every layout shift of the page from its start, with the elements that moved.
+  await page.addInitScript(() => {
+    const shifts: string[] = [];
+    (window as unknown as { __shifts: string[] }).__shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { sources?: { node?: Node }[] })[]) {
+        for (const source of entry.sources ?? []) {
+          const node = source.node;
+          shifts.push(node instanceof Element ? node.tagName.toLowerCase() : String(node?.nodeName));
+        }
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  // The list answers only when the test lets it: the page is seen while its rows load.
+  let answer: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  await page.route(`**${documentsApi.list.path}*`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/');
+  await expect(page.getByRole('grid', { name: 'Documents and folders' })).toHaveAttribute('aria-busy', 'true');
+  await expect(page.locator('.app-footer')).toBeHidden();
+  answer();
+  await expect(page.getByRole('link', { name: 'Paper 25' })).toBeVisible();
+  await expect(page.locator('.app-footer')).toBeAttached();
+  await page.locator('.app-footer').scrollIntoViewIfNeeded();
+  await expect(page.getByRole('link', { name: 'Terms and Conditions' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts)).not.toContain(
+    'footer',
+  );
+});
