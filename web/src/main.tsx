@@ -25,22 +25,6 @@ requestAnimationFrame(() =>
 );
 registerServiceWorker();
 startConfigurationLoad();
-// The screen's chunk loads while the language's texts do, not after them; a login-only screen and
-// the logged-in shell only for a browser that was logged in (a visitor gets the login page).
-// In tasks of their own, the shell's and the screen's apart: adding the modulepreload links of both
-// took one task of 20-40 ms after the evaluation of this module's imports, and Lighthouse counts a
-// task's time over 50 ms at 4× (issue 23). A logged-in start at '/' has them in the page already
-// (the server's first-screen preloads), so nothing is added then.
-const firstRoute = routeFor(FULL_ROUTE_TABLE, window.location.pathname);
-setTimeout(() => {
-  if (probablyLoggedIn()) {
-    void loadLoggedInShell();
-    setTimeout(() => preloadPage(firstRoute.page));
-  } else if (!firstRoute.loginRequired) {
-    preloadPage(firstRoute.page);
-  }
-});
-
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 // In a transition React renders the first screen in slices of a few milliseconds, yielding to the
@@ -60,10 +44,29 @@ const render = () => {
     ),
   );
 };
-// The first paint waits for the texts (no flash of keys), but only for those of the first screen
-// (a phone's requests queue six at a time); if they cannot load (offline), the app still starts and
-// its offline page says so.
-initI18n(detectLanguage(), probablyLoggedIn() ? startNamespaces(firstRoute.page) : VISITOR_NAMESPACES).then(
-  render,
-  render,
-);
+// All this in a task after the one that evaluated this module and its imports (40 ms here, the
+// start's longest task): i18next's setup and the route's lookup were 8-12 ms of it (issue 23).
+setTimeout(() => {
+  const firstRoute = routeFor(FULL_ROUTE_TABLE, window.location.pathname);
+  // The screen's chunk loads while the language's texts do, not after them; a login-only screen
+  // and the logged-in shell only for a browser that was logged in (a visitor gets the login page).
+  // In tasks of their own, the shell's and the screen's apart: adding the modulepreload links of
+  // both took one task of 20-40 ms after the evaluation of this module's imports, and Lighthouse
+  // counts a task's time over 50 ms at 4× (issue 23). A logged-in start at '/' has them in the page
+  // already (the server's first-screen preloads), so nothing is added then.
+  setTimeout(() => {
+    if (probablyLoggedIn()) {
+      void loadLoggedInShell();
+      setTimeout(() => preloadPage(firstRoute.page));
+    } else if (!firstRoute.loginRequired) {
+      preloadPage(firstRoute.page);
+    }
+  });
+  // The first paint waits for the texts (no flash of keys), but only for those of the first screen
+  // (a phone's requests queue six at a time); if they cannot load (offline), the app still starts
+  // and its offline page says so.
+  initI18n(detectLanguage(), probablyLoggedIn() ? startNamespaces(firstRoute.page) : VISITOR_NAMESPACES).then(
+    render,
+    render,
+  );
+});
