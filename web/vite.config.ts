@@ -109,13 +109,12 @@ function inlineEntryStyles(): Plugin {
  */
 const LOW = 'fetchpriority="low"';
 
+/** Every script and preload tag of the page, the commented-out first-screen ones included. */
 function lowerScriptPriority(html: string): string {
-  return html
-    .replace(/<script type="module" crossorigin src=/g, `<script type="module" ${LOW} crossorigin src=`)
-    .replace(
-      /<link rel="modulepreload" crossorigin href=/g,
-      `<link rel="modulepreload" ${LOW} crossorigin href=`,
-    );
+  return html.replace(
+    /<(script type="module"|link rel="modulepreload"|link rel="preload" as="style") crossorigin /g,
+    `<$1 ${LOW} crossorigin `,
+  );
 }
 
 /** The logged-in first screen's modules: the shell and the overview. */
@@ -164,16 +163,18 @@ function firstScreenPreloads(): Plugin {
           .map((file) => ({ file, language: FIRST_SCREEN_TEXTS.exec(file.name)?.[1] }))
           .filter(({ language }) => language !== undefined);
         const links = [
-          ...scripts.map((name) => `<link rel="modulepreload" ${LOW} crossorigin href="/${name}">`),
-          ...styles.map((name) => `<link rel="preload" as="style" ${LOW} crossorigin href="/${name}">`),
+          ...scripts.map((name) => `<link rel="modulepreload" crossorigin href="/${name}">`),
+          ...styles.map((name) => `<link rel="preload" as="style" crossorigin href="/${name}">`),
           ...texts.map(
             ({ file, language }) =>
-              `<link rel="modulepreload" ${LOW} crossorigin href="/${file.fileName}" data-language="${language}">`,
+              `<link rel="modulepreload" crossorigin href="/${file.fileName}" data-language="${language}">`,
           ),
         ];
-        return lowerScriptPriority(html).replace(
-          '</head>',
-          `  ${FIRST_SCREEN_PRELOADS.start}\n    ${links.join('\n    ')}\n    ${FIRST_SCREEN_PRELOADS.end}\n  </head>`,
+        return lowerScriptPriority(
+          html.replace(
+            '</head>',
+            `  ${FIRST_SCREEN_PRELOADS.start}\n    ${links.join('\n    ')}\n    ${FIRST_SCREEN_PRELOADS.end}\n  </head>`,
+          ),
         );
       },
     },
