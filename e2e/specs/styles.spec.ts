@@ -89,7 +89,10 @@ test("on a phone, the overview's footer waits for the rows and never moves (no l
     await route.continue();
   });
   await page.goto('/');
-  await expect(page.getByRole('grid', { name: 'Documents and folders' })).toHaveAttribute('aria-busy', 'true');
+  await expect(page.getByRole('grid', { name: 'Documents and folders' })).toHaveAttribute(
+    'aria-busy',
+    'true',
+  );
   await expect(page.locator('.app-footer')).toBeHidden();
   answer();
   await expect(page.getByRole('link', { name: 'Paper 25' })).toBeVisible();
