@@ -4,6 +4,7 @@ import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import Fastify from 'fastify';
 import { formatLoad, interleavedLoad, loadTest } from './lib/load';
 import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { againstGoal } from './lib/stats';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const server = await startBenchServer('config');
@@ -31,7 +32,8 @@ const [real, baseline] = await interleavedLoad(
 console.log(`configuration body: ${body.length} bytes`);
 console.log(formatLoad(`authenticated ${path}`, real));
 console.log(formatLoad('bare Fastify route, same bytes', baseline));
-console.log(`ratio (configuration / bare): ${(real.perSecond / baseline.perSecond).toFixed(3)}`);
+const ratio = real.perSecond / baseline.perSecond;
+console.log(`ratio (configuration / bare): ${ratio.toFixed(3)}${againstGoal(ratio, { atLeast: 0.6 })}`);
 
 await bare.close();
 await server.close();

@@ -16,6 +16,7 @@ import { touchImageState } from '../server/src/modules/usermedia/queries';
 import { THUMBNAIL_SIZE } from '../server/src/modules/usermedia/storage';
 import { formatLoad, interleavedLoad, loadTest } from './lib/load';
 import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
+import { againstGoal } from './lib/stats';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const UPLOADS = Number(process.env.BENCH_UPLOADS || 24);
@@ -150,7 +151,10 @@ console.log(
 console.log(`POST ${usermediaApi.save.path}: ${uploads.answered.toFixed(2)} uploads/s`);
 console.log(`  until every thumbnail is served: ${uploads.thumbnailed.toFixed(2)} images/s`);
 console.log(`sharp alone (metadata + ${THUMBNAIL_SIZE}px WebP thumbnail): ${baseline.toFixed(2)} images/s`);
-console.log(`ratio (uploads / sharp alone): ${(uploads.answered / baseline).toFixed(3)}`);
+const uploadRatio = uploads.answered / baseline;
+console.log(
+  `ratio (uploads / sharp alone): ${uploadRatio.toFixed(3)}${againstGoal(uploadRatio, { atLeast: 0.75 })}`,
+);
 console.log(
   `  until every thumbnail is served / sharp alone: ${(uploads.thumbnailed / baseline).toFixed(3)}`,
 );
@@ -217,7 +221,8 @@ const [real, bareResult] = await interleavedLoad(
 console.log(`list: ${LIST_SIZE} images, ${(body.length / 1024).toFixed(0)} KiB of JSON`);
 console.log(formatLoad(`GET ${listPath}`, real));
 console.log(formatLoad('bare Fastify route, same bytes', bareResult));
-console.log(`ratio (list / bare): ${(real.perSecond / bareResult.perSecond).toFixed(3)}`);
+const listRatio = real.perSecond / bareResult.perSecond;
+console.log(`ratio (list / bare): ${listRatio.toFixed(3)}${againstGoal(listRatio, { atLeast: 0.5 })}`);
 
 // The unchanged check (the client's stamp in the query) against the full list, one client.
 const stamp = JSON.parse(
@@ -240,7 +245,10 @@ const [fullOne, checkOne] = await interleavedLoad(
 );
 console.log(formatLoad(`unchanged check (${checkBody.length} bytes)`, checkOne));
 console.log(formatLoad('full list, one client', fullOne));
-console.log(`ratio (check / full list), time: ${(checkOne.p50Ms / fullOne.p50Ms).toFixed(4)}`);
+const checkRatio = checkOne.p50Ms / fullOne.p50Ms;
+console.log(
+  `ratio (check / full list), time: ${checkRatio.toFixed(4)}${againstGoal(checkRatio, { atMost: 0.02 })}`,
+);
 
 await bare.close();
 await server.close();

@@ -25,3 +25,12 @@ export async function medianTime(work: () => unknown, runs: number): Promise<num
   }
   return median(times);
 }
+
+/**
+ * A figure's goal beside it, and whether this run met it: " (goal >= 0.6: met)". The goals are
+ * the performance issue's table; a bench prints them so that one run's output shows every row.
+ */
+export function againstGoal(value: number, goal: { atLeast: number } | { atMost: number }): string {
+  if ('atLeast' in goal) return ` (goal >= ${goal.atLeast}: ${value >= goal.atLeast ? 'met' : 'NOT met'})`;
+  return ` (goal <= ${goal.atMost}: ${value <= goal.atMost ? 'met' : 'NOT met'})`;
+}
