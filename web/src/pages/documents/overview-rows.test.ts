@@ -16,6 +16,14 @@ describe('overviewRows', () => {
     expect(rows[1]).toMatchObject({ kind: 'folder', path: '/thesis/', count: 2 });
   });
 
+  it('orders documents saved at the same time newest first, whatever order they came in', () => {
+    const sameTime = [doc(21, '/', 'A', 7), doc(25, '/', 'B', 7), doc(23, '/', 'C', 7), doc(24, '/', 'D', 9)];
+    const ids = (list: DocumentEntry[]) =>
+      overviewRows(list, '/', { untitled: 'U' }).map((row) => (row.kind === 'document' ? row.doc.id : 0));
+    expect(ids(sameTime)).toEqual([24, 25, 23, 21]);
+    expect(ids([...sameTime].reverse())).toEqual([24, 25, 23, 21]);
+  });
+
   it('shows a document under its file-name tail', () => {
     expect(overviewRows(docs, '/notes/', { untitled: 'U' }).map((row) => row.name)).toEqual(['x']);
   });

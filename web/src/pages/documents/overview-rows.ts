@@ -66,7 +66,8 @@ export function overviewRows(
   const documentRows = documents
     .filter((doc) => documentFolder(doc) === folder)
     .map((doc) => documentRow(doc, options.untitled))
-    .sort((a, b) => b.doc.updated - a.doc.updated);
+    // Equal times (documents made in one batch, an import) in a fixed order: the newest first.
+    .sort((a, b) => b.doc.updated - a.doc.updated || b.doc.id - a.doc.id);
   return [...folderRows, ...documentRows];
 }
 
