@@ -306,9 +306,33 @@ export class QueueWriter {
     });
   }
 
+  /** Writes made by `writeNow` beside a running one, until they are done. */
+  private readonly besides = new Set<Promise<void>>();
+
+  /**
+   * Leaving the page: the newest state is written at once, also while a write still runs (one
+   * waiting behind it would start after the page is gone, and the last keystrokes with it).
+   * IndexedDB runs readwrite transactions on a store in the order they were made, so this newest
+   * state still lands after the running write's older one.
+   */
+  writeNow(get: () => QueueRecord | null): void {
+    // Nothing running, or a deferred run not started yet: a schedule without defer starts it now.
+    if (!this.running || this.startDeferred) {
+      this.schedule(get);
+      return;
+    }
+    this.pending = null;
+    const record = get();
+    if (!record) return;
+    const write = writeQueue(record)
+      .catch(() => {})
+      .finally(() => this.besides.delete(write));
+    this.besides.add(write);
+  }
+
   /** Resolves once everything scheduled so far is written. */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.besides.size > 0) await (this.running ?? Promise.all(this.besides));
   }
 
   private async drain(): Promise<void> {

@@ -112,6 +112,29 @@ describe('offline queue writer', () => {
     expect((await queuesOf('dee', 7)).map((queue) => queue.version)).toEqual([5]);
   });
 
+  it('leaving the page, writes the newest state at once beside a running write, and it lands last', async () => {
+    const writer = new QueueWriter();
+    const built: number[] = [];
+    const record = (version: number) => () => {
+      built.push(version);
+      return queueRecord('gus', 3, version);
+    };
+    writer.schedule(record(1));
+    writer.schedule(record(2));
+    // The page goes: the newest state is taken now, not after the running write (by then the page
+    // would be gone); the state that waited for that write is not written apart.
+    writer.writeNow(record(3));
+    expect(built).toEqual([1, 3]);
+    await writer.idle();
+    expect(built).toEqual([1, 3]);
+    expect((await queuesOf('gus', 3)).map((queue) => queue.version)).toEqual([3]);
+    // With nothing running, it is a plain write.
+    writer.writeNow(record(4));
+    expect(built).toEqual([1, 3, 4]);
+    await writer.idle();
+    expect((await queuesOf('gus', 3)).map((queue) => queue.version)).toEqual([4]);
+  });
+
   it('with defer, writes the newest state once started; a schedule without defer starts it at once', async () => {
     const writer = new QueueWriter();
     const built: number[] = [];

@@ -149,7 +149,8 @@ export class DocumentConnection {
   /** A reload or a closed tab: what waits for the next frame (sending, the queue record) goes now. */
   private readonly leaving = (): void => {
     this.session.flush();
-    this.persist();
+    const record = this.queueRecord();
+    if (record) this.writer.writeNow(record);
   };
 
   /** Resolves once the offline queue holds the current state (tests, leaving the page). */
@@ -205,10 +206,16 @@ export class DocumentConnection {
 
   /** Writes the queue record of this tab (coalesced: at most one write at a time, the newest state). */
   private persist(defer?: (start: () => void) => void): void {
+    const record = this.queueRecord();
+    if (record) this.writer.schedule(record, defer);
+  }
+
+  /** What builds this tab's queue record when its write starts; null without a queue to write. */
+  private queueRecord(): (() => QueueRecord | null) | null {
     const { username, documentId } = this.options;
     const queue = this.queue;
-    if (!username || !queue || this.load !== 'ready') return;
-    this.writer.schedule((): QueueRecord | null => {
+    if (!username || !queue || this.load !== 'ready') return null;
+    return (): QueueRecord | null => {
       const saved = this.session.saved();
       if (!saved || saved.clientId !== queue.clientId) return null;
       return {
@@ -220,7 +227,7 @@ export class DocumentConnection {
         isOwner: this.isOwner,
         savedAt: Date.now(),
       };
-    }, defer);
+    };
   }
 
   private diverged(divergence: Divergence): void {
