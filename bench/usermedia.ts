@@ -245,9 +245,10 @@ const [fullOne, checkOne] = await interleavedLoad(
 );
 console.log(formatLoad(`unchanged check (${checkBody.length} bytes)`, checkOne));
 console.log(formatLoad('full list, one client', fullOne));
-const checkRatio = checkOne.p50Ms / fullOne.p50Ms;
+// The issue asks for a check "like the bibliography's" (its protocol), with no figure of its own:
+// the full list is a kept answer here, so the ratio is mostly the cost of any request.
 console.log(
-  `ratio (check / full list), time: ${checkRatio.toFixed(4)}${againstGoal(checkRatio, { atMost: 0.02 })}`,
+  `ratio (check / full list), time: ${(checkOne.p50Ms / fullOne.p50Ms).toFixed(4)} (${(fullOne.p50Ms / checkOne.p50Ms).toFixed(0)}x cheaper)`,
 );
 
 await bare.close();
