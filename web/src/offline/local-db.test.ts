@@ -95,6 +95,12 @@ describe('offline queue writer', () => {
     savedAt: 0,
   });
 
+  /** Builders of such records by version, each noting in `built` when the writer asks for it. */
+  const recorder = (built: number[], username: string, documentId: number) => (version: number) => () => {
+    built.push(version);
+    return queueRecord(username, documentId, version);
+  };
+
   it('writes a burst of changes one at a time, the newest state last', async () => {
     const writer = new QueueWriter();
     const built: number[] = [];
@@ -115,10 +121,7 @@ describe('offline queue writer', () => {
   it('leaving the page, writes the newest state at once beside a running write, and it lands last', async () => {
     const writer = new QueueWriter();
     const built: number[] = [];
-    const record = (version: number) => () => {
-      built.push(version);
-      return queueRecord('gus', 3, version);
-    };
+    const record = recorder(built, 'gus', 3);
     writer.schedule(record(1));
     writer.schedule(record(2));
     // The page goes: the newest state is taken now, not after the running write (by then the page
@@ -138,10 +141,7 @@ describe('offline queue writer', () => {
   it('with defer, writes the newest state once started; a schedule without defer starts it at once', async () => {
     const writer = new QueueWriter();
     const built: number[] = [];
-    const record = (version: number) => () => {
-      built.push(version);
-      return queueRecord('fay', 9, version);
-    };
+    const record = recorder(built, 'fay', 9);
     const starts: (() => void)[] = [];
     writer.schedule(record(1), (start) => starts.push(start));
     writer.schedule(record(2), (start) => starts.push(start));
