@@ -6,7 +6,8 @@ import { DocumentsPage } from './documents-page';
 import { testDocument } from './test-documents';
 
 const documents = [
-  testDocument(1, '', 'Top paper'),
+  // Saved last: listed before the other top-level document (the newest first).
+  testDocument(1, '', 'Top paper', { updated: Date.UTC(2025, 0, 3) }),
   testDocument(2, '/thesis/', 'Chapter'),
   testDocument(3, '/thesis/drafts/', ''),
   testDocument(4, '/', 'From Bob', {
