@@ -12,6 +12,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { createDocument } from '../server/src/modules/documents/commands/create-document';
 import { createBenchUser, loginHeaders, sessionCookies, startBenchServer } from './lib/server';
+import { againstGoal } from './lib/stats';
 
 const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const webDist = process.env.WEB_DIST;
@@ -166,7 +167,7 @@ try {
       const score = categories[id]?.score ?? 0;
       const goal = GOALS[id];
       if (score < goal) failed = true;
-      return `${id} ${score.toFixed(2)}${goal ? ` (goal >= ${goal})` : ''}`;
+      return `${id} ${score.toFixed(2)}${goal ? againstGoal(score, { atLeast: goal }) : ''}`;
     });
     console.log(`${name} (${desktop ? 'desktop' : 'mobile'}, median of ${runs}): ${scores.join(', ')}`);
     console.log(
