@@ -14,7 +14,8 @@
  *   7. errors: validation -> 400 `{ form: { errors, fields } }`, HttpError -> `{ error, message }`,
  *      anything else -> 500 without details; unknown paths -> 404 JSON, or the app shell
  *      (index.html) for GET/HEAD outside /api/, /media/, ${ws_url_base}/ and /assets/;
- *   8. on the way out: security headers (CSP and friends) on every answer.
+ *   8. on the way out: security headers (CSP and friends) on every answer, and JSON answers of
+ *      2 KiB or more compressed (Brotli or gzip) for a client that accepts it (compression.ts).
  */
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
@@ -40,6 +41,7 @@ import { pluginWebsocketEndpoints, registerPlugins } from '../plugins/registry';
 import { socialRoutes } from '../social/routes';
 import { websocketPlugin } from '../ws/plugin';
 import { registerUpgradeCleanup } from '../ws/upgrade-cleanup';
+import { registerCompression } from './compression';
 import { registerCsrf } from './csrf';
 import { handleError } from './errors';
 import { parseFormBody } from './form-body';
@@ -81,6 +83,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerSession(app, ctx);
   registerUserLanguage(app);
   registerSecurityHeaders(app, ctx);
+  registerCompression(app);
 
   await app.register(fastifyFormbody, { parser: parseFormBody, bodyLimit: ctx.config.maxUploadBytes });
   await app.register(fastifyMultipart, { limits: { fileSize: ctx.config.maxUploadBytes, files: 20 } });
