@@ -11,6 +11,19 @@ export const COMPRESS_MIN_BYTES = 2048;
 
 export type ContentEncoding = 'br' | 'gzip';
 
+/** One answer text's compressed forms, kept by a route that sends the same text again. */
+export type CompressedCopies = Map<ContentEncoding, Promise<Buffer>>;
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /**
+     * Set by a route whose answer text is kept and sent again unchanged (the documents list): its
+     * compressed forms are made once and then taken from here.
+     */
+    compressedCopies: CompressedCopies | null;
+  }
+}
+
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
@@ -45,6 +58,7 @@ function varyOnEncoding(reply: FastifyReply): void {
  * tens of milliseconds, which other requests need not wait for.
  */
 export function registerCompression(app: FastifyInstance): void {
+  app.decorateReply('compressedCopies', null);
   app.addHook('onSend', async (request: FastifyRequest, reply, payload) => {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     if (request.method === 'HEAD' || reply.hasHeader('content-encoding')) return payload;
@@ -56,15 +70,24 @@ export function registerCompression(app: FastifyInstance): void {
     if (!encoding) return payload;
     reply.header('content-encoding', encoding);
     reply.removeHeader('content-length');
-    return encoding === 'br'
-      ? brotliAsync(payload, {
-          params: {
-            // Quality 4: about gzip's speed at a smaller size; 11 (the default) is for static files.
-            [constants.BROTLI_PARAM_QUALITY]: 4,
-            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-            [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
-          },
-        })
-      : gzipAsync(payload);
+    const copies = reply.compressedCopies;
+    let compressed = copies?.get(encoding);
+    if (!compressed) {
+      compressed = compress(payload, encoding, bytes);
+      copies?.set(encoding, compressed);
+    }
+    return compressed;
+  });
+}
+
+function compress(payload: string | Buffer, encoding: ContentEncoding, bytes: number): Promise<Buffer> {
+  if (encoding === 'gzip') return gzipAsync(payload);
+  return brotliAsync(payload, {
+    params: {
+      // Quality 4: about gzip's speed at a smaller size; 11 (the default) is for static files.
+      [constants.BROTLI_PARAM_QUALITY]: 4,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
+    },
   });
 }

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { changeStamp, type Db } from '../../db/database';
 import { type TemporarySqlite, temporarySqlite } from '../../db/temporary-sqlite';
 import { createUser } from '../user/commands/create-user';
-import { documentListJson } from './list-cache';
+import { documentListJson, keptCompressedCopies } from './list-cache';
 
 describe('the kept document list (SQLite)', () => {
   let sqlite: TemporarySqlite;
@@ -74,5 +74,20 @@ describe('the kept document list (SQLite)', () => {
     other.prepare("update documents set title = 'Renamed' where title = 'First'").run();
     other.close();
     expect(await titles(userId)).toEqual(['Renamed', 'Second', 'Third']);
+  });
+
+  it('keeps the compressed copies with the kept answer, and drops them with it', async () => {
+    const userId = await open();
+    await insertDocument(db, userId, 'First');
+    const first = await documentListJson(db, userId);
+    const copies = keptCompressedCopies(db, userId, first);
+    expect(copies).toBeInstanceOf(Map);
+    expect(keptCompressedCopies(db, userId, await documentListJson(db, userId))).toBe(copies);
+    expect(keptCompressedCopies(db, userId, '{"documents":[]}')).toBeNull();
+
+    await insertDocument(db, userId, 'Second');
+    const second = await documentListJson(db, userId);
+    expect(keptCompressedCopies(db, userId, second)).not.toBe(copies);
+    expect(keptCompressedCopies(db, userId, first)).toBeNull();
   });
 });

@@ -24,7 +24,7 @@ import { moveDocument } from './commands/move-document';
 import { saveAccess } from './commands/save-access';
 import { exportFile } from './export/export-file';
 import { attachmentHeader } from './export/gather-input';
-import { documentListJson } from './list-cache';
+import { documentListJson, keptCompressedCopies } from './list-cache';
 import { requireOwner, requireVisible } from './policies';
 import { presentDocument } from './presenters';
 
@@ -38,7 +38,9 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     route(app, documentsApi.list, async (request, reply) => {
       const user = requireUser(request);
-      return reply.type('application/json; charset=utf-8').send(await documentListJson(ctx.db, user.id));
+      const json = await documentListJson(ctx.db, user.id);
+      reply.compressedCopies = keptCompressedCopies(ctx.db, user.id, json);
+      return reply.type('application/json; charset=utf-8').send(json);
     });
 
     route(app, documentsApi.get, async (request): Promise<z.infer<typeof documentGetResponse>> => {
