@@ -59,15 +59,17 @@ function varyOnEncoding(reply: FastifyReply): void {
  */
 export function registerCompression(app: FastifyInstance): void {
   app.decorateReply('compressedCopies', null);
-  app.addHook('onSend', async (request: FastifyRequest, reply, payload) => {
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    if (request.method === 'HEAD' || reply.hasHeader('content-encoding')) return payload;
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+  // A callback hook, not an async one: most answers leave it at once, without a promise each.
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+    if (request.method === 'HEAD' || reply.hasHeader('content-encoding')) return done(null, payload);
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json'))
+      return done(null, payload);
     const bytes = Buffer.byteLength(payload);
-    if (bytes < COMPRESS_MIN_BYTES) return payload;
+    if (bytes < COMPRESS_MIN_BYTES) return done(null, payload);
     varyOnEncoding(reply);
     const encoding = chooseEncoding(request.headers['accept-encoding']);
-    if (!encoding) return payload;
+    if (!encoding) return done(null, payload);
     reply.header('content-encoding', encoding);
     reply.removeHeader('content-length');
     const copies = reply.compressedCopies;
@@ -76,7 +78,13 @@ export function registerCompression(app: FastifyInstance): void {
       compressed = compress(payload, encoding, bytes);
       copies?.set(encoding, compressed);
     }
-    return compressed;
+    compressed.then(
+      (body) => done(null, body),
+      (error: Error) => {
+        copies?.delete(encoding);
+        done(error);
+      },
+    );
   });
 }
 
