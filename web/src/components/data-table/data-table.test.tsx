@@ -298,6 +298,24 @@ describe('DataTable', () => {
     expect(document.activeElement).toBe(rows[1]);
   });
 
+  it("on a row's control, Home and End go to the ends of the row, with Ctrl to the first and last row", () => {
+    renderWithI18n(<Harness rows={people(3)} />);
+    const rows = bodyRows();
+    const box = screen.getByRole('checkbox', { name: 'Select Person 00002' });
+    const remove = screen.getByRole('button', { name: 'Remove Person 00002' });
+    act(() => box.focus());
+    fireEvent.keyDown(box, { key: 'End' });
+    expect(document.activeElement).toBe(remove);
+    fireEvent.keyDown(remove, { key: 'Home' });
+    expect(document.activeElement).toBe(rows[1]);
+    act(() => remove.focus());
+    fireEvent.keyDown(remove, { key: 'End', ctrlKey: true });
+    expect(document.activeElement).toBe(bodyRows()[2]);
+    act(() => box.focus());
+    fireEvent.keyDown(box, { key: 'Home', ctrlKey: true });
+    expect(document.activeElement).toBe(bodyRows()[0]);
+  });
+
   it('selects all with Ctrl+A, clears with Escape, extends with Shift and an arrow or a click', () => {
     renderWithI18n(<Harness rows={people(5)} />);
     const selection = () => bodyRows().map((row) => row.getAttribute('aria-selected') === 'true');

@@ -125,7 +125,8 @@ const TYPE_AHEAD_PAUSE = 1000;
  * next page, or through a long list), Page Up/Down by a page, Home/End to the ends; Shift with an
  * arrow extends the selection; Space toggles it, Ctrl+A selects every row, Escape clears it; Enter
  * activates, Delete deletes; typed letters find a row by its name; Left/Right move along a row's
- * controls, and Up from the first row into the header, where Enter or Space sorts. A click on a
+ * controls (there Home/End go to the row's ends, with Ctrl to the first and last row), and Up from
+ * the first row into the header, where Enter or Space sorts. A click on a
  * selectable row (not on a control of its own) toggles its selection, Shift+click a range.
  */
 export function DataTable<Row>(props: DataTableProps<Row>) {
@@ -340,7 +341,11 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
     return false;
   };
 
-  /** Left/Right along a row's controls, and from the first one back to the row. */
+  /**
+   * Left/Right along a row's controls, and from the first one back to the row; Home to the row and
+   * End to its last control (the ends of the row, as in a grid's cells), with Ctrl to the first and
+   * last row.
+   */
   const onControlKey = (event: KeyboardEvent<HTMLTableElement>, row: HTMLElement, index: number) => {
     const target = event.target as HTMLElement;
     if (isField(target)) return false;
@@ -348,8 +353,15 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
       focusRow(index + (event.key === 'ArrowDown' ? 1 : -1));
       return true;
     }
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return false;
     const controls = rowControls(row);
+    if (event.key === 'Home' || event.key === 'End') {
+      const last = event.key === 'End';
+      if (event.ctrlKey || event.metaKey) focusRow(last ? ordered.length - 1 : 0);
+      else if (last) controls[controls.length - 1]?.focus();
+      else row.focus();
+      return true;
+    }
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return false;
     const at = controls.findIndex((control) => control === target || control.contains(target));
     const next = at + (event.key === 'ArrowRight' ? 1 : -1);
     if (next < 0) row.focus();
