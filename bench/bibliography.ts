@@ -203,23 +203,22 @@ async function inBrowser(): Promise<void> {
 
   // First rows: a first visit fetches the full list; a reload draws from the cache.
   const page = await pageOf(headers.Cookie);
-  // The last list answer's size, as read and as it crossed the wire (compressed). Awaited where it
-  // is printed: the first rows can be drawn before Playwright hands the body over.
-  let biblistSizes = Promise.resolve({ bytes: 0, wire: 0 });
-  page.on('response', (response) => {
-    if (!response.url().endsWith(bibliographyApi.list.path)) return;
-    biblistSizes = response.finished().then(async () => ({
-      bytes: (await response.body().catch(() => Buffer.alloc(0))).length,
-      wire: (await response.request().sizes()).responseBodySize,
-    }));
-  });
+  /** The last list answer's size as read and as it crossed the wire (compressed): the page's resource timing. */
+  const listSizes = () =>
+    page.evaluate((listPath) => {
+      const entries = performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.endsWith(listPath)) as PerformanceResourceTiming[];
+      const last = entries.at(-1);
+      return { bytes: last?.decodedBodySize ?? 0, wire: last?.encodedBodySize ?? 0 };
+    }, bibliographyApi.list.path);
   const firstRow = async (): Promise<number> => {
     await page.locator('.bib-table tbody tr').first().waitFor({ timeout: 120_000 });
     return page.evaluate(() => performance.now());
   };
   await page.goto(`${base}/bibliography/`);
   const firstVisit = await firstRow();
-  const first = await biblistSizes;
+  const first = await listSizes();
   // Let the cache write finish before reloading.
   await page.waitForTimeout(2000);
   const reloads: number[] = [];
@@ -228,7 +227,7 @@ async function inBrowser(): Promise<void> {
     reloads.push(await firstRow());
   }
   const reload = median(reloads);
-  const check = await biblistSizes;
+  const check = await listSizes();
   const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
   console.log(
     `first rows in Chromium: first visit (full list, ${mib(first.bytes)} MiB, ${mib(first.wire)} MiB on the wire) ${firstVisit.toFixed(0)} ms; reload from the cache (check answer ${check.bytes} bytes) ${reload.toFixed(0)} ms (median of 5); ratio ${(reload / firstVisit).toFixed(2)}`,
