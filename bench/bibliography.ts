@@ -203,6 +203,8 @@ async function inBrowser(): Promise<void> {
 
   // First rows: a first visit fetches the full list; a reload draws from the cache.
   const page = await pageOf(headers.Cookie);
+  // The page's resource timing keeps 250 entries by default: the list's could be dropped.
+  await page.addInitScript(() => performance.setResourceTimingBufferSize(100_000));
   /** The last list answer's size as read and as it crossed the wire (compressed): the page's resource timing. */
   const listSizes = () =>
     page.evaluate((listPath) => {
