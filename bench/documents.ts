@@ -122,8 +122,8 @@ const smallHeaders = await login('small');
 // Warm both paths (JIT, statement cache) before measuring.
 await listLoad(smallHeaders);
 const smallList = await listLoad(smallHeaders);
-// As a browser asks (Node's fetch sends Accept-Encoding: gzip, deflate, as Chromium does over
-// http): the kept answer's gzip copy, decoded by the client in this same process.
+// Compressed, as a browser asks (Node's fetch sends Accept-Encoding: gzip, deflate): the kept
+// answer's gzip copy, decoded by the client in this same process.
 const bigList = await listLoad(bigHeaders);
 // The same answer not compressed: what the answer costs on loopback without the client's decoding.
 const bigListIdentity = await listLoad({ ...bigHeaders, 'Accept-Encoding': 'identity' });

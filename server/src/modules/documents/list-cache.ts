@@ -10,7 +10,7 @@ const CACHE_CHARS = 32 * 1024 * 1024;
 interface Kept {
   stamp: string;
   json: string;
-  /** The text compressed, once per encoding it was asked in (a 1 MB list took 15-25 ms to compress). */
+  /** The text compressed, once per encoding it was asked in (about 6-7 ms for a 1 MB list here). */
   compressed: CompressedCopies;
 }
 
