@@ -237,6 +237,14 @@ test.describe('languages', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'de');
     await page.goto('/nirgendwo/');
     await expect(page.getByRole('heading', { name: 'Fehler 404' })).toBeVisible();
+    // react-aria's own texts follow it too (AriaLocaleProvider): the user menu's close buttons
+    // for screen readers.
+    await page.getByRole('button', { name: new RegExp(user.firstName) }).click();
+    const menu = page.locator('.header-menu-popover');
+    await expect(menu.getByRole('button', { name: 'Schließen', exact: true }).first()).toBeAttached();
+    await expect(menu.getByRole('button', { name: 'Dismiss' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveCount(0);
 
     // Logged in, the footer's selector switches back and the choice is saved on the account.
     await chooseOption(page, 'Sprache', 'English');
