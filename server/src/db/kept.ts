@@ -8,8 +8,13 @@ import { changeStamp, type Db } from './database';
  */
 export function keptWhileUnchanged<Key, Value>(limit: number) {
   const byDatabase = new WeakMap<Db, Map<Key, { stamp: string; value: Value }>>();
+  /** The value kept for `key` with this stamp, if any, at once (no promise: for the hot paths). */
+  const peek = (db: Db, key: Key, stamp: string | undefined): { value: Value } | undefined => {
+    const entry = stamp === undefined ? undefined : byDatabase.get(db)?.get(key);
+    return entry?.stamp === stamp ? entry : undefined;
+  };
   /** `stamp`: one read earlier in the same request (before any of its queries), else read now. */
-  return async (
+  const keep = async (
     db: Db,
     key: Key,
     compute: () => Promise<Value>,
@@ -28,4 +33,5 @@ export function keptWhileUnchanged<Key, Value>(limit: number) {
     kept.set(key, { stamp, value });
     return value;
   };
+  return Object.assign(keep, { peek });
 }

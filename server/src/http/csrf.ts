@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { baseCookieOptions, CSRF_COOKIE, CSRF_HEADER } from './cookies';
 import { HttpError } from './errors';
@@ -22,22 +22,32 @@ function sameToken(a: string, b: string): boolean {
 export function registerCsrf(app: FastifyInstance, ctx: AppContext): void {
   const cookieOptions = { ...baseCookieOptions(ctx.config), httpOnly: false, maxAge: 365 * 24 * 3600 };
 
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback, not async: on every request, and an async hook costs a promise and a turn.
+  app.addHook('onRequest', (request, reply, done) => {
     const cookie = request.cookies[CSRF_COOKIE];
     // Not on hashed assets: a Set-Cookie would make a shared cache hand one token to everybody.
     if (!cookie && !request.url.startsWith('/assets/')) {
       // Set on whatever answer goes out, so that the client has a token for its next unsafe call.
       reply.setCookie(CSRF_COOKIE, randomBytes(32).toString('hex'), cookieOptions);
     }
-    if (!UNSAFE_METHODS.has(request.method)) return;
-    const header = request.headers[CSRF_HEADER];
-    if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
-      throw new HttpError(403, { error: 'csrf_failed', message: { key: 'errors.csrf' } });
-    }
-    // Defence in depth: a browser names the page that sent an unsafe request; another site's
-    // page is refused even if it ever got hold of the token (a leaked or fixated cookie).
-    if (!originAllowed(request.headers.origin, request, ctx.config)) {
-      throw new HttpError(403, { error: 'csrf_failed', message: { key: 'errors.csrf' } });
-    }
+    done(UNSAFE_METHODS.has(request.method) ? refusal(ctx, request, cookie) : undefined);
   });
+}
+
+/** Why an unsafe request is refused, if it is. */
+function refusal(
+  ctx: AppContext,
+  request: FastifyRequest,
+  cookie: string | undefined,
+): HttpError | undefined {
+  const header = request.headers[CSRF_HEADER];
+  if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
+    return new HttpError(403, { error: 'csrf_failed', message: { key: 'errors.csrf' } });
+  }
+  // Defence in depth: a browser names the page that sent an unsafe request; another site's
+  // page is refused even if it ever got hold of the token (a leaked or fixated cookie).
+  if (!originAllowed(request.headers.origin, request, ctx.config)) {
+    return new HttpError(403, { error: 'csrf_failed', message: { key: 'errors.csrf' } });
+  }
+  return undefined;
 }

@@ -22,18 +22,28 @@ export function setRequestLanguage(request: FastifyRequest, language: Language):
 export function registerVisitorLanguage(app: FastifyInstance, siteDefault: () => Promise<Language>): void {
   app.decorateRequest('language', 'en');
   app.decorateRequest('t', translator('server', DEFAULT_LANGUAGE));
-  app.addHook('onRequest', async (request) => {
+  // Callbacks, not async: on every request, and an async hook costs a promise and a turn.
+  app.addHook('onRequest', (request, _reply, done) => {
     const cookie = request.cookies[LANGUAGE_COOKIE];
-    if (isLanguage(cookie)) return setRequestLanguage(request, cookie);
-    const named = matchLanguage(request.headers['accept-language']);
-    setRequestLanguage(request, named ?? (await siteDefault().catch(() => DEFAULT_LANGUAGE)));
+    const named = isLanguage(cookie) ? cookie : matchLanguage(request.headers['accept-language']);
+    if (named) {
+      setRequestLanguage(request, named);
+      return done();
+    }
+    void siteDefault()
+      .catch(() => DEFAULT_LANGUAGE)
+      .then((language) => {
+        setRequestLanguage(request, language);
+        done();
+      });
   });
 }
 
 /** Runs after the session hook: the language saved on the user wins over cookie and browser. */
 export function registerUserLanguage(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const saved = request.user?.language;
     if (isLanguage(saved)) setRequestLanguage(request, saved);
+    done();
   });
 }

@@ -41,11 +41,22 @@ const sessionUserQuery = preparedQuery((db: Db, hash: string) =>
 const keptSessionRows = keptWhileUnchanged<string, SessionUserRow | undefined>(10_000);
 type SessionUserRow = Awaited<ReturnType<typeof sessionUserQuery>>[number];
 
+type SessionLookup = { user: UserRow; hash: string } | null;
+
+/** A session row's user, or null (no row, a deactivated user); 'expired' for a row to delete. */
+function sessionOfRow(row: SessionUserRow | undefined, hash: string): SessionLookup | 'expired' {
+  if (!row) return null;
+  // A copy per request: the kept row is never handed out itself.
+  const { session_expires_at: expiresAt, ...user } = row;
+  if (expiresAt <= Date.now()) return 'expired';
+  return user.is_active ? { user, hash } : null;
+}
+
 async function userForSessionId(
   ctx: AppContext,
   sessionId: string | undefined,
   stamp = changeStamp(ctx.db),
-): Promise<{ user: UserRow; hash: string } | null> {
+): Promise<SessionLookup> {
   if (!sessionId) return null;
   const hash = hashSessionId(sessionId);
   const row = await keptSessionRows(
@@ -54,15 +65,19 @@ async function userForSessionId(
     async () => (await sessionUserQuery(ctx.db, hash))[0],
     stamp,
   );
-  if (!row) return null;
-  // A copy per request: the kept row is never handed out itself.
-  const { session_expires_at: expiresAt, ...user } = row;
-  if (expiresAt <= Date.now()) {
-    await ctx.db.deleteFrom('sessions').where('id_hash', '=', hash).execute();
-    return null;
-  }
-  if (!user.is_active) return null;
-  return { user, hash };
+  const session = sessionOfRow(row, hash);
+  if (session !== 'expired') return session;
+  await ctx.db.deleteFrom('sessions').where('id_hash', '=', hash).execute();
+  return null;
+}
+
+/** userForSessionId at once, when the row is kept with this stamp; undefined when it must be read. */
+function keptUserForSessionId(ctx: AppContext, sessionId: string | undefined, stamp: string | undefined) {
+  if (!sessionId) return null;
+  const hash = hashSessionId(sessionId);
+  const kept = keptSessionRows.peek(ctx.db, hash, stamp);
+  const session = kept && sessionOfRow(kept.value, hash);
+  return session === 'expired' ? undefined : session;
 }
 
 /** The hash of the session cookie the request carries, valid or not. */
@@ -150,21 +165,32 @@ export function registerSession(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('sessionHash', null);
   app.decorateRequest('changeStamp', undefined);
   // Answers about a logged-in user must not stay in a shared or back-button cache.
-  app.addHook('onSend', async (request, reply) => {
+  // A callback, not async: on every answer, and an async hook costs a promise and a turn.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (
       request.url.startsWith('/api/') &&
       (request.user || request.sessionHash || reply.hasHeader('set-cookie'))
     ) {
       reply.header('cache-control', 'no-store');
     }
+    done(null, payload);
   });
-  app.addHook('onRequest', async (request) => {
-    if (!ctx.state.ready || !needsUser(ctx, request.url)) return;
-    request.changeStamp = changeStamp(ctx.db);
-    const found = await userForSessionId(ctx, request.cookies[SESSION_COOKIE], request.changeStamp);
-    if (found) {
-      request.user = found.user;
-      request.sessionHash = found.hash;
-    }
+  // A callback, not async, and no promise at all when the session's row is kept: every API call
+  // passes here, and the configuration's answer is about as cheap as this hook (issue 23).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!ctx.state.ready || !needsUser(ctx, request.url)) return done();
+    const stamp = changeStamp(ctx.db);
+    request.changeStamp = stamp;
+    const sessionId = request.cookies[SESSION_COOKIE];
+    const use = (session: SessionLookup) => {
+      if (session) {
+        request.user = session.user;
+        request.sessionHash = session.hash;
+      }
+      done();
+    };
+    const kept = keptUserForSessionId(ctx, sessionId, stamp);
+    if (kept !== undefined) return use(kept);
+    userForSessionId(ctx, sessionId, stamp).then(use, done);
   });
 }

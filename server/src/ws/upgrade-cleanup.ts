@@ -7,9 +7,10 @@ import type { FastifyInstance } from 'fastify';
  * closing, so every upgrade that was not taken over by a websocket ends with its answer.
  */
 export function registerUpgradeCleanup(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode === 101) return;
-    if (request.headers.upgrade?.toLowerCase() !== 'websocket') return;
-    request.raw.socket?.destroy();
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode !== 101 && request.headers.upgrade?.toLowerCase() === 'websocket') {
+      request.raw.socket?.destroy();
+    }
+    done();
   });
 }
