@@ -1,5 +1,9 @@
+import path from 'node:path';
 import { configuration } from '@scriptorium/common/api/base';
+import { adminApi } from '@scriptorium/common/api/endpoints/admin';
 import { baseApi, i18nApi } from '@scriptorium/common/api/endpoints/base';
+import { userApi } from '@scriptorium/common/api/endpoints/user';
+import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { seedFlatpages } from '../src/modules/base/commands/seed-flatpages';
 import { ENGINES, useServer } from './harness';
@@ -81,6 +85,49 @@ describe.each(ENGINES)('configuration (%s)', (engine) => {
       is_staff: false,
     });
     expect(JSON.stringify(body)).not.toContain('argon2');
+  });
+
+  it("follows every change of a logged-in user's configuration, here or by another process", async () => {
+    const user = await server().buildUser({ username: 'kept', firstName: 'Ada', lastName: 'Lovelace' });
+    const staff = await server().loginAs(await server().buildUser({ isStaff: true }));
+    const browser = await server().loginAs(user);
+    const read = async () =>
+      (await browser.call(baseApi.configuration)).json<{
+        user: { name: string; emails: { address: string }[] };
+        language: string;
+        contact_email: string | null;
+      }>();
+    expect((await read()).user.name).toBe('Ada Lovelace');
+    expect((await read()).user.name).toBe('Ada Lovelace');
+
+    // A change through the API.
+    await browser.call(userApi.saveProfile, {
+      form_data: { user: { username: 'kept', first_name: 'Augusta', last_name: 'Lovelace' } },
+    });
+    expect((await read()).user.name).toBe('Augusta Lovelace');
+    // A write by another process: the manage CLI's own connection, on SQLite.
+    if (engine === 'sqlite') {
+      const other = new SQLite(path.join(server().ctx.config.dataDir, 'db.sqlite3'));
+      other.prepare('update users set first_name = ? where id = ?').run('Ada', user.id);
+      other.close();
+    } else {
+      await server()
+        .ctx.db.updateTable('users')
+        .set({ first_name: 'Ada' })
+        .where('id', '=', user.id)
+        .execute();
+    }
+    expect((await read()).user.name).toBe('Ada Lovelace');
+    await addEmailAddress(server().ctx.db, user.id, 'ada@lab.example', false);
+    expect((await read()).user.emails.map((email) => email.address)).toContain('ada@lab.example');
+    // The language, and the site settings staff save.
+    await browser.call(i18nApi.setLanguage, { language: 'de' });
+    expect((await read()).language).toBe('de');
+    const settings = { provider_order: [], default_language: 'en' };
+    await staff.call(adminApi.saveSettings, { ...settings, support_email: 'desk@example.org' });
+    expect((await read()).contact_email).toBe('desk@example.org');
+    await staff.call(adminApi.saveSettings, { ...settings, support_email: '' });
+    expect((await read()).contact_email).toBe('help@example.org');
   });
 
   it('names a user without first and last name by the username', async () => {

@@ -6,9 +6,9 @@ import { parseForm, ValidationError } from './errors';
 /**
  * Registers the route of a common endpoint: method and path come from its description, and the
  * answer is checked against its response type (or is the reply the handler sent itself: errors,
- * raw JSON). The handler stays thin: it parses with
- * `parseInput` (after its policy, so that a visitor gets 401 before a 400), runs the command and
- * presents.
+ * raw JSON, sent at once without a promise where the answer is kept). The handler stays thin: it
+ * parses with `parseInput` (after its policy, so that a visitor gets 401 before a 400), runs the
+ * command and presents.
  */
 export function route<Path extends string, Request extends Schema, Response extends Schema>(
   app: FastifyInstance,
@@ -16,7 +16,7 @@ export function route<Path extends string, Request extends Schema, Response exte
   handler: (
     request: FastifyRequest<{ Params: PathParams<NoInfer<Path>> }>,
     reply: FastifyReply,
-  ) => Promise<z.input<Response> | FastifyReply>,
+  ) => Promise<z.input<Response> | FastifyReply> | FastifyReply,
 ): void {
   app.route<{ Params: PathParams<Path> }>({ method: target.method, url: target.path, handler });
 }

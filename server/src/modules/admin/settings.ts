@@ -22,9 +22,15 @@ const DEFAULTS: AdminSettings = { support_email: '', provider_order: [], default
 
 const cache = new WeakMap<Db, { at: number; settings: AdminSettings }>();
 
-export async function readSettings(db: Db): Promise<AdminSettings> {
+/** The settings this process read less than SETTINGS_TTL_MS ago, if it did. */
+export function keptSettings(db: Db): AdminSettings | undefined {
   const cached = cache.get(db);
-  if (cached && Date.now() - cached.at < SETTINGS_TTL_MS) return cached.settings;
+  return cached && Date.now() - cached.at < SETTINGS_TTL_MS ? cached.settings : undefined;
+}
+
+export async function readSettings(db: Db): Promise<AdminSettings> {
+  const kept = keptSettings(db);
+  if (kept) return kept;
   const rows = await db.selectFrom('site_settings').select(['key', 'value']).execute();
   const raw: Record<string, unknown> = {};
   for (const row of rows) {
