@@ -22,6 +22,13 @@ export function contentSecurityPolicy(host: string | undefined): string {
   ].join('; ');
 }
 
+/**
+ * An API answer is data, never a page: nothing may load from it or frame it (OWASP's advice for
+ * REST answers). The page's policy there said nothing more and was a third of the headers' bytes
+ * of every call (issue 23).
+ */
+export const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
 /** The policy of the last few Host headers seen: one string per host, not one per answer. */
 const policies = new Map<string | undefined, string>();
 
@@ -38,12 +45,14 @@ function cachedPolicy(host: string | undefined): string {
 
 export function registerSecurityHeaders(app: FastifyInstance, ctx: AppContext): void {
   const https = ctx.config.siteUrl.startsWith('https://');
-  app.addHook('onSend', async (request: FastifyRequest, reply, payload) => {
-    reply.header('content-security-policy', cachedPolicy(request.headers.host));
+  // A callback, not async: on every answer, and an async hook costs a promise and a turn.
+  app.addHook('onSend', (request: FastifyRequest, reply, payload, done) => {
+    const api = request.url.startsWith('/api/');
+    reply.header('content-security-policy', api ? API_POLICY : cachedPolicy(request.headers.host));
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
     if (https) reply.header('strict-transport-security', 'max-age=31536000');
-    return payload;
+    done(null, payload);
   });
 }
