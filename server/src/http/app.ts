@@ -23,7 +23,7 @@ import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { adminRoutes } from '../modules/admin/routes';
-import { readSettings } from '../modules/admin/settings';
+import { keptSettings, readSettings } from '../modules/admin/settings';
 import { baseRoutes } from '../modules/base/routes';
 import { bibliographyRoutes } from '../modules/bibliography/routes';
 import { contactsRoutes } from '../modules/contacts/routes';
@@ -76,7 +76,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   trackConnections(app);
   // Awaited so that each plugin's hooks are in place before the next hook is added.
   await app.register(fastifyCookie);
-  registerVisitorLanguage(app, async () => (await readSettings(ctx.db)).default_language);
+  registerVisitorLanguage(
+    app,
+    () =>
+      keptSettings(ctx.db)?.default_language ??
+      readSettings(ctx.db).then((settings) => settings.default_language),
+  );
   registerReadiness(app, ctx);
   registerUpgradeCleanup(app);
   registerCsrf(app, ctx);

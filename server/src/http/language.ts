@@ -19,21 +19,26 @@ export function setRequestLanguage(request: FastifyRequest, language: Language):
  * (staff set it in /admin/settings/; read only when the visitor names none of ours, and the
  * built-in default when the settings cannot be read).
  */
-export function registerVisitorLanguage(app: FastifyInstance, siteDefault: () => Promise<Language>): void {
+export function registerVisitorLanguage(
+  app: FastifyInstance,
+  /** At once when the settings are at hand, else a promise. */
+  siteDefault: () => Language | Promise<Language>,
+): void {
   app.decorateRequest('language', 'en');
   app.decorateRequest('t', translator('server', DEFAULT_LANGUAGE));
   // Callbacks, not async: on every request, and an async hook costs a promise and a turn.
   app.addHook('onRequest', (request, _reply, done) => {
     const cookie = request.cookies[LANGUAGE_COOKIE];
     const named = isLanguage(cookie) ? cookie : matchLanguage(request.headers['accept-language']);
-    if (named) {
-      setRequestLanguage(request, named);
+    const language = named ?? siteDefault();
+    if (typeof language === 'string') {
+      setRequestLanguage(request, language);
       return done();
     }
-    void siteDefault()
+    void language
       .catch(() => DEFAULT_LANGUAGE)
-      .then((language) => {
-        setRequestLanguage(request, language);
+      .then((fallback) => {
+        setRequestLanguage(request, fallback);
         done();
       });
   });
