@@ -11,9 +11,9 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   fullyParallel: true,
   workers: 2,
-  // The machines are shared and noisy: a test gets one retry, and one that passes only then is
-  // reported as flaky (npm test prints how many) rather than failing the run.
-  retries: 1,
+  // No retry: a test that fails once fails the run. A flaky test is a race to find and fix, and
+  // a retry would hide it.
+  retries: 0,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
