@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -9,15 +10,23 @@ import {
   SqliteDialect,
   SqliteDriver,
 } from 'kysely';
-import pg from 'pg';
+import type * as PgModule from 'pg';
 import type { Config } from '../config';
 import type { Database } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
 
-// PostgreSQL returns bigint (int8) as text; our bigints are millisecond times, safe as numbers.
-pg.types.setTypeParser(20, (value) => Number(value));
+/**
+ * The PostgreSQL client, loaded the first time a database on PostgreSQL is made: a server on
+ * SQLite never pays for it. Synchronous (pg is CommonJS), as createDatabase is.
+ */
+function loadPg(): typeof PgModule {
+  const pg = createRequire(import.meta.url)('pg') as typeof PgModule;
+  // PostgreSQL returns bigint (int8) as text; our bigints are millisecond times, safe as numbers.
+  pg.types.setTypeParser(20, (value) => Number(value));
+  return pg;
+}
 
 /**
  * Every SQLite transaction takes the write lock at BEGIN. A deferred one that reads and then writes
@@ -70,7 +79,7 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
   dialect: Dialect;
 } {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    const pool = new (loadPg().Pool)({ connectionString: config.databaseUrl, max: 10 });
     // An idle connection that PostgreSQL ends (restart, failover, admin) emits 'error' on the pool;
     // unhandled, that would crash the process. The pool drops the client and opens a new one.
     pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { documentTitleMessage } from '@scriptorium/common/ws/messages';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Config } from '../config';
 
@@ -194,6 +194,8 @@ export class RedisFanOut implements FanOut {
   static async connect(url: string, prefix: string, options: RedisFanOutOptions = {}): Promise<RedisFanOut> {
     const log = options.log ?? ((message, error) => console.error(message, error));
     const connectionOptions = { lazyConnect: true, maxRetriesPerRequest: 3 };
+    // Loaded on first use: a process without REDIS_URL never pays for the client (about 20 MiB).
+    const { Redis } = await import('ioredis');
     const pub = new Redis(url, connectionOptions);
     const sub = options.publishOnly ? null : new Redis(url, connectionOptions);
     for (const client of [pub, sub])

@@ -1,10 +1,12 @@
 import { exportCss, htmlPage, webImages } from '@scriptorium/common/export/html';
 import type { PreparedDocument } from '@scriptorium/common/export/model';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { destinationPages } from './pdf-destinations';
 
 /** Debian's Chromium through playwright-core; CHROMIUM_PATH names another one. */
-export function launchPrinter(): Promise<Browser> {
+export async function launchPrinter(): Promise<Browser> {
+  // Loaded with the first export that prints: the driver is about 40 MiB a server keeps otherwise.
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
