@@ -70,12 +70,17 @@ export interface ServerProcess {
 
 /**
  * Starts src/main.ts on 127.0.0.1 with `env` over this process's environment (on `port`, else a
- * free one) and resolves once it answers the configuration endpoint.
+ * free one) and resolves once it answers the configuration endpoint. `compiledMain` runs a
+ * compiled server (scripts/build-server.mjs) with plain node instead, as `npm start` does.
  */
-export async function startServerProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  port?: number,
+  compiledMain?: string,
+): Promise<ServerProcess> {
   const listenOn = port ?? (await freePort());
   const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, compiledMain ? [compiledMain] : ['--import', 'tsx', MAIN], {
     env: { ...process.env, ...env, PORT: String(listenOn), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

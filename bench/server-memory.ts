@@ -1,0 +1,141 @@
+// Benchmark: the resident memory of a server process (issue 52, benchmark 4).
+//   - idle, as `npm start` runs it (compiled JavaScript, plain node) against the same server run
+//     from the TypeScript sources by tsx (development and tests) in the same run: goal <= 120 MiB;
+//   - with 100 open documents of 5,000 words (one editor each): goal <= 60 KiB per open document.
+// Memory does not depend on how busy the cores are, so this bench runs no CPU hog. It prints
+// figures and ratios; it asserts nothing.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { schema } from '@scriptorium/common/editor/schema';
+import { createDocument } from '../server/src/modules/documents/commands/create-document';
+import { createUser } from '../server/src/modules/user/commands/create-user';
+import { DocumentClient } from '../server/src/ws/document-client';
+import { loggedInClient } from '../server/test/harness';
+import {
+  processEnv,
+  type ServerProcess,
+  seedDatabase,
+  startServerProcess,
+  stopServerProcess,
+} from '../server/test/processes';
+import { cookieHeader, wsUrlBase } from '../server/test/ws-support';
+import { articleWithBody } from './lib/documents';
+import { againstGoal } from './lib/stats';
+
+const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS || 100);
+const WORDS = Number(process.env.BENCH_WORDS || 5000);
+const PASSWORD = 'bench-password';
+const ROOT = path.resolve(import.meta.dirname, '..');
+const MiB = 1024 * 1024;
+
+/** Resident memory of a process in bytes (Linux /proc). */
+function residentBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+  if (!line) throw new Error(`no VmRSS for ${pid}`);
+  return Number(line[1]) * 1024;
+}
+
+/** The server's resident memory once it has settled: the smallest of a few readings a second apart. */
+async function settledResident(server: ServerProcess): Promise<number> {
+  const readings: number[] = [];
+  for (let index = 0; index < 5; index++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    readings.push(residentBytes(server.child.pid as number));
+  }
+  return Math.min(...readings);
+}
+
+/** A 5,000-word article: paragraphs of 100 words. */
+function paper(index: number) {
+  const paragraphs = [];
+  for (let words = 0; words < WORDS; words += 100) {
+    const text = Array.from({ length: 100 }, (_, w) => `word${(index + words + w) % 997}`).join(' ');
+    paragraphs.push(schema.nodes.paragraph.create(null, schema.text(text)));
+  }
+  return JSON.stringify(articleWithBody(`Paper ${index}`, paragraphs).toJSON());
+}
+
+/** A SQLite site with one user and `documents` papers of theirs; its data folder. */
+async function site(documents: number): Promise<string> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-memory-'));
+  await seedDatabase({ databaseUrl: undefined, dataDir }, async (db) => {
+    const user = await createUser(
+      { db },
+      { username: 'ada', email: 'ada@example.org', password: PASSWORD, emailVerified: true },
+    );
+    for (let index = 0; index < documents; index++)
+      await createDocument(db, user.id, { title: `Paper ${index}`, path: '', content: paper(index) });
+  });
+  return dataDir;
+}
+
+const outdir = path.join(ROOT, 'server/dist', `bench-memory-${process.pid}`);
+const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs'), outdir], {
+  encoding: 'utf8',
+});
+if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
+
+const folders: string[] = [];
+try {
+  // Idle: the same empty site, the server from the sources (tsx) and compiled (npm start).
+  const idle: Record<'tsx' | 'compiled', number> = { tsx: 0, compiled: 0 };
+  for (const how of ['tsx', 'compiled'] as const) {
+    const dataDir = await site(0);
+    folders.push(dataDir);
+    const server = await startServerProcess(
+      processEnv(dataDir, 'memory-bench'),
+      undefined,
+      how === 'compiled' ? path.join(outdir, 'main.js') : undefined,
+    );
+    // One answered page, as a balancer's health check would have asked before any user comes.
+    await fetch(`${server.baseUrl}/api/base/configuration/`);
+    idle[how] = await settledResident(server);
+    await stopServerProcess(server);
+  }
+  console.log(
+    `idle server: compiled ${(idle.compiled / MiB).toFixed(1)} MiB, tsx ${(idle.tsx / MiB).toFixed(1)} MiB, ` +
+      `ratio ${(idle.compiled / idle.tsx).toFixed(2)}${againstGoal(idle.compiled / MiB, { atMost: 120 })}`,
+  );
+
+  // Open documents: one editor on each of DOCUMENTS papers.
+  const dataDir = await site(DOCUMENTS);
+  folders.push(dataDir);
+  const server = await startServerProcess(
+    processEnv(dataDir, 'memory-bench'),
+    undefined,
+    path.join(outdir, 'main.js'),
+  );
+  const ada = await loggedInClient(server.baseUrl, 'ada', PASSWORD);
+  // A first editor opened and closed: what the first socket and the first document load bring
+  // (the collaboration code, the schema) is not counted per document.
+  const editor = (documentId: number) =>
+    new DocumentClient({
+      wsUrlBase: wsUrlBase(server.baseUrl),
+      documentId,
+      headers: { cookie: cookieHeader(ada), origin: server.baseUrl },
+    });
+  const warmup = editor(1);
+  await warmup.open();
+  warmup.close();
+  const before = await settledResident(server);
+  const editors: DocumentClient[] = [];
+  for (let id = 1; id <= DOCUMENTS; id++) {
+    const client = editor(id);
+    await client.open();
+    editors.push(client);
+  }
+  const open = await settledResident(server);
+  const perDocument = (open - before) / DOCUMENTS / 1024;
+  console.log(
+    `${DOCUMENTS} open documents of ${WORDS} words: ${(open / MiB).toFixed(1)} MiB, ` +
+      `${perDocument.toFixed(1)} KiB per document over ${(before / MiB).toFixed(1)} MiB before` +
+      againstGoal(perDocument, { atMost: 60 }),
+  );
+  for (const client of editors) client.close();
+  await stopServerProcess(server);
+} finally {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  rmSync(outdir, { recursive: true, force: true });
+}
