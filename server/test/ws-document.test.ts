@@ -155,6 +155,80 @@ describe.each(ENGINES)('websocket ws_url_base/document/<id>/ (%s)', (engine) => 
     expect(JSON.parse((await currentContent(server().ctx.db, id))!)).toEqual(ada.state!.doc.toJSON());
   });
 
+  it('commits a late diff of a rebasing client over what came since: the missed steps first, then confirm_diff at its base', async () => {
+    const { id, ada, emmy } = await twoEditors('Shared');
+    const base = ada.state!.doc;
+    const at = bodyParagraphStart(base);
+    const confirmed = ada.next((message) => message.type === 'confirm_diff');
+    ada.edit((tr) => tr.insert(at, schema.text('ada ')));
+    expect(await confirmed).toMatchObject({ type: 'confirm_diff', v: 1 });
+    await waitFor(() => ada.version === 1, 'ada confirmed');
+
+    // Made on version 0, sent after ada's step was committed at version 1.
+    const late = await emmy.sendRaw({
+      v: 0,
+      ds: stepsOf(base, (tr) => tr.insert(at, schema.text('emmy')).insert(at + 4, schema.text('!'))),
+      rebase: true,
+    });
+    expect(late).toEqual({ type: 'confirm_diff', rid: late.rid, v: 3, base: 1 });
+    // The missed step came first, once, with ada's session id.
+    const relayed = emmy.messages.filter((message) => message.type === 'diff');
+    expect(relayed).toEqual([
+      {
+        type: 'diff',
+        v: 0,
+        ds: stepsOf(base, (tr) => tr.insert(at, schema.text('ada '))),
+        cids: [ada.docData!.session_id],
+      },
+    ]);
+    expect(emmy.messages.indexOf(relayed[0])).toBeLessThan(
+      emmy.messages.findIndex((message) => message.type === 'confirm_diff'),
+    );
+    expect(emmy.messages.some((message) => message.type === 'reject_diff')).toBe(false);
+    // Mapped over 'ada ': what ada gets and what is stored is the text both typed.
+    await waitFor(() => ada.version === 3, 'the rebased steps at ada');
+    const text = ada.state!.doc.textBetween(0, ada.state!.doc.content.size, '\n');
+    expect(text).toContain('ada emmy!');
+    expect(JSON.parse((await currentContent(server().ctx.db, id))!)).toEqual(ada.state!.doc.toJSON());
+    expect((await stored(id)).steps.map((step) => step.version)).toEqual([1, 2, 3]);
+  });
+
+  it('confirms two editors typing on one old version at once without a refusal: both texts, one document', async () => {
+    const { id, ada, emmy } = await twoEditors('Shared');
+    const refusals = () =>
+      [...ada.messages, ...emmy.messages].filter((message) => message.type === 'reject_diff').length;
+    for (let round = 0; round < 5; round++) {
+      // Both on the same version, sent in the same turn: one of them is late at the server.
+      ada.edit((tr) => tr.insertText(`a${round}`, bodyParagraphStart(tr.doc)));
+      emmy.edit((tr) => tr.insertText(`e${round}`, bodyParagraphStart(tr.doc)));
+      await Promise.all([ada.settled(), emmy.settled()]);
+    }
+    await waitFor(() => ada.version === 10 && emmy.version === 10, 'every step at both');
+    expect(refusals()).toBe(0);
+    expect(ada.state!.doc.toJSON()).toEqual(emmy.state!.doc.toJSON());
+    const text = ada.state!.doc.textContent;
+    for (let round = 0; round < 5; round++) {
+      expect(text).toContain(`a${round}`);
+      expect(text).toContain(`e${round}`);
+    }
+    expect(JSON.parse((await currentContent(server().ctx.db, id))!)).toEqual(ada.state!.doc.toJSON());
+  });
+
+  it('checks the mapped steps of a late diff like any other: an untracked late diff of write-tracked is refused', async () => {
+    const { id, ada, emmy } = await twoEditors('Shared', 'write-tracked');
+    const base = ada.state!.doc;
+    const at = bodyParagraphStart(base);
+    ada.edit((tr) => tr.insert(at, schema.text('ada ')));
+    await ada.settled();
+    const late = await emmy.sendRaw({
+      v: 0,
+      ds: stepsOf(base, (tr) => tr.insert(at, schema.text('untracked'))),
+      rebase: true,
+    });
+    expect(late).toEqual({ type: 'reject_diff', rid: late.rid, reason: 'rights' });
+    expect((await stored(id)).steps.map((step) => step.version)).toEqual([1]);
+  });
+
   it('answers catch_up with every committed step after the given version, with the client ids', async () => {
     const { owner, id, ada, emmy } = await twoEditors('Shared');
     ada.edit((tr) => tr.insertText('ada', bodyParagraphStart(ada.state!.doc)));

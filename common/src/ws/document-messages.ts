@@ -20,11 +20,18 @@ import {
  *                                   state: send me the steps after version v (as one `diff`,
  *                                   with their client ids); its own committed steps come first
  *                                   in them, so collab confirms them and rebases the rest
- *   client -> server  diff          {v, rid, ds}: steps made on version v
- *   server -> sender  confirm_diff  {rid, v}: committed to the database; v is the new version
+ *   client -> server  diff          {v, rid, ds, rebase}: steps made on version v
+ *   server -> sender  confirm_diff  {rid, v, base}: committed to the database; v is the new
+ *                                   version. A diff with `rebase` made on an older version is
+ *                                   not refused: its steps are mapped over the steps committed
+ *                                   since (as collab's own rebase maps them) and committed at
+ *                                   `base`; the steps the sender misses come first (as `diff`
+ *                                   messages), so it has rebased its own steps over them and
+ *                                   takes the v - base first ones as confirmed
  *   server -> others  diff          {v, ds, cids}: the same steps, relayed after the commit
- *   server -> sender  reject_diff   {rid, reason}: nothing of it was applied. For 'stale' the
- *                                   steps the sender misses come first (as `diff` messages), the
+ *   server -> sender  reject_diff   {rid, reason}: nothing of it was applied. For 'stale' (a
+ *                                   diff without `rebase`, or older than the steps the server
+ *                                   keeps in memory) the steps the sender misses come first, the
  *                                   client rebases (receiveTransaction) and sends again
  *   both ways         caret         a participant's selection at version v (ephemeral)
  *   server -> client  participants  who is in the document now
@@ -101,6 +108,12 @@ export const confirmDiffMessage = z.object({
   rid: requestId,
   /** The document's version after the diff's steps. */
   v: version,
+  /**
+   * The version the steps were committed on, when the server rebased the diff (it was made on an
+   * older one): the sender holds that version once it has taken the steps sent before this
+   * answer, and its first v - base unconfirmed steps are the committed ones.
+   */
+  base: version.optional(),
 });
 
 /**
@@ -162,6 +175,12 @@ export const clientDiffMessage = z.object({
   v: version,
   rid: requestId,
   ds: z.array(stepJson).min(1).max(MAX_STEPS_PER_DIFF),
+  /**
+   * The sender takes a rebased confirmation (confirm_diff with `base`): a late diff is then
+   * committed instead of refused as stale. Without it (a page loaded before the server could
+   * rebase) the server answers 'stale' as before.
+   */
+  rebase: z.literal(true).optional(),
 });
 
 export const clientCaretMessage = z.object({ type: z.literal('caret'), ...caretFields });

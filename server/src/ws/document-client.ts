@@ -16,7 +16,7 @@ import { Step } from 'prosemirror-transform';
 import { nodeSocketFactory } from './node-socket';
 
 export type DiffAnswer =
-  | { type: 'confirm_diff'; rid: number; v: number }
+  | { type: 'confirm_diff'; rid: number; v: number; base?: number }
   | { type: 'reject_diff'; rid: number; reason: RejectReason };
 
 /** A review message without its rid (the client numbers it). */
@@ -119,7 +119,13 @@ export class DocumentClient {
   sendRaw(diff: Omit<ClientDiffMessage, 'type' | 'rid'> & { rid?: number }): Promise<DiffAnswer> {
     const rid = diff.rid ?? this.nextRid++;
     const answer = new Promise<DiffAnswer>((resolve) => this.waiters.set(rid, resolve));
-    this.connector.send({ type: 'diff', v: diff.v, rid, ds: diff.ds });
+    this.connector.send({
+      type: 'diff',
+      v: diff.v,
+      rid,
+      ds: diff.ds,
+      ...(diff.rebase ? { rebase: true } : {}),
+    });
     return answer;
   }
 
@@ -171,6 +177,7 @@ export class DocumentClient {
       v: sendable.version,
       rid,
       ds: sendable.steps.map((step) => step.toJSON()),
+      rebase: true,
     });
   }
 
@@ -214,7 +221,11 @@ export class DocumentClient {
         // version says how many of the unconfirmed steps it took.
         if (this.state && this.sent.delete(message.rid)) {
           const sendable = sendableSteps(this.state);
-          if (sendable && message.v > sendable.version) {
+          // A rebased confirmation names the version it was committed on: the steps sent before it
+          // brought us there (and rebased ours as the server did), unless we ignored them after a
+          // gap, when catch_up brings our committed steps back instead.
+          const onBase = message.base === undefined || message.base === sendable?.version;
+          if (sendable && onBase && message.v > sendable.version) {
             const mine = sendable.steps.slice(0, message.v - sendable.version);
             this.onConfirmed?.(mine.length);
             this.state = this.state.apply(

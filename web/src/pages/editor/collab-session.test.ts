@@ -1,3 +1,4 @@
+import { rebaseSteps } from '@scriptorium/common/editor/rebase-steps';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { decideChanges, type Reviewer, trackedChanges } from '@scriptorium/common/editor/track-changes';
@@ -35,6 +36,12 @@ class Authority {
 
   /** Every diff the clients sent, by size (the offline tests check the queue went out folded). */
   diffSizes: number[] = [];
+
+  /** Maps a late diff of a client that asks for it over the steps since, as the server does. */
+  rebases = false;
+
+  /** How many diffs were refused as stale. */
+  staleAnswers = 0;
 
   join(
     id: string,
@@ -111,7 +118,28 @@ class Authority {
       sender.inbox.push({ type: 'reject_diff', rid: message.rid, reason: this.refuse });
       return;
     }
+    if (message.v < this.steps.length && this.rebases && message.rebase) {
+      // The server's rebase: the missed steps first, then the mapped steps committed at `base`.
+      const missing = this.steps.slice(message.v);
+      sender.inbox.push({
+        type: 'diff',
+        v: message.v,
+        ds: missing.map(({ step }) => step.toJSON()),
+        cids: missing.map(({ cid }) => cid),
+      });
+      const base = this.steps.length;
+      const mapped = rebaseSteps(
+        message.ds.map((json) => Step.fromJSON(schema, json)),
+        missing.map(({ step }) => step),
+        this.doc,
+      );
+      this.commit(from, mapped);
+      sender.inbox.push({ type: 'confirm_diff', rid: message.rid, v: this.steps.length, base });
+      this.relay(from, base, mapped);
+      return;
+    }
     if (message.v !== this.steps.length) {
+      this.staleAnswers++;
       const missing = this.steps.slice(message.v);
       if (missing.some(({ cid }) => cid !== from))
         sender.inbox.push({
@@ -124,17 +152,26 @@ class Authority {
       return;
     }
     const v = this.steps.length;
-    for (const json of message.ds) {
-      const step = Step.fromJSON(schema, json);
+    const steps = message.ds.map((json) => Step.fromJSON(schema, json));
+    this.commit(from, steps);
+    sender.inbox.push({ type: 'confirm_diff', rid: message.rid, v: this.steps.length });
+    this.relay(from, v, steps);
+  }
+
+  private commit(from: string, steps: readonly Step[]): void {
+    for (const step of steps) {
       const result = step.apply(this.doc);
       if (!result.doc) throw new Error(result.failed ?? 'step failed');
       this.doc = result.doc;
       this.steps.push({ step, cid: from });
     }
-    sender.inbox.push({ type: 'confirm_diff', rid: message.rid, v: this.steps.length });
+  }
+
+  private relay(from: string, v: number, steps: readonly Step[]): void {
+    if (steps.length === 0) return;
+    const ds = steps.map((step) => step.toJSON());
     for (const [id, client] of this.clients) {
-      if (id !== from)
-        client.inbox.push({ type: 'diff', v, ds: message.ds, cids: message.ds.map(() => from) });
+      if (id !== from) client.inbox.push({ type: 'diff', v, ds, cids: steps.map(() => from) });
     }
   }
 
@@ -296,6 +333,45 @@ describe('collab session', () => {
     for (const piece of ['Ann writes. ', 'Bob writes. ', 'More from Ann.', 'More from Bob.']) {
       expect(bodyText(ann)).toContain(piece);
     }
+  });
+
+  it('takes a rebased confirmation of a late diff: two writers at once converge with no stale refusal', () => {
+    const { server, ann, bob, start } = annAndBob();
+    server.rebases = true;
+    type(ann, 'Ann writes. ', start);
+    type(bob, 'Bob writes. ', start);
+    server.settle();
+    type(ann, 'More from Ann.');
+    type(bob, 'More from Bob.');
+    server.settle();
+    expect(server.staleAnswers).toBe(0);
+    expect(ann.unconfirmed).toBe(0);
+    expect(bob.unconfirmed).toBe(0);
+    expect(bodyText(ann)).toBe(bodyText(bob));
+    expect(server.doc.eq(ann.state?.doc as PMNode)).toBe(true);
+    for (const piece of ['Ann writes. ', 'Bob writes. ', 'More from Ann.', 'More from Bob.']) {
+      expect(bodyText(ann)).toContain(piece);
+    }
+  });
+
+  it('takes a rebased confirmation that committed fewer steps: the ones the others deleted fell away on both sides', () => {
+    const { server, ann, bob, start } = annAndBob();
+    type(ann, 'abcdef', start);
+    server.settle();
+    server.rebases = true;
+    // Bob deletes the word while Ann, not yet knowing, formats inside it and then types after it.
+    const state = ann.state as NonNullable<typeof ann.state>;
+    ann.apply(state.tr.addMark(start + 1, start + 3, schema.marks.strong.create()));
+    type(ann, ' and more', start + 6);
+    const bobState = bob.state as NonNullable<typeof bob.state>;
+    bob.apply(bobState.tr.delete(start, start + 6));
+    server.settle();
+    expect(server.staleAnswers).toBe(0);
+    expect(ann.unconfirmed).toBe(0);
+    expect(bob.unconfirmed).toBe(0);
+    expect(server.doc.eq(ann.state?.doc as PMNode)).toBe(true);
+    expect(server.doc.eq(bob.state?.doc as PMNode)).toBe(true);
+    expect(bodyText(ann)).toBe(' and more');
   });
 
   it('undoes only its own changes while the other writes', () => {

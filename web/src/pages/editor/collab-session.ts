@@ -330,7 +330,7 @@ export class CollabSession {
     const rid = this.nextRid++;
     this.inFlight = { rid, v: sendable.version, count: ds.length };
     this.sent.set(rid, this.inFlight);
-    this.options.send({ type: 'diff', v: sendable.version, rid, ds } as DocumentClientMessage);
+    this.options.send({ type: 'diff', v: sendable.version, rid, ds, rebase: true } as DocumentClientMessage);
   }
 
   confirm(message: ConfirmDiffMessage): void {
@@ -341,9 +341,15 @@ export class CollabSession {
     if (this.inFlight?.rid === message.rid) this.inFlight = null;
     const startVersion = getVersion(this.state);
     const sendable = sendableSteps(this.state);
-    // Made on an older version: its steps already came back (relayed) and were confirmed then.
-    if (diff.v === startVersion && sendable && sendable.steps.length >= diff.count) {
-      const steps = sendable.steps.slice(0, diff.count);
+    // Committed at `base` after the server rebased it (made on an older version): the steps
+    // committed before it came first, collab rebased ours over them exactly as the server did,
+    // and the first v - base of our unconfirmed steps are the committed ones (fewer than we sent
+    // when some fell on text the others deleted). Otherwise committed on the version it was made
+    // on; made on an older one, its steps already came back (relayed) and were confirmed then.
+    const base = message.base ?? diff.v;
+    const count = message.base === undefined ? diff.count : message.v - message.base;
+    if (base === startVersion && sendable && count > 0 && sendable.steps.length >= count) {
+      const steps = sendable.steps.slice(0, count);
       this.advanceConfirmed(steps);
       // Our own steps come back as confirmed: collab drops them from the unconfirmed list.
       this.state = this.state.apply(

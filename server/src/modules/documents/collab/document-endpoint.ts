@@ -1,4 +1,5 @@
 import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
+import { rebaseSteps } from '@scriptorium/common/editor/rebase-steps';
 import { schema } from '@scriptorium/common/editor/schema';
 import { checkDocument, documentTitle, keepsTemplateParts } from '@scriptorium/common/editor/templates';
 import {
@@ -161,6 +162,22 @@ const RECENT_STEPS = 1000;
 function remember(room: Room, steps: StoredStep[]): void {
   room.recent.push(...steps);
   if (room.recent.length > RECENT_STEPS) room.recent.splice(0, room.recent.length - RECENT_STEPS);
+}
+
+/**
+ * Whether a late diff is mapped over the steps committed since instead of refused as stale: its
+ * sender takes a rebased confirmation, the room still holds every step since its version (older
+ * ones would be read from the step log: such a client is far behind and catches up), and none of
+ * those steps is the sender's own. One of its own there means it sent this diff before it knew of
+ * an earlier commit (a confirm lost with a socket or a process; the transport's resend after a
+ * reconnect): the diff may repeat steps already committed, and only the stale path, where the
+ * client confirms its committed steps by their client id first, applies each step once.
+ */
+function canRebase(room: Room, message: ClientDiffMessage, sessionId: string): boolean {
+  if (message.rebase !== true) return false;
+  const oldestKept = room.recent[0]?.version ?? room.version + 1;
+  if (message.v < oldestKept - 1) return false;
+  return !room.recent.some((stored) => stored.version > message.v && stored.clientId === sessionId);
 }
 
 class Refusal extends Error {
@@ -372,14 +389,26 @@ export function createDocumentEndpoint() {
     session: SessionState,
     rid: number,
   ): Promise<void> {
-    if (session.sentVersion < room.version) {
-      const missing = await stepsAfter(socket.topic.ctx, room, id, session.sentVersion);
-      if (missing.length) {
-        socket.send(stepsMessage(session.sentVersion, missing));
-        session.sentVersion = missing[missing.length - 1].version;
-      }
-    }
+    await sendMissing(socket, room, id, session, room.version);
     refuse(socket, rid, 'stale');
+  }
+
+  /** Sends the session the committed steps up to version `upTo` it has not been sent yet. */
+  async function sendMissing(
+    socket: Socket,
+    room: Room,
+    id: number,
+    session: SessionState,
+    upTo: number,
+  ): Promise<void> {
+    if (session.sentVersion >= upTo) return;
+    const missing = (await stepsAfter(socket.topic.ctx, room, id, session.sentVersion)).filter(
+      (stored) => stored.version <= upTo,
+    );
+    if (missing.length) {
+      socket.send(stepsMessage(session.sentVersion, missing));
+      session.sentVersion = missing[missing.length - 1].version;
+    }
   }
 
   /** The committed steps after version `from` up to the room's version, from memory when it holds them. */
@@ -414,9 +443,11 @@ export function createDocumentEndpoint() {
     if (!rightMayEdit(right)) return refuse(socket, message.rid, 'read_only');
     // Counted by arrival: a busy process that handles a burst slowly is not more lenient.
     if (!takeToken(socket.topic.ctx, session, receivedAt)) return refuse(socket, message.rid, 'flood');
-    // Behind what this process already holds: stale for sure, answered without the database. (The
-    // room's version never runs ahead of the step log: it only moves after a commit.)
-    if (message.v < room.version) return answerStale(socket, room, id, session, message.rid);
+    // Behind what this process already holds, from a client that cannot take a rebased
+    // confirmation: stale for sure, answered without the database. (The room's version never runs
+    // ahead of the step log: it only moves after a commit.)
+    if (message.v < room.version && !canRebase(room, message, socket.sessionId))
+      return answerStale(socket, room, id, session, message.rid);
     let steps: Step[];
     try {
       steps = parseSteps(message.ds);
@@ -430,8 +461,20 @@ export function createDocumentEndpoint() {
       const version = await readVersion(trx, id);
       if (version === undefined) return { kind: 'gone' as const };
       if (version > room.version) advance(socket.topic, room, await readSteps(trx, id, room.version));
-      if (message.v < room.version) return { kind: 'stale' as const };
       if (message.v > room.version) return { kind: 'refused' as const, reason: 'ahead' as const };
+      if (message.v < room.version) {
+        if (!canRebase(room, message, socket.sessionId)) return { kind: 'stale' as const };
+        // Late: mapped over what was committed since, then checked like any diff.
+        const since = room.recent.filter((stored) => stored.version > message.v);
+        steps = rebaseSteps(
+          steps,
+          since.map((stored) => Step.fromJSON(schema, stored.step)),
+          room.doc,
+        );
+        // Every step fell on text the others deleted: nothing to commit, the sender's own rebase
+        // dropped them too.
+        if (steps.length === 0) return { kind: 'empty' as const, base: room.version };
+      }
       let doc: PMNode;
       try {
         doc = applySteps(room.doc, steps, right, socket.user.id);
@@ -439,32 +482,45 @@ export function createDocumentEndpoint() {
         if (error instanceof Refusal) return { kind: 'refused' as const, reason: error.reason };
         throw error;
       }
+      // A rebased diff commits its mapped steps; any other its steps as sent.
+      const stepsJson =
+        message.v < room.version ? steps.map((step) => step.toJSON() as StepJson) : message.ds;
       const newVersion = room.version + steps.length;
       const snapshot = room.needsSnapshot || newVersion - room.contentVersion >= SNAPSHOT_EVERY;
       await appendSteps(trx, {
         documentId: id,
         baseVersion: room.version,
-        steps: message.ds,
+        steps: stepsJson,
         clientId: socket.sessionId,
         userId: socket.user.id,
         doc,
         snapshot,
         now: Date.now(),
       });
-      return { kind: 'committed' as const, doc, snapshot, base: room.version };
+      return { kind: 'committed' as const, doc, snapshot, base: room.version, ds: stepsJson };
     });
     if (outcome.kind === 'gone') return socket.deny();
     if (outcome.kind === 'refused') return refuse(socket, message.rid, outcome.reason);
     if (outcome.kind === 'stale') return answerStale(socket, room, id, session, message.rid);
+    const rebased = message.v < outcome.base;
+    // The sender gets the steps it misses before the confirmation: it rebases its own over them.
+    if (rebased) await sendMissing(socket, room, id, session, outcome.base);
+    if (outcome.kind === 'empty')
+      return socket.send({ type: 'confirm_diff', rid: message.rid, v: outcome.base, base: outcome.base });
     // Committed: from here on the steps are durable.
-    const version = outcome.base + steps.length;
+    const version = outcome.base + outcome.ds.length;
     if (outcome.snapshot) {
       room.needsSnapshot = false;
       room.contentVersion = version;
     }
     session.sentVersion = version;
-    socket.send({ type: 'confirm_diff', rid: message.rid, v: version });
-    await committed(socket.topic, room, outcome.base, message.ds, socket.sessionId, outcome.doc);
+    socket.send({
+      type: 'confirm_diff',
+      rid: message.rid,
+      v: version,
+      ...(rebased ? { base: outcome.base } : {}),
+    });
+    await committed(socket.topic, room, outcome.base, outcome.ds, socket.sessionId, outcome.doc);
     if (Date.now() - room.revisedAt >= AUTO_REVISION_MS) await autoRevision(ctx, room, id, author(socket));
   }
 
