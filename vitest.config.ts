@@ -18,6 +18,7 @@ export default defineConfig({
             'server/src/**/*.test.ts',
             'server/test/**/*.test.ts',
             'web/build/**/*.test.ts',
+            'scripts/**/*.test.ts',
           ],
           testTimeout: 20000,
           hookTimeout: 60000,
