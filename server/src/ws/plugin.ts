@@ -1,5 +1,6 @@
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
+import { isDeepStrictEqual } from 'node:util';
 import fastifyWebsocket from '@fastify/websocket';
 import { type AppMessage, MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
 import type { TransportTiming } from '@scriptorium/common/ws/timing';
@@ -10,7 +11,7 @@ import { originAllowed } from '../http/origin';
 import { userFromCookieHeader } from '../http/session';
 import type { UserRow } from '../modules/user/queries';
 import { type BaseEndpointExtension, createBaseEndpoint } from './base-endpoint';
-import { CLOSE_GOING_AWAY, CLOSE_POLICY_VIOLATION, ServerConnection } from './connection';
+import { CLOSE_GOING_AWAY, CLOSE_NORMAL, CLOSE_POLICY_VIOLATION, ServerConnection } from './connection';
 import { closeControlSocket, listenControlSocket } from './control-socket';
 import type { AnyWsEndpoint, EndpointSocket, EndpointTopic } from './endpoint';
 import { TopicQueue } from './endpoint';
@@ -51,6 +52,9 @@ async function admitUser(ctx: AppContext, request: FastifyRequest): Promise<User
 
 /** Sockets one login session may hold open in one process. */
 export const MAX_SOCKETS_PER_SESSION = 20;
+
+/** The close reason of a socket whose right changed while it was open (the client reconnects). */
+export const ACCESS_CHANGED = 'access changed';
 
 function deny(socket: WebSocket): void {
   socket.send(JSON.stringify({ type: 'access_denied', c: 0, s: 0 }));
@@ -170,7 +174,8 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
           for (const socket of [...(topics.get(key)?.sockets ?? [])]) {
             const admission = await endpoint.admit(ctx, socket.user, event.id);
             if (admission === null) socket.deny();
-            else socket.admission = admission;
+            // Admissions are plain data (rights, flags, ids).
+            else if (!isDeepStrictEqual(admission, socket.admission)) socket.readmitted(admission);
           }
         });
       }
@@ -246,10 +251,19 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
                 send: (message) => opened.send(message),
                 deny: () => opened.deny(),
                 close: (reason) => opened.close(CLOSE_POLICY_VIOLATION, reason),
+                readmitted: (admission) => {
+                  socket.admission = admission;
+                  opened.close(CLOSE_NORMAL, ACCESS_CHANGED);
+                },
               };
               live = socket;
               sockets.set(opened, socket);
               void queue.run(key, async () => {
+                // The right is read again at subscribe: a socket opened before its right was
+                // removed or lowered must not work with what the upgrade found (issue 50).
+                const admission = await endpoint.admit(ctx, entry.user, id);
+                if (admission === null) return opened.deny();
+                socket.admission = admission;
                 await join(endpoint, socket);
                 if (opened.isOpen) await endpoint.opened?.(socket, resumed);
               });

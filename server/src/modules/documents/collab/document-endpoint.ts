@@ -50,6 +50,7 @@ import {
   readHead,
   readSteps,
   readVersion,
+  readVersionAndRight,
   SNAPSHOT_EVERY,
   type StoredStep,
   withDocumentLock,
@@ -409,34 +410,59 @@ export function createDocumentEndpoint() {
   }
 
   async function handleDiff(editor: Editor, message: ClientDiffMessage, receivedAt: number): Promise<void> {
-    const { socket, room, id, session } = editor;
+    const { socket } = editor;
     const { right } = socket.admission;
     if (!rightMayEdit(right)) return refuse(socket, message.rid, 'read_only');
     // Counted by arrival: a busy process that handles a burst slowly is not more lenient.
-    if (!takeToken(socket.topic.ctx, session, receivedAt)) return refuse(socket, message.rid, 'flood');
+    if (!takeToken(socket.topic.ctx, editor.session, receivedAt)) return refuse(socket, message.rid, 'flood');
+    const rightNow = await commitDiff(editor, message);
+    // The right changed since the socket was admitted (the process that changed it may not have
+    // said so yet): after its answer the client reconnects and is told (issue 50).
+    if (rightNow === null) socket.deny();
+    else if (rightNow !== right) socket.readmitted({ ...socket.admission, right: rightNow });
+  }
+
+  /**
+   * Checks a diff against the sender's right read under the document's lock, commits it and
+   * answers it. Returns that right (null: the sender has none any more, or the document is gone).
+   */
+  async function commitDiff(editor: Editor, message: ClientDiffMessage): Promise<AccessRight | null> {
+    const { socket, room, id, session } = editor;
+    const { right } = socket.admission;
     // Behind what this process already holds: stale for sure, answered without the database. (The
     // room's version never runs ahead of the step log: it only moves after a commit.)
-    if (message.v < room.version) return answerStale(socket, room, id, session, message.rid);
+    if (message.v < room.version) {
+      await answerStale(socket, room, id, session, message.rid);
+      return right;
+    }
     let steps: Step[];
     try {
       steps = parseSteps(message.ds);
     } catch (error) {
-      if (error instanceof Refusal) return refuse(socket, message.rid, error.reason);
+      if (error instanceof Refusal) {
+        refuse(socket, message.rid, error.reason);
+        return right;
+      }
       throw error;
     }
     const ctx = socket.topic.ctx;
     const outcome = await withDocumentLock(ctx.db, ctx.dialect, id, async (trx) => {
-      // Only the version under the lock: the snapshot is not needed to decide.
-      const version = await readVersion(trx, id);
-      if (version === undefined) return { kind: 'gone' as const };
-      if (version > room.version) advance(socket.topic, room, await readSteps(trx, id, room.version));
-      if (message.v < room.version) return { kind: 'stale' as const };
-      if (message.v > room.version) return { kind: 'refused' as const, reason: 'ahead' as const };
+      // Only the version and the sender's right now: the snapshot is not needed to decide.
+      const head = await readVersionAndRight(trx, id, socket.user.id);
+      if (head?.right == null) return { kind: 'gone' as const };
+      const current = head.right;
+      if (!rightMayEdit(current))
+        return { kind: 'refused' as const, reason: 'read_only' as const, right: current };
+      if (head.version > room.version) advance(socket.topic, room, await readSteps(trx, id, room.version));
+      if (message.v < room.version) return { kind: 'stale' as const, right: current };
+      if (message.v > room.version)
+        return { kind: 'refused' as const, reason: 'ahead' as const, right: current };
       let doc: PMNode;
       try {
-        doc = applySteps(room.doc, steps, right, socket.user.id);
+        doc = applySteps(room.doc, steps, current, socket.user.id);
       } catch (error) {
-        if (error instanceof Refusal) return { kind: 'refused' as const, reason: error.reason };
+        if (error instanceof Refusal)
+          return { kind: 'refused' as const, reason: error.reason, right: current };
         throw error;
       }
       const newVersion = room.version + steps.length;
@@ -451,21 +477,24 @@ export function createDocumentEndpoint() {
         snapshot,
         now: Date.now(),
       });
-      return { kind: 'committed' as const, doc, snapshot, base: room.version };
+      return { kind: 'committed' as const, doc, snapshot, base: room.version, right: current };
     });
-    if (outcome.kind === 'gone') return socket.deny();
-    if (outcome.kind === 'refused') return refuse(socket, message.rid, outcome.reason);
-    if (outcome.kind === 'stale') return answerStale(socket, room, id, session, message.rid);
-    // Committed: from here on the steps are durable.
-    const version = outcome.base + steps.length;
-    if (outcome.snapshot) {
-      room.needsSnapshot = false;
-      room.contentVersion = version;
+    if (outcome.kind === 'gone') return null;
+    if (outcome.kind === 'refused') refuse(socket, message.rid, outcome.reason);
+    else if (outcome.kind === 'stale') await answerStale(socket, room, id, session, message.rid);
+    else {
+      // Committed: from here on the steps are durable.
+      const version = outcome.base + steps.length;
+      if (outcome.snapshot) {
+        room.needsSnapshot = false;
+        room.contentVersion = version;
+      }
+      session.sentVersion = version;
+      socket.send({ type: 'confirm_diff', rid: message.rid, v: version });
+      await committed(socket.topic, room, outcome.base, message.ds, socket.sessionId, outcome.doc);
+      if (Date.now() - room.revisedAt >= AUTO_REVISION_MS) await autoRevision(ctx, room, id, author(socket));
     }
-    session.sentVersion = version;
-    socket.send({ type: 'confirm_diff', rid: message.rid, v: version });
-    await committed(socket.topic, room, outcome.base, message.ds, socket.sessionId, outcome.doc);
-    if (Date.now() - room.revisedAt >= AUTO_REVISION_MS) await autoRevision(ctx, room, id, author(socket));
+    return outcome.right;
   }
 
   function author(socket: Socket) {

@@ -1,4 +1,4 @@
-import { TITLE_MAX } from '@scriptorium/common/api/documents';
+import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, documentTitle, standardArticle } from '@scriptorium/common/editor/templates';
 import type { StepJson } from '@scriptorium/common/ws/document-messages';
@@ -67,6 +67,31 @@ export async function readVersion(db: Executor, documentId: number): Promise<num
     .where('id', '=', documentId)
     .executeTakeFirst();
   return row?.version;
+}
+
+/**
+ * The document's version and the user's right to it now (null: none; the owner: write), in one
+ * query: a diff is checked against the right of this moment, not the one its socket was opened
+ * with, whichever process changed it (issue 50).
+ */
+export async function readVersionAndRight(
+  db: Executor,
+  documentId: number,
+  userId: number,
+): Promise<{ version: number; right: AccessRight | null } | undefined> {
+  const row = await db
+    .selectFrom('documents')
+    .leftJoin('document_access', (join) =>
+      join
+        .onRef('document_access.document_id', '=', 'documents.id')
+        .on('document_access.user_id', '=', userId),
+    )
+    .select(['documents.version', 'documents.owner_id', 'document_access.rights'])
+    .where('documents.id', '=', documentId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const right = row.owner_id === userId ? 'write' : ((row.rights as AccessRight | null) ?? null);
+  return { version: row.version, right };
 }
 
 /** The steps after version `after` (up to `upTo` inclusive), oldest first. */
