@@ -168,3 +168,100 @@ describe.each(ENGINES)(
     });
   },
 );
+
+// Issue 50, finding 4: what write-tracked, review and comment users send is their own suggestion
+// or anchor, recorded so that a rejection takes it back, and never someone else's.
+describe.each(ENGINES)('suggestions and anchors belong to their authors (%s)', (engine) => {
+  const server = useServer(engine);
+  const { user, createDocument, grant, open } = useDocumentEditors(server);
+
+  async function version(id: number): Promise<number> {
+    const row = await server()
+      .ctx.db.selectFrom('documents')
+      .select('version')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return row.version;
+  }
+
+  /** The owner's document with 'hello world' in its body, and editors of the given rights. */
+  async function documentWith(rights: AccessRight[]) {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Reviewed');
+    const mine = await open(owner.browser, id);
+    const doc = mine.state!.doc;
+    const at = bodyParagraphStart(doc);
+    const typed = stepsOf(doc, (tr) => tr.insert(at, schema.text('hello world')));
+    expect(await mine.sendRaw({ v: 0, ds: typed })).toMatchObject({ type: 'confirm_diff' });
+    const others = [];
+    for (const right of rights) {
+      const other = await user();
+      await grant(id, other.user.id, right);
+      others.push({ user: other.user, editor: await open(other.browser, id) });
+    }
+    return { id, at, owner: mine, others };
+  }
+
+  it('refuses formatting and links under an empty format change of their own', async () => {
+    const { id, at, others } = await documentWith(['write-tracked', 'review']);
+    for (const { user: sender, editor } of others) {
+      const doc = editor.state!.doc;
+      const v = editor.version;
+      const record = schema.marks.format_change.create({
+        user: sender.id,
+        username: sender.username,
+        date: 1,
+      });
+      for (const mark of [
+        schema.marks.strong.create(),
+        schema.marks.link.create({ href: 'javascript:alert(1)' }),
+      ]) {
+        const ds = stepsOf(doc, (tr) => tr.addMark(at, at + 5, record).addMark(at, at + 5, mark));
+        expect(await editor.sendRaw({ v, ds })).toMatchObject({ type: 'reject_diff', reason: 'rights' });
+      }
+    }
+    expect(await version(id)).toBe(1);
+  });
+
+  it("refuses taking over another author's deletion, and a commenter removing others' anchors", async () => {
+    const { id, at, owner, others } = await documentWith(['write-tracked', 'review', 'comment']);
+    const [tracked, reviewer, commenter] = others;
+    const deletion = (by: { id: number; username: string }) =>
+      schema.marks.deletion.create({ user: by.id, username: by.username, date: 1 });
+    const doc = tracked.editor.state!.doc;
+    const deleted = stepsOf(doc, (tr) => tr.addMark(at, at + 5, deletion(tracked.user)));
+    expect(await tracked.editor.sendRaw({ v: 1, ds: deleted })).toMatchObject({ type: 'confirm_diff', v: 2 });
+    await waitFor(() => reviewer.editor.version === 2, 'the deletion at the reviewer');
+    const takeOver = stepsOf(reviewer.editor.state!.doc, (tr) =>
+      tr.addMark(at, at + 5, deletion(reviewer.user)).removeMark(at, at + 5, deletion(reviewer.user)),
+    );
+    expect(await reviewer.editor.sendRaw({ v: 2, ds: takeOver })).toMatchObject({ reason: 'rights' });
+
+    // The owner anchors a thread of theirs and one of the commenter; only the latter is the commenter's to remove.
+    expect(await owner.review({ type: 'thread_create', thread: 31, text: 'Mine.' })).toMatchObject({
+      type: 'review_answer',
+    });
+    expect(
+      await commenter.editor.review({ type: 'thread_create', thread: 32, text: 'Theirs.' }),
+    ).toMatchObject({
+      type: 'review_answer',
+    });
+    // The owner's own editor sent raw steps (its state lags): the steps are made on the tracked one's.
+    const anchors = stepsOf(tracked.editor.state!.doc, (tr) =>
+      tr
+        .addMark(at + 6, at + 11, schema.marks.comment.create({ id: 31 }))
+        .addMark(at + 6, at + 11, schema.marks.comment.create({ id: 32 })),
+    );
+    expect(await owner.sendRaw({ v: 2, ds: anchors })).toMatchObject({ type: 'confirm_diff', v: 4 });
+    await waitFor(() => commenter.editor.version === 4, 'the anchors at the commenter');
+    const anchored = commenter.editor.state!.doc;
+    const remove = (thread: number) =>
+      stepsOf(anchored, (tr) => tr.removeMark(at + 6, at + 11, schema.marks.comment.create({ id: thread })));
+    expect(await commenter.editor.sendRaw({ v: 4, ds: remove(31) })).toMatchObject({ reason: 'rights' });
+    expect(await commenter.editor.sendRaw({ v: 4, ds: remove(32) })).toMatchObject({
+      type: 'confirm_diff',
+      v: 5,
+    });
+    expect(await version(id)).toBe(5);
+  });
+});

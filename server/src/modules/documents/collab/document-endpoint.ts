@@ -43,7 +43,14 @@ import {
   type Viewer,
   visibleThread,
 } from './review';
-import { rightMayComment, rightMayEdit, STEP_RULES } from './rights';
+import {
+  othersThreadsOf,
+  removesCommentMarks,
+  rightMayComment,
+  rightMayEdit,
+  type StepChecker,
+  stepChecker,
+} from './rights';
 import {
   appendSteps,
   freshDocument,
@@ -174,13 +181,12 @@ function stepsMessage(from: number, steps: StoredStep[]): DocumentServerMessage 
   return { type: 'diff', v: from, ds: steps.map((s) => s.step), cids: steps.map((s) => s.clientId) };
 }
 
-/** Applies steps to a document, checking each against the sender's right and the schema. */
-function applySteps(doc: PMNode, steps: Step[], right: AccessRight, userId: number): PMNode {
-  const rule = STEP_RULES[right];
+/** Applies steps to a document, checking each against the sender's right (`rule`) and the schema. */
+function applySteps(doc: PMNode, steps: Step[], rule: StepChecker): PMNode {
   const problemsBefore = checkDocument(doc).length;
   let current = doc;
   for (const step of steps) {
-    if (!rule(step, current, userId)) throw new Refusal('rights');
+    if (!rule.allows(step, current)) throw new Refusal('rights');
     let result: ReturnType<Step['apply']>;
     try {
       result = step.apply(current);
@@ -194,6 +200,7 @@ function applySteps(doc: PMNode, steps: Step[], right: AccessRight, userId: numb
       throw new Refusal(/out of range|position/i.test(result.failed ?? '') ? 'range' : 'schema');
     current = result.doc;
   }
+  if (!rule.finish(current)) throw new Refusal('rights');
   try {
     current.check();
   } catch {
@@ -459,7 +466,11 @@ export function createDocumentEndpoint() {
         return { kind: 'refused' as const, reason: 'ahead' as const, right: current };
       let doc: PMNode;
       try {
-        doc = applySteps(room.doc, steps, current, socket.user.id);
+        const othersThreads =
+          current !== 'write' && removesCommentMarks(steps)
+            ? await othersThreadsOf(trx, id, socket.user.id)
+            : undefined;
+        doc = applySteps(room.doc, steps, stepChecker(current, socket.user.id, othersThreads));
       } catch (error) {
         if (error instanceof Refusal)
           return { kind: 'refused' as const, reason: error.reason, right: current };
