@@ -260,7 +260,13 @@ async function startEcho(): Promise<Target> {
 
 /** In a child: the real app (as main.ts builds it, without request logs), users included. */
 async function runScriptoriumServer(): Promise<void> {
-  const server = await startBenchServer('ws', { SECRET_KEY: 'bench' });
+  // The bench opens all its sockets from one address, as many per user as it takes.
+  const limit = String(SOCKETS);
+  const server = await startBenchServer('ws', {
+    SECRET_KEY: 'bench',
+    WS_MAX_SOCKETS_PER_USER: limit,
+    WS_MAX_SOCKETS_PER_ADDRESS: limit,
+  });
   for (let index = 0; index < USERS; index++) await createBenchUser(server.ctx, `bench${index}`);
   await createUser(server.ctx, {
     username: 'benchstaff',

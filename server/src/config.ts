@@ -57,6 +57,12 @@ export interface Config {
    * a few per second; benchmarks of the server's capacity raise it.
    */
   documentDiffRate: number;
+  /**
+   * WS_MAX_SOCKETS_PER_USER, WS_MAX_SOCKETS_PER_ADDRESS: websockets one user, and one client
+   * address (IPv6: one /64), may hold open at once over every process; more are closed at once.
+   */
+  wsMaxSocketsPerUser: number;
+  wsMaxSocketsPerAddress: number;
   /** SOCIAL_PROVIDERS: JSON list of social login providers, parsed by src/social/providers.ts. */
   socialProviders: string | undefined;
 }
@@ -139,5 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socialProviders: env.SOCIAL_PROVIDERS || undefined,
     presenceHeartbeatMs: intSetting(env.PRESENCE_HEARTBEAT_MS, 5_000, 'PRESENCE_HEARTBEAT_MS'),
     documentDiffRate: intSetting(env.DOCUMENT_DIFF_RATE, 50, 'DOCUMENT_DIFF_RATE'),
+    wsMaxSocketsPerUser: intSetting(env.WS_MAX_SOCKETS_PER_USER, 50, 'WS_MAX_SOCKETS_PER_USER'),
+    wsMaxSocketsPerAddress: intSetting(env.WS_MAX_SOCKETS_PER_ADDRESS, 500, 'WS_MAX_SOCKETS_PER_ADDRESS'),
   };
 }

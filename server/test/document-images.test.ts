@@ -1,3 +1,4 @@
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { saveImageResponse } from '@scriptorium/common/api/usermedia';
 import { schema } from '@scriptorium/common/editor/schema';
@@ -76,5 +77,36 @@ describe.each(ENGINES)('images of shared documents (%s)', (engine) => {
     const deleted = await owner.browser.call(usermediaApi.delete, { ids: [used.id] });
     expect(deleted.status, deleted.text).toBe(200);
     expect((await coauthor.browser.get(used.image)).status).toBe(404);
+  });
+
+  it("does not show a former co-author the owner's image through a document of their own (issue 50)", async () => {
+    const owner = await person();
+    const former = await person();
+    const reader = await person();
+    const privateImage = await uploadImage(owner.browser, '#aa3300');
+    const ownersDocument = await editors.createDocument(owner.browser, 'Shared once');
+    await editors.grant(ownersDocument, former.user.id, 'write');
+    await insertFigure(owner.browser, ownersDocument, privateImage.image);
+    expect((await former.browser.get(privateImage.image)).status).toBe(200);
+    await owner.browser.call(documentsApi.accessSave, { id: ownersDocument, access: [] });
+    expect((await former.browser.get(privateImage.image)).status).toBe(404);
+
+    // Their own document, shared with the owner (and a reader), its figure naming the owner's image.
+    const theirs = await editors.createDocument(former.browser, 'Mine now');
+    await editors.grant(theirs, owner.user.id, 'write');
+    await editors.grant(theirs, reader.user.id, 'read');
+    await insertFigure(former.browser, theirs, privateImage.image);
+    expect((await former.browser.get(privateImage.image)).status).toBe(404);
+    expect((await reader.browser.get(privateImage.image)).status).toBe(404);
+
+    // A co-author's own image, put into the owner's document by that co-author, is seen by the owner.
+    const coauthor = await person();
+    await editors.grant(ownersDocument, coauthor.user.id, 'write');
+    const contributed = await uploadImage(coauthor.browser, '#0033aa');
+    await insertFigure(coauthor.browser, ownersDocument, contributed.image);
+    expect((await owner.browser.get(contributed.image)).status).toBe(200);
+    // And the owner's image, put into the former co-author's document by the owner, is seen there.
+    await insertFigure(owner.browser, theirs, privateImage.image);
+    expect((await reader.browser.get(privateImage.image)).status).toBe(200);
   });
 });

@@ -6,7 +6,6 @@ import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { describe, expect, it } from 'vitest';
 import { ASSET_PATH, ENGINES, useServer } from './harness';
-import { baseSocketUrl, cookieHeader, openRaw, type RawSocket } from './ws-support';
 
 const WRONG = 'The username or e-mail address and the password do not match.';
 
@@ -92,31 +91,6 @@ describe.each(ENGINES)('hardening: accounts and sessions (%s)', (engine) => {
       },
     );
     expect(own.status, own.text).toBe(200);
-  });
-
-  it('admits at most 20 websocket connections per login session', async () => {
-    const user = await server().buildUser();
-    const browser = await server().loginAs(user);
-    const headers = { cookie: cookieHeader(browser), origin: server().baseUrl };
-    const url = baseSocketUrl(server().baseUrl);
-    const sockets: RawSocket[] = [];
-    try {
-      for (let i = 0; i < 20; i++) {
-        const raw = await openRaw(url, headers);
-        sockets.push(raw);
-        expect((await raw.next()).type).toBe('welcome');
-      }
-      const extra = await openRaw(url, headers);
-      sockets.push(extra);
-      expect(await extra.closed).toEqual({ code: 1008, reason: 'too many connections' });
-      // Another login session of the same user is not affected.
-      const other = await server().loginAs(user);
-      const fresh = await openRaw(url, { cookie: cookieHeader(other), origin: server().baseUrl });
-      sockets.push(fresh);
-      expect((await fresh.next()).type).toBe('welcome');
-    } finally {
-      for (const raw of sockets) raw.socket.close();
-    }
   });
 
   it('does not serve source maps of the web app', async () => {

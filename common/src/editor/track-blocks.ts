@@ -227,6 +227,8 @@ export function nodeMarkAllowed(
 ): boolean {
   const node = doc.nodeAt(step.pos);
   if (!node || node.isInline) return false;
+  // A mark replaces the block's mark of its type: never another author's suggestion (issue 50).
+  if (node.marks.some((m) => m.type === step.mark.type && m.attrs.user !== user)) return false;
   if (byUser('deletion', user)(step.mark)) return true;
   if (!byUser('block_change', user)(step.mark) || node.type.name !== 'list_item') return false;
   const structure = recordedStructure(step.mark);

@@ -1,11 +1,4 @@
-import {
-  Fragment,
-  type Mark,
-  type MarkType,
-  type Node as PMNode,
-  type Schema,
-  Slice,
-} from 'prosemirror-model';
+import { Fragment, Mark, type MarkType, type Node as PMNode, type Schema, Slice } from 'prosemirror-model';
 import { liftListItem } from 'prosemirror-schema-list';
 import { EditorState, TextSelection, type Transaction } from 'prosemirror-state';
 import {
@@ -136,27 +129,161 @@ function inlineSegments(doc: PMNode, from: number, to: number): Segment[] | null
 // The rule: which steps are suggestions of one user.
 
 export interface ReviewPermissions {
-  /** May add and remove comment anchors. */
+  /** May add comment anchors, and remove those of their own threads. */
   comments: boolean;
   /** May make tracked suggestions (and withdraw their own). */
   suggestions: boolean;
+  /** Threads of other people: their anchors are not this user's to remove (the server knows them). */
+  othersThreads?: ReadonlySet<number>;
 }
 
-/** Every inline node of the range that the step changes carries a format_change by `user`. */
-function formatRecorded(doc: PMNode, step: AddMarkStep | RemoveMarkStep, user: number): boolean {
-  const adding = step instanceof AddMarkStep;
-  let ok = true;
-  doc.nodesBetween(step.from, step.to, (node) => {
-    if (!ok || !node.isInline) return ok;
-    const has = step.mark.isInSet(node.marks) || node.marks.some((m) => m.type === step.mark.type);
-    if (adding ? step.mark.isInSet(node.marks) : !has) return false;
-    if (!node.marks.some(byUser('format_change', user))) ok = false;
-    return false;
+/** What a format_change records: the formatting marks (by name) its author removed and added. */
+interface FormatRecord {
+  before: Set<string>;
+  after: Set<string>;
+}
+
+function formatRecord(mark: Mark | undefined): FormatRecord {
+  return {
+    before: new Set((mark?.attrs.before as string[] | undefined) ?? []),
+    after: new Set((mark?.attrs.after as string[] | undefined) ?? []),
+  };
+}
+
+const isPlainMark = (mark: Mark) => Object.keys(mark.attrs).length === 0;
+const sameNames = (a: Set<string>, b: Set<string>) =>
+  a.size === b.size && [...a].every((name) => b.has(name));
+
+/**
+ * Whether the marks of one inline node went from `before` to `after` as a suggestion of `user`:
+ * every other mark is untouched (others' suggestions, comments), and the formatting the node had
+ * before the user's suggestions (what it has, less the user's recorded additions, plus their
+ * recorded removals) is the same, so that rejecting the user's format change brings it back. A
+ * formatting mark that is not recorded as added is one the node already had, exactly (a link's
+ * address included), or a plain one (bold, ...) the record says the user had removed.
+ */
+function formatChangeRecorded(before: readonly Mark[], after: readonly Mark[], user: number): boolean {
+  if (Mark.sameSet(before, after)) return true;
+  const own = (mark: Mark) => mark.type.name === 'format_change' && mark.attrs.user === user;
+  const untouched = (marks: readonly Mark[]) => marks.filter((m) => !FORMATS.has(m.type.name) && !own(m));
+  if (!Mark.sameSet(untouched(before), untouched(after))) return false;
+  const was = formatRecord(before.find(own));
+  const now = formatRecord(after.find(own));
+  const formats = (marks: readonly Mark[]) => marks.filter((m) => FORMATS.has(m.type.name));
+  const keptBefore = formats(before).filter((m) => !was.after.has(m.type.name));
+  const keptAfter = formats(after).filter((m) => !now.after.has(m.type.name));
+  const original = (kept: Mark[], record: FormatRecord) =>
+    new Set([...kept.map((m) => m.type.name), ...record.before]);
+  if (!sameNames(original(keptBefore, was), original(keptAfter, now))) return false;
+  for (const mark of keptAfter)
+    if (!mark.isInSet(keptBefore) && !(isPlainMark(mark) && was.before.has(mark.type.name))) return false;
+  // The record says what is: its additions are there, its removals (not replaced) are not.
+  const present = new Set(formats(after).map((m) => m.type.name));
+  for (const name of now.after) if (!FORMATS.has(name) || !present.has(name)) return false;
+  for (const name of now.before)
+    if (!FORMATS.has(name) || (present.has(name) && !now.after.has(name))) return false;
+  return true;
+}
+
+/**
+ * Formatting and format-change marks changed by a run of mark steps (positions do not move
+ * under them) between `before` and `after`: every inline node in the ranges is checked.
+ */
+function formatsRecorded(
+  before: PMNode,
+  after: PMNode,
+  ranges: readonly (readonly [number, number])[],
+  user: number,
+): boolean {
+  const points = new Set<number>();
+  for (const [from, to] of ranges) {
+    points.add(from);
+    for (const doc of [before, after])
+      doc.nodesBetween(from, to, (node, pos) => {
+        if (node.isInline) points.add(Math.max(pos, from));
+        return true;
+      });
+  }
+  for (const point of points) {
+    const was = before.resolve(point).nodeAfter;
+    const now = after.resolve(point).nodeAfter;
+    if (!was?.isInline || !now?.isInline) continue;
+    if (!formatChangeRecorded(was.marks, now.marks, user)) return false;
+  }
+  return true;
+}
+
+/** Some inline node in [from, to) carries a mark of `type` by someone other than `user`. */
+function othersMarkIn(doc: PMNode, from: number, to: number, type: string, user: number): boolean {
+  let found = false;
+  doc.nodesBetween(from, to, (node) => {
+    if (found) return false;
+    if (node.isInline && node.marks.some((m) => m.type.name === type && m.attrs.user !== user)) found = true;
+    return !found;
   });
-  return ok;
+  return found;
 }
 
-/** The slice inserts only inline content carrying `user`'s insertion mark. */
+const isFormatStep = (step: Step): step is AddMarkStep | RemoveMarkStep =>
+  (step instanceof AddMarkStep || step instanceof RemoveMarkStep) &&
+  (FORMATS.has(step.mark.type.name) || step.mark.type.name === 'format_change');
+
+/**
+ * The rule over a sequence of steps (a diff, an undo). Suggestion mode records a format change in
+ * two or three mark steps (the record, the formatting, an emptied record taken away), so a run of
+ * formatting and format-change steps is judged as a whole, where it ends: what it did must be
+ * recorded in the sender's format change (`formatChangeRecorded`). Every other step is judged
+ * alone by `reviewStepAllowed`.
+ */
+export class ReviewStepChecker {
+  private run: { before: PMNode; ranges: [number, number][] } | null = null;
+
+  constructor(
+    private readonly user: number,
+    private readonly may: ReviewPermissions,
+  ) {}
+
+  /** Whether `step` may follow, applied to `doc` (the document the steps before it made). */
+  allows(step: Step, doc: PMNode): boolean {
+    if (this.may.suggestions && isFormatStep(step)) {
+      if (step.mark.type.name === 'format_change' && step.mark.attrs.user !== this.user) return false;
+      this.run ??= { before: doc, ranges: [] };
+      this.run.ranges.push([step.from, step.to]);
+      return true;
+    }
+    return this.finish(doc) && reviewStepAllowed(step, doc, this.user, this.may);
+  }
+
+  /** After the last step (or before a step of another kind): `doc` is what the steps made. */
+  finish(doc: PMNode): boolean {
+    const run = this.run;
+    this.run = null;
+    return !run || formatsRecorded(run.before, doc, run.ranges, this.user);
+  }
+}
+
+/** Whether a user with these permissions may send these steps, applied one after the other to `doc`. */
+export function reviewStepsAllowed(
+  steps: readonly Step[],
+  doc: PMNode,
+  user: number,
+  may: ReviewPermissions,
+): boolean {
+  const checker = new ReviewStepChecker(user, may);
+  let current = doc;
+  for (const step of steps) {
+    if (!checker.allows(step, current)) return false;
+    const result = step.apply(current);
+    if (!result.doc) return false;
+    current = result.doc;
+  }
+  return checker.finish(current);
+}
+
+/**
+ * The slice inserts only inline content carrying `user`'s insertion mark and no suggestion of
+ * anybody else (or further ones of theirs): what it brings is theirs to withdraw, nothing more.
+ */
 function insertsOwnSuggestion(slice: Slice, user: number): boolean {
   if (slice.size === 0) return true;
   const content = flatInline(slice);
@@ -164,6 +291,7 @@ function insertsOwnSuggestion(slice: Slice, user: number): boolean {
   let ok = true;
   content.forEach((node) => {
     if (!node.marks.some(byUser('insertion', user))) ok = false;
+    if (node.marks.some((m) => TRACKED.has(m.type.name) && m.type.name !== 'insertion')) ok = false;
   });
   return ok;
 }
@@ -196,17 +324,28 @@ function ownNewBlock(doc: PMNode, pos: number, user: number): boolean {
 
 /**
  * Whether `step` (applying to `doc`) is what a user with these permissions may send: comment
- * anchors; their own insertions (inline content carrying their insertion mark, also taken out
- * again), their own deletion and format-change marks, and formatting inside their own format
- * change. Accepting or rejecting others' suggestions, and any untracked change, is not.
+ * anchors (removing only those of their own threads); their own insertions (inline content
+ * carrying their insertion mark and no other suggestion, also taken out again), their own deletion
+ * marks (never over another author's), and formatting recorded in their own format change (one
+ * step alone here; a diff's runs of them: ReviewStepChecker). Accepting or rejecting others'
+ * suggestions, and any untracked change, is not.
  */
 export function reviewStepAllowed(step: Step, doc: PMNode, user: number, may: ReviewPermissions): boolean {
   if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) {
     const name = step.mark.type.name;
-    if (name === COMMENT_MARK) return may.comments;
+    if (name === COMMENT_MARK)
+      return may.comments && (step instanceof AddMarkStep || !may.othersThreads?.has(step.mark.attrs.id));
     if (!may.suggestions) return false;
-    if (name === 'deletion' || name === 'format_change') return step.mark.attrs.user === user;
-    if (FORMATS.has(name)) return formatRecorded(doc, step, user);
+    if (name === 'deletion')
+      return (
+        step.mark.attrs.user === user &&
+        (step instanceof RemoveMarkStep || !othersMarkIn(doc, step.from, step.to, 'deletion', user))
+      );
+    if (isFormatStep(step)) {
+      if (name === 'format_change' && step.mark.attrs.user !== user) return false;
+      const result = step.apply(doc);
+      return Boolean(result.doc && formatsRecorded(doc, result.doc, [[step.from, step.to]], user));
+    }
     return false;
   }
   if (!may.suggestions) return false;
@@ -341,7 +480,16 @@ function trackFormat(
     const own = segment.node.marks.find(byUser('format_change', user.id));
     let before = [...((own?.attrs.before as string[]) ?? [])];
     let after = [...((own?.attrs.after as string[]) ?? [])];
-    const undoes = adding ? before.includes(name) : after.includes(name);
+    // Formatting the new mark pushes out (another link, sub for sup) is removed with it.
+    if (adding)
+      for (const pushed of segment.node.marks) {
+        const pushedName = pushed.type.name;
+        if (!FORMATS.has(pushedName) || pushed.isInSet(step.mark.addToSet(segment.node.marks))) continue;
+        if (after.includes(pushedName)) after = after.filter((n) => n !== pushedName);
+        else before = [...new Set([...before, pushedName])];
+      }
+    // A link added where one was removed is a new link (its address may differ): both stay recorded.
+    const undoes = adding ? before.includes(name) && isPlainMark(step.mark) : after.includes(name);
     if (adding) {
       if (undoes) before = before.filter((n) => n !== name);
       else after = [...new Set([...after, name])];

@@ -69,6 +69,12 @@ export interface EndpointSocket<Server extends AppMessage, Admission> {
   deny(): void;
   /** Closes with a policy-violation code and a reason (under 123 bytes). */
   close(reason: string): void;
+  /**
+   * What admit() learns now differs from what the socket holds (a right lowered or raised while
+   * connected): the socket takes it and is closed with 'access changed', so that its client
+   * reconnects at once and is admitted afresh (the document's doc_data names the new right).
+   */
+  readmitted(admission: Admission): void;
   readonly connection: ServerConnection;
 }
 

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
+import { isDeepStrictEqual } from 'node:util';
 import fastifyWebsocket from '@fastify/websocket';
 import { type AppMessage, MAX_FRAME_BYTES } from '@scriptorium/common/ws/messages';
 import type { TransportTiming } from '@scriptorium/common/ws/timing';
@@ -8,9 +10,10 @@ import type { WebSocket } from 'ws';
 import type { AppContext } from '../context';
 import { originAllowed } from '../http/origin';
 import { userFromCookieHeader } from '../http/session';
+import { addressScope } from '../modules/user/client-address';
 import type { UserRow } from '../modules/user/queries';
 import { type BaseEndpointExtension, createBaseEndpoint } from './base-endpoint';
-import { CLOSE_GOING_AWAY, CLOSE_POLICY_VIOLATION, ServerConnection } from './connection';
+import { CLOSE_GOING_AWAY, CLOSE_NORMAL, CLOSE_POLICY_VIOLATION, ServerConnection } from './connection';
 import { closeControlSocket, listenControlSocket } from './control-socket';
 import type { AnyWsEndpoint, EndpointSocket, EndpointTopic } from './endpoint';
 import { TopicQueue } from './endpoint';
@@ -18,6 +21,7 @@ import { createFanOut, type FanOut } from './fan-out';
 import { type LiveHub, setLiveHub } from './hub';
 import { wsPathPrefix } from './paths';
 import { ConnectionRegistry, type RegistryOptions } from './registry';
+import { createSocketCounter, type SocketQuota } from './socket-limits';
 
 export interface WebsocketPluginOptions {
   /** Default: Redis pub/sub when REDIS_URL is set, else in memory. */
@@ -49,8 +53,14 @@ async function admitUser(ctx: AppContext, request: FastifyRequest): Promise<User
   return request.user ?? (await userFromCookieHeader(ctx, request.headers.cookie));
 }
 
-/** Sockets one login session may hold open in one process. */
-export const MAX_SOCKETS_PER_SESSION = 20;
+/** The close reasons of a socket refused for the number its user or its address holds open. */
+export const TOO_MANY = {
+  user: 'too many connections of this user',
+  address: 'too many connections from this address',
+} as const;
+
+/** The close reason of a socket whose right changed while it was open (the client reconnects). */
+export const ACCESS_CHANGED = 'access changed';
 
 function deny(socket: WebSocket): void {
   socket.send(JSON.stringify({ type: 'access_denied', c: 0, s: 0 }));
@@ -84,6 +94,7 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
   return async (app) => {
     const log = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
     const fanOut = options.fanOut ?? (await createFanOut(ctx.config, { log }));
+    const counter = await createSocketCounter(ctx.config, log);
     const registry = new ConnectionRegistry({ ...options.registry, onChange: () => fanOut.censusChanged() });
     fanOut.setLocalCensus(() => registry.census());
     const hub: LiveHub = { registry, fanOut };
@@ -170,7 +181,8 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
           for (const socket of [...(topics.get(key)?.sockets ?? [])]) {
             const admission = await endpoint.admit(ctx, socket.user, event.id);
             if (admission === null) socket.deny();
-            else socket.admission = admission;
+            // Admissions are plain data (rights, flags, ids).
+            else if (!isDeepStrictEqual(admission, socket.admission)) socket.readmitted(admission);
           }
         });
       }
@@ -213,69 +225,108 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
             deny(ws);
             return;
           }
-          // A page needs one socket; a login session opening more than a few tabs' worth is a leak
-          // or an attack on the process's memory.
-          const hash = request.sessionHash;
-          if (hash && registry.connectionsOfSessions([hash]).length >= MAX_SOCKETS_PER_SESSION) {
-            request.log.warn('websocket refused: too many connections of one login session');
-            ws.close(CLOSE_POLICY_VIOLATION, 'too many connections');
-            return;
-          }
-          const id = idOf(request);
-          const key = topicKey(endpoint.name, id);
-          const topic = makeTopic(endpoint, id);
-          // Only the logger is kept: the request (headers, raw message) is not needed after the upgrade.
-          const logger = request.log;
-          let live: LiveSocket | null = null;
-          const connection = new ServerConnection(ws, {
-            userId: entry.user.id,
-            scope: key,
-            sessionHash: request.sessionHash ?? null,
-            registry,
-            clientMessages: endpoint.clientMessages,
-            onOpened: (opened, resumed) => {
-              const sessionId = opened.sessionId;
-              if (!sessionId) return;
-              const socket: LiveSocket = {
-                user: entry.user,
-                id,
-                sessionId,
-                admission: entry.admission,
-                topic,
-                connection: opened,
-                send: (message) => opened.send(message),
-                deny: () => opened.deny(),
-                close: (reason) => opened.close(CLOSE_POLICY_VIOLATION, reason),
-              };
-              live = socket;
-              sockets.set(opened, socket);
-              void queue.run(key, async () => {
-                await join(endpoint, socket);
-                if (opened.isOpen) await endpoint.opened?.(socket, resumed);
-              });
-            },
-            onMessage: (_, message) => {
-              const socket = live;
-              const handle = endpoint.handle;
-              if (!socket || !handle) return;
-              const receivedAt = Date.now();
-              void queue.run(key, () => handle(socket, message, receivedAt));
-            },
-            onClosed: (closed) => {
-              const socket = sockets.get(closed);
-              if (!socket) return;
-              sockets.delete(closed);
-              void queue.run(key, async () => {
-                await leave(socket);
-                await endpoint.closed?.(socket);
-              });
-            },
-            timing: options.timing,
-            log: (message, details) => logger.info(details ?? {}, message),
-          });
-          connection.start();
+          // A page needs one or two sockets; a user or an address opening more than many tabs'
+          // worth is a leak or an attack on the service. Nothing is read until a place is taken.
+          ws.pause();
+          const place = randomUUID();
+          const quotas: SocketQuota[] = [
+            { key: `user:${entry.user.id}`, limit: ctx.config.wsMaxSocketsPerUser },
+            { key: `address:${addressScope(request.ip)}`, limit: ctx.config.wsMaxSocketsPerAddress },
+          ];
+          const released = () =>
+            void counter
+              .release(
+                place,
+                quotas.map(({ key }) => key),
+              )
+              .catch((error) => log('could not release a socket place', error));
+          void counter
+            .acquire(place, quotas)
+            .catch((error) => {
+              // The counter is away (Redis): sockets are not refused for that.
+              log('could not count a socket', error);
+              return null;
+            })
+            .then((full) => {
+              // A paused socket would not read the client's answer to our close.
+              ws.resume();
+              if (full !== null) {
+                request.log.warn(
+                  { quota: full.replace(/:.*/, '') },
+                  'websocket refused: too many connections',
+                );
+                ws.close(CLOSE_POLICY_VIOLATION, TOO_MANY[full.startsWith('user:') ? 'user' : 'address']);
+              } else if (ws.readyState !== ws.OPEN) released();
+              else start(ws, request, entry, released);
+            });
         },
       );
+
+      function start(ws: WebSocket, request: FastifyRequest, entry: Admitted, released: () => void): void {
+        const id = idOf(request);
+        const key = topicKey(endpoint.name, id);
+        const topic = makeTopic(endpoint, id);
+        // Only the logger is kept: the request (headers, raw message) is not needed after the upgrade.
+        const logger = request.log;
+        let live: LiveSocket | null = null;
+        const connection = new ServerConnection(ws, {
+          userId: entry.user.id,
+          scope: key,
+          sessionHash: request.sessionHash ?? null,
+          registry,
+          clientMessages: endpoint.clientMessages,
+          onOpened: (opened, resumed) => {
+            const sessionId = opened.sessionId;
+            if (!sessionId) return;
+            const socket: LiveSocket = {
+              user: entry.user,
+              id,
+              sessionId,
+              admission: entry.admission,
+              topic,
+              connection: opened,
+              send: (message) => opened.send(message),
+              deny: () => opened.deny(),
+              close: (reason) => opened.close(CLOSE_POLICY_VIOLATION, reason),
+              readmitted: (admission) => {
+                socket.admission = admission;
+                opened.close(CLOSE_NORMAL, ACCESS_CHANGED);
+              },
+            };
+            live = socket;
+            sockets.set(opened, socket);
+            void queue.run(key, async () => {
+              // The right is read again at subscribe: a socket opened before its right was
+              // removed or lowered must not work with what the upgrade found (issue 50).
+              const admission = await endpoint.admit(ctx, entry.user, id);
+              if (admission === null) return opened.deny();
+              socket.admission = admission;
+              await join(endpoint, socket);
+              if (opened.isOpen) await endpoint.opened?.(socket, resumed);
+            });
+          },
+          onMessage: (_, message) => {
+            const socket = live;
+            const handle = endpoint.handle;
+            if (!socket || !handle) return;
+            const receivedAt = Date.now();
+            void queue.run(key, () => handle(socket, message, receivedAt));
+          },
+          onClosed: (closed) => {
+            released();
+            const socket = sockets.get(closed);
+            if (!socket) return;
+            sockets.delete(closed);
+            void queue.run(key, async () => {
+              await leave(socket);
+              await endpoint.closed?.(socket);
+            });
+          },
+          timing: options.timing,
+          log: (message, details) => logger.info(details ?? {}, message),
+        });
+        connection.start();
+      }
     }
 
     let control: net.Server | null = null;
@@ -290,6 +341,7 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
       app.log.info("stopping: waiting for the sockets' last work");
       await queue.idle();
       await fanOut.close();
+      await counter.close();
       app.log.info('stopping: sockets done');
     });
   };

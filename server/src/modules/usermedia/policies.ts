@@ -18,6 +18,9 @@ export async function assertOwnCategories(db: Db, ownerId: number, ids: readonly
  * May this user fetch the file with this hash? Its owner may; and the authors of a document whose
  * figures use it, as long as the image is still in the library of one of that document's authors
  * (issue 17: co-authors see the images of a shared document, and nothing else of the library).
+ * A document's figures count only for images of the library of whoever brought them in or of the
+ * document's owner (`recordDocumentImages` in collab/store.ts): naming someone else's image in a
+ * figure shows it to nobody (issue 50).
  */
 export async function canReadMediaFile(
   db: Db,

@@ -5,7 +5,7 @@ import { countWords } from '@scriptorium/common/editor/text-stats';
 import {
   newThreadId,
   type Reviewer,
-  reviewStepAllowed,
+  reviewStepsAllowed,
   trackTransaction,
   UNTRACKED,
 } from '@scriptorium/common/editor/track-changes';
@@ -266,9 +266,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
               const full = connection.right === 'write';
               if (
                 !full &&
-                !tr.steps.every((step, i) =>
-                  reviewStepAllowed(step, tr.docs[i], reviewer.id, { comments: true, suggestions: true }),
-                )
+                !reviewStepsAllowed(tr.steps, tr.before, reviewer.id, { comments: true, suggestions: true })
               ) {
                 setNotice(labels.current('review:notTrackable'));
                 return;

@@ -44,13 +44,21 @@ import {
   type Viewer,
   visibleThread,
 } from './review';
-import { rightMayComment, rightMayEdit, STEP_RULES } from './rights';
+import {
+  othersThreadsOf,
+  removesCommentMarks,
+  rightMayComment,
+  rightMayEdit,
+  type StepChecker,
+  stepChecker,
+} from './rights';
 import {
   appendSteps,
   freshDocument,
   readHead,
   readSteps,
   readVersion,
+  readVersionAndRight,
   SNAPSHOT_EVERY,
   type StoredStep,
   withDocumentLock,
@@ -190,13 +198,12 @@ function stepsMessage(from: number, steps: StoredStep[]): DocumentServerMessage 
   return { type: 'diff', v: from, ds: steps.map((s) => s.step), cids: steps.map((s) => s.clientId) };
 }
 
-/** Applies steps to a document, checking each against the sender's right and the schema. */
-function applySteps(doc: PMNode, steps: Step[], right: AccessRight, userId: number): PMNode {
-  const rule = STEP_RULES[right];
+/** Applies steps to a document, checking each against the sender's right (`rule`) and the schema. */
+function applySteps(doc: PMNode, steps: Step[], rule: StepChecker): PMNode {
   const problemsBefore = checkDocument(doc).length;
   let current = doc;
   for (const step of steps) {
-    if (!rule(step, current, userId)) throw new Refusal('rights');
+    if (!rule.allows(step, current)) throw new Refusal('rights');
     let result: ReturnType<Step['apply']>;
     try {
       result = step.apply(current);
@@ -210,6 +217,7 @@ function applySteps(doc: PMNode, steps: Step[], right: AccessRight, userId: numb
       throw new Refusal(/out of range|position/i.test(result.failed ?? '') ? 'range' : 'schema');
     current = result.doc;
   }
+  if (!rule.finish(current)) throw new Refusal('rights');
   try {
     current.check();
   } catch {
@@ -438,32 +446,55 @@ export function createDocumentEndpoint() {
   }
 
   async function handleDiff(editor: Editor, message: ClientDiffMessage, receivedAt: number): Promise<void> {
-    const { socket, room, id, session } = editor;
+    const { socket } = editor;
     const { right } = socket.admission;
     if (!rightMayEdit(right)) return refuse(socket, message.rid, 'read_only');
     // Counted by arrival: a busy process that handles a burst slowly is not more lenient.
-    if (!takeToken(socket.topic.ctx, session, receivedAt)) return refuse(socket, message.rid, 'flood');
+    if (!takeToken(socket.topic.ctx, editor.session, receivedAt)) return refuse(socket, message.rid, 'flood');
+    const rightNow = await commitDiff(editor, message);
+    // The right changed since the socket was admitted (the process that changed it may not have
+    // said so yet): after its answer the client reconnects and is told (issue 50).
+    if (rightNow === null) socket.deny();
+    else if (rightNow !== right) socket.readmitted({ ...socket.admission, right: rightNow });
+  }
+
+  /**
+   * Checks a diff against the sender's right read under the document's lock, commits it and
+   * answers it. Returns that right (null: the sender has none any more, or the document is gone).
+   */
+  async function commitDiff(editor: Editor, message: ClientDiffMessage): Promise<AccessRight | null> {
+    const { socket, room, id, session } = editor;
+    const { right } = socket.admission;
     // Behind what this process already holds, from a client that cannot take a rebased
     // confirmation: stale for sure, answered without the database. (The room's version never runs
     // ahead of the step log: it only moves after a commit.)
-    if (message.v < room.version && !canRebase(room, message, socket.sessionId))
-      return answerStale(socket, room, id, session, message.rid);
+    if (message.v < room.version && !canRebase(room, message, socket.sessionId)) {
+      await answerStale(socket, room, id, session, message.rid);
+      return right;
+    }
     let steps: Step[];
     try {
       steps = parseSteps(message.ds);
     } catch (error) {
-      if (error instanceof Refusal) return refuse(socket, message.rid, error.reason);
+      if (error instanceof Refusal) {
+        refuse(socket, message.rid, error.reason);
+        return right;
+      }
       throw error;
     }
     const ctx = socket.topic.ctx;
     const outcome = await withDocumentLock(ctx.db, ctx.dialect, id, async (trx) => {
-      // Only the version under the lock: the snapshot is not needed to decide.
-      const version = await readVersion(trx, id);
-      if (version === undefined) return { kind: 'gone' as const };
-      if (version > room.version) advance(socket.topic, room, await readSteps(trx, id, room.version));
-      if (message.v > room.version) return { kind: 'refused' as const, reason: 'ahead' as const };
+      // Only the version and the sender's right now: the snapshot is not needed to decide.
+      const head = await readVersionAndRight(trx, id, socket.user.id);
+      if (head?.right == null) return { kind: 'gone' as const };
+      const current = head.right;
+      if (!rightMayEdit(current))
+        return { kind: 'refused' as const, reason: 'read_only' as const, right: current };
+      if (head.version > room.version) advance(socket.topic, room, await readSteps(trx, id, room.version));
+      if (message.v > room.version)
+        return { kind: 'refused' as const, reason: 'ahead' as const, right: current };
       if (message.v < room.version) {
-        if (!canRebase(room, message, socket.sessionId)) return { kind: 'stale' as const };
+        if (!canRebase(room, message, socket.sessionId)) return { kind: 'stale' as const, right: current };
         // Late: mapped over what was committed since, then checked like any diff.
         const since = room.recent.filter((stored) => stored.version > message.v);
         steps = rebaseSteps(
@@ -473,13 +504,18 @@ export function createDocumentEndpoint() {
         );
         // Every step fell on text the others deleted: nothing to commit, the sender's own rebase
         // dropped them too.
-        if (steps.length === 0) return { kind: 'empty' as const, base: room.version };
+        if (steps.length === 0) return { kind: 'empty' as const, base: room.version, right: current };
       }
       let doc: PMNode;
       try {
-        doc = applySteps(room.doc, steps, right, socket.user.id);
+        const othersThreads =
+          current !== 'write' && removesCommentMarks(steps)
+            ? await othersThreadsOf(trx, id, socket.user.id)
+            : undefined;
+        doc = applySteps(room.doc, steps, stepChecker(current, socket.user.id, othersThreads));
       } catch (error) {
-        if (error instanceof Refusal) return { kind: 'refused' as const, reason: error.reason };
+        if (error instanceof Refusal)
+          return { kind: 'refused' as const, reason: error.reason, right: current };
         throw error;
       }
       // A rebased diff commits its mapped steps; any other its steps as sent.
@@ -497,31 +533,37 @@ export function createDocumentEndpoint() {
         snapshot,
         now: Date.now(),
       });
-      return { kind: 'committed' as const, doc, snapshot, base: room.version, ds: stepsJson };
+      return { kind: 'committed' as const, doc, snapshot, base: room.version, ds: stepsJson, right: current };
     });
-    if (outcome.kind === 'gone') return socket.deny();
-    if (outcome.kind === 'refused') return refuse(socket, message.rid, outcome.reason);
-    if (outcome.kind === 'stale') return answerStale(socket, room, id, session, message.rid);
-    const rebased = message.v < outcome.base;
-    // The sender gets the steps it misses before the confirmation: it rebases its own over them.
-    if (rebased) await sendMissing(socket, room, id, session, outcome.base);
-    if (outcome.kind === 'empty')
-      return socket.send({ type: 'confirm_diff', rid: message.rid, v: outcome.base, base: outcome.base });
-    // Committed: from here on the steps are durable.
-    const version = outcome.base + outcome.ds.length;
-    if (outcome.snapshot) {
-      room.needsSnapshot = false;
-      room.contentVersion = version;
+    if (outcome.kind === 'gone') return null;
+    if (outcome.kind === 'refused') refuse(socket, message.rid, outcome.reason);
+    else if (outcome.kind === 'stale') await answerStale(socket, room, id, session, message.rid);
+    else {
+      const rebased = message.v < outcome.base;
+      // The sender gets the steps it misses before the confirmation: it rebases its own over them.
+      if (rebased) await sendMissing(socket, room, id, session, outcome.base);
+      if (outcome.kind === 'empty')
+        socket.send({ type: 'confirm_diff', rid: message.rid, v: outcome.base, base: outcome.base });
+      else {
+        // Committed: from here on the steps are durable.
+        const version = outcome.base + outcome.ds.length;
+        if (outcome.snapshot) {
+          room.needsSnapshot = false;
+          room.contentVersion = version;
+        }
+        session.sentVersion = version;
+        socket.send({
+          type: 'confirm_diff',
+          rid: message.rid,
+          v: version,
+          ...(rebased ? { base: outcome.base } : {}),
+        });
+        await committed(socket.topic, room, outcome.base, outcome.ds, socket.sessionId, outcome.doc);
+        if (Date.now() - room.revisedAt >= AUTO_REVISION_MS)
+          await autoRevision(ctx, room, id, author(socket));
+      }
     }
-    session.sentVersion = version;
-    socket.send({
-      type: 'confirm_diff',
-      rid: message.rid,
-      v: version,
-      ...(rebased ? { base: outcome.base } : {}),
-    });
-    await committed(socket.topic, room, outcome.base, outcome.ds, socket.sessionId, outcome.doc);
-    if (Date.now() - room.revisedAt >= AUTO_REVISION_MS) await autoRevision(ctx, room, id, author(socket));
+    return outcome.right;
   }
 
   function author(socket: Socket) {

@@ -1,10 +1,11 @@
+import type { AccessRight } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { firstParagraphStart } from '@scriptorium/common/editor/testing';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
-import { rightMayEdit, STEP_RULES } from './rights';
+import { rightMayEdit, stepChecker } from './rights';
 
 const insertion = () => schema.marks.insertion.create({ user: 1, username: 'ada', date: 1 });
 
@@ -15,15 +16,16 @@ function withText(marks: ReturnType<typeof insertion>[] = []): { doc: PMNode; at
   return { doc: new Transform(empty).insert(at, schema.text('hello', marks)).doc, at };
 }
 
-function allowed(right: keyof typeof STEP_RULES, doc: PMNode, change: (tr: Transform) => void): boolean {
+function allowed(right: AccessRight, doc: PMNode, change: (tr: Transform) => void): boolean {
   const tr = new Transform(doc);
   change(tr);
+  const rule = stepChecker(right, 1);
   let current = doc;
   for (const step of tr.steps) {
-    if (!STEP_RULES[right](step, current, 1)) return false;
+    if (!rule.allows(step, current)) return false;
     current = step.apply(current).doc!;
   }
-  return true;
+  return rule.finish(current);
 }
 
 describe('steps each right may send', () => {

@@ -1,4 +1,4 @@
-import { TITLE_MAX } from '@scriptorium/common/api/documents';
+import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, documentTitle, standardArticle } from '@scriptorium/common/editor/templates';
 import type { StepJson } from '@scriptorium/common/ws/document-messages';
@@ -69,6 +69,31 @@ export async function readVersion(db: Executor, documentId: number): Promise<num
   return row?.version;
 }
 
+/**
+ * The document's version and the user's right to it now (null: none; the owner: write), in one
+ * query: a diff is checked against the right of this moment, not the one its socket was opened
+ * with, whichever process changed it (issue 50).
+ */
+export async function readVersionAndRight(
+  db: Executor,
+  documentId: number,
+  userId: number,
+): Promise<{ version: number; right: AccessRight | null } | undefined> {
+  const row = await db
+    .selectFrom('documents')
+    .leftJoin('document_access', (join) =>
+      join
+        .onRef('document_access.document_id', '=', 'documents.id')
+        .on('document_access.user_id', '=', userId),
+    )
+    .select(['documents.version', 'documents.owner_id', 'document_access.rights'])
+    .where('documents.id', '=', documentId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const right = row.owner_id === userId ? 'write' : ((row.rights as AccessRight | null) ?? null);
+  return { version: row.version, right };
+}
+
 /** The steps after version `after` (up to `upTo` inclusive), oldest first. */
 export async function readSteps(
   db: Executor,
@@ -126,7 +151,7 @@ export interface AppendInput {
 /** Writes the steps, the new version and the title (and maybe a snapshot), inside withDocumentLock. */
 export async function appendSteps(trx: Executor, input: AppendInput): Promise<void> {
   const newVersion = input.baseVersion + input.steps.length;
-  await recordDocumentImages(trx, input.documentId, input.steps);
+  await recordDocumentImages(trx, input.documentId, input.userId, input.steps);
   await trx
     .insertInto('document_steps')
     .values(
@@ -157,15 +182,42 @@ export async function appendSteps(trx: Executor, input: AppendInput): Promise<vo
 /** The content hashes of library images a step brings into a figure (its /media/ address). */
 const MEDIA_IMAGE = /\/media\/images\/([0-9a-f]{64})\./g;
 
-/** Remembers the images the steps' figures use, so that the document's authors may see them. */
-async function recordDocumentImages(trx: Executor, documentId: number, steps: StepJson[]): Promise<void> {
+/**
+ * Remembers the images the steps' figures use, so that the document's authors may see them: only
+ * those in the library of the step's author or of the document's owner. Anyone may write any
+ * address into a figure; a former co-author who put the owner's image into a document of their own
+ * shared with the owner must not be shown it through that document (issue 50).
+ */
+async function recordDocumentImages(
+  trx: Executor,
+  documentId: number,
+  userId: number,
+  steps: StepJson[],
+): Promise<void> {
   const hashes = new Set<string>();
   for (const step of steps)
     for (const match of JSON.stringify(step).matchAll(MEDIA_IMAGE)) hashes.add(match[1]);
   if (!hashes.size) return;
+  const owned = await trx
+    .selectFrom('usermedia_images as i')
+    .select('i.sha256')
+    .distinct()
+    .where('i.sha256', 'in', [...hashes])
+    .where((eb) =>
+      eb.or([
+        eb('i.owner_id', '=', userId),
+        eb(
+          'i.owner_id',
+          '=',
+          eb.selectFrom('documents').select('documents.owner_id').where('documents.id', '=', documentId),
+        ),
+      ]),
+    )
+    .execute();
+  if (!owned.length) return;
   await trx
     .insertInto('document_images')
-    .values([...hashes].map((sha256) => ({ document_id: documentId, sha256 })))
+    .values(owned.map(({ sha256 }) => ({ document_id: documentId, sha256 })))
     .onConflict((conflict) => conflict.columns(['document_id', 'sha256']).doNothing())
     .execute();
 }
