@@ -22,8 +22,10 @@ export interface DocumentHead {
   version: number;
   contentVersion: number;
   title: string;
-  /** The snapshot at contentVersion, or null when the stored content is not a document of the schema. */
-  snapshot: PMNode | null;
+  /** The document at contentVersion (see storedDocument). */
+  snapshot: PMNode;
+  /** The stored content is not this document (never opened, or not readable): write a snapshot. */
+  needsSnapshot: boolean;
 }
 
 type Executor = Kysely<Database>;
@@ -44,6 +46,17 @@ export function freshDocument(title: string): PMNode {
   return createDocument(schema, standardArticle, { title });
 }
 
+/**
+ * The document a row's content holds: its snapshot, or, for a document never opened in the editor
+ * (created with an empty content) or content that is not a document of the schema, the fresh
+ * Standard article of its title. The one reading of a row for the editor, exports and copies, so
+ * that every one of them sees a valid document.
+ */
+export function storedDocument(content: string, title: string): { doc: PMNode; exact: boolean } {
+  const snapshot = parseSnapshot(content);
+  return snapshot ? { doc: snapshot, exact: true } : { doc: freshDocument(title), exact: false };
+}
+
 export async function readHead(db: Executor, documentId: number): Promise<DocumentHead | undefined> {
   const row = await db
     .selectFrom('documents')
@@ -51,11 +64,13 @@ export async function readHead(db: Executor, documentId: number): Promise<Docume
     .where('id', '=', documentId)
     .executeTakeFirst();
   if (!row) return undefined;
+  const stored = storedDocument(row.content, row.title);
   return {
     version: row.version,
     contentVersion: row.content_version,
     title: row.title,
-    snapshot: parseSnapshot(row.content),
+    snapshot: stored.doc,
+    needsSnapshot: !stored.exact,
   };
 }
 
@@ -170,22 +185,20 @@ async function recordDocumentImages(trx: Executor, documentId: number, steps: St
     .execute();
 }
 
-/**
- * The document's content at its latest version (snapshot plus the steps after it), as JSON text;
- * the stored text unchanged when it is not a document of the schema (no step was ever made).
- */
+/** The document's content at its latest version (snapshot plus the steps after it), as JSON text. */
 export async function currentContent(db: Executor, documentId: number): Promise<string | undefined> {
   const row = await db
     .selectFrom('documents')
-    .select(['content', 'content_version'])
+    .select(['content', 'content_version', 'version', 'title'])
     .where('id', '=', documentId)
     .executeTakeFirst();
   if (!row) return undefined;
-  let doc = parseSnapshot(row.content);
-  if (!doc) return row.content;
-  for (const stored of await readSteps(db, documentId, row.content_version)) {
-    const result = Step.fromJSON(schema, stored.step).apply(doc);
-    if (!result.doc) throw new Error(`step ${stored.version} of document ${documentId} does not apply`);
+  const stored = storedDocument(row.content, row.title);
+  // Content that is not the snapshot counts from the version the editor starts it at (loadRoom).
+  let doc = stored.doc;
+  for (const step of await readSteps(db, documentId, stored.exact ? row.content_version : row.version)) {
+    const result = Step.fromJSON(schema, step.step).apply(doc);
+    if (!result.doc) throw new Error(`step ${step.version} of document ${documentId} does not apply`);
     doc = result.doc;
   }
   return JSON.stringify(doc.toJSON());
