@@ -10,7 +10,7 @@ import { EXPORT_FORMATS } from '@scriptorium/common/export/registry';
 import { docDataMessage } from '@scriptorium/common/ws/document-messages';
 import { strToU8, zipSync } from 'fflate';
 import { EditorState } from 'prosemirror-state';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { currentContent } from '../src/modules/documents/collab/store';
 import { useDocumentEditors } from './document-editors';
 import { ENGINES, type TestClient, useServer } from './harness';
@@ -61,6 +61,20 @@ const figure = {
 describe.each(ENGINES)('document validity (%s)', (engine) => {
   const server = useServer(engine);
   const { user, createDocument, grant, open } = useDocumentEditors(server);
+
+  // The first import starts the document worker, which loads its readers (seconds on a busy
+  // machine): once here, so that each test below times only its own import.
+  beforeAll(async () => {
+    const { browser } = await server().loggedInUser();
+    const warm = exportNative({
+      title: 'Warm',
+      content: nativeDocument('Warm', [bodyPart([{ type: 'paragraph' }])]),
+      bibliography: [],
+      threads: [],
+      images: [],
+    });
+    expect((await importFile(browser, warm, 'warm.zip')).status).toBe(201);
+  });
 
   it('refuses a title longer than doc_data allows, also as a suggestion, and later editors open the document', async () => {
     const owner = await user();
