@@ -257,6 +257,33 @@ describe.each(ENGINES)('document validity (%s)', (engine) => {
     expect(exported.status, exported.text).toBe(200);
   });
 
+  it('opens a document stored invalid before the checks with its text, and the first edit keeps it', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Broken import');
+    const emptyCell = { type: 'table_cell' };
+    const kept = {
+      type: 'table_cell',
+      content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Kept text' }] }],
+    };
+    const broken = nativeDocument('Broken import', [
+      bodyPart([{ type: 'table', content: [{ type: 'table_row', content: [emptyCell, kept] }] }]),
+    ]);
+    await server()
+      .ctx.db.updateTable('documents')
+      .set({ content: JSON.stringify(broken) })
+      .where('id', '=', id)
+      .execute();
+    const exported = await owner.browser.call(documentsApi.export, { id: String(id), format: 'html' });
+    expect(exported.status, exported.text).toBe(200);
+    const editor = await open(owner.browser, id);
+    expect(editor.state!.doc.textContent).toBe('Broken importKept text');
+    editor.edit((tr) => tr.insertText('Mended ', TITLE_START));
+    await editor.settled();
+    const saved = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
+    saved.check();
+    expect(saved.textContent).toBe('Mended Broken importKept text');
+  });
+
   it('refuses an import whose document is not one of the schema, and stores nothing', async () => {
     const owner = await user();
     const file = exportNative({

@@ -1,4 +1,5 @@
 import { TITLE_MAX } from '@scriptorium/common/api/documents';
+import { repairDocument } from '@scriptorium/common/editor/repair';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, documentTitle, standardArticle } from '@scriptorium/common/editor/templates';
 import type { StepJson } from '@scriptorium/common/ws/document-messages';
@@ -47,14 +48,32 @@ export function freshDocument(title: string): PMNode {
 }
 
 /**
- * The document a row's content holds: its snapshot, or, for a document never opened in the editor
- * (created with an empty content) or content that is not a document of the schema, the fresh
- * Standard article of its title. The one reading of a row for the editor, exports and copies, so
- * that every one of them sees a valid document.
+ * A new document's content: empty, it reads as the fresh Standard article of its title until its
+ * first commit writes a snapshot.
+ */
+export const EMPTY_CONTENT = JSON.stringify({ type: 'doc', content: [] });
+
+/**
+ * The document a row's content holds: its snapshot; for a document never opened in the editor
+ * (EMPTY_CONTENT) the fresh Standard article of its title; content stored before every stored
+ * document was checked (an import that left an empty table cell) repaired, keeping its text,
+ * rather than replaced by a fresh document whose first commit would overwrite it. The one reading
+ * of a row for the editor, exports and copies, so that each of them sees a valid document.
  */
 export function storedDocument(content: string, title: string): { doc: PMNode; exact: boolean } {
   const snapshot = parseSnapshot(content);
-  return snapshot ? { doc: snapshot, exact: true } : { doc: freshDocument(title), exact: false };
+  if (snapshot) return { doc: snapshot, exact: true };
+  const repaired = content === EMPTY_CONTENT ? null : repairStored(content);
+  // Without any part it would be no article to edit: the fresh one.
+  return { doc: repaired && repaired.childCount > 1 ? repaired : freshDocument(title), exact: false };
+}
+
+function repairStored(content: string): PMNode | null {
+  try {
+    return repairDocument(schema, JSON.parse(content));
+  } catch {
+    return null;
+  }
 }
 
 export async function readHead(db: Executor, documentId: number): Promise<DocumentHead | undefined> {

@@ -4,13 +4,9 @@ import { cleanPath } from '@scriptorium/common/rules/paths';
 import type { Node as PMNode } from 'prosemirror-model';
 import type { Db } from '../../../db/database';
 import { HttpError } from '../../../http/errors';
-import { parseSnapshot } from '../collab/store';
+import { EMPTY_CONTENT, parseSnapshot } from '../collab/store';
 
-/**
- * A new document is empty: it reads as the fresh Standard article of its title (storedDocument in
- * collab/store.ts) until its first commit writes a snapshot.
- */
-export const EMPTY_CONTENT = JSON.stringify({ type: 'doc', content: [] });
+export { EMPTY_CONTENT } from '../collab/store';
 
 /**
  * Creates a document owned by the user (empty unless `content` is given); answers its id and its
