@@ -59,7 +59,9 @@ function rebuild(schema: Schema, json: unknown, depthLeft: number): PMNode | nul
     const before = match.fillBefore(Fragment.from(child));
     const next = before && match.matchFragment(before)?.matchType(child.type);
     if (!before || !next) continue;
-    before.forEach((node) => children.push(node));
+    before.forEach((node) => {
+      children.push(node);
+    });
     children.push(child);
     match = next;
   }
