@@ -14,6 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import type { Node as PMNode } from 'prosemirror-model';
 import { Step } from 'prosemirror-transform';
 import type { Db, Dialect } from '../server/src/db/database';
 import { appendSteps, withDocumentLock } from '../server/src/modules/documents/collab/store';
@@ -46,8 +47,8 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 /** A fresh PostgreSQL database for one leg; dropped afterwards. */
 const tempPostgres = () => temporaryDatabase(PG_ADMIN, 'scriptorium_bench');
 
-function initialContent(): string {
-  return JSON.stringify(createDocument(schema, standardArticle, { title: 'Bench' }).toJSON());
+function initialContent(): PMNode {
+  return createDocument(schema, standardArticle, { title: 'Bench' });
 }
 
 /** Position inside the body's first paragraph of a client's current document. */

@@ -54,7 +54,7 @@ function paper(index: number) {
     const text = Array.from({ length: 100 }, (_, w) => `word${(index + words + w) % 997}`).join(' ');
     paragraphs.push(schema.nodes.paragraph.create(null, schema.text(text)));
   }
-  return JSON.stringify(articleWithBody(`Paper ${index}`, paragraphs).toJSON());
+  return articleWithBody(`Paper ${index}`, paragraphs);
 }
 
 /** A SQLite site with one user and `documents` papers of theirs; its data folder. */

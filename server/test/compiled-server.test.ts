@@ -9,7 +9,6 @@ import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
-import { EMPTY_CONTENT } from '../src/modules/documents/commands/create-document';
 import { createUser } from '../src/modules/user/commands/create-user';
 import { DocumentClient } from '../src/ws/document-client';
 import { loggedInClient, type TestClient } from './harness';
@@ -54,12 +53,7 @@ describe('the compiled server (npm start)', () => {
             { username, email: `${username}@example.org`, password: PASSWORD, emailVerified: true },
           ),
         );
-      return insertSharedDocument(
-        db,
-        users[0].id,
-        { userId: users[1].id },
-        { title: 'Compiled', content: EMPTY_CONTENT },
-      );
+      return insertSharedDocument(db, users[0].id, { userId: users[1].id }, { title: 'Compiled' });
     });
     server = await startServerProcess(
       processEnv(dataDir, 'compiled-test'),

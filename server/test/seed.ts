@@ -1,4 +1,5 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
+import type { Node as PMNode } from 'prosemirror-model';
 import type { Db } from '../src/db/database';
 import { createDocument } from '../src/modules/documents/commands/create-document';
 
@@ -33,12 +34,13 @@ export async function insertSharedDocument(
   db: Db,
   ownerId: number,
   holder: AccessHolder,
-  fields: { title?: string; content?: string } = {},
+  fields: { title?: string; content?: PMNode } = {},
 ): Promise<number> {
+  // Without content: a new document, as the create call makes it.
   const { id } = await createDocument(db, ownerId, {
     title: fields.title ?? 'Paper',
     path: '',
-    content: fields.content ?? '{}',
+    ...(fields.content ? { content: fields.content } : {}),
   });
   await shareDocument(db, id, holder);
   return id;

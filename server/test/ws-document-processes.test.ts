@@ -8,7 +8,6 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
 import { PRESENCE_MISSED_BEATS } from '../src/modules/documents/collab/document-endpoint';
-import { EMPTY_CONTENT } from '../src/modules/documents/commands/create-document';
 import { createUser } from '../src/modules/user/commands/create-user';
 import { DocumentClient } from '../src/ws/document-client';
 import { redisPrefix } from '../src/ws/fan-out';
@@ -74,12 +73,7 @@ async function prepare(engine: 'sqlite' | 'postgres'): Promise<Deployment> {
           { username, email: `${username}@example.org`, password: PASSWORD, emailVerified: true },
         ),
       );
-    return insertSharedDocument(
-      db,
-      users[0].id,
-      { userId: users[1].id },
-      { title: 'Together', content: EMPTY_CONTENT },
-    );
+    return insertSharedDocument(db, users[0].id, { userId: users[1].id }, { title: 'Together' });
   });
   return {
     env: processEnv(dataDir, 'collab-test', databaseUrl ? { databaseUrl, redisUrl: REDIS_URL } : undefined),

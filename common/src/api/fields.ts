@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasNul, MAX_ID, NUL_MESSAGE } from './text-rules';
 
-export { hasNul, jsonHasNul, MAX_ID, NUL_MESSAGE } from './text-rules';
+export { hasNul, jsonDeeperThan, jsonHasNul, MAX_ID, NUL_MESSAGE } from './text-rules';
 
 /**
  * Building blocks of request fields, bounded and cleaned the same way for both database engines.
@@ -20,6 +20,15 @@ export function text() {
 
 /** An id of a stored row in a form field ("12"). */
 export { formIdField as formId } from './text-rules';
+/**
+ * A row id from an address's path segment ("12"), or null when no row can have it (not a whole
+ * number, 0, or beyond the 32-bit column: PostgreSQL would refuse the comparison with an error).
+ */
+export function pathId(segment: string): number | null {
+  const id = Number(segment);
+  return Number.isInteger(id) && id > 0 && id <= MAX_ID ? id : null;
+}
+
 /** An id or 0 (a new row) in a form field. */
 export const formIdOrZero = z.coerce.number().int().min(0).max(MAX_ID);
 /** An id of a stored row inside JSON (its zod/mini twin: text-rules.ts's jsonIdField). */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { jsonHasNul, NUL_MESSAGE } from './text-rules';
+import { jsonDeeperThan, jsonHasNul, MAX_JSON_DEPTH, NUL_MESSAGE, TOO_DEEP_MESSAGE } from './text-rules';
 
 /** Any zod schema, made with `zod` or `zod/mini`. */
 export type Schema = z.core.$ZodType;
@@ -39,6 +39,7 @@ export function jsonField<T extends Schema>(inner: T): z.ZodMiniType<z.output<T>
       } catch {
         return refuse(payload, 'Not valid JSON.');
       }
+      if (jsonDeeperThan(parsed, MAX_JSON_DEPTH)) return refuse(payload, TOO_DEEP_MESSAGE);
       // PostgreSQL cannot store NUL in text or jsonb; refused here for both engines alike.
       if (jsonHasNul(parsed)) return refuse(payload, NUL_MESSAGE);
       const result = z.safeParse(inner, parsed);

@@ -20,12 +20,45 @@ export function hasNul(text: string): boolean {
   return text.includes('\u0000');
 }
 
-/** Whether any string (or object key) inside parsed JSON holds a NUL byte. */
+/**
+ * Whether any string (or object key) inside parsed JSON holds a NUL byte. Iterative: JSON.parse
+ * takes any depth, and a recursive walk overflowed the stack on deeply nested input (a 500).
+ */
 export function jsonHasNul(value: unknown): boolean {
-  if (typeof value === 'string') return hasNul(value);
-  if (Array.isArray(value)) return value.some(jsonHasNul);
-  if (value && typeof value === 'object') {
-    return Object.entries(value).some(([key, inner]) => hasNul(key) || jsonHasNul(inner));
+  const pending: unknown[] = [value];
+  while (pending.length) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (hasNul(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const inner of item) pending.push(inner);
+    } else if (item && typeof item === 'object') {
+      for (const [key, inner] of Object.entries(item)) {
+        if (hasNul(key)) return true;
+        pending.push(inner);
+      }
+    }
+  }
+  return false;
+}
+
+/** Arrays and objects nested deeper than this in a JSON field are refused (none needs a tenth). */
+export const MAX_JSON_DEPTH = 200;
+
+/** Message of the depth refusal (answered as "Enter a valid value."). */
+export const TOO_DEEP_MESSAGE = 'Nested too deeply.';
+
+/**
+ * Whether arrays and objects inside parsed JSON nest more than `limit` levels (iterative), so that
+ * no later step (a schema, a walker) recurses through hostile depth.
+ */
+export function jsonDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length) {
+    const [item, depth] = pending.pop() as [unknown, number];
+    if (!item || typeof item !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const inner of Array.isArray(item) ? item : Object.values(item)) pending.push([inner, depth + 1]);
   }
   return false;
 }

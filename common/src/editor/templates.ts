@@ -1,4 +1,4 @@
-import type { Node as PMNode, Schema } from 'prosemirror-model';
+import { type Node as PMNode, type Schema, Slice } from 'prosemirror-model';
 import { isReviewMark } from './schema';
 import { type DocumentTemplate, PART_KINDS, templates } from './template-data';
 import { type BodyElement, PAPER_SIZES, type PaperSize } from './vocabulary';
@@ -53,6 +53,17 @@ export function createDocument(
 export function documentTitle(doc: PMNode): string {
   const first = doc.firstChild;
   return first && first.type.name === 'title' ? first.textContent.trim() : '';
+}
+
+/**
+ * The document with its title cut to at most `max` characters (documentTitle's length), for
+ * content that comes from outside the editor (an import, a document written offline): doc_data
+ * carries the title, and refuses a longer one.
+ */
+export function withTitleCut(doc: PMNode, max: number): PMNode {
+  const title = doc.firstChild;
+  if (title?.type.name !== 'title' || documentTitle(doc).length <= max) return doc;
+  return doc.replace(1, title.nodeSize - 1, new Slice(title.content.cut(0, max), 0, 0));
 }
 
 /** The element name of a node as templates list it (`heading2`, `table`, ...), or null for structure. */

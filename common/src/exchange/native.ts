@@ -1,7 +1,8 @@
 import { strFromU8, strToU8, type Unzipped, zipSync } from 'fflate';
+import { jsonDeeperThan, jsonHasNul } from '../api/text-rules';
 import type { EntryData } from '../bibliography/types';
 import type { ImportedDocument, ImportedEntry, ImportedThread } from '../import/model';
-import { ImportRefused } from '../import/problems';
+import { ImportRefused, MAX_CONTENT_DEPTH } from '../import/problems';
 import { openZip } from '../import/zip';
 
 /**
@@ -88,6 +89,10 @@ export function importNative(input: Uint8Array | Unzipped): ImportedDocument {
     throw new ImportRefused('corrupt');
   }
   if (!isRecord(manifest) || manifest.format !== NATIVE_FORMAT) throw new ImportRefused('unknown_format');
+  // Before anything walks it: every reader of a document (the schema, the exporters) recurses.
+  if (jsonDeeperThan(manifest, MAX_CONTENT_DEPTH)) throw new ImportRefused('too_deep');
+  // Our exports never hold a NUL character (PostgreSQL cannot store one): a file made by hand.
+  if (jsonHasNul(manifest)) throw new ImportRefused('corrupt', 'NUL character');
   if (typeof manifest.version !== 'number' || manifest.version > NATIVE_VERSION) {
     throw new ImportRefused('future_version', String(manifest.version));
   }

@@ -1,3 +1,4 @@
+import { schema } from '../editor/schema';
 import { importNative, isNativeArchive } from '../exchange/native';
 import { importDocx } from './docx';
 import type { ImportedDocument } from './model';
@@ -15,7 +16,7 @@ export function importDocument(bytes: Uint8Array, fileName: string): ImportedDoc
   const fallbackTitle = fileName.replace(/\.[^.]+$/, '').trim();
   const mime = text(files, 'mimetype')?.trim();
   try {
-    if (isNativeArchive(files)) return importNative(files);
+    if (isNativeArchive(files)) return checkedContent(importNative(files));
     if (files['word/document.xml']) return importDocx(files, fallbackTitle);
     if (mime === 'application/vnd.oasis.opendocument.text' || (files['content.xml'] && !mime)) {
       return importOdt(files, fallbackTitle);
@@ -26,4 +27,10 @@ export function importDocument(bytes: Uint8Array, fileName: string): ImportedDoc
     throw new ImportRefused('corrupt', error instanceof Error ? error.message : String(error));
   }
   throw new ImportRefused('unknown_format');
+}
+
+/** A native file's content as it came: it must be a document of the schema (DOCX and ODT build one). */
+function checkedContent(imported: ImportedDocument): ImportedDocument {
+  schema.nodeFromJSON(imported.content).check();
+  return imported;
 }

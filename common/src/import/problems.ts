@@ -12,6 +12,7 @@ export const IMPORT_REFUSALS = [
   'zip_bomb',
   'future_version',
   'too_large',
+  'too_deep',
 ] as const;
 export type ImportRefusal = (typeof IMPORT_REFUSALS)[number];
 
@@ -33,6 +34,12 @@ export interface ImportNoteItem {
   /** How many times it happened (notes of the same code and detail are counted, not repeated). */
   count: number;
 }
+
+/**
+ * A document nested deeper than this many JSON levels (a node and its content list are two) is
+ * refused ('too_deep'): the deepest real documents (lists in lists in tables) need a few dozen.
+ */
+export const MAX_CONTENT_DEPTH = 400;
 
 /** Largest file we take (browser and server): 50 MB. */
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;

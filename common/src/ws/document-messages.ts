@@ -79,13 +79,21 @@ export const participant = z.object({
 });
 export type Participant = z.infer<typeof participant>;
 
+/**
+ * The title doc_data carries (the overview's title). The server commits no diff that would make the
+ * document's title longer than this (reject_diff 'title_too_long'), so that the doc_data it sends
+ * later is one this schema takes.
+ */
+export const docDataTitle = z.string().max(TITLE_MAX);
+
 // Server -> client.
+/** doc_data as the server must send it (strict: the server checks commits against it). */
 export const docDataMessage = z.object({
   type: z.literal('doc_data'),
   doc: z.object({
     id: z.number().int().positive(),
     v: version,
-    title: z.string().max(TITLE_MAX),
+    title: docDataTitle,
     content: docContent,
   }),
   access_right: documentAccessRight,
@@ -93,6 +101,15 @@ export const docDataMessage = z.object({
   is_owner: z.boolean(),
   session_id: documentSessionId,
   participants: z.array(participant),
+});
+
+/**
+ * doc_data as a client reads it: lenient where it can be, so that a client never refuses to open a
+ * document the server sends (a title over the limit, written before the server checked it, is
+ * shown and flagged by the editor rather than failing the load).
+ */
+export const docDataReceived = docDataMessage.extend({
+  doc: docDataMessage.shape.doc.extend({ title: z.string() }),
 });
 
 /** Steps others made, committed: `v` is the version they apply to, `cids` their editors' ids. */
@@ -120,13 +137,15 @@ export const confirmDiffMessage = z.object({
  * Why a diff was refused; nothing of it was applied.
  *   stale      its v is behind: the missing steps came just before, rebase and send again
  *   ahead      its v is beyond the document's version (the client must reload the document)
- *   malformed  a step is not a step of this schema (unknown type, node or mark, bad JSON shape)
+ *   malformed  a step is not a step of this schema (unknown type, node or mark, bad JSON shape,
+ *              a NUL character in a text or attribute)
  *   range      a step's positions fall outside the document or do not fit it
  *   schema     the result would break the document's schema
  *   rights     the sender's right does not allow these steps (see collab rules on the server)
  *   too_large  more steps than MAX_STEPS_PER_DIFF, or the document would grow past its limit
  *   flood      too many diffs too fast: wait, then send again
  *   read_only  the sender's right allows no changes at all
+ *   title_too_long  the title would grow longer than doc_data's title may be (TITLE_MAX)
  */
 export const REJECT_REASONS = [
   'stale',
@@ -138,6 +157,7 @@ export const REJECT_REASONS = [
   'too_large',
   'flood',
   'read_only',
+  'title_too_long',
 ] as const;
 export const rejectReason = z.enum(REJECT_REASONS);
 export type RejectReason = z.infer<typeof rejectReason>;
@@ -193,7 +213,7 @@ export const clientCaretMessage = z.object({ type: z.literal('caret'), ...caretF
 export const catchUpMessage = z.object({ type: z.literal('catch_up'), v: version });
 
 export const documentServerMessage = z.discriminatedUnion('type', [
-  docDataMessage,
+  docDataReceived,
   serverDiffMessage,
   confirmDiffMessage,
   rejectDiffMessage,
@@ -226,7 +246,7 @@ export const documentAccessDenied = accessDeniedMessage;
 
 /** For parseFrame() / WebSocketConnector's serverMessages on the document endpoint. */
 export const DOCUMENT_SERVER_APP_SCHEMAS = {
-  doc_data: docDataMessage,
+  doc_data: docDataReceived,
   diff: serverDiffMessage,
   confirm_diff: confirmDiffMessage,
   reject_diff: rejectDiffMessage,

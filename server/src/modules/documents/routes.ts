@@ -7,6 +7,7 @@ import type {
   doneResponse,
 } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { pathId } from '@scriptorium/common/api/fields';
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -87,8 +88,8 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
 
     route(app, documentsApi.export, async (request, reply) => {
       const user = requireUser(request);
-      const id = Number(request.params.id);
-      if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(404);
+      const id = pathId(request.params.id);
+      if (id === null) throw new HttpError(404);
       const document = await requireVisible(ctx.db, user.id, id);
       const file = await exportFile(ctx, user.id, document, request.params.format);
       reply.header('content-disposition', attachmentHeader(file.name));

@@ -81,7 +81,12 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!upload.file || upload.file.bytes.length === 0) return refuse(request, reply, 'unknown_format');
       try {
         const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username;
-        const outcome = await importDocumentFile(ctx, { id: user.id, name }, upload.file, parsed.data.path);
+        const outcome = await importDocumentFile(
+          ctx,
+          { id: user.id, name, language: request.language },
+          upload.file,
+          parsed.data.path,
+        );
         reply.code(201);
         return outcome satisfies ImportResponse;
       } catch (error) {

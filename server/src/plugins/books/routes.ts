@@ -1,4 +1,5 @@
 import { booksApi } from '@scriptorium/common/api/endpoints/plugins';
+import { pathId } from '@scriptorium/common/api/fields';
 import { isBookExportFormat } from '@scriptorium/common/plugins/books-api';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
@@ -149,9 +150,9 @@ export function booksRoutes(ctx: AppContext): FastifyPluginAsync {
 
     route(app, booksApi.export, async (request, reply) => {
       const user = requireUser(request);
-      const id = Number(request.params.id);
+      const id = pathId(request.params.id);
       const format = request.params.format;
-      if (!Number.isSafeInteger(id) || id <= 0 || !isBookExportFormat(format)) throw new HttpError(404);
+      if (id === null || !isBookExportFormat(format)) throw new HttpError(404);
       const { file, leftOut } = await exportBookFile(ctx, db, user.id, id, format);
       reply.header('content-disposition', attachmentHeader(file.name));
       reply.header('cache-control', 'private, no-store');

@@ -171,7 +171,7 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
       return createDocument(ctx.db, user.id, {
         title: '',
         path: input.path,
-        content: JSON.stringify(doc.toJSON()),
+        content: doc,
       });
     });
   };

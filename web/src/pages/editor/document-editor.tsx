@@ -1,4 +1,4 @@
-import type { DocumentEntry } from '@scriptorium/common/api/documents';
+import { type DocumentEntry, TITLE_MAX } from '@scriptorium/common/api/documents';
 import { upgradeTemplateCopy } from '@scriptorium/common/editor/academic-commands';
 import { documentTitle } from '@scriptorium/common/editor/templates';
 import { countWords } from '@scriptorium/common/editor/text-stats';
@@ -504,7 +504,11 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           </p>
         ) : null}
         {connection.refused && t(`status.refused.${connection.refused}`, { defaultValue: '' }) ? (
-          <p className="editor-error">{t(`status.refused.${connection.refused}`)}</p>
+          <p className="editor-error">{t(`status.refused.${connection.refused}`, { max: TITLE_MAX })}</p>
+        ) : null}
+        {/* A title over the limit (stored before the server checked it) is shown whole, and flagged. */}
+        {title.length > TITLE_MAX ? (
+          <p className="editor-notice">{t('status.titleTooLong', { max: TITLE_MAX })}</p>
         ) : null}
         {connection.lost ? (
           <p className="editor-error">{t('status.lost', { count: connection.lost })}</p>

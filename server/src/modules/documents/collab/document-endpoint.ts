@@ -1,4 +1,5 @@
 import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
+import { jsonHasNul } from '@scriptorium/common/api/fields';
 import { rebaseSteps } from '@scriptorium/common/editor/rebase-steps';
 import { schema } from '@scriptorium/common/editor/schema';
 import { checkDocument, documentTitle, keepsTemplateParts } from '@scriptorium/common/editor/templates';
@@ -9,6 +10,7 @@ import {
   DOCUMENT_CLIENT_APP_SCHEMAS,
   type DocumentClientMessage,
   type DocumentServerMessage,
+  docDataTitle,
   type Participant,
   participant,
   type RejectReason,
@@ -54,7 +56,6 @@ import {
 } from './rights';
 import {
   appendSteps,
-  freshDocument,
   readHead,
   readSteps,
   readVersion,
@@ -224,6 +225,11 @@ function applySteps(doc: PMNode, steps: Step[], rule: StepChecker): PMNode {
     throw new Refusal('schema');
   }
   if (checkDocument(current).length > problemsBefore) throw new Refusal('schema');
+  // The title doc_data sends must be one its schema takes, or nobody could open the document again
+  // (a title over the limit stored before this check may stay, and be shortened).
+  const title = documentTitle(current);
+  if (!docDataTitle.safeParse(title).success && title.length > documentTitle(doc).length)
+    throw new Refusal('title_too_long');
   // The template's parts stay, in their order (a modified client could delete or move one).
   if (!keepsTemplateParts(doc, current)) throw new Refusal('schema');
   if (current.nodeSize > MAX_DOCUMENT_SIZE) throw new Refusal('too_large');
@@ -231,6 +237,9 @@ function applySteps(doc: PMNode, steps: Step[], rule: StepChecker): PMNode {
 }
 
 function parseSteps(json: StepJson[]): Step[] {
+  // No text or attribute of a document holds NUL: PostgreSQL cannot store it in the title column
+  // (the diff got no answer there), and no export format can carry it. Refused on both engines.
+  if (jsonHasNul(json)) throw new Refusal('malformed');
   try {
     return json.map((item) => Step.fromJSON(schema, item));
   } catch {
@@ -252,9 +261,9 @@ export function createDocumentEndpoint() {
   async function loadRoom(ctx: AppContext, id: number): Promise<Room | null> {
     const head = await readHead(ctx.db, id);
     if (!head) return null;
-    // Without a valid snapshot (a document made before the editor) the first commit writes one.
-    const after = head.snapshot ? head.contentVersion : head.version;
-    let doc = head.snapshot ?? freshDocument(head.title);
+    // Without a valid snapshot (a document never opened) the first commit writes one.
+    const after = head.needsSnapshot ? head.version : head.contentVersion;
+    let doc = head.snapshot;
     const steps = await readSteps(ctx.db, id, after);
     for (const stored of steps) {
       const result = Step.fromJSON(schema, stored.step).apply(doc);
@@ -267,7 +276,7 @@ export function createDocumentEndpoint() {
       revisedAt: revised?.created ?? Date.now(),
       doc,
       version: after + steps.length,
-      needsSnapshot: !head.snapshot,
+      needsSnapshot: head.needsSnapshot,
       contentVersion: after,
       sessions: new Map(),
       remote: new Map(),
@@ -858,7 +867,14 @@ export function createDocumentEndpoint() {
       // keeps it and asks for the steps after its version (catch_up) instead.
       socket.send({
         type: 'doc_data',
-        doc: { id, v: room.version, title: documentTitle(room.doc), content: room.doc.toJSON() },
+        // The overview's title, as stored (a title over the limit kept from before the check on
+        // commits is in the content in full).
+        doc: {
+          id,
+          v: room.version,
+          title: documentTitle(room.doc).slice(0, TITLE_MAX),
+          content: room.doc.toJSON(),
+        },
         access_right: socket.admission.right,
         is_owner: socket.admission.isOwner,
         session_id: socket.sessionId,

@@ -1,4 +1,5 @@
 import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
+import { repairDocument } from '@scriptorium/common/editor/repair';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, documentTitle, standardArticle } from '@scriptorium/common/editor/templates';
 import type { StepJson } from '@scriptorium/common/ws/document-messages';
@@ -22,8 +23,10 @@ export interface DocumentHead {
   version: number;
   contentVersion: number;
   title: string;
-  /** The snapshot at contentVersion, or null when the stored content is not a document of the schema. */
-  snapshot: PMNode | null;
+  /** The document at contentVersion (see storedDocument). */
+  snapshot: PMNode;
+  /** The stored content is not this document (never opened, or not readable): write a snapshot. */
+  needsSnapshot: boolean;
 }
 
 type Executor = Kysely<Database>;
@@ -44,6 +47,35 @@ export function freshDocument(title: string): PMNode {
   return createDocument(schema, standardArticle, { title });
 }
 
+/**
+ * A new document's content: empty, it reads as the fresh Standard article of its title until its
+ * first commit writes a snapshot.
+ */
+export const EMPTY_CONTENT = JSON.stringify({ type: 'doc', content: [] });
+
+/**
+ * The document a row's content holds: its snapshot; for a document never opened in the editor
+ * (EMPTY_CONTENT) the fresh Standard article of its title; content stored before every stored
+ * document was checked (an import that left an empty table cell) repaired, keeping its text,
+ * rather than replaced by a fresh document whose first commit would overwrite it. The one reading
+ * of a row for the editor, exports and copies, so that each of them sees a valid document.
+ */
+export function storedDocument(content: string, title: string): { doc: PMNode; exact: boolean } {
+  const snapshot = parseSnapshot(content);
+  if (snapshot) return { doc: snapshot, exact: true };
+  const repaired = content === EMPTY_CONTENT ? null : repairStored(content);
+  // Without any part it would be no article to edit: the fresh one.
+  return { doc: repaired && repaired.childCount > 1 ? repaired : freshDocument(title), exact: false };
+}
+
+function repairStored(content: string): PMNode | null {
+  try {
+    return repairDocument(schema, JSON.parse(content));
+  } catch {
+    return null;
+  }
+}
+
 export async function readHead(db: Executor, documentId: number): Promise<DocumentHead | undefined> {
   const row = await db
     .selectFrom('documents')
@@ -51,11 +83,13 @@ export async function readHead(db: Executor, documentId: number): Promise<Docume
     .where('id', '=', documentId)
     .executeTakeFirst();
   if (!row) return undefined;
+  const stored = storedDocument(row.content, row.title);
   return {
     version: row.version,
     contentVersion: row.content_version,
     title: row.title,
-    snapshot: parseSnapshot(row.content),
+    snapshot: stored.doc,
+    needsSnapshot: !stored.exact,
   };
 }
 
@@ -222,22 +256,20 @@ async function recordDocumentImages(
     .execute();
 }
 
-/**
- * The document's content at its latest version (snapshot plus the steps after it), as JSON text;
- * the stored text unchanged when it is not a document of the schema (no step was ever made).
- */
+/** The document's content at its latest version (snapshot plus the steps after it), as JSON text. */
 export async function currentContent(db: Executor, documentId: number): Promise<string | undefined> {
   const row = await db
     .selectFrom('documents')
-    .select(['content', 'content_version'])
+    .select(['content', 'content_version', 'version', 'title'])
     .where('id', '=', documentId)
     .executeTakeFirst();
   if (!row) return undefined;
-  let doc = parseSnapshot(row.content);
-  if (!doc) return row.content;
-  for (const stored of await readSteps(db, documentId, row.content_version)) {
-    const result = Step.fromJSON(schema, stored.step).apply(doc);
-    if (!result.doc) throw new Error(`step ${stored.version} of document ${documentId} does not apply`);
+  const stored = storedDocument(row.content, row.title);
+  // Content that is not the snapshot counts from the version the editor starts it at (loadRoom).
+  let doc = stored.doc;
+  for (const step of await readSteps(db, documentId, stored.exact ? row.content_version : row.version)) {
+    const result = Step.fromJSON(schema, step.step).apply(doc);
+    if (!result.doc) throw new Error(`step ${step.version} of document ${documentId} does not apply`);
     doc = result.doc;
   }
   return JSON.stringify(doc.toJSON());

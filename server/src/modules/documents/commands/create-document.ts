@@ -1,30 +1,34 @@
 import { TITLE_MAX } from '@scriptorium/common/api/documents';
-import { checkDocument, documentTitle } from '@scriptorium/common/editor/templates';
+import { checkDocument, documentTitle, withTitleCut } from '@scriptorium/common/editor/templates';
 import { cleanPath } from '@scriptorium/common/rules/paths';
 import type { Node as PMNode } from 'prosemirror-model';
 import type { Db } from '../../../db/database';
 import { HttpError } from '../../../http/errors';
-import { parseSnapshot } from '../collab/store';
+import { EMPTY_CONTENT, parseSnapshot } from '../collab/store';
 
-/** A new document is empty; the editor fills in its structure on first open. */
-export const EMPTY_CONTENT = JSON.stringify({ type: 'doc', content: [] });
+export { EMPTY_CONTENT } from '../collab/store';
 
-/** Creates a document owned by the user (empty unless `content` is given); answers its id and its cleaned path. */
+/**
+ * Creates a document owned by the user (empty unless `content` is given); answers its id and its
+ * cleaned path. Content is stored only as a document of the schema, checked here before the
+ * commit: an invalid one would open as an empty document whose first edit overwrote it.
+ */
 export async function createDocument(
   db: Pick<Db, 'insertInto'>,
   ownerId: number,
-  input: { title: string; path: string; content?: string },
+  input: { title: string; path: string; content?: PMNode },
 ): Promise<{ id: number; path: string }> {
   const title = input.title.trim();
   const path = cleanPath(input.path, title);
   const now = Date.now();
+  input.content?.check();
   const row = await db
     .insertInto('documents')
     .values({
       owner_id: ownerId,
       title,
       path,
-      content: input.content ?? EMPTY_CONTENT,
+      content: input.content ? JSON.stringify(input.content.toJSON()) : EMPTY_CONTENT,
       version: 0,
       created_at: now,
       updated_at: now,
@@ -50,15 +54,13 @@ export async function createRequestedDocument(
   ownerId: number,
   input: { title: string; path: string; client_key?: string; content?: string },
 ): Promise<{ id: number; path: string }> {
-  let fields: { title: string; path: string; content?: string } = { title: input.title, path: input.path };
+  let fields: { title: string; path: string; content?: PMNode } = { title: input.title, path: input.path };
   if (input.content !== undefined) {
-    const doc = offlineContent(input.content);
-    if (!doc) throw new HttpError(400);
-    fields = {
-      title: documentTitle(doc).slice(0, TITLE_MAX),
-      path: input.path,
-      content: JSON.stringify(doc.toJSON()),
-    };
+    const offline = offlineContent(input.content);
+    if (!offline) throw new HttpError(400);
+    // Typed offline without the server's title check: doc_data must take the title.
+    const doc = withTitleCut(offline, TITLE_MAX);
+    fields = { title: documentTitle(doc), path: input.path, content: doc };
   }
   const key = input.client_key;
   if (!key) return createDocument(db, ownerId, fields);

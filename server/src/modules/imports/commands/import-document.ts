@@ -2,12 +2,17 @@ import { TITLE_MAX } from '@scriptorium/common/api/documents';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import { uniqueEntryKey } from '@scriptorium/common/bibliography/entry-key';
 import { validateEntry } from '@scriptorium/common/bibliography/validate';
+import { schema } from '@scriptorium/common/editor/schema';
+import { withTitleCut } from '@scriptorium/common/editor/templates';
+import type { Language } from '@scriptorium/common/i18n/languages';
 import { figureImageKey, type ImportedDocument } from '@scriptorium/common/import/model';
 import type { ImportNoteItem } from '@scriptorium/common/import/problems';
 import { ImportRefused } from '@scriptorium/common/import/problems';
 import type { Transaction as KyselyTransaction } from 'kysely';
+import type { Node as PMNode } from 'prosemirror-model';
 import type { AppContext } from '../../../context';
 import type { Database } from '../../../db/schema';
+import { translator } from '../../../i18n/translate';
 import { runUploadTask, UploadBudgetExceeded } from '../../../uploads/worker-pool';
 import { lockOwnerState, touchOwnerState } from '../../bibliography/queries';
 import { insertThread } from '../../documents/collab/review';
@@ -58,19 +63,25 @@ async function readInWorker(ctx: AppContext, bytes: Uint8Array, name: string): P
 
 type Json = Record<string, unknown>;
 
+/** What the rewrite needs besides the stored images and entries. */
+interface RewriteContext {
+  images: Map<string, { id: number; src: string } | null>;
+  keys: Map<string, string>;
+  /** The visible text standing in for a figure whose image the library refused (named by key). */
+  refusedImage(key: string): Json;
+}
+
 /** Rewrites placeholders in the content: figures' images, citation and bibliography keys. */
-function rewrite(
-  node: Json,
-  images: Map<string, { id: number; src: string } | null>,
-  keys: Map<string, string>,
-): Json | null {
+function rewrite(node: Json, context: RewriteContext): Json {
+  const { images, keys } = context;
   const attrs = node.attrs as Json | undefined;
   if (node.type === 'figure' && attrs) {
     const key = figureImageKey(attrs);
     if (key !== null) {
       const image = images.get(key);
-      // An image the library refused: the figure goes, the report says why.
-      if (image === null) return null;
+      // An image the library refused: a paragraph naming it stands where the figure was (the report
+      // says why), so that no table cell or part is left empty, which the schema does not allow.
+      if (image === null) return context.refusedImage(key);
       // An image the file did not carry (e.g. one the exporting user could not read): the figure
       // stays with its caption, without an image.
       if (image === undefined) return { ...node, attrs: { ...attrs, image: 0, src: '' } };
@@ -87,10 +98,22 @@ function rewrite(
     return { ...node, attrs: { ...attrs, references } };
   }
   if (!Array.isArray(node.content)) return node;
-  const content = (node.content as Json[])
-    .map((child) => rewrite(child, images, keys))
-    .filter((child) => child !== null);
-  return { ...node, content };
+  return { ...node, content: (node.content as Json[]).map((child) => rewrite(child, context)) };
+}
+
+/**
+ * The content to store, checked before the commit: a document of the schema (or the import is
+ * refused as damaged), with a title doc_data takes (a longer one is cut).
+ */
+function storableContent(content: Json): PMNode {
+  let doc: PMNode;
+  try {
+    doc = schema.nodeFromJSON(content);
+    doc.check();
+  } catch (error) {
+    throw new ImportRefused('corrupt', error instanceof Error ? error.message : String(error));
+  }
+  return withTitleCut(doc, TITLE_MAX);
 }
 
 async function insertImages(
@@ -173,7 +196,7 @@ async function insertEntries(
 
 export async function importDocumentFile(
   ctx: AppContext,
-  user: { id: number; name: string },
+  user: { id: number; name: string; language: Language },
   file: { bytes: Uint8Array; name: string },
   path: string,
 ): Promise<ImportOutcome> {
@@ -207,11 +230,27 @@ export async function importDocumentFile(
     const outcome = await ctx.db.transaction().execute(async (trx) => {
       const images = await insertImages(trx, user.id, prepared);
       const keys = await insertEntries(trx, user.id, imported);
-      const content = rewrite(imported.content, images, keys) ?? imported.content;
+      const imageNames = new Map(imported.images.map((image) => [image.key, image.name]));
+      const placeholder = translator('import', user.language);
+      const doc = storableContent(
+        rewrite(imported.content, {
+          images,
+          keys,
+          refusedImage: (key) => ({
+            type: 'paragraph',
+            content: [
+              {
+                type: 'text',
+                text: placeholder('placeholders.refusedImage', { name: imageNames.get(key) ?? key }),
+              },
+            ],
+          }),
+        }),
+      );
       const created = await createDocument(trx, user.id, {
         title: imported.title.slice(0, TITLE_MAX),
         path,
-        content: JSON.stringify(content),
+        content: doc,
       });
       const shas = [
         ...new Set([...prepared.values()].flatMap((entry) => (entry ? [entry.image.sha256] : []))),
