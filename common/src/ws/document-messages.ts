@@ -114,6 +114,7 @@ export const confirmDiffMessage = z.object({
  *   too_large  more steps than MAX_STEPS_PER_DIFF, or the document would grow past its limit
  *   flood      too many diffs too fast: wait, then send again
  *   read_only  the sender's right allows no changes at all
+ *   unsafe_link  a step adds a link to a target other than http(s), mailto or `#id` (safe-links.ts)
  */
 export const REJECT_REASONS = [
   'stale',
@@ -125,6 +126,7 @@ export const REJECT_REASONS = [
   'too_large',
   'flood',
   'read_only',
+  'unsafe_link',
 ] as const;
 export const rejectReason = z.enum(REJECT_REASONS);
 export type RejectReason = z.infer<typeof rejectReason>;

@@ -1,4 +1,5 @@
 import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
+import { hasUnsafeLink } from '@scriptorium/common/editor/safe-links';
 import { schema } from '@scriptorium/common/editor/schema';
 import { checkDocument, documentTitle, keepsTemplateParts } from '@scriptorium/common/editor/templates';
 import {
@@ -206,6 +207,8 @@ function applySteps(doc: PMNode, steps: Step[], right: AccessRight, userId: numb
 }
 
 function parseSteps(json: StepJson[]): Step[] {
+  // A link to javascript:, data: and the like never enters a document (safe-links.ts).
+  if (hasUnsafeLink(json)) throw new Refusal('unsafe_link');
   try {
     return json.map((item) => Step.fromJSON(schema, item));
   } catch {
