@@ -122,3 +122,29 @@ describe.each(ENGINES)('issue 50: exports and imports (%s)', (engine) => {
     });
   });
 });
+
+describe.each(ENGINES)('issue 50: an import past the time budget (%s)', (engine) => {
+  const server = useServer(engine, { env: { UPLOAD_TIME_LIMIT_MS: '1' } });
+
+  it('says the file needed too much time or memory, not that it is larger than 50 MB', async () => {
+    const { browser } = await server().loggedInUser();
+    const zip = exportNative({
+      title: 'Small',
+      content: linkedPaper('https://example.org').toJSON(),
+      bibliography: [],
+      threads: [],
+      images: [],
+    });
+    expect(zip.length).toBeLessThan(10_000);
+    const response = await browser.call(importApi.document, {
+      path: '',
+      file: new File([new Uint8Array(zip)], 'small.zip'),
+    });
+    expect(response.status, response.text).toBe(400);
+    expect(response.json()).toEqual({
+      code: 'over_budget',
+      error:
+        'Reading this file needed too much time or memory, so nothing was imported. Please import a simpler or smaller file.',
+    });
+  });
+});

@@ -12,6 +12,8 @@ export const IMPORT_REFUSALS = [
   'zip_bomb',
   'future_version',
   'too_large',
+  /** Reading it ran out of the worker's time or memory budget (a small file can be that complex). */
+  'over_budget',
 ] as const;
 export type ImportRefusal = (typeof IMPORT_REFUSALS)[number];
 
