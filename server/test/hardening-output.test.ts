@@ -1,15 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { importApi } from '@scriptorium/common/api/endpoints/imports';
+import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument as createStandard, standardArticle } from '@scriptorium/common/editor/templates';
 import { stepsOf, withBody } from '@scriptorium/common/editor/testing';
 import { exportNative } from '@scriptorium/common/exchange/native';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
+import { templateFilePath } from '../src/plugins/templates/files';
+import type { TemplatesTables } from '../src/plugins/templates/queries';
 import { useDocumentEditors } from './document-editors';
-import { ENGINES, useServer } from './harness';
+import { ENGINES, type TestClient, useServer } from './harness';
 import { bodyParagraphStart } from './ws-support';
 
 /** A Standard article whose body says "See " and then "here", linked to `href`. */
@@ -146,5 +151,117 @@ describe.each(ENGINES)('issue 50: an import past the time budget (%s)', (engine)
       error:
         'Reading this file needed too much time or memory, so nothing was imported. Please import a simpler or smaller file.',
     });
+  });
+});
+
+const W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+const REFERENCE_FONT = 'Reference Distinct';
+
+/** A reference DOCX: a Heading 1 in its own font, and `extra` entries the writers never read. */
+function referenceDocx(extra: Record<string, Uint8Array> = {}): Uint8Array {
+  return zipSync({
+    '[Content_Types].xml': strToU8(
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>',
+    ),
+    'word/styles.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><w:styles ${W_NS}><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:rPr><w:rFonts w:ascii="${REFERENCE_FONT}" w:hAnsi="${REFERENCE_FONT}"/></w:rPr></w:style></w:styles>`,
+    ),
+    'word/document.xml': strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><w:document ${W_NS}><w:body/></w:document>`,
+    ),
+    ...extra,
+  });
+}
+
+/** Bytes that do not compress: an embedded file the reference carries along. */
+function noise(size: number): Uint8Array {
+  return new Uint8Array(randomBytes(size));
+}
+
+describe.each(ENGINES)('issue 50: template reference documents (%s)', (engine) => {
+  const server = useServer(engine, { env: { PLUGINS: 'templates' } });
+
+  async function template(browser: TestClient): Promise<number> {
+    const created = await browser.call(templatesApi.create, { title: 'Journal' });
+    expect(created.status, created.text).toBe(200);
+    return created.json<{ id: number }>().id;
+  }
+
+  function upload(browser: TestClient, templateId: number, bytes: Uint8Array) {
+    return browser.call(templatesApi.uploadFile, {
+      id: templateId,
+      kind: 'docx',
+      title: 'Journal style',
+      file: new Blob([Buffer.from(bytes)]),
+    });
+  }
+
+  async function storedFiles(templateId: number) {
+    return server()
+      .ctx.db.withTables<TemplatesTables>()
+      .selectFrom('template_export_files')
+      .select(['file_name'])
+      .where('template_id', '=', templateId)
+      .execute();
+  }
+
+  /** A document of the template, exported as DOCX: its styles part. */
+  async function exportedStyles(browser: TestClient, templateId: number): Promise<string> {
+    const made = await browser.call(templatesApi.createDocument, { template: String(templateId) });
+    expect(made.status, made.text).toBe(200);
+    const id = made.json<{ id: number }>().id;
+    const response = await browser.call(documentsApi.export, { id: String(id), format: 'docx' });
+    expect(response.status, response.text).toBe(200);
+    return strFromU8(unzipSync(response.bytes)['word/styles.xml']);
+  }
+
+  it('refuses a reference document that inflates past the imports’ zip limits, and stores nothing', async () => {
+    const { browser } = await server().loggedInUser();
+    const id = await template(browser);
+    // 4 MB of zeros in a few kB: past the ratio limit, as the 1 MB file that inflated to 1 GB.
+    const bomb = referenceDocx({ 'word/media/zeros.bin': new Uint8Array(4 * 1024 * 1024) });
+    expect(bomb.length).toBeLessThan(100_000);
+    const answer = await upload(browser, id, bomb);
+    expect(answer.status).toBe(400);
+    expect(answer.json()).toEqual({
+      error: 'reference_too_large',
+      message:
+        'This reference document unpacks to far more data than a DOCX or ODT template holds, so it was not stored.',
+    });
+    expect(await storedFiles(id)).toEqual([]);
+  });
+
+  it('stores only the parts the exports read, and exports in the reference’s styles', async () => {
+    const { browser } = await server().loggedInUser();
+    const id = await template(browser);
+    const original = referenceDocx({ 'word/embeddings/big.bin': noise(2 * 1024 * 1024) });
+    const answer = await upload(browser, id, original);
+    expect(answer.status, answer.text).toBe(200);
+    const [row] = await storedFiles(id);
+    const stored = new Uint8Array(await readFile(templateFilePath(server().ctx, row.file_name)));
+    expect(Object.keys(unzipSync(stored)).sort()).toEqual([
+      '[Content_Types].xml',
+      'word/document.xml',
+      'word/styles.xml',
+    ]);
+    expect(await exportedStyles(browser, id)).toContain(`w:ascii="${REFERENCE_FONT}"`);
+  });
+
+  it('checks a reference stored before the rule on its first export, once, and keeps it cut down', async () => {
+    const { browser } = await server().loggedInUser();
+    const id = await template(browser);
+    expect((await upload(browser, id, referenceDocx())).status).toBe(200);
+    const [row] = await storedFiles(id);
+    const file = templateFilePath(server().ctx, row.file_name);
+    // As an upload before the rule left it: the whole archive.
+    await writeFile(file, referenceDocx({ 'word/embeddings/big.bin': noise(1024 * 1024) }));
+    expect(await exportedStyles(browser, id)).toContain(`w:ascii="${REFERENCE_FONT}"`);
+    const after = new Uint8Array(await readFile(file));
+    expect(Object.keys(unzipSync(after))).not.toContain('word/embeddings/big.bin');
+    // A stored bomb: the export goes on in our own styles.
+    await writeFile(file, referenceDocx({ 'word/media/zeros.bin': new Uint8Array(4 * 1024 * 1024) }));
+    const styles = await exportedStyles(browser, id);
+    expect(styles).not.toContain(REFERENCE_FONT);
+    expect(styles).toContain('w:styleId="Heading1"');
   });
 });
