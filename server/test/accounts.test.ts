@@ -298,9 +298,21 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
       expect((await browser.call(userApi.addEmail, { email: '' })).json()).toEqual({
         msg: { email: [REQUIRED] },
       });
-      expect((await browser.call(userApi.addEmail, { email: stranger.email })).json()).toEqual({
-        msg: { email: ['This e-mail address is already associated with another account.'] },
-      });
+      // Another account's address: answered as any new address (issue 50: no one learns which
+      // addresses are registered); its owner is told by mail, and it stays theirs.
+      const strangerMail = await nextMail(stranger.email);
+      const taken = await browser.call(userApi.addEmail, { email: stranger.email.toUpperCase() });
+      expect(taken.status).toBe(200);
+      expect(taken.json()).toEqual({ ok: true });
+      const told = await strangerMail();
+      expect(told.header('subject')).toBe('Someone tried to use your e-mail address at scriptorium.example');
+      expect(mailText(told.raw)).toContain(
+        `Someone tried to add ${stranger.email}, an address of your account ${stranger.username} at scriptorium.example, to another account. Nothing was changed`,
+      );
+      expect(mailText(told.raw)).toContain('https://scriptorium.example/user/profile/');
+      expect(
+        await server().rows('user_emails', { address_lower: stranger.email.toLowerCase() }),
+      ).toMatchObject([{ user_id: stranger.id }]);
       // Unverified addresses cannot become primary; the primary cannot go.
       expect((await browser.call(userApi.primaryEmail, { email: second })).status).toBe(400);
       const primaryDelete = await browser.call(userApi.deleteEmail, { email: user.email });

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { endpoint } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
@@ -133,7 +134,25 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
       },
     ],
   });
-  const host = () => new URL(server().baseUrl).host;
+  // The configured site's host (SITE_URL), whatever the request's Host header said.
+  const host = () => new URL(server().ctx.config.siteUrl).host;
+
+  it('names the configured site in the page policy, never a Host header the client sent (issue 50)', async () => {
+    const { port } = new URL(server().baseUrl);
+    for (const forged of ['evil.example', 'evil.example:443', '127.0.0.1:1']) {
+      const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path: '/documents/', headers: { host: forged } }, (response) => {
+            response.resume();
+            resolve(response);
+          })
+          .on('error', reject);
+      });
+      const csp = String(answer.headers['content-security-policy']);
+      expect(csp).not.toContain(forged);
+      expect(csp).toContain(`connect-src 'self' ws://${host()} wss://${host()};`);
+    }
+  });
 
   it('sends the security headers on API answers, errors, the shell and static files', async () => {
     const browser = server().client();

@@ -6,6 +6,7 @@ import { schema } from '@scriptorium/common/editor/schema';
 import { checkDocument } from '@scriptorium/common/editor/templates';
 import { summaryPart } from '@scriptorium/common/plugins/template-testing';
 import { standardDefinition, type TemplateDefinition } from '@scriptorium/common/plugins/templates-api';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, type TestClient, useServer } from './harness';
 
@@ -172,7 +173,21 @@ describe.each(ENGINES)('Templates plugin API (%s)', (engine) => {
   it('stores and lists DOCX and ODT export templates, refuses other files, removes them with the template', async () => {
     const browser = await server().loginAs(await server().buildUser());
     const id = await createTemplate(browser, 'With files');
-    const zip = new Blob([Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4])]);
+    // A damaged zip is no reference document (checked on upload since issue 50).
+    const damaged = await browser.call(templatesApi.uploadFile, {
+      id,
+      kind: 'docx',
+      title: 'Damaged',
+      file: new Blob([Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4])]),
+    });
+    expect(damaged.status).toBe(400);
+    expect(damaged.json()).toMatchObject({ error: 'not_an_office_document' });
+    const bytes = zipSync({
+      'word/styles.xml': strToU8(
+        '<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"/>',
+      ),
+    });
+    const zip = new Blob([Buffer.from(bytes)]);
     const uploaded = await browser.call(templatesApi.uploadFile, {
       id,
       kind: 'docx',
@@ -190,7 +205,13 @@ describe.each(ENGINES)('Templates plugin API (%s)', (engine) => {
     expect(refused.json()).toMatchObject({ error: 'not_an_office_document' });
     const got = (await browser.call(templatesApi.get, { id })).json<{ template: { files: unknown[] } }>();
     expect(got.template.files).toEqual([
-      { id: expect.any(Number), kind: 'docx', title: 'Publisher style', size: 8, added: expect.any(Number) },
+      {
+        id: expect.any(Number),
+        kind: 'docx',
+        title: 'Publisher style',
+        size: bytes.length,
+        added: expect.any(Number),
+      },
     ]);
     const dir = path.join(server().ctx.config.dataDir, 'template-files');
     expect(readdirSync(dir)).toHaveLength(1);

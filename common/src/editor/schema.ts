@@ -3,6 +3,7 @@ import { tableNodes } from 'prosemirror-tables';
 import { academicNodes, templatePartAttrs, withTableCaption } from './academic-nodes';
 import { listAttr, plainElement, stringAttr, stringAttrsRule, textAtom } from './dom-attrs';
 import { BLOCK_TRACK_MARKS, REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-marks';
+import { isSafeHref } from './safe-links';
 
 /**
  * The one document schema of Scriptorium, shared by the browser editor and the collaboration
@@ -20,7 +21,7 @@ import { BLOCK_TRACK_MARKS, REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-mar
  */
 
 export { COMMENT_MARK, isReviewMark, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './review-marks';
-
+export { isSafeHref } from './safe-links';
 export {
   BODY_ELEMENTS,
   type BodyElement,
@@ -29,11 +30,6 @@ export {
   PAPER_SIZES,
   type PaperSize,
 } from './vocabulary';
-
-/** Links go to the web, to a mail address or to a heading of the document (`#id`). */
-export function isSafeHref(href: string): boolean {
-  return /^(https?:\/\/|mailto:)\S+$/i.test(href) || /^#[\w-]+$/.test(href);
-}
 
 /** Attributes every template part carries: where it came from and what it allows. */
 const partAttrs = {
@@ -353,11 +349,12 @@ const marks: Record<string, MarkSpec> = {
         },
       },
     ],
-    toDOM: (mark) => [
-      'a',
-      mark.attrs.title ? { href: mark.attrs.href, title: mark.attrs.title } : { href: mark.attrs.href },
-      0,
-    ],
+    toDOM: (mark) => {
+      // A link stored before the rule (safe-links.ts) is shown as text, never followed.
+      const href = String(mark.attrs.href);
+      const target = isSafeHref(href) ? { href } : {};
+      return ['a', mark.attrs.title ? { ...target, title: mark.attrs.title } : target, 0];
+    },
   },
   // Comment anchors and tracked changes (review-marks.ts).
   ...REVIEW_MARK_SPECS,

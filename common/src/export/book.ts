@@ -2,6 +2,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import type { EntryData } from '../bibliography/types';
 import { type NumberedTarget, type Numbering, numberDocument } from '../editor/academic-numbering';
 import type { Contributor } from '../editor/commands';
+import { withoutUnsafeLinks } from '../editor/safe-links';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { acceptedDocument } from '../editor/track-changes';
@@ -124,7 +125,7 @@ export function prepareBook(
     const number = index + 1;
     let doc = isEmptyDocument(chapter.content)
       ? createDocument(schema, standardArticle, { title: chapter.title })
-      : schema.nodeFromJSON(prefixIds(chapter.content, `c${number}-`));
+      : schema.nodeFromJSON(withoutUnsafeLinks(prefixIds(chapter.content, `c${number}-`)));
     doc.check();
     if (options.accepted) doc = acceptedDocument(doc);
     docs.push(doc);

@@ -4,6 +4,7 @@ import { TableMap } from 'prosemirror-tables';
 import { exportBiblatex } from '../bibliography/export';
 import type { EntryData } from '../bibliography/types';
 import { imageExtension, imageFiles } from './images';
+import { checkLatexMath, isControlCharacter } from './latex-math';
 import { authorName, type BookStructure, groupParts, isEquationFigure, type PreparedDocument } from './model';
 import { htmlToRuns } from './text';
 import { figureSources, NodeWriter, rowCells } from './writer';
@@ -31,6 +32,23 @@ const SPECIAL: Record<string, string> = {
 
 export function escapeLatex(text: string): string {
   return text.replace(/[\\{}$&#^_%~]/g, (char) => SPECIAL[char]);
+}
+
+/**
+ * An equation's source as math when it passes the check (latex-math.ts); else a comment that says
+ * why, and the source as visible typewriter text: the author sees it in the PDF, nothing runs.
+ */
+function checkedMath(
+  latex: string,
+  asMath: (source: string) => string,
+  asText: (text: string) => string,
+): string {
+  const check = checkLatexMath(latex);
+  if (check.ok) return asMath(latex);
+  // One line of text: no line breaks (a blank line would end \texttt's argument), no controls.
+  const line = [...latex].map((char) => (isControlCharacter(char) || char === '\n' ? ' ' : char)).join('');
+  const text = escapeLatex(line.trim());
+  return `%\n% Scriptorium: equation not written as math (${check.refusal} ${check.detail}); its source follows as text.\n${asText(`\\texttt{${text}}`)}`;
 }
 
 /** Labels and citation keys: letters, digits and a few signs LaTeX takes everywhere. */
@@ -150,7 +168,11 @@ class LatexWriter extends NodeWriter {
   }
 
   protected equation(latex: string): string {
-    return `\\(${latex}\\)`;
+    return checkedMath(
+      latex,
+      (math) => `\\(${math}\\)`,
+      (text) => text,
+    );
   }
 
   protected crossReference(id: string): string {
@@ -250,7 +272,11 @@ class LatexWriter extends NodeWriter {
     if (isEquationFigure(node)) {
       const numbered = this.prepared.numbers.has(node);
       const env = numbered ? 'equation' : 'equation*';
-      return `\\begin{${env}}${numbered ? label : ''}\n${String(node.attrs.equation)}\n\\end{${env}}\n\n`;
+      return checkedMath(
+        String(node.attrs.equation),
+        (math) => `\\begin{${env}}${numbered ? label : ''}\n${math}\n\\end{${env}}\n\n`,
+        (text) => `\\begin{center}${text}\\end{center}\n\n`,
+      );
     }
     const file = this.images.get(String(node.attrs.src));
     const width = ((Number(node.attrs.width) || 100) / 100).toFixed(2);

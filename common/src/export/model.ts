@@ -9,6 +9,7 @@ import {
 import type { EntryData } from '../bibliography/types';
 import { type NumberedTarget, type Numbering, numberDocument } from '../editor/academic-numbering';
 import type { Contributor } from '../editor/commands';
+import { withoutUnsafeLinks } from '../editor/safe-links';
 import { schema } from '../editor/schema';
 import { acceptedDocument } from '../editor/track-changes';
 import type { CommentThread } from '../ws/review-messages';
@@ -284,7 +285,8 @@ export function prepareDocument(
   engines?: EngineCaches,
   options: PrepareOptions = {},
 ): PreparedDocument {
-  const stored = schema.nodeFromJSON(input.content);
+  // The last line of defence: no format writes a link the rule refuses (one stored before it).
+  const stored = schema.nodeFromJSON(withoutUnsafeLinks(input.content));
   stored.check();
   const doc = options.accepted ? acceptedDocument(stored) : stored;
   const parts = readParts(doc);

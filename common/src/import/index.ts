@@ -1,3 +1,4 @@
+import { withoutUnsafeLinks } from '../editor/safe-links';
 import { schema } from '../editor/schema';
 import { importNative, isNativeArchive } from '../exchange/native';
 import { importDocx } from './docx';
@@ -11,6 +12,13 @@ import { openZip, text } from './zip';
  * by name. Throws ImportRefused for what it refuses as a whole.
  */
 export function importDocument(bytes: Uint8Array, fileName: string): ImportedDocument {
+  const imported = readDocument(bytes, fileName);
+  // A link to javascript:, data: and the like keeps its text and loses its target, whatever the
+  // reader (our own zip carries stored JSON as it is).
+  return { ...imported, content: withoutUnsafeLinks(imported.content) };
+}
+
+function readDocument(bytes: Uint8Array, fileName: string): ImportedDocument {
   if (bytes.length > MAX_IMPORT_BYTES) throw new ImportRefused('too_large');
   const files = openZip(bytes);
   const fallbackTitle = fileName.replace(/\.[^.]+$/, '').trim();

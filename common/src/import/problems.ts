@@ -13,6 +13,8 @@ export const IMPORT_REFUSALS = [
   'future_version',
   'too_large',
   'too_deep',
+  /** Reading it ran out of the worker's time or memory budget (a small file can be that complex). */
+  'over_budget',
 ] as const;
 export type ImportRefusal = (typeof IMPORT_REFUSALS)[number];
 

@@ -33,6 +33,14 @@ export function isOleCompoundFile(bytes: Uint8Array): boolean {
  * inflated; an entry whose inflated size differs from what it declared is refused as corrupt.
  */
 export function openZip(bytes: Uint8Array): Unzipped {
+  return openZipParts(bytes, () => true);
+}
+
+/**
+ * As openZip, with the limits applied to the whole archive, but inflating only the entries
+ * `wanted` names (a reference document's styles, not its body and media).
+ */
+export function openZipParts(bytes: Uint8Array, wanted: (name: string) => boolean): Unzipped {
   if (isOleCompoundFile(bytes)) throw new ImportRefused('encrypted');
   if (!isZip(bytes)) throw new ImportRefused('corrupt');
   const declared = new Map<string, number>();
@@ -46,6 +54,7 @@ export function openZip(bytes: Uint8Array): Unzipped {
         if (total > MAX_UNZIPPED_BYTES || (file.originalSize > RATIO_FLOOR && ratio > MAX_RATIO)) {
           throw new ImportRefused('zip_bomb');
         }
+        if (!wanted(file.name)) return false;
         declared.set(file.name, file.originalSize);
         return true;
       },

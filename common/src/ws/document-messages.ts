@@ -146,6 +146,7 @@ export const confirmDiffMessage = z.object({
  *   flood      too many diffs too fast: wait, then send again
  *   read_only  the sender's right allows no changes at all
  *   title_too_long  the title would grow longer than doc_data's title may be (TITLE_MAX)
+ *   unsafe_link  a step adds a link to a target other than http(s), mailto or `#id` (safe-links.ts)
  */
 export const REJECT_REASONS = [
   'stale',
@@ -158,6 +159,7 @@ export const REJECT_REASONS = [
   'flood',
   'read_only',
   'title_too_long',
+  'unsafe_link',
 ] as const;
 export const rejectReason = z.enum(REJECT_REASONS);
 export type RejectReason = z.infer<typeof rejectReason>;

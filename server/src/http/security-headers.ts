@@ -1,12 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
 import type { AppContext } from '../context';
 
-/** Only host characters: the Host header is client input and ends up inside a header value. */
-const HOST_PATTERN = /^[A-Za-z0-9.\-:[\]]+$/;
-
-export function contentSecurityPolicy(host: string | undefined): string {
+/**
+ * The page's policy, fixed at start from the configuration: SITE_URL's host (and WS_URL_BASE's,
+ * when it names another) for the websockets. Never the request's Host header: that is client
+ * input, and a policy that echoes it says whatever the client wants (issue 50).
+ */
+export function contentSecurityPolicy(config: Pick<Config, 'siteUrl' | 'wsUrlBase'>): string {
   // 'self' covers same-origin websockets in current browsers; older ones need ws:/wss: spelled out.
-  const sockets = host && HOST_PATTERN.test(host) ? ` ws://${host} wss://${host}` : '';
+  const hosts = new Set([new URL(config.siteUrl).host]);
+  if (/^wss?:\/\//i.test(config.wsUrlBase)) hosts.add(new URL(config.wsUrlBase).host);
+  const sockets = [...hosts].map((host) => ` ws://${host} wss://${host}`).join('');
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -29,26 +34,13 @@ export function contentSecurityPolicy(host: string | undefined): string {
  */
 export const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-/** The policy of the last few Host headers seen: one string per host, not one per answer. */
-const policies = new Map<string | undefined, string>();
-
-function cachedPolicy(host: string | undefined): string {
-  let policy = policies.get(host);
-  if (policy === undefined) {
-    policy = contentSecurityPolicy(host);
-    // Host is client input: a bounded cache, cleared rather than grown without end.
-    if (policies.size >= 64) policies.clear();
-    policies.set(host, policy);
-  }
-  return policy;
-}
-
 export function registerSecurityHeaders(app: FastifyInstance, ctx: AppContext): void {
   const https = ctx.config.siteUrl.startsWith('https://');
+  const pagePolicy = contentSecurityPolicy(ctx.config);
   // A callback, not async: on every answer, and an async hook costs a promise and a turn.
   app.addHook('onSend', (request: FastifyRequest, reply, payload, done) => {
     const api = request.url.startsWith('/api/');
-    reply.header('content-security-policy', api ? API_POLICY : cachedPolicy(request.headers.host));
+    reply.header('content-security-policy', api ? API_POLICY : pagePolicy);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');

@@ -19,15 +19,14 @@ export function presentUserContact(person: Person, email: string | undefined): C
 /**
  * An invite the user sent. The invitee has not agreed to anything yet, so their address is never
  * revealed: the inviter sees only the address they typed themselves ('' for an invite by username).
+ * An invite by address shows only that address, whether or not it belongs to an account: naming
+ * the account would tell anyone which addresses are registered (issue 50).
  */
 export function presentSentInvite(invite: Invite, invitee: Person | undefined): Contact {
-  return {
-    id: invite.id,
-    type: 'userinvite',
-    name: invitee ? displayName(invitee) : (invite.email ?? ''),
-    email: invite.email ?? '',
-    ...(invitee ? avatarOf(invitee) : {}),
-  };
+  if (invite.email !== null || !invitee) {
+    return { id: invite.id, type: 'userinvite', name: invite.email ?? '', email: invite.email ?? '' };
+  }
+  return { id: invite.id, type: 'userinvite', name: displayName(invitee), email: '', ...avatarOf(invitee) };
 }
 
 /** An invite the user received: the inviter chose to reach out, so they are shown in full. */

@@ -96,3 +96,18 @@ export async function sendConfirmationMail(
     { email: to },
   );
 }
+
+/** To the owner of an address someone else tried to add to their account (issue 50). */
+export async function sendAddressTakenMail(ctx: AppContext, owner: UserRow, address: string): Promise<void> {
+  await sendAccountMail(
+    ctx,
+    owner,
+    address,
+    (t, values) => ({
+      subject: t('accounts.mail.addressTakenSubject', values),
+      paragraphs: [t('accounts.mail.greeting', values), t('accounts.mail.addressTakenText', values)],
+      link: `${ctx.config.siteUrl}/user/profile/`,
+    }),
+    { email: address },
+  );
+}

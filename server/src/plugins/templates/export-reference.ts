@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { ExportReference } from '@scriptorium/common/export/model';
+import { isReducedReference, reducedReference } from '@scriptorium/common/export/reference-parts';
+import { ImportRefused } from '@scriptorium/common/import/problems';
 import type { AppContext } from '../../context';
-import { templateFilePath } from './files';
+import { replaceTemplateFile, templateFilePath } from './files';
 import type { TemplatesTables } from './queries';
 
 const STORED_TEMPLATE = /^template-(\d+)$/;
@@ -38,12 +40,26 @@ export async function templateExportReference(
   const reference: ExportReference = {};
   for (const row of rows) {
     if ((row.kind !== 'docx' && row.kind !== 'odt') || reference[row.kind]) continue;
+    let bytes: Uint8Array;
     try {
-      const bytes = await readFile(templateFilePath(ctx, row.file_name));
-      reference[row.kind] = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const read = await readFile(templateFilePath(ctx, row.file_name));
+      bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     } catch {
       // A file missing on disk: the export keeps our own styles.
+      continue;
     }
+    if (!isReducedReference(bytes, row.kind)) {
+      // Stored before uploads were checked (issue 50): checked now, once, and kept cut down.
+      try {
+        bytes = reducedReference(bytes, row.kind);
+      } catch (error) {
+        if (!(error instanceof ImportRefused)) throw error;
+        // Past the zip limits or unreadable: the export keeps our own styles.
+        continue;
+      }
+      await replaceTemplateFile(ctx, row.file_name, bytes);
+    }
+    reference[row.kind] = bytes;
   }
   return reference.docx || reference.odt ? reference : null;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../context';
 
@@ -13,11 +13,23 @@ export function templateFilePath(ctx: AppContext, fileName: string): string {
 }
 
 /** Writes the upload under a random name (never the user's) and answers that name. */
-export async function storeTemplateFile(ctx: AppContext, kind: string, bytes: Buffer): Promise<string> {
+export async function storeTemplateFile(ctx: AppContext, kind: string, bytes: Uint8Array): Promise<string> {
   await mkdir(templateFilesDir(ctx), { recursive: true });
   const name = `${randomBytes(16).toString('hex')}.${kind}`;
   await writeFile(templateFilePath(ctx, name), bytes);
   return name;
+}
+
+/** Replaces a stored file's content: written beside it, then renamed over it (a reader sees one or the other). */
+export async function replaceTemplateFile(
+  ctx: AppContext,
+  fileName: string,
+  bytes: Uint8Array,
+): Promise<void> {
+  const target = templateFilePath(ctx, fileName);
+  const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, bytes);
+  await rename(temporary, target);
 }
 
 /** Removes files after their rows are gone (a leftover file is harmless; a missing one is not). */

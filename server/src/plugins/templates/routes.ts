@@ -1,6 +1,8 @@
 import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument as createStandard, standardArticle } from '@scriptorium/common/editor/templates';
+import { reducedReference } from '@scriptorium/common/export/reference-parts';
+import { ImportRefused } from '@scriptorium/common/import/problems';
 import { documentFromDefinition, storedTemplateKey } from '@scriptorium/common/plugins/template-document';
 import {
   EXPORT_FILE_MAX,
@@ -114,7 +116,20 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
       await requireOwned(db, user.id, fields.id);
       // DOCX and ODT are ZIP containers; anything else cannot be a reference document.
       if (!upload.file || !isZip(upload.file)) throw new HttpError(400, { error: 'not_an_office_document' });
-      const fileName = await storeTemplateFile(ctx, fields.kind, upload.file);
+      // Checked once, here, with the imports' zip limits; what is stored is only what exports read.
+      let reference: Uint8Array;
+      try {
+        reference = reducedReference(upload.file, fields.kind);
+      } catch (error) {
+        if (!(error instanceof ImportRefused)) throw error;
+        if (error.code === 'zip_bomb')
+          throw new HttpError(400, {
+            error: 'reference_too_large',
+            message: { key: 'errors.referenceTooLarge' },
+          });
+        throw new HttpError(400, { error: 'not_an_office_document' });
+      }
+      const fileName = await storeTemplateFile(ctx, fields.kind, reference);
       const added = Date.now();
       const row = await db
         .insertInto('template_export_files')

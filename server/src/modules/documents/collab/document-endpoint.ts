@@ -1,6 +1,7 @@
 import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
 import { jsonHasNul } from '@scriptorium/common/api/fields';
 import { rebaseSteps } from '@scriptorium/common/editor/rebase-steps';
+import { hasUnsafeLink } from '@scriptorium/common/editor/safe-links';
 import { schema } from '@scriptorium/common/editor/schema';
 import { checkDocument, documentTitle, keepsTemplateParts } from '@scriptorium/common/editor/templates';
 import {
@@ -240,6 +241,8 @@ function parseSteps(json: StepJson[]): Step[] {
   // No text or attribute of a document holds NUL: PostgreSQL cannot store it in the title column
   // (the diff got no answer there), and no export format can carry it. Refused on both engines.
   if (jsonHasNul(json)) throw new Refusal('malformed');
+  // A link to javascript:, data: and the like never enters a document (safe-links.ts).
+  if (hasUnsafeLink(json)) throw new Refusal('unsafe_link');
   try {
     return json.map((item) => Step.fromJSON(schema, item));
   } catch {

@@ -1,4 +1,5 @@
 import { TITLE_MAX } from '@scriptorium/common/api/documents';
+import { hasUnsafeLink } from '@scriptorium/common/editor/safe-links';
 import { checkDocument, documentTitle, withTitleCut } from '@scriptorium/common/editor/templates';
 import { cleanPath } from '@scriptorium/common/rules/paths';
 import type { Node as PMNode } from 'prosemirror-model';
@@ -41,7 +42,8 @@ export async function createDocument(
 /** The content a document written offline brings along, if it is a document of the schema; else null. */
 function offlineContent(json: string): PMNode | null {
   const doc = parseSnapshot(json);
-  return doc && checkDocument(doc).length === 0 ? doc : null;
+  // As a diff would be (safe-links.ts): no link to javascript:, data: and the like.
+  return doc && checkDocument(doc).length === 0 && !hasUnsafeLink(doc.toJSON()) ? doc : null;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { withoutUnsafeLinks } from '@scriptorium/common/editor/safe-links';
 import { schema } from '@scriptorium/common/editor/schema';
 import { acceptedDocument } from '@scriptorium/common/editor/track-changes';
 import { prepareDocument } from '@scriptorium/common/export/model';
@@ -21,7 +22,7 @@ export async function exportFile(
     const input = await gatherExportInput(ctx, userId, document);
     if (hasPrintPage(ctx.config.webDist)) {
       // The editor's rendering, printed (print-page.ts).
-      const doc = acceptedDocument(schema.nodeFromJSON(input.content));
+      const doc = acceptedDocument(schema.nodeFromJSON(withoutUnsafeLinks(input.content)));
       doc.check();
       return {
         name: `${fileBaseName(doc.firstChild?.textContent ?? '')}.pdf`,

@@ -50,8 +50,8 @@ async function readInWorker(ctx: AppContext, bytes: Uint8Array, name: string): P
   try {
     result = await runUploadTask(ctx.config, { kind: 'document', bytes, name });
   } catch (error) {
-    // Out of time or memory while inflating or reading: a file we do not take.
-    if (error instanceof UploadBudgetExceeded) throw new ImportRefused('too_large');
+    // Out of time or memory while inflating or reading: a file we do not take, whatever its size.
+    if (error instanceof UploadBudgetExceeded) throw new ImportRefused('over_budget');
     throw error;
   }
   if (result.ok && result.kind === 'document') {

@@ -1,24 +1,30 @@
+import { createHash } from 'node:crypto';
 import type { AppContext } from '../../../context';
 import { HttpError } from '../../../http/errors';
-import { RateLimited } from '../../../limits/rate-limit';
+import { confirmationLimits, RateLimited, takeAllowance } from '../../../limits/rate-limit';
+import { sendAddressTakenMail } from '../account-mail';
 import { fieldError } from '../field-errors';
-import type { UserRow } from '../queries';
+import { findUserById, type UserRow } from '../queries';
 import { sendEmailConfirmation } from './email-confirmation';
 
 export interface MailLog {
   error(details: object, message: string): void;
 }
 
-/** Adds an unverified address and mails a confirmation link to it. */
+/**
+ * Adds an unverified address and mails a confirmation link to it. An address of another account
+ * is answered the same way (no one learns from the answer whether an address is registered); its
+ * owner gets a mail saying someone tried, and nothing changes.
+ */
 export async function addEmail(ctx: AppContext, user: UserRow, address: string, log: MailLog): Promise<void> {
   const lowered = address.toLowerCase();
   const existing = await ctx.db
     .selectFrom('user_emails')
-    .select('user_id')
+    .select(['user_id', 'address'])
     .where('address_lower', '=', lowered)
     .executeTakeFirst();
   if (existing?.user_id === user.id) throw fieldError('email', 'accounts.emailAlreadyYours');
-  if (existing) throw fieldError('email', 'accounts.emailTaken');
+  if (existing) return tellOwner(ctx, user, existing.user_id, existing.address, log);
   const hasPrimary = await ctx.db
     .selectFrom('user_emails')
     .select('id')
@@ -74,4 +80,18 @@ export async function setPrimaryEmail(ctx: AppContext, user: UserRow, address: s
     await trx.updateTable('user_emails').set({ is_primary: 0 }).where('user_id', '=', user.id).execute();
     await trx.updateTable('user_emails').set({ is_primary: 1 }).where('id', '=', row.id).execute();
   });
+}
+
+/** Someone tried to add another account's address: the owner hears of it, under the same mail limits. */
+async function tellOwner(ctx: AppContext, user: UserRow, ownerId: number, address: string, log: MailLog) {
+  const owner = await findUserById(ctx.db, ownerId);
+  if (!owner) return;
+  const digest = createHash('sha256').update(address.toLowerCase()).digest('hex').slice(0, 40);
+  await takeAllowance(ctx.db, confirmationLimits(user.id, digest), 'errors.mailLimit');
+  try {
+    await sendAddressTakenMail(ctx, owner, address);
+  } catch (error) {
+    // As for a confirmation: the answer must not differ, so a failed mail is only logged here.
+    log.error({ err: error }, 'address-taken mail could not be sent');
+  }
 }
