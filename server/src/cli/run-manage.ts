@@ -11,6 +11,7 @@ import { claimPendingInvitesForEmail } from '../modules/contacts/commands/claim-
 import { createUser, InvalidUsernameError, UserConflictError } from '../modules/user/commands/create-user';
 import { sweepFiles } from '../modules/usermedia/file-sweep';
 import { systemMessageCommand } from '../ws/cli';
+import { backupCommand, restoreCommand } from './backup-command';
 import { migrateCommand } from './migrate-command';
 import type { Terminal } from './progress';
 
@@ -123,6 +124,8 @@ const COMMANDS = {
   flatpage: flatpageCommand,
   'system-message': systemMessageCommand,
   migrate: (_db: Db, args: string[], io: ManageIo, t: Translate) => migrateCommand(args, io, t),
+  backup: (_db: Db, args: string[], io: ManageIo, t: Translate) => backupCommand(args, io, t),
+  restore: (_db: Db, args: string[], io: ManageIo, t: Translate) => restoreCommand(args, io, t),
 } as const;
 
 function isCommand(name: string | undefined): name is keyof typeof COMMANDS {

@@ -48,7 +48,10 @@ export async function openPostgres(url: string): Promise<RawConnection> {
 }
 
 export function openSqlite(file: string, options: { readonly?: boolean } = {}): RawConnection {
-  const sqlite = new SQLite(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly });
+  const sqlite = new SQLite(file, {
+    readonly: options.readonly ?? false,
+    fileMustExist: options.readonly ?? false,
+  });
   sqlite.pragma('busy_timeout = 5000');
   if (!options.readonly) sqlite.pragma('foreign_keys = ON');
   return {
