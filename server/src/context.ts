@@ -8,6 +8,9 @@ export interface AppContext {
   db: Db;
   dialect: Dialect;
   mailer: Mailer;
-  /** False while the process starts or migrates: the API answers 405/503 until then. */
-  state: { ready: boolean };
+  /**
+   * ready: false while the process starts or migrates (the API answers 405/503 until then);
+   * stopping: true from SIGTERM on, so that the balancer's readiness check sends no one new here.
+   */
+  state: { ready: boolean; stopping?: boolean };
 }

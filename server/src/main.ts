@@ -24,6 +24,8 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // The readiness check answers 503 from now on: the balancer moves new traffic elsewhere.
+    ctx.state.stopping = true;
     server.log.info({ signal }, 'shutting down');
     const started = Date.now();
     // A stop that hangs says what it still waits on (the fault test kills it after 15 s and

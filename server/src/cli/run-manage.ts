@@ -11,11 +11,16 @@ import { claimPendingInvitesForEmail } from '../modules/contacts/commands/claim-
 import { createUser, InvalidUsernameError, UserConflictError } from '../modules/user/commands/create-user';
 import { sweepFiles } from '../modules/usermedia/file-sweep';
 import { systemMessageCommand } from '../ws/cli';
+import { backupCommand, restoreCommand } from './backup-command';
+import { migrateCommand } from './migrate-command';
+import type { Terminal } from './progress';
 
 export interface ManageIo {
   env: NodeJS.ProcessEnv;
   out: (line: string) => void;
   err: (line: string) => void;
+  /** stderr when it is a terminal: long commands draw a progress bar there. */
+  terminal?: Terminal;
 }
 
 /** The operator's language from the POSIX locale (LC_ALL, LC_MESSAGES, LANG: "de_DE.UTF-8"). */
@@ -118,6 +123,9 @@ const COMMANDS = {
   'sweep-files': sweepFilesCommand,
   flatpage: flatpageCommand,
   'system-message': systemMessageCommand,
+  migrate: (_db: Db, args: string[], io: ManageIo, t: Translate) => migrateCommand(args, io, t),
+  backup: (_db: Db, args: string[], io: ManageIo, t: Translate) => backupCommand(args, io, t),
+  restore: (_db: Db, args: string[], io: ManageIo, t: Translate) => restoreCommand(args, io, t),
 } as const;
 
 function isCommand(name: string | undefined): name is keyof typeof COMMANDS {

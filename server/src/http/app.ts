@@ -46,7 +46,7 @@ import { registerCsrf } from './csrf';
 import { handleError } from './errors';
 import { parseFormBody } from './form-body';
 import { registerUserLanguage, registerVisitorLanguage } from './language';
-import { registerReadiness } from './readiness';
+import { registerHealth, registerReadiness } from './readiness';
 import { trackConnections } from './shutdown';
 import './request-types';
 import { registerSecurityHeaders } from './security-headers';
@@ -89,6 +89,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerUserLanguage(app);
   registerSecurityHeaders(app, ctx);
   registerCompression(app);
+  registerHealth(app, ctx);
 
   await app.register(fastifyFormbody, { parser: parseFormBody, bodyLimit: ctx.config.maxUploadBytes });
   await app.register(fastifyMultipart, { limits: { fileSize: ctx.config.maxUploadBytes, files: 20 } });
