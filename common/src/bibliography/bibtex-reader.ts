@@ -221,8 +221,13 @@ function replaceTextCommands(text: string): string {
     );
 }
 
+/** The name of a field in our model (and its report): BibLaTeX's, not BibTeX's. */
+function modelFieldName(rawName: string): string {
+  return FIELD_ALIASES[rawName] ?? rawName;
+}
+
 function fieldType(rawName: string): string | null {
-  return fieldTypeOf(FIELD_ALIASES[rawName] ?? rawName);
+  return fieldTypeOf(modelFieldName(rawName));
 }
 
 /** Replaces `--`/`---` by dashes in every text node of a parsed value (never in URLs). */
@@ -292,8 +297,8 @@ export class BiberCompatibleParser extends BibLatexParser {
   private readonly xdataRefs = new Map<LibEntry, string[]>();
   /** The key of the entry being read (the converter's currentEntry is the previous one then). */
   private readingKey: string | null = null;
-  /** Keys given to entries that had none, to report. */
-  readonly generatedKeys: string[] = [];
+  /** Problems found while reading an entry without a key: they get its key once it has one. */
+  private readonly problemsOfKeyless = new Map<LibEntry, LibProblem[]>();
 
   override replaceTeXChars(): void {
     this.input = replaceTextCommands(this.input);
@@ -372,7 +377,7 @@ export class BiberCompatibleParser extends BibLatexParser {
     if (/^[0-9]+$/.test(name)) return name;
     const warning: LibProblem = { type: 'undefined_variable', variable: name };
     if (this.readingKey) warning.entry = this.readingKey;
-    if (this.currentKey) warning.field_name = this.currentKey;
+    if (this.currentKey) warning.field_name = modelFieldName(this.currentKey);
     this.warning(warning);
     return `\u0870${name}\u0870`;
   }
@@ -390,10 +395,17 @@ export class BiberCompatibleParser extends BibLatexParser {
     const key = this.key(true);
     this.readingKey = key || null;
     this.pos = keyStart;
+    const problemsBefore = [this.errors.length, this.warnings.length];
     super.createNewEntry();
     this.readingKey = null;
     const entry = this.entries[count];
-    if (entry) this.writtenTypes.set(entry, type);
+    if (!entry) return;
+    this.writtenTypes.set(entry, type);
+    if (entry.entry_key === '')
+      this.problemsOfKeyless.set(entry, [
+        ...this.errors.slice(problemsBefore[0]),
+        ...this.warnings.slice(problemsBefore[1]),
+      ]);
   }
 
   override processFields(): void {
@@ -446,7 +458,7 @@ export class BiberCompatibleParser extends BibLatexParser {
       // The converter reads the braces after an unknown command as plain grouping: the text stays.
       if (TRANSPARENT_COMMANDS.has(name)) return '';
       if (journal && Object.hasOwn(JOURNAL_MACROS, name)) return JOURNAL_MACROS[name];
-      this.warnings.push({ type: 'unknown_command', entry, field_name: field, value: whole });
+      this.warnings.push({ type: 'unknown_command', entry, field_name: modelFieldName(field), value: whole });
       return value[offset + whole.length] === '{' ? whole : BACKSLASH + name;
     });
   }
@@ -557,7 +569,7 @@ export class BiberCompatibleParser extends BibLatexParser {
         key = n < 26 ? `${base}${String.fromCharCode(97 + n)}` : `${base}${n - 24}`;
       taken.add(key.toLowerCase());
       entry.entry_key = key;
-      this.generatedKeys.push(key);
+      for (const problem of this.problemsOfKeyless.get(entry) ?? []) problem.entry = key;
       this.warnings.push({ type: 'key_generated', entry: key });
     }
   }
