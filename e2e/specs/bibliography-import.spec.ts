@@ -74,6 +74,48 @@ test.describe('bibliography import', () => {
     );
   });
 
+  test('reads BibTeX as biber does, and says why a text gives nothing', async ({ page, user }) => {
+    await loginAs(page, user, '/bibliography/');
+    let dialog = await openImport(page);
+    await dialog.getByLabel(/paste references here/).fill('Just some notes, no references.');
+    await dialog.getByRole('button', { name: 'Import pasted text' }).click();
+    await expect(dialog.locator('.bib-report-summary')).toHaveText(
+      'Nothing was imported. (read as BibTeX/BibLaTeX)',
+    );
+    await expect(dialog.locator('.bib-report-error')).toHaveText(
+      'Error: No references were found in this file. A BibTeX entry starts with @ and its type, such as @article{key, …}; RIS, EndNote, PubMed and CSL-JSON files are recognised by their content.',
+    );
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+
+    dialog = await openImport(page);
+    await dialog
+      .getByLabel(/paste references here/)
+      .fill(
+        '@COMMENT(BibTeX writes (nested) comments so)\n@book{, author = {Knuth, Donald E.}, title = {The {\\TeX book}, pages 1--2},\n  journal = {\\jphysA}, year = 1984}',
+      );
+    await dialog.getByRole('button', { name: 'Import pasted text' }).click();
+    await expect(dialog.locator('.bib-report-summary')).toHaveText(
+      'Imported 1 entry. (read as BibTeX/BibLaTeX)',
+    );
+    await expect(dialog.locator('.bib-report-warning')).toHaveText([
+      'Warning: knuth1984texbook Unknown TeX command \\jphysA: its text was kept. (Journal)',
+      'Warning: knuth1984texbook The entry had no key and was given this one.',
+    ]);
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await expect(table(page)).toContainText('The TeXbook, pages 1–2');
+  });
+
+  test('says why a text gives nothing, in German', async ({ page, user }) => {
+    await setLanguage(page, 'de');
+    await loginAs(page, user, '/bibliography/');
+    const dialog = await openImport(page, 'Literatur importieren');
+    await dialog.getByLabel(/Literaturangaben hier einfügen/).fill('Nur Notizen, keine Literatur.');
+    await dialog.getByRole('button', { name: 'Eingefügten Text importieren' }).click();
+    await expect(dialog.locator('.bib-report-error')).toContainText(
+      'In dieser Datei wurden keine Literaturangaben gefunden.',
+    );
+  });
+
   test('shows how far a large file has been read and saved', async ({ page, user }) => {
     await loginAs(page, user, '/bibliography/');
     const dialog = await openImport(page);

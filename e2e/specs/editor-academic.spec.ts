@@ -284,7 +284,7 @@ test('German: numbering, bibliography heading and dialogs in the document and in
   await settings.getByRole('button', { name: 'Fertig' }).click();
   await body(annPage).locator('p').first().click();
   await annPage.keyboard.type('Siehe @');
-  const picker = annPage.getByRole('dialog', { name: 'Zitat einfügen' });
+  const picker = annPage.getByRole('dialog', { name: 'Literaturverweis einfügen' });
   await picker.getByRole('searchbox', { name: 'Literatur durchsuchen' }).fill('Smith');
   await picker.getByRole('button', { name: /Smith/ }).click();
   await picker.getByRole('textbox', { name: 'Seite' }).fill('12');

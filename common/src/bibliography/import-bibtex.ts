@@ -1,4 +1,5 @@
-import { BibLatexParser, parseCSL } from 'biblatex-csl-converter';
+import { BibTypes, type CSLEntry, CSLParser } from 'biblatex-csl-converter';
+import { BiberCompatibleParser } from './bibtex-reader';
 import { normalizeFieldValue } from './rich-text';
 import type { EntryData, EntryFields } from './types';
 import { validateEntry, withoutEmptyFields } from './validate';
@@ -143,6 +144,8 @@ export function adoptEntries(parsed: ParsedEntry[], messages: ImportMessage[]): 
 
 // Warnings that describe something we handle ourselves (unexpected fields are kept above).
 const SILENCED = new Set(['unexpected_field', 'unknown_field']);
+// Errors that cost one field, not the entry (a URL of "-"): the entry is imported, so a warning.
+const FIELD_LEFT_OUT = new Set(['unknown_uri']);
 
 /** The report lines for a reader's errors and warnings. */
 export function converterMessages(errors: ConverterProblem[], warnings: ConverterProblem[]): ImportMessage[] {
@@ -154,7 +157,7 @@ export function converterMessages(errors: ConverterProblem[], warnings: Converte
     for (const item of list) {
       if (SILENCED.has(item.type)) continue;
       messages.push({
-        level,
+        level: FIELD_LEFT_OUT.has(item.type) ? 'warning' : level,
         code: item.type,
         entry: item.entry ?? item.key ?? null,
         field: item.field_name ?? item.field ?? item.variable ?? item.type_name ?? item.tag,
@@ -166,27 +169,14 @@ export function converterMessages(errors: ConverterProblem[], warnings: Converte
   return messages;
 }
 
-// The converter drops commands it does not know; these logos are common in titles.
-const LOGOS: [RegExp, string][] = [
-  [/\\LaTeXe(?![A-Za-z])/g, 'LaTeX2e'],
-  [/\\LaTeX(?![A-Za-z])/g, 'LaTeX'],
-  [/\\BibTeX(?![A-Za-z])/g, 'BibTeX'],
-  [/\\TeX(?![A-Za-z])/g, 'TeX'],
-];
-
-function expandLogos(text: string): string {
-  if (!text.includes('TeX')) return text;
-  return LOGOS.reduce((out, [pattern, logo]) => out.replace(pattern, logo), text);
-}
-
 /**
  * Parses BibTeX or BibLaTeX text into entry data and a report. Good entries are imported even
  * when others in the same file are broken; every error and warning names its entry when known.
  */
 export function importBibtex(input: string): ImportResult {
-  const text = expandLogos(input.replace(/^\uFEFF/, ''));
+  const text = input.replace(/^\uFEFF/, '');
   const { text: parsable, broken } = cutUnclosedEntries(text);
-  const parser = new BibLatexParser(parsable, { processUnexpected: true, processUnknown: true });
+  const parser = new BiberCompatibleParser(parsable, { processUnexpected: true, processUnknown: true });
   const result = parser.parse();
   const messages: ImportMessage[] = broken.map((block) => ({
     level: 'error',
@@ -261,6 +251,79 @@ export function mergeParts(results: ImportResult[], parts: ParsePart[]): ImportR
   return { entries, messages };
 }
 
+/**
+ * CSL types the converter does not know, mapped to the nearest one it does (a video or a broadcast
+ * is a film to a citation style; a speech an unpublished talk). Anything else unknown is misc.
+ */
+const NEAREST_CSL_TYPE: Record<string, string> = {
+  video: 'motion_picture',
+  broadcast: 'motion_picture',
+  speech: 'manuscript',
+  bill: 'legislation',
+  regulation: 'legislation',
+  treaty: 'legislation',
+  standard: 'report',
+  review: 'article-journal',
+  'review-book': 'article-journal',
+  periodical: 'book',
+  collection: 'book',
+  entry: 'entry-encyclopedia',
+};
+/** The CSL type of the converter's misc entries. */
+const MISC_CSL_TYPE = 'article';
+const KNOWN_CSL_TYPES = new Set(Object.values(BibTypes).map((type) => type.csl));
+const CSL_DATES = ['issued', 'accessed', 'event-date', 'original-date', 'submitted', 'available-date'];
+
+/** A CSL date the converter can read (date-parts starting with a year), or undefined. */
+function usableDate(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const date = value as { 'date-parts'?: unknown; raw?: unknown; literal?: unknown };
+  const parts = date['date-parts'];
+  if (Array.isArray(parts) && Array.isArray(parts[0]) && /^-?\d+$/.test(String(parts[0][0] ?? '')))
+    return value;
+  // Some producers give only the text ("2019", "Spring 2019"): keep its year.
+  const year = /\b(\d{4})\b/.exec(String(date.raw ?? date.literal ?? ''))?.[1];
+  return year ? { 'date-parts': [[Number(year)]] } : undefined;
+}
+
+/** Makes one CSL item readable by the converter: dates without parts dropped, types mapped. */
+function prepareCslItem(
+  id: string,
+  item: Record<string, unknown>,
+  messages: ImportMessage[],
+  miscIds: Set<string>,
+): CSLEntry {
+  const copy: Record<string, unknown> = { ...item };
+  for (const field of CSL_DATES) {
+    if (!(field in copy)) continue;
+    const date = usableDate(copy[field]);
+    if (date === undefined) delete copy[field];
+    else copy[field] = date;
+  }
+  const type = typeof copy.type === 'string' ? copy.type : '';
+  if (!KNOWN_CSL_TYPES.has(type)) {
+    const nearest = NEAREST_CSL_TYPE[type];
+    copy.type = nearest ?? MISC_CSL_TYPE;
+    if (!nearest) miscIds.add(id);
+    messages.push(
+      type === ''
+        ? { level: 'warning', code: 'csl_type_missing', entry: id }
+        : { level: 'warning', code: 'csl_type_mapped', entry: id, value: type },
+    );
+  }
+  return copy as unknown as CSLEntry;
+}
+
+/** Reads prepared CSL items; items without a known type become misc entries. */
+function readCslItems(items: Record<string, CSLEntry>, miscIds: Set<string>, messages: ImportMessage[]) {
+  const parser = new CSLParser(items);
+  const parsed = Object.values(parser.parse()) as ParsedEntry[];
+  const miscKeys = new Set([...miscIds].map((id) => parser.rawIdToEntryKey.get(id)));
+  for (const entry of parsed) if (miscKeys.has(entry.entry_key)) entry.bib_type = 'misc';
+  messages.push(...converterMessages(parser.errors, parser.warnings));
+  return parsed;
+}
+
 /** Parses CSL-JSON (an array of items, or an object of items keyed by id) into entry data. */
 export function importCslJson(input: string): ImportResult {
   let data: unknown;
@@ -274,23 +337,35 @@ export function importCslJson(input: string): ImportResult {
     : typeof data === 'object' && data !== null
       ? Object.values(data)
       : [];
-  const byId: Record<string, Record<string, unknown>> = {};
+  const messages: ImportMessage[] = [];
+  const miscIds = new Set<string>();
+  const byId: Record<string, CSLEntry> = {};
   items.forEach((item, index) => {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
       const record = item as Record<string, unknown>;
-      byId[
+      const id =
         typeof record.id === 'string' || typeof record.id === 'number'
           ? String(record.id)
-          : `item${index + 1}`
-      ] = record;
+          : `item${index + 1}`;
+      byId[id] = prepareCslItem(id, record, messages, miscIds);
     }
   });
-  const messages: ImportMessage[] = [];
   let parsed: ParsedEntry[];
+  const readMessages: ImportMessage[] = [];
   try {
-    parsed = Object.values(parseCSL(byId)) as ParsedEntry[];
+    parsed = readCslItems(byId, miscIds, readMessages);
   } catch {
-    return { entries: [], messages: [{ level: 'error', code: 'invalid_csl', entry: null }] };
+    // One unreadable item must not cost the whole file: read the items one by one.
+    parsed = [];
+    readMessages.length = 0;
+    for (const [id, item] of Object.entries(byId)) {
+      try {
+        parsed.push(...readCslItems({ [id]: item }, miscIds, readMessages));
+      } catch {
+        readMessages.push({ level: 'error', code: 'invalid_csl_item', entry: id });
+      }
+    }
   }
+  messages.push(...readMessages);
   return { entries: adoptEntries(parsed, messages), messages };
 }

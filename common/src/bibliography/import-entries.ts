@@ -23,6 +23,9 @@ export function detectFormat(input: string): DetectedFormat {
     case 'nbib':
       return { format: sniffed };
     case null:
+      // EndNote records are recognised by their `%0` first line; a file whose first record starts
+      // with another tag (%A, %T) is still EndNote.
+      if (/^%[0-9A-Z@!] \S/.test(start)) return { format: 'enw' };
       // Broken JSON is still meant as CSL-JSON (its report says why it failed); anything else
       // goes to the BibTeX reader, which reports what it cannot read.
       return { format: start.startsWith('[') || start.startsWith('{') ? 'csl_json' : 'biblatex' };
@@ -37,6 +40,10 @@ export interface ImportReport extends ImportResult {
 
 /** Reads a bibliography file of any supported format into entry data and a report. */
 export function importBibliography(input: string): ImportReport {
+  return explainEmptyImport(readBibliography(input));
+}
+
+function readBibliography(input: string): ImportReport {
   const { format, unsupported } = detectFormat(input);
   switch (format) {
     case 'csl_json':
@@ -54,4 +61,15 @@ export function importBibliography(input: string): ImportReport {
         messages: [{ level: 'error', code: 'unsupported_format', entry: null, value: unsupported }],
       };
   }
+}
+
+/**
+ * A file that gives no entry says so (first in its report), whatever else the report lists; a
+ * report with entries never says so. Also for reports merged from parts of one file.
+ */
+export function explainEmptyImport(report: ImportReport): ImportReport {
+  const messages = report.messages.filter((m) => m.code !== 'nothing_found');
+  if (report.entries.length === 0 && report.format !== null)
+    messages.unshift({ level: 'error', code: 'nothing_found', entry: null });
+  return { ...report, messages };
 }

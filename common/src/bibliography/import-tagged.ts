@@ -3,6 +3,7 @@ import {
   adoptEntries,
   type ConverterProblem,
   converterMessages,
+  type ImportMessage,
   type ImportResult,
   type ParsedEntry,
 } from './import-bibtex';
@@ -100,9 +101,44 @@ function repairEntry(entry: ParsedEntry, organisations: Set<string>): ParsedEntr
   return { ...entry, fields };
 }
 
+/**
+ * EndNote records are separated by blank lines and must carry a `%0` type line, which the reader
+ * needs to see a record at all: a record without one gets `%0 Generic` (reported), so that it is
+ * neither lost nor merged into the next.
+ */
+function typedEndNoteRecords(input: string, messages: ImportMessage[]): string {
+  const lines = input.replace(/\r\n?/g, '\n').split('\n');
+  const out: string[] = [];
+  /** The line of the file each line of `out` comes from (for the report). */
+  const lineOf: number[] = [];
+  let recordStart = -1;
+  let hasType = false;
+  const finish = () => {
+    if (recordStart >= 0 && !hasType) {
+      out.splice(recordStart, 0, '%0 Generic');
+      messages.push({ level: 'warning', code: 'enw_type_missing', entry: null, line: lineOf[recordStart] });
+    }
+    recordStart = -1;
+    hasType = false;
+  };
+  lines.forEach((line, index) => {
+    if (line.trim() === '') finish();
+    else if (/^%[0-9A-Z@!]\s/.test(line)) {
+      if (recordStart < 0) recordStart = out.length;
+      if (line.startsWith('%0')) hasType = true;
+    }
+    out.push(line);
+    lineOf.push(index + 1);
+  });
+  finish();
+  return out.join('\n');
+}
+
 /** Reads RIS, EndNote tagged or PubMed text into entry data and a report, like importBibtex. */
 export function importTagged(input: string, format: TaggedFormat): ImportResult {
-  const clean = input.replace(/^\uFEFF/, '');
+  const typeMessages: ImportMessage[] = [];
+  const withoutBom = input.replace(/^\uFEFF/, '');
+  const clean = format === 'enw' ? typedEndNoteRecords(withoutBom, typeMessages) : withoutBom;
   let result: ReturnType<TaggedReader>;
   try {
     result = READERS[format](clean);
@@ -113,6 +149,6 @@ export function importTagged(input: string, format: TaggedFormat): ImportResult 
   const parsed = Object.values(result.entries as Record<number, ParsedEntry>).map((entry) =>
     repairEntry(entry, organisations),
   );
-  const messages = converterMessages(result.errors, result.warnings);
+  const messages = [...typeMessages, ...converterMessages(result.errors, result.warnings)];
   return { entries: adoptEntries(parsed, messages), messages };
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
  * write. A test needing a tool runs when the tool is there, and always with REQUIRE_SERVICES=1
  * (where a missing tool then fails it); otherwise it is skipped with a warning.
  */
-export function toolAvailable(name: 'pandoc' | 'soffice'): boolean {
+export function toolAvailable(name: 'pandoc' | 'soffice' | 'biber'): boolean {
   const found = spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
   if (!found && process.env.REQUIRE_SERVICES !== '1')
     console.warn(`${name} not installed: its tests are skipped.`);

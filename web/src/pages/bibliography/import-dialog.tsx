@@ -230,6 +230,8 @@ function ReportView({ phase }: { phase: Extract<Phase, { kind: 'done' }> }) {
                 defaultValue: t('problem.other', { code: m.code }),
                 format:
                   m.code === 'unsupported_format' ? t(`format.${m.value}`, { defaultValue: m.value }) : '',
+                // What the message is about: a TeX command, a CSL type, a missing @xdata key.
+                value: m.value ?? '',
               })}
               {m.field ? ` (${fieldName(m.field)})` : ''}
               {m.line ? ` ${t('line', { line: m.line })}` : ''}

@@ -1,5 +1,9 @@
 import { mergeParts, splitForParallelParse } from '@scriptorium/common/bibliography/import-bibtex';
-import { detectFormat, type ImportReport } from '@scriptorium/common/bibliography/import-entries';
+import {
+  detectFormat,
+  explainEmptyImport,
+  type ImportReport,
+} from '@scriptorium/common/bibliography/import-entries';
 
 type WorkerAnswer = { ok: true; result: ImportReport } | { ok: false; message: string };
 
@@ -53,7 +57,8 @@ export async function parseInWorkers(
         }
       }),
     );
-    return { format: 'biblatex', ...mergeParts(results, parts) };
+    // A part may hold no entry (only @string macros): only the whole file can be "empty".
+    return explainEmptyImport({ format: 'biblatex', ...mergeParts(results, parts) });
   } finally {
     for (const worker of workers) worker.terminate();
   }
