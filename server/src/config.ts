@@ -57,6 +57,8 @@ export interface Config {
    * a few per second; benchmarks of the server's capacity raise it.
    */
   documentDiffRate: number;
+  /** API_TOKEN_RATE_LIMIT: requests per minute one personal access token may make (per process). */
+  apiTokenRateLimit: number;
   /** SOCIAL_PROVIDERS: JSON list of social login providers, parsed by src/social/providers.ts. */
   socialProviders: string | undefined;
 }
@@ -139,5 +141,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socialProviders: env.SOCIAL_PROVIDERS || undefined,
     presenceHeartbeatMs: intSetting(env.PRESENCE_HEARTBEAT_MS, 5_000, 'PRESENCE_HEARTBEAT_MS'),
     documentDiffRate: intSetting(env.DOCUMENT_DIFF_RATE, 50, 'DOCUMENT_DIFF_RATE'),
+    apiTokenRateLimit: intSetting(env.API_TOKEN_RATE_LIMIT, 300, 'API_TOKEN_RATE_LIMIT'),
   };
 }

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { documentEntry } from './documents';
+
+/**
+ * Shapes of the public API's answers (/api/v1/, issue 57) where they differ from the app's own:
+ * lists come in pages. The endpoints themselves are in endpoints/v1.ts.
+ */
+
+/** The first page has no cursor; each answer names the next page's, or null after the last. */
+export const pageRequest = z.object({
+  cursor: z
+    .string()
+    .regex(/^[0-9]{1,10}$/)
+    .optional()
+    .describe('next_cursor of the previous page; omit it for the first page'),
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe('items per page (1-200)'),
+});
+
+export const nextCursor = z.string().nullable().describe('cursor of the next page, null after the last');
+
+export const v1DocumentPage = z.object({ documents: z.array(documentEntry), next_cursor: nextCursor });
+
+/** Ids in pages: the items after the cursor's id, in ascending id order. */
+export function pageOf<T extends { id: number }>(
+  items: readonly T[],
+  page: { cursor?: string; limit: number },
+): { items: T[]; next_cursor: string | null } {
+  const after = page.cursor === undefined ? 0 : Number(page.cursor);
+  const rest = items.filter((item) => item.id > after).sort((a, b) => a.id - b.id);
+  const pageItems = rest.slice(0, page.limit);
+  const more = rest.length > page.limit;
+  return { items: pageItems, next_cursor: more ? String(pageItems[pageItems.length - 1].id) : null };
+}
