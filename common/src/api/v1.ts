@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { documentEntry } from './documents';
 
 /**
- * Shapes of the public API's answers (/api/v1/, issue 57) where they differ from the app's own:
- * lists come in pages. The endpoints themselves are in endpoints/v1.ts.
+ * Shapes of the public API's requests and answers (/api/v1/, issue 57) where they differ from the
+ * app's own: lists come in pages, bibliography entries travel as CSL-JSON. The endpoints
+ * themselves are in endpoints/v1.ts.
  */
 
 /** The first page has no cursor; each answer names the next page's, or null after the last. */
@@ -19,6 +20,33 @@ export const pageRequest = z.object({
 export const nextCursor = z.string().nullable().describe('cursor of the next page, null after the last');
 
 export const v1DocumentPage = z.object({ documents: z.array(documentEntry), next_cursor: nextCursor });
+
+/** A document with its content: ProseMirror JSON of common/src/editor/schema.ts. */
+export const v1DocumentWithContent = z.object({
+  document: documentEntry,
+  content: z.unknown().describe('the document as ProseMirror JSON (our schema)'),
+});
+
+/** One CSL-JSON item (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html). */
+export const cslItem = z
+  .object({ type: z.string().describe('CSL item type, e.g. article-journal') })
+  .catchall(z.unknown());
+
+/** A bibliography entry: its id, its citation key and its data as a CSL-JSON item. */
+export const v1BibEntry = z.object({
+  id: z.number(),
+  key: z.string().describe('the citation key (the CSL item id)'),
+  csl: cslItem,
+});
+export type V1BibEntry = z.infer<typeof v1BibEntry>;
+
+export const v1BibPage = z.object({ entries: z.array(v1BibEntry), next_cursor: nextCursor });
+export const v1BibEntryAnswer = z.object({ entry: v1BibEntry });
+
+/** A CSL-JSON item as JSON text in a form field; its `id`, if any, becomes the citation key. */
+export const v1BibEntryRequest = z.object({
+  csl: z.string().max(200_000).describe('one CSL-JSON item as JSON text; its id is used as the citation key'),
+});
 
 /** Ids in pages: the items after the cursor's id, in ascending id order. */
 export function pageOf<T extends { id: number }>(
