@@ -2,6 +2,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { v1Api } from '@scriptorium/common/api/endpoints/v1';
 import type { V1BibEntry } from '@scriptorium/common/api/v1';
 import { EXPORT_FORMATS } from '@scriptorium/common/export/registry';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_FORMAT_NAMES, openApiDocument } from '../src/modules/v1/openapi';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
@@ -151,16 +152,6 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     const [row] = await server().rows('documents', { id });
     expect(row.path).toBe('/archive/');
 
-    for (const format of EXPORT_FORMAT_NAMES) {
-      const file = await call(server(), token, 'documentsExport', { id, format });
-      expect(file.status, format).toBe(200);
-      const mime =
-        format === 'pdf' ? 'application/pdf' : EXPORT_FORMATS[format as keyof typeof EXPORT_FORMATS].mime;
-      expect(file.headers.get('content-type'), format).toBe(mime);
-      const magic = new TextDecoder().decode(file.bytes.slice(0, 4));
-      expect(magic, format).toBe(format === 'pdf' ? '%PDF' : 'PK\u0003\u0004');
-      expect(file.headers.get('content-disposition'), format).toContain('API paper');
-    }
     expect((await call(server(), token, 'documentsExport', { id, format: 'doc' })).status).toBe(404);
 
     const deleted = await call(server(), token, 'documentsDelete', { id });
@@ -168,6 +159,21 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     expect(deleted.json()).toEqual({ deleted: [id], left: [] });
     expect(await server().rows('documents', { id })).toEqual([]);
     expect((await call(server(), token, 'documentsGet', { id })).status).toBe(404);
+  });
+
+  it.each(EXPORT_FORMAT_NAMES)('exports a document as %s', async (format) => {
+    const { browser } = await server().loggedInUser();
+    const token = await tokenOf(browser, ['documents:read', 'documents:write']);
+    const created = await call(server(), token, 'documentsCreate', {}, { title: 'API paper' });
+    const { id } = created.json<{ id: number }>();
+    const file = await call(server(), token, 'documentsExport', { id, format });
+    expect(file.status, format).toBe(200);
+    const mime =
+      format === 'pdf' ? 'application/pdf' : EXPORT_FORMATS[format as keyof typeof EXPORT_FORMATS].mime;
+    expect(file.headers.get('content-type'), format).toBe(mime);
+    const magic = new TextDecoder().decode(file.bytes.slice(0, 4));
+    expect(magic, format).toBe(format === 'pdf' ? '%PDF' : 'PK\u0003\u0004');
+    expect(file.headers.get('content-disposition'), format).toContain('API paper');
   });
 
   it('adds, lists, reads, updates and deletes bibliography entries as CSL-JSON', async () => {
@@ -230,9 +236,46 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     expect((await call(server(), token, 'bibliographyGet', { id: entry.id })).status).toBe(404);
   });
 
+  it('uploads, lists and deletes images', async () => {
+    const { user, browser } = await server().loggedInUser();
+    const token = await tokenOf(browser, ['images:read', 'images:write']);
+    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#c00' } })
+      .png()
+      .toBuffer();
+    const upload = async (file: Uint8Array<ArrayBuffer>, name: string) => {
+      const form = new FormData();
+      form.append('title', 'Red square');
+      form.append('image', new Blob([file]), name);
+      const response = await fetch(`${server().baseUrl}/api/v1/images/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+      if (response.status === 200) exercised.add('imagesUpload');
+      return response;
+    };
+    const uploaded = await upload(png, 'red.png');
+    expect(uploaded.status).toBe(200);
+    const { image } = (await uploaded.json()) as { image: { id: number; title: string; width: number } };
+    expect(image).toEqual(expect.objectContaining({ title: 'Red square', width: 4, height: 3 }));
+    const refused = await upload(new TextEncoder().encode('not an image'), 'fake.png');
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBeTypeOf('string');
+
+    const listed = await call(server(), token, 'imagesList');
+    expect(listed.status).toBe(200);
+    expect(listed.json()).toEqual({ images: [expect.objectContaining({ id: image.id })], next_cursor: null });
+
+    const deleted = await call(server(), token, 'imagesDelete', { id: image.id });
+    expect(deleted.status).toBe(200);
+    expect(await server().rows('usermedia_images', { owner_id: user.id })).toEqual([]);
+    expect((await call(server(), token, 'imagesDelete', { id: image.id })).status).toBe(404);
+  });
+
   it('answers every operation 401 without a valid token and 403 out of scope', async () => {
     const { browser } = await server().loggedInUser();
-    const otherArea = await tokenOf(browser, ['images:read', 'images:write']);
+    const imagesOnly = await tokenOf(browser, ['images:read', 'images:write']);
+    const bibliographyOnly = await tokenOf(browser, ['bibliography:read', 'bibliography:write']);
     const revokedToken = await tokenOf(browser);
     const tokens = (await browser.request('POST', '/api/user/tokens/list/')).json<{
       tokens: { id: number }[];
@@ -251,6 +294,7 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
       );
       expect((await callV1(server(), 'scr_wrong', operation, params)).status, operation).toBe(401);
       expect((await callV1(server(), revokedToken, operation, params)).status, operation).toBe(401);
+      const otherArea = v1Api[operation].tokenScope?.startsWith('images') ? bibliographyOnly : imagesOnly;
       const outOfScope = await callV1(server(), otherArea, operation, params);
       expect(outOfScope.status, operation).toBe(403);
       expect(outOfScope.json(), operation).toEqual({
@@ -281,6 +325,7 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
       ['bibliographyGet', { id: entry.id }],
       ['bibliographyUpdate', { id: entry.id }, csl],
       ['bibliographyDelete', { id: entry.id }],
+      ['imagesDelete', { id: entry.id }],
     ];
     for (const [operation, params, fields] of attempts) {
       expect((await callV1(server(), strangerToken, operation, params, fields)).status, operation).toBe(404);

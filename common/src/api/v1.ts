@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { documentEntry } from './documents';
+import { image } from './usermedia';
 
 /**
  * Shapes of the public API's requests and answers (/api/v1/, issue 57) where they differ from the
@@ -46,6 +47,14 @@ export const v1BibEntryAnswer = z.object({ entry: v1BibEntry });
 /** A CSL-JSON item as JSON text in a form field; its `id`, if any, becomes the citation key. */
 export const v1BibEntryRequest = z.object({
   csl: z.string().max(200_000).describe('one CSL-JSON item as JSON text; its id is used as the citation key'),
+});
+
+export const v1ImagePage = z.object({ images: z.array(image), next_cursor: nextCursor });
+export const v1ImageAnswer = z.object({ image });
+/** An upload: the file (PNG, JPEG, GIF, WebP or SVG) and an optional title. */
+export const v1ImageUpload = z.object({
+  image: z.instanceof(Blob).describe('the image file'),
+  title: z.string().max(255).optional(),
 });
 
 /** Ids in pages: the items after the cursor's id, in ascending id order. */

@@ -96,6 +96,30 @@ export const v1Api = {
     tokenScope: 'bibliography:write',
     summary: 'Delete an entry.',
   }),
+  imagesList: endpoint({
+    method: 'GET',
+    path: '/api/v1/images/',
+    request: v1.pageRequest,
+    response: v1.v1ImagePage,
+    tokenScope: 'images:read',
+    summary: 'List the images of your library, in pages.',
+  }),
+  imagesUpload: endpoint({
+    method: 'POST',
+    path: '/api/v1/images/',
+    body: 'multipart',
+    request: v1.v1ImageUpload,
+    response: v1.v1ImageAnswer,
+    tokenScope: 'images:write',
+    summary: 'Upload an image into your library (an identical file answers the image you have).',
+  }),
+  imagesDelete: endpoint({
+    method: 'DELETE',
+    path: '/api/v1/images/:id/',
+    response: okResponse,
+    tokenScope: 'images:write',
+    summary: 'Delete an image from your library.',
+  }),
 };
 
 export type V1Endpoint = (typeof v1Api)[keyof typeof v1Api];

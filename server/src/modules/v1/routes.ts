@@ -4,11 +4,13 @@ import type {
   doneResponse,
 } from '@scriptorium/common/api/documents';
 import { v1Api } from '@scriptorium/common/api/endpoints/v1';
+import { saveImageFields } from '@scriptorium/common/api/usermedia';
 import {
   pageOf,
   type v1BibPage,
   type v1DocumentPage,
   type v1DocumentWithContent,
+  type v1ImagePage,
 } from '@scriptorium/common/api/v1';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
@@ -29,6 +31,12 @@ import { attachmentHeader } from '../documents/export/gather-input';
 import { requireVisible } from '../documents/policies';
 import { presentDocument, presentDocumentList } from '../documents/presenters';
 import { listVisibleDocumentsAndOwners } from '../documents/queries';
+import { deleteImages } from '../usermedia/commands/delete-images';
+import { listImages } from '../usermedia/commands/list-images';
+import { createImage } from '../usermedia/commands/save-image';
+import { usermediaMessage } from '../usermedia/messages';
+import { readSaveInput, TooLarge } from '../usermedia/routes';
+import { ImageRejected } from '../usermedia/storage';
 import { deleteCslEntry, listCslEntries, ownEntryRow, presentCslEntries, saveCslEntry } from './bibliography';
 import { openApiDocument } from './openapi';
 
@@ -136,6 +144,42 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
     route(app, v1Api.bibliographyDelete, async (request) => {
       const user = requireUser(request);
       await deleteCslEntry(ctx, user.id, idOf(request.params.id));
+      return { ok: true as const };
+    });
+
+    route(app, v1Api.imagesList, async (request): Promise<z.input<typeof v1ImagePage>> => {
+      const user = requireUser(request);
+      const page = parseInput(request, v1Api.imagesList);
+      const { images } = JSON.parse(await listImages(ctx.db, user.id)) as z.input<typeof v1ImagePage>;
+      const { items, next_cursor } = pageOf(images, page);
+      return { images: items, next_cursor };
+    });
+
+    route(app, v1Api.imagesUpload, async (request, reply) => {
+      const user = requireUser(request);
+      const refuse = (status: number, reason: Parameters<typeof usermediaMessage>[1]) =>
+        reply.code(status).send({ error: reason, message: usermediaMessage(request.language, reason) });
+      let upload: Awaited<ReturnType<typeof readSaveInput>>;
+      try {
+        upload = await readSaveInput(request, ctx.config.mediaMaxSize);
+      } catch (error) {
+        if (error instanceof TooLarge) return refuse(413, 'tooLarge');
+        return refuse(400, 'malformedUpload');
+      }
+      if (!upload.file || upload.file.length === 0) return refuse(400, 'noFile');
+      const fields = saveImageFields.parse({ title: upload.fields.title ?? '' });
+      try {
+        const { image } = await createImage(ctx, user.id, fields, upload.file);
+        return { image };
+      } catch (error) {
+        if (error instanceof ImageRejected) return refuse(400, error.reason);
+        throw error;
+      }
+    });
+
+    route(app, v1Api.imagesDelete, async (request) => {
+      const user = requireUser(request);
+      await deleteImages(ctx, user.id, [idOf(request.params.id)]);
       return { ok: true as const };
     });
   };
