@@ -63,6 +63,8 @@ export interface Config {
    */
   wsMaxSocketsPerUser: number;
   wsMaxSocketsPerAddress: number;
+  /** API_TOKEN_RATE_LIMIT: requests per minute one personal access token may make (per process). */
+  apiTokenRateLimit: number;
   /** SOCIAL_PROVIDERS: JSON list of social login providers, parsed by src/social/providers.ts. */
   socialProviders: string | undefined;
 }
@@ -147,5 +149,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     documentDiffRate: intSetting(env.DOCUMENT_DIFF_RATE, 50, 'DOCUMENT_DIFF_RATE'),
     wsMaxSocketsPerUser: intSetting(env.WS_MAX_SOCKETS_PER_USER, 50, 'WS_MAX_SOCKETS_PER_USER'),
     wsMaxSocketsPerAddress: intSetting(env.WS_MAX_SOCKETS_PER_ADDRESS, 500, 'WS_MAX_SOCKETS_PER_ADDRESS'),
+    apiTokenRateLimit: intSetting(env.API_TOKEN_RATE_LIMIT, 300, 'API_TOKEN_RATE_LIMIT'),
   };
 }

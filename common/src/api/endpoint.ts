@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { appendFields, encodeForm, type Schema } from './form';
+import type { TokenScope } from './tokens';
 
 export type { Schema };
 
@@ -23,6 +24,13 @@ export interface Endpoint<
   body: BodyKind;
   request: Request;
   response: Response;
+  /**
+   * Set only on the public API's endpoints (/api/v1/, issue 57): the scope a personal access
+   * token needs to call it. A token reaches no endpoint without one (deny by default).
+   */
+  tokenScope?: TokenScope;
+  /** One line for the OpenAPI document and the reference page (public API endpoints). */
+  summary?: string;
 }
 
 /** `{ key: string }` for '/api/account/password/reset/key/:key/'. */
@@ -45,6 +53,8 @@ export function endpoint<Path extends string, Request extends Schema, Response e
   request?: Request;
   response: Response;
   body?: BodyKind;
+  tokenScope?: TokenScope;
+  summary?: string;
 }): Endpoint<Path, Request, Response> {
   const request = (description.request ?? noInput) as Request;
   const body = description.body ?? (description.method === 'GET' ? 'query' : 'form');
@@ -54,6 +64,8 @@ export function endpoint<Path extends string, Request extends Schema, Response e
     body,
     request,
     response: description.response,
+    ...(description.tokenScope ? { tokenScope: description.tokenScope } : {}),
+    ...(description.summary ? { summary: description.summary } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ import { fastPaths } from './migrations/012-fast-paths';
 import { offlineCreations } from './migrations/018-offline-creations';
 import { userSearchNames } from './migrations/019-user-search-names';
 import { userSearchFolded } from './migrations/020-user-search-folded';
+import { apiTokens } from './migrations/057-api-tokens';
 import type { DualMigration } from './migrations/helpers';
 
 /** Every migration in order. Names are permanent: never rename or reorder one that has shipped. */
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '018-offline-creations': offlineCreations,
   '019-user-search-names': userSearchNames,
   '020-user-search-folded': userSearchFolded,
+  '057-api-tokens': apiTokens,
   ...pluginMigrations(),
 };
 

@@ -34,6 +34,7 @@ export interface Database {
   document_threads: DocumentThreadsTable;
   document_comments: DocumentCommentsTable;
   document_revisions: DocumentRevisionsTable;
+  api_tokens: ApiTokensTable;
 }
 
 export interface UsersTable {
@@ -315,4 +316,19 @@ export interface DocumentRevisionsTable {
   user_name: string;
   content: string;
   created_at: number;
+}
+
+/** Personal access tokens (migration 057): only the token's SHA-256 is kept. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** SHA-256 (hex) of the token. */
+  token_hash: string;
+  /** Space-separated `<area>:<read|write>` scopes. */
+  scopes: string;
+  created_at: number;
+  expires_at: number;
+  /** Updated at most once a minute per token (TOKEN_LAST_USED_STEP_MS). */
+  last_used_at: number | null;
 }

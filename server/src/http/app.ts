@@ -5,9 +5,10 @@
  *   2. readiness: while starting or migrating, GET /api/base/configuration/ answers 405 and any
  *      other /api/ or ${ws_url_base}/ call 503, before the database is touched;
  *   3. CSRF: a `csrftoken` cookie is handed out when missing; POST/PUT/PATCH/DELETE must echo it
- *      in X-CSRFToken, else 403;
+ *      in X-CSRFToken, else 403 (not for an /api/ call with `Authorization: Bearer`);
  *   4. session: for /api/ and ${ws_url_base}/ paths the `sessionid` cookie is looked up (by its SHA-256) and
- *      `request.user` set; then the user's saved language replaces the visitor language;
+ *      `request.user` set, or instead a bearer token (modules/tokens/bearer.ts: only routes whose
+ *      endpoint has a token scope take one); then the user's saved language replaces the visitor language;
  *   5. body parsing: form-encoded (`name[]` becomes an array), JSON, or multipart for uploads;
  *   6. the route of a module (src/modules/<area>/routes.ts): parse with the common zod schema,
  *      check the policy, run the command, answer with the presenter;
@@ -33,10 +34,12 @@ import { feedbackRoutes } from '../modules/feedback/routes';
 import { i18nRoutes } from '../modules/i18n/routes';
 import { importRoutes } from '../modules/imports/routes';
 import { staffRoutes } from '../modules/staff/routes';
+import { tokenRoutes } from '../modules/tokens/routes';
 import { avatarRoutes } from '../modules/user/avatar-routes';
 import { accountRoutes, userRoutes } from '../modules/user/routes';
 import { mediaRoutes } from '../modules/usermedia/media-routes';
 import { usermediaRoutes } from '../modules/usermedia/routes';
+import { v1Routes } from '../modules/v1/routes';
 import { pluginWebsocketEndpoints, registerPlugins } from '../plugins/registry';
 import { socialRoutes } from '../social/routes';
 import { websocketPlugin } from '../ws/plugin';
@@ -54,8 +57,8 @@ import { registerSession } from './session';
 import { registerSpa } from './spa';
 
 export interface BuildAppOptions {
-  /** Fastify logger setting; tests pass false. */
-  logger?: boolean | { level: string };
+  /** Fastify logger setting; tests pass false (or a stream, to read what is logged). */
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   /**
    * Extra registrations (e.g. the websocket endpoints of src/ws), run after the API routes and
    * before the app-shell fallback; they see every hook above.
@@ -111,6 +114,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     importRoutes,
     usermediaRoutes,
     bibliographyRoutes,
+    tokenRoutes,
+    v1Routes,
   ];
   for (const routes of moduleRoutes) await app.register(routes(ctx));
   await app.register(avatarRoutes(ctx), { prefix: '/media/avatars' });

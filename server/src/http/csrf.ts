@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import { bearerTokenOf } from '../modules/tokens/bearer';
 import { baseCookieOptions, CSRF_COOKIE, CSRF_HEADER } from './cookies';
 import { HttpError } from './errors';
 import { originAllowed } from './origin';
@@ -24,6 +25,10 @@ export function registerCsrf(app: FastifyInstance, ctx: AppContext): void {
 
   // A callback, not async: on every request, and an async hook costs a promise and a turn.
   app.addHook('onRequest', (request, reply, done) => {
+    // A bearer-token call (issue 57) needs neither cookie nor CSRF token: a browser never adds an
+    // Authorization header to another site's request by itself, and the session hook then
+    // ignores the cookies altogether.
+    if (bearerTokenOf(request) !== undefined && request.url.startsWith('/api/')) return done();
     const cookie = request.cookies[CSRF_COOKIE];
     // Not on hashed assets: a Set-Cookie would make a shared cache hand one token to everybody.
     if (!cookie && !request.url.startsWith('/assets/')) {

@@ -18,7 +18,13 @@ export function route<Path extends string, Request extends Schema, Response exte
     reply: FastifyReply,
   ) => Promise<z.input<Response> | FastifyReply> | FastifyReply,
 ): void {
-  app.route<{ Params: PathParams<Path> }>({ method: target.method, url: target.path, handler });
+  app.route<{ Params: PathParams<Path> }>({
+    method: target.method,
+    url: target.path,
+    // The session hook reads it: only routes with a token scope accept a personal access token.
+    config: { tokenScope: target.tokenScope },
+    handler,
+  });
 }
 
 /** The request's fields (the form body, or the query of a GET) parsed with the endpoint's schema. */

@@ -1,5 +1,7 @@
+import type { TokenScope } from '@scriptorium/common/api/tokens';
 import type { Language } from '@scriptorium/common/i18n/languages';
 import type { Translate } from '../i18n/translate';
+import type { RequestToken } from '../modules/tokens/bearer';
 import type { UserRow } from '../modules/user/queries';
 
 // What the plugins of src/http add to every request.
@@ -7,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in user; loaded only for /api/ and /ws/ paths, null elsewhere and for visitors. */
     user: UserRow | null;
+    /** The personal access token that authenticated the request (then there is no session). */
+    apiToken: RequestToken | null;
     /** SHA-256 (hex) of the session cookie when it names a live session. */
     sessionHash: string | null;
     /**
@@ -18,5 +22,9 @@ declare module 'fastify' {
     language: Language;
     /** Translates a key of the `server` namespace into the request language. */
     t: Translate;
+  }
+  interface FastifyContextConfig {
+    /** The scope a personal access token needs for this route; none: no token may call it. */
+    tokenScope?: TokenScope;
   }
 }

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { changeStamp, type Db } from '../db/database';
 import { keptWhileUnchanged } from '../db/kept';
 import { preparedQuery } from '../db/prepared';
+import { authenticateBearer, bearerTokenOf } from '../modules/tokens/bearer';
 import type { UserRow } from '../modules/user/queries';
 import { endLiveSessions } from '../ws/hub';
 import { isWsPath } from '../ws/paths';
@@ -164,6 +165,7 @@ export function registerSession(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
   app.decorateRequest('changeStamp', undefined);
+  app.decorateRequest('apiToken', null);
   // Answers about a logged-in user must not stay in a shared or back-button cache.
   // A callback, not async: on every answer, and an async hook costs a promise and a turn.
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -177,10 +179,21 @@ export function registerSession(app: FastifyInstance, ctx: AppContext): void {
   });
   // A callback, not async, and no promise at all when the session's row is kept: every API call
   // passes here, and the configuration's answer is about as cheap as this hook (issue 23).
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (!ctx.state.ready || !needsUser(ctx, request.url)) return done();
     const stamp = changeStamp(ctx.db);
     request.changeStamp = stamp;
+    // A personal access token (issue 57) replaces the cookie session: the token alone decides.
+    const bearer = bearerTokenOf(request);
+    if (bearer !== undefined) {
+      authenticateBearer(ctx, bearer, request.routeOptions.config.tokenScope, reply).then((outcome) => {
+        if (outcome instanceof Error) return done(outcome);
+        request.user = outcome.user;
+        request.apiToken = outcome.token;
+        done();
+      }, done);
+      return;
+    }
     const sessionId = request.cookies[SESSION_COOKIE];
     const use = (session: SessionLookup) => {
       if (session) {

@@ -17,9 +17,9 @@ import { type UsermediaMessage, usermediaMessage } from './messages';
 import { ImageRejected } from './storage';
 
 /** Thrown while reading the upload when it is larger than MEDIA_MAX_SIZE. */
-class TooLarge extends Error {}
+export class TooLarge extends Error {}
 
-interface SaveInput {
+export interface SaveInput {
   fields: FormBody;
   file: Buffer | null;
 }
@@ -38,7 +38,7 @@ async function readFile(part: MultipartFile): Promise<Buffer> {
 }
 
 /** Multipart (the spec's upload) or a plain form (an update of title and categories). */
-async function readSaveInput(request: FastifyRequest, maxSize: number): Promise<SaveInput> {
+export async function readSaveInput(request: FastifyRequest, maxSize: number): Promise<SaveInput> {
   if (!request.isMultipart()) return { fields: (request.body ?? {}) as FormBody, file: null };
   const fields: FormBody = Object.create(null);
   let file: Buffer | null = null;

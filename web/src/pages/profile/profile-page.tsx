@@ -11,6 +11,7 @@ import { Radio, RadioGroupFrame } from '../../components/form/radio-group';
 import { TextField } from '../../components/form/text-field';
 import { showToast } from '../../components/toast/toast';
 import { accountApi, fieldMessagesOf } from '../account/account-api';
+import { AccessTokens } from './access-tokens';
 import {
   AddEmailDialog,
   ChangePasswordDialog,
@@ -309,6 +310,8 @@ export function ProfilePage() {
           {ta('profile.deleteAccount')}
         </button>
       </div>
+
+      <AccessTokens />
 
       {dialog.kind === 'upload' && <UploadAvatarDialog onClose={close} onUploaded={reloadConfiguration} />}
       {dialog.kind === 'deleteAvatar' && (

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { okResponse } from '../base';
+import * as documents from '../documents';
+import { endpoint } from '../endpoint';
+import * as v1 from '../v1';
+
+/**
+ * The public API (issue 57), for scripts with a personal access token
+ * (`Authorization: Bearer <token>`) as well as for the logged-in browser. Every endpoint here
+ * carries the token scope it needs and a summary: the server registers the routes, the OpenAPI
+ * document (/api/v1/openapi.json) and the reference page are all made from this one list.
+ * Requests are form-encoded like the app's (spec 7); answers are JSON, errors the app's
+ * `{ error, message }`.
+ */
+export const v1Api = {
+  documentsList: endpoint({
+    method: 'GET',
+    path: '/api/v1/documents/',
+    request: v1.pageRequest,
+    response: v1.v1DocumentPage,
+    tokenScope: 'documents:read',
+    summary: 'List the documents you own or hold a right to, in pages.',
+  }),
+  documentsCreate: endpoint({
+    method: 'POST',
+    path: '/api/v1/documents/',
+    request: documents.documentCreateRequest,
+    response: documents.documentCreateResponse,
+    tokenScope: 'documents:write',
+    summary: 'Create a document (optionally with its content as ProseMirror JSON text).',
+  }),
+  documentsGet: endpoint({
+    method: 'GET',
+    path: '/api/v1/documents/:id/',
+    response: v1.v1DocumentWithContent,
+    tokenScope: 'documents:read',
+    summary: 'Read a document with its latest content as ProseMirror JSON.',
+  }),
+  documentsMove: endpoint({
+    method: 'POST',
+    path: '/api/v1/documents/:id/move/',
+    request: z.object({ path: documents.documentMoveRequest.shape.path }),
+    response: documents.doneResponse,
+    tokenScope: 'documents:write',
+    summary: 'Move (or rename the folder path of) a document in your overview.',
+  }),
+  documentsDelete: endpoint({
+    method: 'DELETE',
+    path: '/api/v1/documents/:id/',
+    response: documents.documentDeleteResponse,
+    tokenScope: 'documents:write',
+    summary: 'Delete a document you own, or leave one shared with you.',
+  }),
+  documentsExport: endpoint({
+    method: 'GET',
+    path: '/api/v1/documents/:id/export/:format/',
+    response: z.instanceof(Uint8Array),
+    tokenScope: 'documents:read',
+    summary: 'Export a document as a file (pdf, docx, odt, html, latex, jats, epub, native).',
+  }),
+  bibliographyList: endpoint({
+    method: 'GET',
+    path: '/api/v1/bibliography/',
+    request: v1.pageRequest,
+    response: v1.v1BibPage,
+    tokenScope: 'bibliography:read',
+    summary: 'List your bibliography entries as CSL-JSON, in pages.',
+  }),
+  bibliographyAdd: endpoint({
+    method: 'POST',
+    path: '/api/v1/bibliography/',
+    request: v1.v1BibEntryRequest,
+    response: v1.v1BibEntryAnswer,
+    tokenScope: 'bibliography:write',
+    summary: 'Add an entry from a CSL-JSON item.',
+  }),
+  bibliographyGet: endpoint({
+    method: 'GET',
+    path: '/api/v1/bibliography/:id/',
+    response: v1.v1BibEntryAnswer,
+    tokenScope: 'bibliography:read',
+    summary: 'Read one entry as CSL-JSON.',
+  }),
+  bibliographyUpdate: endpoint({
+    method: 'POST',
+    path: '/api/v1/bibliography/:id/',
+    request: v1.v1BibEntryRequest,
+    response: v1.v1BibEntryAnswer,
+    tokenScope: 'bibliography:write',
+    summary: 'Replace an entry with a CSL-JSON item (its categories stay).',
+  }),
+  bibliographyDelete: endpoint({
+    method: 'DELETE',
+    path: '/api/v1/bibliography/:id/',
+    response: okResponse,
+    tokenScope: 'bibliography:write',
+    summary: 'Delete an entry.',
+  }),
+  imagesList: endpoint({
+    method: 'GET',
+    path: '/api/v1/images/',
+    request: v1.pageRequest,
+    response: v1.v1ImagePage,
+    tokenScope: 'images:read',
+    summary: 'List the images of your library, in pages.',
+  }),
+  imagesUpload: endpoint({
+    method: 'POST',
+    path: '/api/v1/images/',
+    body: 'multipart',
+    request: v1.v1ImageUpload,
+    response: v1.v1ImageAnswer,
+    tokenScope: 'images:write',
+    summary: 'Upload an image into your library (an identical file answers the image you have).',
+  }),
+  imagesDelete: endpoint({
+    method: 'DELETE',
+    path: '/api/v1/images/:id/',
+    response: okResponse,
+    tokenScope: 'images:write',
+    summary: 'Delete an image from your library.',
+  }),
+};
+
+export type V1Endpoint = (typeof v1Api)[keyof typeof v1Api];

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { documentEntry } from './documents';
+import { image } from './usermedia';
+
+/**
+ * Shapes of the public API's requests and answers (/api/v1/, issue 57) where they differ from the
+ * app's own: lists come in pages, bibliography entries travel as CSL-JSON. The endpoints
+ * themselves are in endpoints/v1.ts.
+ */
+
+/** The first page has no cursor; each answer names the next page's, or null after the last. */
+export const pageRequest = z.object({
+  cursor: z
+    .string()
+    .regex(/^[0-9]{1,10}$/)
+    .optional()
+    .describe('next_cursor of the previous page; omit it for the first page'),
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe('items per page (1-200)'),
+});
+
+export const nextCursor = z.string().nullable().describe('cursor of the next page, null after the last');
+
+export const v1DocumentPage = z.object({ documents: z.array(documentEntry), next_cursor: nextCursor });
+
+/** A document with its content: ProseMirror JSON of common/src/editor/schema.ts. */
+export const v1DocumentWithContent = z.object({
+  document: documentEntry,
+  content: z.unknown().describe('the document as ProseMirror JSON (our schema)'),
+});
+
+/** One CSL-JSON item (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html). */
+export const cslItem = z
+  .object({ type: z.string().describe('CSL item type, e.g. article-journal') })
+  .catchall(z.unknown());
+
+/** A bibliography entry: its id, its citation key and its data as a CSL-JSON item. */
+export const v1BibEntry = z.object({
+  id: z.number(),
+  key: z.string().describe('the citation key (the CSL item id)'),
+  csl: cslItem,
+});
+export type V1BibEntry = z.infer<typeof v1BibEntry>;
+
+export const v1BibPage = z.object({ entries: z.array(v1BibEntry), next_cursor: nextCursor });
+export const v1BibEntryAnswer = z.object({ entry: v1BibEntry });
+
+/** A CSL-JSON item as JSON text in a form field; its `id`, if any, becomes the citation key. */
+export const v1BibEntryRequest = z.object({
+  csl: z.string().max(200_000).describe('one CSL-JSON item as JSON text; its id is used as the citation key'),
+});
+
+export const v1ImagePage = z.object({ images: z.array(image), next_cursor: nextCursor });
+export const v1ImageAnswer = z.object({ image });
+/** An upload: the file (PNG, JPEG, GIF, WebP or SVG) and an optional title. */
+export const v1ImageUpload = z.object({
+  image: z.instanceof(Blob).describe('the image file'),
+  title: z.string().max(255).optional(),
+});
+
+/** Ids in pages: the items after the cursor's id, in ascending id order. */
+export function pageOf<T extends { id: number }>(
+  items: readonly T[],
+  page: { cursor?: string; limit: number },
+): { items: T[]; next_cursor: string | null } {
+  const after = page.cursor === undefined ? 0 : Number(page.cursor);
+  const rest = items.filter((item) => item.id > after).sort((a, b) => a.id - b.id);
+  const pageItems = rest.slice(0, page.limit);
+  const more = rest.length > page.limit;
+  return { items: pageItems, next_cursor: more ? String(pageItems[pageItems.length - 1].id) : null };
+}

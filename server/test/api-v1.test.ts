@@ -1,0 +1,352 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { v1Api } from '@scriptorium/common/api/endpoints/v1';
+import type { V1BibEntry } from '@scriptorium/common/api/v1';
+import { EXPORT_FORMATS } from '@scriptorium/common/export/registry';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { EXPORT_FORMAT_NAMES, openApiDocument } from '../src/modules/v1/openapi';
+import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
+
+const ALL_SCOPES = [
+  'documents:read',
+  'documents:write',
+  'bibliography:read',
+  'bibliography:write',
+  'images:read',
+  'images:write',
+];
+
+type Operation = keyof typeof v1Api;
+const OPERATIONS = Object.keys(v1Api) as Operation[];
+
+async function tokenOf(browser: TestClient, scopes: string[] = ALL_SCOPES): Promise<string> {
+  const response = await browser.request('POST', '/api/user/tokens/create/', {
+    form: { name: 'test', scopes, expires_in_days: 7 },
+  });
+  expect(response.status, response.text).toBe(200);
+  return response.json<{ secret: string }>().secret;
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  bytes: Uint8Array;
+  json: <T = Record<string, unknown>>() => T;
+}
+
+/** One v1 call as a script makes it: the token (or none), form fields or a query, no cookies. */
+async function callV1(
+  server: TestServer,
+  token: string | null,
+  operation: Operation,
+  params: Record<string, string | number> = {},
+  fields: Record<string, string | number> = {},
+): Promise<Answer> {
+  const target = v1Api[operation];
+  const path = target.path.replace(/:([a-z_]+)/g, (_, name: string) => String(params[name]));
+  const encoded = new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)]));
+  const query = target.method === 'GET' && encoded.size ? `?${encoded}` : '';
+  const response = await fetch(`${server.baseUrl}${path}${query}`, {
+    method: target.method,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    body: target.method === 'GET' ? undefined : encoded,
+  });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes,
+    json: <T>() => JSON.parse(new TextDecoder().decode(bytes)) as T,
+  };
+}
+
+const ARTICLE_CSL = {
+  id: 'knuth1984',
+  type: 'article-journal',
+  title: 'Literate Programming',
+  author: [{ family: 'Knuth', given: 'Donald E.' }],
+  'container-title': 'The Computer Journal',
+  issued: { 'date-parts': [[1984]] },
+};
+
+describe.each(ENGINES)('public API v1 (%s)', (engine) => {
+  const server = useServer(engine, { env: { API_TOKEN_RATE_LIMIT: '10000' } });
+  /** Operations a test has called successfully through a token. */
+  const exercised = new Set<Operation>();
+  const call = async (...args: Parameters<typeof callV1>) => {
+    const answer = await callV1(...args);
+    if (args[1] && answer.status === 200) exercised.add(args[2]);
+    return answer;
+  };
+
+  it('describes itself in a valid OpenAPI 3.1 document that matches the routes', async () => {
+    const response = await fetch(`${server().baseUrl}/api/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as ReturnType<typeof openApiDocument>;
+    expect(document).toEqual(openApiDocument());
+    expect(document.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+
+    const described = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({
+        method: method.toUpperCase(),
+        url: path.replace(/\{([a-z_]+)\}/g, ':$1'),
+        id: (op as { operationId: string }).operationId,
+      })),
+    );
+    expect(described.map((op) => op.id).sort()).toEqual([...OPERATIONS].sort());
+    // Each described operation is a route with its token scope: the scope test below gets
+    // insufficient_scope (not token_not_allowed) from every one of them.
+    for (const op of described) {
+      const target = v1Api[op.id as Operation];
+      expect([target.method, target.path]).toEqual([op.method, op.url]);
+      expect(target.tokenScope, op.id).toBeDefined();
+    }
+  });
+
+  it('creates, lists in pages, reads, moves, exports and deletes documents', async () => {
+    const { browser } = await server().loggedInUser();
+    const token = await tokenOf(browser);
+    const created = await call(
+      server(),
+      token,
+      'documentsCreate',
+      {},
+      { title: 'API paper', path: '/papers/' },
+    );
+    expect(created.status).toBe(200);
+    const { id, path } = created.json<{ id: number; path: string }>();
+    expect(path).toBe('/papers/');
+    const more: number[] = [];
+    for (const title of ['Second', 'Third']) {
+      more.push((await call(server(), token, 'documentsCreate', {}, { title })).json<{ id: number }>().id);
+    }
+
+    const first = await call(server(), token, 'documentsList', {}, { limit: 2 });
+    expect(first.status).toBe(200);
+    const page1 = first.json<{ documents: { id: number; title: string }[]; next_cursor: string | null }>();
+    expect(page1.documents.map((doc) => doc.id)).toEqual([id, more[0]]);
+    expect(page1.next_cursor).toBe(String(more[0]));
+    const second = await call(
+      server(),
+      token,
+      'documentsList',
+      {},
+      { limit: 2, cursor: page1.next_cursor ?? '' },
+    );
+    expect(second.json()).toEqual({
+      documents: [expect.objectContaining({ id: more[1] })],
+      next_cursor: null,
+    });
+
+    const read = await call(server(), token, 'documentsGet', { id });
+    expect(read.status).toBe(200);
+    const body = read.json<{ document: { title: string; path: string }; content: { type: string } }>();
+    expect(body.document).toEqual(expect.objectContaining({ id, title: 'API paper', path: '/papers/' }));
+    expect(body.content.type).toBe('doc');
+
+    const moved = await call(server(), token, 'documentsMove', { id }, { path: '/archive/' });
+    expect(moved.status).toBe(200);
+    expect(moved.json()).toEqual({ done: true });
+    const [row] = await server().rows('documents', { id });
+    expect(row.path).toBe('/archive/');
+
+    expect((await call(server(), token, 'documentsExport', { id, format: 'doc' })).status).toBe(404);
+
+    const deleted = await call(server(), token, 'documentsDelete', { id });
+    expect(deleted.status).toBe(200);
+    expect(deleted.json()).toEqual({ deleted: [id], left: [] });
+    expect(await server().rows('documents', { id })).toEqual([]);
+    expect((await call(server(), token, 'documentsGet', { id })).status).toBe(404);
+  });
+
+  it.each(EXPORT_FORMAT_NAMES)('exports a document as %s', async (format) => {
+    const { browser } = await server().loggedInUser();
+    const token = await tokenOf(browser, ['documents:read', 'documents:write']);
+    const created = await call(server(), token, 'documentsCreate', {}, { title: 'API paper' });
+    const { id } = created.json<{ id: number }>();
+    const file = await call(server(), token, 'documentsExport', { id, format });
+    expect(file.status, format).toBe(200);
+    const mime =
+      format === 'pdf' ? 'application/pdf' : EXPORT_FORMATS[format as keyof typeof EXPORT_FORMATS].mime;
+    expect(file.headers.get('content-type'), format).toBe(mime);
+    const magic = new TextDecoder().decode(file.bytes.slice(0, 4));
+    expect(magic, format).toBe(format === 'pdf' ? '%PDF' : 'PK\u0003\u0004');
+    expect(file.headers.get('content-disposition'), format).toContain('API paper');
+  });
+
+  it('adds, lists, reads, updates and deletes bibliography entries as CSL-JSON', async () => {
+    const { user, browser } = await server().loggedInUser();
+    const token = await tokenOf(browser, ['bibliography:read', 'bibliography:write']);
+    const added = await call(server(), token, 'bibliographyAdd', {}, { csl: JSON.stringify(ARTICLE_CSL) });
+    expect(added.status).toBe(200);
+    const entry = added.json<{ entry: V1BibEntry }>().entry;
+    expect(entry.key).toBe('knuth1984');
+    expect(entry.csl).toEqual(
+      // The converter keeps titles in sentence case (its CSL export case-folds them).
+      expect.objectContaining({ id: 'knuth1984', type: 'article-journal', title: 'Literate programming' }),
+    );
+    expect(entry.csl.author).toEqual([{ family: 'Knuth', given: 'Donald E.' }]);
+    const [row] = await server().rows('bib_entries', { id: entry.id });
+    expect(row.owner_id).toBe(user.id);
+
+    const second = await call(
+      server(),
+      token,
+      'bibliographyAdd',
+      {},
+      {
+        csl: JSON.stringify({ ...ARTICLE_CSL, id: 'lamport1994', title: 'LaTeX' }),
+      },
+    );
+    const secondId = second.json<{ entry: V1BibEntry }>().entry.id;
+    const page = await call(server(), token, 'bibliographyList', {}, { limit: 1 });
+    expect(page.status).toBe(200);
+    const listed = page.json<{ entries: V1BibEntry[]; next_cursor: string | null }>();
+    expect(listed.entries).toEqual([entry]);
+    expect(listed.next_cursor).toBe(String(entry.id));
+    const rest = await call(server(), token, 'bibliographyList', {}, { cursor: String(entry.id) });
+    expect(rest.json<{ entries: V1BibEntry[] }>().entries.map((e) => e.id)).toEqual([secondId]);
+
+    const got = await call(server(), token, 'bibliographyGet', { id: entry.id });
+    expect(got.json()).toEqual({ entry });
+
+    const updated = await call(
+      server(),
+      token,
+      'bibliographyUpdate',
+      { id: entry.id },
+      {
+        csl: JSON.stringify({ ...ARTICLE_CSL, title: 'Literate Programming, revised' }),
+      },
+    );
+    expect(updated.status).toBe(200);
+    expect(updated.json<{ entry: V1BibEntry }>().entry.csl.title).toBe('Literate programming, revised');
+
+    for (const bad of ['not json', '[]', JSON.stringify([ARTICLE_CSL, ARTICLE_CSL]), '{}']) {
+      const refused = await call(server(), token, 'bibliographyAdd', {}, { csl: bad });
+      expect(refused.status, bad).toBe(400);
+    }
+    expect(await server().rows('bib_entries', { owner_id: user.id })).toHaveLength(2);
+
+    const deleted = await call(server(), token, 'bibliographyDelete', { id: entry.id });
+    expect(deleted.status).toBe(200);
+    expect(deleted.json()).toEqual({ ok: true });
+    expect((await call(server(), token, 'bibliographyGet', { id: entry.id })).status).toBe(404);
+  });
+
+  it('uploads, lists and deletes images', async () => {
+    const { user, browser } = await server().loggedInUser();
+    const token = await tokenOf(browser, ['images:read', 'images:write']);
+    const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#c00' } })
+      .png()
+      .toBuffer();
+    const upload = async (file: Uint8Array<ArrayBuffer>, name: string) => {
+      const form = new FormData();
+      form.append('title', 'Red square');
+      form.append('image', new Blob([file]), name);
+      const response = await fetch(`${server().baseUrl}/api/v1/images/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+      if (response.status === 200) exercised.add('imagesUpload');
+      return response;
+    };
+    const uploaded = await upload(png, 'red.png');
+    expect(uploaded.status).toBe(200);
+    const { image } = (await uploaded.json()) as { image: { id: number; title: string; width: number } };
+    expect(image).toEqual(expect.objectContaining({ title: 'Red square', width: 4, height: 3 }));
+    const refused = await upload(new TextEncoder().encode('not an image'), 'fake.png');
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBeTypeOf('string');
+
+    const listed = await call(server(), token, 'imagesList');
+    expect(listed.status).toBe(200);
+    expect(listed.json()).toEqual({ images: [expect.objectContaining({ id: image.id })], next_cursor: null });
+
+    const deleted = await call(server(), token, 'imagesDelete', { id: image.id });
+    expect(deleted.status).toBe(200);
+    expect(await server().rows('usermedia_images', { owner_id: user.id })).toEqual([]);
+    expect((await call(server(), token, 'imagesDelete', { id: image.id })).status).toBe(404);
+  });
+
+  it('answers every operation 401 without a valid token and 403 out of scope', async () => {
+    const { browser } = await server().loggedInUser();
+    const imagesOnly = await tokenOf(browser, ['images:read', 'images:write']);
+    const bibliographyOnly = await tokenOf(browser, ['bibliography:read', 'bibliography:write']);
+    const revokedToken = await tokenOf(browser);
+    const tokens = (await browser.request('POST', '/api/user/tokens/list/')).json<{
+      tokens: { id: number }[];
+    }>();
+    const revoked = await browser.request('POST', '/api/user/tokens/revoke/', {
+      form: { id: Math.max(...tokens.tokens.map((t) => t.id)) },
+    });
+    expect(revoked.status).toBe(200);
+    for (const operation of OPERATIONS) {
+      const params = { id: 1, format: 'docx' };
+      // Anonymous: a read is 401; an unsafe call without token or cookies fails the app's CSRF
+      // check first (403), as it would in the app.
+      const anonymous = await callV1(server(), null, operation, params);
+      expect([anonymous.status, anonymous.json().error], operation).toEqual(
+        v1Api[operation].method === 'GET' ? [401, 'unauthorized'] : [403, 'csrf_failed'],
+      );
+      expect((await callV1(server(), 'scr_wrong', operation, params)).status, operation).toBe(401);
+      expect((await callV1(server(), revokedToken, operation, params)).status, operation).toBe(401);
+      const otherArea = v1Api[operation].tokenScope?.startsWith('images') ? bibliographyOnly : imagesOnly;
+      const outOfScope = await callV1(server(), otherArea, operation, params);
+      expect(outOfScope.status, operation).toBe(403);
+      expect(outOfScope.json(), operation).toEqual({
+        error: 'insufficient_scope',
+        message: `The access token lacks the scope ${v1Api[operation].tokenScope}.`,
+      });
+    }
+  });
+
+  it("never shows or changes a stranger's documents and entries", async () => {
+    const owner = await server().loggedInUser();
+    const ownerToken = await tokenOf(owner.browser);
+    const stranger = await server().loggedInUser();
+    const strangerToken = await tokenOf(stranger.browser);
+    const doc = (await callV1(server(), ownerToken, 'documentsCreate', {}, { title: 'Mine' })).json<{
+      id: number;
+    }>();
+    const entry = (
+      await callV1(server(), ownerToken, 'bibliographyAdd', {}, { csl: JSON.stringify(ARTICLE_CSL) })
+    ).json<{ entry: V1BibEntry }>().entry;
+
+    const csl = { csl: JSON.stringify({ ...ARTICLE_CSL, title: 'Stolen' }) };
+    const attempts: Array<[Operation, Record<string, string | number>, Record<string, string>?]> = [
+      ['documentsGet', { id: doc.id }],
+      ['documentsMove', { id: doc.id }, { path: '/stolen/' }],
+      ['documentsExport', { id: doc.id, format: 'html' }],
+      ['documentsDelete', { id: doc.id }],
+      ['bibliographyGet', { id: entry.id }],
+      ['bibliographyUpdate', { id: entry.id }, csl],
+      ['bibliographyDelete', { id: entry.id }],
+      ['imagesDelete', { id: entry.id }],
+    ];
+    for (const [operation, params, fields] of attempts) {
+      expect((await callV1(server(), strangerToken, operation, params, fields)).status, operation).toBe(404);
+    }
+    const lists = await callV1(server(), strangerToken, 'documentsList');
+    expect(lists.json()).toEqual({ documents: [], next_cursor: null });
+    expect((await callV1(server(), strangerToken, 'bibliographyList')).json()).toEqual({
+      entries: [],
+      next_cursor: null,
+    });
+    const [docRow] = await server().rows('documents', { id: doc.id });
+    expect(docRow.path).toBe('');
+    const [entryRow] = await server().rows('bib_entries', { id: entry.id });
+    expect(entryRow.fields).toContain('Literate');
+    expect(entryRow.fields).not.toContain('Stolen');
+    // The owner's browser session reaches the same endpoints (cookie and CSRF token).
+    const own = await owner.browser.call(v1Api.documentsGet, { id: String(doc.id) });
+    expect(own.status).toBe(200);
+  });
+
+  it('has exercised every operation of the OpenAPI document through a token', () => {
+    expect([...exercised].sort()).toEqual([...OPERATIONS].sort());
+  });
+});
