@@ -12,6 +12,8 @@ export const IMPORT_REFUSALS = [
   'zip_bomb',
   'future_version',
   'too_large',
+  /** The user has an import or export running already (429, issue 50). */
+  'busy',
 ] as const;
 export type ImportRefusal = (typeof IMPORT_REFUSALS)[number];
 

@@ -1,15 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
-import type { EngineCache } from '@scriptorium/common/bibliography/cluster-render';
 import type { ExportImage, ExportInput } from '@scriptorium/common/export/model';
 import type { AppContext } from '../../../context';
+import type { DocumentExportInput } from '../../../exports/export-worker';
 import { pluginExportReference } from '../../../plugins/registry';
 import { canReadMediaFile } from '../../usermedia/policies';
 import { imagePath } from '../../usermedia/storage';
 import { readThreads, visibleThread } from '../collab/review';
 import { currentContent } from '../collab/store';
 import type { VisibleDocument } from '../queries';
-import { loadCsl } from './csl-files';
 
 /**
  * What the exporters need of one document, read for one user: the latest content, the comment
@@ -18,8 +17,12 @@ import { loadCsl } from './csl-files';
 
 const MEDIA_SRC = /^\/media\/images\/([0-9a-f]{64})\.(png|jpg|webp|avif|gif|svg)$/;
 
-/** citeproc engines kept between exports (building one for a large style costs seconds). */
-export const exportEngines = new Map<string, { current?: EngineCache; key: string }>();
+/**
+ * The figures' sources found in the content's JSON text without parsing it (that is the export
+ * worker's work): every `"src":"/media/images/..."`. Text that merely looks like one can only
+ * name an image the reader may read anyway, and the writers take the figures' images only.
+ */
+const MEDIA_SRC_IN_JSON = /"src"\s*:\s*"(\/media\/images\/[0-9a-f]{64}\.(?:png|jpg|webp|avif|gif|svg))"/g;
 
 function figureSources(content: unknown): string[] {
   const found = new Set<string>();
@@ -51,16 +54,14 @@ export async function readImageFile(
   }
 }
 
-/** The latest content of a document and the images of its figures this user may read. */
-export async function gatherDocumentContent(
+/** The images of these sources that the user may read, as the exporters take them. */
+async function readableImages(
   ctx: AppContext,
   userId: number,
-  documentId: number,
-): Promise<Pick<ExportInput, 'content' | 'images'>> {
-  const text = await currentContent(ctx.db, documentId);
-  const content = JSON.parse(text ?? 'null') as unknown;
+  sources: Iterable<string>,
+): Promise<Record<string, ExportImage>> {
   const images: Record<string, ExportImage> = {};
-  for (const src of figureSources(content)) {
+  for (const src of sources) {
     const match = MEDIA_SRC.exec(src);
     if (!match) continue;
     const access = await canReadMediaFile(ctx.db, userId, match[1]);
@@ -69,28 +70,77 @@ export async function gatherDocumentContent(
     const image = await readImageFile(ctx.config.dataDir, match[1], access.fileType);
     if (image) images[src] = image;
   }
-  return { content, images };
+  return images;
 }
 
+/** The latest content of a document and the images of its figures this user may read. */
+export async function gatherDocumentContent(
+  ctx: AppContext,
+  userId: number,
+  documentId: number,
+): Promise<Pick<ExportInput, 'content' | 'images'>> {
+  const text = await currentContent(ctx.db, documentId);
+  const content = JSON.parse(text ?? 'null') as unknown;
+  return { content, images: await readableImages(ctx, userId, figureSources(content)) };
+}
+
+/**
+ * The document's own attributes (style, language, template) without parsing all of its JSON: our
+ * JSON writes them first. Any other shape is parsed whole.
+ */
+export function documentAttributes(text: string): Record<string, unknown> {
+  const start = /^\{\s*"type"\s*:\s*"doc"\s*,\s*"attrs"\s*:\s*\{/.exec(text);
+  if (start) {
+    let inString = false;
+    for (let at = start[0].length, depth = 1; at < text.length; at++) {
+      const char = text[at];
+      if (inString) {
+        if (char === '\\') at++;
+        else if (char === '"') inString = false;
+      } else if (char === '"') inString = true;
+      else if (char === '{') depth++;
+      else if (char === '}' && --depth === 0) {
+        try {
+          return JSON.parse(text.slice(start[0].length - 1, at + 1)) as Record<string, unknown>;
+        } catch {
+          break;
+        }
+      }
+    }
+  }
+  const parsed = JSON.parse(text) as { attrs?: Record<string, unknown> } | null;
+  return parsed?.attrs ?? {};
+}
+
+/**
+ * What the export worker needs of one document for one reader: the content as JSON text (parsed
+ * there), the threads this user may see, the images of the figures this user may read, the
+ * citation style's name (its files are read there) and a stored template's reference documents.
+ */
 export async function gatherExportInput(
   ctx: AppContext,
   userId: number,
   document: VisibleDocument,
-): Promise<ExportInput> {
-  const { content, images } = await gatherDocumentContent(ctx, userId, document.id);
-  const attrs = (
-    content as { attrs?: { citationstyle?: string; language?: string; template?: string } } | null
-  )?.attrs;
+): Promise<DocumentExportInput> {
+  const contentText = (await currentContent(ctx.db, document.id)) ?? 'null';
+  const attrs = documentAttributes(contentText);
+  const sources = new Set([...contentText.matchAll(MEDIA_SRC_IN_JSON)].map((match) => match[1]));
+  const images = await readableImages(ctx, userId, sources);
   const viewer = { userId, right: document.rights ?? ('write' as const), ownerId: document.owner_id };
   const threads = (await readThreads(ctx.db, document.id)).flatMap(
     (thread) => visibleThread(thread, viewer) ?? [],
   );
-  const csl = await loadCsl(attrs?.citationstyle ?? 'apa', attrs?.language ?? 'en-US');
+  const template = typeof attrs.template === 'string' ? attrs.template : '';
   // A stored template's reference documents (Templates plugin) style the DOCX and ODT.
-  const reference = attrs?.template
-    ? await pluginExportReference(ctx, document.owner_id, attrs.template)
-    : null;
-  return { content, threads, images, csl, ...(reference ? { reference } : {}) };
+  const reference = template ? await pluginExportReference(ctx, document.owner_id, template) : null;
+  return {
+    contentText,
+    threads,
+    images,
+    style: typeof attrs.citationstyle === 'string' ? attrs.citationstyle : 'apa',
+    language: typeof attrs.language === 'string' ? attrs.language : 'en-US',
+    ...(reference ? { reference } : {}),
+  };
 }
 
 /** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / RFC 5987). */
