@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
@@ -34,6 +35,11 @@ export function printerRoot(): string {
   return path.join(os.tmpdir(), 'scriptorium-printer');
 }
 
+/** Removes a printer's folder; Chromium may still be writing into it as it exits, hence the retries. */
+function removeFolder(folder: string): Promise<void> {
+  return rm(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -59,8 +65,12 @@ export function sweepPrinterFolders(root = printerRoot()): string[] {
   for (const name of names) {
     const pid = Number(/^(\d+)-/.exec(name)?.[1]);
     if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) continue;
-    rmSync(path.join(root, name), { recursive: true, force: true });
-    removed.push(name);
+    try {
+      rmSync(path.join(root, name), { recursive: true, force: true, maxRetries: 5 });
+      removed.push(name);
+    } catch {
+      // Still being written by a browser that outlived its server: the next start tries again.
+    }
   }
   return removed;
 }
@@ -74,9 +84,15 @@ interface Running {
 export class Printer {
   private running: Promise<Running> | null = null;
   private printing = 0;
+  private openContexts = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly config: PrinterConfig) {}
+
+  /** Browser contexts of exports open now (tests: a refused export's is closed). */
+  get contexts(): number {
+    return this.openContexts;
+  }
 
   /** Exports printing now and waiting (for tests and the bench). */
   get load(): { printing: number; waiting: number } {
@@ -108,13 +124,13 @@ export class Printer {
         browser.once('disconnected', () => {
           // Crashed or closed: the next export launches a new one.
           if (this.running === launched) this.running = null;
-          rmSync(folder, { recursive: true, force: true });
+          void removeFolder(folder);
         });
         return { persistent, browser, folder };
       });
     launched.catch(() => {
       if (this.running === launched) this.running = null;
-      rmSync(folder, { recursive: true, force: true });
+      void removeFolder(folder);
     });
     this.running = launched;
     return launched;
@@ -174,6 +190,7 @@ export class Printer {
     try {
       const browser = await this.browser();
       context = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
+      this.openContexts++;
       const open = context;
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(
@@ -194,7 +211,10 @@ export class Printer {
       throw error;
     } finally {
       clearTimeout(timer);
-      await context?.close().catch(() => undefined);
+      if (context) {
+        await context.close().catch(() => undefined);
+        this.openContexts--;
+      }
       this.release();
     }
   }
@@ -207,7 +227,7 @@ export class Printer {
     const launched = await running.catch(() => null);
     if (!launched) return;
     await launched.persistent.close().catch(() => undefined);
-    rmSync(launched.folder, { recursive: true, force: true });
+    await removeFolder(launched.folder);
   }
 }
 

@@ -16,7 +16,7 @@ export async function answeringBudgetRefusals<T>(work: () => Promise<T>): Promis
     if (error instanceof PdfTooLong)
       throw new HttpError(422, {
         error: 'pdf_too_long',
-        message: { key: 'errors.pdfTooLong', values: { count: error.maxPages } },
+        message: { key: 'errors.pdfTooLong', values: { max: error.maxPages } },
       });
     if (error instanceof PrintTimeLimit)
       throw new HttpError(422, { error: 'pdf_time_limit', message: { key: 'errors.pdfTimeLimit' } });
