@@ -10,7 +10,10 @@ import {
 } from '@scriptorium/common/export/registry';
 import { fileBaseName } from '@scriptorium/common/export/text';
 import type { BookExportFormat } from '@scriptorium/common/plugins/books-api';
+import { Step } from 'prosemirror-transform';
+import { parseSnapshot } from '../modules/documents/collab/store';
 import { loadCsl } from '../modules/documents/export/csl-files';
+import { type ContentSource, UNREADABLE_SNAPSHOT } from './content-source';
 import { printableHtml } from './printable-html';
 
 /**
@@ -24,19 +27,30 @@ import { printableHtml } from './printable-html';
 /** citeproc engines kept in this thread between exports (building one for a large style costs seconds). */
 const exportEngines = new Map<string, { current?: EngineCache; key: string }>();
 
-/** One document's export input as the main thread gathers it: the content still as JSON text. */
+/** One document's export input as the main thread gathers it: the content not parsed yet. */
 export interface DocumentExportInput extends Omit<ExportInput, 'content' | 'csl'> {
-  contentText: string;
-  /** The document's citation style and language; the worker loads the CSL files itself. */
-  style: string;
-  language: string;
+  source: ContentSource;
+}
+
+/** The document's JSON now: the snapshot with its later steps, or the text parsed. */
+function contentOf(source: ContentSource): unknown {
+  if ('text' in source) return JSON.parse(source.text) as unknown;
+  let doc = parseSnapshot(source.snapshot);
+  // Not a document of our schema: the main thread reads it its own way (currentContent).
+  if (!doc) throw new Error(UNREADABLE_SNAPSHOT);
+  for (const json of source.steps) {
+    const result = Step.fromJSON(schema, json).apply(doc);
+    if (!result.doc) throw new Error(`a stored step does not apply: ${result.failed}`);
+    doc = result.doc;
+  }
+  return doc.toJSON();
 }
 
 export type ExportTask =
   /** A file of the registry (DOCX, ODT, HTML, EPUB, LaTeX, JATS, native). */
   | { kind: 'document'; format: ExportFormatName; input: DocumentExportInput }
   /** The print page's data for a document's PDF: the text with every suggestion accepted. */
-  | { kind: 'print-page'; contentText: string }
+  | { kind: 'print-page'; source: ContentSource }
   /** The export HTML of a document to print (a server without the built print page). */
   | { kind: 'document-html'; input: DocumentExportInput }
   /** A book in a format of the registry. */
@@ -49,9 +63,12 @@ export type ExportResult =
   | { kind: 'print-page'; name: string; payload: string; paperSize: 'A4' | 'US Letter' }
   | { kind: 'html'; name: string; html: string; paperSize: 'A4' | 'US Letter' };
 
+/** The input of the writers; the style and language are the document's own, its CSL files read here. */
 async function exportInput(input: DocumentExportInput): Promise<ExportInput> {
-  const { contentText, style, language, ...rest } = input;
-  return { ...rest, content: JSON.parse(contentText) as unknown, csl: await loadCsl(style, language) };
+  const { source, ...rest } = input;
+  const content = contentOf(source);
+  const attrs = (content as { attrs?: { citationstyle?: string; language?: string } } | null)?.attrs;
+  return { ...rest, content, csl: await loadCsl(attrs?.citationstyle ?? 'apa', attrs?.language ?? 'en-US') };
 }
 
 export default async function runExport(task: ExportTask): Promise<ExportResult> {
@@ -62,7 +79,7 @@ export default async function runExport(task: ExportTask): Promise<ExportResult>
         file: await exportDocument(task.format, await exportInput(task.input), exportEngines),
       };
     case 'print-page': {
-      const doc = acceptedDocument(schema.nodeFromJSON(JSON.parse(task.contentText)));
+      const doc = acceptedDocument(schema.nodeFromJSON(contentOf(task.source)));
       doc.check();
       return {
         kind: 'print-page',

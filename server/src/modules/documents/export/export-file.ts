@@ -1,11 +1,13 @@
 import { type ExportedFile, isExportFormat } from '@scriptorium/common/export/registry';
 import type { AppContext } from '../../../context';
+import { UNREADABLE_SNAPSHOT } from '../../../exports/content-source';
 import { runExportTask } from '../../../exports/export-pool';
-import type { ExportResult } from '../../../exports/export-worker';
+import type { DocumentExportInput, ExportResult, ExportTask } from '../../../exports/export-worker';
 import { asHeavyTask } from '../../../exports/heavy-work';
 import { printerFor } from '../../../exports/printer';
 import { answeringBudgetRefusals } from '../../../exports/refusals';
 import { HttpError } from '../../../http/errors';
+import { currentContent } from '../collab/store';
 import type { VisibleDocument } from '../queries';
 import { gatherExportInput } from './gather-input';
 import { printHtmlPdf } from './pdf';
@@ -31,7 +33,10 @@ export async function exportFile(
       const printer = printerFor(ctx.config);
       if (hasPrintPage(ctx.config.webDist)) {
         // The editor's rendering, printed (print-page.ts).
-        const page = await runExportTask(ctx.config, { kind: 'print-page', contentText: input.contentText });
+        const page = await inWorker(ctx, document.id, input, (ready) => ({
+          kind: 'print-page',
+          source: ready.source,
+        }));
         if (page.kind !== 'print-page') throw new Error(`unexpected export result ${page.kind}`);
         return {
           name: page.name,
@@ -46,7 +51,10 @@ export async function exportFile(
           ),
         };
       }
-      const made = await runExportTask(ctx.config, { kind: 'document-html', input });
+      const made = await inWorker(ctx, document.id, input, (ready) => ({
+        kind: 'document-html',
+        input: ready,
+      }));
       if (made.kind !== 'html') throw new Error(`unexpected export result ${made.kind}`);
       return {
         name: made.name,
@@ -61,6 +69,25 @@ export async function exportFile(
       };
     }),
   );
+}
+
+/**
+ * Runs the task in the export pool; a snapshot the worker cannot read as a document is read here as
+ * the collaboration store reads it (currentContent), and the task runs again on that text.
+ */
+async function inWorker(
+  ctx: AppContext,
+  documentId: number,
+  input: DocumentExportInput,
+  task: (input: DocumentExportInput) => ExportTask,
+): Promise<ExportResult> {
+  try {
+    return await runExportTask(ctx.config, task(input));
+  } catch (error) {
+    if (!(error instanceof Error) || error.message !== UNREADABLE_SNAPSHOT) throw error;
+    const text = (await currentContent(ctx.db, documentId)) ?? 'null';
+    return runExportTask(ctx.config, task({ ...input, source: { text } }));
+  }
 }
 
 /** The file of a worker's answer. */
