@@ -9,6 +9,7 @@ import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { EXPORT_FORMATS, type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
 import { strFromU8, unzipSync } from 'fflate';
+import { Printer } from '../server/src/exports/printer';
 import { loadCsl } from '../server/src/modules/documents/export/csl-files';
 import { exportPdf } from '../server/src/modules/documents/export/pdf';
 import { hasPrintPage, printDocumentPdf } from '../server/src/modules/documents/export/print-page';
@@ -79,15 +80,25 @@ for (const format of Object.keys(EXPORT_FORMATS) as ExportFormatName[]) {
 // A document's PDF is the editor's rendering printed (print-page.ts, needs the built web app);
 // a book's, and a server without the build's, the export HTML printed.
 const webDist = path.resolve(import.meta.dirname, '../web/dist');
+const printer = new Printer({ pdfPrints: 1, pdfTimeLimitMs: 600_000, pdfMaxPages: 10_000 });
 if (hasPrintPage(webDist)) {
   const printed = await medianTime(
-    () => printDocumentPdf(webDist, { doc: paper.input.content }, paper.input.images, 'A4'),
+    () =>
+      printDocumentPdf(
+        printer,
+        10_000,
+        webDist,
+        JSON.stringify({ doc: paper.input.content }),
+        paper.input.images,
+        'A4',
+      ),
     RUNS,
   );
   console.log(
-    `pdf     ${printed.toFixed(0).padStart(8)}         -  - (the editor's rendering; Chromium start included; pandoc's PDF needs LaTeX)`,
+    `pdf     ${printed.toFixed(0).padStart(8)}         -  - (the editor's rendering; pooled browser, started in the first run; pandoc's PDF needs LaTeX)`,
   );
 } else console.log("pdf: the editor's rendering skipped (needs the built web app: npm run build)");
-const pdf = await medianTime(() => exportPdf(prepareDocument(paper.input, engines)), RUNS);
+const pdf = await medianTime(() => exportPdf(prepareDocument(paper.input, engines), printer, 10_000), RUNS);
+await printer.close();
 console.log(`pdf     ${pdf.toFixed(0).padStart(8)}         -  - (the export HTML, as for books)`);
 rmSync(dir, { recursive: true, force: true });

@@ -46,6 +46,23 @@ export interface Config {
   uploadTimeLimitMs: number;
   /** UPLOAD_MEMORY_MB: heap budget of one upload worker thread. */
   uploadMemoryMb: number;
+  /** EXPORT_WORKERS: threads that make exports and render their citations (src/exports). */
+  exportWorkers: number;
+  /** EXPORT_TIME_LIMIT_MS: time budget of one export's work in its worker; past it the export is refused. */
+  exportTimeLimitMs: number;
+  /** EXPORT_MEMORY_MB: heap budget of one export worker thread. */
+  exportMemoryMb: number;
+  /**
+   * HEAVY_TASKS_PER_USER: imports and exports one user may have running at once in a process; one
+   * more answers 429 with Retry-After, so that one user cannot take every worker.
+   */
+  heavyTasksPerUser: number;
+  /** PDF_PRINTS: PDF exports the pooled browser prints at once; the others wait in its queue. */
+  pdfPrints: number;
+  /** PDF_TIME_LIMIT_MS: time budget of one PDF export in the browser (waiting in the queue included). */
+  pdfTimeLimitMs: number;
+  /** PDF_MAX_PAGES: the most pages a PDF export may have; a longer document is refused. */
+  pdfMaxPages: number;
   /**
    * PRESENCE_HEARTBEAT_MS: how often a process repeats who is in its open documents; a process
    * not heard for three periods (crashed) drops out of the others' participant lists.
@@ -144,6 +161,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadWorkers: intSetting(env.UPLOAD_WORKERS, 2, 'UPLOAD_WORKERS'),
     uploadTimeLimitMs: intSetting(env.UPLOAD_TIME_LIMIT_MS, 20_000, 'UPLOAD_TIME_LIMIT_MS'),
     uploadMemoryMb: intSetting(env.UPLOAD_MEMORY_MB, 512, 'UPLOAD_MEMORY_MB'),
+    exportWorkers: intSetting(env.EXPORT_WORKERS, 2, 'EXPORT_WORKERS'),
+    exportTimeLimitMs: intSetting(env.EXPORT_TIME_LIMIT_MS, 120_000, 'EXPORT_TIME_LIMIT_MS'),
+    exportMemoryMb: intSetting(env.EXPORT_MEMORY_MB, 1024, 'EXPORT_MEMORY_MB'),
+    heavyTasksPerUser: intSetting(env.HEAVY_TASKS_PER_USER, 1, 'HEAVY_TASKS_PER_USER'),
+    pdfPrints: intSetting(env.PDF_PRINTS, 2, 'PDF_PRINTS'),
+    pdfTimeLimitMs: intSetting(env.PDF_TIME_LIMIT_MS, 120_000, 'PDF_TIME_LIMIT_MS'),
+    pdfMaxPages: intSetting(env.PDF_MAX_PAGES, 1_000, 'PDF_MAX_PAGES'),
     socialProviders: env.SOCIAL_PROVIDERS || undefined,
     presenceHeartbeatMs: intSetting(env.PRESENCE_HEARTBEAT_MS, 5_000, 'PRESENCE_HEARTBEAT_MS'),
     documentDiffRate: intSetting(env.DOCUMENT_DIFF_RATE, 50, 'DOCUMENT_DIFF_RATE'),

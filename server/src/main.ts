@@ -3,6 +3,7 @@ import { loadConfig } from './config';
 import type { AppContext } from './context';
 import { createDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { sweepPrinterFolders } from './exports/printer';
 import { buildApp } from './http/app';
 import { closeGracefully } from './http/shutdown';
 import { createMailer } from './mail/mailer';
@@ -55,6 +56,9 @@ async function main(): Promise<void> {
   const seeded = await seedFlatpages(db);
   if (seeded.length > 0) server.log.info({ pages: seeded }, 'placeholder pages created');
   ctx.state.ready = true;
+  // The PDF printer's folders of server processes killed during an export.
+  const printerFolders = sweepPrinterFolders();
+  if (printerFolders.length > 0) server.log.info({ folders: printerFolders }, 'printer folders swept');
   // Files a crash or an older version left behind; in the background, the app is open already.
   void sweepFiles(db, config.dataDir).then(
     (swept) => server.log.info({ swept }, 'unreferenced files swept'),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PRINT_DATA_PATH } from '@scriptorium/common/export/print-page';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Printer } from '../src/exports/printer';
 import { printAnswer, printDocumentPdf } from '../src/modules/documents/export/print-page';
 import { run, withTools } from './export-tools';
 
@@ -15,22 +16,26 @@ import { run, withTools } from './export-tools';
 const ORIGIN = 'http://print.scriptorium.invalid';
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
 const images = { '/media/images/abc.png': { data: PNG, type: 'image/png' } };
-const payload = { doc: { type: 'doc', text: 'Hello from the payload' } };
+const payload = JSON.stringify({ doc: { type: 'doc', text: 'Hello from the payload' } });
 
 let dist = '';
+const printer = new Printer({ pdfPrints: 2, pdfTimeLimitMs: 60_000, pdfMaxPages: 100 });
 beforeAll(async () => {
   dist = await mkdtemp(path.join(tmpdir(), 'print-page-'));
   await mkdir(path.join(dist, 'assets'));
   await writeFile(path.join(dist, 'assets', 'print.js'), '');
   await writeFile(path.join(dist, 'assets', 'print.js.map'), '{}');
 });
-afterAll(() => rm(dist, { recursive: true, force: true }));
+afterAll(async () => {
+  await printer.close();
+  await rm(dist, { recursive: true, force: true });
+});
 
 describe('printAnswer: what the print page can load', () => {
   it('answers the document, the images of the export, and the files of the build', () => {
     expect(printAnswer(`${ORIGIN}${PRINT_DATA_PATH}`, dist, payload, images)).toEqual({
       kind: 'json',
-      body: JSON.stringify(payload),
+      body: payload,
     });
     expect(printAnswer(`${ORIGIN}/media/images/abc.png`, dist, payload, images)).toEqual({
       kind: 'bytes',
@@ -80,7 +85,7 @@ describe('printDocumentPdf', () => {
       document.body.append(' outside: ' + outside);
       document.documentElement.dataset.printReady = 'true';
     `);
-      const pdf = await printDocumentPdf(dist, payload, images, 'US Letter');
+      const pdf = await printDocumentPdf(printer, 100, dist, payload, images, 'US Letter');
       const file = path.join(dist, 'out.pdf');
       await writeFile(file, pdf);
       expect((await run('pdfinfo', [file])).stdout).toMatch(/Page size:.* pts \(letter\)/);
@@ -93,7 +98,7 @@ describe('printDocumentPdf', () => {
 
   withTools(['chromium'], 'fails with the reason the page gives', async () => {
     await standInPage(`document.documentElement.dataset.printError = 'no document';`);
-    await expect(printDocumentPdf(dist, payload, images, 'A4')).rejects.toThrow(
+    await expect(printDocumentPdf(printer, 100, dist, payload, images, 'A4')).rejects.toThrow(
       'the print page failed: no document',
     );
   });

@@ -14,6 +14,7 @@ import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Node as PMNode } from 'prosemirror-model';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Printer } from '../src/exports/printer';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
 import { exportPdf } from '../src/modules/documents/export/pdf';
 import { compileLatex, libreOfficeConvert, run, useTemporaryFolder, withTools } from './export-tools';
@@ -356,7 +357,8 @@ describe('exports checked by real tools', () => {
     ['chromium', 'pdftotext'],
     'PDF: paged in A4 with its text and the rendered citations',
     async () => {
-      const pdf = await exportPdf(prepareDocument(paper.input));
+      const printer = new Printer({ pdfPrints: 1, pdfTimeLimitMs: 300_000, pdfMaxPages: 1_000 });
+      const pdf = await exportPdf(prepareDocument(paper.input), printer).finally(() => printer.close());
       const file = path.join(dir(), 'paper.pdf');
       await writeFile(file, pdf);
       const info = (await run('pdfinfo', [file])).stdout;

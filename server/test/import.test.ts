@@ -3,7 +3,7 @@ import { importApi } from '@scriptorium/common/api/endpoints/imports';
 import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { exportNative, NATIVE_VERSION } from '@scriptorium/common/exchange/native';
 import { encryptedDocx, reviewDocx, zipBomb } from '@scriptorium/common/import/testing/fixtures';
-import { referenceManagersDocx } from '@scriptorium/common/import/testing/word';
+import { oneAuthorCitationsDocx, referenceManagersDocx } from '@scriptorium/common/import/testing/word';
 import { toolAvailable } from '@scriptorium/common/testing/office-tools';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import sharp from 'sharp';
@@ -191,6 +191,35 @@ describe.each(ENGINES)('document import (%s)', (engine) => {
     const [row] = await server().rows('documents', { id: answer.id });
     const cited = [...row.content.matchAll(/"references":\[\{"id":"([^"]+)"/g)].map((m) => m[1]);
     expect(cited).toEqual(['Ng2021', 'Park2010', 'Muster2017'].map((key) => `${user.id}-${byKey[key].id}`));
+  });
+
+  it('stores a citation of 2,000 works of one author and year with keys Doe2020, Doe2020_2, ... after those taken', async () => {
+    const { user, browser } = await server().loggedInUser();
+    const taken = await browser.call(bibliographyApi.save, {
+      is_new: true,
+      bibs: {
+        '-1': { entry_key: 'doe2020', bib_type: 'book', fields: {}, cats: [] },
+        '-2': { entry_key: 'Doe2020_3', bib_type: 'book', fields: {}, cats: [] },
+      },
+    });
+    expect(taken.status, taken.text).toBe(200);
+    const response = await importFile(browser, oneAuthorCitationsDocx(2_000), 'Many.docx');
+    expect(response.status, response.text).toBe(201);
+    expect(response.json()).toMatchObject({ title: 'Many', entries: 2_000, notes: [] });
+    const rows = await server()
+      .ctx.db.selectFrom('bib_entries')
+      .select(['id', 'entry_key', 'fields'])
+      .where('owner_id', '=', user.id)
+      .orderBy('id')
+      .execute();
+    const imported = rows.slice(2);
+    // Doe2020 and Doe2020_3 were the library's own (case ignored): the import goes around them.
+    const expected = ['Doe2020_2', ...Array.from({ length: 1_999 }, (_, index) => `Doe2020_${index + 4}`)];
+    expect(imported.map((row) => row.entry_key)).toEqual(expected);
+    expect(JSON.parse(imported[1_999].fields).title).toEqual([{ type: 'text', text: 'Study 2000' }]);
+    const [document] = await server().rows('documents', { id: (response.json() as { id: number }).id });
+    const cited = [...document.content.matchAll(/\{"id":"(\d+-\d+)","prefix"/g)].map((match) => match[1]);
+    expect(cited).toEqual(imported.map((row) => `${user.id}-${row.id}`));
   });
 
   it('refuses bad files with a translated message and creates nothing', async () => {

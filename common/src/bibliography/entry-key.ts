@@ -14,14 +14,39 @@ export function safeEntryKey(key: string): string {
 }
 
 /**
- * Makes `key` safe and unique among `taken` (which it then joins): a clash gets the suffix _2,
- * _3, ... as reference managers do, so that \cite keys stay readable. Comparison ignores case,
- * because BibTeX does.
+ * The entry keys taken in one library (lower-cased: BibTeX ignores case), and for each key that
+ * clashed, the suffix its search reached: a file that cites 10,000 works of one author in one
+ * year gives 10,000 keys Doe2020, and searching _2, _3, ... from the start each time was
+ * quadratic (a minute of one request's work for 20,000). Keys are only ever added, so a suffix
+ * once found taken stays taken and the next search for that key goes on from there.
  */
-export function uniqueEntryKey(key: string, taken: Set<string>): string {
-  const base = safeEntryKey(key);
-  let candidate = base;
-  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${base}_${n}`;
-  taken.add(candidate.toLowerCase());
-  return candidate;
+export class TakenEntryKeys {
+  private readonly taken = new Set<string>();
+  private readonly nextSuffix = new Map<string, number>();
+
+  constructor(lowerCaseKeys: Iterable<string> = []) {
+    for (const key of lowerCaseKeys) this.taken.add(key.toLowerCase());
+  }
+
+  has(key: string): boolean {
+    return this.taken.has(key.toLowerCase());
+  }
+
+  /**
+   * Makes `key` safe and unique among the taken keys (which it then joins): a clash gets the
+   * suffix _2, _3, ... as reference managers do, so that \cite keys stay readable.
+   */
+  claim(key: string): string {
+    const base = safeEntryKey(key);
+    const lower = base.toLowerCase();
+    let candidate = base;
+    if (this.taken.has(lower)) {
+      let suffix = this.nextSuffix.get(lower) ?? 2;
+      while (this.taken.has(`${lower}_${suffix}`)) suffix++;
+      this.nextSuffix.set(lower, suffix + 1);
+      candidate = `${base}_${suffix}`;
+    }
+    this.taken.add(candidate.toLowerCase());
+    return candidate;
+  }
 }

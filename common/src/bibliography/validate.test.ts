@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeEntryKey, uniqueEntryKey } from './entry-key';
+import { safeEntryKey, TakenEntryKeys } from './entry-key';
 import type { RichText } from './types';
 import { checkFieldValue, missingRequired, validateEntry } from './validate';
 
@@ -92,9 +92,28 @@ describe('entry keys', () => {
   });
 
   it('are made unique, ignoring case', () => {
-    const taken = new Set(['doe2020']);
-    expect(uniqueEntryKey('Doe2020', taken)).toBe('Doe2020_2');
-    expect(uniqueEntryKey('doe2020', taken)).toBe('doe2020_3');
-    expect(uniqueEntryKey('roe', taken)).toBe('roe');
+    const taken = new TakenEntryKeys(['doe2020']);
+    expect(taken.claim('Doe2020')).toBe('Doe2020_2');
+    expect(taken.claim('doe2020')).toBe('doe2020_3');
+    expect(taken.claim('roe')).toBe('roe');
+  });
+
+  it('skip suffixes taken before, also after the search went on past them', () => {
+    const taken = new TakenEntryKeys(['Doe2020', 'doe2020_2', 'DOE2020_4']);
+    expect(taken.claim('Doe2020')).toBe('Doe2020_3');
+    expect(taken.claim('Doe2020')).toBe('Doe2020_5');
+    // A key that itself looks like a suffixed one is taken as it is, and later searches skip it.
+    expect(taken.claim('Doe2020_6')).toBe('Doe2020_6');
+    expect(taken.claim('Doe2020')).toBe('Doe2020_7');
+    expect(taken.claim('Doe2020_6')).toBe('Doe2020_6_2');
+  });
+
+  it('give 20,000 works of one author in one year 20,000 different keys', () => {
+    const taken = new TakenEntryKeys();
+    const keys = Array.from({ length: 20_000 }, () => taken.claim('Doe2020'));
+    expect(new Set(keys).size).toBe(20_000);
+    expect(keys[0]).toBe('Doe2020');
+    expect(keys[1]).toBe('Doe2020_2');
+    expect(keys[19_999]).toBe('Doe2020_20000');
   });
 });

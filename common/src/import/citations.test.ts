@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { importDocument } from './index';
 import type { ImportedDocument } from './model';
-import { base64, docxOf, field, paragraph, pieces, run } from './testing/word';
+import { base64, docxOf, field, oneAuthorCitationsDocx, paragraph, pieces, run } from './testing/word';
 
 /**
  * The citations reference managers leave in a DOCX, written the way each one writes them (our own
@@ -381,5 +381,18 @@ describe('Citavi citations', () => {
     ]);
     expect(plain(doc)).toBe('Seen .Bad (Muster o. J.).');
     expect(doc.notes).toEqual([{ code: 'citation_unreadable', detail: 'Citavi', count: 1 }]);
+  });
+});
+
+describe('a citation of very many works', () => {
+  it('imports 10,000 works of one author in one year as 10,000 entries, each cited once', () => {
+    const doc = importDocument(oneAuthorCitationsDocx(10_000), 'many.docx');
+    expect(doc.bibliography).toHaveLength(10_000);
+    // The readable key is the same for all; the library makes them unique when it stores them.
+    expect(new Set(doc.bibliography.map((entry) => entry.data.entry_key))).toEqual(new Set(['Doe2020']));
+    expect(doc.bibliography[9_999].data.fields.title).toEqual(text('Study 10000'));
+    const [references] = citations(doc) as { id: string }[][];
+    expect(references.map((reference) => reference.id)).toEqual(doc.bibliography.map((entry) => entry.key));
+    expect(doc.notes).toEqual([]);
   });
 });

@@ -15,6 +15,8 @@ export const IMPORT_REFUSALS = [
   'too_deep',
   /** Reading it ran out of the worker's time or memory budget (a small file can be that complex). */
   'over_budget',
+  /** The user has an import or export running already (429, issue 50). */
+  'busy',
 ] as const;
 export type ImportRefusal = (typeof IMPORT_REFUSALS)[number];
 

@@ -28,15 +28,18 @@ const DEFAULT_HTTP_MESSAGES: Record<number, { error: string; key: string }> = {
 export class HttpError extends Error {
   readonly error: string;
   readonly messageKey: Message;
+  /** Headers of the answer, e.g. Retry-After of a 429. */
+  readonly headers: Record<string, string>;
 
   constructor(
     readonly statusCode: number,
-    options: { error?: string; message?: Message } = {},
+    options: { error?: string; message?: Message; headers?: Record<string, string> } = {},
   ) {
     const fallback = DEFAULT_HTTP_MESSAGES[statusCode] ?? { error: 'error', key: 'errors.server' };
     super(options.error ?? fallback.error);
     this.error = options.error ?? fallback.error;
     this.messageKey = options.message ?? { key: fallback.key };
+    this.headers = options.headers ?? {};
   }
 }
 
@@ -149,6 +152,7 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   if (error instanceof HttpError) {
     return reply
       .code(error.statusCode)
+      .headers(error.headers)
       .send({ error: error.error, message: t(error.messageKey.key, error.messageKey.values) });
   }
   // Fastify's own errors (bad JSON, body too large, unsupported type, ...) carry a 4xx status.

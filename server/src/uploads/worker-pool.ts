@@ -37,7 +37,7 @@ function workerFileFor(task: UploadTask): string | undefined {
  * The server runs from TypeScript sources (tsx); a worker thread starts without the parent's
  * loader when the parent is itself hosted by a test runner, so the worker loads tsx explicitly.
  */
-function workerExecArgv(): string[] {
+export function workerExecArgv(): string[] {
   if (!WORKER_FILE.endsWith('.ts')) return [];
   const loader = createRequire(import.meta.url).resolve('tsx');
   return ['--import', pathToFileURL(loader).href];

@@ -136,3 +136,30 @@ export function referenceManagersDocx(): Uint8Array {
     ),
   );
 }
+
+/**
+ * One Zotero citation field that cites `works` different works of one author in one year (the
+ * denial-of-service file of issue 50: every work's entry key is Doe2020 before the library makes
+ * it unique). Work n is titled "Study n".
+ */
+export function oneAuthorCitationsDocx(works: number): Uint8Array {
+  const citationItems = Array.from({ length: works }, (_, index) => ({
+    id: index + 1,
+    uris: [`http://zotero.org/users/1/items/W${index + 1}`],
+    itemData: {
+      id: index + 1,
+      type: 'article-journal',
+      title: `Study ${index + 1}`,
+      author: [{ family: 'Doe', given: 'Jane' }],
+      issued: { 'date-parts': [[2020]] },
+    },
+  }));
+  const json = JSON.stringify({ citationID: 'many', citationItems });
+  return docxOf(
+    paragraph(
+      run('Everything '),
+      field(pieces(` ADDIN ZOTERO_ITEM CSL_CITATION ${json}`, 250), '(Doe, 2020a, 2020b, ...)'),
+      run('.'),
+    ),
+  );
+}

@@ -46,6 +46,7 @@ const TYPED_TABLES: Record<keyof (Database & BooksTables & TemplatesTables), tru
   book_access: true,
   document_templates: true,
   template_export_files: true,
+  api_tokens: true,
 };
 
 describe('the site tables read from the catalog', () => {

@@ -11,6 +11,8 @@ import { pathId } from '@scriptorium/common/api/fields';
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
+import { closeExportPool } from '../../exports/export-pool';
+import { closePrinter } from '../../exports/printer';
 import { parseInput, route } from '../../http/endpoint';
 import { HttpError } from '../../http/errors';
 import { requireUser } from '../../http/session';
@@ -37,6 +39,11 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
     removeRightsHook({ access: 'document_access', item: 'document_id', items: 'documents' }),
   );
   return async (app) => {
+    app.addHook('onClose', async () => {
+      await Promise.all([closeExportPool(ctx.config), closePrinter(ctx.config)]);
+      app.log.info('stopping: export workers and printer closed');
+    });
+
     route(app, documentsApi.list, async (request, reply) => {
       const user = requireUser(request);
       const json = await documentListJson(ctx.db, user.id);

@@ -4,6 +4,7 @@ import { type ImportResponse, importFields } from '@scriptorium/common/api/impor
 import { type ImportRefusal, ImportRefused, MAX_IMPORT_BYTES } from '@scriptorium/common/import/problems';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
+import { asHeavyTask, HEAVY_RETRY_AFTER_SECONDS, HeavyWorkBusy } from '../../exports/heavy-work';
 import { route } from '../../http/endpoint';
 import { ValidationError } from '../../http/errors';
 import type { FormBody } from '../../http/form-body';
@@ -81,15 +82,17 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!upload.file || upload.file.bytes.length === 0) return refuse(request, reply, 'unknown_format');
       try {
         const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username;
-        const outcome = await importDocumentFile(
-          ctx,
-          { id: user.id, name, language: request.language },
-          upload.file,
-          parsed.data.path,
+        const file = upload.file;
+        const outcome = await asHeavyTask(ctx.config, user.id, () =>
+          importDocumentFile(ctx, { id: user.id, name, language: request.language }, file, parsed.data.path),
         );
         reply.code(201);
         return outcome satisfies ImportResponse;
       } catch (error) {
+        if (error instanceof HeavyWorkBusy) {
+          reply.header('retry-after', String(HEAVY_RETRY_AFTER_SECONDS));
+          return refuse(request, reply, 'busy', 429);
+        }
         if (error instanceof ImportRefused)
           return refuse(request, reply, error.code, error.code === 'too_large' ? 413 : 400);
         throw error;

@@ -1,14 +1,15 @@
-import { type BookExportInput, exportBook } from '@scriptorium/common/export/book';
+import type { BookExportInput } from '@scriptorium/common/export/book';
 import type { ExportedFile } from '@scriptorium/common/export/registry';
 import { type BookExportFormat, bookMetadata, bookSettings } from '@scriptorium/common/plugins/books-api';
 import type { AppContext } from '../../context';
+import { runExportTask } from '../../exports/export-pool';
+import { asHeavyTask } from '../../exports/heavy-work';
+import { printerFor } from '../../exports/printer';
+import { answeringBudgetRefusals } from '../../exports/refusals';
 import { loadCsl } from '../../modules/documents/export/csl-files';
-import {
-  exportEngines,
-  gatherDocumentContent,
-  readImageFile,
-} from '../../modules/documents/export/gather-input';
-import { exportPdf } from '../../modules/documents/export/pdf';
+import { fileOf } from '../../modules/documents/export/export-file';
+import { gatherDocumentContent, readImageFile } from '../../modules/documents/export/gather-input';
+import { printHtmlPdf } from '../../modules/documents/export/pdf';
 import { pluginExportReference } from '../registry';
 import { type BooksDb, bookChapterDocuments, parseJson, requireReadable } from './queries';
 
@@ -20,9 +21,22 @@ export interface BookExport {
 
 /**
  * A book in one format for one user (issue 21): the chapters this user may read (the same right
- * as reading the document), in order, with the book's metadata, cover and citation style.
+ * as reading the document), in order, with the book's metadata, cover and citation style. Made in
+ * the export worker pool (a PDF printed by the pooled browser) as one of the user's heavy tasks.
  */
-export async function exportBookFile(
+export function exportBookFile(
+  ctx: AppContext,
+  db: BooksDb,
+  userId: number,
+  id: number,
+  format: BookExportFormat,
+): Promise<BookExport> {
+  return asHeavyTask(ctx.config, userId, () =>
+    answeringBudgetRefusals(() => makeBookFile(ctx, db, userId, id, format)),
+  );
+}
+
+async function makeBookFile(
   ctx: AppContext,
   db: BooksDb,
   userId: number,
@@ -80,25 +94,40 @@ export async function exportBookFile(
       .executeTakeFirst();
     if (image) cover = await readImageFile(ctx.config.dataDir, image.sha256, image.file_type);
   }
-  const file = await exportBook(
-    format,
-    {
-      title: row.title,
-      authors: metadata.authors,
-      publisher: metadata.publisher,
-      isbn: metadata.isbn,
-      copyright: metadata.copyright,
-      language,
-      paperSize: settings.paper_size,
-      citationStyle: style,
-      csl: await loadCsl(style, language),
-      cover,
-      bibliography: settings.bibliography,
-      chapters: readable,
-      ...(reference ? { reference } : {}),
+  const input: BookExportInput = {
+    title: row.title,
+    authors: metadata.authors,
+    publisher: metadata.publisher,
+    isbn: metadata.isbn,
+    copyright: metadata.copyright,
+    language,
+    paperSize: settings.paper_size,
+    citationStyle: style,
+    csl: await loadCsl(style, language),
+    cover,
+    bibliography: settings.bibliography,
+    chapters: readable,
+    ...(reference ? { reference } : {}),
+  };
+  if (format !== 'pdf')
+    return { file: fileOf(await runExportTask(ctx.config, { kind: 'book', format, input })), leftOut };
+  let name = '';
+  const data = await printHtmlPdf(
+    printerFor(ctx.config),
+    ctx.config.pdfMaxPages,
+    settings.paper_size,
+    true,
+    async (contentsPages) => {
+      const made = await runExportTask(ctx.config, {
+        kind: 'book-html',
+        input,
+        contentsPages: contentsPages ? [...contentsPages] : null,
+      });
+      if (made.kind !== 'html') throw new Error(`unexpected export result ${made.kind}`);
+      name = made.name;
+      return made.html;
     },
-    exportEngines,
-    exportPdf,
   );
+  const file = { name, mime: 'application/pdf', data };
   return { file, leftOut };
 }

@@ -55,7 +55,7 @@ import {
   readDomSelection,
   readDomSelectionBeforeRedraw,
 } from './editor-plugins';
-import { runExport } from './export/run-export';
+import { ExportRefused, runExport } from './export/run-export';
 import { FootnoteView } from './footnote-view';
 import { OfflineEditorStatus } from './offline-status';
 import { partNodeViews } from './part-views';
@@ -421,7 +421,9 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         doc: current.state.doc,
         threads: review.threads.values(),
       })
-        .catch(() => setNotice(t('export:failed')))
+        .catch((error: unknown) =>
+          setNotice(error instanceof ExportRefused ? error.message : t('export:failed')),
+        )
         .finally(() => setExporting(false));
     } else if (action.special === 'print') window.print();
     else if (action.special === 'close') close();

@@ -1,5 +1,5 @@
 import type { entryProblem } from '@scriptorium/common/api/bibliography';
-import { uniqueEntryKey } from '@scriptorium/common/bibliography/entry-key';
+import { TakenEntryKeys } from '@scriptorium/common/bibliography/entry-key';
 import { normalizeFieldValue } from '@scriptorium/common/bibliography/rich-text';
 import type { EntryData, FieldValue } from '@scriptorium/common/bibliography/types';
 import { validateEntry, withoutEmptyFields } from '@scriptorium/common/bibliography/validate';
@@ -79,19 +79,20 @@ export async function saveEntries(
 
     // Keys of the entries not in this request are taken; those in it may keep their own key.
     const updating = new Set(updatedIds);
-    const taken = new Set<string>();
     const existing = await trx
       .selectFrom('bib_entries')
       .select(['id', 'entry_key_lower'])
       .where('owner_id', '=', ownerId)
       .execute();
-    for (const row of existing) if (!updating.has(row.id)) taken.add(row.entry_key_lower);
+    const taken = new TakenEntryKeys(
+      existing.flatMap((row) => (updating.has(row.id) ? [] : [row.entry_key_lower])),
+    );
 
     const now = Date.now();
     const translations: [number, number][] = [];
     const keys: [number, string][] = [];
     const rows = [...entries].map(([id, data]) => {
-      const key = uniqueEntryKey(data.entry_key, taken);
+      const key = taken.claim(data.entry_key);
       return {
         clientId: Number(id),
         values: {

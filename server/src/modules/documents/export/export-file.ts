@@ -1,48 +1,97 @@
-import { withoutUnsafeLinks } from '@scriptorium/common/editor/safe-links';
-import { schema } from '@scriptorium/common/editor/schema';
-import { acceptedDocument } from '@scriptorium/common/editor/track-changes';
-import { prepareDocument } from '@scriptorium/common/export/model';
-import { type ExportedFile, exportDocument, isExportFormat } from '@scriptorium/common/export/registry';
-import { fileBaseName } from '@scriptorium/common/export/text';
+import { type ExportedFile, isExportFormat } from '@scriptorium/common/export/registry';
 import type { AppContext } from '../../../context';
+import { UNREADABLE_SNAPSHOT } from '../../../exports/content-source';
+import { runExportTask } from '../../../exports/export-pool';
+import type { DocumentExportInput, ExportResult, ExportTask } from '../../../exports/export-worker';
+import { asHeavyTask } from '../../../exports/heavy-work';
+import { printerFor } from '../../../exports/printer';
+import { answeringBudgetRefusals } from '../../../exports/refusals';
 import { HttpError } from '../../../http/errors';
+import { currentContent } from '../collab/store';
 import type { VisibleDocument } from '../queries';
-import { exportEngines, gatherExportInput } from './gather-input';
-import { exportPdf } from './pdf';
+import { gatherExportInput } from './gather-input';
+import { printHtmlPdf } from './pdf';
 import { hasPrintPage, printDocumentPdf } from './print-page';
 
-/** One document in one format for one user; 404 for a format we do not make. */
+/**
+ * One document in one format for one user; 404 for a format we do not make. The main thread only
+ * reads (database, files); the file is made in the export worker pool and a PDF printed by the
+ * pooled browser, as one of the user's heavy tasks (heavy-work.ts), within their budgets.
+ */
 export async function exportFile(
   ctx: AppContext,
   userId: number,
   document: VisibleDocument,
   format: string,
 ): Promise<ExportedFile> {
-  if (format === 'pdf') {
-    const input = await gatherExportInput(ctx, userId, document);
-    if (hasPrintPage(ctx.config.webDist)) {
-      // The editor's rendering, printed (print-page.ts).
-      const doc = acceptedDocument(schema.nodeFromJSON(withoutUnsafeLinks(input.content)));
-      doc.check();
+  if (format !== 'pdf' && !isExportFormat(format)) throw new HttpError(404);
+  return asHeavyTask(ctx.config, userId, () =>
+    answeringBudgetRefusals(async () => {
+      const input = await gatherExportInput(ctx, userId, document);
+      if (format !== 'pdf')
+        return fileOf(await runExportTask(ctx.config, { kind: 'document', format, input }));
+      const printer = printerFor(ctx.config);
+      if (hasPrintPage(ctx.config.webDist)) {
+        // The editor's rendering, printed (print-page.ts).
+        const page = await inWorker(ctx, document.id, input, (ready) => ({
+          kind: 'print-page',
+          source: ready.source,
+        }));
+        if (page.kind !== 'print-page') throw new Error(`unexpected export result ${page.kind}`);
+        return {
+          name: page.name,
+          mime: 'application/pdf',
+          data: await printDocumentPdf(
+            printer,
+            ctx.config.pdfMaxPages,
+            ctx.config.webDist,
+            page.payload,
+            input.images,
+            page.paperSize,
+          ),
+        };
+      }
+      const made = await inWorker(ctx, document.id, input, (ready) => ({
+        kind: 'document-html',
+        input: ready,
+      }));
+      if (made.kind !== 'html') throw new Error(`unexpected export result ${made.kind}`);
       return {
-        name: `${fileBaseName(doc.firstChild?.textContent ?? '')}.pdf`,
+        name: made.name,
         mime: 'application/pdf',
-        data: await printDocumentPdf(
-          ctx.config.webDist,
-          { doc: doc.toJSON() },
-          input.images,
-          doc.attrs.paper_size === 'US Letter' ? 'US Letter' : 'A4',
+        data: await printHtmlPdf(
+          printer,
+          ctx.config.pdfMaxPages,
+          made.paperSize,
+          false,
+          async () => made.html,
         ),
       };
-    }
-    const prepared = prepareDocument(input, exportEngines, { accepted: true });
-    return {
-      name: `${fileBaseName(prepared.title)}.pdf`,
-      mime: 'application/pdf',
-      data: await exportPdf(prepared),
-    };
+    }),
+  );
+}
+
+/**
+ * Runs the task in the export pool; a snapshot the worker cannot read as a document is read here as
+ * the collaboration store reads it (currentContent), and the task runs again on that text.
+ */
+async function inWorker(
+  ctx: AppContext,
+  documentId: number,
+  input: DocumentExportInput,
+  task: (input: DocumentExportInput) => ExportTask,
+): Promise<ExportResult> {
+  try {
+    return await runExportTask(ctx.config, task(input));
+  } catch (error) {
+    if (!(error instanceof Error) || error.message !== UNREADABLE_SNAPSHOT) throw error;
+    const text = (await currentContent(ctx.db, documentId)) ?? 'null';
+    return runExportTask(ctx.config, task({ ...input, source: { text } }));
   }
-  if (!isExportFormat(format)) throw new HttpError(404);
-  const input = await gatherExportInput(ctx, userId, document);
-  return exportDocument(format, input, exportEngines);
+}
+
+/** The file of a worker's answer. */
+export function fileOf(result: ExportResult): ExportedFile {
+  if (result.kind !== 'file') throw new Error(`unexpected export result ${result.kind}`);
+  return result.file;
 }

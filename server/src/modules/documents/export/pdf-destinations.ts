@@ -70,3 +70,9 @@ export function destinationPages(pdf: Uint8Array): Map<string, number> {
   }
   return found;
 }
+
+/** The number of pages of a PDF as Chromium writes it (page objects are plain dictionaries). */
+export function pageCount(pdf: Uint8Array): number {
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+  return text.match(/\/Type\s*\/Page\b/g)?.length ?? 0;
+}

@@ -1,20 +1,24 @@
-import { exportCss, htmlPage, webImages } from '@scriptorium/common/export/html';
 import type { PreparedDocument } from '@scriptorium/common/export/model';
-import type { Browser, Page } from 'playwright-core';
-import { destinationPages } from './pdf-destinations';
+import type { BrowserContext, Page } from 'playwright-core';
+import { printableHtml } from '../../../exports/printable-html';
+import type { Printer } from '../../../exports/printer';
+import { destinationPages, pageCount } from './pdf-destinations';
 
-/** Debian's Chromium through playwright-core; CHROMIUM_PATH names another one. */
-export async function launchPrinter(): Promise<Browser> {
-  // Loaded with the first export that prints: the driver is about 40 MiB a server keeps otherwise.
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+/** The document has more pages than PDF_MAX_PAGES: refused with a translated message. */
+export class PdfTooLong extends Error {
+  constructor(readonly maxPages: number) {
+    super(`more than ${maxPages} pages`);
+  }
 }
 
-/** Pages in the document's paper size, with their numbers in the footer. */
-export function pdfOptions(paperSize: PreparedDocument['paperSize']): Parameters<Page['pdf']>[0] {
+/**
+ * Pages in the document's paper size, with their numbers in the footer; at most one page past the
+ * budget is laid out, so that a longer document is known without printing all of it.
+ */
+export function pdfOptions(
+  paperSize: PreparedDocument['paperSize'],
+  maxPages: number,
+): Parameters<Page['pdf']>[0] {
   return {
     format: paperSize === 'US Letter' ? 'Letter' : 'A4',
     printBackground: true,
@@ -23,23 +27,32 @@ export function pdfOptions(paperSize: PreparedDocument['paperSize']): Parameters
     footerTemplate:
       '<div style="font-size: 9px; width: 100%; text-align: center;"><span class="pageNumber"></span> / <span class="totalPages"></span></div>',
     margin: { top: '2.5cm', bottom: '2.5cm', left: '2.5cm', right: '2.5cm' },
+    pageRanges: `1-${maxPages + 1}`,
   };
+}
+
+/** Prints the page as it is now; a PDF past the page budget throws PdfTooLong. */
+export async function printWithinPages(
+  page: Page,
+  paperSize: PreparedDocument['paperSize'],
+  maxPages: number,
+): Promise<Uint8Array> {
+  const pdf = new Uint8Array(await page.pdf(pdfOptions(paperSize, maxPages)));
+  if (pageCount(pdf) > maxPages) throw new PdfTooLong(maxPages);
+  return pdf;
 }
 
 /**
  * PDF from the export HTML (the same markup as the HTML and EPUB exports, MathML laid out by the
  * browser): for books, whose chapters have no editor view, and for a server started without the
- * built web app (a document's PDF is otherwise the editor's rendering, print-page.ts).
+ * built web app (a document's PDF is otherwise the editor's rendering, print-page.ts). The HTML is
+ * made in an export worker (`html`); the pooled browser (exports/printer.ts) prints it.
  *
  * A book's contents show the page each chapter starts on. Chromium has no CSS for "the page of
  * that element", so the book is printed twice: the first print's link destinations tell where
  * each chapter and part landed, the second print writes those numbers into the contents (again
  * until they hold, should the numbers themselves move a page).
  */
-
-function dataUrl(data: Uint8Array, type: string): string {
-  return `data:${type};base64,${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}`;
-}
 
 /** The most prints of a book while its contents' page numbers settle. */
 const MAX_PRINTS = 4;
@@ -48,43 +61,46 @@ function sameEntries(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, numb
   return a.size === b.size && [...a].every(([key, value]) => b.get(key) === value);
 }
 
-export async function exportPdf(prepared: PreparedDocument): Promise<Uint8Array> {
-  const images = webImages(prepared);
-  const html = (contentsPages?: ReadonlyMap<string, number>) =>
-    htmlPage(
-      prepared,
-      {
-        imageUrl: (src) => {
-          const file = images.get(src);
-          return file ? dataUrl(file.image.data, file.image.type) : null;
-        },
-        trackChanges: 'accepted',
-        epub: false,
-        ...(contentsPages ? { contentsPages } : {}),
-      },
-      `<style>${exportCss(prepared.paperSize, Boolean(prepared.book))}</style>`,
-    );
-  const browser = await launchPrinter();
-  try {
-    const page = await browser.newPage();
+export async function printHtmlPdf(
+  printer: Printer,
+  maxPages: number,
+  paperSize: PreparedDocument['paperSize'],
+  book: boolean,
+  html: (contentsPages?: ReadonlyMap<string, number>) => Promise<string>,
+): Promise<Uint8Array> {
+  const first = await html();
+  return printer.print(async (context: BrowserContext) => {
+    const page = await context.newPage();
     // Nothing may be fetched: the page is self-contained (images as data: URLs).
     await page.route('**/*', (route) =>
       route.request().url().startsWith('data:') ? route.continue() : route.abort(),
     );
-    const print = async (contentsPages?: ReadonlyMap<string, number>) => {
-      await page.setContent(html(contentsPages), { waitUntil: 'load' });
-      return page.pdf(pdfOptions(prepared.paperSize));
+    const print = async (markup: string) => {
+      await page.setContent(markup, { waitUntil: 'load' });
+      return printWithinPages(page, paperSize, maxPages);
     };
-    let pdf = await print();
+    let pdf = await print(first);
     let shown: ReadonlyMap<string, number> | undefined;
-    for (let prints = 1; prepared.book && prints < MAX_PRINTS; prints++) {
+    for (let prints = 1; book && prints < MAX_PRINTS; prints++) {
       const found = destinationPages(pdf);
       if (shown && sameEntries(found, shown)) break;
       shown = found;
-      pdf = await print(shown);
+      pdf = await print(await html(shown));
     }
-    return new Uint8Array(pdf);
-  } finally {
-    await browser.close();
-  }
+    return pdf;
+  });
+}
+
+/**
+ * A prepared document or book printed from this thread (benches and tests of the writers; the
+ * server makes the HTML in an export worker).
+ */
+export function exportPdf(
+  prepared: PreparedDocument,
+  printer: Printer,
+  maxPages = 1_000,
+): Promise<Uint8Array> {
+  return printHtmlPdf(printer, maxPages, prepared.paperSize, Boolean(prepared.book), async (contentsPages) =>
+    printableHtml(prepared, contentsPages),
+  );
 }

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ExportInput } from '@scriptorium/common/export/model';
-import { PRINT_DATA_PATH, type PrintPayload } from '@scriptorium/common/export/print-page';
-import { launchPrinter, pdfOptions } from './pdf';
+import { PRINT_DATA_PATH } from '@scriptorium/common/export/print-page';
+import type { Printer } from '../../../exports/printer';
+import { printWithinPages } from './pdf';
 
 /**
  * A document's PDF as the editor draws it (issue 19): Chromium opens the web app's print page
@@ -10,14 +11,17 @@ import { launchPrinter, pdfOptions } from './pdf';
  * views, numbering, citeproc worker and styles, and prints it.
  *
  * The page reaches nothing but this function: every request is answered here, from the document
- * (PRINT_DATA_PATH), the figures' images of the export's input (the ones this reader may see), or
+ * (PRINT_DATA_PATH: the PrintPayload as JSON, made in an export worker), the figures' images of the export's input (the ones this reader may see), or
  * the files of the build. The origin is under .invalid, so a request that escaped the routing could
  * not reach any host.
  */
 
 const ORIGIN = 'http://print.scriptorium.invalid';
 const PRINT_PAGE = '/print.html';
-/** Citations wait up to 15 s in the page; beyond this the page is stuck and the export fails. */
+/**
+ * Citations wait up to 15 s in the page; beyond this the page is stuck and the export fails (the
+ * printer's time budget may end it before).
+ */
 const READY_TIMEOUT_MS = 60_000;
 
 export type PrintAnswer =
@@ -35,13 +39,13 @@ export function hasPrintPage(webDist: string): boolean {
 export function printAnswer(
   url: string,
   webDist: string,
-  payload: PrintPayload,
+  payload: string,
   images: ExportInput['images'],
 ): PrintAnswer {
   const parsed = new URL(url);
   if (parsed.origin !== ORIGIN) return { kind: 'refused' };
   const pathname = decodeURIComponent(parsed.pathname);
-  if (pathname === PRINT_DATA_PATH) return { kind: 'json', body: JSON.stringify(payload) };
+  if (pathname === PRINT_DATA_PATH) return { kind: 'json', body: payload };
   const image = images[pathname];
   if (image) return { kind: 'bytes', body: image.data, type: image.type };
   const file = path.join(webDist, pathname);
@@ -53,15 +57,15 @@ export function printAnswer(
 }
 
 export async function printDocumentPdf(
+  printer: Printer,
+  maxPages: number,
   webDist: string,
-  payload: PrintPayload,
+  payload: string,
   images: ExportInput['images'],
   paperSize: 'A4' | 'US Letter',
 ): Promise<Uint8Array> {
   const root = path.resolve(webDist);
-  const browser = await launchPrinter();
-  try {
-    const context = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
+  return printer.print(async (context) => {
     await context.route('**/*', (route) => {
       const answer = printAnswer(route.request().url(), root, payload, images);
       switch (answer.kind) {
@@ -84,8 +88,6 @@ export async function printDocumentPdf(
     );
     const error = await page.evaluate(() => document.documentElement.dataset.printError);
     if (error) throw new Error(`the print page failed: ${error}`);
-    return new Uint8Array(await page.pdf(pdfOptions(paperSize)));
-  } finally {
-    await browser.close();
-  }
+    return printWithinPages(page, paperSize, maxPages);
+  });
 }

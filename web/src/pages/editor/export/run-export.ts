@@ -50,13 +50,22 @@ export interface ExportRequest {
   threads: Iterable<CommentThread>;
 }
 
-/** Makes the file and offers it as a download; resolves when done, rejects when it failed. */
+/**
+ * The server refused the export with a message in the user's language (busy, or past a time,
+ * memory or page budget): shown as it is.
+ */
+export class ExportRefused extends Error {}
+
 /** The server's export route makes the file; rejects when it answers an error. */
 async function serverExport(documentId: number, format: string): Promise<void> {
   const response = await fetch(endpointPath(documentsApi.export, { id: documentId, format }), {
     credentials: 'same-origin',
   });
-  if (!response.ok) throw new Error(`export answered ${response.status}`);
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+    if (response.status !== 500 && typeof body?.message === 'string') throw new ExportRefused(body.message);
+    throw new Error(`export answered ${response.status}`);
+  }
   downloadBlob(
     await response.blob(),
     attachmentFileName(response.headers.get('content-disposition'), `document.${format}`),

@@ -1,0 +1,274 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { baseApi } from '@scriptorium/common/api/endpoints/base';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { importApi } from '@scriptorium/common/api/endpoints/imports';
+import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
+import { oneAuthorCitationsDocx } from '@scriptorium/common/import/testing/word';
+import { createDocument } from '../../server/src/modules/documents/commands/create-document';
+import { processEnv, seedDatabase, startServerProcess, stopServerProcess } from '../../server/test/processes';
+import { benchCall, createBenchUser, loginHeaders } from './server';
+import { againstGoal, percentiles } from './stats';
+
+/**
+ * Issue 50's denial-of-service run: one user ("heavy") runs each heavy path while a second user
+ * ("calm") asks for its configuration again and again; the calm user's answer times (p50/p99,
+ * goal p99 <= 100 ms) are printed per path beside a baseline of the same run with no heavy load,
+ * and the peak resident memory of every process of the server (the server, its Chromium
+ * processes; goal: none above 2 GiB). The server is a real process (src/main.ts) on SQLite.
+ */
+
+const GIB = 1024 ** 3;
+const BASELINE_REQUESTS = Number(process.env.BENCH_DOS_BASELINE || 300);
+const LATEX_LOOP_MS = Number(process.env.BENCH_DOS_LATEX_MS || 15_000);
+const CITATIONS = Number(process.env.BENCH_DOS_CITATIONS || 5_000);
+const WORKS = Number(process.env.BENCH_DOS_WORKS || 10_000);
+
+/** The peak resident set of a process and of every process below it, sampled from /proc. */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const all = [root];
+  for (let index = 0; index < all.length; index++) all.push(...(children.get(all[index]) ?? []));
+  return all;
+}
+
+function startMemoryWatch(root: number) {
+  const peaks = new Map<number, { name: string; bytes: number }>();
+  const sample = () => {
+    for (const pid of processTree(root)) {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        // VmHWM: the process's own peak resident set so far.
+        const kib = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        const name = /Name:\s+(.+)/.exec(status)?.[1] ?? '?';
+        const before = peaks.get(pid);
+        if (!before || kib * 1024 > before.bytes) peaks.set(pid, { name, bytes: kib * 1024 });
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return [...peaks.values()];
+    },
+  };
+}
+
+/**
+ * A heavy path of one user that another engineer's change bounds: 200 sockets of one user (the
+ * per-user socket cap of issue 50). Set it to run it in this bench beside the others: it gets the
+ * server's address and the heavy user's login headers and answers what to print of its outcome.
+ */
+export const heavyPathHooks: {
+  socketFlood: ((base: string, heavy: { Cookie: string; 'X-CSRFToken': string }) => Promise<string>) | null;
+} = { socketFlood: null };
+
+/** A CPU hog: one busy process per core, at the server's priority. */
+function startHog(): { stop(): void } {
+  const hogs = os.cpus().map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return {
+    stop() {
+      for (const hog of hogs) hog.kill('SIGKILL');
+    },
+  };
+}
+
+async function runOnce(mode: 'idle' | 'hog'): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-dos-'));
+  const paper = fixturePaper(
+    { sections: 10, equations: 0, citations: CITATIONS, figures: 0, paragraphs: 10 },
+    'Many citations',
+  );
+  const small = fixturePaper(undefined, 'Small paper');
+  const ids = await seedDatabase({ databaseUrl: undefined, dataDir }, async (db) => {
+    const heavy = await createBenchUser({ db }, 'heavy');
+    await createBenchUser({ db }, 'calm');
+    const others = [];
+    for (let index = 0; index < 8; index++) others.push(await createBenchUser({ db }, `printer${index}`));
+    const cited = await createDocument(db, heavy.id, {
+      title: 'Many citations',
+      path: '',
+      content: paper.doc,
+    });
+    const smallPaper = await createDocument(db, heavy.id, {
+      title: 'Small paper',
+      path: '',
+      content: small.doc,
+    });
+    const othersPapers = [];
+    for (const other of others)
+      othersPapers.push(
+        (
+          await createDocument(db, other.id, {
+            title: 'Small paper',
+            path: '',
+            content: small.doc,
+          })
+        ).id,
+      );
+    return { cited: cited.id, small: smallPaper.id, othersPapers };
+  });
+  const env = {
+    ...processEnv(dataDir, 'bench-dos'),
+    ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
+  };
+  const server = await startServerProcess(env);
+  const base = server.baseUrl;
+  const heavy = await loginHeaders(base, 'heavy');
+  const calm = await loginHeaders(base, 'calm');
+  const printers = await Promise.all(
+    Array.from({ length: 8 }, (_, index) => loginHeaders(base, `printer${index}`)),
+  );
+
+  /** The calm user's configuration answers, one after the other, until `done` and at least `minimum`. */
+  async function calmTimes(done: () => boolean, minimum = 1): Promise<number[]> {
+    const times: number[] = [];
+    while (times.length < minimum || !done()) {
+      const started = performance.now();
+      const answer = await benchCall(base, baseApi.configuration, {}, { Cookie: calm.Cookie });
+      await answer.text();
+      times.push(performance.now() - started);
+    }
+    return times;
+  }
+
+  /** Runs `work` while timing the calm user; prints the heavy answer statuses and the calm times. */
+  async function during(label: string, work: () => Promise<string>): Promise<number[]> {
+    let done = false;
+    const started = performance.now();
+    const outcome = work().then(
+      (text) => {
+        done = true;
+        return text;
+      },
+      (error: unknown) => {
+        done = true;
+        return `failed: ${String(error)}`;
+      },
+    );
+    const times = await calmTimes(() => done);
+    const pct = percentiles(times);
+    console.log(
+      `  ${label}: ${await outcome} in ${((performance.now() - started) / 1000).toFixed(1)} s; calm user p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms (${times.length} requests)${againstGoal(pct(99), { atMost: 100 })}`,
+    );
+    return times;
+  }
+
+  const exportAs = (who: { Cookie: string }, id: number, format: string) =>
+    benchCall(base, documentsApi.export, { id: String(id), format }, { Cookie: who.Cookie }).then(
+      async (answer) => {
+        await answer.arrayBuffer();
+        return answer.status;
+      },
+    );
+  const counted = (statuses: number[]) =>
+    [...new Set(statuses)]
+      .sort()
+      .map((status) => `${statuses.filter((s) => s === status).length}x ${status}`)
+      .join(', ');
+
+  const memory = startMemoryWatch(server.child.pid ?? 0);
+  const hog = mode === 'hog' ? startHog() : null;
+  console.log(`\n${mode === 'hog' ? `with a CPU hog on all ${os.cpus().length} cores` : 'idle machine'}:`);
+  try {
+    const baseline = await calmTimes(() => true, BASELINE_REQUESTS);
+    const basePct = percentiles(baseline);
+    console.log(
+      `  baseline, no heavy load: calm user p50 ${basePct(50).toFixed(1)} ms, p99 ${basePct(99).toFixed(1)} ms (${baseline.length} requests)`,
+    );
+    const all: number[] = [];
+    all.push(
+      ...(await during(
+        `import of one citation of ${WORKS.toLocaleString('en')} works by one author`,
+        async () => {
+          const bytes = oneAuthorCitationsDocx(WORKS);
+          const answer = await benchCall(
+            base,
+            importApi.document,
+            { path: '', file: new File([new Uint8Array(bytes)], 'many.docx') },
+            heavy,
+          );
+          const body = (await answer.json()) as { entries?: number };
+          return `${answer.status} (${(bytes.length / 1024).toFixed(0)} kB, ${body.entries ?? 0} entries)`;
+        },
+      )),
+    );
+    all.push(
+      ...(await during(`DOCX export of ${CITATIONS.toLocaleString('en')} citations`, async () =>
+        String(await exportAs(heavy, ids.cited, 'docx')),
+      )),
+    );
+    all.push(
+      ...(await during('8 parallel PDF exports by one user', async () =>
+        counted(await Promise.all(Array.from({ length: 8 }, () => exportAs(heavy, ids.small, 'pdf')))),
+      )),
+    );
+    all.push(
+      ...(await during('8 PDF exports at once by 8 users', async () =>
+        counted(
+          await Promise.all(printers.map((who, index) => exportAs(who, ids.othersPapers[index], 'pdf'))),
+        ),
+      )),
+    );
+    all.push(
+      ...(await during(
+        `4 parallel LaTeX export loops by one user for ${LATEX_LOOP_MS / 1000} s`,
+        async () => {
+          const until = performance.now() + LATEX_LOOP_MS;
+          const statuses: number[] = [];
+          await Promise.all(
+            Array.from({ length: 4 }, async () => {
+              while (performance.now() < until) statuses.push(await exportAs(heavy, ids.small, 'latex'));
+            }),
+          );
+          return counted(statuses);
+        },
+      )),
+    );
+    const socketFlood = heavyPathHooks.socketFlood;
+    if (socketFlood) all.push(...(await during('200 sockets by one user', () => socketFlood(base, heavy))));
+    else console.log('  200 sockets by one user: skipped (heavyPathHooks.socketFlood is not set)');
+    const pct = percentiles(all);
+    console.log(
+      `  all heavy paths: calm user p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms against the baseline's p99 ${basePct(99).toFixed(1)} ms (ratio ${(pct(99) / basePct(99)).toFixed(2)})${againstGoal(pct(99), { atMost: 100 })}`,
+    );
+  } finally {
+    hog?.stop();
+    const peaks = memory.stop().sort((a, b) => b.bytes - a.bytes);
+    const top = peaks[0]?.bytes ?? 0;
+    const byName = new Map<string, { count: number; bytes: number }>();
+    for (const peak of peaks) {
+      const seen = byName.get(peak.name) ?? { count: 0, bytes: 0 };
+      byName.set(peak.name, { count: seen.count + 1, bytes: Math.max(seen.bytes, peak.bytes) });
+    }
+    console.log(
+      `  peak resident memory per process: ${[...byName]
+        .map(([name, { count, bytes }]) => `${name} (${count}) up to ${(bytes / 1024 ** 2).toFixed(0)} MiB`)
+        .join(', ')}; largest ${(top / GIB).toFixed(2)} GiB${againstGoal(top / GIB, { atMost: 2 })}`,
+    );
+    await stopServerProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The whole run, idle and then with the CPU hog (BENCH_DOS_MODES=idle or hog for one of them). */
+export async function runDenialOfService(): Promise<void> {
+  for (const mode of (process.env.BENCH_DOS_MODES ?? 'idle,hog').split(',') as ('idle' | 'hog')[])
+    await runOnce(mode);
+}
