@@ -1,6 +1,6 @@
 import type { EngineCache } from '@scriptorium/common/bibliography/cluster-render';
-import { schema } from '@scriptorium/common/editor/schema';
 import { withoutUnsafeLinks } from '@scriptorium/common/editor/safe-links';
+import { schema } from '@scriptorium/common/editor/schema';
 import { acceptedDocument } from '@scriptorium/common/editor/track-changes';
 import { type BookExportInput, exportBook, prepareBook } from '@scriptorium/common/export/book';
 import { type ExportInput, prepareDocument } from '@scriptorium/common/export/model';
