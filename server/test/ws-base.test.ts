@@ -13,6 +13,7 @@ import {
   cookieHeader,
   type LiveClient,
   liveClient,
+  nextAfterGreeting,
   nextAfterWelcome,
   openRaw,
   type RawSocket,
@@ -168,13 +169,13 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
   it('keeps a frame just under the limit', async () => {
     const socket = await subscribed(await loggedIn());
     socket.send({ type: 'ping', padding: 'x'.repeat(MAX_FRAME_BYTES - 100) });
-    expect(await socket.next()).toEqual({ type: 'pong' });
+    expect(await nextAfterGreeting(socket)).toEqual({ type: 'pong' });
   });
 
   it('breaks the socket when the client claims to have seen server messages never sent', async () => {
     const socket = await subscribed(await loggedIn());
     socket.send({ type: 'ack', c: 1, s: 50 });
-    expect(await socket.next()).toMatchObject({ type: 'restart' });
+    expect(await nextAfterGreeting(socket)).toMatchObject({ type: 'restart' });
     expect((await socket.closed).code).toBe(1008);
   });
 

@@ -120,6 +120,17 @@ export async function nextAfterWelcome(socket: RawSocket): Promise<Record<string
   }
 }
 
+/**
+ * The next frame other than a replayed greeting (`welcome` or `subscribed`): after the handshake a
+ * raw socket that never acknowledges may get `subscribed` again before the answer it waits for.
+ */
+export async function nextAfterGreeting(socket: RawSocket): Promise<Record<string, unknown>> {
+  for (;;) {
+    const frame = await socket.next();
+    if (frame.type !== 'welcome' && frame.type !== 'subscribed') return frame;
+  }
+}
+
 export interface LiveClient {
   connector: WebSocketConnector;
   messages: AppFrame[];
