@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
@@ -86,4 +87,17 @@ function machineTimes(): { total: number; idle: number } {
     idle += cpuIdle;
   }
   return { total, idle };
+}
+
+/**
+ * A CPU hog: one busy process per core, at normal priority, as a server is busy when it matters.
+ * Benchmarks run a leg with it beside the same leg without it.
+ */
+export function startCpuHog(): { stop(): void } {
+  const hogs = os.cpus().map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return {
+    stop() {
+      for (const hog of hogs) hog.kill('SIGKILL');
+    },
+  };
 }

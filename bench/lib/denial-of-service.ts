@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { oneAuthorCitationsDocx } from '@scriptorium/common/import/testing/word';
 import { createDocument } from '../../server/src/modules/documents/commands/create-document';
 import { processEnv, seedDatabase, startServerProcess, stopServerProcess } from '../../server/test/processes';
+import { startCpuHog } from './cpu';
 import { benchCall, createBenchUser, loginHeaders } from './server';
 import { againstGoal, percentiles } from './stats';
 
@@ -78,16 +78,6 @@ function startMemoryWatch(root: number) {
 export const heavyPathHooks: {
   socketFlood: ((base: string, heavy: { Cookie: string; 'X-CSRFToken': string }) => Promise<string>) | null;
 } = { socketFlood: null };
-
-/** A CPU hog: one busy process per core, at the server's priority. */
-function startHog(): { stop(): void } {
-  const hogs = os.cpus().map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-  return {
-    stop() {
-      for (const hog of hogs) hog.kill('SIGKILL');
-    },
-  };
-}
 
 async function runOnce(mode: 'idle' | 'hog'): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-dos-'));
@@ -184,7 +174,7 @@ async function runOnce(mode: 'idle' | 'hog'): Promise<void> {
       .join(', ');
 
   const memory = startMemoryWatch(server.child.pid ?? 0);
-  const hog = mode === 'hog' ? startHog() : null;
+  const hog = mode === 'hog' ? startCpuHog() : null;
   console.log(`\n${mode === 'hog' ? `with a CPU hog on all ${os.cpus().length} cores` : 'idle machine'}:`);
   try {
     const baseline = await calmTimes(() => true, BASELINE_REQUESTS);
