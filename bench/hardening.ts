@@ -5,7 +5,8 @@
 //     a flat one of 200,000 elements) are uploaded, against the same request on an idle server;
 //  3. issue 50's denial-of-service run (lib/denial-of-service.ts): a second user's configuration
 //     answers (p50/p99, goal p99 <= 100 ms) while one user runs each heavy path (a citation of
-//     10,000 works imported, a DOCX of 5,000 citations, 8 PDFs at once, LaTeX export loops),
+//     10,000 works imported, a DOCX of 5,000 citations, 8 PDFs at once, LaTeX export loops, 200
+//     sockets),
 //     against a baseline of the same run, and every server process's peak memory (goal <= 2 GiB);
 //     idle and with a CPU hog on every core. BENCH_DOS=0 leaves it out.
 
