@@ -30,7 +30,8 @@ function workerEntries(dir) {
  * Modules that find files next to their source (`import.meta.dirname`: the locale folders, the
  * CSL files, the repository root) keep finding them: in the bundle that name is the folder of
  * server/dist, so it is rewritten to that folder plus the way back to the module's own source
- * folder. The worker pool is the exception: its worker files are the bundle's own entries.
+ * folder. The worker pools (`*-pool.ts`) are the exception: the worker files they start are the
+ * bundle's own entries, beside them.
  */
 const sourceFolders = {
   name: 'source-folders',
@@ -38,7 +39,7 @@ const sourceFolders = {
     builder.onLoad({ filter: /\.ts$/ }, async (args) => {
       const { readFile } = await import('node:fs/promises');
       let contents = await readFile(args.path, 'utf8');
-      if (contents.includes('import.meta.dirname') && !args.path.endsWith(`${path.sep}worker-pool.ts`)) {
+      if (contents.includes('import.meta.dirname') && !args.path.endsWith('-pool.ts')) {
         const back = path.relative(outdir, path.dirname(args.path)).split(path.sep).join('/');
         contents = contents.replaceAll(
           'import.meta.dirname',
