@@ -29,7 +29,9 @@ export async function exportFile(
     answeringBudgetRefusals(async () => {
       const input = await gatherExportInput(ctx, userId, document);
       if (format !== 'pdf')
-        return fileOf(await runExportTask(ctx.config, { kind: 'document', format, input }));
+        return fileOf(
+          await inWorker(ctx, document.id, input, (ready) => ({ kind: 'document', format, input: ready })),
+        );
       const printer = printerFor(ctx.config);
       if (hasPrintPage(ctx.config.webDist)) {
         // The editor's rendering, printed (print-page.ts).
