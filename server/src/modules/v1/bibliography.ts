@@ -41,13 +41,26 @@ export async function ownEntryRow(ctx: AppContext, ownerId: number, id: number):
   return row;
 }
 
-/** One CSL-JSON item as our entry model; a 400 that says so when it is not one. */
+/**
+ * One CSL-JSON item as our entry model; a 400 that says so when it is not one. CSL-JSON requires
+ * `type`: the API refuses an item without it, where the interactive import (lenient with files
+ * other programs wrote) reads it as misc and reports it.
+ */
 function entryFromCsl(text: string): EntryData {
   const { entries } = importCslJson(`[${text}]`);
-  if (entries.length !== 1 || text.trim().startsWith('[')) {
+  if (entries.length !== 1 || text.trim().startsWith('[') || !hasCslType(text)) {
     throw new HttpError(400, { error: 'invalid_entries', message: { key: 'errors.badRequest' } });
   }
   return entries[0];
+}
+
+function hasCslType(text: string): boolean {
+  try {
+    const item = JSON.parse(text) as { type?: unknown };
+    return typeof item.type === 'string' && item.type.length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Adds (id undefined) or replaces an entry from CSL-JSON; answers the saved entry. */
