@@ -112,7 +112,7 @@ describe.each(ENGINES)('npm run manage -- backup and restore (%s)', (engine) => 
     await typed;
     editor.client.close();
     expect(backup.stderr).toBe('');
-    expect(backup.stdout).toMatch(/^Wrote .*typing-\w+\.tar\.gz: \d+ rows in 34 tables and 2 files\.$/);
+    expect(backup.stdout).toMatch(/^Wrote .*typing-\w+\.tar\.gz: \d+ rows in \d+ tables and 2 files\.$/);
     expect(backup.code).toBe(0);
     // The typing went on during the backup (the snapshot is of some moment in the middle).
     expect(editor.client.version).toBeGreaterThan(versionBefore);
@@ -123,7 +123,7 @@ describe.each(ENGINES)('npm run manage -- backup and restore (%s)', (engine) => 
       try {
         const restored = await manage(target.env, ['restore', archive]);
         expect(restored.stdout).toMatch(
-          /^Restored \d+ rows in 34 tables and 2 files; row counts and checksums match the backup\.$/,
+          /^Restored \d+ rows in \d+ tables and 2 files; row counts and checksums match the backup\.$/,
         );
         expect(restored.code).toBe(0);
         const db = siteDb(target.env);
