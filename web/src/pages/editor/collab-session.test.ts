@@ -59,6 +59,7 @@ class Authority {
       onDivergence,
       author: author && (() => author),
       scheduleSend,
+      rebase: true,
     });
     this.connect(id, session);
     return session;

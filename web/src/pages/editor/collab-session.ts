@@ -56,6 +56,13 @@ export interface CollabSessionOptions {
   /** Fold the queue before a catch-up rebase (default); off only to measure without it (bench/offline.ts). */
   compress?: boolean;
   /**
+   * Ask the server to rebase a late diff (confirm_diff with `base`) instead of answering 'stale'.
+   * Off in the editor for now: a page restored from another session's queue (a reload after a lost
+   * confirm) can resend steps committed under that session's id, which the server's guard against
+   * repeats does not see (the offline browser spec doubled a keystroke). Tests turn it on.
+   */
+  rebase?: boolean;
+  /**
    * Who we are in tracked changes: with it, a large divergence lays our offline work on the
    * co-authors' version as our suggestions (offline-suggestions.ts) instead of merging it.
    */
@@ -330,7 +337,13 @@ export class CollabSession {
     const rid = this.nextRid++;
     this.inFlight = { rid, v: sendable.version, count: ds.length };
     this.sent.set(rid, this.inFlight);
-    this.options.send({ type: 'diff', v: sendable.version, rid, ds, rebase: true } as DocumentClientMessage);
+    this.options.send({
+      type: 'diff',
+      v: sendable.version,
+      rid,
+      ds,
+      ...(this.options.rebase ? { rebase: true } : {}),
+    } as DocumentClientMessage);
   }
 
   confirm(message: ConfirmDiffMessage): void {
