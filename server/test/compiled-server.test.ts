@@ -9,7 +9,6 @@ import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../src/db/database';
-import { createUser } from '../src/modules/user/commands/create-user';
 import { DocumentClient } from '../src/ws/document-client';
 import { loggedInClient, type TestClient } from './harness';
 import {
@@ -19,7 +18,7 @@ import {
   startServerProcess,
   stopServerProcess,
 } from './processes';
-import { insertSharedDocument } from './seed';
+import { seedTwoAuthors } from './seed';
 import { bodyParagraphStart, cookieHeader, wsUrlBase } from './ws-support';
 
 // `npm start` runs the server compiled by scripts/build-server.mjs with plain node (issue 52).
@@ -44,17 +43,9 @@ describe('the compiled server (npm start)', () => {
       encoding: 'utf8',
     });
     expect(built.status, built.stderr).toBe(0);
-    documentId = await seedDatabase({ databaseUrl: undefined, dataDir }, async (db) => {
-      const users = [];
-      for (const username of ['ada', 'emmy'])
-        users.push(
-          await createUser(
-            { db },
-            { username, email: `${username}@example.org`, password: PASSWORD, emailVerified: true },
-          ),
-        );
-      return insertSharedDocument(db, users[0].id, { userId: users[1].id }, { title: 'Compiled' });
-    });
+    documentId = await seedDatabase({ databaseUrl: undefined, dataDir }, (db) =>
+      seedTwoAuthors(db, PASSWORD, 'Compiled'),
+    );
     server = await startServerProcess(
       processEnv(dataDir, 'compiled-test'),
       undefined,

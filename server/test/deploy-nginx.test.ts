@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../src/modules/user/commands/create-user';
 import { DocumentClient } from '../src/ws/document-client';
 import { loggedInClient } from './harness';
 import {
@@ -16,7 +15,7 @@ import {
   startServerProcess,
   stopServerProcess,
 } from './processes';
-import { insertSharedDocument } from './seed';
+import { seedTwoAuthors } from './seed';
 import { bodyParagraphStart, cookieHeader, wsUrlBase } from './ws-support';
 
 // deploy/nginx.conf, as docs/deploy.md tells an operator to use it, in front of a real server
@@ -59,17 +58,9 @@ describe.skipIf(!NGINX)('deploy/nginx.conf in front of a server process', () => 
   let documentId = 0;
 
   beforeAll(async () => {
-    documentId = await seedDatabase({ databaseUrl: undefined, dataDir }, async (db) => {
-      const users = [];
-      for (const username of ['ada', 'emmy'])
-        users.push(
-          await createUser(
-            { db },
-            { username, email: `${username}@example.org`, password: PASSWORD, emailVerified: true },
-          ),
-        );
-      return insertSharedDocument(db, users[0].id, { userId: users[1].id }, { title: 'Behind nginx' });
-    });
+    documentId = await seedDatabase({ databaseUrl: undefined, dataDir }, (db) =>
+      seedTwoAuthors(db, PASSWORD, 'Behind nginx'),
+    );
     server = await startServerProcess({ ...processEnv(dataDir, 'nginx-test'), TRUST_PROXY: '127.0.0.1' });
     const port = await freePort();
     nginxBase = `http://127.0.0.1:${port}`;

@@ -2,6 +2,7 @@ import type { AccessRight } from '@scriptorium/common/api/documents';
 import type { Node as PMNode } from 'prosemirror-model';
 import type { Db } from '../src/db/database';
 import { createDocument } from '../src/modules/documents/commands/create-document';
+import { createUser } from '../src/modules/user/commands/create-user';
 
 /** Who a shared document is shared with: a user, or a pending invite. */
 export type AccessHolder = { userId: number } | { inviteId: number };
@@ -63,4 +64,18 @@ export async function addEmailAddress(
       verified: verified ? 1 : 0,
     })
     .execute();
+}
+
+/**
+ * Two verified users, ada and emmy (password `password`), and a new document of ada's titled
+ * `title` that emmy may write: the co-authors of the tests that run real server processes. The
+ * document's id.
+ */
+export async function seedTwoAuthors(db: Db, password: string, title: string): Promise<number> {
+  const users: { id: number }[] = [];
+  for (const username of ['ada', 'emmy'])
+    users.push(
+      await createUser({ db }, { username, email: `${username}@example.org`, password, emailVerified: true }),
+    );
+  return insertSharedDocument(db, users[0].id, { userId: users[1].id }, { title });
 }
