@@ -4,6 +4,7 @@ import { exportEpub } from './epub';
 import { exportHtml } from './html';
 import { exportJats } from './jats';
 import { exportLatex } from './latex';
+import { exportMarkdown } from './markdown';
 import { type ExportInput, type PreparedDocument, prepareDocument } from './model';
 import { exportNativeFile } from './native';
 import { exportOdt, ODT_MIME } from './odt';
@@ -34,6 +35,8 @@ export const EXPORT_FORMATS = {
   latex: { extension: 'zip', mime: 'application/zip', accepted: true, build: exportLatex },
   jats: { extension: 'zip', mime: 'application/zip', accepted: true, build: exportJats },
   epub: { extension: 'epub', mime: 'application/epub+zip', accepted: true, build: exportEpub },
+  /** Pandoc's Markdown with the cited entries in its YAML header (`pandoc --citeproc` reads it). */
+  markdown: { extension: 'md', mime: 'text/markdown; charset=utf-8', accepted: true, build: exportMarkdown },
   /** Scriptorium's own zip: the backup and transfer format that imports back identically. */
   native: { extension: 'zip', mime: 'application/zip', build: exportNativeFile },
 } satisfies Record<string, ExportFormat>;

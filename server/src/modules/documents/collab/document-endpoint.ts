@@ -1,9 +1,7 @@
 import { type AccessRight, TITLE_MAX } from '@scriptorium/common/api/documents';
-import { jsonHasNul } from '@scriptorium/common/api/fields';
 import { rebaseSteps } from '@scriptorium/common/editor/rebase-steps';
-import { hasUnsafeLink } from '@scriptorium/common/editor/safe-links';
 import { schema } from '@scriptorium/common/editor/schema';
-import { checkDocument, documentTitle, keepsTemplateParts } from '@scriptorium/common/editor/templates';
+import { documentTitle } from '@scriptorium/common/editor/templates';
 import {
   type CatchUpMessage,
   type ClientCaretMessage,
@@ -11,7 +9,6 @@ import {
   DOCUMENT_CLIENT_APP_SCHEMAS,
   type DocumentClientMessage,
   type DocumentServerMessage,
-  docDataTitle,
   type Participant,
   participant,
   type RejectReason,
@@ -28,6 +25,7 @@ import { liveHub, sendToUsers } from '../../../ws/hub';
 import { avatarUrl } from '../../user/avatar';
 import { displayName } from '../../user/presenters';
 import { documentViewerIds, findVisibleDocument } from '../queries';
+import { applySteps, parseSteps, Refusal } from './apply-steps';
 import {
   AUTO_REVISION_MS,
   answerThread,
@@ -47,14 +45,7 @@ import {
   type Viewer,
   visibleThread,
 } from './review';
-import {
-  othersThreadsOf,
-  removesCommentMarks,
-  rightMayComment,
-  rightMayEdit,
-  type StepChecker,
-  stepChecker,
-} from './rights';
+import { othersThreadsOf, removesCommentMarks, rightMayComment, rightMayEdit, stepChecker } from './rights';
 import {
   appendSteps,
   readHead,
@@ -68,9 +59,6 @@ import {
 
 /** The endpoint's name: ${ws_url_base}/document/<id>/. */
 export const DOCUMENT_ENDPOINT = 'document';
-
-/** A document larger than this (ProseMirror nodeSize, about characters) takes no more steps. */
-export const MAX_DOCUMENT_SIZE = 5_000_000;
 
 export interface DocumentAdmission {
   right: AccessRight;
@@ -190,64 +178,8 @@ function canRebase(room: Room, message: ClientDiffMessage, sessionId: string): b
   return !room.recent.some((stored) => stored.version > message.v && stored.clientId === sessionId);
 }
 
-class Refusal extends Error {
-  constructor(readonly reason: RejectReason) {
-    super(reason);
-  }
-}
-
 function stepsMessage(from: number, steps: StoredStep[]): DocumentServerMessage {
   return { type: 'diff', v: from, ds: steps.map((s) => s.step), cids: steps.map((s) => s.clientId) };
-}
-
-/** Applies steps to a document, checking each against the sender's right (`rule`) and the schema. */
-function applySteps(doc: PMNode, steps: Step[], rule: StepChecker): PMNode {
-  const problemsBefore = checkDocument(doc).length;
-  let current = doc;
-  for (const step of steps) {
-    if (!rule.allows(step, current)) throw new Refusal('rights');
-    let result: ReturnType<Step['apply']>;
-    try {
-      result = step.apply(current);
-    } catch (error) {
-      // Positions outside the document throw RangeError("Position ... out of range").
-      throw new Refusal(
-        error instanceof RangeError && /out of range/i.test(error.message) ? 'range' : 'schema',
-      );
-    }
-    if (!result.doc)
-      throw new Refusal(/out of range|position/i.test(result.failed ?? '') ? 'range' : 'schema');
-    current = result.doc;
-  }
-  if (!rule.finish(current)) throw new Refusal('rights');
-  try {
-    current.check();
-  } catch {
-    throw new Refusal('schema');
-  }
-  if (checkDocument(current).length > problemsBefore) throw new Refusal('schema');
-  // The title doc_data sends must be one its schema takes, or nobody could open the document again
-  // (a title over the limit stored before this check may stay, and be shortened).
-  const title = documentTitle(current);
-  if (!docDataTitle.safeParse(title).success && title.length > documentTitle(doc).length)
-    throw new Refusal('title_too_long');
-  // The template's parts stay, in their order (a modified client could delete or move one).
-  if (!keepsTemplateParts(doc, current)) throw new Refusal('schema');
-  if (current.nodeSize > MAX_DOCUMENT_SIZE) throw new Refusal('too_large');
-  return current;
-}
-
-function parseSteps(json: StepJson[]): Step[] {
-  // No text or attribute of a document holds NUL: PostgreSQL cannot store it in the title column
-  // (the diff got no answer there), and no export format can carry it. Refused on both engines.
-  if (jsonHasNul(json)) throw new Refusal('malformed');
-  // A link to javascript:, data: and the like never enters a document (safe-links.ts).
-  if (hasUnsafeLink(json)) throw new Refusal('unsafe_link');
-  try {
-    return json.map((item) => Step.fromJSON(schema, item));
-  } catch {
-    throw new Refusal('malformed');
-  }
 }
 
 /**

@@ -1,0 +1,212 @@
+import {
+  defaultMarkdownSerializer,
+  MarkdownSerializer,
+  type MarkdownSerializerState,
+} from 'prosemirror-markdown';
+import type { Node as PMNode } from 'prosemirror-model';
+import { exportCslItems } from '../bibliography/export';
+import type { EntryData } from '../bibliography/types';
+import type { CitationReference } from '../editor/academic-nodes';
+import { authorName, isEquationFigure, type PreparedDocument, targetOf } from './model';
+
+/**
+ * Pandoc's Markdown (issue 57: documents read as Markdown through the API; also an export
+ * format): a YAML header with the title, authors, keywords, abstract and the cited entries as
+ * CSL items (`references:`), then the body with pandoc citations (`[@key, p. 3]`), `$math$`,
+ * footnotes (`[^1]`) and pipe tables, so that `pandoc --citeproc` typesets it as it stands.
+ * The header's values are written as JSON, which YAML reads as they are.
+ */
+export function exportMarkdown(prepared: PreparedDocument): Uint8Array {
+  return new TextEncoder().encode(documentMarkdown(prepared));
+}
+
+export function documentMarkdown(prepared: PreparedDocument): string {
+  const keys = citationKeys(prepared.entries);
+  const serializer = bodySerializer(prepared, keys);
+  const notes: string[] = [];
+  const body = prepared.body
+    .filter((part) => part.type.name === 'richtext_part' || part.type.name === 'separator_part')
+    .map((part) => (part.type.name === 'separator_part' ? '---' : serializeWith(serializer, part, notes)))
+    .filter(Boolean)
+    .join('\n\n');
+  const footnotes = notes.map((text, index) => `[^${index + 1}]: ${indentAfterFirst(text, '    ')}`);
+  const header = yamlHeader(prepared, keys, serializer);
+  return `${[header, body, ...(footnotes.length ? [footnotes.join('\n\n')] : [])].join('\n\n')}\n`;
+}
+
+/** The key each cited entry gets in the Markdown: its BibTeX key, made unique; else its id. */
+function citationKeys(entries: ReadonlyMap<string, EntryData>): Map<string, string> {
+  const keys = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const [id, entry] of entries) {
+    const base = /^[\w][\w:.#$%&+?<>~/-]*$/.test(entry.entry_key) ? entry.entry_key : `ref-${id}`;
+    let key = base;
+    for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
+    taken.add(key);
+    keys.set(id, key);
+  }
+  return keys;
+}
+
+function yamlHeader(
+  prepared: PreparedDocument,
+  keys: Map<string, string>,
+  serializer: MarkdownSerializer,
+): string {
+  const lines = ['---', `title: ${JSON.stringify(prepared.title)}`];
+  if (prepared.subtitle) lines.push(`subtitle: ${JSON.stringify(prepared.subtitle)}`);
+  if (prepared.authors.length) {
+    lines.push('author:');
+    for (const person of prepared.authors) {
+      lines.push(`  - name: ${JSON.stringify(authorName(person))}`);
+      if (person.institution) lines.push(`    affiliation: ${JSON.stringify(person.institution)}`);
+      if (person.email) lines.push(`    email: ${JSON.stringify(person.email)}`);
+      if (person.orcid) lines.push(`    orcid: ${JSON.stringify(person.orcid)}`);
+    }
+  }
+  if (prepared.keywords.length) lines.push(`keywords: ${JSON.stringify(prepared.keywords)}`);
+  lines.push(`lang: ${JSON.stringify(prepared.language)}`);
+  if (prepared.abstract) {
+    const abstract = serializeWith(serializer, prepared.abstract, []);
+    if (abstract.trim()) lines.push('abstract: |', ...abstract.split('\n').map((line) => `  ${line}`));
+  }
+  const ids = [...prepared.entries.keys()];
+  if (ids.length) {
+    const items = exportCslItems(ids.map((id) => prepared.entries.get(id) as EntryData));
+    lines.push('references:');
+    items.forEach((item, index) => {
+      lines.push(`  - ${JSON.stringify({ ...item, id: keys.get(ids[index]) })}`);
+    });
+  }
+  lines.push('---');
+  return lines.join('\n');
+}
+
+function indentAfterFirst(text: string, indent: string): string {
+  return text
+    .trim()
+    .split('\n')
+    .map((line, index) => (index === 0 || line === '' ? line : indent + line))
+    .join('\n');
+}
+
+/** Serializes a node's content; `notes` collects its footnotes' texts (numbered in order). */
+function serializeWith(serializer: MarkdownSerializer, node: PMNode, notes: string[]): string {
+  return serializer.serialize(node, { tightLists: true, notes } as { tightLists: boolean });
+}
+
+function notesOf(state: MarkdownSerializerState): string[] {
+  return (state.options as { notes?: string[] }).notes ?? [];
+}
+
+function citation(references: CitationReference[], textual: boolean, keys: Map<string, string>): string {
+  const cite = (ref: CitationReference) => `@${keys.get(ref.id) ?? ref.id}`;
+  if (textual)
+    return references.map((ref) => `${cite(ref)}${ref.locator ? ` [${ref.locator}]` : ''}`).join(', ');
+  const items = references.map(
+    (ref) => `${ref.prefix ? `${ref.prefix} ` : ''}${cite(ref)}${ref.locator ? `, ${ref.locator}` : ''}`,
+  );
+  return `[${items.join('; ')}]`;
+}
+
+function cellText(serializer: MarkdownSerializer, cell: PMNode, notes: string[]): string {
+  return serializeWith(serializer, cell, notes)
+    .trim()
+    .replace(/\s*\n+\s*/g, ' ')
+    .replace(/\|/g, '\\|');
+}
+
+function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): MarkdownSerializer {
+  const base = defaultMarkdownSerializer.nodes;
+  let serializer: MarkdownSerializer;
+  const nodes: Record<
+    string,
+    (state: MarkdownSerializerState, node: PMNode, parent: PMNode, index: number) => void
+  > = {
+    blockquote: base.blockquote,
+    heading: base.heading,
+    horizontal_rule: base.horizontal_rule,
+    bullet_list: base.bullet_list,
+    list_item: base.list_item,
+    paragraph: base.paragraph,
+    hard_break: base.hard_break,
+    text: base.text,
+    ordered_list(state, node) {
+      const start = Number(node.attrs.start) || 1;
+      const width = String(start + node.childCount - 1).length;
+      state.renderList(node, ' '.repeat(width + 2), (index) => `${String(start + index).padStart(width)}. `);
+    },
+    code_block(state, node) {
+      const fence = node.textContent.includes('```') ? '~~~~' : '```';
+      state.write(`${fence}${String(node.attrs.language ?? '')}\n`);
+      state.text(node.textContent, false);
+      state.ensureNewLine();
+      state.write(fence);
+      state.closeBlock(node);
+    },
+    equation(state, node) {
+      state.write(`$${String(node.attrs.equation).trim()}$`);
+    },
+    citation(state, node) {
+      const references = node.attrs.references as CitationReference[];
+      if (references.length) state.write(citation(references, node.attrs.format === 'textcite', keys));
+    },
+    cross_reference(state, node) {
+      const target = targetOf(prepared, String(node.attrs.id));
+      state.text(target?.label ?? String(node.attrs.title || node.attrs.id));
+    },
+    footnote(state, node) {
+      const notes = notesOf(state);
+      notes.push(serializeWith(serializer, node, notes));
+      state.write(`[^${notes.length}]`);
+    },
+    figure(state, node) {
+      const caption = String(node.attrs.caption);
+      if (isEquationFigure(node)) {
+        state.write(`$$${String(node.attrs.equation).trim()}$$`);
+      } else if (node.attrs.src) {
+        state.write(`![${state.esc(caption)}](${String(node.attrs.src).replace(/[()]/g, '\\$&')})`);
+      } else if (caption) state.text(caption);
+      state.closeBlock(node);
+    },
+    table(state, node) {
+      const notes = notesOf(state);
+      const rows: string[][] = [];
+      node.forEach((row) => {
+        const cells: string[] = [];
+        row.forEach((cell) => {
+          cells.push(cellText(serializer, cell, notes));
+          // A merged cell stands once in its place; the columns it spans stay empty.
+          for (let span = 1; span < Number(cell.attrs.colspan ?? 1); span++) cells.push('');
+        });
+        rows.push(cells);
+      });
+      const width = Math.max(1, ...rows.map((row) => row.length));
+      const line = (cells: string[]) =>
+        `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`;
+      const [head = [], ...rest] = rows;
+      state.write([line(head), line(Array(width).fill('---')), ...rest.map(line)].join('\n'));
+      if (node.attrs.caption) {
+        state.write('\n\n');
+        state.write(`: ${state.esc(String(node.attrs.caption))}`);
+      }
+      state.closeBlock(node);
+    },
+  };
+  serializer = new MarkdownSerializer(
+    nodes,
+    {
+      em: { open: '*', close: '*', mixable: true, expelEnclosingWhitespace: true },
+      strong: { open: '**', close: '**', mixable: true, expelEnclosingWhitespace: true },
+      sup: { open: '^', close: '^' },
+      sub: { open: '~', close: '~' },
+      underline: { open: '[', close: ']{.underline}' },
+      smallcaps: { open: '[', close: ']{.smallcaps}' },
+      link: defaultMarkdownSerializer.marks.link,
+    },
+    // Other marks (comments, tracked changes) carry nothing Markdown can say; `@`, `$`, `^` and
+    // `~` in text are escaped so that pandoc reads no citation, math, sup or sub in them.
+    { strict: false, escapeExtraCharacters: /[@$^~]/g },
+  );
+  return serializer;
+}
