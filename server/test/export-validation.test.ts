@@ -325,16 +325,20 @@ describe('exports checked by real tools', () => {
     expect((xml.match(/<graphic /g) ?? []).length).toBe(3);
   });
 
-  withTools(['pandoc'], 'Markdown: pandoc --citeproc resolves every citation; math and notes are read', async () => {
-    const file = await exported('markdown');
-    const ast = await pandocJson(file, 'markdown');
-    expect((ast.match(/"t":"Math"/g) ?? []).length).toBe(paper.equations.length);
-    expect((ast.match(/"t":"Note"/g) ?? []).length).toBe(paper.footnotes.length);
-    for (const heading of paper.headings) expect(ast).toContain(JSON.stringify(heading.split(' ')[0]));
-    const { stdout } = await run('pandoc', ['--citeproc', '-f', 'markdown', '-t', 'plain', file]);
-    expect(stdout).toContain('(Lovelace 1990, 5)');
-    expect(stdout).not.toMatch(/\?\?\?|@source/);
-  });
+  withTools(
+    ['pandoc'],
+    'Markdown: pandoc --citeproc resolves every citation; math and notes are read',
+    async () => {
+      const file = await exported('markdown');
+      const ast = await pandocJson(file, 'markdown');
+      expect((ast.match(/"t":"Math"/g) ?? []).length).toBe(paper.equations.length);
+      expect((ast.match(/"t":"Note"/g) ?? []).length).toBe(paper.footnotes.length);
+      for (const heading of paper.headings) expect(ast).toContain(JSON.stringify(heading.split(' ')[0]));
+      const { stdout } = await run('pandoc', ['--citeproc', '-f', 'markdown', '-t', 'plain', file]);
+      expect(stdout).toContain('(Lovelace 1990, 5)');
+      expect(stdout).not.toMatch(/\?\?\?|@source/);
+    },
+  );
 
   withTools(['pandoc'], 'HTML: pandoc reads headings, MathML equations and notes', async () => {
     const folder = await unzipped('html');
