@@ -5,7 +5,10 @@ import { EXPORT_FORMATS } from '@scriptorium/common/export/registry';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_FORMAT_NAMES, openApiDocument } from '../src/modules/v1/openapi';
+import { useDocumentEditors } from './document-editors';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
+import { shareDocument } from './seed';
+import { bodyParagraphStart, waitFor } from './ws-support';
 
 const ALL_SCOPES = [
   'documents:read',
@@ -172,7 +175,9 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
       format === 'pdf' ? 'application/pdf' : EXPORT_FORMATS[format as keyof typeof EXPORT_FORMATS].mime;
     expect(file.headers.get('content-type'), format).toBe(mime);
     const magic = new TextDecoder().decode(file.bytes.slice(0, 4));
-    expect(magic, format).toBe(format === 'pdf' ? '%PDF' : 'PK\u0003\u0004');
+    expect(magic, format).toBe(
+      ({ pdf: '%PDF', markdown: '---\n' } as Record<string, string>)[format] ?? 'PK\u0003\u0004',
+    );
     expect(file.headers.get('content-disposition'), format).toContain('API paper');
   });
 
@@ -320,6 +325,7 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     const attempts: Array<[Operation, Record<string, string | number>, Record<string, string>?]> = [
       ['documentsGet', { id: doc.id }],
       ['documentsMove', { id: doc.id }, { path: '/stolen/' }],
+      ['documentsContent', { id: doc.id }, { markdown: 'Stolen' }],
       ['documentsExport', { id: doc.id, format: 'html' }],
       ['documentsDelete', { id: doc.id }],
       ['bibliographyGet', { id: entry.id }],
@@ -344,6 +350,141 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     // The owner's browser session reaches the same endpoints (cookie and CSRF token).
     const own = await owner.browser.call(v1Api.documentsGet, { id: String(doc.id) });
     expect(own.status).toBe(200);
+  });
+
+  const editors = useDocumentEditors(server);
+
+  it('writes Markdown and JSON into a document through the collaboration server: an open editor sees it live', async () => {
+    const { user, browser } = await server().loggedInUser();
+    const token = await tokenOf(browser);
+    const { id } = (await call(server(), token, 'documentsCreate', {}, { title: 'Live' })).json<{
+      id: number;
+    }>();
+    const entry = (
+      await call(server(), token, 'bibliographyAdd', {}, { csl: JSON.stringify(ARTICLE_CSL) })
+    ).json<{ entry: V1BibEntry }>().entry;
+    const editor = await editors.open(browser, id);
+    const relayed = editor.next((message) => message.type === 'diff');
+
+    const markdown = '# Results\n\nAs @knuth1984 showed, $x^2$ holds[^1] [@nobody].\n\n[^1]: A note.\n';
+    const appended = await call(server(), token, 'documentsContent', { id }, { markdown });
+    expect(appended.status, appended.json().message as string).toBe(200);
+    expect(appended.json()).toEqual({
+      version: expect.any(Number),
+      unknown_citations: ['nobody'],
+      unknown_images: [],
+    });
+    await relayed;
+    await waitFor(() => editor.version === appended.json<{ version: number }>().version, 'the relayed steps');
+    const doc = editor.state?.doc;
+    expect(doc?.textContent).toContain('Results');
+    expect(doc?.textContent).toContain('[@nobody]');
+    const cited: string[] = [];
+    doc?.descendants((node) => {
+      if (node.type.name === 'citation') cited.push(node.attrs.references[0].id);
+      if (node.type.name === 'bib_entry') cited.push(`entry ${node.attrs.id} ${node.attrs.data.entry_key}`);
+      return true;
+    });
+    expect(cited).toEqual([`${user.id}-${entry.id}`, `entry ${user.id}-${entry.id} knuth1984`]);
+    // The editor keeps typing on top: its diff is made on the API's version and confirmed.
+    editor.edit((tr) => tr.insertText('Typed. ', bodyParagraphStart(tr.doc)));
+    await editor.settled();
+
+    const renamed = await call(server(), token, 'documentsRename', { id }, { title: 'Renamed by a script' });
+    expect(renamed.status).toBe(200);
+    await waitFor(() => editor.state?.doc.firstChild?.textContent === 'Renamed by a script', 'the title');
+    const [row] = await server().rows('documents', { id });
+    expect(row.title).toBe('Renamed by a script');
+
+    const exported = await call(server(), token, 'documentsExport', { id, format: 'markdown' });
+    const text = new TextDecoder().decode(exported.bytes);
+    expect(text).toContain('title: "Renamed by a script"');
+    expect(text).toContain('# Results');
+    expect(text).toContain('As @knuth1984 showed, $x^2$ holds[^1] \\[\\@nobody\\].');
+    expect(text).toContain('[^1]: A note.');
+
+    const blocks = JSON.stringify([{ type: 'paragraph', content: [{ type: 'text', text: 'Only this.' }] }]);
+    const replaced = await call(
+      server(),
+      token,
+      'documentsContent',
+      { id },
+      { mode: 'replace', content: blocks },
+    );
+    expect(replaced.status).toBe(200);
+    await waitFor(() => editor.version === replaced.json<{ version: number }>().version, 'the replacement');
+    expect(editor.state?.doc.textContent).toContain('Only this.');
+    expect(editor.state?.doc.textContent).not.toContain('Results');
+    const read = (await call(server(), token, 'documentsGet', { id })).json<{ content: unknown }>();
+    expect(read.content).toEqual(editor.state?.doc.toJSON());
+  });
+
+  it('refuses content it cannot read or may not write, and changes nothing', async () => {
+    const owner = await server().loggedInUser();
+    const token = await tokenOf(owner.browser);
+    const { id } = (await call(server(), token, 'documentsCreate', {}, { title: 'Kept' })).json<{
+      id: number;
+    }>();
+    const before = await server().rows('documents', { id });
+    const invalid = {
+      error: 'invalid_content',
+      message: 'The content is neither Markdown nor a ProseMirror JSON document or block list of this site.',
+    };
+    const refusedFields: Record<string, string>[] = [
+      {},
+      { markdown: 'x', content: '[]' },
+      { content: 'not json' },
+      { content: JSON.stringify([{ type: 'richtext_part' }]) },
+      { content: JSON.stringify({ type: 'doc', content: [] }) },
+    ];
+    for (const fields of refusedFields) {
+      const answer = await call(server(), token, 'documentsContent', { id }, fields);
+      expect([answer.status, answer.json()], JSON.stringify(fields)).toEqual([400, invalid]);
+    }
+    const javascript = await call(
+      server(),
+      token,
+      'documentsContent',
+      { id },
+      { markdown: '[x](javascript:alert(1))' },
+    );
+    expect(javascript.status).toBe(200);
+    // markdown-it makes no link of it: the text stays as written. As JSON, the link is refused.
+    const stored = JSON.stringify((await call(server(), token, 'documentsGet', { id })).json());
+    expect(stored).toContain('[x](javascript:alert(1))');
+    expect(stored).not.toContain('"href"');
+    const link = [
+      {
+        type: 'paragraph',
+        content: [
+          { type: 'text', text: 'x', marks: [{ type: 'link', attrs: { href: 'javascript:alert(1)' } }] },
+        ],
+      },
+    ];
+    const unsafe = await call(server(), token, 'documentsContent', { id }, { content: JSON.stringify(link) });
+    expect([unsafe.status, unsafe.json().error]).toEqual([400, 'unsafe_link']);
+    const tooLong = await call(server(), token, 'documentsRename', { id }, { title: 'x'.repeat(256) });
+    expect(tooLong.status).toBe(400);
+
+    const reader = await server().loggedInUser();
+    await shareDocument(server().ctx.db, id, { userId: reader.user.id }, 'write-tracked');
+    const readerToken = await tokenOf(reader.browser);
+    const refused = await callV1(server(), readerToken, 'documentsContent', { id }, { markdown: 'Mine.' });
+    expect([refused.status, refused.json()]).toEqual([
+      403,
+      {
+        error: 'rights',
+        message: 'Only the owner and users with the right to write may change the content through the API.',
+      },
+    ]);
+    const stranger = await server().loggedInUser();
+    const strangerToken = await tokenOf(stranger.browser);
+    expect(
+      (await callV1(server(), strangerToken, 'documentsRename', { id }, { title: 'Stolen' })).status,
+    ).toBe(404);
+    const [after] = await server().rows('documents', { id });
+    expect(after.title).toBe(before[0].title);
+    expect(after.content).not.toContain('Mine.');
   });
 
   it('has exercised every operation of the OpenAPI document through a token', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { documentEntry } from './documents';
+import { CREATED_CONTENT_MAX, documentEntry, TITLE_MAX } from './documents';
+import { textField } from './text-rules';
 import { image } from './usermedia';
 
 /**
@@ -68,3 +69,40 @@ export function pageOf<T extends { id: number }>(
   const more = rest.length > page.limit;
   return { items: pageItems, next_cursor: more ? String(pageItems[pageItems.length - 1].id) : null };
 }
+
+/**
+ * New content for a document's body (or, with mode=replace and a whole document as `content`, for
+ * the document): Markdown (pandoc's, with `[@key]` citations of your bibliography's keys) or
+ * ProseMirror JSON. Applied through the collaboration server: open editors see it at once.
+ */
+export const v1ContentRequest = z.object({
+  mode: z
+    .enum(['append', 'replace'])
+    .default('append')
+    .describe('append to the body (default) or replace it'),
+  markdown: z
+    .string()
+    .max(CREATED_CONTENT_MAX)
+    .optional()
+    .describe('Markdown text (pandoc: $math$, [^notes], pipe tables, [@key] citations)'),
+  content: z
+    .string()
+    .max(CREATED_CONTENT_MAX)
+    .optional()
+    .describe('ProseMirror JSON text: an array of blocks, or (mode=replace) a whole document'),
+});
+
+export const v1ContentAnswer = z.object({
+  version: z.number().describe('the document version after the change'),
+  unknown_citations: z
+    .array(z.string())
+    .describe('citation keys no entry of your bibliography has (kept as text)'),
+  unknown_images: z
+    .array(z.string())
+    .describe('image addresses that are no image of your library (kept as text)'),
+});
+
+export const v1TitleRequest = z.object({ title: textField(z.maxLength(TITLE_MAX)) });
+export const v1VersionAnswer = z.object({
+  version: z.number().describe('the document version after the change'),
+});

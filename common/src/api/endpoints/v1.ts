@@ -36,6 +36,23 @@ export const v1Api = {
     tokenScope: 'documents:read',
     summary: 'Read a document with its latest content as ProseMirror JSON.',
   }),
+  documentsContent: endpoint({
+    method: 'POST',
+    path: '/api/v1/documents/:id/content/',
+    request: v1.v1ContentRequest,
+    response: v1.v1ContentAnswer,
+    tokenScope: 'documents:write',
+    summary:
+      'Append Markdown or ProseMirror JSON to the body, or replace the body (or the whole document), as one confirmed change that open editors see live.',
+  }),
+  documentsRename: endpoint({
+    method: 'POST',
+    path: '/api/v1/documents/:id/title/',
+    request: v1.v1TitleRequest,
+    response: v1.v1VersionAnswer,
+    tokenScope: 'documents:write',
+    summary: "Set the document's title (its title line, as an editor would).",
+  }),
   documentsMove: endpoint({
     method: 'POST',
     path: '/api/v1/documents/:id/move/',
@@ -56,7 +73,7 @@ export const v1Api = {
     path: '/api/v1/documents/:id/export/:format/',
     response: z.instanceof(Uint8Array),
     tokenScope: 'documents:read',
-    summary: 'Export a document as a file (pdf, docx, odt, html, latex, jats, epub, native).',
+    summary: 'Export a document as a file (pdf, docx, odt, html, latex, jats, epub, markdown, native).',
   }),
   bibliographyList: endpoint({
     method: 'GET',

@@ -10,7 +10,7 @@ import type { EntryRow } from '../bibliography/presenters';
 
 /** The public API's view of the bibliography: entries in and out as CSL-JSON items. */
 
-function entryData(row: EntryRow): EntryData {
+export function entryData(row: EntryRow): EntryData {
   return {
     entry_key: row.entry_key,
     bib_type: row.bib_type,

@@ -8,10 +8,13 @@ import { saveImageFields } from '@scriptorium/common/api/usermedia';
 import {
   pageOf,
   type v1BibPage,
+  type v1ContentAnswer,
   type v1DocumentPage,
   type v1DocumentWithContent,
   type v1ImagePage,
+  type v1VersionAnswer,
 } from '@scriptorium/common/api/v1';
+import { titleSteps } from '@scriptorium/common/editor/body-content';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import type { FastifyPluginAsync } from 'fastify';
@@ -22,6 +25,7 @@ import { HttpError } from '../../http/errors';
 import { requireUser } from '../../http/session';
 import { readmitLive } from '../../ws/hub';
 import { DOCUMENT_ENDPOINT } from '../documents/collab/document-endpoint';
+import { commitServerChange } from '../documents/collab/server-change';
 import { currentContent } from '../documents/collab/store';
 import { createRequestedDocument } from '../documents/commands/create-document';
 import { deleteDocuments } from '../documents/commands/delete-documents';
@@ -38,6 +42,7 @@ import { usermediaMessage } from '../usermedia/messages';
 import { readSaveInput, TooLarge } from '../usermedia/routes';
 import { ImageRejected } from '../usermedia/storage';
 import { deleteCslEntry, listCslEntries, ownEntryRow, presentCslEntries, saveCslEntry } from './bibliography';
+import { contentChange } from './content';
 import { openApiDocument } from './openapi';
 
 /** A path's id: a positive 32-bit integer, else 404 (as an unknown id). */
@@ -86,6 +91,22 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       const document = await requireVisible(ctx.db, user.id, idOf(request.params.id));
       const content = await currentContent(ctx.db, document.id);
       return { document: presentDocument(document), content: JSON.parse(content ?? 'null') };
+    });
+
+    route(app, v1Api.documentsContent, async (request): Promise<z.input<typeof v1ContentAnswer>> => {
+      const user = requireUser(request);
+      const id = idOf(request.params.id);
+      const input = parseInput(request, v1Api.documentsContent);
+      const change = await contentChange(ctx, user.id, input);
+      const { version } = await commitServerChange(ctx, id, user.id, change.steps);
+      return { version, unknown_citations: change.unknownCitations, unknown_images: change.unknownImages };
+    });
+
+    route(app, v1Api.documentsRename, async (request): Promise<z.input<typeof v1VersionAnswer>> => {
+      const user = requireUser(request);
+      const id = idOf(request.params.id);
+      const { title } = parseInput(request, v1Api.documentsRename);
+      return commitServerChange(ctx, id, user.id, (doc) => titleSteps(doc, title));
     });
 
     route(app, v1Api.documentsMove, async (request): Promise<z.infer<typeof doneResponse>> => {

@@ -256,8 +256,11 @@ async function recordDocumentImages(
     .execute();
 }
 
-/** The document's content at its latest version (snapshot plus the steps after it), as JSON text. */
-export async function currentContent(db: Executor, documentId: number): Promise<string | undefined> {
+/** The document at its latest version (snapshot plus the steps after it) and that version. */
+export async function currentDocument(
+  db: Executor,
+  documentId: number,
+): Promise<{ doc: PMNode; version: number } | undefined> {
   const row = await db
     .selectFrom('documents')
     .select(['content', 'content_version', 'version', 'title'])
@@ -267,10 +270,18 @@ export async function currentContent(db: Executor, documentId: number): Promise<
   const stored = storedDocument(row.content, row.title);
   // Content that is not the snapshot counts from the version the editor starts it at (loadRoom).
   let doc = stored.doc;
-  for (const step of await readSteps(db, documentId, stored.exact ? row.content_version : row.version)) {
+  let version = stored.exact ? row.content_version : row.version;
+  for (const step of await readSteps(db, documentId, version)) {
     const result = Step.fromJSON(schema, step.step).apply(doc);
     if (!result.doc) throw new Error(`step ${step.version} of document ${documentId} does not apply`);
     doc = result.doc;
+    version = step.version;
   }
-  return JSON.stringify(doc.toJSON());
+  return { doc, version };
+}
+
+/** The document's content at its latest version, as JSON text. */
+export async function currentContent(db: Executor, documentId: number): Promise<string | undefined> {
+  const current = await currentDocument(db, documentId);
+  return current && JSON.stringify(current.doc.toJSON());
 }

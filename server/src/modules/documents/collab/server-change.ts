@@ -1,0 +1,80 @@
+import { TITLE_MAX } from '@scriptorium/common/api/documents';
+import { documentTitle } from '@scriptorium/common/editor/templates';
+import type { StepJson } from '@scriptorium/common/ws/document-messages';
+import type { Node as PMNode } from 'prosemirror-model';
+import type { Step } from 'prosemirror-transform';
+import type { AppContext } from '../../../context';
+import { HttpError } from '../../../http/errors';
+import { liveHub, sendToUsers } from '../../../ws/hub';
+import { documentViewerIds } from '../queries';
+import { applySteps, parseSteps, Refusal } from './apply-steps';
+import { stepChecker } from './rights';
+import { appendSteps, currentDocument, readVersionAndRight, withDocumentLock } from './store';
+
+/** The client id of steps the server commits for a script (the public API). */
+export const API_CLIENT_ID = 'server-api';
+
+/**
+ * Commits a change a user's script asks for (the public API) as one diff through the same checks
+ * as an editor's: under the document's lock, on its latest version, with the user's right of this
+ * moment (write only: a tracked or review right would need suggestions, which a script cannot
+ * make yet), the schema, the template's parts and the limits. Then every process's open editors
+ * get the steps on the document's topic, exactly as if a co-author had typed them. Answers the
+ * new version; 404 without a right, 403 without the right to write, 400 when the checks refuse.
+ */
+export async function commitServerChange(
+  ctx: AppContext,
+  documentId: number,
+  userId: number,
+  change: (doc: PMNode) => Step[],
+): Promise<{ version: number }> {
+  const outcome = await withDocumentLock(ctx.db, ctx.dialect, documentId, async (trx) => {
+    const head = await readVersionAndRight(trx, documentId, userId);
+    if (head?.right == null) throw new HttpError(404);
+    if (head.right !== 'write')
+      throw new HttpError(403, { error: 'rights', message: { key: 'errors.contentNeedsWrite' } });
+    const current = await currentDocument(trx, documentId);
+    if (!current) throw new HttpError(404);
+    const ds = change(current.doc).map((step) => step.toJSON() as StepJson);
+    if (ds.length === 0) return { base: current.version, ds, titleBefore: '', title: '' };
+    let doc: PMNode;
+    try {
+      doc = applySteps(current.doc, parseSteps(ds), stepChecker('write', userId));
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      throw new HttpError(400, {
+        error: error.reason,
+        message: { key: 'errors.changeRefused', values: { reason: error.reason } },
+      });
+    }
+    await appendSteps(trx, {
+      documentId,
+      baseVersion: current.version,
+      steps: ds,
+      clientId: API_CLIENT_ID,
+      userId,
+      doc,
+      snapshot: true,
+      now: Date.now(),
+    });
+    return { base: current.version, ds, titleBefore: documentTitle(current.doc), title: documentTitle(doc) };
+  });
+  if (outcome.ds.length) {
+    // The document's topic on every process (this one too): open rooms take the steps as a
+    // co-author's, or read them from the step log when they are behind.
+    await liveHub(ctx)?.fanOut.publishTopic(`document/${documentId}`, {
+      kind: 'steps',
+      v: outcome.base,
+      ds: outcome.ds,
+      cids: outcome.ds.map(() => API_CLIENT_ID),
+    });
+    const title = outcome.title.slice(0, TITLE_MAX);
+    if (title !== outcome.titleBefore.slice(0, TITLE_MAX))
+      await sendToUsers(ctx, await documentViewerIds(ctx.db, documentId), {
+        type: 'document_title',
+        id: documentId,
+        title,
+      });
+  }
+  return { version: outcome.base + outcome.ds.length };
+}

@@ -1,0 +1,99 @@
+import type { Image } from '@scriptorium/common/api/usermedia';
+import type { v1ContentRequest } from '@scriptorium/common/api/v1';
+import type { EntryData } from '@scriptorium/common/bibliography/types';
+import { bodyContentSteps, citedIds, wholeDocumentSteps } from '@scriptorium/common/editor/body-content';
+import { schema } from '@scriptorium/common/editor/schema';
+import { parseMarkdown } from '@scriptorium/common/import/markdown';
+import { Fragment, type Node as PMNode } from 'prosemirror-model';
+import type { Step } from 'prosemirror-transform';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import { HttpError } from '../../http/errors';
+import { listImages } from '../usermedia/commands/list-images';
+import { entryData, listCslEntries } from './bibliography';
+
+/** What a content request becomes: a change for commitServerChange, and what it could not place. */
+export interface ContentChange {
+  steps: (doc: PMNode) => Step[];
+  unknownCitations: string[];
+  unknownImages: string[];
+}
+
+function invalidContent(): HttpError {
+  return new HttpError(400, { error: 'invalid_content', message: { key: 'errors.invalidContent' } });
+}
+
+/** ProseMirror JSON text: a whole document (type doc) or an array of blocks. */
+function parseJsonContent(text: string): PMNode | Fragment {
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (Array.isArray(json)) {
+      const blocks = json.map((block) => schema.nodeFromJSON(block));
+      if (!blocks.length || blocks.some((block) => !block.isBlock || block.type.name.endsWith('_part')))
+        throw invalidContent();
+      for (const block of blocks) block.check();
+      return Fragment.from(blocks);
+    }
+    const doc = schema.nodeFromJSON(json);
+    if (doc.type.name !== 'doc') throw invalidContent();
+    doc.check();
+    return doc;
+  } catch (error) {
+    throw error instanceof HttpError ? error : invalidContent();
+  }
+}
+
+/**
+ * Reads a content request of the public API: Markdown (its `[@key]` citations looked up among the
+ * user's bibliography keys, its images among the user's library images) or ProseMirror JSON.
+ */
+export async function contentChange(
+  ctx: AppContext,
+  userId: number,
+  input: z.infer<typeof v1ContentRequest>,
+): Promise<ContentChange> {
+  if ((input.markdown === undefined) === (input.content === undefined)) throw invalidContent();
+  if (input.content !== undefined) {
+    const parsed = parseJsonContent(input.content);
+    if (parsed instanceof Fragment)
+      return { steps: (doc) => bodySteps(doc, parsed, input.mode), unknownCitations: [], unknownImages: [] };
+    if (input.mode !== 'replace') throw invalidContent();
+    return { steps: (doc) => wholeDocumentSteps(doc, parsed), unknownCitations: [], unknownImages: [] };
+  }
+  const rows = await listCslEntries(ctx, userId);
+  const byKey = new Map<string, (typeof rows)[number]>();
+  for (const row of rows) if (!byKey.has(row.entry_key)) byKey.set(row.entry_key, row);
+  const { images } = JSON.parse(await listImages(ctx.db, userId)) as { images: Image[] };
+  const bySrc = new Map(images.map((image) => [image.image, image]));
+  const read = parseMarkdown(input.markdown ?? '', {
+    citation: (key) => {
+      const row = byKey.get(key);
+      return row ? `${userId}-${row.id}` : null;
+    },
+    image: (src) => {
+      const image = bySrc.get(src);
+      return image ? { image: image.id, src: image.image } : null;
+    },
+  });
+  const entries = new Map<string, EntryData>();
+  for (const id of citedIds(read.content)) {
+    const row = rows.find((candidate) => `${userId}-${candidate.id}` === id);
+    if (row) entries.set(id, entryData(row));
+  }
+  return {
+    steps: (doc) => bodySteps(doc, read.content, input.mode, entries),
+    unknownCitations: read.unknownCitations,
+    unknownImages: read.unknownImages,
+  };
+}
+
+function bodySteps(
+  doc: PMNode,
+  blocks: Fragment,
+  mode: 'append' | 'replace',
+  entries?: ReadonlyMap<string, EntryData>,
+): Step[] {
+  const steps = bodyContentSteps(doc, blocks, mode, entries);
+  if (!steps) throw invalidContent();
+  return steps;
+}
