@@ -487,6 +487,105 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     expect(after.content).not.toContain('Mine.');
   });
 
+  it('imports a BibTeX file, exports the bibliography as BibTeX, and keeps categories', async () => {
+    const { user, browser } = await server().loggedInUser();
+    const token = await tokenOf(browser, ['bibliography:read', 'bibliography:write']);
+    const bibtex = [
+      '@string{tcj = "The Computer Journal"}',
+      '@article{knuth1984, author = {Knuth, Donald E.}, title = {Literate {P}rogramming},',
+      '  journal = tcj, year = 1984, pages = {97--111}}',
+      '@book{lamport1994, author = {Lamport, Leslie}, title = {{\\LaTeX}: A Document Preparation System},',
+      '  publisher = {Addison-Wesley}, year = 1994}',
+    ].join('\n');
+    const imported = await call(server(), token, 'bibliographyImport', {}, { text: bibtex });
+    expect(imported.status, imported.json().message as string).toBe(200);
+    const { entries } = imported.json<{ entries: V1BibEntry[] }>();
+    expect(entries.map((entry) => entry.key)).toEqual(['knuth1984', 'lamport1994']);
+    expect(entries[0].csl['container-title']).toBe('The Computer Journal');
+    expect(await server().rows('bib_entries', { owner_id: user.id })).toHaveLength(2);
+    const nothing = await call(server(), token, 'bibliographyImport', {}, { text: 'no entries here' });
+    expect(nothing.json<{ entries: unknown[] }>().entries).toEqual([]);
+
+    const file = await call(server(), token, 'bibliographyExportBibtex');
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('application/x-bibtex; charset=utf-8');
+    const text = new TextDecoder().decode(file.bytes);
+    expect(text).toMatch(/@article\{knuth1984,/);
+    expect(text).toMatch(/@book\{lamport1994,/);
+
+    const added = await call(server(), token, 'bibliographyCategoryAdd', {}, { title: 'Typesetting' });
+    expect(added.status).toBe(200);
+    const { category } = added.json<{ category: { id: number; title: string } }>();
+    expect(category.title).toBe('Typesetting');
+    expect((await call(server(), token, 'bibliographyCategories')).json()).toEqual({
+      categories: [category],
+    });
+    expect((await call(server(), token, 'bibliographyCategoryAdd', {}, { title: '' })).status).toBe(400);
+    const gone = await call(server(), token, 'bibliographyCategoryDelete', { id: category.id });
+    expect(gone.json()).toEqual({ ok: true });
+    expect((await call(server(), token, 'bibliographyCategories')).json()).toEqual({ categories: [] });
+    expect((await call(server(), token, 'bibliographyCategoryDelete', { id: category.id })).status).toBe(404);
+  });
+
+  it("shares a document with the owner's contacts, and only with them", async () => {
+    const owner = await server().loggedInUser();
+    const token = await tokenOf(owner.browser);
+    const coauthor = await server().loggedInUser();
+    const stranger = await server().loggedInUser();
+    const now = Date.now();
+    await server()
+      .ctx.db.insertInto('contacts')
+      .values([
+        { user_id: owner.user.id, contact_id: coauthor.user.id, created_at: now },
+        { user_id: coauthor.user.id, contact_id: owner.user.id, created_at: now },
+      ])
+      .execute();
+    const { id } = (await call(server(), token, 'documentsCreate', {}, { title: 'Shared' })).json<{
+      id: number;
+    }>();
+    expect((await call(server(), token, 'documentsAccess', { id })).json()).toEqual({ access: [] });
+    const grant = (userId: number, rights: string) =>
+      JSON.stringify([{ holder_type: 'user', holder_id: userId, rights }]);
+    const shared = await call(
+      server(),
+      token,
+      'documentsShare',
+      { id },
+      { access: grant(coauthor.user.id, 'comment') },
+    );
+    expect(shared.json()).toEqual({ done: true });
+    expect((await call(server(), token, 'documentsAccess', { id })).json()).toEqual({
+      access: [
+        expect.objectContaining({ holder_type: 'user', holder_id: coauthor.user.id, rights: 'comment' }),
+      ],
+    });
+    const refused = await call(
+      server(),
+      token,
+      'documentsShare',
+      { id },
+      { access: grant(stranger.user.id, 'write') },
+    );
+    expect(refused.status).toBe(400);
+    // Only the owner sees and sets the rights.
+    const coauthorToken = await tokenOf(coauthor.browser);
+    expect((await callV1(server(), coauthorToken, 'documentsAccess', { id })).status).toBe(403);
+    expect(
+      (
+        await callV1(
+          server(),
+          coauthorToken,
+          'documentsShare',
+          { id },
+          { access: grant(coauthor.user.id, 'write') },
+        )
+      ).status,
+    ).toBe(403);
+    expect(await server().rows('document_access', { document_id: id })).toEqual([
+      expect.objectContaining({ user_id: coauthor.user.id, rights: 'comment' }),
+    ]);
+  });
+
   it('has exercised every operation of the OpenAPI document through a token', () => {
     expect([...exercised].sort()).toEqual([...OPERATIONS].sort());
   });

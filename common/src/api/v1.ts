@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CREATED_CONTENT_MAX, documentEntry, TITLE_MAX } from './documents';
+import { accessEntry, accessSaveRequest, CREATED_CONTENT_MAX, documentEntry, TITLE_MAX } from './documents';
 import { textField } from './text-rules';
 import { image } from './usermedia';
 
@@ -106,3 +106,23 @@ export const v1TitleRequest = z.object({ title: textField(z.maxLength(TITLE_MAX)
 export const v1VersionAnswer = z.object({
   version: z.number().describe('the document version after the change'),
 });
+
+/** A bibliography file to add: BibTeX, BibLaTeX, CSL-JSON, RIS or EndNote (tagged), as text. */
+export const v1BibImportRequest = z.object({
+  text: z.string().max(20_000_000).describe('the file as text (BibTeX, BibLaTeX, CSL-JSON, RIS, EndNote)'),
+});
+export const v1BibImportAnswer = z.object({
+  entries: z.array(v1BibEntry).describe('the entries added'),
+  messages: z
+    .array(z.object({ level: z.enum(['error', 'warning']), code: z.string(), entry: z.string().nullable() }))
+    .describe('what the reader could not take, or took with changes'),
+});
+
+export const v1Category = z.object({ id: z.number(), title: z.string() });
+export const v1CategoryList = z.object({ categories: z.array(v1Category) });
+export const v1CategoryRequest = z.object({ title: textField(z.minLength(1), z.maxLength(255)) });
+export const v1CategoryAnswer = z.object({ category: v1Category });
+
+/** The document's rights (owner only): users among your contacts and invites you sent. */
+export const v1AccessList = z.object({ access: z.array(accessEntry) });
+export const v1AccessRequest = z.object({ access: accessSaveRequest.shape.access });

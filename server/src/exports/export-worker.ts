@@ -1,4 +1,7 @@
 import type { EngineCache } from '@scriptorium/common/bibliography/cluster-render';
+import { exportBibtex } from '@scriptorium/common/bibliography/export';
+import { type ImportReport, importBibliography } from '@scriptorium/common/bibliography/import-entries';
+import type { EntryData } from '@scriptorium/common/bibliography/types';
 import { withoutUnsafeLinks } from '@scriptorium/common/editor/safe-links';
 import { schema } from '@scriptorium/common/editor/schema';
 import { acceptedDocument } from '@scriptorium/common/editor/track-changes';
@@ -10,6 +13,7 @@ import {
   exportDocument,
 } from '@scriptorium/common/export/registry';
 import { fileBaseName } from '@scriptorium/common/export/text';
+import { parseMarkdown } from '@scriptorium/common/import/markdown';
 import type { BookExportFormat } from '@scriptorium/common/plugins/books-api';
 import { Step } from 'prosemirror-transform';
 import { parseSnapshot } from '../modules/documents/collab/store';
@@ -57,12 +61,26 @@ export type ExportTask =
   /** A book in a format of the registry. */
   | { kind: 'book'; format: Exclude<BookExportFormat, 'pdf'>; input: BookExportInput }
   /** A book's HTML to print; `contentsPages`: the pages of its chapters from the print before. */
-  | { kind: 'book-html'; input: BookExportInput; contentsPages: [string, number][] | null };
+  | { kind: 'book-html'; input: BookExportInput; contentsPages: [string, number][] | null }
+  /** Markdown as blocks of our schema, its citation keys and image addresses resolved by the maps. */
+  | {
+      kind: 'markdown-blocks';
+      markdown: string;
+      citations: Record<string, string>;
+      images: Record<string, { image: number; src: string }>;
+    }
+  /** A bibliography as a BibTeX file. */
+  | { kind: 'bibtex'; entries: EntryData[] }
+  /** A bibliography file (BibTeX, BibLaTeX, CSL-JSON, RIS, EndNote) read into entries. */
+  | { kind: 'bibliography-import'; text: string };
 
 export type ExportResult =
   | { kind: 'file'; file: ExportedFile }
   | { kind: 'print-page'; name: string; payload: string; paperSize: 'A4' | 'US Letter' }
-  | { kind: 'html'; name: string; html: string; paperSize: 'A4' | 'US Letter' };
+  | { kind: 'html'; name: string; html: string; paperSize: 'A4' | 'US Letter' }
+  | { kind: 'markdown-blocks'; content: unknown; unknownCitations: string[]; unknownImages: string[] }
+  | { kind: 'text'; text: string }
+  | { kind: 'bibliography'; report: ImportReport };
 
 /** The input of the writers; the style and language are the document's own, its CSL files read here. */
 async function exportInput(input: DocumentExportInput): Promise<ExportInput> {
@@ -110,5 +128,16 @@ export default async function runExport(task: ExportTask): Promise<ExportResult>
         paperSize: prepared.paperSize,
       };
     }
+    case 'markdown-blocks': {
+      const read = parseMarkdown(task.markdown, {
+        citation: (key) => (Object.hasOwn(task.citations, key) ? task.citations[key] : null),
+        image: (src) => (Object.hasOwn(task.images, src) ? task.images[src] : null),
+      });
+      return { kind: 'markdown-blocks', ...read, content: read.content.toJSON() };
+    }
+    case 'bibtex':
+      return { kind: 'text', text: exportBibtex(task.entries) };
+    case 'bibliography-import':
+      return { kind: 'bibliography', report: importBibliography(task.text) };
   }
 }

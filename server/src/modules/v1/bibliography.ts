@@ -1,10 +1,14 @@
 import type { V1BibEntry } from '@scriptorium/common/api/v1';
 import { exportCslItems } from '@scriptorium/common/bibliography/export';
 import { importCslJson } from '@scriptorium/common/bibliography/import-bibtex';
-import type { EntryData } from '@scriptorium/common/bibliography/types';
+import type { BibCategory, EntryData } from '@scriptorium/common/bibliography/types';
 import type { AppContext } from '../../context';
+import { runExportTask } from '../../exports/export-pool';
+import { asHeavyTask } from '../../exports/heavy-work';
 import { HttpError } from '../../http/errors';
+import { deleteCategories } from '../bibliography/commands/delete-categories';
 import { deleteEntries } from '../bibliography/commands/delete-entries';
+import { saveCategories } from '../bibliography/commands/save-categories';
 import { InvalidEntries, saveEntries } from '../bibliography/commands/save-entries';
 import type { EntryRow } from '../bibliography/presenters';
 
@@ -96,4 +100,64 @@ async function saveEntry(ctx: AppContext, ownerId: number, entry: EntryData, id:
 export async function deleteCslEntry(ctx: AppContext, ownerId: number, id: number): Promise<void> {
   await ownEntryRow(ctx, ownerId, id);
   await deleteEntries(ctx, ownerId, [id]);
+}
+
+/** The user's whole bibliography as BibTeX, written in the export pool (it grows with the library). */
+export async function bibtexFile(ctx: AppContext, ownerId: number): Promise<string> {
+  const entries = (await listCslEntries(ctx, ownerId)).map(entryData);
+  const made = await asHeavyTask(ctx.config, ownerId, () =>
+    runExportTask(ctx.config, { kind: 'bibtex', entries }),
+  );
+  if (made.kind !== 'text') throw new Error(`unexpected result ${made.kind}`);
+  return made.text;
+}
+
+/** Reads a bibliography file in the export pool and adds its entries; answers them and the reader's messages. */
+export async function importFile(ctx: AppContext, ownerId: number, text: string) {
+  const made = await asHeavyTask(ctx.config, ownerId, () =>
+    runExportTask(ctx.config, { kind: 'bibliography-import', text }),
+  );
+  if (made.kind !== 'bibliography') throw new Error(`unexpected result ${made.kind}`);
+  const { entries, messages } = made.report;
+  const plain = messages.map(({ level, code, entry }) => ({ level, code, entry }));
+  if (entries.length === 0) return { entries: [], messages: plain };
+  const bibs = Object.fromEntries(entries.map((entry, index) => [String(index), { ...entry, cats: [] }]));
+  let saved: Awaited<ReturnType<typeof saveEntries>>;
+  try {
+    saved = await saveEntries(ctx, ownerId, true, bibs);
+  } catch (error) {
+    if (error instanceof InvalidEntries)
+      throw new HttpError(400, { error: 'invalid_entries', message: { key: 'errors.badRequest' } });
+    throw error;
+  }
+  const ids = new Set(saved.id_translations.map(([, id]) => id));
+  const rows = (await listCslEntries(ctx, ownerId)).filter((row) => ids.has(row.id));
+  return { entries: presentCslEntries(rows), messages: plain };
+}
+
+function presentV1Category(category: BibCategory) {
+  return { id: category.id, title: category.category_title };
+}
+
+export async function listCategories(ctx: AppContext, ownerId: number) {
+  const rows = await ctx.db
+    .selectFrom('bib_categories')
+    .select(['id', 'category_title'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('id')
+    .execute();
+  return rows.map(presentV1Category);
+}
+
+export async function addCategory(ctx: AppContext, ownerId: number, title: string) {
+  const before = new Set((await listCategories(ctx, ownerId)).map((category) => category.id));
+  const all = await saveCategories(ctx, ownerId, [0], [title]);
+  const added = all.find((category) => !before.has(category.id));
+  if (!added) throw new HttpError(400);
+  return presentV1Category(added);
+}
+
+export async function deleteCategory(ctx: AppContext, ownerId: number, id: number): Promise<void> {
+  if (!(await listCategories(ctx, ownerId)).some((category) => category.id === id)) throw new HttpError(404);
+  await deleteCategories(ctx, ownerId, [id]);
 }

@@ -3,11 +3,12 @@ import type { v1ContentRequest } from '@scriptorium/common/api/v1';
 import type { EntryData } from '@scriptorium/common/bibliography/types';
 import { bodyContentSteps, citedIds, wholeDocumentSteps } from '@scriptorium/common/editor/body-content';
 import { schema } from '@scriptorium/common/editor/schema';
-import { parseMarkdown } from '@scriptorium/common/import/markdown';
 import { Fragment, type Node as PMNode } from 'prosemirror-model';
 import type { Step } from 'prosemirror-transform';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
+import { runExportTask } from '../../exports/export-pool';
+import { asHeavyTask } from '../../exports/heavy-work';
 import { HttpError } from '../../http/errors';
 import { listImages } from '../usermedia/commands/list-images';
 import { entryData, listCslEntries } from './bibliography';
@@ -61,20 +62,27 @@ export async function contentChange(
     return { steps: (doc) => wholeDocumentSteps(doc, parsed), unknownCitations: [], unknownImages: [] };
   }
   const rows = await listCslEntries(ctx, userId);
-  const byKey = new Map<string, (typeof rows)[number]>();
-  for (const row of rows) if (!byKey.has(row.entry_key)) byKey.set(row.entry_key, row);
+  const citations: Record<string, string> = {};
+  for (const row of rows) citations[row.entry_key] ??= `${userId}-${row.id}`;
   const { images } = JSON.parse(await listImages(ctx.db, userId)) as { images: Image[] };
-  const bySrc = new Map(images.map((image) => [image.image, image]));
-  const read = parseMarkdown(input.markdown ?? '', {
-    citation: (key) => {
-      const row = byKey.get(key);
-      return row ? `${userId}-${row.id}` : null;
-    },
-    image: (src) => {
-      const image = bySrc.get(src);
-      return image ? { image: image.id, src: image.image } : null;
-    },
-  });
+  const bySrc = Object.fromEntries(
+    images.map((image) => [image.image, { image: image.id, src: image.image }]),
+  );
+  // Parsing grows with the text: in the export pool, under the user's limit of heavy tasks.
+  const made = await asHeavyTask(ctx.config, userId, () =>
+    runExportTask(ctx.config, {
+      kind: 'markdown-blocks',
+      markdown: input.markdown ?? '',
+      citations,
+      images: bySrc,
+    }),
+  );
+  if (made.kind !== 'markdown-blocks') throw new Error(`unexpected result ${made.kind}`);
+  const read = {
+    content: Fragment.fromJSON(schema, made.content),
+    unknownCitations: made.unknownCitations,
+    unknownImages: made.unknownImages,
+  };
   const entries = new Map<string, EntryData>();
   for (const id of citedIds(read.content)) {
     const row = rows.find((candidate) => `${userId}-${candidate.id}` === id);

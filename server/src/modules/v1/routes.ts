@@ -29,10 +29,12 @@ import { commitServerChange } from '../documents/collab/server-change';
 import { currentContent } from '../documents/collab/store';
 import { createRequestedDocument } from '../documents/commands/create-document';
 import { deleteDocuments } from '../documents/commands/delete-documents';
+import { getAccess } from '../documents/commands/get-access';
 import { moveDocument } from '../documents/commands/move-document';
+import { saveAccess } from '../documents/commands/save-access';
 import { exportFile } from '../documents/export/export-file';
 import { attachmentHeader } from '../documents/export/gather-input';
-import { requireVisible } from '../documents/policies';
+import { requireOwner, requireVisible } from '../documents/policies';
 import { presentDocument, presentDocumentList } from '../documents/presenters';
 import { listVisibleDocumentsAndOwners } from '../documents/queries';
 import { deleteImages } from '../usermedia/commands/delete-images';
@@ -41,7 +43,18 @@ import { createImage } from '../usermedia/commands/save-image';
 import { usermediaMessage } from '../usermedia/messages';
 import { readSaveInput, TooLarge } from '../usermedia/routes';
 import { ImageRejected } from '../usermedia/storage';
-import { deleteCslEntry, listCslEntries, ownEntryRow, presentCslEntries, saveCslEntry } from './bibliography';
+import {
+  addCategory,
+  bibtexFile,
+  deleteCategory,
+  deleteCslEntry,
+  importFile,
+  listCategories,
+  listCslEntries,
+  ownEntryRow,
+  presentCslEntries,
+  saveCslEntry,
+} from './bibliography';
 import { contentChange } from './content';
 import { openApiDocument } from './openapi';
 
@@ -109,6 +122,23 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       return commitServerChange(ctx, id, user.id, (doc) => titleSteps(doc, title));
     });
 
+    route(app, v1Api.documentsAccess, async (request) => {
+      const user = requireUser(request);
+      const id = idOf(request.params.id);
+      await requireOwner(ctx.db, user.id, id);
+      return { access: await getAccess(ctx.db, user.id, id) };
+    });
+
+    route(app, v1Api.documentsShare, async (request): Promise<z.infer<typeof doneResponse>> => {
+      const user = requireUser(request);
+      const id = idOf(request.params.id);
+      const { access } = parseInput(request, v1Api.documentsShare);
+      await saveAccess(ctx.db, user.id, { id, access });
+      // A removed (or lowered) right takes effect on open document sockets at once.
+      await readmitLive(ctx, DOCUMENT_ENDPOINT, id);
+      return { done: true };
+    });
+
     route(app, v1Api.documentsMove, async (request): Promise<z.infer<typeof doneResponse>> => {
       const user = requireUser(request);
       const id = idOf(request.params.id);
@@ -165,6 +195,35 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
     route(app, v1Api.bibliographyDelete, async (request) => {
       const user = requireUser(request);
       await deleteCslEntry(ctx, user.id, idOf(request.params.id));
+      return { ok: true as const };
+    });
+
+    route(app, v1Api.bibliographyExportBibtex, async (request, reply) => {
+      const user = requireUser(request);
+      reply.header('content-disposition', attachmentHeader('bibliography.bib'));
+      return reply.type('application/x-bibtex; charset=utf-8').send(await bibtexFile(ctx, user.id));
+    });
+
+    route(app, v1Api.bibliographyImport, async (request) => {
+      const user = requireUser(request);
+      const { text } = parseInput(request, v1Api.bibliographyImport);
+      return importFile(ctx, user.id, text);
+    });
+
+    route(app, v1Api.bibliographyCategories, async (request) => {
+      const user = requireUser(request);
+      return { categories: await listCategories(ctx, user.id) };
+    });
+
+    route(app, v1Api.bibliographyCategoryAdd, async (request) => {
+      const user = requireUser(request);
+      const { title } = parseInput(request, v1Api.bibliographyCategoryAdd);
+      return { category: await addCategory(ctx, user.id, title) };
+    });
+
+    route(app, v1Api.bibliographyCategoryDelete, async (request) => {
+      const user = requireUser(request);
+      await deleteCategory(ctx, user.id, idOf(request.params.id));
       return { ok: true as const };
     });
 
