@@ -31,7 +31,7 @@ const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432
 
 /** A SQLite site in a new DATA_DIR: USERS users, DOCUMENTS documents shared once, steps after the snapshot. */
 async function seedSite(dataDir: string): Promise<void> {
-  const { db } = createDatabase({ dataDir });
+  const { db } = createDatabase({ databaseUrl: undefined, dataDir });
   try {
     await migrateToLatest(db, 'sqlite');
     const users: number[] = [];
