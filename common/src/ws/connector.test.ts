@@ -104,6 +104,32 @@ describe('WebSocketConnector', () => {
     expect(connector.status.state).toBe('open');
   });
 
+  it('reconnects at once when a stopping server sends it away (1001), and resends what was unconfirmed', async () => {
+    await started();
+    // The diff in flight when the server stops: it never arrives.
+    server.blackHole = true;
+    connector.send({ type: 'note', text: 'typed before the stop' });
+    await advance(0);
+    server.cut(server.last, 1001);
+    expect(connector.status).toEqual({ state: 'disconnected', unsent: 1 });
+    server.blackHole = false;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.sockets).toHaveLength(2);
+    await advance(100);
+    expect(connector.status).toEqual({ state: 'open', unsent: 0 });
+    expect(server.received.map((message) => message.text)).toEqual(['typed before the stop']);
+  });
+
+  it('waits 2 s after a going-away close of a socket that never subscribed', async () => {
+    server.autoAccept = false;
+    start();
+    server.cut(server.last, 1001);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(server.sockets).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.sockets).toHaveLength(2);
+  });
+
   it('keeps trying every 2 s while the server is unreachable', async () => {
     server.autoAccept = false;
     start();

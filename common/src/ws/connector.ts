@@ -93,6 +93,9 @@ export interface WebSocketConnectorOptions {
   now?(): number;
 }
 
+/** The close code of a server that stops (RFC 6455 "going away"). */
+export const CLOSE_GOING_AWAY = 1001;
+
 function randomSessionId(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
@@ -230,7 +233,10 @@ export class WebSocketConnector {
       this.scheduleTransport();
     };
     socket.onmessage = (event) => this.received(transport, event.data);
-    socket.onclose = () => this.lost();
+    socket.onclose = (event) =>
+      // A server that stops (a deploy, SIGTERM) closes as "going away": another process takes
+      // us at once. Only from a subscribed socket, so that a refusal loop still waits.
+      this.lost(event.code === CLOSE_GOING_AWAY && this.state === 'open');
     socket.onerror = null;
   }
 
@@ -268,16 +274,22 @@ export class WebSocketConnector {
     this.emitStatus();
   }
 
-  /** The socket closed, failed, stopped answering or broke the protocol: try again in 2 s. */
-  private lost(): void {
+  /**
+   * The socket closed, failed, stopped answering or broke the protocol: try again in 2 s, or at
+   * once when a stopping server sent us away.
+   */
+  private lost(sentAway = false): void {
     this.dropSocket();
     if (!this.running) return;
     this.setState('disconnected');
     if (this.online() && !this.reconnectTimer) {
-      this.reconnectTimer = setTimeout(() => {
-        this.reconnectTimer = null;
-        if (this.running && this.online()) this.connect();
-      }, this.timing.reconnectMs ?? RECONNECT_DELAY_MS);
+      this.reconnectTimer = setTimeout(
+        () => {
+          this.reconnectTimer = null;
+          if (this.running && this.online()) this.connect();
+        },
+        sentAway ? 0 : (this.timing.reconnectMs ?? RECONNECT_DELAY_MS),
+      );
     }
   }
 

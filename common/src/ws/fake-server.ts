@@ -133,12 +133,12 @@ export class FakeServer {
     }
   }
 
-  /** The network drops the socket. */
-  cut(socket = this.last): void {
+  /** The network drops the socket (1006), or the server closes it with `code` (1001: stopping). */
+  cut(socket = this.last, code = 1006): void {
     if (socket.readyState === 3) return;
     socket.readyState = 3;
     this.transports.get(socket)?.close();
-    socket.onclose?.({ code: 1006, reason: '' });
+    socket.onclose?.({ code, reason: '' });
   }
 
   send(socket: FakeSocket, frame: unknown): void {

@@ -67,6 +67,8 @@ export class DocumentClient {
   private readonly listeners = new Set<(message: DocumentServerMessage) => void>();
 
   private readonly onConfirmed?: (steps: number) => void;
+  /** prosemirror-collab's client id: the session id of the first doc_data. */
+  private clientId = '';
 
   constructor(options: DocumentClientOptions) {
     this.onConfirmed = options.onConfirmed;
@@ -197,6 +199,7 @@ export class DocumentClient {
             doc: schema.nodeFromJSON(message.doc.content),
             plugins: [collab({ version: message.doc.v, clientID: message.session_id })],
           });
+          this.clientId = message.session_id;
         }
         // What was in flight may have died with the old server process: its answer, if any, is
         // still taken (sent); the rest goes once caught up.
@@ -211,7 +214,20 @@ export class DocumentClient {
           if (message.v <= version && message.v + message.ds.length > version) {
             const skip = version - message.v;
             const steps = message.ds.slice(skip).map((json) => Step.fromJSON(schema, json));
-            this.state = this.state.apply(receiveTransaction(this.state, steps, message.cids.slice(skip)));
+            const cids = message.cids.slice(skip);
+            // prosemirror-collab takes only a leading run of our own steps as confirmations. A
+            // diff of ours the server rebased (after a reconnect: committed behind others' steps)
+            // comes after them in a catch_up: taken in one go it was applied a second time, as if
+            // another's. One transaction per run of ours and the others' steps after it.
+            const own = this.clientId;
+            let start = 0;
+            for (let index = 1; index <= steps.length; index++) {
+              if (index < steps.length && !(cids[index] === own && cids[index - 1] !== own)) continue;
+              this.state = this.state.apply(
+                receiveTransaction(this.state, steps.slice(start, index), cids.slice(start, index)),
+              );
+              start = index;
+            }
             this.flush();
           }
         }
