@@ -65,12 +65,14 @@ export function bibliographyBody(layout: BibliographyLayout): { className: strin
 
 /**
  * The rules of the bibliography's layout, for every HTML rendering (editor, HTML, EPUB, PDF).
- * The label of `csl-left-margin` floats in a column as wide as the widest label, the entry's text
+ * citeproc's line breaks between its elements are no text (the editor's pre-wrap would show
+ * them as lines). The label of `csl-left-margin` floats in a column as wide as the widest label, the entry's text
  * (`csl-right-inline`) beside it on the same line; with "margin" the column stands left of the
  * text's edge. The var() fallbacks are the common numeric case, for readers without custom
  * properties.
  */
-export const BIBLIOGRAPHY_LAYOUT_CSS = `.csl-bib-body .csl-entry { margin: 0 0 var(--csl-entry-spacing, 0); clear: left; }
+export const BIBLIOGRAPHY_LAYOUT_CSS = `.csl-bib-body { white-space: normal; }
+.csl-bib-body .csl-entry { margin: 0 0 var(--csl-entry-spacing, 0); clear: left; }
 .csl-bib-body .csl-entry::after { content: ""; display: block; clear: left; }
 .csl-bib-body.csl-hanging-indent .csl-entry { padding-left: 2em; text-indent: -2em; }
 .csl-bib-body .csl-left-margin { float: left; width: var(--csl-label-width, 2.3em); text-indent: 0; }
