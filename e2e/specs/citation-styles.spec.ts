@@ -39,6 +39,14 @@ test('IEEE: each reference beside its label in the editor and the PDF', async ({
   expect(Math.abs((label?.y ?? 0) - (text?.y ?? 100))).toBeLessThan(2);
   expect(text?.x ?? 0).toBeGreaterThanOrEqual((label?.x ?? 0) + (label?.width ?? 0) - 1);
   await page.screenshot({ path: test.info().outputPath('ieee-editor.png') });
+  // On a phone the column stays beside the text.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await first.scrollIntoViewIfNeeded();
+  const narrowLabel = await first.locator('.csl-left-margin').boundingBox();
+  const narrowText = await first.locator('.csl-right-inline').boundingBox();
+  expect(Math.abs((narrowLabel?.y ?? 0) - (narrowText?.y ?? 100))).toBeLessThan(2);
+  await page.screenshot({ path: test.info().outputPath('ieee-editor-phone.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await page.getByRole('button', { name: 'File', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Export' }).click();
