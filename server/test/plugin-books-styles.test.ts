@@ -16,7 +16,8 @@ import { ENGINES, useServer } from './harness';
 const CHAPTER = { sections: 1, equations: 0, citations: 3, figures: 0, paragraphs: 1 };
 const STYLES = ['apa', 'ieee', 'chicago-note-bibliography'];
 /** A fixture chapter's citations in IEEE: an autocite with a locator, a text citation, an autocite. */
-const IEEE_CITES = ['[1, p. 5]', '[2]', '[3]'];
+// The second is a text citation: its authors, then the number (issue 53).
+const IEEE_CITES = ['[1, p. 5]', 'Noether [2]', '[3]'];
 type JsonNode = { type: string; content?: JsonNode[] };
 
 /** The first node of `type` in a document's JSON. */
@@ -114,7 +115,7 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
   it('keeps one style for the whole book when the book names one', async () => {
     const chapters = await book('ieee', 'book');
     // Numbered through the book; the chapters cite the same three entries (the second in the
-    // text: numeric styles print no author there, nor citeproc's "[NO_PRINTED_FORM]").
+    // text: its authors named from the entry, never citeproc's "[NO_PRINTED_FORM]").
     for (const chapter of chapters) expect(cites(chapter)).toEqual(IEEE_CITES);
     // The bibliography at the end (after the last chapter) is in the book's style too.
     expect(chapters[2]).toContain('<div class="csl-left-margin">[1]');
@@ -122,7 +123,7 @@ describe.each(ENGINES)('book citation styles per chapter (%s)', (engine) => {
 
   it('with "as in each chapter", the bibliography at the end is in the first chapter’s style', async () => {
     const chapters = await book('', 'book');
-    const bibliography = chapters[2].slice(chapters[2].indexOf('class="csl-bib-body"'));
+    const bibliography = chapters[2].slice(chapters[2].indexOf('class="csl-bib-body'));
     // APA (author-date): no numbered labels, the year after the authors.
     expect(bibliography).toContain('Lovelace, A. (1990)');
     expect(bibliography).not.toContain('csl-left-margin');

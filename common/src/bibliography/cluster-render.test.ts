@@ -68,8 +68,9 @@ describe('document citations', () => {
     expect(ieee.citations).toEqual(['[1]', '[1], [2]', '']);
   });
 
-  it('renders a text citation in a numeric style as its number, never as a form citeproc cannot print', () => {
-    // IEEE's citations name no author: a text citation has no author part to print.
+  it('renders a text citation in a numeric style as the authors and the number, never as a form citeproc cannot print', () => {
+    // IEEE's citations name no author: a text citation names them from the entry, as pandoc
+    // does ("LeCun and Bottou [1] show"), so that the sentence keeps its subject.
     const ieee = renderDocumentCitations(
       styleOf('ieee'),
       locales,
@@ -82,7 +83,32 @@ describe('document citations', () => {
       ],
       'text',
     );
-    expect(ieee.citations).toEqual(['[1]', '[2, p. 12]', 'see [1]']);
+    expect(ieee.citations).toEqual(['[1]', 'Knuth [2, p. 12]', 'see LeCun and Bottou [1]']);
+    expect(ieee.authors).toEqual(['', '', '']);
+    expect(ieee.layout).toEqual({
+      hangingIndent: false,
+      secondFieldAlign: 'flush',
+      lineSpacing: 1,
+      entrySpacing: 0,
+      maxOffset: 3,
+    });
+  });
+
+  it("numbers note-style citations with the footnotes, and names a text citation's authors in the text", () => {
+    const result = render('chicago-note-bibliography', 'en-US', entries, [
+      // Note 1, then a footnote (2) citing inside it, then a footnote (3), then note 4.
+      { format: 'textcite', references: [{ id: '7-1', prefix: 'see' }] },
+      { format: 'autocite', references: [{ id: '7-2' }], footnotes: 1, inFootnote: true },
+      { format: 'autocite', references: [{ id: '7-1' }], footnotes: 2 },
+    ]);
+    // The note keeps the whole citation; the prefix and the authors stand in the text.
+    expect(result.citations).toEqual([
+      'LeCun and Bottou, “Gradient-Based Learning Applied to Document Recognition.”',
+      'Knuth, The TeXBook.',
+      'LeCun and Bottou, “Gradient-Based Learning Applied to Document Recognition.”',
+    ]);
+    expect(result.authors).toEqual(['see LeCun and Bottou', '', '']);
+    expect(result.layout.hangingIndent).toBe(true);
   });
 
   it('renders note-style citations as notes in two languages', () => {

@@ -1,6 +1,7 @@
 import CSL from 'citeproc';
 import type { CslJson } from './citation-render';
 import { type CslItem, exportCslItems } from './export';
+import { type BibliographyLayout, DEFAULT_LAYOUT, readLayout } from './layout';
 import type { EntryData } from './types';
 
 /**
@@ -19,6 +20,13 @@ export interface ClusterReference {
 export interface Cluster {
   format: 'autocite' | 'textcite';
   references: ClusterReference[];
+  /**
+   * Where the citation stands among the notes (note styles number citations with the
+   * footnotes): the footnotes begun before it in the document, counting the one it is in, and
+   * whether it is inside a footnote (then it is part of that note, not a note of its own).
+   */
+  footnotes?: number;
+  inFootnote?: boolean;
 }
 
 export interface RenderedCitations {
@@ -28,6 +36,13 @@ export interface RenderedCitations {
   citations: string[];
   /** The bibliography entries, in the style's order. */
   bibliography: string[];
+  /** How the style lays its bibliography out (hanging indent, label column, spacing). */
+  layout: BibliographyLayout;
+  /**
+   * Per cluster, a text citation's author as the text shows it in a note style ("LeCun and
+   * Bottou", the citation itself being the note); '' for every other cluster.
+   */
+  authors: string[];
 }
 
 /** CSL items of the entries; one the converter cannot read is left out (its citations show as missing). */
@@ -103,6 +118,8 @@ export interface EngineCache {
   numbered: boolean;
   /** An entry depends on the one before it or on the style's exclusions: format all at once. */
   whole: boolean;
+  /** The bibliography's layout, read from the last makeBibliography. */
+  layout: BibliographyLayout;
 }
 
 interface EngineInternals {
@@ -144,6 +161,7 @@ function newEngine(
     clusters: new Map(),
     entries: new Map(),
     bibliography: null,
+    layout: DEFAULT_LAYOUT,
     numbered: text.includes('"citation-number"'),
     whole: Boolean(
       text.includes('subsequent-author-substitute') || options.exclude_types || options.exclude_with_fields,
@@ -156,6 +174,7 @@ function makeBibliography(current: EngineCache, tainted: ReadonlySet<string>): s
   const { engine } = current;
   const whole = () => {
     const made = engine.makeBibliography();
+    if (made) current.layout = readLayout(made[0]);
     return made ? made[1].map((entry: string) => entry.trim()) : [];
   };
   if (current.whole) {
@@ -176,6 +195,12 @@ function makeBibliography(current: EngineCache, tainted: ReadonlySet<string>): s
         ? engine.makeBibliography()
         : engine.makeBibliography({ include: missing.map((id) => ({ field: 'id', value: id })) });
     if (!made) return [];
+    // maxoffset is the widest label of the entries formatted: keep the widest seen.
+    const layout = readLayout(made[0]);
+    current.layout =
+      missing.length === sorted.length
+        ? layout
+        : { ...layout, maxOffset: Math.max(layout.maxOffset, current.layout.maxOffset) };
     const ids = (made[0] as { entry_ids: string[][] }).entry_ids;
     made[1].forEach((entry: string, index: number) => {
       const id = ids[index][0];
@@ -196,6 +221,48 @@ const NO_PRINTED_FORM = '[NO_PRINTED_FORM]';
 
 /** A cluster's text, '' when it renders to nothing. */
 const printed = (text: string) => (text === NO_PRINTED_FORM ? '' : text);
+
+/** A term of a CSL locale ("and", "et-al") in its long form, or `fallback`. */
+function localeTerm(locale: CslJson | undefined, name: string, fallback: string): string {
+  let found: string | undefined;
+  const walk = (node: unknown) => {
+    if (found !== undefined || !node || typeof node !== 'object') return;
+    const { name: tag, attrs, children } = node as CslJson;
+    if (tag === 'term' && attrs?.name === name && (!attrs.form || attrs.form === 'long')) {
+      if (typeof children?.[0] === 'string') found = children[0];
+      return;
+    }
+    for (const child of children ?? []) walk(child);
+  };
+  walk(locale);
+  return found ?? fallback;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&#38;').replace(/</g, '&#60;').replace(/>/g, '&#62;');
+
+/**
+ * The authors a text citation names in a style whose citations name none (numeric: IEEE,
+ * Vancouver), as pandoc writes them: "LeCun", "LeCun and Bottou", "Vaswani et al.", then the
+ * number ("LeCun and Bottou [2]"). Editors, or the title, for an item without authors.
+ */
+function namesOf(items: CslItem[], locale: CslJson | undefined, format: 'html' | 'text'): string {
+  const and = localeTerm(locale, 'and', 'and');
+  const etAl = localeTerm(locale, 'et-al', 'et al.');
+  const one = (item: CslItem) => {
+    type Name = { family?: string; literal?: string };
+    const people = ((item.author ?? item.editor ?? []) as Name[]).map(
+      (name) => name.family ?? name.literal ?? '',
+    );
+    const names = people.filter(Boolean);
+    if (!names.length) return String(item.title ?? '');
+    if (names.length === 1) return names[0];
+    if (names.length === 2) return `${names[0]} ${and} ${names[1]}`;
+    return `${names[0]} ${etAl}`;
+  };
+  const text = items.map(one).filter(Boolean).join('; ');
+  return format === 'html' ? escapeHtml(text) : text;
+}
 
 export function renderDocumentCitations(
   style: CslJson,
@@ -227,22 +294,32 @@ export function renderDocumentCitations(
   const { engine } = current;
   const note = styleClass === 'note';
   const composite = (cluster: Cluster) => cluster.format === 'textcite' && !note;
-  const citations = clusters.map((cluster, index) => ({
-    citationID: `c${index}`,
-    citationItems: cluster.references
+  // Note styles: a citation outside the footnotes is a note of its own, numbered with them; one
+  // inside a footnote belongs to that note.
+  let ownNotes = 0;
+  const citations = clusters.map((cluster, index) => {
+    const citationItems = cluster.references
       .filter((ref) => json.has(ref.id))
       .map((ref) => ({
         id: ref.id,
-        // A text citation's prefix goes in front of the author, not inside the parentheses.
-        ...(ref.prefix && !composite(cluster) ? { prefix: `${ref.prefix} ` } : {}),
+        // A text citation's prefix goes in front of the author in the text ("see LeCun (1998)",
+        // "see LeCun¹"), not inside the parentheses or the note.
+        ...(ref.prefix && cluster.format !== 'textcite' ? { prefix: `${ref.prefix} ` } : {}),
         ...(ref.locator ? { locator: ref.locator, label: 'page' } : {}),
-      })),
-    properties: {
-      noteIndex: note ? index + 1 : 0,
-      // "Author (Year)" in author-date styles; note styles keep their note.
-      ...(composite(cluster) ? { mode: 'composite' } : {}),
-    },
-  }));
+      }));
+    const footnotes = cluster.footnotes ?? 0;
+    if (note && citationItems.length && !cluster.inFootnote) ownNotes++;
+    return {
+      citationID: `c${index}`,
+      citationItems,
+      properties: {
+        noteIndex: note ? footnotes + ownNotes : 0,
+        // "Author (Year)" in author-date styles; note styles keep their note.
+        ...(composite(cluster) ? { mode: 'composite' } : {}),
+      },
+    };
+  });
+  const authors = clusters.map(() => '');
   const output = new Map<string, string>();
   const usable = citations.filter((citation) => citation.citationItems.length > 0);
   // Cited entries in order of first citation: numeric styles number them so.
@@ -254,6 +331,16 @@ export function renderDocumentCitations(
     if (usable.length)
       for (const [id, , text] of engine.rebuildProcessorState(usable, format) as [string, number, string][])
         output.set(id, printed(text));
+    // A text citation names its author in the text, the citation being its note ("LeCun and
+    // Bottou¹"): without it the sentence loses its subject.
+    citations.forEach((citation, index) => {
+      if (clusters[index].format !== 'textcite' || !citation.citationItems.length) return;
+      authors[index] = printed(
+        engine.makeCitationCluster(citation.citationItems.map((item) => ({ ...item, 'author-only': true }))),
+      );
+      const prefix = clusters[index].references[0]?.prefix;
+      if (authors[index] && prefix) authors[index] = `${prefix} ${authors[index]}`;
+    });
     if (current.cited !== citedKey) current.bibliography = null;
     current.cited = citedKey;
     current.whole = true;
@@ -274,18 +361,32 @@ export function renderDocumentCitations(
       const clusterKey = JSON.stringify([clusters[index].format, citation.citationItems]);
       let known = current.clusters.get(clusterKey);
       if (known === undefined) {
-        const author = composite(clusters[index])
+        let author = composite(clusters[index])
           ? printed(
               engine.makeCitationCluster(
                 citation.citationItems.map((item) => ({ ...item, 'author-only': true })),
               ),
             )
           : '';
-        // A style whose citations name no author (numeric ones: IEEE) has nothing to print for
-        // a text citation's author: it is then the plain citation, "[2]".
-        const text = author
-          ? `${author} ${printed(engine.makeCitationCluster(citation.citationItems.map((item) => ({ ...item, 'suppress-author': true }))))}`
-          : printed(engine.makeCitationCluster(citation.citationItems));
+        // A style whose citations name no author (numeric ones: IEEE) names them from the
+        // entries, before the plain citation: "LeCun and Bottou [2]".
+        const numeric = composite(clusters[index]) && !author;
+        if (numeric)
+          author = namesOf(
+            citation.citationItems.flatMap((item) => current.byId.get(item.id) ?? []),
+            locales[locale] ?? locales['en-US'],
+            format,
+          );
+        // MLA's "LeCun and Bottou" without a page has nothing after the author.
+        const rest = printed(
+          engine.makeCitationCluster(
+            author && !numeric
+              ? citation.citationItems.map((item) => ({ ...item, 'suppress-author': true }))
+              : citation.citationItems,
+          ),
+        );
+        // A superscript number follows the name directly: "LeCun and Bottou²".
+        const text = [author, rest].filter(Boolean).join(rest.startsWith('<sup>') ? '' : ' ');
         known = { text, ids: citation.citationItems.map((item) => item.id) };
         current.clusters.set(clusterKey, known);
       }
@@ -301,5 +402,7 @@ export function renderDocumentCitations(
       return text && prefix && composite(clusters[index]) ? `${prefix} ${text}` : text;
     }),
     bibliography,
+    layout: current.layout,
+    authors,
   };
 }

@@ -13,6 +13,7 @@ import {
   type ExportImage,
   type ExportInput,
   type ExportReference,
+  notePlaces,
   numberedNodes,
   type PreparedChapter,
   type PreparedDocument,
@@ -170,24 +171,31 @@ export function prepareBook(
   let rendered: ReturnType<typeof renderCitations>;
   let noteCitations: Set<PMNode> | undefined;
   if (input.bibliography === 'chapter' || ownStyles) {
-    rendered = { citations: new Map(), noteStyle: false, bibliography: [] };
+    rendered = { citations: new Map(), noteStyle: false, bibliography: [], citationAuthors: new Map() };
     noteCitations = new Set();
     docs.forEach((chapterDoc, index) => {
       const nodes = citationNodes(chapterDoc);
-      const own = renderCitations(nodes, chapterEntries[index], chapterCsl(index), engines);
+      const own = renderCitations(
+        nodes,
+        chapterEntries[index],
+        chapterCsl(index),
+        engines,
+        notePlaces([chapterDoc]),
+      );
       for (const [node, text] of own.citations) rendered.citations.set(node, text);
+      for (const [node, text] of own.citationAuthors ?? []) rendered.citationAuthors?.set(node, text);
+      rendered.bibliographyLayout ??= own.bibliographyLayout;
       if (own.noteStyle) for (const node of nodes) noteCitations?.add(node);
       rendered.noteStyle ||= own.noteStyle;
       if (input.bibliography === 'chapter') chapters[index].bibliography = own.bibliography;
     });
-    if (input.bibliography !== 'chapter')
-      rendered.bibliography = renderCitations(
-        docs.flatMap(citationNodes),
-        entries,
-        input.csl,
-        engines,
-      ).bibliography;
-  } else rendered = renderCitations(docs.flatMap(citationNodes), entries, input.csl, engines);
+    if (input.bibliography !== 'chapter') {
+      const whole = renderCitations(docs.flatMap(citationNodes), entries, input.csl, engines);
+      rendered.bibliography = whole.bibliography;
+      rendered.bibliographyLayout = whole.bibliographyLayout;
+    }
+  } else
+    rendered = renderCitations(docs.flatMap(citationNodes), entries, input.csl, engines, notePlaces(docs));
   return {
     doc,
     title: input.title,

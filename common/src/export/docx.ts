@@ -1,6 +1,7 @@
 import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
+import { type BibliographyLayout, DEFAULT_LAYOUT, labelWidthEm, splitLabel } from '../bibliography/layout';
 import { documentLabel } from '../editor/academic-numbering';
 import { changeMarks, withInherited } from './block-changes';
 import { referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
@@ -85,6 +86,8 @@ interface ListPlace {
 }
 class DocxWriter extends ChangesWriter {
   private readonly footnotes: string[] = [];
+  /** Inside a footnote (its citations are part of it in a note style). */
+  private inNote = false;
   private readonly comments: string[] = [];
   private readonly nums: { id: number; ordered: boolean; start: number }[] = [];
   private readonly images: Map<string, { name: string; image: import('./model').ExportImage }>;
@@ -263,9 +266,17 @@ class DocxWriter extends ChangesWriter {
       case 'hard_break':
         content = '<w:r><w:br/></w:r>';
         break;
-      case 'footnote':
-        content = this.footnote(this.blocks(node));
+      case 'footnote': {
+        // A note style's citation inside a footnote is part of it, not a footnote of its own.
+        const outer = this.inNote;
+        this.inNote = true;
+        try {
+          content = this.footnote(this.blocks(node));
+        } finally {
+          this.inNote = outer;
+        }
         break;
+      }
       case 'equation': {
         const math = latexToOmml(String(node.attrs.equation), false);
         content = math ?? this.textRun(`$${node.attrs.equation}$`, marks, deleted);
@@ -276,9 +287,11 @@ class DocxWriter extends ChangesWriter {
         const runs = rendered
           ? this.styledRuns(rendered, marks)
           : this.textRun(citationFallback(node), marks, deleted);
+        const author = this.prepared.citationAuthors?.get(node);
         content =
-          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
-            ? this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${runs}</w:p>`)
+          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered && !this.inNote
+            ? // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
+              `${author ? this.styledRuns(author, marks) : ''}${this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${runs}</w:p>`)}`
             : runs;
         break;
       }
@@ -656,10 +669,15 @@ class DocxWriter extends ChangesWriter {
     const p = this.prepared;
     if (!entries.length) return '';
     const title = documentLabel('bibliography', p.language);
+    const layout = p.bibliographyLayout ?? DEFAULT_LAYOUT;
     return `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(title)}</w:t></w:r></w:p>${entries
-      .map(
-        (entry) => `<w:p><w:pPr><w:pStyle w:val="Bibliography"/></w:pPr>${this.styledRuns(entry, [])}</w:p>`,
-      )
+      .map((entry) => {
+        const parts = splitLabel(entry);
+        const runs = parts
+          ? `${this.styledRuns(parts.label, [])}<w:r><w:tab/></w:r>${this.styledRuns(parts.text, [])}`
+          : this.styledRuns(entry, []);
+        return `<w:p><w:pPr><w:pStyle w:val="Bibliography"/>${docxEntryProperties(layout, Boolean(parts))}</w:pPr>${runs}</w:p>`;
+      })
       .join('')}`;
   }
 
@@ -743,4 +761,24 @@ export function exportDocx(prepared: PreparedDocument): Uint8Array {
   for (const part of prepared.body) body += writer.blocks(part);
   body += writer.bibliography();
   return zipSync(writer.files(body), { level: 6 });
+}
+
+/** Twips of one em of the bibliography's text (12 pt). */
+const EM_TWIPS = 240;
+
+/**
+ * A bibliography paragraph's tabs, spacing and indent (CT_PPr's order) for the style's layout: a
+ * label column is a tab stop with the text hanging at it ("margin": the label left of the text's
+ * edge), otherwise a hanging indent or none; line spacing in 240ths of a line, entry spacing as
+ * space after (a line of 12 pt each).
+ */
+export function docxEntryProperties(layout: BibliographyLayout, labelled: boolean): string {
+  const spacing = `<w:spacing w:after="${Math.round(layout.entrySpacing * 240)}" w:line="${Math.round(layout.lineSpacing * 240)}" w:lineRule="auto"/>`;
+  if (labelled) {
+    const width = Math.round(labelWidthEm(layout) * EM_TWIPS);
+    const left = layout.secondFieldAlign === 'margin' ? 0 : width;
+    return `<w:tabs><w:tab w:val="left" w:pos="${left}"/></w:tabs>${spacing}<w:ind w:left="${left}" w:hanging="${width}"/>`;
+  }
+  const hanging = layout.hangingIndent ? 2 * EM_TWIPS : 0;
+  return `${spacing}<w:ind w:left="${hanging}" w:hanging="${hanging}"/>`;
 }

@@ -1,5 +1,6 @@
 import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
+import { BIBLIOGRAPHY_LAYOUT_CSS, bibliographyBody, DEFAULT_LAYOUT } from '../bibliography/layout';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
 import type { Contributor } from '../editor/commands';
@@ -135,8 +136,17 @@ export class HtmlWriter extends NodeWriter {
 
   protected readonly hardBreak = '<br/>';
 
+  /** Inside a footnote: a note style's citation there is part of the note, not a note of its own. */
+  private inNote = false;
+
   protected footnote(node: PMNode): string {
-    return this.note(this.noteParagraphs(node));
+    const outer = this.inNote;
+    this.inNote = true;
+    try {
+      return this.note(this.noteParagraphs(node));
+    } finally {
+      this.inNote = outer;
+    }
   }
 
   protected equation(latex: string): string {
@@ -146,9 +156,11 @@ export class HtmlWriter extends NodeWriter {
   protected citation(node: PMNode): string {
     const rendered = this.prepared.citations.get(node);
     const text = rendered ? citeprocToXhtml(rendered) : escapeXml(citationFallback(node));
-    return (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
-      ? this.note([`<span class="citation">${text}</span>`])
-      : `<span class="citation">${text}</span>`;
+    if (!((this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered && !this.inNote))
+      return `<span class="citation">${text}</span>`;
+    // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
+    const author = this.prepared.citationAuthors?.get(node);
+    return `${author ? `<span class="citation-author">${citeprocToXhtml(author)}</span>` : ''}${this.note([`<span class="citation">${text}</span>`])}`;
   }
 
   protected crossReference(id: string, node: PMNode): string {
@@ -262,7 +274,8 @@ export class HtmlWriter extends NodeWriter {
   bibliography(level: number, entries = this.prepared.bibliography, id?: string): string {
     const p = this.prepared;
     if (!entries.length) return '';
-    return `<section class="bibliography"${id ? ` id="${id}"` : ''}><h${level}>${escapeXml(documentLabel('bibliography', p.language))}</h${level}><div class="csl-bib-body">${entries.map(citeprocToXhtml).join('')}</div></section>`;
+    const body = bibliographyBody(p.bibliographyLayout ?? DEFAULT_LAYOUT);
+    return `<section class="bibliography"${id ? ` id="${id}"` : ''}><h${level}>${escapeXml(documentLabel('bibliography', p.language))}</h${level}><div class="${body.className}" style="${body.style}">${entries.map(citeprocToXhtml).join('')}</div></section>`;
   }
 
   /** The whole article: front matter, body, bibliography and notes. */
@@ -407,10 +420,7 @@ del, .deletion { background: #fce8e6; }
 .deletion { text-decoration: line-through; }
 .footnotes { font-size: 0.9em; }
 .footnote-back { margin-left: 0.25em; text-decoration: none; }
-.csl-entry { padding-left: 2em; text-indent: -2em; margin-bottom: 0.5em; }
-.csl-left-margin { float: left; padding-right: 0.5em; }
-.csl-right-inline { margin-left: 2em; }
-@page { size: ${paperSize === 'US Letter' ? 'letter' : 'A4'}; margin: 2.5cm; }
+${BIBLIOGRAPHY_LAYOUT_CSS}@page { size: ${paperSize === 'US Letter' ? 'letter' : 'A4'}; margin: 2.5cm; }
 @media print { body { max-width: none; padding: 0; } figure, table { break-inside: avoid; } h2, h3, h4 { break-after: avoid; } }
 `;
 }

@@ -6,6 +6,7 @@ import {
   type RenderedCitations,
   renderDocumentCitations,
 } from '../bibliography/cluster-render';
+import type { BibliographyLayout } from '../bibliography/layout';
 import type { EntryData } from '../bibliography/types';
 import { type NumberedTarget, type Numbering, numberDocument } from '../editor/academic-numbering';
 import type { Contributor } from '../editor/commands';
@@ -73,6 +74,13 @@ export interface PreparedDocument {
   noteCitations?: Set<PMNode>;
   /** The rendered bibliography (citeproc HTML per entry). */
   bibliography: string[];
+  /** The style's layout of the bibliography (hanging indent, label column, spacing). */
+  bibliographyLayout?: BibliographyLayout;
+  /**
+   * In a note style, a text citation's author as the text names it ("LeCun and Bottou", its
+   * citation being the note); absent for every other citation.
+   */
+  citationAuthors?: Map<PMNode, string>;
   /** The bibliography's heading in the document's language. */
   bibliographyTitle: string;
   /** The document's cited entries by their key. */
@@ -226,18 +234,50 @@ export function citationNodes(doc: PMNode): PMNode[] {
 
 export type EngineCaches = Map<string, { current?: EngineCache; key: string }>;
 
+/** Where a citation stands among the notes: the footnotes begun before it, and whether it is in one. */
+export interface NotePlace {
+  footnotes: number;
+  inFootnote: boolean;
+}
+
+/**
+ * The note places of the citations of `docs` (a book's chapters one after the other): note styles
+ * number their citations with the footnotes, and a citation inside a footnote is part of it.
+ */
+export function notePlaces(docs: readonly PMNode[]): Map<PMNode, NotePlace> {
+  const places = new Map<PMNode, NotePlace>();
+  let footnotes = 0;
+  const walk = (node: PMNode, inFootnote: boolean) => {
+    node.forEach((child) => {
+      if (child.type.name === 'bibliography_part') return;
+      if (child.type.name === 'citation') places.set(child, { footnotes, inFootnote });
+      else if (child.type.name === 'footnote') {
+        footnotes++;
+        walk(child, true);
+      } else if (child.childCount) walk(child, inFootnote);
+    });
+  };
+  for (const doc of docs) walk(doc, false);
+  return places;
+}
+
 /** Renders citation nodes in one batch (citeproc numbers and disambiguates across all of them). */
 export function renderCitations(
   nodes: readonly PMNode[],
   entries: ReadonlyMap<string, EntryData>,
   csl: ExportInput['csl'],
   engines?: EngineCaches,
-): Pick<PreparedDocument, 'citations' | 'noteStyle' | 'bibliography'> {
+  places?: ReadonlyMap<PMNode, NotePlace>,
+): Pick<
+  PreparedDocument,
+  'citations' | 'noteStyle' | 'bibliography' | 'bibliographyLayout' | 'citationAuthors'
+> {
   const clusters: Cluster[] = nodes.map((node) => ({
     format: node.attrs.format === 'textcite' ? 'textcite' : 'autocite',
     references: node.attrs.references,
+    ...places?.get(node),
   }));
-  let rendered: RenderedCitations = { styleClass: 'in-text', citations: [], bibliography: [] };
+  let rendered: RenderedCitations | null = null;
   if (csl && clusters.length) {
     const key = `${csl.name}|${csl.locale}`;
     let cache = engines?.get(key);
@@ -248,10 +288,19 @@ export function renderCitations(
     rendered = renderDocumentCitations(csl.style, csl.locales, csl.locale, entries, clusters, 'html', cache);
   }
   const citations = new Map<PMNode, string>();
+  const citationAuthors = new Map<PMNode, string>();
   nodes.forEach((node, index) => {
-    citations.set(node, rendered.citations[index] ?? '');
+    citations.set(node, rendered?.citations[index] ?? '');
+    const author = rendered?.authors[index];
+    if (author) citationAuthors.set(node, author);
   });
-  return { citations, noteStyle: rendered.styleClass === 'note', bibliography: rendered.bibliography };
+  return {
+    citations,
+    noteStyle: rendered?.styleClass === 'note',
+    bibliography: rendered?.bibliography ?? [],
+    ...(rendered ? { bibliographyLayout: rendered.layout } : {}),
+    citationAuthors,
+  };
 }
 
 /** Adds the number of each numbered node of `doc` to `numbers` (numbering goes by position). */
@@ -299,7 +348,7 @@ export function prepareDocument(
     paperSize: doc.attrs.paper_size === 'US Letter' ? 'US Letter' : 'A4',
     numbering,
     numbers: numberedNodes(doc, numbering),
-    ...renderCitations(citationNodes(doc), parts.entries, input.csl, engines),
+    ...renderCitations(citationNodes(doc), parts.entries, input.csl, engines, notePlaces([doc])),
     threads: new Map(input.threads.map((thread) => [thread.id, thread])),
     images: input.images,
     ...(input.reference ? { reference: input.reference } : {}),

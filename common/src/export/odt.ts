@@ -1,6 +1,7 @@
 import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
+import { type BibliographyLayout, DEFAULT_LAYOUT, labelWidthEm, splitLabel } from '../bibliography/layout';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
 import { type BreakChange, withInherited } from './block-changes';
@@ -123,6 +124,8 @@ class OdtWriter extends ChangesWriter {
   private readonly lastCommentNode = new Map<number, PMNode>();
   private readonly page: OdfPage;
   private note = 0;
+  /** Inside a footnote (its citations are part of it in a note style). */
+  private inNote = false;
   private frame = 0;
   /** What a textblock starts with: the end of an inserted paragraph break, a deleted block's place. */
   private readonly startMarks = new Map<PMNode, string>();
@@ -217,6 +220,7 @@ class OdtWriter extends ChangesWriter {
       }
       out += `<text:list-style style:name="${name}">${levels}</text:list-style>`;
     }
+    out += odtEntryStyles(this.prepared.bibliographyLayout ?? DEFAULT_LAYOUT);
     out += this.tableStyles.join('');
     out +=
       '<style:style style:name="frInline" style:family="graphic" style:parent-style-name="Formula"><style:graphic-properties style:vertical-pos="middle" style:vertical-rel="text"/></style:style>';
@@ -312,9 +316,17 @@ class OdtWriter extends ChangesWriter {
       case 'hard_break':
         content = '<text:line-break/>';
         break;
-      case 'footnote':
-        content = this.footnote(this.blocks(node, { paragraphStyle: 'Footnote' }));
+      case 'footnote': {
+        // A note style's citation inside a footnote is part of it, not a note of its own.
+        const outer = this.inNote;
+        this.inNote = true;
+        try {
+          content = this.footnote(this.blocks(node, { paragraphStyle: 'Footnote' }));
+        } finally {
+          this.inNote = outer;
+        }
         break;
+      }
       case 'equation':
         content =
           this.formula(String(node.attrs.equation), false) ??
@@ -325,9 +337,11 @@ class OdtWriter extends ChangesWriter {
         const runs = rendered
           ? this.styledRuns(rendered, marks)
           : this.span(odfText(citationFallback(node)), this.markFormats(marks));
+        const author = this.prepared.citationAuthors?.get(node);
         content =
-          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered
-            ? this.footnote(`<text:p text:style-name="Footnote">${runs}</text:p>`)
+          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered && !this.inNote
+            ? // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
+              `${author ? this.styledRuns(author, marks) : ''}${this.footnote(`<text:p text:style-name="Footnote">${runs}</text:p>`)}`
             : runs;
         break;
       }
@@ -637,7 +651,13 @@ class OdtWriter extends ChangesWriter {
     if (!p.bibliography.length) return '';
     const title = documentLabel('bibliography', p.language);
     return `<text:h text:style-name="Heading_20_1" text:outline-level="1">${odfText(title)}</text:h>${p.bibliography
-      .map((entry) => `<text:p text:style-name="Bibliography">${this.styledRuns(entry, [])}</text:p>`)
+      .map((entry) => {
+        const parts = splitLabel(entry);
+        const runs = parts
+          ? `${this.styledRuns(parts.label, [])}<text:tab/>${this.styledRuns(parts.text, [])}`
+          : this.styledRuns(entry, []);
+        return `<text:p text:style-name="${parts ? 'BibLabelled' : 'BibEntry'}">${runs}</text:p>`;
+      })
       .join('')}`;
   }
 
@@ -709,5 +729,31 @@ export function exportOdt(prepared: PreparedDocument): Uint8Array {
       ...files,
     },
     { level: 6 },
+  );
+}
+
+/** Centimetres of one em of the bibliography's text (12 pt). */
+const EM_CM = 0.423;
+
+/**
+ * The bibliography's paragraph styles for the style's layout (automatic, on Bibliography):
+ * BibLabelled for entries with a label column (a tab stop, the text hanging at it; "margin": the
+ * label left of the text's edge), BibEntry for the others (a hanging indent or none); line
+ * spacing as a percentage, entry spacing as space below (a line of 12 pt each).
+ */
+export function odtEntryStyles(layout: BibliographyLayout): string {
+  const spacing = `fo:line-height="${Math.round(layout.lineSpacing * 100)}%" fo:margin-bottom="${(layout.entrySpacing * EM_CM).toFixed(3)}cm"`;
+  const width = labelWidthEm(layout) * EM_CM;
+  const left = layout.secondFieldAlign === 'margin' ? 0 : width;
+  const hanging = layout.hangingIndent ? 2 * EM_CM : 0;
+  const style = (name: string, props: string, children = '') =>
+    `<style:style style:name="${name}" style:family="paragraph" style:parent-style-name="Bibliography"><style:paragraph-properties ${props} ${spacing}>${children}</style:paragraph-properties></style:style>`;
+  return (
+    style(
+      'BibLabelled',
+      `fo:margin-left="${left.toFixed(3)}cm" fo:text-indent="${(-width).toFixed(3)}cm"`,
+      `<style:tab-stops><style:tab-stop style:position="0cm"/></style:tab-stops>`,
+    ) +
+    style('BibEntry', `fo:margin-left="${hanging.toFixed(3)}cm" fo:text-indent="${(-hanging).toFixed(3)}cm"`)
   );
 }

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { DEFAULT_LAYOUT } from '@scriptorium/common/bibliography/layout';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { EditorState, TextSelection } from 'prosemirror-state';
@@ -25,6 +26,8 @@ class FakeWorker extends EventTarget {
       styleClass: 'in-text',
       citations: request.clusters.map(() => citation),
       bibliography: [`Entry of ${citation}`],
+      authors: request.clusters.map(() => ''),
+      layout: DEFAULT_LAYOUT,
     };
     this.dispatchEvent(new MessageEvent('message', { data }));
   }
@@ -105,7 +108,12 @@ describe("the citation worker's answers", () => {
     EditorState.create({ doc: view.state.doc, plugins: academicPlugins({ open: () => {} }) });
     expect(warmUps()).toBe(before + 1);
     expect(worker.requests.at(-1)?.clusters).toEqual([
-      { format: 'autocite', references: [{ id: '7-1', prefix: '', locator: '' }] },
+      {
+        format: 'autocite',
+        references: [{ id: '7-1', prefix: '', locator: '' }],
+        footnotes: 0,
+        inFootnote: false,
+      },
     ]);
   });
 });

@@ -185,7 +185,7 @@ describe('the incremental academic state', () => {
       }),
     );
     expectFresh(session.state);
-    expect(academic(session.state).clusters[2]).toEqual({
+    expect(academic(session.state).clusters[2]).toMatchObject({
       format: 'textcite',
       references: [{ id: 'b', prefix: '', locator: 'p. 3' }],
     });

@@ -1,4 +1,5 @@
-import type { Cluster } from '@scriptorium/common/bibliography/cluster-render';
+import type { Cluster, RenderedCitations } from '@scriptorium/common/bibliography/cluster-render';
+import { type BibliographyLayout, DEFAULT_LAYOUT } from '@scriptorium/common/bibliography/layout';
 import type { EntryData } from '@scriptorium/common/bibliography/types';
 import {
   assignTargetIds,
@@ -36,7 +37,12 @@ export interface RenderedState {
   citations: string[];
   /** Cluster signature -> text, for citations added since (until the next batch arrives). */
   bySignature: Map<string, string>;
+  /** Note styles: a text citation's authors in the text, per cluster ('' for none). */
+  authors?: string[];
+  authorBySignature?: Map<string, string>;
   bibliography: string[];
+  /** The style's layout of the bibliography (hanging indent, label column, spacing). */
+  layout?: BibliographyLayout;
   failed: boolean;
 }
 
@@ -67,34 +73,48 @@ function clusterSignature(cluster: Cluster): string {
 }
 
 /**
- * The clusters of one textblock (with its footnotes), kept per node: ProseMirror keeps an unchanged
- * paragraph as the same object, so a change re-reads only the blocks it touched.
+ * The clusters of one textblock (with its footnotes) and its footnotes' count, kept per node:
+ * ProseMirror keeps an unchanged paragraph as the same object, so a change re-reads only the
+ * blocks it touched. `footnotes` of a cluster counts the block's own footnotes begun before it.
  */
-const blockClusters = new WeakMap<PMNode, Cluster[]>();
-function clustersOf(block: PMNode): Cluster[] {
-  let clusters = blockClusters.get(block);
-  if (!clusters) {
+const blockClusters = new WeakMap<PMNode, { clusters: Cluster[]; footnotes: number }>();
+function clustersOf(block: PMNode): { clusters: Cluster[]; footnotes: number } {
+  let known = blockClusters.get(block);
+  if (!known) {
     const found: Cluster[] = [];
-    block.descendants((node) => {
+    let footnotes = 0;
+    let footnoteEnd = -1;
+    block.descendants((node, pos) => {
+      if (node.type.name === 'footnote') {
+        footnotes++;
+        footnoteEnd = pos + node.nodeSize;
+      }
       if (node.type.name === 'citation')
         found.push({
           format: node.attrs.format === 'textcite' ? 'textcite' : 'autocite',
           references: node.attrs.references as CitationReference[],
+          footnotes,
+          inFootnote: pos < footnoteEnd,
         });
       return true;
     });
-    clusters = found;
-    blockClusters.set(block, clusters);
+    known = { clusters: found, footnotes };
+    blockClusters.set(block, known);
   }
-  return clusters;
+  return known;
 }
 
+/** The document's clusters in order, each placed among the notes (note styles number them with the footnotes). */
 function collectClusters(doc: PMNode): Cluster[] {
   const clusters: Cluster[] = [];
+  let footnotes = 0;
   doc.descendants((node) => {
     if (node.type.name === 'bibliography_part') return false;
     if (node.isTextblock) {
-      for (const cluster of clustersOf(node)) clusters.push(cluster);
+      const block = clustersOf(node);
+      for (const cluster of block.clusters)
+        clusters.push(footnotes ? { ...cluster, footnotes: footnotes + (cluster.footnotes ?? 0) } : cluster);
+      footnotes += block.footnotes;
       return false;
     }
     return true;
@@ -168,6 +188,8 @@ export function touchesAcademic(tr: Transaction): boolean {
 
 export interface CitationDecoration {
   html: string;
+  /** A note style's text citation: its authors, shown in the text before the note number. */
+  author: string;
   missing: boolean;
   /** A note style: shown as a note number (CSS counter, shared with footnotes), the text listed. */
   note: boolean;
@@ -176,7 +198,8 @@ export interface CitationDecoration {
 export interface BibliographyDecoration {
   heading: string;
   entries: string[];
-  /** Note-style citations' texts, with their numbers among the notes. */
+  layout: BibliographyLayout;
+  /** Note styles: the notes (citations and footnotes) in one numbering, each its text. */
   notes: { number: number; html: string }[];
 }
 
@@ -196,7 +219,12 @@ function internSpec<T extends object>(key: string, make: () => T): T {
   return spec;
 }
 function citationSpec(citation: CitationDecoration): { citation: CitationDecoration } {
-  return internSpec(`citation|${citation.note}|${citation.missing}|${citation.html}`, () => ({ citation }));
+  return internSpec(
+    `citation|${citation.note}|${citation.missing}|${citation.author}|${citation.html}`,
+    () => ({
+      citation,
+    }),
+  );
 }
 let bibliographySpec: { key: string; spec: { bibliography: unknown } } | null = null;
 
@@ -213,6 +241,12 @@ function wantedDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'
   let footnoteEnd = 0;
   const noteTexts: BibliographyDecoration['notes'] = [];
   let bibliographyAt = null as { from: number; to: number } | null;
+  // A citation's text: this rendering's, or (a citation added since) that of its cluster.
+  const citationHtml = (index: number, node?: PMNode): string => {
+    if (current) return current.citations[index] ?? '';
+    if (rendered && node) return rendered.bySignature.get(clusterSignature(node.attrs as Cluster)) ?? '';
+    return '';
+  };
   doc.descendants((node, pos) => {
     const name = node.type.name;
     if (name === 'figure' || name === 'table') {
@@ -251,22 +285,34 @@ function wantedDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'
     if (name === 'footnote') {
       // One numbering for footnotes and note-style citations (CSS counter `footnote`); a
       // citation inside a footnote is part of that note, not one of its own. What is inside
-      // gets its decorations too: the footnote's editor shows them.
+      // gets its decorations too: the footnote's editor shows them. A note style's list of
+      // notes holds the footnotes too, in their place.
       notes++;
       footnoteEnd = pos + node.nodeSize;
+      if (noteStyle) {
+        const first = citationIndex;
+        noteTexts.push({ number: notes, html: footnoteHtml(node, (index) => citationHtml(first + index)) });
+      }
       return true;
     }
     if (name === 'citation') {
       const index = citationIndex++;
       const references = node.attrs.references as CitationReference[];
       const missing = references.some((ref) => !known.has(ref.id));
-      let html: string | undefined;
-      if (current) html = current.citations[index];
-      else if (rendered) html = rendered.bySignature.get(clusterSignature(node.attrs as Cluster));
+      const html = citationHtml(index, node);
+      let author = '';
+      if (current) author = current.authors?.[index] ?? '';
+      else if (rendered)
+        author = rendered.authorBySignature?.get(clusterSignature(node.attrs as Cluster)) ?? '';
       const note = noteStyle && pos >= footnoteEnd;
-      if (note) noteTexts.push({ number: ++notes, html: html ?? '' });
+      if (note) noteTexts.push({ number: ++notes, html });
       decorations.push(
-        Decoration.node(pos, pos + node.nodeSize, {}, citationSpec({ html: html ?? '', missing, note })),
+        Decoration.node(
+          pos,
+          pos + node.nodeSize,
+          {},
+          citationSpec({ html, author: note ? author : '', missing, note }),
+        ),
       );
       return false;
     }
@@ -280,6 +326,7 @@ function wantedDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'
     const bibliography: BibliographyDecoration = {
       heading: documentLabel('bibliography', language),
       entries: rendered?.bibliography ?? [],
+      layout: rendered?.layout ?? DEFAULT_LAYOUT,
       notes: noteTexts,
     };
     const key = JSON.stringify(bibliography);
@@ -354,6 +401,41 @@ export function noteNumber(state: EditorState, pos: number | undefined): number 
     return true;
   });
   return found || number;
+}
+
+const NOTE_MARKS: Record<string, [string, string]> = {
+  em: ['<i>', '</i>'],
+  strong: ['<b>', '</b>'],
+  sup: ['<sup>', '</sup>'],
+  sub: ['<sub>', '</sub>'],
+  code: ['<code>', '</code>'],
+};
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * A footnote's text as HTML for a note style's list of notes: its paragraphs with their simple
+ * marks, its citations' texts (`citation(n)`: its n-th), an equation as its source.
+ */
+export function footnoteHtml(footnote: PMNode, citation: (index: number) => string): string {
+  let cited = 0;
+  const paragraphs: string[] = [];
+  footnote.forEach((paragraph) => {
+    let out = '';
+    paragraph.forEach((child) => {
+      let html = '';
+      if (child.isText) html = escapeHtml(child.text ?? '');
+      else if (child.type.name === 'citation') html = citation(cited++);
+      else if (child.type.name === 'equation') html = escapeHtml(String(child.attrs.equation));
+      for (const mark of child.marks) {
+        if (mark.type.name === 'deletion') html = '';
+        const tags = NOTE_MARKS[mark.type.name];
+        if (tags && child.isText) html = `${tags[0]}${html}${tags[1]}`;
+      }
+      out += html;
+    });
+    paragraphs.push(out);
+  });
+  return paragraphs.join(' ');
 }
 
 function tableCaption(label: string, caption: string): HTMLElement {
@@ -477,7 +559,7 @@ class CitationRenderer {
       this.apply(
         state.signature,
         state.clusters,
-        { styleClass: 'in-text', citations: [], bibliography: [] },
+        { styleClass: 'in-text', citations: [], bibliography: [], authors: [], layout: DEFAULT_LAYOUT },
         false,
       );
       return;
@@ -511,15 +593,28 @@ class CitationRenderer {
   private apply(
     signature: string,
     clusters: Cluster[],
-    data: { styleClass: string; citations: string[]; bibliography: string[] },
+    data: Pick<RenderedCitations, 'citations' | 'bibliography'> &
+      Partial<Pick<RenderedCitations, 'authors' | 'layout'>> & { styleClass: string },
     failed: boolean,
   ): void {
     const bySignature = new Map<string, string>();
+    const authorBySignature = new Map<string, string>();
     clusters.forEach((cluster, index) => {
       const key = clusterSignature(cluster);
       if (!bySignature.has(key)) bySignature.set(key, data.citations[index] ?? '');
+      if (!authorBySignature.has(key)) authorBySignature.set(key, data.authors?.[index] ?? '');
     });
-    const rendered: RenderedState = { signature, ...data, bySignature, failed };
+    const rendered: RenderedState = {
+      signature,
+      styleClass: data.styleClass,
+      citations: data.citations,
+      bibliography: data.bibliography,
+      authors: data.authors ?? [],
+      layout: data.layout ?? DEFAULT_LAYOUT,
+      bySignature,
+      authorBySignature,
+      failed,
+    };
     this.view.dispatch(this.view.state.tr.setMeta(academicKey, rendered).setMeta('addToHistory', false));
   }
 

@@ -122,7 +122,7 @@ describe('academic node views', () => {
     expect(view.dom.querySelector('.doc-cross-reference')?.textContent).toBe('(2)');
   });
 
-  it('numbers note-style citations and footnotes in one sequence, and lists the citations with their numbers', () => {
+  it('numbers note-style citations and footnotes in one sequence, and lists every note with its number', () => {
     const view = editor();
     const footnote = () =>
       view.dispatch(
@@ -152,8 +152,11 @@ describe('academic node views', () => {
     expect([...notes].map((note) => note.textContent)).toEqual(['', '']);
     expect((notes[1] as HTMLElement).title).toBe('Two, T.');
     const listed = [...view.dom.querySelectorAll('.doc-citation-notes li')] as HTMLLIElement[];
+    // The footnotes are in the list too, in their places: no gap in the numbers (issue 53).
     expect(listed.map((item) => [item.value, item.textContent])).toEqual([
+      [1, 'note'],
       [2, 'One, T.'],
+      [3, 'note'],
       [4, 'Two, T.'],
     ]);
     // The second footnote is the third note.
@@ -203,6 +206,69 @@ describe('academic node views', () => {
     expect(section.querySelector('h2')?.textContent).toBe('Literatur');
     expect(answer([])).toEqual([]);
     expect(section.hidden).toBe(true);
+  });
+
+  it("lays the bibliography out as the style asks, and names a note style's text citation's authors", () => {
+    const view = editor();
+    const entry = { bib_type: 'book', fields: { title: [{ type: 'text', text: 'T' }] } };
+    insertCitation(
+      'textcite',
+      [{ id: 'a', prefix: '', locator: '' }],
+      new Map([['a', entry as never]]),
+    )(view.state, view.dispatch);
+    const answer = (rendered: Partial<RenderedState>) => {
+      const academic = academicKey.getState(view.state)!;
+      view.dispatch(
+        view.state.tr.setMeta(academicKey, {
+          signature: academic.signature,
+          styleClass: 'in-text',
+          citations: ['[1]'],
+          bySignature: new Map(),
+          bibliography: [],
+          failed: false,
+          ...rendered,
+        }),
+      );
+    };
+    // IEEE: the label "[1]" in a column beside its text (citeproc's classes kept through the
+    // sanitiser, the rules of BIBLIOGRAPHY_LAYOUT_CSS on the page).
+    answer({
+      bibliography: [
+        '<div class="csl-entry"><div class="csl-left-margin">[1]</div><div class="csl-right-inline">A. Author, <i>T</i>.</div></div>',
+      ],
+      layout: {
+        hangingIndent: false,
+        secondFieldAlign: 'flush',
+        lineSpacing: 1,
+        entrySpacing: 0,
+        maxOffset: 3,
+      },
+    });
+    const list = view.dom.querySelector('.doc-bibliography-entries') as HTMLElement;
+    expect([...list.classList]).toEqual([
+      'doc-bibliography-entries',
+      'csl-bib-body',
+      'csl-second-field-flush',
+    ]);
+    expect(list.getAttribute('style')).toBe('--csl-label-width: 2.3em; --csl-entry-spacing: 0em');
+    expect(list.querySelector('.csl-entry > .csl-left-margin')?.textContent).toBe('[1]');
+    expect(list.querySelector('.csl-entry > .csl-right-inline')?.textContent).toBe('A. Author, T.');
+    expect(document.getElementById('csl-layout-styles')?.textContent).toContain(
+      '.csl-bib-body .csl-left-margin { float: left;',
+    );
+    // APA: a hanging indent, double spaced.
+    answer({
+      bibliography: ['<div class="csl-entry">Author, A. (2020). <i>T</i>.</div>'],
+      layout: { hangingIndent: true, secondFieldAlign: null, lineSpacing: 2, entrySpacing: 0, maxOffset: 0 },
+    });
+    expect([...list.classList]).toContain('csl-hanging-indent');
+    expect(list.getAttribute('style')).toContain('line-height: 2');
+    // Chicago notes: "Author" stays in the sentence, the citation is the note (number by CSS).
+    answer({ styleClass: 'note', citations: ['Author, <i>T</i>.'], authors: ['Author'] });
+    const citation = view.dom.querySelector('.doc-citation') as HTMLElement;
+    expect(citation.classList.contains('doc-citation-note')).toBe(true);
+    expect(citation.textContent).toBe('Author');
+    expect(citation.title).toBe('Author, T.');
   });
 
   it('shows math and live cross-references inside a footnote being edited', () => {

@@ -1,3 +1,4 @@
+import { BIBLIOGRAPHY_LAYOUT_CSS, bibliographyBody } from '@scriptorium/common/bibliography/layout';
 import { renderLatex } from '@scriptorium/common/editor/academic-math';
 import type { CitationReference } from '@scriptorium/common/editor/academic-nodes';
 import type { Node as PMNode } from 'prosemirror-model';
@@ -43,7 +44,8 @@ export function safeHtml(html: string): DocumentFragment {
   let fragment = cleaned.get(html);
   if (!fragment) {
     if (cleaned.size > 5000) cleaned.clear();
-    fragment = sanitizeHtml(html);
+    // citeproc's layout classes (csl-entry, csl-left-margin, ...) stay: the layout rules read them.
+    fragment = sanitizeHtml(html, document, (value) => /^csl-[a-z-]+$/.test(value));
     cleaned.set(html, fragment);
   }
   return fragment.cloneNode(true) as DocumentFragment;
@@ -197,9 +199,11 @@ class CitationView extends AtomView {
     this.dom.classList.toggle('doc-missing', Boolean(spec?.missing));
     this.dom.title = spec?.missing ? this.context.t('academic.missingEntry') : '';
     if (spec?.note) {
-      // The number is the CSS counter the footnotes count with.
+      // The number is the CSS counter the footnotes count with; a text citation's authors stand
+      // before it ("LeCun and Bottou¹").
       this.dom.classList.add('doc-citation-note');
-      this.dom.textContent = '';
+      if (spec.author) this.dom.replaceChildren(safeHtml(spec.author));
+      else this.dom.textContent = '';
       if (spec.html) this.dom.title = safeHtml(spec.html).textContent ?? '';
     } else if (spec?.html) this.dom.replaceChildren(safeHtml(spec.html));
     else this.dom.textContent = references.map((ref) => `@${ref.id}`).join('; ');
@@ -239,6 +243,18 @@ function placeChildren(parent: HTMLElement, wanted: readonly Node[]): void {
   });
 }
 
+/**
+ * The bibliography's layout rules, the same the exports carry (common/src/bibliography/layout.ts),
+ * added to the page once.
+ */
+function addLayoutStyles(document: Document): void {
+  if (document.getElementById('csl-layout-styles')) return;
+  const style = document.createElement('style');
+  style.id = 'csl-layout-styles';
+  style.textContent = BIBLIOGRAPHY_LAYOUT_CSS;
+  document.head.append(style);
+}
+
 class BibliographyView implements NodeView {
   dom: HTMLElement;
   private key = '';
@@ -255,6 +271,7 @@ class BibliographyView implements NodeView {
     this.dom.className = 'doc-part doc-bibliography';
     this.dom.contentEditable = 'false';
     this.list.className = 'doc-bibliography-entries';
+    addLayoutStyles(this.dom.ownerDocument);
     this.render(decorations);
   }
   private render(decorations: readonly Decoration[]) {
@@ -277,6 +294,10 @@ class BibliographyView implements NodeView {
     }
     if (spec?.entries.length) {
       this.heading.textContent = spec.heading;
+      // The style's layout (label column, hanging indent, spacing): BIBLIOGRAPHY_LAYOUT_CSS.
+      const body = bibliographyBody(spec.layout);
+      this.list.className = `doc-bibliography-entries ${body.className}`;
+      this.list.setAttribute('style', body.style);
       this.placeEntries(spec.entries);
       parts.push(this.heading, this.list);
     }

@@ -73,6 +73,8 @@ describe('the editor citation worker', () => {
       styleClass: 'in-text',
       citations: ['(Lovelace, 1990)', '(Babbage, 1990)'],
       bibliography: [expect.stringContaining('Babbage, A. (1990).'), expect.stringContaining('Lovelace, A.')],
+      authors: ['', ''],
+      layout: { hangingIndent: true, secondFieldAlign: null, lineSpacing: 2, entrySpacing: 0, maxOffset: 0 },
     });
     expect(render).toHaveBeenCalledTimes(1);
     expect(posted).toEqual([]);
