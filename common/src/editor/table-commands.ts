@@ -1,5 +1,5 @@
 import { GapCursor } from 'prosemirror-gapcursor';
-import type { Node as PMNode } from 'prosemirror-model';
+import type { Node as PMNode, ResolvedPos } from 'prosemirror-model';
 import { type Command, type EditorState, Selection, TextSelection } from 'prosemirror-state';
 import {
   addColumnAfter,
@@ -24,6 +24,14 @@ import {
  * after the last one, the row/column/merge commands of the Table menu and the cell's context
  * menu, and the document's end as a place to type even when a table ends it.
  */
+
+/** GapCursor's own rules (typed here: the package marks them internal). */
+export const gapRules = GapCursor as unknown as {
+  /** Whether a gap cursor may stand at `$pos`. */
+  valid($pos: ResolvedPos): boolean;
+  /** The next place for a gap cursor from `$pos` in `dir`, or null. */
+  findGapCursorFrom($pos: ResolvedPos, dir: number, mustMove?: boolean): ResolvedPos | null;
+};
 
 /** Only inside a table: a command of prosemirror-tables that would otherwise act on nothing. */
 function inTable(command: Command): Command {
@@ -98,7 +106,7 @@ export function documentEnd(doc: PMNode): Selection | null {
   if (end < 0) return null;
   const $end = doc.resolve(end);
   const last = $end.parent.lastChild;
-  if (last && (!last.isTextblock || last.type.spec.code) && GapCursor.valid($end)) return new GapCursor($end);
+  if (last && (!last.isTextblock || last.type.spec.code) && gapRules.valid($end)) return new GapCursor($end);
   return Selection.near($end, -1);
 }
 
@@ -109,3 +117,30 @@ export const selectDocumentEnd: Command = (state, dispatch) => {
   if (dispatch) dispatch(state.tr.setSelection(selection).scrollIntoView());
   return true;
 };
+
+/**
+ * An arrow key out of a table at its part's edge (dir 1: down or right from its last row, -1: up
+ * or left from its first): a gap cursor after (before) the table, where text can be typed. Only
+ * where the browser's caret is at the cell's edge (`atEdge`), and where a gap cursor may stand.
+ */
+export function leaveTable(dir: 1 | -1, vertical: boolean, atEdge: () => boolean): Command {
+  return (state, dispatch) => {
+    const { selection } = state;
+    if (!(selection instanceof TextSelection) || !selection.empty || !isInTable(state)) return false;
+    const { $head } = selection;
+    let depth = $head.depth;
+    while (depth > 0 && $head.node(depth).type.spec.tableRole !== 'table') depth--;
+    if (depth === 0) return false;
+    const table = $head.node(depth);
+    const row = $head.index(depth);
+    const rowNode = table.child(row);
+    const lastRow = dir > 0 ? row === table.childCount - 1 : row === 0;
+    const cellIndex = $head.index(depth + 1);
+    const lastCell = dir > 0 ? cellIndex === rowNode.childCount - 1 : cellIndex === 0;
+    if (!lastRow || (!vertical && !lastCell)) return false;
+    const $gap = state.doc.resolve(dir > 0 ? $head.after(depth) : $head.before(depth));
+    if (!gapRules.valid($gap) || !atEdge()) return false;
+    if (dispatch) dispatch(state.tr.setSelection(new GapCursor($gap)).scrollIntoView());
+    return true;
+  };
+}
