@@ -7,7 +7,14 @@ import { Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import { indent, outdent } from './commands';
 import { schema } from './schema';
-import { documentEnd, inHeaderRow, selectDocumentEnd, tableCommand, tableTab } from './table-commands';
+import {
+  documentEnd,
+  inHeaderRow,
+  leaveTable,
+  selectDocumentEnd,
+  tableCommand,
+  tableTab,
+} from './table-commands';
 import { createDocument, standardArticle } from './templates';
 import { ada, partStart, SUGGEST } from './testing';
 import { decideChanges, reviewStepsAllowed, trackedChanges, trackTransaction } from './track-changes';
@@ -239,6 +246,30 @@ describe('text after a table, a figure or a code block at the end of the documen
     const end = documentEnd(stateOf([table([['A']]), p('last')]).doc);
     expect(end).toBeInstanceOf(TextSelection);
     expect(end?.$from.parent.textContent).toBe('last');
+  });
+
+  it('an arrow key out of a final (first) table gives a gap cursor after (before) it; elsewhere it is left to the table', () => {
+    const atEdge = () => true;
+    const last = stateOf(
+      [
+        p('Intro'),
+        table([
+          ['A', 'B'],
+          ['c', 'd'],
+        ]),
+      ],
+      'c',
+    );
+    expect(leaveTable(1, false, atEdge)(last)).toBe(false);
+    const down = run(last, leaveTable(1, true, atEdge));
+    expect(down.selection).toBeInstanceOf(GapCursor);
+    expect(bodyBlocks(type(down, 'x'))).toEqual(['paragraph:Intro', 'table:ABcd', 'paragraph:x']);
+    // The caret not yet at the cell's edge (a wrapped line): the browser moves it first.
+    expect(leaveTable(1, true, () => false)(last)).toBe(false);
+    // A paragraph follows: prosemirror-tables' own arrow goes there.
+    expect(leaveTable(1, true, atEdge)(stateOf([table([['A']]), p('next')], 'A'))).toBe(false);
+    const up = run(stateOf([table([['A', 'B']]), p('after')], 'A'), leaveTable(-1, false, atEdge));
+    expect(bodyBlocks(type(up, 'y'))).toEqual(['paragraph:y', 'table:AB', 'paragraph:after']);
   });
 
   it('the document itself has no gap between parts (typing there would add a part)', () => {
