@@ -9,6 +9,7 @@ import { indent, outdent } from './commands';
 import { schema } from './schema';
 import {
   documentEnd,
+  gapRules,
   inHeaderRow,
   leaveTable,
   selectDocumentEnd,
@@ -274,7 +275,7 @@ describe('text after a table, a figure or a code block at the end of the documen
 
   it('the document itself has no gap between parts (typing there would add a part)', () => {
     const state = stateOf([table([['A']])]);
-    expect(GapCursor.valid(state.doc.resolve(state.doc.content.size))).toBe(false);
+    expect(gapRules.valid(state.doc.resolve(state.doc.content.size))).toBe(false);
   });
 
   it('a write-tracked author typing after a final table makes a tracked paragraph, decided like any other', () => {

@@ -43,7 +43,7 @@ export function TableSizeDialog({ view, onClose }: { view: EditorView; onClose()
   const { t } = useTranslation('tables');
   const [size, setSize] = useState<Size>({ columns: 1, rows: 1 });
   const grid = useRef<HTMLDivElement>(null);
-  const label = (chosen: Size) => t('picker.size', chosen);
+  const label = (chosen: Size) => t('picker.size', { columns: chosen.columns, rows: chosen.rows });
 
   // The focus follows the chosen cell (one tab stop: the arrow keys move inside the grid).
   useEffect(() => {
