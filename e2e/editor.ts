@@ -32,3 +32,15 @@ export async function caretIn(page: Page, text: string, key: 'End' | 'Home' = 'E
   await firstParagraph(page).click();
   await page.keyboard.press(key);
 }
+
+/** Opens the table size picker from the toolbar and inserts a table of `columns` × `rows` (English labels). */
+export async function insertTableOfSize(page: Page, columns: number, rows: number) {
+  await page
+    .getByRole('toolbar', { name: 'Editing tools' })
+    .getByRole('button', { name: 'Table', exact: true })
+    .click();
+  await page
+    .getByRole('dialog', { name: 'Insert table' })
+    .getByRole('button', { name: `${columns} × ${rows}` })
+    .click();
+}

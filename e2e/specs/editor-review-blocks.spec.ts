@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { body, card, firstParagraph, saved } from '../editor';
+import { body, card, firstParagraph, insertTableOfSize, saved } from '../editor';
 import { expect, selectionSeen, setLanguage, sharedDocument, test, watchSelection } from '../fixtures';
 
 // Accounts are made by the CLI on the server's SQLite file: one test after the other.
@@ -76,7 +76,7 @@ test('a write-tracked co-author makes a list and inserts a table as suggestions;
   await tool(bobPage, 'Bulleted list').click();
   await body(bobPage).locator('p', { hasText: 'Beta' }).click();
   await bobPage.keyboard.press('End');
-  await tool(bobPage, 'Table').click();
+  await insertTableOfSize(bobPage, 3, 3);
   await saved(bobPage);
   await expect(
     bobPage.getByText('This change cannot be recorded as a suggestion', { exact: false }),
@@ -101,7 +101,7 @@ test('a write-tracked co-author makes a list and inserts a table as suggestions;
 });
 
 async function menu(page: Page, name: string, item: string) {
-  await page.getByRole('button', { name, exact: true }).click();
+  await page.getByRole('group', { name: 'Editor menus' }).getByRole('button', { name, exact: true }).click();
   await page.getByRole('menuitem', { name: item, exact: true }).click();
 }
 
@@ -119,7 +119,7 @@ test('a write-tracked co-author adds a row, types in it and removes a column as 
 }) => {
   const { annPage, bobPage } = await annAndBobOpen(browser);
   await firstParagraph(annPage).click();
-  await tool(annPage, 'Table').click();
+  await insertTableOfSize(annPage, 3, 3);
   await annPage.keyboard.type('A');
   await annPage.keyboard.press('Tab');
   await annPage.keyboard.type('B');
@@ -128,13 +128,13 @@ test('a write-tracked co-author adds a row, types in it and removes a column as 
 
   // Below the header row: a new row, text in its first cell; then the third column goes.
   await body(bobPage).locator('th', { hasText: 'A' }).click();
-  await menu(bobPage, 'Insert', 'Insert row below');
+  await menu(bobPage, 'Table', 'Insert row below');
   await saved(bobPage);
   await expect.poll(() => rowsOf(bobPage)).toEqual(['A|B|', '||', '||', '||']);
   await body(bobPage).locator('tr').nth(1).locator('td').first().click();
   await bobPage.keyboard.type('new');
   await body(bobPage).locator('th').nth(2).click();
-  await menu(bobPage, 'Insert', 'Delete column');
+  await menu(bobPage, 'Table', 'Delete column');
   await saved(bobPage);
   for (const page of [bobPage, annPage]) {
     // Nothing is removed while it is a suggestion.

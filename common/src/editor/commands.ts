@@ -8,8 +8,8 @@ import {
   TextSelection,
   type Transaction,
 } from 'prosemirror-state';
-import { addColumnAfter, addRowAfter, deleteColumn, deleteRow, goToNextCell } from 'prosemirror-tables';
 import { type BodyElement, type FormatMark, isSafeHref, PAPER_SIZES, type PaperSize, schema } from './schema';
+import { tableCommand, tableTab } from './table-commands';
 
 /**
  * Pure editor commands (state in, transaction out), shared by the toolbar, the menus, the
@@ -97,11 +97,14 @@ export const splitItem: Command = splitListItem(schema.nodes.list_item);
 export const sinkItem: Command = sinkListItem(schema.nodes.list_item);
 export const liftItem: Command = liftListItem(schema.nodes.list_item);
 
-/** Tab: next table cell, or indent a list item. Shift-Tab: the reverse. */
+/**
+ * Tab: next table cell (a new row after the last: table-commands.ts), or indent a list item.
+ * Shift-Tab: the reverse.
+ */
 export const indent: Command = (state, dispatch, view) =>
-  goToNextCell(1)(state, dispatch) || sinkItem(state, dispatch, view);
+  tableTab(1)(state, dispatch, view) || sinkItem(state, dispatch, view);
 export const outdent: Command = (state, dispatch, view) =>
-  goToNextCell(-1)(state, dispatch) || liftItem(state, dispatch, view);
+  tableTab(-1)(state, dispatch, view) || liftItem(state, dispatch, view);
 
 function insertNode(element: BodyElement, make: (state: EditorState) => PMNode): Command {
   return (state, dispatch) => {
@@ -176,7 +179,8 @@ export function insertTable(rows = 3, columns = 3): Command {
   };
 }
 
-export const tableCommands = { addRowAfter, addColumnAfter, deleteRow, deleteColumn };
+/** The table commands (table-commands.ts), each only inside a table. */
+export const tableCommands = tableCommand;
 
 /** Sets (or, with an empty href, removes) a link on the selection. */
 export function setLink(href: string, title = ''): Command {

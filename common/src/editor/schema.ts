@@ -89,6 +89,8 @@ const headingLevels = [1, 2, 3, 4, 5, 6] as const;
 const nodes: Record<string, NodeSpec> = {
   doc: {
     content: 'title part*',
+    // No caret between parts: text typed there would make a new part, which the template forbids.
+    allowGapCursor: false,
     attrs: {
       /** The template the document was made from (templates.ts). */
       template: { default: 'standard-article' },
@@ -227,6 +229,8 @@ const nodes: Record<string, NodeSpec> = {
     marks: REVIEW_MARKS,
     code: true,
     defining: true,
+    // A code block ending a part can be followed by text: a gap cursor after it (docs/editor.md).
+    createGapCursor: true,
     attrs: { language: { default: '' } },
     parseDOM: [
       {

@@ -64,6 +64,8 @@ import { keepSelectionFromReact } from './react-selection';
 import { HistoryDialog, SaveRevisionDialog } from './review/review-history';
 import { type PendingComment, ReviewMargin } from './review/review-margin';
 import { isSuggesting, reviewPlugin } from './review/review-plugin';
+import { TableContextMenu } from './tables/table-context-menu';
+import { TableSizeDialog } from './tables/table-size-picker';
 import 'prosemirror-view/style/prosemirror.css';
 import 'prosemirror-tables/style/tables.css';
 import './editor.css';
@@ -562,6 +564,8 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       {panel === 'shortcuts' ? <ShortcutsDialog onClose={() => setPanel(null)} /> : null}
       {panel === 'faq' ? <FaqDialog onClose={() => setPanel(null)} /> : null}
       {view && panel === 'link' ? <LinkDialog view={view} onClose={() => setPanel(null)} /> : null}
+      {view && panel === 'tableSize' ? <TableSizeDialog view={view} onClose={() => setPanel(null)} /> : null}
+      {view && canWrite ? <TableContextMenu view={view} may={may} run={run} /> : null}
       {view && isAcademicPanel(panel) ? (
         <AcademicDialog
           panel={panel}

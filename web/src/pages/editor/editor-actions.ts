@@ -9,7 +9,6 @@ import {
   setCodeBlock,
   setHeading,
   setParagraph,
-  tableCommands,
   toggleBulletList,
   toggleFormat,
   toggleOrderedList,
@@ -36,10 +35,10 @@ import {
 } from 'lucide-react';
 import { redo, undo } from 'prosemirror-history';
 import type { Command, EditorState } from 'prosemirror-state';
-import { isInTable } from 'prosemirror-tables';
 import { ACADEMIC_ACTIONS, type AcademicPanelId } from './academic/academic-actions';
 import { EXPORT_MENU_FORMATS, type ExportMenuFormat, exportActions } from './export/export-actions';
 import { REVIEW_ACTIONS } from './review/review-actions';
+import { TABLE_ACTIONS } from './tables/table-actions';
 
 /**
  * Every toolbar button, menu item and shortcut of the editor, in one table: the menus, the
@@ -48,7 +47,7 @@ import { REVIEW_ACTIONS } from './review/review-actions';
  * the editor because elsewhere they move the focus.
  */
 
-export type MenuId = 'file' | 'edit' | 'insert' | 'format' | 'review' | 'tools' | 'help';
+export type MenuId = 'file' | 'edit' | 'insert' | 'format' | 'table' | 'review' | 'tools' | 'help';
 export type PanelId =
   | 'search'
   | 'wordCount'
@@ -58,6 +57,7 @@ export type PanelId =
   | 'faq'
   | 'link'
   | 'author'
+  | 'tableSize'
   | AcademicPanelId
   | 'comment'
   | 'saveRevision'
@@ -84,6 +84,8 @@ export interface EditorActionSpec {
    */
   need?: 'write' | 'comment' | 'history';
   command?: Command;
+  /** For an action that opens a panel: whether it can be used here (default: always). */
+  enabled?(state: EditorState): boolean;
   active?(state: EditorState): boolean;
   /** Opens a dialog or panel instead of running a command. */
   panel?: PanelId;
@@ -220,7 +222,9 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     group: 'blocks',
     icon: Table,
     writes: true,
-    command: insertTable(3, 3),
+    // The size picker (tables/table-size-picker.tsx) inserts the table.
+    enabled: (state) => insertTable(1, 1)(state),
+    panel: 'tableSize',
   },
   {
     id: 'editor.horizontalRule',
@@ -237,38 +241,6 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     group: 'parts',
     writes: true,
     panel: 'author',
-  },
-  {
-    id: 'editor.addRowAfter',
-    title: 'action.addRowAfter',
-    menu: 'insert',
-    group: 'table',
-    writes: true,
-    command: (s, d) => isInTable(s) && tableCommands.addRowAfter(s, d),
-  },
-  {
-    id: 'editor.addColumnAfter',
-    title: 'action.addColumnAfter',
-    menu: 'insert',
-    group: 'table',
-    writes: true,
-    command: (s, d) => isInTable(s) && tableCommands.addColumnAfter(s, d),
-  },
-  {
-    id: 'editor.deleteRow',
-    title: 'action.deleteRow',
-    menu: 'insert',
-    group: 'table',
-    writes: true,
-    command: (s, d) => isInTable(s) && tableCommands.deleteRow(s, d),
-  },
-  {
-    id: 'editor.deleteColumn',
-    title: 'action.deleteColumn',
-    menu: 'insert',
-    group: 'table',
-    writes: true,
-    command: (s, d) => isInTable(s) && tableCommands.deleteColumn(s, d),
   },
 
   mark('bold', 'action.bold', 'strong', 'Mod+B', Bold),
@@ -393,9 +365,19 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
   { id: 'editor.faq', title: 'action.faq', menu: 'help', group: 'help', writes: false, panel: 'faq' },
   ...ACADEMIC_ACTIONS,
   ...REVIEW_ACTIONS,
+  ...TABLE_ACTIONS,
 ];
 
-export const MENUS: readonly MenuId[] = ['file', 'edit', 'insert', 'format', 'review', 'tools', 'help'];
+export const MENUS: readonly MenuId[] = [
+  'file',
+  'edit',
+  'insert',
+  'format',
+  'table',
+  'review',
+  'tools',
+  'help',
+];
 
 /** `Mod+Shift+Z` as prosemirror-keymap writes it: `Mod-Shift-z`. */
 export function keymapName(keys: string): string {

@@ -33,6 +33,7 @@ export function actionTooltip(action: EditorActionSpec, t: TFunction): string {
 }
 
 export function isEnabled(action: EditorActionSpec, view: EditorView): boolean {
+  if (action.enabled) return action.enabled(view.state);
   if (action.command) return action.command(view.state);
   return true;
 }

@@ -24,6 +24,7 @@ import { columnResizing, tableEditing } from 'prosemirror-tables';
 import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import { EDITOR_ACTIONS, keymapName } from './editor-actions';
 import { footnoteEditorsOf } from './footnote-view';
+import { documentEdgesPlugins, tableKeysPlugin } from './tables/document-edges';
 
 /** Editor plugins: keys, input rules, tables, paste cleaning, heading ids, search highlights, carets, part labels. */
 
@@ -443,10 +444,12 @@ export function editorPlugins(context: PluginContext): Plugin[] {
     editorKeymap(),
     keymap(baseKeymap),
     history(),
+    tableKeysPlugin(),
     columnResizing(),
     tableEditing(),
     dropCursor(),
     gapCursor(),
+    ...documentEdgesPlugins(),
     pastePlugin(),
     headingIdPlugin(),
     searchPlugin(),
