@@ -1,9 +1,12 @@
+import type { Node as PMNode } from 'prosemirror-model';
 import type { EditorView } from 'prosemirror-view';
 import { academicKey } from './academic/academic-plugin';
 
 /** What the list needs of a footnote's view: its entry, and where it is in the document. */
 export interface ListedNote {
   readonly item: HTMLLIElement;
+  /** The footnote node the view shows now (ProseMirror hands every changed one to `update`). */
+  readonly current: PMNode;
   /** The note's number changed (a note was added or removed before it, or the citation style). */
   setNumber(number: number): void;
 }
@@ -102,16 +105,24 @@ export class FootnoteList {
     const outer = this.outer;
     if (outer.isDestroyed) return;
     if (!this.section.isConnected && outer.dom.parentNode) outer.dom.after(this.section);
-    this.title.textContent = this.heading();
+    const heading = this.heading();
+    if (this.title.textContent !== heading) this.title.textContent = heading;
     const noteStyle = academicKey.getState(outer.state)?.rendered?.styleClass === 'note';
     const wanted: HTMLLIElement[] = [];
+    // Found by node, not by position: looking up each view by position scans the blocks before it.
+    const byNode = new Map<PMNode, ListedNote[]>();
+    for (const note of this.entries) {
+      const same = byNode.get(note.current);
+      if (same) same.push(note);
+      else byNode.set(note.current, [note]);
+    }
     let number = 0;
-    outer.state.doc.descendants((node, pos) => {
+    outer.state.doc.descendants((node) => {
       const name = node.type.name;
       if (name === 'footnote') {
         number++;
-        const note = noteOfMarker(outer.nodeDOM(pos));
-        if (note && this.entries.has(note)) {
+        const note = byNode.get(node)?.shift();
+        if (note) {
           note.setNumber(number);
           wanted.push(note.item);
         }
@@ -124,11 +135,16 @@ export class FootnoteList {
       return !node.isText;
     });
     // Moves only entries out of place: an entry being typed in keeps its focus.
-    wanted.forEach((item, index) => {
-      const at = this.list.children[index];
-      if (at !== item) this.list.insertBefore(item, at ?? null);
-    });
-    for (const child of [...this.list.children].slice(wanted.length)) child.remove();
+    let cursor = this.list.firstElementChild;
+    for (const item of wanted) {
+      if (cursor === item) cursor = cursor.nextElementSibling;
+      else this.list.insertBefore(item, cursor);
+    }
+    while (cursor) {
+      const next = cursor.nextElementSibling;
+      cursor.remove();
+      cursor = next;
+    }
     this.section.hidden = wanted.length === 0;
   }
 

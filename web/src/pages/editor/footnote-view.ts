@@ -121,6 +121,10 @@ export class FootnoteView implements NodeView {
     this.list.add(this);
   }
 
+  get current(): PMNode {
+    return this.node;
+  }
+
   setNumber(number: number): void {
     if (number === this.number) return;
     this.number = number;
