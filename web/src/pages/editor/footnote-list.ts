@@ -89,7 +89,8 @@ export class FootnoteList {
 
   /** Orders and numbers the entries after the current change: `now` in a microtask, or when idle. */
   schedule(when: 'now' | 'idle'): void {
-    if (!this.entries.size && !this.section.isConnected) return;
+    // Nothing listed and nothing shown: nothing to put in order.
+    if (!this.entries.size && (this.section.hidden || !this.section.isConnected)) return;
     if (this.waiting.has(when)) return;
     this.waiting.add(when);
     const run = () => {
