@@ -143,6 +143,27 @@ describe('footnotes listed under the text', () => {
     }
   });
 
+  it('a footnote just inserted and selected is typed into; one drawn again while selected is not', async () => {
+    const view = editor();
+    const [at] = footnotePositions(view.state.doc);
+    const tr = view.state.tr.insert(at - 1, note(''));
+    view.dispatch(tr.setSelection(NodeSelection.create(tr.doc, at - 1)));
+    await settled();
+    const inserted = footnoteEditorsOf(view).find((inner) => inner.state.doc.textContent === '')!;
+    expect(inserted.hasFocus()).toBe(true);
+
+    // A suggestion mark on a selected footnote draws it anew: the focus stays in the text.
+    view.focus();
+    const [, first] = footnotePositions(view.state.doc);
+    const marked = view.state.tr.addNodeMark(
+      first,
+      schema.marks.deletion.create({ user: 1, username: 'ada', date: 1 }),
+    );
+    view.dispatch(marked.setSelection(NodeSelection.create(marked.doc, first)));
+    await settled();
+    expect(view.hasFocus()).toBe(true);
+  });
+
   it('shows a co-author’s change to a note', () => {
     const view = editor();
     const [at] = footnotePositions(view.state.doc);

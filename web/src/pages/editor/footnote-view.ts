@@ -154,8 +154,9 @@ export class FootnoteView implements NodeView {
   selectNode(): void {
     this.dom.classList.add('ProseMirror-selectednode');
     this.item.classList.add('doc-note-selected');
-    // A footnote just inserted (and selected by the command): its note is where to type.
-    if (this.fresh) queueMicrotask(() => this.focusNote());
+    // A footnote just inserted (empty, and selected by the command): its note is where to type. A
+    // footnote drawn again while selected (a suggestion mark added to it) keeps the focus where it is.
+    if (this.fresh && !this.node.textContent) queueMicrotask(() => this.focusNote());
   }
 
   deselectNode(): void {
