@@ -90,6 +90,7 @@ for (const { name, language, viewport } of SCENARIOS) {
     await expect(note).toBeFocused();
     await page.keyboard.press('Escape');
     await note.click();
+    await shot(page, `note-editing-${language}`);
     await page.keyboard.press('End');
     await page.keyboard.type(' here');
     await page.keyboard.press('ArrowRight');
