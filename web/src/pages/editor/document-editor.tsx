@@ -33,7 +33,7 @@ import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import type { SocketFactory } from '../../ws/connector';
 import { isAcademicPanel } from './academic/academic-actions';
 import { AcademicDialog } from './academic/academic-dialogs';
-import { academicPlugins, noteNumber } from './academic/academic-plugin';
+import { academicPlugins } from './academic/academic-plugin';
 import { academicNodeViews } from './academic/academic-views';
 import { DocumentConnection, userColour } from './document-connection';
 import { EDITOR_ACTIONS, type EditorActionSpec, type PanelId } from './editor-actions';
@@ -234,7 +234,9 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
               getPos,
               {
                 plugins: () => footnotePlugins(() => String(outer.state.doc.attrs.language)),
-                label: () => t('footnote.editor', { number: noteNumber(outer.state, getPos()) }),
+                label: (number) => t('footnote.editor', { number }),
+                backLabel: (number) => t('footnote.back', { number }),
+                heading: () => t('footnote.heading'),
                 editable: () => canWriteRef.current,
                 outerKeys: (event) => {
                   // Undo and redo belong to the outer editor's history.

@@ -1,13 +1,12 @@
 import {
   type Contributor,
   isValidOrcid,
-  linkAt,
   saveContributor,
   setLanguage,
-  setLink,
   setPaperSize,
   setPartHidden,
 } from '@scriptorium/common/editor/commands';
+import { applyLink, insertLinkedText, linkRange } from '@scriptorium/common/editor/links';
 import { outline } from '@scriptorium/common/editor/outline';
 import { isSafeHref, PAPER_SIZES, type PaperSize } from '@scriptorium/common/editor/schema';
 import { findMatches, replaceAll, replaceOne, type SearchQuery } from '@scriptorium/common/editor/search';
@@ -225,24 +224,33 @@ export function FaqDialog({ onClose }: { onClose(): void }) {
   );
 }
 
+/**
+ * Insert > Link (Mod-k): with text selected (or the caret in a link) it asks for the address;
+ * with nothing selected, for the text to show as well, and inserts the linked text (links.ts).
+ */
 export function LinkDialog({ view, onClose }: PanelProps) {
   const { t } = useTranslation('editor');
-  const existing = linkAt(view.state);
+  // Read once: the dialog works on what was selected when it opened.
+  const [range] = useState(() => linkRange(view.state));
+  const existing = range?.mark ?? null;
   const [href, setHref] = useState(existing ? String(existing.attrs.href) : '');
+  const [text, setText] = useState('');
   const [error, setError] = useState('');
   const headings = outline(view.state.doc).filter((entry) => entry.id && entry.text);
   const hrefId = useId();
+  const textId = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (view.state.selection.empty) {
-      setError(t('link.needsSelection'));
+    if (!range && !text.trim()) {
+      setError(t('link.needsText'));
       return;
     }
     if (!isSafeHref(href)) {
       setError(t('link.invalid'));
       return;
     }
-    setLink(href)(view.state, view.dispatch);
+    if (range) applyLink(href)(view.state, view.dispatch);
+    else insertLinkedText(text, href)(view.state, view.dispatch);
     onClose();
     view.focus();
   };
@@ -257,8 +265,9 @@ export function LinkDialog({ view, onClose }: PanelProps) {
             <button
               type="button"
               onClick={() => {
-                setLink('')(view.state, view.dispatch);
+                applyLink('')(view.state, view.dispatch);
                 onClose();
+                view.focus();
               }}
             >
               {t('link.remove')}
@@ -271,14 +280,34 @@ export function LinkDialog({ view, onClose }: PanelProps) {
       }
     >
       <form id="editor-link-form" className="editor-form" onSubmit={submit} noValidate>
+        {range ? null : (
+          <>
+            <label htmlFor={textId}>{t('link.text')}</label>
+            <input
+              id={textId}
+              type="text"
+              value={text}
+              autoFocus
+              onChange={(event) => {
+                setText(event.target.value);
+                setError('');
+              }}
+              aria-invalid={error && !text.trim() ? true : undefined}
+            />
+          </>
+        )}
         <label htmlFor={hrefId}>{t('link.href')}</label>
         <input
           id={hrefId}
           type="url"
+          inputMode="url"
           value={href}
-          autoFocus
-          onChange={(event) => setHref(event.target.value.trim())}
-          aria-invalid={error ? true : undefined}
+          autoFocus={Boolean(range)}
+          onChange={(event) => {
+            setHref(event.target.value.trim());
+            setError('');
+          }}
+          aria-invalid={error && (range || text.trim()) ? true : undefined}
         />
         {headings.length ? (
           <Select

@@ -1,5 +1,6 @@
 import { assignHeadingIds, partAt, splitItem } from '@scriptorium/common/editor/commands';
 import { editorInputRulesPlugin } from '@scriptorium/common/editor/input-rules';
+import { linkPastePlugin } from '@scriptorium/common/editor/links';
 import { cleanPastedHTML, fitSlice, plainTextSlice } from '@scriptorium/common/editor/paste';
 import { FORMAT_MARKS, schema } from '@scriptorium/common/editor/schema';
 import { findMatches, type SearchQuery } from '@scriptorium/common/editor/search';
@@ -23,7 +24,7 @@ import {
 import { columnResizing, tableEditing } from 'prosemirror-tables';
 import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import { EDITOR_ACTIONS, keymapName } from './editor-actions';
-import { footnoteEditorsOf } from './footnote-view';
+import { footnoteEditorsOf, footnotesPlugin } from './footnote-view';
 import { documentEdgesPlugins, tableKeysPlugin } from './tables/document-edges';
 
 /** Editor plugins: keys, input rules, tables, paste cleaning, heading ids, search highlights, carets, part labels. */
@@ -441,10 +442,12 @@ export function editorPlugins(context: PluginContext): Plugin[] {
     currentSelectionPlugin(),
     editorInputRulesPlugin(),
     keymap({ Backspace: deleteAcrossParts, Delete: deleteAcrossParts }),
+    footnotesPlugin(),
     editorKeymap(),
     keymap(baseKeymap),
     history(),
     tableKeysPlugin(),
+    linkPastePlugin(),
     columnResizing(),
     tableEditing(),
     dropCursor(),
@@ -468,6 +471,7 @@ export function footnotePlugins(language: () => string): Plugin[] {
     editorInputRulesPlugin(language),
     footnoteKeymap(),
     keymap(baseKeymap),
+    linkPastePlugin(),
     pastePlugin(true),
   ];
 }

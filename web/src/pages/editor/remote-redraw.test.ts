@@ -7,7 +7,7 @@ import { Decoration, DecorationSet, EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CollabSession } from './collab-session';
 import { readDomSelectionBeforeRedraw } from './editor-plugins';
-import { FootnoteView, footnoteEditorsOf } from './footnote-view';
+import { editFootnoteAt, FootnoteView, footnoteEditorsOf } from './footnote-view';
 
 // A key moves the caret in the browser; ProseMirror reads it on the selectionchange event that
 // follows. A redraw between the two (a co-author's step, a confirmation, a caret decoration) wrote
@@ -138,7 +138,14 @@ describe('a collab session with beforeRemoteChange, wired to the view as the edi
             node,
             outer,
             getPos,
-            { plugins: () => [], label: () => 'Footnote', editable: () => true, outerKeys: () => false },
+            {
+              plugins: () => [],
+              label: () => 'Footnote',
+              backLabel: () => 'Back',
+              heading: () => 'Footnotes',
+              editable: () => true,
+              outerKeys: () => false,
+            },
             inner,
           ),
       },
@@ -182,6 +189,7 @@ describe('a collab session with beforeRemoteChange, wired to the view as the edi
     const { view, session, start, follow } = collaborating(true);
     // Selecting the footnote opens its own editor, which takes the focus; its caret at TEXT's start.
     view.dispatch(view.state.tr.setSelection(NodeSelection.create(view.state.doc, start - 2)));
+    expect(editFootnoteAt(view, start - 2)).toBe(true);
     const [footnote] = footnoteEditorsOf(view);
     footnote.dispatch(footnote.state.tr.setSelection(TextSelection.create(footnote.state.doc, 1)));
     expect(footnote.hasFocus()).toBe(true);
