@@ -84,7 +84,8 @@ const key = (view: EditorView, name: string) =>
   view.dom.dispatchEvent(new KeyboardEvent('keydown', { key: name, bubbles: true, cancelable: true }));
 
 const list = () => document.querySelector<HTMLElement>('.inline-cite');
-const options = () => [...document.querySelectorAll('.inline-cite [role="option"]')].map((o) => o.textContent);
+const options = () =>
+  [...document.querySelectorAll('.inline-cite [role="option"]')].map((o) => o.textContent);
 
 function citations(doc: PMNode): { references: string[]; marks: string[] }[] {
   const found: { references: string[]; marks: string[] }[] = [];
