@@ -67,6 +67,14 @@ describe('CiteIndex', () => {
     expect(many.size).toBe(50);
   });
 
+  it('a new copy of the library reuses the texts of the entries that did not change', () => {
+    const changed = [...library.slice(0, 4), entry(5, 'anon', 'Nobody', 'Report', '2003')];
+    const next = new CiteIndex(changed, index);
+    expect(keys(next.search('nobody 2003'))).toEqual(['anon']);
+    expect(keys(next.search('world'))).toEqual([]);
+    expect(keys(next.search('smi'))).toEqual(['smith2020', 'vasmith1999']);
+  });
+
   it('folds queries as it folds the entries', () => {
     expect(foldText('Müller-Lüdenscheidt, É.')).toBe('muller ludenscheidt e ');
     expect(queryWords('  Smith;2020 ')).toEqual(['smith', '2020']);

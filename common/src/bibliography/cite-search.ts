@@ -40,7 +40,11 @@ export class CiteIndex {
   private readonly all: string;
   private readonly starts: Int32Array;
 
-  constructor(entries: readonly BibEntry[]) {
+  /** Folded text by unfolded text: a new copy of the library folds only what changed. */
+  private readonly folds = new Map<string, string>();
+
+  /** `previous`: the index of an earlier copy of the library, whose folded texts are reused. */
+  constructor(entries: readonly BibEntry[], previous?: CiteIndex) {
     const candidates: CiteCandidate[] = [];
     const texts: string[] = [];
     const starts = new Int32Array(entries.length + 1);
@@ -52,7 +56,10 @@ export class CiteIndex {
         year: entryYear(entry),
         title: entryTitle(entry),
       };
-      const text = ` ${foldText(`${candidate.authors} ${candidate.year} ${candidate.title} ${entry.entry_key}`)}`;
+      const raw = `${candidate.authors} ${candidate.year} ${candidate.title} ${entry.entry_key}`;
+      let text = previous?.folds.get(raw);
+      if (text === undefined) text = ` ${foldText(raw)}`;
+      this.folds.set(raw, text);
       starts[candidates.length] = offset;
       offset += text.length + 1;
       candidates.push(candidate);

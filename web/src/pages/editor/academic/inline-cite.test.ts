@@ -141,6 +141,18 @@ describe('inline citing', () => {
     expect(bodyText(view, start)).toBe('See  more');
   });
 
+  it('a click on an entry cites it; the press does not take the focus from the text', async () => {
+    const { view } = editor();
+    type(view, '@');
+    await settled();
+    const option = document.querySelectorAll<HTMLElement>('.inline-cite [role="option"]')[1];
+    const press = new MouseEvent('mousedown', { bubbles: true, cancelable: true });
+    option.dispatchEvent(press);
+    expect(press.defaultPrevented).toBe(true);
+    option.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(citations(view.state.doc)).toEqual([{ references: ['7-2'], marks: [] }]);
+  });
+
   it('";" or "@" right after a citation adds the next entry to its cluster', async () => {
     const { view, start } = editor();
     type(view, '@smith');

@@ -161,8 +161,8 @@ class LibrarySource {
         this.loadedAt = performance.now();
         this.failed = false;
         this.library = library;
-        // Built once per copy of the library, never on a keystroke.
-        this.index = new CiteIndex(library.entries);
+        // Built once per copy of the library (folding only changed entries), never on a keystroke.
+        this.index = new CiteIndex(library.entries, this.index ?? undefined);
         changed();
       },
       () => {
