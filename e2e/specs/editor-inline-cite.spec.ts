@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
@@ -67,6 +68,10 @@ for (const { name, viewport, language } of CASES) {
     const list = page.getByRole('listbox', { name: labels.list });
     await expect(list.getByRole('option')).toHaveText([/^Smith, 2020\s*Ink on paper$/, /^Smithers, 2018/]);
     await expect(list.getByRole('option', { selected: true })).toContainText('Smith, 2020');
+    const editor = page.locator('.editor-document');
+    await expect(editor).toHaveAttribute('aria-activedescendant', `${await list.getAttribute('id')}-0`);
+    const axe = await new AxeBuilder({ page }).include('.inline-cite').include('.editor-document').analyze();
+    expect(axe.violations.map((violation) => violation.id)).toEqual([]);
     await page.keyboard.press('Enter');
     await expect(list).toBeHidden();
     const citation = body(page).locator('.doc-citation');

@@ -98,7 +98,7 @@ function follow(
   if (value.mode === 'append' && !citationBefore(doc, from)) return null;
   const query = typed.slice(1);
   if (query.includes(LEAF) || query.length > MAX_QUERY || /^\s/.test(query)) return null;
-  if (query === value.query && from === value.from) return { ...value };
+  if (query === value.query) return from === value.from ? value : { ...value, from };
   const results = search(query);
   // A space after a query nothing matches: the user is writing on, not citing.
   if (results && !results.length && /\s$/.test(query)) return null;
@@ -428,7 +428,14 @@ export function inlineCitePlugin(context: InlineCiteContext): Plugin<InlineCiteS
       attributes(state): Record<string, string> {
         const open = inlineCiteKey.getState(state);
         if (!open) return {};
-        const attributes: Record<string, string> = { 'aria-autocomplete': 'list', 'aria-controls': listId };
+        // The role the browser gives the editor anyway, named so that aria-autocomplete is allowed.
+        const attributes: Record<string, string> = {
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-label': context.t('academic.inlineCite.editor'),
+          'aria-autocomplete': 'list',
+          'aria-controls': listId,
+        };
         if (open.results.length) attributes['aria-activedescendant'] = `${listId}-${open.active}`;
         return attributes;
       },
