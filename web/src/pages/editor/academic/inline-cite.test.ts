@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { BibEntry } from '@scriptorium/common/bibliography/types';
+import type { BibEntry, EntryData } from '@scriptorium/common/bibliography/types';
 import { addToBibliography, documentBibliography } from '@scriptorium/common/editor/academic-commands';
 import type { CitationReference } from '@scriptorium/common/editor/academic-nodes';
 import { schema } from '@scriptorium/common/editor/schema';
@@ -48,10 +48,10 @@ interface Options {
 function editor({ library = LIBRARY, editable = true, suggesting = false, inDocument = [] }: Options = {}) {
   const edits: string[] = [];
   const empty = createDocument(schema, standardArticle, { title: 'T', language: 'en-US' });
-  const copies = new Map(
+  const copies = new Map<string, EntryData>(
     inDocument.map((id) => {
       const { entry_key, bib_type, fields } = LIBRARY.entries[id - 1];
-      return [`7-${id}`, { entry_key, bib_type, fields, cats: [] }] as const;
+      return [`7-${id}`, { entry_key, bib_type, fields, cats: [] }];
     }),
   );
   const doc = addToBibliography(EditorState.create({ doc: empty }).tr, copies).doc;
