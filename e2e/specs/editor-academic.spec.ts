@@ -113,8 +113,10 @@ test('equations and citations typed in the text, seen by a co-author; a numeric 
   await annPage.keyboard.type('Broken $\\frac{a$ here. ');
   await expect(body(annPage).locator('.doc-equation.doc-math-error')).toHaveText('\\frac{a');
 
-  // Typing @ opens the citation picker; two entries found by author and by year.
-  await annPage.keyboard.type('See @');
+  // The citation picker from the menu (typing @ cites inline: editor-inline-cite.spec.ts); two
+  // entries found by author and by year.
+  await annPage.keyboard.type('See ');
+  await menu(annPage, 'Insert', /^Citation(?! style)/);
   const picker = annPage.getByRole('dialog', { name: 'Insert citation' });
   await expect(picker).toBeVisible();
   const search = picker.getByRole('searchbox', { name: 'Search the bibliography' });
@@ -283,7 +285,8 @@ test('German: numbering, bibliography heading and dialogs in the document and in
   await chooseOption(settings, 'Sprache des Dokuments', 'Deutsch (Deutschland)');
   await settings.getByRole('button', { name: 'Fertig' }).click();
   await body(annPage).locator('p').first().click();
-  await annPage.keyboard.type('Siehe @');
+  await annPage.keyboard.type('Siehe ');
+  await menu(annPage, 'Einfügen', /^Literaturverweis/);
   const picker = annPage.getByRole('dialog', { name: 'Literaturverweis einfügen' });
   await picker.getByRole('searchbox', { name: 'Literatur durchsuchen' }).fill('Smith');
   await picker.getByRole('button', { name: /Smith/ }).click();
@@ -341,8 +344,9 @@ test('a document made before the academic elements takes them; an edited entry i
   await writeDocumentContent(id, old.toJSON());
   await page.goto(`/document/${id}`);
   await body(page).locator('p').first().click();
-  await page.keyboard.type('Energy $x^2$ grows. See @');
+  await page.keyboard.type('Energy $x^2$ grows. See ');
   await expect(body(page).locator('.doc-equation math msup')).toHaveCount(1);
+  await menu(page, 'Insert', /^Citation(?! style)/);
   const picker = page.getByRole('dialog', { name: 'Insert citation' });
   await picker.getByRole('searchbox', { name: 'Search the bibliography' }).fill('smith');
   await picker.getByRole('button', { name: /Smith.*Ink on paper/ }).click();

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     citationsDrawn = resolve;
   });
   const plugins: Plugin[] = [
-    ...academicPlugins({ open: () => {} }),
+    ...academicPlugins(),
     partLabelPlugin({ carets: () => [], label: (key) => translate(key) }),
     tocPlugin(),
   ];

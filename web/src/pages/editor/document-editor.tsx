@@ -35,6 +35,7 @@ import { isAcademicPanel } from './academic/academic-actions';
 import { AcademicDialog } from './academic/academic-dialogs';
 import { academicPlugins } from './academic/academic-plugin';
 import { academicNodeViews } from './academic/academic-views';
+import { inlineCitePlugin, userLibrary } from './academic/inline-cite';
 import { DocumentConnection, userColour } from './document-connection';
 import { EDITOR_ACTIONS, type EditorActionSpec, type PanelId } from './editor-actions';
 import { EditorMenuBar, EditorToolbar, isEnabled } from './editor-menus';
@@ -94,7 +95,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const closeSidePanel = (key: keyof typeof sidePanels) => () =>
     setSidePanels((open) => ({ ...open, [key]: false }));
   const [authorIndex, setAuthorIndex] = useState<number | null>(null);
-  // The `@` typed to open the citation picker, replaced by the citation.
+  // A range the citation picker replaces (null: it inserts at the selection).
   const [citationAt, setCitationAt] = useState<{ from: number; to: number } | null>(null);
   // The part labels are read on every view update (partLabelPlugin): each text once per language
   // (`t` is another function after a language change), not an i18next lookup per keystroke.
@@ -141,10 +142,13 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         beforeRemoteChange: (state) => readDomSelectionBeforeRedraw(viewRef.current, state),
         plugins: () => [
           ...editorPlugins({ carets: () => caretsRef.current, label: (key) => labels.current(key) }),
-          ...academicPlugins({
-            open: (kind, at) => {
-              setCitationAt(at);
-              setPanel(kind);
+          ...academicPlugins(),
+          inlineCitePlugin({
+            t: (key) => labels.current(key),
+            library: userLibrary(user?.id ?? 0),
+            edit: () => {
+              setCitationAt(null);
+              setPanel('citation');
             },
           }),
           reviewPlugin({
@@ -155,7 +159,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           }),
         ],
       }),
-    [entry.id, configuration.ws_url_base, createSocket, user?.username],
+    [entry.id, configuration.ws_url_base, createSocket, user?.username, user?.id],
   );
   useEffect(() => {
     connection.open();

@@ -23,7 +23,7 @@ function editor(): EditorView {
   doc.forEach((node, offset) => {
     if (node.attrs.id === 'body') start = offset + 2;
   });
-  const state = EditorState.create({ doc, plugins: academicPlugins({ open: () => {} }) });
+  const state = EditorState.create({ doc, plugins: academicPlugins() });
   const view = new EditorView(document.body.appendChild(document.createElement('div')), {
     state: state.apply(state.tr.setSelection(TextSelection.create(doc, start))),
     nodeViews: { ...nodeViews, footnote: footnoteMarkerView },

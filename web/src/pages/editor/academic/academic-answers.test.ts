@@ -49,7 +49,7 @@ async function citedEditor() {
   doc.forEach((node, offset) => {
     if (node.attrs.id === 'body') start = offset + 2;
   });
-  const state = EditorState.create({ doc, plugins: plugin.academicPlugins({ open: () => {} }) });
+  const state = EditorState.create({ doc, plugins: plugin.academicPlugins() });
   const view = new EditorView(document.body.appendChild(document.createElement('div')), {
     state: state.apply(state.tr.setSelection(TextSelection.create(doc, start))),
   });
@@ -102,10 +102,10 @@ describe("the citation worker's answers", () => {
     const { academicPlugins } = await import('./academic-plugin');
     const warmUps = () => worker.requests.filter((request) => request.requestId === 0).length;
     const before = warmUps();
-    EditorState.create({ doc: view.state.doc, plugins: academicPlugins({ open: () => {} }) });
+    EditorState.create({ doc: view.state.doc, plugins: academicPlugins() });
     expect(warmUps()).toBe(before);
     view.destroy();
-    EditorState.create({ doc: view.state.doc, plugins: academicPlugins({ open: () => {} }) });
+    EditorState.create({ doc: view.state.doc, plugins: academicPlugins() });
     expect(warmUps()).toBe(before + 1);
     expect(worker.requests.at(-1)?.clusters).toEqual([
       {

@@ -83,7 +83,7 @@ class Session {
     doc.forEach((node, offset) => {
       if (node.attrs.id === 'body') start = offset + 2;
     });
-    const state = EditorState.create({ doc, plugins: academicPlugins({ open: () => {} }) });
+    const state = EditorState.create({ doc, plugins: academicPlugins() });
     this.state = state.apply(state.tr.setSelection(TextSelection.create(doc, start)));
   }
   run(command: Command): void {

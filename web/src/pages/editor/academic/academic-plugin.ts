@@ -5,7 +5,6 @@ import {
   assignTargetIds,
   bibliographyPart,
   documentBibliography,
-  insertCitation,
   mathInputRules,
 } from '@scriptorium/common/editor/academic-commands';
 import type { CitationReference } from '@scriptorium/common/editor/academic-nodes';
@@ -55,11 +54,6 @@ export interface AcademicState {
 }
 
 export const academicKey = new PluginKey<AcademicState>('academic');
-
-export interface AcademicContext {
-  /** Opens a picker or dialog of the academic layer. */
-  open(panel: 'citation', at: { from: number; to: number }): void;
-}
 
 /** The CSL locale of a document language (one of the shipped ones; English otherwise). */
 export function documentCslLocale(language: string): string {
@@ -627,35 +621,8 @@ class CitationRenderer {
   }
 }
 
-const PROBE: CitationReference = { id: 'probe', prefix: '', locator: '' };
-
-/** Typing `@` at the start of a word opens the citation picker (the `@` is replaced by the citation). */
-function citationTrigger(context: AcademicContext): Plugin {
-  return new Plugin({
-    props: {
-      handleTextInput(view, from, to, text) {
-        if (text !== '@') return false;
-        const $from = view.state.doc.resolve(from);
-        const before = $from.parent.textBetween(
-          Math.max(0, $from.parentOffset - 1),
-          $from.parentOffset,
-          '',
-          ' ',
-        );
-        if (before && !/\s|\(|\[/.test(before)) return false;
-        // Only where a citation may go (the part allows it, not in code).
-        if ($from.parent.type.spec.code || !insertCitation('autocite', [PROBE], new Map())(view.state))
-          return false;
-        view.dispatch(view.state.tr.insertText('@', from, to));
-        context.open('citation', { from, to: from + 1 });
-        return true;
-      },
-    },
-  });
-}
-
 /** Numbering, cross-reference texts and rendered citations, as decorations for the node views. */
-export function academicPlugins(context: AcademicContext): Plugin[] {
+export function academicPlugins(): Plugin[] {
   const state = new Plugin<AcademicState>({
     key: academicKey,
     state: {
@@ -686,7 +653,7 @@ export function academicPlugins(context: AcademicContext): Plugin[] {
       return assignTargetIds(editorState);
     },
   });
-  return [state, inputRules({ rules: mathInputRules() }), citationTrigger(context)];
+  return [state, inputRules({ rules: mathInputRules() })];
 }
 
 /** Cross-references whose target is gone, for the Tools dialog. */

@@ -34,7 +34,7 @@ function editor(opened: string[] = [], withFootnotes = false): EditorView {
   doc.forEach((node, offset) => {
     if (node.attrs.id === 'body') start = offset + 2;
   });
-  const state = EditorState.create({ doc, plugins: academicPlugins({ open: (kind) => opened.push(kind) }) });
+  const state = EditorState.create({ doc, plugins: academicPlugins() });
   const view = new EditorView(document.body.appendChild(document.createElement('div')), {
     state: state.apply(state.tr.setSelection(TextSelection.create(doc, start))),
     nodeViews: {
@@ -304,15 +304,6 @@ describe('academic node views', () => {
       '(2)',
     ]);
     expect(opened?.querySelector('.doc-cross-reference')?.textContent).toBe('(2)');
-  });
-
-  it('opens the citation picker on "@" at the start of a word only', () => {
-    const opened: string[] = [];
-    const view = editor(opened);
-    type(view, 'mail a@b ');
-    expect(opened).toEqual([]);
-    type(view, '@');
-    expect(opened).toEqual(['citation']);
   });
 
   it('picks the CSL locale of the document language', () => {
