@@ -186,6 +186,10 @@ test('a supervisor reviews in suggestion mode with comments; the student decides
     .getByRole('row', { name: /Entwurf 1/ })
     .getByRole('button', { name: 'Wiederherstellen' })
     .click();
+  await ann.page
+    .getByRole('dialog', { name: 'Diese Version wiederherstellen?' })
+    .getByRole('button', { name: 'Wiederherstellen' })
+    .click();
   await expect(ann.page.getByText(/Entwurf 1 .* wiederhergestellt\./)).toBeVisible();
   await expect(paragraph(ann.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis');
   await expect(paragraph(bob.page)).toHaveText('Der Versuch zeigt ein klares Ergebnis');

@@ -1,15 +1,12 @@
 import { schema } from '@scriptorium/common/editor/schema';
 import { REVISION_NAME_MAX, type RevisionEntry } from '@scriptorium/common/ws/review-messages';
-import { ChangeSet } from 'prosemirror-changeset';
-import { type Node as PMNode, Slice } from 'prosemirror-model';
-import { EditorState } from 'prosemirror-state';
-import { ReplaceStep } from 'prosemirror-transform';
-import { Decoration, DecorationSet, EditorView } from 'prosemirror-view';
-import { useEffect, useId, useRef, useState } from 'react';
+import type { Node as PMNode } from 'prosemirror-model';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnHeads } from '../../../components/data-table/column-heads';
-import { Dialog, FormDialog } from '../../../components/dialog/dialog';
+import { ConfirmDialog, Dialog, FormDialog } from '../../../components/dialog/dialog';
 import { type ReviewStore, revisionsOf } from './review-store';
+import { RevisionDocument } from './revision-document';
 
 /** File > Save revision: asks for a name. */
 export function SaveRevisionDialog({
@@ -90,6 +87,8 @@ export function HistoryDialog(props: {
   const [picked, setPicked] = useState<number[]>([]);
   const [shown, setShown] = useState<Shown | null>(null);
   const [error, setError] = useState('');
+  /** The revision a restore waits to be confirmed for. */
+  const [restoring, setRestoring] = useState<RevisionEntry | null>(null);
   const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   const load = async () => {
@@ -135,8 +134,11 @@ export function HistoryDialog(props: {
         b: { label: t('revisions.current'), doc: props.current() },
       });
   };
+  // The server first keeps the current text as an automatic revision, then restores: a restore
+  // is undone by restoring that one (the question and the notice say so).
   const restore = async (revision: RevisionEntry) => {
     const answer = await store.request({ type: 'revision_restore', revision: revision.id });
+    setRestoring(null);
     if (!answer.ok) setError(t(`error.${answer.error}`));
     else {
       notify(t('revisions.restored', { name: label(revision) }));
@@ -166,7 +168,7 @@ export function HistoryDialog(props: {
             <span className="review-diff-deleted">{t('revisions.deleted')}</span>
           </p>
         ) : null}
-        <ReadOnlyDocument
+        <RevisionDocument
           doc={shown.kind === 'open' ? shown.doc : shown.b.doc}
           before={shown.kind === 'compare' ? shown.a.doc : null}
         />
@@ -234,7 +236,7 @@ export function HistoryDialog(props: {
                     {t('revisions.open')}
                   </button>
                   {canRestore ? (
-                    <button type="button" className="button" onClick={() => void restore(revision)}>
+                    <button type="button" className="button" onClick={() => setRestoring(revision)}>
                       {t('revisions.restore')}
                     </button>
                   ) : null}
@@ -244,60 +246,15 @@ export function HistoryDialog(props: {
           </tbody>
         </table>
       )}
+      {restoring ? (
+        <ConfirmDialog
+          title={t('revisions.confirmRestoreTitle')}
+          message={t('revisions.confirmRestore', { name: label(restoring) })}
+          confirmLabel={t('revisions.restore')}
+          onConfirm={() => restore(restoring)}
+          onClose={() => setRestoring(null)}
+        />
+      ) : null}
     </Dialog>
   );
-}
-
-/**
- * The insertions and deletions that turn `before` into `after`: one replace step of the whole
- * content, which prosemirror-changeset diffs down to the changed words.
- */
-export function compareDocuments(before: PMNode, after: PMNode): DecorationSet {
-  const step = new ReplaceStep(0, before.content.size, new Slice(after.content, 0, 0));
-  const changes = ChangeSet.create(before).addSteps(after, [step.getMap()], null).changes;
-  const decorations: Decoration[] = [];
-  for (const change of changes) {
-    if (change.toB > change.fromB)
-      decorations.push(Decoration.inline(change.fromB, change.toB, { class: 'review-diff-inserted' }));
-    if (change.toA > change.fromA) {
-      const text = before.textBetween(change.fromA, change.toA, ' ');
-      decorations.push(
-        Decoration.widget(change.fromB, () => {
-          const span = document.createElement('span');
-          span.className = 'review-diff-deleted';
-          span.textContent = text;
-          return span;
-        }),
-      );
-    }
-  }
-  return DecorationSet.create(after, decorations);
-}
-
-function ReadOnlyDocument({ doc, before }: { doc: PMNode; before: PMNode | null }) {
-  const mount = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!mount.current) return;
-    const decorations = before ? compareDocuments(before, doc) : DecorationSet.empty;
-    const view = new EditorView(mount.current, {
-      state: EditorState.create({ doc }),
-      editable: () => false,
-      decorations: () => decorations,
-      // An untitled revision's title is no heading (an empty heading says nothing to a screen reader).
-      nodeViews: {
-        title: (node) => {
-          const dom = document.createElement('div');
-          dom.className = 'doc-title';
-          if (node.content.size) {
-            dom.setAttribute('role', 'heading');
-            dom.setAttribute('aria-level', '1');
-          }
-          return { dom, contentDOM: dom };
-        },
-      },
-      attributes: { class: 'editor-document review-readonly' },
-    });
-    return () => view.destroy();
-  }, [doc, before]);
-  return <div className="editor-paper review-readonly-paper" ref={mount} data-testid="revision-document" />;
 }

@@ -22,8 +22,10 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Select } from '../../../components/form/select';
+import { changeQuote, type QuoteKind } from './change-quote';
 import { reviewIndexOf } from './review-plugin';
 import type { ReviewRequest, ReviewStore } from './review-store';
+import { shownLeafText } from './shown-leaf-text';
 import './review.css';
 
 /** What this user may do in the margin. */
@@ -293,7 +295,7 @@ export function ReviewMargin(props: ReviewMarginProps) {
             ) : (
               <ChangeCard
                 change={card.change}
-                quote={view.state.doc.textBetween(card.change.from, card.change.to, ' ').slice(0, 80)}
+                quote={changeQuote(view.state.doc, card.change, shownLeafText(view.state))}
                 colour={props.colour(card.change.user)}
                 canDecide={rights.decide}
                 own={card.change.user === rights.userId}
@@ -430,7 +432,7 @@ function changeKey(change: TrackedChange): string {
 
 function ChangeCard(props: {
   change: TrackedChange;
-  quote: string;
+  quote: { kind: QuoteKind; text: string } | null;
   colour: string;
   canDecide: boolean;
   own: boolean;
@@ -456,6 +458,11 @@ function ChangeCard(props: {
           ? ` (${formats.map((name: string) => t(`format.${name}`, { defaultValue: name })).join(', ')})`
           : ''}
       </p>
+      {props.quote ? (
+        <p className="review-change-quote" data-quote={props.quote.kind}>
+          {t(`quote.${props.quote.kind}`, { text: props.quote.text })}
+        </p>
+      ) : null}
       <div className="review-card-actions">
         {props.canDecide ? (
           <>
