@@ -34,7 +34,7 @@ export function RevisionDocument({ doc, before }: { doc: PMNode; before: PMNode 
     }
     const translate = (key: string, options?: Record<string, unknown>) => String(t(key, options));
     const view = new EditorView(mount.current, {
-      state: EditorState.create({ doc: shown, plugins: academicPlugins({ open: () => {} }) }),
+      state: EditorState.create({ doc: shown, plugins: academicPlugins() }),
       editable: () => false,
       decorations: () => decorations,
       nodeViews: {
