@@ -1,0 +1,93 @@
+import { ChevronDown, Menu as MenuIcon, X } from 'lucide-react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { EDITOR_ACTIONS, type EditorActionSpec, MENUS, type MenuId } from './editor-actions';
+import { EditorMenuItems, type MenuProps, visible } from './editor-menus';
+
+/**
+ * The menu bar on a phone: one button opens a drawer with `children` (the way back, who is here)
+ * and the menus (File, Edit, ...), each opened in place. Choosing an item closes the drawer, then
+ * runs the action once the focus is back, so that the action can move it on into the text.
+ */
+export function EditorMenuDrawer({
+  view,
+  canWrite,
+  run,
+  may,
+  children,
+}: MenuProps & { children?: ReactNode }) {
+  const { t } = useTranslation(['editor', 'components']);
+  const [open, setOpen] = useState(false);
+  const [expanded, setExpanded] = useState<MenuId | null>(null);
+  const chosen = useRef<EditorActionSpec | null>(null);
+  const choose = useCallback((action: EditorActionSpec) => {
+    chosen.current = action;
+    setOpen(false);
+  }, []);
+  useEffect(() => {
+    const action = chosen.current;
+    if (open || !action) return;
+    chosen.current = null;
+    // react-aria gives the focus back to the drawer's button in the frame after closing.
+    requestAnimationFrame(() => setTimeout(() => run(action), 0));
+  }, [open, run]);
+  const label = t('compact.menus');
+  return (
+    <DialogTrigger
+      isOpen={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) setExpanded(null);
+      }}
+    >
+      <Button className="editor-tool editor-drawer-button" aria-label={label}>
+        <MenuIcon aria-hidden="true" size={20} />
+      </Button>
+      <ModalOverlay isDismissable className="editor-drawer-overlay">
+        <Modal className="editor-drawer">
+          <Dialog className="editor-drawer-dialog" aria-label={label}>
+            <header className="editor-drawer-header">
+              <Heading slot="title" className="editor-drawer-title">
+                {label}
+              </Heading>
+              <Button
+                className="editor-tool"
+                aria-label={t('close', { ns: 'components' })}
+                onPress={() => setOpen(false)}
+              >
+                <X aria-hidden="true" size={20} />
+              </Button>
+            </header>
+            {children}
+            <ul className="editor-drawer-menus">
+              {MENUS.map((menu) => {
+                const actions = EDITOR_ACTIONS.filter(
+                  (action) => action.menu === menu && (may ? may(action) : visible(action, canWrite)),
+                );
+                if (!actions.length) return null;
+                const name = t(`menu.${menu}`);
+                const isOpen = expanded === menu;
+                return (
+                  <li key={menu}>
+                    <Button
+                      className="editor-drawer-section"
+                      aria-expanded={isOpen}
+                      onPress={() => setExpanded(isOpen ? null : menu)}
+                    >
+                      <span>{name}</span>
+                      <ChevronDown aria-hidden="true" size={18} />
+                    </Button>
+                    {isOpen ? (
+                      <EditorMenuItems label={name} actions={actions} view={view} run={choose} />
+                    ) : null}
+                  </li>
+                );
+              })}
+            </ul>
+          </Dialog>
+        </Modal>
+      </ModalOverlay>
+    </DialogTrigger>
+  );
+}
