@@ -1,5 +1,5 @@
 import { ChevronDown, Menu as MenuIcon, X } from 'lucide-react';
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { EDITOR_ACTIONS, type EditorActionSpec, MENUS, type MenuId } from './editor-actions';
@@ -7,8 +7,7 @@ import { EditorMenuItems, type MenuProps, visible } from './editor-menus';
 
 /**
  * The menu bar on a phone: one button opens a drawer with `children` (the way back, who is here)
- * and the menus (File, Edit, ...), each opened in place. Choosing an item closes the drawer, then
- * runs the action once the focus is back, so that the action can move it on into the text.
+ * and the menus (File, Edit, ...), each opened in place. Choosing an item closes the drawer.
  */
 export function EditorMenuDrawer({
   view,
@@ -20,18 +19,16 @@ export function EditorMenuDrawer({
   const { t } = useTranslation(['editor', 'components']);
   const [open, setOpen] = useState(false);
   const [expanded, setExpanded] = useState<MenuId | null>(null);
-  const chosen = useRef<EditorActionSpec | null>(null);
-  const choose = useCallback((action: EditorActionSpec) => {
-    chosen.current = action;
-    setOpen(false);
-  }, []);
-  useEffect(() => {
-    const action = chosen.current;
-    if (open || !action) return;
-    chosen.current = null;
-    // react-aria gives the focus back to the drawer's button in the frame after closing.
-    requestAnimationFrame(() => setTimeout(() => run(action), 0));
-  }, [open, run]);
+  // A menu item closes the drawer as it is chosen (react-aria's menu closes its overlay); the
+  // action runs after react-aria has given the focus back to the drawer's button (in the frame
+  // after closing), so that the action can move it on.
+  const choose = useCallback(
+    (action: EditorActionSpec) => {
+      setOpen(false);
+      requestAnimationFrame(() => setTimeout(() => run(action), 0));
+    },
+    [run],
+  );
   const label = t('compact.menus');
   return (
     <DialogTrigger
