@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { violations } from '../axe';
 import { body, firstParagraph, saved } from '../editor';
 import { apiCall, expect, loginAs, selectionSeen, setLanguage, test, watchSelection } from '../fixtures';
 
@@ -110,6 +111,7 @@ for (const language of ['en', 'de'] as const) {
     await expect(items.first()).toBeFocused();
     await page.keyboard.press('ArrowDown');
     await expect(items.nth(1)).toBeFocused();
+    expect(await violations(page), 'More').toEqual([]);
     await page.keyboard.press('Escape');
     await expect(items).toHaveCount(0);
     await expect(more).toBeFocused();
@@ -119,6 +121,8 @@ for (const language of ['en', 'de'] as const) {
     await page.getByRole('button', { name: t.menus }).click();
     const drawer = page.getByRole('dialog', { name: t.menus });
     await drawer.getByRole('button', { name: t.format }).click();
+    await expect(drawer.getByRole('menuitem', { name: t.bold })).toBeVisible();
+    expect(await violations(page), 'drawer').toEqual([]);
     await drawer.getByRole('menuitem', { name: t.bold }).click();
     await expect(drawer).toHaveCount(0);
     await expect(firstParagraph(page).locator('strong')).toHaveText('A sentence');
