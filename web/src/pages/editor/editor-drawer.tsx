@@ -44,7 +44,7 @@ export function EditorMenuDrawer({
       <ModalOverlay isDismissable className="editor-drawer-overlay">
         <Modal className="editor-drawer">
           <Dialog className="editor-drawer-dialog" aria-label={label}>
-            <header className="editor-drawer-header">
+            <div className="editor-drawer-header">
               <Heading slot="title" className="editor-drawer-title">
                 {label}
               </Heading>
@@ -55,7 +55,7 @@ export function EditorMenuDrawer({
               >
                 <X aria-hidden="true" size={20} />
               </Button>
-            </header>
+            </div>
             {children}
             <ul className="editor-drawer-menus">
               {MENUS.map((menu) => {
