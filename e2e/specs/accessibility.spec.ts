@@ -103,19 +103,25 @@ async function openNewDocument(page: Page, user: TestUser) {
   await page.goto(`/document/${id}`);
 }
 
+/** One of the editor's menus: in the menu bar, on a phone in the menus' drawer. */
+async function openEditorMenu(page: Page, device: string, menu: string) {
+  if (device === 'phone') await page.getByRole('button', { name: 'Menus', exact: true }).click();
+  await page.getByRole('button', { name: menu, exact: true }).click();
+}
+
 /** The editor's dialogs, each opened as a user does; axe runs on each. */
-const EDITOR_DIALOGS: readonly [string, (page: Page) => Promise<void>][] = [
+const EDITOR_DIALOGS: readonly [string, (page: Page, device: string) => Promise<void>][] = [
   [
     'Document settings',
-    async (page) => {
-      await page.getByRole('button', { name: 'File' }).click();
+    async (page, device) => {
+      await openEditorMenu(page, device, 'File');
       await page.getByRole('menuitem', { name: 'Document settings' }).click();
     },
   ],
   [
     'Add author',
-    async (page) => {
-      await page.getByRole('button', { name: 'Insert' }).click();
+    async (page, device) => {
+      await openEditorMenu(page, device, 'Insert');
       await page.getByRole('menuitem', { name: 'Add author' }).click();
     },
   ],
@@ -131,8 +137,8 @@ const EDITOR_DIALOGS: readonly [string, (page: Page) => Promise<void>][] = [
   ['Keyboard shortcuts', (page) => page.keyboard.press('ControlOrMeta+/')],
   [
     'Frequently asked questions',
-    async (page) => {
-      await page.getByRole('button', { name: 'Help' }).click();
+    async (page, device) => {
+      await openEditorMenu(page, device, 'Help');
       await page.getByRole('menuitem', { name: 'Frequently asked questions' }).click();
     },
   ],
@@ -153,7 +159,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       expect(await violations(page), 'editor').toEqual([]);
       expect(await scrollsSideways(page), 'editor').toBe(false);
       for (const [name, openDialog] of EDITOR_DIALOGS) {
-        await openDialog(page);
+        await openDialog(page, device);
         await expect(page.getByRole('dialog', { name })).toBeVisible();
         expect(await violations(page), name).toEqual([]);
         await page.keyboard.press('Escape');
@@ -608,7 +614,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       expect(await violations(page), 'margin').toEqual([]);
       expect(await scrollsSideways(page), 'margin').toBe(false);
 
-      await page.getByRole('button', { name: 'File', exact: true }).click();
+      await openEditorMenu(page, device, 'File');
       await page.getByRole('menuitem', { name: 'Save revision…' }).click();
       const save = page.getByRole('dialog', { name: 'Save revision' });
       await save.getByRole('button', { name: 'Save' }).click();
@@ -618,7 +624,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       await save.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByText('Revision “Draft 1” saved.')).toBeVisible();
 
-      await page.getByRole('button', { name: 'File', exact: true }).click();
+      await openEditorMenu(page, device, 'File');
       await page.getByRole('menuitem', { name: 'History' }).click();
       const history = page.getByRole('dialog', { name: 'History' });
       const row = history.getByRole('row', { name: /Draft 1/ });

@@ -38,6 +38,8 @@ import { academicNodeViews } from './academic/academic-views';
 import { inlineCitePlugin, userLibrary } from './academic/inline-cite';
 import { DocumentConnection, userColour } from './document-connection';
 import { EDITOR_ACTIONS, type EditorActionSpec, type PanelId } from './editor-actions';
+import { EditorChrome, useCompactEditor } from './editor-chrome';
+import { EditorMenuDrawer } from './editor-drawer';
 import { EditorMenuBar, EditorToolbar, isEnabled } from './editor-menus';
 import {
   ContributorDialog,
@@ -442,6 +444,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   // Idempotent: the editor's scope must exist before its actions register.
   registry.defineScope('editor', { priority: 20, modal: false });
   const canWrite = connection.canWrite && connection.load === 'ready';
+  const compact = useCompactEditor();
   // The same objects from keystroke to keystroke: enabled and checked are asked when used.
   const registered: Action[] = useMemo(
     () =>
@@ -477,35 +480,49 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   }
 
   const saving = connection.unsaved;
+  // On a phone the way back and who is here go into the menus' drawer.
+  const header = (
+    <header className="editor-header">
+      <a className="editor-back" href={folderUrl(folderOf(entry.path))}>
+        {t('editor.back', {
+          ns: 'documents',
+          folder: folderLabel(entry.path, t('allDocuments', { ns: 'documents' })),
+        })}
+      </a>
+      {view && !compact ? <EditorMenuBar view={view} canWrite={canWrite} run={run} may={may} /> : null}
+      <ul className="editor-participants" aria-label={t('participants')}>
+        {connection.participants.map((person) => {
+          const name = person.name || person.username;
+          const label = person.id === user?.id ? t('you', { name }) : name;
+          return (
+            <li
+              key={person.session_id}
+              className="editor-avatar"
+              title={label}
+              aria-label={label}
+              style={{ borderColor: userColour(person.id) }}
+            >
+              {person.avatar ? <img src={person.avatar} alt="" /> : initials(name)}
+            </li>
+          );
+        })}
+      </ul>
+    </header>
+  );
   return (
     <section className="page editor-page" aria-label={title || t('untitled', { ns: 'documents' })}>
-      <header className="editor-header">
-        <a className="editor-back" href={folderUrl(folderOf(entry.path))}>
-          {t('editor.back', {
-            ns: 'documents',
-            folder: folderLabel(entry.path, t('allDocuments', { ns: 'documents' })),
-          })}
-        </a>
-        {view ? <EditorMenuBar view={view} canWrite={canWrite} run={run} may={may} /> : null}
-        <ul className="editor-participants" aria-label={t('participants')}>
-          {connection.participants.map((person) => {
-            const name = person.name || person.username;
-            const label = person.id === user?.id ? t('you', { name }) : name;
-            return (
-              <li
-                key={person.session_id}
-                className="editor-avatar"
-                title={label}
-                aria-label={label}
-                style={{ borderColor: userColour(person.id) }}
-              >
-                {person.avatar ? <img src={person.avatar} alt="" /> : initials(name)}
-              </li>
-            );
-          })}
-        </ul>
-      </header>
-      {view ? <EditorToolbar view={view} canWrite={canWrite} run={run} may={may} /> : null}
+      <EditorChrome compact={compact}>
+        {!compact ? (
+          header
+        ) : view ? (
+          <EditorMenuDrawer view={view} canWrite={canWrite} run={run} may={may}>
+            {header}
+          </EditorMenuDrawer>
+        ) : null}
+        {view ? (
+          <EditorToolbar view={view} canWrite={canWrite} run={run} may={may} compact={compact} />
+        ) : null}
+      </EditorChrome>
       <div role="status" className="editor-status">
         {/* The app's connection notice says 'Disconnected'; only this page knows what is unsaved. */}
         {connection.status.state === 'disconnected' && saving ? (

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { bindingLabel } from '../../actions/key-binding';
 import { Select } from '../../components/form/select';
 import { EDITOR_ACTIONS, type EditorActionSpec, MENUS } from './editor-actions';
+import { CompactToolbar } from './editor-compact-toolbar';
 import '../../components/menu/menu.css';
 
 export interface MenuProps {
@@ -38,11 +39,11 @@ export function isEnabled(action: EditorActionSpec, view: EditorView): boolean {
   return true;
 }
 
-function visible(action: EditorActionSpec, canWrite: boolean): boolean {
+export function visible(action: EditorActionSpec, canWrite: boolean): boolean {
   return canWrite || !action.writes;
 }
 
-function runLater(
+export function runLater(
   actions: readonly EditorActionSpec[],
   key: unknown,
   run: (action: EditorActionSpec) => void,
@@ -53,7 +54,7 @@ function runLater(
   if (action) setTimeout(() => run(action), 0);
 }
 
-function disabledKeys(actions: readonly EditorActionSpec[], view: EditorView): string[] {
+export function disabledKeys(actions: readonly EditorActionSpec[], view: EditorView): string[] {
   return actions.filter((action) => !isEnabled(action, view)).map((action) => action.id);
 }
 
@@ -79,7 +80,7 @@ function menuItem(action: EditorActionSpec, view: EditorView, t: TFunction) {
  * One menu's items. Rendered only while the menu is open (a closed Popover renders nothing):
  * which items are enabled and checked is worked out then, not on every keystroke.
  */
-function EditorMenuItems({
+export function EditorMenuItems({
   label,
   actions,
   view,
@@ -171,14 +172,21 @@ const BLOCK_TYPES = [
   'editor.codeBlock',
 ];
 
-const BLOCK_ACTIONS = EDITOR_ACTIONS.filter((action) => BLOCK_TYPES.includes(action.id));
+export const BLOCK_ACTIONS = EDITOR_ACTIONS.filter((action) => BLOCK_TYPES.includes(action.id));
 
 /**
  * The toolbar: text style, then the actions that have an icon. A keystroke asks each button's
  * command whether it is enabled and pressed; the buttons are drawn again (and their labels
- * translated) only when one of those answers changed.
+ * translated) only when one of those answers changed. `compact` (phones): one row of the most
+ * used tools, the rest in a More menu (editor-compact-toolbar.tsx).
  */
-export function EditorToolbar({ view, canWrite, run, may }: MenuProps) {
+export function EditorToolbar({
+  view,
+  canWrite,
+  run,
+  may,
+  compact = false,
+}: MenuProps & { compact?: boolean }) {
   // Someone who cannot write gets a toolbar only for commenting (read rights: no editing tools).
   const buttons = useMemo(
     () =>
@@ -191,6 +199,7 @@ export function EditorToolbar({ view, canWrite, run, may }: MenuProps) {
   const state = view.state;
   return (
     <ToolbarButtons
+      compact={compact}
       buttons={buttons}
       canWrite={canWrite}
       run={run}
@@ -204,7 +213,8 @@ export function EditorToolbar({ view, canWrite, run, may }: MenuProps) {
   );
 }
 
-interface ToolbarButtonsProps {
+export interface ToolbarButtonsProps {
+  compact: boolean;
   buttons: readonly EditorActionSpec[];
   canWrite: boolean;
   run: MenuProps['run'];
@@ -217,16 +227,10 @@ interface ToolbarButtonsProps {
   enabled: string;
 }
 
-const ToolbarButtons = memo(function ToolbarButtons({
-  buttons,
-  canWrite,
-  run,
-  activeBlock,
-  disabledBlocks,
-  pressed,
-  enabled,
-}: ToolbarButtonsProps) {
+const ToolbarButtons = memo(function ToolbarButtons(props: ToolbarButtonsProps) {
+  const { buttons, canWrite, run, activeBlock, disabledBlocks, pressed, enabled } = props;
   const { t } = useTranslation('editor');
+  if (props.compact) return <CompactToolbar {...props} />;
   const disabled = new Set(disabledBlocks.split(' '));
   return (
     <div className="editor-toolbar" role="toolbar" aria-label={t('toolbar')}>
