@@ -21,8 +21,15 @@ export const BIBLATEX_STYLES: Readonly<Record<string, string>> = {
   'american-chemical-society': '\\usepackage[style=chem-acs,backend=biber]{biblatex}',
 };
 
-/** The biblatex package line for a CSL style, or null: citeproc's rendering is written instead. */
-export function biblatexPackage(cslStyle: string): string | null {
+/** Languages (of the document, BCP 47) a mapped style has no localisation for: biblatex-apa's lbx files. */
+const UNSUPPORTED: Readonly<Record<string, RegExp>> = { apa: /^bg\b/i };
+
+/**
+ * The biblatex package line for a CSL style in the document's language, or null: citeproc's
+ * rendering is written instead.
+ */
+export function biblatexPackage(cslStyle: string, language = 'en-US'): string | null {
+  if (UNSUPPORTED[cslStyle]?.test(language)) return null;
   return BIBLATEX_STYLES[cslStyle] ?? null;
 }
 

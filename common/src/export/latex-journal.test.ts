@@ -18,19 +18,19 @@ import { type ExportInput, prepareDocument } from './model';
 const asset = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../web/public/csl/${name}.json`, import.meta.url), 'utf8'));
 
-function csl(style: string): ExportInput['csl'] {
+function csl(style: string, locale = 'en-US'): ExportInput['csl'] {
   return {
     name: style,
     style: expandNode(asset(`styles/${style}`) as CompactNode) as unknown as CslJson,
-    locales: { 'en-US': asset('locale-data/en-US') },
-    locale: 'en-US',
+    locales: { [locale]: asset(`locale-data/${locale}`) },
+    locale,
   };
 }
 
-function latexFiles(style: string): { tex: string; bib: string } {
-  const files = unzipSync(
-    exportLatex(prepareDocument(journalPaper(style, csl(style)), undefined, { accepted: true })),
-  );
+function latexFiles(style: string, language = 'en-US'): { tex: string; bib: string } {
+  const input = journalPaper(style, csl(style, language));
+  (input.content as { attrs: Record<string, unknown> }).attrs.language = language;
+  const files = unzipSync(exportLatex(prepareDocument(input, undefined, { accepted: true })));
   return { tex: strFromU8(files['document.tex']), bib: strFromU8(files['bibliography.bib']) };
 }
 
@@ -88,8 +88,9 @@ describe('.bib as BibTeX needs it', () => {
         }),
       },
     ]);
+    const subscript = '$_{2}$';
     expect(bib).toContain(
-      'title = {The {DNA} of {NASA} missions: {H}$_{2}${O} in 50{\\%} {\\&} {\\#}1 of {iPhone} cases. {Results}},',
+      `title = {The {DNA} of {NASA} missions: {H}${subscript}{O} in 50{\\%} {\\&} {\\#}1 of {iPhone} cases. {Results}},`,
     );
     expect(bib).toContain('journaltitle = {Journal of A{\\_}B},');
     // A corporate author keeps its own braces.
@@ -139,6 +140,17 @@ describe('LaTeX export', () => {
     // A numeric style: the labels stand in their own column.
     const ama = latexFiles('american-medical-association');
     expect(ama.tex).toContain('\\item[{1.}] Lovelace A.');
+  });
+
+  it('writes citeproc’s text where the mapped style lacks the document’s language, with Cyrillic fonts', () => {
+    // biblatex-apa has no Bulgarian: its citations would not compile.
+    const { tex } = latexFiles('apa', 'bg-BG');
+    expect(tex).not.toContain('\\usepackage[style=apa');
+    expect(tex).not.toContain('\\autocite');
+    expect(tex).toContain(
+      '\\newfontfamily\\cyrillicfont{DejaVu Serif}\n\\newfontfamily\\cyrillicfontsf{DejaVu Sans}',
+    );
+    expect(latexFiles('ieee', 'bg-BG').tex).toContain('\\usepackage[style=ieee,backend=biber]{biblatex}');
   });
 
   it('names the authors with affiliations, ORCID iD and e-mail', () => {

@@ -281,7 +281,7 @@ class LatexWriter extends NodeWriter {
  * author-year when no style rendered anything), or null for citeproc's own rendering.
  */
 function citing(p: PreparedDocument, cslStyle: string): string | null {
-  const mapped = biblatexPackage(cslStyle);
+  const mapped = biblatexPackage(cslStyle, p.language);
   if (mapped) return mapped;
   const rendered = [...p.citations.values()].some(Boolean);
   return rendered ? null : FALLBACK_BIBLATEX;
@@ -302,11 +302,11 @@ function preamble(p: PreparedDocument, documentClass: string, biblatex: string |
     : `% The citations and the bibliography are as citeproc rendered them in the document's style
 % (${String(p.doc.attrs.citationstyle) || 'none'}), which no biblatex style in TeX Live matches; bibliography.bib holds the entries.
 `;
-  return `% Written by Scriptorium. Compile with: ${biblatex ? 'lualatex document; biber document; lualatex document' : 'lualatex document; lualatex document'}
+  return `% Written by Scriptorium. Compile with: ${biblatex ? 'lualatex document; biber document; lualatex document; lualatex document' : 'lualatex document; lualatex document'}
 \\documentclass[${p.paperSize === 'US Letter' ? 'letterpaper' : 'a4paper'}]{${documentClass}}
 \\usepackage{fontspec}
 \\usepackage{polyglossia}
-\\setdefaultlanguage${languageOptions}{${polyglossia}}
+${polyglossia === 'bulgarian' ? '% Latin Modern has no Cyrillic: DejaVu (fonts-dejavu-core) has.\n\\newfontfamily\\cyrillicfont{DejaVu Serif}\n\\newfontfamily\\cyrillicfontsf{DejaVu Sans}\n\\newfontfamily\\cyrillicfonttt{DejaVu Sans Mono}\n' : ''}\\setdefaultlanguage${languageOptions}{${polyglossia}}
 \\usepackage{amsmath,amssymb}
 \\usepackage{graphicx}
 \\usepackage{array,multirow}
@@ -417,7 +417,8 @@ function exportBookLatex(prepared: PreparedDocument, book: BookStructure): Uint8
       chapters += '\\bigskip\n\n';
       // Chapters that keep their own style: where biblatex's nearest style is not the book's,
       // the chapter reads as in the other formats (citeproc's text, its own bibliography).
-      writer.renderedCitations = biblatex === null || biblatexPackage(chapter.citationStyle) !== biblatex;
+      writer.renderedCitations =
+        biblatex === null || biblatexPackage(chapter.citationStyle, p.language) !== biblatex;
       const citedBefore = new Set(writer.cited);
       if (chapter.abstract)
         chapters += `\\begin{quotation}\\small\n${writer.blocks(chapter.abstract)}\\end{quotation}\n\n`;
