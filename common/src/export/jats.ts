@@ -4,6 +4,7 @@ import type { CslItem } from '../bibliography/export';
 import { exportCslItems } from '../bibliography/export';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
+import { citationKeys } from './citation-keys';
 import { imageFiles } from './images';
 import { elementCitation } from './jats-references';
 import { type Contributor, isEquationFigure, type PreparedDocument } from './model';
@@ -52,9 +53,11 @@ class JatsWriter extends NodeWriter {
   protected readonly accepted = true;
   readonly notes: string[] = [];
   readonly images: ReturnType<typeof imageFiles>;
+  readonly refIds: Map<string, string>;
 
   constructor(private readonly prepared: PreparedDocument) {
     super();
+    this.refIds = refIds(prepared);
     this.images = imageFiles(figureSources(prepared.doc), prepared.images, (image) =>
       ['image/png', 'image/jpeg', 'image/gif'].includes(image.type),
     );
@@ -96,7 +99,7 @@ class JatsWriter extends NodeWriter {
     const rendered = this.prepared.citations.get(node);
     const text = escapeXml(rendered ? htmlToText(rendered) : refs.map((ref) => ref.id).join('; '));
     return refs.length
-      ? `<xref ref-type="bibr" rid="${refs.map((ref) => refId(ref.id)).join(' ')}">${text}</xref>`
+      ? `<xref ref-type="bibr" rid="${refs.map((ref) => this.refIds.get(ref.id)).join(' ')}">${text}</xref>`
       : text;
   }
 
@@ -183,11 +186,21 @@ class JatsWriter extends NodeWriter {
   }
 }
 
-function refId(key: string): string {
-  return `ref-${key.replace(/[^A-Za-z0-9_.-]/g, '-')}`;
+/** Each entry's ref id: "ref-" and its citation key (as the LaTeX export's .bib has it), unique. */
+function refIds(prepared: PreparedDocument): Map<string, string> {
+  const ids = new Map<string, string>();
+  const used = new Set<string>();
+  for (const [entry, key] of citationKeys(prepared.entries)) {
+    const base = `ref-${key.replace(/[^A-Za-z0-9_.-]/g, '-')}`;
+    let id = base;
+    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+    used.add(id);
+    ids.set(entry, id);
+  }
+  return ids;
 }
 
-function references(prepared: PreparedDocument): string {
+function references(prepared: PreparedDocument, ids: ReadonlyMap<string, string>): string {
   const cited = new Set<string>();
   for (const node of prepared.citations.keys())
     for (const ref of node.attrs.references as { id: string }[])
@@ -195,13 +208,15 @@ function references(prepared: PreparedDocument): string {
   if (!cited.size) return '';
   const refs = [...cited]
     .map((key) => {
-      let item: CslItem | undefined;
+      const entry = prepared.entries.get(key)!;
+      let item: CslItem;
       try {
-        [item] = exportCslItems([{ ...prepared.entries.get(key)!, entry_key: key }]);
+        [item] = exportCslItems([{ ...entry, entry_key: key }]);
       } catch {
-        item = undefined;
+        // An entry the converter cannot read still gets its ref (the citations point to it).
+        item = { id: key, type: 'document' };
       }
-      return item ? `<ref id="${refId(key)}">${elementCitation(prepared.entries.get(key)!, item)}</ref>` : '';
+      return `<ref id="${ids.get(key)}">${elementCitation(entry, item)}</ref>`;
     })
     .join('');
   return `<ref-list><title>${escapeXml(documentLabel('bibliography', prepared.language))}</title>${refs}</ref-list>`;
@@ -242,7 +257,7 @@ ${JATS_DOCTYPE}
 <article xmlns:mml="${MML}" xmlns:xlink="http://www.w3.org/1999/xlink" article-type="research-article" dtd-version="1.2" xml:lang="${escapeXml(p.language)}">
 <front><article-meta><title-group><article-title>${title}</article-title>${p.subtitle ? `<subtitle>${escapeXml(p.subtitle)}</subtitle>` : ''}</title-group>${contributors}${abstract}${keywords}</article-meta></front>
 <body>${body}</body>
-<back>${notes}${references(p)}</back>
+<back>${notes}${references(p, writer.refIds)}</back>
 </article>
 `;
   const files: Record<string, Uint8Array> = { 'article.xml': new TextEncoder().encode(xml) };

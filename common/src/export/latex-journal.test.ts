@@ -181,11 +181,14 @@ describe('JATS export', () => {
   it('writes references as structured element-citations with their titles’ case and markup', () => {
     const out = xml();
     expect(out).toContain(
-      '<ref id="ref-1-0"><element-citation publication-type="journal"><person-group person-group-type="author"><name><surname>Lovelace</surname><given-names>Ada</given-names></name></person-group><article-title>The DNA of NASA missions and <italic>E. coli</italic> in 50% &amp; more of iPhone users</article-title><source>Journal of Examples</source><year>1990</year><volume>10</volume><issue>3</issue><fpage>1</fpage><lpage>9</lpage><pub-id pub-id-type="doi">10.1000/xyz_1</pub-id></element-citation></ref>',
+      '<ref id="ref-source0"><element-citation publication-type="journal"><person-group person-group-type="author"><name><surname>Lovelace</surname><given-names>Ada</given-names></name></person-group><article-title>The DNA of NASA missions and <italic>E. coli</italic> in 50% &amp; more of iPhone users</article-title><source>Journal of Examples</source><year>1990</year><volume>10</volume><issue>3</issue><fpage>1</fpage><lpage>9</lpage><pub-id pub-id-type="doi">10.1000/xyz_1</pub-id></element-citation></ref>',
     );
     expect(out).toContain(
       '<element-citation publication-type="book"><person-group person-group-type="author"><name><surname>Hopper</surname><given-names>Ada</given-names></name></person-group><source>On the structure of problem 3</source><year>1993</year><publisher-loc>Berlin</publisher-loc><publisher-name>Open Press</publisher-name></element-citation>',
     );
+    expect(out).toContain('<ref id="ref-noether1991structure">');
+    expect(out).toContain('<ref id="ref-Source0_2">');
+    expect(out).toContain('<xref ref-type="bibr" rid="ref-source0">(Lovelace, 1990, p. 5)</xref>');
     expect(out).not.toContain('nocase');
     expect(out).not.toContain('&lt;');
   });
