@@ -407,7 +407,8 @@ describe('exports checked by real tools', () => {
           'chicago-note-bibliography',
           [
             'with1 and Noether2 and',
-            '1. Lovelace, “The DNA of NASA missions and E. coli in 50% & more of iPhone users,” 5.',
+            '1. Lovelace, “The DNA of NASA Missions and E. coli in 50% & More of iPhone Users,” 5.',
+            '2. Noether, “On the Structure of Problem 1.”',
           ],
         ],
         [

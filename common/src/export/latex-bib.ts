@@ -82,6 +82,40 @@ export function protectCase(value: RichText, langid?: unknown): RichText {
   return out;
 }
 
+/** Words CSL's title case leaves in lower case inside a title (citeproc's list). */
+const MINOR_WORDS = new Set(
+  'a an and as at but by down for from in into nor of on onto or over so the till to up via with yet'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Rich text in title case as CSL's text-case="title" gives it (Chicago): each lower-case word
+ * capitalised but minor words inside the title; words with a capital, and nocase or formatted
+ * spans, as they are. biblatex-chicago prints titles as given, so the .bib carries them so.
+ */
+export function titleCase(value: RichText): RichText {
+  let start = true;
+  return value.map((node) => {
+    if (node.type !== 'text') return node;
+    if (node.marks?.length) {
+      start = /[:?!.]\s*$/.test(node.text);
+      return node;
+    }
+    const text = node.text.replace(/([:?!.]\s+)|[\p{L}][\p{L}'’]*/gu, (word, stop: string | undefined) => {
+      if (stop) {
+        start = true;
+        return word;
+      }
+      const first = start;
+      start = false;
+      if (word !== word.toLowerCase() || (!first && MINOR_WORDS.has(word))) return word;
+      return word[0].toUpperCase() + word.slice(1);
+    });
+    return { ...node, text };
+  });
+}
+
 /** `{{DNA}}` as `{DNA}`: one pair of braces protects a span without commands in biblatex. */
 function singleBraces(bib: string): string {
   return bib.replace(/^([a-z]+) = \{(.*)\}(,?)$/gm, (line, field: string, value: string, comma: string) =>
@@ -89,13 +123,22 @@ function singleBraces(bib: string): string {
   );
 }
 
-/** The .bib text of the entries, each under its citation key. */
-export function latexBibliography(entries: readonly { key: string; entry: EntryData }[]): string {
+/**
+ * The .bib text of the entries, each under its citation key; `titles: 'title'` for a style that
+ * prints titles as given where CSL title-cases them (biblatex-chicago).
+ */
+export function latexBibliography(
+  entries: readonly { key: string; entry: EntryData }[],
+  { titles = 'sentence' }: { titles?: 'sentence' | 'title' } = {},
+): string {
   const written = entries.map(({ key, entry }) => {
     const fields = { ...entry.fields };
+    const english = typeof fields.langid !== 'string' || !fields.langid || fields.langid.endsWith('english');
     for (const field of Object.keys(fields))
-      if (CASED_FIELDS.has(field) && Array.isArray(fields[field]))
-        fields[field] = protectCase(fields[field] as RichText, fields.langid);
+      if (CASED_FIELDS.has(field) && Array.isArray(fields[field])) {
+        const value = protectCase(fields[field] as RichText, fields.langid);
+        fields[field] = titles === 'title' && english ? titleCase(value) : value;
+      }
     return { ...entry, entry_key: key, fields };
   });
   return singleBraces(exportBiblatex(written));

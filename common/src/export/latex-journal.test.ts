@@ -113,9 +113,14 @@ describe('LaTeX export', () => {
     );
     expect(apa.tex).toContain('\\printbibliography[title={Bibliography}]');
     expect(latexFiles('ieee').tex).toContain('\\usepackage[style=ieee,backend=biber]{biblatex}');
-    expect(latexFiles('chicago-note-bibliography').tex).toContain(
-      '\\usepackage[notes,short,backend=biber]{biblatex-chicago}',
+    const chicago = latexFiles('chicago-note-bibliography');
+    expect(chicago.tex).toContain('\\usepackage[notes,short,backend=biber]{biblatex-chicago}');
+    // biblatex-chicago prints titles as given; CSL's Chicago title-cases them.
+    expect(chicago.bib).toContain(
+      'title = {The {DNA} of {NASA} Missions {and} {{\\mkbibitalic{E. coli}}} in 50{\\%} {\\&} More of {iPhone} Users},',
     );
+    expect(chicago.bib).toContain('title = {On the Structure of Problem 1},');
+    expect(apa.bib).toContain('title = {On the structure of problem 1},');
     expect(latexFiles('chicago-fullnote-bibliography').tex).toContain(
       '\\usepackage[notes,backend=biber]{biblatex-chicago}',
     );

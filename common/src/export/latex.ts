@@ -82,6 +82,8 @@ class LatexWriter extends NodeWriter {
    * in a style other than the book's (biblatex loads one style per document).
    */
   renderedCitations = false;
+  /** The biblatex package line the document loads (null: citeproc's text). */
+  biblatex: string | null = null;
   /** The citation key of each entry by its id in the document. */
   readonly keys: Map<string, string>;
   /** Inside a footnote a note style's citation is its text, not a footnote of the footnote. */
@@ -353,7 +355,11 @@ function latexZip(tex: string, writer: LatexWriter, extra: Record<string, Uint8A
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = {
     'document.tex': encoder.encode(tex),
-    'bibliography.bib': encoder.encode(latexBibliography(cited)),
+    'bibliography.bib': encoder.encode(
+      latexBibliography(cited, {
+        titles: writer.biblatex?.includes('{biblatex-chicago}') ? 'title' : 'sentence',
+      }),
+    ),
     ...extra,
   };
   for (const file of writer.images.values()) files[`images/${file.name}`] = file.image.data;
@@ -365,6 +371,7 @@ export function exportLatex(prepared: PreparedDocument): Uint8Array {
   const writer = new LatexWriter(prepared);
   const p = prepared;
   const biblatex = citing(p, String(p.doc.attrs.citationstyle));
+  writer.biblatex = biblatex;
   writer.renderedCitations = biblatex === null;
   const body = p.body.map((part) => writer.blocks(part)).join('');
   const abstract = p.abstract ? `\\begin{abstract}\n${writer.blocks(p.abstract)}\\end{abstract}\n\n` : '';
@@ -406,6 +413,7 @@ function exportBookLatex(prepared: PreparedDocument, book: BookStructure): Uint8
   const perChapter = book.chapters.some((chapter) => chapter.bibliography.length > 0);
   // The book's biblatex style (or none: every chapter as citeproc rendered it).
   const biblatex = citing(p, String(p.doc.attrs.citationstyle));
+  writer.biblatex = biblatex;
   let chapters = '';
   for (const group of groupParts(book.chapters)) {
     if (group.part) chapters += `\\part{${escapeLatex(group.part)}}\n\n`;
