@@ -314,7 +314,7 @@ ${polyglossia === 'bulgarian' ? '% Latin Modern has no Cyrillic: DejaVu (fonts-d
 \\usepackage{array,multirow}
 \\usepackage{caption}
 \\usepackage{csquotes}
-${bibliography}\\usepackage{hyperref}
+${bibliography}\\usepackage[hidelinks]{hyperref}
 `;
 }
 
