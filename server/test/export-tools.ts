@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, it } from 'vitest';
@@ -34,6 +36,23 @@ async function hasTexFile(name: string): Promise<boolean> {
   }
 }
 
+/**
+ * The JATS DTD the JATS export is validated against (Archiving 1.2 with MathML3): not ours to
+ * ship, so it is looked for in JATS_DTD_DIR, else in shared/data/jats next to the checkout.
+ */
+const JATS_DTD = 'JATS-Archiving-1-2-MathML3-DTD';
+export const jatsCatalog = (() => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const places = [
+    process.env.JATS_DTD_DIR ?? '',
+    ...['..', '../..', '../../..'].map((up) => path.join(root, up, 'shared/data/jats', JATS_DTD)),
+  ];
+  const found = places.find(
+    (place) => place && existsSync(path.join(place, 'catalog-jats-v1-2-no-base.xml')),
+  );
+  return found ? path.join(found, 'catalog-jats-v1-2-no-base.xml') : '';
+})();
+
 export const tools = {
   pandoc: await has('pandoc'),
   soffice: await has('soffice'),
@@ -41,6 +60,7 @@ export const tools = {
   pdftotext: (await has('pdftotext')) && (await has('pdfinfo')),
   lualatex: (await has('lualatex')) && (await has('biber')) && (await hasTexFile('biblatex.sty')),
   chromium: (await has(process.env.CHROMIUM_PATH || '/usr/bin/chromium')) || (await has('chromium')),
+  jats: (await has('xmllint')) && jatsCatalog !== '',
 };
 
 /** it() when the tools are there; a failing test naming them with REQUIRE_SERVICES=1; else skipped. */
@@ -88,7 +108,7 @@ function contentKey(files: Map<string, Buffer>): string {
  */
 const compiles = new Map<string, Map<string, Buffer>>();
 
-/** lualatex, biber, lualatex in `folder` on document.tex; answers the log. */
+/** lualatex, biber (when biblatex is loaded), lualatex (and once more when asked) in `folder` on document.tex; answers the log. */
 export async function compileLatex(folder: string): Promise<string> {
   const before = await filesBelow(folder);
   const key = contentKey(before);
@@ -103,8 +123,18 @@ export async function compileLatex(folder: string): Promise<string> {
         maxBuffer: 64 << 20,
       });
     await latex();
-    await run('biber', ['document'], { cwd: folder });
+    // A citeproc-rendered export loads no biblatex: no .bcf, nothing for biber.
+    if (
+      await readFile(path.join(folder, 'document.bcf')).then(
+        () => true,
+        () => false,
+      )
+    )
+      await run('biber', ['document'], { cwd: folder });
     await latex();
+    // As latexmk does: once more where LaTeX or biblatex asks (biblatex-apa's labels do).
+    if (/Rerun to get|Please rerun LaTeX/.test(await readFile(path.join(folder, 'document.log'), 'utf8')))
+      await latex();
     const after = await filesBelow(folder);
     compiles.set(key, new Map([...after].filter(([name, bytes]) => !before.get(name)?.equals(bytes))));
   }

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
+import { journalPaper } from '@scriptorium/common/export/fixture-journal';
 import {
   blockSuggestionsDocument,
   fixturePaper,
@@ -17,7 +18,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Printer } from '../src/exports/printer';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
 import { exportPdf } from '../src/modules/documents/export/pdf';
-import { compileLatex, libreOfficeConvert, run, useTemporaryFolder, withTools } from './export-tools';
+import {
+  compileLatex,
+  jatsCatalog,
+  libreOfficeConvert,
+  run,
+  unzipTo,
+  useTemporaryFolder,
+  withTools,
+} from './export-tools';
 
 /**
  * Issue 19: the exports of the fixture paper (headings, lists, a table with merged cells,
@@ -340,6 +349,29 @@ describe('exports checked by real tools', () => {
     },
   );
 
+  /** xmllint validates the file against the DTD its DOCTYPE names, found by its public identifier. */
+  async function validJats(article: string): Promise<void> {
+    const { stderr } = await run('xmllint', ['--valid', '--noout', '--nonet', article], {
+      env: { ...process.env, XML_CATALOG_FILES: jatsCatalog },
+    });
+    expect(stderr).toBe('');
+  }
+
+  withTools(
+    ['jats'],
+    'JATS: valid against the JATS 1.2 Archiving DTD with MathML3 that its DOCTYPE names',
+    async () => {
+      await validJats(path.join(await unzipped('jats'), 'article.xml'));
+      // Authors with ORCID iD, e-mail and affiliations; titles with markup.
+      const folder = path.join(dir(), 'jats-journal');
+      await unzipTo(
+        (await exportDocument('jats', journalPaper('apa', await loadCsl('apa', 'en-US')))).data,
+        folder,
+      );
+      await validJats(path.join(folder, 'article.xml'));
+    },
+  );
+
   withTools(['pandoc'], 'HTML: pandoc reads headings, MathML equations and notes', async () => {
     const folder = await unzipped('html');
     const ast = await pandocJson(path.join(folder, 'index.html'), 'html');
@@ -364,8 +396,62 @@ describe('exports checked by real tools', () => {
       const log = await compileLatex(await unzipped('latex'));
       expect(log).not.toMatch(/^! /m);
       expect(log).not.toContain('Citation ');
+      expect(log).not.toContain('There were undefined references');
     },
     400_000,
+  );
+
+  withTools(
+    ['lualatex', 'pdftotext'],
+    'LaTeX for journals: APA, IEEE, Chicago notes (biblatex styles) and a style without one (citeproc) compile with 0 errors and 0 undefined references, citing as the other formats',
+    async () => {
+      const styles: [string, string[]][] = [
+        [
+          'apa',
+          [
+            'with (Lovelace, 1990, p. 5) and Noether (1991) and',
+            // Case kept as the DOCX shows it: biblatex-apa sentence-cases what is not braced.
+            'Lovelace, A. (1990). The DNA of NASA missions and E. coli in 50% & more of iPhone users. Journal of Examples, 10(3), 1–9.',
+          ],
+        ],
+        [
+          'ieee',
+          ['with [1, p. 5] and Noether [2] and', '[1] A. Lovelace, “The DNA of NASA missions and E. coli'],
+        ],
+        [
+          'chicago-note-bibliography',
+          [
+            'with1 and Noether2 and',
+            '1. Lovelace, “The DNA of NASA Missions and E. coli in 50% & More of iPhone Users,” 5.',
+            '2. Noether, “On the Structure of Problem 1.”',
+          ],
+        ],
+        [
+          'harvard-cite-them-right',
+          [
+            'with (Lovelace, 1990, p. 5) and Noether (1991) and',
+            'Lovelace, A. (1990) “The DNA of NASA missions and E. coli in 50% & more of iPhone users,” Journal of Examples, 10(3), pp. 1–9.',
+          ],
+        ],
+      ];
+      for (const [style, expected] of styles) {
+        const folder = path.join(dir(), `latex-${style}`);
+        await unzipTo(
+          (await exportDocument('latex', journalPaper(style, await loadCsl(style, 'en-US')))).data,
+          folder,
+        );
+        const log = await compileLatex(folder);
+        expect(log, style).not.toMatch(/^! /m);
+        expect(log, style).not.toContain('Citation ');
+        expect(log, style).not.toContain('There were undefined references');
+        const text = (await run('pdftotext', [path.join(folder, 'document.pdf'), '-'])).stdout.replace(
+          /\s+/g,
+          ' ',
+        );
+        for (const line of expected) expect(text, style).toContain(line);
+      }
+    },
+    900_000,
   );
 
   withTools(

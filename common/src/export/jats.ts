@@ -4,13 +4,22 @@ import type { CslItem } from '../bibliography/export';
 import { exportCslItems } from '../bibliography/export';
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
+import { citationKeys } from './citation-keys';
 import { imageFiles } from './images';
-import { isEquationFigure, type PreparedDocument } from './model';
+import { elementCitation } from './jats-references';
+import { type Contributor, isEquationFigure, type PreparedDocument } from './model';
 import { escapeXml, htmlToText } from './text';
 import { figureSources, NodeWriter } from './writer';
 
 /**
- * JATS 1.3 (Archiving and Interchange) export: article XML with MathML (and the LaTeX source as
+ * The DTD the export declares and is validated against (server/test/export-validation.test.ts):
+ * JATS 1.2 Archiving and Interchange with MathML3, the newest one we can supply (docs/export-import.md).
+ */
+export const JATS_DOCTYPE =
+  '<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD with MathML3 v1.2 20190208//EN" "JATS-archivearticle1-mathml3.dtd">';
+
+/**
+ * JATS 1.2 (Archiving and Interchange) export: article XML with MathML (and the LaTeX source as
  * tex-math), sections nested by heading level, figures with their graphics, footnotes, and the
  * references as element-citation; a zip with the images. Suggestions are exported accepted.
  */
@@ -44,9 +53,11 @@ class JatsWriter extends NodeWriter {
   protected readonly accepted = true;
   readonly notes: string[] = [];
   readonly images: ReturnType<typeof imageFiles>;
+  readonly refIds: Map<string, string>;
 
   constructor(private readonly prepared: PreparedDocument) {
     super();
+    this.refIds = refIds(prepared);
     this.images = imageFiles(figureSources(prepared.doc), prepared.images, (image) =>
       ['image/png', 'image/jpeg', 'image/gif'].includes(image.type),
     );
@@ -88,7 +99,7 @@ class JatsWriter extends NodeWriter {
     const rendered = this.prepared.citations.get(node);
     const text = escapeXml(rendered ? htmlToText(rendered) : refs.map((ref) => ref.id).join('; '));
     return refs.length
-      ? `<xref ref-type="bibr" rid="${refs.map((ref) => refId(ref.id)).join(' ')}">${text}</xref>`
+      ? `<xref ref-type="bibr" rid="${refs.map((ref) => this.refIds.get(ref.id)).join(' ')}">${text}</xref>`
       : text;
   }
 
@@ -175,45 +186,21 @@ class JatsWriter extends NodeWriter {
   }
 }
 
-function refId(key: string): string {
-  return `ref-${key.replace(/[^A-Za-z0-9_.-]/g, '-')}`;
+/** Each entry's ref id: "ref-" and its citation key (as the LaTeX export's .bib has it), unique. */
+function refIds(prepared: PreparedDocument): Map<string, string> {
+  const ids = new Map<string, string>();
+  const used = new Set<string>();
+  for (const [entry, key] of citationKeys(prepared.entries)) {
+    const base = `ref-${key.replace(/[^A-Za-z0-9_.-]/g, '-')}`;
+    let id = base;
+    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+    used.add(id);
+    ids.set(entry, id);
+  }
+  return ids;
 }
 
-/** One CSL item as a JATS element-citation. */
-function elementCitation(item: CslItem): string {
-  const type = String(item.type);
-  const publicationType = type.startsWith('article')
-    ? 'journal'
-    : type === 'book'
-      ? 'book'
-      : type === 'chapter'
-        ? 'book'
-        : type === 'paper-conference'
-          ? 'confproc'
-          : 'other';
-  const names = (item.author as { family?: string; given?: string; literal?: string }[] | undefined) ?? [];
-  const people = names.length
-    ? `<person-group person-group-type="author">${names
-        .map((name) =>
-          name.literal
-            ? `<collab>${escapeXml(name.literal)}</collab>`
-            : `<name><surname>${escapeXml(name.family ?? '')}</surname>${name.given ? `<given-names>${escapeXml(name.given)}</given-names>` : ''}</name>`,
-        )
-        .join('')}</person-group>`
-    : '';
-  const field = (value: unknown) => escapeXml(String(value ?? ''));
-  const year = (item.issued as { 'date-parts'?: number[][] } | undefined)?.['date-parts']?.[0]?.[0];
-  const title = item.title
-    ? publicationType === 'book' && type === 'book'
-      ? `<source>${field(item.title)}</source>`
-      : `<article-title>${field(item.title)}</article-title>`
-    : '';
-  const source = item['container-title'] ? `<source>${field(item['container-title'])}</source>` : '';
-  const [first, last] = String(item.page ?? '').split(/[-–]/);
-  return `<element-citation publication-type="${publicationType}">${people}${title}${source}${year ? `<year>${year}</year>` : ''}${item.volume ? `<volume>${field(item.volume)}</volume>` : ''}${item.issue ? `<issue>${field(item.issue)}</issue>` : ''}${first ? `<fpage>${escapeXml(first)}</fpage>` : ''}${last ? `<lpage>${escapeXml(last)}</lpage>` : ''}${item.publisher ? `<publisher-name>${field(item.publisher)}</publisher-name>` : ''}${item['publisher-place'] ? `<publisher-loc>${field(item['publisher-place'])}</publisher-loc>` : ''}${item.DOI ? `<pub-id pub-id-type="doi">${field(item.DOI)}</pub-id>` : ''}</element-citation>`;
-}
-
-function references(prepared: PreparedDocument): string {
+function references(prepared: PreparedDocument, ids: ReadonlyMap<string, string>): string {
   const cited = new Set<string>();
   for (const node of prepared.citations.keys())
     for (const ref of node.attrs.references as { id: string }[])
@@ -221,16 +208,37 @@ function references(prepared: PreparedDocument): string {
   if (!cited.size) return '';
   const refs = [...cited]
     .map((key) => {
-      let item: CslItem | undefined;
+      const entry = prepared.entries.get(key)!;
+      let item: CslItem;
       try {
-        [item] = exportCslItems([{ ...prepared.entries.get(key)!, entry_key: key }]);
+        [item] = exportCslItems([{ ...entry, entry_key: key }]);
       } catch {
-        item = undefined;
+        // An entry the converter cannot read still gets its ref (the citations point to it).
+        item = { id: key, type: 'document' };
       }
-      return item ? `<ref id="${refId(key)}">${elementCitation(item)}</ref>` : '';
+      return `<ref id="${ids.get(key)}">${elementCitation(entry, item)}</ref>`;
     })
     .join('');
   return `<ref-list><title>${escapeXml(documentLabel('bibliography', prepared.language))}</title>${refs}</ref-list>`;
+}
+
+/**
+ * The authors: ORCID iD as its URI (contrib-id), name, e-mail, and a cross-reference to their
+ * affiliation; each affiliation once, after the contributors (JATS4R's recommendation).
+ */
+function contributorGroup(authors: readonly Contributor[]): string {
+  if (!authors.length) return '';
+  const affiliations: string[] = [];
+  for (const person of authors) {
+    const name = person.institution.trim();
+    if (name && !affiliations.includes(name)) affiliations.push(name);
+  }
+  const contributors = authors.map((person) => {
+    const orcid = person.orcid.trim();
+    const affiliation = affiliations.indexOf(person.institution.trim()) + 1;
+    return `<contrib contrib-type="author">${orcid ? `<contrib-id contrib-id-type="orcid">${escapeXml(/^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/.test(orcid) ? `https://orcid.org/${orcid}` : orcid)}</contrib-id>` : ''}<name><surname>${escapeXml(person.lastname)}</surname><given-names>${escapeXml(person.firstname)}</given-names></name>${person.email.trim() ? `<email>${escapeXml(person.email.trim())}</email>` : ''}${affiliation ? `<xref ref-type="aff" rid="aff${affiliation}"/>` : ''}</contrib>`;
+  });
+  return `<contrib-group>${contributors.join('')}${affiliations.map((name, index) => `<aff id="aff${index + 1}">${escapeXml(name)}</aff>`).join('')}</contrib-group>`;
 }
 
 export function exportJats(prepared: PreparedDocument): Uint8Array {
@@ -239,24 +247,17 @@ export function exportJats(prepared: PreparedDocument): Uint8Array {
   const body = p.body.map((part) => writer.section(part)).join('');
   const abstract = p.abstract ? `<abstract>${writer.blocks(p.abstract)}</abstract>` : '';
   const title = writer.inlineContent(p.doc.firstChild as PMNode);
-  const contributors = p.authors.length
-    ? `<contrib-group>${p.authors
-        .map(
-          (person) =>
-            `<contrib contrib-type="author">${person.orcid ? `<contrib-id contrib-id-type="orcid">${escapeXml(person.orcid)}</contrib-id>` : ''}<name><surname>${escapeXml(person.lastname)}</surname><given-names>${escapeXml(person.firstname)}</given-names></name>${person.email ? `<email>${escapeXml(person.email)}</email>` : ''}${person.institution ? `<aff>${escapeXml(person.institution)}</aff>` : ''}</contrib>`,
-        )
-        .join('')}</contrib-group>`
-    : '';
+  const contributors = contributorGroup(p.authors);
   const keywords = p.keywords.length
     ? `<kwd-group>${p.keywords.map((keyword) => `<kwd>${escapeXml(keyword)}</kwd>`).join('')}</kwd-group>`
     : '';
   const notes = writer.notes.length ? `<fn-group>${writer.notes.join('')}</fn-group>` : '';
   const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Archiving and Interchange DTD with MathML3 v1.3 20210610//EN" "JATS-archive-oasis-article1-3-mathml3.dtd">
-<article xmlns:mml="${MML}" xmlns:xlink="http://www.w3.org/1999/xlink" article-type="research-article" dtd-version="1.3" xml:lang="${escapeXml(p.language)}">
+${JATS_DOCTYPE}
+<article xmlns:mml="${MML}" xmlns:xlink="http://www.w3.org/1999/xlink" article-type="research-article" dtd-version="1.2" xml:lang="${escapeXml(p.language)}">
 <front><article-meta><title-group><article-title>${title}</article-title>${p.subtitle ? `<subtitle>${escapeXml(p.subtitle)}</subtitle>` : ''}</title-group>${contributors}${abstract}${keywords}</article-meta></front>
 <body>${body}</body>
-<back>${notes}${references(p)}</back>
+<back>${notes}${references(p, writer.refIds)}</back>
 </article>
 `;
   const files: Record<string, Uint8Array> = { 'article.xml': new TextEncoder().encode(xml) };

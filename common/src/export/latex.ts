@@ -1,12 +1,26 @@
 import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
-import { exportBiblatex } from '../bibliography/export';
 import type { EntryData } from '../bibliography/types';
+import { citationKeys } from './citation-keys';
 import { imageExtension, imageFiles } from './images';
+import { latexBibliography } from './latex-bib';
+import {
+  biblatexPackage,
+  citeprocBibliography,
+  citeprocToLatex,
+  escapeLatex,
+  FALLBACK_BIBLATEX,
+} from './latex-citations';
 import { checkLatexMath, isControlCharacter } from './latex-math';
-import { authorName, type BookStructure, groupParts, isEquationFigure, type PreparedDocument } from './model';
-import { htmlToRuns } from './text';
+import {
+  authorName,
+  type BookStructure,
+  citationFallback,
+  groupParts,
+  isEquationFigure,
+  type PreparedDocument,
+} from './model';
 import { figureSources, NodeWriter, rowCells } from './writer';
 
 /**
@@ -16,23 +30,6 @@ import { figureSources, NodeWriter, rowCells } from './writer';
  * see exportBookLatex); equations stay the authors' LaTeX. Suggestions are exported accepted
  * (LaTeX has no revisions) and comments are left out.
  */
-
-const SPECIAL: Record<string, string> = {
-  '\\': '\\textbackslash{}',
-  '{': '\\{',
-  '}': '\\}',
-  $: '\\$',
-  '&': '\\&',
-  '#': '\\#',
-  '^': '\\textasciicircum{}',
-  _: '\\_',
-  '%': '\\%',
-  '~': '\\textasciitilde{}',
-};
-
-export function escapeLatex(text: string): string {
-  return text.replace(/[\\{}$&#^_%~]/g, (char) => SPECIAL[char]);
-}
 
 /**
  * An equation's source as math when it passes the check (latex-math.ts); else a comment that says
@@ -66,30 +63,6 @@ const POLYGLOSSIA: Record<string, string> = {
   bg: 'bulgarian',
 };
 
-/** The biblatex style nearest to the document's CSL style. */
-function biblatexStyle(cslStyle: string): string {
-  if (/^(ieee|vancouver|nature)/.test(cslStyle)) return 'numeric-comp';
-  if (/note/.test(cslStyle)) return 'verbose';
-  return 'authoryear';
-}
-
-/** citeproc's HTML (a rendered citation or bibliography entry) as LaTeX text. */
-function citeprocToLatex(html: string): string {
-  // A numeric entry's label and text are two divs: a space between them.
-  return htmlToRuns(html.replace(/<\/div>\s*<div[^>]*>/g, ' ').replace(/\s+/g, ' '))
-    .map((run) => {
-      let out = escapeLatex(run.text);
-      if (run.italic) out = `\\emph{${out}}`;
-      if (run.bold) out = `\\textbf{${out}}`;
-      if (run.smallcaps) out = `\\textsc{${out}}`;
-      if (run.sup) out = `\\textsuperscript{${out}}`;
-      if (run.sub) out = `\\textsubscript{${out}}`;
-      return out;
-    })
-    .join('')
-    .trim();
-}
-
 const MARKS: Record<string, string> = {
   em: '\\emph',
   strong: '\\textbf',
@@ -105,16 +78,21 @@ class LatexWriter extends NodeWriter {
   protected readonly accepted = true;
   readonly cited = new Set<string>();
   /**
-   * A book chapter in a style other than the book's: biblatex loads one style per document, so
-   * its citations are written as citeproc rendered them in the chapter's own style.
+   * Citations as citeproc rendered them: a style without a biblatex counterpart, or a book chapter
+   * in a style other than the book's (biblatex loads one style per document).
    */
   renderedCitations = false;
+  /** The biblatex package line the document loads (null: citeproc's text). */
+  biblatex: string | null = null;
+  /** The citation key of each entry by its id in the document. */
+  readonly keys: Map<string, string>;
   /** Inside a footnote a note style's citation is its text, not a footnote of the footnote. */
   private inFootnote = false;
   readonly images: ReturnType<typeof imageFiles>;
 
   constructor(readonly prepared: PreparedDocument) {
     super();
+    this.keys = citationKeys(prepared.entries);
     this.images = imageFiles(
       figureSources(prepared.doc),
       prepared.images,
@@ -130,28 +108,36 @@ class LatexWriter extends NodeWriter {
       (out, href) =>
         href.startsWith('#')
           ? `\\hyperref[${safeKey(href.slice(1))}]{${out}}`
-          : `\\href{${href.replace(/[%#\\{}]/g, (c) => `\\${c}`)}}{${out}}`,
+          : `\\href{${hrefTarget(href)}}{${out}}`,
     );
   }
 
   protected citation(node: PMNode): string {
-    const refs = (node.attrs.references as { id: string; prefix: string; locator: string }[]).filter((ref) =>
-      this.prepared.entries.has(ref.id),
-    );
-    if (!refs.length) return '';
+    const all = node.attrs.references as { id: string; prefix: string; locator: string }[];
+    const refs = all.filter((ref) => this.prepared.entries.has(ref.id));
+    // An entry no longer in the document: the spot stays visible, as in the other formats.
+    if (!refs.length) return `\textbf{${escapeLatex(citationFallback(node))}}`;
     for (const ref of refs) this.cited.add(ref.id);
-    const rendered = this.renderedCitations ? this.prepared.citations.get(node) : '';
-    if (rendered) {
-      const text = citeprocToLatex(rendered);
-      return this.prepared.noteCitations?.has(node) && !this.inFootnote ? `\\footnote{${text}}` : text;
+    if (this.renderedCitations) {
+      const rendered = this.prepared.citations.get(node);
+      const text = rendered
+        ? citeprocToLatex(rendered)
+        : escapeLatex(`(${refs.map((ref) => this.key(ref.id)).join('; ')})`);
+      const note = this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle;
+      return note && rendered && !this.inFootnote ? `\\footnote{${text}}` : text;
     }
     const command = node.attrs.format === 'textcite' ? 'textcite' : 'autocite';
     const one = (ref: { id: string; prefix: string; locator: string }) => {
       const pre = ref.prefix ? `[${escapeLatex(ref.prefix)}]` : '';
       const post = ref.locator ? `[${escapeLatex(ref.locator)}]` : pre ? '[]' : '';
-      return `${pre}${post}{${safeKey(ref.id)}}`;
+      return `${pre}${post}{${this.key(ref.id)}}`;
     };
     return refs.length === 1 ? `\\${command}${one(refs[0])}` : `\\${command}s${refs.map(one).join('')}`;
+  }
+
+  /** An entry's citation key: the user's own, or a readable one made up (citation-keys.ts). */
+  key(id: string): string {
+    return this.keys.get(id) ?? id;
   }
 
   protected text(text: string): string {
@@ -292,8 +278,19 @@ class LatexWriter extends NodeWriter {
   }
 }
 
+/**
+ * How the export cites: a biblatex package line (a style with a biblatex counterpart, or plain
+ * author-year when no style rendered anything), or null for citeproc's own rendering.
+ */
+function citing(p: PreparedDocument, cslStyle: string): string | null {
+  const mapped = biblatexPackage(cslStyle, p.language);
+  if (mapped) return mapped;
+  const rendered = [...p.citations.values()].some(Boolean);
+  return rendered ? null : FALLBACK_BIBLATEX;
+}
+
 /** From \documentclass to hyperref: what an article and a book share. */
-function preamble(p: PreparedDocument, documentClass: string): string {
+function preamble(p: PreparedDocument, documentClass: string, biblatex: string | null): string {
   const [language, variant] = p.language.toLowerCase().split('-');
   const polyglossia = POLYGLOSSIA[language] ?? 'english';
   const languageOptions =
@@ -302,41 +299,67 @@ function preamble(p: PreparedDocument, documentClass: string): string {
       : polyglossia === 'english' && variant === 'gb'
         ? '[variant=british]'
         : '';
-  return `% Written by Scriptorium. Compile with: lualatex document; biber document; lualatex document
+  const bibliography = biblatex
+    ? `${biblatex}\n\\addbibresource{bibliography.bib}\n`
+    : `% The citations and the bibliography are as citeproc rendered them in the document's style
+% (${String(p.doc.attrs.citationstyle) || 'none'}), which no biblatex style in TeX Live matches; bibliography.bib holds the entries.
+`;
+  return `% Written by Scriptorium. Compile with: ${biblatex ? 'lualatex document; biber document; lualatex document; lualatex document' : 'lualatex document; lualatex document'}
 \\documentclass[${p.paperSize === 'US Letter' ? 'letterpaper' : 'a4paper'}]{${documentClass}}
 \\usepackage{fontspec}
 \\usepackage{polyglossia}
-\\setdefaultlanguage${languageOptions}{${polyglossia}}
+${polyglossia === 'bulgarian' ? '% Latin Modern has no Cyrillic: DejaVu (fonts-dejavu-core) has.\n\\newfontfamily\\cyrillicfont{DejaVu Serif}\n\\newfontfamily\\cyrillicfontsf{DejaVu Sans}\n\\newfontfamily\\cyrillicfonttt{DejaVu Sans Mono}\n' : ''}\\setdefaultlanguage${languageOptions}{${polyglossia}}
 \\usepackage{amsmath,amssymb}
 \\usepackage{graphicx}
 \\usepackage{array,multirow}
 \\usepackage{caption}
 \\usepackage{csquotes}
-\\usepackage[style=${biblatexStyle(String(p.doc.attrs.citationstyle))},backend=biber]{biblatex}
-\\addbibresource{bibliography.bib}
-\\usepackage{hyperref}
+${bibliography}\\usepackage[hidelinks]{hyperref}
 `;
 }
 
-function authorLines(authors: PreparedDocument['authors']): string {
-  return authors
-    .map(
-      (person) =>
-        `${escapeLatex(authorName(person))}${person.institution ? `\\\\ \\small ${escapeLatex(person.institution)}` : ''}`,
-    )
-    .join(' \\and ');
+/** A link's target as \href takes it. */
+function hrefTarget(href: string): string {
+  return href.replace(/[%#\\{}]/g, (c) => `\\${c}`);
 }
 
-/** The zip: the .tex, the .bib of the cited entries and the images. */
+/**
+ * The authors with authblk: each name with its ORCID iD (orcidlink) and e-mail (\thanks), the
+ * affiliations numbered once each, as \affil.
+ */
+function authorBlock(authors: PreparedDocument['authors']): string {
+  const affiliations: string[] = [];
+  for (const person of authors)
+    if (person.institution.trim() && !affiliations.includes(person.institution.trim()))
+      affiliations.push(person.institution.trim());
+  const lines = authors.map((person) => {
+    const orcid = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/.test(person.orcid.trim())
+      ? `\\,\\orcidlink{${person.orcid.trim()}}`
+      : '';
+    const email = person.email.trim()
+      ? `\\thanks{\\href{mailto:${hrefTarget(person.email.trim())}}{${escapeLatex(person.email.trim())}}}`
+      : '';
+    const affiliation = affiliations.indexOf(person.institution.trim()) + 1;
+    const mark = affiliations.length ? `[${affiliation || ''}]` : '';
+    return `\\author${mark}{${escapeLatex(authorName(person))}${orcid}${email}}\n`;
+  });
+  return `${lines.join('')}${affiliations.map((name, index) => `\\affil[${index + 1}]{${escapeLatex(name)}}\n`).join('')}`;
+}
+
+/** The zip: the .tex, the .bib of the cited entries under their keys and the images. */
 function latexZip(tex: string, writer: LatexWriter, extra: Record<string, Uint8Array> = {}): Uint8Array {
-  const cited: EntryData[] = [...writer.cited].map((key) => ({
-    ...(writer.prepared.entries.get(key) as EntryData),
-    entry_key: safeKey(key),
+  const cited = [...writer.cited].map((id) => ({
+    key: writer.key(id),
+    entry: writer.prepared.entries.get(id) as EntryData,
   }));
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = {
     'document.tex': encoder.encode(tex),
-    'bibliography.bib': encoder.encode(exportBiblatex(cited)),
+    'bibliography.bib': encoder.encode(
+      latexBibliography(cited, {
+        titles: writer.biblatex?.includes('{biblatex-chicago}') ? 'title' : 'sentence',
+      }),
+    ),
     ...extra,
   };
   for (const file of writer.images.values()) files[`images/${file.name}`] = file.image.data;
@@ -347,19 +370,29 @@ export function exportLatex(prepared: PreparedDocument): Uint8Array {
   if (prepared.book) return exportBookLatex(prepared, prepared.book);
   const writer = new LatexWriter(prepared);
   const p = prepared;
+  const biblatex = citing(p, String(p.doc.attrs.citationstyle));
+  writer.biblatex = biblatex;
+  writer.renderedCitations = biblatex === null;
   const body = p.body.map((part) => writer.blocks(part)).join('');
   const abstract = p.abstract ? `\\begin{abstract}\n${writer.blocks(p.abstract)}\\end{abstract}\n\n` : '';
   const keywords = p.keywords.length
     ? `\\noindent\\textbf{Keywords:} ${escapeLatex(p.keywords.join(', '))}\n\n`
     : '';
   const title = writer.inlineContent(p.doc.firstChild as PMNode);
-  const tex = `${preamble(p, 'article')}\\title{${title}${p.subtitle ? `\\\\ \\large ${escapeLatex(p.subtitle)}` : ''}}
-\\author{${authorLines(p.authors)}}
-\\date{}
+  const heading = escapeLatex(p.bibliographyTitle);
+  const bibliography = !writer.cited.size
+    ? ''
+    : biblatex
+      ? `\\printbibliography[title={${heading}}]\n`
+      : citeprocBibliography(p.bibliography, `\\section*{${heading}}`);
+  const tex = `${preamble(p, 'article', biblatex)}\\usepackage{authblk}
+\\usepackage{orcidlink}
+\\title{${title}${p.subtitle ? `\\\\ \\large ${escapeLatex(p.subtitle)}` : ''}}
+${authorBlock(p.authors)}\\date{}
 \\hypersetup{pdftitle={${escapeLatex(p.title)}},pdfauthor={${escapeLatex(p.authors.map(authorName).join('; '))}},pdfkeywords={${escapeLatex(p.keywords.join(', '))}}}
 \\begin{document}
 \\maketitle
-${abstract}${keywords}${body}${writer.cited.size ? '\\printbibliography\n' : ''}\\end{document}
+${abstract}${keywords}${body}${bibliography}\\end{document}
 `;
   return latexZip(tex, writer);
 }
@@ -378,7 +411,9 @@ function exportBookLatex(prepared: PreparedDocument, book: BookStructure): Uint8
     book.cover && (book.cover.type === 'image/png' || book.cover.type === 'image/jpeg') ? book.cover : null;
   const coverName = cover ? `images/cover.${imageExtension(cover)}` : '';
   const perChapter = book.chapters.some((chapter) => chapter.bibliography.length > 0);
-  const bookStyle = biblatexStyle(String(p.doc.attrs.citationstyle));
+  // The book's biblatex style (or none: every chapter as citeproc rendered it).
+  const biblatex = citing(p, String(p.doc.attrs.citationstyle));
+  writer.biblatex = biblatex;
   let chapters = '';
   for (const group of groupParts(book.chapters)) {
     if (group.part) chapters += `\\part{${escapeLatex(group.part)}}\n\n`;
@@ -390,17 +425,18 @@ function exportBookLatex(prepared: PreparedDocument, book: BookStructure): Uint8
       chapters += '\\bigskip\n\n';
       // Chapters that keep their own style: where biblatex's nearest style is not the book's,
       // the chapter reads as in the other formats (citeproc's text, its own bibliography).
-      writer.renderedCitations = biblatexStyle(chapter.citationStyle) !== bookStyle;
+      writer.renderedCitations =
+        biblatex === null || biblatexPackage(chapter.citationStyle, p.language) !== biblatex;
       const citedBefore = new Set(writer.cited);
       if (chapter.abstract)
         chapters += `\\begin{quotation}\\small\n${writer.blocks(chapter.abstract)}\\end{quotation}\n\n`;
       const body = chapter.body.map((part) => writer.blocks(part)).join('');
-      const own = [...writer.cited].filter((key) => !citedBefore.has(key)).map(safeKey);
+      const own = [...writer.cited].filter((id) => !citedBefore.has(id)).map((id) => writer.key(id));
       if (writer.renderedCitations)
         // Its entries still go to the book's bibliography at the end; or its own list after it.
         chapters += perChapter
-          ? `${body}${chapter.bibliography.length ? `\\section*{\\refname}\n\\begin{list}{}{\\setlength{\\leftmargin}{2em}\\setlength{\\itemindent}{-2em}}\n${chapter.bibliography.map((entry) => `\\item ${citeprocToLatex(entry)}\n`).join('')}\\end{list}\n\n` : ''}`
-          : `${body}${own.length ? `\\nocite{${own.join(',')}}\n\n` : ''}`;
+          ? `${body}${citeprocBibliography(chapter.bibliography, '\\section*{\\refname}')}`
+          : `${body}${own.length && biblatex ? `\\nocite{${own.join(',')}}\n\n` : ''}`;
       // biblatex's refsection: the chapter's citations and its own bibliography after it.
       else
         chapters += perChapter
@@ -416,7 +452,13 @@ ${cover ? `\\includegraphics[width=0.7\\textwidth,height=0.5\\textheight,keepasp
 ${p.authors.length ? `{\\Large ${p.authors.map((person) => escapeLatex(authorName(person))).join('\\par ')}\\par}\n` : ''}\\vfill
 ${book.publisher ? `{\\large ${escapeLatex(book.publisher)}\\par}\n` : ''}\\end{titlepage}
 ${book.copyright || book.isbn ? `\\thispagestyle{empty}\n\\vspace*{\\fill}\n\\noindent ${[book.copyright, book.isbn ? `ISBN ${book.isbn}` : ''].filter(Boolean).map(escapeLatex).join('\\\\\n')}\n\\clearpage\n` : ''}`;
-  const tex = `${preamble(p, 'book')}\\counterwithout{figure}{chapter}
+  const bibliography =
+    !writer.cited.size || perChapter
+      ? ''
+      : biblatex
+        ? '\\backmatter\n\\printbibliography[heading=bibintoc]\n'
+        : `\\backmatter\n${citeprocBibliography(p.bibliography, '\\chapter*{\\bibname}\\addcontentsline{toc}{chapter}{\\bibname}')}`;
+  const tex = `${preamble(p, 'book', biblatex)}\\counterwithout{figure}{chapter}
 \\counterwithout{table}{chapter}
 \\counterwithout{equation}{chapter}
 \\hypersetup{pdftitle={${escapeLatex(p.title)}},pdfauthor={${escapeLatex(p.authors.map(authorName).join('; '))}}}
@@ -424,7 +466,7 @@ ${book.copyright || book.isbn ? `\\thispagestyle{empty}\n\\vspace*{\\fill}\n\\no
 \\frontmatter
 ${titlePage}\\tableofcontents
 \\mainmatter
-${chapters}${writer.cited.size && !perChapter ? '\\backmatter\n\\printbibliography[heading=bibintoc]\n' : ''}\\end{document}
+${chapters}${bibliography}\\end{document}
 `;
   return latexZip(tex, writer, cover ? { [coverName]: cover.data } : {});
 }
