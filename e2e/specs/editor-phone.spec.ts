@@ -69,6 +69,9 @@ for (const language of ['en', 'de'] as const) {
     for (const viewport of PHONES) {
       await page.setViewportSize(viewport);
       await page.reload();
+      // Measured once the server's document is shown: until then (the copy of the offline queue,
+      // while connecting) a notice that this is a saved copy stands above the text.
+      await expect(page.locator('.editor-save-state')).toHaveAttribute('data-from-cache', 'false');
       const toolbar = page.getByRole('toolbar', { name: t.toolbar });
       await expect(toolbar.getByRole('button', { name: t.more })).toBeVisible();
       const where = `${viewport.width}x${viewport.height}`;

@@ -90,7 +90,11 @@ const TEXTS = {
   },
 };
 
+/** A menu of the menu bar; on a phone the menu bar is in the drawer its button opens. */
 async function menu(page: Page, name: string, item: string) {
+  const drawer = TEXTS.de.file === name ? 'Menüs' : 'Menus';
+  if ((page.viewportSize()?.width ?? 1280) <= 640)
+    await page.getByRole('button', { name: drawer, exact: true }).click();
   await page.getByRole('button', { name, exact: true }).click();
   await page.getByRole('menuitem', { name: item }).click();
 }

@@ -111,10 +111,12 @@ test.describe('phone', () => {
     const texts = TEXTS.de;
     await openNewDocument(page, user, 'de');
     await firstParagraph(page).click();
+    // On a phone the toolbar's Table tool is under More.
     await page
       .getByRole('toolbar', { name: texts.toolbar })
-      .getByRole('button', { name: texts.table, exact: true })
+      .getByRole('button', { name: 'Weitere Werkzeuge' })
       .click();
+    await page.getByRole('menuitem', { name: texts.table, exact: true }).click();
     await page.getByRole('dialog', { name: texts.picker }).getByRole('button', { name: '3 × 1' }).click();
     await type(page, 'Kopf');
     await expect.poll(() => blocksOf(page)).toEqual(['table:Kopf||']);

@@ -577,7 +577,8 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       {connection.load === 'ready' ? (
         <footer className="editor-footer">
           <span>{t('wordCount.status', { count: words })}</span>
-          <span className="editor-save-state" data-saved={!saving}>
+          {/* data-from-cache: the copy of the offline queue is shown until the server's arrives. */}
+          <span className="editor-save-state" data-saved={!saving} data-from-cache={connection.fromCache}>
             {saving ? t('status.saving') : t('status.saved')}
           </span>
         </footer>
