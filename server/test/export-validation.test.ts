@@ -9,8 +9,10 @@ import {
   joinSuggestionsDocument,
   pasteSuggestionsDocument,
 } from '@scriptorium/common/export/fixture-paper';
+import { commentDate, THREAD_SHAPES, threadsDocument } from '@scriptorium/common/export/fixture-threads';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
+import { attr, descendants, parseXml } from '@scriptorium/common/import/xml';
 import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Node as PMNode } from 'prosemirror-model';
@@ -481,5 +483,92 @@ describe('exports checked by real tools', () => {
     expect(document).toContain('<w:gridSpan w:val="2"/>');
     expect(document).toContain('<w:vMerge w:val="restart"/>');
     expect(strFromU8(entries['word/footnotes.xml'])).toContain(paper.footnotes[0]);
+  });
+});
+
+/**
+ * Issue 54: comment threads with answers, one resolved and one open, through LibreOffice (which
+ * reads commentsExtended's done state and writes loext:resolved) and pandoc.
+ */
+describe('comment threads read by real tools', () => {
+  const dir = useTemporaryFolder('export-threads-');
+  const input = threadsDocument();
+  /** Each comment as the tools should see it, by date: its author, text and resolved state. */
+  const expected = THREAD_SHAPES.flatMap((shape, t) =>
+    shape.comments.map((comment, n) => ({
+      date: new Date(commentDate(t, n)).toISOString().slice(0, 19),
+      name: comment.name,
+      text: comment.text,
+      resolved: shape.resolved,
+    })),
+  );
+
+  async function written(format: 'docx' | 'odt'): Promise<string> {
+    const file = await exportDocument(format, input);
+    const target = path.join(dir(), `threads.${format}`);
+    await writeFile(target, file.data);
+    return target;
+  }
+
+  withTools(
+    ['soffice'],
+    'DOCX to ODT by LibreOffice: each answer stays a comment of its own, resolved as its thread',
+    async () => {
+      const out = path.join(dir(), 'from-docx');
+      const odt = await libreOfficeConvert(await written('docx'), 'odt', out, dir());
+      const content = parseXml(strFromU8(unzipSync(await readFile(odt))['content.xml']));
+      const annotations = descendants(content, 'office:annotation').map((annotation) => ({
+        date: (descendants(annotation, 'dc:date')[0]?.textContent ?? '').slice(0, 19),
+        name: descendants(annotation, 'dc:creator')[0]?.textContent ?? '',
+        text: descendants(annotation, 'text:p')
+          .map((p) => p.textContent)
+          .join('\n'),
+        resolved: attr(annotation, 'loext:resolved') === 'true',
+      }));
+      expect(annotations.sort((a, b) => a.date.localeCompare(b.date))).toEqual(expected);
+    },
+  );
+
+  withTools(
+    ['soffice'],
+    'ODT to DOCX by LibreOffice: each answer stays a comment of its own, done as its thread',
+    async () => {
+      const out = path.join(dir(), 'from-odt');
+      const docx = await libreOfficeConvert(await written('odt'), 'docx', out, dir());
+      const files = unzipSync(await readFile(docx));
+      const done = new Map(
+        descendants(parseXml(strFromU8(files['word/commentsExtended.xml'])), 'w15:commentEx').map((entry) => [
+          attr(entry, 'w15:paraId'),
+          attr(entry, 'w15:done') === '1',
+        ]),
+      );
+      const comments = descendants(parseXml(strFromU8(files['word/comments.xml'])), 'w:comment').map(
+        (comment) => {
+          const paragraphs = descendants(comment, 'w:p');
+          return {
+            date: attr(comment, 'w:date').slice(0, 19),
+            name: attr(comment, 'w:author'),
+            text: paragraphs.map((p) => p.textContent).join('\n'),
+            resolved: done.get(attr(paragraphs.at(-1) ?? null, 'w14:paraId')) ?? false,
+          };
+        },
+      );
+      expect(comments.sort((a, b) => a.date.localeCompare(b.date))).toEqual(expected);
+    },
+  );
+
+  withTools(['pandoc'], 'DOCX read by pandoc: one comment per author and answer', async () => {
+    const { stdout } = await run('pandoc', [
+      '--track-changes=all',
+      '-f',
+      'docx',
+      '-t',
+      'json',
+      await written('docx'),
+    ]);
+    const authors = [...stdout.matchAll(/"comment-start"\],\[\["id","\d+"\],\["author","([^"]*)"\]/g)].map(
+      ([, author]) => author,
+    );
+    expect(authors).toEqual(expected.map((comment) => comment.name));
   });
 });

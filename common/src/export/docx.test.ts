@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
+import { importDocument } from '../import/index';
 import { attr, child, descendants, elements, parseXml, type XmlElement } from '../import/xml';
 import { exportDocx } from './docx';
 import {
@@ -12,6 +13,7 @@ import {
   joinSuggestionsDocument,
   pasteSuggestionsDocument,
 } from './fixture-paper';
+import { commentDate, importedShapes, markedTexts, THREAD_SHAPES, threadsDocument } from './fixture-threads';
 import { prepareDocument } from './model';
 import { latexToOmml } from './omml';
 
@@ -363,5 +365,88 @@ describe('DOCX property order', () => {
       'w:vertAlign',
       'w:rPrChange',
     ]);
+  });
+});
+
+describe('DOCX comment threads (issue 54)', () => {
+  const input = threadsDocument();
+  const bytes = exportDocx(prepareDocument(input));
+  const files = unzipSync(bytes);
+  const xml = (name: string) => parseXml(strFromU8(files[name]));
+  const comments = descendants(xml('word/comments.xml'), 'w:comment');
+  const extended = descendants(xml('word/commentsExtended.xml'), 'w15:commentEx');
+  const lastParagraph = (comment: XmlElement) =>
+    attr(descendants(comment, 'w:p').at(-1) ?? null, 'w14:paraId');
+
+  it('writes each comment of a thread as its own Word comment with its author and date', () => {
+    expect(
+      comments.map((comment) => ({
+        name: attr(comment, 'w:author'),
+        date: attr(comment, 'w:date'),
+        paragraphs: descendants(comment, 'w:p').map((p) => p.textContent),
+      })),
+    ).toEqual(
+      THREAD_SHAPES.flatMap((shape, t) =>
+        shape.comments.map((comment, n) => ({
+          name: comment.name,
+          date: new Date(commentDate(t, n)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          paragraphs: comment.text.split('\n'),
+        })),
+      ),
+    );
+    expect(new Set(comments.map((comment) => attr(comment, 'w:id'))).size).toBe(5);
+    expect(descendants(comments[0], 'w:annotationRef')).toHaveLength(1);
+  });
+
+  it('anchors every comment of a thread on its text range', () => {
+    const document = strFromU8(files['word/document.xml']);
+    const anchored = (id: string) =>
+      new RegExp(
+        `<w:commentRangeStart w:id="${id}"/>(?:(?!<w:commentRangeEnd w:id="${id}"/>).)*<w:commentRangeEnd w:id="${id}"/><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:commentReference w:id="${id}"/></w:r>`,
+      ).exec(document)?.[0] ?? '';
+    const texts = comments.map((comment) =>
+      [...anchored(attr(comment, 'w:id')).matchAll(/<w:t[^>]*>([^<]*)</g)].map(([, text]) => text).join(''),
+    );
+    expect(texts.slice(0, 3)).toEqual(Array(3).fill('that was questioned'));
+    expect(texts.slice(3)).toEqual(Array(2).fill('A long paragraph still in review.'));
+  });
+
+  it('links the answers to the first comment and marks a resolved thread done in commentsExtended', () => {
+    const ids = comments.map(lastParagraph);
+    expect(ids.every((id) => /^[0-7][0-9A-F]{7}$/.test(id))).toBe(true);
+    expect(
+      extended.map((entry) => [
+        attr(entry, 'w15:paraId'),
+        attr(entry, 'w15:paraIdParent'),
+        attr(entry, 'w15:done'),
+      ]),
+    ).toEqual([
+      [ids[0], '', '1'],
+      [ids[1], ids[0], '1'],
+      [ids[2], ids[0], '1'],
+      [ids[3], '', '0'],
+      [ids[4], ids[3], '0'],
+    ]);
+    // Every paragraph id is unique in the package (Word repairs a file with duplicates).
+    const all = descendants(xml('word/comments.xml'), 'w:p').map((p) => attr(p, 'w14:paraId'));
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('declares commentsExtended.xml in the relationships and content types', () => {
+    expect(strFromU8(files['word/_rels/document.xml.rels'])).toContain(
+      'Type="http://schemas.microsoft.com/office/2011/relationships/commentsExtended" Target="commentsExtended.xml"',
+    );
+    expect(strFromU8(files['[Content_Types].xml'])).toContain(
+      '<Override PartName="/word/commentsExtended.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml"/>',
+    );
+  });
+
+  it('comes back through our own DOCX import as the same threads, answers and resolved states', () => {
+    const imported = importDocument(bytes, 'threads.docx');
+    expect(importedShapes(imported)).toEqual(THREAD_SHAPES);
+    expect(imported.threads.map((thread) => thread.comments.map((comment) => comment.date))).toEqual(
+      THREAD_SHAPES.map((shape, t) => shape.comments.map((_, n) => commentDate(t, n))),
+    );
+    expect(markedTexts(imported)).toEqual(['that was questioned', 'A long paragraph still in review.']);
   });
 });

@@ -21,7 +21,7 @@ import {
 import { latexToOmml } from './omml';
 import { type DocxReference, readDocxReference, renameStyleIds, shiftNumIds } from './reference-merge';
 import { escapeXml, htmlToRuns } from './text';
-import { ChangesWriter, headerRowCount, rowCells, threadLines } from './writer';
+import { ChangesWriter, headerRowCount, rowCells } from './writer';
 
 /**
  * DOCX (Office Open XML) export: the content filled into our reference document
@@ -36,6 +36,13 @@ const NS = [
   'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"',
   'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"',
   'xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"',
+].join(' ');
+/** Word 2010 and 2013's namespaces of comment threads (paragraph ids, commentsExtended). */
+const COMMENT_NS = [
+  'xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml"',
+  'xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml"',
+  'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"',
+  'mc:Ignorable="w14 w15"',
 ].join(' ');
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -52,6 +59,20 @@ const PAGES: Record<string, PageSize> = {
   A4: { width: 11906, height: 16838, margin: 1417 },
   'US Letter': { width: 12240, height: 15840, margin: 1440 },
 };
+
+/** A paragraph id (w14:paraId): 8 hex digits, below 0x80000000. */
+function paraIdHex(n: number): string {
+  return n.toString(16).toUpperCase().padStart(8, '0');
+}
+
+/** Up to four initials of a name ("Ada Lovelace": AL). */
+function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .map((part) => part[0] ?? '')
+    .join('')
+    .slice(0, 4);
+}
 
 function isoDate(ms: number): string {
   return new Date(ms > 0 ? ms : Date.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -89,6 +110,12 @@ class DocxWriter extends ChangesWriter {
   /** Inside a footnote (its citations are part of it in a note style). */
   private inNote = false;
   private readonly comments: string[] = [];
+  /** word/commentsExtended.xml's entries: each comment's last paragraph, its parent's and done. */
+  private readonly commentsExtended: string[] = [];
+  /** The w:ids of each thread's comments (the first, then its answers), by the thread's id. */
+  private readonly commentIds = new Map<number, number[]>();
+  private nextCommentId = 0;
+  private nextParaId = 0;
   private readonly nums: { id: number; ordered: boolean; start: number }[] = [];
   private readonly images: Map<string, { name: string; image: import('./model').ExportImage }>;
   private readonly rels: string[] = [];
@@ -247,7 +274,9 @@ class DocxWriter extends ChangesWriter {
       const id = Number(mark.attrs.id);
       if (mark.type.name === 'comment' && this.lastCommentNode.has(id) && !this.openedComments.has(id)) {
         this.openedComments.add(id);
-        out += `<w:commentRangeStart w:id="${id}"/>`;
+        // Every comment of the thread spans the range, as Word writes a thread's answers.
+        for (const commentId of this.threadCommentIds(id))
+          out += `<w:commentRangeStart w:id="${commentId}"/>`;
       }
     }
     let content = '';
@@ -310,26 +339,50 @@ class DocxWriter extends ChangesWriter {
     return out;
   }
 
+  /** The w:ids of a thread's comments, numbered in the order the ranges begin. */
+  private threadCommentIds(id: number): number[] {
+    let ids = this.commentIds.get(id);
+    if (!ids) {
+      const count = this.prepared.threads.get(id)?.comments.length ?? 0;
+      ids = Array.from({ length: count }, () => this.nextCommentId++);
+      this.commentIds.set(id, ids);
+    }
+    return ids;
+  }
+
+  /**
+   * The end of a thread's range: one Word comment per comment of the thread, each with its author
+   * and date; in commentsExtended.xml the answers name the first comment's last paragraph as their
+   * parent, and a resolved thread's comments are done (Word shows the thread resolved).
+   */
   private commentEnd(id: number): string {
     const thread = this.prepared.threads.get(id);
     if (!thread) return '';
-    const { name, created, lines } = threadLines(thread);
-    const paragraphs = lines
-      .map(
-        (line) =>
-          `<w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`,
-      )
-      .join('');
-    const initials = (author: string) =>
-      author
-        .split(/\s+/)
-        .map((part) => part[0] ?? '')
-        .join('')
-        .slice(0, 4);
-    this.comments.push(
-      `<w:comment w:id="${id}" w:author="${escapeXml(name)}" w:date="${isoDate(created)}" w:initials="${escapeXml(initials(name))}"><w:p><w:pPr><w:pStyle w:val="CommentText"/></w:pPr><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:annotationRef/></w:r></w:p>${paragraphs}</w:comment>`,
-    );
-    return `<w:commentRangeEnd w:id="${id}"/><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:commentReference w:id="${id}"/></w:r>`;
+    const ids = this.threadCommentIds(id);
+    let parent = '';
+    let out = '';
+    thread.comments.forEach((comment, index) => {
+      const commentId = ids[index];
+      const lines = comment.text.split(/\n+/).filter(Boolean);
+      if (!lines.length) lines.push('');
+      const paraIds = lines.map(() => paraIdHex(++this.nextParaId));
+      const paragraphs = lines
+        .map(
+          (line, n) =>
+            `<w:p w14:paraId="${paraIds[n]}" w14:textId="77777777"><w:pPr><w:pStyle w:val="CommentText"/></w:pPr>${n === 0 ? '<w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:annotationRef/></w:r>' : ''}<w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`,
+        )
+        .join('');
+      this.comments.push(
+        `<w:comment w:id="${commentId}" w:author="${escapeXml(comment.name)}" w:date="${isoDate(comment.created)}" w:initials="${escapeXml(initials(comment.name))}">${paragraphs}</w:comment>`,
+      );
+      const last = paraIds[paraIds.length - 1];
+      this.commentsExtended.push(
+        `<w15:commentEx w15:paraId="${last}"${parent ? ` w15:paraIdParent="${parent}"` : ''} w15:done="${thread.resolved ? 1 : 0}"/>`,
+      );
+      if (index === 0) parent = last;
+      out += `<w:commentRangeEnd w:id="${commentId}"/><w:r><w:rPr><w:rStyle w:val="CommentReference"/></w:rPr><w:commentReference w:id="${commentId}"/></w:r>`;
+    });
+    return out;
   }
 
   private footnote(content: string): string {
@@ -706,7 +759,10 @@ class DocxWriter extends ChangesWriter {
     const footnotes = content(
       `${XML_HEAD}<w:footnotes ${NS}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>${this.footnotes.join('')}</w:footnotes>`,
     );
-    const comments = content(`${XML_HEAD}<w:comments ${NS}>${this.comments.join('')}</w:comments>`);
+    const comments = content(
+      `${XML_HEAD}<w:comments ${NS} ${COMMENT_NS}>${this.comments.join('')}</w:comments>`,
+    );
+    const commentsExtended = `${XML_HEAD}<w15:commentsEx ${COMMENT_NS}>${this.commentsExtended.join('')}</w15:commentsEx>`;
     const extraRels = `${reference?.theme ? `<Relationship Id="rIdTheme" Type="${REL}/theme" Target="theme/theme1.xml"/>` : ''}${reference?.fontTable ? `<Relationship Id="rIdFontTable" Type="${REL}/fontTable" Target="fontTable.xml"/>` : ''}`;
     const extraTypes = `${reference?.theme ? '<Override PartName="/word/theme/theme1.xml" ContentType="application/vnd.openxmlformats-officedocument.theme+xml"/>' : ''}${reference?.fontTable ? '<Override PartName="/word/fontTable.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.fontTable+xml"/>' : ''}`;
     const footer = `${XML_HEAD}<w:ftr ${NS}><w:p><w:pPr><w:jc w:val="center"/></w:pPr><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>1</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p></w:ftr>`;
@@ -721,8 +777,8 @@ class DocxWriter extends ChangesWriter {
         ({ rel, id }) =>
           `<Relationship Id="${id}" Type="${REL}/hyperlink" Target="${escapeXml(rel.split('\u0000')[1])}" TargetMode="External"/>`,
       );
-    const documentRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rIdNumbering" Type="${REL}/numbering" Target="numbering.xml"/><Relationship Id="rIdSettings" Type="${REL}/settings" Target="settings.xml"/><Relationship Id="rIdFootnotes" Type="${REL}/footnotes" Target="footnotes.xml"/><Relationship Id="rIdComments" Type="${REL}/comments" Target="comments.xml"/>${ownFooter ? `<Relationship Id="rIdFooter" Type="${REL}/footer" Target="footer1.xml"/>` : ''}${headersFooters?.relationships ?? ''}${extraRels}${imageRels.join('')}${linkRels.join('')}</Relationships>`;
-    const types = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/>${ownFooter ? '<Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/>' : ''}<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>${extraTypes}${headersFooters?.types ?? ''}</Types>`;
+    const documentRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rIdNumbering" Type="${REL}/numbering" Target="numbering.xml"/><Relationship Id="rIdSettings" Type="${REL}/settings" Target="settings.xml"/><Relationship Id="rIdFootnotes" Type="${REL}/footnotes" Target="footnotes.xml"/><Relationship Id="rIdComments" Type="${REL}/comments" Target="comments.xml"/><Relationship Id="rIdCommentsExtended" Type="http://schemas.microsoft.com/office/2011/relationships/commentsExtended" Target="commentsExtended.xml"/>${ownFooter ? `<Relationship Id="rIdFooter" Type="${REL}/footer" Target="footer1.xml"/>` : ''}${headersFooters?.relationships ?? ''}${extraRels}${imageRels.join('')}${linkRels.join('')}</Relationships>`;
+    const types = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/><Override PartName="/word/commentsExtended.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml"/>${ownFooter ? '<Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/>' : ''}<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>${extraTypes}${headersFooters?.types ?? ''}</Types>`;
     const rootRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/><Relationship Id="rId3" Type="${REL}/extended-properties" Target="docProps/app.xml"/></Relationships>`;
     const abstract = p.abstract ? p.abstract.textContent : '';
     const now = isoDate(Date.now());
@@ -744,6 +800,7 @@ class DocxWriter extends ChangesWriter {
       ),
       'word/footnotes.xml': encoder.encode(footnotes),
       'word/comments.xml': encoder.encode(comments),
+      'word/commentsExtended.xml': encoder.encode(commentsExtended),
       ...(ownFooter ? { 'word/footer1.xml': encoder.encode(footer) } : {}),
       ...headersFooters?.files,
     };

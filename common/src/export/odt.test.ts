@@ -7,6 +7,14 @@ import { withBody } from '../editor/testing';
 import { importDocument } from '../import/index';
 import { attr, children, descendants, elements, parseXml, type XmlElement } from '../import/xml';
 import { blockSuggestionsDocument, fixturePaper, joinSuggestionsDocument } from './fixture-paper';
+import {
+  commentDate,
+  importedShapes,
+  markedTexts,
+  THREAD_IDS,
+  THREAD_SHAPES,
+  threadsDocument,
+} from './fixture-threads';
 import { prepareDocument } from './model';
 import { exportOdt, ODT_MIME } from './odt';
 import { EXPORT_FORMATS, exportDocument } from './registry';
@@ -475,5 +483,57 @@ describe('ODT suggestions recorded on blocks', () => {
       (change) => regions.get(attr(change, 'text:change-id'))?.textContent,
     );
     expect(texts).toEqual(['Ada Lovelace2024-01-03T00:00:00E', 'Ada Lovelace2024-01-03T00:00:00F']);
+  });
+});
+
+describe('ODT comment threads (issue 54)', () => {
+  const bytes = exportOdt(prepareDocument(threadsDocument()));
+  const content = parseXml(strFromU8(unzipSync(bytes)['content.xml']));
+  const annotations = descendants(content, 'office:annotation');
+
+  it('writes each comment as its own annotation with its author and date, answers naming the first', () => {
+    expect(
+      annotations.map((annotation) => ({
+        name: descendants(annotation, 'dc:creator')[0].textContent,
+        date: descendants(annotation, 'dc:date')[0].textContent,
+        paragraphs: children(annotation, 'text:p').map((p) => p.textContent),
+        parent: attr(annotation, 'loext:parent-name'),
+        resolved: attr(annotation, 'loext:resolved'),
+      })),
+    ).toEqual(
+      THREAD_SHAPES.flatMap((shape, t) =>
+        shape.comments.map((comment, n) => ({
+          name: comment.name,
+          date: new Date(commentDate(t, n)).toISOString().replace(/\.\d{3}Z$/, ''),
+          paragraphs: comment.text.split('\n'),
+          parent: n ? `comment${THREAD_IDS[t]}` : '',
+          resolved: String(shape.resolved),
+        })),
+      ),
+    );
+  });
+
+  it('spans every annotation of a thread over its text', () => {
+    const xml = strFromU8(unzipSync(bytes)['content.xml']);
+    const spanned = annotations.map((annotation) => {
+      const name = attr(annotation, 'office:name');
+      const after = xml.slice(xml.indexOf(`<office:annotation office:name="${name}"`));
+      const range = after.slice(0, after.indexOf(`<office:annotation-end office:name="${name}"/>`));
+      return range.replace(/<office:annotation .*?<\/office:annotation>/g, '').replace(/<[^>]+>/g, '');
+    });
+    expect(new Set(annotations.map((annotation) => attr(annotation, 'office:name'))).size).toBe(5);
+    expect(spanned).toEqual([
+      ...Array(3).fill('that was questioned'),
+      ...Array(2).fill('A long paragraph still in review.'),
+    ]);
+  });
+
+  it('comes back through our own ODT import as the same threads, answers and resolved states', () => {
+    const imported = importDocument(bytes, 'threads.odt');
+    expect(importedShapes(imported)).toEqual(THREAD_SHAPES);
+    expect(imported.threads.map((thread) => thread.comments.map((comment) => comment.date))).toEqual(
+      THREAD_SHAPES.map((shape, t) => shape.comments.map((_, n) => commentDate(t, n))),
+    );
+    expect(markedTexts(imported)).toEqual(['that was questioned', 'A long paragraph still in review.']);
   });
 });

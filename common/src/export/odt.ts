@@ -26,7 +26,7 @@ import {
 } from './odt-reference';
 import { readOdtReference } from './reference-merge';
 import { escapeXml, htmlToRuns, type StyledRun } from './text';
-import { ChangesWriter, figureSources, headerRowCount, rowCells, threadLines } from './writer';
+import { ChangesWriter, figureSources, headerRowCount, rowCells } from './writer';
 
 /**
  * ODT (OpenDocument text) export: the content filled into our reference styles (odt-reference.ts),
@@ -49,6 +49,11 @@ const TEXT_PROPS: Record<string, string> = {
   code: 'style:font-name="Liberation Mono"',
 };
 const FORMAT_ORDER = Object.keys(TEXT_PROPS);
+
+/** The office:name of each annotation of a thread: comment<id> for the first, comment<id>.<n> for answer n. */
+function annotationNames(id: number, count: number): string[] {
+  return Array.from({ length: count }, (_, index) => (index ? `comment${id}.${index}` : `comment${id}`));
+}
 
 function isoDate(ms: number): string {
   return new Date(ms > 0 ? ms : Date.now()).toISOString().replace(/\.\d{3}Z$/, '');
@@ -357,18 +362,33 @@ class OdtWriter extends ChangesWriter {
     for (const mark of node.marks) {
       const id = Number(mark.attrs.id);
       if (mark.type.name === 'comment' && this.lastCommentNode.get(id) === node)
-        out += `<office:annotation-end office:name="comment${id}"/>`;
+        out += annotationNames(id, this.prepared.threads.get(id)?.comments.length ?? 0)
+          .reverse()
+          .map((name) => `<office:annotation-end office:name="${name}"/>`)
+          .join('');
     }
     return out;
   }
 
-  /** The thread as one annotation: its first comment, the answers as "name: text" paragraphs (as in DOCX). */
+  /**
+   * The thread as annotations on its range, one per comment with its author and date: the answers
+   * name the first as their parent (loext:parent-name), and each is resolved as its thread
+   * (loext:resolved, as LibreOffice writes it).
+   */
   private annotation(id: number): string {
     const thread = this.prepared.threads.get(id);
     if (!thread) return '';
-    const { name, created, lines } = threadLines(thread);
-    const paragraphs = lines.map((line) => `<text:p>${odfText(line)}</text:p>`).join('');
-    return `<office:annotation office:name="comment${id}"><dc:creator>${escapeXml(name)}</dc:creator><dc:date>${isoDate(created)}</dc:date>${paragraphs}</office:annotation>`;
+    const names = annotationNames(id, thread.comments.length);
+    return thread.comments
+      .map((comment, index) => {
+        const lines = comment.text.split(/\n+/).filter(Boolean);
+        const paragraphs = (lines.length ? lines : [''])
+          .map((line) => `<text:p>${odfText(line)}</text:p>`)
+          .join('');
+        const parent = index ? ` loext:parent-name="${names[0]}"` : '';
+        return `<office:annotation office:name="${names[index]}"${parent} loext:resolved="${thread.resolved}"><dc:creator>${escapeXml(comment.name)}</dc:creator><dc:date>${isoDate(comment.created)}</dc:date>${paragraphs}</office:annotation>`;
+      })
+      .join('');
   }
 
   private footnote(body: string): string {

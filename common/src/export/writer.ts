@@ -1,6 +1,5 @@
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import type { TableMap } from 'prosemirror-tables';
-import type { CommentThread } from '../ws/review-messages';
 import { BlockChanges, keptWhenAccepted, withInherited } from './block-changes';
 
 /**
@@ -190,14 +189,4 @@ export function figureSources(doc: PMNode): string[] {
     return true;
   });
   return srcs;
-}
-
-/**
- * A comment thread as the office formats write it (one comment each): the first comment's author
- * and time, and its text and then every answer as "name: text", one line per paragraph.
- */
-export function threadLines(thread: CommentThread): { name: string; created: number; lines: string[] } {
-  const [first, ...answers] = thread.comments;
-  const texts = [first.text, ...answers.map((answer) => `${answer.name}: ${answer.text}`)];
-  return { name: first.name, created: first.created, lines: texts.flatMap((text) => text.split(/\n+/)) };
 }

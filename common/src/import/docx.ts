@@ -121,11 +121,26 @@ class DocxReader {
     }
   }
 
+  /**
+   * Comments and their threads: word/commentsExtended.xml names, by a comment's last paragraph id,
+   * the comment it answers (w15:paraIdParent) and whether it is done. An answer joins its parent's
+   * thread (its own range markers are left alone: the thread's mark follows the first comment's
+   * range); a thread is resolved when its first comment is done.
+   */
   private readComments(): void {
     const root = this.xml('word/comments.xml');
     if (!root) return;
+    const extended = new Map<string, { parent: string; done: boolean }>();
+    const extendedRoot = this.xml('word/commentsExtended.xml');
+    for (const entry of extendedRoot ? children(extendedRoot, 'w15:commentEx') : [])
+      extended.set(attr(entry, 'w15:paraId').toUpperCase(), {
+        parent: attr(entry, 'w15:paraIdParent').toUpperCase(),
+        done: attr(entry, 'w15:done') === '1' || attr(entry, 'w15:done') === 'true',
+      });
+    const threadOfParagraph = new Map<string, ImportedThread>();
     for (const comment of children(root, 'w:comment')) {
-      const text = children(comment, 'w:p')
+      const paragraphs = children(comment, 'w:p');
+      const text = paragraphs
         .map((p) =>
           descendants(p, 'w:t')
             .map((t) => t.textContent ?? '')
@@ -133,11 +148,19 @@ class DocxReader {
         )
         .join('\n')
         .trim();
-      const id = addCommentThread(this, {
-        author: attr(comment, 'w:author'),
-        date: dateOf(attr(comment, 'w:date')),
-        text,
-      });
+      const entry = { author: attr(comment, 'w:author'), date: dateOf(attr(comment, 'w:date')), text };
+      const paraId = attr(paragraphs[paragraphs.length - 1] ?? null, 'w14:paraId').toUpperCase();
+      const info = paraId ? extended.get(paraId) : undefined;
+      const parent = info?.parent ? threadOfParagraph.get(info.parent) : undefined;
+      if (parent) {
+        parent.comments.push(entry);
+        threadOfParagraph.set(paraId, parent);
+        continue;
+      }
+      const id = addCommentThread(this, entry);
+      const thread = this.threads[this.threads.length - 1];
+      thread.resolved = info?.done ?? false;
+      if (paraId) threadOfParagraph.set(paraId, thread);
       this.commentIds.set(attr(comment, 'w:id'), id);
     }
   }

@@ -52,6 +52,8 @@ class OdtReader {
   >();
   private readonly openMarks: JsonMark[] = [];
   private readonly openComments = new Map<string, number>();
+  /** The thread of each annotation by its office:name (answers name their parent's). */
+  private readonly annotationThreads = new Map<string, ImportedThread>();
   /** Inside a Zotero reference mark: its rendered text is replaced by the citation. */
   private dropping = 0;
   /** Inside table cells and notes (enclosedBlocks). */
@@ -216,16 +218,31 @@ class OdtReader {
     return marks;
   }
 
+  /**
+   * An annotation: a thread of its own, or an answer joining the thread of the annotation it names
+   * as its parent (loext:parent-name; the thread's mark follows the first one's range). A thread
+   * is resolved when its first annotation is (loext:resolved, as LibreOffice writes it).
+   */
   private annotation(node: XmlElement, out: Inline[]): void {
-    const id = addCommentThread(this, {
+    const comment = {
       author: (child(node, 'dc:creator')?.textContent ?? '').trim(),
       date: dateOf(child(node, 'dc:date')?.textContent ?? ''),
       text: children(node, 'text:p')
         .map((p) => p.textContent ?? '')
         .join('\n')
         .trim(),
-    });
+    };
     const name = attr(node, 'office:name');
+    const parent = this.annotationThreads.get(attr(node, 'loext:parent-name'));
+    if (parent) {
+      parent.comments.push(comment);
+      if (name) this.annotationThreads.set(name, parent);
+      return;
+    }
+    const id = addCommentThread(this, comment);
+    const thread = this.threads[this.threads.length - 1];
+    thread.resolved = attr(node, 'loext:resolved') === 'true';
+    if (name) this.annotationThreads.set(name, thread);
     if (name) this.openComments.set(name, id);
     else out.push({ kind: 'text', text: '\u200b', marks: [{ type: 'comment', attrs: { id } }] });
   }
