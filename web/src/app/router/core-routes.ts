@@ -76,6 +76,14 @@ export const CORE_ROUTES: readonly RouteDefinition[] = [
   },
   { segment: 'account', resolve: accountRoute },
   {
+    // The API reference (issue 57): /help/api/.
+    segment: 'help',
+    resolve: (parts) => {
+      const [section, ...rest] = tail(parts, 2);
+      return section === 'api' && rest.length === 0 ? privateRoute('api-reference') : null;
+    },
+  },
+  {
     // Staff only: the screen itself shows the 404 page to everybody else, visitors included.
     segment: 'admin',
     resolve: (parts) => {
@@ -179,6 +187,12 @@ export const CORE_SCREENS: readonly Screen[] = [
     'admin',
     () => import('../../pages/admin/admin-gate').then((m) => m.AdminGate),
     (params) => ({ section: adminSectionOf(params.section) }),
+  ),
+  lazyScreen(
+    'api-reference',
+    () => import('../../pages/api-reference/api-reference-page').then((m) => m.ApiReferencePage),
+    noProps,
+    ['apiref'],
   ),
   lazyScreen('sign-up', () => import('../../pages/sign-up/sign-up-page').then((m) => m.SignUpPage), noProps),
   eagerScreen('not-found', NotFoundPage, noProps),

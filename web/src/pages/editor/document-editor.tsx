@@ -31,6 +31,7 @@ import { useUnsavedChanges } from '../../app/router/hooks';
 import { navigate } from '../../app/router/navigation';
 import { WaitOverlay } from '../../components/wait-overlay/wait-overlay';
 import type { SocketFactory } from '../../ws/connector';
+import { API_REFERENCE_PATH } from '../api-reference/api-reference-path';
 import { isAcademicPanel } from './academic/academic-actions';
 import { AcademicDialog } from './academic/academic-dialogs';
 import { academicPlugins } from './academic/academic-plugin';
@@ -437,6 +438,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         .finally(() => setExporting(false));
     } else if (action.special === 'print') window.print();
     else if (action.special === 'close') close();
+    else if (action.special === 'apiReference') window.open(API_REFERENCE_PATH, '_blank', 'noopener');
   };
 
   // The same actions in the app's registry: the palette lists them and their keys work outside the text.

@@ -90,7 +90,7 @@ export interface EditorActionSpec {
   /** Opens a dialog or panel instead of running a command. */
   panel?: PanelId;
   /** Neither a command nor a panel: handled by the page (print, close, export). */
-  special?: 'print' | 'close' | 'export';
+  special?: 'print' | 'close' | 'export' | 'apiReference';
   /** Drawn inside a submenu of its menu (the submenu's title key is `<ns>:submenu.<name>`). */
   submenu?: 'export';
   exportFormat?: ExportMenuFormat;
@@ -363,6 +363,15 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     panel: 'shortcuts',
   },
   { id: 'editor.faq', title: 'action.faq', menu: 'help', group: 'help', writes: false, panel: 'faq' },
+  // The API reference (issue 57), in a tab of its own so that the document stays open.
+  {
+    id: 'editor.apiReference',
+    title: 'apiref:menu',
+    menu: 'help',
+    group: 'help',
+    writes: false,
+    special: 'apiReference',
+  },
   ...ACADEMIC_ACTIONS,
   ...REVIEW_ACTIONS,
   ...TABLE_ACTIONS,

@@ -20,6 +20,7 @@ import { FieldErrors } from '../../components/form/field-errors';
 import { Select } from '../../components/form/select';
 import { TextField } from '../../components/form/text-field';
 import { showToast } from '../../components/toast/toast';
+import { ACCESS_TOKENS_ID, API_REFERENCE_PATH } from '../api-reference/api-reference-path';
 
 type ExpiryDays = `${(typeof TOKEN_EXPIRY_DAYS)[number]}`;
 
@@ -163,15 +164,25 @@ export function AccessTokens() {
   useEffect(() => {
     void load();
   }, [load]);
+  // Linked from the API reference as /user/profile/#access-tokens: shown once the list is in.
+  const listed = tokens !== null;
+  useEffect(() => {
+    if (listed && window.location.hash === `#${ACCESS_TOKENS_ID}`) {
+      document.getElementById(ACCESS_TOKENS_ID)?.scrollIntoView();
+    }
+  }, [listed]);
 
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
   const dateTime = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   const close = () => setDialog({ kind: 'none' });
 
   return (
-    <section className="access-tokens" aria-labelledby="access-tokens-title">
+    <section id={ACCESS_TOKENS_ID} className="access-tokens" aria-labelledby="access-tokens-title">
       <h2 id="access-tokens-title">{t('title')}</h2>
       <p>{t('intro')}</p>
+      <p>
+        <a href={API_REFERENCE_PATH}>{t('apiref:tokenReference')}</a>
+      </p>
       <table className="profile-table access-token-table">
         <caption className="visually-hidden">{t('title')}</caption>
         <ColumnHeads
