@@ -190,7 +190,10 @@ export class DocumentConnection {
       createSocket: this.options.createSocket,
       sessionId: this.queue?.clientId,
       onStatus: (status) => {
-        if (status.state === 'disconnected') this.awaitingDocData = true;
+        if (status.state === 'disconnected') {
+          this.awaitingDocData = true;
+          this.session.disconnected();
+        }
         this.status = status;
         this.changed();
       },
