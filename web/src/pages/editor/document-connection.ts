@@ -106,6 +106,7 @@ export class DocumentConnection {
       compress: options.compress,
       author: options.author,
       beforeRemoteChange: options.beforeRemoteChange,
+      rebase: true,
     });
     this.review = new ReviewStore((message) => {
       this.send(message);
