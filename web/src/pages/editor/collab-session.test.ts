@@ -29,7 +29,11 @@ import {
 class Authority {
   doc: PMNode = createDocument(schema, standardArticle, { title: 'T' });
   steps: { step: Step; cid: string }[] = [];
-  readonly clients = new Map<string, { session: CollabSession; inbox: DocumentServerMessage[] }>();
+  /** Each connection, with the version the server has sent it steps up to (as the server's session.sentVersion). */
+  readonly clients = new Map<
+    string,
+    { session: CollabSession; inbox: DocumentServerMessage[]; sentVersion: number }
+  >();
   refuse: RejectReason | null = null;
   /** While set, client messages wait here (in order) instead of arriving at once. */
   held: { from: string; message: DocumentClientMessage }[] | null = null;
@@ -68,7 +72,7 @@ class Authority {
   /** A (new) connection of a session: doc_data with the current document, as after a reconnect. */
   connect(id: string, session: CollabSession): void {
     const inbox: DocumentServerMessage[] = [];
-    this.clients.set(id, { session, inbox });
+    this.clients.set(id, { session, inbox, sentVersion: this.steps.length });
     inbox.push(this.docData(id, this.steps.length));
   }
 
@@ -111,6 +115,7 @@ class Authority {
           ds: missing.map(({ step }) => step.toJSON()),
           cids: missing.map(({ cid }) => cid),
         });
+      sender.sentVersion = this.steps.length;
       return;
     }
     if (!sender || message.type !== 'diff') return;
@@ -120,14 +125,17 @@ class Authority {
       return;
     }
     if (message.v < this.steps.length && this.rebases && message.rebase) {
-      // The server's rebase: the missed steps first, then the mapped steps committed at `base`.
+      // The server's rebase: the steps it has not sent the client yet first, then the mapped
+      // steps committed at `base`.
       const missing = this.steps.slice(message.v);
-      sender.inbox.push({
-        type: 'diff',
-        v: message.v,
-        ds: missing.map(({ step }) => step.toJSON()),
-        cids: missing.map(({ cid }) => cid),
-      });
+      const unsent = this.steps.slice(sender.sentVersion);
+      if (unsent.length)
+        sender.inbox.push({
+          type: 'diff',
+          v: sender.sentVersion,
+          ds: unsent.map(({ step }) => step.toJSON()),
+          cids: unsent.map(({ cid }) => cid),
+        });
       const base = this.steps.length;
       const mapped = rebaseSteps(
         message.ds.map((json) => Step.fromJSON(schema, json)),
@@ -135,6 +143,7 @@ class Authority {
         this.doc,
       );
       this.commit(from, mapped);
+      sender.sentVersion = this.steps.length;
       sender.inbox.push({ type: 'confirm_diff', rid: message.rid, v: this.steps.length, base });
       this.relay(from, base, mapped);
       return;
@@ -155,6 +164,7 @@ class Authority {
     const v = this.steps.length;
     const steps = message.ds.map((json) => Step.fromJSON(schema, json));
     this.commit(from, steps);
+    sender.sentVersion = this.steps.length;
     sender.inbox.push({ type: 'confirm_diff', rid: message.rid, v: this.steps.length });
     this.relay(from, v, steps);
   }
@@ -172,7 +182,9 @@ class Authority {
     if (steps.length === 0) return;
     const ds = steps.map((step) => step.toJSON());
     for (const [id, client] of this.clients) {
-      if (id !== from) client.inbox.push({ type: 'diff', v, ds, cids: steps.map(() => from) });
+      if (id === from) continue;
+      client.inbox.push({ type: 'diff', v, ds, cids: steps.map(() => from) });
+      client.sentVersion = v + steps.length;
     }
   }
 
@@ -373,6 +385,29 @@ describe('collab session', () => {
     expect(server.doc.eq(ann.state?.doc as PMNode)).toBe(true);
     expect(server.doc.eq(bob.state?.doc as PMNode)).toBe(true);
     expect(bodyText(ann)).toBe(' and more');
+  });
+
+  it("after a reconnect, takes once its own diff that the server rebased behind the others' steps", () => {
+    const { server, ann, bob, start } = annAndBob();
+    server.rebases = true;
+    // Ann's diff is on its way when her socket drops; Bob writes meanwhile and Ann goes on typing.
+    server.held = [];
+    type(ann, 'A', start);
+    const unanswered = server.held;
+    server.held = null;
+    server.disconnect('ann-session');
+    type(bob, 'B', start);
+    server.settle();
+    type(ann, 'C');
+    // Back: the transport resends the unanswered diff at once, so the server commits it, rebased,
+    // behind Bob's step before Ann's catch_up; the answer then holds Bob's step, then hers.
+    server.connect('ann-session', ann);
+    server.held = unanswered;
+    server.release();
+    server.settle();
+    expect(server.staleAnswers).toBe(0);
+    expectSavedAs(server, ann, 'BAC');
+    expectSavedAs(server, bob, 'BAC');
   });
 
   it('undoes only its own changes while the other writes', () => {
@@ -710,6 +745,25 @@ describe('offline editing', () => {
     expect(trackedChanges(tr.doc)).toEqual([]);
     expect(tr.doc.textContent).not.toContain('Gone.');
     for (let i = 0; i < LARGE_DIVERGENCE + 10; i++) expect(tr.doc.textContent).toContain(`a${i}.`);
+  });
+
+  it('sends nothing while disconnected: the offline work goes after the catch-up, a large divergence as suggestions', () => {
+    const { server, ann, bob, divergences } = divergingPair(ANN);
+    server.rebases = true;
+    // The page saw the connection go: a diff sent now would reach the server only after the
+    // reconnect (the transport resends it), to be committed there rebased, not as suggestions.
+    ann.disconnected();
+    const sent = server.diffSizes.length;
+    type(ann, 'Offline. ', bodyTextStart(ann.state!.doc, 'abstract'));
+    expect(server.diffSizes).toHaveLength(sent);
+    server.disconnect('ann-session');
+    divergeLargely(server, ann, bob);
+    server.connect('ann-session', ann);
+    server.settle();
+    expect(divergences.map((divergence) => divergence.suggested)).toEqual([true]);
+    expect(ann.unconfirmed).toBe(0);
+    expect(ann.state?.doc.eq(server.doc)).toBe(true);
+    expect(bob.state?.doc.eq(server.doc)).toBe(true);
   });
 
   it('an offline change whose text the co-authors deleted is suggested again where it stood', () => {

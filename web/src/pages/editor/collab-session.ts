@@ -57,9 +57,8 @@ export interface CollabSessionOptions {
   compress?: boolean;
   /**
    * Ask the server to rebase a late diff (confirm_diff with `base`) instead of answering 'stale'.
-   * Off in the editor for now: a page restored from another session's queue (a reload after a lost
-   * confirm) can resend steps committed under that session's id, which the server's guard against
-   * repeats does not see (the offline browser spec doubled a keystroke). Tests turn it on.
+   * The editor asks (document-connection.ts). Its own steps the server rebased come back after
+   * the others' committed before them, and are taken run by run (receiveRuns).
    */
   rebase?: boolean;
   /**
@@ -152,6 +151,8 @@ export class CollabSession {
   private readonly sent = new Map<number, InFlight>();
   private nextRid = 1;
   private sendScheduled = false;
+  /** The connection is lost (disconnected): nothing is sent until the next doc_data. */
+  private cut = false;
   /** After doc_data on a kept state: the version to reach (by catch_up) before sending. */
   private catchUpTo = 0;
   /** Step maps by the version they lead from, to bring late carets up to date. */
@@ -201,6 +202,7 @@ export class CollabSession {
     this.beforeRemoteChange();
     const previous = this.state;
     this.inFlight = null;
+    this.cut = false;
     if (previous && this.clientId === message.session_id && getVersion(previous) <= message.doc.v) {
       this.catchUpTo = message.doc.v;
       if (getVersion(previous) < message.doc.v) {
@@ -317,11 +319,22 @@ export class CollabSession {
   }
 
   /**
-   * Sends the unconfirmed steps, unless a diff is on its way already, sending was stopped, or a
-   * catch-up is still missing steps (a diff on an older version would only come back stale).
+   * The connection is lost: until the next doc_data nothing is sent. Its catch-up sends our work
+   * anyway; a diff sent now would wait in the transport and reach the server late, where it would
+   * be committed rebased, outside the merge of offline work (a large divergence would not be laid
+   * as suggestions).
+   */
+  disconnected(): void {
+    this.cut = true;
+  }
+
+  /**
+   * Sends the unconfirmed steps, unless a diff is on its way already, sending was stopped, the
+   * connection is lost, or a catch-up is still missing steps (a diff on an older version would
+   * only come back stale).
    */
   flush(): void {
-    if (!this.state || this.inFlight || this.refused) return;
+    if (!this.state || this.inFlight || this.refused || this.cut) return;
     if (getVersion(this.state) < this.catchUpTo) return;
     const sendable = sendableSteps(this.state);
     if (!sendable) return;
@@ -396,40 +409,50 @@ export class CollabSession {
     this.catchUpAsked = false;
     let divergence: Divergence | null = null;
     if (answer) {
-      // The answer to our catch-up: our committed steps lead it (a diff is only accepted at the
-      // current version). Confirm them alone, fold the rest of the queue, then rebase it once.
-      // collab confirms by count. After a restore, only as many as the restored queue holds are
-      // the head of our queue: its save may be older than what the server has of ours (the page
-      // was left before its last save was written), and those later steps come in as anyone's.
+      // The answer to our catch-up. Our committed steps lead it when the server took them at the
+      // version they were made on; a diff it rebased (the transport resends an unanswered one
+      // after a reconnect, before our catch_up) comes after the others' steps committed before
+      // it. Everything up to our last committed step is taken as the server committed it, run by
+      // run (collab confirms by count, and only a leading run of ours), before the rest of the
+      // queue is folded and rebased once over what follows. After a restore, only as many as the
+      // restored queue holds are the head of our queue: its save may be older than what the
+      // server has of ours (the page was left before its last save was written), and those later
+      // steps come in as anyone's.
       const restored = this.restoredQueue;
       this.restoredQueue = null;
-      let own = 0;
-      while (own < cids.length && cids[own] === this.clientId && (restored === null || own < restored)) own++;
-      if (restored !== null)
-        cids = cids.map((cid, index) => (index >= own && cid === this.clientId ? EARLIER_PAGE : cid));
-      if (own) {
-        this.advanceConfirmed(steps.slice(0, own));
-        this.state = this.state.apply(
-          receiveTransaction(this.state, steps.slice(0, own), cids.slice(0, own)),
-        );
-        this.remember(
-          version,
-          steps.slice(0, own).map((step) => step.getMap()),
-        );
-        steps = steps.slice(own);
-        cids = cids.slice(own);
+      if (restored !== null) {
+        let mine = 0;
+        cids = cids.map((cid) => (cid === this.clientId && mine++ >= restored ? EARLIER_PAGE : cid));
+      }
+      const offline = this.state.doc;
+      const localBefore = this.unconfirmed;
+      const upTo = cids.lastIndexOf(this.clientId) + 1;
+      let remoteBefore = 0;
+      let droppedBefore = 0;
+      if (upTo) {
+        const own = cids.slice(0, upTo).filter((cid) => cid === this.clientId).length;
+        remoteBefore = upTo - own;
+        this.advanceConfirmed(steps.slice(0, upTo));
+        this.mapCarets(this.receiveRuns(steps.slice(0, upTo), cids.slice(0, upTo)));
+        // Ours that the others' steps before them left no place for (the server dropped them too).
+        droppedBefore = Math.max(0, localBefore - own - this.unconfirmed);
+        steps = steps.slice(upTo);
+        cids = cids.slice(upTo);
       }
       this.compressQueue();
       const local = this.unconfirmed;
-      if (steps.length && local)
+      const remote = remoteBefore + steps.length;
+      if (remote && (local || droppedBefore))
         divergence = {
-          offline: this.state.doc.toJSON(),
-          remote: steps.length,
+          offline: offline.toJSON(),
+          remote,
           local,
-          dropped: 0,
+          dropped: droppedBefore,
           suggested: false,
         };
       if (!steps.length) {
+        if (divergence) this.reportDivergence(divergence);
+        this.applyWaitingCarets();
         this.flush();
         this.options.onChange();
         return;
@@ -437,23 +460,16 @@ export class CollabSession {
     }
     this.advanceConfirmed(steps);
     if (divergence && this.suggestDivergence(divergence, steps)) return;
-    const from = getVersion(this.state);
     const before = this.unconfirmed;
-    const tr = receiveTransaction(this.state, steps, cids, { mapSelectionBackward: true });
-    this.state = this.state.apply(tr);
     const own = cids.filter((cid) => cid === this.clientId).length;
-    this.remember(
-      from,
-      steps.map((step) => step.getMap()),
-    );
+    const maps = this.receiveRuns(steps, cids);
     if (divergence) {
       // Steps whose place the co-authors' changes removed are dropped by the rebase.
-      divergence.dropped = Math.max(0, before - this.unconfirmed);
-      if (divergence.dropped || (divergence.remote > LARGE_DIVERGENCE && divergence.local > LARGE_DIVERGENCE))
-        this.options.onDivergence?.(divergence);
+      divergence.dropped += Math.max(0, before - this.unconfirmed);
+      this.reportDivergence(divergence);
     }
     // Carets were in the old coordinates: move them with the document.
-    this.mapCarets(tr.mapping.maps);
+    this.mapCarets(maps);
     // Our in-flight diff was made on an older version: the server will refuse it as stale.
     if (this.inFlight && own) {
       if (own >= this.inFlight.count) this.inFlight = null;
@@ -461,6 +477,39 @@ export class CollabSession {
     this.applyWaitingCarets();
     this.flush();
     this.options.onChange();
+  }
+
+  /**
+   * Applies committed steps (steps and client ids in server order): each run of ours with the
+   * others' steps after it in a transaction of its own, because prosemirror-collab takes only a
+   * leading run of our steps as the confirmation of our unconfirmed ones; ours after others' in
+   * one transaction would be applied a second time, as if another's. Returns the maps the
+   * document went through (the carets follow them).
+   */
+  private receiveRuns(steps: readonly Step[], cids: readonly string[]): StepMap[] {
+    const maps: StepMap[] = [];
+    let start = 0;
+    for (let index = 1; index <= steps.length; index++) {
+      if (index < steps.length && !(cids[index] === this.clientId && cids[index - 1] !== this.clientId))
+        continue;
+      const state = this.state as EditorState;
+      const run = steps.slice(start, index);
+      const tr = receiveTransaction(state, run, cids.slice(start, index), { mapSelectionBackward: true });
+      this.state = state.apply(tr);
+      this.remember(
+        getVersion(state),
+        run.map((step) => step.getMap()),
+      );
+      maps.push(...tr.mapping.maps);
+      start = index;
+    }
+    return maps;
+  }
+
+  /** Tells the page of a merge that dropped some of our steps or was large. */
+  private reportDivergence(divergence: Divergence): void {
+    if (divergence.dropped || (divergence.remote > LARGE_DIVERGENCE && divergence.local > LARGE_DIVERGENCE))
+      this.options.onDivergence?.(divergence);
   }
 
   reject(message: RejectDiffMessage): void {

@@ -106,6 +106,7 @@ export class DocumentConnection {
       compress: options.compress,
       author: options.author,
       beforeRemoteChange: options.beforeRemoteChange,
+      rebase: true,
     });
     this.review = new ReviewStore((message) => {
       this.send(message);
@@ -190,7 +191,10 @@ export class DocumentConnection {
       createSocket: this.options.createSocket,
       sessionId: this.queue?.clientId,
       onStatus: (status) => {
-        if (status.state === 'disconnected') this.awaitingDocData = true;
+        if (status.state === 'disconnected') {
+          this.awaitingDocData = true;
+          this.session.disconnected();
+        }
         this.status = status;
         this.changed();
       },
