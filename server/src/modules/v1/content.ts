@@ -61,9 +61,10 @@ export async function contentChange(
     if (input.mode !== 'replace') throw invalidContent();
     return { steps: (doc) => wholeDocumentSteps(doc, parsed), unknownCitations: [], unknownImages: [] };
   }
-  const rows = await listCslEntries(ctx, userId);
+  // Citation ids are `<user>-<entry id>`, as the editor's picker makes them.
+  const rows = new Map((await listCslEntries(ctx, userId)).map((row) => [`${userId}-${row.id}`, row]));
   const citations: Record<string, string> = {};
-  for (const row of rows) citations[row.entry_key] ??= `${userId}-${row.id}`;
+  for (const [id, row] of rows) citations[row.entry_key] ??= id;
   const { images } = JSON.parse(await listImages(ctx.db, userId)) as { images: Image[] };
   const bySrc = Object.fromEntries(
     images.map((image) => [image.image, { image: image.id, src: image.image }]),
@@ -85,7 +86,7 @@ export async function contentChange(
   };
   const entries = new Map<string, EntryData>();
   for (const id of citedIds(read.content)) {
-    const row = rows.find((candidate) => `${userId}-${candidate.id}` === id);
+    const row = rows.get(id);
     if (row) entries.set(id, entryData(row));
   }
   return {
