@@ -113,6 +113,8 @@ for (const { name, language, viewport } of SCENARIOS) {
     await shot(page, `link-dialog-${language}`);
     await dialog.getByRole('button', { name: texts.apply }).click();
     await expect(dialog).toBeHidden();
+    // The dialog gives the focus back to the editor a frame after it closes.
+    await expect(page.locator('.editor-document')).toBeFocused();
     await page.keyboard.type(' now');
     await expect(paragraph).toHaveText('Ink! and paper, see the guide now');
     await expect(paragraph.locator('a')).toHaveText('the guide');
