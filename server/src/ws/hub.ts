@@ -22,6 +22,24 @@ export function liveHub(ctx: AppContext | Pick<AppContext, 'config'>): LiveHub |
   return hubs.get(ctx);
 }
 
+/** The fan-out channel of an endpoint's topic: the endpoint's name, and the id when it has one. */
+export function topicKey(endpoint: string, id: number | null): string {
+  return id === null ? endpoint : `${endpoint}/${id}`;
+}
+
+/**
+ * Publishes a payload on an endpoint's topic, to every process (this one too), as a socket's
+ * handler does with topic.publish; for changes made outside a socket (the public API).
+ */
+export async function publishToTopic(
+  ctx: AppContext,
+  endpoint: string,
+  id: number,
+  payload: unknown,
+): Promise<void> {
+  await liveHub(ctx)?.fanOut.publishTopic(topicKey(endpoint, id), payload);
+}
+
 /**
  * Rights to an endpoint's topic changed (a document's rights were saved): every process admits its
  * sockets on it again and sends access_denied to those that lost their right. Call it after commit.

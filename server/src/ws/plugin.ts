@@ -18,7 +18,7 @@ import { closeControlSocket, listenControlSocket } from './control-socket';
 import type { AnyWsEndpoint, EndpointSocket, EndpointTopic } from './endpoint';
 import { TopicQueue } from './endpoint';
 import { createFanOut, type FanOut } from './fan-out';
-import { type LiveHub, setLiveHub } from './hub';
+import { type LiveHub, setLiveHub, topicKey } from './hub';
 import { wsPathPrefix } from './paths';
 import { ConnectionRegistry, type RegistryOptions } from './registry';
 import { createSocketCounter, type SocketQuota } from './socket-limits';
@@ -115,8 +115,6 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
       { topic: EndpointTopic<AppMessage>; sockets: Set<LiveSocket>; stop: Promise<() => Promise<void>> }
     >();
     const sockets = new Map<ServerConnection, LiveSocket>();
-
-    const topicKey = (name: string, id: number | null) => (id === null ? name : `${name}/${id}`);
 
     function makeTopic(endpoint: AnyWsEndpoint, id: number | null): EndpointTopic<AppMessage> {
       const key = topicKey(endpoint.name, id);

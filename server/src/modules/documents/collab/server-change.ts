@@ -5,9 +5,10 @@ import type { Node as PMNode } from 'prosemirror-model';
 import type { Step } from 'prosemirror-transform';
 import type { AppContext } from '../../../context';
 import { HttpError } from '../../../http/errors';
-import { liveHub, sendToUsers } from '../../../ws/hub';
+import { publishToTopic, sendToUsers } from '../../../ws/hub';
 import { documentViewerIds } from '../queries';
 import { applySteps, parseSteps, Refusal } from './apply-steps';
+import { DOCUMENT_ENDPOINT } from './document-endpoint';
 import { stepChecker } from './rights';
 import { appendSteps, currentDocument, readVersionAndRight, withDocumentLock } from './store';
 
@@ -62,7 +63,7 @@ export async function commitServerChange(
   if (outcome.ds.length) {
     // The document's topic on every process (this one too): open rooms take the steps as a
     // co-author's, or read them from the step log when they are behind.
-    await liveHub(ctx)?.fanOut.publishTopic(`document/${documentId}`, {
+    await publishToTopic(ctx, DOCUMENT_ENDPOINT, documentId, {
       kind: 'steps',
       v: outcome.base,
       ds: outcome.ds,
