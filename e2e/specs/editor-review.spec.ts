@@ -272,6 +272,9 @@ test('a card keeps its place while pressed: a comment coming in above it does no
   // The student presses “Annehmen”; before she releases, the supervisor's comment on “Der”
   // comes in: its card goes before the insertion's on the same line.
   const accept = card(ann.page, 'hat Text eingefügt').getByRole('button', { name: 'Annehmen' });
+  // Measured only once the card quotes the whole insertion: drawn while only the space had
+  // arrived, it has no quote line yet and its buttons move down a line when the rest comes.
+  await expect(card(ann.page, 'hat Text eingefügt')).toContainText('Eingefügt: „und neu“');
   await expect(accept).toBeVisible();
   const box = await accept.boundingBox();
   if (!box) throw new Error('no button');
