@@ -135,6 +135,29 @@ describe('round trip', () => {
     ]);
   });
 
+  it('a CSL-JSON nocase or small-caps span ends where its </span> stands', () => {
+    const [entry] = importCslJson(
+      JSON.stringify([
+        {
+          id: 'a',
+          type: 'article-journal',
+          title:
+            'On <span class="nocase">DNA</span> in <span style="font-variant:small-caps;">Escherichia <span class="nocase">coli</span> K</span>-12 <i>in vivo</i>',
+        },
+      ]),
+    ).entries;
+    expect(entry.fields.title).toEqual([
+      { type: 'text', text: 'On ' },
+      { type: 'text', text: 'DNA', marks: [{ type: 'nocase' }] },
+      { type: 'text', text: ' in ' },
+      { type: 'text', text: 'Escherichia ', marks: [{ type: 'smallcaps' }] },
+      { type: 'text', text: 'coli', marks: [{ type: 'smallcaps' }, { type: 'nocase' }] },
+      { type: 'text', text: ' K', marks: [{ type: 'smallcaps' }] },
+      { type: 'text', text: '-12 ' },
+      { type: 'text', text: 'in vivo', marks: [{ type: 'em' }] },
+    ]);
+  });
+
   it('picks the reader by content', () => {
     expect(importBibliography('[{"id":"a","type":"book","title":"T"}]').entries[0]).toMatchObject({
       entry_key: 'a',

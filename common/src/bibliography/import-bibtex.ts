@@ -294,6 +294,8 @@ function prepareCslItem(
   miscIds: Set<string>,
 ): CSLEntry {
   const copy: Record<string, unknown> = { ...item };
+  for (const [field, value] of Object.entries(copy))
+    if (typeof value === 'string' && value.includes('</span>')) copy[field] = closeCslSpans(value);
   for (const field of CSL_DATES) {
     if (!(field in copy)) continue;
     const date = usableDate(copy[field]);
@@ -312,6 +314,28 @@ function prepareCslItem(
     );
   }
   return copy as unknown as CSLEntry;
+}
+
+/**
+ * Names each `</span>` of CSL rich text after the span it closes (`</nocase>`, `</smallcaps>`):
+ * biblatex-csl-converter 3.6 skips every `</span>`, so a nocase or small-caps span ran to the end
+ * of the field. Spans of other kinds keep their plain `</span>`, which the converter ignores.
+ */
+function closeCslSpans(text: string): string {
+  const open: string[] = [];
+  return text.replace(/<span\b[^>]*>|<\/span>/g, (tag) => {
+    if (tag !== '</span>') {
+      open.push(
+        tag.startsWith('<span class="nocase"')
+          ? '</nocase>'
+          : tag.startsWith('<span style="font-variant:small-caps;"')
+            ? '</smallcaps>'
+            : '</span>',
+      );
+      return tag;
+    }
+    return open.pop() ?? tag;
+  });
 }
 
 /** Reads prepared CSL items; items without a known type become misc entries. */
