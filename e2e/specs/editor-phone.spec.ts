@@ -78,6 +78,15 @@ for (const language of ['en', 'de'] as const) {
       // The first line of text within the top third of the screen.
       const title = (await page.locator('.doc-title').boundingBox()) ?? { y: 1e9, height: 0 };
       expect(title.y + title.height, where).toBeLessThanOrEqual(viewport.height / 3);
+      // Upright or sideways, the text keeps the phone's width: the review margin follows below it.
+      const paper = (await page.locator('.ProseMirror').first().boundingBox()) ?? {
+        y: 0,
+        height: 0,
+        width: 0,
+      };
+      const margin = await page.locator('.review-margin').boundingBox();
+      expect(paper.width, where).toBeGreaterThan(viewport.width * 0.75);
+      expect(margin?.y, where).toBeGreaterThan(paper.y + paper.height);
       // One row: every tool and the drawer's button side by side, each at least 44 px.
       const boxes = await page
         .locator('.editor-chrome button:visible')

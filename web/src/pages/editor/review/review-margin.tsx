@@ -62,7 +62,7 @@ export interface ReviewMarginProps {
 const SLACK = 20;
 /** On a phone the cards follow the text: this many at first, then more on request. */
 const PHONE_PAGE = 50;
-const PHONE_QUERY = '(max-width: 640px)';
+const PHONE_QUERY = '(max-width: 640px), (max-height: 500px)';
 
 /** The document positions of the text on screen (the part of the editor inside the window). */
 function visibleRange(view: EditorView): { from: number; to: number } {
