@@ -6,62 +6,10 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { EXPORT_FORMAT_NAMES, openApiDocument } from '../src/modules/v1/openapi';
 import { useDocumentEditors } from './document-editors';
-import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
+import { ENGINES, useServer } from './harness';
 import { shareDocument } from './seed';
+import { callV1, OPERATIONS, type Operation, tokenOf } from './v1-support';
 import { bodyParagraphStart, waitFor } from './ws-support';
-
-const ALL_SCOPES = [
-  'documents:read',
-  'documents:write',
-  'bibliography:read',
-  'bibliography:write',
-  'images:read',
-  'images:write',
-];
-
-type Operation = keyof typeof v1Api;
-const OPERATIONS = Object.keys(v1Api) as Operation[];
-
-async function tokenOf(browser: TestClient, scopes: string[] = ALL_SCOPES): Promise<string> {
-  const response = await browser.request('POST', '/api/user/tokens/create/', {
-    form: { name: 'test', scopes, expires_in_days: 7 },
-  });
-  expect(response.status, response.text).toBe(200);
-  return response.json<{ secret: string }>().secret;
-}
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  bytes: Uint8Array;
-  json: <T = Record<string, unknown>>() => T;
-}
-
-/** One v1 call as a script makes it: the token (or none), form fields or a query, no cookies. */
-async function callV1(
-  server: TestServer,
-  token: string | null,
-  operation: Operation,
-  params: Record<string, string | number> = {},
-  fields: Record<string, string | number> = {},
-): Promise<Answer> {
-  const target = v1Api[operation];
-  const path = target.path.replace(/:([a-z_]+)/g, (_, name: string) => String(params[name]));
-  const encoded = new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)]));
-  const query = target.method === 'GET' && encoded.size ? `?${encoded}` : '';
-  const response = await fetch(`${server.baseUrl}${path}${query}`, {
-    method: target.method,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    body: target.method === 'GET' ? undefined : encoded,
-  });
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  return {
-    status: response.status,
-    headers: response.headers,
-    bytes,
-    json: <T>() => JSON.parse(new TextDecoder().decode(bytes)) as T,
-  };
-}
 
 const ARTICLE_CSL = {
   id: 'knuth1984',
