@@ -462,6 +462,26 @@ describe('collab session', () => {
     expect(bob.version).toBe(2);
   });
 
+  it('maps a caret sent between the steps of one relayed diff', () => {
+    const { server, ann, bob, start } = annAndBob();
+    // Ann's one diff of two steps: "abc" at the start, then "XY" before it (versions 0 -> 2).
+    const state = ann.state;
+    if (!state) throw new Error('no state');
+    ann.apply(state.tr.insertText('abc', start).insertText('XY', start));
+    server.settle();
+    expect(bob.version).toBe(2);
+    // Ann's caret after "abc" as she saw it at version 1: behind "XYabc" at version 2.
+    bob.receiveCaret({
+      type: 'caret',
+      session_id: 'ann-session',
+      id: 1,
+      v: 1,
+      anchor: start + 3,
+      head: start + 3,
+    });
+    expect(bob.carets.get('ann-session')?.head).toBe(start + 5);
+  });
+
   it('after a server restart that lost the diff, sends the unconfirmed steps again', () => {
     const { server, ann } = annAlone();
     // The diff goes out, but the server restarts before committing it.

@@ -156,7 +156,7 @@ export class CollabSession {
   /** After doc_data on a kept state: the version to reach (by catch_up) before sending. */
   private catchUpTo = 0;
   /** Step maps by the version they lead from, to bring late carets up to date. */
-  private readonly maps = new Map<number, StepMap[]>();
+  private readonly maps = new Map<number, StepMap>();
   private readonly waitingCarets: ServerCaretMessage[] = [];
   /** The document as the server has it at `version` (what a saved session is restored onto). */
   private confirmedDoc: PMNode | null = null;
@@ -545,12 +545,10 @@ export class CollabSession {
     }
     let { anchor, head } = message;
     for (let v = message.v; v < version; v++) {
-      const maps = this.maps.get(v);
-      if (!maps) return; // Too old to place: the next caret message will do.
-      for (const map of maps) {
-        anchor = map.map(anchor);
-        head = map.map(head);
-      }
+      const map = this.maps.get(v);
+      if (!map) return; // Too old to place: the next caret message will do.
+      anchor = map.map(anchor);
+      head = map.map(head);
     }
     // Positions so far are in the confirmed document; our unconfirmed steps come on top.
     for (const step of sendableSteps(this.state)?.steps ?? []) {
@@ -684,9 +682,12 @@ export class CollabSession {
     return json;
   }
 
+  /** Keeps the map of each step under the version it leads from (a caret may name any of them). */
   private remember(version: number, maps: StepMap[]): void {
-    this.maps.set(version, maps);
-    this.maps.delete(version - MAP_HISTORY);
+    maps.forEach((map, index) => {
+      this.maps.set(version + index, map);
+      this.maps.delete(version + index - MAP_HISTORY);
+    });
   }
 
   private mapCarets(maps: readonly StepMap[]): void {
