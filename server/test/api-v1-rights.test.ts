@@ -13,7 +13,10 @@ import { callV1, type Operation, tokenOf } from './v1-support';
 type Caller = 'owner' | AccessRight | 'stranger';
 const CALLERS: Caller[] = ['owner', ...ACCESS_RIGHTS, 'stranger'];
 
-/** What each caller gets: 200, or the refusal. Only the owner and `write` change the content. */
+/** The rights whose changes are recorded as suggestions (the editor's suggestion mode). */
+const suggests = (caller: Caller) => caller === 'write-tracked' || caller === 'review';
+
+/** What each caller gets: 200, or the refusal. The owner and `write` change the content. */
 function expected(caller: Caller, operation: Operation): number {
   if (caller === 'stranger') return 404;
   switch (operation) {
@@ -24,7 +27,7 @@ function expected(caller: Caller, operation: Operation): number {
       return 200;
     case 'documentsContent':
     case 'documentsRename':
-      return caller === 'owner' || caller === 'write' ? 200 : 403;
+      return caller === 'owner' || caller === 'write' || suggests(caller) ? 200 : 403;
     case 'documentsAccess':
     case 'documentsShare':
       return caller === 'owner' ? 200 : 403;
@@ -78,12 +81,19 @@ describe.each(ENGINES)('public API v1: each document right (%s)', (engine) => {
         expect(after).toBeUndefined();
         return;
       }
-      // Not the owner: the document is still there for its owner, written only by `write`.
+      // Not the owner: the document is still there for its owner, written by `write`, suggested
+      // to by a tracked right (the text is there, marked as the caller's insertion), unchanged else.
       expect(after.owner_id).toBe(owner.user.id);
       expect(after.path).toBe(before.path);
       if (caller === 'write') {
         expect(after.title).toBe('Renamed by the API');
         expect(after.content).toContain('Added by the API.');
+        expect(after.content).not.toContain('"insertion"');
+      } else if (suggests(caller)) {
+        const inserted = insertedText(JSON.parse(after.content ?? 'null'), other.user.id);
+        expect(inserted).toContain('Added by the API.');
+        expect(inserted).toContain('Renamed by the API');
+        expect(after.content).toContain('Shared paper');
       } else {
         expect([after.title, after.content, after.version]).toEqual([
           before.title,
@@ -97,3 +107,52 @@ describe.each(ENGINES)('public API v1: each document right (%s)', (engine) => {
     },
   );
 });
+
+describe.each(ENGINES)('public API v1: a suggestion it cannot record (%s)', (engine) => {
+  const server = useServer(engine, { env: { API_TOKEN_RATE_LIMIT: '10000' } });
+
+  it('a write-tracked script citing an entry new to the document is refused, and nothing changes', async () => {
+    const owner = await server().loggedInUser();
+    const ownerToken = await tokenOf(owner.browser);
+    const { id } = (await callV1(server(), ownerToken, 'documentsCreate', {}, { title: 'Paper' })).json<{
+      id: number;
+    }>();
+    const other = await server().loggedInUser();
+    await shareDocument(server().ctx.db, id, { userId: other.user.id }, 'write-tracked');
+    const token = await tokenOf(other.browser);
+    const csl = { id: 'knuth1984', type: 'book', title: 'Literate Programming' };
+    expect((await callV1(server(), token, 'bibliographyAdd', {}, { csl: JSON.stringify(csl) })).status).toBe(
+      200,
+    );
+    const [before] = await server().rows('documents', { id });
+    const answer = await callV1(
+      server(),
+      token,
+      'documentsContent',
+      { id },
+      { markdown: 'As @knuth1984 said.' },
+    );
+    expect([answer.status, answer.json()]).toEqual([
+      400,
+      {
+        error: 'notTrackable',
+        message:
+          "This change cannot be recorded as a suggestion (a new citation, a table's cells merged, a document setting): someone with the right to write can make it.",
+      },
+    ]);
+    const [after] = await server().rows('documents', { id });
+    expect([after.content, after.version]).toEqual([before.content, before.version]);
+  });
+});
+
+/** The text of a document's JSON that carries an insertion mark of `userId`. */
+function insertedText(node: unknown, userId: number): string {
+  const { text, marks, content } = node as {
+    text?: string;
+    marks?: { type: string; attrs?: { user?: number } }[];
+    content?: unknown[];
+  };
+  if (text !== undefined)
+    return marks?.some((m) => m.type === 'insertion' && m.attrs?.user === userId) ? text : '';
+  return (content ?? []).map((child) => insertedText(child, userId)).join('');
+}

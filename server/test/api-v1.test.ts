@@ -415,14 +415,15 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     expect(tooLong.status).toBe(400);
 
     const reader = await server().loggedInUser();
-    await shareDocument(server().ctx.db, id, { userId: reader.user.id }, 'write-tracked');
+    await shareDocument(server().ctx.db, id, { userId: reader.user.id }, 'comment');
     const readerToken = await tokenOf(reader.browser);
     const refused = await callV1(server(), readerToken, 'documentsContent', { id }, { markdown: 'Mine.' });
     expect([refused.status, refused.json()]).toEqual([
       403,
       {
         error: 'rights',
-        message: 'Only the owner and users with the right to write may change the content through the API.',
+        message:
+          'Only the owner and users who may write or suggest changes may change the content through the API.',
       },
     ]);
     const stranger = await server().loggedInUser();

@@ -1,15 +1,19 @@
 import { TITLE_MAX } from '@scriptorium/common/api/documents';
 import { documentTitle } from '@scriptorium/common/editor/templates';
+import { type Reviewer, trackTransaction } from '@scriptorium/common/editor/track-changes';
 import type { StepJson } from '@scriptorium/common/ws/document-messages';
+import type { Kysely } from 'kysely';
 import type { Node as PMNode } from 'prosemirror-model';
+import { EditorState } from 'prosemirror-state';
 import type { Step } from 'prosemirror-transform';
 import type { AppContext } from '../../../context';
+import type { Database } from '../../../db/schema';
 import { HttpError } from '../../../http/errors';
 import { publishToTopic, sendToUsers } from '../../../ws/hub';
 import { documentViewerIds } from '../queries';
 import { applySteps, parseSteps, Refusal } from './apply-steps';
 import { DOCUMENT_ENDPOINT } from './document-endpoint';
-import { stepChecker } from './rights';
+import { othersThreadsOf, removesCommentMarks, rightSuggestsOnly, stepChecker } from './rights';
 import { appendSteps, currentDocument, readVersionAndRight, withDocumentLock } from './store';
 
 /** The client id of steps the server commits for a script (the public API). */
@@ -18,10 +22,11 @@ export const API_CLIENT_ID = 'server-api';
 /**
  * Commits a change a user's script asks for (the public API) as one diff through the same checks
  * as an editor's: under the document's lock, on its latest version, with the user's right of this
- * moment (write only: a tracked or review right would need suggestions, which a script cannot
- * make yet), the schema, the template's parts and the limits. Then every process's open editors
- * get the steps on the document's topic, exactly as if a co-author had typed them. Answers the
- * new version; 404 without a right, 403 without the right to write, 400 when the checks refuse.
+ * moment, the schema, the template's parts and the limits. A write-tracked or review right makes
+ * the change a suggestion, recorded exactly as the editor's suggestion mode records typing. Then
+ * every process's open editors get the steps on the document's topic, exactly as if a co-author
+ * had typed them. Answers the new version; 404 without a right, 403 without the right to write or
+ * suggest, 400 when the checks refuse or the change cannot be recorded as a suggestion.
  */
 export async function commitServerChange(
   ctx: AppContext,
@@ -31,16 +36,23 @@ export async function commitServerChange(
 ): Promise<{ version: number }> {
   const outcome = await withDocumentLock(ctx.db, ctx.dialect, documentId, async (trx) => {
     const head = await readVersionAndRight(trx, documentId, userId);
-    if (head?.right == null) throw new HttpError(404);
-    if (head.right !== 'write')
+    const right = head?.right;
+    if (right == null) throw new HttpError(404);
+    const suggests = rightSuggestsOnly(right);
+    if (right !== 'write' && !suggests)
       throw new HttpError(403, { error: 'rights', message: { key: 'errors.contentNeedsWrite' } });
     const current = await currentDocument(trx, documentId);
     if (!current) throw new HttpError(404);
-    const ds = change(current.doc).map((step) => step.toJSON() as StepJson);
+    let steps = change(current.doc);
+    if (suggests && steps.length) steps = asSuggestion(current.doc, steps, await reviewerOf(trx, userId));
+    const ds = steps.map((step) => step.toJSON() as StepJson);
     if (ds.length === 0) return { base: current.version, ds, titleBefore: '', title: '' };
+    const othersThreads = removesCommentMarks(steps)
+      ? await othersThreadsOf(trx, documentId, userId)
+      : undefined;
     let doc: PMNode;
     try {
-      doc = applySteps(current.doc, parseSteps(ds), stepChecker('write', userId));
+      doc = applySteps(current.doc, parseSteps(ds), stepChecker(right, userId, othersThreads));
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       throw new HttpError(400, {
@@ -78,4 +90,25 @@ export async function commitServerChange(
       });
   }
   return { version: outcome.base + outcome.ds.length };
+}
+
+/** The steps recorded as the user's suggestion (insertions and deletions marked with their name). */
+function asSuggestion(doc: PMNode, steps: Step[], reviewer: Reviewer): Step[] {
+  const state = EditorState.create({ doc });
+  const tr = state.tr;
+  for (const step of steps) tr.step(step);
+  const tracked = trackTransaction(tr, state, reviewer);
+  if (!tracked)
+    throw new HttpError(400, { error: 'notTrackable', message: { key: 'errors.changeNotTrackable' } });
+  return tracked.steps;
+}
+
+/** The name a suggestion carries: the one the editor gives it (first and last name, else the username). */
+async function reviewerOf(db: Kysely<Database>, userId: number): Promise<Reviewer> {
+  const user = await db
+    .selectFrom('users')
+    .select(['username', 'first_name', 'last_name'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { id: userId, username: `${user.first_name} ${user.last_name}`.trim() || user.username };
 }
