@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     // Baseline: as many keys once the render is over (the worker's answer is drawn at the latest
     // 2 s into continuous typing), in the same paragraph of the same document.
     await page.waitForTimeout(3000);
-    const idle = percentiles(await measureKeystrokes(page, 40));
+    const idle = percentiles(await profiled(page, () => traced(page, () => measureKeystrokes(page, 40)), 'idle'));
     const idleDelays = await inputDelays(page);
     const pct = percentiles(latencies);
     const max = (values: number[]) => Math.max(...values);
