@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
+import { card } from '../editor';
 import { apiCall, expect, loginAs, setLanguage, test } from '../fixtures';
 
 /**
@@ -25,6 +26,8 @@ const LANGUAGES = {
     dialog: 'Insert citation',
     locator: 'Page',
     update: 'Update',
+    inserted: 'Inserted: “(Smithers, 2018)”',
+    reject: 'Reject',
   },
   de: {
     list: 'Literatureinträge zum Zitieren',
@@ -32,6 +35,8 @@ const LANGUAGES = {
     dialog: 'Literaturverweis einfügen',
     locator: 'Seite',
     update: 'Aktualisieren',
+    inserted: 'Eingefügt: „(Smithers, 2018)“',
+    reject: 'Ablehnen',
   },
 };
 
@@ -101,5 +106,24 @@ for (const { name, viewport, language } of CASES) {
     await dialog.getByRole('button', { name: labels.update, exact: true }).click();
     // (The document is in English, in both interface languages.)
     await expect(citation).toHaveText('(Doe, 2019; Smith, 2020, p. 12)');
+
+    // In suggestion mode an entry new to the document is cited as a suggestion, its entry with it
+    // (the bibliography lists it); rejecting the suggestion takes both out again. The dialog gave
+    // the focus back with the citation selected: the caret goes after it.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Control+Alt+s');
+    await page.keyboard.type(' @smithe', { delay: 40 });
+    await expect(list.getByRole('option')).toHaveText([/^Smithers, 2018/]);
+    await page.keyboard.press('Enter');
+    await expect(body(page).locator('.insertion .doc-citation')).toHaveText('(Smithers, 2018)');
+    const entries = page.locator('.doc-bibliography-entry');
+    await expect(entries).toHaveCount(3);
+    await expect(entries.filter({ hasText: 'Smithers' })).toHaveCount(1);
+    const change = card(page, labels.inserted);
+    await change.getByRole('button', { name: labels.reject }).click();
+    await expect(change).toHaveCount(0);
+    await expect(body(page).locator('.doc-citation')).toHaveCount(1);
+    await expect(entries).toHaveCount(2);
+    await expect(entries.filter({ hasText: 'Smithers' })).toHaveCount(0);
   });
 }

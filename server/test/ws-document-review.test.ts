@@ -1,4 +1,5 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
+import { documentBibliography, insertCitation } from '@scriptorium/common/editor/academic-commands';
 import { insertTable, liftItem, sinkItem, toggleBulletList } from '@scriptorium/common/editor/commands';
 import { schema } from '@scriptorium/common/editor/schema';
 import { firstParagraphStart, partStart, stepsOf } from '@scriptorium/common/editor/testing';
@@ -262,6 +263,48 @@ describe.each(ENGINES)('review over ws_url_base/document/<id>/ (%s)', (engine) =
     const content = schema.nodeFromJSON(JSON.parse((await currentContent(server().ctx.db, id))!));
     const accepted = made(toggleBulletList, state).doc;
     expect(content.toJSON()).toEqual(accepted.toJSON());
+  });
+
+  it('takes a citation of an entry new to the document from write-tracked, its entry with it; rejecting takes both out', async () => {
+    const owner = await user();
+    const id = await createDocument(owner.browser, 'Cited');
+    const ownerClient = await open(owner.browser, id);
+    const tracked = await holder(id, 'write-tracked');
+    const doc = tracked.client.state!.doc;
+    const at = bodyStart(doc);
+    const state = EditorState.create({ doc, selection: TextSelection.create(doc, at) });
+    const entry = { entry_key: 'smith', bib_type: 'book', fields: { date: '2020' }, cats: [] };
+    const cite = insertCitation(
+      'autocite',
+      [{ id: '9-1', prefix: '', locator: '' }],
+      new Map([['9-1', entry]]),
+    );
+    // Untracked: refused. Tracked by the editor's rule (the bibliography made empty, the entry suggested in it): committed.
+    const v = tracked.client.version;
+    await refusedUntracked(tracked.client, v, made(cite, state));
+    const suggested = trackTransaction(made(cite, state), state, tracked.user)!;
+    const confirmed = await tracked.client.sendRaw({ v, ds: suggested.steps.map((step) => step.toJSON()) });
+    expect(confirmed).toMatchObject({ type: 'confirm_diff' });
+    const committed = (confirmed as { v: number }).v;
+    expect(documentBibliography(await savedContent(id)).get('9-1')).toEqual(entry);
+
+    await waitFor(() => ownerClient.version === committed, 'the citation at the owner');
+    const changes = trackedChanges(ownerClient.state!.doc);
+    expect(changes.map((c) => `${c.type}:${c.username}`)).toEqual([`insertion:${tracked.user.username}`]);
+    const decide = EditorState.create({ doc: ownerClient.state!.doc }).tr;
+    decideChanges(decide, changes, false);
+    expect(
+      await ownerClient.sendRaw({ v: committed, ds: decide.steps.map((s) => s.toJSON()) }),
+    ).toMatchObject({
+      type: 'confirm_diff',
+    });
+    const saved = await savedContent(id);
+    expect(documentBibliography(saved).size).toBe(0);
+    let citations = 0;
+    saved.descendants((node) => {
+      if (node.type.name === 'citation') citations++;
+    });
+    expect(citations).toBe(0);
   });
 
   it('takes a tracked indent from write-tracked and a tracked outdent from review, refuses them untracked; the owner decides them', async () => {

@@ -185,6 +185,8 @@ export const academicNodes: Record<string, NodeSpec> = {
   bibliography_part: {
     group: 'part',
     content: 'bib_entry*',
+    // An entry cited in a suggestion is the author's suggested insertion (track-bibliography.ts).
+    marks: 'insertion',
     attrs: templatePartAttrs('bibliography', 'Bibliography'),
     isolating: true,
     selectable: false,

@@ -18,6 +18,12 @@ import { COMMENT_MARK, TRACKED_CHANGE_MARKS, type TrackedChangeMark } from './re
 import { FORMAT_MARKS } from './schema';
 import { removeTableRow } from './table-rows';
 import {
+  decidedWithCitations,
+  emptyBibliographyStep,
+  settleSuggestedEntries,
+  trackNewBibliography,
+} from './track-bibliography';
+import {
   blockChangeAllowed,
   boundariesIn,
   decideBlock,
@@ -355,6 +361,8 @@ export function reviewStepAllowed(step: Step, doc: PMNode, user: number, may: Re
   if (step instanceof ReplaceAroundStep)
     return blockChangeAllowed(step, doc, user) || structureAllowed(step, doc, user);
   if (!(step instanceof ReplaceStep)) return false;
+  // The bibliography part a first citation makes, empty (its entries: the author's insertions).
+  if (emptyBibliographyStep(step, doc)) return true;
   const split = splitBlockOf(step);
   if (split) return ownSplit(split, user);
   // Joining a block with the one before: only the author's own split (also undoing it).
@@ -551,6 +559,8 @@ function trackStep(tr: Transform, step: Step, user: Reviewer, now: number): bool
     );
   if (!(step instanceof ReplaceStep)) return false;
   if (splitBlockOf(step)) return trackSplit(tr, step, trackMark(schema, 'insertion', user, now));
+  // A first citation's bibliography part: made empty, the cited entries suggested in it.
+  if (trackNewBibliography(tr, step, trackMark(schema, 'insertion', user, now))) return true;
   // A join of two blocks is recorded as the deletion of the boundary between them.
   const shallow = step.slice.size ? null : shallowJoinedBlock(tr.doc, step.from, step.to);
   if (isStructure(step) && shallow !== null) {
@@ -769,6 +779,8 @@ export function trackedChanges(doc: PMNode, from = 0, to = doc.content.size): Tr
   doc.nodesBetween(from, to, (node, pos) => {
     const end = pos + node.nodeSize;
     if (!node.isInline) {
+      // A suggested entry of the bibliography goes with the citations of it (track-bibliography.ts).
+      if (decidedWithCitations(node)) return false;
       for (const mark of node.marks)
         if (TRACKED.has(mark.type.name))
           changes.push({
@@ -916,6 +928,7 @@ export function decideChanges(tr: Transaction, changes: readonly TrackedChange[]
     decide(tr, change, accept, range);
     done++;
   }
+  if (done) settleSuggestedEntries(tr);
   tr.setMeta(UNTRACKED, true);
   return done;
 }

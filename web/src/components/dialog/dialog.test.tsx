@@ -77,6 +77,27 @@ describe('Dialog', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('gives the focus back to the opener as it closes, not a frame later (keys typed at once are kept)', async () => {
+    renderWithI18n(<Opener />);
+    const opener = screen.getByText('Open it');
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Outer' });
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    // No animation frame may run between the close and the check: react-aria's own restoring waits
+    // for one, and a key typed in between would go to the page's body.
+    const frame = vi.spyOn(window, 'requestAnimationFrame').mockImplementation(() => 0);
+    try {
+      act(() => {
+        fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+      });
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(document.activeElement).toBe(opener);
+    } finally {
+      frame.mockRestore();
+    }
+  });
+
   it('keeps Tab focus inside the dialog', async () => {
     renderWithI18n(<Opener />);
     fireEvent.click(screen.getByText('Open it'));

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Form } from '../form/form';
 import { showToast } from '../toast/toast-emitter';
 import { nextDialogLayer, takeDialogLayer } from './dialog-layers';
-import { useFocusReturn } from './focus-return';
+import { useFocusOpenerAtClose, useFocusReturn, useOpener } from './focus-return';
 import './dialog.css';
 import { IconButton } from '../button/icon-button';
 
@@ -81,7 +81,8 @@ export function Dialog({ title, onClose, width, height, children, buttons, comma
   } as CSSProperties;
   const [layer] = useState(nextDialogLayer);
   useLayoutEffect(() => takeDialogLayer(layer), [layer]);
-  useFocusReturn();
+  const opener = useOpener();
+  useFocusReturn(opener);
   const body = useRef<HTMLDivElement>(null);
   useFocusableWhenScrolling(body);
 
@@ -107,6 +108,7 @@ export function Dialog({ title, onClose, width, height, children, buttons, comma
           <div ref={body} className="dialog-body">
             {children}
           </div>
+          <FocusOpenerAtClose opener={opener} dialog={body} />
           {buttons || command ? (
             <footer className="dialog-buttons">
               {command ? <DialogButtons {...command} onCancel={onClose} /> : buttons}
@@ -116,6 +118,18 @@ export function Dialog({ title, onClose, width, height, children, buttons, comma
       </Modal>
     </ModalOverlay>
   );
+}
+
+/** Inside react-aria's focus scope, so that its clean-up runs once the scope no longer holds the focus. */
+function FocusOpenerAtClose({
+  opener,
+  dialog,
+}: {
+  opener: HTMLElement | null;
+  dialog: RefObject<HTMLDivElement | null>;
+}) {
+  useFocusOpenerAtClose(opener, dialog);
+  return null;
 }
 
 export interface DialogButtonsProps {

@@ -230,13 +230,20 @@ describe('inline citing', () => {
     expect(inlineCiteKey.getState(view.state)).toBeNull();
   });
 
-  it('suggestion mode: as the citation dialog, refused for an entry new to the document', async () => {
+  it('suggestion mode: an entry new to the document is suggested with its citation (its data with it)', async () => {
     const { view, start } = editor({ suggesting: true });
     type(view, 'See @smi');
     await settled();
     key(view, 'Enter');
-    expect(citations(view.state.doc)).toEqual([]);
-    expect(bodyText(view, start)).toBe('See @smi');
+    expect(citations(view.state.doc)).toEqual([{ references: ['7-1'], marks: ['insertion'] }]);
+    expect(bodyText(view, start)).toBe('See ');
+    expect(documentBibliography(view.state.doc).get('7-1')?.entry_key).toBe('smith2020');
+    const suggested: string[] = [];
+    view.state.doc.descendants((node) => {
+      if (node.type.name === 'bib_entry')
+        suggested.push(`${node.attrs.id} ${node.marks.map((mark) => mark.type.name).join(' ')}`);
+    });
+    expect(suggested).toEqual(['7-1 insertion']);
   });
 
   it('suggestion mode: the citation is a tracked insertion, and a second entry joins it', async () => {
