@@ -108,10 +108,10 @@ describe.each(ENGINES)('public API v1: each document right (%s)', (engine) => {
   );
 });
 
-describe.each(ENGINES)('public API v1: a suggestion it cannot record (%s)', (engine) => {
+describe.each(ENGINES)('public API v1: a cited entry suggested (%s)', (engine) => {
   const server = useServer(engine, { env: { API_TOKEN_RATE_LIMIT: '10000' } });
 
-  it('a write-tracked script citing an entry new to the document is refused, and nothing changes', async () => {
+  it("a write-tracked script's citation of an entry new to the document is suggested with its entry", async () => {
     const owner = await server().loggedInUser();
     const ownerToken = await tokenOf(owner.browser);
     const { id } = (await callV1(server(), ownerToken, 'documentsCreate', {}, { title: 'Paper' })).json<{
@@ -121,10 +121,8 @@ describe.each(ENGINES)('public API v1: a suggestion it cannot record (%s)', (eng
     await shareDocument(server().ctx.db, id, { userId: other.user.id }, 'write-tracked');
     const token = await tokenOf(other.browser);
     const csl = { id: 'knuth1984', type: 'book', title: 'Literate Programming' };
-    expect((await callV1(server(), token, 'bibliographyAdd', {}, { csl: JSON.stringify(csl) })).status).toBe(
-      200,
-    );
-    const [before] = await server().rows('documents', { id });
+    const added = await callV1(server(), token, 'bibliographyAdd', {}, { csl: JSON.stringify(csl) });
+    expect(added.status).toBe(200);
     const answer = await callV1(
       server(),
       token,
@@ -132,16 +130,13 @@ describe.each(ENGINES)('public API v1: a suggestion it cannot record (%s)', (eng
       { id },
       { markdown: 'As @knuth1984 said.' },
     );
-    expect([answer.status, answer.json()]).toEqual([
-      400,
-      {
-        error: 'notTrackable',
-        message:
-          "This change cannot be recorded as a suggestion (a new citation, a table's cells merged, a document setting): someone with the right to write can make it.",
-      },
-    ]);
+    expect([answer.status, answer.json().unknown_citations]).toEqual([200, []]);
     const [after] = await server().rows('documents', { id });
-    expect([after.content, after.version]).toEqual([before.content, before.version]);
+    const content = JSON.parse(after.content ?? 'null');
+    expect(insertedText(content, other.user.id)).toContain('As  said.');
+    // The citation and the entry it brings are the co-author's insertion, for the owner to decide.
+    expect(insertedNodes(content, other.user.id)).toEqual(expect.arrayContaining(['citation', 'bib_entry']));
+    expect(after.content).toContain('Literate Programming');
   });
 });
 
@@ -155,4 +150,15 @@ function insertedText(node: unknown, userId: number): string {
   if (text !== undefined)
     return marks?.some((m) => m.type === 'insertion' && m.attrs?.user === userId) ? text : '';
   return (content ?? []).map((child) => insertedText(child, userId)).join('');
+}
+
+/** The types of the atoms (citations, entries) that carry an insertion mark of `userId`. */
+function insertedNodes(node: unknown, userId: number): string[] {
+  const { type, marks, content } = node as {
+    type: string;
+    marks?: { type: string; attrs?: { user?: number } }[];
+    content?: unknown[];
+  };
+  const own = marks?.some((m) => m.type === 'insertion' && m.attrs?.user === userId) && type !== 'text';
+  return [...(own ? [type] : []), ...(content ?? []).flatMap((child) => insertedNodes(child, userId))];
 }
