@@ -119,8 +119,14 @@ async function fakeRemote(): Promise<Fake> {
 /** The Zotero Web API's shapes (v3): as its documentation describes them, no more. */
 function zotero(fake: Fake, url: URL, request: http.IncomingMessage, response: http.ServerResponse) {
   fake.zotero.requests.push(url.pathname + url.search);
-  const match = /^\/zotero\/(users|groups)\/(\d+)(?:\/collections\/([A-Z0-9]+))?\/items\/top$/.exec(url.pathname);
-  if (!match || request.headers['zotero-api-version'] !== '3' || url.searchParams.get('format') !== 'csljson') {
+  const match = /^\/zotero\/(users|groups)\/(\d+)(?:\/collections\/([A-Z0-9]+))?\/items\/top$/.exec(
+    url.pathname,
+  );
+  if (
+    !match ||
+    request.headers['zotero-api-version'] !== '3' ||
+    url.searchParams.get('format') !== 'csljson'
+  ) {
     response.writeHead(400);
     return response.end('bad request');
   }
@@ -170,7 +176,11 @@ async function sync(client: TestClient, id: number) {
 }
 
 async function entries(client: TestClient) {
-  const response = await client.call(bibliographyApi.list, { last_modified: -1, number_of_entries: -1, user_id: -1 });
+  const response = await client.call(bibliographyApi.list, {
+    last_modified: -1,
+    number_of_entries: -1,
+    user_id: -1,
+  });
   expect(response.status, response.text).toBe(200);
   return response.json<{
     bib_list: { id: number; entry_key: string; fields: { title?: { text: string }[] }; cats: number[] }[];
@@ -197,7 +207,12 @@ describe.each(ENGINES)('bibliography sources (%s)', (engine) => {
     const { browser } = await server().loggedInUser();
     remote.files.set('/refs.bib', { body: BIB_V1, type: 'application/x-bibtex' });
     const source = await addSource(browser, { kind: 'url', title: 'Group refs', url: at('/refs.bib') });
-    expect(source.report).toMatchObject({ added: ['knuth1984', 'lamport1994'], updated: [], gone: [], errors: [] });
+    expect(source.report).toMatchObject({
+      added: ['knuth1984', 'lamport1994'],
+      updated: [],
+      gone: [],
+      errors: [],
+    });
     expect(source.entries).toBe(2);
     const first = await entries(browser);
     const category = first.bib_categories.find((c) => c.category_title === 'Group refs');
@@ -212,7 +227,11 @@ describe.each(ENGINES)('bibliography sources (%s)', (engine) => {
     // A document cites lamport1994 (through the public API, as a script would).
     const token = (
       await browser.request('POST', '/api/user/tokens/create/', {
-        form: { name: 't', scopes: ['documents:read', 'documents:write', 'bibliography:read'], expires_in_days: 7 },
+        form: {
+          name: 't',
+          scopes: ['documents:read', 'documents:write', 'bibliography:read'],
+          expires_in_days: 7,
+        },
       })
     ).json<{ secret: string }>().secret;
     const headers = { authorization: `Bearer ${token}` };
@@ -222,11 +241,14 @@ describe.each(ENGINES)('bibliography sources (%s)', (engine) => {
       body: new URLSearchParams({ title: 'Cites' }),
     });
     const { id: docId } = (await created.json()) as { id: number };
-    const appended = await fetch(`${server().baseUrl}${v1Api.documentsContent.path.replace(':id', String(docId))}`, {
-      method: 'POST',
-      headers,
-      body: new URLSearchParams({ markdown: 'As [@lamport1994] wrote.' }),
-    });
+    const appended = await fetch(
+      `${server().baseUrl}${v1Api.documentsContent.path.replace(':id', String(docId))}`,
+      {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams({ markdown: 'As [@lamport1994] wrote.' }),
+      },
+    );
     expect(appended.status).toBe(200);
     expect(((await appended.json()) as { unknown_citations: string[] }).unknown_citations).toEqual([]);
 
@@ -264,7 +286,10 @@ describe.each(ENGINES)('bibliography sources (%s)', (engine) => {
     expect(moved.report?.added).toEqual(['knuth1984_2', 'lamport1994_2']);
 
     const listed = await browser.call(bibSourcesApi.list, {});
-    expect(listed.json<{ sources: BibSource[] }>().sources.map((s) => s.title)).toEqual(['Group refs', 'Moved']);
+    expect(listed.json<{ sources: BibSource[] }>().sources.map((s) => s.title)).toEqual([
+      'Group refs',
+      'Moved',
+    ]);
     expect((await browser.call(bibSourcesApi.remove, { id: moved.id })).status).toBe(200);
     // Removing the source leaves its entries in the bibliography.
     expect((await entries(browser)).bib_list).toHaveLength(5);
@@ -323,7 +348,9 @@ describe.each(ENGINES)('bibliography sources (%s)', (engine) => {
     expect(next.report?.gone).toHaveLength(1);
     const updatedKey = next.report!.updated[0];
     const list = await entries(browser);
-    expect(titleOf(list.bib_list.find((e) => e.entry_key === updatedKey)!)).toBe('Paper five, second edition');
+    expect(titleOf(list.bib_list.find((e) => e.entry_key === updatedKey)!)).toBe(
+      'Paper five, second edition',
+    );
 
     // A collection of the library.
     remote.zotero.requests.length = 0;
@@ -335,12 +362,17 @@ describe.each(ENGINES)('bibliography sources (%s)', (engine) => {
       zotero_key: 'secret-key',
       zotero_collection: 'ABCD1234',
     });
-    expect(remote.zotero.requests[0]).toBe('/zotero/users/7/collections/ABCD1234/items/top?format=csljson&limit=100&start=0');
+    expect(remote.zotero.requests[0]).toBe(
+      '/zotero/users/7/collections/ABCD1234/items/top?format=csljson&limit=100&start=0',
+    );
   });
 
   it('reports a slow, huge, HTML, private or broken answer and writes nothing of it', async () => {
     const { browser } = await server().loggedInUser();
-    remote.files.set('/page.html', { body: '<!doctype html><html><body>Sign in</body></html>', type: 'text/html' });
+    remote.files.set('/page.html', {
+      body: '<!doctype html><html><body>Sign in</body></html>',
+      type: 'text/html',
+    });
     remote.files.set('/broken.bib', { body: BROKEN_BIB, type: 'text/plain' });
     const cases: [string, string][] = [
       ['/slow.bib', 'timeout'],
@@ -352,7 +384,10 @@ describe.each(ENGINES)('bibliography sources (%s)', (engine) => {
     const before = await entries(browser);
     for (const [path, code] of cases) {
       const source = await addSource(browser, { kind: 'url', title: path, url: at(path) });
-      expect(source.report?.errors.map((e) => e.code), path).toEqual([code]);
+      expect(
+        source.report?.errors.map((e) => e.code),
+        path,
+      ).toEqual([code]);
       expect(source.entries).toBe(0);
     }
     const broken = await addSource(browser, { kind: 'url', title: 'Broken', url: at('/broken.bib') });
@@ -396,11 +431,16 @@ describe.each(ENGINES)('bibliography sources (%s)', (engine) => {
     const source = await addSource(browser, { kind: 'url', title: 'Scheduled', url: at('/sched.bib') });
     remote.files.set('/sched.bib', { body: BIB_V2, type: 'text/plain' });
     const later = Date.now() + 7 * 60 * 60_000;
-    const due = (await server().rows('bib_sources')).filter((row) => Number(row.next_sync_at) <= later).length;
+    const due = (await server().rows('bib_sources')).filter(
+      (row) => Number(row.next_sync_at) <= later,
+    ).length;
     // Two processes' ticks at once, until nothing is due: each source is claimed by one of them.
     let synced = 0;
     for (;;) {
-      const [a, b] = await Promise.all([syncDueSources(server().ctx, later), syncDueSources(server().ctx, later)]);
+      const [a, b] = await Promise.all([
+        syncDueSources(server().ctx, later),
+        syncDueSources(server().ctx, later),
+      ]);
       if (a + b === 0) break;
       synced += a + b;
     }

@@ -52,11 +52,19 @@ export function readSource(input: { text?: string; cslPages?: string[] }): Sourc
       try {
         parsed = JSON.parse(page);
       } catch {
-        return { format: 'csl_json', entries: [], messages: [{ level: 'error', code: 'invalid_json', entry: null }] };
+        return {
+          format: 'csl_json',
+          entries: [],
+          messages: [{ level: 'error', code: 'invalid_json', entry: null }],
+        };
       }
       const list = Array.isArray(parsed) ? parsed : (parsed as { items?: unknown })?.items;
       if (!Array.isArray(list))
-        return { format: 'csl_json', entries: [], messages: [{ level: 'error', code: 'invalid_json', entry: null }] };
+        return {
+          format: 'csl_json',
+          entries: [],
+          messages: [{ level: 'error', code: 'invalid_json', entry: null }],
+        };
       items.push(...list);
     }
     // An empty library is a library, not a broken file.

@@ -59,8 +59,12 @@ export function bibliographyRoutes(ctx: AppContext): FastifyPluginAsync {
       return stamp(await deleteEntries(ctx, user.id, ids));
     });
 
-    userRoute(app, bibSourcesApi.list, async (_input, user) => ({ sources: await listSources(ctx, user.id) }));
-    userRoute(app, bibSourcesApi.add, async (input, user) => ({ source: await addSource(ctx, user.id, input) }));
+    userRoute(app, bibSourcesApi.list, async (_input, user) => ({
+      sources: await listSources(ctx, user.id),
+    }));
+    userRoute(app, bibSourcesApi.add, async (input, user) => ({
+      source: await addSource(ctx, user.id, input),
+    }));
     userRoute(app, bibSourcesApi.sync, async ({ id }, user) => ({ source: await syncNow(ctx, user.id, id) }));
     userRoute(app, bibSourcesApi.remove, async ({ id }, user) => {
       await removeSource(ctx, user.id, id);

@@ -97,7 +97,13 @@ function sourceValues(input: SourceAddRequest) {
     }
     if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password)
       throw invalid('Url');
-    return { url: parsed.href, zotero_library: null, zotero_id: null, zotero_key: null, zotero_collection: null };
+    return {
+      url: parsed.href,
+      zotero_library: null,
+      zotero_id: null,
+      zotero_key: null,
+      zotero_collection: null,
+    };
   }
   if (!input.zotero_library || !input.zotero_id) throw invalid('Zotero');
   return {
@@ -110,7 +116,11 @@ function sourceValues(input: SourceAddRequest) {
 }
 
 /** Adds a source with a category of its title, syncs it once and answers it with that sync's report. */
-export async function addSource(ctx: AppContext, ownerId: number, input: SourceAddRequest): Promise<BibSource> {
+export async function addSource(
+  ctx: AppContext,
+  ownerId: number,
+  input: SourceAddRequest,
+): Promise<BibSource> {
   const values = sourceValues(input);
   const now = Date.now();
   const id = await ctx.db.transaction().execute(async (trx) => {

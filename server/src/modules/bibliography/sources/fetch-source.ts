@@ -51,7 +51,8 @@ function looksLikeHtml(answer: FetchedAnswer): boolean {
 
 async function fetchFile(source: SourceRow, budget: FetchBudget): Promise<Fetched> {
   const headers: Record<string, string> = {
-    accept: 'application/x-bibtex, application/vnd.citationstyles.csl+json, application/json, text/plain;q=0.9, */*;q=0.5',
+    accept:
+      'application/x-bibtex, application/vnd.citationstyles.csl+json, application/json, text/plain;q=0.9, */*;q=0.5',
   };
   if (source.etag) headers['if-none-match'] = source.etag;
   if (source.last_modified_header) headers['if-modified-since'] = source.last_modified_header;
@@ -71,8 +72,12 @@ async function fetchFile(source: SourceRow, budget: FetchBudget): Promise<Fetche
 /** The first page's URL of a Zotero library (or of one collection of it): top-level items as CSL-JSON. */
 export function zoteroItemsUrl(config: Pick<Config, 'zoteroApiUrl'>, source: SourceRow): string {
   const library = source.zotero_library === 'group' ? 'groups' : 'users';
-  const collection = source.zotero_collection ? `/collections/${encodeURIComponent(source.zotero_collection)}` : '';
-  const url = new URL(`${config.zoteroApiUrl}/${library}/${encodeURIComponent(source.zotero_id ?? '')}${collection}/items/top`);
+  const collection = source.zotero_collection
+    ? `/collections/${encodeURIComponent(source.zotero_collection)}`
+    : '';
+  const url = new URL(
+    `${config.zoteroApiUrl}/${library}/${encodeURIComponent(source.zotero_id ?? '')}${collection}/items/top`,
+  );
   url.searchParams.set('format', 'csljson');
   url.searchParams.set('limit', String(ZOTERO_PAGE));
   url.searchParams.set('start', '0');
@@ -94,7 +99,11 @@ function zoteroStatus(answer: FetchedAnswer): void {
   if (answer.status !== 200) throw new SourceError('http_status', String(answer.status));
 }
 
-async function fetchZotero(config: Pick<Config, 'zoteroApiUrl'>, source: SourceRow, budget: FetchBudget): Promise<Fetched> {
+async function fetchZotero(
+  config: Pick<Config, 'zoteroApiUrl'>,
+  source: SourceRow,
+  budget: FetchBudget,
+): Promise<Fetched> {
   const headers: Record<string, string> = { 'zotero-api-version': '3', accept: 'application/json' };
   if (source.zotero_key) headers['zotero-api-key'] = source.zotero_key;
   const first: Record<string, string> = { ...headers };

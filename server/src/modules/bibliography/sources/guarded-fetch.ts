@@ -37,7 +37,10 @@ export class SourceError extends Error {
   }
 }
 
-export type FetchConfig = Pick<Config, 'bibSourcesAllowPrivate' | 'bibSourcesMaxBytes' | 'bibSourcesTimeLimitMs'>;
+export type FetchConfig = Pick<
+  Config,
+  'bibSourcesAllowPrivate' | 'bibSourcesMaxBytes' | 'bibSourcesTimeLimitMs'
+>;
 
 const MAX_REDIRECTS = 5;
 
@@ -96,7 +99,10 @@ function allowList(entries: string[]): BlockList {
 }
 
 /** Whether the fetch may connect to `address` (an IP literal). */
-export function addressAllowed(address: string, allowPrivate: FetchConfig['bibSourcesAllowPrivate']): boolean {
+export function addressAllowed(
+  address: string,
+  allowPrivate: FetchConfig['bibSourcesAllowPrivate'],
+): boolean {
   if (allowPrivate === true) return true;
   const v4 = isIP(address) === 4 ? address : mappedIpv4(address);
   const family = v4 ? 'ipv4' : 'ipv6';
@@ -118,7 +124,8 @@ function guardedLookup(config: FetchConfig): LookupFunction {
       if (error) return callback(error, '', 0);
       const allowed = addresses.filter((a) => addressAllowed(a.address, config.bibSourcesAllowPrivate));
       if (allowed.length === 0) return callback(refusedAddress(), '', 0);
-      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, allowed);
+      if (options.all)
+        return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, allowed);
       callback(null, allowed[0].address, allowed[0].family);
     });
   };
@@ -183,7 +190,9 @@ function requestOnce(
     };
     const timer = setTimeout(() => fail(new SourceError('timeout')), left);
     request.on('error', (error: NodeJS.ErrnoException) => {
-      fail(error.code === 'EPRIVATEADDRESS' ? new SourceError('private_address') : new SourceError('network'));
+      fail(
+        error.code === 'EPRIVATEADDRESS' ? new SourceError('private_address') : new SourceError('network'),
+      );
     });
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;

@@ -27,10 +27,18 @@ function report(partial: Partial<SourceReport>): SourceReport {
   return { at: Date.now(), not_modified: false, added: [], updated: [], gone: [], errors: [], ...partial };
 }
 
-async function readInPool(ctx: AppContext, ownerId: number, fetched: Extract<Fetched, { notModified: false }>) {
+async function readInPool(
+  ctx: AppContext,
+  ownerId: number,
+  fetched: Extract<Fetched, { notModified: false }>,
+) {
   try {
     const made = await asHeavyTask(ctx.config, ownerId, () =>
-      runExportTask(ctx.config, { kind: 'bibliography-source', text: fetched.text, cslPages: fetched.cslPages }),
+      runExportTask(ctx.config, {
+        kind: 'bibliography-source',
+        text: fetched.text,
+        cslPages: fetched.cslPages,
+      }),
     );
     if (made.kind !== 'bibliography-source') throw new Error(`unexpected result ${made.kind}`);
     return made.read;
@@ -49,7 +57,9 @@ function readProblems(read: SourceRead): SourceProblem[] {
     .map((m) => ({
       code: 'invalid_entries',
       entry: m.entry,
-      detail: [m.code, m.field, m.line === undefined ? undefined : `line ${m.line}`].filter(Boolean).join(', '),
+      detail: [m.code, m.field, m.line === undefined ? undefined : `line ${m.line}`]
+        .filter(Boolean)
+        .join(', '),
     }));
 }
 
@@ -113,7 +123,12 @@ async function writeEntries(
     // The key stays the one the entry has: documents and \cite commands use it.
     await trx
       .updateTable('bib_entries')
-      .set({ bib_type: item.entry.bib_type, fields: JSON.stringify(item.entry.fields), cats: JSON.stringify(cats), updated_at: now })
+      .set({
+        bib_type: item.entry.bib_type,
+        fields: JSON.stringify(item.entry.fields),
+        cats: JSON.stringify(cats),
+        updated_at: now,
+      })
       .where('owner_id', '=', ownerId)
       .where('id', '=', row.entry_id)
       .execute();
@@ -230,7 +245,11 @@ export async function syncSource(
   } catch (error) {
     if (!(error instanceof SourceError)) throw error;
     if (error.code === 'busy' && options.busyThrows) throw new HeavyWorkBusy();
-    return storeReport(ctx, source.id, report({ errors: [{ code: error.code, entry: null, detail: error.detail }] }));
+    return storeReport(
+      ctx,
+      source.id,
+      report({ errors: [{ code: error.code, entry: null, detail: error.detail }] }),
+    );
   }
   const problems = readProblems(read);
   if (problems.length > 0) return storeReport(ctx, source.id, report({ errors: problems }));
@@ -238,7 +257,8 @@ export async function syncSource(
   const done = await ctx.db.transaction().execute(async (trx) => {
     const before = await lockOwnerState(trx, ownerId);
     const lists = await writeEntries(trx, ownerId, source, read.entries);
-    if (lists.added.length + lists.updated.length + lists.gone.length > 0) await touchOwnerState(trx, ownerId, before);
+    if (lists.added.length + lists.updated.length + lists.gone.length > 0)
+      await touchOwnerState(trx, ownerId, before);
     const done = report(lists);
     await trx
       .updateTable('bib_sources')
