@@ -336,7 +336,7 @@ export function BibliographyPage() {
       type: 'text',
       id: 'sources',
       title: t('sources.menu'),
-      shortcut: 'o',
+      shortcut: 'l',
       disabled: !online,
       onSelect: () => setDialog({ kind: 'sources' }),
     },
