@@ -304,6 +304,14 @@ describe.each(ENGINES)('bibliography sources (%s)', (engine) => {
     });
     const csl = await addSource(browser, { kind: 'url', title: 'CSL', url: at('/refs.json') });
     expect(csl.report?.added).toHaveLength(2);
+    // A BibTeX file a server labels text/html is still the file it holds.
+    remote.files.set('/labelled-html.bib', { body: BIB_V2, type: 'text/html; charset=utf-8' });
+    const labelled = await addSource(browser, {
+      kind: 'url',
+      title: 'Labelled',
+      url: at('/labelled-html.bib'),
+    });
+    expect(labelled.report).toMatchObject({ added: ['knuth1984', 'dijkstra1968'], errors: [] });
 
     remote.zotero.version = 10;
     remote.zotero.items = Array.from({ length: 230 }, (_, i) => cslItem(i + 1));

@@ -42,11 +42,18 @@ function header(answer: FetchedAnswer, name: string): string | null {
   return typeof value === 'string' ? value : Array.isArray(value) ? (value[0] ?? null) : null;
 }
 
-/** A page that is HTML (a login page, an error page, a Git host's viewer) is not a bibliography. */
+/**
+ * A page that is HTML (a login page, an error page, a Git host's viewer) is not a bibliography.
+ * Judged by the text: some servers send a .bib file as text/html, and a file is what it holds.
+ */
 function looksLikeHtml(answer: FetchedAnswer): boolean {
+  const start = answer.body
+    .slice(0, 1024)
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (/^<(!doctype html|html|head|body|!--)/i.test(start)) return true;
   const type = header(answer, 'content-type') ?? '';
-  if (/text\/html|application\/xhtml/i.test(type)) return true;
-  return /^\s*<(!doctype html|html|head|body)\b/i.test(answer.body.slice(0, 512));
+  return /text\/html|application\/xhtml/i.test(type) && start.startsWith('<');
 }
 
 async function fetchFile(source: SourceRow, budget: FetchBudget): Promise<Fetched> {
