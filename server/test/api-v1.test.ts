@@ -472,7 +472,7 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     expect(tooLong.status).toBe(400);
 
     const reader = await server().loggedInUser();
-    await shareDocument(server().ctx.db, id, { userId: reader.user.id }, 'write-tracked');
+    await shareDocument(server().ctx.db, id, { userId: reader.user.id }, 'comment');
     const readerToken = await tokenOf(reader.browser);
     const refused = await callV1(server(), readerToken, 'documentsContent', { id }, { markdown: 'Mine.' });
     expect([refused.status, refused.json()]).toEqual([
@@ -490,6 +490,39 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     const [after] = await server().rows('documents', { id });
     expect(after.title).toBe(before[0].title);
     expect(after.content).not.toContain('Mine.');
+  });
+
+  it("writes a write-tracked user's content as their suggestions, which open editors see", async () => {
+    const { browser } = await server().loggedInUser();
+    const token = await tokenOf(browser);
+    const { id } = (await call(server(), token, 'documentsCreate', {}, { title: 'Reviewed' })).json<{
+      id: number;
+    }>();
+    const tracked = await server().loggedInUser();
+    await shareDocument(server().ctx.db, id, { userId: tracked.user.id }, 'write-tracked');
+    const trackedToken = await tokenOf(tracked.browser);
+    const editor = await editors.open(browser, id);
+    const relayed = editor.next((message) => message.type === 'diff');
+    const answer = await callV1(
+      server(),
+      trackedToken,
+      'documentsContent',
+      { id },
+      { markdown: 'A suggestion.' },
+    );
+    expect(answer.status, answer.json().message as string).toBe(200);
+    await relayed;
+    await waitFor(() => editor.version === answer.json<{ version: number }>().version, 'the relayed steps');
+    const marks: { type: string; user: number; text: string }[] = [];
+    editor.state?.doc.descendants((node) => {
+      if (node.isText)
+        for (const mark of node.marks)
+          if (mark.type.name === 'insertion')
+            marks.push({ type: mark.type.name, user: mark.attrs.user as number, text: node.text ?? '' });
+      return true;
+    });
+    expect(marks.map((m) => m.text).join('')).toContain('A suggestion.');
+    expect(new Set(marks.map((m) => m.user))).toEqual(new Set([tracked.user.id]));
   });
 
   it('imports a BibTeX file, exports the bibliography as BibTeX, and keeps categories', async () => {
