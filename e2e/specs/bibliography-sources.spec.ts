@@ -109,8 +109,19 @@ test.describe('linked libraries on the bibliography page', () => {
     await dialog.getByRole('textbox', { name: TEXTS.en.name }).fill('Intranet');
     await dialog.getByRole('textbox', { name: TEXTS.en.url }).fill('http://10.1.2.3/refs.bib');
     await dialog.getByRole('button', { name: TEXTS.en.add }).click();
-    await expect(dialog.getByRole('listitem', { name: 'Intranet' }).getByText(TEXTS.en.private)).toBeVisible();
+    await expect(
+      dialog.getByRole('listitem', { name: 'Intranet' }).getByText(TEXTS.en.private),
+    ).toBeVisible();
+    // A Zotero library: its fields, and clear errors before anything is sent.
+    await dialog.getByRole('radio', { name: /File at a web address/ }).press('ArrowDown');
+    await expect(dialog.getByRole('radio', { name: 'Zotero library' })).toBeChecked();
+    await dialog.getByRole('textbox', { name: /Library ID/ }).fill('my group');
+    await dialog.getByRole('button', { name: TEXTS.en.add }).click();
+    await expect(dialog.getByText('Enter a name.')).toBeVisible();
+    await expect(dialog.getByText("Enter the library's ID: digits only.")).toBeVisible();
     if (process.env.SCREENSHOTS) {
+      await page.screenshot({ path: `${process.env.SCREENSHOTS}/sources-zotero.png` });
+      await dialog.getByRole('radio', { name: 'Zotero library' }).press('ArrowUp');
       await page.screenshot({ path: `${process.env.SCREENSHOTS}/sources-desktop.png` });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.screenshot({ path: `${process.env.SCREENSHOTS}/sources-phone.png` });
