@@ -19,6 +19,8 @@ export function e2eServerEnv(): NodeJS.ProcessEnv {
     // One address (loopback) runs every spec: only the per-account lock is exercised here.
     LOGIN_ADDRESS_MAX_FAILURES: '10000',
     LOGIN_DELAY_MS: '20',
+    // The bibliography sources spec serves its files from a server of its own on loopback.
+    BIB_SOURCES_ALLOW_PRIVATE: '127.0.0.1',
   };
 }
 

@@ -82,6 +82,20 @@ export interface Config {
   wsMaxSocketsPerAddress: number;
   /** API_TOKEN_RATE_LIMIT: requests per minute one personal access token may make (per process). */
   apiTokenRateLimit: number;
+  /**
+   * BIB_SOURCES_ALLOW_PRIVATE: bibliography sources (issue 57) may not reach private, loopback or
+   * link-local addresses unless the operator allows them: `true` allows all, a comma list of
+   * addresses or CIDRs allows those (tests allow their local server only).
+   */
+  bibSourcesAllowPrivate: boolean | string[];
+  /** BIB_SOURCES_MAX_BYTES: the largest answer a source may give (all pages of a Zotero library). */
+  bibSourcesMaxBytes: number;
+  /** BIB_SOURCES_TIME_LIMIT_MS: time budget of one source's fetch (all redirects and pages). */
+  bibSourcesTimeLimitMs: number;
+  /** BIB_SOURCES_SYNC_MINUTES: how often the schedule syncs each source; 0: only on demand. */
+  bibSourcesSyncMinutes: number;
+  /** ZOTERO_API_URL: the Zotero Web API's base (https://api.zotero.org). */
+  zoteroApiUrl: string;
   /** SOCIAL_PROVIDERS: JSON list of social login providers, parsed by src/social/providers.ts. */
   socialProviders: string | undefined;
 }
@@ -117,6 +131,15 @@ function readSecretKey(dataDir: string, fromEnv: string | undefined): string {
   const key = randomBytes(32).toString('hex');
   writeFileSync(file, key, { mode: 0o600 });
   return key;
+}
+
+function allowPrivateSetting(value: string | undefined): boolean | string[] {
+  if (value === undefined || value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 function intSetting(value: string | undefined, fallback: number, name: string): number {
@@ -174,5 +197,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxSocketsPerUser: intSetting(env.WS_MAX_SOCKETS_PER_USER, 50, 'WS_MAX_SOCKETS_PER_USER'),
     wsMaxSocketsPerAddress: intSetting(env.WS_MAX_SOCKETS_PER_ADDRESS, 500, 'WS_MAX_SOCKETS_PER_ADDRESS'),
     apiTokenRateLimit: intSetting(env.API_TOKEN_RATE_LIMIT, 300, 'API_TOKEN_RATE_LIMIT'),
+    bibSourcesAllowPrivate: allowPrivateSetting(env.BIB_SOURCES_ALLOW_PRIVATE),
+    bibSourcesMaxBytes: intSetting(env.BIB_SOURCES_MAX_BYTES, 20 * 1024 * 1024, 'BIB_SOURCES_MAX_BYTES'),
+    bibSourcesTimeLimitMs: intSetting(env.BIB_SOURCES_TIME_LIMIT_MS, 30_000, 'BIB_SOURCES_TIME_LIMIT_MS'),
+    bibSourcesSyncMinutes: intSetting(env.BIB_SOURCES_SYNC_MINUTES, 360, 'BIB_SOURCES_SYNC_MINUTES'),
+    zoteroApiUrl: (env.ZOTERO_API_URL || 'https://api.zotero.org').replace(/\/+$/, ''),
   };
 }

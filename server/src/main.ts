@@ -8,6 +8,7 @@ import { buildApp } from './http/app';
 import { closeGracefully } from './http/shutdown';
 import { createMailer } from './mail/mailer';
 import { seedFlatpages } from './modules/base/commands/seed-flatpages';
+import { startSourceSchedule } from './modules/bibliography/sources/schedule';
 import { sweepFiles } from './modules/usermedia/file-sweep';
 
 async function main(): Promise<void> {
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
     (swept) => server.log.info({ swept }, 'unreferenced files swept'),
     (error: unknown) => server.log.error({ err: error }, 'file sweep failed'),
   );
+  // Bibliography sources due for their scheduled sync (issue 57).
+  startSourceSchedule(ctx, (error) => server.log.error({ err: error }, 'bibliography source sync failed'));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   server.log.info(

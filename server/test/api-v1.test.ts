@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { compileErrors, validate } from '@readme/openapi-parser';
+import type { BibSource } from '@scriptorium/common/api/bib-sources';
 import { v1Api } from '@scriptorium/common/api/endpoints/v1';
 import type { V1BibEntry } from '@scriptorium/common/api/v1';
 import { EXPORT_FORMATS } from '@scriptorium/common/export/registry';
@@ -21,7 +24,9 @@ const ARTICLE_CSL = {
 };
 
 describe.each(ENGINES)('public API v1 (%s)', (engine) => {
-  const server = useServer(engine, { env: { API_TOKEN_RATE_LIMIT: '10000' } });
+  const server = useServer(engine, {
+    env: { API_TOKEN_RATE_LIMIT: '10000', BIB_SOURCES_ALLOW_PRIVATE: '127.0.0.1' },
+  });
   /** Operations a test has called successfully through a token. */
   const exercised = new Set<Operation>();
   const call = async (...args: Parameters<typeof callV1>) => {
@@ -436,6 +441,39 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     expect(after.content).not.toContain('Mine.');
   });
 
+  it("writes a write-tracked user's content as their suggestions, which open editors see", async () => {
+    const { browser } = await server().loggedInUser();
+    const token = await tokenOf(browser);
+    const { id } = (await call(server(), token, 'documentsCreate', {}, { title: 'Reviewed' })).json<{
+      id: number;
+    }>();
+    const tracked = await server().loggedInUser();
+    await shareDocument(server().ctx.db, id, { userId: tracked.user.id }, 'write-tracked');
+    const trackedToken = await tokenOf(tracked.browser);
+    const editor = await editors.open(browser, id);
+    const relayed = editor.next((message) => message.type === 'diff');
+    const answer = await callV1(
+      server(),
+      trackedToken,
+      'documentsContent',
+      { id },
+      { markdown: 'A suggestion.' },
+    );
+    expect(answer.status, answer.json().message as string).toBe(200);
+    await relayed;
+    await waitFor(() => editor.version === answer.json<{ version: number }>().version, 'the relayed steps');
+    const marks: { type: string; user: number; text: string }[] = [];
+    editor.state?.doc.descendants((node) => {
+      if (node.isText)
+        for (const mark of node.marks)
+          if (mark.type.name === 'insertion')
+            marks.push({ type: mark.type.name, user: mark.attrs.user as number, text: node.text ?? '' });
+      return true;
+    });
+    expect(marks.map((m) => m.text).join('')).toContain('A suggestion.');
+    expect(new Set(marks.map((m) => m.user))).toEqual(new Set([tracked.user.id]));
+  });
+
   it('imports a BibTeX file, exports the bibliography as BibTeX, and keeps categories', async () => {
     const { user, browser } = await server().loggedInUser();
     const token = await tokenOf(browser, ['bibliography:read', 'bibliography:write']);
@@ -533,6 +571,62 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     expect(await server().rows('document_access', { document_id: id })).toEqual([
       expect.objectContaining({ user_id: coauthor.user.id, rights: 'comment' }),
     ]);
+  });
+
+  it('links, lists, syncs and unlinks a bibliography source; a stranger reaches none of it', async () => {
+    const remote = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/x-bibtex' });
+      response.end(
+        '@book{knuth1984, author = {Knuth, Donald E.}, title = {Literate Programming}, year = {1984}}\n',
+      );
+    });
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    try {
+      const { browser } = await server().loggedInUser();
+      const token = await tokenOf(browser);
+      const url = `http://127.0.0.1:${(remote.address() as AddressInfo).port}/refs.bib`;
+      const added = await call(
+        server(),
+        token,
+        'bibliographySourceAdd',
+        {},
+        { kind: 'url', title: 'Lab', url },
+      );
+      const source = added.json<{ source: BibSource }>().source;
+      expect(source).toMatchObject({ kind: 'url', title: 'Lab', url, entries: 1 });
+      expect(source.report).toMatchObject({ added: ['knuth1984'], errors: [] });
+      const listed = await call(server(), token, 'bibliographySources');
+      expect(listed.json<{ sources: BibSource[] }>().sources.map((s) => s.id)).toEqual([source.id]);
+      const synced = await call(server(), token, 'bibliographySourceSync', { id: source.id });
+      expect(synced.json<{ source: BibSource }>().source.report).toMatchObject({
+        added: [],
+        updated: [],
+        gone: [],
+      });
+
+      const stranger = await tokenOf((await server().loggedInUser()).browser);
+      expect((await callV1(server(), stranger, 'bibliographySourceSync', { id: source.id })).status).toBe(
+        404,
+      );
+      expect((await callV1(server(), stranger, 'bibliographySourceDelete', { id: source.id })).status).toBe(
+        404,
+      );
+      expect((await callV1(server(), stranger, 'bibliographySources')).json()).toEqual({ sources: [] });
+      const reader = await tokenOf(browser, ['bibliography:read']);
+      const refused = await callV1(
+        server(),
+        reader,
+        'bibliographySourceAdd',
+        {},
+        { kind: 'url', title: 'X', url },
+      );
+      expect(refused.status).toBe(403);
+
+      expect((await call(server(), token, 'bibliographySourceDelete', { id: source.id })).status).toBe(200);
+      expect((await callV1(server(), token, 'bibliographySources')).json()).toEqual({ sources: [] });
+    } finally {
+      await new Promise<void>((resolve) => remote.close(() => resolve()));
+    }
   });
 
   it('has exercised every operation of the OpenAPI document through a token', () => {

@@ -16,6 +16,7 @@ import { offlineCreations } from './migrations/018-offline-creations';
 import { userSearchNames } from './migrations/019-user-search-names';
 import { userSearchFolded } from './migrations/020-user-search-folded';
 import { apiTokens } from './migrations/057-api-tokens';
+import { bibSources } from './migrations/058-bib-sources';
 import type { DualMigration } from './migrations/helpers';
 
 /** Every migration in order. Names are permanent: never rename or reorder one that has shipped. */
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, DualMigration> = {
   '019-user-search-names': userSearchNames,
   '020-user-search-folded': userSearchFolded,
   '057-api-tokens': apiTokens,
+  '058-bib-sources': bibSources,
   ...pluginMigrations(),
 };
 

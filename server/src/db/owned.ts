@@ -15,7 +15,8 @@ export type OwnedTable =
   | 'usermedia_images'
   | 'usermedia_categories'
   | 'bib_entries'
-  | 'bib_categories';
+  | 'bib_categories'
+  | 'bib_sources';
 
 // Stays well under SQLite's and PostgreSQL's limits on bound parameters.
 const ID_BATCH = 900;

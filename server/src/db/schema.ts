@@ -35,6 +35,8 @@ export interface Database {
   document_comments: DocumentCommentsTable;
   document_revisions: DocumentRevisionsTable;
   api_tokens: ApiTokensTable;
+  bib_sources: BibSourcesTable;
+  bib_source_entries: BibSourceEntriesTable;
 }
 
 export interface UsersTable {
@@ -331,4 +333,42 @@ export interface ApiTokensTable {
   expires_at: number;
   /** Updated at most once a minute per token (TOKEN_LAST_USED_STEP_MS). */
   last_used_at: number | null;
+}
+
+/** A bibliography source (migration 058, issue 57): a file at a URL or a Zotero library. */
+export interface BibSourcesTable {
+  id: Generated<number>;
+  owner_id: number;
+  /** 'url' or 'zotero'. */
+  kind: string;
+  title: string;
+  url: string | null;
+  /** 'user' or 'group'. */
+  zotero_library: string | null;
+  zotero_id: string | null;
+  zotero_key: string | null;
+  zotero_collection: string | null;
+  /** The category its entries are synced into; null when the user deleted it (made again on sync). */
+  category_id: number | null;
+  etag: string | null;
+  last_modified_header: string | null;
+  library_version: number | null;
+  synced_at: number | null;
+  /** When the schedule syncs it next; claimed by moving it on (one process syncs it). */
+  next_sync_at: Generated<number>;
+  /** JSON of the last sync's report (SourceReport). */
+  report: string | null;
+  created_at: number;
+}
+
+/** An entry a source brought, under the source's own id of it. */
+export interface BibSourceEntriesTable {
+  id: Generated<number>;
+  source_id: number;
+  entry_id: number;
+  remote_id: string;
+  /** SHA-256 of the entry as the source last gave it: a change is an update. */
+  digest: string;
+  /** 1 when the source no longer has it (the entry is kept: it may be cited). */
+  gone: Generated<number>;
 }

@@ -20,6 +20,7 @@ import { parseSnapshot } from '../modules/documents/collab/store';
 import { loadCsl } from '../modules/documents/export/csl-files';
 import { type ContentSource, UNREADABLE_SNAPSHOT } from './content-source';
 import { printableHtml } from './printable-html';
+import { readSource, type SourceRead } from './source-read';
 
 /**
  * The body of an export worker thread (export-pool.ts): everything of an export that grows with
@@ -72,7 +73,9 @@ export type ExportTask =
   /** A bibliography as a BibTeX file. */
   | { kind: 'bibtex'; entries: EntryData[] }
   /** A bibliography file (BibTeX, BibLaTeX, CSL-JSON, RIS, EndNote) read into entries. */
-  | { kind: 'bibliography-import'; text: string };
+  | { kind: 'bibliography-import'; text: string }
+  /** A bibliography source's answer (a file, or a Zotero library's CSL-JSON pages) read for a sync. */
+  | { kind: 'bibliography-source'; text?: string; cslPages?: string[] };
 
 export type ExportResult =
   | { kind: 'file'; file: ExportedFile }
@@ -80,7 +83,8 @@ export type ExportResult =
   | { kind: 'html'; name: string; html: string; paperSize: 'A4' | 'US Letter' }
   | { kind: 'markdown-blocks'; content: unknown; unknownCitations: string[]; unknownImages: string[] }
   | { kind: 'text'; text: string }
-  | { kind: 'bibliography'; report: ImportReport };
+  | { kind: 'bibliography'; report: ImportReport }
+  | { kind: 'bibliography-source'; read: SourceRead };
 
 /** The input of the writers; the style and language are the document's own, its CSL files read here. */
 async function exportInput(input: DocumentExportInput): Promise<ExportInput> {
@@ -139,5 +143,7 @@ export default async function runExport(task: ExportTask): Promise<ExportResult>
       return { kind: 'text', text: exportBibtex(task.entries) };
     case 'bibliography-import':
       return { kind: 'bibliography', report: importBibliography(task.text) };
+    case 'bibliography-source':
+      return { kind: 'bibliography-source', read: readSource(task) };
   }
 }

@@ -1,3 +1,5 @@
+import { okResponse } from '../base';
+import * as sources from '../bib-sources';
 import * as bibliography from '../bibliography';
 import { endpoint } from '../endpoint';
 
@@ -32,5 +34,32 @@ export const bibliographyApi = {
     path: '/api/bibliography/delete/',
     request: bibliography.deleteRequest,
     response: bibliography.deleteResponse,
+  }),
+};
+
+/** Bibliography sources (issue 57): files at URLs and Zotero libraries synced into a category. */
+export const bibSourcesApi = {
+  list: endpoint({
+    method: 'POST',
+    path: '/api/bibliography/sources/list/',
+    response: sources.sourceListResponse,
+  }),
+  add: endpoint({
+    method: 'POST',
+    path: '/api/bibliography/sources/add/',
+    request: sources.sourceAddRequest,
+    response: sources.sourceAnswer,
+  }),
+  sync: endpoint({
+    method: 'POST',
+    path: '/api/bibliography/sources/sync/',
+    request: sources.sourceIdRequest,
+    response: sources.sourceAnswer,
+  }),
+  remove: endpoint({
+    method: 'POST',
+    path: '/api/bibliography/sources/remove/',
+    request: sources.sourceIdRequest,
+    response: okResponse,
   }),
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { okResponse } from '../base';
+import * as sources from '../bib-sources';
 import * as documents from '../documents';
 import { endpoint } from '../endpoint';
 import * as v1 from '../v1';
@@ -165,6 +166,37 @@ export const v1Api = {
     response: okResponse,
     tokenScope: 'bibliography:write',
     summary: 'Delete a category (its entries stay, without it).',
+  }),
+  bibliographySources: endpoint({
+    method: 'GET',
+    path: '/api/v1/bibliography/sources/',
+    response: sources.sourceListResponse,
+    tokenScope: 'bibliography:read',
+    summary:
+      'List your linked libraries (BibTeX/CSL-JSON files at URLs, Zotero libraries) and their last sync reports.',
+  }),
+  bibliographySourceAdd: endpoint({
+    method: 'POST',
+    path: '/api/v1/bibliography/sources/',
+    request: sources.sourceAddRequest,
+    response: sources.sourceAnswer,
+    tokenScope: 'bibliography:write',
+    summary:
+      'Link a file at a URL (kind url) or a Zotero library (kind zotero) and sync it into a new category.',
+  }),
+  bibliographySourceSync: endpoint({
+    method: 'POST',
+    path: '/api/v1/bibliography/sources/:id/sync/',
+    response: sources.sourceAnswer,
+    tokenScope: 'bibliography:write',
+    summary: 'Sync a linked library now; its report lists the keys added, updated and gone, and errors.',
+  }),
+  bibliographySourceDelete: endpoint({
+    method: 'DELETE',
+    path: '/api/v1/bibliography/sources/:id/',
+    response: okResponse,
+    tokenScope: 'bibliography:write',
+    summary: 'Unlink a library (the entries it brought stay in your bibliography).',
   }),
   imagesList: endpoint({
     method: 'GET',

@@ -47,6 +47,8 @@ const TYPED_TABLES: Record<keyof (Database & BooksTables & TemplatesTables), tru
   document_templates: true,
   template_export_files: true,
   api_tokens: true,
+  bib_sources: true,
+  bib_source_entries: true,
 };
 
 describe('the site tables read from the catalog', () => {

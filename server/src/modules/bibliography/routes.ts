@@ -1,5 +1,5 @@
 import type { InvalidEntriesResponse, ListStamp, SaveResponse } from '@scriptorium/common/api/bibliography';
-import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
+import { bibliographyApi, bibSourcesApi } from '@scriptorium/common/api/endpoints/bibliography';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
 import { userRoute } from '../user-route';
@@ -9,6 +9,7 @@ import { listBibliography } from './commands/list-bibliography';
 import { saveCategories } from './commands/save-categories';
 import { InvalidEntries, saveEntries } from './commands/save-entries';
 import type { OwnerState } from './queries';
+import { addSource, listSources, removeSource, syncNow } from './sources/commands';
 
 function stamp(result: { before: OwnerState; after: OwnerState }): ListStamp {
   return {
@@ -56,6 +57,18 @@ export function bibliographyRoutes(ctx: AppContext): FastifyPluginAsync {
 
     userRoute(app, bibliographyApi.delete, async ({ ids }, user): Promise<ListStamp> => {
       return stamp(await deleteEntries(ctx, user.id, ids));
+    });
+
+    userRoute(app, bibSourcesApi.list, async (_input, user) => ({
+      sources: await listSources(ctx, user.id),
+    }));
+    userRoute(app, bibSourcesApi.add, async (input, user) => ({
+      source: await addSource(ctx, user.id, input),
+    }));
+    userRoute(app, bibSourcesApi.sync, async ({ id }, user) => ({ source: await syncNow(ctx, user.id, id) }));
+    userRoute(app, bibSourcesApi.remove, async ({ id }, user) => {
+      await removeSource(ctx, user.id, id);
+      return { ok: true as const };
     });
   };
 }

@@ -24,6 +24,7 @@ import { parseInput, route } from '../../http/endpoint';
 import { HttpError } from '../../http/errors';
 import { requireUser } from '../../http/session';
 import { readmitLive } from '../../ws/hub';
+import { addSource, listSources, removeSource, syncNow } from '../bibliography/sources/commands';
 import { DOCUMENT_ENDPOINT } from '../documents/collab/document-endpoint';
 import { commitServerChange } from '../documents/collab/server-change';
 import { currentContent } from '../documents/collab/store';
@@ -224,6 +225,28 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
     route(app, v1Api.bibliographyCategoryDelete, async (request) => {
       const user = requireUser(request);
       await deleteCategory(ctx, user.id, idOf(request.params.id));
+      return { ok: true as const };
+    });
+
+    route(app, v1Api.bibliographySources, async (request) => {
+      const user = requireUser(request);
+      return { sources: await listSources(ctx, user.id) };
+    });
+
+    route(app, v1Api.bibliographySourceAdd, async (request) => {
+      const user = requireUser(request);
+      const input = parseInput(request, v1Api.bibliographySourceAdd);
+      return { source: await addSource(ctx, user.id, input) };
+    });
+
+    route(app, v1Api.bibliographySourceSync, async (request) => {
+      const user = requireUser(request);
+      return { source: await syncNow(ctx, user.id, idOf(request.params.id)) };
+    });
+
+    route(app, v1Api.bibliographySourceDelete, async (request) => {
+      const user = requireUser(request);
+      await removeSource(ctx, user.id, idOf(request.params.id));
       return { ok: true as const };
     });
 

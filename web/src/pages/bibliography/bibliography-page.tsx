@@ -36,6 +36,7 @@ import { downloadText } from './download';
 import { EntryDialog } from './entry-dialog';
 import { ImportDialog } from './import-dialog';
 import { PreviewPanel } from './preview-panel';
+import { SourcesDialog } from './sources-dialog';
 import { useBibLabels } from './use-bib-labels';
 import './bibliography.css';
 import { TrashIcon } from '../../components/icons/trash-icon';
@@ -46,6 +47,7 @@ type DialogState =
   | { kind: 'entry'; entry: BibEntry | null }
   | { kind: 'categories' }
   | { kind: 'import' }
+  | { kind: 'sources' }
   | { kind: 'delete'; ids: number[] };
 
 // Room for a title on two lines (the table wraps titles instead of cutting them).
@@ -331,6 +333,14 @@ export function BibliographyPage() {
       onSelect: () => setDialog({ kind: 'import' }),
     },
     {
+      type: 'text',
+      id: 'sources',
+      title: t('sources.menu'),
+      shortcut: 'l',
+      disabled: !online,
+      onSelect: () => setDialog({ kind: 'sources' }),
+    },
+    {
       type: 'dropdown',
       id: 'export',
       title: t('export'),
@@ -407,6 +417,16 @@ export function BibliographyPage() {
           onImported={(saved, stamp) => {
             const current = libraryRef.current;
             commit({ ...current, entries: [...current.entries, ...saved] }, stamp);
+          }}
+        />
+      ) : null}
+      {dialog.kind === 'sources' ? (
+        <SourcesDialog
+          onClose={closeDialog}
+          onSynced={() => {
+            loadLibrary(userId)
+              .then(setLibrary)
+              .catch(() => showToast(t('loadError'), 'error'));
           }}
         />
       ) : null}
