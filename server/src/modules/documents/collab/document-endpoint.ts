@@ -8,7 +8,7 @@ import {
 } from '@scriptorium/common/ws/document-messages';
 import { defineWsEndpoint } from '../../../ws/endpoint';
 import { findVisibleDocument } from '../queries';
-import { floodBurst, handleDiff } from './commit';
+import { CommitQueue, floodBurst } from './commit';
 import { announcePresence, heardPresence, participantOf, presenceHeartbeat } from './presence';
 import { advance, catchUp, handleCatchUp } from './relay';
 import { author, autoRevision, handleReview, sendThreads, spreadThread } from './review-room';
@@ -71,6 +71,7 @@ async function heardSteps(
 export function createDocumentEndpoint() {
   const rooms = new Map<number, DocumentRoom>();
   const startHeartbeat = presenceHeartbeat(rooms);
+  const commits = new CommitQueue();
 
   return defineWsEndpoint<DocumentClientMessage, DocumentServerMessage, DocumentAdmission>({
     name: DOCUMENT_ENDPOINT,
@@ -133,7 +134,8 @@ export function createDocumentEndpoint() {
         const session = room.sessions.get(socket.sessionId);
         if (!session) return;
         const editor = { socket, room, session };
-        if (message.type === 'diff') await handleDiff(editor, message, receivedAt);
+        // A diff waits for the next group commit; the topic's next message need not wait for it.
+        if (message.type === 'diff') commits.submit(editor, message, receivedAt);
         else {
           await room.settled();
           await handleCatchUp(editor, message);
