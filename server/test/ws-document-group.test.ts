@@ -33,6 +33,10 @@ describe.each(ENGINES)('document endpoint: group commit (%s)', (engine) => {
     for (const person of people.slice(1)) await grant(id, person.user.id, 'write');
     const editors = [];
     for (const person of people) editors.push(await open(person.browser, id));
+    // A reader, who only watches.
+    const reader = await user();
+    await grant(id, reader.user.id, 'read');
+    const watcher = await open(reader.browser, id);
     // eve may only read from now on; her socket was admitted to write (nobody told it yet).
     await server()
       .ctx.db.updateTable('document_access')
@@ -96,6 +100,12 @@ describe.each(ENGINES)('document endpoint: group commit (%s)', (engine) => {
     const content = JSON.stringify(JSON.parse((await currentContent(server().ctx.db, id))!));
     for (const name of names.slice(0, 4)) expect(content).toContain(`${name} `);
     expect(content).not.toContain('eve');
+    // The reader got the steps of each transaction in one message: four steps in at most two.
+    await waitFor(
+      () => watcher.messages.flatMap((message) => (message.type === 'diff' ? message.ds : [])).length === 4,
+      'every step at the reader',
+    );
+    expect(watcher.messages.filter((message) => message.type === 'diff').length).toBeLessThanOrEqual(2);
     // Each writer got the others' steps, each once.
     for (const editor of editors.slice(0, 4)) {
       const relayed = editor.messages.flatMap((message) => (message.type === 'diff' ? message.cids : []));

@@ -1,6 +1,7 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
 import { rebaseSteps } from '@scriptorium/common/editor/rebase-steps';
 import { schema } from '@scriptorium/common/editor/schema';
+import { documentTitle } from '@scriptorium/common/editor/templates';
 import type { ClientDiffMessage, RejectReason, StepJson } from '@scriptorium/common/ws/document-messages';
 import type { Kysely } from 'kysely';
 import type { Node as PMNode } from 'prosemirror-model';
@@ -8,11 +9,18 @@ import { Step } from 'prosemirror-transform';
 import type { AppContext } from '../../../context';
 import type { Database } from '../../../db/schema';
 import { applySteps, parseSteps, Refusal } from './apply-steps';
-import { advance, answerStale, committed, sendMissing } from './relay';
+import { advance, announce, answerStale, sendMissing } from './relay';
 import { AUTO_REVISION_MS } from './review';
 import { author, autoRevision } from './review-room';
 import { othersThreadsOf, removesCommentMarks, rightMayEdit, stepChecker } from './rights';
-import { canRebase, type DocumentRoom, type Editor, type SessionState, type Socket } from './room';
+import {
+  canRebase,
+  type DocumentRoom,
+  type Editor,
+  type SessionState,
+  type Socket,
+  type Topic,
+} from './room';
 import {
   appendSteps,
   lockDocument,
@@ -35,9 +43,6 @@ import {
  * row lock and the version order them); on SQLite, which has one writer, one lane for the process,
  * so that what waits for several documents goes in one transaction too.
  */
-
-/** At most this many diffs go in one transaction; the rest wait for the next. */
-export const MAX_GROUP = 256;
 
 type Executor = Kysely<Database>;
 
@@ -138,14 +143,15 @@ export class CommitQueue {
     room.track(new Promise<void>((resolve) => (done = resolve)));
     lane.waiting.push({ editor, message, refusal, done });
     commitStats(ctx.db).submitted++;
-    if (!lane.running) void this.drain(key, lane);
+    if (!lane.running) void this.drain(key, lane, Math.max(1, ctx.config.collabGroupMax));
   }
 
-  private async drain(key: string, lane: Lane): Promise<void> {
+  private async drain(key: string, lane: Lane, max: number): Promise<void> {
     lane.running = true;
     try {
       while (lane.waiting.length) {
-        const group = lane.waiting.splice(0, MAX_GROUP);
+        // At most config.collabGroupMax diffs in one transaction; the rest wait for the next.
+        const group = lane.waiting.splice(0, max);
         try {
           await answerGroup(group, await commitGroup(group));
         } catch (error) {
@@ -209,15 +215,35 @@ async function commitGroup(group: Waiting[]): Promise<Map<Waiting, Outcome>> {
   return outcomes;
 }
 
-/** After the commit: from here on the steps are durable, and are confirmed and relayed, in order. */
+/** Steps a group committed to one room, announced once its diffs are answered. */
+interface Taken {
+  topic: Topic;
+  stored: StoredStep[];
+  titleBefore: string;
+  by: Socket;
+}
+
+/**
+ * After the commit: from here on the steps are durable, and are confirmed in order; then each
+ * room announces what it took (one relay for this process's editors, one message for the others).
+ */
 async function answerGroup(group: Waiting[], outcomes: Map<Waiting, Outcome>): Promise<void> {
+  const taken = new Map<DocumentRoom, Taken>();
   for (const one of group) {
     try {
       const outcome = outcomes.get(one);
       if (one.refusal) refuse(one.editor.socket, one.message.rid, one.refusal);
-      else if (outcome) await answer(one.editor, one.message, outcome);
+      else if (outcome) await answer(one.editor, one.message, outcome, taken);
     } catch (error) {
       reportFailure(one, error);
+    }
+  }
+  for (const [room, { topic, stored, titleBefore, by }] of taken) {
+    try {
+      await announce(topic, room, stored, titleBefore);
+      if (Date.now() - room.revisedAt >= AUTO_REVISION_MS) await autoRevision(topic.ctx, room, author(by));
+    } catch (error) {
+      console.error(`the steps committed to document ${room.id} were not all announced`, error);
     }
   }
 }
@@ -311,12 +337,16 @@ async function evaluate(
 }
 
 /**
- * Answers a diff after the commit, in the group's order (the room follows each committed diff):
- * the steps its sender misses, then its confirmation or refusal; the others get the steps.
+ * Answers a diff after the commit, in the group's order (the room takes each committed diff's
+ * steps as its turn comes): the steps its sender misses, then its confirmation or refusal.
  */
-async function answer(editor: Editor, message: ClientDiffMessage, outcome: Outcome): Promise<void> {
+async function answer(
+  editor: Editor,
+  message: ClientDiffMessage,
+  outcome: Outcome,
+  taken: Map<DocumentRoom, Taken>,
+): Promise<void> {
   const { socket, room, session } = editor;
-  const ctx = socket.topic.ctx;
   if (outcome.kind === 'refused') refuse(socket, message.rid, outcome.reason);
   else if (outcome.kind === 'stale') await answerStale(socket, room, session, message.rid);
   else if (outcome.kind !== 'gone') {
@@ -327,6 +357,21 @@ async function answer(editor: Editor, message: ClientDiffMessage, outcome: Outco
       socket.send({ type: 'confirm_diff', rid: message.rid, v: outcome.base, base: outcome.base });
     else {
       const version = outcome.base + outcome.ds.length;
+      const stored = outcome.ds.map((step, index) => ({
+        version: outcome.base + index + 1,
+        step,
+        clientId: socket.sessionId,
+      }));
+      const entry = taken.get(room) ?? {
+        topic: socket.topic,
+        stored: [],
+        titleBefore: documentTitle(room.doc),
+        by: socket,
+      };
+      taken.set(room, entry);
+      room.take(stored, outcome.doc);
+      entry.stored.push(...stored);
+      entry.by = socket;
       if (outcome.snapshot) {
         room.needsSnapshot = false;
         room.contentVersion = version;
@@ -338,8 +383,6 @@ async function answer(editor: Editor, message: ClientDiffMessage, outcome: Outco
         v: version,
         ...(rebased ? { base: outcome.base } : {}),
       });
-      await committed(socket.topic, room, outcome.base, outcome.ds, socket.sessionId, outcome.doc);
-      if (Date.now() - room.revisedAt >= AUTO_REVISION_MS) await autoRevision(ctx, room, author(socket));
     }
   }
   // The right changed since the socket was admitted (the process that changed it may not have

@@ -1,7 +1,7 @@
 import { TITLE_MAX } from '@scriptorium/common/api/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { documentTitle } from '@scriptorium/common/editor/templates';
-import type { CatchUpMessage, StepJson } from '@scriptorium/common/ws/document-messages';
+import type { CatchUpMessage } from '@scriptorium/common/ws/document-messages';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Step } from 'prosemirror-transform';
 import { sendToUsers } from '../../../ws/hub';
@@ -22,17 +22,28 @@ import { readSteps, type StoredStep } from './store';
  * order), to the other processes (the topic's channel), and to a client catching up.
  */
 
-/** Sends steps the sessions of this process have not seen yet, oldest first. */
+/**
+ * Sends steps the sessions of this process have not seen yet, oldest first: one message for all
+ * the sessions that miss the same steps (after a group commit, nearly all of them).
+ */
 export function relay(topic: Topic, room: DocumentRoom, steps: StoredStep[], except?: string): void {
+  if (steps.length === 0) return;
+  const first = steps[0].version - 1;
+  const last = steps[steps.length - 1].version;
+  /** Sessions by the version their steps start from. */
+  const from = new Map<number, Set<string>>();
   for (const [sessionId, session] of room.sessions) {
-    if (sessionId === except) continue;
-    const fresh = steps.filter((step) => step.version > session.sentVersion);
-    if (fresh.length === 0) continue;
-    const first = fresh[0].version - 1;
-    if (first !== session.sentVersion) continue; // cannot happen: relays are in order
-    topic.sendLocal(stepsMessage(first, fresh), (target) => target.sessionId === sessionId);
-    session.sentVersion = fresh[fresh.length - 1].version;
+    if (sessionId === except || session.sentVersion >= last) continue;
+    if (session.sentVersion < first) continue; // cannot happen: relays are in order
+    const sessions = from.get(session.sentVersion) ?? new Set<string>();
+    sessions.add(sessionId);
+    from.set(session.sentVersion, sessions);
+    session.sentVersion = last;
   }
+  for (const [version, sessions] of from)
+    topic.sendLocal(stepsMessage(version, steps.slice(version - first)), (target) =>
+      sessions.has(target.sessionId),
+    );
 }
 
 /** Applies steps committed elsewhere (another process, read from the log) to the room and relays them. */
@@ -59,31 +70,39 @@ export async function catchUp(topic: Topic, room: DocumentRoom): Promise<void> {
 }
 
 /**
- * Steps committed here at version `base` (by `clientId`, the document now `doc`): the room takes
- * them, this process's other editors get them, and the other processes hear of them.
+ * Steps committed here (the document now `doc`): the room takes them, then they are announced.
  */
 export async function committed(
   topic: Topic,
   room: DocumentRoom,
-  base: number,
-  ds: StepJson[],
-  clientId: string,
+  stored: StoredStep[],
   doc: PMNode,
 ): Promise<void> {
-  const stored: StoredStep[] = ds.map((step, index) => ({ version: base + index + 1, step, clientId }));
   const titleBefore = documentTitle(room.doc);
-  room.doc = doc;
-  room.version = base + ds.length;
-  room.remember(stored);
-  relay(topic, room, stored, clientId);
+  room.take(stored, doc);
+  await announce(topic, room, stored, titleBefore);
+}
+
+/**
+ * Steps the room took from a commit of this process (`titleBefore`: the title before them): this
+ * process's other editors get them, and the other processes hear of them (one message each, also
+ * for the diffs of a group commit).
+ */
+export async function announce(
+  topic: Topic,
+  room: DocumentRoom,
+  stored: StoredStep[],
+  titleBefore: string,
+): Promise<void> {
+  relay(topic, room, stored);
   await topic.publish({
     kind: 'steps',
-    v: base,
-    ds,
+    v: stored[0].version - 1,
+    ds: stored.map((s) => s.step),
     cids: stored.map((s) => s.clientId),
   } satisfies TopicPayload);
   // The title node is the overview's title: every open overview of the document shows it live.
-  const title = documentTitle(doc).slice(0, TITLE_MAX);
+  const title = documentTitle(room.doc).slice(0, TITLE_MAX);
   if (title !== titleBefore.slice(0, TITLE_MAX)) {
     await sendToUsers(topic.ctx, await documentViewerIds(topic.ctx.db, room.id), {
       type: 'document_title',

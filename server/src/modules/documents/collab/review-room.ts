@@ -156,7 +156,16 @@ async function restoreRevision(socket: Socket, room: DocumentRoom, revisionId: n
   room.needsSnapshot = false;
   room.revisedVersion = version;
   room.revisedAt = Date.now();
-  await committed(socket.topic, room, outcome.base, outcome.json, SERVER_CLIENT_ID, outcome.doc);
+  await committed(
+    socket.topic,
+    room,
+    outcome.json.map((step, index) => ({
+      version: outcome.base + index + 1,
+      step,
+      clientId: SERVER_CLIENT_ID,
+    })),
+    outcome.doc,
+  );
 }
 
 export async function handleReview(

@@ -135,6 +135,13 @@ export class DocumentRoom {
     );
   }
 
+  /** Takes steps committed here: the document after them is `doc`. */
+  take(stored: StoredStep[], doc: PMNode): void {
+    this.doc = doc;
+    this.version = stored[stored.length - 1].version;
+    this.remember(stored);
+  }
+
   /** Keeps committed steps in memory (the newest RECENT_STEPS). */
   remember(steps: StoredStep[]): void {
     this.recent.push(...steps);
