@@ -40,7 +40,7 @@ export type Engine = 'sqlite' | 'postgres';
 export interface LoadServer {
   child: ServerProcess;
   /** Where its database is (to read it, or to time bare commits beside it). */
-  where: { databaseUrl?: string; dataDir: string };
+  where: { databaseUrl: string | undefined; dataDir: string };
   /** A document nobody writes (the bare commits' baseline). */
   spare: number;
   env: Record<string, string>;

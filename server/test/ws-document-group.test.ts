@@ -47,7 +47,7 @@ describe.each(ENGINES)('document endpoint: group commit (%s)', (engine) => {
     const base = editors[0].state!.doc;
     const at = bodyParagraphStart(base);
 
-    // A commit of the document under way: the first diff waits for its lock, the others in the queue.
+    // A commit of the document under way: the test holds the document's lock.
     let release = () => {};
     let locked = () => {};
     const lockTaken = new Promise<void>((resolve) => (locked = resolve));
@@ -58,8 +58,8 @@ describe.each(ENGINES)('document endpoint: group commit (%s)', (engine) => {
     await lockTaken;
     const stats = commitStats(server().ctx.db);
     const before = { ...stats };
-    const answers = editors.map((editor, index) =>
-      editor.sendRaw({
+    const send = (index: number) =>
+      editors[index].sendRaw({
         v: 0,
         // fay's step is no step.
         ds:
@@ -67,8 +67,11 @@ describe.each(ENGINES)('document endpoint: group commit (%s)', (engine) => {
             ? [{ stepType: 'no such step' }]
             : stepsOf(base, (tr) => tr.insert(at, schema.text(`${names[index]} `))),
         rebase: true,
-      }),
-    );
+      });
+    // ada's diff first: its transaction begins and waits for the lock; the others arrive meanwhile.
+    const answers = [send(0)];
+    await waitFor(() => stats.begun - before.begun === 1, "ada's transaction waiting for the lock");
+    for (let index = 1; index < names.length; index++) answers.push(send(index));
     await waitFor(() => stats.submitted - before.submitted === names.length, 'every diff in the queue');
     const answered = (message: DocumentServerMessage) =>
       message.type === 'confirm_diff' || message.type === 'reject_diff';
@@ -84,7 +87,7 @@ describe.each(ENGINES)('document endpoint: group commit (%s)', (engine) => {
         return { message, versions };
       }),
     );
-    // The first diff alone (its transaction waited for the lock), the five others together.
+    // ada's diff alone (its transaction waited for the lock), the five others together.
     expect(stats.transactions - before.transactions).toBe(2);
     expect(stats.diffs - before.diffs).toBe(names.length);
     expect(results[4].message).toMatchObject({ type: 'reject_diff', reason: 'read_only' });
@@ -133,14 +136,17 @@ describe.each(ENGINES)('document endpoint: group commit (%s)', (engine) => {
       await lockTaken;
       const stats = commitStats(server().ctx.db);
       const before = { ...stats };
-      const answers = editors.map((editor, index) => {
-        const doc = editor.state!.doc;
-        return editor.sendRaw({
+      const send = (index: number) => {
+        const doc = editors[index].state!.doc;
+        return editors[index].sendRaw({
           v: 0,
           ds: stepsOf(doc, (tr) => tr.insert(bodyParagraphStart(doc), schema.text(`w${index} `))),
           rebase: true,
         });
-      });
+      };
+      const answers = [send(0)];
+      await waitFor(() => stats.begun - before.begun === 1, 'the first transaction waiting for the lock');
+      for (let index = 1; index < 4; index++) answers.push(send(index));
       await waitFor(() => stats.submitted - before.submitted === 4, 'every diff in the queue');
       release();
       await holding;

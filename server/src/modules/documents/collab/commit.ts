@@ -81,9 +81,10 @@ function workOf(room: DocumentRoom): Work {
   };
 }
 
-/** Diffs handed to the queue, transactions and the diffs they decided, per database (tests). */
+/** Diffs handed to the queue, transactions begun and committed and the diffs they decided, per database (tests). */
 export interface CommitStats {
   submitted: number;
+  begun: number;
   transactions: number;
   diffs: number;
 }
@@ -92,7 +93,7 @@ const stats = new WeakMap<object, CommitStats>();
 export function commitStats(db: object): CommitStats {
   let entry = stats.get(db);
   if (!entry) {
-    entry = { submitted: 0, transactions: 0, diffs: 0 };
+    entry = { submitted: 0, begun: 0, transactions: 0, diffs: 0 };
     stats.set(db, entry);
   }
   return entry;
@@ -143,13 +144,18 @@ export class CommitQueue {
     room.track(new Promise<void>((resolve) => (done = resolve)));
     lane.waiting.push({ editor, message, refusal, done });
     commitStats(ctx.db).submitted++;
-    if (!lane.running) void this.drain(key, lane, Math.max(1, ctx.config.collabGroupMax));
+    if (!lane.running) {
+      lane.running = true;
+      void this.drain(key, lane, Math.max(1, ctx.config.collabGroupMax));
+    }
   }
 
   private async drain(key: string, lane: Lane, max: number): Promise<void> {
-    lane.running = true;
     try {
-      while (lane.waiting.length) {
+      // Before each transaction the frames that arrived meanwhile are read, and their diffs join
+      // it: SQLite's commit (better-sqlite3, synchronous) holds the event loop through its fsync,
+      // and a transaction that never yields would otherwise commit each diff alone.
+      while ((await nextTurn()) && lane.waiting.length) {
         // At most config.collabGroupMax diffs in one transaction; the rest wait for the next.
         const group = lane.waiting.splice(0, max);
         try {
@@ -174,6 +180,11 @@ export class CommitQueue {
   }
 }
 
+/** Resolves (true) after the I/O waiting now: the sockets' frames are read first. */
+function nextTurn(): Promise<boolean> {
+  return new Promise((resolve) => setImmediate(() => resolve(true)));
+}
+
 /** A diff that could not be committed gets no answer (its client resends after a reconnect). */
 function reportFailure(one: Waiting, error: unknown): void {
   console.error(`the diff ${one.message.rid} of document ${one.editor.room.id} failed`, error);
@@ -194,6 +205,7 @@ async function commitGroup(group: Waiting[]): Promise<Map<Waiting, Outcome>> {
   }
   const outcomes = new Map<Waiting, Outcome>();
   if (rooms.size === 0) return outcomes;
+  commitStats(ctx.db).begun++;
   await ctx.db.transaction().execute(async (trx) => {
     for (const [room, diffs] of rooms) {
       await lockDocument(trx, ctx.dialect, room.id);
