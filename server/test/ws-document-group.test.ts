@@ -4,6 +4,7 @@ import type { DocumentServerMessage } from '@scriptorium/common/ws/document-mess
 import { describe, expect, it } from 'vitest';
 import { commitStats } from '../src/modules/documents/collab/commit';
 import { currentContent, withDocumentLock } from '../src/modules/documents/collab/store';
+import type { DocumentClient } from '../src/ws/document-client';
 import { useDocumentEditors } from './document-editors';
 import { ENGINES, useServer } from './harness';
 import { bodyParagraphStart, waitFor } from './ws-support';
@@ -31,7 +32,7 @@ describe.each(ENGINES)('document endpoint: group commit (%s)', (engine) => {
     const names = ['ada', 'bea', 'cy', 'dee', 'eve', 'fay'];
     const people = [owner, ...(await Promise.all(names.slice(1).map(() => user())))];
     for (const person of people.slice(1)) await grant(id, person.user.id, 'write');
-    const editors = [];
+    const editors: DocumentClient[] = [];
     for (const person of people) editors.push(await open(person.browser, id));
     // A reader, who only watches.
     const reader = await user();
@@ -122,7 +123,7 @@ describe.each(ENGINES)('document endpoint: group commit (%s)', (engine) => {
     async () => {
       const owner = await user();
       const ids = [await createDocument(owner.browser, 'One'), await createDocument(owner.browser, 'Two')];
-      const editors = [];
+      const editors: DocumentClient[] = [];
       for (const id of ids) editors.push(await open(owner.browser, id), await open(owner.browser, id));
       let release = () => {};
       let locked = () => {};
