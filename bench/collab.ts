@@ -1,15 +1,24 @@
-// Benchmark: the collaboration server (issue 16).
-//   (1) 20 writers x 5 diffs/s on one document, one process, on SQLite and on PostgreSQL, on an
-//       idle machine and with a CPU hog on every core: p50 and p99 from an edit to its
-//       confirmation, against the same commit done bare in the same run (lock, insert the step
-//       row, update the version; no websocket, no step checks), and how many diffs the server
-//       rebased and how many it answered 'stale'. Goals (issue 52): p99 <= 50 ms idle, <= 150 ms
-//       with the hog, no 'stale'.
-//   (2) Two server processes on PostgreSQL + Redis against one, over 20 documents, writers
-//       sending as fast as confirmations come back: confirmed diffs per second. Goal >= 1.7x.
-// It prints figures and ratios; it asserts no times. PostgreSQL and Redis legs run when
-// BENCH_PG_URL (an admin URL, default postgres://postgres@127.0.0.1:5432/postgres) and
-// BENCH_REDIS_URL (default redis://127.0.0.1:6379) answer.
+// Benchmark: the collaboration server (issues 16, 52, 56). Every leg runs on an idle machine and
+// with a CPU hog on every core (started and stopped here), because a server is busy when it
+// matters. Writers are light clients in this process (bench/lib/collab-load.ts); the server is a
+// process of its own, so that its CPU is its own.
+//   (1) 20 writers x 5 edits/s on ONE document, same paragraph, SQLite and PostgreSQL: edit ->
+//       confirm and edit -> arrival at the other writers (p50/p95/p99), 'stale' answers; baselines
+//       of the same run: the same leg with group commit off (COLLAB_GROUP_MAX=1, one transaction
+//       per diff), and the bare commit (lock, insert the step row, update the version). Goals
+//       (issue 52): p99 <= 50 ms idle, <= 150 ms with the hog, no 'stale'.
+//   (2) Capacity: 20, 50, 100, 200, 400 writers x 5 edits/s over 10 documents, one process: the
+//       largest step with relay (edit -> arrival) p99 <= 100 ms and no confirmed edit lost.
+//       Goal >= 200 writers.
+//   (3) Server CPU per confirmed edit at each capacity step (goal <= 0.4 ms at 100 writers).
+//   (5) kill -9 during (1), BENCH_KILL_ROUNDS rounds per engine: confirmed edits missing after the
+//       restart (goal 0).
+//   (6) Two server processes on PostgreSQL + Redis against one, over 20 documents, writers
+//       sending as fast as confirmations come back: confirmed diffs per second (BENCH_LEGS=6).
+// BENCH_LEGS picks legs (default 1,2,3,5). It prints figures and ratios; it asserts no times.
+// PostgreSQL and Redis legs run when BENCH_PG_URL (an admin URL, default
+// postgres://postgres@127.0.0.1:5432/postgres) and BENCH_REDIS_URL (default redis://127.0.0.1:6379)
+// answer.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,9 +27,8 @@ import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Step } from 'prosemirror-transform';
-import type { Db, Dialect } from '../server/src/db/database';
+import { createDatabase, type Db, type Dialect } from '../server/src/db/database';
 import { appendSteps, withDocumentLock } from '../server/src/modules/documents/collab/store';
-import { createDocument as insertDocument } from '../server/src/modules/documents/commands/create-document';
 import { DocumentClient } from '../server/src/ws/document-client';
 import {
   processEnv,
@@ -30,21 +38,46 @@ import {
   stopServerProcess,
   temporaryDatabase,
 } from '../server/test/processes';
-import { insertSharedDocument, shareDocument } from '../server/test/seed';
+import { insertSharedDocument } from '../server/test/seed';
 import { postgresAndRedisReachable } from '../server/test/services';
 import { bodyParagraphStart, wsUrlBase } from '../server/test/ws-support';
+import {
+  type Engine,
+  LoadFigures,
+  type LoadServer,
+  openWriters,
+  startLoadServer,
+  typeFor,
+} from './lib/collab-load';
 import { type CpuGroup, processesNamed, startCpuCount, startCpuHog } from './lib/cpu';
-import { createBenchUser, loginHeaders, startBenchServer } from './lib/server';
-import { againstGoal, percentile } from './lib/stats';
+import { createBenchUser, loginHeaders } from './lib/server';
+import { againstGoal, percentiles } from './lib/stats';
 
 const WRITERS = Number(process.env.BENCH_WRITERS || 20);
 const RATE = Number(process.env.BENCH_DIFFS_PER_S || 5);
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS || 20);
+const CAPACITY_STEPS = (process.env.BENCH_CAPACITY_STEPS || '20,50,100,200,400').split(',').map(Number);
+const CAPACITY_DOCUMENTS = 10;
+const CAPACITY_ENGINE: Engine = process.env.BENCH_CAPACITY_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+const KILL_ROUNDS = Number(process.env.BENCH_KILL_ROUNDS || 20);
+const LEGS = new Set((process.env.BENCH_LEGS || '1,2,3,5').split(','));
 const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
+const MODES = ['idle', 'hog'] as const;
+type Mode = (typeof MODES)[number];
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+const modeName = (mode: Mode) => (mode === 'hog' ? `CPU hog on all ${os.cpus().length} cores` : 'idle');
+function spread(values: number[]) {
+  const at = percentiles(values);
+  return {
+    p50: at(50),
+    p95: at(95),
+    p99: at(99),
+    text: `p50 ${ms(at(50))}  p95 ${ms(at(95))}  p99 ${ms(at(99))}`,
+  };
+}
 
 /** A fresh PostgreSQL database for one leg; dropped afterwards. */
 const tempPostgres = () => temporaryDatabase(PG_ADMIN, 'scriptorium_bench');
@@ -55,6 +88,18 @@ function initialContent(): PMNode {
 
 /** Position inside the body's first paragraph of a client's current document. */
 const bodyStart = (client: DocumentClient) => bodyParagraphStart(client.state!.doc);
+
+const loadOptions = (env: Record<string, string> = {}) => ({ pgAdmin: PG_ADMIN, redisUrl: REDIS_URL, env });
+
+/** The CPU of the server process (and PostgreSQL's, and this one's) from now on. */
+function countServerCpu(server: LoadServer) {
+  const groups: CpuGroup[] = [
+    { label: 'server', pids: () => (server.child.child.pid ? [server.child.child.pid] : []) },
+    processesNamed('PostgreSQL', 'postgres'),
+    { label: 'writers (this process)', pids: () => [process.pid] },
+  ];
+  return startCpuCount(groups);
+}
 
 // ---------------------------------------------------------------------------------------------
 // (1) Writers on one document, and the bare commit.
@@ -88,107 +133,171 @@ async function bareCommits(db: Db, dialect: Dialect, documentId: number, count: 
   return times;
 }
 
-async function writersLeg(engine: 'sqlite' | 'postgres', mode: 'idle' | 'hog'): Promise<void> {
-  const postgres = engine === 'postgres' ? await tempPostgres() : null;
-  const server = await startBenchServer(`collab-${engine}`, postgres ? { DATABASE_URL: postgres.url } : {});
+interface WritersResult {
+  confirm: ReturnType<typeof spread>;
+  arrival: ReturnType<typeof spread>;
+  stale: number;
+  otherRejects: string;
+  confirmed: number;
+  typed: number;
+  bare?: ReturnType<typeof spread>;
+}
+
+async function writersRun(engine: Engine, mode: Mode, groupMax?: number): Promise<WritersResult> {
+  const server = await startLoadServer(
+    engine,
+    1,
+    loadOptions(groupMax ? { COLLAB_GROUP_MAX: String(groupMax) } : {}),
+  );
   try {
-    const { db, dialect } = server.ctx;
-    const users: { id: number; username: string }[] = [];
-    for (let index = 0; index < WRITERS; index++)
-      users.push(await createBenchUser(server.ctx, `writer${index}`));
-    const insertDoc = async () =>
-      (await insertDocument(db, users[0].id, { title: 'Bench', path: '', content: initialContent() })).id;
-    const documentId = await insertDoc();
-    const bareId = await insertDoc();
-    for (const user of users.slice(1)) await shareDocument(db, documentId, { userId: user.id });
-
-    const latencies: number[] = [];
-    const clients: DocumentClient[] = [];
-    /** Per writer: when each of its unconfirmed edits was made, oldest first. */
-    const pendingOf = new Map<DocumentClient, number[]>();
-    for (const user of users) {
-      const headers = await loginHeaders(server.base, user.username);
-      const pending: number[] = [];
-      const client = new DocumentClient({
-        wsUrlBase: wsUrlBase(server.base),
-        documentId,
-        headers: { cookie: headers.Cookie, origin: server.base },
-        onConfirmed: (steps) => {
-          const now = performance.now();
-          for (const started of pending.splice(0, steps)) latencies.push(now - started);
-        },
-      });
-      pendingOf.set(client, pending);
-      clients.push(client);
-    }
-    await Promise.all(clients.map((client) => client.open()));
-
+    const figures = new LoadFigures();
+    const writers = await openWriters(server, WRITERS, figures);
     const hog = mode === 'hog' ? startCpuHog() : null;
-    const interval = 1000 / RATE;
-    const started = performance.now();
-    await Promise.all(
-      clients.map(async (client, index) => {
-        const pending = pendingOf.get(client)!;
-        // Spread the writers over the interval, as people do not type in step.
-        await new Promise((resolve) => setTimeout(resolve, (interval * index) / WRITERS));
-        for (let tick = 0; tick < SECONDS * RATE; tick++) {
-          const due = started + (interval * index) / WRITERS + tick * interval;
-          await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
-          pending.push(performance.now());
-          client.edit((tr) => tr.insertText(String.fromCharCode(97 + (index % 26)), bodyStart(client)));
+    try {
+      const typed = await typeFor(writers, RATE, SECONDS);
+      for (const writer of writers) writer.close();
+      let bare: ReturnType<typeof spread> | undefined;
+      if (groupMax === undefined) {
+        // The bare commit under the same conditions, beside the server.
+        const { db, dialect } = createDatabase(server.where);
+        try {
+          bare = spread(await bareCommits(db, dialect, server.spare, 300));
+        } finally {
+          await db.destroy();
         }
-        await client.settled();
-      }),
-    );
-    const elapsed = (performance.now() - started) / 1000;
-    const versions = clients.map((client) => client.version);
-    const count = (type: string) =>
-      clients.reduce((sum, client) => sum + client.messages.filter((m) => m.type === type).length, 0);
-    const confirms = count('confirm_diff');
-    const stale = clients.reduce(
-      (sum, client) =>
-        sum + client.messages.filter((m) => m.type === 'reject_diff' && m.reason === 'stale').length,
-      0,
-    );
-    const rebased = clients.reduce(
-      (sum, client) =>
-        sum + client.messages.filter((m) => m.type === 'confirm_diff' && m.base !== undefined).length,
-      0,
-    );
-    for (const client of clients) client.close();
+      }
+      const rejects = [...figures.rejects].filter(([reason]) => reason !== 'stale');
+      return {
+        confirm: spread(figures.confirms),
+        arrival: spread(figures.arrivals),
+        stale: figures.rejects.get('stale') ?? 0,
+        otherRejects: rejects.length
+          ? rejects.map(([reason, count]) => `${count} ${reason}`).join(', ')
+          : 'none',
+        confirmed: figures.confirms.length,
+        typed,
+        bare,
+      };
+    } finally {
+      hog?.stop();
+    }
+  } finally {
+    await server.close();
+  }
+}
 
-    // The baseline under the same conditions: the hog stops after it.
-    const bare = await bareCommits(db, dialect, bareId, 1000);
-    hog?.stop();
-    const p50 = percentile(latencies, 50);
-    const p99 = percentile(latencies, 99);
-    const bareP50 = percentile(bare, 50);
-    const bareP99 = percentile(bare, 99);
-    const goal = mode === 'hog' ? 150 : 50;
+async function writersLeg(engine: Engine, mode: Mode): Promise<void> {
+  const grouped = await writersRun(engine, mode);
+  const alone = await writersRun(engine, mode, 1);
+  const goal = mode === 'hog' ? 150 : 50;
+  console.log(
+    `(1) ${engine}, ${modeName(mode)}: ${WRITERS} writers x ${RATE} edits/s on one paragraph for ${SECONDS} s: ${grouped.confirmed}/${grouped.typed} edits confirmed`,
+  );
+  console.log(
+    `    edit -> confirm   ${grouped.confirm.text}${againstGoal(grouped.confirm.p99, { atMost: goal })}`,
+  );
+  console.log(`    edit -> arrival   ${grouped.arrival.text}  (at the ${WRITERS - 1} other writers)`);
+  console.log(
+    `    'stale' answers ${grouped.stale}${againstGoal(grouped.stale, { atMost: 0 })}; other refusals: ${grouped.otherRejects}`,
+  );
+  console.log(
+    `    baseline, group commit off (COLLAB_GROUP_MAX=1): confirm ${alone.confirm.text}; arrival p99 ${ms(alone.arrival.p99)}; ${alone.stale} 'stale'`,
+  );
+  if (grouped.bare) console.log(`    baseline, bare commit (300 single-step commits): ${grouped.bare.text}`);
+  console.log(
+    `    ratio group commit / off: confirm p50 ${(grouped.confirm.p50 / alone.confirm.p50).toFixed(2)}x  p99 ${(grouped.confirm.p99 / alone.confirm.p99).toFixed(2)}x`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// (2) + (3) Capacity over 10 documents, and the server's CPU per confirmed edit.
+
+async function capacityLeg(mode: Mode): Promise<void> {
+  const server = await startLoadServer(CAPACITY_ENGINE, CAPACITY_DOCUMENTS, loadOptions());
+  let largest = 0;
+  try {
     console.log(
-      `(1) ${engine}, ${mode === 'hog' ? `CPU hog on all ${os.cpus().length} cores` : 'idle'}: ${WRITERS} writers x ${RATE} diffs/s for ${SECONDS} s: ${latencies.length} edits confirmed in ${elapsed.toFixed(1)} s` +
-        ` (document at version ${Math.max(...versions)})`,
+      `(2) capacity, ${CAPACITY_ENGINE}, one process, ${CAPACITY_DOCUMENTS} documents, ${RATE} edits/s each, ${modeName(mode)}:`,
     );
+    for (const count of CAPACITY_STEPS) {
+      const figures = new LoadFigures();
+      const writers = await openWriters(server, count, figures);
+      const hog = mode === 'hog' ? startCpuHog() : null;
+      const cpu = countServerCpu(server);
+      let typed = 0;
+      try {
+        typed = await typeFor(writers, RATE, SECONDS);
+      } finally {
+        hog?.stop();
+      }
+      const { byGroup, machineBusy } = cpu.stop();
+      for (const writer of writers) writer.close();
+      const stored = await server.storedMarkers();
+      const lost = [...figures.confirmed].filter((marker) => !stored.has(marker)).length;
+      const relay = spread(figures.arrivals);
+      const confirm = spread(figures.confirms);
+      const ok = relay.p99 <= 100 && lost === 0 && figures.confirms.length === typed;
+      if (ok) largest = count;
+      const confirmed = Math.max(1, figures.confirms.length);
+      const perEdit = byGroup.map(({ label, ms: used }) => `${label} ${(used / confirmed).toFixed(3)}`);
+      console.log(
+        `    ${String(count).padStart(3)} writers: relay ${relay.text}; confirm p99 ${ms(confirm.p99)}; ${figures.confirms.length}/${typed} confirmed, ${lost} confirmed lost${ok ? '' : '  <- over'}`,
+      );
+      const serverMs = byGroup[0].ms / confirmed;
+      console.log(
+        `        (3) CPU ms per confirmed edit: ${perEdit.join(', ')}; machine ${(machineBusy * 100).toFixed(0)}% busy` +
+          (count === 100 ? againstGoal(serverMs, { atMost: 0.4 }) : ''),
+      );
+      // Larger steps only take longer; (3) is read at 100 writers in any case.
+      if (!ok && count >= 100) break;
+    }
     console.log(
-      `    ${confirms} diffs confirmed (${rebased} rebased by the server), ${stale} answered 'stale'${againstGoal(stale, { atMost: 0 })}`,
-    );
-    console.log(
-      `    edit -> confirm_diff  p50 ${ms(p50)}  p99 ${ms(p99)}${againstGoal(p99, { atMost: goal })}`,
-    );
-    console.log(
-      `    bare commit           p50 ${ms(bareP50)}  p99 ${ms(bareP99)}  (1,000 single-step commits)`,
-    );
-    console.log(
-      `    ratio to bare         p50 ${(p50 / bareP50).toFixed(1)}x  p99 ${(p99 / bareP99).toFixed(1)}x`,
+      `    largest step with relay p99 <= 100 ms and nothing lost: ${largest} writers${againstGoal(largest, { atLeast: 200 })}`,
     );
   } finally {
     await server.close();
-    await postgres?.drop();
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// (2) Two processes against one, PostgreSQL + Redis, 20 documents.
+// (5) kill -9 while 20 writers type into one document.
+
+async function killLeg(engine: Engine): Promise<void> {
+  const server = await startLoadServer(engine, 1, loadOptions());
+  let missing = 0;
+  let acknowledged = 0;
+  try {
+    for (let round = 0; round < KILL_ROUNDS; round++) {
+      const figures = new LoadFigures();
+      const writers = await openWriters(server, WRITERS, figures);
+      const killAt = 500 + Math.random() * 1500;
+      let confirmedAtKill: string[] = [];
+      await Promise.all([
+        typeFor(writers, RATE, 3, killAt + 200),
+        new Promise<void>((resolve) =>
+          setTimeout(async () => {
+            // Every confirmation here came before the kill.
+            confirmedAtKill = [...figures.confirmed];
+            await server.restart();
+            resolve();
+          }, killAt),
+        ),
+      ]);
+      for (const writer of writers) writer.close();
+      const stored = await server.storedMarkers();
+      acknowledged += confirmedAtKill.length;
+      missing += confirmedAtKill.filter((marker) => !stored.has(marker)).length;
+    }
+  } finally {
+    await server.close();
+  }
+  console.log(
+    `(5) ${engine}: kill -9 while ${WRITERS} writers type, ${KILL_ROUNDS} rounds: ${acknowledged} confirmed edits before the kills, ${missing} missing after the restarts${againstGoal(missing, { atMost: 0 })}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// (6) Two processes against one, PostgreSQL + Redis, 20 documents.
 
 interface ProcessesLegResult {
   perSecond: number;
@@ -281,12 +390,16 @@ async function processesLeg(processCount: number): Promise<ProcessesLegResult> {
 // ---------------------------------------------------------------------------------------------
 
 const services = await postgresAndRedisReachable(PG_ADMIN, REDIS_URL, 2000);
-for (const mode of ['idle', 'hog'] as const) await writersLeg('sqlite', mode);
-if (services) {
-  for (const mode of ['idle', 'hog'] as const) await writersLeg('postgres', mode);
+const engines: Engine[] = services ? ['sqlite', 'postgres'] : ['sqlite'];
+if (!services) console.log('PostgreSQL or Redis not reachable: the PostgreSQL legs are skipped.');
+if (LEGS.has('1')) for (const engine of engines) for (const mode of MODES) await writersLeg(engine, mode);
+if ((LEGS.has('2') || LEGS.has('3')) && (CAPACITY_ENGINE === 'sqlite' || services))
+  for (const mode of MODES) await capacityLeg(mode);
+if (LEGS.has('5')) for (const engine of engines) await killLeg(engine);
+if (LEGS.has('6') && services) {
   const one = await processesLeg(1);
   const two = await processesLeg(2);
-  console.log(`(2) PostgreSQL + Redis, ${DOCUMENTS} documents, 2 writers each, as fast as confirmed:`);
+  console.log(`(6) PostgreSQL + Redis, ${DOCUMENTS} documents, 2 writers each, as fast as confirmed:`);
   console.log(
     `    one process ${one.perSecond.toFixed(0)} diffs/s, two processes ${two.perSecond.toFixed(0)} diffs/s: ` +
       `${(two.perSecond / one.perSecond).toFixed(2)}x (goal >= 1.7x)`,
@@ -310,6 +423,4 @@ if (services) {
     `    cores needed for 1.7x at these costs: ${((1.7 * total) / server).toFixed(1)} ` +
       `(1.7 x all CPU per diff / the server's); this machine has ${cores}`,
   );
-} else {
-  console.log('PostgreSQL or Redis not reachable: legs (1) on PostgreSQL and (2) skipped.');
 }

@@ -88,6 +88,39 @@ test('two users type into the same paragraph at once and see the same text; care
   await expect(annPage.getByRole('row').filter({ hasText: 'Ink and paper' })).toBeVisible();
 });
 
+test('three editors type into one paragraph while a fourth reloads: all converge, nothing lost', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const { annPage, bobPage, id } = await annShares(browser, 'write');
+  // Ann and Bob in a second tab each: four editors of the document.
+  const annTab = await annPage.context().newPage();
+  const bobTab = await bobPage.context().newPage();
+  const pages = [annPage, bobPage, annTab, bobTab];
+  for (const page of pages) await page.goto(`/document/${id}`);
+  const paragraph = (page: Page) => body(page).locator('p').first();
+  await paragraph(annPage).click();
+  await annPage.keyboard.type('Go. ');
+  for (const page of pages) await expect(paragraph(page)).toHaveText('Go. ');
+  const writers = [annPage, bobPage, annTab];
+  for (const page of writers) {
+    await paragraph(page).click();
+    await page.keyboard.press('End');
+  }
+
+  await Promise.all([
+    ...writers.map((page, index) =>
+      page.keyboard.type(`${'abc'[index].repeat(4)} `.repeat(3), { delay: 15 }),
+    ),
+    bobTab.reload(),
+  ]);
+  for (const page of writers) await saved(page);
+  const text = (await paragraph(annPage).textContent()) ?? '';
+  for (const page of pages) await expect(paragraph(page)).toHaveText(text);
+  for (const letter of 'abc') expect(text.match(new RegExp(letter, 'g'))?.length).toBe(12);
+  expect(text.startsWith('Go. ')).toBe(true);
+});
+
 test("a co-author's new title shows at once on the other's open overview", async ({ browser }) => {
   test.setTimeout(60_000);
   const { annPage, bobPage, id } = await annShares(browser, 'write');

@@ -75,6 +75,11 @@ export interface Config {
    */
   documentDiffRate: number;
   /**
+   * COLLAB_GROUP_MAX: at most this many diffs are committed in one transaction (group commit,
+   * docs/collaboration.md); 1 commits each diff alone (benchmarks compare the two).
+   */
+  collabGroupMax: number;
+  /**
    * WS_MAX_SOCKETS_PER_USER, WS_MAX_SOCKETS_PER_ADDRESS: websockets one user, and one client
    * address (IPv6: one /64), may hold open at once over every process; more are closed at once.
    */
@@ -194,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     socialProviders: env.SOCIAL_PROVIDERS || undefined,
     presenceHeartbeatMs: intSetting(env.PRESENCE_HEARTBEAT_MS, 5_000, 'PRESENCE_HEARTBEAT_MS'),
     documentDiffRate: intSetting(env.DOCUMENT_DIFF_RATE, 50, 'DOCUMENT_DIFF_RATE'),
+    collabGroupMax: intSetting(env.COLLAB_GROUP_MAX, 256, 'COLLAB_GROUP_MAX'),
     wsMaxSocketsPerUser: intSetting(env.WS_MAX_SOCKETS_PER_USER, 50, 'WS_MAX_SOCKETS_PER_USER'),
     wsMaxSocketsPerAddress: intSetting(env.WS_MAX_SOCKETS_PER_ADDRESS, 500, 'WS_MAX_SOCKETS_PER_ADDRESS'),
     apiTokenRateLimit: intSetting(env.API_TOKEN_RATE_LIMIT, 300, 'API_TOKEN_RATE_LIMIT'),

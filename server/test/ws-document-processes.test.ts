@@ -270,6 +270,53 @@ describe.each(ENGINES)('collaboration across server processes (%s)', (engine) =>
     await relay.close();
   }, 120_000);
 
+  it('keeps diffs committed together whose confirms died with the server (kill -9): each exactly once after the restart', async () => {
+    const { deployment, port, first } = await firstProcess();
+    const relays = [await startRelay(port), await startRelay(port)];
+    const ada = editor(
+      { ...first, baseUrl: relays[0].baseUrl },
+      await login(first, 'ada'),
+      deployment.documentId,
+    );
+    const emmy = editor(
+      { ...first, baseUrl: relays[1].baseUrl },
+      await login(first, 'emmy'),
+      deployment.documentId,
+    );
+    editors.push(ada, emmy);
+    await Promise.all([ada.open(), emmy.open()]);
+
+    // Both diffs reach the server at once and are committed; their confirms never arrive.
+    for (const relay of relays) relay.muteServer();
+    ada.edit((tr) => tr.insertText('ada', bodyStart(ada)));
+    emmy.edit((tr) => tr.insertText('emmy', bodyStart(emmy)));
+    await eventually(
+      () => deployment.stepVersions(),
+      (versions) => versions.length === 2,
+      'both diffs committed',
+    );
+    await stopServerProcess(first, 'SIGKILL');
+    for (const relay of relays) relay.block();
+    expect([ada.unconfirmed, emmy.unconfirmed]).toEqual([1, 1]);
+
+    const second = await startServerProcess(deployment.env, port);
+    children.push(second);
+    const back = [ada, emmy].map((client) => client.next((message) => message.type === 'doc_data'));
+    for (const relay of relays) relay.unblock();
+    await Promise.all(back);
+    await waitFor(
+      () => [ada, emmy].every((client) => client.version === 2 && client.unconfirmed === 0),
+      'both caught up, nothing unconfirmed',
+    );
+    expect(await deployment.stepVersions()).toEqual([1, 2]);
+    expect(ada.state!.doc.toJSON()).toEqual(emmy.state!.doc.toJSON());
+    const doc = ada.state!.doc;
+    const body = doc.textBetween(doc.child(0).nodeSize, doc.content.size, '\n');
+    expect(body.match(/ada/g)).toHaveLength(1);
+    expect(body.match(/emmy/g)).toHaveLength(1);
+    await Promise.all(relays.map((relay) => relay.close()));
+  }, 120_000);
+
   it.skipIf(engine === 'sqlite')(
     "drops the participants of a process killed with -9 from the others' lists",
     async () => {

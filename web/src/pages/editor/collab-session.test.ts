@@ -7,6 +7,7 @@ import type {
   DocumentServerMessage,
   RejectReason,
 } from '@scriptorium/common/ws/document-messages';
+import { SEND_THROTTLE_START_MS } from '@scriptorium/common/ws/timing';
 import { history, undo } from 'prosemirror-history';
 import type { Node as PMNode } from 'prosemirror-model';
 import { TextSelection } from 'prosemirror-state';
@@ -100,7 +101,7 @@ class Authority {
     for (const { from, message } of held) this.receive(from, message);
   }
 
-  private receive(from: string, message: DocumentClientMessage): void {
+  receive(from: string, message: DocumentClientMessage): void {
     if (this.held) {
       this.held.push({ from, message });
       return;
@@ -313,6 +314,38 @@ describe('collab session', () => {
     expect(scheduled).toHaveLength(1);
     server.settle();
     scheduled.shift()?.();
+    server.settle();
+    expect(server.diffSizes).toEqual([2, 1]);
+    expectSavedAs(server, ann, 'Hi!');
+  });
+
+  it('never waits longer than the send throttle of spec section 9: a scheduled send that does not come is made by a timer', () => {
+    const server = new Authority();
+    const timers: { ms: number; run: () => void }[] = [];
+    const ann = new CollabSession({
+      send: (message) => server.receive('ann', message),
+      onChange: () => {},
+      plugins: () => [history()],
+      schedule: (run, ms) => timers.push({ run, ms }),
+      // A page without frames: the scheduled send never comes.
+      scheduleSend: () => {},
+      rebase: true,
+    });
+    server.connect('ann', ann);
+    server.settle();
+    type(ann, 'H', bodyTextStart(ann.state!.doc));
+    type(ann, 'i');
+    expect(server.diffSizes).toEqual([]);
+    expect(timers.map((timer) => timer.ms)).toEqual([SEND_THROTTLE_START_MS]);
+    timers.shift()?.run();
+    expect(server.diffSizes).toEqual([2]);
+    // Typed while that diff is in flight: sent the moment it is confirmed, not later.
+    type(ann, '!');
+    expect(server.diffSizes).toEqual([2]);
+    server.settle();
+    expect(server.diffSizes).toEqual([2, 1]);
+    // The timer of a send already made sends nothing more.
+    for (const timer of timers.splice(0)) timer.run();
     server.settle();
     expect(server.diffSizes).toEqual([2, 1]);
     expectSavedAs(server, ann, 'Hi!');

@@ -9,6 +9,7 @@ import type {
   ServerCaretMessage,
   ServerDiffMessage,
 } from '@scriptorium/common/ws/document-messages';
+import { SEND_THROTTLE_START_MS } from '@scriptorium/common/ws/timing';
 import { collab, getVersion, receiveTransaction, sendableSteps } from 'prosemirror-collab';
 import { Node as PMNode } from 'prosemirror-model';
 import { EditorState, type Plugin, Selection, TextSelection, type Transaction } from 'prosemirror-state';
@@ -39,12 +40,15 @@ export interface CollabSessionOptions {
   plugins: (clientId: string) => Plugin[];
   /** A diff was refused for a reason other than a stale version: the user must be told. */
   onRefused?(reason: RejectReason): void;
-  /** Waits before sending again after a 'flood' refusal; setTimeout by default. */
+  /**
+   * Timers: the wait before sending again after a 'flood' refusal, and the latest moment of a
+   * scheduled send (SEND_THROTTLE_START_MS); setTimeout by default.
+   */
   schedule?(callback: () => void, ms: number): void;
   /**
    * When a local change is sent: at once by default. The page sends after the frame that shows
    * the keystroke (encoding and sending are then off the keystroke's path, and the keys of one
-   * frame travel in one diff).
+   * frame travel in one diff), and at the latest after SEND_THROTTLE_START_MS.
    */
   scheduleSend?(send: () => void): void;
   /**
@@ -310,10 +314,17 @@ export class CollabSession {
     if (!scheduleSend || (!tr.docChanged && !this.sendScheduled)) this.flush();
     else if (!this.sendScheduled) {
       this.sendScheduled = true;
-      scheduleSend(() => {
+      let sent = false;
+      const send = () => {
+        if (sent) return;
+        sent = true;
         this.sendScheduled = false;
         this.flush();
-      });
+      };
+      scheduleSend(send);
+      // Never later than the first step of the send throttle (spec section 9), whatever delays
+      // the scheduled send (a busy main thread, a page without frames).
+      (this.options.schedule ?? setTimeout)(send, SEND_THROTTLE_START_MS);
     }
     this.options.onChange();
   }

@@ -22,9 +22,24 @@ export class Refusal extends Error {
   }
 }
 
+/**
+ * How many template problems each document checked here has (a document is immutable): the next
+ * diff on it, often the next of a group commit, does not walk the whole document again.
+ */
+const problemCounts = new WeakMap<PMNode, number>();
+
+function problemCount(doc: PMNode): number {
+  let count = problemCounts.get(doc);
+  if (count === undefined) {
+    count = checkDocument(doc).length;
+    problemCounts.set(doc, count);
+  }
+  return count;
+}
+
 /** Applies steps to a document, checking each against the sender's right (`rule`) and the schema. */
 export function applySteps(doc: PMNode, steps: Step[], rule: StepChecker): PMNode {
-  const problemsBefore = checkDocument(doc).length;
+  const problemsBefore = problemCount(doc);
   let current = doc;
   for (const step of steps) {
     if (!rule.allows(step, current)) throw new Refusal('rights');
@@ -47,7 +62,7 @@ export function applySteps(doc: PMNode, steps: Step[], rule: StepChecker): PMNod
   } catch {
     throw new Refusal('schema');
   }
-  if (checkDocument(current).length > problemsBefore) throw new Refusal('schema');
+  if (problemCount(current) > problemsBefore) throw new Refusal('schema');
   // The title doc_data sends must be one its schema takes, or nobody could open the document again
   // (a title over the limit stored before this check may stay, and be shortened).
   const title = documentTitle(current);

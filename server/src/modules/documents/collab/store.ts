@@ -162,10 +162,18 @@ export async function withDocumentLock<T>(
   work: (trx: Executor) => Promise<T>,
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    if (dialect === 'postgres')
-      await trx.selectFrom('documents').select('id').where('id', '=', documentId).forUpdate().execute();
+    await lockDocument(trx, dialect, documentId);
     return work(trx);
   });
+}
+
+/**
+ * Inside a transaction: holds the document's write lock until it ends (PostgreSQL: its row;
+ * SQLite: the transaction holds the database's write lock already).
+ */
+export async function lockDocument(trx: Executor, dialect: Dialect, documentId: number): Promise<void> {
+  if (dialect === 'postgres')
+    await trx.selectFrom('documents').select('id').where('id', '=', documentId).forUpdate().execute();
 }
 
 export interface AppendInput {
