@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
 import { loadConfig } from './config';
 import type { AppContext } from './context';
 import { createDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { sweepPrinterFolders } from './exports/printer';
-import { buildApp } from './http/app';
 import { closeGracefully } from './http/shutdown';
 import { createMailer } from './mail/mailer';
 import { seedFlatpages } from './modules/base/commands/seed-flatpages';

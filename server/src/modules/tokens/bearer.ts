@@ -1,9 +1,9 @@
 import type { TokenScope } from '@scriptorium/common/api/tokens';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
+import type { UserRow } from '../../db/rows';
 import { HttpError } from '../../http/errors';
 import { RequestWindows } from '../../limits/token-rate';
-import type { UserRow } from '../user/queries';
 import { hashToken, parseScopes } from './tokens';
 
 /** last_used_at moves at most this often per token: no write on every API call. */

@@ -2,6 +2,7 @@ import type { AdminDeletionSummary, AdminUser } from '@scriptorium/common/api/ad
 import type { AppContext } from '../../../context';
 import type { Db, Dialect } from '../../../db/database';
 import { countOwned } from '../../../db/owned';
+import type { UserRow } from '../../../db/rows';
 import { FormError, HttpError } from '../../../http/errors';
 import { enqueueMailJob, type MailJobLog } from '../../../mail/queue';
 import { endLiveSessions } from '../../../ws/hub';
@@ -11,7 +12,7 @@ import { createUser, UserConflictError } from '../../user/commands/create-user';
 import { removeAccount } from '../../user/commands/delete-account';
 import { sendEmailConfirmation } from '../../user/commands/email-confirmation';
 import { hashKey, newKey } from '../../user/keys';
-import { findUserById, type UserRow, usernameTaken } from '../../user/queries';
+import { findUserById, usernameTaken } from '../../user/queries';
 import { searchNames } from '../../user/search-names';
 import { audit } from '../audit';
 import { presentAdminUser } from '../user-search';

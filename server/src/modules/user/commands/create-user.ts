@@ -1,7 +1,8 @@
 import { isValidUsername } from '@scriptorium/common/api/user';
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
 import { hashPassword } from '../passwords';
-import { findUserById, type UserRow, usernameTaken } from '../queries';
+import { findUserById, usernameTaken } from '../queries';
 import { searchNames } from '../search-names';
 
 export interface CreateUserInput {
