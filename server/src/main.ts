@@ -4,10 +4,10 @@ import { loadConfig } from './config';
 import type { AppContext } from './context';
 import { createDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
-import { sweepPrinterFolders } from './exports/printer';
 import { closeGracefully } from './http/shutdown';
 import { createMailer } from './mail/mailer';
 import { seedFlatpages } from './modules/base/commands/seed-flatpages';
+import { sweepPrinterFolders } from './modules/exports/printer';
 import { sweepFiles } from './modules/usermedia/file-sweep';
 
 async function main(): Promise<void> {

@@ -9,9 +9,9 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context';
 import type { UserRow } from '../db/rows';
+import { addressScope } from '../http/client-address';
 import { originAllowed } from '../http/origin';
 import { userFromCookieHeader } from '../http/session';
-import { addressScope } from '../modules/user/client-address';
 import { type BaseEndpointExtension, createBaseEndpoint } from './base-endpoint';
 import { CLOSE_GOING_AWAY, CLOSE_NORMAL, CLOSE_POLICY_VIOLATION, ServerConnection } from './connection';
 import { closeControlSocket, listenControlSocket } from './control-socket';

@@ -5,8 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { keptWhileUnchanged } from '../../db/kept';
 import type { FlatpagesTable } from '../../db/schema';
-import { presentProviders } from '../../social/providers';
 import { keptSettings, orderProviders, readSettings } from '../admin/settings';
+import { presentProviders } from '../social/providers';
 import { presentAuthenticatedUser } from '../user/presenters';
 import { SEEDED_CONTENT, seededFlatpage } from './commands/seed-flatpages';
 

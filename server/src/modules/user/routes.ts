@@ -15,7 +15,7 @@ import { parseInput, route } from '../../http/endpoint';
 import { HttpError } from '../../http/errors';
 import { endSession, requireUser, startSession } from '../../http/session';
 import { drainMailQueue } from '../../mail/queue';
-import { UploadBudgetExceeded } from '../../uploads/worker-pool';
+import { UploadBudgetExceeded } from '../uploads/worker-pool';
 import { AvatarRejected, avatarUrl, readAvatarUpload, removeAvatarFile, storeAvatar } from './avatar';
 import { changePassword } from './commands/change-password';
 import { deleteAccount } from './commands/delete-account';

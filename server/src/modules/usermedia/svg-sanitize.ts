@@ -1,6 +1,6 @@
 import type { DOMPurify as DOMPurifyInstance } from 'dompurify';
 import { SaxesParser } from 'saxes';
-import { ImageRejected } from './storage';
+import { ImageRejected } from './prepare-image';
 import { attributeFetches, cleanDeclarations, cleanStylesheet } from './svg-css';
 
 /**

@@ -1,12 +1,12 @@
 import { type ExportedFile, isExportFormat } from '@scriptorium/common/export/registry';
 import type { AppContext } from '../../../context';
-import { UNREADABLE_SNAPSHOT } from '../../../exports/content-source';
-import { runExportTask } from '../../../exports/export-pool';
-import type { DocumentExportInput, ExportResult, ExportTask } from '../../../exports/export-worker';
-import { asHeavyTask } from '../../../exports/heavy-work';
-import { printerFor } from '../../../exports/printer';
-import { answeringBudgetRefusals } from '../../../exports/refusals';
 import { HttpError } from '../../../http/errors';
+import { UNREADABLE_SNAPSHOT } from '../../exports/content-source';
+import { runExportTask } from '../../exports/export-pool';
+import type { DocumentExportInput, ExportResult, ExportTask } from '../../exports/export-worker';
+import { asHeavyTask } from '../../exports/heavy-work';
+import { printerFor } from '../../exports/printer';
+import { answeringBudgetRefusals } from '../../exports/refusals';
 import { currentContent } from '../collab/store';
 import type { VisibleDocument } from '../queries';
 import { gatherExportInput } from './gather-input';

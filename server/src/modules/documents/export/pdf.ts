@@ -1,7 +1,7 @@
 import type { PreparedDocument } from '@scriptorium/common/export/model';
 import type { BrowserContext, Page } from 'playwright-core';
-import { printableHtml } from '../../../exports/printable-html';
-import type { Printer } from '../../../exports/printer';
+import { printableHtml } from '../../exports/printable-html';
+import type { Printer } from '../../exports/printer';
 import { destinationPages, pageCount } from './pdf-destinations';
 
 /** The document has more pages than PDF_MAX_PAGES: refused with a translated message. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ExportInput } from '@scriptorium/common/export/model';
 import { PRINT_DATA_PATH } from '@scriptorium/common/export/print-page';
-import type { Printer } from '../../../exports/printer';
+import type { Printer } from '../../exports/printer';
 import { printWithinPages } from './pdf';
 
 /**

@@ -2,10 +2,10 @@ import { DEFAULT_LANGUAGE } from '@scriptorium/common/i18n/languages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../../context';
 import type { UserRow } from '../../../db/rows';
+import { addressScope } from '../../../http/client-address';
 import { translator } from '../../../i18n/translate';
 import { feedbackLimits, takeAllowance } from '../../../limits/rate-limit';
 import { supportEmail } from '../../admin/settings';
-import { addressScope } from '../../user/client-address';
 
 /**
  * Stores a support message and forwards it to CONTACT_EMAIL when set. The row is the record: a

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../../../context';
 import type { UserRow } from '../../../db/rows';
+import { addressScope } from '../../../http/client-address';
 import { FormError } from '../../../http/errors';
-import { addressScope } from '../client-address';
 import {
   accountScope,
   addressScopeKey,

@@ -1,9 +1,9 @@
 import { isValidUsername } from '@scriptorium/common/api/user';
 import type { AppContext } from '../../../context';
 import type { UserRow } from '../../../db/rows';
+import { searchNames } from '../../../db/search-names';
 import { fieldError } from '../field-errors';
 import { usernameTaken } from '../queries';
-import { searchNames } from '../search-names';
 
 export interface ProfileInput {
   username: string;

@@ -1,5 +1,5 @@
-import { HttpError } from '../http/errors';
-import { PdfTooLong } from '../modules/documents/export/pdf';
+import { HttpError } from '../../http/errors';
+import { PdfTooLong } from '../documents/export/pdf';
 import { ExportBudgetExceeded } from './export-pool';
 import { PrinterBusy, PrintTimeLimit } from './printer';
 

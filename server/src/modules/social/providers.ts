@@ -2,7 +2,7 @@ import type { SocialProvider } from '@scriptorium/common/api/base';
 import { endpointPath } from '@scriptorium/common/api/endpoint';
 import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import { z } from 'zod';
-import type { Config } from '../config';
+import type { Config } from '../../config';
 
 /**
  * SOCIAL_PROVIDERS is a JSON list. Any number of OpenID Connect providers (ORCID, Google, GitLab,

@@ -1,5 +1,5 @@
-import { ImageRejected, prepareImage, renderThumbnail, type SvgCleaner } from '../modules/usermedia/storage';
-import type { UploadResult, UploadTask } from './upload-worker';
+import { ImageRejected, prepareImage, renderThumbnail, type SvgCleaner } from '../usermedia/prepare-image';
+import type { UploadResult, UploadTask } from './tasks';
 
 export type ImageTask = Extract<UploadTask, { kind: 'image' | 'thumbnail' }>;
 

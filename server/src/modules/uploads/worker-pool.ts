@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Piscina, type PiscinaTask, type TaskQueue } from 'piscina';
-import type { Config } from '../config';
-import { sniffImageType } from '../modules/usermedia/sniff';
-import type { UploadResult, UploadTask } from './upload-worker';
+import type { Config } from '../../config';
+import { workerExecArgv } from '../../util/worker-threads';
+import { sniffImageType } from '../usermedia/sniff';
+import type { UploadResult, UploadTask } from './tasks';
 
 /**
  * Heavy work on uploaded content (SVG sanitising, image decoding, thumbnails) runs in a pool of
@@ -31,16 +31,6 @@ function workerFileFor(task: UploadTask): string | undefined {
   if (task.kind === 'thumbnail') return undefined;
   if (task.kind === 'image' && sniffImageType(task.bytes) !== 'image/svg+xml') return undefined;
   return UPLOAD_WORKER_FILE;
-}
-
-/**
- * The server runs from TypeScript sources (tsx); a worker thread starts without the parent's
- * loader when the parent is itself hosted by a test runner, so the worker loads tsx explicitly.
- */
-export function workerExecArgv(): string[] {
-  if (!WORKER_FILE.endsWith('.ts')) return [];
-  const loader = createRequire(import.meta.url).resolve('tsx');
-  return ['--import', pathToFileURL(loader).href];
 }
 
 /**

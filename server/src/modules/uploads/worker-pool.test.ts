@@ -1,6 +1,6 @@
 import type { PiscinaTask } from 'piscina';
 import { describe, expect, it } from 'vitest';
-import type { UploadTask } from './upload-worker';
+import type { UploadTask } from './tasks';
 import { AnswersFirstQueue } from './worker-pool';
 
 const queued = (task: UploadTask) => ({ task }) as unknown as PiscinaTask;

@@ -2,12 +2,12 @@ import { endpointPath } from '@scriptorium/common/api/endpoint';
 import { socialApi } from '@scriptorium/common/api/endpoints/social';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as client from 'openid-client';
-import type { AppContext } from '../context';
-import { baseCookieOptions } from '../http/cookies';
-import { parseInput, route } from '../http/endpoint';
-import { HttpError } from '../http/errors';
-import { startSession } from '../http/session';
-import { hashKey } from '../modules/user/keys';
+import type { AppContext } from '../../context';
+import { baseCookieOptions } from '../../http/cookies';
+import { parseInput, route } from '../../http/endpoint';
+import { HttpError } from '../../http/errors';
+import { startSession } from '../../http/session';
+import { hashKey } from '../user/keys';
 import { authorizationUrl, completeLogin, type SocialIdentity } from './identity';
 import { findProvider, type ProviderSetting, socialProviders } from './providers';
 

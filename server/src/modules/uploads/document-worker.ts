@@ -1,6 +1,6 @@
 import { importDocument } from '@scriptorium/common/import/index';
 import { ImportRefused } from '@scriptorium/common/import/problems';
-import type { UploadResult, UploadTask } from './upload-worker';
+import type { UploadResult, UploadTask } from './tasks';
 
 /**
  * New document > Import in an upload worker (issue 19): the DOCX, ODT or native zip read into our

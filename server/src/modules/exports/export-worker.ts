@@ -16,8 +16,8 @@ import { fileBaseName } from '@scriptorium/common/export/text';
 import { parseMarkdown } from '@scriptorium/common/import/markdown';
 import type { BookExportFormat } from '@scriptorium/common/plugins/books-api';
 import { Step } from 'prosemirror-transform';
-import { parseSnapshot } from '../modules/documents/collab/store';
-import { loadCsl } from '../modules/documents/export/csl-files';
+import { parseSnapshot } from '../documents/collab/store';
+import { loadCsl } from '../documents/export/csl-files';
 import { type ContentSource, UNREADABLE_SNAPSHOT } from './content-source';
 import { printableHtml } from './printable-html';
 
