@@ -2,11 +2,8 @@ import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyLanguage, loadLanguage } from '../i18n/i18n';
-import { App } from './app';
-import { UPDATE_RETRY_MS } from './configuration/app-context';
-import { startConfigurationLoad, takeConfigurationLoad } from './configuration/load-configuration';
-import { loadLoggedInShell } from './shell/session-hint';
+import { UPDATE_RETRY_MS } from '../app/configuration/app-context';
+import { startConfigurationLoad, takeConfigurationLoad } from '../app/configuration/load-configuration';
 import {
   anonymousConfiguration,
   CONFIGURATION,
@@ -14,7 +11,10 @@ import {
   json,
   route,
   userConfiguration,
-} from './testing/fake-fetch';
+} from '../app/testing/fake-fetch';
+import { applyLanguage, loadLanguage } from '../i18n/i18n';
+import { App } from './app';
+import { loadLoggedInShell } from './shell/session-hint';
 import { startApp } from './testing/start-app';
 
 const UPDATE_TEXT = 'The server is currently being updated. Please wait.';

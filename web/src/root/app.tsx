@@ -1,23 +1,23 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { ActionRegistry } from '../actions/registry';
 import { ActionsProvider } from '../actions/use-actions';
-import { NewVersionNotice } from '../components/online/new-version-notice';
-import { ToastProvider } from '../components/toast/toast';
-import { WaitOverlay } from '../components/wait-overlay/wait-overlay';
-import { LoginPage } from '../pages/login/login-page';
 import {
   AppContextProvider,
   type AppContextValue,
   useAppContext,
   useAppLoader,
-} from './configuration/app-context';
-import { DisconnectedPage } from './error-pages/disconnected-page';
-import { OfflinePage } from './error-pages/offline-page';
-import { UpdatePage } from './error-pages/update-page';
-import { useRoute } from './router/hooks';
-import { interceptLinks } from './router/navigation';
-import { routeTable } from './router/route-table';
-import { RouteView } from './router/route-view';
+} from '../app/configuration/app-context';
+import { DisconnectedPage } from '../app/error-pages/disconnected-page';
+import { OfflinePage } from '../app/error-pages/offline-page';
+import { UpdatePage } from '../app/error-pages/update-page';
+import { interceptLinks } from '../app/router/navigation';
+import { NewVersionNotice } from '../components/online/new-version-notice';
+import { ToastProvider } from '../components/toast/toast';
+import { WaitOverlay } from '../components/wait-overlay/wait-overlay';
+import { LoginPage } from '../pages/login/login-page';
+import { routeTable } from './routes/route-table';
+import { RouteView } from './routes/route-view';
+import { useRoute } from './routes/use-route';
 import { BootShell } from './shell/boot-shell';
 import { PreLoginShell } from './shell/pre-login-shell';
 import { loadLoggedInShell, rememberLoggedIn } from './shell/session-hint';

@@ -1,8 +1,15 @@
+import { NotFoundPage } from '../../app/error-pages/not-found-page';
+import {
+  folderPath,
+  privateRoute,
+  publicRoute,
+  type Route,
+  type RouteDefinition,
+  tail,
+} from '../../app/router/routes';
+import { eagerScreen, lazyScreen, noProps, type Screen } from '../../app/router/screen';
 import { adminSectionOf, isAdminSection } from '../../pages/admin/admin-sections';
 import type { HeaderItem } from '../../plugins/plugin';
-import { NotFoundPage } from '../error-pages/not-found-page';
-import { folderPath, privateRoute, publicRoute, type Route, type RouteDefinition, tail } from './routes';
-import { eagerScreen, lazyScreen, noProps, type Screen } from './screen';
 
 export const CHANGE_PASSWORD_PATH = '/account/change-password/';
 

@@ -1,9 +1,10 @@
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useLocation, useRoute, useUnsavedChanges } from './hooks';
-import { interceptLinks, internalLinkTarget, navigate } from './navigation';
+import { useLocation, useUnsavedChanges } from '../../app/router/hooks';
+import { interceptLinks, internalLinkTarget, navigate } from '../../app/router/navigation';
 import { FULL_ROUTE_TABLE } from './route-table';
+import { useRoute } from './use-route';
 
 const ORIGIN = window.location.origin;
 const plainClick = {

@@ -1,9 +1,9 @@
 import type { PluginName } from '@scriptorium/common/plugins/names';
+import { type Route, type RouteDefinition, resolveRoute } from '../../app/router/routes';
+import type { Screen } from '../../app/router/screen';
 import type { HeaderItem, WebPlugin } from '../../plugins/plugin';
 import { allPlugins, enabledPlugins } from '../../plugins/registry';
 import { CORE_HEADER_ITEMS, CORE_ROUTES, CORE_SCREENS } from './core-routes';
-import { type Route, type RouteDefinition, resolveRoute } from './routes';
-import type { Screen } from './screen';
 
 /** The routes, screens and header items of one installation: the core plus its enabled plugins. */
 export interface RouteTable {

@@ -1,7 +1,7 @@
-import '../testing/stub-screens';
+import '../../app/testing/stub-screens';
 import { act, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { anonymousConfiguration, userConfiguration } from '../testing/fake-fetch';
+import { anonymousConfiguration, userConfiguration } from '../../app/testing/fake-fetch';
 import { startApp } from '../testing/start-app';
 
 function go(path: string) {

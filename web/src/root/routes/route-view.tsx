@@ -1,9 +1,9 @@
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadErrorBoundary } from '../error-pages/load-error-boundary';
-import { NotFoundPage } from '../error-pages/not-found-page';
+import { LoadErrorBoundary } from '../../app/error-pages/load-error-boundary';
+import { NotFoundPage } from '../../app/error-pages/not-found-page';
+import type { Route } from '../../app/router/routes';
 import { FULL_ROUTE_TABLE, type RouteTable } from './route-table';
-import type { Route } from './routes';
 
 /**
  * Starts fetching a screen's chunk, e.g. the one of the address the app starts on, while the

@@ -1,6 +1,6 @@
 import type { Action } from '../../actions/registry';
+import { navigate } from '../../app/router/navigation';
 import type { HeaderItem } from '../../plugins/plugin';
-import { navigate } from '../router/navigation';
 
 /** The header's navigation as actions (scope 'app'): Alt-d/b/m/t/o, the palette lists them too. */
 export function headerActions(items: readonly HeaderItem[]): Action[] {

@@ -2,9 +2,9 @@ import { i18nApi } from '@scriptorium/common/api/endpoints/base';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, json, route } from '../../app/testing/fake-fetch';
 import { loadSelect } from '../../components/form/deferred-select';
 import { chooseOption, selectButton, shownChoice } from '../../components/form/select-testing';
-import { fakeFetch, json, route } from '../testing/fake-fetch';
 import { LanguageSelector } from './language-selector';
 
 /** A small in-memory Cache Storage: jsdom has none. */

@@ -3,9 +3,9 @@ import { isLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '@scriptori
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/client';
+import { clearCaches } from '../../app/cache/clear-caches';
 import { DeferredSelect } from '../../components/form/deferred-select';
 import { showToast } from '../../components/toast/toast';
-import { clearCaches } from '../cache/clear-caches';
 
 /**
  * Spec 7: POST the language, clear every cache so no text of the old language survives, reload.

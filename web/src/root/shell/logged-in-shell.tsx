@@ -1,12 +1,12 @@
 import type { AuthenticatedUser, Configuration } from '@scriptorium/common/api/base';
 import { useEffect } from 'react';
 import { CommandPalette } from '../../actions/command-palette';
+import type { Route } from '../../app/router/routes';
 import { FeedbackTab } from '../../components/feedback/feedback-tab';
 import { WaitingInvitesNotice } from '../../pages/contacts/waiting-invites-notice';
 import { LiveConnection } from '../../ws/live-connection';
-import type { RouteTable } from '../router/route-table';
-import { RouteView } from '../router/route-view';
-import type { Route } from '../router/routes';
+import type { RouteTable } from '../routes/route-table';
+import { RouteView } from '../routes/route-view';
 import { Footer } from './footer';
 import { MainHeader } from './main-header';
 import { loadRemainingTexts } from './session-hint';

@@ -1,4 +1,4 @@
-import { APP_NAME } from '../page-title';
+import { APP_NAME } from '../../app/page-title';
 
 /** Spec 2.1: the logo links to / because the root route is the document app. */
 export const LOGO_TARGET = '/';

@@ -1,9 +1,9 @@
 // The screens behind the links are stand-ins: these tests are about the header.
-import '../testing/stub-screens';
+import '../../app/testing/stub-screens';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { anonymousConfiguration, json, route, userConfiguration } from '../testing/fake-fetch';
+import { anonymousConfiguration, json, route, userConfiguration } from '../../app/testing/fake-fetch';
 import { startApp } from '../testing/start-app';
 
 async function openApp(plugins: ('templates' | 'books')[] = ['templates']) {

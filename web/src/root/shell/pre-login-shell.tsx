@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { navigate } from '../router/navigation';
+import { useLoginFormShown } from '../../app/login-form-presence';
+import { navigate } from '../../app/router/navigation';
 import { Footer } from './footer';
-import { useLoginFormShown } from './login-form-presence';
 import { LOGO_TARGET, Logo } from './logo';
 import { SkipLink } from './skip-link';
 

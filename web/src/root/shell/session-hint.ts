@@ -1,6 +1,6 @@
 import { loadAllNamespaces, loadNamespaces, NAMESPACES, VISITOR_NAMESPACES } from '../../i18n/i18n';
 import { allPlugins } from '../../plugins/registry';
-import { FULL_ROUTE_TABLE } from '../router/route-table';
+import { FULL_ROUTE_TABLE } from '../routes/route-table';
 
 /**
  * Whether this browser was logged in when the app last started: a hint, never a permission. At

@@ -4,9 +4,6 @@ import i18next from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OVERVIEW_TEXTS } from '../../../build/chunk-groups';
-import { NAMESPACES, VISITOR_NAMESPACES } from '../../i18n/i18n';
-import { testDocument } from '../../pages/documents/test-documents';
-import { App } from '../app';
 import {
   anonymousConfiguration,
   CONFIGURATION,
@@ -14,7 +11,10 @@ import {
   json,
   route,
   userConfiguration,
-} from '../testing/fake-fetch';
+} from '../../app/testing/fake-fetch';
+import { NAMESPACES, VISITOR_NAMESPACES } from '../../i18n/i18n';
+import { testDocument } from '../../pages/documents/test-documents';
+import { App } from '../app';
 import { loadLoggedInShell, SHELL_NAMESPACES, startNamespaces } from './session-hint';
 
 const english = import.meta.glob<Record<string, unknown>>('../../../../common/src/i18n/locales/en/*.json', {

@@ -7,9 +7,9 @@ import { useTranslation } from 'react-i18next';
 import type { Action } from '../../actions/registry';
 import { actionTitle, useActions } from '../../actions/use-actions';
 import { call } from '../../api/client';
+import { useAppContext } from '../../app/configuration/app-context';
+import { confirmLeaving, navigate } from '../../app/router/navigation';
 import { showToast } from '../../components/toast/toast';
-import { useAppContext } from '../configuration/app-context';
-import { confirmLeaving, navigate } from '../router/navigation';
 import { LOGO_TARGET } from './logo';
 
 export const PROFILE_PATH = '/user/profile/';

@@ -1,7 +1,7 @@
 import type { Configuration } from '@scriptorium/common/api/base';
 import { render } from '@testing-library/react';
+import { CONFIGURATION, fakeFetch, json, type Reply } from '../../app/testing/fake-fetch';
 import { App } from '../app';
-import { CONFIGURATION, fakeFetch, json, type Reply } from './fake-fetch';
 
 function isReply(value: Configuration | Reply | Reply[]): value is Reply | Reply[] {
   return (
