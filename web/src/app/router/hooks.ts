@@ -1,13 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { type RouteTable, routeFor } from '../../root/routes/route-table';
-import {
-  addUnsavedGuard,
-  getLocationSnapshot,
-  type LocationSnapshot,
-  replaceAddress,
-  subscribeLocation,
-} from './navigation';
-import type { Route } from './routes';
+import { addUnsavedGuard, getLocationSnapshot, type LocationSnapshot, subscribeLocation } from './navigation';
 
 export function useLocation(): LocationSnapshot {
   return useSyncExternalStore(subscribeLocation, getLocationSnapshot);
