@@ -9,7 +9,7 @@ import { type ExportFormatName, exportDocument } from '@scriptorium/common/expor
 import { BOOK_EXPORT_FORMATS } from '@scriptorium/common/plugins/books-api';
 import { loadCsl } from '../server/src/modules/documents/export/csl-files';
 import { exportPdf } from '../server/src/modules/documents/export/pdf';
-import { Printer } from '../server/src/modules/exports/printer';
+import { Printer } from '../server/src/modules/documents/export/printer';
 import { medianTime } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

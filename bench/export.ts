@@ -12,7 +12,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { loadCsl } from '../server/src/modules/documents/export/csl-files';
 import { exportPdf } from '../server/src/modules/documents/export/pdf';
 import { hasPrintPage, printDocumentPdf } from '../server/src/modules/documents/export/print-page';
-import { Printer } from '../server/src/modules/exports/printer';
+import { Printer } from '../server/src/modules/documents/export/printer';
 import { medianTime } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

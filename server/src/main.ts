@@ -7,7 +7,7 @@ import { migrateToLatest } from './db/migrate';
 import { closeGracefully } from './http/shutdown';
 import { createMailer } from './mail/mailer';
 import { seedFlatpages } from './modules/base/commands/seed-flatpages';
-import { sweepPrinterFolders } from './modules/exports/printer';
+import { sweepPrinterFolders } from './modules/documents/export/printer';
 import { sweepFiles } from './modules/usermedia/file-sweep';
 
 async function main(): Promise<void> {

@@ -19,7 +19,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
 import { exportPdf } from '../src/modules/documents/export/pdf';
-import { Printer } from '../src/modules/exports/printer';
+import { Printer } from '../src/modules/documents/export/printer';
 import {
   compileLatex,
   jatsCatalog,

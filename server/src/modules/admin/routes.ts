@@ -7,6 +7,7 @@ import { parseInput, route } from '../../http/endpoint';
 import { HttpError } from '../../http/errors';
 import { translator } from '../../i18n/translate';
 import { NoServerReachedError, sendSystemMessage } from '../../ws/system-message';
+import { forgetSettings, orderProviders, readSettings, writeSettings } from '../base/settings';
 import { presentProviders } from '../social/providers';
 import { audit, listAuditLog } from './audit';
 import { listFeedback, setFeedbackDone } from './commands/feedback';
@@ -24,7 +25,6 @@ import {
 } from './commands/users';
 import { cleanFlatpageHtml, warmFlatpageWorker } from './flatpage-content';
 import { registerStaffOnly, staffOf } from './policies';
-import { forgetSettings, orderProviders, readSettings, writeSettings } from './settings';
 import { searchUsers } from './user-search';
 
 /**

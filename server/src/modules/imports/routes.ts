@@ -9,7 +9,7 @@ import { ValidationError } from '../../http/errors';
 import type { FormBody } from '../../http/form-body';
 import { requireUser } from '../../http/session';
 import { translator } from '../../i18n/translate';
-import { asHeavyTask, HEAVY_RETRY_AFTER_SECONDS, HeavyWorkBusy } from '../exports/heavy-work';
+import { asHeavyTask, HEAVY_RETRY_AFTER_SECONDS, HeavyWorkBusy } from '../documents/export/heavy-work';
 import { importDocumentFile } from './commands/import-document';
 
 /** New document > Import (issue 19): POST /api/documents/import/. */

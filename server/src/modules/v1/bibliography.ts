@@ -9,8 +9,8 @@ import { deleteEntries } from '../bibliography/commands/delete-entries';
 import { saveCategories } from '../bibliography/commands/save-categories';
 import { InvalidEntries, saveEntries } from '../bibliography/commands/save-entries';
 import type { EntryRow } from '../bibliography/presenters';
-import { runExportTask } from '../exports/export-pool';
-import { asHeavyTask } from '../exports/heavy-work';
+import { runExportTask } from '../documents/export/export-pool';
+import { asHeavyTask } from '../documents/export/heavy-work';
 
 /** The public API's view of the bibliography: entries in and out as CSL-JSON items. */
 

@@ -8,8 +8,8 @@ import type { Step } from 'prosemirror-transform';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../http/errors';
-import { runExportTask } from '../exports/export-pool';
-import { asHeavyTask } from '../exports/heavy-work';
+import { runExportTask } from '../documents/export/export-pool';
+import { asHeavyTask } from '../documents/export/heavy-work';
 import { listImages } from '../usermedia/commands/list-images';
 import { entryData, listCslEntries } from './bibliography';
 

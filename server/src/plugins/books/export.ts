@@ -4,13 +4,13 @@ import { type BookExportFormat, bookMetadata, bookSettings } from '@scriptorium/
 import type { AppContext } from '../../context';
 import { loadCsl } from '../../modules/documents/export/csl-files';
 import { fileOf } from '../../modules/documents/export/export-file';
+import { runExportTask } from '../../modules/documents/export/export-pool';
 import { gatherDocumentContent, readImageFile } from '../../modules/documents/export/gather-input';
+import { asHeavyTask } from '../../modules/documents/export/heavy-work';
 import { printHtmlPdf } from '../../modules/documents/export/pdf';
+import { printerFor } from '../../modules/documents/export/printer';
 import { exportReferenceFor } from '../../modules/documents/export/reference-sources';
-import { runExportTask } from '../../modules/exports/export-pool';
-import { asHeavyTask } from '../../modules/exports/heavy-work';
-import { printerFor } from '../../modules/exports/printer';
-import { answeringBudgetRefusals } from '../../modules/exports/refusals';
+import { answeringBudgetRefusals } from '../../modules/documents/export/refusals';
 import { type BooksDb, bookChapterDocuments, parseJson, requireReadable } from './queries';
 
 export interface BookExport {

@@ -2,12 +2,12 @@ import { readFile } from 'node:fs/promises';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import type { ExportImage, ExportInput } from '@scriptorium/common/export/model';
 import type { AppContext } from '../../../context';
-import type { DocumentExportInput } from '../../exports/export-worker';
 import { canReadMediaFile } from '../../usermedia/policies';
 import { imagePath } from '../../usermedia/storage';
 import { readThreads, visibleThread } from '../collab/review';
 import { currentContent, readSteps } from '../collab/store';
 import type { VisibleDocument } from '../queries';
+import type { DocumentExportInput } from './export-worker';
 import { exportReferenceFor } from './reference-sources';
 
 /**

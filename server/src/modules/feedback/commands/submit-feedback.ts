@@ -5,7 +5,7 @@ import type { UserRow } from '../../../db/rows';
 import { addressScope } from '../../../http/client-address';
 import { translator } from '../../../i18n/translate';
 import { feedbackLimits, takeAllowance } from '../../../limits/rate-limit';
-import { supportEmail } from '../../admin/settings';
+import { supportEmail } from '../../base/settings';
 
 /**
  * Stores a support message and forwards it to CONTACT_EMAIL when set. The row is the record: a

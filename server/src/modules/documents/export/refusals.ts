@@ -1,6 +1,6 @@
-import { HttpError } from '../../http/errors';
-import { PdfTooLong } from '../documents/export/pdf';
+import { HttpError } from '../../../http/errors';
 import { ExportBudgetExceeded } from './export-pool';
+import { PdfTooLong } from './pdf';
 import { PrinterBusy, PrintTimeLimit } from './printer';
 
 /** Seconds to wait before asking again when the printer's queue is full. */

@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
-import type { Config } from '../../config';
+import type { Config } from '../../../config';
 
 /**
  * The one Chromium that prints PDFs in this process (issue 50): each export used to launch its own

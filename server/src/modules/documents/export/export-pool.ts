@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import type { Config } from '../../config';
-import { workerExecArgv } from '../../util/worker-threads';
+import type { Config } from '../../../config';
+import { workerExecArgv } from '../../../util/worker-threads';
 import type { ExportResult, ExportTask } from './export-worker';
 
 /**

@@ -16,9 +16,9 @@ import { fileBaseName } from '@scriptorium/common/export/text';
 import { parseMarkdown } from '@scriptorium/common/import/markdown';
 import type { BookExportFormat } from '@scriptorium/common/plugins/books-api';
 import { Step } from 'prosemirror-transform';
-import { parseSnapshot } from '../documents/collab/store';
-import { loadCsl } from '../documents/export/csl-files';
+import { parseSnapshot } from '../collab/store';
 import { type ContentSource, UNREADABLE_SNAPSHOT } from './content-source';
+import { loadCsl } from './csl-files';
 import { printableHtml } from './printable-html';
 
 /**

@@ -1,5 +1,5 @@
-import type { Config } from '../../config';
-import { HttpError } from '../../http/errors';
+import type { Config } from '../../../config';
+import { HttpError } from '../../../http/errors';
 
 /**
  * How many imports and exports one user has running in this process (issue 50). One user's loop
