@@ -9,7 +9,7 @@ import type { RouteTable } from '../routes/route-table';
 import { RouteView } from '../routes/route-view';
 import { Footer } from './footer';
 import { MainHeader } from './main-header';
-import { loadRemainingTexts } from './session-hint';
+import { loadRemainingTexts } from './remaining-texts';
 import { SkipLink } from './skip-link';
 
 interface LoggedInShellProps {
