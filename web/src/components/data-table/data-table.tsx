@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import { type ComponentType, type ReactNode, type UIEvent, useId, useRef, useState } from 'react';
+import { type ComponentType, type UIEvent, useId, useRef, useState } from 'react';
 import type { Column } from './column';
 import { MIN_COLUMN_WIDTH } from './column-resizer';
 import type { SortState } from './sorting';
