@@ -6,7 +6,7 @@
 
 import { adminApi } from '@scriptorium/common/api/endpoints/admin';
 import { sql } from 'kysely';
-import { searchNames } from '../server/src/modules/user/search-names';
+import { searchNames } from '../server/src/db/search-names';
 import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 import { percentile } from './lib/stats';
 

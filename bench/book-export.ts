@@ -7,9 +7,9 @@ import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
 import { BOOK_EXPORT_FORMATS } from '@scriptorium/common/plugins/books-api';
-import { Printer } from '../server/src/exports/printer';
 import { loadCsl } from '../server/src/modules/documents/export/csl-files';
 import { exportPdf } from '../server/src/modules/documents/export/pdf';
+import { Printer } from '../server/src/modules/documents/export/printer';
 import { medianTime } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

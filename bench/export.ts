@@ -9,10 +9,10 @@ import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { EXPORT_FORMATS, type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
 import { strFromU8, unzipSync } from 'fflate';
-import { Printer } from '../server/src/exports/printer';
 import { loadCsl } from '../server/src/modules/documents/export/csl-files';
 import { exportPdf } from '../server/src/modules/documents/export/pdf';
 import { hasPrintPage, printDocumentPdf } from '../server/src/modules/documents/export/print-page';
+import { Printer } from '../server/src/modules/documents/export/printer';
 import { medianTime } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

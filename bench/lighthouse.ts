@@ -68,7 +68,7 @@ const chrome = await chromeLauncher.launch({
  * The browser of a user who logged in here earlier and comes back to the overview: the session's
  * cookies in the cookie jar (a Cookie header given to Lighthouse as an extra header was dropped,
  * and the overview's run measured the login page again) and the app's logged-in hint in local
- * storage (web/src/app/shell/session-hint.ts; the login sets both), but nothing cached: no HTTP
+ * storage (web/src/root/shell/session-hint.ts; the login sets both), but nothing cached: no HTTP
  * cache, no service worker. Lighthouse's own storage reset would clear the hint too.
  */
 async function prepareReturningUser(header: string): Promise<void> {

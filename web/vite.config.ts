@@ -118,7 +118,7 @@ function lowerScriptPriority(html: string): string {
 }
 
 /** The logged-in first screen's modules: the shell and the overview. */
-const FIRST_SCREEN = ['app/shell/logged-in-shell.tsx', 'pages/documents/documents-page.tsx'];
+const FIRST_SCREEN = ['root/shell/logged-in-shell.tsx', 'pages/documents/documents-page.tsx'];
 
 /**
  * Writes into index.html's head, inside a comment, the preload links of what a returning user's

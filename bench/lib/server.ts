@@ -6,14 +6,14 @@ import { type Endpoint, encodeRequest } from '@scriptorium/common/api/endpoint';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/src/app';
 import { loadConfig } from '../../server/src/config';
 import type { AppContext } from '../../server/src/context';
 import { createDatabase } from '../../server/src/db/database';
 import { migrateToLatest } from '../../server/src/db/migrate';
-import { buildApp } from '../../server/src/http/app';
+import type { UserRow } from '../../server/src/db/rows';
 import { createMailer } from '../../server/src/mail/mailer';
 import { createUser } from '../../server/src/modules/user/commands/create-user';
-import type { UserRow } from '../../server/src/modules/user/queries';
 import { temporaryDatabase } from '../../server/test/processes';
 
 export interface BenchServer {

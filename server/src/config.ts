@@ -40,13 +40,13 @@ export interface Config {
   maxUploadBytes: number;
   /** MEDIA_MAX_SIZE: the largest accepted image file in bytes; larger uploads answer 413. */
   mediaMaxSize: number;
-  /** UPLOAD_WORKERS: threads that sanitise, decode and thumbnail uploads (src/uploads). */
+  /** UPLOAD_WORKERS: threads that sanitise, decode and thumbnail uploads (modules/uploads). */
   uploadWorkers: number;
   /** UPLOAD_TIME_LIMIT_MS: time budget of one upload's processing; past it the upload is refused. */
   uploadTimeLimitMs: number;
   /** UPLOAD_MEMORY_MB: heap budget of one upload worker thread. */
   uploadMemoryMb: number;
-  /** EXPORT_WORKERS: threads that make exports and render their citations (src/exports). */
+  /** EXPORT_WORKERS: threads that make exports and render their citations (modules/documents/export). */
   exportWorkers: number;
   /** EXPORT_TIME_LIMIT_MS: time budget of one export's work in its worker; past it the export is refused. */
   exportTimeLimitMs: number;

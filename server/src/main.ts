@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
 import { loadConfig } from './config';
 import type { AppContext } from './context';
 import { createDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
-import { sweepPrinterFolders } from './exports/printer';
-import { buildApp } from './http/app';
 import { closeGracefully } from './http/shutdown';
 import { createMailer } from './mail/mailer';
 import { seedFlatpages } from './modules/base/commands/seed-flatpages';
 import { startSourceSchedule } from './modules/bibliography/sources/schedule';
+import { sweepPrinterFolders } from './modules/documents/export/printer';
 import { sweepFiles } from './modules/usermedia/file-sweep';
 
 async function main(): Promise<void> {

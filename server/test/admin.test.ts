@@ -3,7 +3,7 @@ import { baseApi, feedbackApi } from '@scriptorium/common/api/endpoints/base';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { afterEach, describe, expect, it } from 'vitest';
-import { searchNames } from '../src/modules/user/search-names';
+import { searchNames } from '../src/db/search-names';
 import { ENGINES, formErrors, type TestClient, type TestUser, useServer } from './harness';
 import { linkIn, useSmtpSink } from './smtp-sink';
 import {

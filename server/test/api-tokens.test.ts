@@ -5,7 +5,7 @@ import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { v1Api } from '@scriptorium/common/api/endpoints/v1';
 import type { TokenInfo } from '@scriptorium/common/api/tokens';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/http/app';
+import { buildApp } from '../src/app';
 import { TOKEN_LAST_USED_STEP_MS } from '../src/modules/tokens/bearer';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
 

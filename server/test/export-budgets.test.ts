@@ -7,8 +7,8 @@ import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { PRINT_DATA_PATH } from '@scriptorium/common/export/print-page';
 import { referenceManagersDocx } from '@scriptorium/common/import/testing/word';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { printerFor } from '../src/exports/printer';
 import { createDocument } from '../src/modules/documents/commands/create-document';
+import { printerFor } from '../src/modules/documents/export/printer';
 import { createUser } from '../src/modules/user/commands/create-user';
 import { ENGINES, loggedInClient, type TestClient, type TestServer, useServer } from './harness';
 import {

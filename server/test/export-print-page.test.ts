@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PRINT_DATA_PATH } from '@scriptorium/common/export/print-page';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Printer } from '../src/exports/printer';
 import { printAnswer, printDocumentPdf } from '../src/modules/documents/export/print-page';
+import { Printer } from '../src/modules/documents/export/printer';
 import { run, withTools } from './export-tools';
 
 /**

@@ -17,9 +17,9 @@ import { epubcheckReport } from '@scriptorium/common/testing/office-tools';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Node as PMNode } from 'prosemirror-model';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Printer } from '../src/exports/printer';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
 import { exportPdf } from '../src/modules/documents/export/pdf';
+import { Printer } from '../src/modules/documents/export/printer';
 import {
   compileLatex,
   jatsCatalog,

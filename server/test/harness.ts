@@ -11,16 +11,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { type BuildAppOptions, buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import type { AppContext } from '../src/context';
 import { createDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
+import type { UserRow } from '../src/db/rows';
 import type { Database } from '../src/db/schema';
-import { type BuildAppOptions, buildApp } from '../src/http/app';
 import { createMailer } from '../src/mail/mailer';
 import { seedFlatpages } from '../src/modules/base/commands/seed-flatpages';
 import { type CreateUserInput, createUser } from '../src/modules/user/commands/create-user';
-import type { UserRow } from '../src/modules/user/queries';
 import { postgresReachable } from './services';
 
 export type Engine = 'sqlite' | 'postgres';

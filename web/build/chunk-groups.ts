@@ -36,7 +36,7 @@ export const VISITOR_TEXTS: readonly string[] = ['accounts', 'components', 'cont
 
 /**
  * The other namespaces a logged-in start on the overview loads before its first paint: the
- * shell's and the overview's (src/app/shell/session-hint.ts's startNamespaces('documents'), its
+ * shell's and the overview's (src/root/shell/session-hint.ts's startNamespaces('documents'), its
  * test keeps the two equal).
  */
 export const OVERVIEW_TEXTS: readonly string[] = ['admin', 'books', 'documents', 'import', 'templates', 'ws'];

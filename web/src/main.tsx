@@ -1,13 +1,13 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
 import { startConfigurationLoad } from './app/configuration/load-configuration';
-import { FULL_ROUTE_TABLE, routeFor } from './app/router/route-table';
-import { preloadPage } from './app/router/route-view';
-import { loadLoggedInShell, probablyLoggedIn, startNamespaces } from './app/shell/session-hint';
 import { AriaLocaleProvider } from './i18n/aria-locale';
 import { detectLanguage, initI18n, VISITOR_NAMESPACES } from './i18n/i18n';
 import { registerServiceWorker } from './offline/service-worker';
+import { App } from './root/app';
+import { FULL_ROUTE_TABLE, routeFor } from './root/routes/route-table';
+import { preloadPage } from './root/routes/route-view';
+import { loadLoggedInShell, probablyLoggedIn, startNamespaces } from './root/shell/session-hint';
 import 'virtual:font-faces.css';
 import './styles/tokens.css';
 import './styles/base.css';

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { bearerTokenOf } from '../modules/tokens/bearer';
+import { bearerTokenOf } from './bearer';
 import { baseCookieOptions, CSRF_COOKIE, CSRF_HEADER } from './cookies';
 import { HttpError } from './errors';
 import { originAllowed } from './origin';

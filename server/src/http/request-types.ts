@@ -1,8 +1,8 @@
 import type { TokenScope } from '@scriptorium/common/api/tokens';
 import type { Language } from '@scriptorium/common/i18n/languages';
+import type { UserRow } from '../db/rows';
 import type { Translate } from '../i18n/translate';
-import type { RequestToken } from '../modules/tokens/bearer';
-import type { UserRow } from '../modules/user/queries';
+import type { RequestToken } from './bearer';
 
 // What the plugins of src/http add to every request.
 declare module 'fastify' {

@@ -5,10 +5,10 @@ import type { AppContext } from '../context';
 import { changeStamp, type Db } from '../db/database';
 import { keptWhileUnchanged } from '../db/kept';
 import { preparedQuery } from '../db/prepared';
-import { authenticateBearer, bearerTokenOf } from '../modules/tokens/bearer';
-import type { UserRow } from '../modules/user/queries';
+import type { UserRow } from '../db/rows';
 import { endLiveSessions } from '../ws/hub';
 import { isWsPath } from '../ws/paths';
+import { type BearerAuthenticator, bearerTokenOf } from './bearer';
 import { baseCookieOptions, SESSION_COOKIE } from './cookies';
 import { HttpError } from './errors';
 
@@ -161,7 +161,11 @@ export async function endSession(
   request.sessionHash = null;
 }
 
-export function registerSession(app: FastifyInstance, ctx: AppContext): void {
+export function registerSession(
+  app: FastifyInstance,
+  ctx: AppContext,
+  authenticateBearer: BearerAuthenticator,
+): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
   app.decorateRequest('changeStamp', undefined);

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { Mailer } from './mailer';
 
 /**
  * Mail work that must not shape the answer of the request that caused it. A password reset used
@@ -15,14 +15,17 @@ export interface MailJobLog {
   error(details: object, message: string): void;
 }
 
+/** The owner of a queue: the app's context (one queue per context), known here only by its mailer. */
+type MailContext = { mailer: Mailer };
+
 interface Queue {
   tail: Promise<void>;
   pending: number;
 }
 
-const queues = new WeakMap<AppContext, Queue>();
+const queues = new WeakMap<MailContext, Queue>();
 
-function queueOf(ctx: AppContext): Queue {
+function queueOf(ctx: MailContext): Queue {
   let queue = queues.get(ctx);
   if (!queue) {
     queue = { tail: Promise.resolve(), pending: 0 };
@@ -33,7 +36,7 @@ function queueOf(ctx: AppContext): Queue {
 
 /** Runs `job` after the jobs queued before it, after the current request has been answered. */
 export function enqueueMailJob(
-  ctx: AppContext,
+  ctx: MailContext,
   what: string,
   log: MailJobLog,
   job: () => Promise<void>,
@@ -51,6 +54,6 @@ export function enqueueMailJob(
 }
 
 /** Waits for the queued jobs (at shutdown, so that no job runs against a closed database). */
-export async function drainMailQueue(ctx: AppContext): Promise<void> {
+export async function drainMailQueue(ctx: MailContext): Promise<void> {
   await queues.get(ctx)?.tail;
 }

@@ -1,9 +1,9 @@
 import type { Endpoint, PathParams, Schema } from '@scriptorium/common/api/endpoint';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { UserRow } from '../db/rows';
 import { parseInput, route } from '../http/endpoint';
 import { requireUser } from '../http/session';
-import type { UserRow } from './user/queries';
 
 /**
  * A route for logged-in users: 401 for anybody else, then the request's fields parsed with the

@@ -1,8 +1,8 @@
-import type { ExportReference } from '@scriptorium/common/export/model';
 import type { PluginName } from '@scriptorium/common/plugins/names';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import type { DualMigration } from '../db/migrations/helpers';
+import { registerExportReferenceSource } from '../modules/documents/export/reference-sources';
 import type { AnyWsEndpoint } from '../ws/endpoint';
 import { booksPlugin } from './books/plugin';
 import type { ServerPlugin } from './plugin';
@@ -23,8 +23,14 @@ export function pluginMigrations(): Record<string, DualMigration> {
   return Object.assign({}, ...serverPlugins().map((plugin) => plugin.migrations));
 }
 
-/** Mounts the routes of the plugins named in PLUGINS; the others stay unknown paths (404). */
+/**
+ * Mounts the routes of the plugins named in PLUGINS (the others stay unknown paths, 404) and hands
+ * every plugin's export references to the documents' export, which asks only the enabled ones.
+ */
 export async function registerPlugins(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  for (const plugin of serverPlugins()) {
+    if (plugin.exportReference) registerExportReferenceSource(plugin.name, plugin.exportReference);
+  }
   for (const name of ctx.config.plugins) {
     const plugin = SERVER_PLUGINS[name];
     await app.register(plugin.routes(ctx));
@@ -34,17 +40,4 @@ export async function registerPlugins(app: FastifyInstance, ctx: AppContext): Pr
 /** The websocket endpoints of the plugins named in PLUGINS, for the endpoint registry of src/ws. */
 export function pluginWebsocketEndpoints(ctx: AppContext): AnyWsEndpoint[] {
   return ctx.config.plugins.flatMap((name) => [...(SERVER_PLUGINS[name].websocketEndpoints?.() ?? [])]);
-}
-
-/** The reference documents an enabled plugin has for a document's template (the first that has any). */
-export async function pluginExportReference(
-  ctx: AppContext,
-  ownerId: number,
-  template: string,
-): Promise<ExportReference | null> {
-  for (const name of ctx.config.plugins) {
-    const found = await SERVER_PLUGINS[name].exportReference?.(ctx, ownerId, template);
-    if (found) return found;
-  }
-  return null;
 }

@@ -1,7 +1,7 @@
 import type { AppMessage } from '@scriptorium/common/ws/messages';
 import type { ZodType } from 'zod';
 import type { AppContext } from '../context';
-import type { UserRow } from '../modules/user/queries';
+import type { UserRow } from '../db/rows';
 import type { ServerConnection } from './connection';
 import type { FanOut } from './fan-out';
 import type { ConnectionRegistry } from './registry';

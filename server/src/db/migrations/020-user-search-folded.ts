@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { searchNames } from '../../modules/user/search-names';
+import { searchNames } from '../search-names';
 import type { DualMigration } from './helpers';
 
 /**

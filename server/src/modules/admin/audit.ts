@@ -1,7 +1,7 @@
 import type { AdminLogEntry, AuditAction } from '@scriptorium/common/api/admin';
 import { ADMIN_PAGE_SIZE, adminLogEntry } from '@scriptorium/common/api/admin';
 import type { Db } from '../../db/database';
-import type { UserRow } from '../user/queries';
+import type { UserRow } from '../../db/rows';
 
 /**
  * Writes one line of the audit log. Called inside the action's transaction where there is one, so

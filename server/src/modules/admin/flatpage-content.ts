@@ -1,5 +1,5 @@
 import { FormError } from '../../http/errors';
-import { runUploadTask, UploadBudgetExceeded, type UploadPoolConfig } from '../../uploads/worker-pool';
+import { runUploadTask, UploadBudgetExceeded, type UploadPoolConfig } from '../uploads/worker-pool';
 
 /** Sanitises in the upload worker pool; content that overruns its budget is a field error. */
 export async function cleanFlatpageHtml(config: UploadPoolConfig, html: string): Promise<string> {

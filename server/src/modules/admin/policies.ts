@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { UserRow } from '../../db/rows';
 import { HttpError } from '../../http/errors';
-import type { UserRow } from '../user/queries';
 
 /**
  * The admin area does not exist for anyone but staff: visitors and other users get the same 404

@@ -6,8 +6,9 @@ import type { AppContext } from '../../context';
 import { parseInput, route } from '../../http/endpoint';
 import { HttpError } from '../../http/errors';
 import { translator } from '../../i18n/translate';
-import { presentProviders } from '../../social/providers';
 import { NoServerReachedError, sendSystemMessage } from '../../ws/system-message';
+import { forgetSettings, orderProviders, readSettings, writeSettings } from '../base/settings';
+import { presentProviders } from '../social/providers';
 import { audit, listAuditLog } from './audit';
 import { listFeedback, setFeedbackDone } from './commands/feedback';
 import { deleteFlatpage, listFlatpages, saveFlatpageAsStaff } from './commands/flatpages';
@@ -24,7 +25,6 @@ import {
 } from './commands/users';
 import { cleanFlatpageHtml, warmFlatpageWorker } from './flatpage-content';
 import { registerStaffOnly, staffOf } from './policies';
-import { forgetSettings, orderProviders, readSettings, writeSettings } from './settings';
 import { searchUsers } from './user-search';
 
 /**

@@ -1,7 +1,7 @@
 import { ADMIN_PAGE_SIZE, type AdminUser, type UserFilter } from '@scriptorium/common/api/admin';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db, Dialect } from '../../db/database';
-import { searchFold } from '../user/search-names';
+import { searchFold } from '../../db/search-names';
 
 /**
  * The users table of /admin/users/ for any number of users: the search matches a prefix of the

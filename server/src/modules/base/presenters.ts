@@ -5,10 +5,10 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { keptWhileUnchanged } from '../../db/kept';
 import type { FlatpagesTable } from '../../db/schema';
-import { presentProviders } from '../../social/providers';
-import { keptSettings, orderProviders, readSettings } from '../admin/settings';
+import { presentProviders } from '../social/providers';
 import { presentAuthenticatedUser } from '../user/presenters';
 import { SEEDED_CONTENT, seededFlatpage } from './commands/seed-flatpages';
+import { keptSettings, orderProviders, readSettings } from './settings';
 
 export async function presentConfiguration(
   ctx: AppContext,

@@ -1,8 +1,8 @@
 import type { Language } from '@scriptorium/common/i18n/languages';
 import type { AppContext } from '../../context';
+import type { UserRow } from '../../db/rows';
 import { mailLanguage, translator } from '../../i18n/translate';
 import { displayName } from '../user/presenters';
-import type { UserRow } from '../user/queries';
 import { displayEmails } from './queries';
 
 /** The subset of a logger the contact mails need (Fastify's request.log fits). */

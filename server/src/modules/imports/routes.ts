@@ -4,12 +4,12 @@ import { type ImportResponse, importFields } from '@scriptorium/common/api/impor
 import { type ImportRefusal, ImportRefused, MAX_IMPORT_BYTES } from '@scriptorium/common/import/problems';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
-import { asHeavyTask, HEAVY_RETRY_AFTER_SECONDS, HeavyWorkBusy } from '../../exports/heavy-work';
 import { route } from '../../http/endpoint';
 import { ValidationError } from '../../http/errors';
 import type { FormBody } from '../../http/form-body';
 import { requireUser } from '../../http/session';
 import { translator } from '../../i18n/translate';
+import { asHeavyTask, HEAVY_RETRY_AFTER_SECONDS, HeavyWorkBusy } from '../documents/export/heavy-work';
 import { importDocumentFile } from './commands/import-document';
 
 /** New document > Import (issue 19): POST /api/documents/import/. */

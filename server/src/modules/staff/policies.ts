@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import type { UserRow } from '../../db/rows';
 import { HttpError } from '../../http/errors';
 import { requireUser } from '../../http/session';
-import type { UserRow } from '../user/queries';
 
 /** Staff only: visitors get 401, other users 403. */
 export function requireStaff(request: FastifyRequest): UserRow {

@@ -1,31 +1,14 @@
 import type { TokenScope } from '@scriptorium/common/api/tokens';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context';
+import type { UserRow } from '../../db/rows';
+import type { RequestToken } from '../../http/bearer';
 import { HttpError } from '../../http/errors';
 import { RequestWindows } from '../../limits/token-rate';
-import type { UserRow } from '../user/queries';
 import { hashToken, parseScopes } from './tokens';
 
 /** last_used_at moves at most this often per token: no write on every API call. */
 export const TOKEN_LAST_USED_STEP_MS = 60_000;
-
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-
-/**
- * The token of an `Authorization: Bearer` header, '' for a malformed one, undefined when the
- * request names no bearer token (other schemes, such as a proxy's Basic login, are left alone).
- */
-export function bearerTokenOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string' || !/^bearer\b/i.test(header)) return undefined;
-  return BEARER.exec(header)?.[1] ?? '';
-}
-
-/** The token's id and scopes, kept on the request that it authenticated. */
-export interface RequestToken {
-  id: number;
-  scopes: TokenScope[];
-}
 
 function invalidToken(reply: FastifyReply): HttpError {
   reply.header('www-authenticate', 'Bearer error="invalid_token"');

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context';
+import type { UserRow } from '../../db/rows';
 import { mailLanguage, type Translate, translator } from '../../i18n/translate';
 import { escapeHtml } from '../../util/escape-html';
 import { displayName } from './presenters';
-import type { UserRow } from './queries';
 
 /** A user's saved language, else the default: mails go out in the recipient's language. */
 interface AccountMail {

@@ -3,13 +3,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isAvatarFileName } from '@scriptorium/common/api/user';
 import type { FastifyRequest } from 'fastify';
-import sharp from 'sharp';
 import type { Config } from '../../config';
-import { runUploadTask } from '../../uploads/worker-pool';
+import { runUploadTask } from '../uploads/worker-pool';
 import { fieldError } from './field-errors';
 
-/** Avatars are square images of this many pixels. */
-export const AVATAR_SIZE = 200;
 export const AVATAR_URL_PREFIX = '/media/avatars/';
 export const AVATAR_NAME = /^[0-9]+-[0-9a-f]{32}\.png$/;
 
@@ -22,25 +19,6 @@ export function avatarUrl(name: string | null): string | null {
 }
 
 export class AvatarRejected extends Error {}
-
-/**
- * The centre square of a PNG or JPEG as a PNG of AVATAR_SIZE px; null when the bytes are not a
- * readable PNG or JPEG. Runs in an upload worker (src/uploads), never on the event loop.
- */
-export async function prepareAvatar(bytes: Buffer): Promise<Buffer | null> {
-  try {
-    const image = sharp(bytes, { limitInputPixels: 50_000_000 });
-    const { format } = await image.metadata();
-    if (format !== 'png' && format !== 'jpeg') return null;
-    return await image
-      .rotate()
-      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover', position: 'attention' })
-      .png()
-      .toBuffer();
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Checks that the upload is a PNG or JPEG (by its name and by its content), crops it to the

@@ -5,8 +5,8 @@ import { jsonArrayFrom as sqliteJsonArray } from 'kysely/helpers/sqlite';
 import { changeStamp, type Db } from '../../db/database';
 import { keptWhileUnchanged } from '../../db/kept';
 import { dialectOf, preparedQuery } from '../../db/prepared';
+import type { UserRow } from '../../db/rows';
 import { avatarUrl } from './avatar';
-import type { UserRow } from './queries';
 
 /** The columns of `users` that displayName reads, for a select joined with users. */
 export const NAME_COLUMNS = ['users.username', 'users.first_name', 'users.last_name'] as const;

@@ -1,8 +1,5 @@
-import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
-import type { UsersTable } from '../../db/schema';
-
-export type UserRow = Selectable<UsersTable>;
+import type { UserRow } from '../../db/rows';
 
 /** Whether another account (any but exceptUserId) already has this username, in any case. */
 export async function usernameTaken(db: Db, username: string, exceptUserId?: number): Promise<boolean> {

@@ -10,11 +10,12 @@ import {
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
+import type { UserRow } from '../../db/rows';
 import { parseInput, route } from '../../http/endpoint';
 import { HttpError } from '../../http/errors';
 import { endSession, requireUser, startSession } from '../../http/session';
 import { drainMailQueue } from '../../mail/queue';
-import { UploadBudgetExceeded } from '../../uploads/worker-pool';
+import { UploadBudgetExceeded } from '../uploads/worker-pool';
 import { AvatarRejected, avatarUrl, readAvatarUpload, removeAvatarFile, storeAvatar } from './avatar';
 import { changePassword } from './commands/change-password';
 import { deleteAccount } from './commands/delete-account';
@@ -31,7 +32,6 @@ import { requestPasswordReset } from './commands/request-password-reset';
 import { resetPassword, userForResetKey } from './commands/reset-password';
 import { saveProfile } from './commands/save-profile';
 import { FieldMessagesError, fieldError, fieldMessagesBody, parseFields } from './field-errors';
-import type { UserRow } from './queries';
 
 type Ok = z.infer<typeof okResponse>;
 

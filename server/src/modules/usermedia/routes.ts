@@ -7,14 +7,14 @@ import { parseInput, route } from '../../http/endpoint';
 import { ValidationError } from '../../http/errors';
 import type { FormBody } from '../../http/form-body';
 import { requireUser } from '../../http/session';
-import { closeUploadPool } from '../../uploads/worker-pool';
+import { closeUploadPool } from '../uploads/worker-pool';
 import { userRoute } from '../user-route';
 import { deleteImages } from './commands/delete-images';
 import { checkImages, listImages } from './commands/list-images';
 import { saveCategories } from './commands/save-categories';
 import { createImage, updateImage } from './commands/save-image';
 import { type UsermediaMessage, usermediaMessage } from './messages';
-import { ImageRejected } from './storage';
+import { ImageRejected } from './prepare-image';
 
 /** Thrown while reading the upload when it is larger than MEDIA_MAX_SIZE. */
 export class TooLarge extends Error {}

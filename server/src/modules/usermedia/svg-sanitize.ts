@@ -1,13 +1,13 @@
 import type { DOMPurify as DOMPurifyInstance } from 'dompurify';
 import { SaxesParser } from 'saxes';
-import { ImageRejected } from './storage';
+import { ImageRejected } from './prepare-image';
 import { attributeFetches, cleanDeclarations, cleanStylesheet } from './svg-css';
 
 /**
  * SVG is XML that browsers run scripts from, so an uploaded SVG is rebuilt from an allow-list
  * with DOMPurify (on jsdom) before it is stored: scripts, event handlers, foreignObject and
  * every reference outside the file itself (links, external images, CSS imports and url()s in any
- * spelling, see svg-css.ts) go. This runs in an upload worker thread (src/uploads), and the
+ * spelling, see svg-css.ts) go. This runs in an upload worker thread (modules/uploads), and the
  * document's shape is checked with a streaming parser first, so that a deeply nested or huge file
  * is refused in milliseconds instead of being built into a DOM. jsdom is loaded on the first SVG
  * only: most servers never see one.

@@ -3,14 +3,14 @@ import { exportCslItems } from '@scriptorium/common/bibliography/export';
 import { importCslJson } from '@scriptorium/common/bibliography/import-bibtex';
 import type { BibCategory, EntryData } from '@scriptorium/common/bibliography/types';
 import type { AppContext } from '../../context';
-import { runExportTask } from '../../exports/export-pool';
-import { asHeavyTask } from '../../exports/heavy-work';
 import { HttpError } from '../../http/errors';
 import { deleteCategories } from '../bibliography/commands/delete-categories';
 import { deleteEntries } from '../bibliography/commands/delete-entries';
 import { saveCategories } from '../bibliography/commands/save-categories';
 import { InvalidEntries, saveEntries } from '../bibliography/commands/save-entries';
 import type { EntryRow } from '../bibliography/presenters';
+import { runExportTask } from '../documents/export/export-pool';
+import { asHeavyTask } from '../documents/export/heavy-work';
 
 /** The public API's view of the bibliography: entries in and out as CSL-JSON items. */
 

@@ -7,9 +7,9 @@ import { Fragment, type Node as PMNode } from 'prosemirror-model';
 import type { Step } from 'prosemirror-transform';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import { runExportTask } from '../../exports/export-pool';
-import { asHeavyTask } from '../../exports/heavy-work';
 import { HttpError } from '../../http/errors';
+import { runExportTask } from '../documents/export/export-pool';
+import { asHeavyTask } from '../documents/export/heavy-work';
 import { listImages } from '../usermedia/commands/list-images';
 import { entryData, listCslEntries } from './bibliography';
 

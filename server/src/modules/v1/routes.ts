@@ -42,8 +42,8 @@ import { deleteImages } from '../usermedia/commands/delete-images';
 import { listImages } from '../usermedia/commands/list-images';
 import { createImage } from '../usermedia/commands/save-image';
 import { usermediaMessage } from '../usermedia/messages';
+import { ImageRejected } from '../usermedia/prepare-image';
 import { readSaveInput, TooLarge } from '../usermedia/routes';
-import { ImageRejected } from '../usermedia/storage';
 import {
   addCategory,
   bibtexFile,

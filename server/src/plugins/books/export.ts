@@ -2,15 +2,15 @@ import type { BookExportInput } from '@scriptorium/common/export/book';
 import type { ExportedFile } from '@scriptorium/common/export/registry';
 import { type BookExportFormat, bookMetadata, bookSettings } from '@scriptorium/common/plugins/books-api';
 import type { AppContext } from '../../context';
-import { runExportTask } from '../../exports/export-pool';
-import { asHeavyTask } from '../../exports/heavy-work';
-import { printerFor } from '../../exports/printer';
-import { answeringBudgetRefusals } from '../../exports/refusals';
 import { loadCsl } from '../../modules/documents/export/csl-files';
 import { fileOf } from '../../modules/documents/export/export-file';
+import { runExportTask } from '../../modules/documents/export/export-pool';
 import { gatherDocumentContent, readImageFile } from '../../modules/documents/export/gather-input';
+import { asHeavyTask } from '../../modules/documents/export/heavy-work';
 import { printHtmlPdf } from '../../modules/documents/export/pdf';
-import { pluginExportReference } from '../registry';
+import { printerFor } from '../../modules/documents/export/printer';
+import { exportReferenceFor } from '../../modules/documents/export/reference-sources';
+import { answeringBudgetRefusals } from '../../modules/documents/export/refusals';
 import { type BooksDb, bookChapterDocuments, parseJson, requireReadable } from './queries';
 
 export interface BookExport {
@@ -83,7 +83,7 @@ async function makeBookFile(
   );
   const [template] = templates;
   const reference =
-    templates.size === 1 && template ? await pluginExportReference(ctx, owners[0], template) : null;
+    templates.size === 1 && template ? await exportReferenceFor(ctx, owners[0], template) : null;
   let cover: BookExportInput['cover'] = null;
   if (metadata.cover_image !== null) {
     // The cover belongs to the book: whoever may read the book sees it.

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { json, userConfiguration } from '../../app/testing/fake-fetch';
-import { startApp } from '../../app/testing/start-app';
+import { startApp } from '../../root/testing/start-app';
 import { OPENAPI_URL } from './openapi-view';
 
 const OPENAPI = `GET ${OPENAPI_URL}`;

@@ -2,7 +2,6 @@ import type { Contact } from '@scriptorium/common/api/contacts';
 import { contactsApi } from '@scriptorium/common/api/endpoints/contacts';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../app/app';
 import {
   CONFIGURATION,
   fakeFetch,
@@ -11,6 +10,7 @@ import {
   type SentRequest,
   userConfiguration,
 } from '../../app/testing/fake-fetch';
+import { App } from '../../root/app';
 
 const LIST = route(contactsApi.list);
 const ADD = route(contactsApi.invite);

@@ -3,7 +3,7 @@ import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { anonymousConfiguration, json, route, userConfiguration } from '../../app/testing/fake-fetch';
-import { startApp } from '../../app/testing/start-app';
+import { startApp } from '../../root/testing/start-app';
 import { INVITE_KEY_STORAGE } from './invite-key';
 
 const CLAIM = route(contactsApi.claim);

@@ -8,7 +8,7 @@ import {
   route,
   userConfiguration,
 } from '../../app/testing/fake-fetch';
-import { startApp } from '../../app/testing/start-app';
+import { startApp } from '../../root/testing/start-app';
 
 // The bibliography screen belongs to a later issue; a stand-in shows where the login lands.
 vi.mock('../bibliography/bibliography-page', async () => ({

@@ -2,8 +2,8 @@ import type { Configuration } from '@scriptorium/common/api/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { App } from '../../app/app';
 import { CONFIGURATION, fakeFetch, json, route, userConfiguration } from '../../app/testing/fake-fetch';
+import { App } from '../../root/app';
 
 function withUser(user: Partial<Extract<Configuration['user'], { is_authenticated: true }>>, extra = {}) {
   const base = userConfiguration(extra);

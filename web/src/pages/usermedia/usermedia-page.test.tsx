@@ -4,8 +4,8 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/client';
-import { App } from '../../app/app';
 import { CONFIGURATION, fakeFetch, json, route, userConfiguration } from '../../app/testing/fake-fetch';
+import { App } from '../../root/app';
 import { saveErrorMessage } from './usermedia-api';
 
 const LIST = route(usermediaApi.images);

@@ -1,7 +1,7 @@
 import { ADMIN_PAGE_SIZE, type AdminFeedbackItem } from '@scriptorium/common/api/admin';
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
 import { HttpError } from '../../../http/errors';
-import type { UserRow } from '../../user/queries';
 import { audit } from '../audit';
 
 type Staff = Pick<UserRow, 'id' | 'username'>;

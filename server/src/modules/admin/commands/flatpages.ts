@@ -1,10 +1,10 @@
 import type { AdminFlatpage } from '@scriptorium/common/api/admin';
 import type { Language } from '@scriptorium/common/i18n/languages';
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
 import { FormError, HttpError } from '../../../http/errors';
 import { SEEDED_CONTENT, seededFlatpage } from '../../base/commands/seed-flatpages';
 import { normaliseFlatpageUrl } from '../../base/flatpage-url';
-import type { UserRow } from '../../user/queries';
 import { audit } from '../audit';
 import { cleanFlatpageHtml } from '../flatpage-content';
 

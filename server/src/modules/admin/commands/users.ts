@@ -2,6 +2,8 @@ import type { AdminDeletionSummary, AdminUser } from '@scriptorium/common/api/ad
 import type { AppContext } from '../../../context';
 import type { Db, Dialect } from '../../../db/database';
 import { countOwned } from '../../../db/owned';
+import type { UserRow } from '../../../db/rows';
+import { searchNames } from '../../../db/search-names';
 import { FormError, HttpError } from '../../../http/errors';
 import { enqueueMailJob, type MailJobLog } from '../../../mail/queue';
 import { endLiveSessions } from '../../../ws/hub';
@@ -11,8 +13,7 @@ import { createUser, UserConflictError } from '../../user/commands/create-user';
 import { removeAccount } from '../../user/commands/delete-account';
 import { sendEmailConfirmation } from '../../user/commands/email-confirmation';
 import { hashKey, newKey } from '../../user/keys';
-import { findUserById, type UserRow, usernameTaken } from '../../user/queries';
-import { searchNames } from '../../user/search-names';
+import { findUserById, usernameTaken } from '../../user/queries';
 import { audit } from '../audit';
 import { presentAdminUser } from '../user-search';
 

@@ -3,8 +3,9 @@ import type { Contact, InviteErrorCode } from '@scriptorium/common/api/contacts'
 import type { Language } from '@scriptorium/common/i18n/languages';
 import { isEmailLike, isValidEmailAddress } from '@scriptorium/common/rules/contacts';
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
 import { inviteLimits, takeAllowance } from '../../../limits/rate-limit';
-import { findUserById, type UserRow } from '../../user/queries';
+import { findUserById } from '../../user/queries';
 import { type MailErrorLog, mailInviteAnswer, mailInviteToAddress, mailInviteToUser } from '../mail';
 import { presentSentInvite, presentUserContact } from '../presenters';
 import {

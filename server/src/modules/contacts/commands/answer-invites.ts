@@ -1,6 +1,6 @@
 import type { Contact } from '@scriptorium/common/api/contacts';
 import type { AppContext } from '../../../context';
-import type { UserRow } from '../../user/queries';
+import type { UserRow } from '../../../db/rows';
 import { type MailErrorLog, mailInviteAnswer } from '../mail';
 import { requireAllFound } from '../policies';
 import { presentUserContact } from '../presenters';

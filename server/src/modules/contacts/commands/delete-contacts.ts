@@ -1,6 +1,6 @@
 import type { ContactReference } from '@scriptorium/common/api/contacts';
 import type { AppContext } from '../../../context';
-import type { UserRow } from '../../user/queries';
+import type { UserRow } from '../../../db/rows';
 import { runContactRemovedHooks } from '../hooks';
 import type { MailErrorLog } from '../mail';
 import { requireAllFound } from '../policies';

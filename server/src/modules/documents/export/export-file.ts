@@ -1,17 +1,17 @@
 import { type ExportedFile, isExportFormat } from '@scriptorium/common/export/registry';
 import type { AppContext } from '../../../context';
-import { UNREADABLE_SNAPSHOT } from '../../../exports/content-source';
-import { runExportTask } from '../../../exports/export-pool';
-import type { DocumentExportInput, ExportResult, ExportTask } from '../../../exports/export-worker';
-import { asHeavyTask } from '../../../exports/heavy-work';
-import { printerFor } from '../../../exports/printer';
-import { answeringBudgetRefusals } from '../../../exports/refusals';
 import { HttpError } from '../../../http/errors';
 import { currentContent } from '../collab/store';
 import type { VisibleDocument } from '../queries';
+import { UNREADABLE_SNAPSHOT } from './content-source';
+import { runExportTask } from './export-pool';
+import type { DocumentExportInput, ExportResult, ExportTask } from './export-worker';
 import { gatherExportInput } from './gather-input';
+import { asHeavyTask } from './heavy-work';
 import { printHtmlPdf } from './pdf';
 import { hasPrintPage, printDocumentPdf } from './print-page';
+import { printerFor } from './printer';
+import { answeringBudgetRefusals } from './refusals';
 
 /**
  * One document in one format for one user; 404 for a format we do not make. The main thread only

@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import type { ExportImage, ExportInput } from '@scriptorium/common/export/model';
 import type { AppContext } from '../../../context';
-import type { DocumentExportInput } from '../../../exports/export-worker';
-import { pluginExportReference } from '../../../plugins/registry';
 import { canReadMediaFile } from '../../usermedia/policies';
 import { imagePath } from '../../usermedia/storage';
 import { readThreads, visibleThread } from '../collab/review';
 import { currentContent, readSteps } from '../collab/store';
 import type { VisibleDocument } from '../queries';
+import type { DocumentExportInput } from './export-worker';
+import { exportReferenceFor } from './reference-sources';
 
 /**
  * What the exporters need of one document, read for one user: the latest content, the comment
@@ -119,7 +119,7 @@ export async function gatherExportInput(
   // A stored template's reference documents (Templates plugin) style the DOCX and ODT.
   const reference =
     typeof template === 'string' && template
-      ? await pluginExportReference(ctx, document.owner_id, template)
+      ? await exportReferenceFor(ctx, document.owner_id, template)
       : null;
   return {
     source: { snapshot: row.content, steps },

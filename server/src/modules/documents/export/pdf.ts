@@ -1,8 +1,8 @@
 import type { PreparedDocument } from '@scriptorium/common/export/model';
 import type { BrowserContext, Page } from 'playwright-core';
-import { printableHtml } from '../../../exports/printable-html';
-import type { Printer } from '../../../exports/printer';
 import { destinationPages, pageCount } from './pdf-destinations';
+import { printableHtml } from './printable-html';
+import type { Printer } from './printer';
 
 /** The document has more pages than PDF_MAX_PAGES: refused with a translated message. */
 export class PdfTooLong extends Error {

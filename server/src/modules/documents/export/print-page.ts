@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ExportInput } from '@scriptorium/common/export/model';
 import { PRINT_DATA_PATH } from '@scriptorium/common/export/print-page';
-import type { Printer } from '../../../exports/printer';
 import { printWithinPages } from './pdf';
+import type { Printer } from './printer';
 
 /**
  * A document's PDF as the editor draws it (issue 19): Chromium opens the web app's print page

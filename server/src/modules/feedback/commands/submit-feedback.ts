@@ -1,11 +1,11 @@
 import { DEFAULT_LANGUAGE } from '@scriptorium/common/i18n/languages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
+import { addressScope } from '../../../http/client-address';
 import { translator } from '../../../i18n/translate';
 import { feedbackLimits, takeAllowance } from '../../../limits/rate-limit';
-import { supportEmail } from '../../admin/settings';
-import { addressScope } from '../../user/client-address';
-import type { UserRow } from '../../user/queries';
+import { supportEmail } from '../../base/settings';
 
 /**
  * Stores a support message and forwards it to CONTACT_EMAIL when set. The row is the record: a

@@ -13,19 +13,14 @@ import type { Node as PMNode } from 'prosemirror-model';
 import type { AppContext } from '../../../context';
 import type { Database } from '../../../db/schema';
 import { translator } from '../../../i18n/translate';
-import { runUploadTask, UploadBudgetExceeded } from '../../../uploads/worker-pool';
 import { lockOwnerState, touchOwnerState } from '../../bibliography/queries';
 import { insertThread } from '../../documents/collab/review';
 import { createDocument } from '../../documents/commands/create-document';
+import { runUploadTask, UploadBudgetExceeded } from '../../uploads/worker-pool';
+import { ImageRejected, type PreparedImage } from '../../usermedia/prepare-image';
 import { imageUrl } from '../../usermedia/presenters';
 import { findOwnImageByHash, touchImageState } from '../../usermedia/queries';
-import {
-  ImageRejected,
-  makeThumbnail,
-  type PreparedImage,
-  prepareImageInWorker,
-  storeImageFiles,
-} from '../../usermedia/storage';
+import { makeThumbnail, prepareImageInWorker, storeImageFiles } from '../../usermedia/storage';
 import { removeFilesIfUnused } from '../../usermedia/unused-files';
 
 /**

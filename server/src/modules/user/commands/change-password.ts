@@ -1,9 +1,9 @@
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
 import { endLiveSessions } from '../../../ws/hub';
 import { FieldMessagesError } from '../field-errors';
 import { newPasswordProblems } from '../password-rules';
 import { hashPassword, verifyPassword } from '../passwords';
-import type { UserRow } from '../queries';
 import { deleteOtherSessions } from '../sessions';
 
 /** Changes the password from the profile; the user's other sessions end, this one stays. */

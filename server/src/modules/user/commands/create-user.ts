@@ -1,8 +1,9 @@
 import { isValidUsername } from '@scriptorium/common/api/user';
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
+import { searchNames } from '../../../db/search-names';
 import { hashPassword } from '../passwords';
-import { findUserById, type UserRow, usernameTaken } from '../queries';
-import { searchNames } from '../search-names';
+import { findUserById, usernameTaken } from '../queries';
 
 export interface CreateUserInput {
   username: string;

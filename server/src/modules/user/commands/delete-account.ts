@@ -1,13 +1,13 @@
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
 import type { Db } from '../../../db/database';
+import type { UserRow } from '../../../db/rows';
 import { HttpError } from '../../../http/errors';
 import { endLiveSessions } from '../../../ws/hub';
 import { withFileLock } from '../../usermedia/file-locks';
 import { removeFilesIfUnused } from '../../usermedia/unused-files';
 import { removeAvatarFile } from '../avatar';
 import { verifyPassword } from '../passwords';
-import type { UserRow } from '../queries';
 import { sessionHashesOf } from '../sessions';
 
 /**

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
 import { HttpError } from '../../../http/errors';
 import { fieldError } from '../field-errors';
-import type { UserRow } from '../queries';
 
 /** Disconnects a social account; the last way to log in of a password-less account stays. */
 export async function deleteSocialAccount(ctx: AppContext, user: UserRow, id: number): Promise<string> {

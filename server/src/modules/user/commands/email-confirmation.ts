@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../../context';
 import type { Db } from '../../../db/database';
+import type { UserRow } from '../../../db/rows';
 import type { UserEmailsTable } from '../../../db/schema';
 import { confirmationLimits, takeAllowance } from '../../../limits/rate-limit';
 import { claimPendingInvitesForEmail } from '../../contacts/commands/claim-invites';
 import { sendConfirmationMail } from '../account-mail';
 import { hashKey, KEY_LIFETIME_MS, newKey } from '../keys';
-import { findUserById, type UserRow } from '../queries';
+import { findUserById } from '../queries';
 
 type EmailRow = Selectable<UserEmailsTable>;
 

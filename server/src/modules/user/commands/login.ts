@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
+import { addressScope } from '../../../http/client-address';
 import { FormError } from '../../../http/errors';
-import { addressScope } from '../client-address';
 import {
   accountScope,
   addressScopeKey,
@@ -12,7 +13,7 @@ import {
   recordFailure,
 } from '../login-throttle';
 import { verifyPassword } from '../passwords';
-import { findUserByLogin, type UserRow } from '../queries';
+import { findUserByLogin } from '../queries';
 
 export interface LoginInput {
   login: string;

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
 import { HttpError } from '../../../http/errors';
 import { confirmationLimits, RateLimited, takeAllowance } from '../../../limits/rate-limit';
 import { sendAddressTakenMail } from '../account-mail';
 import { fieldError } from '../field-errors';
-import { findUserById, type UserRow } from '../queries';
+import { findUserById } from '../queries';
 import { sendEmailConfirmation } from './email-confirmation';
 
 export interface MailLog {

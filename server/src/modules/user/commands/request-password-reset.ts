@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../../context';
+import { addressScope } from '../../../http/client-address';
 import { HttpError } from '../../../http/errors';
 import { enqueueMailJob } from '../../../mail/queue';
 import { sendPasswordResetMail } from '../account-mail';
-import { addressScope } from '../client-address';
 import { hashKey, newKey } from '../keys';
 import { lockRemaining, recordFailure } from '../login-throttle';
 import { findUserById } from '../queries';

@@ -1,11 +1,12 @@
 import type { AppContext } from '../../../context';
 import type { Db } from '../../../db/database';
+import type { UserRow } from '../../../db/rows';
 import { FormError } from '../../../http/errors';
 import { endLiveSessions } from '../../../ws/hub';
 import { hashKey, KEY_LIFETIME_MS } from '../keys';
 import { newPasswordProblems } from '../password-rules';
 import { hashPassword } from '../passwords';
-import { findUserById, type UserRow } from '../queries';
+import { findUserById } from '../queries';
 import { sessionHashesOf } from '../sessions';
 
 /** The active user a live reset key belongs to, else undefined (unknown, used or expired). */

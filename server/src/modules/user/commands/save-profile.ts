@@ -1,8 +1,9 @@
 import { isValidUsername } from '@scriptorium/common/api/user';
 import type { AppContext } from '../../../context';
+import type { UserRow } from '../../../db/rows';
+import { searchNames } from '../../../db/search-names';
 import { fieldError } from '../field-errors';
-import { type UserRow, usernameTaken } from '../queries';
-import { searchNames } from '../search-names';
+import { usernameTaken } from '../queries';
 
 export interface ProfileInput {
   username: string;

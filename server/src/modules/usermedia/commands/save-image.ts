@@ -4,9 +4,10 @@ import type { Db } from '../../../db/database';
 import { HttpError } from '../../../http/errors';
 import { withFileLock } from '../file-locks';
 import { assertOwnCategories } from '../policies';
+import type { PreparedImage } from '../prepare-image';
 import { presentImage } from '../presenters';
 import { categoriesByImage, findOwnImage, findOwnImageByHash, touchImageState } from '../queries';
-import { makeThumbnail, type PreparedImage, prepareImageInWorker, storeImageFiles } from '../storage';
+import { makeThumbnail, prepareImageInWorker, storeImageFiles } from '../storage';
 import { removeFilesIfUnused } from '../unused-files';
 
 async function replaceCategories(db: Db, imageId: number, cats: number[]): Promise<void> {

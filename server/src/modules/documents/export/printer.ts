@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { Config } from '../../../config';
+
+/**
+ * The one Chromium that prints PDFs in this process (issue 50): each export used to launch its own
+ * browser (8 small exports at once: 9 GB). It is launched at the first PDF, reused, and launched
+ * again after a crash; each export gets a fresh browser context (nothing of one export's page is
+ * seen by the next) and closes it. PDF_PRINTS exports print at once, a bounded number wait.
+ *
+ * The profile and temporary folders of the browser (Chromium's and Playwright's) are under
+ * `<tmp>/scriptorium-printer/<pid>-<id>/`: closed normally it is removed; a process killed with
+ * -9 leaves it, and the next server start removes the folders of processes that no longer run
+ * (`sweepPrinterFolders`).
+ */
+
+export type PrinterConfig = Pick<Config, 'pdfPrints' | 'pdfTimeLimitMs' | 'pdfMaxPages'>;
+
+/** Too many PDF exports wait already: 503 with Retry-After. */
+export class PrinterBusy extends Error {}
+/** The export's time budget ran out (waiting included): its context is closed. */
+export class PrintTimeLimit extends Error {}
+
+/** Exports that may wait for the browser per export printing at once. */
+const WAITING_PER_PRINT = 8;
+/** The renderer's JavaScript heap, in MB: a page past it crashes alone, not the machine. */
+const RENDERER_HEAP_MB = 1024;
+
+/** Where every printer of this machine keeps its folders. */
+export function printerRoot(): string {
+  return path.join(os.tmpdir(), 'scriptorium-printer');
+}
+
+/** Removes a printer's folder; Chromium may still be writing into it as it exits, hence the retries. */
+function removeFolder(folder: string): Promise<void> {
+  return rm(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the folders of printers whose process no longer runs (killed during an export); those
+ * of running processes, this one's included, stay. Answers the names removed.
+ */
+export function sweepPrinterFolders(root = printerRoot()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (Number.isSafeInteger(pid) && pid > 0 && alive(pid)) continue;
+    try {
+      rmSync(path.join(root, name), { recursive: true, force: true, maxRetries: 5 });
+      removed.push(name);
+    } catch {
+      // Still being written by a browser that outlived its server: the next start tries again.
+    }
+  }
+  return removed;
+}
+
+interface Running {
+  persistent: BrowserContext;
+  browser: Browser;
+  folder: string;
+}
+
+export class Printer {
+  private running: Promise<Running> | null = null;
+  private printing = 0;
+  private openContexts = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly config: PrinterConfig) {}
+
+  /** Browser contexts of exports open now (tests: a refused export's is closed). */
+  get contexts(): number {
+    return this.openContexts;
+  }
+
+  /** Exports printing now and waiting (for tests and the bench). */
+  get load(): { printing: number; waiting: number } {
+    return { printing: this.printing, waiting: this.waiting.length };
+  }
+
+  private launch(): Promise<Running> {
+    // Short names: Chromium's singleton socket lives below, and a socket's path has at most 107 bytes.
+    const folder = path.join(printerRoot(), `${process.pid}-${randomBytes(4).toString('hex')}`);
+    const temporary = path.join(folder, 't');
+    mkdirSync(temporary, { recursive: true });
+    const launched = chromium
+      .launchPersistentContext(path.join(folder, 'p'), {
+        executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--no-first-run',
+          '--disable-background-networking',
+          `--js-flags=--max-old-space-size=${RENDERER_HEAP_MB}`,
+        ],
+        // Chromium's own temporary folders go into ours, and so do Playwright's.
+        env: { ...process.env, TMPDIR: temporary },
+        ...{ artifactsDir: temporary },
+      })
+      .then((persistent): Running => {
+        const browser = persistent.browser();
+        if (!browser) throw new Error('the printer has no browser');
+        browser.once('disconnected', () => {
+          // Crashed or closed: the next export launches a new one.
+          if (this.running === launched) this.running = null;
+          void removeFolder(folder);
+        });
+        return { persistent, browser, folder };
+      });
+    launched.catch(() => {
+      if (this.running === launched) this.running = null;
+      void removeFolder(folder);
+    });
+    this.running = launched;
+    return launched;
+  }
+
+  private async browser(): Promise<Browser> {
+    const running = await (this.running ?? this.launch());
+    if (running.browser.isConnected()) return running.browser;
+    this.running = null;
+    return (await this.launch()).browser;
+  }
+
+  /** Waits for a free print until the deadline; false when it passed first. */
+  private async slot(deadline: number): Promise<boolean> {
+    if (this.printing < Math.max(1, this.config.pdfPrints)) {
+      this.printing++;
+      return true;
+    }
+    if (this.waiting.length >= WAITING_PER_PRINT * Math.max(1, this.config.pdfPrints)) {
+      throw new PrinterBusy();
+    }
+    return new Promise<boolean>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        // The print that ended hands its place over: `printing` stays the same.
+        resolve(true);
+      };
+      const timer = setTimeout(
+        () => {
+          const index = this.waiting.indexOf(wake);
+          if (index !== -1) this.waiting.splice(index, 1);
+          resolve(false);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      this.waiting.push(wake);
+    });
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.printing--;
+  }
+
+  /**
+   * Runs `work` in a fresh browser context within the time budget (waiting for a free print
+   * included); past it the context is closed, which ends what the page was doing, and
+   * PrintTimeLimit is thrown.
+   */
+  async print<T>(work: (context: BrowserContext) => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.config.pdfTimeLimitMs;
+    if (!(await this.slot(deadline))) throw new PrintTimeLimit();
+    let context: BrowserContext | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    try {
+      const browser = await this.browser();
+      context = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
+      this.openContexts++;
+      const open = context;
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => {
+            timedOut = true;
+            reject(new PrintTimeLimit());
+            void open.close().catch(() => undefined);
+          },
+          Math.max(0, deadline - Date.now()),
+        );
+      });
+      const result = work(open);
+      // The work's own rejection after the budget ran out (its context closed) is no news.
+      result.catch(() => undefined);
+      return await Promise.race([result, expired]);
+    } catch (error) {
+      if (timedOut) throw new PrintTimeLimit();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      if (context) {
+        await context.close().catch(() => undefined);
+        this.openContexts--;
+      }
+      this.release();
+    }
+  }
+
+  /** Closes the browser (at app close); its folder goes with it. */
+  async close(): Promise<void> {
+    const running = this.running;
+    this.running = null;
+    if (!running) return;
+    const launched = await running.catch(() => null);
+    if (!launched) return;
+    await launched.persistent.close().catch(() => undefined);
+    await removeFolder(launched.folder);
+  }
+}
+
+const printers = new Map<PrinterConfig, Printer>();
+
+/** The printer of this configuration (one per app). */
+export function printerFor(config: PrinterConfig): Printer {
+  let printer = printers.get(config);
+  if (!printer) {
+    printer = new Printer(config);
+    printers.set(config, printer);
+  }
+  return printer;
+}
+
+/** Closes the printer of this configuration, if it was ever used. */
+export async function closePrinter(config: PrinterConfig): Promise<void> {
+  const printer = printers.get(config);
+  printers.delete(config);
+  await printer?.close();
+}
