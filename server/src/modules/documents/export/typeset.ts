@@ -1,0 +1,192 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { PreparedDocument } from '@scriptorium/common/export/model';
+import { PDFDocument, PDFHexString, PDFName } from 'pdf-lib';
+import type { BrowserContext } from 'playwright-core';
+import type { Printer } from '../../../exports/printer';
+import { type PdfMetadata, typesetHtml } from '../../../exports/typeset-html';
+import { PdfTooLong } from './pdf';
+import { pageCount } from './pdf-destinations';
+
+/**
+ * The typeset PDF of a document (issue 53): the export HTML with its paged-media style sheet
+ * (typeset-html.ts) laid out into pages by Paged.js inside the pooled Chromium, then printed with
+ * Chromium's tagged PDF and its outline of the headings; the document information (title,
+ * authors, keywords) and the catalog's language are written with pdf-lib.
+ *
+ * Paged.js (MIT) rather than Vivliostyle: the project ships no AGPL code (docs/export-import.md).
+ * Its script comes from node_modules and runs through the DevTools protocol; the page itself may
+ * run no script and load nothing (its CSP, and every request but data: aborted here).
+ */
+
+const require = createRequire(import.meta.url);
+let pagedSource: string | null = null;
+
+/** Paged.js's browser build (UMD: defines window.Paged), read once. */
+function paged(): string {
+  // The package exports only its modules: the browser build lies beside them, in dist/.
+  const entry = require.resolve('pagedjs');
+  pagedSource ??= readFileSync(path.join(path.dirname(entry), '..', 'dist', 'paged.js'), 'utf8');
+  return pagedSource;
+}
+
+/**
+ * Runs in the page: the notes go where they are called (Paged.js moves an element with
+ * `float: footnote` to the foot of the page that calls it), widows and orphans are kept to two
+ * lines, and Paged.js lays the pages out. Answers the number of pages.
+ */
+async function layOut(): Promise<number> {
+  for (const call of Array.from(document.querySelectorAll('a.footnote-ref'))) {
+    const item = document.getElementById((call.getAttribute('href') ?? '').slice(1));
+    if (!item) continue;
+    const note = document.createElement('span');
+    note.className = 'footnote';
+    for (const back of Array.from(item.querySelectorAll('.footnote-back'))) back.remove();
+    Array.from(item.children).forEach((paragraph, index) => {
+      if (index) note.append(document.createElement('br'));
+      note.append(...Array.from(paragraph.childNodes));
+    });
+    call.replaceWith(note);
+  }
+  document.querySelector('section.footnotes')?.remove();
+
+  interface Bounds {
+    bottom: number;
+  }
+  interface PagedApi {
+    Handler: new (...args: unknown[]) => object;
+    registerHandlers: (...handlers: unknown[]) => void;
+    Previewer: new () => { preview: () => Promise<{ total: number }> };
+  }
+  const Paged = (window as unknown as { Paged: PagedApi }).Paged;
+  const MIN_LINES = 2;
+
+  /** The lines of a block as laid out: the top and bottom of each. */
+  const linesOf = (block: Element): { top: number; bottom: number }[] => {
+    const range = document.createRange();
+    range.selectNodeContents(block);
+    const lines: { top: number; bottom: number }[] = [];
+    for (const rect of Array.from(range.getClientRects())) {
+      if (!rect.height) continue;
+      const line = lines.find((known) => rect.top < known.bottom - 2 && rect.bottom > known.top + 2);
+      if (line) {
+        line.top = Math.min(line.top, rect.top);
+        line.bottom = Math.max(line.bottom, rect.bottom);
+      } else lines.push({ top: rect.top, bottom: rect.bottom });
+    }
+    return lines.sort((a, b) => a.top - b.top);
+  };
+
+  /** Where the line starting at `top` begins in the block's text, or null. */
+  const lineStart = (block: Element, top: number): { node: Text; offset: number } | null => {
+    const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+    const texts: Text[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
+    const range = document.createRange();
+    for (const text of texts) {
+      let low = 0;
+      let high = text.length;
+      // The first character of this text node at or below the line.
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        range.setStart(text, middle);
+        range.setEnd(text, middle + 1);
+        const rect = range.getClientRects()[0];
+        if (rect && rect.bottom > top + 2) high = middle;
+        else low = middle + 1;
+      }
+      if (low < text.length) return { node: text, offset: low };
+    }
+    return null;
+  };
+
+  class Lines extends Paged.Handler {
+    declare chunker: { source?: DocumentFragment };
+
+    onOverflow(overflow: Range | undefined, rendered: Element, bounds: Bounds): Range | undefined {
+      if (!overflow) return undefined;
+      const start = overflow.startContainer;
+      const block = (start instanceof Element ? start : start.parentElement)?.closest('p');
+      if (!block || !rendered.contains(block) || block.closest('.footnote, td, th, figure')) return undefined;
+      const lines = linesOf(block);
+      const before = lines.filter((line) => line.bottom <= bounds.bottom + 1).length;
+      if (before === 0) return undefined;
+      if (before < MIN_LINES) {
+        // An orphan: the whole paragraph goes to the next page.
+        overflow.setStartBefore(block);
+        return overflow;
+      }
+      // A widow, only when the paragraph is wholly on the page already (the source has no more).
+      const ref = block.getAttribute('data-ref');
+      const source = ref ? this.chunker.source?.querySelector(`[data-ref="${ref}"]`) : null;
+      if (!source || source.textContent !== block.textContent) return undefined;
+      const after = lines.length - before;
+      if (after === 0 || after >= MIN_LINES) return undefined;
+      const keep = before - (MIN_LINES - after);
+      if (keep < MIN_LINES) {
+        overflow.setStartBefore(block);
+        return overflow;
+      }
+      const at = lineStart(block, lines[keep].top);
+      if (!at) return undefined;
+      overflow.setStart(at.node, at.offset);
+      return overflow;
+    }
+  }
+  Paged.registerHandlers(Lines);
+  const flow = await new Paged.Previewer().preview();
+  return flow.total;
+}
+
+/** Title, authors and keywords in the document information, the language in the catalog. */
+export async function withMetadata(pdf: Uint8Array, metadata: PdfMetadata): Promise<Uint8Array> {
+  const document = await PDFDocument.load(pdf, { updateMetadata: false });
+  document.setTitle(metadata.title, { showInWindowTitleBar: true });
+  if (metadata.authors.length) document.setAuthor(metadata.authors.join('; '));
+  // pdf-lib's setKeywords joins with spaces, which merges keywords of several words.
+  if (metadata.keywords.length)
+    document.getInfoDict().set(PDFName.of('Keywords'), PDFHexString.fromText(metadata.keywords.join(', ')));
+  if (metadata.language) document.setLanguage(metadata.language);
+  document.setCreator('Scriptorium');
+  // Plain objects and a classic cross-reference table, as Chromium writes them (pdf-destinations.ts).
+  return document.save({ useObjectStreams: false });
+}
+
+/** Lays the page out and prints it: a tagged PDF with an outline of its headings. */
+export async function typesetPdf(
+  printer: Printer,
+  maxPages: number,
+  html: string,
+  metadata: PdfMetadata,
+): Promise<Uint8Array> {
+  const printed = await printer.print(async (context: BrowserContext) => {
+    const page = await context.newPage();
+    // Nothing may be fetched: the page is self-contained (images as data: URLs).
+    await page.route('**/*', (route) =>
+      route.request().url().startsWith('data:') ? route.continue() : route.abort(),
+    );
+    await page.setContent(html, { waitUntil: 'load' });
+    await page.evaluate(paged());
+    // esbuild (tsx) names the functions and classes of layOut with a helper of its module scope.
+    await page.evaluate('globalThis.__name = (target) => target');
+    const pages = await page.evaluate(layOut);
+    if (pages > maxPages) throw new PdfTooLong(maxPages);
+    return new Uint8Array(
+      await page.pdf({ preferCSSPageSize: true, printBackground: true, outline: true, tagged: true }),
+    );
+  });
+  const pdf = await withMetadata(printed, metadata);
+  if (pageCount(pdf) > maxPages) throw new PdfTooLong(maxPages);
+  return pdf;
+}
+
+/** A prepared document typeset from this thread (tests and benches; the server makes the HTML in a worker). */
+export function exportTypesetPdf(
+  prepared: PreparedDocument,
+  printer: Printer,
+  maxPages = 1_000,
+): Promise<Uint8Array> {
+  const { html, metadata } = typesetHtml(prepared);
+  return typesetPdf(printer, maxPages, html, metadata);
+}
