@@ -28,6 +28,17 @@ const KEYWORDS_LABEL: Record<string, string> = {
   bg: 'Ключови думи',
 };
 
+/** In place of a figure's image the reader may not see (or no reader can show). */
+const NO_IMAGE: Record<string, string> = {
+  en: 'Image not available',
+  de: 'Bild nicht verfügbar',
+  fr: 'Image non disponible',
+  es: 'Imagen no disponible',
+  it: 'Immagine non disponibile',
+  pt: 'Imagem indisponível',
+  bg: 'Изображението не е налично',
+};
+
 /** "and" between the last two authors of a running head. */
 const AND: Record<string, string> = { en: 'and', de: 'und', fr: 'et', es: 'y', it: 'e', pt: 'e', bg: 'и' };
 
@@ -140,6 +151,13 @@ function dataUrl(data: Uint8Array, type: string): string {
   return `data:${type};base64,${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64')}`;
 }
 
+/** A framed box saying that the image is not available: the export marks the spot. */
+function missingImage(language: string): string {
+  const text = (NO_IMAGE[languageKey(language)] ?? NO_IMAGE.en).replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="60" viewBox="0 0 360 60"><rect x="1" y="1" width="358" height="58" fill="#f4f4f4" stroke="#666" stroke-dasharray="4 3"/><text x="180" y="35" text-anchor="middle" font-family="Liberation Serif, serif" font-size="15">${text}</text></svg>`;
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}
+
 /** The page's policy: nothing but its own styles and data: images and fonts. */
 const CSP = "default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'";
 
@@ -151,7 +169,7 @@ export function typesetHtml(prepared: PreparedDocument): { html: string; metadat
     {
       imageUrl: (src) => {
         const file = images.get(src);
-        return file ? dataUrl(file.image.data, file.image.type) : null;
+        return file ? dataUrl(file.image.data, file.image.type) : missingImage(prepared.language);
       },
       trackChanges: 'accepted',
       epub: false,

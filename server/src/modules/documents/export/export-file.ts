@@ -10,12 +10,11 @@ import { HttpError } from '../../../http/errors';
 import { currentContent } from '../collab/store';
 import type { VisibleDocument } from '../queries';
 import { gatherExportInput } from './gather-input';
-import { printHtmlPdf } from './pdf';
-import { hasPrintPage, printDocumentPdf } from './print-page';
+import { typesetPdf } from './typeset';
 
 /**
  * One document in one format for one user; 404 for a format we do not make. The main thread only
- * reads (database, files); the file is made in the export worker pool and a PDF printed by the
+ * reads (database, files); the file is made in the export worker pool and a PDF typeset by the
  * pooled browser, as one of the user's heavy tasks (heavy-work.ts), within their budgets.
  */
 export async function exportFile(
@@ -32,42 +31,13 @@ export async function exportFile(
         return fileOf(
           await inWorker(ctx, document.id, input, (ready) => ({ kind: 'document', format, input: ready })),
         );
-      const printer = printerFor(ctx.config);
-      if (hasPrintPage(ctx.config.webDist)) {
-        // The editor's rendering, printed (print-page.ts).
-        const page = await inWorker(ctx, document.id, input, (ready) => ({
-          kind: 'print-page',
-          source: ready.source,
-        }));
-        if (page.kind !== 'print-page') throw new Error(`unexpected export result ${page.kind}`);
-        return {
-          name: page.name,
-          mime: 'application/pdf',
-          data: await printDocumentPdf(
-            printer,
-            ctx.config.pdfMaxPages,
-            ctx.config.webDist,
-            page.payload,
-            input.images,
-            page.paperSize,
-          ),
-        };
-      }
-      const made = await inWorker(ctx, document.id, input, (ready) => ({
-        kind: 'document-html',
-        input: ready,
-      }));
-      if (made.kind !== 'html') throw new Error(`unexpected export result ${made.kind}`);
+      // The typeset PDF (typeset.ts): the export HTML laid out in pages by Paged.js.
+      const made = await inWorker(ctx, document.id, input, (ready) => ({ kind: 'typeset', input: ready }));
+      if (made.kind !== 'typeset') throw new Error(`unexpected export result ${made.kind}`);
       return {
         name: made.name,
         mime: 'application/pdf',
-        data: await printHtmlPdf(
-          printer,
-          ctx.config.pdfMaxPages,
-          made.paperSize,
-          false,
-          async () => made.html,
-        ),
+        data: await typesetPdf(printerFor(ctx.config), ctx.config.pdfMaxPages, made.html, made.metadata),
       };
     }),
   );

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PreparedDocument } from '@scriptorium/common/export/model';
-import { PDFDocument, PDFHexString, PDFName } from 'pdf-lib';
 import type { BrowserContext } from 'playwright-core';
 import type { Printer } from '../../../exports/printer';
 import { type PdfMetadata, typesetHtml } from '../../../exports/typeset-html';
@@ -13,7 +12,7 @@ import { pageCount } from './pdf-destinations';
  * The typeset PDF of a document (issue 53): the export HTML with its paged-media style sheet
  * (typeset-html.ts) laid out into pages by Paged.js inside the pooled Chromium, then printed with
  * Chromium's tagged PDF and its outline of the headings; the document information (title,
- * authors, keywords) and the catalog's language are written with pdf-lib.
+ * authors, keywords) is added to it (withMetadata).
  *
  * Paged.js (MIT) rather than Vivliostyle: the project ships no AGPL code (docs/export-import.md).
  * Its script comes from node_modules and runs through the DevTools protocol; the page itself may
@@ -139,18 +138,47 @@ async function layOut(): Promise<number> {
   return flow.total;
 }
 
-/** Title, authors and keywords in the document information, the language in the catalog. */
-export async function withMetadata(pdf: Uint8Array, metadata: PdfMetadata): Promise<Uint8Array> {
-  const document = await PDFDocument.load(pdf, { updateMetadata: false });
-  document.setTitle(metadata.title, { showInWindowTitleBar: true });
-  if (metadata.authors.length) document.setAuthor(metadata.authors.join('; '));
-  // pdf-lib's setKeywords joins with spaces, which merges keywords of several words.
-  if (metadata.keywords.length)
-    document.getInfoDict().set(PDFName.of('Keywords'), PDFHexString.fromText(metadata.keywords.join(', ')));
-  if (metadata.language) document.setLanguage(metadata.language);
-  document.setCreator('Scriptorium');
-  // Plain objects and a classic cross-reference table, as Chromium writes them (pdf-destinations.ts).
-  return document.save({ useObjectStreams: false });
+/** A PDF text string: UTF-16BE with its byte order mark, in hex. */
+function pdfText(text: string): string {
+  let hex = 'FEFF';
+  for (let index = 0; index < text.length; index++)
+    hex += text.charCodeAt(index).toString(16).padStart(4, '0').toUpperCase();
+  return `<${hex}>`;
+}
+
+/**
+ * Title, authors and keywords in the document information (the catalog's language Chromium
+ * writes from the page's lang). An incremental update, as PDF allows: a new information
+ * dictionary, a cross-reference section for it and a trailer pointing back at Chromium's
+ * (`/Prev`); the rest of the file stays byte for byte. Chromium's producer and dates are kept.
+ */
+export function withMetadata(pdf: Uint8Array, metadata: PdfMetadata): Uint8Array {
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+  const trailerAt = text.lastIndexOf('trailer');
+  const startxref = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(text);
+  const trailer = trailerAt === -1 ? '' : text.slice(trailerAt);
+  const size = Number(/\/Size\s+(\d+)/.exec(trailer)?.[1]);
+  const root = /\/Root\s+(\d+\s+\d+\s+R)/.exec(trailer)?.[1];
+  if (!startxref || !root || !Number.isSafeInteger(size)) throw new Error('not a PDF as Chromium writes one');
+  const infoId = /\/Info\s+(\d+)\s+\d+\s+R/.exec(trailer)?.[1];
+  const oldInfo = infoId
+    ? (new RegExp(`(?:^|\\s)${infoId} 0 obj\\s*<<([\\s\\S]*?)>>\\s*endobj`).exec(text)?.[1] ?? '')
+    : '';
+  const kept = ['Producer', 'CreationDate', 'ModDate']
+    .map((key) => new RegExp(`/${key}\\s*(\\([^)]*\\)|<[^>]*>)`).exec(oldInfo))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => match[0]);
+  const entries = [`/Title ${pdfText(metadata.title)}`, '/Creator (Scriptorium)', ...kept];
+  if (metadata.authors.length) entries.push(`/Author ${pdfText(metadata.authors.join('; '))}`);
+  if (metadata.keywords.length) entries.push(`/Keywords ${pdfText(metadata.keywords.join(', '))}`);
+  const head = text.endsWith('\n') ? '' : '\n';
+  const objectAt = pdf.byteLength + head.length;
+  const object = `${size} 0 obj\n<<${entries.join('\n')}>>\nendobj\n`;
+  const update = `${head}${object}xref\n${size} 1\n${String(objectAt).padStart(10, '0')} 00000 n \ntrailer\n<</Size ${size + 1}\n/Root ${root}\n/Info ${size} 0 R\n/Prev ${startxref[1]}>>\nstartxref\n${objectAt + object.length}\n%%EOF\n`;
+  const out = new Uint8Array(pdf.byteLength + update.length);
+  out.set(pdf);
+  out.set(Buffer.from(update, 'latin1'), pdf.byteLength);
+  return out;
 }
 
 /** Lays the page out and prints it: a tagged PDF with an outline of its headings. */
@@ -176,7 +204,7 @@ export async function typesetPdf(
       await page.pdf({ preferCSSPageSize: true, printBackground: true, outline: true, tagged: true }),
     );
   });
-  const pdf = await withMetadata(printed, metadata);
+  const pdf = withMetadata(printed, metadata);
   if (pageCount(pdf) > maxPages) throw new PdfTooLong(maxPages);
   return pdf;
 }
