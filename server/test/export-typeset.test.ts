@@ -4,8 +4,9 @@ import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { type ExportInput, prepareDocument } from '@scriptorium/common/export/model';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { Printer } from '../src/exports/printer';
+import { typesetHtml } from '../src/exports/typeset-html';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
-import { exportTypesetPdf } from '../src/modules/documents/export/typeset';
+import { exportTypesetPdf, layOutPage } from '../src/modules/documents/export/typeset';
 import { run, useTemporaryFolder, withTools } from './export-tools';
 
 /**
@@ -129,4 +130,42 @@ describe('typeset PDF', () => {
       );
     },
   );
+
+  withTools(['chromium'], 'a paragraph split by a page keeps two lines on each page', async () => {
+    const long = fixturePaper({ sections: 8, equations: 2, citations: 6, figures: 2, paragraphs: 9 });
+    long.input.csl = english.input.csl;
+    // The fixture's paragraphs are two lines long: each made some seven lines longer.
+    const filler = ' Its argument runs on over several lines, so that a page break falls inside it.'.repeat(
+      8,
+    );
+    const html = typesetHtml(prepareDocument(long.input)).html.replace(
+      /(<p>This paragraph \d+ of section \d+)/g,
+      `$1${filler}`,
+    );
+    const fragments = await printer.print(async (context) => {
+      const page = await context.newPage();
+      await page.route('**/*', (route) =>
+        route.request().url().startsWith('data:') ? route.continue() : route.abort(),
+      );
+      expect(await layOutPage(page, html)).toBeGreaterThan(3);
+      // The lines of each part of each paragraph, by the paragraph's reference, page by page.
+      return page.evaluate(() => {
+        const lines: Record<string, number[]> = {};
+        for (const paragraph of Array.from(document.querySelectorAll('.pagedjs_page_content p[data-ref]'))) {
+          const range = document.createRange();
+          range.selectNodeContents(paragraph);
+          const tops = new Set<number>();
+          for (const rect of Array.from(range.getClientRects()))
+            if (rect.height > 4) tops.add(Math.round(rect.bottom / 4));
+          const ref = paragraph.getAttribute('data-ref') as string;
+          lines[ref] = [...(lines[ref] ?? []), tops.size];
+        }
+        return Object.values(lines).filter((parts) => parts.length > 1);
+      });
+    });
+    // Some paragraphs do cross a page, and none leaves a single line behind or ahead.
+    expect(fragments.length).toBeGreaterThan(0);
+    for (const parts of fragments)
+      for (const count of parts) expect(count, String(parts)).toBeGreaterThanOrEqual(2);
+  });
 });

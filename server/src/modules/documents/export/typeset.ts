@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PreparedDocument } from '@scriptorium/common/export/model';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { Printer } from '../../../exports/printer';
 import { type PdfMetadata, typesetHtml } from '../../../exports/typeset-html';
 import { PdfTooLong } from './pdf';
@@ -32,8 +32,9 @@ function paged(): string {
 
 /**
  * Runs in the page: the notes go where they are called (Paged.js moves an element with
- * `float: footnote` to the foot of the page that calls it), widows and orphans are kept to two
- * lines, and Paged.js lays the pages out. Answers the number of pages.
+ * `float: footnote` to the foot of the page that calls it), and Paged.js lays the pages out.
+ * Paged.js flows each page's content in CSS columns, so Chromium's own fragmentation keeps the
+ * style sheet's `widows` and `orphans` (and `break-inside: avoid`). Answers the number of pages.
  */
 async function layOut(): Promise<number> {
   for (const call of Array.from(document.querySelectorAll('a.footnote-ref'))) {
@@ -50,90 +51,10 @@ async function layOut(): Promise<number> {
   }
   document.querySelector('section.footnotes')?.remove();
 
-  interface Bounds {
-    bottom: number;
-  }
   interface PagedApi {
-    Handler: new (...args: unknown[]) => object;
-    registerHandlers: (...handlers: unknown[]) => void;
     Previewer: new () => { preview: () => Promise<{ total: number }> };
   }
   const Paged = (window as unknown as { Paged: PagedApi }).Paged;
-  const MIN_LINES = 2;
-
-  /** The lines of a block as laid out: the top and bottom of each. */
-  const linesOf = (block: Element): { top: number; bottom: number }[] => {
-    const range = document.createRange();
-    range.selectNodeContents(block);
-    const lines: { top: number; bottom: number }[] = [];
-    for (const rect of Array.from(range.getClientRects())) {
-      if (!rect.height) continue;
-      const line = lines.find((known) => rect.top < known.bottom - 2 && rect.bottom > known.top + 2);
-      if (line) {
-        line.top = Math.min(line.top, rect.top);
-        line.bottom = Math.max(line.bottom, rect.bottom);
-      } else lines.push({ top: rect.top, bottom: rect.bottom });
-    }
-    return lines.sort((a, b) => a.top - b.top);
-  };
-
-  /** Where the line starting at `top` begins in the block's text, or null. */
-  const lineStart = (block: Element, top: number): { node: Text; offset: number } | null => {
-    const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
-    const texts: Text[] = [];
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
-    const range = document.createRange();
-    for (const text of texts) {
-      let low = 0;
-      let high = text.length;
-      // The first character of this text node at or below the line.
-      while (low < high) {
-        const middle = (low + high) >> 1;
-        range.setStart(text, middle);
-        range.setEnd(text, middle + 1);
-        const rect = range.getClientRects()[0];
-        if (rect && rect.bottom > top + 2) high = middle;
-        else low = middle + 1;
-      }
-      if (low < text.length) return { node: text, offset: low };
-    }
-    return null;
-  };
-
-  class Lines extends Paged.Handler {
-    declare chunker: { source?: DocumentFragment };
-
-    onOverflow(overflow: Range | undefined, rendered: Element, bounds: Bounds): Range | undefined {
-      if (!overflow) return undefined;
-      const start = overflow.startContainer;
-      const block = (start instanceof Element ? start : start.parentElement)?.closest('p');
-      if (!block || !rendered.contains(block) || block.closest('.footnote, td, th, figure')) return undefined;
-      const lines = linesOf(block);
-      const before = lines.filter((line) => line.bottom <= bounds.bottom + 1).length;
-      if (before === 0) return undefined;
-      if (before < MIN_LINES) {
-        // An orphan: the whole paragraph goes to the next page.
-        overflow.setStartBefore(block);
-        return overflow;
-      }
-      // A widow, only when the paragraph is wholly on the page already (the source has no more).
-      const ref = block.getAttribute('data-ref');
-      const source = ref ? this.chunker.source?.querySelector(`[data-ref="${ref}"]`) : null;
-      if (!source || source.textContent !== block.textContent) return undefined;
-      const after = lines.length - before;
-      if (after === 0 || after >= MIN_LINES) return undefined;
-      const keep = before - (MIN_LINES - after);
-      if (keep < MIN_LINES) {
-        overflow.setStartBefore(block);
-        return overflow;
-      }
-      const at = lineStart(block, lines[keep].top);
-      if (!at) return undefined;
-      overflow.setStart(at.node, at.offset);
-      return overflow;
-    }
-  }
-  Paged.registerHandlers(Lines);
   const flow = await new Paged.Previewer().preview();
   return flow.total;
 }
@@ -181,6 +102,15 @@ export function withMetadata(pdf: Uint8Array, metadata: PdfMetadata): Uint8Array
   return out;
 }
 
+/** Loads the typeset page into `page` and lays it out in pages with Paged.js: their number. */
+export async function layOutPage(page: Page, html: string): Promise<number> {
+  await page.setContent(html, { waitUntil: 'load' });
+  await page.evaluate(paged());
+  // esbuild (tsx) names the functions and classes of layOut with a helper of its module scope.
+  await page.evaluate('globalThis.__name = (target) => target');
+  return page.evaluate(layOut);
+}
+
 /** Lays the page out and prints it: a tagged PDF with an outline of its headings. */
 export async function typesetPdf(
   printer: Printer,
@@ -194,11 +124,7 @@ export async function typesetPdf(
     await page.route('**/*', (route) =>
       route.request().url().startsWith('data:') ? route.continue() : route.abort(),
     );
-    await page.setContent(html, { waitUntil: 'load' });
-    await page.evaluate(paged());
-    // esbuild (tsx) names the functions and classes of layOut with a helper of its module scope.
-    await page.evaluate('globalThis.__name = (target) => target');
-    const pages = await page.evaluate(layOut);
+    const pages = await layOutPage(page, html);
     if (pages > maxPages) throw new PdfTooLong(maxPages);
     return new Uint8Array(
       await page.pdf({ preferCSSPageSize: true, printBackground: true, outline: true, tagged: true }),
