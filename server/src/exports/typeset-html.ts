@@ -85,15 +85,18 @@ export function pdfMetadata(prepared: PreparedDocument): PdfMetadata {
  * they are: nothing here sets `content` or counters on headings.
  */
 export function typesetCss(prepared: PreparedDocument): string {
-  const size = prepared.paperSize === 'US Letter' ? 'letter' : 'A4';
+  const letter = prepared.paperSize === 'US Letter';
+  // LaTeX's article at 10 pt: a text block 345 pt wide and 49 (A4) or 45 (Letter) lines of 12 pt
+  // high, centred; so a paper takes about as many pages as its LaTeX export compiled.
+  const margins = letter ? '121pt 133.5pt' : '122pt 125pt';
   const key = languageKey(prepared.language);
   const keywords = KEYWORDS_LABEL[key] ?? KEYWORDS_LABEL.en;
   return `@page {
-  size: ${size};
-  margin: 24mm 26mm 24mm 26mm;
-  @top-left { content: ${cssString(runningAuthors(prepared))}; font-size: 8.5pt; vertical-align: bottom; padding-bottom: 4mm; }
-  @top-right { content: ${cssString(shortTitle(prepared.title))}; font-size: 8.5pt; font-style: italic; vertical-align: bottom; padding-bottom: 4mm; }
-  @bottom-center { content: counter(page); font-size: 9pt; vertical-align: top; padding-top: 4mm; }
+  size: ${letter ? 'letter' : 'A4'};
+  margin: ${margins};
+  @top-left { content: ${cssString(runningAuthors(prepared))}; font-size: 8.5pt; vertical-align: bottom; padding-bottom: 18pt; }
+  @top-right { content: ${cssString(shortTitle(prepared.title))}; font-size: 8.5pt; font-style: italic; vertical-align: bottom; padding-bottom: 18pt; }
+  @bottom-center { content: counter(page); font-size: 9pt; vertical-align: top; padding-top: 24pt; }
   @footnote { border-top: 0.5pt solid #000; padding-top: 2pt; margin-top: 8pt; }
 }
 @page :first {
@@ -101,7 +104,7 @@ export function typesetCss(prepared: PreparedDocument): string {
   @top-right { content: none; }
 }
 html, body { margin: 0; padding: 0; max-width: none; }
-body { font-family: "Liberation Serif", "Source Serif 4", "DejaVu Serif", serif; font-size: 10pt; line-height: 1.22; text-align: justify; hyphens: auto; color: #000; }
+body { font-family: "Liberation Serif", "Source Serif 4", "DejaVu Serif", serif; font-size: 10pt; line-height: 12pt; text-align: justify; hyphens: auto; color: #000; }
 article { max-width: none; }
 /* Paged.js justifies the last line of a block it splits (an attribute on it): not of everything inside. */
 body * { text-align-last: auto; }
