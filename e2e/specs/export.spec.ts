@@ -106,7 +106,9 @@ test('File > Export > PDF typesets a German paper: title block, citations, numbe
 
   await page.getByRole('button', { name: 'File', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Export' }).click();
-  const downloading = page.waitForEvent('download');
+  // The server typesets the paper (Paged.js in a Chromium it may have to start first): a PDF of
+  // three pages takes about 18 s on a loaded two-core machine, past the default wait for an event.
+  const downloading = page.waitForEvent('download', { timeout: 45_000 });
   await page.getByRole('menuitem', { name: 'PDF', exact: true }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('Structures of Example Problems.pdf');

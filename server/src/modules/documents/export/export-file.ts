@@ -31,13 +31,16 @@ export async function exportFile(
         return fileOf(
           await inWorker(ctx, document.id, input, (ready) => ({ kind: 'document', format, input: ready })),
         );
-      // The typeset PDF (typeset.ts): the export HTML laid out in pages by Paged.js.
+      // The typeset PDF (typeset.ts): the export HTML laid out in pages by Paged.js. The browser
+      // starts while the worker makes the HTML.
+      const printer = printerFor(ctx.config);
+      printer.warm();
       const made = await inWorker(ctx, document.id, input, (ready) => ({ kind: 'typeset', input: ready }));
       if (made.kind !== 'typeset') throw new Error(`unexpected export result ${made.kind}`);
       return {
         name: made.name,
         mime: 'application/pdf',
-        data: await typesetPdf(printerFor(ctx.config), ctx.config.pdfMaxPages, made.html, made.metadata),
+        data: await typesetPdf(printer, ctx.config.pdfMaxPages, made.html, made.metadata),
       };
     }),
   );
