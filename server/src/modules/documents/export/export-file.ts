@@ -8,14 +8,13 @@ import { runExportTask } from './export-pool';
 import type { DocumentExportInput, ExportResult, ExportTask } from './export-worker';
 import { gatherExportInput } from './gather-input';
 import { asHeavyTask } from './heavy-work';
-import { printHtmlPdf } from './pdf';
-import { hasPrintPage, printDocumentPdf } from './print-page';
 import { printerFor } from './printer';
 import { answeringBudgetRefusals } from './refusals';
+import { typesetPdf } from './typeset';
 
 /**
  * One document in one format for one user; 404 for a format we do not make. The main thread only
- * reads (database, files); the file is made in the export worker pool and a PDF printed by the
+ * reads (database, files); the file is made in the export worker pool and a PDF typeset by the
  * pooled browser, as one of the user's heavy tasks (heavy-work.ts), within their budgets.
  */
 export async function exportFile(
@@ -32,42 +31,16 @@ export async function exportFile(
         return fileOf(
           await inWorker(ctx, document.id, input, (ready) => ({ kind: 'document', format, input: ready })),
         );
+      // The typeset PDF (typeset.ts): the export HTML laid out in pages by Paged.js. The browser
+      // starts while the worker makes the HTML.
       const printer = printerFor(ctx.config);
-      if (hasPrintPage(ctx.config.webDist)) {
-        // The editor's rendering, printed (print-page.ts).
-        const page = await inWorker(ctx, document.id, input, (ready) => ({
-          kind: 'print-page',
-          source: ready.source,
-        }));
-        if (page.kind !== 'print-page') throw new Error(`unexpected export result ${page.kind}`);
-        return {
-          name: page.name,
-          mime: 'application/pdf',
-          data: await printDocumentPdf(
-            printer,
-            ctx.config.pdfMaxPages,
-            ctx.config.webDist,
-            page.payload,
-            input.images,
-            page.paperSize,
-          ),
-        };
-      }
-      const made = await inWorker(ctx, document.id, input, (ready) => ({
-        kind: 'document-html',
-        input: ready,
-      }));
-      if (made.kind !== 'html') throw new Error(`unexpected export result ${made.kind}`);
+      printer.warm();
+      const made = await inWorker(ctx, document.id, input, (ready) => ({ kind: 'typeset', input: ready }));
+      if (made.kind !== 'typeset') throw new Error(`unexpected export result ${made.kind}`);
       return {
         name: made.name,
         mime: 'application/pdf',
-        data: await printHtmlPdf(
-          printer,
-          ctx.config.pdfMaxPages,
-          made.paperSize,
-          false,
-          async () => made.html,
-        ),
+        data: await typesetPdf(printer, ctx.config.pdfMaxPages, made.html, made.metadata),
       };
     }),
   );

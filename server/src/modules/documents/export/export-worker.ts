@@ -21,6 +21,7 @@ import { type ContentSource, UNREADABLE_SNAPSHOT } from './content-source';
 import { loadCsl } from './csl-files';
 import { printableHtml } from './printable-html';
 import { readSource, type SourceRead } from './source-read';
+import { type PdfMetadata, typesetHtml } from './typeset-html';
 
 /**
  * The body of an export worker thread (export-pool.ts): everything of an export that grows with
@@ -57,8 +58,8 @@ export type ExportTask =
   | { kind: 'document'; format: ExportFormatName; input: DocumentExportInput }
   /** The print page's data for a document's PDF: the text with every suggestion accepted. */
   | { kind: 'print-page'; source: ContentSource }
-  /** The export HTML of a document to print (a server without the built print page). */
-  | { kind: 'document-html'; input: DocumentExportInput }
+  /** A document's typeset page (typeset-html.ts) and its PDF metadata, for its PDF. */
+  | { kind: 'typeset'; input: DocumentExportInput }
   /** A book in a format of the registry. */
   | { kind: 'book'; format: Exclude<BookExportFormat, 'pdf'>; input: BookExportInput }
   /** A book's HTML to print; `contentsPages`: the pages of its chapters from the print before. */
@@ -81,6 +82,7 @@ export type ExportResult =
   | { kind: 'file'; file: ExportedFile }
   | { kind: 'print-page'; name: string; payload: string; paperSize: 'A4' | 'US Letter' }
   | { kind: 'html'; name: string; html: string; paperSize: 'A4' | 'US Letter' }
+  | { kind: 'typeset'; name: string; html: string; metadata: PdfMetadata }
   | { kind: 'markdown-blocks'; content: unknown; unknownCitations: string[]; unknownImages: string[] }
   | { kind: 'text'; text: string }
   | { kind: 'bibliography'; report: ImportReport }
@@ -112,14 +114,9 @@ export default async function runExport(task: ExportTask): Promise<ExportResult>
         paperSize: doc.attrs.paper_size === 'US Letter' ? 'US Letter' : 'A4',
       };
     }
-    case 'document-html': {
+    case 'typeset': {
       const prepared = prepareDocument(await exportInput(task.input), exportEngines, { accepted: true });
-      return {
-        kind: 'html',
-        name: `${fileBaseName(prepared.title)}.pdf`,
-        html: printableHtml(prepared),
-        paperSize: prepared.paperSize,
-      };
+      return { kind: 'typeset', name: `${fileBaseName(prepared.title)}.pdf`, ...typesetHtml(prepared) };
     }
     case 'book':
       return { kind: 'file', file: await exportBook(task.format, task.input, exportEngines) };

@@ -143,6 +143,14 @@ export class Printer {
     return (await this.launch()).browser;
   }
 
+  /**
+   * Starts the browser if it is not running, without waiting: an export calls it before the work
+   * that comes before its print (the export worker's HTML), so that the two overlap.
+   */
+  warm(): void {
+    this.browser().catch(() => undefined);
+  }
+
   /** Waits for a free print until the deadline; false when it passed first. */
   private async slot(deadline: number): Promise<boolean> {
     if (this.printing < Math.max(1, this.config.pdfPrints)) {

@@ -1,0 +1,171 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
+import { type ExportInput, prepareDocument } from '@scriptorium/common/export/model';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { Printer } from '../src/modules/documents/export/printer';
+import { typesetHtml } from '../src/modules/documents/export/typeset-html';
+import { loadCsl } from '../src/modules/documents/export/csl-files';
+import { exportTypesetPdf, layOutPage } from '../src/modules/documents/export/typeset';
+import { run, useTemporaryFolder, withTools } from './export-tools';
+
+/**
+ * Issue 53: the typeset PDF (typeset.ts), read back with poppler: notes at the foot of the page
+ * that calls them, an article's title block without the editor's labels, running heads and page
+ * numbers, numbered captions, the metadata, the outline of the headings, a tagged PDF in the
+ * document's paper size. One printer (one Chromium start) prints both papers.
+ */
+
+const printer = new Printer({ pdfPrints: 1, pdfTimeLimitMs: 300_000, pdfMaxPages: 1_000 });
+afterAll(() => printer.close());
+
+interface Read {
+  info: string;
+  /** The text of each page, as laid out (pdftotext -layout). */
+  pages: string[];
+  outline: string;
+  raw: string;
+}
+
+describe('typeset PDF', () => {
+  const dir = useTemporaryFolder('export-typeset-');
+  const english = fixturePaper();
+  const german = fixturePaper();
+
+  beforeAll(async () => {
+    english.input.csl = await loadCsl('apa', 'en-US');
+    const content = german.input.content as { attrs: Record<string, unknown> };
+    german.input.content = {
+      ...content,
+      attrs: { ...content.attrs, language: 'de-DE', paper_size: 'US Letter' },
+    };
+    german.input.csl = await loadCsl('apa', 'de-DE');
+    // The first figure's image is one this reader may not see: it is not in the export's input.
+    const [hidden] = Object.keys(german.input.images);
+    const { [hidden]: _, ...visible } = german.input.images;
+    german.input.images = visible;
+  });
+
+  async function typeset(input: ExportInput, name: string): Promise<Read> {
+    const file = path.join(dir(), `${name}.pdf`);
+    await writeFile(file, await exportTypesetPdf(prepareDocument(input), printer));
+    const { stdout: info, stderr } = await run('pdfinfo', [file]);
+    // The metadata's incremental update reads without a syntax error.
+    expect(stderr).toBe('');
+    const count = Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
+    const pages: string[] = [];
+    for (let page = 1; page <= count; page++) {
+      pages.push(
+        (await run('pdftotext', ['-layout', '-f', String(page), '-l', String(page), file, '-'])).stdout,
+      );
+    }
+    const outline = (await run('pdftohtml', ['-xml', '-i', '-stdout', file])).stdout;
+    return { info, pages, outline, raw: (await readFile(file)).toString('latin1') };
+  }
+
+  const words = (text: string) => text.replace(/\s+/g, ' ');
+
+  withTools(
+    ['chromium', 'pdftotext'],
+    'an article in A4: notes on their page, title block, heads, numbers, metadata, outline, tags',
+    async () => {
+      const { info, pages, outline, raw } = await typeset(english.input, 'english');
+      expect(info).toMatch(/Page size:\s+59[45](\.\d+)? x 84[12](\.\d+)? pts \(A4\)/);
+      expect(pages.length).toBeGreaterThanOrEqual(2);
+      // The document information and the catalog's language.
+      expect(info).toMatch(/^Title:\s+Structures of Example Problems$/m);
+      expect(info).toMatch(/^Author:\s+Ada Lovelace; Emmy Noether$/m);
+      expect(info).toMatch(/^Keywords:\s+structures, examples$/m);
+      expect(info).toMatch(/^Tagged:\s+yes$/m);
+      expect(raw).toMatch(/\/Lang \(en-US\)/);
+
+      const all = words(pages.join('\n'));
+      // The title block: no editor labels (drawn in capitals there), the keywords under a label.
+      for (const label of ['AUTHORS', 'ABSTRACT', 'KEYWORDS']) expect(all).not.toContain(label);
+      expect(all).toContain('Ada Lovelace, Analytical Society');
+      expect(all).toContain('Keywords: structures, examples');
+      // The footnote sits at the foot of the page whose text calls it, not at the end.
+      const note = english.footnotes[0];
+      const notePage = pages.findIndex((page) => words(page).includes(note));
+      expect(notePage).toBeGreaterThanOrEqual(0);
+      expect(words(pages[notePage])).toContain('and a footnote1.');
+      expect(words(pages[notePage])).toMatch(new RegExp(`1\\. ${note}`));
+      expect(notePage).toBeLessThan(pages.length - 1);
+      // Numbered captions, citations and the bibliography in the style's words.
+      expect(all).toContain('Figure 1: A striped image number 1');
+      expect(all).toContain('Table 1: Measured values');
+      expect(all).toContain('(Lovelace, 1990, p. 5)');
+      expect(all).toContain('Hopper, A. (1993). On the structure of problem 3. Open Press.');
+      // Every page ends with its number; from the second on, the running heads stand on top.
+      pages.forEach((page, index) => {
+        expect(page.trim().split('\n').at(-1)?.trim(), `page ${index + 1}`).toBe(String(index + 1));
+        if (index > 0)
+          expect(page.trim().split('\n')[0]).toMatch(
+            /^Lovelace and Noether\s+Structures of Example Problems$/,
+          );
+      });
+      expect(pages[0]).not.toContain('Lovelace and Noether');
+      // Bookmarks: the title, then the headings with their pages.
+      expect(outline).toMatch(/<outline>\s*<item page="1">Structures of Example Problems<\/item>/);
+      expect(outline).toMatch(/<item page="1">Section 1 on structures<\/item>/);
+      expect(outline).toMatch(new RegExp(`<item page="${pages.length}">References</item>`));
+    },
+  );
+
+  withTools(
+    ['chromium', 'pdftotext'],
+    "a German paper in US Letter: its labels, its language, a hidden image's spot marked",
+    async () => {
+      const { info, pages, raw } = await typeset(german.input, 'german');
+      expect(info).toMatch(/Page size:\s+612(\.\d+)? x 792(\.\d+)? pts \(letter\)/);
+      expect(raw).toMatch(/\/Lang \(de-DE\)/);
+      const all = words(pages.join('\n'));
+      expect(all).toContain('Schlagwörter: structures, examples');
+      expect(all).not.toContain('SCHLAGWÖRTER');
+      expect(all).toContain('Abbildung 1: A striped image number 1');
+      expect(all).toContain('(Lovelace, 1990, S. 5)');
+      expect(all).toContain('Bild nicht verfügbar');
+      expect(pages[1].trim().split('\n')[0]).toMatch(
+        /^Lovelace und Noether\s+Structures of Example Problems$/,
+      );
+    },
+  );
+
+  withTools(['chromium'], 'a paragraph split by a page keeps two lines on each page', async () => {
+    const long = fixturePaper({ sections: 8, equations: 2, citations: 6, figures: 2, paragraphs: 9 });
+    long.input.csl = english.input.csl;
+    // The fixture's paragraphs are two lines long: each made some seven lines longer.
+    const filler = ' Its argument runs on over several lines, so that a page break falls inside it.'.repeat(
+      8,
+    );
+    const html = typesetHtml(prepareDocument(long.input)).html.replace(
+      /(<p>This paragraph \d+ of section \d+)/g,
+      `$1${filler}`,
+    );
+    const fragments = await printer.print(async (context) => {
+      const page = await context.newPage();
+      await page.route('**/*', (route) =>
+        route.request().url().startsWith('data:') ? route.continue() : route.abort(),
+      );
+      expect(await layOutPage(page, html)).toBeGreaterThan(3);
+      // The lines of each part of each paragraph, by the paragraph's reference, page by page.
+      return page.evaluate(() => {
+        const lines: Record<string, number[]> = {};
+        for (const paragraph of Array.from(document.querySelectorAll('.pagedjs_page_content p[data-ref]'))) {
+          const range = document.createRange();
+          range.selectNodeContents(paragraph);
+          const tops = new Set<number>();
+          for (const rect of Array.from(range.getClientRects()))
+            if (rect.height > 4) tops.add(Math.round(rect.bottom / 4));
+          const ref = paragraph.getAttribute('data-ref') as string;
+          lines[ref] = [...(lines[ref] ?? []), tops.size];
+        }
+        return Object.values(lines).filter((parts) => parts.length > 1);
+      });
+    });
+    // Some paragraphs do cross a page, and none leaves a single line behind or ahead.
+    expect(fragments.length).toBeGreaterThan(0);
+    for (const parts of fragments)
+      for (const count of parts) expect(count, String(parts)).toBeGreaterThanOrEqual(2);
+  });
+});
