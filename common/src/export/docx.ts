@@ -478,9 +478,13 @@ class DocxWriter extends ChangesWriter {
       case 'paragraph':
         return list ? this.listParagraph(node, list, index) : this.paragraph(node);
       case 'heading': {
+        // The document's heading numbering, as text before the heading's own.
+        const display = this.prepared.numbers.get(node)?.display;
         const paragraph = this.paragraph(
           node,
           `Heading${Math.min(Number(node.attrs.level) + this.headingShift, 6)}`,
+          '',
+          display ? `<w:r><w:t xml:space="preserve">${escapeXml(display)} </w:t></w:r>` : '',
         );
         const id = String(node.attrs.id);
         return id

@@ -533,8 +533,12 @@ class OdtWriter extends ChangesWriter {
     switch (node.type.name) {
       case 'paragraph':
         return `<text:p text:style-name="${textStyle(node, context)}">${this.textblockContent(node, context)}</text:p>`;
-      case 'heading':
-        return `<text:h text:style-name="${textStyle(node, context)}" text:outline-level="${Number(node.attrs.level)}">${this.bookmarked(String(node.attrs.id), this.textblockContent(node, context))}</text:h>`;
+      case 'heading': {
+        // The document's heading numbering, as text before the heading's own.
+        const display = this.prepared.numbers.get(node)?.display;
+        const number = display ? `${odfText(display)} ` : '';
+        return `<text:h text:style-name="${textStyle(node, context)}" text:outline-level="${Number(node.attrs.level)}">${number}${this.bookmarked(String(node.attrs.id), this.textblockContent(node, context))}</text:h>`;
+      }
       case 'blockquote':
         return this.blocks(node, { ...context, paragraphStyle: 'Quotations' });
       case 'code_block':
