@@ -99,7 +99,7 @@ function authblk(p: PreparedDocument): string {
   return `${lines.join('')}${places.map((name, index) => `\\affil[${index + 1}]{${escapeLatex(name)}}\n`).join('')}`;
 }
 
-const plain = (documentClass: string, chapters: boolean, contents: boolean): LatexLayout => ({
+const plain = (documentClass: string, chapters: boolean): LatexLayout => ({
   documentClass,
   options: [],
   chapters,
@@ -108,16 +108,15 @@ const plain = (documentClass: string, chapters: boolean, contents: boolean): Lat
   biblatexOptions: [],
   preamble: '\\usepackage{authblk}\n\\usepackage{orcidlink}\n',
   front: (p, matter) =>
-    `\\title{${subtitled(p, matter)}}\n${authblk(p)}\\date{}\n\\begin{document}\n\\maketitle\n${abstractEnvironment(matter)}\n${keywordsParagraph(p)}${
-      contents ? '\\tableofcontents\n\\listoffigures\n\\listoftables\n\\clearpage\n\n' : ''
-    }`,
+    `\\title{${subtitled(p, matter)}}\n${authblk(p)}\\date{}\n\\begin{document}\n\\maketitle\n${abstractEnvironment(matter)}\n${keywordsParagraph(p)}`,
 });
 
 const apa = (mode: 'stu' | 'man'): LatexLayout => ({
   documentClass: 'apa7',
   options: [mode],
   chapters: false,
-  loadsHyperref: false,
+  // For its ORCID icons.
+  loadsHyperref: true,
   ownMath: false,
   biblatexOptions: [],
   preamble: '',
@@ -134,15 +133,20 @@ const apa = (mode: 'stu' | 'man'): LatexLayout => ({
             .join(', ')
         : '{}'
     }}
-${mode === 'stu' ? '\\course{}\n\\professor{}\n\\duedate{}\n' : ''}${matter.abstract ? `\\abstract{${matter.abstract.trim()}}\n` : ''}${p.keywords.length ? `\\keywords{${keywordsLine(p)}}\n` : ''}\\begin{document}
+${mode === 'stu' ? '% \\course{}, \\professor{} and \\duedate{} for the title page (apa7 shows placeholders).\n' : ''}${matter.abstract ? `\\abstract{${matter.abstract.trim()}}\n` : ''}${p.keywords.length ? `\\keywords{${keywordsLine(p)}}\n` : ''}\\begin{document}
 \\maketitle
 `;
   },
 });
 
 const LAYOUTS: Record<LatexClass, LatexLayout> = {
-  article: plain('article', false, false),
-  thesis: plain('report', true, true),
+  article: plain('article', false),
+  // Chapters; its contents part writes the table of contents and the lists of figures and tables.
+  thesis: {
+    ...plain('report', true),
+    // Figures, tables and equations numbered through the thesis, as in every other format.
+    preamble: `${plain('report', true).preamble}\\counterwithout{figure}{chapter}\n\\counterwithout{table}{chapter}\n\\counterwithout{equation}{chapter}\n`,
+  },
   'apa7-student': apa('stu'),
   'apa7-professional': apa('man'),
   'ieee-conference': {
@@ -152,7 +156,8 @@ const LAYOUTS: Record<LatexClass, LatexLayout> = {
     loadsHyperref: false,
     ownMath: false,
     biblatexOptions: [],
-    preamble: '',
+    // IEEE sets its papers in Times: TeX Gyre Termes (tex-gyre, with texlive-fonts-recommended).
+    preamble: '\\setmainfont{TeX Gyre Termes}\n',
     front: (p, matter) => {
       const blocks = p.authors.map((person) => {
         const lines = [person.institution.trim(), person.email.trim()]

@@ -198,7 +198,10 @@ class LatexWriter extends NodeWriter {
       case 'separator_part':
         return '\\noindent\\rule{\\linewidth}{0.4pt}\n\n';
       case 'toc_part':
-        return '\\tableofcontents\n\n';
+        // A thesis (chapters) lists its figures and tables after the contents.
+        return this.headingCommands[0] === 'chapter'
+          ? '\\tableofcontents\n\\listoffigures\n\\listoftables\n\n'
+          : '\\tableofcontents\n\n';
       case 'bullet_list':
         return `\\begin{itemize}\n${this.items(node)}\\end{itemize}\n\n`;
       case 'ordered_list': {
