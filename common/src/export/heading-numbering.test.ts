@@ -106,17 +106,37 @@ describe('heading numbering in every export', () => {
     expect(none).toContain('>Section \u201cData\u201d</a>');
   });
 
-  it('DOCX and ODT put the number in the heading paragraph', async () => {
-    const docx = all(await exported('docx', paper('roman')));
-    expect(docx).toMatch(
-      /<w:pStyle w:val="Heading1"\/><\/w:pPr>(<w:bookmarkStart[^>]*>)?<w:r><w:t xml:space="preserve">II\. <\/w:t><\/w:r>/,
+  it("DOCX and ODT number the headings with Word's numbering and LibreOffice's outline, text untouched", async () => {
+    const docx = await exported('docx', paper('roman'));
+    expect(docx['word/document.xml']).toContain(
+      '<w:pStyle w:val="Heading2"/><w:numPr><w:ilvl w:val="1"/><w:numId w:val="9999"/></w:numPr>',
     );
-    expect(docx).toContain('<w:t xml:space="preserve">A. </w:t>');
-    expect(docx).toContain('Section II-A');
-    const odt = all(await exported('odt', paper('decimal')));
-    expect(odt).toMatch(/text:outline-level="2">2\.1 <text:bookmark-start/);
-    expect(odt).toContain('Section 2.1');
-    expect(all(await exported('odt', paper('none')))).toMatch(/text:outline-level="2"><text:bookmark-start/);
+    expect(docx['word/document.xml']).toMatch(/<w:pStyle w:val="Heading4"\/><\/w:pPr>/);
+    expect(docx['word/document.xml']).toMatch(/<w:t[^>]*>Data<\/w:t>/);
+    expect(docx['word/document.xml']).toContain('Section II-A');
+    expect(docx['word/numbering.xml']).toContain('<w:numFmt w:val="upperRoman"/><w:lvlText w:val="%1."/>');
+    expect(docx['word/numbering.xml']).toContain(
+      '<w:num w:numId="9999"><w:abstractNumId w:val="3"/></w:num>',
+    );
+    const none = await exported('docx', paper('none'));
+    expect(none['word/document.xml']).not.toContain('<w:numId w:val="9999"/>');
+    expect(none['word/numbering.xml']).not.toContain('w:abstractNumId="3"');
+
+    const odt = await exported('odt', paper('decimal'));
+    expect(odt['content.xml']).toMatch(
+      /text:outline-level="2"><text:bookmark-start text:name="[^"]*"\/>Data/,
+    );
+    expect(odt['content.xml']).toContain('Section 2.1');
+    expect(odt['styles.xml']).toContain(
+      '<text:outline-level-style text:level="2" style:num-format="1" text:display-levels="2">',
+    );
+    expect(odt['styles.xml']).toContain('<text:outline-level-style text:level="4" style:num-format="">');
+    expect((await exported('odt', paper('roman')))['styles.xml']).toContain(
+      '<text:outline-level-style text:level="2" style:num-format="A" style:num-suffix=".">',
+    );
+    expect((await exported('odt', paper('none')))['styles.xml']).toContain(
+      '<text:outline-level-style text:level="1" style:num-format="">',
+    );
   });
 
   it('JATS labels its sections; Markdown writes the number in the heading', async () => {
