@@ -1,6 +1,7 @@
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
-import { apiCall, chooseOption, expect, loginAs, test, writeDocumentContent } from '../fixtures';
+import { apiCall, chooseOption, expect, loginAs, selectValue, test, writeDocumentContent } from '../fixtures';
+import { useOwnServer } from '../own-server';
 
 /**
  * Issue 53: the document's heading numbering shows in the editor (each heading's number before
@@ -34,6 +35,7 @@ test('headings numbered in the editor; a cross-reference follows the numbering c
   await page.getByRole('menuitem', { name: 'Document settings' }).click();
   const settings = page.getByRole('dialog', { name: 'Document settings' });
   await chooseOption(settings, 'Heading numbering', 'IEEE: I. / A. / 1)');
+  await page.screenshot({ path: test.info().outputPath('settings-dialog.png') });
   await settings.getByRole('button', { name: 'Done' }).click();
   await expect(headings.nth(1)).toHaveAttribute('data-number', 'II.');
   await expect(headings.nth(2)).toHaveAttribute('data-number', 'A.');
@@ -50,4 +52,29 @@ test('headings numbered in the editor; a cross-reference follows the numbering c
   await page.setViewportSize({ width: 390, height: 844 });
   await headings.first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('unnumbered-phone.png') });
+});
+
+test.describe('with PLUGINS=templates', () => {
+  const own = useOwnServer(47, { PLUGINS: 'templates' });
+
+  test('the overview lists the built-in journal templates; one copied is the user’s; New document makes an IEEE paper', async ({
+    browser,
+  }) => {
+    const { page } = await own.userPage(browser, {}, '/templates/');
+    const builtin = page.getByRole('region', { name: 'Built-in templates' });
+    await expect(builtin.getByRole('listitem')).toHaveCount(7);
+    await expect(builtin.getByText('IEEE conference paper (IEEEtran)')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('templates-overview.png'), fullPage: true });
+    await builtin.getByRole('button', { name: 'Copy IEEE conference paper (IEEEtran) to customise' }).click();
+    await expect(page.getByRole('link', { name: 'IEEE conference paper (IEEEtran)' })).toBeVisible();
+    await page.getByRole('link', { name: 'IEEE conference paper (IEEEtran)' }).click();
+    await expect(selectValue(page, 'Heading numbering')).toHaveText('IEEE: I. / A. / 1)');
+    await expect(selectValue(page, 'LaTeX class')).toHaveText('IEEE conference (IEEEtran)');
+
+    await page.goto('/documents/');
+    await page.getByRole('button', { name: 'New document' }).click();
+    await page.getByRole('menuitem', { name: 'Thesis (chapters, contents, list of figures)' }).click();
+    await expect(page).toHaveURL(/\/document\/\d+/);
+    await expect(page.locator('nav.doc-toc_part')).toBeVisible();
+  });
 });
