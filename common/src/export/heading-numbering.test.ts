@@ -101,6 +101,9 @@ describe('heading numbering in every export', () => {
       expect(text, format).toMatch(/<h5 id="H-deep">Deep<\/h5>/);
       expect(text, format).toContain('>Section 2.1</a>');
     }
+    expect((await exported('epub', paper('decimal')))['EPUB/nav.xhtml']).toContain(
+      '#H-methods">2 Methods</a>',
+    );
     const none = all(await exported('html', paper('none')));
     expect(none).not.toContain('heading-number');
     expect(none).toContain('>Section \u201cData\u201d</a>');
