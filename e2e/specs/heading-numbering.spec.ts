@@ -70,6 +70,10 @@ test.describe('with PLUGINS=templates', () => {
     await page.getByRole('link', { name: 'IEEE conference paper (IEEEtran)' }).click();
     await expect(selectValue(page, 'Heading numbering')).toHaveText('IEEE: I. / A. / 1)');
     await expect(selectValue(page, 'LaTeX class')).toHaveText('IEEE conference (IEEEtran)');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await selectValue(page, 'LaTeX class').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath('template-editor-phone.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.goto('/documents/');
     await page.getByRole('button', { name: 'New document' }).click();
