@@ -4,6 +4,7 @@ import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { templatesApi } from '@scriptorium/common/api/endpoints/plugins';
 import { schema } from '@scriptorium/common/editor/schema';
 import { checkDocument } from '@scriptorium/common/editor/templates';
+import { BUILTIN_TEMPLATES } from '@scriptorium/common/plugins/builtin-templates';
 import { summaryPart } from '@scriptorium/common/plugins/template-testing';
 import { standardDefinition, type TemplateDefinition } from '@scriptorium/common/plugins/templates-api';
 import { strToU8, zipSync } from 'fflate';
@@ -14,6 +15,7 @@ import { ENGINES, type TestClient, useServer } from './harness';
 function chapterDefinition(): TemplateDefinition {
   const standard = standardDefinition();
   return {
+    ...standard,
     parts: [standard.parts[1], summaryPart('This chapter argues'), standard.parts[4]],
     citation_styles: ['apa'],
     languages: ['de-DE'],
@@ -168,6 +170,28 @@ describe.each(ENGINES)('Templates plugin API (%s)', (engine) => {
     const doc = await storedContent(server(), created.id);
     expect(doc.attrs.template).toBe('standard-article');
     expect(doc.childCount).toBe(6);
+  });
+
+  it('makes a document of each built-in journal template, with its style, numbering, LaTeX layout and paper', async () => {
+    const browser = await server().loginAs(await server().buildUser());
+    for (const template of BUILTIN_TEMPLATES) {
+      const response = await browser.call(templatesApi.createDocument, { template: template.id });
+      expect(response.status, template.id).toBe(200);
+      const doc = await storedContent(server(), response.json<{ id: number }>().id);
+      expect(doc.attrs, template.id).toMatchObject({
+        template: template.id,
+        citationstyle: template.definition.citation_styles[0],
+        heading_numbering: template.definition.heading_numbering,
+        latex_class: template.definition.latex_class,
+        paper_size: template.definition.paper_size,
+      });
+      expect(checkDocument(doc), template.id).toEqual([]);
+    }
+    const thesis = await storedContent(
+      server(),
+      (await browser.call(templatesApi.createDocument, { template: 'thesis' })).json<{ id: number }>().id,
+    );
+    expect(thesis.child(5).type.name).toBe('toc_part');
   });
 
   it('stores and lists DOCX and ODT export templates, refuses other files, removes them with the template', async () => {

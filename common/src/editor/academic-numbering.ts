@@ -1,5 +1,7 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import type { FigureCategory } from './academic-nodes';
+import { quoteMarks } from './input-rules';
+import { HEADING_NUMBERINGS, type HeadingNumbering, NUMBERED_HEADING_LEVELS } from './vocabulary';
 
 /**
  * Numbering of headings, figures (per category), tables and display equations, and the texts of
@@ -13,7 +15,8 @@ type LabelKey =
   | 'bibliography'
   | 'chapter'
   | 'part'
-  | 'contents';
+  | 'contents'
+  | 'keywords';
 
 const LABELS: Record<string, Record<LabelKey, string>> = {
   en: {
@@ -27,6 +30,7 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     chapter: 'Chapter',
     part: 'Part',
     contents: 'Contents',
+    keywords: 'Keywords',
   },
   de: {
     figure: 'Abbildung',
@@ -39,6 +43,7 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     chapter: 'Kapitel',
     part: 'Teil',
     contents: 'Inhalt',
+    keywords: 'Schlüsselwörter',
   },
   fr: {
     figure: 'Figure',
@@ -51,6 +56,7 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     chapter: 'Chapitre',
     part: 'Partie',
     contents: 'Table des matières',
+    keywords: 'Mots-clés',
   },
   es: {
     figure: 'Figura',
@@ -63,6 +69,7 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     chapter: 'Capítulo',
     part: 'Parte',
     contents: 'Índice',
+    keywords: 'Palabras clave',
   },
   it: {
     figure: 'Figura',
@@ -75,6 +82,7 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     chapter: 'Capitolo',
     part: 'Parte',
     contents: 'Indice',
+    keywords: 'Parole chiave',
   },
   pt: {
     figure: 'Figura',
@@ -87,6 +95,7 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     chapter: 'Capítulo',
     part: 'Parte',
     contents: 'Sumário',
+    keywords: 'Palavras-chave',
   },
   bg: {
     figure: 'Фигура',
@@ -99,6 +108,7 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     chapter: 'Глава',
     part: 'Част',
     contents: 'Съдържание',
+    keywords: 'Ключови думи',
   },
 };
 
@@ -115,8 +125,10 @@ export interface NumberedTarget {
   kind: TargetKind;
   /** The figure category (or 'table' for tables, 'section' for headings). */
   category: string;
-  /** "3", "2.1" */
+  /** "3", "2.1", "III-A" ('' for a heading the document does not number). */
   number: string;
+  /** A heading's number as it stands before its text: "2.1", IEEE's "III." or "A." ('' for none). */
+  display?: string;
   /** What a cross-reference shows: "Figure 3", "Section 2.1", "(4)". */
   label: string;
   /** The caption or heading text, for pickers. */
@@ -138,8 +150,75 @@ export interface NumberingOptions {
   sectionPrefix?: string;
 }
 
+/** The document's heading numbering (an unknown value reads as decimal). */
+export function headingNumbering(doc: PMNode): HeadingNumbering {
+  const value = String(doc.attrs.heading_numbering);
+  return (HEADING_NUMBERINGS as readonly string[]).includes(value) ? (value as HeadingNumbering) : 'decimal';
+}
+
+function roman(value: number): string {
+  const digits: [number, string][] = [
+    [1000, 'M'],
+    [900, 'CM'],
+    [500, 'D'],
+    [400, 'CD'],
+    [100, 'C'],
+    [90, 'XC'],
+    [50, 'L'],
+    [40, 'XL'],
+    [10, 'X'],
+    [9, 'IX'],
+    [5, 'V'],
+    [4, 'IV'],
+    [1, 'I'],
+  ];
+  let out = '';
+  let rest = value;
+  for (const [size, letters] of digits)
+    while (rest >= size) {
+      out += letters;
+      rest -= size;
+    }
+  return out;
+}
+
+function alpha(value: number): string {
+  let out = '';
+  let rest = value;
+  while (rest > 0) {
+    out = String.fromCharCode(65 + ((rest - 1) % 26)) + out;
+    rest = Math.floor((rest - 1) / 26);
+  }
+  return out;
+}
+
+/**
+ * A heading's number for references and as it stands before the heading, from the counters of
+ * its levels (skipped levels count as 1). IEEE (IEEEtran): "III" / "III-A" / "III-A1", shown as
+ * "III.", "A.", "1)".
+ */
+export function headingNumber(
+  scheme: HeadingNumbering,
+  counters: readonly number[],
+  prefix = '',
+): { number: string; display: string } {
+  const levels = counters.map((n) => n || 1);
+  if (scheme === 'none' || levels.length > NUMBERED_HEADING_LEVELS) return { number: '', display: '' };
+  if (scheme === 'roman') {
+    const [first, second, third] = levels;
+    const number = `${roman(first)}${second ? `-${alpha(second)}` : ''}${third ? String(third) : ''}`;
+    const display =
+      levels.length === 1 ? `${roman(first)}.` : levels.length === 2 ? `${alpha(second)}.` : `${third})`;
+    return { number, display };
+  }
+  const number = prefix + levels.join('.');
+  return { number, display: number };
+}
+
 export function numberDocument(doc: PMNode, options: NumberingOptions = {}): Numbering {
   const language = String(doc.attrs.language ?? 'en');
+  const scheme = options.sectionPrefix ? 'decimal' : headingNumbering(doc);
+  const quotes = quoteMarks(language).double;
   const counters = options.counters ?? new Map<string, number>();
   const sectionPrefix = options.sectionPrefix ?? '';
   const sections: number[] = [];
@@ -160,17 +239,22 @@ export function numberDocument(doc: PMNode, options: NumberingOptions = {}): Num
       while (sections.length < level) sections.push(0);
       sections[level - 1]++;
       // Levels skipped (a heading 3 right under a heading 1) count as 1, not 0.
-      const number = sectionPrefix + sections.map((n) => n || 1).join('.');
-      if (node.attrs.id)
-        targets.push({
-          id: String(node.attrs.id),
-          kind: 'heading',
-          category: 'section',
-          number,
-          label: `${documentLabel('section', language)} ${number}`,
-          text: node.textContent,
-          pos,
-        });
+      const { number, display } = headingNumber(scheme, sections, sectionPrefix);
+      const kind = scheme === 'chapter' && level === 1 ? 'chapter' : 'section';
+      // Unnumbered: the reference names the heading ("Section “Methods”").
+      const label = number
+        ? `${documentLabel(kind, language)} ${number}`
+        : `${documentLabel(kind, language)} ${quotes[0]}${node.textContent}${quotes[1]}`;
+      targets.push({
+        id: String(node.attrs.id),
+        kind: 'heading',
+        category: 'section',
+        number,
+        display,
+        label,
+        text: node.textContent,
+        pos,
+      });
       return false;
     }
     if (name === 'figure') {

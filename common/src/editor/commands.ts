@@ -10,6 +10,7 @@ import {
 } from 'prosemirror-state';
 import { type BodyElement, type FormatMark, isSafeHref, PAPER_SIZES, type PaperSize, schema } from './schema';
 import { tableCommand, tableTab } from './table-commands';
+import { HEADING_NUMBERINGS, type HeadingNumbering } from './vocabulary';
 
 /**
  * Pure editor commands (state in, transaction out), shared by the toolbar, the menus, the
@@ -221,6 +222,15 @@ export function setPaperSize(size: PaperSize): Command {
   return (state, dispatch) => {
     if (!PAPER_SIZES.includes(size) || state.doc.attrs.paper_size === size) return false;
     if (dispatch) dispatch(state.tr.setDocAttribute('paper_size', size));
+    return true;
+  };
+}
+
+export function setHeadingNumbering(numbering: HeadingNumbering): Command {
+  return (state, dispatch) => {
+    if (!HEADING_NUMBERINGS.includes(numbering) || state.doc.attrs.heading_numbering === numbering)
+      return false;
+    if (dispatch) dispatch(state.tr.setDocAttribute('heading_numbering', numbering));
     return true;
   };
 }

@@ -99,6 +99,10 @@ const nodes: Record<string, NodeSpec> = {
       paper_size: { default: 'A4' },
       /** The CSL style citations are rendered in (a file name of web/public/csl/styles). */
       citationstyle: { default: 'apa' },
+      /** HEADING_NUMBERINGS (vocabulary.ts): shown in the editor and every export. */
+      heading_numbering: { default: 'decimal' },
+      /** LATEX_CLASSES: the LaTeX export's class and front matter (from the document's template). */
+      latex_class: { default: 'article' },
     },
   },
   title: {

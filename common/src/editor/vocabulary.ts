@@ -34,3 +34,25 @@ export type BodyElement = (typeof BODY_ELEMENTS)[number];
 
 export const PAPER_SIZES = ['A4', 'US Letter'] as const;
 export type PaperSize = (typeof PAPER_SIZES)[number];
+
+/**
+ * How headings are numbered (a document setting, set from its template): none; decimal 1 / 1.1 /
+ * 1.1.1; chapter, the same with the first level a chapter ("Chapter 2", a thesis); roman, IEEE's
+ * I. / A. / 1) (cross-references "Section III-A"). Three levels are numbered, as LaTeX does.
+ */
+export const HEADING_NUMBERINGS = ['none', 'decimal', 'chapter', 'roman'] as const;
+export type HeadingNumbering = (typeof HEADING_NUMBERINGS)[number];
+export const NUMBERED_HEADING_LEVELS = 3;
+
+/** The LaTeX layouts a document is exported with (latex.ts): a class, its preamble and front matter. */
+export const LATEX_CLASSES = [
+  'article',
+  'apa7-student',
+  'apa7-professional',
+  'ieee-conference',
+  'acm-sigconf',
+  'elsevier',
+  'lncs',
+  'thesis',
+] as const;
+export type LatexClass = (typeof LATEX_CLASSES)[number];

@@ -1,3 +1,4 @@
+import { type HeadingNumbering, NUMBERED_HEADING_LEVELS } from '../editor/vocabulary';
 import { escapeXml } from './text';
 
 /**
@@ -61,8 +62,40 @@ ${[1, 2, 3].map((level) => paragraphStyle(`TOC${level}`, `toc ${level}`, `<w:spa
 </w:styles>`;
 }
 
-/** Bullets (abstract 1) and decimal numbers (abstract 2) on nine levels; `nums` adds one instance per list. */
-export function referenceNumbering(nums: { id: number; ordered: boolean; start: number }[]): string {
+/** The list instance the numbered headings use (past any list's: lists count from 1). */
+export const HEADINGS_NUM_ID = 9999;
+
+/** The headings' numbers (abstract 3) in a heading numbering: Word's format and text per level. */
+function headingLevels(numbering: HeadingNumbering): string {
+  const formats: [string, string][] =
+    numbering === 'roman'
+      ? [
+          ['upperRoman', '%1.'],
+          ['upperLetter', '%2.'],
+          ['decimal', '%3)'],
+        ]
+      : [
+          ['decimal', '%1'],
+          ['decimal', '%1.%2'],
+          ['decimal', '%1.%2.%3'],
+        ];
+  return formats
+    .slice(0, NUMBERED_HEADING_LEVELS)
+    .map(
+      ([format, text], level) =>
+        `<w:lvl w:ilvl="${level}"><w:start w:val="1"/><w:numFmt w:val="${format}"/><w:lvlText w:val="${text}"/><w:lvlJc w:val="left"/><w:suff w:val="space"/><w:pPr><w:ind w:left="0" w:firstLine="0"/></w:pPr></w:lvl>`,
+    )
+    .join('');
+}
+
+/**
+ * Bullets (abstract 1) and decimal numbers (abstract 2) on nine levels; `nums` adds one instance
+ * per list. With a heading numbering, abstract 3 and instance HEADINGS_NUM_ID number the headings.
+ */
+export function referenceNumbering(
+  nums: { id: number; ordered: boolean; start: number }[],
+  headings: HeadingNumbering = 'none',
+): string {
   const levels = (ordered: boolean) =>
     Array.from({ length: 9 }, (_, level) => {
       const indent = 720 * (level + 1);
@@ -77,7 +110,11 @@ export function referenceNumbering(nums: { id: number; ordered: boolean; start: 
     )
     .join('');
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<w:numbering xmlns:w="${W}"><w:abstractNum w:abstractNumId="1"><w:multiLevelType w:val="hybridMultilevel"/>${levels(false)}</w:abstractNum><w:abstractNum w:abstractNumId="2"><w:multiLevelType w:val="hybridMultilevel"/>${levels(true)}</w:abstractNum>${instances}</w:numbering>`;
+<w:numbering xmlns:w="${W}"><w:abstractNum w:abstractNumId="1"><w:multiLevelType w:val="hybridMultilevel"/>${levels(false)}</w:abstractNum><w:abstractNum w:abstractNumId="2"><w:multiLevelType w:val="hybridMultilevel"/>${levels(true)}</w:abstractNum>${
+    headings === 'none'
+      ? ''
+      : `<w:abstractNum w:abstractNumId="3"><w:multiLevelType w:val="multilevel"/>${headingLevels(headings)}</w:abstractNum>`
+  }${instances}${headings === 'none' ? '' : `<w:num w:numId="${HEADINGS_NUM_ID}"><w:abstractNumId w:val="3"/></w:num>`}</w:numbering>`;
 }
 
 export function referenceSettings(language: string, tracked: boolean): string {

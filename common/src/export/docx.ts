@@ -2,9 +2,9 @@ import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { type BibliographyLayout, DEFAULT_LAYOUT, labelWidthEm, splitLabel } from '../bibliography/layout';
-import { documentLabel } from '../editor/academic-numbering';
+import { documentLabel, headingNumbering } from '../editor/academic-numbering';
 import { changeMarks, withInherited } from './block-changes';
-import { referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
+import { HEADINGS_NUM_ID, referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
 import { imageFiles, imageSize } from './images';
 import {
   authorName,
@@ -478,9 +478,14 @@ class DocxWriter extends ChangesWriter {
       case 'paragraph':
         return list ? this.listParagraph(node, list, index) : this.paragraph(node);
       case 'heading': {
+        // Numbered by Word's own numbering (numbering.xml), as the document's heading numbering says.
+        const numbered = !this.prepared.book && Boolean(this.prepared.numbers.get(node)?.display);
         const paragraph = this.paragraph(
           node,
           `Heading${Math.min(Number(node.attrs.level) + this.headingShift, 6)}`,
+          numbered
+            ? `<w:numPr><w:ilvl w:val="${Number(node.attrs.level) - 1}"/><w:numId w:val="${HEADINGS_NUM_ID}"/></w:numPr>`
+            : '',
         );
         const id = String(node.attrs.id);
         return id
@@ -743,7 +748,7 @@ class DocxWriter extends ChangesWriter {
     const pageXml = setup
       ? `${setup.pgSz}${setup.pgMar}`
       : `<w:pgSz w:w="${page.width}" w:h="${page.height}"/><w:pgMar w:top="${page.margin}" w:right="${page.margin}" w:bottom="${page.margin}" w:left="${page.margin}" w:header="708" w:footer="708" w:gutter="0"/>`;
-    let numbering = referenceNumbering(this.nums);
+    let numbering = referenceNumbering(this.nums, p.book ? 'none' : headingNumbering(p.doc));
     let numIdShift = 0;
     if (reference?.numbering) ({ numbering, numIdShift } = reference.numbering(numbering));
     // Our style ids that the reference has under other ids, and our lists after its own.

@@ -35,8 +35,14 @@ export function exportEpub(prepared: PreparedDocument): Uint8Array {
   const headings: { id: string; text: string }[] = [];
   for (const part of prepared.body)
     part.forEach((node) => {
-      if (node.type.name === 'heading' && node.attrs.level === 1 && node.attrs.id)
-        headings.push({ id: String(node.attrs.id), text: node.textContent });
+      if (node.type.name === 'heading' && node.attrs.level === 1 && node.attrs.id) {
+        // The reading system's contents show the heading's number as the text does.
+        const display = prepared.numbers.get(node)?.display;
+        headings.push({
+          id: String(node.attrs.id),
+          text: `${display ? `${display} ` : ''}${node.textContent}`,
+        });
+      }
     });
   const nav = `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE html>

@@ -184,7 +184,10 @@ export class HtmlWriter extends NodeWriter {
         return `<p${this.changeClass(node)}>${this.inlineContent(node)}${this.breakMark(node)}</p>`;
       case 'heading': {
         const level = Math.min(Number(node.attrs.level) + this.headingShift, 6);
-        return `<h${level}${id}>${this.inlineContent(node)}${this.breakMark(node)}</h${level}>`;
+        // The number as text (the document's heading numbering): every reader and the PDF show it.
+        const display = this.prepared.numbers.get(node)?.display;
+        const number = display ? `<span class="heading-number">${escapeXml(display)}</span> ` : '';
+        return `<h${level}${id}>${number}${this.inlineContent(node)}${this.breakMark(node)}</h${level}>`;
       }
       case 'blockquote':
         return `<blockquote${this.changeClass(node)}>${this.blocks(node)}</blockquote>`;

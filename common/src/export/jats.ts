@@ -123,7 +123,10 @@ class JatsWriter extends NodeWriter {
           open.pop();
         }
         const id = node.attrs.id ? String(node.attrs.id) : `sec-${++sections}`;
-        out += `<sec id="${escapeXml(id)}"><title>${this.inlineContent(node)}</title>`;
+        // The document's heading numbering: JATS's own <label> before the title.
+        const display = this.prepared.numbers.get(node)?.display;
+        const label = display ? `<label>${escapeXml(display)}</label>` : '';
+        out += `<sec id="${escapeXml(id)}">${label}<title>${this.inlineContent(node)}</title>`;
         open.push(level);
       } else out += this.block(node);
     });

@@ -2,6 +2,7 @@ import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import type { EntryData } from '../bibliography/types';
+import { headingNumbering } from '../editor/academic-numbering';
 import { citationKeys } from './citation-keys';
 import { imageExtension, imageFiles } from './images';
 import { latexBibliography } from './latex-bib';
@@ -12,6 +13,7 @@ import {
   escapeLatex,
   FALLBACK_BIBLATEX,
 } from './latex-citations';
+import { type LatexLayout, latexClassOf, latexLayout } from './latex-classes';
 import { checkLatexMath, isControlCharacter } from './latex-math';
 import {
   authorName,
@@ -89,6 +91,8 @@ class LatexWriter extends NodeWriter {
   /** Inside a footnote a note style's citation is its text, not a footnote of the footnote. */
   private inFootnote = false;
   readonly images: ReturnType<typeof imageFiles>;
+  /** The heading commands by level (a layout with chapters starts at \chapter). */
+  headingCommands = ['section', 'subsection', 'subsubsection', 'paragraph', 'subparagraph', 'subparagraph'];
 
   constructor(readonly prepared: PreparedDocument) {
     super();
@@ -165,6 +169,8 @@ class LatexWriter extends NodeWriter {
     const target = this.prepared.numbering.byId.get(id);
     if (!target) return '??';
     if (target.kind === 'equation') return `\\eqref{${safeKey(id)}}`;
+    // An unnumbered heading is named ("Section “Methods”"), linked to it.
+    if (!target.number) return `\\hyperref[${safeKey(id)}]{${escapeLatex(target.label)}}`;
     return `${escapeLatex(target.label.slice(0, target.label.length - target.number.length))}\\ref{${safeKey(id)}}`.replace(
       / \\ref/,
       '~\\ref',
@@ -177,15 +183,12 @@ class LatexWriter extends NodeWriter {
       case 'paragraph':
         return `${this.inlineContent(node)}\n\n`;
       case 'heading': {
-        const command = [
-          'section',
-          'subsection',
-          'subsubsection',
-          'paragraph',
-          'subparagraph',
-          'subparagraph',
-        ][Number(node.attrs.level) - 1];
-        return `\\${command}{${this.inlineContent(node)}}${label}\n\n`;
+        const command = this.headingCommands[Number(node.attrs.level) - 1];
+        // Numbered as the document's heading numbering says: \section, or \section* (an anchor
+        // for its label, which references reach by \hyperref).
+        if (this.prepared.numbers.get(node)?.number)
+          return `\\${command}{${this.inlineContent(node)}}${label}\n\n`;
+        return `${label ? '\\phantomsection' : ''}\\${command}*{${this.inlineContent(node)}}${label}\n\n`;
       }
       case 'blockquote':
         return `\\begin{quote}\n${this.blocks(node)}\\end{quote}\n\n`;
@@ -195,7 +198,10 @@ class LatexWriter extends NodeWriter {
       case 'separator_part':
         return '\\noindent\\rule{\\linewidth}{0.4pt}\n\n';
       case 'toc_part':
-        return '\\tableofcontents\n\n';
+        // A thesis (chapters) lists its figures and tables after the contents.
+        return this.headingCommands[0] === 'chapter'
+          ? '\\tableofcontents\n\\listoffigures\n\\listoftables\n\n'
+          : '\\tableofcontents\n\n';
       case 'bullet_list':
         return `\\begin{itemize}\n${this.items(node)}\\end{itemize}\n\n`;
       case 'ordered_list': {
@@ -289,8 +295,36 @@ function citing(p: PreparedDocument, cslStyle: string): string | null {
   return rendered ? null : FALLBACK_BIBLATEX;
 }
 
+/** The book export's layout: the book class, the common preamble only. */
+const BOOK_LAYOUT: Pick<
+  LatexLayout,
+  'documentClass' | 'options' | 'loadsHyperref' | 'ownMath' | 'biblatexOptions'
+> = {
+  documentClass: 'book',
+  options: [],
+  loadsHyperref: false,
+  ownMath: false,
+  biblatexOptions: [],
+};
+
+/** The counters of a heading numbering the class does not have (IEEE's I / I-A in another class). */
+function numberingPreamble(p: PreparedDocument, layout: Pick<LatexLayout, 'documentClass'>): string {
+  const scheme = headingNumbering(p.doc);
+  if (scheme === 'none') return '';
+  // Three levels numbered everywhere (llncs numbers two of its own).
+  let out = `\\setcounter{secnumdepth}{${layout.documentClass === 'report' || layout.documentClass === 'book' ? 2 : 3}}\n`;
+  if (scheme === 'roman' && layout.documentClass !== 'IEEEtran')
+    out +=
+      '\\renewcommand\\thesection{\\Roman{section}}\n\\renewcommand\\thesubsection{\\thesection-\\Alph{subsection}}\n\\renewcommand\\thesubsubsection{\\thesubsection\\arabic{subsubsection}}\n';
+  return out;
+}
+
 /** From \documentclass to hyperref: what an article and a book share. */
-function preamble(p: PreparedDocument, documentClass: string, biblatex: string | null): string {
+function preamble(
+  p: PreparedDocument,
+  layout: Pick<LatexLayout, 'documentClass' | 'options' | 'loadsHyperref' | 'ownMath' | 'biblatexOptions'>,
+  biblatex: string | null,
+): string {
   const [language, variant] = p.language.toLowerCase().split('-');
   const polyglossia = POLYGLOSSIA[language] ?? 'english';
   const languageOptions =
@@ -305,45 +339,21 @@ function preamble(p: PreparedDocument, documentClass: string, biblatex: string |
 % (${String(p.doc.attrs.citationstyle) || 'none'}), which no biblatex style in TeX Live matches; bibliography.bib holds the entries.
 `;
   return `% Written by Scriptorium. Compile with: ${biblatex ? 'lualatex document; biber document; lualatex document; lualatex document' : 'lualatex document; lualatex document'}
-\\documentclass[${p.paperSize === 'US Letter' ? 'letterpaper' : 'a4paper'}]{${documentClass}}
+\\documentclass[${[p.paperSize === 'US Letter' ? 'letterpaper' : 'a4paper', ...layout.options, ...(biblatex ? layout.biblatexOptions : [])].join(',')}]{${layout.documentClass}}
 \\usepackage{fontspec}
 \\usepackage{polyglossia}
 ${polyglossia === 'bulgarian' ? '% Latin Modern has no Cyrillic: DejaVu (fonts-dejavu-core) has.\n\\newfontfamily\\cyrillicfont{DejaVu Serif}\n\\newfontfamily\\cyrillicfontsf{DejaVu Sans}\n\\newfontfamily\\cyrillicfonttt{DejaVu Sans Mono}\n' : ''}\\setdefaultlanguage${languageOptions}{${polyglossia}}
-\\usepackage{amsmath,amssymb}
-\\usepackage{graphicx}
+${layout.ownMath ? '' : '\\usepackage{amsmath,amssymb}\n'}\\usepackage{graphicx}
 \\usepackage{array,multirow}
 \\usepackage{caption}
 \\usepackage{csquotes}
-${bibliography}\\usepackage[hidelinks]{hyperref}
-`;
+${bibliography}${layout.loadsHyperref ? '\\hypersetup{hidelinks}' : '\\usepackage[hidelinks]{hyperref}'}
+${layout.documentClass === 'book' ? '' : numberingPreamble(p, layout)}`;
 }
 
 /** A link's target as \href takes it. */
 function hrefTarget(href: string): string {
   return href.replace(/[%#\\{}]/g, (c) => `\\${c}`);
-}
-
-/**
- * The authors with authblk: each name with its ORCID iD (orcidlink) and e-mail (\thanks), the
- * affiliations numbered once each, as \affil.
- */
-function authorBlock(authors: PreparedDocument['authors']): string {
-  const affiliations: string[] = [];
-  for (const person of authors)
-    if (person.institution.trim() && !affiliations.includes(person.institution.trim()))
-      affiliations.push(person.institution.trim());
-  const lines = authors.map((person) => {
-    const orcid = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/.test(person.orcid.trim())
-      ? `\\,\\orcidlink{${person.orcid.trim()}}`
-      : '';
-    const email = person.email.trim()
-      ? `\\thanks{\\href{mailto:${hrefTarget(person.email.trim())}}{${escapeLatex(person.email.trim())}}}`
-      : '';
-    const affiliation = affiliations.indexOf(person.institution.trim()) + 1;
-    const mark = affiliations.length ? `[${affiliation || ''}]` : '';
-    return `\\author${mark}{${escapeLatex(authorName(person))}${orcid}${email}}\n`;
-  });
-  return `${lines.join('')}${affiliations.map((name, index) => `\\affil[${index + 1}]{${escapeLatex(name)}}\n`).join('')}`;
 }
 
 /** The zip: the .tex, the .bib of the cited entries under their keys and the images. */
@@ -370,29 +380,24 @@ export function exportLatex(prepared: PreparedDocument): Uint8Array {
   if (prepared.book) return exportBookLatex(prepared, prepared.book);
   const writer = new LatexWriter(prepared);
   const p = prepared;
+  // The template's class, preamble and front matter (latex-classes.ts).
+  const layout = latexLayout(latexClassOf(p.doc.attrs.latex_class));
+  if (layout.chapters) writer.headingCommands = ['chapter', ...writer.headingCommands.slice(0, 5)];
   const biblatex = citing(p, String(p.doc.attrs.citationstyle));
   writer.biblatex = biblatex;
   writer.renderedCitations = biblatex === null;
   const body = p.body.map((part) => writer.blocks(part)).join('');
-  const abstract = p.abstract ? `\\begin{abstract}\n${writer.blocks(p.abstract)}\\end{abstract}\n\n` : '';
-  const keywords = p.keywords.length
-    ? `\\noindent\\textbf{Keywords:} ${escapeLatex(p.keywords.join(', '))}\n\n`
-    : '';
+  const abstract = p.abstract ? writer.blocks(p.abstract) : '';
   const title = writer.inlineContent(p.doc.firstChild as PMNode);
   const heading = escapeLatex(p.bibliographyTitle);
+  const unnumbered = layout.chapters ? '\\chapter*' : '\\section*';
   const bibliography = !writer.cited.size
     ? ''
     : biblatex
       ? `\\printbibliography[title={${heading}}]\n`
-      : citeprocBibliography(p.bibliography, `\\section*{${heading}}`);
-  const tex = `${preamble(p, 'article', biblatex)}\\usepackage{authblk}
-\\usepackage{orcidlink}
-\\title{${title}${p.subtitle ? `\\\\ \\large ${escapeLatex(p.subtitle)}` : ''}}
-${authorBlock(p.authors)}\\date{}
-\\hypersetup{pdftitle={${escapeLatex(p.title)}},pdfauthor={${escapeLatex(p.authors.map(authorName).join('; '))}},pdfkeywords={${escapeLatex(p.keywords.join(', '))}}}
-\\begin{document}
-\\maketitle
-${abstract}${keywords}${body}${bibliography}\\end{document}
+      : citeprocBibliography(p.bibliography, `${unnumbered}{${heading}}`);
+  const tex = `${preamble(p, layout, biblatex)}${layout.preamble}\\hypersetup{pdftitle={${escapeLatex(p.title)}},pdfauthor={${escapeLatex(p.authors.map(authorName).join('; '))}},pdfkeywords={${escapeLatex(p.keywords.join(', '))}}}
+${layout.front(p, { title, abstract })}${body}${bibliography}${layout.back ?? ''}\\end{document}
 `;
   return latexZip(tex, writer);
 }
@@ -458,7 +463,7 @@ ${book.copyright || book.isbn ? `\\thispagestyle{empty}\n\\vspace*{\\fill}\n\\no
       : biblatex
         ? '\\backmatter\n\\printbibliography[heading=bibintoc]\n'
         : `\\backmatter\n${citeprocBibliography(p.bibliography, '\\chapter*{\\bibname}\\addcontentsline{toc}{chapter}{\\bibname}')}`;
-  const tex = `${preamble(p, 'book', biblatex)}\\counterwithout{figure}{chapter}
+  const tex = `${preamble(p, BOOK_LAYOUT, biblatex)}\\counterwithout{figure}{chapter}
 \\counterwithout{table}{chapter}
 \\counterwithout{equation}{chapter}
 \\hypersetup{pdftitle={${escapeLatex(p.title)}},pdfauthor={${escapeLatex(p.authors.map(authorName).join('; '))}}}

@@ -32,7 +32,9 @@ describe('Markdown export (pandoc Markdown)', () => {
   });
 
   it('writes headings, equations, footnotes and pandoc citations', () => {
-    for (const heading of paper.headings) expect(body).toMatch(new RegExp(`^#+ ${heading}$`, 'm'));
+    // Numbered as the document's heading numbering says (decimal by default).
+    for (const heading of paper.headings)
+      expect(body).toMatch(new RegExp(`^#+ \\d+(\\.\\d+)* ${heading}$`, 'm'));
     for (const latex of paper.equations) expect(body).toContain(latex.trim());
     for (const [index, note] of paper.footnotes.entries()) expect(body).toContain(`[^${index + 1}]: ${note}`);
     expect(body).toMatch(/\[@[\w-]+[^\]]*\]/);

@@ -124,7 +124,13 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
     (state: MarkdownSerializerState, node: PMNode, parent: PMNode, index: number) => void
   > = {
     blockquote: base.blockquote,
-    heading: base.heading,
+    heading(state, node) {
+      // The document's heading numbering, as text before the heading's own.
+      const display = prepared.numbers.get(node)?.display;
+      state.write(`${'#'.repeat(Number(node.attrs.level))} ${display ? `${display} ` : ''}`);
+      state.renderInline(node, false);
+      state.closeBlock(node);
+    },
     horizontal_rule: base.horizontal_rule,
     bullet_list: base.bullet_list,
     list_item: base.list_item,

@@ -1,3 +1,4 @@
+import { type HeadingNumbering, NUMBERED_HEADING_LEVELS } from '../editor/vocabulary';
 import { escapeXml } from './text';
 
 /**
@@ -64,17 +65,32 @@ function textStyle(display: string, textProps: string): string {
   return `<style:style style:name="${styleName(display)}" style:display-name="${display}" style:family="text"><style:text-properties ${textProps}/></style:style>`;
 }
 
-/** Headings are not numbered by the outline (their numbers, if any, are in their text). */
-function outlineStyle(): string {
-  const levels = Array.from(
-    { length: 10 },
-    (_, level) =>
-      `<text:outline-level-style text:level="${level + 1}" style:num-format=""><style:list-level-properties text:list-level-position-and-space-mode="label-alignment"><style:list-level-label-alignment text:label-followed-by="nothing"/></style:list-level-properties></text:outline-level-style>`,
-  ).join('');
+/** The outline's number format of a level (1-based) in a heading numbering: format, suffix, levels shown. */
+function outlineLevel(numbering: HeadingNumbering, level: number): [string, string, number] {
+  if (numbering === 'none' || level > NUMBERED_HEADING_LEVELS) return ['', '', 1];
+  // IEEE: "I." / "A." / "1)".
+  if (numbering === 'roman') return [['I', 'A', '1'][level - 1], level === 3 ? ')' : '.', 1];
+  return ['1', '', level];
+}
+
+/**
+ * The headings' outline numbering: the document's heading numbering (LibreOffice's own outline
+ * numbers, so the headings' text stays theirs), or no numbers.
+ */
+function outlineStyle(numbering: HeadingNumbering): string {
+  const levels = Array.from({ length: 10 }, (_, index) => {
+    const [format, suffix, shown] = outlineLevel(numbering, index + 1);
+    const attributes = `style:num-format="${format}"${suffix ? ` style:num-suffix="${suffix}"` : ''}${shown > 1 ? ` text:display-levels="${shown}"` : ''}`;
+    return `<text:outline-level-style text:level="${index + 1}" ${attributes}><style:list-level-properties text:list-level-position-and-space-mode="label-alignment"><style:list-level-label-alignment text:label-followed-by="${format ? 'space' : 'nothing'}"/></style:list-level-properties></text:outline-level-style>`;
+  }).join('');
   return `<text:outline-style style:name="Outline">${levels}</text:outline-style>`;
 }
 
-export function referenceOdfStyles(language: string, page: OdfPage): string {
+export function referenceOdfStyles(
+  language: string,
+  page: OdfPage,
+  numbering: HeadingNumbering = 'none',
+): string {
   const headings = [1, 2, 3, 4, 5, 6]
     .map((level) =>
       paragraphStyle(
@@ -121,7 +137,7 @@ ${textStyle('Footnote Symbol', '')}
 ${textStyle('Footnote anchor', 'style:text-position="super 58%"')}
 <style:style style:name="Formula" style:family="graphic"><style:graphic-properties style:vertical-pos="middle" style:vertical-rel="text" fo:margin-left="0.1cm" fo:margin-right="0.1cm"/></style:style>
 <style:style style:name="Graphics" style:family="graphic"><style:graphic-properties style:vertical-pos="top" style:vertical-rel="baseline"/></style:style>
-${outlineStyle()}
+${outlineStyle(numbering)}
 <text:notes-configuration text:note-class="footnote" text:citation-style-name="Footnote_20_Symbol" text:citation-body-style-name="Footnote_20_anchor" style:num-format="1" text:start-value="0" text:footnotes-position="page" text:start-numbering-at="document"/>
 </office:styles><office:automatic-styles><style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="${page.width}cm" fo:page-height="${page.height}cm" style:print-orientation="portrait" fo:margin-top="${page.margin}cm" fo:margin-bottom="${(page.margin - 1).toFixed(2)}cm" fo:margin-left="${page.margin}cm" fo:margin-right="${page.margin}cm"/><style:footer-style><style:header-footer-properties fo:min-height="0.5cm" fo:margin-top="0.5cm"/></style:footer-style></style:page-layout></office:automatic-styles><office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1"><style:footer><text:p text:style-name="Footer"><text:page-number text:select-page="current">1</text:page-number></text:p></style:footer></style:master-page></office:master-styles></office:document-styles>`;
 }

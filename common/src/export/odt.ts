@@ -3,7 +3,7 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { type BibliographyLayout, DEFAULT_LAYOUT, labelWidthEm, splitLabel } from '../bibliography/layout';
 import { renderLatex } from '../editor/academic-math';
-import { documentLabel } from '../editor/academic-numbering';
+import { documentLabel, headingNumbering } from '../editor/academic-numbering';
 import { type BreakChange, withInherited } from './block-changes';
 import { imageFiles, imageSize } from './images';
 import {
@@ -534,6 +534,7 @@ class OdtWriter extends ChangesWriter {
       case 'paragraph':
         return `<text:p text:style-name="${textStyle(node, context)}">${this.textblockContent(node, context)}</text:p>`;
       case 'heading':
+        // Numbered by the outline (styles.xml), as the document's heading numbering says.
         return `<text:h text:style-name="${textStyle(node, context)}" text:outline-level="${Number(node.attrs.level)}">${this.bookmarked(String(node.attrs.id), this.textblockContent(node, context))}</text:h>`;
       case 'blockquote':
         return this.blocks(node, { ...context, paragraphStyle: 'Quotations' });
@@ -670,7 +671,7 @@ class OdtWriter extends ChangesWriter {
     const p = this.prepared;
     if (!p.bibliography.length) return '';
     const title = documentLabel('bibliography', p.language);
-    return `<text:h text:style-name="Heading_20_1" text:outline-level="1">${odfText(title)}</text:h>${p.bibliography
+    return `<text:h text:style-name="Heading_20_1" text:outline-level="1" text:is-list-header="true">${odfText(title)}</text:h>${p.bibliography
       .map((entry) => {
         const parts = splitLabel(entry);
         const runs = parts
@@ -692,7 +693,8 @@ class OdtWriter extends ChangesWriter {
     const creators = p.authors.map(authorName).filter(Boolean);
     const meta = `${ODF_XML_HEAD}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta><meta:generator>Scriptorium</meta:generator><dc:title>${escapeXml(p.title)}</dc:title>${p.subtitle ? `<dc:subject>${escapeXml(p.subtitle)}</dc:subject>` : ''}${p.abstract ? `<dc:description>${escapeXml(p.abstract.textContent)}</dc:description>` : ''}${p.keywords.map((keyword) => `<meta:keyword>${escapeXml(keyword)}</meta:keyword>`).join('')}${creators.length ? `<meta:initial-creator>${escapeXml(creators.join('; '))}</meta:initial-creator><dc:creator>${escapeXml(creators.join('; '))}</dc:creator>` : ''}<dc:language>${escapeXml(p.language)}</dc:language><meta:creation-date>${now}</meta:creation-date><dc:date>${now}</dc:date></office:meta></office:document-meta>`;
 
-    const ourStyles = referenceOdfStyles(p.language, this.page);
+    // A book numbers no headings of its chapters (as before); a document as its setting says.
+    const ourStyles = referenceOdfStyles(p.language, this.page, p.book ? 'none' : headingNumbering(p.doc));
     // The template's reference document: its styles and page over ours (reference-merge.ts).
     const reference = p.reference?.odt ? readOdtReference(p.reference.odt, ourStyles) : null;
     const styles = reference?.styles ?? ourStyles;

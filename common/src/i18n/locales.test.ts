@@ -16,6 +16,16 @@ const PROPER_NAMES = [
   'EndNote',
   'PubMed',
   'Citavi',
+  // LaTeX classes and publishers (the templates' LaTeX class names).
+  '(article)',
+  'acmart',
+  'sigconf',
+  'elsarticle',
+  'llncs',
+  'IEEEtran',
+  'Elsevier',
+  'Springer',
+  'LNCS',
 ];
 
 /**

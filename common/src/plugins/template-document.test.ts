@@ -8,6 +8,7 @@ import { standardDefinition, type TemplateDefinition, templateDefinition } from 
 function definition(): TemplateDefinition {
   const standard = standardDefinition();
   return {
+    ...standard,
     parts: [
       { ...standard.parts[0], initial: 'A subtitle' },
       summaryPart('First paragraph.\n\nSecond paragraph.'),

@@ -44,7 +44,16 @@ export function documentFromDefinition(
     }
   });
   const citationstyle = definition.citation_styles[0] ?? doc.attrs.citationstyle;
-  const result = doc.type.create({ ...doc.attrs, citationstyle }, children);
+  const result = doc.type.create(
+    {
+      ...doc.attrs,
+      citationstyle,
+      heading_numbering: definition.heading_numbering,
+      latex_class: definition.latex_class,
+      paper_size: options.paperSize ?? definition.paper_size,
+    },
+    children,
+  );
   result.check();
   return result;
 }

@@ -3,7 +3,13 @@ import { PATH_INPUT_MAX } from '../api/documents';
 import { formId, text } from '../api/fields';
 import { jsonField } from '../api/form';
 import { type DocumentTemplate, PART_KINDS, standardArticle } from '../editor/template-data';
-import { BODY_ELEMENTS, FORMAT_MARKS } from '../editor/vocabulary';
+import {
+  BODY_ELEMENTS,
+  FORMAT_MARKS,
+  HEADING_NUMBERINGS,
+  LATEX_CLASSES,
+  PAPER_SIZES,
+} from '../editor/vocabulary';
 import { itemCreateRequest, itemListFields, itemSaveRequest } from './items-api';
 
 /**
@@ -46,6 +52,12 @@ export const templateDefinition = z
     citation_styles: z.array(text().max(100)).max(100).default([]),
     /** Document languages offered (empty: every language). */
     languages: z.array(text().max(20)).max(100).default([]),
+    /** How a new document's headings are numbered (authors may change it in its settings). */
+    heading_numbering: z.enum(HEADING_NUMBERINGS).default('decimal'),
+    /** The LaTeX export's class, preamble and front matter (common/src/export/latex-classes.ts). */
+    latex_class: z.enum(LATEX_CLASSES).default('article'),
+    /** A new document's paper size: the typeset PDF's and the office formats' page. */
+    paper_size: z.enum(PAPER_SIZES).default('A4'),
   })
   .refine((value) => new Set(value.parts.map((part) => part.id)).size === value.parts.length, {
     message: 'Every part needs its own id.',
@@ -65,6 +77,9 @@ export function standardDefinition(): TemplateDefinition {
     })),
     citation_styles: [],
     languages: [],
+    heading_numbering: 'decimal',
+    latex_class: 'article',
+    paper_size: 'A4',
   };
 }
 
@@ -125,7 +140,7 @@ export const templateFileUploadFields = z.object({
 export const templateFileUploadResponse = z.object({ file: exportFileEntry });
 export const templateFileDeleteRequest = z.object({ id: formId, file_id: formId });
 
-/** 'standard-article' (built in) or the id of a stored template. */
+/** 'standard-article' or a built-in template's id (builtin-templates.ts), or the id of a stored template. */
 export const documentFromTemplateRequest = z.object({
   template: text().max(32),
   path: text().max(PATH_INPUT_MAX).optional().default(''),

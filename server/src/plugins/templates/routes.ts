@@ -3,6 +3,7 @@ import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument as createStandard, standardArticle } from '@scriptorium/common/editor/templates';
 import { reducedReference } from '@scriptorium/common/export/reference-parts';
 import { ImportRefused } from '@scriptorium/common/import/problems';
+import { builtinTemplate } from '@scriptorium/common/plugins/builtin-templates';
 import { documentFromDefinition, storedTemplateKey } from '@scriptorium/common/plugins/template-document';
 import {
   EXPORT_FILE_MAX,
@@ -170,8 +171,12 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
     // New document of a template: its structure is copied into the document's own nodes.
     userRoute(app, templatesApi.createDocument, async (input, user) => {
       let doc: ReturnType<typeof createStandard>;
+      const builtin = builtinTemplate(input.template);
       if (input.template === standardArticle.id) {
         doc = createStandard(schema, standardArticle);
+      } else if (builtin) {
+        // A built-in journal template: its id is the document's template.
+        doc = documentFromDefinition(schema, builtin.id, builtin.title, builtin.definition);
       } else {
         const id = Number(input.template);
         if (!Number.isInteger(id) || id <= 0 || id > 2_147_483_647) throw new HttpError(404);

@@ -1,4 +1,5 @@
 import { standardArticle } from '@scriptorium/common/editor/template-data';
+import { BUILTIN_TEMPLATES } from '@scriptorium/common/plugins/builtin-templates';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -10,7 +11,7 @@ export interface TemplateChoice {
 
 /**
  * The templates a new document can start from while the Templates plugin is on: the built-in
- * Standard article, then the user's templates and the site's. null while the plugin is off.
+ * Standard article and the built-in journal templates, then the user's templates and the site's. null while the plugin is off.
  */
 export function useTemplateChoices(pluginOn: boolean): TemplateChoice[] | null {
   const { t } = useTranslation('templates');
@@ -32,6 +33,11 @@ export function useTemplateChoices(pluginOn: boolean): TemplateChoice[] | null {
   if (!pluginOn) return null;
   return [
     { id: standardArticle.id, label: t('standardArticle') },
+    // The journal templates Scriptorium ships.
+    ...BUILTIN_TEMPLATES.map((template) => ({
+      id: template.id,
+      label: t(`builtin.names.${template.id}`, { defaultValue: template.title }),
+    })),
     ...stored.map((row) => ({
       id: String(row.id),
       label: row.site ? t('siteChoice', { title: row.title || t('untitled') }) : row.title || t('untitled'),

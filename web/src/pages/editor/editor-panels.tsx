@@ -2,6 +2,7 @@ import {
   type Contributor,
   isValidOrcid,
   saveContributor,
+  setHeadingNumbering,
   setLanguage,
   setPaperSize,
   setPartHidden,
@@ -11,6 +12,7 @@ import { outline } from '@scriptorium/common/editor/outline';
 import { isSafeHref, PAPER_SIZES, type PaperSize } from '@scriptorium/common/editor/schema';
 import { findMatches, replaceAll, replaceOne, type SearchQuery } from '@scriptorium/common/editor/search';
 import { countDocument } from '@scriptorium/common/editor/text-stats';
+import { HEADING_NUMBERINGS, type HeadingNumbering } from '@scriptorium/common/editor/vocabulary';
 import { X } from 'lucide-react';
 import { TextSelection } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
@@ -90,7 +92,9 @@ export function SettingsDialog({ view, onClose }: PanelProps) {
   const names = useMemo(() => new Intl.DisplayNames([i18n.language], { type: 'language' }), [i18n.language]);
   const language = String(view.state.doc.attrs.language);
   const paper = String(view.state.doc.attrs.paper_size);
+  const numbering = String(view.state.doc.attrs.heading_numbering) as HeadingNumbering;
   const languageHelpId = useId();
+  const numberingHelpId = useId();
   const options = DOCUMENT_LANGUAGES.includes(language as (typeof DOCUMENT_LANGUAGES)[number])
     ? DOCUMENT_LANGUAGES
     : [language, ...DOCUMENT_LANGUAGES];
@@ -117,6 +121,16 @@ export function SettingsDialog({ view, onClose }: PanelProps) {
         }))}
         onChange={(size) => run(setPaperSize(size)(view.state, view.dispatch))}
       />
+      <Select<HeadingNumbering>
+        label={t('settings.headingNumbering')}
+        value={numbering}
+        options={HEADING_NUMBERINGS.map((value) => ({ value, label: t(`settings.numbering.${value}`) }))}
+        describedBy={numberingHelpId}
+        onChange={(value) => run(setHeadingNumbering(value)(view.state, view.dispatch))}
+      />
+      <p id={numberingHelpId} className="editor-help">
+        {t('settings.headingNumberingHelp')}
+      </p>
       {partToggles(view).map((part) => (
         <label key={part.id} className="editor-check">
           <input

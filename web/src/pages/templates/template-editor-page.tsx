@@ -1,4 +1,12 @@
-import { FORMAT_MARKS } from '@scriptorium/common/editor/vocabulary';
+import {
+  FORMAT_MARKS,
+  HEADING_NUMBERINGS,
+  type HeadingNumbering,
+  LATEX_CLASSES,
+  type LatexClass,
+  PAPER_SIZES,
+  type PaperSize,
+} from '@scriptorium/common/editor/vocabulary';
 import {
   EXPORT_FILE_KINDS,
   type ExportFileEntry,
@@ -74,7 +82,7 @@ function toggled(list: readonly string[], value: string, on: boolean): string[] 
 
 /** Template editor (plugin, spec 2.1): the parts in order, what each allows, and a live preview. */
 export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
-  const { t, i18n } = useTranslation('templates');
+  const { t, i18n } = useTranslation(['templates', 'editor']);
   const numericId = /^\d+$/.test(id) ? Number(id) : null;
   const [template, setTemplate] = useState<TemplateEntry | null>(null);
   const [title, setTitle] = useState('');
@@ -207,6 +215,37 @@ export function TemplateEditorPage({ id }: TemplateEditorPageProps) {
             />
           ))}
           <p className="plugin-muted">{t('offeredHelp')}</p>
+
+          <fieldset className="plugin-section plugin-fields" disabled={readOnly}>
+            <legend>{t('layout.heading')}</legend>
+            <Select<HeadingNumbering>
+              className="plugin-field"
+              label={t('layout.headingNumbering')}
+              value={definition.heading_numbering}
+              options={HEADING_NUMBERINGS.map((value) => ({
+                value,
+                label: t(`editor:settings.numbering.${value}`),
+              }))}
+              onChange={(value) => setDefinition({ ...definition, heading_numbering: value })}
+            />
+            <Select<LatexClass>
+              className="plugin-field"
+              label={t('layout.latexClass')}
+              value={definition.latex_class}
+              options={LATEX_CLASSES.map((value) => ({ value, label: t(`layout.classes.${value}`) }))}
+              onChange={(value) => setDefinition({ ...definition, latex_class: value })}
+            />
+            <Select<PaperSize>
+              className="plugin-field"
+              label={t('layout.paperSize')}
+              value={definition.paper_size}
+              options={PAPER_SIZES.map((value) => ({
+                value,
+                label: value === 'A4' ? t('editor:settings.a4') : t('editor:settings.letter'),
+              }))}
+              onChange={(value) => setDefinition({ ...definition, paper_size: value })}
+            />
+          </fieldset>
 
           {readOnly ? null : <SubmitActions label={t('save')} busy={saving} />}
         </form>

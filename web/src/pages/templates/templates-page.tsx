@@ -12,6 +12,7 @@ import { useOverviewState } from '../../components/overview/use-overview-state';
 import { showToast } from '../../components/toast/toast-emitter';
 import { ItemOverview, useDeleteItems } from '../../plugins/shared/item-overview';
 import { downloadText } from '../bibliography/download';
+import { BuiltinTemplates } from './builtin-templates';
 import {
   copyTemplate,
   createTemplate,
@@ -160,6 +161,7 @@ export function TemplatesPage() {
         if (row.is_owner) setDeleting([row]);
       }}
     >
+      <BuiltinTemplates online={overview.online} onCopied={() => void reload()} />
       <input
         ref={importInput}
         type="file"

@@ -7,6 +7,7 @@ import {
   replaceInBibliography,
   setCitationStyle,
 } from '@scriptorium/common/editor/academic-commands';
+import { setHeadingNumbering } from '@scriptorium/common/editor/commands';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import type { Node as PMNode } from 'prosemirror-model';
@@ -117,6 +118,52 @@ class Session {
     this.apply(this.state.tr.setMeta(academicKey, rendered));
   }
 }
+
+describe('heading numbers in the editor', () => {
+  /** The numbers shown before the headings (the decorations' data-number). */
+  const numbers = (state: EditorState) =>
+    summary(academic(state).decorations)
+      .map((decoration) => (decoration as unknown as { from: number }).from)
+      .flatMap((from) =>
+        academic(state)
+          .decorations.find(from, from + 1)
+          .map(
+            (decoration) => (decoration as unknown as { type: { attrs: Record<string, string> } }).type.attrs,
+          )
+          .filter((attrs) => attrs['data-number'])
+          .map((attrs) => attrs['data-number']),
+      );
+
+  it('follow the numbering setting; an unnumbered heading is referred to by its text, as typed', () => {
+    const session = new Session();
+    const heading = (level: number, id: string, text: string) =>
+      schema.nodes.heading.create({ level, id }, schema.text(text));
+    const start = session.state.selection.from - 1;
+    session.apply(
+      session.state.tr.replaceWith(start, start + 2, [
+        heading(1, 'H-a', 'Intro'),
+        heading(1, 'H-b', 'Methods'),
+        heading(2, 'H-c', 'Data'),
+        schema.nodes.paragraph.create(null, schema.text('See ')),
+      ]),
+    );
+    const end = session.state.doc.resolve(start + 1).end(1);
+    session.apply(session.state.tr.setSelection(TextSelection.create(session.state.doc, end - 1)));
+    session.run(insertCrossReference('H-c', ''));
+    expect([...new Set(numbers(session.state))]).toEqual(['1', '2', '2.1']);
+    expect(academic(session.state).numbering.byId.get('H-c')?.label).toBe('Section 2.1');
+    session.run(setHeadingNumbering('roman'));
+    expect([...new Set(numbers(session.state))]).toEqual(['I.', 'II.', 'A.']);
+    session.run(setHeadingNumbering('none'));
+    expect(numbers(session.state)).toEqual([]);
+    expect(academic(session.state).numbering.byId.get('H-c')?.label).toBe('Section \u201cData\u201d');
+    // Typing in the heading changes the reference's text.
+    const data = positions(session.state.doc, 'heading')[2];
+    session.apply(session.state.tr.insertText(' sets', data + 5));
+    expect(academic(session.state).numbering.byId.get('H-c')?.label).toBe('Section \u201cData sets\u201d');
+    expectFresh(session.state);
+  });
+});
 
 describe('the incremental academic state', () => {
   it('equals a fresh derivation after every kind of change', () => {

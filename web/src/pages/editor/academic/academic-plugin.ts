@@ -152,10 +152,14 @@ const ACADEMIC_NODES = new Set([
 
 function academicBetween(doc: PMNode, from: number, to: number): boolean {
   let found = false;
+  // Unnumbered headings are referred to by their text, so typing in one changes references.
+  const byText = doc.attrs.heading_numbering === 'none';
   doc.nodesBetween(from, to, (node, pos) => {
     if (found) return false;
     // A node around the whole change (the table or heading typed in) keeps its number.
-    if (ACADEMIC_NODES.has(node.type.name) && !(pos < from && pos + node.nodeSize > to)) found = true;
+    const around = pos < from && pos + node.nodeSize > to;
+    if (ACADEMIC_NODES.has(node.type.name) && (!around || (byText && node.type.name === 'heading')))
+      found = true;
     return !found;
   });
   return found;
@@ -262,6 +266,20 @@ function wantedDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'
           }),
         );
       return name === 'table';
+    }
+    if (name === 'heading') {
+      // Its number before the text (CSS `::before` from data-number: no text of the document).
+      const display = numbering.byPos.get(pos)?.display ?? '';
+      if (display)
+        decorations.push(
+          Decoration.node(
+            pos,
+            pos + node.nodeSize,
+            { 'data-number': display },
+            internSpec(`number|${display}`, () => ({})),
+          ),
+        );
+      return false;
     }
     if (name === 'cross_reference') {
       const target = numbering.byId.get(String(node.attrs.id));
