@@ -1,4 +1,4 @@
-import { type Block, DocumentBuilder } from './build';
+import { type Block, DocumentBuilder, type FrontMatter } from './build';
 import type { CitationCollector } from './citations';
 import type { ImportedComment, ImportedDocument, ImportedImage, ImportedThread } from './model';
 import type { ImportReport } from './problems';
@@ -39,9 +39,12 @@ export function officeDocument(
   reader: OfficeReader,
   title: string,
   body: Block[],
+  found: { front?: FrontMatter; referenced?: ReadonlySet<string> } = {},
 ): ImportedDocument {
   const bibliography = reader.citations.list();
-  const built = new DocumentBuilder(reader.report).document({ title, body, bibliography });
+  const builder = new DocumentBuilder(reader.report);
+  builder.referenced = new Set(found.referenced ?? []);
+  const built = builder.document({ title, body, bibliography, ...(found.front ? { front: found.front } : {}) });
   return {
     format,
     title: built.title,
