@@ -44,6 +44,8 @@ export interface ZoteroCitation {
   noteIndex: number;
   /** Our citation format: a text citation is kept in a property Zotero carries along. */
   format: string;
+  /** A note style's text citation: the author's name written before the note (citeproc HTML). */
+  author?: string;
 }
 
 /** A citation locator's CSL label and value: "p. 5" or "5" is a page, "chapter 3" a chapter. */
@@ -74,6 +76,7 @@ export function zoteroCitationInstruction(citation: ZoteroCitation): string {
       plainCitation: plain,
       noteIndex: citation.noteIndex,
       ...(citation.format === 'textcite' ? { scriptoriumFormat: 'textcite' } : {}),
+      ...(citation.author ? { scriptoriumAuthor: plainText(citation.author) } : {}),
     },
     citationItems,
     schema: CSL_CITATION_SCHEMA,
@@ -89,23 +92,47 @@ export function citationId(n: number): string {
   return `sc${n.toString(36).padStart(6, '0')}`;
 }
 
-/**
- * docProps/custom.xml with Zotero's document preferences (ZOTERO_PREF_1, _2, ...: the XML in
- * pieces of at most 255 characters): the style and that citations are fields (and notes when the
- * style is a note style).
- */
-export function zoteroCustomProperties(style: string, locale: string, noteStyle: boolean): string {
+/** Zotero's document preferences: the style, and that citations are fields (notes in a note style). */
+export function zoteroPrefs(style: string, locale: string, noteStyle: boolean): string {
   const styleId = /^https?:/.test(style) ? style : `http://www.zotero.org/styles/${style}`;
-  const prefs = `<data data-version="3" zotero-version="6.0.30"><session id="Scrptrm1"/><style id="${escapeXml(styleId)}" locale="${escapeXml(locale)}" hasBibliography="1" bibliographyStyleHasBeenSet="1"/><prefs><pref name="fieldType" value="Field"/>${noteStyle ? '<pref name="noteType" value="1"/>' : ''}</prefs></data>`;
-  const pieces: string[] = [];
-  for (let i = 0; i < prefs.length; i += 255) pieces.push(prefs.slice(i, i + 255));
-  const properties = pieces
+  return `<data data-version="3" zotero-version="6.0.30"><session id="Scrptrm1"/><style id="${escapeXml(styleId)}" locale="${escapeXml(locale)}" hasBibliography="1" bibliographyStyleHasBeenSet="1"/><prefs><pref name="fieldType" value="Field"/>${noteStyle ? '<pref name="noteType" value="1"/>' : ''}</prefs></data>`;
+}
+
+/** The name of our custom document property that keeps each equation's LaTeX beside its OMML. */
+export const EQUATIONS_PROPERTY = 'SCRIPTORIUM_EQUATIONS';
+
+/** The text Word shows of an OMML equation (its m:t runs): the key its LaTeX is kept under. */
+export function ommlShownText(omml: string): string {
+  let out = '';
+  for (const match of omml.matchAll(/<m:t(?:\s[^>]*)?>([^<]*)<\/m:t>/g)) out += match[1];
+  return out
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+/**
+ * docProps/custom.xml: Zotero's document preferences (ZOTERO_PREF_1, _2, ...: its XML in pieces
+ * of at most 255 characters) and the LaTeX of our equations by the text of their OMML (the
+ * import takes the LaTeX back while the equation reads the same; one edited in Word is read
+ * from its OMML).
+ */
+export function customProperties(zoteroPrefs: string | null, equations: ReadonlyMap<string, string>): string | null {
+  const properties: [string, string][] = [];
+  if (zoteroPrefs)
+    for (let i = 0; i < zoteroPrefs.length; i += 255)
+      properties.push([`ZOTERO_PREF_${properties.length + 1}`, zoteroPrefs.slice(i, i + 255)]);
+  if (equations.size) properties.push([EQUATIONS_PROPERTY, JSON.stringify([...equations])]);
+  if (!properties.length) return null;
+  const xml = properties
     .map(
-      (piece, index) =>
-        `<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="${index + 2}" name="ZOTERO_PREF_${index + 1}"><vt:lpwstr>${escapeXml(piece)}</vt:lpwstr></property>`,
+      ([name, value], index) =>
+        `<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="${index + 2}" name="${name}"><vt:lpwstr>${escapeXml(value)}</vt:lpwstr></property>`,
     )
     .join('');
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">${properties}</Properties>`;
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">${xml}</Properties>`;
 }
 
 /** The SEQ identifier of a figure category (Word's caption label without spaces). */

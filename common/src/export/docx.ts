@@ -13,8 +13,10 @@ import {
   fieldEnd,
   sequenceField,
   ZOTERO_BIBLIOGRAPHY_INSTRUCTION,
+  customProperties,
+  ommlShownText,
   zoteroCitationInstruction,
-  zoteroCustomProperties,
+  zoteroPrefs,
 } from './docx-fields';
 import { referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
 import { imageFiles, imageSize } from './images';
@@ -144,6 +146,18 @@ class DocxWriter extends ChangesWriter {
   /** The cited entries as CSL-JSON (the itemData of the Zotero fields), by key. */
   private readonly cslItems = new Map<string, Record<string, unknown>>();
   private citationCount = 0;
+  /** Each equation's LaTeX by the text of its OMML (docProps/custom.xml). */
+  private readonly equationSources = new Map<string, string>();
+
+  /** OMML of an equation, its LaTeX kept for the import; null when it cannot be converted. */
+  private omml(latex: string, display: boolean): string | null {
+    const math = latexToOmml(latex, display);
+    if (math) {
+      const shown = ommlShownText(math);
+      if (!this.equationSources.has(shown)) this.equationSources.set(shown, latex);
+    }
+    return math;
+  }
   /** Added to heading levels: a book's chapter titles are Heading1, their sections below. */
   headingShift = 0;
 
@@ -178,7 +192,7 @@ class DocxWriter extends ChangesWriter {
   }
 
   /** A citation as a live Zotero field whose result is its rendered runs. */
-  private citationField(node: PMNode, runs: string, noteIndex: number): string {
+  private citationField(node: PMNode, runs: string, noteIndex: number, author?: string): string {
     const instruction = zoteroCitationInstruction({
       citationID: citationId(++this.citationCount),
       references: node.attrs.references as CitationReference[],
@@ -186,6 +200,7 @@ class DocxWriter extends ChangesWriter {
       rendered: this.prepared.citations.get(node) || '',
       noteIndex,
       format: String(node.attrs.format),
+      ...(author ? { author } : {}),
     });
     return complexField(instruction, runs);
   }
@@ -338,7 +353,7 @@ class DocxWriter extends ChangesWriter {
         break;
       }
       case 'equation': {
-        const math = latexToOmml(String(node.attrs.equation), false);
+        const math = this.omml(String(node.attrs.equation), false);
         content = math ?? this.textRun(`$${node.attrs.equation}$`, marks, deleted);
         break;
       }
@@ -352,7 +367,7 @@ class DocxWriter extends ChangesWriter {
           (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered && !this.inNote;
         content = asNote
           ? // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
-            `${author ? this.styledRuns(author, marks) : ''}${this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${this.citationField(node, runs, this.footnotes.length + 1)}</w:p>`)}`
+            `${author ? this.styledRuns(author, marks) : ''}${this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${this.citationField(node, runs, this.footnotes.length + 1, author)}</w:p>`)}`
           : this.citationField(node, runs, this.inNote ? this.footnotes.length + 1 : 0);
         break;
       }
@@ -675,7 +690,7 @@ class DocxWriter extends ChangesWriter {
   private figure(node: PMNode): string {
     const caption = String(node.attrs.caption);
     if (isEquationFigure(node)) {
-      const math = latexToOmml(String(node.attrs.equation), true);
+      const math = this.omml(String(node.attrs.equation), true);
       const target = this.prepared.numbers.get(node);
       const tag = this.textTag();
       const run = (value: string) => `<w:r><${tag} xml:space="preserve">${escapeXml(value)}</${tag}></w:r>`;
@@ -810,9 +825,10 @@ class DocxWriter extends ChangesWriter {
     // The reference's headers and footers; our page number footer unless it has footers.
     const headersFooters = reference?.headersFooters;
     // Zotero's document preferences, when its fields have a style to refresh with.
-    const zotero = p.citationStyle
-      ? zoteroCustomProperties(p.citationStyle, p.language, p.noteStyle)
-      : null;
+    const zotero = customProperties(
+      p.citationStyle ? zoteroPrefs(p.citationStyle, p.language, p.noteStyle) : null,
+      this.equationSources,
+    );
     const ownFooter = !headersFooters?.footer;
     const sectionReferences = `${headersFooters?.references ?? ''}${ownFooter ? '<w:footerReference w:type="default" r:id="rIdFooter"/>' : ''}`;
     const document = content(

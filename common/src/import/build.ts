@@ -22,6 +22,8 @@ export type Inline =
       kind: 'citation';
       references: { id: string; prefix: string; locator: string }[];
       format?: 'autocite' | 'textcite';
+      /** A note style's text citation: the author's name our export wrote before the note. */
+      author?: string;
     }
   | { kind: 'footnote'; blocks: Block[] }
   /**
@@ -222,7 +224,13 @@ export class DocumentBuilder {
         case 'footnote': {
           const cited = onlyCitation(item.blocks);
           if (cited && this.footnoteDepth === 0) {
-            // A note style's citation: the note is the citation's (Zotero's and our own notes).
+            // A note style's citation: the note is the citation's (Zotero's and our own notes);
+            // a text citation's author before it is the citation's too.
+            const last = content[content.length - 1];
+            if (cited.author && last?.type === 'text' && String(last.text).endsWith(cited.author)) {
+              last.text = String(last.text).slice(0, -cited.author.length);
+              if (!last.text) content.pop();
+            }
             content.push({ type: 'citation', attrs: { format: cited.format ?? 'autocite', references: cited.references } });
             break;
           }

@@ -1,5 +1,6 @@
 import type { Unzipped } from 'fflate';
 import { isSafeHref } from '../editor/schema';
+import { EQUATIONS_PROPERTY } from '../export/docx-fields';
 import {
   type Block,
   type Cell,
@@ -85,6 +86,27 @@ class DocxReader {
     this.readNotes('word/footnotes.xml', 'w:footnote', this.notes);
     this.readNotes('word/endnotes.xml', 'w:endnote', this.endnotes);
     this.readComments();
+    this.readEquationSources();
+  }
+
+  /** Our own export's LaTeX of its equations, by the text of their OMML (docProps/custom.xml). */
+  private readonly equationSources = new Map<string, string>();
+
+  private readEquationSources(): void {
+    const root = this.xml('docProps/custom.xml');
+    if (!root) return;
+    for (const property of children(root, 'property')) {
+      if (attr(property, 'name') !== EQUATIONS_PROPERTY) continue;
+      try {
+        const pairs: unknown = JSON.parse(property.textContent ?? '');
+        if (!Array.isArray(pairs)) return;
+        for (const pair of pairs)
+          if (Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string')
+            this.equationSources.set(pair[0], pair[1]);
+      } catch {
+        // A damaged property: the equations are read from their OMML.
+      }
+    }
   }
 
   private xml(name: string): XmlElement | null {
@@ -282,7 +304,12 @@ class DocxReader {
     const references = this.citations.fromField(instruction, field.data);
     if (references) {
       field.mode = 'drop';
-      out.push({ kind: 'citation', references, format: this.citations.lastFormat });
+      out.push({
+        kind: 'citation',
+        references,
+        format: this.citations.lastFormat,
+        ...(this.citations.lastAuthor ? { author: this.citations.lastAuthor } : {}),
+      });
       return;
     }
     if (/^ADDIN\s+(ZOTERO_BIBL|Mendeley Bibliography|EN\.REFLIST|CitaviBibliography)/i.test(instruction)) {
@@ -432,7 +459,12 @@ class DocxReader {
 
   private math(node: XmlElement, out: Inline[], display: boolean): void {
     for (const math of node.nodeName === 'm:oMath' ? [node] : children(node, 'm:oMath')) {
-      const { latex, unknown } = ommlToLatex(math);
+      const shown = descendants(math, 'm:t')
+        .map((t) => t.textContent ?? '')
+        .join('');
+      // Our own equation as it was written, unless it was edited in Word since.
+      const source = this.equationSources.get(shown);
+      const { latex, unknown } = source ? { latex: source, unknown: [] } : ommlToLatex(math);
       for (const name of unknown) this.report.note('equation_unconverted', name);
       if (!latex) continue;
       out.push(
