@@ -9,7 +9,8 @@ import { escapeXml, htmlToRuns } from './text';
  */
 
 /** The schema URI Zotero writes in every citation field. */
-export const CSL_CITATION_SCHEMA = 'https://github.com/citation-style-language/schema/raw/master/csl-citation.json';
+export const CSL_CITATION_SCHEMA =
+  'https://github.com/citation-style-language/schema/raw/master/csl-citation.json';
 
 /** A complex field (begin, instruction, separate, result runs, end) in runs of one paragraph. */
 export function complexField(instruction: string, result: string): string {
@@ -119,7 +120,10 @@ export function ommlShownText(omml: string): string {
  * import takes the LaTeX back while the equation reads the same; one edited in Word is read
  * from its OMML).
  */
-export function customProperties(zoteroPrefs: string | null, equations: ReadonlyMap<string, string>): string | null {
+export function customProperties(
+  zoteroPrefs: string | null,
+  equations: ReadonlyMap<string, string>,
+): string | null {
   const properties: [string, string][] = [];
   if (zoteroPrefs)
     for (let i = 0; i < zoteroPrefs.length; i += 255)

@@ -1,20 +1,20 @@
 import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
-import { type BibliographyLayout, DEFAULT_LAYOUT, labelWidthEm, splitLabel } from '../bibliography/layout';
 import { exportCslItems } from '../bibliography/export';
+import { type BibliographyLayout, DEFAULT_LAYOUT, labelWidthEm, splitLabel } from '../bibliography/layout';
 import type { CitationReference } from '../editor/academic-nodes';
 import { documentLabel } from '../editor/academic-numbering';
 import { changeMarks, withInherited } from './block-changes';
 import {
   citationId,
   complexField,
+  customProperties,
   fieldBegin,
   fieldEnd,
+  ommlShownText,
   sequenceField,
   ZOTERO_BIBLIOGRAPHY_INSTRUCTION,
-  customProperties,
-  ommlShownText,
   zoteroCitationInstruction,
   zoteroPrefs,
 } from './docx-fields';
@@ -187,7 +187,9 @@ class DocxWriter extends ChangesWriter {
     );
     for (const { name } of this.images.values()) this.rels.push(name);
     const keys = [...prepared.entries.keys()];
-    const items = exportCslItems(keys.map((key) => ({ ...prepared.entries.get(key), entry_key: key }) as never));
+    const items = exportCslItems(
+      keys.map((key) => ({ ...prepared.entries.get(key), entry_key: key }) as never),
+    );
     items.forEach((item, index) => this.cslItems.set(keys[index], item));
   }
 
@@ -629,7 +631,9 @@ class DocxWriter extends ChangesWriter {
   private sequence(category: string, number: string): string {
     const field = sequenceField(category, number);
     return this.textTag() === 'w:delText'
-      ? field.replace('<w:t xml:space="preserve">', '<w:delText xml:space="preserve">').replace('</w:t>', '</w:delText>')
+      ? field
+          .replace('<w:t xml:space="preserve">', '<w:delText xml:space="preserve">')
+          .replace('</w:t>', '</w:delText>')
       : field;
   }
 

@@ -9,6 +9,7 @@ import { exportDocx } from './docx';
 import { CSL_CITATION_SCHEMA } from './docx-fields';
 import { fixturePaper } from './fixture-paper';
 import { type ExportInput, prepareDocument } from './model';
+import { exportOdt } from './odt';
 
 /**
  * Issue 54: a document exported to DOCX or ODT and imported again has the same structure: parts,
@@ -93,7 +94,7 @@ function agreement(original: string[], back: string[]): { precision: number; rec
   return { precision: common / back.length, recall: common / original.length };
 }
 
-const FORMATS = { docx: exportDocx } as const;
+const FORMATS = { docx: exportDocx, odt: exportOdt } as const;
 
 describe.each(['apa', 'ieee', 'chicago-note-bibliography'])('round trip in %s', (style) => {
   const paper = fixturePaper();
@@ -155,7 +156,9 @@ describe('DOCX live fields', () => {
       }
     }
     expect(ids.size).toBe(20);
-    const located = citations.map((text) => JSON.parse(text.slice(31)).citationItems[0]).filter((i) => i.locator);
+    const located = citations
+      .map((text) => JSON.parse(text.slice(31)).citationItems[0])
+      .filter((i) => i.locator);
     expect(located.every((item) => item.label === 'page')).toBe(true);
   });
 
@@ -178,7 +181,9 @@ describe('DOCX live fields', () => {
     expect(instructions.filter((text) => text.startsWith('SEQ Equation')).length).toBeGreaterThan(0);
     const refs = instructions.filter((text) => text.startsWith('REF '));
     expect(refs).toEqual(['REF ref_F0 \\h', 'REF ref_T0 \\h']);
-    const bookmarks = new Set(descendants(document, 'w:bookmarkStart').map((node) => node.getAttribute('w:name')));
+    const bookmarks = new Set(
+      descendants(document, 'w:bookmarkStart').map((node) => node.getAttribute('w:name')),
+    );
     expect(bookmarks.has('ref_F0') && bookmarks.has('ref_T0') && bookmarks.has('ref_H1')).toBe(true);
   });
 });

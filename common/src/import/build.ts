@@ -102,7 +102,9 @@ export function insertedAsWhole(
     marks.some((m) => m.type === 'insertion' && m.attrs?.username === author) &&
     !marks.some((m) => m.type === 'deletion');
   const whole = inlines.every((item) =>
-    item.kind === 'text' || item.kind === 'equation' ? byAuthor(item.marks) : item.kind === 'break' || item.kind === 'anchor',
+    item.kind === 'text' || item.kind === 'equation'
+      ? byAuthor(item.marks)
+      : item.kind === 'break' || item.kind === 'anchor',
   );
   return whole ? { mark, takesAfter: !before } : null;
 }
@@ -231,7 +233,10 @@ export class DocumentBuilder {
               last.text = String(last.text).slice(0, -cited.author.length);
               if (!last.text) content.pop();
             }
-            content.push({ type: 'citation', attrs: { format: cited.format ?? 'autocite', references: cited.references } });
+            content.push({
+              type: 'citation',
+              attrs: { format: cited.format ?? 'autocite', references: cited.references },
+            });
             break;
           }
           if (this.footnoteDepth > 0) {
@@ -262,7 +267,12 @@ export class DocumentBuilder {
           else
             lifted.push({
               type: 'figure',
-              attrs: { id: item.id ?? '', category: 'equation', equation: item.latex, caption: item.caption ?? '' },
+              attrs: {
+                id: item.id ?? '',
+                category: 'equation',
+                equation: item.latex,
+                caption: item.caption ?? '',
+              },
             });
           break;
         case 'join':
@@ -412,7 +422,11 @@ export class DocumentBuilder {
           return { ...part, content: body.length ? body : [{ type: 'paragraph' }] };
         case 'subtitle':
           return front?.subtitle
-            ? { ...part, attrs: { ...attrs, hidden: false }, content: [{ type: 'text', text: front.subtitle }] }
+            ? {
+                ...part,
+                attrs: { ...attrs, hidden: false },
+                content: [{ type: 'text', text: front.subtitle }],
+              }
             : part;
         case 'authors':
           return front?.authors?.length
@@ -473,7 +487,8 @@ function onlyCitation(blocks: Block[]): Extract<Inline, { kind: 'citation' }> | 
 export function sequenceCategory(name: string): string {
   const lower = name.toLowerCase();
   if (/^(table|tabelle|tableau|tabla|tabella|tabela|tabel|таблица)$/.test(lower)) return 'table';
-  if (/^(equation|gleichung|formel|équation|ecuación|equazione|equação|formula)$/.test(lower)) return 'equation';
+  if (/^(equation|gleichung|formel|équation|ecuación|equazione|equação|formula)$/.test(lower))
+    return 'equation';
   if (lower === 'photo' || lower === 'foto') return 'photo';
   if (lower === 'listing' || lower === 'listado' || lower === 'listato') return 'listing';
   return 'figure';
@@ -493,7 +508,12 @@ function attachCaptions(blocks: Block[], anchorId: (inlines: Inline[]) => string
     const id = anchorId(block.anchors.map((name) => ({ kind: 'anchor', name })));
     const next = blocks[index + 1];
     const previous = blocks[index - 1];
-    const lifted = previous?.kind === 'paragraph' ? [...previous.inlines].reverse().find((item) => item.kind === 'image' || item.kind === 'display_equation') : undefined;
+    const lifted =
+      previous?.kind === 'paragraph'
+        ? [...previous.inlines]
+            .reverse()
+            .find((item) => item.kind === 'image' || item.kind === 'display_equation')
+        : undefined;
     const tableNext = next?.kind === 'table' && !next.caption;
     const tablePrevious = previous?.kind === 'table' && !previous.caption;
     if (block.category === 'table' ? tableNext || tablePrevious : !lifted && tableNext) {

@@ -91,7 +91,8 @@ export class CitationCollector {
       return null;
     }
     if (data.properties?.scriptoriumFormat === 'textcite') this.lastFormat = 'textcite';
-    if (typeof data.properties?.scriptoriumAuthor === 'string') this.lastAuthor = data.properties.scriptoriumAuthor;
+    if (typeof data.properties?.scriptoriumAuthor === 'string')
+      this.lastAuthor = data.properties.scriptoriumAuthor;
     const items = Array.isArray(data.citationItems) ? (data.citationItems as Record<string, unknown>[]) : [];
     const refs: CitedReference[] = [];
     for (const item of items) {

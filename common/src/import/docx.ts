@@ -8,12 +8,18 @@ import {
   type Inline,
   insertedAsWhole,
   type JsonMark,
-  parseAuthorLine,
-  sequenceCategory,
 } from './build';
 import { CitationCollector } from './citations';
 import type { ImportedDocument, ImportedImage, ImportedThread } from './model';
-import { addCommentThread, appendCode, dateOf, officeDocument } from './office';
+import {
+  addCommentThread,
+  appendCode,
+  captionBlock,
+  dateOf,
+  type FrontRole,
+  frontMatterParagraph,
+  officeDocument,
+} from './office';
 import { ommlToLatex } from './omml';
 import { ImportRefused, ImportReport } from './problems';
 import { attr, child, children, descendants, elements, parseXml, type XmlElement } from './xml';
@@ -216,7 +222,7 @@ class DocxReader {
     code?: boolean;
     quote?: boolean;
     caption?: boolean;
-    front?: 'subtitle' | 'author' | 'abstract' | 'abstractTitle' | 'keywords';
+    front?: FrontRole;
   } {
     for (let id = styleId, depth = 0; id && depth < 10; depth++) {
       const style = this.styles.get(id);
@@ -318,7 +324,8 @@ class DocxReader {
       this.bibliographyBegun = true;
       return;
     }
-    const reference = /^(?:REF|PAGEREF)\s+"?([^\s"\\]+)"?/.exec(instruction) ??
+    const reference =
+      /^(?:REF|PAGEREF)\s+"?([^\s"\\]+)"?/.exec(instruction) ??
       /^HYPERLINK\s+(?:\\[a-km-z]\s+)*\\l\s+"([^"]+)"/.exec(instruction);
     if (reference && !/^HYPERLINK\s+"/.test(instruction)) {
       // A cross-reference to a bookmark: its result is the text it shows until the target is known.
@@ -583,33 +590,6 @@ class DocxReader {
     }
   }
 
-  /** A paragraph of the front matter into its part; false when it is the body's after all. */
-  private frontMatter(role: 'subtitle' | 'author' | 'abstract' | 'abstractTitle' | 'keywords', inlines: Inline[]): boolean {
-    const text = plain(inlines).trim();
-    switch (role) {
-      case 'subtitle':
-        if (this.front.subtitle) return false;
-        this.front.subtitle = text;
-        return true;
-      case 'author':
-        this.front.authors.push(...(parseAuthorLine(text) ?? []));
-        return true;
-      case 'abstractTitle':
-        return true;
-      case 'abstract':
-        this.front.abstract.push({ kind: 'paragraph', inlines });
-        return true;
-      case 'keywords':
-        this.front.keywords.push(
-          ...text
-            .replace(/^(keywords|key words|schlüsselwörter|schlagwörter|mots[- ]clés|palabras clave|parole chiave|palavras-chave)\s*[:.]\s*/i, '')
-            .split(/\s*[,;·]\s*/)
-            .filter(Boolean),
-        );
-        return true;
-    }
-  }
-
   private table(tbl: XmlElement): Block {
     const rows: Cell[][] = [];
     const rowChanges: JsonMark[][] = [];
@@ -716,14 +696,12 @@ class DocxReader {
       // The empty paragraph Word needs after a table (our export writes one) is no content.
       if (!node.firstChild && out[out.length - 1]?.kind === 'table') return;
       const marked = boundary(props);
-      if (boundaries && role.front && this.frontMatter(role.front, inlines)) return;
+      if (boundaries && role.front && frontMatterParagraph(this.front, role.front, inlines)) return;
       const sequence = inlines.find((item) => item.kind === 'sequence');
       const display = inlines.some((item) => item.kind === 'display_equation');
       if (display && sequence) {
         // An equation's number ("(3)", a SEQ field) is drawn by our figure: its text goes.
-        const kept = inlines.filter(
-          (item) => item.kind !== 'text' || !/^[\s()[\]\d.]*$/.test(item.text),
-        );
+        const kept = inlines.filter((item) => item.kind !== 'text' || !/^[\s()[\]\d.]*$/.test(item.text));
         inlines.length = 0;
         inlines.push(...kept);
       } else if ((role.caption || sequence) && role.heading === undefined && !display) {
@@ -793,35 +771,6 @@ class DocxReader {
   }
 }
 
-/** Plain text of inlines. */
-function plain(inlines: Inline[]): string {
-  return inlines
-    .map((item) => (item.kind === 'text' ? item.text : item.kind === 'cross_reference' ? item.text : ''))
-    .join('');
-}
-
-/**
- * A caption paragraph: "Figure {SEQ Figure}: text" gives the text after the number and the
- * category of the sequence; a caption without SEQ field loses a leading "Table 2:" label.
- */
-function captionBlock(inlines: Inline[], sequence: string): Block {
-  const anchors = inlines.flatMap((item) => (item.kind === 'anchor' ? [item.name] : []));
-  const at = inlines.findIndex((item) => item.kind === 'sequence');
-  let text: string;
-  let category = sequence ? sequenceCategory(sequence) : '';
-  if (at >= 0) {
-    // The SEQ field's result (the number) is the text right after it.
-    const after = plain(inlines.slice(at + 1));
-    text = after.replace(/^\s*[\dA-Za-z.\-]*\d[\dA-Za-z.\-]*/, '').replace(/^\s*[:.\u2013\u2014-]?\s*/, '');
-  } else {
-    const full = plain(inlines);
-    const label = /^\s*(\p{L}+)\s+\d+[.\d]*\s*[:.\u2013\u2014-]\s*/u.exec(full);
-    text = label ? full.slice(label[0].length) : full;
-    if (label) category = sequenceCategory(label[1]);
-  }
-  return { kind: 'caption', category: category || 'figure', text: text.trim(), full: inlines, anchors };
-}
-
 function coreTitle(files: Unzipped): string {
   const source = text(files, 'docProps/core.xml');
   if (!source) return '';
@@ -841,5 +790,8 @@ export function importDocx(files: Unzipped, fallbackTitle: string): ImportedDocu
   if (!body) throw new ImportRefused('corrupt');
   const blocks = reader.blocks(body, true);
   const title = reader.title || coreTitle(files) || fallbackTitle;
-  return officeDocument('docx', reader, title, blocks, { front: reader.front, referenced: reader.referenced });
+  return officeDocument('docx', reader, title, blocks, {
+    front: reader.front,
+    referenced: reader.referenced,
+  });
 }
