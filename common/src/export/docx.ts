@@ -190,7 +190,9 @@ class DocxWriter extends ChangesWriter {
     const items = exportCslItems(
       keys.map((key) => ({ ...prepared.entries.get(key), entry_key: key }) as never),
     );
-    items.forEach((item, index) => this.cslItems.set(keys[index], item));
+    items.forEach((item, index) => {
+      this.cslItems.set(keys[index], item);
+    });
   }
 
   /** A citation as a live Zotero field whose result is its rendered runs. */
@@ -617,13 +619,12 @@ class DocxWriter extends ChangesWriter {
     const run = (value: string) => `<w:r><${tag} xml:space="preserve">${escapeXml(value)}</${tag}></w:r>`;
     const target = this.prepared.numbers.get(node);
     const label = target && target.kind !== 'equation' ? target.label : '';
-    const runs =
-      label && label.endsWith(target?.number ?? '')
-        ? this.bookmarked(
-            String(node.attrs.id),
-            `${run(label.slice(0, label.length - (target?.number.length ?? 0)))}${this.sequence(target?.category ?? '', target?.number ?? '')}`,
-          ) + run(line.slice(label.length))
-        : this.bookmarked(String(node.attrs.id), run(line));
+    const runs = label?.endsWith(target?.number ?? '')
+      ? this.bookmarked(
+          String(node.attrs.id),
+          `${run(label.slice(0, label.length - (target?.number.length ?? 0)))}${this.sequence(target?.category ?? '', target?.number ?? '')}`,
+        ) + run(line.slice(label.length))
+      : this.bookmarked(String(node.attrs.id), run(line));
     return this.generatedParagraph('<w:pStyle w:val="Caption"/>', runs);
   }
 

@@ -639,7 +639,7 @@ class OdtWriter extends ChangesWriter {
     if (!line) return '';
     const target = this.prepared.numbers.get(node);
     const label = target && target.kind !== 'equation' ? target.label : '';
-    if (!target || !label || !label.endsWith(target.number)) {
+    if (!target || !label?.endsWith(target.number)) {
       const content = this.tracked(odfText(line), this.inherited);
       return `<text:p text:style-name="Caption">${this.bookmarked(String(node.attrs.id), content)}</text:p>`;
     }
