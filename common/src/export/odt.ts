@@ -7,12 +7,7 @@ import { renderLatex } from '../editor/academic-math';
 import type { CitationReference } from '../editor/academic-nodes';
 import { documentLabel } from '../editor/academic-numbering';
 import { type BreakChange, withInherited } from './block-changes';
-import {
-  citationId,
-  sequenceName,
-  ZOTERO_BIBLIOGRAPHY_INSTRUCTION,
-  zoteroCitationInstruction,
-} from './docx-fields';
+import { citationId, sequenceName, zoteroCitationInstruction } from './docx-fields';
 import { imageFiles, imageSize } from './images';
 import {
   authorName,
@@ -746,9 +741,9 @@ class OdtWriter extends ChangesWriter {
     const p = this.prepared;
     if (!p.bibliography.length) return '';
     const title = documentLabel('bibliography', p.language);
-    // A section as Zotero's LibreOffice plugin names its bibliography.
-    const section = escapeXml(`${ZOTERO_BIBLIOGRAPHY_INSTRUCTION.replace(/^ADDIN /, '')} RNDbibliography`);
-    return `<text:h text:style-name="Heading_20_1" text:outline-level="1">${odfText(title)}</text:h><text:section text:name="${section}">${p.bibliography
+    // Paragraphs of the Bibliography style (the import knows the drawn list by it; pandoc reads
+    // no text:section, so the list is not one).
+    return `<text:h text:style-name="Heading_20_1" text:outline-level="1">${odfText(title)}</text:h>${p.bibliography
       .map((entry) => {
         const parts = splitLabel(entry);
         const runs = parts
@@ -756,7 +751,7 @@ class OdtWriter extends ChangesWriter {
           : this.styledRuns(entry, []);
         return `<text:p text:style-name="${parts ? 'BibLabelled' : 'BibEntry'}">${runs}</text:p>`;
       })
-      .join('')}</text:section>`;
+      .join('')}`;
   }
 
   files(body: string): Record<string, Uint8Array> {

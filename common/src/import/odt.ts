@@ -86,6 +86,7 @@ class OdtReader {
   readonly front: Required<FrontMatter> = { subtitle: '', authors: [], abstract: [], keywords: [] };
   /** Bookmark names that cross-references point to. */
   readonly referenced = new Set<string>();
+  private bibliographySeen = false;
 
   constructor(
     private readonly files: Unzipped,
@@ -151,10 +152,12 @@ class OdtReader {
     quote?: boolean;
     caption?: boolean;
     front?: FrontRole;
+    bibliography?: boolean;
   } {
     for (const style of this.styleChain(name)) {
       if (style.display === 'title') return { title: true };
       if (style.display === 'caption') return { caption: true };
+      if (/^bibliography( 1)?$/.test(style.display)) return { bibliography: true };
       const front = frontRole(style.display);
       if (front) return { front };
       if (/preformatted text|source code/.test(style.display)) return { code: true };
@@ -576,7 +579,12 @@ class OdtReader {
           const inlines = this.paragraph(el);
           const plain = () => inlines.filter((item) => item.kind !== 'join');
           const sequence = inlines.find((item) => item.kind === 'sequence');
-          if (role.title && !this.title) this.title = (el.textContent ?? '').trim();
+          if (role.bibliography && !this.enclosed) {
+            // A drawn bibliography (ours, LibreOffice's): ours is drawn from the citations, and the
+            // heading right before it is its own.
+            if (!this.bibliographySeen && out[out.length - 1]?.kind === 'heading') out.pop();
+            this.bibliographySeen = true;
+          } else if (role.title && !this.title) this.title = (el.textContent ?? '').trim();
           else if (!this.enclosed && role.front && frontMatterParagraph(this.front, role.front, plain())) {
             // The front matter's part has it.
           } else if ((role.caption || sequence) && !inlines.some((item) => item.kind === 'display_equation'))
