@@ -1,9 +1,23 @@
 import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
+import { exportCslItems } from '../bibliography/export';
 import { type BibliographyLayout, DEFAULT_LAYOUT, labelWidthEm, splitLabel } from '../bibliography/layout';
+import type { CitationReference } from '../editor/academic-nodes';
 import { documentLabel, headingNumbering } from '../editor/academic-numbering';
 import { changeMarks, withInherited } from './block-changes';
+import {
+  citationId,
+  complexField,
+  customProperties,
+  fieldBegin,
+  fieldEnd,
+  ommlShownText,
+  sequenceField,
+  ZOTERO_BIBLIOGRAPHY_INSTRUCTION,
+  zoteroCitationInstruction,
+  zoteroPrefs,
+} from './docx-fields';
 import { HEADINGS_NUM_ID, referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
 import { imageFiles, imageSize } from './images';
 import {
@@ -129,6 +143,21 @@ class DocxWriter extends ChangesWriter {
   /** The template's reference document over ours (its styles, page setup), when it has one. */
   private readonly reference: DocxReference | null;
   tracked = false;
+  /** The cited entries as CSL-JSON (the itemData of the Zotero fields), by key. */
+  private readonly cslItems = new Map<string, Record<string, unknown>>();
+  private citationCount = 0;
+  /** Each equation's LaTeX by the text of its OMML (docProps/custom.xml). */
+  private readonly equationSources = new Map<string, string>();
+
+  /** OMML of an equation, its LaTeX kept for the import; null when it cannot be converted. */
+  private omml(latex: string, display: boolean): string | null {
+    const math = latexToOmml(latex, display);
+    if (math) {
+      const shown = ommlShownText(math);
+      if (!this.equationSources.has(shown)) this.equationSources.set(shown, latex);
+    }
+    return math;
+  }
   /** Added to heading levels: a book's chapter titles are Heading1, their sections below. */
   headingShift = 0;
 
@@ -157,6 +186,27 @@ class DocxWriter extends ChangesWriter {
       (image) => imageSize(image) !== null,
     );
     for (const { name } of this.images.values()) this.rels.push(name);
+    const keys = [...prepared.entries.keys()];
+    const items = exportCslItems(
+      keys.map((key) => ({ ...prepared.entries.get(key), entry_key: key }) as never),
+    );
+    items.forEach((item, index) => {
+      this.cslItems.set(keys[index], item);
+    });
+  }
+
+  /** A citation as a live Zotero field whose result is its rendered runs. */
+  private citationField(node: PMNode, runs: string, noteIndex: number, author?: string): string {
+    const instruction = zoteroCitationInstruction({
+      citationID: citationId(++this.citationCount),
+      references: node.attrs.references as CitationReference[],
+      items: this.cslItems,
+      rendered: this.prepared.citations.get(node) || '',
+      noteIndex,
+      format: String(node.attrs.format),
+      ...(author ? { author } : {}),
+    });
+    return complexField(instruction, runs);
   }
 
   // Runs ------------------------------------------------------------------------------------
@@ -307,7 +357,7 @@ class DocxWriter extends ChangesWriter {
         break;
       }
       case 'equation': {
-        const math = latexToOmml(String(node.attrs.equation), false);
+        const math = this.omml(String(node.attrs.equation), false);
         content = math ?? this.textRun(`$${node.attrs.equation}$`, marks, deleted);
         break;
       }
@@ -317,17 +367,25 @@ class DocxWriter extends ChangesWriter {
           ? this.styledRuns(rendered, marks)
           : this.textRun(citationFallback(node), marks, deleted);
         const author = this.prepared.citationAuthors?.get(node);
-        content =
-          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered && !this.inNote
-            ? // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
-              `${author ? this.styledRuns(author, marks) : ''}${this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${runs}</w:p>`)}`
-            : runs;
+        const asNote =
+          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered && !this.inNote;
+        content = asNote
+          ? // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
+            `${author ? this.styledRuns(author, marks) : ''}${this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${this.citationField(node, runs, this.footnotes.length + 1, author)}</w:p>`)}`
+          : this.citationField(node, runs, this.inNote ? this.footnotes.length + 1 : 0);
         break;
       }
       case 'cross_reference': {
         const target = this.prepared.numbering.byId.get(String(node.attrs.id));
         const text = target?.label ?? String(node.attrs.title || '??');
-        content = `<w:hyperlink w:anchor="${bookmarkName(String(node.attrs.id))}">${this.textRun(text, marks, deleted)}</w:hyperlink>`;
+        const name = bookmarkName(String(node.attrs.id));
+        // A figure's, table's or equation's number: a REF field to the bookmark over its label and
+        // SEQ number, so Word renumbers it (F9). A section's: a link to the heading's bookmark (a
+        // REF would show the heading's text: Word numbers no headings of ours).
+        content =
+          target && target.kind !== 'heading'
+            ? complexField(`REF ${name} \\h`, this.textRun(text, marks, deleted))
+            : `<w:hyperlink w:anchor="${name}">${this.textRun(text, marks, deleted)}</w:hyperlink>`;
         break;
       }
     }
@@ -555,17 +613,34 @@ class DocxWriter extends ChangesWriter {
     return this.inherited.some((mark) => mark.type.name === 'deletion') ? 'w:delText' : 'w:t';
   }
 
+  /**
+   * A caption paragraph as Word writes one: the bookmark (the target of REF cross-references)
+   * over the label and its SEQ number ("Figure {SEQ Figure}"), then the text.
+   */
   private caption(node: PMNode, text: string): string {
     const line = captionText(this.prepared, node, text);
     if (!line) return '';
     const tag = this.textTag();
-    return this.generatedParagraph(
-      '<w:pStyle w:val="Caption"/>',
-      this.bookmarked(
-        String(node.attrs.id),
-        `<w:r><${tag} xml:space="preserve">${escapeXml(line)}</${tag}></w:r>`,
-      ),
-    );
+    const run = (value: string) => `<w:r><${tag} xml:space="preserve">${escapeXml(value)}</${tag}></w:r>`;
+    const target = this.prepared.numbers.get(node);
+    const label = target && target.kind !== 'equation' ? target.label : '';
+    const runs = label?.endsWith(target?.number ?? '')
+      ? this.bookmarked(
+          String(node.attrs.id),
+          `${run(label.slice(0, label.length - (target?.number.length ?? 0)))}${this.sequence(target?.category ?? '', target?.number ?? '')}`,
+        ) + run(line.slice(label.length))
+      : this.bookmarked(String(node.attrs.id), run(line));
+    return this.generatedParagraph('<w:pStyle w:val="Caption"/>', runs);
+  }
+
+  /** A SEQ field, its result in w:delText inside a deleted block. */
+  private sequence(category: string, number: string): string {
+    const field = sequenceField(category, number);
+    return this.textTag() === 'w:delText'
+      ? field
+          .replace('<w:t xml:space="preserve">', '<w:delText xml:space="preserve">')
+          .replace('</w:t>', '</w:delText>')
+      : field;
   }
 
   private table(node: PMNode): string {
@@ -625,16 +700,16 @@ class DocxWriter extends ChangesWriter {
   private figure(node: PMNode): string {
     const caption = String(node.attrs.caption);
     if (isEquationFigure(node)) {
-      const math = latexToOmml(String(node.attrs.equation), true);
+      const math = this.omml(String(node.attrs.equation), true);
       const target = this.prepared.numbers.get(node);
-      const number = target
-        ? `<w:r><w:tab/><w:t xml:space="preserve">${escapeXml(target.label)}</w:t></w:r>`
-        : '';
       const tag = this.textTag();
-      const body = math
-        ? `<m:oMathPara>${math}</m:oMathPara>`
-        : `<w:r><${tag} xml:space="preserve">${escapeXml(String(node.attrs.equation))}</${tag}></w:r>`;
-      return `${this.generatedParagraph('<w:pStyle w:val="Equation"/>', this.bookmarked(String(node.attrs.id), body + number.replace('<w:t ', `<${tag} `).replace('</w:t>', `</${tag}>`)))}${caption ? this.caption(node, caption) : ''}`;
+      const run = (value: string) => `<w:r><${tag} xml:space="preserve">${escapeXml(value)}</${tag}></w:r>`;
+      // The number "(n)" a SEQ field, bookmarked for REF cross-references.
+      const number = target
+        ? `<w:r><w:tab/></w:r>${this.bookmarked(String(node.attrs.id), `${run('(')}${this.sequence('equation', target.number)}${run(')')}`)}`
+        : '';
+      const body = math ? `<m:oMathPara>${math}</m:oMathPara>` : run(String(node.attrs.equation));
+      return `${this.generatedParagraph('<w:pStyle w:val="Equation"/>', target ? body + number : this.bookmarked(String(node.attrs.id), body))}${caption ? this.caption(node, caption) : ''}`;
     }
     const picture = this.picture(String(node.attrs.src), Number(node.attrs.width || 100), caption);
     const align =
@@ -728,13 +803,16 @@ class DocxWriter extends ChangesWriter {
     if (!entries.length) return '';
     const title = documentLabel('bibliography', p.language);
     const layout = p.bibliographyLayout ?? DEFAULT_LAYOUT;
+    // One ZOTERO_BIBL field over the entries (Zotero refreshes it), begun in the first, ended in the last.
     return `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr><w:r><w:t xml:space="preserve">${escapeXml(title)}</w:t></w:r></w:p>${entries
-      .map((entry) => {
+      .map((entry, index) => {
         const parts = splitLabel(entry);
         const runs = parts
           ? `${this.styledRuns(parts.label, [])}<w:r><w:tab/></w:r>${this.styledRuns(parts.text, [])}`
           : this.styledRuns(entry, []);
-        return `<w:p><w:pPr><w:pStyle w:val="Bibliography"/>${docxEntryProperties(layout, Boolean(parts))}</w:pPr>${runs}</w:p>`;
+        const begin = index === 0 ? fieldBegin(ZOTERO_BIBLIOGRAPHY_INSTRUCTION) : '';
+        const end = index === entries.length - 1 ? fieldEnd() : '';
+        return `<w:p><w:pPr><w:pStyle w:val="Bibliography"/>${docxEntryProperties(layout, Boolean(parts))}</w:pPr>${begin}${runs}${end}</w:p>`;
       })
       .join('')}`;
   }
@@ -756,6 +834,11 @@ class DocxWriter extends ChangesWriter {
       shiftNumIds(renameStyleIds(xml, reference?.renames ?? new Map()), numIdShift);
     // The reference's headers and footers; our page number footer unless it has footers.
     const headersFooters = reference?.headersFooters;
+    // Zotero's document preferences, when its fields have a style to refresh with.
+    const zotero = customProperties(
+      p.citationStyle ? zoteroPrefs(p.citationStyle, p.language, p.noteStyle) : null,
+      this.equationSources,
+    );
     const ownFooter = !headersFooters?.footer;
     const sectionReferences = `${headersFooters?.references ?? ''}${ownFooter ? '<w:footerReference w:type="default" r:id="rIdFooter"/>' : ''}`;
     const document = content(
@@ -783,8 +866,8 @@ class DocxWriter extends ChangesWriter {
           `<Relationship Id="${id}" Type="${REL}/hyperlink" Target="${escapeXml(rel.split('\u0000')[1])}" TargetMode="External"/>`,
       );
     const documentRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="rIdNumbering" Type="${REL}/numbering" Target="numbering.xml"/><Relationship Id="rIdSettings" Type="${REL}/settings" Target="settings.xml"/><Relationship Id="rIdFootnotes" Type="${REL}/footnotes" Target="footnotes.xml"/><Relationship Id="rIdComments" Type="${REL}/comments" Target="comments.xml"/><Relationship Id="rIdCommentsExtended" Type="http://schemas.microsoft.com/office/2011/relationships/commentsExtended" Target="commentsExtended.xml"/>${ownFooter ? `<Relationship Id="rIdFooter" Type="${REL}/footer" Target="footer1.xml"/>` : ''}${headersFooters?.relationships ?? ''}${extraRels}${imageRels.join('')}${linkRels.join('')}</Relationships>`;
-    const types = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/><Override PartName="/word/commentsExtended.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml"/>${ownFooter ? '<Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/>' : ''}<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>${extraTypes}${headersFooters?.types ?? ''}</Types>`;
-    const rootRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/><Relationship Id="rId3" Type="${REL}/extended-properties" Target="docProps/app.xml"/></Relationships>`;
+    const types = `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Default Extension="jpg" ContentType="image/jpeg"/><Default Extension="gif" ContentType="image/gif"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/><Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/><Override PartName="/word/commentsExtended.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml"/>${ownFooter ? '<Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/>' : ''}<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/><Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>${zotero ? '<Override PartName="/docProps/custom.xml" ContentType="application/vnd.openxmlformats-officedocument.custom-properties+xml"/>' : ''}${extraTypes}${headersFooters?.types ?? ''}</Types>`;
+    const rootRels = `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/><Relationship Id="rId3" Type="${REL}/extended-properties" Target="docProps/app.xml"/>${zotero ? `<Relationship Id="rId4" Type="${REL}/custom-properties" Target="docProps/custom.xml"/>` : ''}</Relationships>`;
     const abstract = p.abstract ? p.abstract.textContent : '';
     const now = isoDate(Date.now());
     const core = `${XML_HEAD}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:title>${escapeXml(p.title)}</dc:title><dc:creator>${escapeXml(p.authors.map(authorName).join('; '))}</dc:creator><dc:description>${escapeXml(abstract)}</dc:description><dc:language>${escapeXml(p.language)}</dc:language><cp:keywords>${escapeXml(p.keywords.join(', '))}</cp:keywords><dcterms:created xsi:type="dcterms:W3CDTF">${now}</dcterms:created><dcterms:modified xsi:type="dcterms:W3CDTF">${now}</dcterms:modified></cp:coreProperties>`;
@@ -794,6 +877,7 @@ class DocxWriter extends ChangesWriter {
       '_rels/.rels': encoder.encode(rootRels),
       'docProps/core.xml': encoder.encode(core),
       'docProps/app.xml': encoder.encode(app),
+      ...(zotero ? { 'docProps/custom.xml': encoder.encode(zotero) } : {}),
       'word/document.xml': encoder.encode(document),
       'word/_rels/document.xml.rels': encoder.encode(documentRels),
       'word/styles.xml': encoder.encode(reference?.styles ?? referenceStyles(p.language)),

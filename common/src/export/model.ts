@@ -91,6 +91,8 @@ export interface PreparedDocument {
   book?: BookStructure;
   /** The template's reference documents, when it has any. */
   reference?: ExportReference;
+  /** The CSL style's name (`apa`), when citations are rendered in one. */
+  citationStyle?: string;
 }
 
 /** A book's own front matter and its chapters, read for the writers (see book.ts). */
@@ -352,6 +354,7 @@ export function prepareDocument(
     threads: new Map(input.threads.map((thread) => [thread.id, thread])),
     images: input.images,
     ...(input.reference ? { reference: input.reference } : {}),
+    ...(input.csl ? { citationStyle: input.csl.name } : {}),
   };
 }
 

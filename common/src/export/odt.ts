@@ -1,10 +1,13 @@
 import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
+import { exportCslItems } from '../bibliography/export';
 import { type BibliographyLayout, DEFAULT_LAYOUT, labelWidthEm, splitLabel } from '../bibliography/layout';
 import { renderLatex } from '../editor/academic-math';
+import type { CitationReference } from '../editor/academic-nodes';
 import { documentLabel, headingNumbering } from '../editor/academic-numbering';
 import { type BreakChange, withInherited } from './block-changes';
+import { citationId, sequenceName, zoteroCitationInstruction } from './docx-fields';
 import { imageFiles, imageSize } from './images';
 import {
   authorName,
@@ -59,6 +62,11 @@ function isoDate(ms: number): string {
   return new Date(ms > 0 ? ms : Date.now()).toISOString().replace(/\.\d{3}Z$/, '');
 }
 
+/** The sequences of our captions and equation numbers, as LibreOffice declares its own. */
+const SEQUENCE_DECLS = `<text:sequence-decls>${['Figure', 'Photo', 'Table', 'Equation', 'Listing']
+  .map((name) => `<text:sequence-decl text:display-outline-level="0" text:name="${name}"/>`)
+  .join('')}</text:sequence-decls>`;
+
 function bookmarkName(id: string): string {
   return `ref_${id.replace(/[^A-Za-z0-9_]/g, '_')}`.slice(0, 40);
 }
@@ -89,7 +97,13 @@ function formulaObject(latex: string, display: boolean): string | null {
       `<math xmlns="http://www.w3.org/1998/Math/MathML"${display ? '' : ' display="inline"'}`,
     )
     .replace(/ (class|style)="[^"]*"/g, '')
-    .replace(/&nbsp;/g, '&#160;');
+    .replace(/&nbsp;/g, '&#160;')
+    // The LaTeX beside the MathML, as an annotation (LibreOffice replaces it by its own on editing).
+    .replace(
+      /^(<math[^>]*>)([\s\S]*)(<\/math>)$/,
+      (_, open: string, inner: string, close: string) =>
+        `${open}<semantics><mrow>${inner}</mrow><annotation encoding="application/x-tex">${escapeXml(latex)}</annotation></semantics>${close}`,
+    );
   return `${ODF_XML_HEAD}${mathml}`;
 }
 
@@ -343,18 +357,24 @@ class OdtWriter extends ChangesWriter {
           ? this.styledRuns(rendered, marks)
           : this.span(odfText(citationFallback(node)), this.markFormats(marks));
         const author = this.prepared.citationAuthors?.get(node);
-        content =
-          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered && !this.inNote
-            ? // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
-              `${author ? this.styledRuns(author, marks) : ''}${this.footnote(`<text:p text:style-name="Footnote">${runs}</text:p>`)}`
-            : runs;
+        const asNote =
+          (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered && !this.inNote;
+        content = asNote
+          ? // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
+            `${author ? this.styledRuns(author, marks) : ''}${this.footnote(`<text:p text:style-name="Footnote">${this.citationMark(node, runs, this.note + 1, author)}</text:p>`)}`
+          : this.citationMark(node, runs, this.inNote ? this.note + 1 : 0);
         break;
       }
       case 'cross_reference': {
         const id = String(node.attrs.id);
         const target = this.prepared.numbering.byId.get(id);
         const text = target?.label ?? String(node.attrs.title || '??');
-        content = `<text:a xlink:type="simple" xlink:href="#${bookmarkName(id)}">${this.span(odfText(text), this.markFormats(marks))}</text:a>`;
+        // A figure's, table's or equation's number: a bookmark reference LibreOffice updates; a
+        // section's: a link to the heading (its reference would show the heading's text).
+        content =
+          target && target.kind !== 'heading'
+            ? `<text:bookmark-ref text:reference-format="text" text:ref-name="${bookmarkName(id)}">${this.span(odfText(text), this.markFormats(marks))}</text:bookmark-ref>`
+            : `<text:a xlink:type="simple" xlink:href="#${bookmarkName(id)}">${this.span(odfText(text), this.markFormats(marks))}</text:a>`;
         break;
       }
     }
@@ -389,6 +409,35 @@ class OdtWriter extends ChangesWriter {
         return `<office:annotation office:name="${names[index]}"${parent} loext:resolved="${thread.resolved}"><dc:creator>${escapeXml(comment.name)}</dc:creator><dc:date>${isoDate(comment.created)}</dc:date>${paragraphs}</office:annotation>`;
       })
       .join('');
+  }
+
+  /** The cited entries as CSL-JSON, by key (the reference marks' payload). */
+  private cslItems: Map<string, Record<string, unknown>> | null = null;
+  private citationCount = 0;
+
+  /**
+   * A citation as Zotero's LibreOffice plugin keeps one: a reference mark named
+   * `ZOTERO_ITEM CSL_CITATION {json} RND<id>` around its rendered text.
+   */
+  private citationMark(node: PMNode, runs: string, noteIndex: number, author?: string): string {
+    if (!this.cslItems) {
+      const entries = this.prepared.entries;
+      const keys = [...entries.keys()];
+      const items = exportCslItems(keys.map((key) => ({ ...entries.get(key), entry_key: key }) as never));
+      this.cslItems = new Map(items.map((item, index) => [keys[index], item]));
+    }
+    const id = citationId(++this.citationCount);
+    const instruction = zoteroCitationInstruction({
+      citationID: id,
+      references: node.attrs.references as CitationReference[],
+      items: this.cslItems,
+      rendered: this.prepared.citations.get(node) || '',
+      noteIndex,
+      format: String(node.attrs.format),
+      ...(author ? { author } : {}),
+    }).replace(/^ADDIN /, '');
+    const name = escapeXml(`${instruction} RND${id}`);
+    return `<text:reference-mark-start text:name="${name}"/>${runs}<text:reference-mark-end text:name="${name}"/>`;
   }
 
   private footnote(body: string): string {
@@ -577,11 +626,31 @@ class OdtWriter extends ChangesWriter {
     return `<text:list${style}>${items}</text:list>`;
   }
 
+  /**
+   * A caption: the bookmark (the target of bookmark references) over its label and its
+   * text:sequence number ("Figure {Figure}"), then the text.
+   */
   private caption(node: PMNode, text: string): string {
     const line = captionText(this.prepared, node, text);
     if (!line) return '';
-    const content = this.tracked(odfText(line), this.inherited);
-    return `<text:p text:style-name="Caption">${this.bookmarked(String(node.attrs.id), content)}</text:p>`;
+    const target = this.prepared.numbers.get(node);
+    const label = target && target.kind !== 'equation' ? target.label : '';
+    if (!target || !label?.endsWith(target.number)) {
+      const content = this.tracked(odfText(line), this.inherited);
+      return `<text:p text:style-name="Caption">${this.bookmarked(String(node.attrs.id), content)}</text:p>`;
+    }
+    const numbered = `${odfText(label.slice(0, label.length - target.number.length))}${this.sequence(target.category, target.number)}`;
+    const content = this.tracked(
+      `${this.bookmarked(String(node.attrs.id), numbered)}${odfText(line.slice(label.length))}`,
+      this.inherited,
+    );
+    return `<text:p text:style-name="Caption">${content}</text:p>`;
+  }
+
+  /** A number of a sequence (Figure, Table, Equation): LibreOffice counts it on. */
+  private sequence(category: string, number: string): string {
+    const name = sequenceName(category);
+    return `<text:sequence text:name="${name}" text:formula="ooow:${name}+1" style:num-format="1">${escapeXml(number)}</text:sequence>`;
   }
 
   private table(node: PMNode): string {
@@ -629,9 +698,11 @@ class OdtWriter extends ChangesWriter {
     if (isEquationFigure(node)) {
       const latex = String(node.attrs.equation);
       const target = this.prepared.numbers.get(node);
-      const number = target ? `<text:tab/>${odfText(target.label)}` : '';
+      const number = target
+        ? `<text:tab/>${this.bookmarked(String(node.attrs.id), `(${this.sequence('equation', target.number)})`)}`
+        : '';
       const formula = this.formula(latex, true) ?? odfText(latex);
-      return `<text:p text:style-name="Equation">${this.bookmarked(String(node.attrs.id), formula + number)}</text:p>${caption ? this.caption(node, caption) : ''}`;
+      return `<text:p text:style-name="Equation">${target ? formula + number : this.bookmarked(String(node.attrs.id), formula)}</text:p>${caption ? this.caption(node, caption) : ''}`;
     }
     const file = this.images.get(String(node.attrs.src));
     let picture = '';
@@ -671,6 +742,8 @@ class OdtWriter extends ChangesWriter {
     const p = this.prepared;
     if (!p.bibliography.length) return '';
     const title = documentLabel('bibliography', p.language);
+    // Paragraphs of the Bibliography style (the import knows the drawn list by it; pandoc reads
+    // no text:section, so the list is not one).
     return `<text:h text:style-name="Heading_20_1" text:outline-level="1" text:is-list-header="true">${odfText(title)}</text:h>${p.bibliography
       .map((entry) => {
         const parts = splitLabel(entry);
@@ -688,7 +761,7 @@ class OdtWriter extends ChangesWriter {
     const tracked = this.changes.length
       ? `<text:tracked-changes text:track-changes="false">${this.changes.join('')}</text:tracked-changes>`
       : '';
-    const content = `${ODF_XML_HEAD}<office:document-content ${ODF_NS} office:version="1.3">${FONT_FACES}<office:automatic-styles>${this.automaticStyles()}</office:automatic-styles><office:body><office:text>${tracked}${body}</office:text></office:body></office:document-content>`;
+    const content = `${ODF_XML_HEAD}<office:document-content ${ODF_NS} office:version="1.3">${FONT_FACES}<office:automatic-styles>${this.automaticStyles()}</office:automatic-styles><office:body><office:text>${tracked}${SEQUENCE_DECLS}${body}</office:text></office:body></office:document-content>`;
     const now = isoDate(Date.now());
     const creators = p.authors.map(authorName).filter(Boolean);
     const meta = `${ODF_XML_HEAD}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta><meta:generator>Scriptorium</meta:generator><dc:title>${escapeXml(p.title)}</dc:title>${p.subtitle ? `<dc:subject>${escapeXml(p.subtitle)}</dc:subject>` : ''}${p.abstract ? `<dc:description>${escapeXml(p.abstract.textContent)}</dc:description>` : ''}${p.keywords.map((keyword) => `<meta:keyword>${escapeXml(keyword)}</meta:keyword>`).join('')}${creators.length ? `<meta:initial-creator>${escapeXml(creators.join('; '))}</meta:initial-creator><dc:creator>${escapeXml(creators.join('; '))}</dc:creator>` : ''}<dc:language>${escapeXml(p.language)}</dc:language><meta:creation-date>${now}</meta:creation-date><dc:date>${now}</dc:date></office:meta></office:document-meta>`;

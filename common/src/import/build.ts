@@ -18,11 +18,26 @@ export type Inline =
   | { kind: 'text'; text: string; marks: JsonMark[] }
   | { kind: 'break' }
   | { kind: 'equation'; latex: string; marks: JsonMark[] }
-  | { kind: 'citation'; references: { id: string; prefix: string; locator: string }[] }
+  | {
+      kind: 'citation';
+      references: { id: string; prefix: string; locator: string }[];
+      format?: 'autocite' | 'textcite';
+      /** A note style's text citation: the author's name our export wrote before the note. */
+      author?: string;
+    }
   | { kind: 'footnote'; blocks: Block[] }
-  /** Images and display equations sit inside paragraphs in office files; we lift them out. */
-  | { kind: 'image'; key: string; caption: string }
-  | { kind: 'display_equation'; latex: string }
+  /**
+   * Images and display equations sit inside paragraphs in office files; we lift them out. `id`:
+   * the bookmark cross-references reach them by; a caption paragraph beside them sets both.
+   */
+  | { kind: 'image'; key: string; caption: string; id?: string; category?: string }
+  | { kind: 'display_equation'; latex: string; id?: string; caption?: string }
+  /** A cross-reference to a bookmark (REF field, internal link); `text`: what it read, if no target. */
+  | { kind: 'cross_reference'; target: string; text: string; marks: JsonMark[] }
+  /** A bookmark's start: the target name of cross-references to what holds it. */
+  | { kind: 'anchor'; name: string }
+  /** A SEQ field of a caption or an equation number (`name`: its sequence, "Figure", "Table"). */
+  | { kind: 'sequence'; name: string }
   /**
    * A suggested join inside a paragraph (ODT writes one as a point in the joined paragraph): the
    * readers split the paragraph there, the block after it carrying `marks` as its boundary; a
@@ -52,9 +67,14 @@ export type Block =
   | { kind: 'heading'; level: number; inlines: Inline[]; boundary?: JsonMark[] }
   | { kind: 'list'; ordered: boolean; items: Block[][] }
   /** `rowChanges`: per row, its suggested insertion or deletion. */
-  | { kind: 'table'; rows: Cell[][]; rowChanges?: JsonMark[][] }
+  | { kind: 'table'; rows: Cell[][]; rowChanges?: JsonMark[][]; id?: string; caption?: string }
   | { kind: 'code'; text: string }
-  | { kind: 'quote'; blocks: Block[] };
+  | { kind: 'quote'; blocks: Block[] }
+  /**
+   * A caption paragraph (its style, or a SEQ field in it): the caption of the table after it or
+   * of the figure or display equation before it; else a paragraph of its `full` text.
+   */
+  | { kind: 'caption'; category: string; text: string; full: Inline[]; anchors: string[] };
 
 type Json = Record<string, unknown>;
 
@@ -82,7 +102,9 @@ export function insertedAsWhole(
     marks.some((m) => m.type === 'insertion' && m.attrs?.username === author) &&
     !marks.some((m) => m.type === 'deletion');
   const whole = inlines.every((item) =>
-    item.kind === 'text' || item.kind === 'equation' ? byAuthor(item.marks) : item.kind === 'break',
+    item.kind === 'text' || item.kind === 'equation'
+      ? byAuthor(item.marks)
+      : item.kind === 'break' || item.kind === 'anchor',
   );
   return whole ? { mark, takesAfter: !before } : null;
 }
@@ -110,6 +132,40 @@ function insertedWhole(list: Extract<Block, { kind: 'list' }>): JsonMark | null 
   const marks = list.items.map(insertedItem);
   const first = marks[0];
   return first && marks.every((mark) => sameInsertion(mark, first)) ? first : null;
+}
+
+/** The front matter a reader found by its styles: the parts of the standard article. */
+export interface FrontMatter {
+  subtitle?: string;
+  authors?: { firstname: string; lastname: string; email: string; institution: string; orcid: string }[];
+  abstract?: Block[];
+  keywords?: string[];
+}
+
+/**
+ * An author line as our exports write it and title pages often do: "Ada Lovelace, Analytical
+ * Society, ada@example.org, https://orcid.org/0000-0002-1825-0097" (e-mail and ORCID found by
+ * their shape anywhere after the name).
+ */
+export function parseAuthorLine(line: string): FrontMatter['authors'] {
+  const pieces = line
+    .split(/\s*[,;]\s*/)
+    .map((piece) => piece.trim())
+    .filter(Boolean);
+  const name = pieces.shift();
+  if (!name) return [];
+  let email = '';
+  let orcid = '';
+  const institution: string[] = [];
+  for (const piece of pieces) {
+    const orcidMatch = /(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/.exec(piece);
+    if (/^\S+@\S+\.\S+$/.test(piece.replace(/^mailto:/, ''))) email = piece.replace(/^mailto:/, '');
+    else if (orcidMatch && /^(https?:\/\/orcid\.org\/|orcid:?\s*)?\d{4}-/i.test(piece)) orcid = orcidMatch[1];
+    else institution.push(piece);
+  }
+  const words = name.split(/\s+/);
+  const lastname = words.length > 1 ? (words.pop() ?? '') : '';
+  return [{ firstname: words.join(' '), lastname, email, institution: institution.join(', '), orcid }];
 }
 
 export class DocumentBuilder {
@@ -152,9 +208,37 @@ export class DocumentBuilder {
           break;
         case 'citation':
           if (item.references.length)
-            content.push({ type: 'citation', attrs: { format: 'autocite', references: item.references } });
+            content.push({
+              type: 'citation',
+              attrs: { format: item.format ?? 'autocite', references: item.references },
+            });
+          break;
+        case 'cross_reference':
+          content.push({
+            type: 'cross_reference',
+            attrs: { id: targetId(item.target), title: item.text },
+            ...(item.marks.length ? { marks: item.marks } : {}),
+          });
+          break;
+        case 'anchor':
+        case 'sequence':
           break;
         case 'footnote': {
+          const cited = onlyCitation(item.blocks);
+          if (cited && this.footnoteDepth === 0) {
+            // A note style's citation: the note is the citation's (Zotero's and our own notes);
+            // a text citation's author before it is the citation's too.
+            const last = content[content.length - 1];
+            if (cited.author && last?.type === 'text' && String(last.text).endsWith(cited.author)) {
+              last.text = String(last.text).slice(0, -cited.author.length);
+              if (!last.text) content.pop();
+            }
+            content.push({
+              type: 'citation',
+              attrs: { format: cited.format ?? 'autocite', references: cited.references },
+            });
+            break;
+          }
           if (this.footnoteDepth > 0) {
             this.report.note('nested_footnote');
             break;
@@ -170,12 +254,26 @@ export class DocumentBuilder {
           else
             lifted.push({
               type: 'figure',
-              attrs: { category: 'figure', src: `${IMAGE_PREFIX}${item.key}`, caption: item.caption },
+              attrs: {
+                id: item.id ?? '',
+                category: item.category ?? 'figure',
+                src: `${IMAGE_PREFIX}${item.key}`,
+                caption: item.caption,
+              },
             });
           break;
         case 'display_equation':
           if (this.footnoteDepth > 0) content.push({ type: 'equation', attrs: { equation: item.latex } });
-          else lifted.push({ type: 'figure', attrs: { category: 'equation', equation: item.latex } });
+          else
+            lifted.push({
+              type: 'figure',
+              attrs: {
+                id: item.id ?? '',
+                category: 'equation',
+                equation: item.latex,
+                caption: item.caption ?? '',
+              },
+            });
           break;
         case 'join':
           break;
@@ -209,10 +307,19 @@ export class DocumentBuilder {
     switch (block.kind) {
       case 'paragraph':
       case 'heading': {
+        // A bookmark in the paragraph of a display equation or an image (its number's) is theirs.
+        const held = block.inlines.find((item) => item.kind === 'display_equation' || item.kind === 'image');
+        if (held && (held.kind === 'display_equation' || held.kind === 'image') && !held.id) {
+          const id = this.anchorId(block.inlines);
+          if (id) held.id = id;
+        }
         const { content, lifted } = this.inlines(block.inlines);
         const node: Json =
           block.kind === 'heading'
-            ? { type: 'heading', attrs: { level: Math.min(Math.max(block.level, 1), 6), id: '' } }
+            ? {
+                type: 'heading',
+                attrs: { level: Math.min(Math.max(block.level, 1), 6), id: this.anchorId(block.inlines) },
+              }
             : { type: 'paragraph' };
         if (content.length) node.content = content;
         if (block.boundary?.length) node.marks = block.boundary;
@@ -258,7 +365,9 @@ export class DocumentBuilder {
               };
             }),
           }));
-        return rows.length ? [{ type: 'table', attrs: { id: '', caption: '' }, content: rows }] : [];
+        return rows.length
+          ? [{ type: 'table', attrs: { id: block.id ?? '', caption: block.caption ?? '' }, content: rows }]
+          : [];
       }
       case 'code':
         return [
@@ -268,11 +377,24 @@ export class DocumentBuilder {
         const content = this.blocks(block.blocks);
         return content.length ? [{ type: 'blockquote', content }] : [];
       }
+      case 'caption':
+        return this.block({ kind: 'paragraph', inlines: block.full });
     }
   }
 
+  /** Bookmark names that cross-references point to (set by the reader before building). */
+  referenced = new Set<string>();
+
+  /** The id a block's bookmarks give it: the one cross-referenced, else the first of ours. */
+  private anchorId(inlines: Inline[]): string {
+    const names = inlines.flatMap((item) => (item.kind === 'anchor' ? [item.name] : []));
+    return targetId(
+      names.find((name) => this.referenced.has(name)) ?? names.find((name) => name.startsWith('ref_')) ?? '',
+    );
+  }
+
   blocks(blocks: Block[]): Json[] {
-    return blocks.flatMap((block) => this.block(block));
+    return attachCaptions(blocks, (inlines) => this.anchorId(inlines)).flatMap((block) => this.block(block));
   }
 
   /**
@@ -285,17 +407,46 @@ export class DocumentBuilder {
     language?: string;
     body: Block[];
     bibliography: { key: string; data: EntryData }[];
+    front?: FrontMatter;
   }): { title: string; content: Json; node: PMNode } {
     const base = createDocument(schema, standardArticle, {
       title: input.title,
       ...(input.language ? { language: input.language } : {}),
     }).toJSON() as Json;
     const body = this.blocks(input.body);
-    const parts = (base.content as Json[]).map((part) =>
-      (part.attrs as Json | undefined)?.id === 'body'
-        ? { ...part, content: body.length ? body : [{ type: 'paragraph' }] }
-        : part,
-    );
+    const front = input.front;
+    const parts = (base.content as Json[]).map((part) => {
+      const attrs = part.attrs as Json | undefined;
+      switch (attrs?.id) {
+        case 'body':
+          return { ...part, content: body.length ? body : [{ type: 'paragraph' }] };
+        case 'subtitle':
+          return front?.subtitle
+            ? {
+                ...part,
+                attrs: { ...attrs, hidden: false },
+                content: [{ type: 'text', text: front.subtitle }],
+              }
+            : part;
+        case 'authors':
+          return front?.authors?.length
+            ? { ...part, content: front.authors.map((person) => ({ type: 'contributor', attrs: person })) }
+            : part;
+        case 'abstract': {
+          const content = front?.abstract?.length ? this.blocks(front.abstract) : [];
+          return content.length ? { ...part, content } : part;
+        }
+        case 'keywords':
+          return front?.keywords?.length
+            ? {
+                ...part,
+                content: front.keywords.map((keyword) => ({ type: 'keyword', attrs: { keyword } })),
+              }
+            : part;
+        default:
+          return part;
+      }
+    });
     if (input.bibliography.length) {
       parts.push({
         type: 'bibliography_part',
@@ -305,8 +456,110 @@ export class DocumentBuilder {
         })),
       });
     }
+    resolveCrossReferences(parts);
     const node = schema.nodeFromJSON({ ...base, content: parts });
     node.check();
     return { title: input.title, content: node.toJSON() as Json, node };
   }
+}
+
+/** The id of a bookmark's target: our own bookmarks are `ref_<id>`. */
+export function targetId(name: string): string {
+  return name.startsWith('ref_') ? name.slice(4) : name;
+}
+
+/** The one citation a note holds, and nothing else but spaces and punctuation. */
+function onlyCitation(blocks: Block[]): Extract<Inline, { kind: 'citation' }> | null {
+  if (blocks.length !== 1 || blocks[0].kind !== 'paragraph') return null;
+  let citation: Extract<Inline, { kind: 'citation' }> | null = null;
+  for (const item of blocks[0].inlines) {
+    if (item.kind === 'citation') {
+      if (citation) return null;
+      citation = item;
+    } else if (item.kind === 'text') {
+      if (!/^[\s.]*$/.test(item.text)) return null;
+    } else if (item.kind !== 'anchor') return null;
+  }
+  return citation;
+}
+
+/** The category of a caption's SEQ name in the languages Word labels captions in. */
+export function sequenceCategory(name: string): string {
+  const lower = name.toLowerCase();
+  if (/^(table|tabelle|tableau|tabla|tabella|tabela|tabel|таблица)$/.test(lower)) return 'table';
+  if (/^(equation|gleichung|formel|équation|ecuación|equazione|equação|formula)$/.test(lower))
+    return 'equation';
+  if (lower === 'photo' || lower === 'foto') return 'photo';
+  if (lower === 'listing' || lower === 'listado' || lower === 'listato') return 'listing';
+  return 'figure';
+}
+
+/**
+ * Caption blocks given to what they caption: a table caption to the table after it (or before
+ * it), a figure's or equation's to the image or display equation ending the paragraph before it.
+ * Captions that caption nothing stay paragraphs.
+ */
+function attachCaptions(blocks: Block[], anchorId: (inlines: Inline[]) => string): Block[] {
+  if (!blocks.some((block) => block.kind === 'caption')) return blocks;
+  const out: Block[] = [];
+  const used = new Set<number>();
+  blocks.forEach((block, index) => {
+    if (block.kind !== 'caption') return;
+    const id = anchorId(block.anchors.map((name) => ({ kind: 'anchor', name })));
+    const next = blocks[index + 1];
+    const previous = blocks[index - 1];
+    const lifted =
+      previous?.kind === 'paragraph'
+        ? [...previous.inlines]
+            .reverse()
+            .find((item) => item.kind === 'image' || item.kind === 'display_equation')
+        : undefined;
+    const tableNext = next?.kind === 'table' && !next.caption;
+    const tablePrevious = previous?.kind === 'table' && !previous.caption;
+    if (block.category === 'table' ? tableNext || tablePrevious : !lifted && tableNext) {
+      const table = (tableNext ? next : previous) as Extract<Block, { kind: 'table' }>;
+      table.caption = block.text;
+      if (id) table.id = id;
+      used.add(index);
+    } else if (lifted && (lifted.kind === 'image' || lifted.kind === 'display_equation')) {
+      lifted.caption = block.text;
+      if (id && !lifted.id) lifted.id = id;
+      if (lifted.kind === 'image' && block.category !== 'table') lifted.category = block.category;
+      used.add(index);
+    }
+  });
+  blocks.forEach((block, index) => {
+    if (!used.has(index)) out.push(block);
+  });
+  return out;
+}
+
+/**
+ * Cross-references whose target is no heading, figure or table of the document become the text
+ * they read (a link to a bookmark on a plain paragraph, a target left out).
+ */
+function resolveCrossReferences(parts: Json[]): void {
+  const ids = new Set<string>();
+  const collect = (node: Json) => {
+    const attrs = node.attrs as Json | undefined;
+    if ((node.type === 'heading' || node.type === 'figure' || node.type === 'table') && attrs?.id)
+      ids.add(String(attrs.id));
+    for (const inner of (node.content as Json[] | undefined) ?? []) collect(inner);
+  };
+  parts.forEach(collect);
+  const replace = (node: Json) => {
+    const content = node.content as Json[] | undefined;
+    if (!content) return;
+    node.content = content.flatMap((inner) => {
+      if (inner.type !== 'cross_reference') {
+        replace(inner);
+        return [inner];
+      }
+      const attrs = inner.attrs as Json;
+      if (ids.has(String(attrs.id))) return [{ ...inner, attrs: { id: attrs.id, title: '' } }];
+      const text = String(attrs.title ?? '');
+      return text ? [{ type: 'text', text, ...(inner.marks ? { marks: inner.marks } : {}) }] : [];
+    });
+  };
+  parts.forEach(replace);
 }

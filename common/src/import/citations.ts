@@ -71,8 +71,18 @@ export class CitationCollector {
     return this.fromCslCitation(decodeBase64(match[1]) ?? '', 'Mendeley');
   }
 
+  /** The format the last citation read asked for (our own text citations say so in a property). */
+  lastFormat: 'autocite' | 'textcite' = 'autocite';
+  /** The author name our note style's text citation wrote before its note. */
+  lastAuthor = '';
+
   private fromCslCitation(json: string, manager: string): CitedReference[] | null {
-    let data: { citationItems?: unknown };
+    let data: {
+      citationItems?: unknown;
+      properties?: { scriptoriumFormat?: unknown; scriptoriumAuthor?: unknown };
+    };
+    this.lastFormat = 'autocite';
+    this.lastAuthor = '';
     try {
       // Zotero may leave text after the JSON (older versions): take the outer object.
       data = JSON.parse(json.slice(json.indexOf('{'), json.lastIndexOf('}') + 1));
@@ -80,6 +90,9 @@ export class CitationCollector {
       this.report.note('citation_unreadable', manager);
       return null;
     }
+    if (data.properties?.scriptoriumFormat === 'textcite') this.lastFormat = 'textcite';
+    if (typeof data.properties?.scriptoriumAuthor === 'string')
+      this.lastAuthor = data.properties.scriptoriumAuthor;
     const items = Array.isArray(data.citationItems) ? (data.citationItems as Record<string, unknown>[]) : [];
     const refs: CitedReference[] = [];
     for (const item of items) {

@@ -1,9 +1,25 @@
 import type { Unzipped } from 'fflate';
 import { isSafeHref } from '../editor/schema';
-import { type Block, type Cell, type Inline, insertedAsWhole, type JsonMark } from './build';
+import { EQUATIONS_PROPERTY } from '../export/docx-fields';
+import {
+  type Block,
+  type Cell,
+  type FrontMatter,
+  type Inline,
+  insertedAsWhole,
+  type JsonMark,
+} from './build';
 import { CitationCollector } from './citations';
 import type { ImportedDocument, ImportedImage, ImportedThread } from './model';
-import { addCommentThread, appendCode, dateOf, officeDocument } from './office';
+import {
+  addCommentThread,
+  appendCode,
+  captionBlock,
+  dateOf,
+  type FrontRole,
+  frontMatterParagraph,
+  officeDocument,
+} from './office';
 import { ommlToLatex } from './omml';
 import { ImportRefused, ImportReport } from './problems';
 import { attr, child, children, descendants, elements, parseXml, type XmlElement } from './xml';
@@ -24,8 +40,15 @@ interface Style {
 interface Field {
   instruction: string;
   phase: 'code' | 'result';
-  /** What the result runs are: kept as text, dropped (citation, bibliography), or a link. */
-  mode: 'keep' | 'drop' | 'link';
+  /**
+   * What the result runs are: kept as text, dropped (citation, bibliography), a link, or the
+   * text of a cross-reference (REF, PAGEREF, HYPERLINK \l) to `href`, the bookmark.
+   */
+  mode: 'keep' | 'drop' | 'link' | 'reference';
+  /** A cross-reference's result text. */
+  text: string;
+  /** The marks of the runs of a cross-reference's result. */
+  marks: JsonMark[];
   href: string;
   /** The field's w:fldData (base64; EndNote keeps its citations there). */
   data: string;
@@ -55,6 +78,12 @@ class DocxReader {
   private readonly openComments = new Set<number>();
   private readonly fields: Field[] = [];
   title = '';
+  /** The front matter found by the paragraph styles (our own and Word's: Subtitle, Author, Abstract, Keywords). */
+  readonly front: Required<FrontMatter> = { subtitle: '', authors: [], abstract: [], keywords: [] };
+  /** Bookmark names that cross-references point to. */
+  readonly referenced = new Set<string>();
+  /** Set when a reference manager's bibliography field begins (its heading is the bibliography's). */
+  private bibliographyBegun = false;
 
   constructor(private readonly files: Unzipped) {
     this.readStyles();
@@ -63,6 +92,27 @@ class DocxReader {
     this.readNotes('word/footnotes.xml', 'w:footnote', this.notes);
     this.readNotes('word/endnotes.xml', 'w:endnote', this.endnotes);
     this.readComments();
+    this.readEquationSources();
+  }
+
+  /** Our own export's LaTeX of its equations, by the text of their OMML (docProps/custom.xml). */
+  private readonly equationSources = new Map<string, string>();
+
+  private readEquationSources(): void {
+    const root = this.xml('docProps/custom.xml');
+    if (!root) return;
+    for (const property of children(root, 'property')) {
+      if (attr(property, 'name') !== EQUATIONS_PROPERTY) continue;
+      try {
+        const pairs: unknown = JSON.parse(property.textContent ?? '');
+        if (!Array.isArray(pairs)) return;
+        for (const pair of pairs)
+          if (Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string')
+            this.equationSources.set(pair[0], pair[1]);
+      } catch {
+        // A damaged property: the equations are read from their OMML.
+      }
+    }
   }
 
   private xml(name: string): XmlElement | null {
@@ -171,6 +221,8 @@ class DocxReader {
     title?: boolean;
     code?: boolean;
     quote?: boolean;
+    caption?: boolean;
+    front?: FrontRole;
   } {
     for (let id = styleId, depth = 0; id && depth < 10; depth++) {
       const style = this.styles.get(id);
@@ -178,6 +230,12 @@ class DocxReader {
       const heading = /^heading\s*(\d)$/.exec(name);
       if (heading) return { heading: Number(heading[1]) };
       if (name === 'title') return { title: true };
+      if (name === 'caption') return { caption: true };
+      if (name === 'subtitle') return { front: 'subtitle' };
+      if (name === 'author') return { front: 'author' };
+      if (name === 'abstract title') return { front: 'abstractTitle' };
+      if (name === 'abstract') return { front: 'abstract' };
+      if (name === 'keywords') return { front: 'keywords' };
       if (/source code|html preformatted|^code$/.test(name)) return { code: true };
       if (/^(block text|quote|intense quote|quotations)$/.test(name)) return { quote: true };
       if (style?.outline !== null && style?.outline !== undefined && style.outline < 9)
@@ -252,12 +310,33 @@ class DocxReader {
     const references = this.citations.fromField(instruction, field.data);
     if (references) {
       field.mode = 'drop';
-      out.push({ kind: 'citation', references });
+      out.push({
+        kind: 'citation',
+        references,
+        format: this.citations.lastFormat,
+        ...(this.citations.lastAuthor ? { author: this.citations.lastAuthor } : {}),
+      });
       return;
     }
     if (/^ADDIN\s+(ZOTERO_BIBL|Mendeley Bibliography|EN\.REFLIST|CitaviBibliography)/i.test(instruction)) {
       // The rendered bibliography: ours is drawn from the citations.
       field.mode = 'drop';
+      this.bibliographyBegun = true;
+      return;
+    }
+    const reference =
+      /^(?:REF|PAGEREF)\s+"?([^\s"\\]+)"?/.exec(instruction) ??
+      /^HYPERLINK\s+(?:\\[a-km-z]\s+)*\\l\s+"([^"]+)"/.exec(instruction);
+    if (reference && !/^HYPERLINK\s+"/.test(instruction)) {
+      // A cross-reference to a bookmark: its result is the text it shows until the target is known.
+      field.mode = 'reference';
+      field.href = reference[1];
+      this.referenced.add(reference[1]);
+      return;
+    }
+    const sequence = /^SEQ\s+([^\s\\]+)/.exec(instruction);
+    if (sequence) {
+      out.push({ kind: 'sequence', name: sequence[1] });
       return;
     }
     if (/^ADDIN\s+(ZOTERO|CSL_CITATION|EN\.CITE|Citavi)/i.test(instruction)) {
@@ -266,9 +345,12 @@ class DocxReader {
     }
     const hyperlink = /^HYPERLINK\s+"([^"]*)"/.exec(instruction);
     if (hyperlink) {
-      if (isSafeHref(hyperlink[1])) {
+      // A fragment (\l "anchor") after the address is part of the link.
+      const fragment = /\\l\s+"([^"]+)"/.exec(instruction)?.[1];
+      const href = fragment ? `${hyperlink[1]}#${fragment}` : hyperlink[1];
+      if (isSafeHref(href)) {
         field.mode = 'link';
-        field.href = hyperlink[1];
+        field.href = href;
       }
       return;
     }
@@ -286,6 +368,8 @@ class DocxReader {
         phase: 'code',
         mode: 'keep',
         href: '',
+        text: '',
+        marks: [],
         data: child(node, 'w:fldData')?.textContent ?? '',
         done: false,
       });
@@ -297,11 +381,28 @@ class DocxReader {
     } else if (type === 'end') {
       this.resolveField(field, out);
       this.fields.pop();
+      if (field.mode === 'reference') this.pushReference(field, out);
     }
+  }
+
+  /** A cross-reference field's inline, once its result text is read. */
+  private pushReference(field: Field, out: Inline[]): void {
+    out.push({ kind: 'cross_reference', target: field.href, text: field.text, marks: field.marks });
   }
 
   private run(run: XmlElement, out: Inline[], review: JsonMark[]): void {
     const marks = this.contextMarks([...this.runMarks(run), ...review]);
+    const reference = this.fields[this.fields.length - 1];
+    if (reference?.mode === 'reference' && reference.phase === 'result' && !this.inField()) {
+      // The result of a cross-reference: its text, kept for a target that is not found.
+      for (const node of elements(run)) {
+        if (node.nodeName === 'w:fldChar') this.fieldChar(node, out);
+        else if (node.nodeName === 'w:t' || node.nodeName === 'w:delText')
+          reference.text += node.textContent ?? '';
+      }
+      if (!reference.marks.length) reference.marks = marks.filter((mark) => mark.type !== 'link');
+      return;
+    }
     for (const node of elements(run)) {
       const name = node.nodeName;
       if (name === 'w:fldChar') {
@@ -365,7 +466,12 @@ class DocxReader {
 
   private math(node: XmlElement, out: Inline[], display: boolean): void {
     for (const math of node.nodeName === 'm:oMath' ? [node] : children(node, 'm:oMath')) {
-      const { latex, unknown } = ommlToLatex(math);
+      const shown = descendants(math, 'm:t')
+        .map((t) => t.textContent ?? '')
+        .join('');
+      // Our own equation as it was written, unless it was edited in Word since.
+      const source = this.equationSources.get(shown);
+      const { latex, unknown } = source ? { latex: source, unknown: [] } : ommlToLatex(math);
       for (const name of unknown) this.report.note('equation_unconverted', name);
       if (!latex) continue;
       out.push(
@@ -399,7 +505,23 @@ class DocxReader {
         }
         case 'w:hyperlink': {
           const rel = this.relations.get(attr(node, 'r:id'));
-          const href = rel?.external ? rel.target : '';
+          const anchor = attr(node, 'w:anchor');
+          if (anchor && !rel && !anchor.startsWith('_Toc')) {
+            // A link to a bookmark: a cross-reference once the bookmark is a heading's, figure's or table's.
+            const linkedText: Inline[] = [];
+            this.inlines(node, linkedText, review);
+            const first = linkedText.find((item) => item.kind === 'text');
+            this.referenced.add(anchor);
+            out.push({
+              kind: 'cross_reference',
+              target: anchor,
+              text: linkedText.map((item) => (item.kind === 'text' ? item.text : '')).join(''),
+              marks: first?.kind === 'text' ? first.marks : [],
+            });
+            break;
+          }
+          // The fragment of an address is in w:anchor beside its relationship.
+          const href = rel?.external ? (anchor ? `${rel.target}#${anchor}` : rel.target) : '';
           const linked: Inline[] = [];
           this.inlines(node, linked, review);
           for (const item of linked) {
@@ -415,6 +537,8 @@ class DocxReader {
             phase: 'result',
             mode: 'keep',
             href: '',
+            text: '',
+            marks: [],
             data: '',
             done: false,
           };
@@ -422,8 +546,12 @@ class DocxReader {
           this.resolveField(field, out);
           this.inlines(node, out, review);
           this.fields.pop();
+          if (field.mode === 'reference') this.pushReference(field, out);
           break;
         }
+        case 'w:bookmarkStart':
+          out.push({ kind: 'anchor', name: attr(node, 'w:name') });
+          break;
         case 'w:commentRangeStart': {
           const id = this.commentIds.get(attr(node, 'w:id'));
           if (id) this.openComments.add(id);
@@ -557,9 +685,30 @@ class DocxReader {
       const role = this.paragraphRole(attr(props ? child(props, 'w:pStyle') : null, 'w:val'));
       const dropped = this.fields.some((field) => field.mode === 'drop');
       const inlines: Inline[] = [];
+      const bibliographyBefore = this.bibliographyBegun;
       this.inlines(node, inlines, []);
-      if (dropped && inlines.length === 0) return;
+      if (!bibliographyBefore && this.bibliographyBegun && out[out.length - 1]?.kind === 'heading') {
+        // The heading right before a reference manager's bibliography is the bibliography's own.
+        out.pop();
+      }
+      const droppedNow = dropped || this.fields.some((field) => field.mode === 'drop');
+      if (droppedNow && inlines.every((item) => item.kind === 'anchor')) return;
+      // The empty paragraph Word needs after a table (our export writes one) is no content.
+      if (!node.firstChild && out[out.length - 1]?.kind === 'table') return;
       const marked = boundary(props);
+      if (boundaries && role.front && frontMatterParagraph(this.front, role.front, inlines)) return;
+      const sequence = inlines.find((item) => item.kind === 'sequence');
+      const display = inlines.some((item) => item.kind === 'display_equation');
+      if (display && sequence) {
+        // An equation's number ("(3)", a SEQ field) is drawn by our figure: its text goes.
+        const kept = inlines.filter((item) => item.kind !== 'text' || !/^[\s()[\]\d.]*$/.test(item.text));
+        inlines.length = 0;
+        inlines.push(...kept);
+      } else if ((role.caption || sequence) && role.heading === undefined && !display) {
+        closeLists();
+        out.push(captionBlock(inlines, sequence?.kind === 'sequence' ? sequence.name : ''));
+        return;
+      }
       if (role.title && !this.title) {
         this.title = inlines
           .map((item) => (item.kind === 'text' ? item.text : ''))
@@ -641,5 +790,8 @@ export function importDocx(files: Unzipped, fallbackTitle: string): ImportedDocu
   if (!body) throw new ImportRefused('corrupt');
   const blocks = reader.blocks(body, true);
   const title = reader.title || coreTitle(files) || fallbackTitle;
-  return officeDocument('docx', reader, title, blocks);
+  return officeDocument('docx', reader, title, blocks, {
+    front: reader.front,
+    referenced: reader.referenced,
+  });
 }

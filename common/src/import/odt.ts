@@ -1,10 +1,26 @@
 import type { Unzipped } from 'fflate';
 import { MathMLToLaTeX } from 'mathml-to-latex';
 import { isSafeHref } from '../editor/schema';
-import { type Block, type Cell, type Inline, insertedAsWhole, type JsonMark } from './build';
+import {
+  type Block,
+  type Cell,
+  type FrontMatter,
+  type Inline,
+  insertedAsWhole,
+  type JsonMark,
+} from './build';
 import { CitationCollector } from './citations';
 import type { ImportedDocument, ImportedImage, ImportedThread } from './model';
-import { addCommentThread, appendCode, dateOf, officeDocument } from './office';
+import {
+  addCommentThread,
+  appendCode,
+  captionBlock,
+  dateOf,
+  type FrontRole,
+  frontMatterParagraph,
+  frontRole,
+  officeDocument,
+} from './office';
 import { ImportRefused, ImportReport } from './problems';
 import { attr, child, children, descendants, elements, parseXml, serialize, type XmlElement } from './xml';
 import { text } from './zip';
@@ -66,6 +82,11 @@ class OdtReader {
    */
   private splitTaken = false;
   title = '';
+  /** The front matter found by the paragraph styles (Subtitle, Author, Abstract, Keywords). */
+  readonly front: Required<FrontMatter> = { subtitle: '', authors: [], abstract: [], keywords: [] };
+  /** Bookmark names that cross-references point to. */
+  readonly referenced = new Set<string>();
+  private bibliographySeen = false;
 
   constructor(
     private readonly files: Unzipped,
@@ -125,9 +146,20 @@ class OdtReader {
     return chain;
   }
 
-  private role(name: string): { title?: boolean; code?: boolean; quote?: boolean } {
+  private role(name: string): {
+    title?: boolean;
+    code?: boolean;
+    quote?: boolean;
+    caption?: boolean;
+    front?: FrontRole;
+    bibliography?: boolean;
+  } {
     for (const style of this.styleChain(name)) {
       if (style.display === 'title') return { title: true };
+      if (style.display === 'caption') return { caption: true };
+      if (/^bibliography( 1)?$/.test(style.display)) return { bibliography: true };
+      const front = frontRole(style.display);
+      if (front) return { front };
       if (/preformatted text|source code/.test(style.display)) return { code: true };
       if (style.display === 'quotations' || style.display === 'quote') return { quote: true };
     }
@@ -166,6 +198,11 @@ class OdtReader {
     const source = text(this.files, path);
     if (!source) return null;
     const math = parseXml(source);
+    // Our own export's LaTeX (LibreOffice writes its StarMath annotation instead once edited).
+    const tex = [...descendants(math, 'annotation'), ...descendants(math, 'math:annotation')].find(
+      (annotation) => attr(annotation, 'encoding') === 'application/x-tex',
+    );
+    if (tex?.textContent?.trim()) return tex.textContent.trim();
     for (const annotation of [...descendants(math, 'annotation'), ...descendants(math, 'math:annotation')]) {
       annotation.parentNode?.removeChild(annotation);
     }
@@ -293,6 +330,11 @@ class OdtReader {
           break;
         case 'text:a': {
           const href = attr(el, 'xlink:href');
+          if (href.startsWith('#') && !href.startsWith('#__')) {
+            // A link to a bookmark: a cross-reference once it is a heading's, figure's or table's.
+            this.crossReference(href.slice(1), el, out, marks);
+            break;
+          }
           this.inlines(
             el,
             out,
@@ -351,20 +393,35 @@ class OdtReader {
           const zotero = /^ZOTERO_ITEM\s+(CSL_CITATION\s+\{[\s\S]*\})\s+RND\w+$/.exec(name);
           const references = zotero ? this.citations.fromField(`ADDIN ${zotero[1]}`) : null;
           if (references) {
-            out.push({ kind: 'citation', references });
+            out.push({
+              kind: 'citation',
+              references,
+              format: this.citations.lastFormat,
+              ...(this.citations.lastAuthor ? { author: this.citations.lastAuthor } : {}),
+            });
             this.dropping++;
           }
           break;
         }
         case 'text:bookmark':
         case 'text:bookmark-start':
+          out.push({ kind: 'anchor', name: attr(el, 'text:name') });
+          break;
+        case 'text:bookmark-ref':
+        case 'text:sequence-ref':
+        case 'text:reference-ref':
+          this.crossReference(attr(el, 'text:ref-name'), el, out, marks);
+          break;
+        case 'text:sequence':
+          out.push({ kind: 'sequence', name: attr(el, 'text:name') });
+          this.inlines(el, out, marks);
+          break;
         case 'text:bookmark-end':
         case 'text:reference-mark':
         case 'text:reference-mark-end':
         case 'text:soft-page-break':
         case 'office:annotation-start':
           break;
-        case 'text:sequence':
         case 'text:page-number':
         case 'text:date':
         case 'text:title':
@@ -380,12 +437,34 @@ class OdtReader {
     }
   }
 
+  /** A cross-reference to a bookmark, its text kept for a target that is not found. */
+  private crossReference(target: string, el: XmlElement, out: Inline[], marks: JsonMark[]): void {
+    const shown: Inline[] = [];
+    this.inlines(el, shown, marks);
+    const first = shown.find((item) => item.kind === 'text');
+    this.referenced.add(target);
+    out.push({
+      kind: 'cross_reference',
+      target,
+      text: shown.map((item) => (item.kind === 'text' ? item.text : '')).join(''),
+      marks: first?.kind === 'text' ? first.marks.filter((mark) => mark.type !== 'link') : [],
+    });
+  }
+
   private paragraph(el: XmlElement): Inline[] {
     const out: Inline[] = [];
     const frames = children(el, 'draw:frame');
-    const alone = frames.length === 1 && (el.textContent ?? '').trim() === '';
-    if (alone) this.frame(frames[0], out, true);
-    else this.inlines(el, out, []);
+    // A formula alone in its paragraph (beside its number "(3)") is a display equation.
+    const around = (el.textContent ?? '').replace(frames[0]?.textContent ?? '', '');
+    const alone = frames.length === 1 && /^[\s()[\]\d.]*$/.test(around);
+    if (alone) {
+      this.frame(frames[0], out, true);
+      // Its bookmark (the number's) is the equation's.
+      for (const mark of descendants(el, 'text:bookmark-start'))
+        out.push({ kind: 'anchor', name: attr(mark, 'text:name') });
+      return out;
+    }
+    this.inlines(el, out, []);
     return out;
   }
 
@@ -499,7 +578,17 @@ class OdtReader {
           const boundary = this.splitBefore();
           const inlines = this.paragraph(el);
           const plain = () => inlines.filter((item) => item.kind !== 'join');
-          if (role.title && !this.title) this.title = (el.textContent ?? '').trim();
+          const sequence = inlines.find((item) => item.kind === 'sequence');
+          if (role.bibliography && !this.enclosed) {
+            // A drawn bibliography (ours, LibreOffice's): ours is drawn from the citations, and the
+            // heading right before it is its own.
+            if (!this.bibliographySeen && out[out.length - 1]?.kind === 'heading') out.pop();
+            this.bibliographySeen = true;
+          } else if (role.title && !this.title) this.title = (el.textContent ?? '').trim();
+          else if (!this.enclosed && role.front && frontMatterParagraph(this.front, role.front, plain())) {
+            // The front matter's part has it.
+          } else if ((role.caption || sequence) && !inlines.some((item) => item.kind === 'display_equation'))
+            out.push(captionBlock(plain(), sequence?.kind === 'sequence' ? sequence.name : ''));
           else if (role.code) {
             appendCode(out, el.textContent ?? '');
           } else if (role.quote)
@@ -528,6 +617,12 @@ class OdtReader {
           out.push(this.table(el));
           break;
         case 'text:section': {
+          if (/^ZOTERO_BIBL\b/.test(attr(el, 'text:name'))) {
+            // Zotero's (and our) rendered bibliography: ours is drawn from the citations, and the
+            // heading right before it is its own.
+            if (out[out.length - 1]?.kind === 'heading') out.pop();
+            break;
+          }
           const source = child(el, 'text:section-source');
           if (source) this.report.note('external_link', attr(source, 'xlink:href'));
           out.push(...this.blocks(el));
@@ -585,5 +680,5 @@ export function importOdt(files: Unzipped, fallbackTitle: string): ImportedDocum
   const meta = text(files, 'meta.xml');
   const metaTitle = meta ? (descendants(parseXml(meta), 'dc:title')[0]?.textContent ?? '').trim() : '';
   const title = reader.title || metaTitle || fallbackTitle;
-  return officeDocument('odt', reader, title, blocks);
+  return officeDocument('odt', reader, title, blocks, { front: reader.front, referenced: reader.referenced });
 }

@@ -1,4 +1,11 @@
-import { type Block, DocumentBuilder } from './build';
+import {
+  type Block,
+  DocumentBuilder,
+  type FrontMatter,
+  type Inline,
+  parseAuthorLine,
+  sequenceCategory,
+} from './build';
 import type { CitationCollector } from './citations';
 import type { ImportedComment, ImportedDocument, ImportedImage, ImportedThread } from './model';
 import type { ImportReport } from './problems';
@@ -39,9 +46,17 @@ export function officeDocument(
   reader: OfficeReader,
   title: string,
   body: Block[],
+  found: { front?: FrontMatter; referenced?: ReadonlySet<string> } = {},
 ): ImportedDocument {
   const bibliography = reader.citations.list();
-  const built = new DocumentBuilder(reader.report).document({ title, body, bibliography });
+  const builder = new DocumentBuilder(reader.report);
+  builder.referenced = new Set(found.referenced ?? []);
+  const built = builder.document({
+    title,
+    body,
+    bibliography,
+    ...(found.front ? { front: found.front } : {}),
+  });
   return {
     format,
     title: built.title,
@@ -51,4 +66,80 @@ export function officeDocument(
     threads: reader.threads,
     notes: reader.report.list(),
   };
+}
+
+/** The front matter a paragraph style names (our exports' and Word's, LibreOffice's styles). */
+export type FrontRole = 'subtitle' | 'author' | 'abstract' | 'abstractTitle' | 'keywords';
+
+/** The front matter role of a paragraph style's name, lower case. */
+export function frontRole(name: string): FrontRole | undefined {
+  if (name === 'subtitle') return 'subtitle';
+  if (name === 'author') return 'author';
+  if (name === 'abstract title') return 'abstractTitle';
+  if (name === 'abstract') return 'abstract';
+  if (name === 'keywords') return 'keywords';
+  return undefined;
+}
+
+/** A paragraph of the front matter into its part; false when it is the body's after all. */
+export function frontMatterParagraph(
+  front: Required<FrontMatter>,
+  role: FrontRole,
+  inlines: Inline[],
+): boolean {
+  const text = plain(inlines).trim();
+  switch (role) {
+    case 'subtitle':
+      if (front.subtitle) return false;
+      front.subtitle = text;
+      return true;
+    case 'author':
+      front.authors.push(...(parseAuthorLine(text) ?? []));
+      return true;
+    case 'abstractTitle':
+      return true;
+    case 'abstract':
+      front.abstract.push({ kind: 'paragraph', inlines });
+      return true;
+    case 'keywords':
+      front.keywords.push(
+        ...text
+          .replace(
+            /^(keywords|key words|schlüsselwörter|schlagwörter|mots[- ]clés|palabras clave|parole chiave|palavras-chave)\s*[:.]\s*/i,
+            '',
+          )
+          .split(/\s*[,;·]\s*/)
+          .filter(Boolean),
+      );
+      return true;
+  }
+}
+
+/** Plain text of inlines. */
+export function plain(inlines: Inline[]): string {
+  return inlines
+    .map((item) => (item.kind === 'text' ? item.text : item.kind === 'cross_reference' ? item.text : ''))
+    .join('');
+}
+
+/**
+ * A caption paragraph: "Figure {SEQ Figure}: text" gives the text after the number and the
+ * category of the sequence; a caption without SEQ field loses a leading "Table 2:" label.
+ */
+export function captionBlock(inlines: Inline[], sequence: string): Block {
+  const anchors = inlines.flatMap((item) => (item.kind === 'anchor' ? [item.name] : []));
+  const at = inlines.findIndex((item) => item.kind === 'sequence');
+  let text: string;
+  let category = sequence ? sequenceCategory(sequence) : '';
+  if (at >= 0) {
+    // The SEQ field's result (the number) is the text right after it.
+    const after = plain(inlines.slice(at + 1));
+    text = after.replace(/^\s*[\dA-Za-z.-]*\d[\dA-Za-z.-]*/, '').replace(/^\s*[:.\u2013\u2014-]?\s*/, '');
+  } else {
+    const full = plain(inlines);
+    const label = /^\s*(\p{L}+)\s+\d+[.\d]*\s*[:.\u2013\u2014-]\s*/u.exec(full);
+    text = label ? full.slice(label[0].length) : full;
+    if (label) category = sequenceCategory(label[1]);
+  }
+  return { kind: 'caption', category: category || 'figure', text: text.trim(), full: inlines, anchors };
 }
