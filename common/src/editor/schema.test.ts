@@ -29,6 +29,8 @@ describe('schema', () => {
       template: 'standard-article',
       language: 'de-DE',
       paper_size: 'US Letter',
+      heading_numbering: 'decimal',
+      latex_class: 'article',
     });
     const kinds: string[] = [];
     doc.forEach((node) => {
