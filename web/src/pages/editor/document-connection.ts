@@ -1,5 +1,6 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
 import type { Reviewer } from '@scriptorium/common/editor/track-changes';
+import { abilities, type DocumentAbilities } from '@scriptorium/common/rules/document-abilities';
 import {
   DOCUMENT_SERVER_APP_SCHEMAS,
   type DocumentClientMessage,
@@ -266,16 +267,21 @@ export class DocumentConnection {
    * suggestion mode (mustSuggest), so that the server never has to refuse text they typed.
    * comment only anchors comments (not by typing).
    */
+  /** What this user's right lets them do (common/src/rules/document-abilities.ts). */
+  get abilities(): DocumentAbilities {
+    return abilities(this.right);
+  }
+
   get canWrite(): boolean {
-    return this.right === 'write' || this.mustSuggest;
+    return this.abilities.edit;
   }
 
   get mustSuggest(): boolean {
-    return this.right === 'write-tracked' || this.right === 'review';
+    return this.abilities.suggestOnly;
   }
 
   get canComment(): boolean {
-    return this.right !== 'read' && this.right !== 'read-without-comments';
+    return this.abilities.comment;
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   trackTransaction,
   UNTRACKED,
 } from '@scriptorium/common/editor/track-changes';
+import { abilities } from '@scriptorium/common/rules/document-abilities';
 import { folderName, folderOf, folderUrl } from '@scriptorium/common/rules/paths';
 import { isHistoryTransaction } from 'prosemirror-history';
 import { Selection } from 'prosemirror-state';
@@ -391,8 +392,8 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     (action: EditorActionSpec): boolean => {
       if (load !== 'ready') return false;
       if (action.need === 'comment') return canComment;
-      if (action.need === 'history') return right !== 'read-without-comments';
-      if (action.need === 'write') return right === 'write';
+      if (action.need === 'history') return right !== null && abilities(right).seeComments;
+      if (action.need === 'write') return right !== null && abilities(right).decideSuggestions;
       return canWriteNow || !action.writes;
     },
     [load, right, canComment, canWriteNow],

@@ -1,6 +1,7 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
 import { COMMENT_MARK } from '@scriptorium/common/editor/schema';
-import { type ReviewPermissions, ReviewStepChecker } from '@scriptorium/common/editor/track-changes';
+import { ReviewStepChecker } from '@scriptorium/common/editor/track-changes';
+import { abilities, reviewPermissions } from '@scriptorium/common/rules/document-abilities';
 import type { Kysely } from 'kysely';
 import type { Node as PMNode } from 'prosemirror-model';
 import { RemoveMarkStep, type Step } from 'prosemirror-transform';
@@ -33,14 +34,6 @@ export interface StepChecker {
   finish(doc: PMNode): boolean;
 }
 
-const PERMISSIONS: Record<Exclude<AccessRight, 'write'>, ReviewPermissions> = {
-  read: { comments: false, suggestions: false },
-  'read-without-comments': { comments: false, suggestions: false },
-  comment: { comments: true, suggestions: false },
-  review: { comments: true, suggestions: true },
-  'write-tracked': { comments: true, suggestions: true },
-};
-
 const ANYTHING: StepChecker = { allows: () => true, finish: () => true };
 
 /**
@@ -53,7 +46,7 @@ export function stepChecker(
   othersThreads: ReadonlySet<number> = new Set(),
 ): StepChecker {
   if (right === 'write') return ANYTHING;
-  return new ReviewStepChecker(userId, { ...PERMISSIONS[right], othersThreads });
+  return new ReviewStepChecker(userId, { ...reviewPermissions(right), othersThreads });
 }
 
 /** Whether some step takes a comment mark away (then the threads' authors are read). */
@@ -77,20 +70,21 @@ export async function othersThreadsOf(
 
 /** Whether a right may change the document at all (read rights send nothing). */
 export function rightMayEdit(right: AccessRight): boolean {
-  return right !== 'read' && right !== 'read-without-comments';
+  const can = abilities(right);
+  return can.edit || can.comment; // a comment anchor is a step too
 }
 
 /** Whether a right may see comment threads. */
 export function rightSeesComments(right: AccessRight): boolean {
-  return right !== 'read-without-comments';
+  return abilities(right).seeComments;
 }
 
 /** Whether a right may write comments (start threads and answer). */
 export function rightMayComment(right: AccessRight): boolean {
-  return rightMayEdit(right);
+  return abilities(right).comment;
 }
 
 /** Whether a right must work in suggestion mode (write may choose). */
 export function rightSuggestsOnly(right: AccessRight): boolean {
-  return right === 'write-tracked' || right === 'review';
+  return abilities(right).suggestOnly;
 }
