@@ -352,7 +352,7 @@ describe.each(ENGINES)('public API v1 (%s)', (engine) => {
     const exported = await call(server(), token, 'documentsExport', { id, format: 'markdown' });
     const text = new TextDecoder().decode(exported.bytes);
     expect(text).toContain('title: "Renamed by a script"');
-    expect(text).toContain('# Results');
+    expect(text).toContain('# 1 Results');
     expect(text).toContain('As @knuth1984 showed, $x^2$ holds[^1] \\[\\@nobody\\].');
     expect(text).toContain('[^1]: A note.');
 

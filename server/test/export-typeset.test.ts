@@ -3,10 +3,10 @@ import path from 'node:path';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { type ExportInput, prepareDocument } from '@scriptorium/common/export/model';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { Printer } from '../src/modules/documents/export/printer';
-import { typesetHtml } from '../src/modules/documents/export/typeset-html';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
+import { Printer } from '../src/modules/documents/export/printer';
 import { exportTypesetPdf, layOutPage } from '../src/modules/documents/export/typeset';
+import { typesetHtml } from '../src/modules/documents/export/typeset-html';
 import { run, useTemporaryFolder, withTools } from './export-tools';
 
 /**

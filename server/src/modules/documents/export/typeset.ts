@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PreparedDocument } from '@scriptorium/common/export/model';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { Printer } from './printer';
-import { type PdfMetadata, typesetHtml } from './typeset-html';
 import { PdfTooLong } from './pdf';
 import { pageCount } from './pdf-destinations';
+import type { Printer } from './printer';
+import { type PdfMetadata, typesetHtml } from './typeset-html';
 
 /**
  * The typeset PDF of a document (issue 53): the export HTML with its paged-media style sheet
