@@ -55,9 +55,8 @@ function serviceWorker(): Plugin {
     // writeBundle, not generateBundle: by then Vite has dropped the empty JS chunks of CSS-only
     // modules, which generateBundle still lists (the worker's install failed on their 404).
     writeBundle(options, bundle) {
-      // The print page's own files serve the server's PDF export, not the offline app.
       const files = Object.keys(bundle)
-        .filter((name) => /\.(js|css|woff2)$/.test(name) && !name.startsWith('assets/print-'))
+        .filter((name) => /\.(js|css|woff2)$/.test(name))
         .sort();
       const precache = ['/', '/favicon.svg', '/intl-warmup.js', ...files.map((name) => `/${name}`)];
       const version = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 16);
@@ -208,17 +207,15 @@ export default defineConfig({
     // bundles; the server never serves them (src/http/spa.ts).
     sourcemap: 'hidden',
     rollupOptions: {
-      // print.html: the editor's rendering for the server's PDF export (src/print/print-main.ts).
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
-        print: fileURLToPath(new URL('./print.html', import.meta.url)),
       },
       output: {
         codeSplitting: {
           // A group takes only the modules it names; their imports stay where they were.
           includeDependenciesRecursively: false,
           groups: chunkGroups({
-            entries: [source('main.tsx'), source('print/print-main.ts')],
+            entries: [source('main.tsx')],
             firstScreen: FIRST_SCREEN.map(source),
           }),
         },

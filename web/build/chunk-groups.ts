@@ -8,7 +8,7 @@
  *   overview adds and one of the rest, not a chunk per namespace file (sixteen requests for a
  *   logged-in start in English).
  * - The logged-in first screen: the code only the logged-in shell and the overview reach, one chunk.
- *   What the login page (the main entry) or the print page reaches stays out, so that a visitor
+ *   What the login page (the main entry) reaches stays out, so that a visitor
  *   never downloads it.
  */
 

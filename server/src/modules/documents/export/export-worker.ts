@@ -2,9 +2,7 @@ import type { EngineCache } from '@scriptorium/common/bibliography/cluster-rende
 import { exportBibtex } from '@scriptorium/common/bibliography/export';
 import { type ImportReport, importBibliography } from '@scriptorium/common/bibliography/import-entries';
 import type { EntryData } from '@scriptorium/common/bibliography/types';
-import { withoutUnsafeLinks } from '@scriptorium/common/editor/safe-links';
 import { schema } from '@scriptorium/common/editor/schema';
-import { acceptedDocument } from '@scriptorium/common/editor/track-changes';
 import { type BookExportInput, exportBook, prepareBook } from '@scriptorium/common/export/book';
 import { type ExportInput, prepareDocument } from '@scriptorium/common/export/model';
 import {
@@ -57,7 +55,6 @@ export type ExportTask =
   /** A file of the registry (DOCX, ODT, HTML, EPUB, LaTeX, JATS, native). */
   | { kind: 'document'; format: ExportFormatName; input: DocumentExportInput }
   /** The print page's data for a document's PDF: the text with every suggestion accepted. */
-  | { kind: 'print-page'; source: ContentSource }
   /** A document's typeset page (typeset-html.ts) and its PDF metadata, for its PDF. */
   | { kind: 'typeset'; input: DocumentExportInput }
   /** A book in a format of the registry. */
@@ -80,7 +77,6 @@ export type ExportTask =
 
 export type ExportResult =
   | { kind: 'file'; file: ExportedFile }
-  | { kind: 'print-page'; name: string; payload: string; paperSize: 'A4' | 'US Letter' }
   | { kind: 'html'; name: string; html: string; paperSize: 'A4' | 'US Letter' }
   | { kind: 'typeset'; name: string; html: string; metadata: PdfMetadata }
   | { kind: 'markdown-blocks'; content: unknown; unknownCitations: string[]; unknownImages: string[] }
@@ -103,17 +99,6 @@ export default async function runExport(task: ExportTask): Promise<ExportResult>
         kind: 'file',
         file: await exportDocument(task.format, await exportInput(task.input), exportEngines),
       };
-    case 'print-page': {
-      // A link to javascript:, data: and the like is never printed (safe-links.ts).
-      const doc = acceptedDocument(schema.nodeFromJSON(withoutUnsafeLinks(contentOf(task.source))));
-      doc.check();
-      return {
-        kind: 'print-page',
-        name: `${fileBaseName(doc.firstChild?.textContent ?? '')}.pdf`,
-        payload: JSON.stringify({ doc: doc.toJSON() }),
-        paperSize: doc.attrs.paper_size === 'US Letter' ? 'US Letter' : 'A4',
-      };
-    }
     case 'typeset': {
       const prepared = prepareDocument(await exportInput(task.input), exportEngines, { accepted: true });
       return { kind: 'typeset', name: `${fileBaseName(prepared.title)}.pdf`, ...typesetHtml(prepared) };

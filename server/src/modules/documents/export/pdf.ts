@@ -45,7 +45,7 @@ export async function printWithinPages(
 /**
  * PDF from the export HTML (the same markup as the HTML and EPUB exports, MathML laid out by the
  * browser): for books, whose chapters have no editor view, and for a server started without the
- * built web app (a document's PDF is otherwise the editor's rendering, print-page.ts). The HTML is
+ * built web app (a document's PDF is typeset from the same HTML, typeset.ts). The HTML is
  * made in an export worker (`html`); the pooled browser (exports/printer.ts) prints it.
  *
  * A book's contents show the page each chapter starts on. Chromium has no CSS for "the page of
