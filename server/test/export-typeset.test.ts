@@ -107,7 +107,7 @@ describe('typeset PDF', () => {
       expect(pages[0]).not.toContain('Lovelace and Noether');
       // Bookmarks: the title, then the headings with their pages.
       expect(outline).toMatch(/<outline>\s*<item page="1">Structures of Example Problems<\/item>/);
-      expect(outline).toMatch(/<item page="1">Section 1 on structures<\/item>/);
+      expect(outline).toMatch(/<item page="1">1 Section 1 on structures<\/item>/);
       expect(outline).toMatch(new RegExp(`<item page="${pages.length}">References</item>`));
     },
   );
