@@ -84,7 +84,7 @@ test('File > Export > OpenDocument text downloads an ODT with the heading and th
   );
   expect(content).toContain('<draw:object xlink:href="./Object 1"');
   expect(strFromU8(files['Object 1/content.xml'])).toMatch(
-    /<math [^>]*><msup><mi>x<\/mi><mn>2<\/mn><\/msup>/,
+    /<math [^>]*><semantics><mrow><msup><mi>x<\/mi><mn>2<\/mn><\/msup><\/mrow><annotation encoding="application\/x-tex">x\^2<\/annotation>/,
   );
 });
 

@@ -65,7 +65,9 @@ test.describe('with PLUGINS=templates', () => {
     await expect(builtin.getByRole('listitem')).toHaveCount(7);
     await expect(builtin.getByText('IEEE conference paper (IEEEtran)')).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('templates-overview.png'), fullPage: true });
-    await builtin.getByRole('button', { name: 'Copy IEEE conference paper (IEEEtran) to customise' }).click();
+    await builtin
+      .getByRole('button', { name: 'Copy to customise: IEEE conference paper (IEEEtran)' })
+      .click();
     await expect(page.getByRole('link', { name: 'IEEE conference paper (IEEEtran)' })).toBeVisible();
     await page.getByRole('link', { name: 'IEEE conference paper (IEEEtran)' }).click();
     await expect(selectValue(page, 'Heading numbering')).toHaveText('IEEE: I. / A. / 1)');
