@@ -8,15 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { TOKEN_LAST_USED_STEP_MS } from '../src/modules/tokens/bearer';
 import { ENGINES, type TestClient, type TestServer, useServer } from './harness';
-
-const ALL_SCOPES = [
-  'documents:read',
-  'documents:write',
-  'bibliography:read',
-  'bibliography:write',
-  'images:read',
-  'images:write',
-];
+import { ALL_SCOPES } from './v1-support';
 
 async function makeToken(
   browser: TestClient,

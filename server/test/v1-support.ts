@@ -1,17 +1,12 @@
 import { v1Api } from '@scriptorium/common/api/endpoints/v1';
+import { TOKEN_SCOPES } from '@scriptorium/common/api/tokens';
 import { expect } from 'vitest';
 import type { TestClient, TestServer } from './harness';
 
 /** Calling the public API as a script does: a token, form fields or a query, no cookies. */
 
-export const ALL_SCOPES = [
-  'documents:read',
-  'documents:write',
-  'bibliography:read',
-  'bibliography:write',
-  'images:read',
-  'images:write',
-];
+/** Every scope a token can have (read and write of each area). */
+export const ALL_SCOPES: string[] = [...TOKEN_SCOPES];
 
 export type Operation = keyof typeof v1Api;
 export const OPERATIONS = Object.keys(v1Api) as Operation[];
