@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
+import { violations } from '../axe';
 import { expect, loginAs, setLanguage, test } from '../fixtures';
 
 /**
@@ -119,6 +120,10 @@ test.describe('linked libraries on the bibliography page', () => {
     await dialog.getByRole('button', { name: TEXTS.en.add }).click();
     await expect(dialog.getByText('Enter a name.')).toBeVisible();
     await expect(dialog.getByText("Enter the library's ID: digits only.")).toBeVisible();
+    // The dialog with its reports and errors passes axe, in light and in dark.
+    expect(await violations(page), 'light').toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await violations(page), 'dark').toEqual([]);
     if (process.env.SCREENSHOTS) {
       await page.screenshot({ path: `${process.env.SCREENSHOTS}/sources-zotero.png` });
       await dialog.getByRole('radio', { name: 'Zotero library' }).press('ArrowUp');

@@ -1,12 +1,17 @@
-/** A field's error list, referenced by the input's aria-describedby. */
+/**
+ * A field's error list, referenced by the input's aria-describedby. The alert is the list's
+ * container: a list given the alert role would no longer be a list to its items (axe).
+ */
 export function FieldErrors({ id, errors }: { id: string; errors: readonly string[] | undefined }) {
   if (!errors || errors.length === 0) return null;
   return (
-    <ul id={id} className="field-errors" role="alert">
-      {errors.map((message) => (
-        <li key={message}>{message}</li>
-      ))}
-    </ul>
+    <div id={id} className="field-errors" role="alert">
+      <ul>
+        {errors.map((message) => (
+          <li key={message}>{message}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -14,10 +19,12 @@ export function FieldErrors({ id, errors }: { id: string; errors: readonly strin
 export function FormErrorList({ errors }: { errors: readonly string[] }) {
   if (errors.length === 0) return null;
   return (
-    <ul className="form-errors" role="alert">
-      {errors.map((message) => (
-        <li key={message}>{message}</li>
-      ))}
-    </ul>
+    <div className="form-errors" role="alert">
+      <ul>
+        {errors.map((message) => (
+          <li key={message}>{message}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
