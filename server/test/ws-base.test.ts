@@ -197,10 +197,10 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
       expect(second.messages[0]).toMatchObject({ type: 'system_message', message: 'Maintenance at 18:00.' });
     });
 
-    it('refuses other users with 403 and visitors with 401', async () => {
+    it('does not exist for other users and visitors (404, as the admin area)', async () => {
       const user = await loggedIn();
-      expect((await user.call(staffApi.sendSystemMessage, { message: 'hi' })).status).toBe(403);
-      expect((await server().client().call(staffApi.sendSystemMessage, { message: 'hi' })).status).toBe(401);
+      expect((await user.call(staffApi.sendSystemMessage, { message: 'hi' })).status).toBe(404);
+      expect((await server().client().call(staffApi.sendSystemMessage, { message: 'hi' })).status).toBe(404);
     });
 
     it('needs a message', async () => {
@@ -288,9 +288,9 @@ describe.each(ENGINES)('websocket ws_url_base/base/ (%s)', (engine) => {
       });
     });
 
-    it('is for staff only', async () => {
-      expect((await (await loggedIn()).call(staffApi.connectionInfo)).status).toBe(403);
-      expect((await server().client().call(staffApi.connectionInfo)).status).toBe(401);
+    it('is for staff only: 404 for other users and visitors', async () => {
+      expect((await (await loggedIn()).call(staffApi.connectionInfo)).status).toBe(404);
+      expect((await server().client().call(staffApi.connectionInfo)).status).toBe(404);
     });
   });
 

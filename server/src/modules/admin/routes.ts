@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
 import { parseInput, route } from '../../http/endpoint';
 import { HttpError } from '../../http/errors';
+import { registerStaffOnly, staffOf } from '../../http/staff-only';
 import { translator } from '../../i18n/translate';
 import { NoServerReachedError, sendSystemMessage } from '../../ws/system-message';
 import { forgetSettings, orderProviders, readSettings, writeSettings } from '../base/settings';
@@ -24,7 +25,6 @@ import {
   updateAccount,
 } from './commands/users';
 import { cleanFlatpageHtml, warmFlatpageWorker } from './flatpage-content';
-import { registerStaffOnly, staffOf } from './policies';
 import { searchUsers } from './user-search';
 
 /**

@@ -3,9 +3,9 @@ import { connectionInfo } from '@scriptorium/common/ws/api';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../../context';
 import { parseInput, route } from '../../http/endpoint';
+import { registerStaffOnly } from '../../http/staff-only';
 import { sendSystemMessage } from '../../ws/system-message';
 import { connectionInfo as readConnectionInfo } from './commands/connection-info';
-import { requireStaff } from './policies';
 
 /**
  * Staff routes (common staffApi): send a system message to every connected user of every process,
@@ -13,15 +13,14 @@ import { requireStaff } from './policies';
  */
 export function staffRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    registerStaffOnly(app);
     route(app, staffApi.sendSystemMessage, async (request) => {
-      requireStaff(request);
       const { message } = parseInput(request, staffApi.sendSystemMessage);
       await sendSystemMessage(ctx, message);
       return {};
     });
 
-    route(app, staffApi.connectionInfo, async (request) => {
-      requireStaff(request);
+    route(app, staffApi.connectionInfo, async () => {
       return connectionInfo.parse(await readConnectionInfo(ctx));
     });
   };

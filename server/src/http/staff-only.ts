@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { UserRow } from '../../db/rows';
-import { HttpError } from '../../http/errors';
+import type { UserRow } from '../db/rows';
+import { HttpError } from './errors';
 
 /**
- * The admin area does not exist for anyone but staff: visitors and other users get the same 404
- * as for an unknown address, before the body is even read. Registered inside the admin routes'
- * plugin, so it runs after the app's CSRF and session hooks.
+ * A staff-only area (the admin API, the staff routes of /api/base/) does not exist for anyone but
+ * staff: visitors and other users get the same 404 as for an unknown address, before the body is
+ * even read. Registered inside the area's plugin, so it runs after the app's CSRF and session hooks.
  */
 export function registerStaffOnly(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
