@@ -275,7 +275,7 @@ test.describe('with PLUGINS=templates,books', () => {
     // epubcheck goes by the file's extension.
     const file = test.info().outputPath('book.epub');
     await download.saveAs(file);
-    expect(epubcheckReport(file)).toContain('0 fatals / 0 errors / 0 warnings');
+    expect(await epubcheckReport(file)).toContain('0 fatals / 0 errors / 0 warnings');
     const nav = strFromU8(unzipSync(new Uint8Array(await readFile(file)))['EPUB/nav.xhtml']);
     expect([...nav.matchAll(/<a href="[^"]+">([^<]+)<\/a>/g)].map((match) => match[1])).toEqual(
       titles.map((title, index) => `Chapter ${index + 1}: ${title}`),

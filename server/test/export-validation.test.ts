@@ -324,7 +324,7 @@ describe('exports checked by real tools', () => {
   });
 
   withTools(['epubcheck'], 'EPUB: epubcheck finds 0 errors', async () => {
-    expect(epubcheckReport(await exported('epub'))).toContain('0 fatals / 0 errors');
+    expect(await epubcheckReport(await exported('epub'))).toContain('0 fatals / 0 errors');
   });
 
   withTools(['pandoc'], 'JATS: well-formed, pandoc reads the sections, math and references', async () => {

@@ -172,7 +172,7 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
       expect(response.status, response.text).toBe(200);
       const file = path.join(dir(), `${engine}-book.epub`);
       await writeFile(file, response.bytes);
-      expect(epubcheckReport(file)).toContain('0 fatals / 0 errors / 0 warnings');
+      expect(await epubcheckReport(file)).toContain('0 fatals / 0 errors / 0 warnings');
 
       const files = unzipSync(response.bytes);
       const nav = strFromU8(files['EPUB/nav.xhtml']);
@@ -285,7 +285,7 @@ describe.each(ENGINES)('book export API (%s)', (engine) => {
         expect(strFromU8(files[`EPUB/chapter-${n}.xhtml`])).toContain('class="csl-bib-body');
       const file = path.join(dir(), `${engine}-per-chapter.epub`);
       await writeFile(file, epub.bytes);
-      expect(epubcheckReport(file)).toContain('0 fatals / 0 errors / 0 warnings');
+      expect(await epubcheckReport(file)).toContain('0 fatals / 0 errors / 0 warnings');
 
       const text = await compiledLatexText(ann.browser, id, `${engine}-per-chapter-latex`);
       // biblatex heads each chapter's bibliography with \refname.

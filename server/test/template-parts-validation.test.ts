@@ -74,7 +74,7 @@ describe('table-of-contents and separator parts with the real tools', () => {
   withTools(['epubcheck'], 'EPUB: epubcheck finds 0 errors', async () => {
     const file = path.join(dir(), 'contents.epub');
     await writeFile(file, await exported('epub'));
-    expect(epubcheckReport(file)).toContain('0 fatals / 0 errors');
+    expect(await epubcheckReport(file)).toContain('0 fatals / 0 errors');
   });
 
   withTools(['lualatex'], 'LaTeX: compiles with the table of contents', async () => {

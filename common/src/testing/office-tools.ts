@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,12 +67,27 @@ export function sofficeConvert(bytes: Uint8Array, from: string, to: string): Uin
   });
 }
 
-/** epubcheck's report on an EPUB file (it exits non-zero when it finds errors: read the report). */
-export function epubcheckReport(file: string): string {
+/**
+ * epubcheck's report on an EPUB file (it exits non-zero when it finds errors: read the report).
+ * Asynchronous: Java takes seconds, and a test that blocked its event loop that long would reuse
+ * a keep-alive socket the server had closed meanwhile (ECONNRESET on its next request).
+ */
+export async function epubcheckReport(file: string): Promise<string> {
   const jar = execFileSync('sh', ['-c', 'readlink -f "$(command -v epubcheck)"'], {
     encoding: 'utf8',
   }).trim();
   // Debian's epubcheck is an executable jar: run it with java so no binfmt handler is needed.
-  const result = spawnSync('java', ['-jar', jar, file], { encoding: 'utf8', timeout: 170_000 });
-  return `${result.stdout}${result.stderr}`;
+  const child = spawn('java', ['-jar', jar, file], { timeout: 170_000 });
+  let report = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    report += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    report += chunk;
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', () => resolve());
+  });
+  return report;
 }
