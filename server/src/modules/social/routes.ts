@@ -7,13 +7,17 @@ import { baseCookieOptions } from '../../http/cookies';
 import { parseInput, route } from '../../http/endpoint';
 import { HttpError } from '../../http/errors';
 import { startSession } from '../../http/session';
-import { hashKey } from '../user/keys';
 import { authorizationUrl, completeLogin, type SocialIdentity } from './identity';
+import {
+  accountFor,
+  connectIdentity,
+  STATE_LIFETIME_MS,
+  storePendingLogin,
+  takePendingLogin,
+} from './logins';
 import { findProvider, type ProviderSetting, socialProviders } from './providers';
 
 const STATE_COOKIE = 'social_state';
-/** A login started at a provider must come back within 10 minutes. */
-const STATE_LIFETIME_MS = 10 * 60 * 1000;
 
 /** Where the browser goes afterwards (pages of the web app). */
 export const SOCIAL_REDIRECTS = {
@@ -41,53 +45,6 @@ function providerOr404(ctx: AppContext, id: string): ProviderSetting {
   return provider;
 }
 
-/** The social account row for the identity, connected to `userId`. */
-async function connect(ctx: AppContext, provider: ProviderSetting, identity: SocialIdentity, userId: number) {
-  await ctx.db
-    .insertInto('social_accounts')
-    .values({
-      user_id: userId,
-      provider: provider.id,
-      uid: identity.uid,
-      name: identity.name.slice(0, 255),
-      created_at: Date.now(),
-    })
-    .execute();
-}
-
-/**
- * Sign-up is closed: an identity logs in when it is connected already, or when one of the
- * addresses the provider vouches for is a verified address of an active account (then it gets
- * connected). Answers the user id to log in, or null.
- */
-async function accountFor(
-  ctx: AppContext,
-  provider: ProviderSetting,
-  identity: SocialIdentity,
-): Promise<number | null> {
-  const existing = await ctx.db
-    .selectFrom('social_accounts')
-    .innerJoin('users', 'users.id', 'social_accounts.user_id')
-    .select(['users.id', 'users.is_active'])
-    .where('social_accounts.provider', '=', provider.id)
-    .where('social_accounts.uid', '=', identity.uid)
-    .executeTakeFirst();
-  if (existing) return existing.is_active ? existing.id : null;
-  const addresses = identity.verifiedEmails.map((e) => e.trim().toLowerCase()).filter(Boolean);
-  if (addresses.length === 0) return null;
-  const owner = await ctx.db
-    .selectFrom('user_emails')
-    .innerJoin('users', 'users.id', 'user_emails.user_id')
-    .select('users.id')
-    .where('user_emails.address_lower', 'in', addresses)
-    .where('user_emails.verified', '=', 1)
-    .where('users.is_active', '=', 1)
-    .executeTakeFirst();
-  if (!owner) return null;
-  await connect(ctx, provider, identity, owner.id);
-  return owner.id;
-}
-
 async function handleCallback(
   ctx: AppContext,
   request: FastifyRequest<{ Params: { provider: string } }>,
@@ -101,14 +58,8 @@ async function handleCallback(
   // The state must be the one this browser was given: a callback link made by someone else
   // must not log this browser into their account.
   if (!state || state !== cookieState) throw new HttpError(400, { error: 'bad_state' });
-  const pending = await ctx.db
-    .deleteFrom('social_states')
-    .where('state_hash', '=', hashKey(state))
-    .returningAll()
-    .executeTakeFirst();
-  if (!pending || pending.provider !== provider.id || pending.created_at + STATE_LIFETIME_MS <= Date.now()) {
-    throw new HttpError(400, { error: 'bad_state' });
-  }
+  const pending = await takePendingLogin(ctx, provider, state);
+  if (!pending) throw new HttpError(400, { error: 'bad_state' });
   const connecting = pending.connect_user_id;
   if (connecting !== null && request.user?.id !== connecting)
     throw new HttpError(400, { error: 'bad_state' });
@@ -129,15 +80,8 @@ async function handleCallback(
   }
 
   if (connecting !== null) {
-    const taken = await ctx.db
-      .selectFrom('social_accounts')
-      .select('user_id')
-      .where('provider', '=', provider.id)
-      .where('uid', '=', identity.uid)
-      .executeTakeFirst();
-    if (taken && taken.user_id !== connecting) return reply.redirect(SOCIAL_REDIRECTS.connectFailed);
-    if (!taken) await connect(ctx, provider, identity, connecting);
-    return reply.redirect(SOCIAL_REDIRECTS.connected);
+    const connected = await connectIdentity(ctx, provider, identity, connecting);
+    return reply.redirect(connected ? SOCIAL_REDIRECTS.connected : SOCIAL_REDIRECTS.connectFailed);
   }
 
   const userId = await accountFor(ctx, provider, identity);
@@ -161,22 +105,7 @@ export function socialRoutes(ctx: AppContext): FastifyPluginAsync {
         nonce: client.randomNonce(),
         codeVerifier: client.randomPKCECodeVerifier(),
       };
-      const now = Date.now();
-      await ctx.db
-        .deleteFrom('social_states')
-        .where('created_at', '<=', now - STATE_LIFETIME_MS)
-        .execute();
-      await ctx.db
-        .insertInto('social_states')
-        .values({
-          state_hash: hashKey(pending.state),
-          provider: provider.id,
-          nonce: pending.nonce,
-          code_verifier: pending.codeVerifier,
-          connect_user_id: connectUser?.id ?? null,
-          created_at: now,
-        })
-        .execute();
+      await storePendingLogin(ctx, provider, pending, connectUser?.id ?? null);
       let target: URL;
       try {
         target = await authorizationUrl(provider, redirectUri(ctx, provider), pending);
