@@ -4,6 +4,8 @@ import path from 'node:path';
 import { isAvatarFileName } from '@scriptorium/common/api/user';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
+import type { AppContext } from '../../context';
+import type { UserRow } from '../../db/rows';
 import { runUploadTask } from '../uploads/worker-pool';
 import { fieldError } from './field-errors';
 
@@ -67,4 +69,10 @@ export async function readAvatarUpload(
 export async function removeAvatarFile(dataDir: string, name: string | null): Promise<void> {
   if (!name || !AVATAR_NAME.test(name)) return;
   await rm(path.join(avatarDir(dataDir), name), { force: true });
+}
+
+/** The user's avatar becomes `name` (null: none); the old picture's file goes. */
+export async function replaceAvatar(ctx: AppContext, user: UserRow, name: string | null): Promise<void> {
+  await ctx.db.updateTable('users').set({ avatar: name }).where('id', '=', user.id).execute();
+  await removeAvatarFile(ctx.config.dataDir, user.avatar);
 }

@@ -16,7 +16,7 @@ import { HttpError } from '../../http/errors';
 import { endSession, requireUser, startSession } from '../../http/session';
 import { drainMailQueue } from '../../mail/queue';
 import { UploadBudgetExceeded } from '../uploads/worker-pool';
-import { AvatarRejected, avatarUrl, readAvatarUpload, removeAvatarFile, storeAvatar } from './avatar';
+import { AvatarRejected, avatarUrl, readAvatarUpload, replaceAvatar, storeAvatar } from './avatar';
 import { changePassword } from './commands/change-password';
 import { deleteAccount } from './commands/delete-account';
 import { deleteSocialAccount } from './commands/delete-social-account';
@@ -24,7 +24,7 @@ import {
   confirmEmail,
   findConfirmation,
   hasVerifiedEmail,
-  sendEmailConfirmation,
+  resendConfirmationOnLogin,
 } from './commands/email-confirmation';
 import { login } from './commands/login';
 import { addEmail, deleteEmail, setPrimaryEmail } from './commands/manage-emails';
@@ -65,20 +65,10 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
       const input = parseInput(request, userApi.login);
       const user = await login(ctx, { login: input.login, password: input.password, ip: request.ip });
       if (!(await hasVerifiedEmail(ctx.db, user.id))) {
-        // No session until an address is confirmed: a fresh link goes to the primary address.
-        const email = await ctx.db
-          .selectFrom('user_emails')
-          .selectAll()
-          .where('user_id', '=', user.id)
-          .orderBy('is_primary', 'desc')
-          .orderBy('id')
-          .executeTakeFirst();
-        if (email) {
-          try {
-            await sendEmailConfirmation(ctx, user, email);
-          } catch (error) {
-            request.log.error({ err: error }, 'confirmation mail could not be sent');
-          }
+        try {
+          await resendConfirmationOnLogin(ctx, user);
+        } catch (error) {
+          request.log.error({ err: error }, 'confirmation mail could not be sent');
         }
         return { location: CONFIRM_EMAIL_LOCATION };
       }
@@ -184,16 +174,14 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
             throw fieldError('avatar', 'errors.uploadProcessingLimit');
           throw error;
         }
-        await ctx.db.updateTable('users').set({ avatar: name }).where('id', '=', user.id).execute();
-        await removeAvatarFile(ctx.config.dataDir, user.avatar);
+        await replaceAvatar(ctx, user, name);
         return { avatar: avatarUrl(name) ?? '' };
       }),
     );
 
     route(app, userApi.deleteAvatar, async (request): Promise<Ok> => {
       const user = requireUser(request);
-      await ctx.db.updateTable('users').set({ avatar: null }).where('id', '=', user.id).execute();
-      await removeAvatarFile(ctx.config.dataDir, user.avatar);
+      await replaceAvatar(ctx, user, null);
       return { ok: true };
     });
 

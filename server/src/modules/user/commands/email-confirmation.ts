@@ -58,6 +58,21 @@ export async function hasVerifiedEmail(db: Db, userId: number): Promise<boolean>
 }
 
 /**
+ * A login without a verified address gets no session: a fresh confirmation link goes to the
+ * primary address (or the oldest one).
+ */
+export async function resendConfirmationOnLogin(ctx: AppContext, user: UserRow): Promise<void> {
+  const email = await ctx.db
+    .selectFrom('user_emails')
+    .selectAll()
+    .where('user_id', '=', user.id)
+    .orderBy('is_primary', 'desc')
+    .orderBy('id')
+    .executeTakeFirst();
+  if (email) await sendEmailConfirmation(ctx, user, email);
+}
+
+/**
  * Marks the address verified, drops its keys, and hands it the contact invites that waited for
  * it, all in one transaction.
  */
