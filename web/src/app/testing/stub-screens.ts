@@ -16,13 +16,13 @@ vi.mock('../../pages/bibliography/bibliography-page', async () => ({
 vi.mock('../../pages/usermedia/usermedia-page', async () => ({
   UsermediaPage: (await import('./page-stubs')).stubPage('usermedia'),
 }));
-vi.mock('../../pages/templates/templates-page', async () => ({
+vi.mock('../../plugins/templates/templates-page', async () => ({
   TemplatesPage: (await import('./page-stubs')).stubPage('templates'),
 }));
-vi.mock('../../pages/templates/template-editor-page', async () => ({
+vi.mock('../../plugins/templates/template-editor-page', async () => ({
   TemplateEditorPage: (await import('./page-stubs')).stubPage('template-editor'),
 }));
-vi.mock('../../pages/books/books-page', async () => ({
+vi.mock('../../plugins/books/books-page', async () => ({
   BooksPage: (await import('./page-stubs')).stubPage('books'),
 }));
 vi.mock('../../pages/profile/profile-page', async () => ({

@@ -153,7 +153,10 @@ export function DocumentsPage({ path }: DocumentsPageProps) {
         return;
       }
       const created = template
-        ? await (await import('../templates/templates-api')).createDocumentFromTemplate(template, target)
+        ? await (await import('../../plugins/templates/templates-api')).createDocumentFromTemplate(
+            template,
+            target,
+          )
         : await createDocument(target);
       navigate(documentUrl(created.path, created.id));
     } catch {

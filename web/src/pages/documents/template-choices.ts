@@ -20,7 +20,7 @@ export function useTemplateChoices(pluginOn: boolean): TemplateChoice[] | null {
     if (!pluginOn) return;
     let live = true;
     // The templates' API (its request schemas) loads after the overview's first paint.
-    import('../templates/templates-api')
+    import('../../plugins/templates/templates-api')
       .then(({ fetchTemplates }) => fetchTemplates())
       .then(
         (rows) => live && setStored(rows),

@@ -21,7 +21,7 @@ export const booksPlugin: WebPlugin = {
   screens: [
     lazyScreen(
       'books',
-      () => import('../../pages/books/books-page').then((m) => m.BooksPage),
+      () => import('./books-page').then((m) => m.BooksPage),
       (params) => ({ path: params.path ?? '' }),
     ),
   ],

@@ -26,14 +26,10 @@ export const templatesPlugin: WebPlugin = {
     },
   ],
   screens: [
-    lazyScreen(
-      'templates',
-      () => import('../../pages/templates/templates-page').then((m) => m.TemplatesPage),
-      noProps,
-    ),
+    lazyScreen('templates', () => import('./templates-page').then((m) => m.TemplatesPage), noProps),
     lazyScreen(
       'template-editor',
-      () => import('../../pages/templates/template-editor-page').then((m) => m.TemplateEditorPage),
+      () => import('./template-editor-page').then((m) => m.TemplateEditorPage),
       (params) => ({ id: params.id ?? '' }),
     ),
   ],

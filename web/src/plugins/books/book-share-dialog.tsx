@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog, useClosingCommand } from '../../components/dialog/dialog';
 import { Select } from '../../components/form/select';
 import { showToast } from '../../components/toast/toast-emitter';
-import { fetchContacts } from '../contacts/contacts-api';
+import { fetchContacts } from '../../pages/contacts/contacts-api';
 import { fetchBookAccess, saveBookAccess } from './books-api';
 
 const NONE = 'none';

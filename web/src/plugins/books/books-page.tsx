@@ -7,7 +7,7 @@ import { useOverviewRows } from '../../components/overview/use-overview-rows';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { MessagePage } from '../../components/page/page';
 import { showToast } from '../../components/toast/toast-emitter';
-import { ItemOverview, useDeleteItems } from '../../plugins/shared/item-overview';
+import { ItemOverview, useDeleteItems } from '../shared/item-overview';
 import { BookEditor } from './book-editor';
 import { BookShareDialog } from './book-share-dialog';
 import { createBook, deleteBooks, fetchBooks } from './books-api';

@@ -10,8 +10,8 @@ import { ConfirmDialog } from '../../components/dialog/dialog';
 import { useOverviewRows } from '../../components/overview/use-overview-rows';
 import { useOverviewState } from '../../components/overview/use-overview-state';
 import { showToast } from '../../components/toast/toast-emitter';
-import { ItemOverview, useDeleteItems } from '../../plugins/shared/item-overview';
-import { downloadText } from '../bibliography/download';
+import { downloadText } from '../../pages/bibliography/download';
+import { ItemOverview, useDeleteItems } from '../shared/item-overview';
 import { BuiltinTemplates } from './builtin-templates';
 import {
   copyTemplate,
