@@ -8,6 +8,7 @@ import {
   documentSocketPath,
   type Participant,
   type RejectReason,
+  receivedAbilities,
 } from '@scriptorium/common/ws/document-messages';
 import type { EditorState, Plugin } from 'prosemirror-state';
 import {
@@ -64,6 +65,12 @@ export class DocumentConnection {
   load: LoadState = 'loading';
   right: AccessRight = 'read';
   isOwner = false;
+  /**
+   * What this user may do (toolbar, menus, read-only state, suggestion mode): as doc_data sent it
+   * (the server's capability model, common/src/rules/document-abilities.ts); from the offline
+   * queue's right until the server answers.
+   */
+  abilities: DocumentAbilities = abilities('read');
   participants: Participant[] = [];
   status: ConnectionStatus = { state: 'connecting', unsent: 0 };
   refused: RejectReason | null = null;
@@ -172,6 +179,7 @@ export class DocumentConnection {
           this.lost += this.session.restore(picked.saved).lost;
           this.right = picked.saved.right;
           this.isOwner = picked.saved.isOwner;
+          this.abilities = abilities(this.right, { owner: this.isOwner });
           this.load = 'ready';
           this.fromCache = true;
         } catch {
@@ -263,15 +271,10 @@ export class DocumentConnection {
   getVersion = (): number => this.version;
 
   /**
-   * Whether this right may change the text: write freely, write-tracked and review only in
+   * Whether this user may change the text: write freely, write-tracked and review only in
    * suggestion mode (mustSuggest), so that the server never has to refuse text they typed.
    * comment only anchors comments (not by typing).
    */
-  /** What this user's right lets them do (common/src/rules/document-abilities.ts). */
-  get abilities(): DocumentAbilities {
-    return abilities(this.right);
-  }
-
   get canWrite(): boolean {
     return this.abilities.edit;
   }
@@ -321,6 +324,7 @@ export class DocumentConnection {
         this.awaitingDocData = false;
         this.right = message.access_right;
         this.isOwner = message.is_owner;
+        this.abilities = receivedAbilities(message);
         this.participants = message.participants;
         this.load = 'ready';
         this.fromCache = false;

@@ -9,7 +9,6 @@ import {
   trackTransaction,
   UNTRACKED,
 } from '@scriptorium/common/editor/track-changes';
-import { abilities } from '@scriptorium/common/rules/document-abilities';
 import { folderName, folderOf, folderUrl } from '@scriptorium/common/rules/paths';
 import { isHistoryTransaction } from 'prosemirror-history';
 import { Selection } from 'prosemirror-state';
@@ -275,7 +274,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           const state = this.state;
           if (tr.docChanged && !tr.getMeta(UNTRACKED) && (connection.mustSuggest || isSuggesting(state))) {
             if (isHistoryTransaction(tr)) {
-              const full = connection.right === 'write';
+              const full = connection.abilities.editFreely;
               if (
                 !full &&
                 !reviewStepsAllowed(tr.steps, tr.before, reviewer.id, { comments: true, suggestions: true })
@@ -367,7 +366,8 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const upgraded = useRef(false);
   useEffect(() => {
     const current = viewRef.current;
-    if (!current || upgraded.current || connection.load !== 'ready' || connection.right !== 'write') return;
+    if (!current || upgraded.current || connection.load !== 'ready' || !connection.abilities.editFreely)
+      return;
     upgraded.current = true;
     const tr = upgradeTemplateCopy(current.state);
     if (tr) current.dispatch(tr.setMeta(UNTRACKED, true));
@@ -383,20 +383,19 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   }, [doc]);
 
   const close = () => navigate(folderUrl(folderOf(entry.path)));
-  const fullWrite = connection.right === 'write' && connection.load === 'ready';
+  const { load, abilities: can } = connection;
+  const decide = can.decideSuggestions && load === 'ready';
   // What each right may use: comments for every right that comments, accepting only for write.
-  const { load, right, canComment } = connection;
-  const canWriteNow = connection.canWrite;
-  // Stable between keystrokes (the menu bar is memoised): changes only with the rights.
+  // Stable between keystrokes (the menu bar is memoised): changes only with the abilities.
   const may = useCallback(
     (action: EditorActionSpec): boolean => {
       if (load !== 'ready') return false;
-      if (action.need === 'comment') return canComment;
-      if (action.need === 'history') return right !== null && abilities(right).seeComments;
-      if (action.need === 'write') return right !== null && abilities(right).decideSuggestions;
-      return canWriteNow || !action.writes;
+      if (action.need === 'comment') return can.comment;
+      if (action.need === 'history') return can.seeComments;
+      if (action.need === 'write') return can.decideSuggestions;
+      return can.edit || !action.writes;
     },
-    [load, right, canComment, canWriteNow],
+    [load, can],
   );
   const runLatest = useRef<(action: EditorActionSpec) => void>(() => {});
   const run = useCallback((action: EditorActionSpec) => runLatest.current(action), []);
@@ -553,20 +552,18 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       {view && sidePanels.search ? (
         <SearchPanel view={view} revision={revision} onClose={closeSidePanel('search')} />
       ) : null}
-      <div
-        className={connection.right === 'read-without-comments' ? 'editor-body' : 'editor-body has-review'}
-      >
+      <div className={can.seeComments ? 'editor-body has-review' : 'editor-body'}>
         {view && sidePanels.outline ? (
           <OutlinePanel view={view} revision={revision} onClose={closeSidePanel('outline')} />
         ) : null}
         <div className="editor-paper" ref={mount} data-testid="editor-paper">
           {connection.load === 'loading' ? <p className="editor-loading">{t('status.loading')}</p> : null}
         </div>
-        {view && connection.load === 'ready' && connection.right !== 'read-without-comments' ? (
+        {view && connection.load === 'ready' && can.seeComments ? (
           <ReviewMargin
             view={view}
             store={review}
-            rights={{ userId: reviewer.id, decide: fullWrite, comment: connection.canComment }}
+            rights={{ userId: reviewer.id, decide, comment: can.comment }}
             revision={revision * 100_000 + reviewVersion}
             pending={pending}
             onPendingDone={() => setPending(null)}
@@ -613,7 +610,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
         <HistoryDialog
           store={review}
           current={() => view.state.doc}
-          canRestore={fullWrite}
+          canRestore={can.editFreely && load === 'ready'}
           onClose={() => setPanel(null)}
           notify={setNotice}
         />
