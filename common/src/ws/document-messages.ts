@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accessRight, TITLE_MAX } from '../api/documents';
 import { abilities, type DocumentAbilities } from '../rules/document-abilities';
-import { accessDeniedMessage } from './messages';
+import { type AppSchemas, accessDeniedMessage } from './messages';
 import {
   REVIEW_CLIENT_SCHEMAS,
   REVIEW_SERVER_SCHEMAS,
@@ -278,8 +278,11 @@ export type DocumentClientMessage = z.infer<typeof documentClientMessage>;
 /** The transport's access_denied, named here because the document endpoint sends it on a lost right. */
 export const documentAccessDenied = accessDeniedMessage;
 
-/** For parseFrame() / WebSocketConnector's serverMessages on the document endpoint. */
-export const DOCUMENT_SERVER_APP_SCHEMAS = {
+/**
+ * For parseFrame() / WebSocketConnector's serverMessages on the document endpoint: each message
+ * read once, as one of DocumentServerMessage (the client's DocumentConnector, collab/).
+ */
+export const DOCUMENT_SERVER_APP_SCHEMAS: AppSchemas<DocumentServerMessage> = {
   doc_data: docDataReceived,
   diff: serverDiffMessage,
   confirm_diff: confirmDiffMessage,
@@ -287,7 +290,7 @@ export const DOCUMENT_SERVER_APP_SCHEMAS = {
   participants: participantsMessage,
   caret: serverCaretMessage,
   ...REVIEW_SERVER_SCHEMAS,
-} as const;
+};
 
 /** What the server reads on the document endpoint. */
 export const DOCUMENT_CLIENT_APP_SCHEMAS = {

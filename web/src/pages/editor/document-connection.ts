@@ -1,11 +1,10 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
+import { DocumentConnector } from '@scriptorium/common/collab/document-connector';
 import type { Reviewer } from '@scriptorium/common/editor/track-changes';
 import { abilities, type DocumentAbilities } from '@scriptorium/common/rules/document-abilities';
 import {
-  DOCUMENT_SERVER_APP_SCHEMAS,
   type DocumentClientMessage,
-  documentServerMessage,
-  documentSocketPath,
+  type DocumentServerMessage,
   type Participant,
   type RejectReason,
   receivedAbilities,
@@ -21,7 +20,7 @@ import {
   type Release,
 } from '../../offline/document-queue';
 import { isTemporaryId } from '../../offline/offline-documents';
-import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from '../../ws/connector';
+import type { ConnectionStatus, SocketFactory } from '../../ws/connector';
 import { CollabSession, type Divergence } from './collab-session';
 import { ReviewStore } from './review/review-store';
 
@@ -59,7 +58,7 @@ export class DocumentConnection {
   readonly session: CollabSession;
   /** Comment threads and revision requests (issue 18). */
   readonly review: ReviewStore;
-  private connector: WebSocketConnector | null = null;
+  private connector: DocumentConnector | null = null;
   private readonly options: DocumentConnectionOptions;
   private readonly listeners = new Set<() => void>();
   load: LoadState = 'loading';
@@ -193,10 +192,9 @@ export class DocumentConnection {
       this.changed();
       return;
     }
-    this.connector ??= new WebSocketConnector({
+    this.connector ??= new DocumentConnector({
       wsUrlBase: this.options.wsUrlBase,
-      path: documentSocketPath(documentId),
-      serverMessages: DOCUMENT_SERVER_APP_SCHEMAS,
+      documentId,
       createSocket: this.options.createSocket,
       sessionId: this.queue?.clientId,
       onStatus: (status) => {
@@ -212,7 +210,7 @@ export class DocumentConnection {
         this.connector?.close();
         this.changed();
       },
-      onMessage: (frame) => this.receive(frame),
+      onMessage: (message) => this.receive(message),
     });
     this.changed();
   }
@@ -314,10 +312,8 @@ export class DocumentConnection {
     this.connector?.send(message);
   }
 
-  private receive(frame: unknown): void {
-    const parsed = documentServerMessage.safeParse(frame);
-    if (!parsed.success) return;
-    const message = parsed.data;
+  /** One server message, read once by the connector (DOCUMENT_SERVER_APP_SCHEMAS). */
+  private receive(message: DocumentServerMessage): void {
     if (this.review.receive(message)) return;
     switch (message.type) {
       case 'doc_data': {
