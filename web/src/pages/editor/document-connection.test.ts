@@ -12,8 +12,8 @@ import { DocumentConnection } from './document-connection';
 let server: FakeServer;
 let connection: DocumentConnection;
 
-beforeEach(() => {
-  vi.useFakeTimers();
+/** A new fake server and a connection of document 7 to it (not opened yet). */
+function connect(): void {
   server = new FakeServer();
   connection = new DocumentConnection({
     documentId: 7,
@@ -21,6 +21,11 @@ beforeEach(() => {
     plugins: () => [],
     createSocket: server.createSocket,
   });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  connect();
 });
 
 afterEach(() => {
@@ -72,13 +77,7 @@ describe('DocumentConnection: what its user may do', () => {
     expect(connection.mustSuggest).toBe(true);
     connection.close();
 
-    server = new FakeServer();
-    connection = new DocumentConnection({
-      documentId: 7,
-      wsUrlBase: '/ws',
-      plugins: () => [],
-      createSocket: server.createSocket,
-    });
+    connect();
     await receiveDocData({ access_right: 'write', is_owner: true });
     expect(connection.abilities).toEqual(abilities('write', { owner: true }));
     expect(connection.abilities.manage).toBe(true);
