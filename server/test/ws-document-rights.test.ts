@@ -1,7 +1,8 @@
-import type { AccessRight } from '@scriptorium/common/api/documents';
+import { ACCESS_RIGHTS, type AccessRight } from '@scriptorium/common/api/documents';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { schema } from '@scriptorium/common/editor/schema';
 import { stepsOf } from '@scriptorium/common/editor/testing';
+import { abilities } from '@scriptorium/common/rules/document-abilities';
 import { describe, expect, it } from 'vitest';
 import { DocumentClient } from '../src/ws/document-client';
 import { useDocumentEditors } from './document-editors';
@@ -75,6 +76,21 @@ describe.each(ENGINES)(
       expect(frame).toMatchObject({ type: 'access_denied' });
       expect(await socket.closed).toEqual({ code: 1008, reason: 'access denied' });
       expect(socket.frames.some((frame) => frame.type === 'doc_data')).toBe(false);
+    });
+
+    // Issue 51: the editor reads what its user may do from doc_data, the server's capability model.
+    it('sends with doc_data exactly the abilities of each right, and the owner its own', async () => {
+      const owner = await user();
+      const id = await createDocument(owner.browser, 'Shared');
+      const ownEditor = await open(owner.browser, id);
+      expect(ownEditor.docData?.abilities).toEqual(abilities('write', { owner: true }));
+      for (const right of ACCESS_RIGHTS) {
+        const coauthor = await user();
+        await grant(id, coauthor.user.id, right);
+        const editor = await open(coauthor.browser, id);
+        expect(editor.docData?.access_right).toBe(right);
+        expect(editor.docData?.abilities, right).toEqual(abilities(right));
+      }
     });
 
     it('gives a socket opened before its right was lowered the new right at subscribe', async () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { staffApi } from '@scriptorium/common/api/endpoints/staff';
 import { WebSocketConnector } from '@scriptorium/common/ws/connector';
-import type { AppFrame } from '@scriptorium/common/ws/messages';
+import { type AppFrame, BASE_SERVER_APP_SCHEMAS } from '@scriptorium/common/ws/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runManage } from '../src/cli/run-manage';
 import { createUser } from '../src/modules/user/commands/create-user';
@@ -45,6 +45,7 @@ describe.skipIf(!SERVICES)('two server processes sharing PostgreSQL and Redis', 
   function connect(on: Process, client: TestClient): { connector: WebSocketConnector; messages: AppFrame[] } {
     const messages: AppFrame[] = [];
     const connector = new WebSocketConnector({
+      serverMessages: BASE_SERVER_APP_SCHEMAS,
       wsUrlBase: wsUrlBase(on.baseUrl),
       createSocket: nodeSocketFactory({ cookie: cookieHeader(client), origin: on.baseUrl }),
       onMessage: (message) => messages.push(message),

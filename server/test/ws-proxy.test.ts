@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { staffApi } from '@scriptorium/common/api/endpoints/staff';
 import { seededRandom as random } from '@scriptorium/common/testing/seeded-random';
 import { type SocketLike, WebSocketConnector } from '@scriptorium/common/ws/connector';
-import type { AppFrame } from '@scriptorium/common/ws/messages';
+import { type AppFrame, BASE_SERVER_APP_SCHEMAS } from '@scriptorium/common/ws/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { nodeSocket } from '../src/ws/node-socket';
@@ -145,6 +145,7 @@ describe('the live connection through a faulty network', () => {
     let overlaps = 0;
     const headers = { cookie: cookieHeader(user), origin: server().baseUrl };
     const connector = new WebSocketConnector({
+      serverMessages: BASE_SERVER_APP_SCHEMAS,
       wsUrlBase: proxy.url.replace(/\/base\/$/, ''),
       createSocket: (url) => {
         // Before a new socket, every earlier one must be closing or closed, its handlers gone.

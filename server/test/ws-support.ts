@@ -1,6 +1,6 @@
 import { firstParagraphStart } from '@scriptorium/common/editor/testing';
 import { type ConnectorTiming, WebSocketConnector } from '@scriptorium/common/ws/connector';
-import type { AppFrame } from '@scriptorium/common/ws/messages';
+import { type AppFrame, BASE_SERVER_APP_SCHEMAS } from '@scriptorium/common/ws/messages';
 import type { Node as PMNode } from 'prosemirror-model';
 import { WebSocket } from 'ws';
 import { z } from 'zod';
@@ -146,6 +146,7 @@ export function liveClient(
   const messages: AppFrame[] = [];
   const factory = nodeSocketFactory({ cookie: cookieHeader(client), origin });
   const connector = new WebSocketConnector({
+    serverMessages: BASE_SERVER_APP_SCHEMAS,
     wsUrlBase: `${socketBaseUrl.replace(/\/+$/, '')}/ws`,
     createSocket: factory,
     onMessage: (message) => messages.push(message),

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ConnectionStatus, WebSocketConnector, type WebSocketConnectorOptions } from './connector';
 import { FakeServer, type FakeSocket } from './fake-server';
-import type { AppFrame, AppMessage } from './messages';
+import { type AppFrame, type AppMessage, BASE_SERVER_APP_SCHEMAS } from './messages';
 
 let server: FakeServer;
 let connector: WebSocketConnector;
@@ -12,6 +12,7 @@ let events: EventTarget;
 
 function start(options: Partial<WebSocketConnectorOptions> = {}): WebSocketConnector {
   connector = new WebSocketConnector({
+    serverMessages: BASE_SERVER_APP_SCHEMAS,
     wsUrlBase: '/ws',
     createSocket: server.createSocket,
     location: { protocol: 'https:', host: 'scriptorium.example.org' },

@@ -1,8 +1,7 @@
 import {
-  type AppFrame,
   type AppMessage,
   type AppSchemas,
-  BASE_SERVER_APP_SCHEMAS,
+  type Counters,
   type Frame,
   MAX_FRAME_BYTES,
   parseFrame,
@@ -70,18 +69,22 @@ export interface ConnectorTiming extends TransportTiming {
   pongTimeoutMs: number;
 }
 
-export interface WebSocketConnectorOptions {
+/** `In`: the server's application messages on this endpoint, as `serverMessages` reads them. */
+export interface WebSocketConnectorOptions<In extends AppMessage = AppMessage> {
   /** ws_url_base from the configuration: a path ('/ws') or an absolute ws(s):// address. */
   wsUrlBase: string;
   /** The endpoint under it; the app-wide connection is '/base/'. */
   path?: string;
-  /** Application messages of the server, in order and once. */
-  onMessage?(message: AppFrame): void;
+  /** Application messages of the server, in order and once, read by `serverMessages`. */
+  onMessage?(message: In & Counters): void;
   /** The failed-auth handler; by default the browser goes to /. */
   onAccessDenied?(): void;
   onStatus?(status: ConnectionStatus): void;
-  /** Schemas of the server's application messages on this endpoint. */
-  serverMessages?: AppSchemas;
+  /**
+   * Schemas of the server's application messages on this endpoint (BASE_SERVER_APP_SCHEMAS on
+   * /base/): a message none of them reads is a protocol error, and the socket is given up.
+   */
+  serverMessages: AppSchemas<In>;
   createSocket?: SocketFactory;
   timing?: Partial<ConnectorTiming>;
   /** Page location, online state and its events; the browser's (globalThis) by default. */
@@ -110,13 +113,13 @@ function randomSessionId(): string {
  *
  * It never holds two sockets: the old socket's handlers are detached before the next one opens.
  */
-export class WebSocketConnector {
-  private readonly options: WebSocketConnectorOptions;
+export class WebSocketConnector<In extends AppMessage = AppMessage> {
+  private readonly options: WebSocketConnectorOptions<In>;
   private readonly timing: Partial<ConnectorTiming>;
   private readonly session: SessionState;
   private url: string;
   private socket: SocketLike | null = null;
-  private transport: Transport | null = null;
+  private transport: Transport<In> | null = null;
   private running = false;
   private state: ConnectionStatus['state'] = 'connecting';
   private lastStatus: ConnectionStatus = { state: 'connecting', unsent: 0 };
@@ -128,7 +131,7 @@ export class WebSocketConnector {
   private readonly handleOnline = () => this.wentOnline();
   private readonly handleOffline = () => this.wentOffline();
 
-  constructor(options: WebSocketConnectorOptions) {
+  constructor(options: WebSocketConnectorOptions<In>) {
     this.options = options;
     this.timing = options.timing ?? {};
     this.session = createSession(options.sessionId ?? randomSessionId());
@@ -188,7 +191,7 @@ export class WebSocketConnector {
     this.emitStatus();
   }
 
-  private events(): WebSocketConnectorOptions['events'] | undefined {
+  private events(): WebSocketConnectorOptions<In>['events'] | undefined {
     if (this.options.events) return this.options.events;
     return typeof globalThis.addEventListener === 'function' ? globalThis : undefined;
   }
@@ -207,7 +210,7 @@ export class WebSocketConnector {
     // Detach first: whatever the old socket still does must not reach us.
     this.dropSocket();
     const socket = (this.options.createSocket ?? nativeSocket)(this.url);
-    const transport = new Transport({
+    const transport = new Transport<In>({
       role: 'client',
       session: this.session,
       timing: this.timing,
@@ -257,13 +260,11 @@ export class WebSocketConnector {
     if (socket.readyState === 0 || socket.readyState === 1) socket.close(1000);
   }
 
-  private received(transport: Transport, data: unknown): void {
+  private received(transport: Transport<In>, data: unknown): void {
     if (transport !== this.transport) return;
     this.armSilence();
     const parsed =
-      typeof data === 'string'
-        ? parseFrame(data, 'server', this.options.serverMessages ?? BASE_SERVER_APP_SCHEMAS)
-        : null;
+      typeof data === 'string' ? parseFrame<In>(data, 'server', this.options.serverMessages) : null;
     if (!parsed?.ok) {
       // A server that speaks nonsense gets a fresh socket, not a guess at what it meant.
       this.lost();

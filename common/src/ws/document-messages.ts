@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accessRight, TITLE_MAX } from '../api/documents';
-import { accessDeniedMessage } from './messages';
+import { abilities, type DocumentAbilities } from '../rules/document-abilities';
+import { type AppSchemas, accessDeniedMessage } from './messages';
 import {
   REVIEW_CLIENT_SCHEMAS,
   REVIEW_SERVER_SCHEMAS,
@@ -86,6 +87,21 @@ export type Participant = z.infer<typeof participant>;
  */
 export const docDataTitle = z.string().max(TITLE_MAX);
 
+/** What the user may do to the document: abilities(right, {owner}) of rules/document-abilities.ts. */
+export const documentAbilities = z.object({
+  read: z.boolean(),
+  seeComments: z.boolean(),
+  comment: z.boolean(),
+  edit: z.boolean(),
+  suggest: z.boolean(),
+  suggestOnly: z.boolean(),
+  editFreely: z.boolean(),
+  decideSuggestions: z.boolean(),
+  export: z.boolean(),
+  manage: z.boolean(),
+  // Every ability of the model and no other (a compile error otherwise).
+} satisfies Record<keyof DocumentAbilities, z.ZodBoolean>);
+
 // Server -> client.
 /** doc_data as the server must send it (strict: the server checks commits against it). */
 export const docDataMessage = z.object({
@@ -99,6 +115,11 @@ export const docDataMessage = z.object({
   access_right: documentAccessRight,
   /** Whether this user owns the document (owners also manage its rights). */
   is_owner: z.boolean(),
+  /**
+   * What the right and ownership let this user do, computed by the server from the capability
+   * model: the editor reads its toolbar, menus, read-only state and suggestion mode from here.
+   */
+  abilities: documentAbilities,
   session_id: documentSessionId,
   participants: z.array(participant),
 });
@@ -110,7 +131,17 @@ export const docDataMessage = z.object({
  */
 export const docDataReceived = docDataMessage.extend({
   doc: docDataMessage.shape.doc.extend({ title: z.string() }),
+  /** Missing from a server older than the page (a tab open across a deploy): see receivedAbilities(). */
+  abilities: documentAbilities.optional(),
 });
+
+/**
+ * What the user of a doc_data may do: the abilities the server sent, or (from a server that sent
+ * none yet) the capability model's answer for the right and ownership it did send.
+ */
+export function receivedAbilities(message: DocDataMessage): DocumentAbilities {
+  return message.abilities ?? abilities(message.access_right, { owner: message.is_owner });
+}
 
 /** Steps others made, committed: `v` is the version they apply to, `cids` their editors' ids. */
 export const serverDiffMessage = z.object({
@@ -231,7 +262,8 @@ export const documentClientMessage = z.discriminatedUnion('type', [
   ...reviewClientMessage.options,
 ]);
 
-export type DocDataMessage = z.infer<typeof docDataMessage>;
+/** doc_data as a client reads it (docDataReceived). */
+export type DocDataMessage = z.infer<typeof docDataReceived>;
 export type ServerDiffMessage = z.infer<typeof serverDiffMessage>;
 export type ConfirmDiffMessage = z.infer<typeof confirmDiffMessage>;
 export type RejectDiffMessage = z.infer<typeof rejectDiffMessage>;
@@ -246,8 +278,11 @@ export type DocumentClientMessage = z.infer<typeof documentClientMessage>;
 /** The transport's access_denied, named here because the document endpoint sends it on a lost right. */
 export const documentAccessDenied = accessDeniedMessage;
 
-/** For parseFrame() / WebSocketConnector's serverMessages on the document endpoint. */
-export const DOCUMENT_SERVER_APP_SCHEMAS = {
+/**
+ * For parseFrame() / WebSocketConnector's serverMessages on the document endpoint: each message
+ * read once, as one of DocumentServerMessage (the client's DocumentConnector, collab/).
+ */
+export const DOCUMENT_SERVER_APP_SCHEMAS: AppSchemas<DocumentServerMessage> = {
   doc_data: docDataReceived,
   diff: serverDiffMessage,
   confirm_diff: confirmDiffMessage,
@@ -255,7 +290,7 @@ export const DOCUMENT_SERVER_APP_SCHEMAS = {
   participants: participantsMessage,
   caret: serverCaretMessage,
   ...REVIEW_SERVER_SCHEMAS,
-} as const;
+};
 
 /** What the server reads on the document endpoint. */
 export const DOCUMENT_CLIENT_APP_SCHEMAS = {

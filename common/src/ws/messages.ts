@@ -104,6 +104,12 @@ export type UncountedFrame = PingMessage | PongMessage | RequestResendMessage;
 export type StampedFrame = AckMessage | RestartMessage | AccessDeniedMessage | RedirectMessage;
 export type HandshakeFrame = WelcomeMessage | SubscribeMessage | SubscribedMessage;
 export type Frame = UncountedFrame | StampedFrame | HandshakeFrame | AppFrame;
+/** A frame of a peer whose application messages are `M` (as parseFrame() read them). */
+export type PeerFrame<M extends AppMessage = AppMessage> =
+  | UncountedFrame
+  | StampedFrame
+  | HandshakeFrame
+  | (M & Counters);
 
 const transportSchemas = {
   ping: pingMessage,
@@ -142,7 +148,7 @@ export function isTransportType(type: string): boolean {
   return Object.hasOwn(transportSchemas, type);
 }
 
-export function isAppFrame(frame: Frame): frame is AppFrame {
+export function isAppFrame<M extends AppMessage>(frame: PeerFrame<M>): frame is M & Counters {
   return !isTransportType(frame.type);
 }
 
@@ -151,10 +157,15 @@ const appEnvelope = z.looseObject({
   ...countersShape,
 });
 
-/** Schemas of an endpoint's application messages by type, made with `zod` or `zod/mini`. */
-export type AppSchemas = Readonly<Record<string, z.core.$ZodType<AppMessage>>>;
+/**
+ * Schemas of an endpoint's application messages by type, made with `zod` or `zod/mini`; `M`, the
+ * union of the messages they read, types what parseFrame() and the transport deliver.
+ */
+export type AppSchemas<M extends AppMessage = AppMessage> = Readonly<Record<string, z.core.$ZodType<M>>>;
 
-export type ParseResult = { ok: true; frame: Frame } | { ok: false; reason: string };
+export type ParseResult<M extends AppMessage = AppMessage> =
+  | { ok: true; frame: PeerFrame<M> }
+  | { ok: false; reason: string };
 
 function describe(error: z.core.$ZodError): string {
   const issue = error.issues[0];
@@ -167,7 +178,12 @@ function describe(error: z.core.$ZodError): string {
  * a type that is neither a transport type nor listed there is refused, so is malformed JSON.
  * The reason is short enough for a websocket close frame (123 bytes).
  */
-export function parseFrame(text: string, from: 'client' | 'server', appSchemas: AppSchemas): ParseResult {
+export function parseFrame<M extends AppMessage = AppMessage>(
+  text: string,
+  from: 'client' | 'server',
+  // Typed only when asked for (parseFrame<M>): a narrow schema map read as any app message by default.
+  appSchemas: AppSchemas<NoInfer<M>>,
+): ParseResult<M> {
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -1,14 +1,15 @@
-import type {
-  AccessDeniedMessage,
-  AckMessage,
-  AppFrame,
-  AppMessage,
-  Counters,
-  Frame,
-  PongMessage,
-  RedirectMessage,
-  RestartMessage,
-  SubscribeMessage,
+import {
+  type AccessDeniedMessage,
+  type AckMessage,
+  type AppMessage,
+  type Counters,
+  type Frame,
+  isAppFrame,
+  type PeerFrame,
+  type PongMessage,
+  type RedirectMessage,
+  type RestartMessage,
+  type SubscribeMessage,
 } from './messages';
 import { DEFAULT_TRANSPORT_TIMING, type TransportTiming } from './timing';
 
@@ -67,11 +68,11 @@ function alignOutbox(session: SessionState, peerSeen: number): void {
   session.appSent = peerSeen + rest.length;
 }
 
-export interface TransportHooks {
+export interface TransportHooks<In extends AppMessage = AppMessage> {
   /** Puts one frame on the socket. */
   write(frame: Frame): void;
   /** One application message of the peer, in order and once. */
-  deliver(message: AppFrame): void;
+  deliver(message: In & Counters): void;
   /** Frames for the driver itself: pong (client), access_denied and redirect (client). */
   control?(frame: PongMessage | AccessDeniedMessage | RedirectMessage): void;
   /** The handshake is complete. */
@@ -88,11 +89,11 @@ export interface TransportHooks {
   subscribe?(frame: SubscribeMessage): SessionState;
 }
 
-export interface TransportOptions {
+export interface TransportOptions<In extends AppMessage = AppMessage> {
   role: Role;
   /** Required for the client; the server learns its session from the subscribe message. */
   session?: SessionState;
-  hooks: TransportHooks;
+  hooks: TransportHooks<In>;
   timing?: Partial<TransportTiming>;
   /** How many sent messages may await acknowledgement at once (default: the history size). */
   window?: number;
@@ -122,10 +123,11 @@ export interface TransportStats {
   unacknowledged: number;
 }
 
-export class Transport {
+/** `In`: the peer's application messages, as the driver's parseFrame() read them. */
+export class Transport<In extends AppMessage = AppMessage> {
   readonly role: Role;
   private session: SessionState | null;
-  private readonly hooks: TransportHooks;
+  private readonly hooks: TransportHooks<In>;
   private readonly timing: TransportTiming;
   private readonly window: number;
   private readonly reorderLimit: number;
@@ -142,7 +144,7 @@ export class Transport {
   /** `received` as last told to the peer. */
   private reported = 0;
   private readonly history: SentRecord[] = [];
-  private readonly buffer = new Map<number, Frame & Counters>();
+  private readonly buffer = new Map<number, PeerFrame<In> & Counters>();
   /** Highest session number written on this socket. */
   private lastSentSeq = 0;
   private subscribeSent = false;
@@ -155,7 +157,7 @@ export class Transport {
   /** `received` when we last asked for a resend, so one gap is not asked for on every frame. */
   private gapRequestedAt: number | null = null;
 
-  constructor(options: TransportOptions) {
+  constructor(options: TransportOptions<In>) {
     this.role = options.role;
     this.session = options.session ?? null;
     this.hooks = options.hooks;
@@ -242,7 +244,7 @@ export class Transport {
   }
 
   /** One frame from the peer, already validated by parseFrame(). */
-  receive(frame: Frame, now: number): void {
+  receive(frame: PeerFrame<In>, now: number): void {
     if (this.phase === 'closed' || this.phase === 'idle') return;
     switch (frame.type) {
       case 'ping':
@@ -270,7 +272,7 @@ export class Transport {
         if (!this.isClosed) this.hooks.control?.(frame as AccessDeniedMessage | RedirectMessage);
         return;
     }
-    this.receiveCounted(frame as Frame & Counters, now);
+    this.receiveCounted(frame as PeerFrame<In> & Counters, now);
   }
 
   private myCounter(frame: Counters): number {
@@ -287,7 +289,7 @@ export class Transport {
       : { ...body, c: this.received, s: mine };
   }
 
-  private receiveCounted(frame: Frame & Counters, now: number): void {
+  private receiveCounted(frame: PeerFrame<In> & Counters, now: number): void {
     if (!this.acknowledge(this.myCounter(frame), now)) return;
     const counter = this.peerCounter(frame);
     this.peerSent = Math.max(this.peerSent, counter);
@@ -315,7 +317,7 @@ export class Transport {
   }
 
   /** Takes the next in-order counted frame. */
-  private take(frame: Frame & Counters, now: number): void {
+  private take(frame: PeerFrame<In> & Counters, now: number): void {
     if (this.phase === 'closed') return;
     this.received += 1;
     switch (frame.type) {
@@ -351,8 +353,9 @@ export class Transport {
       this.fail(`${frame.type} before the handshake`, true);
       return;
     }
+    if (!isAppFrame(frame)) return;
     this.session.appReceived += 1;
-    this.hooks.deliver(frame as AppFrame);
+    this.hooks.deliver(frame);
   }
 
   private sendSubscribe(now: number): void {

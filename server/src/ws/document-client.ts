@@ -1,13 +1,11 @@
+import { DocumentConnector } from '@scriptorium/common/collab/document-connector';
 import { schema } from '@scriptorium/common/editor/schema';
-import { type ConnectorTiming, WebSocketConnector } from '@scriptorium/common/ws/connector';
-import {
-  type ClientDiffMessage,
-  DOCUMENT_SERVER_APP_SCHEMAS,
-  type DocDataMessage,
-  type DocumentServerMessage,
-  documentServerMessage,
-  documentSocketPath,
-  type RejectReason,
+import type { ConnectorTiming } from '@scriptorium/common/ws/connector';
+import type {
+  ClientDiffMessage,
+  DocDataMessage,
+  DocumentServerMessage,
+  RejectReason,
 } from '@scriptorium/common/ws/document-messages';
 import type { ReviewClientMessage } from '@scriptorium/common/ws/review-messages';
 import { collab, getVersion, receiveTransaction, sendableSteps } from 'prosemirror-collab';
@@ -46,7 +44,7 @@ export interface DocumentClientOptions {
  * steps exactly as the browser editor does (one diff in flight, rebase on incoming steps).
  */
 export class DocumentClient {
-  readonly connector: WebSocketConnector;
+  readonly connector: DocumentConnector;
   /** Every server application message, in order. */
   readonly messages: DocumentServerMessage[] = [];
   state: EditorState | null = null;
@@ -72,12 +70,11 @@ export class DocumentClient {
 
   constructor(options: DocumentClientOptions) {
     this.onConfirmed = options.onConfirmed;
-    this.connector = new WebSocketConnector({
+    this.connector = new DocumentConnector({
       wsUrlBase: options.wsUrlBase,
-      path: documentSocketPath(options.documentId),
+      documentId: options.documentId,
       createSocket: nodeSocketFactory(options.headers),
-      serverMessages: DOCUMENT_SERVER_APP_SCHEMAS,
-      onMessage: (frame) => this.receive(documentServerMessage.parse(frame)),
+      onMessage: (message) => this.receive(message),
       onAccessDenied: () => {
         this.accessDenied = true;
         options.onAccessDenied?.();
@@ -137,7 +134,8 @@ export class DocumentClient {
     const answer = this.next(
       (m) => (m.type === 'review_answer' || m.type === 'revisions' || m.type === 'revision') && m.rid === rid,
     );
-    this.connector.send({ ...message, rid } as ReviewClientMessage);
+    const request: ReviewClientMessage = { ...message, rid };
+    this.connector.send(request);
     return answer;
   }
 

@@ -1,4 +1,4 @@
-import type { AppMessage } from '@scriptorium/common/ws/messages';
+import { type AppMessage, BASE_SERVER_APP_SCHEMAS } from '@scriptorium/common/ws/messages';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../components/dialog/dialog';
@@ -75,6 +75,7 @@ export function LiveConnection({ wsUrlBase, onAccessDenied, createSocket, childr
     let created: WebSocketConnector | null = null;
     const opening = setTimeout(() => {
       created = new WebSocketConnector({
+        serverMessages: BASE_SERVER_APP_SCHEMAS,
         wsUrlBase,
         createSocket,
         onStatus: setStatus,

@@ -1,6 +1,7 @@
 import { schema } from '@scriptorium/common/editor/schema';
 import type { Reviewer } from '@scriptorium/common/editor/track-changes';
 import type {
+  ClientDiffMessage,
   ConfirmDiffMessage,
   DocDataMessage,
   DocumentClientMessage,
@@ -8,6 +9,7 @@ import type {
   RejectReason,
   ServerCaretMessage,
   ServerDiffMessage,
+  StepJson,
 } from '@scriptorium/common/ws/document-messages';
 import { SEND_THROTTLE_START_MS } from '@scriptorium/common/ws/timing';
 import { collab, getVersion, receiveTransaction, sendableSteps } from 'prosemirror-collab';
@@ -177,7 +179,7 @@ export class CollabSession {
    */
   private restoredQueue: number | null = null;
   /** JSON of steps already written once (saving the queue after each keystroke stays linear). */
-  private readonly stepJson = new WeakMap<Step, unknown>();
+  private readonly stepJson = new WeakMap<Step, StepJson>();
 
   constructor(private readonly options: CollabSessionOptions) {}
 
@@ -350,7 +352,7 @@ export class CollabSession {
     const sendable = sendableSteps(this.state);
     if (!sendable) return;
     // A long queue (offline work) goes out in diffs the server and the socket accept.
-    const ds: unknown[] = [];
+    const ds: StepJson[] = [];
     let bytes = 0;
     for (const step of sendable.steps) {
       const json = this.toJson(step);
@@ -361,13 +363,9 @@ export class CollabSession {
     const rid = this.nextRid++;
     this.inFlight = { rid, v: sendable.version, count: ds.length };
     this.sent.set(rid, this.inFlight);
-    this.options.send({
-      type: 'diff',
-      v: sendable.version,
-      rid,
-      ds,
-      ...(this.options.rebase ? { rebase: true } : {}),
-    } as DocumentClientMessage);
+    const diff: ClientDiffMessage = { type: 'diff', v: sendable.version, rid, ds };
+    if (this.options.rebase) diff.rebase = true;
+    this.options.send(diff);
   }
 
   confirm(message: ConfirmDiffMessage): void {
@@ -503,7 +501,8 @@ export class CollabSession {
     for (let index = 1; index <= steps.length; index++) {
       if (index < steps.length && !(cids[index] === this.clientId && cids[index - 1] !== this.clientId))
         continue;
-      const state = this.state as EditorState;
+      const state = this.state;
+      if (!state) break;
       const run = steps.slice(start, index);
       const tr = receiveTransaction(state, run, cids.slice(start, index), { mapSelectionBackward: true });
       this.state = state.apply(tr);
@@ -684,12 +683,11 @@ export class CollabSession {
     else this.savedBase = null;
   }
 
-  private toJson(step: Step): unknown {
-    let json = this.stepJson.get(step);
-    if (json === undefined) {
-      json = step.toJSON();
-      this.stepJson.set(step, json);
-    }
+  private toJson(step: Step): StepJson {
+    const known = this.stepJson.get(step);
+    if (known !== undefined) return known;
+    const json: StepJson = step.toJSON();
+    this.stepJson.set(step, json);
     return json;
   }
 

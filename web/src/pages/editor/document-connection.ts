@@ -1,13 +1,13 @@
 import type { AccessRight } from '@scriptorium/common/api/documents';
+import { DocumentConnector } from '@scriptorium/common/collab/document-connector';
 import type { Reviewer } from '@scriptorium/common/editor/track-changes';
 import { abilities, type DocumentAbilities } from '@scriptorium/common/rules/document-abilities';
 import {
-  DOCUMENT_SERVER_APP_SCHEMAS,
   type DocumentClientMessage,
-  documentServerMessage,
-  documentSocketPath,
+  type DocumentServerMessage,
   type Participant,
   type RejectReason,
+  receivedAbilities,
 } from '@scriptorium/common/ws/document-messages';
 import type { EditorState, Plugin } from 'prosemirror-state';
 import {
@@ -20,7 +20,7 @@ import {
   type Release,
 } from '../../offline/document-queue';
 import { isTemporaryId } from '../../offline/offline-documents';
-import { type ConnectionStatus, type SocketFactory, WebSocketConnector } from '../../ws/connector';
+import type { ConnectionStatus, SocketFactory } from '../../ws/connector';
 import { CollabSession, type Divergence } from './collab-session';
 import { ReviewStore } from './review/review-store';
 
@@ -58,12 +58,18 @@ export class DocumentConnection {
   readonly session: CollabSession;
   /** Comment threads and revision requests (issue 18). */
   readonly review: ReviewStore;
-  private connector: WebSocketConnector | null = null;
+  private connector: DocumentConnector | null = null;
   private readonly options: DocumentConnectionOptions;
   private readonly listeners = new Set<() => void>();
   load: LoadState = 'loading';
   right: AccessRight = 'read';
   isOwner = false;
+  /**
+   * What this user may do (toolbar, menus, read-only state, suggestion mode): as doc_data sent it
+   * (the server's capability model, common/src/rules/document-abilities.ts); from the offline
+   * queue's right until the server answers.
+   */
+  abilities: DocumentAbilities = abilities('read');
   participants: Participant[] = [];
   status: ConnectionStatus = { state: 'connecting', unsent: 0 };
   refused: RejectReason | null = null;
@@ -172,6 +178,7 @@ export class DocumentConnection {
           this.lost += this.session.restore(picked.saved).lost;
           this.right = picked.saved.right;
           this.isOwner = picked.saved.isOwner;
+          this.abilities = abilities(this.right, { owner: this.isOwner });
           this.load = 'ready';
           this.fromCache = true;
         } catch {
@@ -185,10 +192,9 @@ export class DocumentConnection {
       this.changed();
       return;
     }
-    this.connector ??= new WebSocketConnector({
+    this.connector ??= new DocumentConnector({
       wsUrlBase: this.options.wsUrlBase,
-      path: documentSocketPath(documentId),
-      serverMessages: DOCUMENT_SERVER_APP_SCHEMAS,
+      documentId,
       createSocket: this.options.createSocket,
       sessionId: this.queue?.clientId,
       onStatus: (status) => {
@@ -204,7 +210,7 @@ export class DocumentConnection {
         this.connector?.close();
         this.changed();
       },
-      onMessage: (frame) => this.receive(frame),
+      onMessage: (message) => this.receive(message),
     });
     this.changed();
   }
@@ -263,15 +269,10 @@ export class DocumentConnection {
   getVersion = (): number => this.version;
 
   /**
-   * Whether this right may change the text: write freely, write-tracked and review only in
+   * Whether this user may change the text: write freely, write-tracked and review only in
    * suggestion mode (mustSuggest), so that the server never has to refuse text they typed.
    * comment only anchors comments (not by typing).
    */
-  /** What this user's right lets them do (common/src/rules/document-abilities.ts). */
-  get abilities(): DocumentAbilities {
-    return abilities(this.right);
-  }
-
   get canWrite(): boolean {
     return this.abilities.edit;
   }
@@ -311,16 +312,15 @@ export class DocumentConnection {
     this.connector?.send(message);
   }
 
-  private receive(frame: unknown): void {
-    const parsed = documentServerMessage.safeParse(frame);
-    if (!parsed.success) return;
-    const message = parsed.data;
+  /** One server message, read once by the connector (DOCUMENT_SERVER_APP_SCHEMAS). */
+  private receive(message: DocumentServerMessage): void {
     if (this.review.receive(message)) return;
     switch (message.type) {
       case 'doc_data': {
         this.awaitingDocData = false;
         this.right = message.access_right;
         this.isOwner = message.is_owner;
+        this.abilities = receivedAbilities(message);
         this.participants = message.participants;
         this.load = 'ready';
         this.fromCache = false;

@@ -34,11 +34,14 @@ import {
   Undo2,
 } from 'lucide-react';
 import { redo, undo } from 'prosemirror-history';
-import type { Command, EditorState } from 'prosemirror-state';
-import { ACADEMIC_ACTIONS, type AcademicPanelId } from './academic/academic-actions';
-import { EXPORT_MENU_FORMATS, type ExportMenuFormat, exportActions } from './export/export-actions';
+import type { EditorState } from 'prosemirror-state';
+import { ACADEMIC_ACTIONS } from './academic/academic-actions';
+import type { EditorActionSpec, MenuId } from './editor-action-spec';
+import { EXPORT_MENU_FORMATS, exportActions } from './export/export-actions';
 import { REVIEW_ACTIONS } from './review/review-actions';
 import { TABLE_ACTIONS } from './tables/table-actions';
+
+export type { EditorActionSpec, MenuId, PanelId } from './editor-action-spec';
 
 /**
  * Every toolbar button, menu item and shortcut of the editor, in one table: the menus, the
@@ -46,55 +49,6 @@ import { TABLE_ACTIONS } from './tables/table-actions';
  * Keys are written as the registry writes them (`Mod+B`); `keymapOnly` keys (Tab) stay inside
  * the editor because elsewhere they move the focus.
  */
-
-export type MenuId = 'file' | 'edit' | 'insert' | 'format' | 'table' | 'review' | 'tools' | 'help';
-export type PanelId =
-  | 'search'
-  | 'wordCount'
-  | 'outline'
-  | 'settings'
-  | 'shortcuts'
-  | 'faq'
-  | 'link'
-  | 'author'
-  | 'tableSize'
-  | AcademicPanelId
-  | 'comment'
-  | 'saveRevision'
-  | 'history';
-
-export interface EditorActionSpec {
-  id: string;
-  /** Key in the `editor` namespace, with options (e.g. the heading level). */
-  title: string;
-  titleOptions?: Record<string, unknown>;
-  keys?: string;
-  keymapOnly?: boolean;
-  menu: MenuId;
-  /** Sub-group of a menu, drawn between separators. */
-  group: string;
-  /** The toolbar's icon (lucide); absent: menu only. */
-  icon?: LucideIcon;
-  /** Changes the document: hidden for read-only rights. */
-  writes: boolean;
-  /**
-   * A right beyond `writes` (issue 18): 'write' only for the write right (accepting changes, the
-   * suggestion toggle), 'comment' for every right that may comment, 'history' for every right
-   * that sees revisions.
-   */
-  need?: 'write' | 'comment' | 'history';
-  command?: Command;
-  /** For an action that opens a panel: whether it can be used here (default: always). */
-  enabled?(state: EditorState): boolean;
-  active?(state: EditorState): boolean;
-  /** Opens a dialog or panel instead of running a command. */
-  panel?: PanelId;
-  /** Neither a command nor a panel: handled by the page (print, close, export). */
-  special?: 'print' | 'close' | 'export' | 'apiReference';
-  /** Drawn inside a submenu of its menu (the submenu's title key is `<ns>:submenu.<name>`). */
-  submenu?: 'export';
-  exportFormat?: ExportMenuFormat;
-}
 
 function mark(
   id: string,

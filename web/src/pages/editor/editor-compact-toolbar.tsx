@@ -12,7 +12,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { bindingLabel } from '../../actions/key-binding';
 import { EDITOR_ACTIONS, type EditorActionSpec } from './editor-actions';
-import type { ToolbarButtonsProps } from './editor-menus';
+import type { ToolbarButtonsProps } from './toolbar-props';
 
 /**
  * The tools a phone shows first, most used first (Google Docs' phone bar: undo, then the marks).

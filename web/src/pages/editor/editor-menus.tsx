@@ -16,16 +16,10 @@ import { bindingLabel } from '../../actions/key-binding';
 import { Select } from '../../components/form/select';
 import { EDITOR_ACTIONS, type EditorActionSpec, MENUS } from './editor-actions';
 import { CompactToolbar } from './editor-compact-toolbar';
+import type { MenuProps, ToolbarButtonsProps } from './toolbar-props';
 import '../../components/menu/menu.css';
 
-export interface MenuProps {
-  view: EditorView;
-  /** Whether this user may change the document. */
-  canWrite: boolean;
-  /** Whether this user may use an action (the review rights); default: by `writes` and canWrite. */
-  may?(action: EditorActionSpec): boolean;
-  run(action: EditorActionSpec): void;
-}
+export type { MenuProps } from './toolbar-props';
 
 /** The title with its shortcut, for tooltips: 'Bold (Ctrl+B)'. */
 export function actionTooltip(action: EditorActionSpec, t: TFunction): string {
@@ -211,20 +205,6 @@ export function EditorToolbar({
       enabled={buttons.map((action) => (isEnabled(action, view) ? '1' : '0')).join('')}
     />
   );
-}
-
-export interface ToolbarButtonsProps {
-  compact: boolean;
-  buttons: readonly EditorActionSpec[];
-  canWrite: boolean;
-  run: MenuProps['run'];
-  activeBlock: string | null;
-  /** Ids of the text styles that cannot be applied here, space-separated. */
-  disabledBlocks: string;
-  /** Per button, '1' when pressed (bold text under the caret...). */
-  pressed: string;
-  /** Per button, '1' when its command can run here. */
-  enabled: string;
 }
 
 const ToolbarButtons = memo(function ToolbarButtons(props: ToolbarButtonsProps) {

@@ -1,5 +1,6 @@
 import { TITLE_MAX } from '@scriptorium/common/api/documents';
 import { documentTitle } from '@scriptorium/common/editor/templates';
+import { abilities } from '@scriptorium/common/rules/document-abilities';
 import {
   type ClientCaretMessage,
   DOCUMENT_CLIENT_APP_SCHEMAS,
@@ -119,6 +120,7 @@ export function createDocumentEndpoint() {
         },
         access_right: socket.admission.right,
         is_owner: socket.admission.isOwner,
+        abilities: abilities(socket.admission.right, { owner: socket.admission.isOwner }),
         session_id: socket.sessionId,
         participants: room.participants(),
       });

@@ -1,37 +1,12 @@
 import { BookOpenText, Crosshair, Image, Sigma } from 'lucide-react';
-import type { EditorActionSpec } from '../editor-actions';
+import type { EditorActionSpec } from '../editor-action-spec';
+
+export { ACADEMIC_PANELS, type AcademicPanelId, isAcademicPanel } from './academic-panels';
 
 /**
  * The academic actions of the editor (issue 17), joined to the one action table of
  * editor-actions.ts: they open the dialogs of academic-dialogs.tsx.
  */
-
-export type AcademicPanelId =
-  | 'math'
-  | 'displayMath'
-  | 'citation'
-  | 'figure'
-  | 'crossReference'
-  | 'tableCaption'
-  | 'citationStyle'
-  | 'brokenReferences'
-  | 'updateFromLibrary';
-
-export const ACADEMIC_PANELS: readonly AcademicPanelId[] = [
-  'math',
-  'displayMath',
-  'citation',
-  'figure',
-  'crossReference',
-  'tableCaption',
-  'citationStyle',
-  'brokenReferences',
-  'updateFromLibrary',
-];
-
-export function isAcademicPanel(panel: string | null): panel is AcademicPanelId {
-  return (ACADEMIC_PANELS as readonly string[]).includes(panel ?? '');
-}
 
 export const ACADEMIC_ACTIONS: readonly EditorActionSpec[] = [
   {

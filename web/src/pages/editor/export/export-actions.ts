@@ -1,23 +1,11 @@
-import type { EditorActionSpec } from '../editor-actions';
+import type { EditorActionSpec } from '../editor-action-spec';
+import type { ExportMenuFormat } from './export-menu-formats';
+
+export { EXPORT_MENU_FORMATS, type ExportMenuFormat } from './export-menu-formats';
 
 /**
- * File > Export (issue 19): one menu item per format, in a submenu. The formats are those of the
- * common registry (made in the browser, also offline) plus PDF (the server lays out pages with
- * Chromium; offline the print dialog with the print stylesheet).
+ * File > Export (issue 19): one menu item per format, in a submenu (export-menu-formats.ts).
  */
-export const EXPORT_MENU_FORMATS = [
-  'docx',
-  'odt',
-  'latex',
-  'jats',
-  'epub',
-  'html',
-  'markdown',
-  'pdf',
-  'native',
-] as const;
-export type ExportMenuFormat = (typeof EXPORT_MENU_FORMATS)[number];
-
 export function exportActions(formats: readonly ExportMenuFormat[]): EditorActionSpec[] {
   return formats.map((format) => ({
     id: `editor.export.${format}`,

@@ -1,7 +1,7 @@
 import { decideChanges, trackedChanges } from '@scriptorium/common/editor/track-changes';
 import { Check, History, MessageSquarePlus, PenLine, X } from 'lucide-react';
 import type { Command } from 'prosemirror-state';
-import type { EditorActionSpec } from '../editor-actions';
+import type { EditorActionSpec } from '../editor-action-spec';
 import { isSuggesting, reviewIndexOf, toggleSuggesting } from './review-plugin';
 
 /**

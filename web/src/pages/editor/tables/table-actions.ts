@@ -1,5 +1,5 @@
 import { inHeaderRow, type TableCommandName, tableCommand } from '@scriptorium/common/editor/table-commands';
-import type { EditorActionSpec } from '../editor-actions';
+import type { EditorActionSpec } from '../editor-action-spec';
 
 /**
  * The Table menu (issue 55): the same commands as the cell's context menu (table-context-menu.tsx),

@@ -5,7 +5,7 @@ import type { EditorView } from 'prosemirror-view';
 import { Fragment, useEffect, useRef, useState } from 'react';
 import { Menu, MenuItem, Popover, Separator } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import type { EditorActionSpec } from '../editor-actions';
+import type { EditorActionSpec } from '../editor-action-spec';
 import { isEnabled } from '../editor-menus';
 import { TABLE_ACTIONS } from './table-actions';
 import '../../../components/menu/menu.css';

@@ -1,0 +1,77 @@
+import type { EditorView } from 'prosemirror-view';
+import { isAcademicPanel } from './academic/academic-actions';
+import { AcademicDialog } from './academic/academic-dialogs';
+import type { PanelId } from './editor-action-spec';
+import {
+  ContributorDialog,
+  FaqDialog,
+  LinkDialog,
+  SettingsDialog,
+  ShortcutsDialog,
+  WordCountDialog,
+} from './editor-panels';
+import { HistoryDialog, SaveRevisionDialog } from './review/review-history';
+import type { ReviewStore } from './review/review-store';
+import { TableSizeDialog } from './tables/table-size-picker';
+
+export interface EditorDialogsProps {
+  /** The open dialog, if any. */
+  panel: PanelId | null;
+  view: EditorView | null;
+  review: ReviewStore;
+  /** The contributor the contributor dialog edits (null: a new one). */
+  authorIndex: number | null;
+  /** A range the citation picker replaces (null: it inserts at the selection). */
+  citationAt: { from: number; to: number } | null;
+  /** The history dialog may restore a revision (the text may be changed freely). */
+  canRestore: boolean;
+  onClose(): void;
+  notify(text: string): void;
+}
+
+/** The editor's dialogs, one at a time: the one the panel names. */
+export function EditorDialogs(props: EditorDialogsProps) {
+  const { panel, view, review, onClose, notify } = props;
+  if (panel === 'shortcuts') return <ShortcutsDialog onClose={onClose} />;
+  if (panel === 'faq') return <FaqDialog onClose={onClose} />;
+  if (panel === 'saveRevision')
+    return <SaveRevisionDialog store={review} onClose={onClose} notify={notify} />;
+  if (!view) return null;
+  switch (panel) {
+    case 'settings':
+      return <SettingsDialog view={view} onClose={onClose} />;
+    case 'wordCount':
+      return <WordCountDialog view={view} onClose={onClose} />;
+    case 'link':
+      return <LinkDialog view={view} onClose={onClose} />;
+    case 'tableSize':
+      return <TableSizeDialog view={view} onClose={onClose} />;
+    case 'history':
+      return (
+        <HistoryDialog
+          store={review}
+          current={() => view.state.doc}
+          canRestore={props.canRestore}
+          onClose={onClose}
+          notify={notify}
+        />
+      );
+    case 'author':
+      return <ContributorDialog view={view} index={props.authorIndex} onClose={onClose} />;
+  }
+  if (isAcademicPanel(panel))
+    return (
+      <AcademicDialog
+        panel={panel}
+        view={view}
+        citationAt={props.citationAt}
+        onClose={() => {
+          onClose();
+          // After the dialog has handed the focus back (to a menu button when opened from a menu):
+          // writing goes on in the text.
+          requestAnimationFrame(() => view.focus());
+        }}
+      />
+    );
+  return null;
+}
