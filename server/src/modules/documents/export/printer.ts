@@ -80,13 +80,20 @@ export function sweepPrinterFolders(root = printerRoot()): string[] {
 /**
  * What the remover runs: waits until the server ($0) no longer runs, ends its Chromium (every
  * process started with the folder in its command line: with its server gone it only writes its
- * profile as it shuts down), then removes the folder. The folder comes in the environment, so
- * that the shell's own command line does not match it.
+ * profile as it shuts down, and one caught starting would make the folder again), removes the
+ * folder, and repeats that until neither is left (at most 30 times). The folder comes in the
+ * environment, so that the shell's own command line does not match it.
  */
 const REMOVER_SCRIPT = `
 while kill -0 "$0" 2>/dev/null; do sleep 1; done
-pkill -KILL -f -- "$PRINTER_FOLDER" >/dev/null 2>&1 && sleep 1
-rm -rf -- "$PRINTER_FOLDER"
+tries=0
+while [ "$tries" -lt 30 ]; do
+  pkill -KILL -f -- "$PRINTER_FOLDER" >/dev/null 2>&1
+  sleep 1
+  rm -rf -- "$PRINTER_FOLDER"
+  pgrep -f -- "$PRINTER_FOLDER" >/dev/null 2>&1 || [ -e "$PRINTER_FOLDER" ] || break
+  tries=$((tries + 1))
+done
 `;
 
 /**
