@@ -73,9 +73,10 @@ function startMemoryWatch(root: number) {
 }
 
 /**
- * 200 app-wide sockets of one user at once, held for a few seconds: past WS_MAX_SOCKETS_PER_USER
- * (50) they are closed with 1008 before any frame is read. Answers how many opened and stayed, and
- * how many were refused.
+ * 200 app-wide sockets of one user at once: past WS_MAX_SOCKETS_PER_USER (50) they are closed
+ * with 1008 before any frame is read; the others get their welcome. Each socket is counted by
+ * what the server answered (a fixed wait counted a refusal that came late under load as held),
+ * and all are held until every one is answered. Answers how many were admitted and refused.
  */
 async function socketFlood(base: string, heavy: { Cookie: string }): Promise<string> {
   const url = `${wsUrlBase(base)}/base/`;
@@ -83,20 +84,26 @@ async function socketFlood(base: string, heavy: { Cookie: string }): Promise<str
     Array.from(
       { length: 200 },
       () =>
-        new Promise<{ socket: WebSocket; refused: boolean }>((resolve) => {
-          const socket = new WebSocket(url, { headers: { cookie: heavy.Cookie, origin: base } });
-          const held = setTimeout(() => resolve({ socket, refused: false }), 3000);
-          socket.on('close', (code) => {
-            clearTimeout(held);
-            resolve({ socket, refused: code === 1008 });
-          });
-          socket.on('error', () => undefined);
-        }),
+        new Promise<{ socket: WebSocket; outcome: 'admitted' | 'refused' | 'closed' | 'unanswered' }>(
+          (resolve) => {
+            const socket = new WebSocket(url, { headers: { cookie: heavy.Cookie, origin: base } });
+            const unanswered = setTimeout(() => resolve({ socket, outcome: 'unanswered' }), 120_000);
+            const answered = (outcome: 'admitted' | 'refused' | 'closed') => {
+              clearTimeout(unanswered);
+              resolve({ socket, outcome });
+            };
+            socket.on('message', (data) => {
+              if ((JSON.parse(String(data)) as { type?: string }).type === 'welcome') answered('admitted');
+            });
+            socket.on('close', (code) => answered(code === 1008 ? 'refused' : 'closed'));
+            socket.on('error', () => undefined);
+          },
+        ),
     ),
   );
   for (const { socket } of outcomes) socket.close();
-  const refused = outcomes.filter((outcome) => outcome.refused).length;
-  return `${outcomes.length - refused} held, ${refused} refused (1008)`;
+  const count = (outcome: string) => outcomes.filter((entry) => entry.outcome === outcome).length;
+  return `${count('admitted')} admitted, ${count('refused')} refused (1008), ${count('closed')} closed otherwise, ${count('unanswered')} unanswered`;
 }
 
 async function runOnce(mode: 'idle' | 'hog'): Promise<void> {

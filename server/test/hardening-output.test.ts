@@ -265,3 +265,41 @@ describe.each(ENGINES)('issue 50: template reference documents (%s)', (engine) =
     expect(styles).toContain('w:styleId="Heading1"');
   });
 });
+
+describe.each(ENGINES)('issue 50: equations in the LaTeX export (%s)', (engine) => {
+  const server = useServer(engine);
+
+  it('writes an equation that leaves math mode as visible text, and a harmless one as math', async () => {
+    const { browser } = await server().loggedInUser();
+    const hostile = '}\\input{/etc/passwd}';
+    const base = createStandard(schema, standardArticle, { title: 'Math', language: 'en-US' });
+    const doc = withBody(base, [
+      schema.nodes.paragraph.create(null, [
+        schema.text('Bad '),
+        schema.nodes.equation.create({ equation: hostile }),
+        schema.text(' good '),
+        schema.nodes.equation.create({ equation: 'a^2+b^2=c^2' }),
+      ]),
+    ]);
+    const id = (await browser.call(documentsApi.create, {})).json<{ id: number }>().id;
+    await server()
+      .ctx.db.updateTable('documents')
+      .set({ content: JSON.stringify(doc.toJSON()), content_version: 0, version: 0, title: 'Math' })
+      .where('id', '=', id)
+      .execute();
+    const response = await browser.call(documentsApi.export, { id: String(id), format: 'latex' });
+    expect(response.status, response.text).toBe(200);
+    const tex = Object.entries(unzipSync(response.bytes))
+      .filter(([name]) => name.endsWith('.tex'))
+      .map(([, file]) => strFromU8(file))
+      .join('\n');
+    // Outside comments, the file never runs \input; the source is there as typewriter text.
+    const code = tex
+      .split('\n')
+      .filter((line) => !line.trimStart().startsWith('%'))
+      .join('\n');
+    expect(code).not.toContain('\\input{/etc/passwd}');
+    expect(code).toContain('\\texttt{\\}\\textbackslash{}input\\{/etc/passwd\\}}');
+    expect(code).toContain('a^2+b^2=c^2');
+  });
+});

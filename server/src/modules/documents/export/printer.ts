@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -13,9 +14,10 @@ import type { Config } from '../../../config';
  * seen by the next) and closes it. PDF_PRINTS exports print at once, a bounded number wait.
  *
  * The profile and temporary folders of the browser (Chromium's and Playwright's) are under
- * `<tmp>/scriptorium-printer/<pid>-<id>/`: closed normally it is removed; a process killed with
- * -9 leaves it, and the next server start removes the folders of processes that no longer run
- * (`sweepPrinterFolders`).
+ * `<tmp>/scriptorium-printer/<pid>-<id>/`: closed normally it is removed; for a process killed
+ * with -9 a small detached shell started with the browser removes it once the process is gone
+ * (`removeWhenGone`), and the next server start removes the folders of processes that no longer
+ * run (`sweepPrinterFolders`), should that shell have gone down too.
  */
 
 export type PrinterConfig = Pick<Config, 'pdfPrints' | 'pdfTimeLimitMs' | 'pdfMaxPages'>;
@@ -75,6 +77,45 @@ export function sweepPrinterFolders(root = printerRoot()): string[] {
   return removed;
 }
 
+/**
+ * What the remover runs: waits until the server ($0) no longer runs, ends its Chromium (every
+ * process started with the folder in its command line: with its server gone it only writes its
+ * profile as it shuts down, and one caught starting would make the folder again), removes the
+ * folder, and repeats that until neither is left (at most 30 times). The folder comes in the
+ * environment, so that the shell's own command line does not match it.
+ */
+const REMOVER_SCRIPT = `
+while kill -0 "$0" 2>/dev/null; do sleep 1; done
+tries=0
+while [ "$tries" -lt 30 ]; do
+  pkill -KILL -f -- "$PRINTER_FOLDER" >/dev/null 2>&1
+  sleep 1
+  rm -rf -- "$PRINTER_FOLDER"
+  pgrep -f -- "$PRINTER_FOLDER" >/dev/null 2>&1 || [ -e "$PRINTER_FOLDER" ] || break
+  tries=$((tries + 1))
+done
+`;
+
+/**
+ * A detached shell, outside this process's group, that removes `folder` (and ends a browser left
+ * running in it) once this process no longer runs: a kill -9 runs no handler of ours.
+ */
+function removeWhenGone(folder: string): ChildProcess | null {
+  try {
+    const remover = spawn('/bin/sh', ['-c', REMOVER_SCRIPT, String(process.pid)], {
+      detached: true,
+      stdio: 'ignore',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PRINTER_FOLDER: folder },
+    });
+    remover.on('error', () => undefined);
+    remover.unref();
+    return remover;
+  } catch {
+    // No shell: the next start's sweep removes the folder.
+    return null;
+  }
+}
+
 interface Running {
   persistent: BrowserContext;
   browser: Browser;
@@ -104,6 +145,11 @@ export class Printer {
     const folder = path.join(printerRoot(), `${process.pid}-${randomBytes(4).toString('hex')}`);
     const temporary = path.join(folder, 't');
     mkdirSync(temporary, { recursive: true });
+    const remover = removeWhenGone(folder);
+    const removeNow = () => {
+      remover?.kill();
+      void removeFolder(folder);
+    };
     const launched = chromium
       .launchPersistentContext(path.join(folder, 'p'), {
         executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -124,13 +170,13 @@ export class Printer {
         browser.once('disconnected', () => {
           // Crashed or closed: the next export launches a new one.
           if (this.running === launched) this.running = null;
-          void removeFolder(folder);
+          removeNow();
         });
         return { persistent, browser, folder };
       });
     launched.catch(() => {
       if (this.running === launched) this.running = null;
-      void removeFolder(folder);
+      removeNow();
     });
     this.running = launched;
     return launched;

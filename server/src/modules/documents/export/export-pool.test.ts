@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeExportPool, ExportBudgetExceeded, runExportTask } from './export-pool';
+import type { ExportResult } from './export-worker';
+
+// Issue 50, finding 2: exports, citation rendering and the bibliography reads run in the export
+// pool within a heap budget per worker (EXPORT_MEMORY_MB). The time budget and the refusal's
+// answer are tested through the API (server/test/export-budgets.test.ts).
+
+/** BibTeX of `count` entries: about 250 bytes of text, and several kB of parsed entry, each. */
+function bibtex(count: number): string {
+  return Array.from(
+    { length: count },
+    (_, index) =>
+      `@article{key${index}, title={${'Word '.repeat(40)}${index}}, author={Doe, Jane and Roe, Richard}, year={2020}}`,
+  ).join('\n');
+}
+
+describe('the export pool’s memory budget', () => {
+  // 32 MB holds the worker with its readers and writers and a small file; 20,000 entries do not.
+  const config = { exportWorkers: 1, exportTimeLimitMs: 120_000, exportMemoryMb: 32 };
+  // A worker loads its readers and writers through tsx first: 10 to 20 s each on a loaded machine,
+  // so both workers' tasks run in the hook and the tests read their outcomes.
+  let hungry: PromiseSettledResult<ExportResult>;
+  let next: PromiseSettledResult<ExportResult>;
+  beforeAll(async () => {
+    [hungry] = await Promise.allSettled([
+      runExportTask(config, { kind: 'bibliography-import', text: bibtex(20_000) }),
+    ]);
+    [next] = await Promise.allSettled([
+      runExportTask(config, { kind: 'bibliography-import', text: bibtex(3) }),
+    ]);
+  });
+  afterAll(() => closeExportPool(config));
+
+  it('ends a task whose worker needs more heap than the budget with ExportBudgetExceeded', () => {
+    expect(hungry.status).toBe('rejected');
+    expect(hungry.status === 'rejected' && hungry.reason).toBeInstanceOf(ExportBudgetExceeded);
+  });
+
+  it('replaces the ended worker: the next task within the budget is done', () => {
+    expect(
+      next.status === 'fulfilled' &&
+        next.value.kind === 'bibliography' &&
+        next.value.report.entries.map((entry) => entry.entry_key),
+    ).toEqual(['key0', 'key1', 'key2']);
+  });
+});
