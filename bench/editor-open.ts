@@ -3,8 +3,12 @@
 //       content stored as a snapshot alone (no steps). Goal: <= 1.5 s and <= 1.3x.
 //   (4) keystroke to paint in that document, p95. Goal: <= 16 ms. Idle, and again with a CPU hog
 //       on every core (the short document typed under the same hog as its baseline).
+//   (5) keystroke to paint by length (BENCH_KEY_WORDS, default 5,000 and 25,000 words), p50 and
+//       p95, idle and under the hog, each against a new short document typed in the same state
+//       of the machine. BENCH_KEYS_ONLY=1 runs (5) alone.
 // Uses the current build (web/dist, or WEB_DIST). Prints figures and ratios; asserts nothing.
 import os from 'node:os';
+import type { Page } from '@playwright/test';
 import { schema } from '@scriptorium/common/editor/schema';
 import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import type { StepJson } from '@scriptorium/common/ws/document-messages';
@@ -37,13 +41,13 @@ const VOCABULARY =
     ' ',
   );
 
-/** A document of the standard template whose body holds WORDS words in paragraphs. */
-function longDocument(): PMNode {
+/** A document of the standard template whose body holds `words` words in paragraphs. */
+function longDocument(words_ = WORDS): PMNode {
   const paragraphs: PMNode[] = [];
   let word = 0;
-  while (word < WORDS) {
+  while (word < words_) {
     const words: string[] = [];
-    for (let i = 0; i < WORDS_PER_PARAGRAPH && word < WORDS; i++, word++)
+    for (let i = 0; i < WORDS_PER_PARAGRAPH && word < words_; i++, word++)
       words.push(VOCABULARY[(word * 7) % VOCABULARY.length]);
     paragraphs.push(schema.nodes.paragraph.create(null, schema.text(`${words.join(' ')}.`)));
   }
@@ -60,10 +64,53 @@ function paragraphStarts(doc: PMNode): number[] {
   return starts;
 }
 
+/**
+ * Keystroke to paint by the document's length (BENCH_KEY_WORDS, words, comma-separated): each a
+ * snapshot alone, typed in its middle paragraph, idle and under a CPU hog, against a new short
+ * document typed in the same state of the machine. BENCH_KEYS_ONLY=1 runs this part alone.
+ */
+async function keystrokesBySize(page: Page, base: string, create: (content?: PMNode) => Promise<number>) {
+  const sizes = (process.env.BENCH_KEY_WORDS ?? '5000,25000').split(',').map(Number).filter(Boolean);
+  const shortId = await create();
+  /** Opens the document, clicks its middle (or last) paragraph and types there; `watch` wraps the typing. */
+  const typeIn = async (id: number, middle: boolean, watch = <T>(work: () => Promise<T>) => work()) => {
+    await timeToEditable(page, base, id);
+    const blocks = page.locator('.editor-document p');
+    await (middle ? blocks.nth(Math.floor((await blocks.count()) / 2)) : blocks.last()).click();
+    return percentiles(await watch(() => measureKeystrokes(page, KEYSTROKES)));
+  };
+  const line = (name: string, pct: (p: number) => number, short: (p: number) => number) =>
+    `${name}: p50 ${pct(50).toFixed(1)} ms, p95 ${pct(95).toFixed(1)} ms (short document p95 ` +
+    `${short(95).toFixed(1)} ms, ratio ${(pct(95) / short(95)).toFixed(2)}x; p95 / 16 ms goal = ${(pct(95) / 16).toFixed(2)}x)`;
+  for (const words of sizes) {
+    const id = await create(longDocument(words));
+    await timeToEditable(page, base, id);
+    const idle = await typeIn(id, true, (work) => profiled(page, () => traced(page, work), `keys-${words}`));
+    const idleShort = await typeIn(shortId, false, (work) => traced(page, work));
+    console.log(line(`keystroke to paint, ${words} words, idle`, idle, idleShort));
+    const hog = startCpuHog();
+    try {
+      const busy = await typeIn(id, true);
+      const busyShort = await typeIn(shortId, false);
+      console.log(
+        line(`keystroke to paint, ${words} words, CPU hog on all ${os.cpus().length} cores`, busy, busyShort),
+      );
+    } finally {
+      hog.stop();
+    }
+  }
+}
+
 async function main(): Promise<void> {
   await withBrowserBench('editor-open', 'writer', async ({ server, browser, user: owner, headers }) => {
     const db = server.ctx.db;
     const create = (content?: PMNode) => createBenchDocument(server, headers, content);
+    if (process.env.BENCH_KEYS_ONLY) {
+      const { context, page } = await loggedInPage(browser, server.base, headers);
+      await keystrokesBySize(page, server.base, create);
+      await context.close();
+      return;
+    }
 
     // The history: the long document as its first diff, then single-character insertions spread
     // over the paragraphs, snapshots as the server writes them (every SNAPSHOT_EVERY steps).
@@ -191,6 +238,7 @@ async function main(): Promise<void> {
     } finally {
       hog.stop();
     }
+    await keystrokesBySize(page, server.base, create);
     await context.close();
   });
 }

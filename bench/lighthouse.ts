@@ -201,7 +201,9 @@ try {
     for (const [id, audit] of Object.entries(audits)) {
       if (audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative') {
         console.log(`  ${id}: ${audit.score} ${audit.displayValue ?? ''}`);
-        const items = (audit.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
+        // Some audits' items are no list (cumulative-layout-shift's is one object).
+        const details = (audit.details as { items?: unknown } | undefined)?.items;
+        const items = Array.isArray(details) ? (details as Record<string, unknown>[]) : [];
         for (const item of items.slice(0, 3)) {
           if (process.env.BENCH_VERBOSE) console.log(`    ${JSON.stringify(item).slice(0, 300)}`);
         }

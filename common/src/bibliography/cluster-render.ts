@@ -69,15 +69,17 @@ export type CslItemCache = Map<string, { source: string; item: CslItem | null; j
 
 /**
  * The entries' CSL items and their JSON (keyed by `key`, the document's id of the entry), converted
- * where new; an entry the converter cannot read is left out.
+ * where new; an entry the converter cannot read is left out. `sources`: each entry's JSON when the
+ * caller has it already (the editor's worker receives them so), not made again per render.
  */
 function cachedCslItems(
   entries: ReadonlyMap<string, EntryData>,
   memo: CslItemCache,
+  sources?: ReadonlyMap<string, string>,
 ): { item: CslItem; json: string }[] {
   const changed: { key: string; source: string; entry: EntryData }[] = [];
   for (const [key, entry] of entries) {
-    const source = JSON.stringify(entry);
+    const source = sources?.get(key) ?? JSON.stringify(entry);
     if (memo.get(key)?.source !== source) changed.push({ key, source, entry: { ...entry, entry_key: key } });
   }
   if (changed.length) {
@@ -272,11 +274,12 @@ export function renderDocumentCitations(
   clusters: readonly Cluster[],
   format: 'html' | 'text' = 'html',
   cache?: { current?: EngineCache; key: string; items?: CslItemCache },
+  sources?: ReadonlyMap<string, string>,
 ): RenderedCitations {
   // The document's key (owner-entry) is the item id, whatever the entry's own BibTeX key.
   if (cache) cache.items ??= new Map();
   const memo: CslItemCache = cache?.items ?? new Map();
-  const converted = cachedCslItems(entries, memo);
+  const converted = cachedCslItems(entries, memo, sources);
   const styleClass = style.attrs.class ?? 'in-text';
   const key = `${cache?.key ?? ''}|${locale}|${format}`;
   let current = cache?.current;

@@ -1,4 +1,4 @@
-import { plainText } from './rich-text';
+import { plainText } from './plain-text';
 import type { EntryData, NameValue, RichText } from './types';
 
 /** The title as plain text. */

@@ -1,13 +1,7 @@
 import type { FieldValue, Mark, NameValue, RangeValue, RichNode, RichText } from './types';
 import { fieldTypeOf } from './validate';
 
-/** The text of rich text, without formatting. */
-export function plainText(value: RichText | undefined): string {
-  if (!value) return '';
-  let text = '';
-  for (const node of value) text += node.type === 'text' ? node.text : node.attrs.variable;
-  return text;
-}
+export { plainText } from './plain-text';
 
 function sameMarks(a: Mark[] | undefined, b: Mark[] | undefined): boolean {
   const x = a ?? [];

@@ -13,7 +13,7 @@ afterEach(() => {
 });
 
 /** A standard article whose body holds paragraphs "p0".."p5"; the view and each paragraph's start. */
-function editor() {
+function editor(firstBlocks = 0) {
   const empty = createDocument(schema, standardArticle, { title: 'T' });
   const parts: PMNode[] = [];
   empty.forEach((node) => {
@@ -32,7 +32,7 @@ function editor() {
     if (node.type.name === 'paragraph' && /^p\d$/.test(node.textContent)) starts.push(pos + 1);
   });
   const view = new EditorView(document.body.appendChild(document.createElement('div')), {
-    state: EditorState.create({ doc, plugins: [renderedAroundSelectionPlugin()] }),
+    state: EditorState.create({ doc, plugins: [renderedAroundSelectionPlugin(firstBlocks)] }),
   });
   views.push(view);
   const select = (from: number, to = from) =>
@@ -61,5 +61,25 @@ describe('renderedAroundSelectionPlugin: the blocks the browser must always rend
     const tr = view.state.tr.split(end);
     view.dispatch(tr.setSelection(TextSelection.create(tr.doc, end + 2)).insertText('new'));
     expect(rendered()).toEqual(['p5', 'new']);
+  });
+
+  it('keeps the first blocks of the document rendered too (the first screen on opening)', () => {
+    // The blocks of the parts before the body (the title is no part's block), then three of the body.
+    let before = 0;
+    editor().view.state.doc.forEach((part) => {
+      if (!part.isTextblock && part.attrs.id !== 'body' && before >= 0) before += part.childCount;
+      if (part.attrs.id === 'body') before = -before;
+    });
+    const { view, select, rendered } = editor(-before + 3);
+    const first = rendered();
+    expect(first.slice(-3)).toEqual(['p0', 'p1', 'p2']);
+    // Moving within the same blocks keeps the same set (the view compares it by identity).
+    const decorations = () => view.state.plugins[0].getState(view.state);
+    select(0);
+    const atStart = decorations();
+    select(0, 0);
+    expect(decorations()).toBe(atStart);
+    select(5);
+    expect(rendered()).toEqual([...first, 'p4', 'p5']);
   });
 });

@@ -306,34 +306,73 @@ export function documentHeadings(doc: PMNode): TocLine[] {
   return lines;
 }
 
+/** How many blocks from the document's start are always rendered: more than a first screen holds. */
+export const FIRST_SCREEN_BLOCKS = 40;
+
+const renderedKey = new PluginKey<{ key: string; set: DecorationSet }>('renderedAroundSelection');
+
+/** The [from, to) of each block that must stay rendered, in document order, without repeats. */
+function alwaysRenderedBlocks(state: EditorState, firstBlocks: number): [number, number][] {
+  const ranges: [number, number][] = [];
+  // The first screen: without it, the blocks there were laid out at their estimated height
+  // (contain-intrinsic-size) in the first frame and at their own in the next, a layout shift
+  // of everything below them (Lighthouse: cumulative layout shift on opening a document).
+  let left = firstBlocks;
+  state.doc.forEach((part, offset) => {
+    if (left <= 0 || part.isTextblock) return;
+    let pos = offset + 1;
+    for (let index = 0; index < part.childCount && left > 0; index++, left--) {
+      const size = part.child(index).nodeSize;
+      ranges.push([pos, pos + size]);
+      pos += size;
+    }
+  });
+  const { $from, $to } = state.selection;
+  // Blocks of a part are the document's grandchildren (doc > part > block). Their places come from
+  // the resolved positions: no walk over the blocks before the selection in a long paper.
+  if ($from.depth >= 2 && $to.depth >= 2 && $from.index(0) === $to.index(0)) {
+    const part = $from.node(1);
+    const first = $from.index(1);
+    const last = $to.index(1);
+    let pos = $from.before(2);
+    if (first > 0) ranges.push([pos - part.child(first - 1).nodeSize, pos]);
+    for (let index = first; index <= last; index++) {
+      const size = part.child(index).nodeSize;
+      ranges.push([pos, pos + size]);
+      pos += size;
+    }
+    if (last + 1 < part.childCount) ranges.push([pos, pos + part.child(last + 1).nodeSize]);
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  return ranges.filter((range, index) => index === 0 || range[0] !== ranges[index - 1][0]);
+}
+
 /**
  * The blocks around the selection are always rendered (class doc-rendered). Far from the screen,
  * blocks of a long paper skip rendering (content-visibility in editor.css), and a block a keystroke
  * has just made (Enter, a list) would be skipped until the browser's next frame: keys typed in that
- * moment went astray. The block before and after are kept too, for the arrow keys.
+ * moment went astray. The block before and after are kept too, for the arrow keys; and the first
+ * `firstBlocks` blocks of the document (the first screen on opening). The set is made again only
+ * when those blocks' places change, and is otherwise the same object (the view skips it).
  */
-export function renderedAroundSelectionPlugin(): Plugin {
+export function renderedAroundSelectionPlugin(firstBlocks = FIRST_SCREEN_BLOCKS): Plugin {
+  const derive = (state: EditorState, previous?: { key: string; set: DecorationSet }) => {
+    const ranges = alwaysRenderedBlocks(state, firstBlocks);
+    const key = ranges.join(';');
+    if (previous && previous.key === key) return previous;
+    const set = DecorationSet.create(
+      state.doc,
+      ranges.map(([from, to]) => Decoration.node(from, to, { class: 'doc-rendered' })),
+    );
+    return { key, set };
+  };
   return new Plugin({
-    props: {
-      decorations: (state) => {
-        const { $from, $to } = state.selection;
-        // Blocks of a part are the document's grandchildren (doc > part > block).
-        if ($from.depth < 2 || $to.depth < 2 || $from.index(0) !== $to.index(0)) return null;
-        const part = $from.node(1);
-        const partStart = $from.start(1);
-        const first = Math.max(0, $from.index(1) - 1);
-        const last = Math.min(part.childCount - 1, $to.index(1) + 1);
-        const decorations: Decoration[] = [];
-        let pos = partStart;
-        for (let index = 0; index <= last; index++) {
-          const block = part.child(index);
-          if (index >= first)
-            decorations.push(Decoration.node(pos, pos + block.nodeSize, { class: 'doc-rendered' }));
-          pos += block.nodeSize;
-        }
-        return DecorationSet.create(state.doc, decorations);
-      },
+    key: renderedKey,
+    state: {
+      init: (_config, state) => derive(state),
+      apply: (tr, value, _old, state) => (tr.docChanged || tr.selectionSet ? derive(state, value) : value),
     },
+    props: { decorations: (state) => renderedKey.getState(state)?.set },
   });
 }
 

@@ -20,10 +20,12 @@ export function preloadPage(page: Route['page']): void {
  * While a screen's chunk loads. Deliberately not the wait overlay: that one blocks the keyboard,
  * and a user pressing Alt-b twice in a row should reach the second screen too.
  */
-function PageLoading() {
+function PageLoading({ page }: { page: string }) {
   const { t } = useTranslation('web');
   return (
-    <p className="page-loading" role="status">
+    // The editor fills the window: its footer stays below the first screen from the start, or
+    // the editor pushed it down as it came (Lighthouse: layout shift on opening a document).
+    <p className="page-loading" role="status" style={page === 'editor' ? { minHeight: '100dvh' } : undefined}>
       {t('app.loading')}
     </p>
   );
@@ -34,7 +36,9 @@ export function RouteView({ route, table }: { route: Route; table: RouteTable })
   const screen = table.screens.get(route.page);
   return (
     <LoadErrorBoundary key={route.page}>
-      <Suspense fallback={<PageLoading />}>{screen ? screen.render(route) : <NotFoundPage />}</Suspense>
+      <Suspense fallback={<PageLoading page={route.page} />}>
+        {screen ? screen.render(route) : <NotFoundPage />}
+      </Suspense>
     </LoadErrorBoundary>
   );
 }

@@ -1,16 +1,45 @@
+import { lazy, Suspense } from 'react';
 import type { AcademicPanelId } from './academic-actions';
-import { BrokenReferencesDialog } from './dialogs/broken-references-dialog';
-import { CitationDialog } from './dialogs/citation-dialog';
-import { CitationStyleDialog } from './dialogs/citation-style-dialog';
-import { CrossReferenceDialog } from './dialogs/cross-reference-dialog';
-import { FigureDialog } from './dialogs/figure-dialog';
-import { MathDialog } from './dialogs/math-dialog';
 import type { DialogProps } from './dialogs/shared';
-import { TableCaptionDialog } from './dialogs/table-caption-dialog';
-import { UpdateFromLibraryDialog } from './dialogs/update-from-library-dialog';
+
+/**
+ * Each dialog is a chunk of its own, fetched when first opened: the citation dialog brings the
+ * entry importer (biblatex-csl-converter, xregexp's Unicode tables), the style dialog the style
+ * finder; in the editor's first load they cost a phone about a second of script (Lighthouse).
+ */
+const MathDialog = lazy(() => import('./dialogs/math-dialog').then((m) => ({ default: m.MathDialog })));
+const CitationDialog = lazy(() =>
+  import('./dialogs/citation-dialog').then((m) => ({ default: m.CitationDialog })),
+);
+const FigureDialog = lazy(() => import('./dialogs/figure-dialog').then((m) => ({ default: m.FigureDialog })));
+const CrossReferenceDialog = lazy(() =>
+  import('./dialogs/cross-reference-dialog').then((m) => ({ default: m.CrossReferenceDialog })),
+);
+const TableCaptionDialog = lazy(() =>
+  import('./dialogs/table-caption-dialog').then((m) => ({ default: m.TableCaptionDialog })),
+);
+const CitationStyleDialog = lazy(() =>
+  import('./dialogs/citation-style-dialog').then((m) => ({ default: m.CitationStyleDialog })),
+);
+const BrokenReferencesDialog = lazy(() =>
+  import('./dialogs/broken-references-dialog').then((m) => ({ default: m.BrokenReferencesDialog })),
+);
+const UpdateFromLibraryDialog = lazy(() =>
+  import('./dialogs/update-from-library-dialog').then((m) => ({ default: m.UpdateFromLibraryDialog })),
+);
 
 /** The dialog of an academic panel; each dialog is a file of its own in dialogs/. */
-export function AcademicDialog({
+export function AcademicDialog(
+  props: DialogProps & { panel: AcademicPanelId; citationAt: { from: number; to: number } | null },
+) {
+  return (
+    <Suspense fallback={null}>
+      <PanelDialog {...props} />
+    </Suspense>
+  );
+}
+
+function PanelDialog({
   panel,
   view,
   onClose,

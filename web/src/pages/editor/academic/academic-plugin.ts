@@ -128,7 +128,11 @@ function bibliographyOf(doc: PMNode): { entries: Map<string, EntryData>; json: s
   let known = bibliographies.get(part);
   if (!known) {
     const entries = documentBibliography(doc);
-    known = { entries, json: JSON.stringify([...entries]) };
+    // Each entry's JSON on its own (CitationRequest.entries): the worker compares them as they are.
+    known = {
+      entries,
+      json: JSON.stringify([...entries].map(([key, entry]) => [key, JSON.stringify(entry)])),
+    };
     bibliographies.set(part, known);
   }
   return known;

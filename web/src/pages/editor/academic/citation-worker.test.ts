@@ -48,8 +48,8 @@ function request(requestId: number, ids: string[]): CitationRequest {
     style: 'apa',
     locale: 'en-US',
     entries: JSON.stringify([
-      ['7-1', entry('Lovelace', 'Notes')],
-      ['7-2', entry('Babbage', 'Engines')],
+      ['7-1', JSON.stringify(entry('Lovelace', 'Notes'))],
+      ['7-2', JSON.stringify(entry('Babbage', 'Engines'))],
     ]),
     clusters: ids.map((id) => ({ format: 'autocite', references: [{ id }] })),
   };

@@ -19,7 +19,11 @@ export interface CitationRequest {
   requestId: number;
   style: string;
   locale: string;
-  /** The document's entries as JSON of [key, entry] pairs (one string is copied to the worker at once). */
+  /**
+   * The document's entries as JSON of [key, JSON of the entry] pairs: one string is copied to the
+   * worker at once, and each entry's own JSON tells the worker which entries changed without
+   * serialising them again (a render after one citation more).
+   */
   entries: string;
   clusters: Cluster[];
 }
@@ -30,8 +34,20 @@ export type CitationAnswer =
 
 /** The engine of the last style, kept for the next render of the same document. */
 const engineCache: { current?: EngineCache; key: string; items?: CslItemCache } = { key: '' };
-/** The entries of the last request, parsed once while they stay the same. */
-let entriesCache = { json: '', entries: new Map<string, EntryData>() };
+/** The entries of the last request and each one's JSON, parsed once while they stay the same. */
+let entriesCache = { json: '', entries: new Map<string, EntryData>(), sources: new Map<string, string>() };
+
+/** The entries of `json` (see CitationRequest), parsing only those whose JSON changed. */
+function parseEntries(json: string): typeof entriesCache {
+  const entries = new Map<string, EntryData>();
+  const sources = new Map<string, string>();
+  for (const [key, source] of JSON.parse(json) as [string, string][]) {
+    const known = entriesCache.sources.get(key) === source ? entriesCache.entries.get(key) : undefined;
+    entries.set(key, known ?? (JSON.parse(source) as EntryData));
+    sources.set(key, source);
+  }
+  return { json, entries, sources };
+}
 
 /**
  * The worker's message handler: renders each request in turn and posts its answer. A warm-up
@@ -46,8 +62,7 @@ export function citationMessageHandler(post: (answer: CitationAnswer) => void) {
     if (last?.input === input && last.entries === entries) return last.rendered;
     const loaded = await loadStyleAndLocales(style, locale);
     engineCache.key = style;
-    if (entries !== entriesCache.json)
-      entriesCache = { json: entries, entries: new Map(JSON.parse(entries) as [string, EntryData][]) };
+    if (entries !== entriesCache.json) entriesCache = parseEntries(entries);
     const rendered = renderDocumentCitations(
       loaded.style,
       loaded.locales,
@@ -56,6 +71,7 @@ export function citationMessageHandler(post: (answer: CitationAnswer) => void) {
       clusters,
       'html',
       engineCache,
+      entriesCache.sources,
     );
     last = { input, entries, rendered };
     return rendered;
