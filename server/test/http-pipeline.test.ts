@@ -226,10 +226,15 @@ describe.each(ENGINES)('answers, errors and the app shell (%s)', (engine) => {
     ] as const) {
       const plain = await client.get(path, options);
       expect(plain.status).toBe(200);
+      // Compressed on every route, not only '/' (this fetch accepts gzip and deflate).
+      expect(plain.headers.get('content-encoding'), path).toBe('gzip');
       expect(shell(plain), path).toBe('<!-- first-screen -->');
       // The preloads stay commented out: a visitor never downloads the logged-in code.
       expect(head(plain), path).toContain(`${FIRST_SCREEN_PRELOADS.start}\n    ${FIRST_SCREEN_LINKS.shell}`);
     }
+    const brotli = await browser.get('/document/12/', { headers: { 'accept-encoding': 'br' } });
+    expect(brotli.headers.get('content-encoding')).toBe('br');
+    expect(shell(brotli)).toBe('<!-- first-screen -->');
   });
 
   it('serves hashed assets as immutable and other files with revalidation', async () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
@@ -33,11 +33,39 @@ function notBuiltPage(request: FastifyRequest): string {
   )}</p></body></html>`;
 }
 
-/** index.html painted for a logged-in start, per language, compressed once each. */
-interface PaintedShell {
+/** An HTML shell, compressed once each way. */
+interface CompressedShell {
   html: string;
   br: Buffer;
   gzip: Buffer;
+}
+
+function compressedShell(html: string): CompressedShell {
+  return { html, br: brotliCompressSync(html), gzip: gzipSync(html) };
+}
+
+/** Answers a shell in the best encoding the browser accepts. */
+function sendCompressed(request: FastifyRequest, reply: FastifyReply, shell: CompressedShell) {
+  reply.type('text/html; charset=utf-8');
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(shell.br);
+  if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(shell.gzip);
+  return reply.send(shell.html);
+}
+
+/** index.html as built, compressed once per version of the file (every route's shell). */
+function builtShell(root: string) {
+  let version = -1;
+  let shell: CompressedShell | null = null;
+  return (): CompressedShell | null => {
+    const modified = statSync(path.join(root, 'index.html'), { throwIfNoEntry: false })?.mtimeMs;
+    if (modified === undefined) return null;
+    if (modified !== version || !shell) {
+      version = modified;
+      shell = compressedShell(readFileSync(path.join(root, 'index.html'), 'utf8'));
+    }
+    return shell;
+  };
 }
 
 /**
@@ -48,8 +76,8 @@ interface PaintedShell {
  */
 function paintedShells(root: string) {
   let version = -1;
-  let shells = new Map<Language, PaintedShell>();
-  return (language: Language): PaintedShell | null => {
+  let shells = new Map<Language, CompressedShell>();
+  return (language: Language): CompressedShell | null => {
     const file = path.join(root, 'index.html');
     const modified = statSync(file, { throwIfNoEntry: false })?.mtimeMs;
     if (modified === undefined) return null;
@@ -64,7 +92,7 @@ function paintedShells(root: string) {
       const html = withFirstScreenPreloads(index, language)
         .replace(/<html lang="[^"]*">/, `<html lang="${language}">`)
         .replace(FIRST_SCREEN_MARKER, firstScreenMarkup(translator('documents', language)('title')));
-      shell = { html, br: brotliCompressSync(html), gzip: gzipSync(html) };
+      shell = compressedShell(html);
       shells.set(language, shell);
     }
     return shell;
@@ -111,19 +139,19 @@ export async function registerSpa(app: FastifyInstance, ctx: AppContext): Promis
         : null;
     const shell = user && painted(isLanguage(user.language) ? user.language : request.language);
     if (!shell) return sendShell(request, reply);
-    reply.type('text/html; charset=utf-8');
-    const accepted = String(request.headers['accept-encoding'] ?? '');
-    if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(shell.br);
-    if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(shell.gzip);
-    return reply.send(shell.html);
+    return sendCompressed(request, reply, shell);
   });
 
-  /** index.html as built (or a page saying the app is not built yet). */
+  /**
+   * index.html as built (or a page saying the app is not built yet), compressed: every route of
+   * the app (/document/12/, ...) is answered from here, not by the static files' .br/.gz copies.
+   */
+  const built = builtShell(root);
   const sendShell = (request: FastifyRequest, reply: FastifyReply) => {
-    if (!existsSync(path.join(root, 'index.html'))) {
-      return reply.type('text/html; charset=utf-8').send(notBuiltPage(request));
-    }
-    return reply.type('text/html; charset=utf-8').sendFile('index.html', root);
+    const shell = built();
+    if (!shell) return reply.type('text/html; charset=utf-8').send(notBuiltPage(request));
+    reply.header('vary', 'Accept-Encoding');
+    return sendCompressed(request, reply, shell);
   };
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
