@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Step } from 'prosemirror-transform';
 import type { AppContext } from '../../../context';
+import { type Dialect, sqliteWriter } from '../../../db/database';
 import type { Database } from '../../../db/schema';
 import { applySteps, parseSteps, Refusal } from './apply-steps';
 import { advance, announce, answerStale, sendMissing } from './relay';
@@ -29,6 +30,7 @@ import {
   SNAPSHOT_EVERY,
   type StoredStep,
 } from './store';
+import { collabTimings } from './timings';
 
 /**
  * The commit queue, the only writer of the step log (issue 52, group commit). A diff is refused at
@@ -193,6 +195,10 @@ function reportFailure(one: Waiting, error: unknown): void {
 /**
  * Commits a group of diffs (of one document, or on SQLite of several) in one transaction; what
  * each came to. The rooms take none of it yet (but steps of other processes found on the way).
+ * On SQLite the group is decided on the main thread and written by the writer thread
+ * (db/writer-pool.ts), whose fsync leaves the event loop free; when the writer finds that
+ * something the group was decided on changed meanwhile, or the main connection is inside a
+ * transaction of its own, the group is decided again in a transaction on the main connection.
  */
 async function commitGroup(group: Waiting[]): Promise<Map<Waiting, Outcome>> {
   const ctx = group[0].editor.socket.topic.ctx;
@@ -203,27 +209,57 @@ async function commitGroup(group: Waiting[]): Promise<Map<Waiting, Outcome>> {
     list.push(one);
     rooms.set(one.editor.room, list);
   }
-  const outcomes = new Map<Waiting, Outcome>();
-  if (rooms.size === 0) return outcomes;
+  if (rooms.size === 0) return new Map();
   commitStats(ctx.db).begun++;
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const [room, diffs] of rooms) {
-      await lockDocument(trx, ctx.dialect, room.id);
-      let work = workOf(room);
-      for (const one of diffs) {
-        const outcome = await evaluate(trx, work, one, (fresh) => {
-          // Steps another process committed: the room takes them (they are durable already).
-          advance(one.editor.socket.topic, room, fresh);
-          work = workOf(room);
-          return work;
-        });
-        outcomes.set(one, outcome);
-      }
+  const started = performance.now();
+  const writer =
+    ctx.dialect === 'sqlite' && ctx.config.collabSqliteWriter === 'thread' ? sqliteWriter(ctx.db) : undefined;
+  let outcomes: Map<Waiting, Outcome> | undefined;
+  if (writer && !writer.mainBusy()) {
+    const recording = writer.recorder();
+    const decided = await decideGroup(recording.db, ctx.dialect, rooms);
+    const blocked = performance.now() - started;
+    const reply = recording.writes.length ? await writer.commit(recording) : undefined;
+    if (reply?.kind === 'failed') throw new Error(`the SQLite writer thread failed: ${reply.message}`);
+    if (reply?.kind !== 'conflict') {
+      outcomes = decided;
+      if (reply) collabTimings?.commit(reply.commitMs);
+      collabTimings?.group(outcomes.size, performance.now() - started, blocked, 'worker');
     }
-  });
+  }
+  if (!outcomes) {
+    const mainStarted = performance.now();
+    outcomes = await ctx.db.transaction().execute((trx) => decideGroup(trx, ctx.dialect, rooms));
+    // better-sqlite3 holds the event loop for the whole transaction; PostgreSQL does not.
+    const took = performance.now() - mainStarted;
+    collabTimings?.group(outcomes.size, took, ctx.dialect === 'sqlite' ? took : 0, 'main');
+  }
   const counted = commitStats(ctx.db);
   counted.transactions++;
   counted.diffs += outcomes.size;
+  return outcomes;
+}
+
+/** Decides (and writes, through `trx`) the diffs of each room, in arrival order. */
+async function decideGroup(
+  trx: Executor,
+  dialect: Dialect,
+  rooms: Map<DocumentRoom, Waiting[]>,
+): Promise<Map<Waiting, Outcome>> {
+  const outcomes = new Map<Waiting, Outcome>();
+  for (const [room, diffs] of rooms) {
+    await lockDocument(trx, dialect, room.id);
+    let work = workOf(room);
+    for (const one of diffs) {
+      const outcome = await evaluate(trx, work, one, (fresh) => {
+        // Steps another process committed: the room takes them (they are durable already).
+        advance(one.editor.socket.topic, room, fresh);
+        work = workOf(room);
+        return work;
+      });
+      outcomes.set(one, outcome);
+    }
+  }
   return outcomes;
 }
 
