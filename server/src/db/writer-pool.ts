@@ -105,7 +105,11 @@ export interface Recording {
   db: Kysely<Database>;
   reads: RecordedRead[];
   writes: RecordedWrite[];
+  release(): void;
 }
+
+const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((value, index) => value === b[index]);
 
 export class SqliteWriter {
   private worker: Worker | null = null;
@@ -127,10 +131,30 @@ export class SqliteWriter {
     return this.main.inTransaction;
   }
 
-  /** A fresh recording executor. */
+  /** The executor of the recordings, made once (a Kysely instance costs more than a query). */
+  private shared: { db: Kysely<Database>; sink: { target: Recording | null } } | null = null;
+
+  /**
+   * A fresh recording executor; release() it when done. One recording at a time uses the shared
+   * executor; another made meanwhile gets one of its own.
+   */
   recorder(): Recording {
-    const reads: RecordedRead[] = [];
-    const writes: RecordedWrite[] = [];
+    if (!this.shared) {
+      const sink = { target: null as Recording | null };
+      this.shared = { db: this.recordingExecutor(() => sink.target), sink };
+    }
+    const shared = this.shared;
+    const recording: Recording = { db: shared.db, reads: [], writes: [], release: () => undefined };
+    if (shared.sink.target === null) {
+      shared.sink.target = recording;
+      recording.release = () => {
+        if (shared.sink.target === recording) shared.sink.target = null;
+      };
+    } else recording.db = this.recordingExecutor(() => recording);
+    return recording;
+  }
+
+  private recordingExecutor(target: () => Recording | null): Kysely<Database> {
     const statements = this.statements;
     const database: SqliteDatabase = {
       close() {},
@@ -142,11 +166,21 @@ export class SqliteWriter {
           reader: statement.reader,
           all(parameters: readonly unknown[]) {
             const rows = statement.all(...parameters);
-            reads.push({ sql: sqlText, parameters: [...parameters], rows: JSON.stringify(rows) });
+            const reads = target()?.reads;
+            const read = { sql: sqlText, parameters: [...parameters], rows: JSON.stringify(rows) };
+            // The same read with the same answer is checked once.
+            if (
+              reads &&
+              !reads.some(
+                (r) =>
+                  r.sql === read.sql && r.rows === read.rows && sameValues(r.parameters, read.parameters),
+              )
+            )
+              reads.push(read);
             return rows;
           },
           run(parameters: readonly unknown[]) {
-            writes.push({ sql: sqlText, parameters: [...parameters] });
+            target()?.writes.push({ sql: sqlText, parameters: [...parameters] });
             return { changes: 1, lastInsertRowid: 0 };
           },
           iterate(): IterableIterator<unknown> {
@@ -155,7 +189,7 @@ export class SqliteWriter {
         };
       },
     };
-    return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), reads, writes };
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   }
 
   /** Commits a recording in the writer thread; resolves once it is on disk (or conflicted). */

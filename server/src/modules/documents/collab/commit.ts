@@ -23,13 +23,17 @@ import {
   type Topic,
 } from './room';
 import {
-  appendSteps,
+  appendStepRuns,
   lockDocument,
   readSteps,
   readVersionAndRight,
   SNAPSHOT_EVERY,
+  type StepRun,
   type StoredStep,
 } from './store';
+
+type Head = Awaited<ReturnType<typeof readVersionAndRight>>;
+
 import { collabTimings } from './timings';
 
 /**
@@ -71,6 +75,10 @@ interface Work {
   recent: StoredStep[];
   needsSnapshot: boolean;
   contentVersion: number;
+  /** The diffs decided so far, written together once the room's diffs are decided. */
+  runs: StepRun[];
+  /** A snapshot is due with the room's writes. */
+  snapshot: boolean;
 }
 
 function workOf(room: DocumentRoom): Work {
@@ -80,6 +88,8 @@ function workOf(room: DocumentRoom): Work {
     recent: [...room.recent],
     needsSnapshot: room.needsSnapshot,
     contentVersion: room.contentVersion,
+    runs: [],
+    snapshot: false,
   };
 }
 
@@ -217,7 +227,12 @@ async function commitGroup(group: Waiting[]): Promise<Map<Waiting, Outcome>> {
   let outcomes: Map<Waiting, Outcome> | undefined;
   if (writer && !writer.mainBusy()) {
     const recording = writer.recorder();
-    const decided = await decideGroup(recording.db, ctx.dialect, rooms);
+    let decided: Map<Waiting, Outcome>;
+    try {
+      decided = await decideGroup(recording.db, ctx.dialect, rooms);
+    } finally {
+      recording.release();
+    }
     const blocked = performance.now() - started;
     const reply = recording.writes.length ? await writer.commit(recording) : undefined;
     if (reply?.kind === 'failed') throw new Error(`the SQLite writer thread failed: ${reply.message}`);
@@ -250,15 +265,39 @@ async function decideGroup(
   for (const [room, diffs] of rooms) {
     await lockDocument(trx, dialect, room.id);
     let work = workOf(room);
+    // The version and each sender's right, read once per room and group (under the lock).
+    const heads = new Map<number, Promise<Head>>();
+    const head = (userId: number) => {
+      let read = heads.get(userId);
+      if (!read) {
+        read = readVersionAndRight(trx, room.id, userId);
+        heads.set(userId, read);
+      }
+      return read;
+    };
+    let last: Extract<Outcome, { kind: 'committed' }> | undefined;
     for (const one of diffs) {
-      const outcome = await evaluate(trx, work, one, (fresh) => {
+      const outcome = await evaluate(trx, work, one, head, (fresh) => {
         // Steps another process committed: the room takes them (they are durable already).
         advance(one.editor.socket.topic, room, fresh);
         work = workOf(room);
         return work;
       });
       outcomes.set(one, outcome);
+      if (outcome.kind === 'committed') last = outcome;
     }
+    if (!last) continue;
+    // From the room's version (other processes' steps taken on the way included).
+    await appendStepRuns(trx, {
+      documentId: room.id,
+      baseVersion: room.version,
+      runs: work.runs,
+      doc: work.doc,
+      snapshot: work.snapshot,
+      now: Date.now(),
+    });
+    // The snapshot is of the room's last committed diff.
+    if (work.snapshot) last.snapshot = true;
   }
   return outcomes;
 }
@@ -298,13 +337,14 @@ async function answerGroup(group: Waiting[], outcomes: Map<Waiting, Outcome>): P
 
 /**
  * Decides one diff inside the transaction, on `work` (the room as the transaction left it), and
- * writes it. `caughtUp` takes steps of other processes the room has not seen yet (only before the
+ * adds its steps to the room's writes (decideGroup writes them). `caughtUp` takes steps of other processes the room has not seen yet (only before the
  * group's first write of the room: the lock is held after that).
  */
 async function evaluate(
   trx: Executor,
   work: Work,
   { editor, message }: Waiting,
+  readHead: (userId: number) => Promise<Head>,
   caughtUp: (steps: StoredStep[]) => Work,
 ): Promise<Outcome> {
   const { socket, room } = editor;
@@ -322,7 +362,7 @@ async function evaluate(
     throw error;
   }
   // Only the version and the sender's right now: the snapshot is not needed to decide.
-  const head = await readVersionAndRight(trx, id, socket.user.id);
+  const head = await readHead(socket.user.id);
   if (head?.right == null) return { kind: 'gone' };
   const current = head.right;
   if (!rightMayEdit(current)) return { kind: 'refused', reason: 'read_only', right: current };
@@ -362,16 +402,8 @@ async function evaluate(
   const base = work.version;
   const version = base + ds.length;
   const snapshot = work.needsSnapshot || version - work.contentVersion >= SNAPSHOT_EVERY;
-  await appendSteps(trx, {
-    documentId: id,
-    baseVersion: base,
-    steps: ds,
-    clientId: socket.sessionId,
-    userId: socket.user.id,
-    doc,
-    snapshot,
-    now: Date.now(),
-  });
+  work.runs.push({ steps: ds, clientId: socket.sessionId, userId: socket.user.id });
+  work.snapshot ||= snapshot;
   work.doc = doc;
   work.version = version;
   work.recent.push(
@@ -381,7 +413,7 @@ async function evaluate(
     work.needsSnapshot = false;
     work.contentVersion = version;
   }
-  return { kind: 'committed', base, ds, doc, snapshot, right: current };
+  return { kind: 'committed', base, ds, doc, snapshot: false, right: current };
 }
 
 /**
