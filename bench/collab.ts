@@ -246,7 +246,7 @@ async function capacityLeg(mode: Mode): Promise<void> {
   let largest = 0;
   try {
     console.log(
-      `(2) capacity, ${CAPACITY_ENGINE}, one process, ${CAPACITY_DOCUMENTS} documents, ${RATE} edits/s each, ${modeName(mode)}:`,
+      `(2) capacity, ${CAPACITY_ENGINE}, one process, ${CAPACITY_DOCUMENTS} documents, ${RATE} edits/s each, ${modeName(mode)}, load ${loadAverage()}:`,
     );
     for (const count of CAPACITY_STEPS) {
       const figures = new LoadFigures();
@@ -321,7 +321,7 @@ async function killLeg(engine: Engine): Promise<void> {
     await server.close();
   }
   console.log(
-    `(5) ${engine}: kill -9 while ${WRITERS} writers type, ${KILL_ROUNDS} rounds: ${acknowledged} confirmed edits before the kills, ${missing} missing after the restarts${againstGoal(missing, { atMost: 0 })}`,
+    `(5) ${engine}, load ${loadAverage()}: kill -9 while ${WRITERS} writers type, ${KILL_ROUNDS} rounds: ${acknowledged} confirmed edits before the kills, ${missing} missing after the restarts${againstGoal(missing, { atMost: 0 })}`,
   );
 }
 

@@ -108,6 +108,12 @@ export interface Recording {
   release(): void;
 }
 
+function recordingOf(target: () => Recording | null): Recording {
+  const recording = target();
+  if (!recording) throw new Error('a query on a released recording');
+  return recording;
+}
+
 const sameValues = (a: readonly unknown[], b: readonly unknown[]) =>
   a.length === b.length && a.every((value, index) => value === b[index]);
 
@@ -166,11 +172,10 @@ export class SqliteWriter {
           reader: statement.reader,
           all(parameters: readonly unknown[]) {
             const rows = statement.all(...parameters);
-            const reads = target()?.reads;
+            const reads = recordingOf(target).reads;
             const read = { sql: sqlText, parameters: [...parameters], rows: JSON.stringify(rows) };
             // The same read with the same answer is checked once.
             if (
-              reads &&
               !reads.some(
                 (r) =>
                   r.sql === read.sql && r.rows === read.rows && sameValues(r.parameters, read.parameters),
@@ -180,7 +185,7 @@ export class SqliteWriter {
             return rows;
           },
           run(parameters: readonly unknown[]) {
-            target()?.writes.push({ sql: sqlText, parameters: [...parameters] });
+            recordingOf(target).writes.push({ sql: sqlText, parameters: [...parameters] });
             return { changes: 1, lastInsertRowid: 0 };
           },
           iterate(): IterableIterator<unknown> {
