@@ -294,7 +294,13 @@ describe('the document room (no sockets)', () => {
       step: insert(1, 'x'),
       clientId: version === 4 ? 'me' : 'o',
     }));
-    const diff = (v: number, rebase = true) => ({ type: 'diff' as const, v, rid: 1, ds: [], rebase });
+    const diff = (v: number, rebase = true) => ({
+      type: 'diff' as const,
+      v,
+      rid: 1,
+      ds: [],
+      ...(rebase ? { rebase: true as const } : {}),
+    });
     expect(canRebase(recent, 4, diff(2), 'you')).toBe(true);
     expect(canRebase(recent, 4, diff(0), 'you')).toBe(false); // step 1 is no longer kept
     expect(canRebase(recent, 4, diff(2, false), 'you')).toBe(false);
