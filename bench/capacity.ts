@@ -219,7 +219,10 @@ async function leg(deployment: Deployment, label: string): Promise<void> {
   const confirm = percentiles(confirmations);
   console.log(
     `${label}: ${deployment.editors.length} editors x ${RATE} keys/s for ${SECONDS} s (${typed} keystrokes, document at version ${target}), ` +
-      `${deployment.viewers.length} viewers, 2 processes, in ${elapsed.toFixed(1)} s`,
+      `${deployment.viewers.length} viewers, 2 processes, in ${elapsed.toFixed(1)} s; load ${os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}`,
   );
   console.log(
     `    relay keystroke -> viewer  p50 ${ms(relay(50))}  p99 ${ms(relay(99))}${againstGoal(relay(99), { atMost: 200 })}` +

@@ -29,6 +29,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { Step } from 'prosemirror-transform';
 import { createDatabase, type Db, type Dialect } from '../server/src/db/database';
 import { appendSteps, withDocumentLock } from '../server/src/modules/documents/collab/store';
+import type { TimingsLine } from '../server/src/modules/documents/collab/timings';
 import { DocumentClient } from '../server/src/ws/document-client';
 import {
   processEnv,
@@ -46,7 +47,9 @@ import {
   LoadFigures,
   type LoadServer,
   openWriters,
+  serverTimings,
   startLoadServer,
+  timingsText,
   typeFor,
 } from './lib/collab-load';
 import { type CpuGroup, processesNamed, startCpuCount, startCpuHog } from './lib/cpu';
@@ -141,23 +144,27 @@ interface WritersResult {
   confirmed: number;
   typed: number;
   bare?: ReturnType<typeof spread>;
+  timings?: TimingsLine;
 }
 
-async function writersRun(engine: Engine, mode: Mode, groupMax?: number): Promise<WritersResult> {
-  const server = await startLoadServer(
-    engine,
-    1,
-    loadOptions(groupMax ? { COLLAB_GROUP_MAX: String(groupMax) } : {}),
-  );
+async function writersRun(
+  engine: Engine,
+  mode: Mode,
+  env: Record<string, string> = {},
+  withBare = false,
+): Promise<WritersResult> {
+  const server = await startLoadServer(engine, 1, loadOptions({ COLLAB_TIMINGS: '1', ...env }));
   try {
     const figures = new LoadFigures();
     const writers = await openWriters(server, WRITERS, figures);
     const hog = mode === 'hog' ? startCpuHog() : null;
     try {
+      await serverTimings(server);
       const typed = await typeFor(writers, RATE, SECONDS);
+      const timings = await serverTimings(server);
       for (const writer of writers) writer.close();
       let bare: ReturnType<typeof spread> | undefined;
-      if (groupMax === undefined) {
+      if (withBare) {
         // The bare commit under the same conditions, beside the server.
         const { db, dialect } = createDatabase(server.where);
         try {
@@ -177,6 +184,7 @@ async function writersRun(engine: Engine, mode: Mode, groupMax?: number): Promis
         confirmed: figures.confirms.length,
         typed,
         bare,
+        timings,
       };
     } finally {
       hog?.stop();
@@ -187,11 +195,14 @@ async function writersRun(engine: Engine, mode: Mode, groupMax?: number): Promis
 }
 
 async function writersLeg(engine: Engine, mode: Mode): Promise<void> {
-  const grouped = await writersRun(engine, mode);
-  const alone = await writersRun(engine, mode, 1);
+  const grouped = await writersRun(engine, mode, {}, true);
+  const alone = await writersRun(engine, mode, { COLLAB_GROUP_MAX: '1' });
+  // SQLite: the same with the commits on the main connection (before the writer thread).
+  const onMain =
+    engine === 'sqlite' ? await writersRun(engine, mode, { COLLAB_SQLITE_WRITER: 'main' }) : null;
   const goal = mode === 'hog' ? 150 : 50;
   console.log(
-    `(1) ${engine}, ${modeName(mode)}: ${WRITERS} writers x ${RATE} edits/s on one paragraph for ${SECONDS} s: ${grouped.confirmed}/${grouped.typed} edits confirmed`,
+    `(1) ${engine}, ${modeName(mode)}, load ${loadAverage()}: ${WRITERS} writers x ${RATE} edits/s on one paragraph for ${SECONDS} s: ${grouped.confirmed}/${grouped.typed} edits confirmed`,
   );
   console.log(
     `    edit -> confirm   ${grouped.confirm.text}${againstGoal(grouped.confirm.p99, { atMost: goal })}`,
@@ -200,14 +211,32 @@ async function writersLeg(engine: Engine, mode: Mode): Promise<void> {
   console.log(
     `    'stale' answers ${grouped.stale}${againstGoal(grouped.stale, { atMost: 0 })}; other refusals: ${grouped.otherRejects}`,
   );
+  console.log(`    server: ${timingsText(grouped.timings)}`);
   console.log(
     `    baseline, group commit off (COLLAB_GROUP_MAX=1): confirm ${alone.confirm.text}; arrival p99 ${ms(alone.arrival.p99)}; ${alone.stale} 'stale'`,
   );
+  console.log(`        server: ${timingsText(alone.timings)}`);
+  if (onMain) {
+    console.log(
+      `    baseline, commits on the main connection (COLLAB_SQLITE_WRITER=main): confirm ${onMain.confirm.text}; arrival p99 ${ms(onMain.arrival.p99)}`,
+    );
+    console.log(`        server: ${timingsText(onMain.timings)}`);
+    console.log(
+      `    ratio writer thread / main connection: confirm p50 ${(grouped.confirm.p50 / onMain.confirm.p50).toFixed(2)}x  p99 ${(grouped.confirm.p99 / onMain.confirm.p99).toFixed(2)}x; arrival p99 ${(grouped.arrival.p99 / onMain.arrival.p99).toFixed(2)}x`,
+    );
+  }
   if (grouped.bare) console.log(`    baseline, bare commit (300 single-step commits): ${grouped.bare.text}`);
   console.log(
     `    ratio group commit / off: confirm p50 ${(grouped.confirm.p50 / alone.confirm.p50).toFixed(2)}x  p99 ${(grouped.confirm.p99 / alone.confirm.p99).toFixed(2)}x`,
   );
 }
+
+/** The machine's load (1, 5, 15 minutes): others share it. */
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 
 // ---------------------------------------------------------------------------------------------
 // (2) + (3) Capacity over 10 documents, and the server's CPU per confirmed edit.
@@ -217,7 +246,7 @@ async function capacityLeg(mode: Mode): Promise<void> {
   let largest = 0;
   try {
     console.log(
-      `(2) capacity, ${CAPACITY_ENGINE}, one process, ${CAPACITY_DOCUMENTS} documents, ${RATE} edits/s each, ${modeName(mode)}:`,
+      `(2) capacity, ${CAPACITY_ENGINE}, one process, ${CAPACITY_DOCUMENTS} documents, ${RATE} edits/s each, ${modeName(mode)}, load ${loadAverage()}:`,
     );
     for (const count of CAPACITY_STEPS) {
       const figures = new LoadFigures();
@@ -292,7 +321,7 @@ async function killLeg(engine: Engine): Promise<void> {
     await server.close();
   }
   console.log(
-    `(5) ${engine}: kill -9 while ${WRITERS} writers type, ${KILL_ROUNDS} rounds: ${acknowledged} confirmed edits before the kills, ${missing} missing after the restarts${againstGoal(missing, { atMost: 0 })}`,
+    `(5) ${engine}, load ${loadAverage()}: kill -9 while ${WRITERS} writers type, ${KILL_ROUNDS} rounds: ${acknowledged} confirmed edits before the kills, ${missing} missing after the restarts${againstGoal(missing, { atMost: 0 })}`,
   );
 }
 
@@ -390,7 +419,10 @@ async function processesLeg(processCount: number): Promise<ProcessesLegResult> {
 // ---------------------------------------------------------------------------------------------
 
 const services = await postgresAndRedisReachable(PG_ADMIN, REDIS_URL, 2000);
-const engines: Engine[] = services ? ['sqlite', 'postgres'] : ['sqlite'];
+// BENCH_ENGINES=sqlite (or postgres) runs the legs of one engine only.
+const engines: Engine[] = (services ? (['sqlite', 'postgres'] as Engine[]) : (['sqlite'] as Engine[])).filter(
+  (engine) => !process.env.BENCH_ENGINES || process.env.BENCH_ENGINES.split(',').includes(engine),
+);
 if (!services) console.log('PostgreSQL or Redis not reachable: the PostgreSQL legs are skipped.');
 if (LEGS.has('1')) for (const engine of engines) for (const mode of MODES) await writersLeg(engine, mode);
 if ((LEGS.has('2') || LEGS.has('3')) && (CAPACITY_ENGINE === 'sqlite' || services))

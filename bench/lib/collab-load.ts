@@ -13,6 +13,7 @@ import {
 } from '@scriptorium/common/ws/document-messages';
 import { createDatabase } from '../../server/src/db/database';
 import { currentDocument } from '../../server/src/modules/documents/collab/store';
+import type { TimingsLine } from '../../server/src/modules/documents/collab/timings';
 import { createDocument as insertDocument } from '../../server/src/modules/documents/commands/create-document';
 import { nodeSocketFactory } from '../../server/src/ws/node-socket';
 import {
@@ -298,4 +299,36 @@ export async function typeFor(
       await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return typed;
+}
+
+/**
+ * The server's collaboration timings since the last call (the server runs with COLLAB_TIMINGS=1,
+ * server/src/modules/documents/collab/timings.ts): SIGUSR2 makes it print them and start again.
+ */
+export async function serverTimings(server: LoadServer): Promise<TimingsLine | undefined> {
+  const lines = () => [...(server.child.output ?? []).join('').matchAll(/^collab-timings (.*)$/gm)];
+  const before = lines().length;
+  server.child.child.kill('SIGUSR2');
+  const deadline = performance.now() + 5000;
+  while (performance.now() < deadline) {
+    const found = lines();
+    if (found.length > before) return JSON.parse(found[found.length - 1][1]) as TimingsLine;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
+}
+
+/** One line of the timings, as the benchmarks print it. */
+export function timingsText(line: TimingsLine | undefined): string {
+  if (!line) return 'no timings';
+  const f = (value: number) => value.toFixed(1);
+  const writers = Object.entries(line.writer)
+    .map(([where, count]) => `${count} ${where}`)
+    .join(', ');
+  return (
+    `event-loop delay p50 ${f(line.loop.p50)} p99 ${f(line.loop.p99)} max ${f(line.loop.max)} ms; ` +
+    `${line.groups} transactions (${writers}) for ${line.diffs} diffs, each p50 ${f(line.transaction.p50)} p99 ${f(line.transaction.p99)} ms; ` +
+    `COMMIT (fsync) p50 ${f(line.commit.p50)} p99 ${f(line.commit.p99)} ms, ${f(line.commit.sum)} ms in all; ` +
+    `main thread held by transactions ${(line.blockedShare * 100).toFixed(1)}% of the time`
+  );
 }

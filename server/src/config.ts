@@ -80,6 +80,12 @@ export interface Config {
    */
   collabGroupMax: number;
   /**
+   * COLLAB_SQLITE_WRITER: on SQLite the group commits run on a connection of their own in a worker
+   * thread ('thread', the default), so that their fsync never holds the event loop; 'main' runs
+   * them on the main connection (benchmarks compare the two).
+   */
+  collabSqliteWriter: 'thread' | 'main';
+  /**
    * WS_MAX_SOCKETS_PER_USER, WS_MAX_SOCKETS_PER_ADDRESS: websockets one user, and one client
    * address (IPv6: one /64), may hold open at once over every process; more are closed at once.
    */
@@ -200,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     presenceHeartbeatMs: intSetting(env.PRESENCE_HEARTBEAT_MS, 5_000, 'PRESENCE_HEARTBEAT_MS'),
     documentDiffRate: intSetting(env.DOCUMENT_DIFF_RATE, 50, 'DOCUMENT_DIFF_RATE'),
     collabGroupMax: intSetting(env.COLLAB_GROUP_MAX, 256, 'COLLAB_GROUP_MAX'),
+    collabSqliteWriter: env.COLLAB_SQLITE_WRITER === 'main' ? 'main' : 'thread',
     wsMaxSocketsPerUser: intSetting(env.WS_MAX_SOCKETS_PER_USER, 50, 'WS_MAX_SOCKETS_PER_USER'),
     wsMaxSocketsPerAddress: intSetting(env.WS_MAX_SOCKETS_PER_ADDRESS, 500, 'WS_MAX_SOCKETS_PER_ADDRESS'),
     apiTokenRateLimit: intSetting(env.API_TOKEN_RATE_LIMIT, 300, 'API_TOKEN_RATE_LIMIT'),

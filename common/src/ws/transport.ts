@@ -416,6 +416,9 @@ export class Transport<In extends AppMessage = AppMessage> {
       }
       while (session.outbox.length && session.outbox[0].seq <= confirmedSeq) session.outbox.shift();
     }
+    // What the peer confirmed is never replayed (replay starts after peerAck): not kept, so that a
+    // confirmed doc_data (a whole document) does not stay with each idle socket.
+    while (this.history.length && this.history[0].counter <= count) this.history.shift();
     if (!keepStep) this.retryDelay = this.firstStep();
     else if (newest) {
       // The time since the first copy bounds the round trip from above: wait at least that long.

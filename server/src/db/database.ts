@@ -13,6 +13,7 @@ import {
 import type * as PgModule from 'pg';
 import type { Config } from '../config';
 import type { Database } from './schema';
+import { SqliteWriter } from './writer-pool';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -37,7 +38,16 @@ class ImmediateTransactionsDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const started = sqliteCommitObserver.observe ? performance.now() : 0;
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+    sqliteCommitObserver.observe?.(performance.now() - started);
+  }
 }
+
+/** Told how long each COMMIT on a main SQLite connection took (the collaboration timings). */
+export const sqliteCommitObserver: { observe?: (ms: number) => void } = {};
 
 /** How many prepared statements a SQLite connection keeps: the app's queries are a few hundred texts. */
 const STATEMENT_CACHE_SIZE = 500;
@@ -85,7 +95,8 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
     pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
-  const sqlite = new SQLite(path.join(config.dataDir, 'db.sqlite3'));
+  const file = path.join(config.dataDir, 'db.sqlite3');
+  const sqlite = new SQLite(file);
   // WAL: readers never block the writer. FULL: a commit is on disk before it returns, so a confirmed
   // edit survives a power loss too (NORMAL may lose the last commits then); about 0.3 ms per commit.
   sqlite.pragma('journal_mode = WAL');
@@ -93,9 +104,17 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   let writes = 0;
-  const database = withStatementCache(sqlite, () => {
+  const cached = withStatementCache(sqlite, () => {
     writes++;
   });
+  const writer = new SqliteWriter(file, sqlite, cached);
+  const database: SqliteDatabase = {
+    prepare: (sqlText) => cached.prepare(sqlText),
+    close() {
+      writer.close();
+      cached.close();
+    },
+  };
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const db = new Kysely<Database>({
     dialect: new (class extends SqliteDialect {
@@ -111,7 +130,15 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>):
     return statement.reader && statement.readonly ? (statement.all(parameters) as unknown[]) : undefined;
   });
   changeStamps.set(db, () => `${dataVersion.get()}:${writes}`);
+  sqliteWriters.set(db, writer);
   return { db, dialect: 'sqlite' };
+}
+
+/** The writer thread of a SQLite database made by createDatabase (writer-pool.ts). */
+const sqliteWriters = new WeakMap<Kysely<Database>, SqliteWriter>();
+
+export function sqliteWriter(db: Kysely<Database>): SqliteWriter | undefined {
+  return sqliteWriters.get(db);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { redisPrefix } from './fan-out';
 
@@ -150,6 +150,8 @@ export async function createSocketCounter(
   log: (message: string, error?: unknown) => void,
 ): Promise<SocketCounter> {
   if (!config.redisUrl) return new MemorySocketCounter();
+  // Loaded only with REDIS_URL: a server without Redis does not keep ioredis resident (issue 52).
+  const { Redis } = await import('ioredis');
   const redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
   redis.on('error', (error) => log('redis socket counter connection error', error));
   await redis.connect();

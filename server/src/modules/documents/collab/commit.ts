@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Node as PMNode } from 'prosemirror-model';
 import { Step } from 'prosemirror-transform';
 import type { AppContext } from '../../../context';
+import { type Dialect, sqliteWriter } from '../../../db/database';
 import type { Database } from '../../../db/schema';
 import { applySteps, parseSteps, Refusal } from './apply-steps';
 import { advance, announce, answerStale, sendMissing } from './relay';
@@ -22,13 +23,18 @@ import {
   type Topic,
 } from './room';
 import {
-  appendSteps,
+  appendStepRuns,
   lockDocument,
   readSteps,
   readVersionAndRight,
   SNAPSHOT_EVERY,
+  type StepRun,
   type StoredStep,
 } from './store';
+
+type Head = Awaited<ReturnType<typeof readVersionAndRight>>;
+
+import { collabTimings } from './timings';
 
 /**
  * The commit queue, the only writer of the step log (issue 52, group commit). A diff is refused at
@@ -69,6 +75,10 @@ interface Work {
   recent: StoredStep[];
   needsSnapshot: boolean;
   contentVersion: number;
+  /** The diffs decided so far, written together once the room's diffs are decided. */
+  runs: StepRun[];
+  /** A snapshot is due with the room's writes. */
+  snapshot: boolean;
 }
 
 function workOf(room: DocumentRoom): Work {
@@ -78,6 +88,8 @@ function workOf(room: DocumentRoom): Work {
     recent: [...room.recent],
     needsSnapshot: room.needsSnapshot,
     contentVersion: room.contentVersion,
+    runs: [],
+    snapshot: false,
   };
 }
 
@@ -193,6 +205,10 @@ function reportFailure(one: Waiting, error: unknown): void {
 /**
  * Commits a group of diffs (of one document, or on SQLite of several) in one transaction; what
  * each came to. The rooms take none of it yet (but steps of other processes found on the way).
+ * On SQLite the group is decided on the main thread and written by the writer thread
+ * (db/writer-pool.ts), whose fsync leaves the event loop free; when the writer finds that
+ * something the group was decided on changed meanwhile, or the main connection is inside a
+ * transaction of its own, the group is decided again in a transaction on the main connection.
  */
 async function commitGroup(group: Waiting[]): Promise<Map<Waiting, Outcome>> {
   const ctx = group[0].editor.socket.topic.ctx;
@@ -203,27 +219,86 @@ async function commitGroup(group: Waiting[]): Promise<Map<Waiting, Outcome>> {
     list.push(one);
     rooms.set(one.editor.room, list);
   }
-  const outcomes = new Map<Waiting, Outcome>();
-  if (rooms.size === 0) return outcomes;
+  if (rooms.size === 0) return new Map();
   commitStats(ctx.db).begun++;
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const [room, diffs] of rooms) {
-      await lockDocument(trx, ctx.dialect, room.id);
-      let work = workOf(room);
-      for (const one of diffs) {
-        const outcome = await evaluate(trx, work, one, (fresh) => {
-          // Steps another process committed: the room takes them (they are durable already).
-          advance(one.editor.socket.topic, room, fresh);
-          work = workOf(room);
-          return work;
-        });
-        outcomes.set(one, outcome);
-      }
+  const started = performance.now();
+  const writer =
+    ctx.dialect === 'sqlite' && ctx.config.collabSqliteWriter === 'thread' ? sqliteWriter(ctx.db) : undefined;
+  let outcomes: Map<Waiting, Outcome> | undefined;
+  if (writer && !writer.mainBusy()) {
+    const recording = writer.recorder();
+    let decided: Map<Waiting, Outcome>;
+    try {
+      decided = await decideGroup(recording.db, ctx.dialect, rooms);
+    } finally {
+      recording.release();
     }
-  });
+    const blocked = performance.now() - started;
+    const reply = recording.writes.length ? await writer.commit(recording) : undefined;
+    if (reply?.kind === 'failed') throw new Error(`the SQLite writer thread failed: ${reply.message}`);
+    if (reply?.kind !== 'conflict') {
+      outcomes = decided;
+      if (reply) collabTimings?.commit(reply.commitMs);
+      collabTimings?.group(outcomes.size, performance.now() - started, blocked, 'worker');
+    }
+  }
+  if (!outcomes) {
+    const mainStarted = performance.now();
+    outcomes = await ctx.db.transaction().execute((trx) => decideGroup(trx, ctx.dialect, rooms));
+    // better-sqlite3 holds the event loop for the whole transaction; PostgreSQL does not.
+    const took = performance.now() - mainStarted;
+    collabTimings?.group(outcomes.size, took, ctx.dialect === 'sqlite' ? took : 0, 'main');
+  }
   const counted = commitStats(ctx.db);
   counted.transactions++;
   counted.diffs += outcomes.size;
+  return outcomes;
+}
+
+/** Decides (and writes, through `trx`) the diffs of each room, in arrival order. */
+async function decideGroup(
+  trx: Executor,
+  dialect: Dialect,
+  rooms: Map<DocumentRoom, Waiting[]>,
+): Promise<Map<Waiting, Outcome>> {
+  const outcomes = new Map<Waiting, Outcome>();
+  for (const [room, diffs] of rooms) {
+    await lockDocument(trx, dialect, room.id);
+    let work = workOf(room);
+    // The version and each sender's right, read once per room and group (under the lock).
+    const heads = new Map<number, Promise<Head>>();
+    const head = (userId: number) => {
+      let read = heads.get(userId);
+      if (!read) {
+        read = readVersionAndRight(trx, room.id, userId);
+        heads.set(userId, read);
+      }
+      return read;
+    };
+    let last: Extract<Outcome, { kind: 'committed' }> | undefined;
+    for (const one of diffs) {
+      const outcome = await evaluate(trx, work, one, head, (fresh) => {
+        // Steps another process committed: the room takes them (they are durable already).
+        advance(one.editor.socket.topic, room, fresh);
+        work = workOf(room);
+        return work;
+      });
+      outcomes.set(one, outcome);
+      if (outcome.kind === 'committed') last = outcome;
+    }
+    if (!last) continue;
+    // From the room's version (other processes' steps taken on the way included).
+    await appendStepRuns(trx, {
+      documentId: room.id,
+      baseVersion: room.version,
+      runs: work.runs,
+      doc: work.doc,
+      snapshot: work.snapshot,
+      now: Date.now(),
+    });
+    // The snapshot is of the room's last committed diff.
+    if (work.snapshot) last.snapshot = true;
+  }
   return outcomes;
 }
 
@@ -262,13 +337,14 @@ async function answerGroup(group: Waiting[], outcomes: Map<Waiting, Outcome>): P
 
 /**
  * Decides one diff inside the transaction, on `work` (the room as the transaction left it), and
- * writes it. `caughtUp` takes steps of other processes the room has not seen yet (only before the
+ * adds its steps to the room's writes (decideGroup writes them). `caughtUp` takes steps of other processes the room has not seen yet (only before the
  * group's first write of the room: the lock is held after that).
  */
 async function evaluate(
   trx: Executor,
   work: Work,
   { editor, message }: Waiting,
+  readHead: (userId: number) => Promise<Head>,
   caughtUp: (steps: StoredStep[]) => Work,
 ): Promise<Outcome> {
   const { socket, room } = editor;
@@ -286,7 +362,7 @@ async function evaluate(
     throw error;
   }
   // Only the version and the sender's right now: the snapshot is not needed to decide.
-  const head = await readVersionAndRight(trx, id, socket.user.id);
+  const head = await readHead(socket.user.id);
   if (head?.right == null) return { kind: 'gone' };
   const current = head.right;
   if (!rightMayEdit(current)) return { kind: 'refused', reason: 'read_only', right: current };
@@ -326,16 +402,8 @@ async function evaluate(
   const base = work.version;
   const version = base + ds.length;
   const snapshot = work.needsSnapshot || version - work.contentVersion >= SNAPSHOT_EVERY;
-  await appendSteps(trx, {
-    documentId: id,
-    baseVersion: base,
-    steps: ds,
-    clientId: socket.sessionId,
-    userId: socket.user.id,
-    doc,
-    snapshot,
-    now: Date.now(),
-  });
+  work.runs.push({ steps: ds, clientId: socket.sessionId, userId: socket.user.id });
+  work.snapshot ||= snapshot;
   work.doc = doc;
   work.version = version;
   work.recent.push(
@@ -345,7 +413,7 @@ async function evaluate(
     work.needsSnapshot = false;
     work.contentVersion = version;
   }
-  return { kind: 'committed', base, ds, doc, snapshot, right: current };
+  return { kind: 'committed', base, ds, doc, snapshot: false, right: current };
 }
 
 /**

@@ -192,29 +192,55 @@ export interface AppendInput {
 
 /** Writes the steps, the new version and the title (and maybe a snapshot), inside withDocumentLock. */
 export async function appendSteps(trx: Executor, input: AppendInput): Promise<void> {
-  const newVersion = input.baseVersion + input.steps.length;
-  await recordDocumentImages(trx, input.documentId, input.userId, input.steps);
-  await trx
-    .insertInto('document_steps')
-    .values(
-      input.steps.map((step, index) => ({
+  await appendStepRuns(trx, {
+    documentId: input.documentId,
+    baseVersion: input.baseVersion,
+    runs: [{ steps: input.steps, clientId: input.clientId, userId: input.userId }],
+    doc: input.doc,
+    snapshot: input.snapshot,
+    now: input.now,
+  });
+}
+
+/** The steps of one diff, by one session. */
+export interface StepRun {
+  steps: StepJson[];
+  clientId: string;
+  userId: number;
+}
+
+/**
+ * Writes several diffs' steps one after the other from `baseVersion` (a group commit's diffs of
+ * one document): one insert for every step, one update of the version, title (and snapshot).
+ */
+export async function appendStepRuns(
+  trx: Executor,
+  input: Omit<AppendInput, 'steps' | 'clientId' | 'userId'> & { runs: StepRun[] },
+): Promise<void> {
+  const rows = [];
+  let version = input.baseVersion;
+  for (const run of input.runs) {
+    await recordDocumentImages(trx, input.documentId, run.userId, run.steps);
+    for (const step of run.steps)
+      rows.push({
         document_id: input.documentId,
-        version: input.baseVersion + index + 1,
+        version: ++version,
         step: JSON.stringify(step),
-        client_id: input.clientId,
-        user_id: input.userId,
+        client_id: run.clientId,
+        user_id: run.userId,
         created_at: input.now,
-      })),
-    )
-    .execute();
+      });
+  }
+  if (rows.length === 0) return;
+  await trx.insertInto('document_steps').values(rows).execute();
   await trx
     .updateTable('documents')
     .set({
-      version: newVersion,
+      version,
       updated_at: input.now,
       // The title node is the document's title in the overview (live, for everyone).
       title: documentTitle(input.doc).slice(0, TITLE_MAX),
-      ...(input.snapshot ? { content: JSON.stringify(input.doc.toJSON()), content_version: newVersion } : {}),
+      ...(input.snapshot ? { content: JSON.stringify(input.doc.toJSON()), content_version: version } : {}),
     })
     .where('id', '=', input.documentId)
     .where('version', '=', input.baseVersion)

@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { Config } from '../../../config';
 
 /**
@@ -150,20 +150,23 @@ export class Printer {
       remover?.kill();
       void removeFolder(folder);
     };
-    const launched = chromium
-      .launchPersistentContext(path.join(folder, 'p'), {
-        executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-          `--js-flags=--max-old-space-size=${RENDERER_HEAP_MB}`,
-        ],
-        // Chromium's own temporary folders go into ours, and so do Playwright's.
-        env: { ...process.env, TMPDIR: temporary },
-        ...{ artifactsDir: temporary },
-      })
+    // playwright-core is loaded with the first print, not with the server (memory, issue 52).
+    const launched = import('playwright-core')
+      .then(({ chromium }) =>
+        chromium.launchPersistentContext(path.join(folder, 'p'), {
+          executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--no-first-run',
+            '--disable-background-networking',
+            `--js-flags=--max-old-space-size=${RENDERER_HEAP_MB}`,
+          ],
+          // Chromium's own temporary folders go into ours, and so do Playwright's.
+          env: { ...process.env, TMPDIR: temporary },
+          ...{ artifactsDir: temporary },
+        }),
+      )
       .then((persistent): Running => {
         const browser = persistent.browser();
         if (!browser) throw new Error('the printer has no browser');
