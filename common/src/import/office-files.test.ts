@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { pandocFrom, toolAvailable } from '../testing/office-tools';
 import { importDocument } from './index';
 import type { ImportedDocument } from './model';
-import { docxOf, field, paragraph, run } from './testing/word';
+import { docxOf, drawingDocxOf, emfTextBoxDocx, field, paragraph, run, textBox } from './testing/word';
 
 /**
  * Issue 54: what other programs write that the reader lost. Files of python-docx and pandoc where
@@ -55,11 +55,6 @@ function withParts(bytes: Uint8Array, parts: Record<string, string | null>): Uin
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 const NS = `${W} xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:v="urn:schemas-microsoft-com:vml"`;
-
-/** A Word document whose body is `body`, with the namespaces of shapes and pictures. */
-function wordDocument(body: string): string {
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${NS}><w:body>${body}<w:sectPr/></w:body></w:document>`;
-}
 
 const RELS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const relationships = (...rels: string[]) =>
@@ -125,22 +120,13 @@ describe.runIf(toolAvailable('pandoc'))('parts where Word puts them', () => {
 });
 
 describe("Word's text boxes, content controls and drop caps", () => {
-  const textBox = (content: string) =>
-    '<w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wp:anchor><wp:docPr id="1" name="Text Box 1"/>' +
-    '<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:txbx>' +
-    `<w:txbxContent>${content}</w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>` +
-    `<mc:Fallback><w:pict><v:shape><v:textbox><w:txbxContent>${content}</w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>`;
-
   it('keeps the text of a text box once (not its VML fallback too), after its paragraph, its label apart', () => {
     const body =
       paragraph(
         run('Before the box.'),
         textBox(paragraph(run('Figure 1')) + paragraph(run('Inside the box.'))),
       ) + paragraph(run('Next words.'));
-    const doc = importDocument(
-      new Uint8Array(withParts(docxOf(''), { 'word/document.xml': wordDocument(body) })),
-      'x.docx',
-    );
+    const doc = importDocument(drawingDocxOf(body), 'x.docx');
     expect(blocks(doc)).toEqual([
       ['paragraph', 'Before the box.'],
       ['paragraph', 'Figure 1'],
@@ -169,20 +155,7 @@ describe("Word's text boxes, content controls and drop caps", () => {
   });
 
   it('makes an EMF picture in a text box a placeholder with its name, and notes it', () => {
-    // An EMF header: record type 1, " EMF" at byte 40.
-    const emf = new Uint8Array(88);
-    emf.set([1, 0, 0, 0, 88], 0);
-    emf.set([0x20, 0x45, 0x4d, 0x46], 40);
-    const picture =
-      '<w:r><w:drawing><wp:inline><wp:docPr id="2" name="Picture 2"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture">' +
-      '<pic:pic><pic:blipFill><a:blip r:embed="rId9"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>';
-    const body = paragraph(run('Logo:'), textBox(paragraph(picture)));
-    const files = unzipSync(withParts(docxOf(''), { 'word/document.xml': wordDocument(body) }));
-    files['word/_rels/document.xml.rels'] = strToU8(
-      relationships(`<Relationship Id="rId9" Type="${RELS}/image" Target="media/image1.emf"/>`),
-    );
-    files['word/media/image1.emf'] = emf;
-    const doc = importDocument(zipSync(files), 'x.docx');
+    const doc = importDocument(emfTextBoxDocx(), 'x.docx');
     expect(blocks(doc)).toEqual([
       ['paragraph', 'Logo:'],
       ['paragraph', '[image1.emf]'],
