@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { pandocFrom, toolAvailable } from '../testing/office-tools';
+import { pandocFrom, sofficeConvert, toolAvailable } from '../testing/office-tools';
 import { importDocument } from './index';
 import type { ImportedDocument } from './model';
 import { docxOf, drawingDocxOf, emfTextBoxDocx, field, paragraph, run, textBox } from './testing/word';
@@ -162,6 +162,38 @@ describe("Word's text boxes, content controls and drop caps", () => {
     ]);
     expect(doc.images).toEqual([]);
     expect(doc.notes).toEqual([{ code: 'unsupported_element', detail: 'EMF image1.emf', count: 1 }]);
+  });
+});
+
+/** pandoc's ODT with a LibreOffice text frame (label and text) in its first paragraph. */
+function framedOdt(): Uint8Array {
+  const files = unzipSync(pandocFrom('Before the frame.\n\nAfter the frame.\n', 'odt'));
+  const frame =
+    '<draw:frame draw:name="Frame1" text:anchor-type="paragraph" svg:width="5cm" svg:height="2cm"><draw:text-box>' +
+    '<text:p>Illustration 1</text:p><text:p>Framed words here.</text:p></draw:text-box></draw:frame>';
+  files['content.xml'] = strToU8(
+    strFromU8(files['content.xml']).replace('Before the frame.', `Before the frame.${frame}`),
+  );
+  return zipSync(files);
+}
+
+describe.runIf(toolAvailable('pandoc') && toolAvailable('soffice'))('text frames LibreOffice writes', () => {
+  const odt = framedOdt();
+  const expected = [
+    ['paragraph', 'Before the frame.'],
+    ['paragraph', 'Illustration 1'],
+    ['paragraph', 'Framed words here.'],
+    ['paragraph', 'After the frame.'],
+  ];
+
+  it('reads the text box of its DOCX once, its label a paragraph of its own', () => {
+    const doc = importDocument(sofficeConvert(odt, 'odt', 'docx'), 'frame.docx');
+    expect(blocks(doc)).toEqual(expected);
+    // LibreOffice's start, as the other conversions of import.test.ts.
+  }, 180_000);
+
+  it('reads the frame of the ODT the same way', () => {
+    expect(blocks(importDocument(odt, 'frame.odt'))).toEqual(expected);
   });
 });
 
