@@ -18,6 +18,7 @@ import {
   dateOf,
   type FrontRole,
   frontMatterParagraph,
+  metafile,
   officeDocument,
 } from './office';
 import { ommlToLatex } from './omml';
@@ -84,18 +85,6 @@ export function mainPart(files: Unzipped): string | null {
     if (rel.type === `${RELATIONSHIPS}/officeDocument` && !rel.external && files[rel.target])
       return rel.target;
   return files['word/document.xml'] ? 'word/document.xml' : null;
-}
-
-/** Image formats a browser cannot show (Windows metafiles): a placeholder stands for them. */
-function metafile(bytes: Uint8Array, path: string): string | null {
-  const head = Array.from(bytes.slice(0, 4));
-  if (
-    /\.emf$/i.test(path) ||
-    (head.join() === '1,0,0,0' && String.fromCharCode(...bytes.slice(41, 44)) === 'EMF')
-  )
-    return 'EMF';
-  if (/\.wmf$/i.test(path) || head.join() === '215,205,198,154') return 'WMF';
-  return null;
 }
 
 interface Field {

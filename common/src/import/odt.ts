@@ -19,6 +19,7 @@ import {
   type FrontRole,
   frontMatterParagraph,
   frontRole,
+  metafile,
   officeDocument,
 } from './office';
 import { ImportRefused, ImportReport } from './problems';
@@ -177,6 +178,12 @@ class OdtReader {
     return marks;
   }
 
+  /** The metafile format of a package image, or null (also for outside images). */
+  private metafileOf(href: string): string | null {
+    const bytes = this.files[href.replace(/^\.\//, '')];
+    return bytes ? metafile(bytes, href) : null;
+  }
+
   private image(href: string): ImportedImage | null {
     if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('/') || href.startsWith('../')) {
       this.report.note('external_link', href);
@@ -227,9 +234,20 @@ class OdtReader {
       child(frame, 'svg:title')?.textContent ??
       ''
     ).trim();
+    // LibreOffice puts a replacement (PNG) after an image a browser cannot show (EMF, SVM).
+    const images = children(frame, 'draw:image');
+    const usable = images.find((image) => !this.metafileOf(attr(image, 'xlink:href')));
+    if (images.length && !usable) {
+      const href = attr(images[0], 'xlink:href');
+      const name = href.split('/').pop() ?? href;
+      this.report.note('unsupported_element', `${this.metafileOf(href)} ${name}`);
+      out.push({ kind: 'text', text: `[${name}]`, marks: this.current([]) });
+      return;
+    }
     for (const inner of elements(frame)) {
       const href = attr(inner, 'xlink:href');
       if (inner.nodeName === 'draw:image') {
+        if (inner !== usable) continue;
         const image = this.image(href);
         if (image) out.push({ kind: 'image', key: image.key, caption });
         return;

@@ -5,7 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { pandocFrom, sofficeConvert, toolAvailable } from '../testing/office-tools';
 import { importDocument } from './index';
 import type { ImportedDocument } from './model';
-import { docxOf, drawingDocxOf, emfTextBoxDocx, field, paragraph, run, textBox } from './testing/word';
+import {
+  docxOf,
+  drawingDocxOf,
+  emfHeader,
+  emfTextBoxDocx,
+  field,
+  paragraph,
+  run,
+  textBox,
+} from './testing/word';
 
 /**
  * Issue 54: what other programs write that the reader lost. Files of python-docx and pandoc where
@@ -194,6 +203,35 @@ describe.runIf(toolAvailable('pandoc') && toolAvailable('soffice'))('text frames
 
   it('reads the frame of the ODT the same way', () => {
     expect(blocks(importDocument(odt, 'frame.odt'))).toEqual(expected);
+  });
+});
+
+describe.runIf(toolAvailable('pandoc'))('metafiles in an ODT', () => {
+  it("takes LibreOffice's PNG replacement of an EMF, and names an EMF without one", () => {
+    const files = unzipSync(
+      pandocFrom('![Logo](logo.png)\n\nText.\n\n![Chart](chart.png)\n', 'odt', ['--resource-path', folder]),
+    );
+    const content = strFromU8(files['content.xml']);
+    const frames = content.match(/<draw:image xlink:href="Pictures\/[^"]+"[^>]*\/>/g) ?? [];
+    expect(frames).toHaveLength(2);
+    const [first = '', second = ''] = frames;
+    const logo = /Pictures\/([^"]+)"/.exec(first)?.[1];
+    files['Pictures/logo.emf'] = emfHeader();
+    files['Pictures/chart.emf'] = emfHeader();
+    files['content.xml'] = strToU8(
+      content
+        .replace(first, `<draw:image xlink:href="Pictures/logo.emf"/>${first}`)
+        .replace(second, '<draw:image xlink:href="Pictures/chart.emf"/>'),
+    );
+    const doc = importDocument(zipSync(files), 'x.odt');
+    expect(doc.images.map((image) => image.name)).toEqual([logo]);
+    expect(blocks(doc)).toEqual([
+      ['figure', ''],
+      ['paragraph', 'Text.'],
+      ['paragraph', '[chart.emf]'],
+      ['paragraph', 'Chart'],
+    ]);
+    expect(doc.notes).toEqual([{ code: 'unsupported_element', detail: 'EMF chart.emf', count: 1 }]);
   });
 });
 

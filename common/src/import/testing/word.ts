@@ -184,7 +184,7 @@ export function drawingDocxOf(body: string, parts: Record<string, Uint8Array> = 
 }
 
 /** The first 88 bytes of an EMF file (a header record: type 1, " EMF" at byte 40). */
-export function emfHeader(): Uint8Array {
+export function emfHeader(): Uint8Array<ArrayBuffer> {
   const emf = new Uint8Array(88);
   emf.set([1, 0, 0, 0, 88], 0);
   emf.set([0x20, 0x45, 0x4d, 0x46], 40);
