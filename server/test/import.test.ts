@@ -1,9 +1,15 @@
 import { bibliographyApi } from '@scriptorium/common/api/endpoints/bibliography';
+import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { importApi } from '@scriptorium/common/api/endpoints/imports';
 import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { exportNative, NATIVE_VERSION } from '@scriptorium/common/exchange/native';
+import { EXPORT_FORMATS } from '@scriptorium/common/export/registry';
 import { encryptedDocx, reviewDocx, zipBomb } from '@scriptorium/common/import/testing/fixtures';
-import { oneAuthorCitationsDocx, referenceManagersDocx } from '@scriptorium/common/import/testing/word';
+import {
+  emfTextBoxDocx,
+  oneAuthorCitationsDocx,
+  referenceManagersDocx,
+} from '@scriptorium/common/import/testing/word';
 import { toolAvailable } from '@scriptorium/common/testing/office-tools';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import sharp from 'sharp';
@@ -175,6 +181,19 @@ describe.each(ENGINES)('document import (%s)', (engine) => {
       expect(entries.bib_list.map((e) => e.entry_key)).toEqual(['Doe2020']);
     },
   );
+
+  it('imports an EMF logo in a text box as a named placeholder, and the document exports in every format', async () => {
+    const { browser } = await server().loggedInUser();
+    const response = await importFile(browser, emfTextBoxDocx(), 'Logo.docx');
+    expect(response.status, response.text).toBe(201);
+    const answer = response.json() as { id: number; notes: unknown[]; images: number };
+    expect(answer.images).toBe(0);
+    expect(answer.notes).toEqual([{ code: 'unsupported_element', detail: 'EMF image1.emf', count: 1 }]);
+    for (const format of Object.keys(EXPORT_FORMATS)) {
+      const exported = await browser.call(documentsApi.export, { id: String(answer.id), format });
+      expect(exported.status, `${format}: ${exported.text}`).toBe(200);
+    }
+  });
 
   it('imports the citations Mendeley, EndNote and Citavi left in a Word file into the bibliography', async () => {
     const { user, browser } = await server().loggedInUser();

@@ -78,6 +78,31 @@ export type Block =
 
 type Json = Record<string, unknown>;
 
+/**
+ * Marks the schema takes together: nested emphasis (a span in a span, a run's style and its own
+ * italic) gives one em, a link inside a link the inner one, sub and sup the first; comments may
+ * overlap, one comment once.
+ */
+export function validMarks(marks: JsonMark[]): JsonMark[] {
+  const out: JsonMark[] = [];
+  for (const mark of marks) {
+    if (mark.type === 'link') {
+      const outer = out.findIndex((found) => found.type === 'link');
+      if (outer >= 0) out.splice(outer, 1);
+      out.push(mark);
+    } else if (mark.type === 'comment') {
+      if (!out.some((found) => found.type === 'comment' && found.attrs?.id === mark.attrs?.id))
+        out.push(mark);
+    } else if (
+      !out.some(
+        (found) => found.type === mark.type || (/^su[bp]$/.test(mark.type) && /^su[bp]$/.test(found.type)),
+      )
+    )
+      out.push(mark);
+  }
+  return out;
+}
+
 function sameMarks(a: JsonMark[], b: JsonMark[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -180,6 +205,7 @@ export class DocumentBuilder {
     const content: Json[] = [];
     const lifted: Json[] = [];
     for (const item of items) {
+      if ('marks' in item && item.marks) item.marks = validMarks(item.marks);
       switch (item.kind) {
         case 'text': {
           if (!item.text) break;

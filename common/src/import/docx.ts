@@ -18,6 +18,7 @@ import {
   dateOf,
   type FrontRole,
   frontMatterParagraph,
+  metafile,
   officeDocument,
 } from './office';
 import { ommlToLatex } from './omml';
@@ -35,6 +36,55 @@ interface Style {
   name: string;
   basedOn: string;
   outline: number | null;
+  /** The list a paragraph of this style is in (Word's "List Number": w:numPr in the style). */
+  numId: string;
+  ilvl: number | null;
+}
+
+interface Relation {
+  /** An outside address, or the part's path inside the package. */
+  target: string;
+  external: boolean;
+}
+
+const RELATIONSHIPS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+/** A relationship's part path, resolved against the folder of the part it belongs to. */
+function resolvePart(from: string, target: string): string {
+  if (target.startsWith('/')) return target.slice(1);
+  const parts = from.split('/').slice(0, -1);
+  for (const piece of target.split('/')) {
+    if (piece === '..') parts.pop();
+    else if (piece !== '.' && piece !== '') parts.push(piece);
+  }
+  return parts.join('/');
+}
+
+/** The relationships of a part (its _rels/<name>.rels). */
+export function partRelations(files: Unzipped, part: string): Map<string, Relation & { type: string }> {
+  const slash = part.lastIndexOf('/');
+  const relsPath = `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`;
+  const out = new Map<string, Relation & { type: string }>();
+  const source = text(files, relsPath);
+  if (source === null) return out;
+  for (const rel of elements(parseXml(source))) {
+    const external = attr(rel, 'TargetMode') === 'External';
+    const target = attr(rel, 'Target');
+    out.set(attr(rel, 'Id'), {
+      target: external ? target : resolvePart(part, target),
+      external,
+      type: attr(rel, 'Type'),
+    });
+  }
+  return out;
+}
+
+/** The main part of a package: the officeDocument relationship of _rels/.rels (word/document2.xml...). */
+export function mainPart(files: Unzipped): string | null {
+  for (const rel of partRelations(files, '').values())
+    if (rel.type === `${RELATIONSHIPS}/officeDocument` && !rel.external && files[rel.target])
+      return rel.target;
+  return files['word/document.xml'] ? 'word/document.xml' : null;
 }
 
 interface Field {
@@ -56,6 +106,15 @@ interface Field {
   done: boolean;
 }
 
+/** The children of that name, also those inside content controls (w:sdt/w:sdtContent). */
+function unwrapped(node: XmlElement, name: string): XmlElement[] {
+  return elements(node).flatMap((el) => {
+    if (el.nodeName === name) return [el];
+    const content = el.nodeName === 'w:sdt' ? child(el, 'w:sdtContent') : null;
+    return content ? unwrapped(content, name) : [];
+  });
+}
+
 function on(prop: XmlElement | null): boolean {
   if (!prop) return false;
   const value = attr(prop, 'w:val');
@@ -66,7 +125,11 @@ class DocxReader {
   readonly report = new ImportReport();
   readonly citations = new CitationCollector(this.report);
   private readonly styles = new Map<string, Style>();
-  private readonly relations = new Map<string, { target: string; external: boolean }>();
+  /** The relationships of the part being read (the main part, the notes, the comments). */
+  private relations = new Map<string, Relation>();
+  private readonly partRelations = new Map<string, Map<string, Relation>>();
+  /** Blocks of text boxes met in the paragraph being read, per blocks() being read: they follow it. */
+  private readonly floating: Block[][] = [];
   private readonly numbering = new Map<string, Map<number, boolean>>();
   private readonly notes = new Map<string, XmlElement>();
   private readonly endnotes = new Map<string, XmlElement>();
@@ -85,13 +148,16 @@ class DocxReader {
   /** Set when a reference manager's bibliography field begins (its heading is the bibliography's). */
   private bibliographyBegun = false;
 
-  constructor(private readonly files: Unzipped) {
+  constructor(
+    private readonly files: Unzipped,
+    private readonly main: string,
+  ) {
     this.readStyles();
-    this.readRelations();
+    this.relations = this.relationsOf(main);
     this.readNumbering();
-    this.readNotes('word/footnotes.xml', 'w:footnote', this.notes);
-    this.readNotes('word/endnotes.xml', 'w:endnote', this.endnotes);
-    this.readComments();
+    this.readNotes(this.partOf('footnotes', 'word/footnotes.xml'), 'w:footnote', this.notes);
+    this.readNotes(this.partOf('endnotes', 'word/endnotes.xml'), 'w:endnote', this.endnotes);
+    this.inPart(this.partOf('comments', 'word/comments.xml'), () => this.readComments());
     this.readEquationSources();
   }
 
@@ -125,24 +191,47 @@ class DocxReader {
     if (!root) return;
     for (const style of children(root, 'w:style')) {
       const outline = descendants(style, 'w:outlineLvl')[0];
+      const numPr = descendants(child(style, 'w:pPr') ?? style, 'w:numPr')[0] ?? null;
+      const ilvl = numPr ? child(numPr, 'w:ilvl') : null;
       this.styles.set(attr(style, 'w:styleId'), {
         name: attr(child(style, 'w:name'), 'w:val').toLowerCase(),
         basedOn: attr(child(style, 'w:basedOn'), 'w:val'),
         outline: outline ? Number(attr(outline, 'w:val')) : null,
+        numId: attr(numPr ? child(numPr, 'w:numId') : null, 'w:val'),
+        ilvl: ilvl ? Number(attr(ilvl, 'w:val')) || 0 : null,
       });
     }
   }
 
-  private readRelations(): void {
-    const root = this.xml('word/_rels/document.xml.rels');
-    if (!root) return;
-    for (const rel of elements(root)) {
-      this.relations.set(attr(rel, 'Id'), {
-        target: attr(rel, 'Target'),
-        external: attr(rel, 'TargetMode') === 'External',
-      });
+  private relationsOf(part: string): Map<string, Relation> {
+    let found = this.partRelations.get(part);
+    if (!found) {
+      found = partRelations(this.files, part);
+      this.partRelations.set(part, found);
+    }
+    return found;
+  }
+
+  /** The main part's related part of that type (footnotes, endnotes, comments...). */
+  private partOf(type: string, fallback: string): string {
+    for (const rel of partRelations(this.files, this.main).values())
+      if (rel.type === `${RELATIONSHIPS}/${type}` && !rel.external) return rel.target;
+    return fallback;
+  }
+
+  /** Reads inside another part: its links and images resolve against its own relationships. */
+  private inPart<T>(part: string, read: () => T): T {
+    const outer = this.relations;
+    this.relations = this.relationsOf(part);
+    try {
+      return read();
+    } finally {
+      this.relations = outer;
     }
   }
+
+  /** The part each note came from. */
+  private readonly noteParts = new Map<XmlElement, string>();
 
   private readNumbering(): void {
     const root = this.xml('word/numbering.xml');
@@ -167,7 +256,10 @@ class DocxReader {
     if (!root) return;
     for (const note of children(root, tag)) {
       const type = attr(note, 'w:type');
-      if (type === '' || type === 'normal') into.set(attr(note, 'w:id'), note);
+      if (type === '' || type === 'normal') {
+        into.set(attr(note, 'w:id'), note);
+        this.noteParts.set(note, name);
+      }
     }
   }
 
@@ -245,14 +337,33 @@ class DocxReader {
     return {};
   }
 
-  private image(relationId: string): ImportedImage | null {
+  /** The list of a paragraph's style chain (w:numPr in the style), if any. */
+  private styleNumbering(styleId: string): { numId: string; ilvl: number } | null {
+    for (let id = styleId, depth = 0; id && depth < 10; depth++) {
+      const style = this.styles.get(id);
+      if (!style) return null;
+      if (style.numId) return { numId: style.numId, ilvl: style.ilvl ?? 0 };
+      id = style.basedOn;
+    }
+    return null;
+  }
+
+  /** An image part, or the name of a metafile that stands in its place. */
+  private image(relationId: string): ImportedImage | string | null {
     const rel = this.relations.get(relationId);
     if (!rel) return null;
     if (rel.external) {
       this.report.note('external_link', rel.target);
       return null;
     }
-    const path = rel.target.startsWith('/') ? rel.target.slice(1) : `word/${rel.target}`;
+    const path = rel.target;
+    const name = path.split('/').pop() ?? path;
+    const kind = this.files[path] ? metafile(this.files[path], path) : null;
+    if (kind) {
+      // A browser shows no Windows metafile, and no export could use it: a placeholder names it.
+      this.report.note('unsupported_element', `${kind} ${name}`);
+      return name;
+    }
     const known = this.imageKeys.get(path);
     if (known) return this.images.find((image) => image.key === known) ?? null;
     const bytes = this.files[path];
@@ -260,7 +371,7 @@ class DocxReader {
       this.report.note('image_unreadable', rel.target);
       return null;
     }
-    const image = { key: String(this.images.length + 1), name: path.split('/').pop() ?? path, bytes };
+    const image = { key: String(this.images.length + 1), name, bytes };
     this.images.push(image);
     this.imageKeys.set(path, image.key);
     return image;
@@ -433,21 +544,27 @@ class DocxReader {
         case 'w:footnoteReference':
         case 'w:endnoteReference': {
           const note = (name === 'w:footnoteReference' ? this.notes : this.endnotes).get(attr(node, 'w:id'));
-          if (note) out.push({ kind: 'footnote', blocks: this.blocks(note) });
+          if (note)
+            out.push({
+              kind: 'footnote',
+              blocks: this.inPart(this.noteParts.get(note) ?? this.main, () => this.blocks(note)),
+            });
+          break;
+        }
+        case 'mc:AlternateContent': {
+          // Word's choice (a DrawingML shape) when there is one, else its VML fallback: never both.
+          const choice = child(node, 'mc:Choice') ?? child(node, 'mc:Fallback');
+          if (choice) {
+            const inner = node.ownerDocument.createElement('w:r');
+            for (const el of elements(choice)) inner.appendChild(el.cloneNode(true));
+            this.run(inner, out, review);
+          }
           break;
         }
         case 'w:drawing':
-        case 'w:pict': {
-          const blip = descendants(node, 'a:blip')[0];
-          const vml = descendants(node, 'v:imagedata')[0];
-          const embed = blip ? attr(blip, 'r:embed') || attr(blip, 'r:link') : attr(vml ?? null, 'r:id');
-          const image = embed ? this.image(embed) : null;
-          const caption = attr(descendants(node, 'wp:docPr')[0] ?? null, 'descr');
-          if (image) out.push({ kind: 'image', key: image.key, caption });
-          else if (!embed)
-            this.report.note('unsupported_element', name === 'w:pict' ? 'VML drawing' : 'drawing');
+        case 'w:pict':
+          this.drawing(node, out, marks);
           break;
-        }
         case 'w:object':
           this.report.note('unsupported_element', 'embedded object');
           break;
@@ -462,6 +579,36 @@ class DocxReader {
           break;
       }
     }
+  }
+
+  /**
+   * A drawing: its text boxes (wps:txbx, v:textbox) become blocks after the paragraph; otherwise
+   * its image, or the name of a metafile in its place.
+   */
+  private drawing(node: XmlElement, out: Inline[], marks: JsonMark[]): void {
+    const outer = descendants(node, 'w:txbxContent').filter((box) => {
+      // A text box inside another is read with it.
+      for (let up = box.parentNode; up && up !== node; up = up.parentNode)
+        if (up.nodeName === 'w:txbxContent') return false;
+      return true;
+    });
+    if (outer.length) {
+      const floating = this.floating[this.floating.length - 1];
+      for (const box of outer) {
+        const blocks = this.blocks(box);
+        if (floating) floating.push(...blocks);
+      }
+      return;
+    }
+    const blip = descendants(node, 'a:blip')[0];
+    const vml = descendants(node, 'v:imagedata')[0];
+    const embed = blip ? attr(blip, 'r:embed') || attr(blip, 'r:link') : attr(vml ?? null, 'r:id');
+    const image = embed ? this.image(embed) : null;
+    const caption = attr(descendants(node, 'wp:docPr')[0] ?? null, 'descr');
+    if (typeof image === 'string') out.push({ kind: 'text', text: `[${image}]`, marks });
+    else if (image) out.push({ kind: 'image', key: image.key, caption });
+    else if (!embed)
+      this.report.note('unsupported_element', node.nodeName === 'w:pict' ? 'VML drawing' : 'drawing');
   }
 
   private math(node: XmlElement, out: Inline[], display: boolean): void {
@@ -525,7 +672,13 @@ class DocxReader {
           const linked: Inline[] = [];
           this.inlines(node, linked, review);
           for (const item of linked) {
-            if (item.kind === 'text' && href && isSafeHref(href))
+            // A link inside (a HYPERLINK field in a w:hyperlink) is the one the text follows.
+            if (
+              item.kind === 'text' &&
+              href &&
+              isSafeHref(href) &&
+              !item.marks.some((mark) => mark.type === 'link')
+            )
               item.marks = [...item.marks, { type: 'link', attrs: { href, title: '' } }];
           }
           out.push(...linked);
@@ -595,12 +748,12 @@ class DocxReader {
     const rowChanges: JsonMark[][] = [];
     // Per grid column: the cell a vertical merge continues.
     const open = new Map<number, Cell>();
-    for (const tr of children(tbl, 'w:tr')) {
+    for (const tr of unwrapped(tbl, 'w:tr')) {
       const header =
         on(descendants(child(tr, 'w:trPr') ?? tr, 'w:tblHeader')[0] ?? null) && !!child(tr, 'w:trPr');
       const row: Cell[] = [];
       let column = 0;
-      for (const tc of children(tr, 'w:tc')) {
+      for (const tc of unwrapped(tr, 'w:tc')) {
         const props = child(tc, 'w:tcPr');
         const span = Number(attr(props ? child(props, 'w:gridSpan') : null, 'w:val')) || 1;
         const merge = props ? child(props, 'w:vMerge') : null;
@@ -643,6 +796,19 @@ class DocxReader {
    */
   blocks(container: XmlElement, boundaries = false): Block[] {
     const out: Block[] = [];
+    const floating: Block[] = [];
+    this.floating.push(floating);
+    try {
+      this.readBlocks(container, boundaries, out, floating);
+    } finally {
+      this.floating.pop();
+    }
+    return out;
+  }
+
+  private readBlocks(container: XmlElement, boundaries: boolean, out: Block[], floating: Block[]): void {
+    // A drop cap's letter (a frame of its own) begins the paragraph after it.
+    let dropCap: Inline[] = [];
     // The change of the paragraph mark before the next paragraph (see Block's boundary).
     let before: JsonMark[] = [];
     const boundary = (props: XmlElement | null): { boundary?: JsonMark[] } => {
@@ -682,11 +848,18 @@ class DocxReader {
       }
       if (node.nodeName !== 'w:p') return;
       const props = child(node, 'w:pPr');
-      const role = this.paragraphRole(attr(props ? child(props, 'w:pStyle') : null, 'w:val'));
+      const styleId = attr(props ? child(props, 'w:pStyle') : null, 'w:val');
+      const role = this.paragraphRole(styleId);
       const dropped = this.fields.some((field) => field.mode === 'drop');
-      const inlines: Inline[] = [];
+      const inlines: Inline[] = dropCap;
+      dropCap = [];
       const bibliographyBefore = this.bibliographyBegun;
       this.inlines(node, inlines, []);
+      const frame = props ? child(props, 'w:framePr') : null;
+      if (frame && /^(drop|margin)$/.test(attr(frame, 'w:dropCap'))) {
+        dropCap = inlines;
+        return;
+      }
       if (!bibliographyBefore && this.bibliographyBegun && out[out.length - 1]?.kind === 'heading') {
         // The heading right before a reference manager's bibliography is the bibliography's own.
         out.pop();
@@ -716,11 +889,15 @@ class DocxReader {
           .trim();
         return;
       }
+      // The paragraph's own numbering, else its style's (numId 0: no list).
       const numPr = props ? child(props, 'w:numPr') : null;
-      const numId = attr(numPr ? child(numPr, 'w:numId') : null, 'w:val');
+      const ownId = numPr ? child(numPr, 'w:numId') : null;
+      const styled = this.styleNumbering(styleId);
+      const numId = ownId ? attr(ownId, 'w:val') : (styled?.numId ?? '');
       const levels = numId && numId !== '0' ? this.numbering.get(numId) : undefined;
-      if (role.heading === undefined && levels && numPr) {
-        const level = Number(attr(child(numPr, 'w:ilvl'), 'w:val')) || 0;
+      if (role.heading === undefined && levels) {
+        const ownLevel = numPr ? child(numPr, 'w:ilvl') : null;
+        const level = ownLevel ? Number(attr(ownLevel, 'w:val')) || 0 : (styled?.ilvl ?? 0);
         const ordered = levels.get(level) ?? false;
         const paragraph: Block = { kind: 'paragraph', inlines, ...marked };
         // Word's record of an inserted item: its text and the break before or after it inserted.
@@ -766,8 +943,15 @@ class DocxReader {
         else out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines }] });
       } else out.push({ kind: 'paragraph', inlines, ...marked });
     };
-    elements(container).forEach(visit);
-    return out;
+    for (const node of elements(container)) {
+      visit(node);
+      if (floating.length) {
+        // Text boxes of the paragraph (or table) just read follow it.
+        closeLists();
+        out.push(...floating.splice(0));
+      }
+    }
+    if (dropCap.length) out.push({ kind: 'paragraph', inlines: dropCap });
   }
 }
 
@@ -783,9 +967,10 @@ function coreTitle(files: Unzipped): string {
 
 /** Reads an unzipped .docx. */
 export function importDocx(files: Unzipped, fallbackTitle: string): ImportedDocument {
-  const source = text(files, 'word/document.xml');
-  if (source === null) throw new ImportRefused('corrupt');
-  const reader = new DocxReader(files);
+  const main = mainPart(files);
+  const source = main ? text(files, main) : null;
+  if (main === null || source === null) throw new ImportRefused('corrupt');
+  const reader = new DocxReader(files, main);
   const body = child(parseXml(source), 'w:body');
   if (!body) throw new ImportRefused('corrupt');
   const blocks = reader.blocks(body, true);

@@ -1,7 +1,7 @@
 import { withoutUnsafeLinks } from '../editor/safe-links';
 import { schema } from '../editor/schema';
 import { importNative, isNativeArchive } from '../exchange/native';
-import { importDocx } from './docx';
+import { importDocx, mainPart } from './docx';
 import type { ImportedDocument } from './model';
 import { importOdt } from './odt';
 import { ImportRefused, MAX_IMPORT_BYTES } from './problems';
@@ -25,7 +25,8 @@ function readDocument(bytes: Uint8Array, fileName: string): ImportedDocument {
   const mime = text(files, 'mimetype')?.trim();
   try {
     if (isNativeArchive(files)) return checkedContent(importNative(files));
-    if (files['word/document.xml']) return importDocx(files, fallbackTitle);
+    // The main part is where _rels/.rels says (word/document2.xml in some files).
+    if (mainPart(files)) return importDocx(files, fallbackTitle);
     if (mime === 'application/vnd.oasis.opendocument.text' || (files['content.xml'] && !mime)) {
       return importOdt(files, fallbackTitle);
     }

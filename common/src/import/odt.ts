@@ -19,6 +19,7 @@ import {
   type FrontRole,
   frontMatterParagraph,
   frontRole,
+  metafile,
   officeDocument,
 } from './office';
 import { ImportRefused, ImportReport } from './problems';
@@ -177,6 +178,12 @@ class OdtReader {
     return marks;
   }
 
+  /** The metafile format of a package image, or null (also for outside images). */
+  private metafileOf(href: string): string | null {
+    const bytes = this.files[href.replace(/^\.\//, '')];
+    return bytes ? metafile(bytes, href) : null;
+  }
+
   private image(href: string): ImportedImage | null {
     if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('/') || href.startsWith('../')) {
       this.report.note('external_link', href);
@@ -218,15 +225,29 @@ class OdtReader {
     }
   }
 
+  /** Blocks of text frames met in the paragraph being read, per blocks() being read. */
+  private readonly floating: Block[][] = [];
+
   private frame(frame: XmlElement, out: Inline[], alone: boolean): void {
     const caption = (
       child(frame, 'svg:desc')?.textContent ??
       child(frame, 'svg:title')?.textContent ??
       ''
     ).trim();
+    // LibreOffice puts a replacement (PNG) after an image a browser cannot show (EMF, SVM).
+    const images = children(frame, 'draw:image');
+    const usable = images.find((image) => !this.metafileOf(attr(image, 'xlink:href')));
+    if (images.length && !usable) {
+      const href = attr(images[0], 'xlink:href');
+      const name = href.split('/').pop() ?? href;
+      this.report.note('unsupported_element', `${this.metafileOf(href)} ${name}`);
+      out.push({ kind: 'text', text: `[${name}]`, marks: this.current([]) });
+      return;
+    }
     for (const inner of elements(frame)) {
       const href = attr(inner, 'xlink:href');
       if (inner.nodeName === 'draw:image') {
+        if (inner !== usable) continue;
         const image = this.image(href);
         if (image) out.push({ kind: 'image', key: image.key, caption });
         return;
@@ -243,7 +264,10 @@ class OdtReader {
         return;
       }
       if (inner.nodeName === 'draw:text-box') {
-        for (const p of elements(inner)) this.inlines(p, out, []);
+        // A text frame's paragraphs (a label, its text) are blocks after the paragraph it is in.
+        const floating = this.floating[this.floating.length - 1];
+        if (floating) floating.push(...this.enclosedBlocks(inner));
+        else for (const p of elements(inner)) this.inlines(p, out, []);
         return;
       }
     }
@@ -565,106 +589,117 @@ class OdtReader {
 
   blocks(container: XmlElement, list: XmlElement[] = elements(container)): Block[] {
     const out: Block[] = [];
-    for (const el of list) {
-      switch (el.nodeName) {
-        case 'text:h': {
-          const level = Number(attr(el, 'text:outline-level')) || 1;
-          const boundary = this.splitBefore();
-          out.push(...this.joined({ kind: 'heading', level, inlines: [] }, this.paragraph(el), boundary));
-          break;
-        }
-        case 'text:p': {
-          const role = this.role(attr(el, 'text:style-name'));
-          const boundary = this.splitBefore();
-          const inlines = this.paragraph(el);
-          const plain = () => inlines.filter((item) => item.kind !== 'join');
-          const sequence = inlines.find((item) => item.kind === 'sequence');
-          if (role.bibliography && !this.enclosed) {
-            // A drawn bibliography (ours, LibreOffice's): ours is drawn from the citations, and the
-            // heading right before it is its own.
-            if (!this.bibliographySeen && out[out.length - 1]?.kind === 'heading') out.pop();
-            this.bibliographySeen = true;
-          } else if (role.title && !this.title) this.title = (el.textContent ?? '').trim();
-          else if (!this.enclosed && role.front && frontMatterParagraph(this.front, role.front, plain())) {
-            // The front matter's part has it.
-          } else if ((role.caption || sequence) && !inlines.some((item) => item.kind === 'display_equation'))
-            out.push(captionBlock(plain(), sequence?.kind === 'sequence' ? sequence.name : ''));
-          else if (role.code) {
-            appendCode(out, el.textContent ?? '');
-          } else if (role.quote)
-            out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines: plain() }] });
-          else {
-            const blocks = this.joined({ kind: 'paragraph', inlines: [] }, inlines, boundary);
-            // An item's paragraph whose text is inserted and the region still open after it:
-            // the item is new as a whole (see Block's inserted).
-            const inserted =
-              !this.enclosed && blocks.length === 1 && el.parentNode?.nodeName === 'text:list-item'
-                ? insertedAsWhole(inlines, boundary, this.splitBefore())
-                : null;
-            if (inserted) {
-              (blocks[0] as Extract<Block, { kind: 'paragraph' }>).inserted = inserted.mark;
-              this.splitTaken = inserted.takesAfter;
-            }
-            out.push(...blocks);
-          }
-          break;
-        }
-        case 'text:list':
-          out.push(this.list(el, '', 1));
-          break;
-        case 'table:table':
-          this.splitTaken = false;
-          out.push(this.table(el));
-          break;
-        case 'text:section': {
-          if (/^ZOTERO_BIBL\b/.test(attr(el, 'text:name'))) {
-            // Zotero's (and our) rendered bibliography: ours is drawn from the citations, and the
-            // heading right before it is its own.
-            if (out[out.length - 1]?.kind === 'heading') out.pop();
-            break;
-          }
-          const source = child(el, 'text:section-source');
-          if (source) this.report.note('external_link', attr(source, 'xlink:href'));
-          out.push(...this.blocks(el));
-          break;
-        }
-        case 'text:tracked-changes':
-        case 'text:sequence-decls':
-        case 'office:forms':
-        case 'text:variable-decls':
-        case 'text:user-field-decls':
-        case 'text:soft-page-break':
-        case 'text:bookmark':
-          break;
-        case 'text:change':
-          {
-            const inlines: Inline[] = [];
-            this.change(attr(el, 'text:change-id'), inlines, []);
-            if (inlines.length) out.push({ kind: 'paragraph', inlines });
-          }
-          break;
-        case 'text:table-of-content':
-        case 'text:bibliography':
-          this.report.note('unsupported_element', el.nodeName);
-          break;
-        case 'text:change-start':
-        case 'text:change-end': {
-          // A change that spans paragraphs: its marks stay open until its end.
-          const change = this.changes.get(attr(el, 'text:change-id'));
-          if (change?.type !== 'text:insertion') break;
-          if (el.nodeName === 'text:change-end') this.openMarks.pop();
-          else
-            this.openMarks.push({
-              type: 'insertion',
-              attrs: { user: 0, username: change.author, date: change.date, approved: false },
-            });
-          break;
-        }
-        default:
-          break;
+    const floating: Block[] = [];
+    this.floating.push(floating);
+    try {
+      for (const el of list) {
+        this.block(el, out);
+        // The text frames of the paragraph just read follow it.
+        out.push(...floating.splice(0));
       }
+    } finally {
+      this.floating.pop();
     }
     return out;
+  }
+
+  private block(el: XmlElement, out: Block[]): void {
+    switch (el.nodeName) {
+      case 'text:h': {
+        const level = Number(attr(el, 'text:outline-level')) || 1;
+        const boundary = this.splitBefore();
+        out.push(...this.joined({ kind: 'heading', level, inlines: [] }, this.paragraph(el), boundary));
+        break;
+      }
+      case 'text:p': {
+        const role = this.role(attr(el, 'text:style-name'));
+        const boundary = this.splitBefore();
+        const inlines = this.paragraph(el);
+        const plain = () => inlines.filter((item) => item.kind !== 'join');
+        const sequence = inlines.find((item) => item.kind === 'sequence');
+        if (role.bibliography && !this.enclosed) {
+          // A drawn bibliography (ours, LibreOffice's): ours is drawn from the citations, and the
+          // heading right before it is its own.
+          if (!this.bibliographySeen && out[out.length - 1]?.kind === 'heading') out.pop();
+          this.bibliographySeen = true;
+        } else if (role.title && !this.title) this.title = (el.textContent ?? '').trim();
+        else if (!this.enclosed && role.front && frontMatterParagraph(this.front, role.front, plain())) {
+          // The front matter's part has it.
+        } else if ((role.caption || sequence) && !inlines.some((item) => item.kind === 'display_equation'))
+          out.push(captionBlock(plain(), sequence?.kind === 'sequence' ? sequence.name : ''));
+        else if (role.code) {
+          appendCode(out, el.textContent ?? '');
+        } else if (role.quote) out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines: plain() }] });
+        else {
+          const blocks = this.joined({ kind: 'paragraph', inlines: [] }, inlines, boundary);
+          // An item's paragraph whose text is inserted and the region still open after it:
+          // the item is new as a whole (see Block's inserted).
+          const inserted =
+            !this.enclosed && blocks.length === 1 && el.parentNode?.nodeName === 'text:list-item'
+              ? insertedAsWhole(inlines, boundary, this.splitBefore())
+              : null;
+          if (inserted) {
+            (blocks[0] as Extract<Block, { kind: 'paragraph' }>).inserted = inserted.mark;
+            this.splitTaken = inserted.takesAfter;
+          }
+          out.push(...blocks);
+        }
+        break;
+      }
+      case 'text:list':
+        out.push(this.list(el, '', 1));
+        break;
+      case 'table:table':
+        this.splitTaken = false;
+        out.push(this.table(el));
+        break;
+      case 'text:section': {
+        if (/^ZOTERO_BIBL\b/.test(attr(el, 'text:name'))) {
+          // Zotero's (and our) rendered bibliography: ours is drawn from the citations, and the
+          // heading right before it is its own.
+          if (out[out.length - 1]?.kind === 'heading') out.pop();
+          break;
+        }
+        const source = child(el, 'text:section-source');
+        if (source) this.report.note('external_link', attr(source, 'xlink:href'));
+        out.push(...this.blocks(el));
+        break;
+      }
+      case 'text:tracked-changes':
+      case 'text:sequence-decls':
+      case 'office:forms':
+      case 'text:variable-decls':
+      case 'text:user-field-decls':
+      case 'text:soft-page-break':
+      case 'text:bookmark':
+        break;
+      case 'text:change':
+        {
+          const inlines: Inline[] = [];
+          this.change(attr(el, 'text:change-id'), inlines, []);
+          if (inlines.length) out.push({ kind: 'paragraph', inlines });
+        }
+        break;
+      case 'text:table-of-content':
+      case 'text:bibliography':
+        this.report.note('unsupported_element', el.nodeName);
+        break;
+      case 'text:change-start':
+      case 'text:change-end': {
+        // A change that spans paragraphs: its marks stay open until its end.
+        const change = this.changes.get(attr(el, 'text:change-id'));
+        if (change?.type !== 'text:insertion') break;
+        if (el.nodeName === 'text:change-end') this.openMarks.pop();
+        else
+          this.openMarks.push({
+            type: 'insertion',
+            attrs: { user: 0, username: change.author, date: change.date, approved: false },
+          });
+        break;
+      }
+      default:
+        break;
+    }
   }
 }
 

@@ -143,3 +143,16 @@ export function captionBlock(inlines: Inline[], sequence: string): Block {
   }
   return { kind: 'caption', category: category || 'figure', text: text.trim(), full: inlines, anchors };
 }
+
+/**
+ * Image formats a browser cannot show and no export can use (Windows metafiles, LibreOffice's SVM):
+ * the reader puts a placeholder naming them instead. The name of the format, or null.
+ */
+export function metafile(bytes: Uint8Array, path: string): string | null {
+  const head = Array.from(bytes.slice(0, 4)).join();
+  if (/\.emf$/i.test(path) || (head === '1,0,0,0' && String.fromCharCode(...bytes.slice(41, 44)) === 'EMF'))
+    return 'EMF';
+  if (/\.wmf$/i.test(path) || head === '215,205,198,154') return 'WMF';
+  if (/\.svm$/i.test(path) || String.fromCharCode(...bytes.slice(0, 6)) === 'VCLMTF') return 'SVM';
+  return null;
+}

@@ -1,4 +1,4 @@
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 
 /**
  * DOCX written in the test itself, the way Word and the reference managers' add-ins write theirs
@@ -162,4 +162,44 @@ export function oneAuthorCitationsDocx(works: number): Uint8Array {
       run('.'),
     ),
   );
+}
+
+const DRAWING_NS =
+  'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" xmlns:v="urn:schemas-microsoft-com:vml"';
+
+/** A run with a text box as Word writes it: a DrawingML shape, and the same box in VML as the fallback. */
+export const textBox = (content: string) =>
+  '<w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wp:anchor><wp:docPr id="1" name="Text Box 1"/>' +
+  '<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:txbx>' +
+  `<w:txbxContent>${content}</w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice>` +
+  `<mc:Fallback><w:pict><v:shape><v:textbox><w:txbxContent>${content}</w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>`;
+
+/** A DOCX whose body may hold shapes and pictures; `parts`: further files (relationships, media). */
+export function drawingDocxOf(body: string, parts: Record<string, Uint8Array> = {}): Uint8Array {
+  const files = unzipSync(docxOf(''));
+  files['word/document.xml'] = strToU8(
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}" ${DRAWING_NS}><w:body>${body}<w:sectPr/></w:body></w:document>`,
+  );
+  return zipSync({ ...files, ...parts });
+}
+
+/** The first 88 bytes of an EMF file (a header record: type 1, " EMF" at byte 40). */
+export function emfHeader(): Uint8Array<ArrayBuffer> {
+  const emf = new Uint8Array(88);
+  emf.set([1, 0, 0, 0, 88], 0);
+  emf.set([0x20, 0x45, 0x4d, 0x46], 40);
+  return emf;
+}
+
+/** A logo in EMF inside a text box (issue 54: such a file could be imported but never exported). */
+export function emfTextBoxDocx(): Uint8Array {
+  const picture =
+    '<w:r><w:drawing><wp:inline><wp:docPr id="2" name="Picture 2"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture">' +
+    '<pic:pic><pic:blipFill><a:blip r:embed="rId9"/></pic:blipFill></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r>';
+  return drawingDocxOf(paragraph(run('Logo:'), textBox(paragraph(picture))), {
+    'word/_rels/document.xml.rels': strToU8(
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/image1.emf"/></Relationships>',
+    ),
+    'word/media/image1.emf': emfHeader(),
+  });
 }
