@@ -175,8 +175,14 @@ class JatsWriter extends NodeWriter {
       case 'figure': {
         const target = this.prepared.numbers.get(node);
         const label = target ? `<label>${escapeXml(target.label)}</label>` : '';
-        if (isEquationFigure(node))
-          return `<p><disp-formula${id}>${label}${jatsMath(String(node.attrs.equation), true)}</disp-formula></p>`;
+        if (isEquationFigure(node)) {
+          const formula = `<disp-formula${id}>${label}${jatsMath(String(node.attrs.equation), true)}</disp-formula>`;
+          // disp-formula has no caption: a captioned equation is a fig of the equation kind around it.
+          const caption = String(node.attrs.caption);
+          return caption
+            ? `<p><fig fig-type="equation"><caption><p>${escapeXml(caption)}</p></caption>${formula}</fig></p>`
+            : `<p>${formula}</p>`;
+        }
         const file = this.images.get(String(node.attrs.src));
         const graphic = file
           ? `<graphic xlink:href="${file.name}" mimetype="image" mime-subtype="${file.name.split('.').pop() === 'jpg' ? 'jpeg' : file.name.split('.').pop()}"/>`
