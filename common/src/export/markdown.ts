@@ -170,6 +170,11 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
       const caption = String(node.attrs.caption);
       if (isEquationFigure(node)) {
         state.write(`$$${String(node.attrs.equation).trim()}$$`);
+        // Pandoc's display math has no caption: it follows as a paragraph of its own.
+        if (caption) {
+          state.closeBlock(node);
+          state.text(caption);
+        }
       } else if (node.attrs.src) {
         state.write(`![${state.esc(caption)}](${String(node.attrs.src).replace(/[()]/g, '\\$&')})`);
       } else if (caption) state.text(caption);

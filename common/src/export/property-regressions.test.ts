@@ -17,14 +17,14 @@ function article(body: PMNode[]): PMNode {
   return withBody(createDocument(schema, standardArticle, { title: 'Found', language: 'en-US' }), body);
 }
 
-async function exported(format: ExportFormatName, doc: PMNode, file: string): Promise<string> {
+async function exported(format: ExportFormatName, doc: PMNode, file = ''): Promise<string> {
   const { data } = await exportDocument(format, {
     content: doc.toJSON(),
     threads: [],
     images: {},
     csl: null,
   });
-  return strFromU8(unzipSync(data)[file]);
+  return strFromU8(file ? unzipSync(data)[file] : data);
 }
 
 describe('exports of the documents the property test found', () => {
@@ -36,5 +36,12 @@ describe('exports of the documents the property test found', () => {
     expect(xml).toMatch(
       /<p><fig fig-type="equation"><caption><p>Energy<\/p><\/caption><disp-formula id="E1"><label>\(1\)<\/label><alternatives><mml:math display="block">/,
     );
+  });
+
+  it('Markdown keeps a display equation caption (a paragraph after the display math)', async () => {
+    const doc = article([
+      s.figure.create({ id: 'E1', category: 'equation', equation: 'E = mc^2', caption: 'Energy & mass' }),
+    ]);
+    expect(await exported('markdown', doc)).toContain('$$E = mc^2$$\n\nEnergy & mass\n');
   });
 });
