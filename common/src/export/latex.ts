@@ -264,10 +264,14 @@ class LatexWriter extends NodeWriter {
     if (isEquationFigure(node)) {
       const numbered = this.prepared.numbers.has(node);
       const env = numbered ? 'equation' : 'equation*';
-      return checkedMath(
-        String(node.attrs.equation),
-        (math) => `\\begin{${env}}${numbered ? label : ''}\n${math}\n\\end{${env}}\n\n`,
-        (text) => `\\begin{center}${text}\\end{center}\n\n`,
+      // An equation environment has no caption: it follows centred, as the other formats show it.
+      const after = caption ? `\\begin{center}${caption}\\end{center}\n\n` : '';
+      return (
+        checkedMath(
+          String(node.attrs.equation),
+          (math) => `\\begin{${env}}${numbered ? label : ''}\n${math}\n\\end{${env}}\n\n`,
+          (text) => `\\begin{center}${text}\\end{center}\n\n`,
+        ) + after
       );
     }
     const file = this.images.get(String(node.attrs.src));

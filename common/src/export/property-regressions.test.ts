@@ -44,4 +44,13 @@ describe('exports of the documents the property test found', () => {
     ]);
     expect(await exported('markdown', doc)).toContain('$$E = mc^2$$\n\nEnergy & mass\n');
   });
+
+  it('LaTeX keeps a display equation caption (centred after the equation environment)', async () => {
+    const doc = article([
+      s.figure.create({ id: 'E1', category: 'equation', equation: 'E = mc^2', caption: 'Energy & mass' }),
+    ]);
+    expect(await exported('latex', doc, 'document.tex')).toMatch(
+      /\\begin\{equation\}\\label\{E1\}\nE = mc\^2\n\\end\{equation\}\n\n\\begin\{center\}Energy \\& mass\\end\{center\}/,
+    );
+  });
 });
