@@ -162,9 +162,14 @@ class JatsWriter extends NodeWriter {
             const tag = cell.type.name === 'table_header' ? 'th' : 'td';
             const span = `${cell.attrs.colspan > 1 ? ` colspan="${cell.attrs.colspan}"` : ''}${cell.attrs.rowspan > 1 ? ` rowspan="${cell.attrs.rowspan}"` : ''}`;
             let inner = '';
-            cell.forEach((child, _offset, index) => {
-              inner += (index ? '<break/>' : '') + (child.isTextblock ? this.inlineContent(child) : '');
-            });
+            if (cell.childCount === 1 && cell.firstChild?.type.name === 'paragraph')
+              inner = this.inlineContent(cell.firstChild);
+            // td holds p and list but no table-wrap, fig or disp-quote: those go in a p, which may.
+            else
+              cell.forEach((child) => {
+                const block = this.block(child);
+                inner += /^<(p|list)[ >]/.test(block) || !block ? block : `<p>${block}</p>`;
+              });
             cells += `<${tag}${span}>${inner}</${tag}>`;
           }
           if (cells) rows += `<tr>${cells}</tr>`;

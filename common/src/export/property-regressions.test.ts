@@ -53,4 +53,28 @@ describe('exports of the documents the property test found', () => {
       /\\begin\{equation\}\\label\{E1\}\nE = mc\^2\n\\end\{equation\}\n\n\\begin\{center\}Energy \\& mass\\end\{center\}/,
     );
   });
+
+  it('JATS keeps the blocks of a table cell that are no paragraph (a nested table, a quote, code, a list)', async () => {
+    const p = (text: string) => s.paragraph.create(null, schema.text(text));
+    const cell = (...blocks: PMNode[]) => s.table_cell.create(null, blocks);
+    const inner = s.table.create({ id: 'T2', caption: 'Inner' }, [
+      s.table_row.create(null, [cell(p('deep'))]),
+    ]);
+    const doc = article([
+      s.table.create({ id: 'T1', caption: 'Outer' }, [
+        s.table_row.create(null, [
+          cell(p('one'), inner),
+          cell(s.blockquote.create(null, p('quoted'))),
+          cell(
+            s.code_block.create(null, schema.text('x < 1')),
+            s.bullet_list.create(null, s.list_item.create(null, p('item'))),
+          ),
+        ]),
+      ]),
+    ]);
+    const xml = await exported('jats', doc, 'article.xml');
+    expect(xml).toContain(
+      '<tr><td><p>one</p><p><table-wrap id="T2"><caption><p>Inner</p></caption><table><tbody><tr><td>deep</td></tr></tbody></table></table-wrap></p></td><td><p><disp-quote><p>quoted</p></disp-quote></p></td><td><p><preformat>x &lt; 1</preformat></p><list list-type="bullet"><list-item><p>item</p></list-item></list></td></tr>',
+    );
+  });
 });
