@@ -159,7 +159,8 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
     },
     cross_reference(state, node) {
       const target = targetOf(prepared, String(node.attrs.id));
-      state.text(target?.label ?? String(node.attrs.title || node.attrs.id));
+      // A target that is gone: its last title, else "??" as every other format writes (never its bare id).
+      state.text(target?.label ?? String(node.attrs.title || '??'));
     },
     footnote(state, node) {
       const notes = notesOf(state);

@@ -77,4 +77,15 @@ describe('exports of the documents the property test found', () => {
       '<tr><td><p>one</p><p><table-wrap id="T2"><caption><p>Inner</p></caption><table><tbody><tr><td>deep</td></tr></tbody></table></table-wrap></p></td><td><p><disp-quote><p>quoted</p></disp-quote></p></td><td><p><preformat>x &lt; 1</preformat></p><list list-type="bullet"><list-item><p>item</p></list-item></list></td></tr>',
     );
   });
+
+  it('Markdown marks a cross-reference to a target that is gone with "??", not its bare id', async () => {
+    const doc = article([
+      s.paragraph.create(null, [
+        schema.text('See '),
+        s.cross_reference.create({ id: 'gone' }),
+        schema.text('.'),
+      ]),
+    ]);
+    expect(await exported('markdown', doc)).toContain('See ??.');
+  });
 });
