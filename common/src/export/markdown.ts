@@ -24,13 +24,14 @@ export function documentMarkdown(prepared: PreparedDocument): string {
   const keys = citationKeys(prepared.entries);
   const serializer = bodySerializer(prepared, keys);
   const notes: string[] = [];
+  // The abstract's notes come first: pandoc finds their texts after the body as the others'.
+  const header = yamlHeader(prepared, keys, serializer, notes);
   const body = prepared.body
     .filter((part) => part.type.name === 'richtext_part' || part.type.name === 'separator_part')
     .map((part) => (part.type.name === 'separator_part' ? '---' : serializeWith(serializer, part, notes)))
     .filter(Boolean)
     .join('\n\n');
   const footnotes = notes.map((text, index) => `[^${index + 1}]: ${indentAfterFirst(text, '    ')}`);
-  const header = yamlHeader(prepared, keys, serializer);
   return `${[header, body, ...(footnotes.length ? [footnotes.join('\n\n')] : [])].join('\n\n')}\n`;
 }
 
@@ -52,6 +53,7 @@ function yamlHeader(
   prepared: PreparedDocument,
   keys: Map<string, string>,
   serializer: MarkdownSerializer,
+  notes: string[],
 ): string {
   const lines = ['---', `title: ${JSON.stringify(prepared.title)}`];
   if (prepared.subtitle) lines.push(`subtitle: ${JSON.stringify(prepared.subtitle)}`);
@@ -67,7 +69,7 @@ function yamlHeader(
   if (prepared.keywords.length) lines.push(`keywords: ${JSON.stringify(prepared.keywords)}`);
   lines.push(`lang: ${JSON.stringify(prepared.language)}`);
   if (prepared.abstract) {
-    const abstract = serializeWith(serializer, prepared.abstract, []);
+    const abstract = serializeWith(serializer, prepared.abstract, notes);
     if (abstract.trim()) lines.push('abstract: |', ...abstract.split('\n').map((line) => `  ${line}`));
   }
   const ids = [...prepared.entries.keys()];

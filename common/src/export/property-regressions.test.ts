@@ -88,4 +88,27 @@ describe('exports of the documents the property test found', () => {
     ]);
     expect(await exported('markdown', doc)).toContain('See ??.');
   });
+
+  it("Markdown keeps the abstract's footnotes (numbered before the body's, their texts after it)", async () => {
+    const note = (text: string) => s.footnote.create(null, s.paragraph.create(null, schema.text(text)));
+    const base = createDocument(schema, standardArticle, { title: 'Found', language: 'en-US' });
+    const parts: PMNode[] = [];
+    base.forEach((part) => {
+      if (part.attrs.id === 'abstract')
+        parts.push(
+          part.type.create(
+            part.attrs,
+            s.paragraph.create(null, [schema.text('Short'), note('In the abstract.')]),
+          ),
+        );
+      else if (part.attrs.id === 'body')
+        parts.push(
+          part.type.create(part.attrs, s.paragraph.create(null, [schema.text('Long'), note('In the body.')])),
+        );
+      else parts.push(part);
+    });
+    const markdown = await exported('markdown', base.type.create(base.attrs, parts));
+    expect(markdown).toContain('abstract: |\n  Short[^1]\n');
+    expect(markdown).toContain('\n\nLong[^2]\n\n[^1]: In the abstract.\n\n[^2]: In the body.\n');
+  });
 });
