@@ -101,10 +101,21 @@ function notesOf(state: MarkdownSerializerState): string[] {
   return (state.options as { notes?: string[] }).notes ?? [];
 }
 
-function citation(references: CitationReference[], textual: boolean, keys: Map<string, string>): string {
+function citation(
+  references: CitationReference[],
+  textual: boolean,
+  keys: Map<string, string>,
+  glued = false,
+): string {
   const cite = (ref: CitationReference) => `@${keys.get(ref.id) ?? ref.id}`;
   if (textual)
-    return references.map((ref) => `${cite(ref)}${ref.locator ? ` [${ref.locator}]` : ''}`).join(', ');
+    return references
+      .map((ref, n) => {
+        const last = n === references.length - 1;
+        if (ref.locator) return `${cite(ref)} [${ref.locator}]`;
+        return last && glued ? `@{${keys.get(ref.id) ?? ref.id}}` : cite(ref);
+      })
+      .join(', ');
   const items = references.map(
     (ref) => `${ref.prefix ? `${ref.prefix} ` : ''}${cite(ref)}${ref.locator ? `, ${ref.locator}` : ''}`,
   );
@@ -155,9 +166,12 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
     equation(state, node) {
       state.write(`$${String(node.attrs.equation).trim()}$`);
     },
-    citation(state, node) {
+    citation(state, node, parent, index) {
       const references = node.attrs.references as CitationReference[];
-      if (references.length) state.write(citation(references, node.attrs.format === 'textcite', keys));
+      // Text right after `@key` would be read as more of the key: pandoc's `@{key}` ends it.
+      const after = parent.maybeChild(index + 1);
+      const glued = after?.isText === true && /^([\w]|[:.#$%&+?<>~/-]\w)/.test(after.text ?? '');
+      if (references.length) state.write(citation(references, node.attrs.format === 'textcite', keys, glued));
     },
     cross_reference(state, node) {
       const target = targetOf(prepared, String(node.attrs.id));

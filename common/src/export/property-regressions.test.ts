@@ -111,4 +111,27 @@ describe('exports of the documents the property test found', () => {
     expect(markdown).toContain('abstract: |\n  Short[^1]\n');
     expect(markdown).toContain('\n\nLong[^2]\n\n[^1]: In the abstract.\n\n[^2]: In the body.\n');
   });
+
+  it('Markdown ends a textual citation key that text follows at once with braces (pandoc would read the text as key)', async () => {
+    const entry = {
+      entry_key: 'lovelace',
+      bib_type: 'book',
+      fields: { title: [{ type: 'text', text: 'T' }] },
+      cats: [],
+    };
+    const cite = s.citation.create({
+      format: 'textcite',
+      references: [{ id: '1-0', prefix: '', locator: '' }],
+    });
+    const base = article([
+      s.paragraph.create(null, [cite, schema.text('s work and '), cite, schema.text(' more')]),
+    ]);
+    const parts: PMNode[] = [];
+    base.forEach((part) => {
+      parts.push(part);
+    });
+    parts.push(s.bibliography_part.create(null, s.bib_entry.create({ id: '1-0', data: entry })));
+    const markdown = await exported('markdown', base.type.create(base.attrs, parts));
+    expect(markdown).toContain('\n\n@{lovelace}s work and @lovelace more\n');
+  });
 });
