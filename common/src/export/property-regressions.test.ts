@@ -134,4 +134,22 @@ describe('exports of the documents the property test found', () => {
     const markdown = await exported('markdown', base.type.create(base.attrs, parts));
     expect(markdown).toContain('\n\n@{lovelace}s work and @lovelace more\n');
   });
+
+  it('LaTeX for APA 7 keeps the subtitle (after the title and a colon)', async () => {
+    const base = createDocument(schema, standardArticle, { title: 'Main & more', language: 'en-US' });
+    const parts: PMNode[] = [];
+    base.forEach((part) => {
+      parts.push(
+        part.attrs.id === 'subtitle'
+          ? part.type.create({ ...part.attrs, hidden: false }, schema.text('A 50% study'))
+          : part,
+      );
+    });
+    for (const latex_class of ['apa7-student', 'apa7-professional']) {
+      const doc = base.type.create({ ...base.attrs, latex_class }, parts);
+      expect(await exported('latex', doc, 'document.tex')).toContain(
+        '\\title{Main \\& more: A 50\\% study}\n',
+      );
+    }
+  });
 });
