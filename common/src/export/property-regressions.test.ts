@@ -152,4 +152,42 @@ describe('exports of the documents the property test found', () => {
       );
     }
   });
+
+  it('JATS is valid where the DTD says: line breaks only in titles and cells, list items of p and lists, every xref to an id', async () => {
+    const p = (...content: PMNode[]) => s.paragraph.create(null, content);
+    const doc = article([
+      s.heading.create({ level: 1, id: 'h1' }, [
+        schema.text('Top'),
+        s.hard_break.create(),
+        schema.text('line'),
+      ]),
+      p(schema.text('One'), s.hard_break.create(), schema.text('two')),
+      s.bullet_list.create(null, [
+        s.list_item.create(null, [p(schema.text('item')), s.code_block.create(null, schema.text('x'))]),
+        s.list_item.create(null, [p(), s.heading.create({ level: 2, id: 'h2' }, schema.text('Inner'))]),
+      ]),
+      s.table.create(null, [
+        s.table_row.create(
+          null,
+          s.table_cell.create(null, p(schema.text('a'), s.hard_break.create(), schema.text('b'))),
+        ),
+      ]),
+      p(
+        s.cross_reference.create({ id: 'h2' }),
+        schema.text(' and '),
+        schema.text('gone', [schema.marks.link.create({ href: '#nothing' })]),
+        schema.text(' and '),
+        schema.text('top', [schema.marks.link.create({ href: '#h1' })]),
+      ),
+    ]);
+    const xml = await exported('jats', doc, 'article.xml');
+    expect(xml).toContain('<sec id="h1"><label>1</label><title>Top<break/>line</title><p>One\ntwo</p>');
+    expect(xml).toContain(
+      '<list list-type="bullet"><list-item><p>item</p><p><preformat>x</preformat></p></list-item><list-item><p></p><p id="h2"><bold>Inner</bold></p></list-item></list>',
+    );
+    expect(xml).toContain('<td>a<break/>b</td>');
+    expect(xml).toContain(
+      '<p><xref ref-type="sec" rid="h2">Section 1.1</xref> and gone and <xref rid="h1">top</xref></p>',
+    );
+  });
 });
