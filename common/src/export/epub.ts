@@ -70,7 +70,7 @@ export function exportEpub(prepared: PreparedDocument): Uint8Array {
 <dc:title>${title}</dc:title>
 <dc:language>${lang}</dc:language>
 ${prepared.authors.map((person) => `<dc:creator>${escapeXml(authorName(person))}</dc:creator>`).join('\n')}
-${prepared.abstract ? `<dc:description>${escapeXml(prepared.abstract.textContent)}</dc:description>` : ''}
+${prepared.abstract?.textContent.trim() ? `<dc:description>${escapeXml(prepared.abstract.textContent)}</dc:description>` : ''}
 ${prepared.keywords.map((keyword) => `<dc:subject>${escapeXml(keyword)}</dc:subject>`).join('\n')}
 <meta property="dcterms:modified">${modified}</meta>
 </metadata>

@@ -190,4 +190,26 @@ describe('exports of the documents the property test found', () => {
       '<p><xref ref-type="sec" rid="h2">Section 1.1</xref> and gone and <xref rid="h1">top</xref></p>',
     );
   });
+
+  it('EPUB: an empty abstract writes no empty dc:description; HTML and EPUB link no cross-reference into nothing', async () => {
+    const doc = article([
+      s.paragraph.create(null, [schema.text('See '), s.cross_reference.create({ id: 'gone' })]),
+    ]);
+    expect(await exported('epub', doc, 'EPUB/content.opf')).not.toContain('dc:description');
+    expect(await exported('html', doc, 'index.html')).toContain(
+      '<p>See <span class="cross-reference">??</span></p>',
+    );
+  });
+
+  it('LaTeX: IEEEtran has no \\subparagraph (level 6 is its \\paragraph); a line break opening a paragraph has a line to end', async () => {
+    const base = article([
+      s.heading.create({ level: 6 }, schema.text('Deep')),
+      s.paragraph.create(null, [s.hard_break.create(), schema.text('after')]),
+    ]);
+    const doc = base.type.create({ ...base.attrs, latex_class: 'ieee-conference' }, base.content);
+    const tex = await exported('latex', doc, 'document.tex');
+    expect(tex).toMatch(/\\paragraph\*?\{Deep\}/);
+    expect(tex).not.toContain('subparagraph');
+    expect(tex).toContain('\\leavevmode\\newline{}after');
+  });
 });
