@@ -148,7 +148,8 @@ class LatexWriter extends NodeWriter {
     return escapeLatex(text);
   }
 
-  protected readonly hardBreak = '\\newline{}';
+  // \leavevmode: a break opening a paragraph or a note has a line to end.
+  protected readonly hardBreak = '\\leavevmode\\newline{}';
 
   protected footnote(node: PMNode): string {
     this.inFootnote = true;
@@ -387,6 +388,11 @@ export function exportLatex(prepared: PreparedDocument): Uint8Array {
   // The template's class, preamble and front matter (latex-classes.ts).
   const layout = latexLayout(latexClassOf(p.doc.attrs.latex_class));
   if (layout.chapters) writer.headingCommands = ['chapter', ...writer.headingCommands.slice(0, 5)];
+  // IEEEtran has no \subparagraph: levels 5 and 6 are both its \paragraph.
+  if (layout.documentClass === 'IEEEtran')
+    writer.headingCommands = writer.headingCommands.map((command) =>
+      command === 'subparagraph' ? 'paragraph' : command,
+    );
   const biblatex = citing(p, String(p.doc.attrs.citationstyle));
   writer.biblatex = biblatex;
   writer.renderedCitations = biblatex === null;
