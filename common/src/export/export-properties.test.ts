@@ -5,8 +5,8 @@ import { strFromU8, unzipSync } from 'fflate';
 import type { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
 import type { CslJson } from '../bibliography/citation-render';
-import { type CompactNode, expandNode } from '../bibliography/csl-compact';
 import type { EngineCache } from '../bibliography/cluster-render';
+import { type CompactNode, expandNode } from '../bibliography/csl-compact';
 import { numberDocument } from '../editor/academic-numbering';
 import { schema } from '../editor/schema';
 import { acceptedDocument } from '../editor/track-changes';
@@ -32,7 +32,7 @@ import { EXPORT_FORMATS, type ExportFormatName, exportDocument } from './registr
  */
 
 const SEED = Number(process.env.EXPORT_PROPERTY_SEED ?? 53);
-const RUNS = Number(process.env.EXPORT_PROPERTY_RUNS ?? 40);
+const RUNS = Number(process.env.EXPORT_PROPERTY_RUNS ?? 12);
 
 const asset = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../web/public/csl/${name}.json`, import.meta.url), 'utf8'));
@@ -79,7 +79,9 @@ function documentTokens(doc: PMNode): Map<string, number> {
 }
 
 function missingTokens(expected: Map<string, number>, got: Map<string, number>): string[] {
-  return [...expected].filter(([word, n]) => (got.get(word) ?? 0) < n).map(([word, n]) => `${word}×${n - (got.get(word) ?? 0)}`);
+  return [...expected]
+    .filter(([word, n]) => (got.get(word) ?? 0) < n)
+    .map(([word, n]) => `${word}×${n - (got.get(word) ?? 0)}`);
 }
 
 // XML 1.0's Char production (no C0 controls but tab, newline, carriage return; no lone surrogates).
@@ -109,7 +111,10 @@ function xmlText(name: string, source: string): string {
 const XML_PART = /\.(xml|rels|xhtml|html|opf|ncx)$/;
 
 /** The file's text: XML parts checked and read, LaTeX and Markdown as they are. */
-function fileText(format: ExportFormatName, data: Uint8Array): { text: string; files: Record<string, string> } {
+function fileText(
+  format: ExportFormatName,
+  data: Uint8Array,
+): { text: string; files: Record<string, string> } {
   if (format === 'markdown') {
     const text = strFromU8(data);
     return { text, files: { 'document.md': text } };
@@ -119,7 +124,9 @@ function fileText(format: ExportFormatName, data: Uint8Array): { text: string; f
       .filter(([name]) => XML_PART.test(name) || name.endsWith('.tex') || name.endsWith('.json'))
       .map(([name, bytes]) => [name, strFromU8(bytes)]),
   );
-  const texts = Object.entries(files).map(([name, source]) => (XML_PART.test(name) ? xmlText(name, source) : source));
+  const texts = Object.entries(files).map(([name, source]) =>
+    XML_PART.test(name) ? xmlText(name, source) : source,
+  );
   return { text: texts.join('\n'), files };
 }
 
@@ -148,8 +155,6 @@ const CITATION_MARKERS: Partial<Record<ExportFormatName, [string, RegExp]>> = {
 };
 
 const PARSED = new Set(RANDOM_EQUATIONS.slice(0, 5));
-
-type Json = { type: string; attrs?: Record<string, unknown>; content?: Json[]; text?: string };
 
 function cites(node: PMNode, entries: Set<string>): boolean {
   return (node.attrs.references as { id: string }[]).some((ref) => entries.has(ref.id));
@@ -201,7 +206,8 @@ function loneEquation(doc: PMNode): boolean {
     if (!node.isTextblock) return !found;
     const kept: string[] = [];
     node.forEach((child) => {
-      if (child.type.name !== 'hard_break' && !(child.isText && !child.text?.trim())) kept.push(child.type.name);
+      if (child.type.name !== 'hard_break' && !(child.isText && !child.text?.trim()))
+        kept.push(child.type.name);
     });
     if (kept.length === 1 && kept[0] === 'equation') found = true;
     return !found;
@@ -237,7 +243,11 @@ async function checkExports(doc: PMNode, style: string): Promise<void> {
     }
     // The readers take a written table of contents' entries for cross-references (an importer
     // issue, reported): documents with one are left out of the round trip.
-    if ((format === 'docx' || format === 'odt') && !hasContents(doc) && !(format === 'odt' && loneEquation(doc))) {
+    if (
+      (format === 'docx' || format === 'odt') &&
+      !hasContents(doc) &&
+      !(format === 'odt' && loneEquation(doc))
+    ) {
       const back = schema.nodeFromJSON(importDocument(file.data, `random.${format}`).content);
       expect(structure(back), `${format} imported again: structure`).toEqual(structure(doc));
       const words = documentTokens(back);

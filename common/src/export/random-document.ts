@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type Mark, type Node as PMNode, Fragment } from 'prosemirror-model';
+import { Fragment, type Mark, type Node as PMNode } from 'prosemirror-model';
 import type { EntryData, RichText } from '../bibliography/types';
 import { schema } from '../editor/schema';
 import { checkDocument, createDocument, standardArticle } from '../editor/templates';
@@ -76,9 +76,41 @@ const piece = fc.oneof({ arbitrary: token, weight: 4 }, { arbitrary: fc.constant
 const words = (max: number) =>
   fc.array(piece, { minLength: 1, maxLength: max }).map((list) => list.join(' '));
 
-type MarkName = 'em' | 'strong' | 'underline' | 'sup' | 'sub' | 'code' | 'smallcaps' | 'link' | 'comment' | 'insertion' | 'deletion';
-const BODY_MARKS: MarkName[] = ['em', 'strong', 'underline', 'sup', 'sub', 'code', 'smallcaps', 'link', 'comment', 'insertion', 'deletion'];
-const TITLE_MARKS: MarkName[] = ['em', 'strong', 'underline', 'sup', 'sub', 'smallcaps', 'insertion', 'deletion'];
+type MarkName =
+  | 'em'
+  | 'strong'
+  | 'underline'
+  | 'sup'
+  | 'sub'
+  | 'code'
+  | 'smallcaps'
+  | 'link'
+  | 'comment'
+  | 'insertion'
+  | 'deletion';
+const BODY_MARKS: MarkName[] = [
+  'em',
+  'strong',
+  'underline',
+  'sup',
+  'sub',
+  'code',
+  'smallcaps',
+  'link',
+  'comment',
+  'insertion',
+  'deletion',
+];
+const TITLE_MARKS: MarkName[] = [
+  'em',
+  'strong',
+  'underline',
+  'sup',
+  'sub',
+  'smallcaps',
+  'insertion',
+  'deletion',
+];
 
 export type InlineSpec =
   | { kind: 'text'; text: string; marks: MarkName[] }
@@ -95,8 +127,21 @@ export type BlockSpec =
   | { kind: 'list'; ordered: boolean; start: number; items: BlockSpec[][] }
   | { kind: 'code'; text: string }
   | { kind: 'rule' }
-  | { kind: 'table'; caption: string; width: number; rows: { header: boolean; cells: { span: [number, number]; blocks: BlockSpec[] }[] }[] }
-  | { kind: 'figure'; category: 'figure' | 'photo' | 'table' | 'equation' | 'listing' | 'none'; image: number; equation: number; caption: string; aligned: 'left' | 'center' | 'right'; width: number };
+  | {
+      kind: 'table';
+      caption: string;
+      width: number;
+      rows: { header: boolean; cells: { span: [number, number]; blocks: BlockSpec[] }[] }[];
+    }
+  | {
+      kind: 'figure';
+      category: 'figure' | 'photo' | 'table' | 'equation' | 'listing' | 'none';
+      image: number;
+      equation: number;
+      caption: string;
+      aligned: 'left' | 'center' | 'right';
+      width: number;
+    };
 
 export interface DocSpec {
   title: string;
@@ -117,7 +162,11 @@ export interface DocSpec {
 
 const inlineLeaf = (footnotes: boolean): fc.Arbitrary<InlineSpec> => {
   const leaves: fc.Arbitrary<InlineSpec>[] = [
-    fc.record({ kind: fc.constant('text' as const), text: words(8), marks: fc.subarray(BODY_MARKS, { maxLength: 3 }) }),
+    fc.record({
+      kind: fc.constant('text' as const),
+      text: words(8),
+      marks: fc.subarray(BODY_MARKS, { maxLength: 3 }),
+    }),
     fc.constant({ kind: 'break' as const }),
     fc.record({ kind: fc.constant('equation' as const), equation: fc.nat(RANDOM_EQUATIONS.length - 1) }),
     fc.record({
@@ -147,10 +196,20 @@ const { block } = fc.letrec<{ block: BlockSpec }>((tie) => ({
     { depthSize: 'small', withCrossShrink: true },
     { arbitrary: fc.record({ kind: fc.constant('paragraph' as const), inline: inlines(8) }), weight: 8 },
     {
-      arbitrary: fc.record({ kind: fc.constant('heading' as const), level: fc.integer({ min: 1, max: 6 }), inline: inlines(3) }),
+      arbitrary: fc.record({
+        kind: fc.constant('heading' as const),
+        level: fc.integer({ min: 1, max: 6 }),
+        inline: inlines(3),
+      }),
       weight: 3,
     },
-    { arbitrary: fc.record({ kind: fc.constant('quote' as const), blocks: fc.array(tie('block'), { minLength: 1, maxLength: 2 }) }), weight: 1 },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('quote' as const),
+        blocks: fc.array(tie('block'), { minLength: 1, maxLength: 2 }),
+      }),
+      weight: 1,
+    },
     {
       arbitrary: fc.record({
         kind: fc.constant('list' as const),
@@ -160,7 +219,10 @@ const { block } = fc.letrec<{ block: BlockSpec }>((tie) => ({
       }),
       weight: 2,
     },
-    { arbitrary: fc.record({ kind: fc.constant('code' as const), text: fc.oneof(fc.constant(''), words(6)) }), weight: 1 },
+    {
+      arbitrary: fc.record({ kind: fc.constant('code' as const), text: fc.oneof(fc.constant(''), words(6)) }),
+      weight: 1,
+    },
     { arbitrary: fc.constant({ kind: 'rule' as const }), weight: 1 },
     { arbitrary: table(() => tie('block')), weight: 1 },
     {
@@ -212,7 +274,12 @@ export const docSpec: fc.Arbitrary<DocSpec> = fc.record({
   paperSize: fc.constantFrom('A4', 'US Letter'),
   numbering: fc.constantFrom(...HEADING_NUMBERINGS),
   latexClass: fc.constantFrom(...LATEX_CLASSES),
-  hidden: fc.record({ subtitle: fc.boolean(), authors: fc.boolean(), abstract: fc.boolean(), keywords: fc.boolean() }),
+  hidden: fc.record({
+    subtitle: fc.boolean(),
+    authors: fc.boolean(),
+    abstract: fc.boolean(),
+    keywords: fc.boolean(),
+  }),
   subtitle: fc.oneof(fc.constant(''), words(5)),
   authors: fc.array(
     fc.record({
@@ -224,10 +291,9 @@ export const docSpec: fc.Arbitrary<DocSpec> = fc.record({
     }),
     { maxLength: 3 },
   ),
-  abstract: fc.array(
-    fc.record({ kind: fc.constant('paragraph' as const), inline: inlines(6) }),
-    { maxLength: 2 },
-  ),
+  abstract: fc.array(fc.record({ kind: fc.constant('paragraph' as const), inline: inlines(6) }), {
+    maxLength: 2,
+  }),
   keywords: fc.array(words(2), { maxLength: 3 }),
   leaf: fc.constantFrom('none', 'toc', 'separator'),
   body: blocks(0, 8),
@@ -254,7 +320,13 @@ function entry(index: number): EntryData {
     entry_key: ['lovelace', '', 'Lovelace', 'key with space', 'x_{1}'][index],
     bib_type: index % 2 ? 'book' : 'article-journal',
     fields: {
-      ...(index === 4 ? {} : { author: [{ family: rich(['Lovelace', 'Noether', 'Ñúñez', "O'Brien"][index]), given: rich('Ada') }] }),
+      ...(index === 4
+        ? {}
+        : {
+            author: [
+              { family: rich(['Lovelace', 'Noether', 'Ñúñez', "O'Brien"][index]), given: rich('Ada') },
+            ],
+          }),
       title: titles[index],
       date: ['1990', '1991-05', '', '2020/2021'][index] ?? '',
       ...(index % 2 ? { publisher: [rich('Open & Press')] } : { journaltitle: rich('Journal of Examples') }),
@@ -310,7 +382,7 @@ function inlineNodes(specs: InlineSpec[], build: Build, allowed: readonly string
         });
       case 'xref':
         return s.cross_reference.create({ id: spec.target < 10 ? `t${spec.target}` : 'gone' });
-      case 'footnote':
+      default:
         return s.footnote.create(
           null,
           spec.paragraphs.map((inline) => s.paragraph.create(null, inlineNodes(inline, build, allowed))),
@@ -331,7 +403,10 @@ function blockNodes(specs: BlockSpec[], build: Build, allowed: readonly string[]
       case 'paragraph':
         return s.paragraph.create(null, inlineNodes(spec.inline, build, allowed));
       case 'heading':
-        return s.heading.create({ level: spec.level, id: target() }, inlineNodes(spec.inline, build, allowed));
+        return s.heading.create(
+          { level: spec.level, id: target() },
+          inlineNodes(spec.inline, build, allowed),
+        );
       case 'quote':
         return s.blockquote.create(null, blockNodes(spec.blocks, build, allowed));
       case 'list':
@@ -350,7 +425,7 @@ function blockNodes(specs: BlockSpec[], build: Build, allowed: readonly string[]
         return s.horizontal_rule.create();
       case 'table':
         return tableNode(spec, target(), build, allowed);
-      case 'figure':
+      default:
         return s.figure.create({
           id: target(),
           // No image: a display equation, as the editor makes them.
@@ -371,7 +446,12 @@ function blockNodes(specs: BlockSpec[], build: Build, allowed: readonly string[]
  * are cut to the room left, and holes are filled with empty cells, so that every row covers the
  * width.
  */
-function tableNode(spec: Extract<BlockSpec, { kind: 'table' }>, id: string, build: Build, allowed: readonly string[]): PMNode {
+function tableNode(
+  spec: Extract<BlockSpec, { kind: 'table' }>,
+  id: string,
+  build: Build,
+  allowed: readonly string[],
+): PMNode {
   const s = schema.nodes;
   const height = spec.rows.length;
   const taken = Array.from({ length: height }, () => new Array<boolean>(spec.width).fill(false));
@@ -391,7 +471,8 @@ function tableNode(spec: Extract<BlockSpec, { kind: 'table' }>, id: string, buil
         for (let down = 1; down < rowspan; down++)
           for (let x = c; x < c + colspan; x++) if (taken[r + down][x]) rowspan = down;
       }
-      for (let down = 0; down < rowspan; down++) for (let x = c; x < c + colspan; x++) taken[r + down][x] = true;
+      for (let down = 0; down < rowspan; down++)
+        for (let x = c; x < c + colspan; x++) taken[r + down][x] = true;
       const type = row.header ? s.table_header : s.table_cell;
       const content = cell ? blockNodes(cell.blocks, build, allowed) : [s.paragraph.create()];
       cells.push(type.create({ colspan, rowspan }, content));
@@ -419,7 +500,10 @@ export function buildDocument(spec: DocSpec): PMNode {
     const hidden = (key: keyof DocSpec['hidden']) => ({ ...part.attrs, hidden: spec.hidden[key] });
     if (part.type.name === 'title') {
       parts.push(
-        s.title.create(null, spec.title ? schema.text(spec.title, marksOf(spec.titleMarks, build, TITLE_MARKS)) : null),
+        s.title.create(
+          null,
+          spec.title ? schema.text(spec.title, marksOf(spec.titleMarks, build, TITLE_MARKS)) : null,
+        ),
       );
     } else if (id === 'subtitle')
       parts.push(part.type.create(hidden('subtitle'), spec.subtitle ? schema.text(spec.subtitle) : null));
@@ -439,12 +523,27 @@ export function buildDocument(spec: DocSpec): PMNode {
         ),
       );
     else if (id === 'abstract')
-      parts.push(part.type.create(hidden('abstract'), blockNodes(spec.abstract.length ? spec.abstract : [{ kind: 'paragraph', inline: [] }], build, marks)));
+      parts.push(
+        part.type.create(
+          hidden('abstract'),
+          blockNodes(
+            spec.abstract.length ? spec.abstract : [{ kind: 'paragraph', inline: [] }],
+            build,
+            marks,
+          ),
+        ),
+      );
     else if (id === 'keywords')
-      parts.push(part.type.create(hidden('keywords'), spec.keywords.map((keyword) => s.keyword.create({ keyword }))));
+      parts.push(
+        part.type.create(
+          hidden('keywords'),
+          spec.keywords.map((keyword) => s.keyword.create({ keyword })),
+        ),
+      );
     else if (id === 'body') {
       if (spec.leaf === 'toc') parts.push(s.toc_part.create({ id: 'toc', title: 'Contents' }));
-      if (spec.leaf === 'separator') parts.push(s.separator_part.create({ id: 'separator', title: 'Separator' }));
+      if (spec.leaf === 'separator')
+        parts.push(s.separator_part.create({ id: 'separator', title: 'Separator' }));
       const body = blockNodes(spec.body, build, marks);
       parts.push(part.type.create(part.attrs, body.length ? body : s.paragraph.create()));
     } else parts.push(part);
@@ -483,7 +582,14 @@ const THREADS = [900, 901, 902].map((id) => ({
   assigned: null,
   created: Date.UTC(2024, 0, 1),
   comments: [
-    { id: 1, user: 1, name: 'Ada <Lovelace>', text: 'Check & see', created: Date.UTC(2024, 0, 1), updated: Date.UTC(2024, 0, 1) },
+    {
+      id: 1,
+      user: 1,
+      name: 'Ada <Lovelace>',
+      text: 'Check & see',
+      created: Date.UTC(2024, 0, 1),
+      updated: Date.UTC(2024, 0, 1),
+    },
   ],
 }));
 
