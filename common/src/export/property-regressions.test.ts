@@ -212,4 +212,26 @@ describe('exports of the documents the property test found', () => {
     expect(tex).not.toContain('subparagraph');
     expect(tex).toContain('\\leavevmode\\newline{}after');
   });
+
+  it('EPUB: an author without a name is no empty dc:creator', async () => {
+    const base = createDocument(schema, standardArticle, { title: 'Found', language: 'en-US' });
+    const parts: PMNode[] = [];
+    base.forEach((part) => {
+      if (part.attrs.id === 'authors')
+        parts.push(part.type.create(part.attrs, s.contributor.create({ email: 'a@b.org' })));
+      else if (part.attrs.id === 'body')
+        parts.push(
+          part.type.create(
+            part.attrs,
+            s.paragraph.create(
+              null,
+              schema.text('link', [schema.marks.link.create({ href: 'https://example.org/a?c=<2> d' })]),
+            ),
+          ),
+        );
+      else parts.push(part);
+    });
+    const doc = base.type.create(base.attrs, parts);
+    expect(await exported('epub', doc, 'EPUB/content.opf')).not.toContain('<dc:creator>');
+  });
 });
