@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
-import { afterAll, beforeAll, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
 /**
  * The real tools the export tests check our files with (pandoc, LibreOffice, epubcheck, LuaLaTeX,
@@ -185,4 +185,63 @@ export async function libreOfficeConvert(
     { timeout: 170_000 },
   );
   return path.join(out, path.basename(file).replace(/\.[a-z]+$/, `.${to}`));
+}
+
+/** LibreOffice headless converts all `files` to `to` in one run; the paths of the results, in order. */
+export async function libreOfficeConvertAll(
+  files: string[],
+  to: string,
+  out: string,
+  profile: string,
+): Promise<string[]> {
+  await run(
+    'soffice',
+    [
+      '--headless',
+      `-env:UserInstallation=file://${profile}/lo-profile`,
+      '--convert-to',
+      to,
+      '--outdir',
+      out,
+      ...files,
+    ],
+    { timeout: 850_000 },
+  );
+  return files.map((file) => path.join(out, path.basename(file).replace(/\.[a-z]+$/, `.${to}`)));
+}
+
+/** Checks each EPUB with epubcheck's own API in one Java process (a JVM per file takes seconds). */
+const EPUB_BATCH = `import com.adobe.epubcheck.api.EpubCheck;
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+public class EpubBatch {
+  public static void main(String[] files) {
+    for (String file : files) {
+      StringWriter report = new StringWriter();
+      new EpubCheck(new File(file), new PrintWriter(report, true)).doValidate();
+      System.out.println("== " + file);
+      System.out.println(report);
+    }
+  }
+}
+`;
+
+/** epubcheck's report on each of `files`, by file; `folder` holds the batch's source. */
+export async function epubcheckBatch(files: string[], folder: string): Promise<Map<string, string>> {
+  const source = path.join(folder, 'EpubBatch.java');
+  await writeFile(source, EPUB_BATCH);
+  const { stdout: jar } = await run('sh', ['-c', 'readlink -f "$(command -v epubcheck)"']);
+  const { stdout } = await run('java', ['-cp', jar.trim(), source, ...files], {
+    maxBuffer: 256 << 20,
+    timeout: 590_000,
+  });
+  const reports = new Map<string, string>();
+  for (const chunk of stdout.split(/^== /m).slice(1)) {
+    const newline = chunk.indexOf('\n');
+    reports.set(chunk.slice(0, newline), chunk.slice(newline + 1).trim());
+  }
+  expect([...reports.keys()]).toEqual(files);
+  return reports;
 }

@@ -1,4 +1,5 @@
 import { type HeadingNumbering, NUMBERED_HEADING_LEVELS } from '../editor/vocabulary';
+import { type HeadingLook, HOUSE_STYLES, type HouseStyle } from './house-styles';
 import { escapeXml } from './text';
 
 /**
@@ -20,19 +21,29 @@ function paragraphStyle(
   return `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/><w:basedOn w:val="${basedOn}"/><w:next w:val="${next}"/><w:qFormat/><w:pPr>${props}</w:pPr><w:rPr>${runProps}</w:rPr></w:style>`;
 }
 
-export function referenceStyles(language: string): string {
+/** A heading's run properties in Word's terms (half-points). */
+function headingRun(look: HeadingLook): string {
+  const caps = { none: '', small: '<w:smallCaps/>', all: '<w:caps/>' }[look.caps];
+  return `${look.bold ? '<w:b/>' : ''}${look.italic ? '<w:i/>' : ''}${caps}<w:sz w:val="${look.size * 2}"/><w:szCs w:val="${look.size * 2}"/>`;
+}
+
+/** Our styles in a template's house style (house-styles.ts; the Standard article's by default). */
+export function referenceStyles(language: string, house: HouseStyle = HOUSE_STYLES.article): string {
   const headings = [1, 2, 3, 4, 5, 6]
-    .map((level) =>
-      paragraphStyle(
+    .map((level) => {
+      const look = house.headings[Math.min(level, 3) - 1];
+      return paragraphStyle(
         `Heading${level}`,
         `heading ${level}`,
-        `<w:keepNext/><w:spacing w:before="${level === 1 ? 360 : 240}" w:after="120"/><w:outlineLvl w:val="${level - 1}"/>`,
-        `<w:b/><w:sz w:val="${[32, 28, 26, 24, 24, 24][level - 1]}"/>`,
-      ),
-    )
+        `<w:keepNext/><w:spacing w:before="${level === 1 ? 360 : 240}" w:after="120"/>${look.center ? '<w:jc w:val="center"/>' : ''}<w:outlineLvl w:val="${level - 1}"/>`,
+        headingRun(look),
+      );
+    })
     .join('');
+  const font = escapeXml(house.font);
+  const size = Math.round(house.size * 2);
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<w:styles xmlns:w="${W}"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Liberation Serif" w:hAnsi="Liberation Serif" w:eastAsia="Liberation Serif" w:cs="Liberation Serif"/><w:sz w:val="24"/><w:szCs w:val="24"/><w:lang w:val="${escapeXml(language)}"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after="120" w:line="276" w:lineRule="auto"/></w:pPr></w:pPrDefault></w:docDefaults>
+<w:styles xmlns:w="${W}"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="${font}" w:hAnsi="${font}" w:eastAsia="${font}" w:cs="${font}"/><w:sz w:val="${size}"/><w:szCs w:val="${size}"/><w:lang w:val="${escapeXml(language)}"/></w:rPr></w:rPrDefault><w:pPrDefault><w:pPr><w:spacing w:after="120" w:line="${Math.round(240 * house.line)}" w:lineRule="auto"/></w:pPr></w:pPrDefault></w:docDefaults>
 <w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:qFormat/></w:style>
 ${paragraphStyle('Title', 'Title', '<w:jc w:val="center"/><w:spacing w:after="240"/>', '<w:b/><w:sz w:val="40"/>')}
 ${paragraphStyle('Subtitle', 'Subtitle', '<w:jc w:val="center"/>', '<w:sz w:val="30"/>')}

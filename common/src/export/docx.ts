@@ -19,6 +19,7 @@ import {
   zoteroPrefs,
 } from './docx-fields';
 import { HEADINGS_NUM_ID, referenceNumbering, referenceSettings, referenceStyles } from './docx-reference';
+import { type HouseStyle, houseStyle, twips } from './house-styles';
 import { imageFiles, imageSize } from './images';
 import {
   authorName,
@@ -140,6 +141,7 @@ class DocxWriter extends ChangesWriter {
   private readonly openedComments = new Set<number>();
   private readonly lastCommentNode = new Map<number, PMNode>();
   private readonly page: PageSize;
+  private readonly house: HouseStyle;
   /** The template's reference document over ours (its styles, page setup), when it has one. */
   private readonly reference: DocxReference | null;
   tracked = false;
@@ -163,10 +165,15 @@ class DocxWriter extends ChangesWriter {
 
   constructor(private readonly prepared: PreparedDocument) {
     super();
-    this.page = PAGES[prepared.paperSize];
+    // The template's house style: its margins set the text width pictures and tables fill.
+    this.house = houseStyle(prepared.doc);
+    this.page = {
+      ...PAGES[prepared.paperSize],
+      margin: Math.round((twips(this.house.margins.left) + twips(this.house.margins.right)) / 2),
+    };
     const referenceFile = prepared.reference?.docx;
     this.reference = referenceFile
-      ? readDocxReference(referenceFile, referenceStyles(prepared.language))
+      ? readDocxReference(referenceFile, referenceStyles(prepared.language, houseStyle(prepared.doc)))
       : null;
     const setup = this.reference?.pageSetup;
     // Pictures are sized to the text width of the reference's page.
@@ -825,7 +832,7 @@ class DocxWriter extends ChangesWriter {
     const setup = reference?.pageSetup;
     const pageXml = setup
       ? `${setup.pgSz}${setup.pgMar}`
-      : `<w:pgSz w:w="${page.width}" w:h="${page.height}"/><w:pgMar w:top="${page.margin}" w:right="${page.margin}" w:bottom="${page.margin}" w:left="${page.margin}" w:header="708" w:footer="708" w:gutter="0"/>`;
+      : `<w:pgSz w:w="${page.width}" w:h="${page.height}"/><w:pgMar w:top="${twips(this.house.margins.top)}" w:right="${twips(this.house.margins.right)}" w:bottom="${twips(this.house.margins.bottom)}" w:left="${twips(this.house.margins.left)}" w:header="708" w:footer="708" w:gutter="0"/>`;
     let numbering = referenceNumbering(this.nums, p.book ? 'none' : headingNumbering(p.doc));
     let numIdShift = 0;
     if (reference?.numbering) ({ numbering, numIdShift } = reference.numbering(numbering));
@@ -880,7 +887,7 @@ class DocxWriter extends ChangesWriter {
       ...(zotero ? { 'docProps/custom.xml': encoder.encode(zotero) } : {}),
       'word/document.xml': encoder.encode(document),
       'word/_rels/document.xml.rels': encoder.encode(documentRels),
-      'word/styles.xml': encoder.encode(reference?.styles ?? referenceStyles(p.language)),
+      'word/styles.xml': encoder.encode(reference?.styles ?? referenceStyles(p.language, this.house)),
       'word/numbering.xml': encoder.encode(numbering),
       'word/settings.xml': encoder.encode(
         reference?.settings

@@ -69,8 +69,12 @@ export function exportEpub(prepared: PreparedDocument): Uint8Array {
 <dc:identifier id="uid">urn:uuid:${uuid()}</dc:identifier>
 <dc:title>${title}</dc:title>
 <dc:language>${lang}</dc:language>
-${prepared.authors.map((person) => `<dc:creator>${escapeXml(authorName(person))}</dc:creator>`).join('\n')}
-${prepared.abstract ? `<dc:description>${escapeXml(prepared.abstract.textContent)}</dc:description>` : ''}
+${prepared.authors
+  .map(authorName)
+  .filter(Boolean)
+  .map((name) => `<dc:creator>${escapeXml(name)}</dc:creator>`)
+  .join('\n')}
+${prepared.abstract?.textContent.trim() ? `<dc:description>${escapeXml(prepared.abstract.textContent)}</dc:description>` : ''}
 ${prepared.keywords.map((keyword) => `<dc:subject>${escapeXml(keyword)}</dc:subject>`).join('\n')}
 <meta property="dcterms:modified">${modified}</meta>
 </metadata>
@@ -189,7 +193,11 @@ function exportBookEpub(prepared: PreparedDocument, book: BookStructure): Uint8A
 <dc:identifier id="uid">${identifier}</dc:identifier>
 <dc:title>${title}</dc:title>
 <dc:language>${lang}</dc:language>
-${prepared.authors.map((person) => `<dc:creator>${escapeXml(authorName(person))}</dc:creator>`).join('\n')}
+${prepared.authors
+  .map(authorName)
+  .filter(Boolean)
+  .map((name) => `<dc:creator>${escapeXml(name)}</dc:creator>`)
+  .join('\n')}
 ${book.publisher ? `<dc:publisher>${escapeXml(book.publisher)}</dc:publisher>` : ''}
 ${book.copyright ? `<dc:rights>${escapeXml(book.copyright)}</dc:rights>` : ''}
 <meta property="dcterms:modified">${modified}</meta>

@@ -165,7 +165,10 @@ export class HtmlWriter extends NodeWriter {
 
   protected crossReference(id: string, node: PMNode): string {
     const target = this.prepared.numbering.byId.get(id);
-    return `<a class="cross-reference" href="#${escapeXml(id)}">${escapeXml(target?.label ?? String(node.attrs.title || '??'))}</a>`;
+    const text = escapeXml(target?.label ?? String(node.attrs.title || '??'));
+    // A target that is gone: its text, no link into nothing (epubcheck: fragment not defined).
+    if (!target) return `<span class="cross-reference">${text}</span>`;
+    return `<a class="cross-reference" href="#${escapeXml(id)}">${text}</a>`;
   }
 
   private caption(node: PMNode, text: string): string {

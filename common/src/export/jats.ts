@@ -54,10 +54,15 @@ class JatsWriter extends NodeWriter {
   readonly notes: string[] = [];
   readonly images: ReturnType<typeof imageFiles>;
   readonly refIds: Map<string, string>;
+  /** The ids of the headings (each written on its sec or p): targets of internal links. */
+  private readonly headingIds = new Set<string>();
 
   constructor(private readonly prepared: PreparedDocument) {
     super();
     this.refIds = refIds(prepared);
+    prepared.doc.descendants((node) => {
+      if (node.type.name === 'heading' && node.attrs.id) this.headingIds.add(String(node.attrs.id));
+    });
     this.images = imageFiles(figureSources(prepared.doc), prepared.images, (image) =>
       ['image/png', 'image/jpeg', 'image/gif'].includes(image.type),
     );
@@ -70,7 +75,10 @@ class JatsWriter extends NodeWriter {
       (out, name) => (MARKS[name] ? `<${MARKS[name]}>${out}</${MARKS[name]}>` : out),
       (out, href) =>
         href.startsWith('#')
-          ? `<xref rid="${escapeXml(href.slice(1))}">${out}</xref>`
+          ? // A link to a heading that is gone keeps its text (an xref must name an id of the article).
+            this.prepared.numbering.byId.has(href.slice(1)) || this.headingIds.has(href.slice(1))
+            ? `<xref rid="${escapeXml(href.slice(1))}">${out}</xref>`
+            : out
           : `<ext-link ext-link-type="uri" xlink:href="${escapeXml(href)}">${out}</ext-link>`,
     );
   }
@@ -79,11 +87,30 @@ class JatsWriter extends NodeWriter {
     return escapeXml(text);
   }
 
-  protected readonly hardBreak = '<break/>';
+  /** JATS has <break/> in titles and table cells only: in a paragraph a line break is a newline. */
+  private breaks = false;
+
+  protected get hardBreak(): string {
+    return this.breaks ? '<break/>' : '\n';
+  }
+
+  /** Inline content where <break/> may stand (or, `breaks` false, may not). */
+  breaking(node: PMNode, breaks = true): string {
+    const outer = this.breaks;
+    this.breaks = breaks;
+    try {
+      return this.inlineContent(node);
+    } finally {
+      this.breaks = outer;
+    }
+  }
 
   protected footnote(node: PMNode): string {
     const n = this.notes.length + 1;
+    const outer = this.breaks;
+    this.breaks = false;
     const paragraphs = this.noteParagraphs(node).map((paragraph) => `<p>${paragraph}</p>`);
+    this.breaks = outer;
     this.notes.push(`<fn id="fn${n}"><label>${n}</label>${paragraphs.join('')}</fn>`);
     return `<xref ref-type="fn" rid="fn${n}">${n}</xref>`;
   }
@@ -126,20 +153,31 @@ class JatsWriter extends NodeWriter {
         // The document's heading numbering: JATS's own <label> before the title.
         const display = this.prepared.numbers.get(node)?.display;
         const label = display ? `<label>${escapeXml(display)}</label>` : '';
-        out += `<sec id="${escapeXml(id)}">${label}<title>${this.inlineContent(node)}</title>`;
+        out += `<sec id="${escapeXml(id)}">${label}<title>${this.breaking(node)}</title>`;
         open.push(level);
       } else out += this.block(node);
     });
     return out + '</sec>'.repeat(open.length);
   }
 
+  /** A list item's blocks: it holds p and lists only, so the others (code, tables, quotes) go in a p. */
+  private itemBlocks(item: PMNode): string {
+    let out = '';
+    for (const child of this.keptChildren(item)) {
+      const block = this.withChanges(child, () => this.block(child));
+      out += /^<(p|list)[ >]/.test(block) || !block ? block : `<p>${block}</p>`;
+    }
+    return out;
+  }
+
   block(node: PMNode): string {
     const id = node.attrs.id ? ` id="${escapeXml(String(node.attrs.id))}"` : '';
     switch (node.type.name) {
       case 'paragraph':
-        return `<p>${this.inlineContent(node)}</p>`;
+        return `<p>${this.breaking(node, false)}</p>`;
       case 'heading':
-        return `<p><bold>${this.inlineContent(node)}</bold></p>`;
+        // A heading out of the sections (in a list or quote): its id stays a cross-reference target.
+        return `<p${id}><bold>${this.breaking(node, false)}</bold></p>`;
       case 'blockquote':
         return `<disp-quote>${this.blocks(node)}</disp-quote>`;
       case 'code_block':
@@ -150,7 +188,7 @@ class JatsWriter extends NodeWriter {
       case 'ordered_list': {
         let items = '';
         for (const item of this.keptChildren(node))
-          items += `<list-item>${this.withChanges(item, () => this.blocks(item))}</list-item>`;
+          items += `<list-item>${this.withChanges(item, () => this.itemBlocks(item))}</list-item>`;
         if (!items) return '';
         return `<list list-type="${node.type.name === 'bullet_list' ? 'bullet' : 'order'}">${items}</list>`;
       }
@@ -162,9 +200,14 @@ class JatsWriter extends NodeWriter {
             const tag = cell.type.name === 'table_header' ? 'th' : 'td';
             const span = `${cell.attrs.colspan > 1 ? ` colspan="${cell.attrs.colspan}"` : ''}${cell.attrs.rowspan > 1 ? ` rowspan="${cell.attrs.rowspan}"` : ''}`;
             let inner = '';
-            cell.forEach((child, _offset, index) => {
-              inner += (index ? '<break/>' : '') + (child.isTextblock ? this.inlineContent(child) : '');
-            });
+            if (cell.childCount === 1 && cell.firstChild?.type.name === 'paragraph')
+              inner = this.breaking(cell.firstChild);
+            // td holds p and list but no table-wrap, fig or disp-quote: those go in a p, which may.
+            else
+              cell.forEach((child) => {
+                const block = this.block(child);
+                inner += /^<(p|list)[ >]/.test(block) || !block ? block : `<p>${block}</p>`;
+              });
             cells += `<${tag}${span}>${inner}</${tag}>`;
           }
           if (cells) rows += `<tr>${cells}</tr>`;
@@ -175,8 +218,14 @@ class JatsWriter extends NodeWriter {
       case 'figure': {
         const target = this.prepared.numbers.get(node);
         const label = target ? `<label>${escapeXml(target.label)}</label>` : '';
-        if (isEquationFigure(node))
-          return `<p><disp-formula${id}>${label}${jatsMath(String(node.attrs.equation), true)}</disp-formula></p>`;
+        if (isEquationFigure(node)) {
+          const formula = `<disp-formula${id}>${label}${jatsMath(String(node.attrs.equation), true)}</disp-formula>`;
+          // disp-formula has no caption: a captioned equation is a fig of the equation kind around it.
+          const caption = String(node.attrs.caption);
+          return caption
+            ? `<p><fig fig-type="equation"><caption><p>${escapeXml(caption)}</p></caption>${formula}</fig></p>`
+            : `<p>${formula}</p>`;
+        }
         const file = this.images.get(String(node.attrs.src));
         const graphic = file
           ? `<graphic xlink:href="${file.name}" mimetype="image" mime-subtype="${file.name.split('.').pop() === 'jpg' ? 'jpeg' : file.name.split('.').pop()}"/>`
@@ -249,7 +298,7 @@ export function exportJats(prepared: PreparedDocument): Uint8Array {
   const writer = new JatsWriter(p);
   const body = p.body.map((part) => writer.section(part)).join('');
   const abstract = p.abstract ? `<abstract>${writer.blocks(p.abstract)}</abstract>` : '';
-  const title = writer.inlineContent(p.doc.firstChild as PMNode);
+  const title = writer.breaking(p.doc.firstChild as PMNode);
   const contributors = contributorGroup(p.authors);
   const keywords = p.keywords.length
     ? `<kwd-group>${p.keywords.map((keyword) => `<kwd>${escapeXml(keyword)}</kwd>`).join('')}</kwd-group>`

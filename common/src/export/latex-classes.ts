@@ -122,7 +122,9 @@ const apa = (mode: 'stu' | 'man'): LatexLayout => ({
   preamble: '',
   front: (p, matter) => {
     const places = affiliations(p);
-    return `\\title{${matter.title}}
+    // APA puts a subtitle after the title and a colon, on the title's line.
+    const title = [matter.title, p.subtitle ? escapeLatex(p.subtitle) : ''].filter(Boolean).join(': ');
+    return `\\title{${title}}
 \\shorttitle{${escapeLatex(p.title.slice(0, 50))}}
 \\authorsnames${places.length > 1 ? `[${p.authors.map((person) => Math.max(1, places.indexOf(person.institution.trim()) + 1)).join(',')}]` : ''}{${p.authors.map((person) => escapeLatex(authorName(person))).join(', ')}}
 \\authorsaffiliations{${

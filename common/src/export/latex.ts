@@ -148,7 +148,8 @@ class LatexWriter extends NodeWriter {
     return escapeLatex(text);
   }
 
-  protected readonly hardBreak = '\\newline{}';
+  // \leavevmode: a break opening a paragraph or a note has a line to end.
+  protected readonly hardBreak = '\\leavevmode\\newline{}';
 
   protected footnote(node: PMNode): string {
     this.inFootnote = true;
@@ -264,10 +265,14 @@ class LatexWriter extends NodeWriter {
     if (isEquationFigure(node)) {
       const numbered = this.prepared.numbers.has(node);
       const env = numbered ? 'equation' : 'equation*';
-      return checkedMath(
-        String(node.attrs.equation),
-        (math) => `\\begin{${env}}${numbered ? label : ''}\n${math}\n\\end{${env}}\n\n`,
-        (text) => `\\begin{center}${text}\\end{center}\n\n`,
+      // An equation environment has no caption: it follows centred, as the other formats show it.
+      const after = caption ? `\\begin{center}${caption}\\end{center}\n\n` : '';
+      return (
+        checkedMath(
+          String(node.attrs.equation),
+          (math) => `\\begin{${env}}${numbered ? label : ''}\n${math}\n\\end{${env}}\n\n`,
+          (text) => `\\begin{center}${text}\\end{center}\n\n`,
+        ) + after
       );
     }
     const file = this.images.get(String(node.attrs.src));
@@ -383,6 +388,11 @@ export function exportLatex(prepared: PreparedDocument): Uint8Array {
   // The template's class, preamble and front matter (latex-classes.ts).
   const layout = latexLayout(latexClassOf(p.doc.attrs.latex_class));
   if (layout.chapters) writer.headingCommands = ['chapter', ...writer.headingCommands.slice(0, 5)];
+  // IEEEtran has no \subparagraph: levels 5 and 6 are both its \paragraph.
+  if (layout.documentClass === 'IEEEtran')
+    writer.headingCommands = writer.headingCommands.map((command) =>
+      command === 'subparagraph' ? 'paragraph' : command,
+    );
   const biblatex = citing(p, String(p.doc.attrs.citationstyle));
   writer.biblatex = biblatex;
   writer.renderedCitations = biblatex === null;

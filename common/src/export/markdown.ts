@@ -24,13 +24,14 @@ export function documentMarkdown(prepared: PreparedDocument): string {
   const keys = citationKeys(prepared.entries);
   const serializer = bodySerializer(prepared, keys);
   const notes: string[] = [];
+  // The abstract's notes come first: pandoc finds their texts after the body as the others'.
+  const header = yamlHeader(prepared, keys, serializer, notes);
   const body = prepared.body
     .filter((part) => part.type.name === 'richtext_part' || part.type.name === 'separator_part')
     .map((part) => (part.type.name === 'separator_part' ? '---' : serializeWith(serializer, part, notes)))
     .filter(Boolean)
     .join('\n\n');
   const footnotes = notes.map((text, index) => `[^${index + 1}]: ${indentAfterFirst(text, '    ')}`);
-  const header = yamlHeader(prepared, keys, serializer);
   return `${[header, body, ...(footnotes.length ? [footnotes.join('\n\n')] : [])].join('\n\n')}\n`;
 }
 
@@ -52,6 +53,7 @@ function yamlHeader(
   prepared: PreparedDocument,
   keys: Map<string, string>,
   serializer: MarkdownSerializer,
+  notes: string[],
 ): string {
   const lines = ['---', `title: ${JSON.stringify(prepared.title)}`];
   if (prepared.subtitle) lines.push(`subtitle: ${JSON.stringify(prepared.subtitle)}`);
@@ -67,7 +69,7 @@ function yamlHeader(
   if (prepared.keywords.length) lines.push(`keywords: ${JSON.stringify(prepared.keywords)}`);
   lines.push(`lang: ${JSON.stringify(prepared.language)}`);
   if (prepared.abstract) {
-    const abstract = serializeWith(serializer, prepared.abstract, []);
+    const abstract = serializeWith(serializer, prepared.abstract, notes);
     if (abstract.trim()) lines.push('abstract: |', ...abstract.split('\n').map((line) => `  ${line}`));
   }
   const ids = [...prepared.entries.keys()];
@@ -99,10 +101,21 @@ function notesOf(state: MarkdownSerializerState): string[] {
   return (state.options as { notes?: string[] }).notes ?? [];
 }
 
-function citation(references: CitationReference[], textual: boolean, keys: Map<string, string>): string {
+function citation(
+  references: CitationReference[],
+  textual: boolean,
+  keys: Map<string, string>,
+  glued = false,
+): string {
   const cite = (ref: CitationReference) => `@${keys.get(ref.id) ?? ref.id}`;
   if (textual)
-    return references.map((ref) => `${cite(ref)}${ref.locator ? ` [${ref.locator}]` : ''}`).join(', ');
+    return references
+      .map((ref, n) => {
+        const last = n === references.length - 1;
+        if (ref.locator) return `${cite(ref)} [${ref.locator}]`;
+        return last && glued ? `@{${keys.get(ref.id) ?? ref.id}}` : cite(ref);
+      })
+      .join(', ');
   const items = references.map(
     (ref) => `${ref.prefix ? `${ref.prefix} ` : ''}${cite(ref)}${ref.locator ? `, ${ref.locator}` : ''}`,
   );
@@ -153,13 +166,17 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
     equation(state, node) {
       state.write(`$${String(node.attrs.equation).trim()}$`);
     },
-    citation(state, node) {
+    citation(state, node, parent, index) {
       const references = node.attrs.references as CitationReference[];
-      if (references.length) state.write(citation(references, node.attrs.format === 'textcite', keys));
+      // Text right after `@key` would be read as more of the key: pandoc's `@{key}` ends it.
+      const after = parent.maybeChild(index + 1);
+      const glued = after?.isText === true && /^([\w]|[:.#$%&+?<>~/-]\w)/.test(after.text ?? '');
+      if (references.length) state.write(citation(references, node.attrs.format === 'textcite', keys, glued));
     },
     cross_reference(state, node) {
       const target = targetOf(prepared, String(node.attrs.id));
-      state.text(target?.label ?? String(node.attrs.title || node.attrs.id));
+      // A target that is gone: its last title, else "??" as every other format writes (never its bare id).
+      state.text(target?.label ?? String(node.attrs.title || '??'));
     },
     footnote(state, node) {
       const notes = notesOf(state);
@@ -170,6 +187,11 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
       const caption = String(node.attrs.caption);
       if (isEquationFigure(node)) {
         state.write(`$$${String(node.attrs.equation).trim()}$$`);
+        // Pandoc's display math has no caption: it follows as a paragraph of its own.
+        if (caption) {
+          state.closeBlock(node);
+          state.text(caption);
+        }
       } else if (node.attrs.src) {
         state.write(`![${state.esc(caption)}](${String(node.attrs.src).replace(/[()]/g, '\\$&')})`);
       } else if (caption) state.text(caption);

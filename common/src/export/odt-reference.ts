@@ -1,4 +1,5 @@
 import { type HeadingNumbering, NUMBERED_HEADING_LEVELS } from '../editor/vocabulary';
+import { type HeadingLook, HOUSE_STYLES, type HouseStyle } from './house-styles';
 import { escapeXml } from './text';
 
 /**
@@ -86,26 +87,38 @@ function outlineStyle(numbering: HeadingNumbering): string {
   return `<text:outline-style style:name="Outline">${levels}</text:outline-style>`;
 }
 
+/** A heading's text properties in ODF's terms. */
+function headingText(look: HeadingLook): string {
+  const caps = { none: '', small: ' fo:font-variant="small-caps"', all: ' fo:text-transform="uppercase"' }[
+    look.caps
+  ];
+  return `fo:font-size="${look.size}pt" fo:font-weight="${look.bold ? 'bold' : 'normal'}"${look.italic ? ' fo:font-style="italic"' : ''}${caps}`;
+}
+
+/** Our styles.xml in a template's house style (house-styles.ts; the Standard article's by default). */
 export function referenceOdfStyles(
   language: string,
   page: OdfPage,
   numbering: HeadingNumbering = 'none',
+  house: HouseStyle = HOUSE_STYLES.article,
 ): string {
   const headings = [1, 2, 3, 4, 5, 6]
-    .map((level) =>
-      paragraphStyle(
+    .map((level) => {
+      const look = house.headings[Math.min(level, 3) - 1];
+      return paragraphStyle(
         `Heading ${level}`,
-        `fo:margin-top="${level === 1 ? '0.6cm' : '0.42cm'}" fo:margin-bottom="0.21cm" fo:keep-with-next="always"`,
-        `fo:font-size="${[16, 14, 13, 12, 12, 12][level - 1]}pt" fo:font-weight="bold"`,
+        `fo:margin-top="${level === 1 ? '0.6cm' : '0.42cm'}" fo:margin-bottom="0.21cm" fo:keep-with-next="always"${look.center ? ' fo:text-align="center"' : ''}`,
+        headingText(look),
         { next: 'Text body', outline: level },
-      ),
-    )
+      );
+    })
     .join('');
+  const margin = (mm: number) => `${(mm / 10).toFixed(2)}cm`;
   const textWidth = page.width - 2 * page.margin;
   return `${ODF_XML_HEAD}<office:document-styles ${ODF_NS} office:version="1.3">${FONT_FACES}<office:styles>
-<style:default-style style:family="paragraph"><style:paragraph-properties fo:orphans="2" fo:widows="2" style:writing-mode="page"/><style:text-properties style:font-name="Liberation Serif" fo:font-size="12pt" ${languageProps(language)}/></style:default-style>
+<style:default-style style:family="paragraph"><style:paragraph-properties fo:orphans="2" fo:widows="2" style:writing-mode="page"/><style:text-properties style:font-name="${escapeXml(house.font)}" fo:font-size="${house.size}pt" ${languageProps(language)}/></style:default-style>
 <style:default-style style:family="graphic"><style:graphic-properties style:wrap="none"/></style:default-style>
-<style:style style:name="Standard" style:family="paragraph" style:class="text"><style:paragraph-properties fo:margin-top="0cm" fo:margin-bottom="0.21cm" fo:line-height="115%"/></style:style>
+<style:style style:name="Standard" style:family="paragraph" style:class="text"><style:paragraph-properties fo:margin-top="0cm" fo:margin-bottom="0.21cm" fo:line-height="${Math.round(house.line * 100)}%"/></style:style>
 ${paragraphStyle('Text body', 'fo:margin-bottom="0.21cm"')}
 ${paragraphStyle('Title', 'fo:text-align="center" fo:margin-bottom="0.42cm"', 'fo:font-size="20pt" fo:font-weight="bold"', { next: 'Subtitle' })}
 ${paragraphStyle('Subtitle', 'fo:text-align="center"', 'fo:font-size="15pt"')}
@@ -139,5 +152,5 @@ ${textStyle('Footnote anchor', 'style:text-position="super 58%"')}
 <style:style style:name="Graphics" style:family="graphic"><style:graphic-properties style:vertical-pos="top" style:vertical-rel="baseline"/></style:style>
 ${outlineStyle(numbering)}
 <text:notes-configuration text:note-class="footnote" text:citation-style-name="Footnote_20_Symbol" text:citation-body-style-name="Footnote_20_anchor" style:num-format="1" text:start-value="0" text:footnotes-position="page" text:start-numbering-at="document"/>
-</office:styles><office:automatic-styles><style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="${page.width}cm" fo:page-height="${page.height}cm" style:print-orientation="portrait" fo:margin-top="${page.margin}cm" fo:margin-bottom="${(page.margin - 1).toFixed(2)}cm" fo:margin-left="${page.margin}cm" fo:margin-right="${page.margin}cm"/><style:footer-style><style:header-footer-properties fo:min-height="0.5cm" fo:margin-top="0.5cm"/></style:footer-style></style:page-layout></office:automatic-styles><office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1"><style:footer><text:p text:style-name="Footer"><text:page-number text:select-page="current">1</text:page-number></text:p></style:footer></style:master-page></office:master-styles></office:document-styles>`;
+</office:styles><office:automatic-styles><style:page-layout style:name="pm1"><style:page-layout-properties fo:page-width="${page.width}cm" fo:page-height="${page.height}cm" style:print-orientation="portrait" fo:margin-top="${margin(house.margins.top)}" fo:margin-bottom="${margin(house.margins.bottom - 10)}" fo:margin-left="${margin(house.margins.left)}" fo:margin-right="${margin(house.margins.right)}"/><style:footer-style><style:header-footer-properties fo:min-height="0.5cm" fo:margin-top="0.5cm"/></style:footer-style></style:page-layout></office:automatic-styles><office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1"><style:footer><text:p text:style-name="Footer"><text:page-number text:select-page="current">1</text:page-number></text:p></style:footer></style:master-page></office:master-styles></office:document-styles>`;
 }

@@ -8,6 +8,7 @@ import type { CitationReference } from '../editor/academic-nodes';
 import { documentLabel, headingNumbering } from '../editor/academic-numbering';
 import { type BreakChange, withInherited } from './block-changes';
 import { citationId, sequenceName, zoteroCitationInstruction } from './docx-fields';
+import { houseStyle } from './house-styles';
 import { imageFiles, imageSize } from './images';
 import {
   authorName,
@@ -155,7 +156,9 @@ class OdtWriter extends ChangesWriter {
 
   constructor(private readonly prepared: PreparedDocument) {
     super();
-    this.page = ODF_PAGES[prepared.paperSize];
+    // The template's house style: its margins set the text width pictures and tables fill.
+    const { margins } = houseStyle(prepared.doc);
+    this.page = { ...ODF_PAGES[prepared.paperSize], margin: (margins.left + margins.right) / 20 };
     prepared.doc.descendants((node) => {
       for (const mark of node.marks)
         if (mark.type.name === 'comment' && prepared.threads.has(Number(mark.attrs.id)))
@@ -767,7 +770,12 @@ class OdtWriter extends ChangesWriter {
     const meta = `${ODF_XML_HEAD}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta><meta:generator>Scriptorium</meta:generator><dc:title>${escapeXml(p.title)}</dc:title>${p.subtitle ? `<dc:subject>${escapeXml(p.subtitle)}</dc:subject>` : ''}${p.abstract ? `<dc:description>${escapeXml(p.abstract.textContent)}</dc:description>` : ''}${p.keywords.map((keyword) => `<meta:keyword>${escapeXml(keyword)}</meta:keyword>`).join('')}${creators.length ? `<meta:initial-creator>${escapeXml(creators.join('; '))}</meta:initial-creator><dc:creator>${escapeXml(creators.join('; '))}</dc:creator>` : ''}<dc:language>${escapeXml(p.language)}</dc:language><meta:creation-date>${now}</meta:creation-date><dc:date>${now}</dc:date></office:meta></office:document-meta>`;
 
     // A book numbers no headings of its chapters (as before); a document as its setting says.
-    const ourStyles = referenceOdfStyles(p.language, this.page, p.book ? 'none' : headingNumbering(p.doc));
+    const ourStyles = referenceOdfStyles(
+      p.language,
+      this.page,
+      p.book ? 'none' : headingNumbering(p.doc),
+      houseStyle(p.doc),
+    );
     // The template's reference document: its styles and page over ours (reference-merge.ts).
     const reference = p.reference?.odt ? readOdtReference(p.reference.odt, ourStyles) : null;
     const styles = reference?.styles ?? ourStyles;
