@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { exportNative } from '../exchange/native';
 import { type ExportFormatName, exportDocument } from '../export/registry';
 import { importDocument } from '../import/index';
-import { hasUnsafeLink, isSafeHref, withoutUnsafeLinks } from './safe-links';
+import { hasUnsafeLink, isSafeHref, uriHref, withoutUnsafeLinks } from './safe-links';
 import { schema } from './schema';
 import { createDocument, standardArticle } from './templates';
 import { stepsOf, withBody } from './testing';
@@ -145,5 +145,15 @@ describe('link targets (issue 50)', () => {
     expect(JSON.stringify(imported.content)).not.toContain('javascript:');
     expect(JSON.stringify(imported.content)).toContain('mailto:ada@example.org');
     expect(schema.nodeFromJSON(imported.content).textContent).toContain('See target 0');
+  });
+
+  it('writes a target as a valid URI for validators, keeping what is valid as it is', () => {
+    expect(uriHref('https://example.org/a?b=1&c=<2>')).toBe('https://example.org/a?b=1&c=%3C2%3E');
+    expect(uriHref('https://example.org/x%20y%2')).toBe('https://example.org/x%20y%252');
+    expect(uriHref('https://example.org/{a}|b^`c`"d"')).toBe(
+      'https://example.org/%7Ba%7D%7Cb%5E%60c%60%22d%22',
+    );
+    expect(uriHref('mailto:ada@example.org')).toBe('mailto:ada@example.org');
+    expect(uriHref('#sec-1')).toBe('#sec-1');
   });
 });

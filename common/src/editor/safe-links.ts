@@ -18,6 +18,15 @@ export function isSafeHref(href: string): boolean {
   return WEB_OR_MAIL.test(href) || IN_DOCUMENT.test(href);
 }
 
+/**
+ * A link target as a valid URI for files that validators read (EPUB, HTML): the characters a URI
+ * may not hold (`<`, `>`, `"`, braces, `|`, `\\`, `^`, backquote, a `%` that starts no escape) are
+ * percent-encoded; everything else stays as the user wrote it.
+ */
+export function uriHref(href: string): string {
+  return href.replace(/[<>"{}|\\^`]|%(?![0-9a-fA-F]{2})/g, (char) => encodeURIComponent(char));
+}
+
 type Json = Record<string, unknown>;
 
 function isRecord(value: unknown): value is Json {

@@ -4,6 +4,7 @@ import { BIBLIOGRAPHY_LAYOUT_CSS, bibliographyBody, DEFAULT_LAYOUT } from '../bi
 import { renderLatex } from '../editor/academic-math';
 import { documentLabel } from '../editor/academic-numbering';
 import type { Contributor } from '../editor/commands';
+import { uriHref } from '../editor/safe-links';
 import { withInherited } from './block-changes';
 import { imageFiles } from './images';
 import {
@@ -101,7 +102,8 @@ export class HtmlWriter extends NodeWriter {
     for (const mark of marks) {
       const tags = MARK_TAGS[mark.type.name];
       if (tags) out = `${tags[0]}${out}${tags[1]}`;
-      else if (mark.type.name === 'link') out = `<a href="${escapeXml(String(mark.attrs.href))}">${out}</a>`;
+      else if (mark.type.name === 'link')
+        out = `<a href="${escapeXml(uriHref(String(mark.attrs.href)))}">${out}</a>`;
     }
     const changes = withInherited(marks, this.inherited);
     const deletion = changes.some((mark) => mark.type.name === 'deletion');

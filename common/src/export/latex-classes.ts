@@ -121,21 +121,26 @@ const apa = (mode: 'stu' | 'man'): LatexLayout => ({
   biblatexOptions: [],
   preamble: '',
   front: (p, matter) => {
-    const places = affiliations(p);
     // APA puts a subtitle after the title and a colon, on the title's line.
     const title = [matter.title, p.subtitle ? escapeLatex(p.subtitle) : ''].filter(Boolean).join(': ');
+    // With no named author apa7 gets no author lines at all: empty ones end a line that is not there.
+    const named = p.authors.filter((person) => authorName(person).trim());
+    const places = affiliations({ ...p, authors: named });
+    const authors = named.length
+      ? `\\authorsnames${places.length > 1 ? `[${named.map((person) => Math.max(1, places.indexOf(person.institution.trim()) + 1)).join(',')}]` : ''}{${named.map((person) => escapeLatex(authorName(person))).join(', ')}}
+\\authorsaffiliations{${
+          places.length
+            ? places
+                .map(escapeLatex)
+                .map((name) => `{${name}}`)
+                .join(', ')
+            : '{}'
+        }}
+`
+      : '';
     return `\\title{${title}}
 \\shorttitle{${escapeLatex(p.title.slice(0, 50))}}
-\\authorsnames${places.length > 1 ? `[${p.authors.map((person) => Math.max(1, places.indexOf(person.institution.trim()) + 1)).join(',')}]` : ''}{${p.authors.map((person) => escapeLatex(authorName(person))).join(', ')}}
-\\authorsaffiliations{${
-      places.length
-        ? places
-            .map(escapeLatex)
-            .map((name) => `{${name}}`)
-            .join(', ')
-        : '{}'
-    }}
-${mode === 'stu' ? '% \\course{}, \\professor{} and \\duedate{} for the title page (apa7 shows placeholders).\n' : ''}${matter.abstract ? `\\abstract{${matter.abstract.trim()}}\n` : ''}${p.keywords.length ? `\\keywords{${keywordsLine(p)}}\n` : ''}\\begin{document}
+${authors}${mode === 'stu' ? '% \\course{}, \\professor{} and \\duedate{} for the title page (apa7 shows placeholders).\n' : ''}${matter.abstract ? `\\abstract{${matter.abstract.trim()}}\n` : ''}${p.keywords.length ? `\\keywords{${keywordsLine(p)}}\n` : ''}\\begin{document}
 \\maketitle
 `;
   },

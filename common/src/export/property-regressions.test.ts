@@ -234,4 +234,31 @@ describe('exports of the documents the property test found', () => {
     const doc = base.type.create(base.attrs, parts);
     expect(await exported('epub', doc, 'EPUB/content.opf')).not.toContain('<dc:creator>');
   });
+
+  it('EPUB and HTML write a link target as a valid URI (epubcheck: "<" and ">" in a query)', async () => {
+    const href = 'https://example.org/a?b=1&c=<2>';
+    const doc = article([
+      s.paragraph.create(null, schema.text('link', [schema.marks.link.create({ href })])),
+    ]);
+    expect(await exported('html', doc, 'index.html')).toContain(
+      '<a href="https://example.org/a?b=1&amp;c=%3C2%3E">link</a>',
+    );
+  });
+
+  it('LaTeX for APA 7 with no named author writes no author lines (an empty one ends no line)', async () => {
+    const base = createDocument(schema, standardArticle, { title: 'Found', language: 'en-US' });
+    const parts: PMNode[] = [];
+    base.forEach((part) => {
+      parts.push(
+        part.attrs.id === 'authors'
+          ? part.type.create(part.attrs, s.contributor.create({ email: 'a@b.org', institution: 'Lab' }))
+          : part,
+      );
+    });
+    const doc = base.type.create({ ...base.attrs, latex_class: 'apa7-student' }, parts);
+    const tex = await exported('latex', doc, 'document.tex');
+    expect(tex).not.toContain('\\authorsnames');
+    expect(tex).not.toContain('\\authorsaffiliations');
+    expect(tex).toContain('\\shorttitle{Found}\n');
+  });
 });
