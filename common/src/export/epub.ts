@@ -70,9 +70,10 @@ export function exportEpub(prepared: PreparedDocument): Uint8Array {
 <dc:title>${title}</dc:title>
 <dc:language>${lang}</dc:language>
 ${prepared.authors
-  .map(authorName)
+  // A name of blanks or of characters XML cannot hold is no creator (epubcheck: empty dc:creator).
+  .map((person) => escapeXml(authorName(person)).trim())
   .filter(Boolean)
-  .map((name) => `<dc:creator>${escapeXml(name)}</dc:creator>`)
+  .map((name) => `<dc:creator>${name}</dc:creator>`)
   .join('\n')}
 ${prepared.abstract?.textContent.trim() ? `<dc:description>${escapeXml(prepared.abstract.textContent)}</dc:description>` : ''}
 ${prepared.keywords.map((keyword) => `<dc:subject>${escapeXml(keyword)}</dc:subject>`).join('\n')}
@@ -194,9 +195,10 @@ function exportBookEpub(prepared: PreparedDocument, book: BookStructure): Uint8A
 <dc:title>${title}</dc:title>
 <dc:language>${lang}</dc:language>
 ${prepared.authors
-  .map(authorName)
+  // A name of blanks or of characters XML cannot hold is no creator (epubcheck: empty dc:creator).
+  .map((person) => escapeXml(authorName(person)).trim())
   .filter(Boolean)
-  .map((name) => `<dc:creator>${escapeXml(name)}</dc:creator>`)
+  .map((name) => `<dc:creator>${name}</dc:creator>`)
   .join('\n')}
 ${book.publisher ? `<dc:publisher>${escapeXml(book.publisher)}</dc:publisher>` : ''}
 ${book.copyright ? `<dc:rights>${escapeXml(book.copyright)}</dc:rights>` : ''}

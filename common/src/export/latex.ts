@@ -361,6 +361,13 @@ function hrefTarget(href: string): string {
   return href.replace(/[%#\\{}]/g, (c) => `\\${c}`);
 }
 
+/**
+ * Control characters other than tab and line ends: TeX refuses them ("Text line contains an
+ * invalid character"), and they carry nothing a reader sees. A pasted vertical tab is enough.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: those are exactly what must go.
+const NOT_TEX_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
 /** The zip: the .tex, the .bib of the cited entries under their keys and the images. */
 function latexZip(tex: string, writer: LatexWriter, extra: Record<string, Uint8Array> = {}): Uint8Array {
   const cited = [...writer.cited].map((id) => ({
@@ -369,11 +376,11 @@ function latexZip(tex: string, writer: LatexWriter, extra: Record<string, Uint8A
   }));
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = {
-    'document.tex': encoder.encode(tex),
+    'document.tex': encoder.encode(tex.replace(NOT_TEX_TEXT, '')),
     'bibliography.bib': encoder.encode(
       latexBibliography(cited, {
         titles: writer.biblatex?.includes('{biblatex-chicago}') ? 'title' : 'sentence',
-      }),
+      }).replace(NOT_TEX_TEXT, ''),
     ),
     ...extra,
   };

@@ -9,6 +9,13 @@ import type { EntryData } from '../bibliography/types';
 import type { CitationReference } from '../editor/academic-nodes';
 import { authorName, isEquationFigure, type PreparedDocument, targetOf } from './model';
 
+/** An equation's TeX between dollars: a bare `$` in it would end the math, so it is `\$`. */
+function mathSource(equation: unknown): string {
+  return String(equation)
+    .trim()
+    .replace(/\\?\$/g, (dollar) => (dollar === '$' ? '\\$' : dollar));
+}
+
 /**
  * Pandoc's Markdown (issue 57: documents read as Markdown through the API; also an export
  * format): a YAML header with the title, authors, keywords, abstract and the cited entries as
@@ -164,7 +171,10 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
       state.closeBlock(node);
     },
     equation(state, node) {
-      state.write(`$${String(node.attrs.equation).trim()}$`);
+      // Two equations side by side would read "$a$$b$", and "$$" opens display math: an empty
+      // span between them keeps them apart and shows nothing.
+      const apart = state.out.endsWith('$') ? '[]{}' : '';
+      state.write(`${apart}$${mathSource(node.attrs.equation)}$`);
     },
     citation(state, node, parent, index) {
       const references = node.attrs.references as CitationReference[];
@@ -186,7 +196,7 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
     figure(state, node) {
       const caption = String(node.attrs.caption);
       if (isEquationFigure(node)) {
-        state.write(`$$${String(node.attrs.equation).trim()}$$`);
+        state.write(`$$${mathSource(node.attrs.equation)}$$`);
         // Pandoc's display math has no caption: it follows as a paragraph of its own.
         if (caption) {
           state.closeBlock(node);
@@ -213,11 +223,14 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
       const line = (cells: string[]) =>
         `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`;
       const [head = [], ...rest] = rows;
-      state.write([line(head), line(Array(width).fill('---')), ...rest.map(line)].join('\n'));
-      if (node.attrs.caption) {
-        state.write('\n\n');
-        state.write(`: ${state.esc(String(node.attrs.caption))}`);
-      }
+      const lines = [line(head), line(Array(width).fill('---')), ...rest.map(line)];
+      if (node.attrs.caption) lines.push('', `: ${state.esc(String(node.attrs.caption))}`);
+      // Line by line: each line gets the enclosing prefix ("> " in a quote, a list item's indent),
+      // which a newline inside one write would not.
+      lines.forEach((text, index) => {
+        if (index) state.ensureNewLine();
+        state.write(text);
+      });
       state.closeBlock(node);
     },
   };

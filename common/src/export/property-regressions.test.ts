@@ -261,4 +261,33 @@ describe('exports of the documents the property test found', () => {
     expect(tex).not.toContain('\\authorsaffiliations');
     expect(tex).toContain('\\shorttitle{Found}\n');
   });
+
+  it('Markdown keeps side-by-side equations apart and a dollar inside an equation inside it', async () => {
+    const doc = article([
+      s.paragraph.create(null, [
+        s.equation.create({ equation: 'a' }),
+        s.equation.create({ equation: 'b $' }),
+        schema.text(' end'),
+      ]),
+    ]);
+    expect(await exported('markdown', doc)).toContain('$a$[]{}$b \\$$ end');
+  });
+
+  it('LaTeX drops control characters TeX refuses (a vertical tab in an e-mail address)', async () => {
+    const base = createDocument(schema, standardArticle, { title: 'Found', language: 'en-US' });
+    const parts: PMNode[] = [];
+    base.forEach((part) => {
+      parts.push(
+        part.attrs.id === 'authors'
+          ? part.type.create(
+              part.attrs,
+              s.contributor.create({ firstname: 'Ada', lastname: 'L\u000bovelace', email: 'a\u000b@b.org' }),
+            )
+          : part,
+      );
+    });
+    const tex = await exported('latex', base.type.create(base.attrs, parts), 'document.tex');
+    expect(tex).not.toContain('\u000b');
+    expect(tex).toContain('Lovelace');
+  });
 });
