@@ -170,10 +170,10 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
       state.write(fence);
       state.closeBlock(node);
     },
-    equation(state, node) {
+    equation(state, node, parent, index) {
       // Two equations side by side would read "$a$$b$", and "$$" opens display math: an empty
       // span between them keeps them apart and shows nothing.
-      const apart = state.out.endsWith('$') ? '[]{}' : '';
+      const apart = index > 0 && parent.child(index - 1).type.name === 'equation' ? '[]{}' : '';
       state.write(`${apart}$${mathSource(node.attrs.equation)}$`);
     },
     citation(state, node, parent, index) {
