@@ -18,7 +18,8 @@ import type { FormBody } from '../../http/form-body';
 import { requireUser } from '../../http/session';
 import { createDocument } from '../../modules/documents/commands/create-document';
 import { userRoute } from '../../modules/user-route';
-import { isZip, removeTemplateFiles, storeTemplateFile } from './files';
+import { addTemplateFile, deleteTemplateFile, deleteTemplates, saveTemplate } from './commands';
+import { isZip } from './files';
 import {
   getTemplate,
   insertTemplate,
@@ -70,43 +71,18 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
       return { id: await insertTemplate(db, user.id, title, input.definition ?? standardDefinition()) };
     });
 
-    userRoute(app, templatesApi.save, async (input, user) => {
-      await requireOwned(db, user.id, input.id);
-      const updated = Date.now();
-      await db
-        .updateTable('document_templates')
-        .set({
-          title: input.title,
-          definition: JSON.stringify(input.definition),
-          updated,
-          // Only staff offer templates to the whole site.
-          ...(input.site !== undefined && user.is_staff ? { site: input.site === 'true' ? 1 : 0 } : {}),
-        })
-        .where('id', '=', input.id)
-        .execute();
-      return { updated };
-    });
+    userRoute(app, templatesApi.save, async (input, user) => ({
+      updated: await saveTemplate(db, user, input),
+    }));
 
     userRoute(app, templatesApi.copy, async ({ id }, user) => {
       const source = await requireUsable(db, user.id, id);
       return { id: await insertTemplate(db, user.id, source.title, parseDefinition(source.definition)) };
     });
 
-    userRoute(app, templatesApi.delete, async ({ ids }, user) => {
-      const unique = [...new Set(ids)];
-      const files = await db.transaction().execute(async (trx) => {
-        for (const id of unique) await requireOwned(trx, user.id, id);
-        const names = await trx
-          .selectFrom('template_export_files')
-          .select('file_name')
-          .where('template_id', 'in', unique)
-          .execute();
-        await trx.deleteFrom('document_templates').where('id', 'in', unique).execute();
-        return names.map((row) => row.file_name);
-      });
-      await removeTemplateFiles(ctx, files);
-      return { deleted: unique };
-    });
+    userRoute(app, templatesApi.delete, async ({ ids }, user) => ({
+      deleted: await deleteTemplates(ctx, db, user.id, ids),
+    }));
 
     route(app, templatesApi.uploadFile, async (request) => {
       const user = requireUser(request);
@@ -130,41 +106,11 @@ export function templatesRoutes(ctx: AppContext): FastifyPluginAsync {
           });
         throw new HttpError(400, { error: 'not_an_office_document' });
       }
-      const fileName = await storeTemplateFile(ctx, fields.kind, reference);
-      const added = Date.now();
-      const row = await db
-        .insertInto('template_export_files')
-        .values({
-          template_id: fields.id,
-          kind: fields.kind,
-          title: fields.title,
-          file_name: fileName,
-          size: upload.file.length,
-          added,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db
-        .updateTable('document_templates')
-        .set({ updated: added })
-        .where('id', '=', fields.id)
-        .execute();
-      return {
-        file: { id: row.id, kind: fields.kind, title: fields.title, size: upload.file.length, added },
-      };
+      return { file: await addTemplateFile(ctx, db, fields, reference, upload.file.length) };
     });
 
     userRoute(app, templatesApi.deleteFile, async (input, user) => {
-      await requireOwned(db, user.id, input.id);
-      const file = await db
-        .selectFrom('template_export_files')
-        .select('file_name')
-        .where('id', '=', input.file_id)
-        .where('template_id', '=', input.id)
-        .executeTakeFirst();
-      if (!file) throw new HttpError(404);
-      await db.deleteFrom('template_export_files').where('id', '=', input.file_id).execute();
-      await removeTemplateFiles(ctx, [file.file_name]);
+      await deleteTemplateFile(ctx, db, user.id, input);
       return { done: true as const };
     });
 
