@@ -80,7 +80,9 @@ function abstractEnvironment(matter: FrontMatter): string {
 }
 
 function subtitled(p: PreparedDocument, matter: FrontMatter, command = '\\\\ \\large '): string {
-  return `${matter.title}${p.subtitle ? `${command}${escapeLatex(p.subtitle)}` : ''}`;
+  if (!p.subtitle) return matter.title;
+  // Without a title there is no line for the subtitle's line break to end.
+  return matter.title ? `${matter.title}${command}${escapeLatex(p.subtitle)}` : escapeLatex(p.subtitle);
 }
 
 /**

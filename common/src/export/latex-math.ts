@@ -175,7 +175,9 @@ export type MathRefusal =
   | 'control_character'
   | 'blank_line'
   | 'unbalanced_braces'
-  | 'environment';
+  | 'environment'
+  /** Safe, but not math the editor (Temml) can read: set by the LaTeX writer. */
+  | 'parse_error';
 
 export type MathCheck = { ok: true } | { ok: false; refusal: MathRefusal; detail: string };
 

@@ -2,6 +2,7 @@ import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import type { EntryData } from '../bibliography/types';
+import { renderLatex } from '../editor/academic-math';
 import { headingNumbering } from '../editor/academic-numbering';
 import { citationKeys } from './citation-keys';
 import { imageExtension, imageFiles } from './images';
@@ -14,7 +15,7 @@ import {
   FALLBACK_BIBLATEX,
 } from './latex-citations';
 import { type LatexLayout, latexClassOf, latexLayout } from './latex-classes';
-import { checkLatexMath, isControlCharacter } from './latex-math';
+import { checkLatexMath, isControlCharacter, type MathCheck } from './latex-math';
 import {
   authorName,
   type BookStructure,
@@ -41,8 +42,16 @@ function checkedMath(
   latex: string,
   asMath: (source: string) => string,
   asText: (text: string) => string,
+  display = false,
 ): string {
-  const check = checkLatexMath(latex);
+  const safety = checkLatexMath(latex);
+  // Math the editor cannot read either (an unknown command, a stray &) would stop the compile:
+  // it goes as text too, as the editor shows it.
+  const parsed = safety.ok ? renderLatex(latex, display) : null;
+  const check: MathCheck =
+    parsed && !parsed.ok
+      ? { ok: false, refusal: 'parse_error', detail: parsed.error.split('\n')[0] }
+      : safety;
   if (check.ok) return asMath(latex);
   // One line of text: no line breaks (a blank line would end \texttt's argument), no controls.
   const line = [...latex].map((char) => (isControlCharacter(char) || char === '\n' ? ' ' : char)).join('');
@@ -272,6 +281,7 @@ class LatexWriter extends NodeWriter {
           String(node.attrs.equation),
           (math) => `\\begin{${env}}${numbered ? label : ''}\n${math}\n\\end{${env}}\n\n`,
           (text) => `\\begin{center}${text}\\end{center}\n\n`,
+          true,
         ) + after
       );
     }
@@ -338,8 +348,14 @@ function preamble(
       : polyglossia === 'english' && variant === 'gb'
         ? '[variant=british]'
         : '';
+  // elsarticle and biblatex-apa both make a counter named author ("already defined"): biblatex's
+  // takes the name, elsarticle numbers its title block's authors with it before any reference.
+  const sharedCounter =
+    layout.documentClass === 'elsarticle' && biblatex?.includes('style=apa')
+      ? '\\makeatletter\\let\\c@author\\relax\\makeatother\n'
+      : '';
   const bibliography = biblatex
-    ? `${biblatex}\n\\addbibresource{bibliography.bib}\n`
+    ? `${sharedCounter}${biblatex}\n\\addbibresource{bibliography.bib}\n`
     : `% The citations and the bibliography are as citeproc rendered them in the document's style
 % (${String(p.doc.attrs.citationstyle) || 'none'}), which no biblatex style in TeX Live matches; bibliography.bib holds the entries.
 `;

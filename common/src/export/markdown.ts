@@ -27,6 +27,9 @@ export function exportMarkdown(prepared: PreparedDocument): Uint8Array {
   return new TextEncoder().encode(documentMarkdown(prepared));
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: those are exactly what must go.
+const NOT_MARKDOWN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
 export function documentMarkdown(prepared: PreparedDocument): string {
   const keys = citationKeys(prepared.entries);
   const serializer = bodySerializer(prepared, keys);
@@ -39,7 +42,9 @@ export function documentMarkdown(prepared: PreparedDocument): string {
     .filter(Boolean)
     .join('\n\n');
   const footnotes = notes.map((text, index) => `[^${index + 1}]: ${indentAfterFirst(text, '    ')}`);
-  return `${[header, body, ...(footnotes.length ? [footnotes.join('\n\n')] : [])].join('\n\n')}\n`;
+  const markdown = `${[header, body, ...(footnotes.length ? [footnotes.join('\n\n')] : [])].join('\n\n')}\n`;
+  // Control characters show nothing, and pandoc's YAML reader refuses the whole file for one.
+  return markdown.replace(NOT_MARKDOWN_TEXT, '');
 }
 
 /** The key each cited entry gets in the Markdown: its BibTeX key, made unique; else its id. */

@@ -290,4 +290,38 @@ describe('exports of the documents the property test found', () => {
     expect(tex).not.toContain('\u000b');
     expect(tex).toContain('Lovelace');
   });
+
+  it('LaTeX writes math the editor cannot read as text (a stray &, an unknown command), so it compiles', async () => {
+    const doc = article([
+      s.paragraph.create(null, [
+        s.equation.create({ equation: 'x < y & z > w' }),
+        s.equation.create({ equation: '\\unknowncommand{x}' }),
+      ]),
+    ]);
+    const tex = await exported('latex', doc, 'document.tex');
+    expect(tex).toContain('\\texttt{x < y \\& z > w}');
+    expect(tex).toContain('\\texttt{\\textbackslash{}unknowncommand\\{x\\}}');
+    expect(tex).not.toContain('\\(x < y');
+  });
+
+  it('LaTeX: a subtitle without a title has no line break before it; elsarticle with APA shares the author counter', async () => {
+    const base = createDocument(schema, standardArticle, { title: '', language: 'en-US' });
+    const parts: PMNode[] = [];
+    base.forEach((part) => {
+      parts.push(
+        part.attrs.id === 'subtitle'
+          ? part.type.create({ ...part.attrs, hidden: false }, schema.text('Sub'))
+          : part,
+      );
+    });
+    const plain = await exported('latex', base.type.create(base.attrs, parts), 'document.tex');
+    expect(plain).not.toMatch(/\\title\{\\\\/);
+    const elsevier = base.type.create(
+      { ...base.attrs, latex_class: 'elsevier', citationstyle: 'apa' },
+      parts,
+    );
+    const tex = await exported('latex', elsevier, 'document.tex');
+    expect(tex).toContain('style=apa');
+    expect(tex).toContain('\\let\\c@author\\relax');
+  });
 });
