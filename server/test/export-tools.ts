@@ -171,20 +171,8 @@ export async function libreOfficeConvert(
   out: string,
   profile: string,
 ): Promise<string> {
-  await run(
-    'soffice',
-    [
-      '--headless',
-      `-env:UserInstallation=file://${profile}/lo-profile`,
-      '--convert-to',
-      to,
-      '--outdir',
-      out,
-      file,
-    ],
-    { timeout: 170_000 },
-  );
-  return path.join(out, path.basename(file).replace(/\.[a-z]+$/, `.${to}`));
+  const [converted] = await libreOfficeConvertAll([file], to, out, profile, 170_000);
+  return converted;
 }
 
 /** LibreOffice headless converts all `files` to `to` in one run; the paths of the results, in order. */
@@ -193,6 +181,7 @@ export async function libreOfficeConvertAll(
   to: string,
   out: string,
   profile: string,
+  timeout = 850_000,
 ): Promise<string[]> {
   await run(
     'soffice',
@@ -205,7 +194,7 @@ export async function libreOfficeConvertAll(
       out,
       ...files,
     ],
-    { timeout: 850_000 },
+    { timeout },
   );
   return files.map((file) => path.join(out, path.basename(file).replace(/\.[a-z]+$/, `.${to}`)));
 }
