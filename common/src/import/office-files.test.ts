@@ -11,6 +11,8 @@ import {
   emfHeader,
   emfTextBoxDocx,
   field,
+  type JsonNode,
+  nodesOfType,
   paragraph,
   run,
   textBox,
@@ -22,25 +24,12 @@ import {
  * EMF) written here by hand where no converter at hand writes it.
  */
 
-type Json = {
-  type: string;
-  attrs?: Record<string, unknown>;
-  content?: Json[];
-  text?: string;
-  marks?: Json[];
-};
+type Json = JsonNode;
 
 const folder = join(__dirname, 'testing', 'office');
 
 function nodes(doc: ImportedDocument | Json, type: string): Json[] {
-  const root = ('content' in doc && !('type' in doc) ? doc.content : doc) as Json;
-  const out: Json[] = [];
-  const walk = (node: Json) => {
-    if (node.type === type) out.push(node);
-    for (const inner of node.content ?? []) walk(inner);
-  };
-  walk(root);
-  return out;
+  return nodesOfType(('content' in doc && !('type' in doc) ? doc.content : doc) as Json, type);
 }
 
 const textOf = (node: Json): string =>

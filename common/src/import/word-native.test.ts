@@ -1,26 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { importDocument } from './index';
-import { docxOf, field, paragraph, run } from './testing/word';
+import { docxOf, field, type JsonNode, nodesOfType, paragraph, run } from './testing/word';
 
 /** Issue 54: what Word writes for captions and cross-references comes back as ours. */
 
-type Json = {
-  type: string;
-  attrs?: Record<string, unknown>;
-  content?: Json[];
-  text?: string;
-  marks?: Json[];
-};
+type Json = JsonNode;
 
-function nodes(doc: Json, type: string): Json[] {
-  const out: Json[] = [];
-  const walk = (node: Json) => {
-    if (node.type === type) out.push(node);
-    for (const inner of node.content ?? []) walk(inner);
-  };
-  walk(doc);
-  return out;
-}
+const nodes = nodesOfType;
 
 const bookmark = (name: string, id: number, content: string) =>
   `<w:bookmarkStart w:id="${id}" w:name="${name}"/>${content}<w:bookmarkEnd w:id="${id}"/>`;

@@ -203,3 +203,23 @@ export function emfTextBoxDocx(): Uint8Array {
     'word/media/image1.emf': emfHeader(),
   });
 }
+
+/** An imported document's node as JSON, for tests that look into the result. */
+export type JsonNode = {
+  type: string;
+  attrs?: Record<string, unknown>;
+  content?: JsonNode[];
+  text?: string;
+  marks?: JsonNode[];
+};
+
+/** Every node of `type` under `root`, in document order. */
+export function nodesOfType(root: JsonNode, type: string): JsonNode[] {
+  const out: JsonNode[] = [];
+  const walk = (node: JsonNode) => {
+    if (node.type === type) out.push(node);
+    for (const inner of node.content ?? []) walk(inner);
+  };
+  walk(root);
+  return out;
+}
