@@ -22,6 +22,7 @@ export default defineConfig({
           ],
           testTimeout: 20000,
           hookTimeout: 60000,
+          globalSetup: ['server/test/compiled-server-setup.ts'],
         },
       },
       {

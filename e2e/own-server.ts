@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { createUser, loginAs } from './fixtures';
-import { E2E_PORT, e2eServerEnv } from './server-env';
+import { E2E_PORT, e2eServerEnv, SERVER_ENTRY } from './server-env';
 
 /** A graceful stop (requests finished, sockets closed, database released) takes well under this. */
 const STOP_LIMIT_MS = 15_000;
@@ -32,7 +32,7 @@ export function ownServer(offset: number, settings: NodeJS.ProcessEnv = {}) {
   async function start() {
     dataDir ??= mkdtempSync(path.join(os.tmpdir(), `scriptorium-e2e-${offset}-`));
     env.DATA_DIR = dataDir;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    const child = spawn(process.execPath, [SERVER_ENTRY], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

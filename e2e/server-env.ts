@@ -1,6 +1,13 @@
 import os from 'node:os';
 import path from 'node:path';
 
+/**
+ * The specs run the compiled server (`npm run build`), as `npm start` serves it: under tsx every
+ * worker thread compiles its module graph again at its first task, 10-20 s per pool on a busy
+ * 2-core machine, taken from the specs' own time.
+ */
+export const SERVER_ENTRY = 'server/dist/main.js';
+
 /** Where the e2e server listens and keeps its data; the specs' fixtures use the same values. */
 export const E2E_PORT = Number(process.env.E2E_PORT || 8123);
 export const E2E_DATA_DIR = path.join(os.tmpdir(), `scriptorium-e2e-${E2E_PORT}`);

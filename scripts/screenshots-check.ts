@@ -63,7 +63,8 @@ const serverEnv = {
   PLUGINS: '',
   LOGIN_DELAY_MS: '20',
 };
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+// The compiled server, as the browser specs run it (`npm test` builds before this step).
+const server = spawn(process.execPath, ['server/dist/main.js'], {
   cwd: root,
   env: serverEnv,
   stdio: ['ignore', 'ignore', 'inherit'],

@@ -69,14 +69,15 @@ export interface ServerProcess {
 }
 
 /**
- * Starts src/main.ts on 127.0.0.1 with `env` over this process's environment (on `port`, else a
- * free one) and resolves once it answers the configuration endpoint. `compiledMain` runs a
- * compiled server (scripts/build-server.mjs) with plain node instead, as `npm start` does.
+ * Starts the server on 127.0.0.1 with `env` over this process's environment (on `port`, else a
+ * free one) and resolves once it answers the configuration endpoint: the compiled server
+ * `compiledMain` (scripts/build-server.mjs) with plain node, as `npm start` runs it; in the tests by
+ * default the bundle of the run (compiled-server-setup.ts); else src/main.ts through tsx.
  */
 export async function startServerProcess(
   env: Record<string, string>,
   port?: number,
-  compiledMain?: string,
+  compiledMain = process.env.SCRIPTORIUM_TEST_SERVER,
 ): Promise<ServerProcess> {
   const listenOn = port ?? (await freePort());
   const output: string[] = [];
