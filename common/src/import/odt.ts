@@ -794,17 +794,16 @@ export function importOdt(files: Unzipped, fallbackTitle: string): ImportedDocum
   return officeDocument('odt', reader, title, blocks, {
     front: reader.front,
     referenced: reader.referenced,
-    headingNumbering: outlineNumbering(files, blocks),
+    headingNumbering: outlineNumbering(files),
   });
 }
 
 /**
  * The headings' numbering, from the outline numbering of styles.xml (text:outline-style, as our
- * export and LibreOffice write it): none when its first level shows no number, roman for "I",
- * else decimal. Only when the document has headings.
+ * export and LibreOffice write it; the file's setting, headings or not): none when its first
+ * level shows no number, roman for "I", else decimal (chapter when our metadata says so).
  */
-function outlineNumbering(files: Unzipped, blocks: Block[]): string | undefined {
-  if (!blocks.some((block) => block.kind === 'heading')) return undefined;
+function outlineNumbering(files: Unzipped): string | undefined {
   const source = text(files, 'styles.xml');
   const outline = source ? descendants(parseXml(source), 'text:outline-style')[0] : undefined;
   if (!outline) return undefined;
