@@ -102,6 +102,13 @@ export function zoteroPrefs(style: string, locale: string, noteStyle: boolean): 
 /** The name of our custom document property that keeps each equation's LaTeX beside its OMML. */
 export const EQUATIONS_PROPERTY = 'SCRIPTORIUM_EQUATIONS';
 
+/**
+ * The name of our custom document property (DOCX) and user-defined metadata (ODT) that keeps the
+ * heading numbering where the numbering markup cannot tell it: "chapter" (numbered as "decimal",
+ * cross-references say "Chapter").
+ */
+export const HEADING_NUMBERING_PROPERTY = 'SCRIPTORIUM_HEADING_NUMBERING';
+
 /** The text Word shows of an OMML equation (its m:t runs): the key its LaTeX is kept under. */
 export function ommlShownText(omml: string): string {
   let out = '';
@@ -118,17 +125,19 @@ export function ommlShownText(omml: string): string {
  * docProps/custom.xml: Zotero's document preferences (ZOTERO_PREF_1, _2, ...: its XML in pieces
  * of at most 255 characters) and the LaTeX of our equations by the text of their OMML (the
  * import takes the LaTeX back while the equation reads the same; one edited in Word is read
- * from its OMML).
+ * from its OMML); the heading numbering when it is "chapter" (HEADING_NUMBERING_PROPERTY).
  */
 export function customProperties(
   zoteroPrefs: string | null,
   equations: ReadonlyMap<string, string>,
+  headingNumbering = '',
 ): string | null {
   const properties: [string, string][] = [];
   if (zoteroPrefs)
     for (let i = 0; i < zoteroPrefs.length; i += 255)
       properties.push([`ZOTERO_PREF_${properties.length + 1}`, zoteroPrefs.slice(i, i + 255)]);
   if (equations.size) properties.push([EQUATIONS_PROPERTY, JSON.stringify([...equations])]);
+  if (headingNumbering === 'chapter') properties.push([HEADING_NUMBERING_PROPERTY, headingNumbering]);
   if (!properties.length) return null;
   const xml = properties
     .map(

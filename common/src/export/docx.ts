@@ -845,6 +845,7 @@ class DocxWriter extends ChangesWriter {
     const zotero = customProperties(
       p.citationStyle ? zoteroPrefs(p.citationStyle, p.language, p.noteStyle) : null,
       this.equationSources,
+      p.book ? 'none' : headingNumbering(p.doc),
     );
     const ownFooter = !headersFooters?.footer;
     const sectionReferences = `${headersFooters?.references ?? ''}${ownFooter ? '<w:footerReference w:type="default" r:id="rIdFooter"/>' : ''}`;

@@ -1,14 +1,18 @@
 import { readFileSync } from 'node:fs';
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { Fragment, type Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
 import type { CslJson } from '../bibliography/citation-render';
 import { type CompactNode, expandNode } from '../bibliography/csl-compact';
+import { schema } from '../editor/schema';
 import { importDocument } from '../import/index';
+import { parseMarkdown } from '../import/markdown';
 import { descendants, parseXml } from '../import/xml';
 import { sofficeConvert, toolAvailable } from '../testing/office-tools';
 import { exportDocx } from './docx';
 import { CSL_CITATION_SCHEMA, plainText } from './docx-fields';
 import { fixturePaper } from './fixture-paper';
+import { documentMarkdown } from './markdown';
 import { type ExportInput, prepareDocument } from './model';
 import { exportOdt } from './odt';
 
@@ -41,6 +45,13 @@ function shape(doc: Json) {
   const targets: string[] = [];
   const captions: string[] = [];
   const ids: string[] = [];
+  const aligned: string[] = [];
+  // The parts in order, with the title of each (the bibliography's is the export language's word).
+  const parts = (doc.content ?? [])
+    .filter((part) => part.type !== 'bibliography_part')
+    .map(
+      (part) => `${part.type}:${part.attrs?.id ?? ''}:${part.attrs?.title ?? ''}:${part.attrs?.hidden ?? ''}`,
+    );
   walk(doc, (node) => {
     counts[node.type] = (counts[node.type] ?? 0) + 1;
     const attrs = node.attrs ?? {};
@@ -55,9 +66,11 @@ function shape(doc: Json) {
       captions.push(`${node.type}:${attrs.category ?? ''}:${attrs.caption}:${attrs.equation ?? ''}`);
     if ((node.type === 'heading' || node.type === 'table' || node.type === 'figure') && attrs.id)
       ids.push(String(attrs.id));
+    if (node.type === 'figure' && attrs.category !== 'equation') aligned.push(String(attrs.aligned));
   });
   delete counts.text;
-  return { counts, citations, targets, captions, ids };
+  const numbering = String(doc.attrs?.heading_numbering);
+  return { counts, citations, targets, captions, ids, aligned, parts, numbering };
 }
 
 /** The words of the document's parts but its bibliography (which is drawn, not written). */
@@ -112,6 +125,9 @@ describe.each(['apa', 'ieee', 'chicago-note-bibliography'])('round trip in %s', 
     expect(got.targets).toEqual(expected.targets);
     expect(got.captions).toEqual(expected.captions);
     expect(got.ids).toEqual(expected.ids);
+    expect(got.aligned).toEqual(expected.aligned);
+    expect(got.parts).toEqual(expected.parts);
+    expect(got.numbering).toEqual(expected.numbering);
     expect(back.bibliography).toHaveLength(paper.entries);
     expect(back.notes).toEqual([]);
     const { precision, recall } = agreement(words(original), words(back.content as Json));
@@ -127,6 +143,276 @@ describe.each(['apa', 'ieee', 'chicago-note-bibliography'])('round trip in %s', 
       return out;
     };
     expect(latex(back.content as Json)).toEqual(latex(original));
+  });
+});
+
+/**
+ * The fixture paper with a table of contents before its body, headings numbered as `numbering`
+ * says, its figures aligned left, right and centre in turn, and a paragraph of one inline equation.
+ */
+function settingsPaper(numbering: string) {
+  const paper = fixturePaper();
+  const alignments = ['left', 'right', 'center'];
+  let figure = 0;
+  const parts: PMNode[] = [];
+  paper.doc.forEach((part) => {
+    if (part.attrs.id !== 'body') {
+      parts.push(part);
+      return;
+    }
+    parts.push(
+      schema.nodes.toc_part.create({
+        id: 'contents',
+        title: 'Table of contents',
+        optional: true,
+        hidden: false,
+        elements: [],
+        marks: [],
+        help: '',
+      }),
+    );
+    // A paragraph of one inline equation stays that (a display equation is a figure).
+    const blocks: PMNode[] = [
+      schema.nodes.paragraph.create(null, schema.nodes.equation.create({ equation: 'x^2 + y^2' })),
+    ];
+    part.forEach((block) => {
+      blocks.push(
+        block.type.name === 'figure' && block.attrs.category === 'figure'
+          ? block.type.create({ ...block.attrs, aligned: alignments[figure++ % 3] })
+          : block,
+      );
+    });
+    parts.push(part.copy(Fragment.from(blocks)));
+  });
+  const doc = paper.doc.type.create({ ...paper.doc.attrs, heading_numbering: numbering }, parts);
+  doc.check();
+  return { ...paper, doc, input: { ...paper.input, content: doc.toJSON(), csl: csl('apa') } };
+}
+
+describe.each(['none', 'roman', 'chapter', 'decimal'])(
+  'round trip with heading numbering %s, a table of contents and aligned figures',
+  (numbering) => {
+    const paper = settingsPaper(numbering);
+    const original = paper.doc.toJSON() as Json;
+    const expected = shape(original);
+    const backs = new Map<string, Json>();
+    const back = (format: keyof typeof FORMATS): Json => {
+      let found = backs.get(format);
+      if (!found) {
+        found = importDocument(FORMATS[format](prepareDocument(paper.input)), `paper.${format}`)
+          .content as Json;
+        backs.set(format, found);
+      }
+      return found;
+    };
+    const formats = Object.keys(FORMATS) as (keyof typeof FORMATS)[];
+
+    it.each(formats)(
+      '%s: the table of contents is the contents part again, not paragraphs or cross-references',
+      (format) => {
+        const got = shape(back(format));
+        expect(got.parts).toEqual(expected.parts);
+        expect(got.parts).toContain('toc_part:contents:Table of contents:false');
+        expect(got.targets).toEqual(expected.targets);
+        const { precision, recall } = agreement(words(original), words(back(format)));
+        expect([precision, recall]).toEqual([1, 1]);
+      },
+    );
+
+    it.each(formats)('%s: the heading numbering is the document setting again', (format) => {
+      expect(shape(back(format)).numbering).toBe(numbering);
+    });
+
+    it.each(formats)('%s: each figure keeps its alignment', (format) => {
+      expect(shape(back(format)).aligned).toEqual(['left', 'right', 'center']);
+    });
+
+    it.each(formats)(
+      '%s: a paragraph of one inline equation stays one, display equations stay figures',
+      (format) => {
+        const got = shape(back(format));
+        expect([got.counts.equation, got.counts.figure]).toEqual([
+          expected.counts.equation,
+          expected.counts.figure,
+        ]);
+      },
+    );
+
+    it.each(formats)('%s: and the rest comes back whole', (format) => {
+      const got = shape(back(format));
+      expect(got.counts).toEqual(expected.counts);
+      expect(got.citations).toEqual(expected.citations);
+      expect(got.captions).toEqual(expected.captions);
+      expect(got.ids).toEqual(expected.ids);
+    });
+  },
+);
+
+describe("Word's table of contents", () => {
+  const paper = settingsPaper('decimal');
+  const original = paper.doc.toJSON() as Json;
+  // As Word writes one: the field begins in the first entry's paragraph; each entry links to a
+  // _Toc bookmark and shows its page by a PAGEREF field.
+  const entry = (n: number, text: string, first: boolean) =>
+    `<w:p><w:pPr><w:pStyle w:val="TOC1"/></w:pPr>${first ? '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> TOC \\o "1-3" \\h \\z \\u </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>' : ''}<w:hyperlink w:anchor="_Toc${n}" w:history="1"><w:r><w:t>${text}</w:t></w:r><w:r><w:tab/></w:r><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> PAGEREF _Toc${n} \\h </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>${n}</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:hyperlink></w:p>`;
+  const wordToc = (control: boolean) => {
+    const inner = `<w:p><w:pPr><w:pStyle w:val="TOCHeading"/></w:pPr><w:r><w:t>Table of contents</w:t></w:r></w:p>${entry(1, 'Section 1 on structures', true)}${entry(2, 'Section 2 on structures', false)}<w:p><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>`;
+    return control
+      ? `<w:sdt><w:sdtPr><w:docPartObj><w:docPartGallery w:val="Table of Contents"/><w:docPartUnique/></w:docPartObj></w:sdtPr><w:sdtContent>${inner}</w:sdtContent></w:sdt>`
+      : inner;
+  };
+
+  it.each([
+    ['in its content control', true],
+    ['as a field alone', false],
+  ])('%s is the contents part, its entries no text or cross-references', (_name, control) => {
+    const files = unzipSync(exportDocx(prepareDocument(paper.input)));
+    const document = strFromU8(files['word/document.xml']);
+    const ours =
+      /<w:p><w:pPr><w:pStyle w:val="TOCHeading"\/>[\s\S]*?<w:p><w:r><w:fldChar w:fldCharType="end"\/><\/w:r><\/w:p>/;
+    expect(document).toMatch(ours);
+    files['word/document.xml'] = strToU8(document.replace(ours, wordToc(control)));
+    const back = importDocument(zipSync(files), 'word.docx');
+    const got = shape(back.content as Json);
+    const expected = shape(original);
+    expect(got.parts).toEqual(expected.parts);
+    expect(got.targets).toEqual(expected.targets);
+    expect(got.ids).toEqual(expected.ids);
+    const { precision, recall } = agreement(words(original), words(back.content as Json));
+    expect([precision, recall]).toEqual([1, 1]);
+  });
+});
+
+describe('ODT formulas as LibreOffice writes them', () => {
+  const paper = fixturePaper();
+  const original = paper.doc.toJSON() as Json;
+  const equations = (doc: Json) => {
+    const out: string[] = [];
+    walk(doc, (node) => {
+      if (node.type === 'equation') out.push(`inline ${node.attrs?.equation}`);
+      if (node.type === 'figure' && node.attrs?.category === 'equation')
+        out.push(`display ${node.attrs?.equation}`);
+    });
+    return out;
+  };
+
+  it('reads a formula with its replacement image, in a span, alone in its paragraph as the display equation', () => {
+    const files = unzipSync(exportOdt(prepareDocument({ ...paper.input, csl: csl('apa') })));
+    // LibreOffice saves a picture of each formula beside it (an SVM metafile) and keeps a formula
+    // alone in its paragraph in a span of its own formatting.
+    let content = strFromU8(files['content.xml']);
+    content = content.replace(
+      /<draw:frame [^>]*draw:name="Formula(\d+)"[^>]*>[\s\S]*?<\/draw:frame>/g,
+      (frame: string, n: string) => {
+        files[`ObjectReplacements/Object ${n}`] = strToU8('VCLMTF\u0001\u0000');
+        const pictured = frame.replace(
+          /(<draw:object [^>]*?)\/>/,
+          `$1/><draw:image xlink:href="./ObjectReplacements/Object ${n}" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad"/>`,
+        );
+        return `<text:span text:style-name="T1">${pictured}</text:span>`;
+      },
+    );
+    expect(content).toContain('ObjectReplacements/Object 1');
+    files['content.xml'] = strToU8(content);
+    const back = importDocument(zipSync(files), 'libreoffice.odt');
+    expect(equations(back.content as Json)).toEqual(equations(original));
+    expect(back.notes).toEqual([]);
+  });
+});
+
+describe('Markdown citations in pandoc syntax', () => {
+  const keys: Record<string, string> = {
+    'doe:2020/a': '1-0',
+    'roe_{x}': '1-1',
+    other: '1-2',
+    plain2019: '1-3',
+  };
+  const resolvers = { citation: (key: string) => keys[key] ?? null, image: () => null };
+  const citations = (markdown: string) => {
+    const out: unknown[] = [];
+    parseMarkdown(markdown, resolvers).content.descendants((node) => {
+      if (node.type.name === 'citation') out.push({ ...node.attrs });
+      return true;
+    });
+    return out;
+  };
+
+  it('reads [@{key}], @{key} and [@key, p. 4; @other]', () => {
+    expect(citations('As [@{doe:2020/a}] and [see @{doe:2020/a}, p. 2; -@other] show.')).toEqual([
+      {
+        format: 'autocite',
+        references: [{ id: '1-0', prefix: '', locator: '' }],
+      },
+      {
+        format: 'autocite',
+        references: [
+          { id: '1-0', prefix: 'see', locator: 'p. 2' },
+          { id: '1-2', prefix: '', locator: '' },
+        ],
+      },
+    ]);
+    expect(citations("@{doe:2020/a}'s work and @{other}-based [p. 3] ones.")).toEqual([
+      { format: 'textcite', references: [{ id: '1-0', prefix: '', locator: '' }] },
+      { format: 'textcite', references: [{ id: '1-2', prefix: '', locator: '' }] },
+    ]);
+    expect(citations('Known [@plain2019, p. 4; @other].')).toEqual([
+      {
+        format: 'autocite',
+        references: [
+          { id: '1-3', prefix: '', locator: 'p. 4' },
+          { id: '1-2', prefix: '', locator: '' },
+        ],
+      },
+    ]);
+  });
+
+  it('reads back the citation our export writes as @{key} before text that would extend the key', () => {
+    const paper = fixturePaper();
+    const prepared = prepareDocument(
+      {
+        ...paper.input,
+        content: {
+          ...(paper.input.content as Json),
+          content: (paper.input.content as Json).content?.map((part) =>
+            part.attrs?.id === 'body'
+              ? {
+                  ...part,
+                  content: [
+                    {
+                      type: 'paragraph',
+                      content: [
+                        {
+                          type: 'citation',
+                          attrs: { format: 'textcite', references: [{ id: '1-0', prefix: '', locator: '' }] },
+                        },
+                        { type: 'text', text: '-based work.' },
+                      ],
+                    },
+                  ],
+                }
+              : part,
+          ),
+        },
+      },
+      undefined,
+      { accepted: true },
+    );
+    const markdown = documentMarkdown(prepared);
+    const body = markdown.slice(markdown.indexOf('\n---\n\n') + 6);
+    expect(body).toMatch(/@\{[^}]+\}-based work\./);
+    const key = /@\{([^}]+)\}/.exec(body)?.[1] ?? '';
+    const read = parseMarkdown(body, {
+      citation: (found) => (found === key ? '1-0' : null),
+      image: () => null,
+    });
+    expect(read.unknownCitations).toEqual([]);
+    expect(JSON.stringify(read.content.toJSON())).toContain('"text":"-based work."');
+    const found: unknown[] = [];
+    read.content.descendants((node) => {
+      if (node.type.name === 'citation') found.push(node.attrs.references);
+      return true;
+    });
+    expect(found).toEqual([[{ id: '1-0', prefix: '', locator: '' }]]);
   });
 });
 
@@ -210,16 +496,20 @@ describe.skipIf(!toolAvailable('soffice'))('our DOCX and ODT in LibreOffice', ()
     },
   );
 
-  it('reads back the DOCX LibreOffice makes of our ODT with its captions and cross-references', () => {
-    const docx = sofficeConvert(exportOdt(prepared), 'odt', 'docx');
+  it('reads back the DOCX LibreOffice makes of our ODT with its contents, heading numbering, captions and cross-references', () => {
+    const settings = settingsPaper('none');
+    const docx = sofficeConvert(exportOdt(prepareDocument(settings.input)), 'odt', 'docx');
     const imported = importDocument(docx, 'converted.docx');
     const back = shape(imported.content as Json);
-    const expected = shape(paper.doc.toJSON() as Json);
+    const expected = shape(settings.doc.toJSON() as Json);
     expect(back.targets).toEqual(expected.targets);
-    // LibreOffice 7.4 writes a display equation as inline math beside its number: it comes back inline.
-    expect(back.captions).toEqual(
-      expected.captions.filter((caption) => !caption.startsWith('figure:equation')),
-    );
+    // LibreOffice's ToC content control titled by a "TOC Heading" paragraph; its outline numbering "none".
+    expect(back.parts).toEqual(expected.parts);
+    expect(back.numbering).toBe('none');
+    // LibreOffice 7.4 writes a display equation as inline math beside its number (it comes back
+    // inline), and a formula alone in its paragraph as display math (it comes back displayed).
+    const notEquation = (caption: string) => !caption.startsWith('figure:equation');
+    expect(back.captions.filter(notEquation)).toEqual(expected.captions.filter(notEquation));
     // LibreOffice 7.4 writes Zotero's reference marks as no field: the citations stay their text.
     const text = JSON.stringify(imported.content);
     for (const citation of citations.slice(0, 3)) expect(text).toContain(citation.split(' ')[0]);

@@ -30,7 +30,15 @@ export type Inline =
    * Images and display equations sit inside paragraphs in office files; we lift them out. `id`:
    * the bookmark cross-references reach them by; a caption paragraph beside them sets both.
    */
-  | { kind: 'image'; key: string; caption: string; id?: string; category?: string }
+  | {
+      kind: 'image';
+      key: string;
+      caption: string;
+      id?: string;
+      category?: string;
+      /** Its paragraph's (or frame's) alignment, when the file sets one. */
+      aligned?: 'left' | 'center' | 'right';
+    }
   | { kind: 'display_equation'; latex: string; id?: string; caption?: string }
   /** A cross-reference to a bookmark (REF field, internal link); `text`: what it read, if no target. */
   | { kind: 'cross_reference'; target: string; text: string; marks: JsonMark[] }
@@ -74,7 +82,9 @@ export type Block =
    * A caption paragraph (its style, or a SEQ field in it): the caption of the table after it or
    * of the figure or display equation before it; else a paragraph of its `full` text.
    */
-  | { kind: 'caption'; category: string; text: string; full: Inline[]; anchors: string[] };
+  | { kind: 'caption'; category: string; text: string; full: Inline[]; anchors: string[] }
+  /** A table of contents (a TOC field, Word's ToC content control, text:table-of-content): our contents part. */
+  | { kind: 'contents'; title: string };
 
 type Json = Record<string, unknown>;
 
@@ -285,6 +295,7 @@ export class DocumentBuilder {
                 category: item.category ?? 'figure',
                 src: `${IMAGE_PREFIX}${item.key}`,
                 caption: item.caption,
+                ...(item.aligned ? { aligned: item.aligned } : {}),
               },
             });
           break;
@@ -405,6 +416,9 @@ export class DocumentBuilder {
       }
       case 'caption':
         return this.block({ kind: 'paragraph', inlines: block.full });
+      case 'contents':
+        // Only the body's own level holds one (document() makes it the contents part).
+        return [];
     }
   }
 
@@ -434,18 +448,44 @@ export class DocumentBuilder {
     body: Block[];
     bibliography: { key: string; data: EntryData }[];
     front?: FrontMatter;
+    /** The headings' numbering the file shows (HEADING_NUMBERINGS), when the reader found it. */
+    headingNumbering?: string;
   }): { title: string; content: Json; node: PMNode } {
     const base = createDocument(schema, standardArticle, {
       title: input.title,
       ...(input.language ? { language: input.language } : {}),
     }).toJSON() as Json;
-    const body = this.blocks(input.body);
+    if (input.headingNumbering)
+      base.attrs = { ...(base.attrs as Json), heading_numbering: input.headingNumbering };
+    // A table of contents is a part of its own: before the body, or after it when nothing follows it.
+    const at = input.body.findIndex((block) => block.kind === 'contents');
+    const contents = at >= 0 ? (input.body[at] as Extract<Block, { kind: 'contents' }>) : null;
+    const after =
+      contents !== null &&
+      input.body.slice(0, at).some((block) => block.kind !== 'contents') &&
+      input.body.slice(at + 1).every((block) => block.kind === 'contents');
+    const body = this.blocks(input.body.filter((block) => block.kind !== 'contents'));
     const front = input.front;
-    const parts = (base.content as Json[]).map((part) => {
+    const parts = (base.content as Json[]).map((part): Json | Json[] => {
       const attrs = part.attrs as Json | undefined;
       switch (attrs?.id) {
-        case 'body':
-          return { ...part, content: body.length ? body : [{ type: 'paragraph' }] };
+        case 'body': {
+          const filled = { ...part, content: body.length ? body : [{ type: 'paragraph' }] };
+          if (!contents) return filled;
+          const toc = {
+            type: 'toc_part',
+            attrs: {
+              id: 'contents',
+              title: contents.title || 'Contents',
+              optional: true,
+              hidden: false,
+              elements: [],
+              marks: [],
+              help: '',
+            },
+          };
+          return after ? [filled, toc] : [toc, filled];
+        }
         case 'subtitle':
           return front?.subtitle
             ? {
@@ -473,8 +513,9 @@ export class DocumentBuilder {
           return part;
       }
     });
+    const flat = parts.flat();
     if (input.bibliography.length) {
-      parts.push({
+      flat.push({
         type: 'bibliography_part',
         content: input.bibliography.map((entry) => ({
           type: 'bib_entry',
@@ -482,8 +523,8 @@ export class DocumentBuilder {
         })),
       });
     }
-    resolveCrossReferences(parts);
-    const node = schema.nodeFromJSON({ ...base, content: parts });
+    resolveCrossReferences(flat);
+    const node = schema.nodeFromJSON({ ...base, content: flat });
     node.check();
     return { title: input.title, content: node.toJSON() as Json, node };
   }

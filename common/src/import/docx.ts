@@ -1,6 +1,6 @@
 import type { Unzipped } from 'fflate';
 import { isSafeHref } from '../editor/schema';
-import { EQUATIONS_PROPERTY } from '../export/docx-fields';
+import { EQUATIONS_PROPERTY, HEADING_NUMBERING_PROPERTY } from '../export/docx-fields';
 import {
   type Block,
   type Cell,
@@ -20,6 +20,7 @@ import {
   frontMatterParagraph,
   metafile,
   officeDocument,
+  plain,
 } from './office';
 import { ommlToLatex } from './omml';
 import { ImportRefused, ImportReport } from './problems';
@@ -104,6 +105,8 @@ interface Field {
   data: string;
   /** Set once the field's citation was emitted. */
   done: boolean;
+  /** A TOC field: its result (the entries) is our contents part's, drawn anew. */
+  contents?: boolean;
 }
 
 /** The children of that name, also those inside content controls (w:sdt/w:sdtContent). */
@@ -131,6 +134,8 @@ class DocxReader {
   /** Blocks of text boxes met in the paragraph being read, per blocks() being read: they follow it. */
   private readonly floating: Block[][] = [];
   private readonly numbering = new Map<string, Map<number, boolean>>();
+  /** Per list instance, the number format (w:numFmt) of each level. */
+  private readonly numberFormats = new Map<string, Map<number, string>>();
   private readonly notes = new Map<string, XmlElement>();
   private readonly endnotes = new Map<string, XmlElement>();
   private readonly commentIds = new Map<string, number>();
@@ -147,6 +152,12 @@ class DocxReader {
   readonly referenced = new Set<string>();
   /** Set when a reference manager's bibliography field begins (its heading is the bibliography's). */
   private bibliographyBegun = false;
+  /** TOC fields begun so far (a paragraph in which one begins is the table of contents). */
+  private contentsBegun = 0;
+  /** The last "TOC Heading" paragraph read: the title of the table of contents after it. */
+  private contentsTitle: { block: Block; text: string } | null = null;
+  /** Per heading read, the number format of its level-1 numbering ('' when it is not numbered). */
+  readonly headingFormats: string[] = [];
 
   constructor(
     private readonly files: Unzipped,
@@ -164,10 +175,15 @@ class DocxReader {
   /** Our own export's LaTeX of its equations, by the text of their OMML (docProps/custom.xml). */
   private readonly equationSources = new Map<string, string>();
 
+  /** The heading numbering our export kept in a custom property ("chapter"). */
+  numberingProperty = '';
+
   private readEquationSources(): void {
     const root = this.xml('docProps/custom.xml');
     if (!root) return;
     for (const property of children(root, 'property')) {
+      if (attr(property, 'name') === HEADING_NUMBERING_PROPERTY)
+        this.numberingProperty = (property.textContent ?? '').trim();
       if (attr(property, 'name') !== EQUATIONS_PROPERTY) continue;
       try {
         const pairs: unknown = JSON.parse(property.textContent ?? '');
@@ -237,17 +253,24 @@ class DocxReader {
     const root = this.xml('word/numbering.xml');
     if (!root) return;
     const abstracts = new Map<string, Map<number, boolean>>();
+    const formats = new Map<string, Map<number, string>>();
     for (const abstract of children(root, 'w:abstractNum')) {
       const levels = new Map<number, boolean>();
+      const levelFormats = new Map<number, string>();
       for (const level of children(abstract, 'w:lvl')) {
         const format = attr(child(level, 'w:numFmt'), 'w:val');
         levels.set(Number(attr(level, 'w:ilvl')), format !== 'bullet' && format !== 'none' && format !== '');
+        levelFormats.set(Number(attr(level, 'w:ilvl')), format);
       }
       abstracts.set(attr(abstract, 'w:abstractNumId'), levels);
+      formats.set(attr(abstract, 'w:abstractNumId'), levelFormats);
     }
     for (const num of children(root, 'w:num')) {
-      const levels = abstracts.get(attr(child(num, 'w:abstractNumId'), 'w:val'));
+      const abstractId = attr(child(num, 'w:abstractNumId'), 'w:val');
+      const levels = abstracts.get(abstractId);
       if (levels) this.numbering.set(attr(num, 'w:numId'), levels);
+      const levelFormats = formats.get(abstractId);
+      if (levelFormats) this.numberFormats.set(attr(num, 'w:numId'), levelFormats);
     }
   }
 
@@ -315,10 +338,13 @@ class DocxReader {
     quote?: boolean;
     caption?: boolean;
     front?: FrontRole;
+    contentsTitle?: boolean;
   } {
     for (let id = styleId, depth = 0; id && depth < 10; depth++) {
       const style = this.styles.get(id);
       const name = style?.name ?? id.toLowerCase();
+      // Word's "TOC Heading" is based on "heading 1": it titles the table of contents, no section.
+      if (name === 'toc heading') return { contentsTitle: true };
       const heading = /^heading\s*(\d)$/.exec(name);
       if (heading) return { heading: Number(heading[1]) };
       if (name === 'title') return { title: true };
@@ -403,6 +429,10 @@ class DocxReader {
     return marks;
   }
 
+  private inContents(): boolean {
+    return this.fields.some((field) => field.contents);
+  }
+
   private inField(): boolean {
     return this.fields.some((field) => field.phase === 'code' || field.mode === 'drop');
   }
@@ -412,6 +442,14 @@ class DocxReader {
     if (field.done) return;
     field.done = true;
     const instruction = field.instruction.trim();
+    // The fields of a table of contents' entries (PAGEREF, HYPERLINK) are drawn anew with it.
+    if (this.inContents()) return;
+    if (/^TOC\b/.test(instruction)) {
+      field.mode = 'drop';
+      field.contents = true;
+      this.contentsBegun++;
+      return;
+    }
     if (/^ADDIN\s+EN\.CITE\.DATA\b/.test(instruction)) {
       // EndNote's data field, nested in the code of its EN.CITE field: its data is the citation's.
       const outer = this.fields[this.fields.indexOf(field) - 1];
@@ -651,6 +689,11 @@ class DocxReader {
           break;
         }
         case 'w:hyperlink': {
+          if (this.inContents()) {
+            // An entry of a table of contents: read for its fields, drawn anew.
+            this.inlines(node, [], review);
+            break;
+          }
           const rel = this.relations.get(attr(node, 'r:id'));
           const anchor = attr(node, 'w:anchor');
           if (anchor && !rel && !anchor.startsWith('_Toc')) {
@@ -833,6 +876,25 @@ class DocxReader {
         const tag = attr(descendants(node, 'w:tag')[0] ?? null, 'w:val');
         if (/^(MENDELEY_BIBLIOGRAPHY|CitaviBibliography)/.test(tag)) return;
         const content = child(node, 'w:sdtContent');
+        const gallery = attr(
+          descendants(child(node, 'w:sdtPr') ?? node, 'w:docPartGallery')[0] ?? null,
+          'w:val',
+        );
+        if (/^table of contents$/i.test(gallery) && content) {
+          // Word's table of contents (a content control around its title and TOC field).
+          const heading = descendants(content, 'w:p').find(
+            (p) => this.paragraphRole(attr(descendants(p, 'w:pStyle')[0] ?? null, 'w:val')).contentsTitle,
+          );
+          const title = heading
+            ? descendants(heading, 'w:t')
+                .map((t) => t.textContent ?? '')
+                .join('')
+                .trim()
+            : '';
+          closeLists();
+          out.push({ kind: 'contents', title });
+          return;
+        }
         if (content) elements(content).forEach(visit);
         return;
       }
@@ -854,7 +916,22 @@ class DocxReader {
       const inlines: Inline[] = dropCap;
       dropCap = [];
       const bibliographyBefore = this.bibliographyBegun;
+      const contentsOpen = this.inContents();
+      const contentsBefore = this.contentsBegun;
       this.inlines(node, inlines, []);
+      if (contentsOpen || this.contentsBegun !== contentsBefore) {
+        // The paragraphs of a TOC field's entries: the table of contents, once, titled by the
+        // "TOC Heading" paragraph right before it.
+        if (this.contentsBegun === contentsBefore) return;
+        let title = '';
+        if (this.contentsTitle && out[out.length - 1] === this.contentsTitle.block) {
+          out.pop();
+          title = this.contentsTitle.text;
+        }
+        closeLists();
+        out.push({ kind: 'contents', title });
+        return;
+      }
       const frame = props ? child(props, 'w:framePr') : null;
       if (frame && /^(drop|margin)$/.test(attr(frame, 'w:dropCap'))) {
         dropCap = inlines;
@@ -931,8 +1008,27 @@ class DocxReader {
         return;
       }
       closeLists();
-      if (role.heading !== undefined) out.push({ kind: 'heading', level: role.heading, inlines, ...marked });
-      else if (role.code) {
+      const justified = attr(props ? child(props, 'w:jc') : null, 'w:val');
+      const aligned = /^(left|start)$/.test(justified)
+        ? 'left'
+        : /^(right|end)$/.test(justified)
+          ? 'right'
+          : justified === 'center'
+            ? 'center'
+            : undefined;
+      if (aligned)
+        for (const item of inlines) if (item.kind === 'image' && !item.aligned) item.aligned = aligned;
+      if (role.heading !== undefined) {
+        // Numbered by its own or its style's list (numId 0: not numbered).
+        const format = levels ? (this.numberFormats.get(numId)?.get(0) ?? 'decimal') : '';
+        // LibreOffice writes its outline numbering without numbers as the format "none".
+        this.headingFormats.push(format === 'none' ? '' : format);
+        out.push({ kind: 'heading', level: role.heading, inlines, ...marked });
+      } else if (role.contentsTitle) {
+        const block: Block = { kind: 'paragraph', inlines, ...marked };
+        this.contentsTitle = { block, text: plain(inlines).trim() };
+        out.push(block);
+      } else if (role.code) {
         const code = inlines
           .map((item) => (item.kind === 'text' ? item.text : item.kind === 'break' ? '\n' : ''))
           .join('');
@@ -975,8 +1071,20 @@ export function importDocx(files: Unzipped, fallbackTitle: string): ImportedDocu
   if (!body) throw new ImportRefused('corrupt');
   const blocks = reader.blocks(body, true);
   const title = reader.title || coreTitle(files) || fallbackTitle;
+  // The headings' numbering: none when no heading is numbered, roman when the first is in roman numerals.
+  const first = reader.headingFormats.find(Boolean);
+  const headingNumbering = !reader.headingFormats.length
+    ? undefined
+    : !first
+      ? 'none'
+      : /roman/i.test(first)
+        ? 'roman'
+        : reader.numberingProperty === 'chapter'
+          ? 'chapter'
+          : 'decimal';
   return officeDocument('docx', reader, title, blocks, {
     front: reader.front,
     referenced: reader.referenced,
+    ...(headingNumbering ? { headingNumbering } : {}),
   });
 }

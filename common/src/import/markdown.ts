@@ -13,7 +13,7 @@ import { schema } from '../editor/schema';
  * Pandoc's Markdown read into blocks of our schema (issue 57: the API appends or replaces a
  * document's body by Markdown; the writer is export/markdown.ts): CommonMark with pipe tables,
  * footnotes (`[^1]`, `^[inline]`), `$math$` and `$$display math$$`, citations (`[@key, p. 3]`,
- * `[see @a; @b]`, textual `@key`), `^sup^`, `~sub~`, `[text]{.underline}` and `{.smallcaps}`.
+ * `[see @a; @b]`, textual `@key`, pandoc's braced `@{key}`), `^sup^`, `~sub~`, `[text]{.underline}` and `{.smallcaps}`.
  * A citation key or image the caller cannot resolve stays as the text it was written as and is
  * reported: nothing written is lost.
  */
@@ -45,16 +45,35 @@ const blockSchema = new Schema({
   topNode: 'markdown_blocks',
 });
 
-const KEY = /^[\w][\w:.#$%&+?<>~/-]*/;
-const CLUSTER_ITEM = /^\s*(.*?)-?@([\w][\w:.#$%&+?<>~/-]*)(?:\s*,\s*(.*?))?\s*$/s;
+/** A key as pandoc writes it: `key` of word characters and inner punctuation, or `{any key}` in braces. */
+const KEY = /^(?:\{([^{}]+)\}|([\w][\w:.#$%&+?<>~/-]*))/;
+const CLUSTER_ITEM = /^\s*(.*?)-?@(?:\{([^{}]+)\}|([\w][\w:.#$%&+?<>~/-]*))(?:\s*,\s*(.*?))?\s*$/s;
 
-/** `[prefix @key, locator; ...]`: each part must name a key, or it is no citation. */
+/** The items of a bracketed citation: split at `;` outside the braces of a `@{key}`. */
+function splitItems(label: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let at = 0; at < label.length; at++) {
+    const char = label[at];
+    if (char === '{') depth++;
+    else if (char === '}') depth = Math.max(0, depth - 1);
+    else if (char === ';' && depth === 0) {
+      parts.push(label.slice(start, at));
+      start = at + 1;
+    }
+  }
+  parts.push(label.slice(start));
+  return parts;
+}
+
+/** `[prefix @key, locator; ...]` (or `@{key}`): each part must name a key, or it is no citation. */
 function clusterItems(label: string): { prefix: string; key: string; locator: string }[] | null {
   const items = [];
-  for (const part of label.split(';')) {
+  for (const part of splitItems(label)) {
     const match = CLUSTER_ITEM.exec(part);
     if (!match || /@/.test(match[1])) return null;
-    items.push({ prefix: match[1].trim(), key: match[2], locator: (match[3] ?? '').trim() });
+    items.push({ prefix: match[1].trim(), key: match[2] ?? match[3], locator: (match[4] ?? '').trim() });
   }
   return items.length ? items : null;
 }
@@ -104,11 +123,12 @@ function textualCitation(state: StateInline, silent: boolean): boolean {
   if (state.pos > 0 && /[\w@]/.test(state.src.charAt(state.pos - 1))) return false;
   const match = KEY.exec(state.src.slice(state.pos + 1));
   if (!match) return false;
-  const key = match[0].replace(/[.:,?]+$/, '');
+  // A bare key does not end in punctuation (the sentence's); a key in braces is all of it.
+  const key = match[1] ?? match[2].replace(/[.:,?]+$/, '');
   const env = state.env as ParseEnv;
   const ids = resolveAll(env, [key]);
   if (!ids) return false;
-  let next = state.pos + 1 + key.length;
+  let next = state.pos + 1 + (match[1] === undefined ? key.length : match[0].length);
   let locator = '';
   const bracket = /^ \[([^\]@]*)\]/.exec(state.src.slice(next));
   if (bracket && state.src.charAt(next + bracket[0].length) !== '(') {

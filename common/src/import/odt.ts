@@ -1,6 +1,7 @@
 import type { Unzipped } from 'fflate';
 import { MathMLToLaTeX } from 'mathml-to-latex';
 import { isSafeHref } from '../editor/schema';
+import { HEADING_NUMBERING_PROPERTY } from '../export/docx-fields';
 import {
   type Block,
   type Cell,
@@ -38,6 +39,8 @@ interface OdfStyle {
   parent: string;
   display: string;
   marks: JsonMark[];
+  /** A paragraph style's fo:text-align, a frame style's style:horizontal-pos ('' when it sets none). */
+  align: string;
   /** For list styles: ordered per level (1-based). */
   ordered: Map<number, boolean>;
 }
@@ -88,6 +91,8 @@ class OdtReader {
   /** Bookmark names that cross-references point to. */
   readonly referenced = new Set<string>();
   private bibliographySeen = false;
+  /** The last "Contents Heading" paragraph read: the title of a table of contents right after it. */
+  private contentsTitle: { block: Block; text: string } | null = null;
 
   constructor(
     private readonly files: Unzipped,
@@ -126,6 +131,9 @@ class OdtReader {
           .replace(/_20_/g, ' ')
           .toLowerCase(),
         marks: textMarks(child(style, 'style:text-properties')),
+        align:
+          attr(child(style, 'style:paragraph-properties'), 'fo:text-align') ||
+          attr(child(style, 'style:graphic-properties'), 'style:horizontal-pos'),
         ordered,
       });
     }
@@ -139,6 +147,7 @@ class OdtReader {
         parent: '',
         display: id.replace(/_20_/g, ' ').toLowerCase(),
         marks: [],
+        align: '',
         ordered: new Map<number, boolean>(),
       };
       chain.push(style);
@@ -154,8 +163,10 @@ class OdtReader {
     caption?: boolean;
     front?: FrontRole;
     bibliography?: boolean;
+    contentsTitle?: boolean;
   } {
     for (const style of this.styleChain(name)) {
+      if (style.display === 'contents heading') return { contentsTitle: true };
       if (style.display === 'title') return { title: true };
       if (style.display === 'caption') return { caption: true };
       if (/^bibliography( 1)?$/.test(style.display)) return { bibliography: true };
@@ -228,7 +239,25 @@ class OdtReader {
   /** Blocks of text frames met in the paragraph being read, per blocks() being read. */
   private readonly floating: Block[][] = [];
 
-  private frame(frame: XmlElement, out: Inline[], alone: boolean): void {
+  /**
+   * A figure's alignment: a frame anchored to its paragraph by its own position (style:horizontal-pos),
+   * an image in the line (as our export writes it) by its paragraph's alignment.
+   */
+  private alignment(frame: XmlElement, paragraph: string): 'left' | 'center' | 'right' | undefined {
+    const own =
+      attr(frame, 'text:anchor-type') !== 'as-char' ? this.styleAlign(attr(frame, 'draw:style-name')) : '';
+    const align = own || this.styleAlign(paragraph);
+    if (/^(start|left|from-left|inside)$/.test(align)) return 'left';
+    if (/^(end|right|outside)$/.test(align)) return 'right';
+    if (align === 'center') return 'center';
+    return undefined;
+  }
+
+  private styleAlign(name: string): string {
+    return this.styleChain(name).find((style) => style.align)?.align ?? '';
+  }
+
+  private frame(frame: XmlElement, out: Inline[], alone: boolean, paragraph = ''): void {
     const caption = (
       child(frame, 'svg:desc')?.textContent ??
       child(frame, 'svg:title')?.textContent ??
@@ -237,7 +266,8 @@ class OdtReader {
     // LibreOffice puts a replacement (PNG) after an image a browser cannot show (EMF, SVM).
     const images = children(frame, 'draw:image');
     const usable = images.find((image) => !this.metafileOf(attr(image, 'xlink:href')));
-    if (images.length && !usable) {
+    // A formula object's replacement image (LibreOffice's SVM) is no image of the document.
+    if (images.length && !usable && !child(frame, 'draw:object')) {
       const href = attr(images[0], 'xlink:href');
       const name = href.split('/').pop() ?? href;
       this.report.note('unsupported_element', `${this.metafileOf(href)} ${name}`);
@@ -249,14 +279,17 @@ class OdtReader {
       if (inner.nodeName === 'draw:image') {
         if (inner !== usable) continue;
         const image = this.image(href);
-        if (image) out.push({ kind: 'image', key: image.key, caption });
+        const aligned = this.alignment(frame, paragraph);
+        if (image) out.push({ kind: 'image', key: image.key, caption, ...(aligned ? { aligned } : {}) });
         return;
       }
       if (inner.nodeName === 'draw:object') {
         const latex = this.formula(href);
+        // Alone in its paragraph, or anchored to the paragraph (pandoc's display math): displayed.
+        const display = alone || attr(frame, 'text:anchor-type') === 'paragraph';
         if (latex)
           out.push(
-            alone
+            display
               ? { kind: 'display_equation', latex }
               : { kind: 'equation', latex, marks: this.current([]) },
           );
@@ -383,10 +416,10 @@ class OdtReader {
           out.push({ kind: 'footnote', blocks: this.enclosedBlocks(child(el, 'text:note-body') ?? el) });
           break;
         case 'draw:frame':
-          this.frame(el, out, false);
+          this.frame(el, out, false, this.paragraphStyle);
           break;
         case 'draw:a':
-          for (const frame of children(el, 'draw:frame')) this.frame(frame, out, false);
+          for (const frame of children(el, 'draw:frame')) this.frame(frame, out, false, this.paragraphStyle);
           break;
         case 'office:annotation':
           this.annotation(el, out);
@@ -475,14 +508,41 @@ class OdtReader {
     });
   }
 
+  /** The style of the paragraph being read (a figure's alignment is its paragraph's). */
+  private paragraphStyle = '';
+
   private paragraph(el: XmlElement): Inline[] {
+    const outer = this.paragraphStyle;
+    this.paragraphStyle = attr(el, 'text:style-name');
+    try {
+      return this.paragraphInlines(el);
+    } finally {
+      this.paragraphStyle = outer;
+    }
+  }
+
+  private paragraphInlines(el: XmlElement): Inline[] {
     const out: Inline[] = [];
-    const frames = children(el, 'draw:frame');
-    // A formula alone in its paragraph (beside its number "(3)") is a display equation.
+    // The frames of the paragraph's own text (in spans and links too; not in notes or comments).
+    const frames = descendants(el, 'draw:frame').filter((frame) => {
+      for (let up = frame.parentNode; up && up !== el; up = up.parentNode)
+        if (!/^(text:span|text:a|draw:a)$/.test(up.nodeName)) return false;
+      return true;
+    });
     const around = (el.textContent ?? '').replace(frames[0]?.textContent ?? '', '');
     const alone = frames.length === 1 && /^[\s()[\]\d.]*$/.test(around);
-    if (alone) {
-      this.frame(frames[0], out, true);
+    // A formula alone in its paragraph is a display equation where the file says so: the paragraph
+    // is of the Equation style (ours, kept by LibreOffice) or numbered ("(3)", LibreOffice's
+    // numbered formula); else it is an inline equation that has the paragraph to itself. A formula
+    // anchored to its paragraph (pandoc's display math) is displayed wherever it is (frame).
+    const formula = alone && child(frames[0], 'draw:object') !== null;
+    const display =
+      alone &&
+      (!formula ||
+        /\d/.test(around) ||
+        this.styleChain(this.paragraphStyle).some((style) => style.display === 'equation'));
+    if (display) {
+      this.frame(frames[0], out, true, this.paragraphStyle);
       // Its bookmark (the number's) is the equation's.
       for (const mark of descendants(el, 'text:bookmark-start'))
         out.push({ kind: 'anchor', name: attr(mark, 'text:name') });
@@ -627,7 +687,11 @@ class OdtReader {
           // The front matter's part has it.
         } else if ((role.caption || sequence) && !inlines.some((item) => item.kind === 'display_equation'))
           out.push(captionBlock(plain(), sequence?.kind === 'sequence' ? sequence.name : ''));
-        else if (role.code) {
+        else if (role.contentsTitle && !this.enclosed) {
+          const block: Block = { kind: 'paragraph', inlines: plain() };
+          this.contentsTitle = { block, text: (el.textContent ?? '').replace(/\s+/g, ' ').trim() };
+          out.push(block);
+        } else if (role.code) {
           appendCode(out, el.textContent ?? '');
         } else if (role.quote) out.push({ kind: 'quote', blocks: [{ kind: 'paragraph', inlines: plain() }] });
         else {
@@ -680,7 +744,19 @@ class OdtReader {
           if (inlines.length) out.push({ kind: 'paragraph', inlines });
         }
         break;
-      case 'text:table-of-content':
+      case 'text:table-of-content': {
+        // A table of contents (ours, LibreOffice's): the document's contents part, its entries drawn.
+        const inner =
+          descendants(el, 'text:index-title')[0] ?? descendants(el, 'text:index-title-template')[0];
+        let title = (inner?.textContent ?? '').replace(/\s+/g, ' ').trim();
+        // LibreOffice's DOCX import puts the title in a paragraph before it.
+        if (!title && this.contentsTitle && out[out.length - 1] === this.contentsTitle.block) {
+          out.pop();
+          title = this.contentsTitle.text;
+        }
+        out.push({ kind: 'contents', title });
+        break;
+      }
       case 'text:bibliography':
         this.report.note('unsupported_element', el.nodeName);
         break;
@@ -715,5 +791,37 @@ export function importOdt(files: Unzipped, fallbackTitle: string): ImportedDocum
   const meta = text(files, 'meta.xml');
   const metaTitle = meta ? (descendants(parseXml(meta), 'dc:title')[0]?.textContent ?? '').trim() : '';
   const title = reader.title || metaTitle || fallbackTitle;
-  return officeDocument('odt', reader, title, blocks, { front: reader.front, referenced: reader.referenced });
+  return officeDocument('odt', reader, title, blocks, {
+    front: reader.front,
+    referenced: reader.referenced,
+    headingNumbering: outlineNumbering(files),
+  });
+}
+
+/**
+ * The headings' numbering, from the outline numbering of styles.xml (text:outline-style, as our
+ * export and LibreOffice write it; the file's setting, headings or not): none when its first
+ * level shows no number, roman for "I", else decimal (chapter when our metadata says so).
+ */
+function outlineNumbering(files: Unzipped): string | undefined {
+  const source = text(files, 'styles.xml');
+  const outline = source ? descendants(parseXml(source), 'text:outline-style')[0] : undefined;
+  if (!outline) return undefined;
+  const first = children(outline, 'text:outline-level-style').find(
+    (level) => attr(level, 'text:level') === '1',
+  );
+  if (!first) return undefined;
+  const format = attr(first, 'style:num-format');
+  if (format === '') return 'none';
+  if (format === 'I' || format === 'i') return 'roman';
+  // Chapters are numbered as decimal sections: our export says which in the metadata.
+  const meta = text(files, 'meta.xml');
+  const chapter =
+    meta &&
+    descendants(parseXml(meta), 'meta:user-defined').some(
+      (field) =>
+        attr(field, 'meta:name') === HEADING_NUMBERING_PROPERTY &&
+        (field.textContent ?? '').trim() === 'chapter',
+    );
+  return chapter ? 'chapter' : 'decimal';
 }

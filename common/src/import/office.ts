@@ -46,7 +46,7 @@ export function officeDocument(
   reader: OfficeReader,
   title: string,
   body: Block[],
-  found: { front?: FrontMatter; referenced?: ReadonlySet<string> } = {},
+  found: { front?: FrontMatter; referenced?: ReadonlySet<string>; headingNumbering?: string } = {},
 ): ImportedDocument {
   const bibliography = reader.citations.list();
   const builder = new DocumentBuilder(reader.report);
@@ -56,6 +56,7 @@ export function officeDocument(
     body,
     bibliography,
     ...(found.front ? { front: found.front } : {}),
+    ...(found.headingNumbering ? { headingNumbering: found.headingNumbering } : {}),
   });
   return {
     format,
