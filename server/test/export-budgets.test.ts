@@ -8,7 +8,7 @@ import { referenceManagersDocx } from '@scriptorium/common/import/testing/word';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocument } from '../src/modules/documents/commands/create-document';
-import { printerFor } from '../src/modules/documents/export/printer';
+import { Printer, PrintTimeLimit, printerFor } from '../src/modules/documents/export/printer';
 import { createUser } from '../src/modules/user/commands/create-user';
 import { ENGINES, loggedInClient, type TestClient, type TestServer, useServer } from './harness';
 import {
@@ -19,7 +19,7 @@ import {
   type TemporaryDatabase,
   temporaryDatabase,
 } from './processes';
-import { TEST_DATABASE_URL } from './services';
+import { servicesForTests, TEST_DATABASE_URL, TEST_REDIS_URL } from './services';
 import { eventually } from './ws-support';
 
 /**
@@ -180,7 +180,10 @@ describe.each(ENGINES)('exports one at a time per user, PDFs within the page bud
 
 describe.each(ENGINES)('export time budgets (%s)', (engine) => {
   const printing = useServer(engine, { env: { PDF_TIME_LIMIT_MS: '1500' } });
+  // Each budget counts from the moment its worker starts the task: 1 ms is past for any export,
+  // and a worker is never started within 1 ms (it loads its modules first).
   const writing = useServer(engine, { env: { EXPORT_TIME_LIMIT_MS: '1' } });
+  const starting = useServer(engine, { env: { WORKER_START_LIMIT_MS: '1' } });
 
   it('ends a PDF export past PDF_TIME_LIMIT_MS with a translated refusal and closes its context', async () => {
     const page = heldPrints(printing());
@@ -210,6 +213,83 @@ describe.each(ENGINES)('export time budgets (%s)', (engine) => {
         'L’esportazione di questo documento in questo formato richiede troppo tempo o memoria. Prova un altro formato o dividi il documento.',
     });
   });
+
+  it('refuses an export whose worker does not start within WORKER_START_LIMIT_MS, not hanging', async () => {
+    const { browser } = await starting().loggedInUser();
+    const id = await paperOf(starting(), browser);
+    const refused = await exportAs(browser, id, 'odt');
+    expect(refused.status).toBe(422);
+    expect(refused.json()).toEqual({
+      error: 'export_limit',
+      message:
+        'This document needs too much time or memory to export in this format. Try another format, or split the document.',
+    });
+  });
+});
+
+describe('the printer’s start budget', () => {
+  // Chromium never launches within 1 ms; the print's own budget would have let it run a minute.
+  const printer = new Printer({
+    pdfPrints: 1,
+    pdfTimeLimitMs: 60_000,
+    pdfMaxPages: 3,
+    workerStartLimitMs: 1,
+  });
+  afterAll(() => printer.close());
+
+  it('ends a print whose browser has not started within the start budget with PrintTimeLimit', async () => {
+    let ran = false;
+    await expect(
+      printer.print(async () => {
+        ran = true;
+      }),
+    ).rejects.toBeInstanceOf(PrintTimeLimit);
+    expect(ran).toBe(false);
+    expect(printer.load).toEqual({ printing: 0, waiting: 0 });
+  });
+});
+
+/**
+ * With REDIS_URL the limit holds over every process of the deployment: here two app instances on
+ * one PostgreSQL database and one Redis. A user's export running in one is counted in the other.
+ */
+const SERVICES = await servicesForTests('the heavy work limit over two instances is');
+describe.skipIf(!SERVICES)('one user’s heavy work counted over two instances sharing Redis', () => {
+  const first = useServer('postgres', { env: { REDIS_URL: TEST_REDIS_URL } });
+  const second = useServer('postgres', {
+    env: () => ({ REDIS_URL: TEST_REDIS_URL, DATABASE_URL: first().env.DATABASE_URL }),
+  });
+
+  it('answers 429 busy in one instance while the user’s export runs in the other; others are served', async () => {
+    const page = heldPrints(first());
+    page.hold();
+    const adaUser = await first().buildUser();
+    const adaFirst = await first().loginAs(adaUser);
+    const adaSecond = await second().loginAs(adaUser);
+    const emmy = await second().loggedInUser();
+    const adasPaper = await paperOf(first(), adaFirst);
+    const emmysPaper = await paperOf(second(), emmy.browser);
+
+    const running = exportAs(adaFirst, adasPaper, 'pdf');
+    await eventually(
+      async () => printerFor(first().ctx.config).load.printing,
+      (printing) => printing === 1,
+      'the export printing in the first instance',
+    );
+    const elsewhere = await exportAs(adaSecond, adasPaper, 'docx');
+    expect(elsewhere.status, elsewhere.text).toBe(429);
+    expect(elsewhere.headers.get('retry-after')).toBe('10');
+    expect(elsewhere.json()).toMatchObject({ error: 'busy' });
+    const other = await exportAs(emmy.browser, emmysPaper, 'docx');
+    expect(other.status, other.text).toBe(200);
+
+    page.go();
+    const printed = await running;
+    expect(printed.status, printed.text).toBe(200);
+    // Given back in Redis: the other instance serves ada again.
+    const again = await exportAs(adaSecond, adasPaper, 'docx');
+    expect(again.status, again.text).toBe(200);
+  }, 120_000);
 });
 
 /**
