@@ -52,6 +52,19 @@ describe('runWithinBudgets', () => {
     expect(run.expired()).toBe('run');
   });
 
+  it('refuses an answer this thread reads only after the run budget ended, though its timer never fired', async () => {
+    const worker = heldWorker();
+    const run = runWithinBudgets({ job: 'f' }, { startMs: 60_000, runMs: 20 }, worker.run);
+    worker.start();
+    // This thread is busy past the budget: neither the start message nor the timer is read before
+    // the answer is.
+    const busyUntil = Date.now() + 50;
+    while (Date.now() <= busyUntil);
+    worker.finish('late');
+    await expect(run.result).rejects.toThrow('the answer came after the run budget had ended');
+    expect(run.expired()).toBe('run');
+  });
+
   it('ends a task whose worker never starts at the start budget, with the start phase', async () => {
     const worker = heldWorker();
     const run = runWithinBudgets({ job: 'c' }, { startMs: 20, runMs: 60_000 }, worker.run);

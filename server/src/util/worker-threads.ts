@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 
 /**
  * The server runs from TypeScript sources (tsx); a worker thread starts without the parent's
@@ -17,9 +17,10 @@ export function workerExecArgv(): string[] {
  * A task's time budget counts from the moment its worker really starts it, not from the call: a
  * worker's cold start (loading its modules; 10 to 20 s under tsx on a loaded machine) and the wait
  * in the pool's queue are no work of the task's. The task carries a MessagePort on which the worker
- * body says "started" (`reportStarted`) as its first act; the run budget is armed then. Until then
- * a separate, generous start budget runs, so that a task whose worker never starts (or that waits
- * behind others for too long) still ends, with `phase: 'start'`.
+ * body tells the time it started (`reportStarted`) as its first act; the run budget ends that long
+ * after it, whenever this thread reads the message. Until then a separate, generous start budget
+ * runs, so that a task whose worker never starts (or that waits behind others for too long) still
+ * ends, with the phase 'start'.
  */
 export interface StartSignal {
   started?: MessagePort;
@@ -30,7 +31,7 @@ export function reportStarted(task: StartSignal): void {
   const port = task.started;
   if (!port) return;
   task.started = undefined;
-  port.postMessage('started');
+  port.postMessage(Date.now());
   port.close();
 }
 
@@ -44,9 +45,15 @@ export interface BudgetedRun<R> {
   expired(): BudgetPhase | null;
 }
 
+/** An answer read after its run budget had ended (this thread was busy when the timer was due). */
+class AnsweredLate extends Error {}
+
 /**
- * Runs `task` in `pool` with a start budget and a run budget (milliseconds). `run` is Piscina's
- * run with the task (its start port added) and the signal that aborts it when a budget runs out.
+ * Runs `task` with a start budget and a run budget (milliseconds). `run` is Piscina's run with the
+ * task (its start port added, to be moved) and the signal that aborts it when a budget runs out.
+ * The run budget ends at the worker's start time plus `runMs`, also for an answer that this thread
+ * reads only after that (its timer and the answer came due together): such an answer is refused as
+ * one past its budget, so that the outcome does not depend on how busy this thread was.
  */
 export function runWithinBudgets<T extends object, R>(
   task: T,
@@ -55,22 +62,36 @@ export function runWithinBudgets<T extends object, R>(
 ): BudgetedRun<R> {
   const controller = new AbortController();
   const { port1, port2 } = new MessageChannel();
-  let phase: BudgetPhase = 'start';
   let expired: BudgetPhase | null = null;
-  const expire = () => {
-    expired = phase;
+  let endsAt: number | null = null;
+  const expire = (phase: BudgetPhase) => {
+    expired ??= phase;
     controller.abort();
   };
-  let timer = setTimeout(expire, budgets.startMs);
-  port1.once('message', () => {
-    if (expired) return;
+  let timer = setTimeout(() => expire('start'), budgets.startMs);
+  const started = (message: unknown) => {
+    if (expired || endsAt !== null) return;
     clearTimeout(timer);
-    phase = 'run';
-    timer = setTimeout(expire, budgets.runMs);
-  });
-  const result = run({ ...task, started: port2 }, controller.signal, [port2]).finally(() => {
-    clearTimeout(timer);
-    port1.close();
-  });
+    endsAt = Number(message) + budgets.runMs;
+    timer = setTimeout(() => expire('run'), Math.max(0, endsAt - Date.now()));
+  };
+  port1.on('message', started);
+  const result = run({ ...task, started: port2 }, controller.signal, [port2])
+    .then((answer) => {
+      // The start message may still wait behind the answer (two ports, no order between them).
+      if (endsAt === null) {
+        const waiting = receiveMessageOnPort(port1);
+        if (waiting) started(waiting.message);
+      }
+      if (endsAt !== null && Date.now() > endsAt) {
+        expire('run');
+        throw new AnsweredLate('the answer came after the run budget had ended');
+      }
+      return answer;
+    })
+    .finally(() => {
+      clearTimeout(timer);
+      port1.close();
+    });
   return { result, expired: () => expired };
 }

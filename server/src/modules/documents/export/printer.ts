@@ -201,11 +201,15 @@ export class Printer {
   }
 
   /**
-   * Starts the browser if it is not running, without waiting: an export calls it before the work
-   * that comes before its print (the export worker's HTML), so that the two overlap.
+   * Starts the browser if it is not running: an export calls it, without waiting, before the work
+   * that comes before its print (the export worker's HTML), so that the two overlap. Resolves
+   * once the browser runs (or failed to start: the print tells).
    */
-  warm(): void {
-    this.browser().catch(() => undefined);
+  warm(): Promise<void> {
+    return this.browser().then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Waits for a free print until the deadline; false when it passed first. */
