@@ -42,25 +42,38 @@ export interface Config {
   mediaMaxSize: number;
   /** UPLOAD_WORKERS: threads that sanitise, decode and thumbnail uploads (modules/uploads). */
   uploadWorkers: number;
-  /** UPLOAD_TIME_LIMIT_MS: time budget of one upload's processing; past it the upload is refused. */
+  /**
+   * UPLOAD_TIME_LIMIT_MS: time budget of one upload's processing, from the moment its worker starts
+   * it; past it the upload is refused.
+   */
   uploadTimeLimitMs: number;
   /** UPLOAD_MEMORY_MB: heap budget of one upload worker thread. */
   uploadMemoryMb: number;
   /** EXPORT_WORKERS: threads that make exports and render their citations (modules/documents/export). */
   exportWorkers: number;
-  /** EXPORT_TIME_LIMIT_MS: time budget of one export's work in its worker; past it the export is refused. */
+  /**
+   * EXPORT_TIME_LIMIT_MS: time budget of one export's work, from the moment its worker starts it;
+   * past it the export is refused.
+   */
   exportTimeLimitMs: number;
   /** EXPORT_MEMORY_MB: heap budget of one export worker thread. */
   exportMemoryMb: number;
   /**
-   * HEAVY_TASKS_PER_USER: imports and exports one user may have running at once in a process; one
-   * more answers 429 with Retry-After, so that one user cannot take every worker.
+   * HEAVY_TASKS_PER_USER: imports and exports one user may have running at once (over every process
+   * with REDIS_URL, else in each process); one more answers 429 with Retry-After, so that one user
+   * cannot take every worker.
    */
   heavyTasksPerUser: number;
   /** PDF_PRINTS: PDF exports the pooled browser prints at once; the others wait in its queue. */
   pdfPrints: number;
-  /** PDF_TIME_LIMIT_MS: time budget of one PDF export in the browser (waiting in the queue included). */
+  /** PDF_TIME_LIMIT_MS: time budget of one PDF export in the browser, from its page's context on. */
   pdfTimeLimitMs: number;
+  /**
+   * WORKER_START_LIMIT_MS: how long a task of the upload or export pool, or a PDF export, may wait
+   * for its worker (or the browser) to be free and started before its own time budget begins; past
+   * it the task is refused as over its budget. Generous: a cold start under load takes seconds.
+   */
+  workerStartLimitMs: number;
   /** PDF_MAX_PAGES: the most pages a PDF export may have; a longer document is refused. */
   pdfMaxPages: number;
   /**
@@ -201,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heavyTasksPerUser: intSetting(env.HEAVY_TASKS_PER_USER, 1, 'HEAVY_TASKS_PER_USER'),
     pdfPrints: intSetting(env.PDF_PRINTS, 2, 'PDF_PRINTS'),
     pdfTimeLimitMs: intSetting(env.PDF_TIME_LIMIT_MS, 120_000, 'PDF_TIME_LIMIT_MS'),
+    workerStartLimitMs: intSetting(env.WORKER_START_LIMIT_MS, 120_000, 'WORKER_START_LIMIT_MS'),
     pdfMaxPages: intSetting(env.PDF_MAX_PAGES, 1_000, 'PDF_MAX_PAGES'),
     socialProviders: env.SOCIAL_PROVIDERS || undefined,
     presenceHeartbeatMs: intSetting(env.PRESENCE_HEARTBEAT_MS, 5_000, 'PRESENCE_HEARTBEAT_MS'),

@@ -12,6 +12,8 @@ import { strToU8, zipSync } from 'fflate';
 import { EditorState } from 'prosemirror-state';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { currentContent } from '../src/modules/documents/collab/store';
+import { runExportTask } from '../src/modules/documents/export/export-pool';
+import { printerFor } from '../src/modules/documents/export/printer';
 import { useDocumentEditors } from './document-editors';
 import { ENGINES, type TestClient, useServer } from './harness';
 
@@ -63,8 +65,14 @@ describe.each(ENGINES)('document validity (%s)', (engine) => {
   const { user, createDocument, grant, open } = useDocumentEditors(server);
 
   // The first import starts the document worker, which loads its readers (seconds on a busy
-  // machine): once here, so that each test below times only its own import.
+  // machine), and the first export an export worker and the printer's browser: once here, so that
+  // each test below times only its own imports and exports.
   beforeAll(async () => {
+    const config = server().ctx.config;
+    const exporting = Promise.all([
+      runExportTask(config, { kind: 'bibtex', entries: [] }),
+      printerFor(config).warm(),
+    ]);
     const { browser } = await server().loggedInUser();
     const warm = exportNative({
       title: 'Warm',
@@ -74,6 +82,7 @@ describe.each(ENGINES)('document validity (%s)', (engine) => {
       images: [],
     });
     expect((await importFile(browser, warm, 'warm.zip')).status).toBe(201);
+    await exporting;
   });
 
   it('refuses a title longer than doc_data allows, also as a suggestion, and later editors open the document', async () => {

@@ -8,9 +8,16 @@ import { referenceManagersDocx } from '@scriptorium/common/import/testing/word';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocument } from '../src/modules/documents/commands/create-document';
-import { printerFor } from '../src/modules/documents/export/printer';
+import { Printer, PrintTimeLimit, printerFor } from '../src/modules/documents/export/printer';
 import { createUser } from '../src/modules/user/commands/create-user';
-import { ENGINES, loggedInClient, type TestClient, type TestServer, useServer } from './harness';
+import {
+  ENGINES,
+  loggedInClient,
+  type TestClient,
+  type TestResponse,
+  type TestServer,
+  useServer,
+} from './harness';
 import {
   processEnv,
   seedDatabase,
@@ -19,7 +26,7 @@ import {
   type TemporaryDatabase,
   temporaryDatabase,
 } from './processes';
-import { TEST_DATABASE_URL } from './services';
+import { servicesForTests, TEST_DATABASE_URL, TEST_REDIS_URL } from './services';
 import { eventually } from './ws-support';
 
 /**
@@ -39,19 +46,31 @@ const LONG_PAPER = fixturePaper(
   'Budget paper',
 );
 
-const held = new WeakMap<object, { gate: Promise<void>; open: () => void }>();
+interface Gates {
+  gate: Promise<void>;
+  open: () => void;
+  /** Called when a print reaches the gate. */
+  arrived: () => void;
+}
 
-/** Makes the server's printer wait, in each export's browser context, while the test holds it. */
-function heldPrints(server: TestServer): { go(): void; hold(): void } {
+const held = new WeakMap<object, Gates>();
+
+/**
+ * Makes the server's printer wait, in each export's browser context, while the test holds it;
+ * `hold()` answers a promise of the first print to reach the gate (no time limit: an export's
+ * worker and the browser may take long to start on a loaded machine).
+ */
+function heldPrints(server: TestServer): { go(): void; hold(): Promise<void> } {
   const printer = printerFor(server.ctx.config);
   let state = held.get(printer);
   if (!state) {
-    const created = { gate: Promise.resolve(), open: () => undefined };
+    const created: Gates = { gate: Promise.resolve(), open: () => undefined, arrived: () => undefined };
     state = created;
     held.set(printer, created);
     const print = printer.print.bind(printer);
     printer.print = <T>(work: (context: BrowserContext) => Promise<T>) =>
       print(async (context) => {
+        created.arrived();
         await created.gate;
         return work(context);
       });
@@ -64,6 +83,9 @@ function heldPrints(server: TestServer): { go(): void; hold(): void } {
     hold() {
       gates.gate = new Promise<void>((resolve) => {
         gates.open = resolve;
+      });
+      return new Promise<void>((resolve) => {
+        gates.arrived = resolve;
       });
     },
   };
@@ -87,6 +109,16 @@ async function paperOf(server: TestServer, browser: TestClient, paper = PAPER): 
 const exportAs = (browser: TestClient, id: number, format: string, language = 'en') =>
   browser.call(documentsApi.export, { id: String(id), format }, { headers: { 'Accept-Language': language } });
 
+/** Waits until the held export prints; an export that ends before it gets there fails the test. */
+async function untilPrinting(printing: Promise<void>, exported: Promise<TestResponse>): Promise<void> {
+  const ended = exported.then((response) =>
+    Promise.reject(new Error(`the export ended before printing: ${response.status} ${response.text}`)),
+  );
+  // Only the race reports it: an export that ends after printing is the test's own business.
+  ended.catch(() => undefined);
+  await Promise.race([printing, ended]);
+}
+
 const isPdf = (bytes: Uint8Array) => new TextDecoder().decode(bytes.slice(0, 5)) === '%PDF-';
 
 describe.each(ENGINES)('exports one at a time per user, PDFs within the page budget (%s)', (engine) => {
@@ -94,56 +126,54 @@ describe.each(ENGINES)('exports one at a time per user, PDFs within the page bud
 
   it('answers a second export or an import of a user whose export runs with 429 busy; others are served', async () => {
     const page = heldPrints(server());
-    page.hold();
+    const printing = page.hold();
     const ada = await server().loggedInUser();
     const emmy = await server().loggedInUser();
     const adasPaper = await paperOf(server(), ada.browser);
     const emmysPaper = await paperOf(server(), emmy.browser);
-    const printer = printerFor(server().ctx.config);
 
     const first = exportAs(ada.browser, adasPaper, 'pdf');
-    await eventually(
-      async () => printer.load.printing,
-      (printing) => printing === 1,
-      'the first export printing',
-    );
+    // Let go in any case: a held print would hold the next tests' prints too.
+    try {
+      await untilPrinting(printing, first);
+      const second = await exportAs(ada.browser, adasPaper, 'docx');
+      expect(second.status).toBe(429);
+      expect(second.headers.get('retry-after')).toBe('10');
+      expect(second.json()).toEqual({
+        error: 'busy',
+        message:
+          'You already have an import or export running. Please wait until it is finished, then try again.',
+      });
+      const german = await exportAs(ada.browser, adasPaper, 'latex', 'de');
+      expect(german.status).toBe(429);
+      expect(german.json()).toEqual({
+        error: 'busy',
+        message:
+          'Bei Ihnen läuft bereits ein Import oder Export. Bitte warten Sie, bis er abgeschlossen ist, und versuchen Sie es dann erneut.',
+      });
+      const imported = await ada.browser.call(importApi.document, {
+        path: '',
+        file: new File([new Uint8Array(referenceManagersDocx())], 'Managers.docx'),
+      });
+      expect(imported.status).toBe(429);
+      expect(imported.headers.get('retry-after')).toBe('10');
+      expect(imported.json()).toEqual({
+        code: 'busy',
+        error:
+          'You already have an import or export running. Wait until it is finished, then import this file again.',
+      });
 
-    const second = await exportAs(ada.browser, adasPaper, 'docx');
-    expect(second.status).toBe(429);
-    expect(second.headers.get('retry-after')).toBe('10');
-    expect(second.json()).toEqual({
-      error: 'busy',
-      message:
-        'You already have an import or export running. Please wait until it is finished, then try again.',
-    });
-    const german = await exportAs(ada.browser, adasPaper, 'latex', 'de');
-    expect(german.status).toBe(429);
-    expect(german.json()).toEqual({
-      error: 'busy',
-      message:
-        'Bei Ihnen läuft bereits ein Import oder Export. Bitte warten Sie, bis er abgeschlossen ist, und versuchen Sie es dann erneut.',
-    });
-    const imported = await ada.browser.call(importApi.document, {
-      path: '',
-      file: new File([new Uint8Array(referenceManagersDocx())], 'Managers.docx'),
-    });
-    expect(imported.status).toBe(429);
-    expect(imported.headers.get('retry-after')).toBe('10');
-    expect(imported.json()).toEqual({
-      code: 'busy',
-      error:
-        'You already have an import or export running. Wait until it is finished, then import this file again.',
-    });
+      // Another user is not held up by ada's export: the file comes from the export pool.
+      const other = await exportAs(emmy.browser, emmysPaper, 'docx');
+      expect(other.status, other.text).toBe(200);
+      expect(other.headers.get('content-disposition')).toBe(
+        `attachment; filename="Budget paper.docx"; filename*=UTF-8''Budget%20paper.docx`,
+      );
+      expect(new TextDecoder().decode(other.bytes.slice(0, 2))).toBe('PK');
+    } finally {
+      page.go();
+    }
 
-    // Another user is not held up by ada's export: the file comes from the export pool.
-    const other = await exportAs(emmy.browser, emmysPaper, 'docx');
-    expect(other.status, other.text).toBe(200);
-    expect(other.headers.get('content-disposition')).toBe(
-      `attachment; filename="Budget paper.docx"; filename*=UTF-8''Budget%20paper.docx`,
-    );
-    expect(new TextDecoder().decode(other.bytes.slice(0, 2))).toBe('PK');
-
-    page.go();
     const printed = await first;
     expect(printed.status, printed.text).toBe(200);
     expect(printed.headers.get('content-type')).toBe('application/pdf');
@@ -180,7 +210,10 @@ describe.each(ENGINES)('exports one at a time per user, PDFs within the page bud
 
 describe.each(ENGINES)('export time budgets (%s)', (engine) => {
   const printing = useServer(engine, { env: { PDF_TIME_LIMIT_MS: '1500' } });
+  // Each budget counts from the moment its worker starts the task: 1 ms is past for any export,
+  // and a worker is never started within 1 ms (it loads its modules first).
   const writing = useServer(engine, { env: { EXPORT_TIME_LIMIT_MS: '1' } });
+  const starting = useServer(engine, { env: { WORKER_START_LIMIT_MS: '1' } });
 
   it('ends a PDF export past PDF_TIME_LIMIT_MS with a translated refusal and closes its context', async () => {
     const page = heldPrints(printing());
@@ -210,6 +243,81 @@ describe.each(ENGINES)('export time budgets (%s)', (engine) => {
         'L’esportazione di questo documento in questo formato richiede troppo tempo o memoria. Prova un altro formato o dividi il documento.',
     });
   });
+
+  it('refuses an export whose worker does not start within WORKER_START_LIMIT_MS, not hanging', async () => {
+    const { browser } = await starting().loggedInUser();
+    const id = await paperOf(starting(), browser);
+    const refused = await exportAs(browser, id, 'odt');
+    expect(refused.status).toBe(422);
+    expect(refused.json()).toEqual({
+      error: 'export_limit',
+      message:
+        'This document needs too much time or memory to export in this format. Try another format, or split the document.',
+    });
+  });
+});
+
+describe('the printer’s start budget', () => {
+  // Chromium never launches within 1 ms; the print's own budget would have let it run a minute.
+  const printer = new Printer({
+    pdfPrints: 1,
+    pdfTimeLimitMs: 60_000,
+    pdfMaxPages: 3,
+    workerStartLimitMs: 1,
+  });
+  afterAll(() => printer.close());
+
+  it('ends a print whose browser has not started within the start budget with PrintTimeLimit', async () => {
+    let ran = false;
+    await expect(
+      printer.print(async () => {
+        ran = true;
+      }),
+    ).rejects.toBeInstanceOf(PrintTimeLimit);
+    expect(ran).toBe(false);
+    expect(printer.load).toEqual({ printing: 0, waiting: 0 });
+  });
+});
+
+/**
+ * With REDIS_URL the limit holds over every process of the deployment: here two app instances on
+ * one PostgreSQL database and one Redis. A user's export running in one is counted in the other.
+ */
+const SERVICES = await servicesForTests('the heavy work limit over two instances is');
+describe.skipIf(!SERVICES)('one user’s heavy work counted over two instances sharing Redis', () => {
+  const first = useServer('postgres', { env: { REDIS_URL: TEST_REDIS_URL } });
+  const second = useServer('postgres', {
+    env: () => ({ REDIS_URL: TEST_REDIS_URL, DATABASE_URL: first().env.DATABASE_URL }),
+  });
+
+  it('answers 429 busy in one instance while the user’s export runs in the other; others are served', async () => {
+    const page = heldPrints(first());
+    const printing = page.hold();
+    const adaUser = await first().buildUser();
+    const adaFirst = await first().loginAs(adaUser);
+    const adaSecond = await second().loginAs(adaUser);
+    const emmy = await second().loggedInUser();
+    const adasPaper = await paperOf(first(), adaFirst);
+    const emmysPaper = await paperOf(second(), emmy.browser);
+
+    const running = exportAs(adaFirst, adasPaper, 'pdf');
+    try {
+      await untilPrinting(printing, running);
+      const elsewhere = await exportAs(adaSecond, adasPaper, 'docx');
+      expect(elsewhere.status, elsewhere.text).toBe(429);
+      expect(elsewhere.headers.get('retry-after')).toBe('10');
+      expect(elsewhere.json()).toMatchObject({ error: 'busy' });
+      const other = await exportAs(emmy.browser, emmysPaper, 'docx');
+      expect(other.status, other.text).toBe(200);
+    } finally {
+      page.go();
+    }
+    const printed = await running;
+    expect(printed.status, printed.text).toBe(200);
+    // Given back in Redis: the other instance serves ada again.
+    const again = await exportAs(adaSecond, adasPaper, 'docx');
+    expect(again.status, again.text).toBe(200);
+  }, 120_000);
 });
 
 /**

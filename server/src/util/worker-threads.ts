@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { MessageChannel, type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 
 /**
  * The server runs from TypeScript sources (tsx); a worker thread starts without the parent's
@@ -10,4 +11,87 @@ export function workerExecArgv(): string[] {
   if (!import.meta.url.endsWith('.ts')) return [];
   const loader = createRequire(import.meta.url).resolve('tsx');
   return ['--import', pathToFileURL(loader).href];
+}
+
+/**
+ * A task's time budget counts from the moment its worker really starts it, not from the call: a
+ * worker's cold start (loading its modules; 10 to 20 s under tsx on a loaded machine) and the wait
+ * in the pool's queue are no work of the task's. The task carries a MessagePort on which the worker
+ * body tells the time it started (`reportStarted`) as its first act; the run budget ends that long
+ * after it, whenever this thread reads the message. Until then a separate, generous start budget
+ * runs, so that a task whose worker never starts (or that waits behind others for too long) still
+ * ends, with the phase 'start'.
+ */
+export interface StartSignal {
+  started?: MessagePort;
+}
+
+/** Worker side: tells the pool the task has started (its first act; again later is harmless). */
+export function reportStarted(task: StartSignal): void {
+  const port = task.started;
+  if (!port) return;
+  task.started = undefined;
+  port.postMessage(Date.now());
+  port.close();
+}
+
+/** Which budget ended a task: the start (queue and cold start) or the run (its own work). */
+export type BudgetPhase = 'start' | 'run';
+
+export interface BudgetedRun<R> {
+  /** The task's answer; rejects when the worker failed or a budget ran out (see `expired`). */
+  result: Promise<R>;
+  /** The budget that ran out, once one has (the pool then aborted the task). */
+  expired(): BudgetPhase | null;
+}
+
+/** An answer read after its run budget had ended (this thread was busy when the timer was due). */
+class AnsweredLate extends Error {}
+
+/**
+ * Runs `task` with a start budget and a run budget (milliseconds). `run` is Piscina's run with the
+ * task (its start port added, to be moved) and the signal that aborts it when a budget runs out.
+ * The run budget ends at the worker's start time plus `runMs`, also for an answer that this thread
+ * reads only after that (its timer and the answer came due together): such an answer is refused as
+ * one past its budget, so that the outcome does not depend on how busy this thread was.
+ */
+export function runWithinBudgets<T extends object, R>(
+  task: T,
+  budgets: { startMs: number; runMs: number },
+  run: (task: T & StartSignal, signal: AbortSignal, transfer: MessagePort[]) => Promise<R>,
+): BudgetedRun<R> {
+  const controller = new AbortController();
+  const { port1, port2 } = new MessageChannel();
+  let expired: BudgetPhase | null = null;
+  let endsAt: number | null = null;
+  const expire = (phase: BudgetPhase) => {
+    expired ??= phase;
+    controller.abort();
+  };
+  let timer = setTimeout(() => expire('start'), budgets.startMs);
+  const started = (message: unknown) => {
+    if (expired || endsAt !== null) return;
+    clearTimeout(timer);
+    endsAt = Number(message) + budgets.runMs;
+    timer = setTimeout(() => expire('run'), Math.max(0, endsAt - Date.now()));
+  };
+  port1.on('message', started);
+  const result = run({ ...task, started: port2 }, controller.signal, [port2])
+    .then((answer) => {
+      // The start message may still wait behind the answer (two ports, no order between them).
+      if (endsAt === null) {
+        const waiting = receiveMessageOnPort(port1);
+        if (waiting) started(waiting.message);
+      }
+      if (endsAt !== null && Date.now() > endsAt) {
+        expire('run');
+        throw new AnsweredLate('the answer came after the run budget had ended');
+      }
+      return answer;
+    })
+    .finally(() => {
+      clearTimeout(timer);
+      port1.close();
+    });
+  return { result, expired: () => expired };
 }

@@ -26,6 +26,7 @@ import { saveAccess } from './commands/save-access';
 import { exportFile } from './export/export-file';
 import { closeExportPool } from './export/export-pool';
 import { attachmentHeader } from './export/gather-input';
+import { closeHeavyWork } from './export/heavy-work';
 import { closePrinter } from './export/printer';
 import { documentListJson, keptCompressedCopies } from './list-cache';
 import { requireOwner, requireVisible } from './policies';
@@ -40,7 +41,7 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
   );
   return async (app) => {
     app.addHook('onClose', async () => {
-      await Promise.all([closeExportPool(ctx.config), closePrinter(ctx.config)]);
+      await Promise.all([closeExportPool(ctx.config), closePrinter(ctx.config), closeHeavyWork(ctx.config)]);
       app.log.info('stopping: export workers and printer closed');
     });
 

@@ -1,5 +1,6 @@
 import { importDocument } from '@scriptorium/common/import/index';
 import { ImportRefused } from '@scriptorium/common/import/problems';
+import { reportStarted, type StartSignal } from '../../util/worker-threads';
 import type { UploadResult, UploadTask } from './tasks';
 
 /**
@@ -8,7 +9,10 @@ import type { UploadResult, UploadTask } from './tasks';
  * math converters) load only in a worker that imports: the others keep their whole memory budget
  * for images and drawings.
  */
-export default function readDocument(task: Extract<UploadTask, { kind: 'document' }>): UploadResult {
+export default function readDocument(
+  task: Extract<UploadTask, { kind: 'document' }> & StartSignal,
+): UploadResult {
+  reportStarted(task);
   try {
     return { ok: true, kind: 'document', imported: importDocument(task.bytes, task.name), refusal: null };
   } catch (error) {

@@ -1,3 +1,4 @@
+import { reportStarted, type StartSignal } from '../../util/worker-threads';
 import { ImageRejected, prepareImage, renderThumbnail, type SvgCleaner } from '../usermedia/prepare-image';
 import type { UploadResult, UploadTask } from './tasks';
 
@@ -10,7 +11,11 @@ export type ImageTask = Extract<UploadTask, { kind: 'image' | 'thumbnail' }>;
  * code; a burst of uploads waited for that start-up. SVG and the other kinds go to
  * upload-worker.ts, which passes the sanitiser in.
  */
-export default async function processImage(task: ImageTask, cleanSvg?: SvgCleaner): Promise<UploadResult> {
+export default async function processImage(
+  task: ImageTask & StartSignal,
+  cleanSvg?: SvgCleaner,
+): Promise<UploadResult> {
+  reportStarted(task);
   try {
     if (task.kind === 'thumbnail')
       return { ok: true, kind: 'thumbnail', webp: await renderThumbnail(task.file) };

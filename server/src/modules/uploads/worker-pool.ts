@@ -2,20 +2,28 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Piscina, type PiscinaTask, type TaskQueue } from 'piscina';
 import type { Config } from '../../config';
-import { workerExecArgv } from '../../util/worker-threads';
+import { runWithinBudgets, workerExecArgv } from '../../util/worker-threads';
 import { sniffImageType } from '../usermedia/sniff';
 import type { UploadResult, UploadTask } from './tasks';
 
 /**
  * Heavy work on uploaded content (SVG sanitising, image decoding, thumbnails) runs in a pool of
  * worker threads, never on the event loop: one hostile file used to block every request of the
- * process for a minute. Each task has a time budget (the worker is terminated when it runs out)
- * and each worker a heap budget (V8 ends the worker, not the process, when it is exceeded).
+ * process for a minute. Each task has a time budget from the moment its worker starts it (the
+ * worker is terminated when it runs out; its wait and the worker's cold start have their own start
+ * budget, util/worker-threads.ts) and each worker a heap budget (V8 ends the worker, not the
+ * process, when it is exceeded).
  */
 
-export type UploadPoolConfig = Pick<Config, 'uploadWorkers' | 'uploadTimeLimitMs' | 'uploadMemoryMb'>;
+export type UploadPoolConfig = Pick<
+  Config,
+  'uploadWorkers' | 'uploadTimeLimitMs' | 'uploadMemoryMb' | 'workerStartLimitMs'
+>;
 
-/** The task ran out of time or memory: answered as a translated 400, never a 500. */
+/**
+ * The task ran out of time or memory (or never started within the start budget): answered as a
+ * translated 400, never a 500. The message tells which, for the log.
+ */
 export class UploadBudgetExceeded extends Error {}
 
 const workerFile = (name: string) =>
@@ -87,26 +95,36 @@ function poolFor(config: UploadPoolConfig): Piscina<UploadTask, UploadResult> {
   return pool;
 }
 
-/** Runs one task in the pool within the time budget; budget overruns throw UploadBudgetExceeded. */
+/** Runs one task in the pool within its budgets; overruns throw UploadBudgetExceeded. */
 export async function runUploadTask(config: UploadPoolConfig, task: UploadTask): Promise<UploadResult> {
   const pool = poolFor(config);
-  const signal = AbortSignal.timeout(config.uploadTimeLimitMs);
   // An upload's bytes are not used again on this thread: moved to the worker, not copied (a copy
   // of megabytes is main-thread work and garbage). Only a buffer that owns its whole memory can
   // move; a slice of Node's shared pool is copied.
   const bytes = 'bytes' in task ? task.bytes : null;
   const own = bytes !== null && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  const transferList = own && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : undefined;
+  const moved = own && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+  const filename = workerFileFor(task);
+  const run = runWithinBudgets(
+    task,
+    { startMs: config.workerStartLimitMs, runMs: config.uploadTimeLimitMs },
+    (withPort, signal, ports) =>
+      pool.run(withPort, { signal, transferList: [...moved, ...ports], ...(filename ? { filename } : {}) }),
+  );
   try {
-    const filename = workerFileFor(task);
-    return await pool.run(task, { signal, transferList, ...(filename ? { filename } : {}) });
+    return await run.result;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const name = (error as { name?: string }).name;
-    // Abort: the time budget ran out (Piscina terminates that worker). Out of memory: V8 ended it.
-    if (signal.aborted || name === 'AbortError' || code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      throw new UploadBudgetExceeded(code ?? name ?? 'budget');
-    }
+    const expired = run.expired();
+    // A budget ran out: Piscina terminated that worker (or dropped the task from its queue).
+    if (expired === 'start')
+      throw new UploadBudgetExceeded(
+        `the upload worker did not start within ${config.workerStartLimitMs} ms`,
+      );
+    if (expired === 'run')
+      throw new UploadBudgetExceeded(`the upload task ran past ${config.uploadTimeLimitMs} ms`);
+    // Out of memory: V8 ended the worker.
+    if (code === 'ERR_WORKER_OUT_OF_MEMORY') throw new UploadBudgetExceeded(code);
     throw error;
   }
 }

@@ -17,7 +17,12 @@ function bibtex(count: number): string {
 
 describe('the export pool’s memory budget', () => {
   // 32 MB holds the worker with its readers and writers and a small file; 20,000 entries do not.
-  const config = { exportWorkers: 1, exportTimeLimitMs: 120_000, exportMemoryMb: 32 };
+  const config = {
+    exportWorkers: 1,
+    exportTimeLimitMs: 120_000,
+    exportMemoryMb: 32,
+    workerStartLimitMs: 120_000,
+  };
   // A worker loads its readers and writers through tsx first: 10 to 20 s each on a loaded machine,
   // so both workers' tasks run in the hook and the tests read their outcomes.
   let hungry: PromiseSettledResult<ExportResult>;
@@ -43,5 +48,17 @@ describe('the export pool’s memory budget', () => {
         next.value.kind === 'bibliography' &&
         next.value.report.entries.map((entry) => entry.entry_key),
     ).toEqual(['key0', 'key1', 'key2']);
+  });
+});
+
+describe('the export pool’s start budget', () => {
+  // A worker starts in no less than the time it takes to load its modules: never within 1 ms.
+  const config = { exportWorkers: 1, exportTimeLimitMs: 120_000, exportMemoryMb: 256, workerStartLimitMs: 1 };
+  afterAll(() => closeExportPool(config));
+
+  it('ends a task whose worker has not started within the start budget, saying so', async () => {
+    const refused = runExportTask(config, { kind: 'bibtex', entries: [] });
+    await expect(refused).rejects.toBeInstanceOf(ExportBudgetExceeded);
+    await expect(refused).rejects.toThrow('the export worker did not start within 1 ms');
   });
 });

@@ -2,20 +2,27 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Config } from '../../../config';
-import { workerExecArgv } from '../../../util/worker-threads';
+import { runWithinBudgets, workerExecArgv } from '../../../util/worker-threads';
 import type { ExportResult, ExportTask } from './export-worker';
 
 /**
- * The worker threads (Piscina) that make exports (issue 50): a task has a time budget (its worker
- * is terminated when it runs out) and each worker a heap budget (V8 ends the worker, not the
- * process). Threads start with the first export and stay a while, keeping their citeproc engines;
+ * The worker threads (Piscina) that make exports (issue 50): a task has a time budget from the
+ * moment its worker starts it (the worker is terminated when it runs out; the wait and a cold
+ * start have their own start budget, util/worker-threads.ts) and each worker a heap budget (V8
+ * ends the worker, not the process). Threads start with the first export and stay a while, keeping their citeproc engines;
  * tasks past the free workers wait in Piscina's queue, and the per-user limit (heavy-work.ts) keeps
  * one user from filling it.
  */
 
-export type ExportPoolConfig = Pick<Config, 'exportWorkers' | 'exportTimeLimitMs' | 'exportMemoryMb'>;
+export type ExportPoolConfig = Pick<
+  Config,
+  'exportWorkers' | 'exportTimeLimitMs' | 'exportMemoryMb' | 'workerStartLimitMs'
+>;
 
-/** The export ran out of time or memory: a translated refusal, never a 500. */
+/**
+ * The export ran out of time or memory (or never started within the start budget): a translated
+ * refusal, never a 500. The message tells which, for the log.
+ */
 export class ExportBudgetExceeded extends Error {}
 
 const WORKER_FILE = pathToFileURL(
@@ -46,17 +53,26 @@ function poolFor(config: ExportPoolConfig): Piscina<ExportTask, ExportResult> {
   return pool;
 }
 
-/** Runs one export task in the pool within the time budget; overruns throw ExportBudgetExceeded. */
+/** Runs one export task in the pool within its budgets; overruns throw ExportBudgetExceeded. */
 export async function runExportTask(config: ExportPoolConfig, task: ExportTask): Promise<ExportResult> {
-  const signal = AbortSignal.timeout(config.exportTimeLimitMs);
+  const pool = poolFor(config);
+  const run = runWithinBudgets(
+    task,
+    { startMs: config.workerStartLimitMs, runMs: config.exportTimeLimitMs },
+    (withPort, signal, transferList) => pool.run(withPort, { signal, transferList }),
+  );
   try {
-    return await poolFor(config).run(task, { signal });
+    return await run.result;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    const name = (error as { name?: string }).name;
-    if (signal.aborted || name === 'AbortError' || code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      throw new ExportBudgetExceeded(code ?? name ?? 'budget');
-    }
+    const expired = run.expired();
+    if (expired === 'start')
+      throw new ExportBudgetExceeded(
+        `the export worker did not start within ${config.workerStartLimitMs} ms`,
+      );
+    if (expired === 'run')
+      throw new ExportBudgetExceeded(`the export ran past ${config.exportTimeLimitMs} ms`);
+    if (code === 'ERR_WORKER_OUT_OF_MEMORY') throw new ExportBudgetExceeded(code);
     throw error;
   }
 }

@@ -14,6 +14,7 @@ import { fileBaseName } from '@scriptorium/common/export/text';
 import { parseMarkdown } from '@scriptorium/common/import/markdown';
 import type { BookExportFormat } from '@scriptorium/common/plugins/books-api';
 import { Step } from 'prosemirror-transform';
+import { reportStarted, type StartSignal } from '../../../util/worker-threads';
 import { parseSnapshot } from '../collab/store';
 import { type ContentSource, UNREADABLE_SNAPSHOT } from './content-source';
 import { loadCsl } from './csl-files';
@@ -92,7 +93,8 @@ async function exportInput(input: DocumentExportInput): Promise<ExportInput> {
   return { ...rest, content, csl: await loadCsl(attrs?.citationstyle ?? 'apa', attrs?.language ?? 'en-US') };
 }
 
-export default async function runExport(task: ExportTask): Promise<ExportResult> {
+export default async function runExport(task: ExportTask & StartSignal): Promise<ExportResult> {
+  reportStarted(task);
   switch (task.kind) {
     case 'document':
       return {

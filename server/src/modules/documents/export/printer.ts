@@ -13,6 +13,10 @@ import type { Config } from '../../../config';
  * again after a crash; each export gets a fresh browser context (nothing of one export's page is
  * seen by the next) and closes it. PDF_PRINTS exports print at once, a bounded number wait.
  *
+ * An export's time budget (PDF_TIME_LIMIT_MS) counts from the moment its context is open: the wait
+ * for a free print and the browser's launch (seconds on a loaded machine) are no work of its own,
+ * and have the separate start budget (WORKER_START_LIMIT_MS); past either, PrintTimeLimit.
+ *
  * The profile and temporary folders of the browser (Chromium's and Playwright's) are under
  * `<tmp>/scriptorium-printer/<pid>-<id>/`: closed normally it is removed; for a process killed
  * with -9 a small detached shell started with the browser removes it once the process is gone
@@ -20,11 +24,15 @@ import type { Config } from '../../../config';
  * run (`sweepPrinterFolders`), should that shell have gone down too.
  */
 
-export type PrinterConfig = Pick<Config, 'pdfPrints' | 'pdfTimeLimitMs' | 'pdfMaxPages'>;
+/** The start budget's default, where no configuration names one (benches and tests of the writers). */
+const START_LIMIT_MS = 120_000;
+
+export type PrinterConfig = Pick<Config, 'pdfPrints' | 'pdfTimeLimitMs' | 'pdfMaxPages'> &
+  Partial<Pick<Config, 'workerStartLimitMs'>>;
 
 /** Too many PDF exports wait already: 503 with Retry-After. */
 export class PrinterBusy extends Error {}
-/** The export's time budget ran out (waiting included): its context is closed. */
+/** The export's time budget (or its start budget) ran out: its context is closed. */
 export class PrintTimeLimit extends Error {}
 
 /** Exports that may wait for the browser per export printing at once. */
@@ -193,11 +201,15 @@ export class Printer {
   }
 
   /**
-   * Starts the browser if it is not running, without waiting: an export calls it before the work
-   * that comes before its print (the export worker's HTML), so that the two overlap.
+   * Starts the browser if it is not running: an export calls it, without waiting, before the work
+   * that comes before its print (the export worker's HTML), so that the two overlap. Resolves
+   * once the browser runs (or failed to start: the print tells).
    */
-  warm(): void {
-    this.browser().catch(() => undefined);
+  warm(): Promise<void> {
+    return this.browser().then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Waits for a free print until the deadline; false when it passed first. */
@@ -233,22 +245,34 @@ export class Printer {
     else this.printing--;
   }
 
+  /** The running browser, or PrintTimeLimit once the start budget's `startBy` has passed first. */
+  private browserBy(startBy: number): Promise<Browser> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new PrintTimeLimit()), Math.max(0, startBy - Date.now()));
+    });
+    // A launch that ends after the budget is still the browser of the next export.
+    return Promise.race([this.browser(), late]).finally(() => clearTimeout(timer));
+  }
+
   /**
-   * Runs `work` in a fresh browser context within the time budget (waiting for a free print
-   * included); past it the context is closed, which ends what the page was doing, and
-   * PrintTimeLimit is thrown.
+   * Runs `work` in a fresh browser context within the time budget, counted from the moment the
+   * context is open (the wait for a free print and the browser's launch have the start budget);
+   * past it the context is closed, which ends what the page was doing, and PrintTimeLimit is
+   * thrown.
    */
   async print<T>(work: (context: BrowserContext) => Promise<T>): Promise<T> {
-    const deadline = Date.now() + this.config.pdfTimeLimitMs;
-    if (!(await this.slot(deadline))) throw new PrintTimeLimit();
+    const startBy = Date.now() + (this.config.workerStartLimitMs ?? START_LIMIT_MS);
+    if (!(await this.slot(startBy))) throw new PrintTimeLimit();
     let context: BrowserContext | undefined;
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
     try {
-      const browser = await this.browser();
+      const browser = await this.browserBy(startBy);
       context = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
       this.openContexts++;
       const open = context;
+      const deadline = Date.now() + this.config.pdfTimeLimitMs;
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => {
