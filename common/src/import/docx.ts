@@ -100,6 +100,8 @@ interface Field {
   /** The marks of the runs of a cross-reference's result. */
   marks: JsonMark[];
   href: string;
+  /** A PAGEREF: the target's page (a cross-reference's page form). */
+  page?: boolean;
   /** The field's w:fldData (base64; EndNote keeps its citations there). */
   data: string;
   /** Set once the field's citation was emitted. */
@@ -442,6 +444,7 @@ class DocxReader {
       // A cross-reference to a bookmark: its result is the text it shows until the target is known.
       field.mode = 'reference';
       field.href = reference[1];
+      field.page = /^PAGEREF\b/.test(instruction);
       this.referenced.add(reference[1]);
       return;
     }
@@ -498,7 +501,13 @@ class DocxReader {
 
   /** A cross-reference field's inline, once its result text is read. */
   private pushReference(field: Field, out: Inline[]): void {
-    out.push({ kind: 'cross_reference', target: field.href, text: field.text, marks: field.marks });
+    out.push({
+      kind: 'cross_reference',
+      target: field.href,
+      text: field.text,
+      marks: field.marks,
+      ...(field.page ? { form: 'page' as const } : {}),
+    });
   }
 
   private run(run: XmlElement, out: Inline[], review: JsonMark[]): void {
