@@ -1,6 +1,11 @@
 import { insertCrossReference } from '@scriptorium/common/editor/academic-commands';
-import { CROSS_REFERENCE_FORMS, type CrossReferenceForm } from '@scriptorium/common/editor/academic-nodes';
+import {
+  CROSS_REFERENCE_FORMS,
+  type CrossReferenceForm,
+  crossReferenceForm,
+} from '@scriptorium/common/editor/academic-nodes';
 import { numberDocument } from '@scriptorium/common/editor/academic-numbering';
+import { NodeSelection } from 'prosemirror-state';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyAndClose, type DialogProps, PickDialog } from './shared';
@@ -14,10 +19,17 @@ const FORM_LABELS: Record<CrossReferenceForm, string> = {
 /**
  * Lists every heading, figure, table and equation; the reference shows the target's live number,
  * its page or both (the form, chosen above the list: radio buttons, arrow keys move between them).
+ * With a cross-reference selected, the pick replaces it (a change of its form or target).
  */
 export function CrossReferenceDialog({ view, onClose }: DialogProps) {
   const { t } = useTranslation('editor');
-  const [form, setForm] = useState<CrossReferenceForm>('number');
+  // A selected cross-reference is replaced by the pick: its form is the one offered.
+  const [form, setForm] = useState<CrossReferenceForm>(() => {
+    const { selection } = view.state;
+    return selection instanceof NodeSelection && selection.node.type.name === 'cross_reference'
+      ? crossReferenceForm(selection.node.attrs.form)
+      : 'number';
+  });
   const targets = numberDocument(view.state.doc).targets;
   return (
     <PickDialog
