@@ -186,11 +186,24 @@ test('a figure from the library and a reference to it, seen by a co-author', asy
     .getByRole('button', { name: /Figure 1/ })
     .click();
   await expect(body(annPage).locator('.doc-cross-reference')).toHaveText('Figure 1');
+  // A page cross-reference, chosen by keyboard: the form's radio buttons move with the arrow
+  // keys, Enter picks the target. The editor has no pages: a placeholder stands for the number.
+  await annPage.keyboard.type(' and ');
+  await menu(annPage, 'Insert', 'Cross-reference');
+  const dialog = annPage.getByRole('dialog', { name: 'Insert cross-reference' });
+  await dialog.getByRole('radio', { name: 'Number', exact: true }).focus();
+  await annPage.keyboard.press('ArrowDown');
+  await annPage.keyboard.press('ArrowDown');
+  await expect(dialog.getByRole('radio', { name: 'Number and page' })).toBeChecked();
+  await dialog.getByRole('button', { name: /Figure 1/ }).focus();
+  await annPage.keyboard.press('Enter');
+  await expect(body(annPage).locator('.doc-cross-reference')).toHaveText(['Figure 1', 'Figure 1 on page #']);
+  await expect(body(annPage).locator('.doc-page-placeholder')).toHaveAttribute('title', /^Page number/);
   await expect(annPage.locator('.editor-save-state')).toHaveAttribute('data-saved', 'true');
 
   // The co-author sees the same, including the image from Ann's library.
   await bobPage.goto(`/document/${id}`);
-  await expect(body(bobPage).locator('.doc-cross-reference')).toHaveText('Figure 1');
+  await expect(body(bobPage).locator('.doc-cross-reference')).toHaveText(['Figure 1', 'Figure 1 on page #']);
   await expect(body(bobPage).locator('figure figcaption')).toHaveText('Figure 1: Growth of ink');
   const image = body(bobPage).locator('figure[data-category="figure"] img');
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(60);

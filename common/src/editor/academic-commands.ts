@@ -8,7 +8,7 @@ import {
   type Transaction,
 } from 'prosemirror-state';
 import type { EntryData } from '../bibliography/types';
-import type { CitationFormat, CitationReference, FigureCategory } from './academic-nodes';
+import type { CitationFormat, CitationReference, CrossReferenceForm, FigureCategory } from './academic-nodes';
 import { allows, partAt } from './commands';
 import { schema } from './schema';
 import { templateUpgrades } from './templates';
@@ -106,8 +106,12 @@ function afterBlock(tr: Transaction): Transaction {
   return tr.setSelection(TextSelection.create(tr.doc, end + 1));
 }
 
-export function insertCrossReference(id: string, title: string): Command {
-  return insertInline('cross_reference', schema.nodes.cross_reference.create({ id, title }));
+export function insertCrossReference(
+  id: string,
+  title: string,
+  form: CrossReferenceForm = 'number',
+): Command {
+  return insertInline('cross_reference', schema.nodes.cross_reference.create({ id, title, form }));
 }
 
 export function selectedNode(state: EditorState, type: string): { node: PMNode; pos: number } | null {

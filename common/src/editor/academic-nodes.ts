@@ -18,6 +18,19 @@ export type FigureAlignment = (typeof FIGURE_ALIGNMENTS)[number];
 export const CITATION_FORMATS = ['autocite', 'textcite'] as const;
 export type CitationFormat = (typeof CITATION_FORMATS)[number];
 
+/**
+ * What a cross-reference shows: the target's number ("Figure 2"), its page ("page 4") or both
+ * ("Figure 2 on page 4"). Formats without pages (the editor, HTML, EPUB, JATS, Markdown) show the
+ * number form of the page forms.
+ */
+export const CROSS_REFERENCE_FORMS = ['number', 'page', 'number-page'] as const;
+export type CrossReferenceForm = (typeof CROSS_REFERENCE_FORMS)[number];
+
+/** A cross-reference node's form ('number' for an unknown value). */
+export function crossReferenceForm(value: unknown): CrossReferenceForm {
+  return oneOf(CROSS_REFERENCE_FORMS, value, 'number');
+}
+
 /** One cited entry of a citation: the key of an entry of the document's bibliography. */
 export interface CitationReference {
   id: string;
@@ -108,13 +121,25 @@ export const academicNodes: Record<string, NodeSpec> = {
     group: 'inline',
     atom: true,
     selectable: true,
-    attrs: { id: { default: '' }, title: { default: '' } },
+    attrs: { id: { default: '' }, title: { default: '' }, form: { default: 'number' as CrossReferenceForm } },
     parseDOM: [
-      stringAttrsRule('span[data-cross-reference]', { id: 'data-cross-reference', title: 'data-title' }),
+      {
+        tag: 'span[data-cross-reference]',
+        getAttrs: (dom: HTMLElement) => ({
+          id: stringAttr(dom, 'data-cross-reference'),
+          title: stringAttr(dom, 'data-title'),
+          form: crossReferenceForm(dom.getAttribute('data-form')),
+        }),
+      },
     ],
     toDOM: (node) => [
       'span',
-      { class: 'doc-cross-reference', 'data-cross-reference': node.attrs.id, 'data-title': node.attrs.title },
+      {
+        class: 'doc-cross-reference',
+        'data-cross-reference': node.attrs.id,
+        'data-title': node.attrs.title,
+        ...(node.attrs.form !== 'number' ? { 'data-form': node.attrs.form } : {}),
+      },
       node.attrs.title || node.attrs.id,
     ],
   },

@@ -1,5 +1,5 @@
 import type { Node as PMNode } from 'prosemirror-model';
-import type { FigureCategory } from './academic-nodes';
+import type { CrossReferenceForm, FigureCategory } from './academic-nodes';
 import { quoteMarks } from './input-rules';
 import { HEADING_NUMBERINGS, type HeadingNumbering, NUMBERED_HEADING_LEVELS } from './vocabulary';
 
@@ -16,7 +16,9 @@ type LabelKey =
   | 'chapter'
   | 'part'
   | 'contents'
-  | 'keywords';
+  | 'keywords'
+  | 'page'
+  | 'onPage';
 
 const LABELS: Record<string, Record<LabelKey, string>> = {
   en: {
@@ -31,6 +33,8 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     part: 'Part',
     contents: 'Contents',
     keywords: 'Keywords',
+    page: 'page',
+    onPage: 'on page',
   },
   de: {
     figure: 'Abbildung',
@@ -44,6 +48,8 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     part: 'Teil',
     contents: 'Inhalt',
     keywords: 'Schlüsselwörter',
+    page: 'Seite',
+    onPage: 'auf Seite',
   },
   fr: {
     figure: 'Figure',
@@ -57,6 +63,8 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     part: 'Partie',
     contents: 'Table des matières',
     keywords: 'Mots-clés',
+    page: 'page',
+    onPage: 'à la page',
   },
   es: {
     figure: 'Figura',
@@ -70,6 +78,8 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     part: 'Parte',
     contents: 'Índice',
     keywords: 'Palabras clave',
+    page: 'página',
+    onPage: 'en la página',
   },
   it: {
     figure: 'Figura',
@@ -83,6 +93,8 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     part: 'Parte',
     contents: 'Indice',
     keywords: 'Parole chiave',
+    page: 'pagina',
+    onPage: 'a pagina',
   },
   pt: {
     figure: 'Figura',
@@ -96,6 +108,8 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     part: 'Parte',
     contents: 'Sumário',
     keywords: 'Palavras-chave',
+    page: 'página',
+    onPage: 'na página',
   },
   bg: {
     figure: 'Фигура',
@@ -109,6 +123,8 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
     part: 'Част',
     contents: 'Съдържание',
     keywords: 'Ключови думи',
+    page: 'страница',
+    onPage: 'на страница',
   },
 };
 
@@ -116,6 +132,41 @@ const LABELS: Record<string, Record<LabelKey, string>> = {
 export function documentLabel(key: LabelKey, language: string): string {
   const labels = LABELS[language.toLowerCase().split('-')[0]] ?? LABELS.en;
   return labels[key];
+}
+
+/**
+ * The pieces of a cross-reference's text in its form: `number`, the target's label ('' in the page
+ * form), then, in the page forms, `pageWords` ("page ", " on page ") before the page number that
+ * each paged format fills in (null in the number form).
+ */
+export interface CrossReferencePieces {
+  number: string;
+  pageWords: string | null;
+}
+
+/**
+ * What stands for a page number where no page is known: in the editor (no pages) and as the
+ * cached result of a DOCX PAGEREF field before Word or LibreOffice computes it.
+ */
+export const PAGE_PLACEHOLDER = '#';
+
+export function crossReferencePieces(
+  label: string,
+  form: CrossReferenceForm,
+  language: string,
+): CrossReferencePieces {
+  if (form === 'page') return { number: '', pageWords: `${documentLabel('page', language)} ` };
+  if (form === 'number-page') return { number: label, pageWords: ` ${documentLabel('onPage', language)} ` };
+  return { number: label, pageWords: null };
+}
+
+/** Every language's page words of the page forms, lower case (the importers recognise them). */
+export function pageWordsOfAllLanguages(): { page: string[]; onPage: string[] } {
+  const tables = Object.values(LABELS);
+  return {
+    page: tables.map((labels) => labels.page.toLowerCase()),
+    onPage: tables.map((labels) => labels.onPage.toLowerCase()),
+  };
 }
 
 export type TargetKind = 'heading' | 'figure' | 'table' | 'equation';

@@ -60,6 +60,7 @@ describe('node and mark specs built from dom-attrs.ts', () => {
           schema.text('See '),
           n.equation.create({ equation: 'e^{i\\pi}' }),
           n.cross_reference.create({ id: 'table-1', title: 'Table 1' }),
+          n.cross_reference.create({ id: 'table-1', title: 'Table 1', form: 'number-page' }),
           schema.text('code', [schema.marks.code.create()]),
         ]),
         n.blockquote.create(null, paragraph('quoted')),

@@ -3,8 +3,13 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import { exportCslItems } from '../bibliography/export';
 import { type BibliographyLayout, DEFAULT_LAYOUT, labelWidthEm, splitLabel } from '../bibliography/layout';
-import type { CitationReference } from '../editor/academic-nodes';
-import { documentLabel, headingNumbering } from '../editor/academic-numbering';
+import { type CitationReference, crossReferenceForm } from '../editor/academic-nodes';
+import {
+  crossReferencePieces,
+  documentLabel,
+  headingNumbering,
+  PAGE_PLACEHOLDER,
+} from '../editor/academic-numbering';
 import { changeMarks, withInherited } from './block-changes';
 import {
   citationId,
@@ -389,10 +394,21 @@ class DocxWriter extends ChangesWriter {
         // A figure's, table's or equation's number: a REF field to the bookmark over its label and
         // SEQ number, so Word renumbers it (F9). A section's: a link to the heading's bookmark (a
         // REF would show the heading's text: Word numbers no headings of ours).
-        content =
-          target && target.kind !== 'heading'
-            ? complexField(`REF ${name} \\h`, this.textRun(text, marks, deleted))
-            : `<w:hyperlink w:anchor="${name}">${this.textRun(text, marks, deleted)}</w:hyperlink>`;
+        const pieces = target
+          ? crossReferencePieces(text, crossReferenceForm(node.attrs.form), this.prepared.language)
+          : { number: text, pageWords: null };
+        content = pieces.number
+          ? target && target.kind !== 'heading'
+            ? complexField(`REF ${name} \\h`, this.textRun(pieces.number, marks, deleted))
+            : `<w:hyperlink w:anchor="${name}">${this.textRun(pieces.number, marks, deleted)}</w:hyperlink>`
+          : '';
+        // A page form: the words, then a PAGEREF field marked dirty (Word and LibreOffice
+        // compute the page on opening; its result until then is the placeholder).
+        if (pieces.pageWords !== null)
+          content += `${this.textRun(pieces.pageWords, marks, deleted)}${complexField(
+            `PAGEREF ${name} \\h`,
+            this.textRun(PAGE_PLACEHOLDER, marks, deleted),
+          ).replace('w:fldCharType="begin"/>', 'w:fldCharType="begin" w:dirty="true"/>')}`;
         break;
       }
     }

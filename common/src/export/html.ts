@@ -2,6 +2,7 @@ import { zipSync } from 'fflate';
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { BIBLIOGRAPHY_LAYOUT_CSS, bibliographyBody, DEFAULT_LAYOUT } from '../bibliography/layout';
 import { renderLatex } from '../editor/academic-math';
+import { crossReferenceForm } from '../editor/academic-nodes';
 import { documentLabel } from '../editor/academic-numbering';
 import type { Contributor } from '../editor/commands';
 import { uriHref } from '../editor/safe-links';
@@ -170,6 +171,11 @@ export class HtmlWriter extends NodeWriter {
     const text = escapeXml(target?.label ?? String(node.attrs.title || '??'));
     // A target that is gone: its text, no link into nothing (epubcheck: fragment not defined).
     if (!target) return `<span class="cross-reference">${text}</span>`;
+    // A page form: the number form here (no pages); the typeset PDF's style sheet draws the page
+    // (typeset-html.ts: target-counter), hiding the number in the page form.
+    const form = crossReferenceForm(node.attrs.form);
+    if (form !== 'number')
+      return `<a class="cross-reference" data-form="${form}" href="#${escapeXml(id)}"><span class="cross-reference-number">${text}</span></a>`;
     return `<a class="cross-reference" href="#${escapeXml(id)}">${text}</a>`;
   }
 

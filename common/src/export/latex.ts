@@ -3,7 +3,8 @@ import type { Mark, Node as PMNode } from 'prosemirror-model';
 import { TableMap } from 'prosemirror-tables';
 import type { EntryData } from '../bibliography/types';
 import { renderLatex } from '../editor/academic-math';
-import { headingNumbering } from '../editor/academic-numbering';
+import { crossReferenceForm } from '../editor/academic-nodes';
+import { crossReferencePieces, headingNumbering, type NumberedTarget } from '../editor/academic-numbering';
 import { citationKeys } from './citation-keys';
 import { imageExtension, imageFiles } from './images';
 import { latexBibliography } from './latex-bib';
@@ -175,9 +176,22 @@ class LatexWriter extends NodeWriter {
     );
   }
 
-  protected crossReference(id: string): string {
+  protected crossReference(id: string, node: PMNode): string {
     const target = this.prepared.numbering.byId.get(id);
     if (!target) return '??';
+    const pieces = crossReferencePieces(
+      target.label,
+      crossReferenceForm(node.attrs.form),
+      this.prepared.language,
+    );
+    // A page form: its words and \pageref, a tie before the number ("page~\pageref{x}").
+    const page =
+      pieces.pageWords === null ? '' : `${escapeLatex(pieces.pageWords.trimEnd())}~\\pageref{${safeKey(id)}}`;
+    if (!pieces.number) return page;
+    return this.numberReference(id, target) + page;
+  }
+
+  private numberReference(id: string, target: NumberedTarget): string {
     if (target.kind === 'equation') return `\\eqref{${safeKey(id)}}`;
     // An unnumbered heading is named ("Section “Methods”"), linked to it.
     if (!target.number) return `\\hyperref[${safeKey(id)}]{${escapeLatex(target.label)}}`;

@@ -4,8 +4,13 @@ import { TableMap } from 'prosemirror-tables';
 import { exportCslItems } from '../bibliography/export';
 import { type BibliographyLayout, DEFAULT_LAYOUT, labelWidthEm, splitLabel } from '../bibliography/layout';
 import { renderLatex } from '../editor/academic-math';
-import type { CitationReference } from '../editor/academic-nodes';
-import { documentLabel, headingNumbering } from '../editor/academic-numbering';
+import { type CitationReference, crossReferenceForm } from '../editor/academic-nodes';
+import {
+  crossReferencePieces,
+  documentLabel,
+  headingNumbering,
+  PAGE_PLACEHOLDER,
+} from '../editor/academic-numbering';
 import { type BreakChange, withInherited } from './block-changes';
 import {
   citationId,
@@ -379,10 +384,18 @@ class OdtWriter extends ChangesWriter {
         const text = target?.label ?? String(node.attrs.title || '??');
         // A figure's, table's or equation's number: a bookmark reference LibreOffice updates; a
         // section's: a link to the heading (its reference would show the heading's text).
-        content =
-          target && target.kind !== 'heading'
-            ? `<text:bookmark-ref text:reference-format="text" text:ref-name="${bookmarkName(id)}">${this.span(odfText(text), this.markFormats(marks))}</text:bookmark-ref>`
-            : `<text:a xlink:type="simple" xlink:href="#${bookmarkName(id)}">${this.span(odfText(text), this.markFormats(marks))}</text:a>`;
+        const pieces = target
+          ? crossReferencePieces(text, crossReferenceForm(node.attrs.form), this.prepared.language)
+          : { number: text, pageWords: null };
+        const formats = this.markFormats(marks);
+        content = pieces.number
+          ? target && target.kind !== 'heading'
+            ? `<text:bookmark-ref text:reference-format="text" text:ref-name="${bookmarkName(id)}">${this.span(odfText(pieces.number), formats)}</text:bookmark-ref>`
+            : `<text:a xlink:type="simple" xlink:href="#${bookmarkName(id)}">${this.span(odfText(pieces.number), formats)}</text:a>`
+          : '';
+        // A page form: the words, then a reference to the bookmark's page (LibreOffice computes it).
+        if (pieces.pageWords !== null)
+          content += `${this.span(odfText(pieces.pageWords), formats)}<text:bookmark-ref text:reference-format="page" text:ref-name="${bookmarkName(id)}">${this.span(PAGE_PLACEHOLDER, formats)}</text:bookmark-ref>`;
         break;
       }
     }

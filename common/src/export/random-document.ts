@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { Fragment, type Mark, type Node as PMNode } from 'prosemirror-model';
 import type { EntryData, RichText } from '../bibliography/types';
+import { CROSS_REFERENCE_FORMS } from '../editor/academic-nodes';
 import { schema } from '../editor/schema';
 import { checkDocument, createDocument, standardArticle } from '../editor/templates';
 import { HEADING_NUMBERINGS, LATEX_CLASSES } from '../editor/vocabulary';
@@ -381,7 +382,11 @@ function inlineNodes(specs: InlineSpec[], build: Build, allowed: readonly string
           references: spec.refs.map((ref) => ({ id: `1-${ref}`, prefix: '', locator: spec.locator })),
         });
       case 'xref':
-        return s.cross_reference.create({ id: spec.target < 10 ? `t${spec.target}` : 'gone' });
+        // Its form from the same draw (page forms too; the random stream and seeds stay as they were).
+        return s.cross_reference.create({
+          id: spec.target < 10 ? `t${spec.target}` : 'gone',
+          form: CROSS_REFERENCE_FORMS[spec.target % CROSS_REFERENCE_FORMS.length],
+        });
       default:
         return s.footnote.create(
           null,

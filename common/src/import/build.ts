@@ -1,8 +1,10 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import type { EntryData } from '../bibliography/types';
+import type { CrossReferenceForm } from '../editor/academic-nodes';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { IMAGE_PREFIX } from './model';
+import { pageReferences } from './page-references';
 import type { ImportReport } from './problems';
 
 /**
@@ -41,7 +43,7 @@ export type Inline =
     }
   | { kind: 'display_equation'; latex: string; id?: string; caption?: string }
   /** A cross-reference to a bookmark (REF field, internal link); `text`: what it read, if no target. */
-  | { kind: 'cross_reference'; target: string; text: string; marks: JsonMark[] }
+  | { kind: 'cross_reference'; target: string; text: string; marks: JsonMark[]; form?: CrossReferenceForm }
   /** A bookmark's start: the target name of cross-references to what holds it. */
   | { kind: 'anchor'; name: string }
   /** A SEQ field of a caption or an equation number (`name`: its sequence, "Figure", "Table"). */
@@ -214,7 +216,7 @@ export class DocumentBuilder {
   private inlines(items: Inline[]): { content: Json[]; lifted: Json[] } {
     const content: Json[] = [];
     const lifted: Json[] = [];
-    for (const item of items) {
+    for (const item of pageReferences(items)) {
       if ('marks' in item && item.marks) item.marks = validMarks(item.marks);
       switch (item.kind) {
         case 'text': {
@@ -252,7 +254,7 @@ export class DocumentBuilder {
         case 'cross_reference':
           content.push({
             type: 'cross_reference',
-            attrs: { id: targetId(item.target), title: item.text },
+            attrs: { id: targetId(item.target), title: item.text, ...(item.form ? { form: item.form } : {}) },
             ...(item.marks.length ? { marks: item.marks } : {}),
           });
           break;
@@ -623,7 +625,10 @@ function resolveCrossReferences(parts: Json[]): void {
         return [inner];
       }
       const attrs = inner.attrs as Json;
-      if (ids.has(String(attrs.id))) return [{ ...inner, attrs: { id: attrs.id, title: '' } }];
+      if (ids.has(String(attrs.id)))
+        return [
+          { ...inner, attrs: { id: attrs.id, title: '', ...(attrs.form ? { form: attrs.form } : {}) } },
+        ];
       const text = String(attrs.title ?? '');
       return text ? [{ type: 'text', text, ...(inner.marks ? { marks: inner.marks } : {}) }] : [];
     });

@@ -101,6 +101,8 @@ interface Field {
   /** The marks of the runs of a cross-reference's result. */
   marks: JsonMark[];
   href: string;
+  /** A PAGEREF: the target's page (a cross-reference's page form). */
+  page?: boolean;
   /** The field's w:fldData (base64; EndNote keeps its citations there). */
   data: string;
   /** Set once the field's citation was emitted. */
@@ -480,6 +482,7 @@ class DocxReader {
       // A cross-reference to a bookmark: its result is the text it shows until the target is known.
       field.mode = 'reference';
       field.href = reference[1];
+      field.page = /^PAGEREF\b/.test(instruction);
       this.referenced.add(reference[1]);
       return;
     }
@@ -536,7 +539,13 @@ class DocxReader {
 
   /** A cross-reference field's inline, once its result text is read. */
   private pushReference(field: Field, out: Inline[]): void {
-    out.push({ kind: 'cross_reference', target: field.href, text: field.text, marks: field.marks });
+    out.push({
+      kind: 'cross_reference',
+      target: field.href,
+      text: field.text,
+      marks: field.marks,
+      ...(field.page ? { form: 'page' as const } : {}),
+    });
   }
 
   private run(run: XmlElement, out: Inline[], review: JsonMark[]): void {

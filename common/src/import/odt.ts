@@ -505,6 +505,8 @@ class OdtReader {
       target,
       text: shown.map((item) => (item.kind === 'text' ? item.text : '')).join(''),
       marks: first?.kind === 'text' ? first.marks.filter((mark) => mark.type !== 'link') : [],
+      // A reference to the target's page: a cross-reference's page form (page-references.ts).
+      ...(attr(el, 'text:reference-format') === 'page' ? { form: 'page' as const } : {}),
     });
   }
 

@@ -281,5 +281,30 @@ describe('PAGEREF fields', () => {
     const doc = importDocument(docxOf(body), 'x.docx');
     expect(nodes(doc, 'cross_reference').map((node) => node.attrs?.id)).toEqual(['_Ref11']);
     expect(nodes(doc, 'heading')[0].attrs?.id).toBe('_Ref11');
+    // Word's "page {PAGEREF}" is the page form: the word "page " goes into it, "See " stays.
+    expect(nodes(doc, 'cross_reference')[0].attrs?.form).toBe('page');
+    const texts = nodes(doc, 'text').map((node) => node.text);
+    expect(texts).toContain('See ');
+    expect(texts.join('|')).not.toContain('page');
+  });
+
+  it('reads "{REF} on page {PAGEREF}" to one target as the number and page form, in German too', () => {
+    const body =
+      `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:bookmarkStart w:id="1" w:name="_Ref12"/>${run('Methoden')}<w:bookmarkEnd w:id="1"/></w:p>` +
+      paragraph(
+        run('Siehe '),
+        field(['REF _Ref12 \\h'], 'Abschnitt 1'),
+        run(' auf Seite '),
+        field(['PAGEREF _Ref12 \\h'], '3'),
+        run(' und Seite '),
+        field(['PAGEREF _Ref12 \\h'], '3'),
+        run('.'),
+      );
+    const doc = importDocument(docxOf(body), 'x.docx');
+    expect(nodes(doc, 'cross_reference').map((node) => `${node.attrs?.id}:${node.attrs?.form}`)).toEqual([
+      '_Ref12:number-page',
+      '_Ref12:page',
+    ]);
+    expect(nodes(doc, 'text').map((node) => node.text)).toEqual(['x', 'Methoden', 'Siehe ', ' und ', '.']);
   });
 });

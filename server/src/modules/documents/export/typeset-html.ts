@@ -1,3 +1,4 @@
+import { crossReferencePieces } from '@scriptorium/common/editor/academic-numbering';
 import { exportCss, htmlPage, webImages } from '@scriptorium/common/export/html';
 import { authorName, type PreparedDocument } from '@scriptorium/common/export/model';
 
@@ -91,6 +92,9 @@ export function typesetCss(prepared: PreparedDocument): string {
   const margins = letter ? '121pt 133.5pt' : '122pt 125pt';
   const key = languageKey(prepared.language);
   const keywords = KEYWORDS_LABEL[key] ?? KEYWORDS_LABEL.en;
+  // Cross-references in a page form: the target's page from Paged.js (target-counter).
+  const pageWords = (form: 'page' | 'number-page') =>
+    cssString(crossReferencePieces('', form, prepared.language).pageWords ?? '');
   return `@page {
   size: ${letter ? 'letter' : 'A4'};
   margin: ${margins};
@@ -140,6 +144,9 @@ td p + p, th p + p { text-indent: 0; }
 pre { font-size: 8.5pt; white-space: pre-wrap; break-inside: avoid; }
 a { color: inherit; text-decoration: none; }
 a.cross-reference { color: inherit; }
+a.cross-reference[data-form="page"] .cross-reference-number { display: none; }
+a.cross-reference[data-form="page"]::after { content: ${pageWords('page')} target-counter(attr(href), page); }
+a.cross-reference[data-form="number-page"]::after { content: ${pageWords('number-page')} target-counter(attr(href), page); }
 .bibliography { font-size: 9pt; text-align: left; }
 .bibliography h2 { font-size: 12pt; }
 .csl-entry { break-inside: avoid; }

@@ -93,6 +93,21 @@ describe('academic node views', () => {
     expect(brokenReferences(view.state)).toHaveLength(1);
   });
 
+  it('shows a page cross-reference with a placeholder for the page (the editor has no pages)', () => {
+    const view = editor();
+    insertDisplayEquation('a=b')(view.state, view.dispatch);
+    const id = String(view.state.doc.nodeAt(view.state.selection.from - 2)?.attrs.id);
+    insertCrossReference(id, '(1)', 'number-page')(view.state, view.dispatch);
+    insertCrossReference(id, '(1)', 'page')(view.state, view.dispatch);
+    const [both, page] = [...view.dom.querySelectorAll('.doc-cross-reference')];
+    // In the document's language (this one is German), not the reader's.
+    expect(both.textContent).toBe('(1) auf Seite #');
+    expect(page.textContent).toBe('Seite #');
+    const placeholder = page.querySelector('.doc-page-placeholder');
+    expect(placeholder?.textContent).toBe('#');
+    expect(placeholder?.getAttribute('title')).toBe('t:academic.crossReference.pagePlaceholder');
+  });
+
   it('maps the decorations while plain text is typed, and numbers again when a target moves', () => {
     const view = editor();
     insertDisplayEquation('a=b')(view.state, view.dispatch);

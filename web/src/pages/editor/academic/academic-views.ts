@@ -1,6 +1,7 @@
 import { BIBLIOGRAPHY_LAYOUT_CSS, bibliographyBody } from '@scriptorium/common/bibliography/layout';
 import { renderLatex } from '@scriptorium/common/editor/academic-math';
-import type { CitationReference } from '@scriptorium/common/editor/academic-nodes';
+import { type CitationReference, crossReferenceForm } from '@scriptorium/common/editor/academic-nodes';
+import { crossReferencePieces, PAGE_PLACEHOLDER } from '@scriptorium/common/editor/academic-numbering';
 import type { Node as PMNode } from 'prosemirror-model';
 import { NodeSelection } from 'prosemirror-state';
 import type { Decoration, EditorView, NodeView, NodeViewConstructor } from 'prosemirror-view';
@@ -224,8 +225,22 @@ class CrossReferenceView extends AtomView {
     const missing = !label;
     this.dom.classList.toggle('doc-missing', missing);
     this.dom.setAttribute('data-cross-reference', String(node.attrs.id));
-    this.dom.textContent = missing ? this.context.t('academic.missingTarget') : label;
     this.dom.title = missing ? String(node.attrs.title) : '';
+    const pieces = crossReferencePieces(
+      label ?? '',
+      crossReferenceForm(node.attrs.form),
+      String(this.view.state.doc.attrs.language ?? 'en'),
+    );
+    if (missing || pieces.pageWords === null) {
+      this.dom.textContent = missing ? this.context.t('academic.missingTarget') : label;
+      return;
+    }
+    // A page form: the editor has no pages; a boxed placeholder stands for the page number.
+    const placeholder = document.createElement('span');
+    placeholder.className = 'doc-page-placeholder';
+    placeholder.textContent = PAGE_PLACEHOLDER;
+    placeholder.title = this.context.t('academic.crossReference.pagePlaceholder');
+    this.dom.replaceChildren(`${pieces.number}${pieces.pageWords}`, placeholder);
   }
   protected onEdit() {}
 }

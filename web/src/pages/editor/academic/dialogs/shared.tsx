@@ -35,6 +35,7 @@ export function PickDialog({
   items,
   className,
   empty,
+  header,
 }: {
   title: string;
   onClose(): void;
@@ -42,9 +43,12 @@ export function PickDialog({
   items: { key: string; content: ReactNode; pick(): void }[];
   className: string;
   empty: string;
+  /** Shown above the list (choices that apply to the pick). */
+  header?: ReactNode;
 }) {
   return (
     <Dialog title={title} onClose={onClose} width={width}>
+      {items.length ? header : null}
       {items.length ? (
         <ul className="academic-targets">
           {items.map((item) => (
