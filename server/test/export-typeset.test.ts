@@ -243,35 +243,38 @@ describe('typeset PDF', () => {
 
   withTools(
     ['chromium', 'pdftotext'],
-    'the IEEE conference template sets two columns under a title block across both',
+    'the IEEE conference and ACM sigconf templates set two columns under a title block across both',
     async () => {
-      const paper = fixturePaper({ sections: 6, equations: 4, citations: 6, figures: 4, paragraphs: 4 });
-      paper.input.csl = english.input.csl;
-      const content = paper.input.content as { attrs: Record<string, unknown> };
-      paper.input.content = { ...content, attrs: { ...content.attrs, latex_class: 'ieee-conference' } };
-      const { pages, boxes: placed } = await typesetFile(paper.input, 'ieee');
       const middle = 595.28 / 2;
-      // Every word of the body (below the title block, above the page number) stands in one
-      // of two bands with the gutter between them, and both bands hold text.
+      // The words of the body: below the title block on the first page, between the running
+      // head and the page number.
       const body = (page: Word[], from: number) =>
         page.filter((word) => word.yMin > from && word.yMax < 842 - 72 && word.yMin > 60);
-      const titleFoot = Math.max(
-        ...placed[0].filter((word) => word.text === 'Keywords:').map((word) => word.yMax),
-      );
-      for (const [index, page] of placed.entries()) {
-        const text = body(page, index === 0 ? titleFoot : 0);
-        const left = text.filter((word) => word.xMax <= middle - 5);
-        const right = text.filter((word) => word.xMin >= middle + 5);
-        expect(left.length + right.length, `page ${index + 1}`).toBe(text.length);
-        if (index < pages.length - 1) {
-          expect(left.length, `page ${index + 1}`).toBeGreaterThan(20);
-          expect(right.length, `page ${index + 1}`).toBeGreaterThan(20);
+      for (const layout of ['ieee-conference', 'acm-sigconf']) {
+        const paper = fixturePaper({ sections: 6, equations: 4, citations: 6, figures: 4, paragraphs: 4 });
+        paper.input.csl = english.input.csl;
+        const content = paper.input.content as { attrs: Record<string, unknown> };
+        paper.input.content = { ...content, attrs: { ...content.attrs, latex_class: layout } };
+        const { pages, boxes: placed } = await typesetFile(paper.input, layout);
+        const titleFoot = Math.max(
+          ...placed[0].filter((word) => word.text === 'Keywords:').map((word) => word.yMax),
+        );
+        // Every word stands in one of two bands with the gutter between them; both hold text.
+        for (const [index, page] of placed.entries()) {
+          const text = body(page, index === 0 ? titleFoot : 0);
+          const left = text.filter((word) => word.xMax <= middle - 5);
+          const right = text.filter((word) => word.xMin >= middle + 5);
+          expect(left.length + right.length, `${layout} page ${index + 1}`).toBe(text.length);
+          if (index < pages.length - 1) {
+            expect(left.length, `${layout} page ${index + 1}`).toBeGreaterThan(20);
+            expect(right.length, `${layout} page ${index + 1}`).toBeGreaterThan(20);
+          }
         }
+        // The title block spans the page: the title is centred on it.
+        const title = placed[0].filter((word) => ['Structures', 'Problems'].includes(word.text));
+        expect(title[0].xMin, layout).toBeLessThan(middle);
+        expect(title[1].xMax, layout).toBeGreaterThan(middle);
       }
-      // The title block spans the page: the title is centred on it, the abstract runs across.
-      const title = placed[0].filter((word) => ['Structures', 'Problems'].includes(word.text));
-      expect(title[0].xMin).toBeLessThan(middle);
-      expect(title[1].xMax).toBeGreaterThan(middle);
       // The one-column article's lines do cross the middle.
       const article = await typesetFile(english.input, 'one-column');
       expect(body(article.boxes[1], 0).some((word) => word.xMin < middle && word.xMax > middle)).toBe(true);
