@@ -7,7 +7,9 @@ import { authorName, type PreparedDocument } from '@scriptorium/common/export/mo
  * exports, so heading numbers, captions and the bibliography's layout come from there) with a
  * paged-media style sheet that Paged.js lays out in the printer (typeset.ts): an article's title
  * block, running heads, page numbers, notes at the foot of their page, figures and tables kept
- * whole. The page loads nothing: images are data: URLs, and its CSP allows no script of its own
+ * whole. Until Paged.js lays it out in pages its body is not displayed (`#unpaged`: Chromium
+ * would lay the whole text out once in one long column for nothing). The page loads nothing:
+ * images are data: URLs, and its CSP allows no script of its own
  * and no request but data: (the printer runs Paged.js through the DevTools protocol).
  */
 
@@ -210,7 +212,7 @@ export function typesetHtml(prepared: PreparedDocument): { html: string; metadat
       trackChanges: 'accepted',
       epub: false,
     },
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}"/><style>${exportCss(prepared.paperSize)}</style><style>${typesetCss(prepared)}${twoColumnCss(prepared)}</style>`,
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}"/><style>${exportCss(prepared.paperSize)}</style><style>${typesetCss(prepared)}${twoColumnCss(prepared)}</style><style id="unpaged">body { display: none; }</style>`,
   );
   return { html, metadata: pdfMetadata(prepared) };
 }

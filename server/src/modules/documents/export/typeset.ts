@@ -191,6 +191,8 @@ async function layOut(floats: boolean): Promise<number> {
       clone.parentNode?.removeChild(clone);
     }
   }
+  // Shown only now: its first layout is Paged.js's, page by page (typeset-html.ts).
+  document.getElementById('unpaged')?.remove();
   if (floats) Paged.registerHandlers(Floats);
   const flow = await new Paged.Previewer().preview();
   return flow.total;
