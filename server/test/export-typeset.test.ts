@@ -242,6 +242,46 @@ describe('typeset PDF', () => {
   );
 
   withTools(
+    ['chromium'],
+    'wherever a float falls near the end, it is laid out once and so is the text',
+    async () => {
+      // The last figure pushed down a line at a time by a longer paragraph before it, past the
+      // foot of a page and on: waiting at the end of the text, or at the top of the page after.
+      const short = fixturePaper({ sections: 2, equations: 0, citations: 2, figures: 2, paragraphs: 2 });
+      short.input.csl = english.input.csl;
+      const html = typesetHtml(prepareDocument(short.input)).html;
+      const filler = ' More words that fill the page line after line.'.repeat(10);
+      const laidOut = await printer.print(async (context) => {
+        const page = await context.newPage();
+        const found: { captions: string[]; entries: number; last: number }[] = [];
+        for (let lines = 0; lines <= 18; lines++) {
+          await layOutPage(
+            page,
+            html.replace(/(<p>This paragraph 2 of section 2[^<]*)/, `$1${filler.repeat(lines)}`),
+          );
+          found.push(
+            await page.evaluate(() => ({
+              captions: Array.from(document.querySelectorAll('.pagedjs_page figcaption'), (caption) =>
+                (caption.textContent ?? '').slice(0, 8),
+              ),
+              entries: document.querySelectorAll('.pagedjs_page .csl-entry').length,
+              last: Array.from(document.querySelectorAll('.pagedjs_page p')).filter(
+                (paragraph) => paragraph.textContent === 'Finally conclude.',
+              ).length,
+            })),
+          );
+        }
+        return found;
+      });
+      for (const [lines, { captions, entries, last }] of laidOut.entries()) {
+        expect(captions, `filler ${lines}`).toEqual(['Figure 1', 'Figure 2']);
+        expect(entries, `filler ${lines}`).toBe(2);
+        expect(last, `filler ${lines}`).toBe(1);
+      }
+    },
+  );
+
+  withTools(
     ['chromium', 'pdftotext'],
     'the IEEE conference and ACM sigconf templates set two columns under a title block across both',
     async () => {

@@ -154,9 +154,11 @@ async function layOut(floats: boolean): Promise<number> {
       if (node.childNodes.length && CONTAINERS.has(node.nodeName)) return;
       let root: Node = node;
       while (root.parentNode) root = root.parentNode;
+      // At the end of the article (in its columns, if it has two).
+      const end = root.lastChild?.nodeName === 'ARTICLE' ? (root.lastChild as Element) : root;
       for (const float of this.waiting) {
         this.flushed.add(float);
-        root.appendChild(float);
+        end.appendChild(float);
       }
       this.waiting = [];
     }
@@ -184,6 +186,8 @@ async function layOut(floats: boolean): Promise<number> {
         : box.height <= bounds.height;
       if (!aside) return;
       const copy = node.cloneNode(false) as Element;
+      // Its own reference: Paged.js finds a break's node in the text by it, not the husk.
+      copy.setAttribute('data-ref', `${node.getAttribute('data-ref')}-float`);
       copy.append(...Array.from(node.childNodes));
       this.emptied.add(node);
       this.husks.set(copy, node);
