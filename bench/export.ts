@@ -12,7 +12,8 @@ import { strFromU8, unzipSync } from 'fflate';
 import { loadCsl } from '../server/src/modules/documents/export/csl-files';
 import { exportPdf } from '../server/src/modules/documents/export/pdf';
 import { Printer } from '../server/src/modules/documents/export/printer';
-import { exportTypesetPdf } from '../server/src/modules/documents/export/typeset';
+import { exportTypesetPdf, layOutPage, withMetadata } from '../server/src/modules/documents/export/typeset';
+import { typesetHtml } from '../server/src/modules/documents/export/typeset-html';
 import { startCpuHog } from './lib/cpu';
 import { medianTime } from './lib/stats';
 
@@ -114,6 +115,47 @@ for (const [leg, start] of legs) {
     hog?.stop();
   }
 }
+// Where the typeset PDF's time goes (one run, in the running browser): the page, loading it and
+// laying it out with Paged.js, Chromium's print, the metadata; in wall time and in the renderer's
+// CPU time (its main thread, DevTools' ThreadTime: what the machine's load does not stretch).
+// Then the pages of a paper with many figures (30 in 30 short sections) floated, against the same
+// paper with every figure and table left where it stands (issue 53).
+await printer.print(async (context) => {
+  const page = await context.newPage();
+  const devtools = await context.newCDPSession(page);
+  await devtools.send('Performance.enable');
+  const threadTime = async () => {
+    const { metrics } = (await devtools.send('Performance.getMetrics')) as {
+      metrics: { name: string; value: number }[];
+    };
+    return (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
+  };
+  const phases: string[] = [];
+  let at = performance.now();
+  let cpu = await threadTime();
+  const lap = async (name: string) => {
+    const [now, cpuNow] = [performance.now(), await threadTime()];
+    phases.push(`${name} ${(now - at).toFixed(0)} (cpu ${(cpuNow - cpu).toFixed(0)})`);
+    [at, cpu] = [performance.now(), await threadTime()];
+  };
+  const { html: typesetPage, metadata } = typesetHtml(prepared);
+  await lap('html');
+  await layOutPage(page, typesetPage);
+  await lap('load+layout');
+  const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true, outline: true, tagged: true });
+  await lap('print');
+  withMetadata(new Uint8Array(pdf), metadata);
+  await lap('metadata');
+  console.log(`typeset phases (ms): ${phases.join(', ')}`);
+  const figured = fixturePaper({ sections: 30, equations: 10, citations: 30, figures: 30, paragraphs: 4 });
+  figured.input.csl = paper.input.csl;
+  const figuredPage = typesetHtml(prepareDocument(figured.input, engines)).html;
+  const floated = await layOutPage(page, figuredPage);
+  const still = await layOutPage(page, figuredPage, { floats: false });
+  console.log(
+    `floats  30 figures: ${floated} pages floated, ${still} left in place, ratio ${(floated / still).toFixed(2)}`,
+  );
+});
 await printer.close();
 // LuaLaTeX's pages for the LaTeX export of the same paper (biber where biblatex is used).
 try {

@@ -65,6 +65,45 @@ describe('typeset PDF', () => {
 
   const words = (text: string) => text.replace(/\s+/g, ' ');
 
+  interface Word {
+    text: string;
+    xMin: number;
+    yMin: number;
+    xMax: number;
+    yMax: number;
+  }
+  /** Every page's words with their boxes in points from the top left (pdftotext -bbox). */
+  async function boxes(file: string): Promise<Word[][]> {
+    const { stdout } = await run('pdftotext', ['-bbox', file, '-'], { maxBuffer: 64 << 20 });
+    return stdout
+      .split('<page ')
+      .slice(1)
+      .map((page) =>
+        Array.from(
+          page.matchAll(
+            /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+          ),
+          (match) => ({
+            text: match[5],
+            xMin: Number(match[1]),
+            yMin: Number(match[2]),
+            xMax: Number(match[3]),
+            yMax: Number(match[4]),
+          }),
+        ),
+      );
+  }
+
+  async function typesetFile(
+    input: ExportInput,
+    name: string,
+  ): Promise<{ pages: string[]; boxes: Word[][] }> {
+    const file = path.join(dir(), `${name}.pdf`);
+    await writeFile(file, await exportTypesetPdf(prepareDocument(input), printer));
+    const { stdout } = await run('pdftotext', ['-layout', file, '-']);
+    return { pages: stdout.split('\f').slice(0, -1), boxes: await boxes(file) };
+  }
+
   withTools(
     ['chromium', 'pdftotext'],
     'an article in A4: notes on their page, title block, heads, numbers, metadata, outline, tags',
@@ -168,4 +207,117 @@ describe('typeset PDF', () => {
     for (const parts of fragments)
       for (const count of parts) expect(count, String(parts)).toBeGreaterThanOrEqual(2);
   });
+
+  withTools(
+    ['chromium', 'pdftotext'],
+    'a figure that does not fit stands at the top of the next page, the text after it fills the gap',
+    async () => {
+      const paper = fixturePaper({ sections: 12, equations: 4, citations: 6, figures: 12, paragraphs: 4 });
+      paper.input.csl = english.input.csl;
+      const { pages, boxes: placed } = await typesetFile(paper.input, 'floats');
+      const pageOf = (text: string) => pages.findIndex((page) => words(page).includes(text));
+      const floated: number[] = [];
+      // Figure n ends section n (fixture-paper.ts): the heading of section n + 1 follows it.
+      for (let n = 1; n < 12; n++) {
+        const caption = pageOf(`Figure ${n}: A striped image number ${n}`);
+        const after = pageOf(`${n + 1} Section ${n + 1} on structures`);
+        expect(caption, `figure ${n}`).toBeGreaterThanOrEqual(0);
+        expect(after, `section ${n + 1}`).toBeGreaterThan(0);
+        if (after < caption) floated.push(n);
+      }
+      expect(floated.length).toBeGreaterThan(0);
+      for (const n of floated) {
+        const page = pageOf(`Figure ${n}: A striped image number ${n}`);
+        // Above its caption, under the running head: its image and only other floats' captions.
+        const lines = pages[page].split('\n').filter((line) => line.trim());
+        const at = lines.findIndex((line) => line.includes(`Figure ${n}:`));
+        for (const line of lines.slice(1, at))
+          expect(line.trim(), `figure ${n}`).toMatch(/^(Figure|Table) \d+:/);
+        // The page before is full: its last line of text stands at the foot of the text block
+        // (A4: 842 pt less the bottom margin of 122 pt), within two lines of 12 pt.
+        const text = placed[page - 1].filter((word) => word.yMax < 842 - 122 + 6);
+        expect(Math.max(...text.map((word) => word.yMax)), `page ${page}`).toBeGreaterThan(842 - 122 - 24);
+      }
+    },
+  );
+
+  withTools(
+    ['chromium'],
+    'wherever a float falls near the end, it is laid out once and so is the text',
+    async () => {
+      // The last figure pushed down a line at a time by a longer paragraph before it, past the
+      // foot of a page and on: waiting at the end of the text, or at the top of the page after.
+      const short = fixturePaper({ sections: 2, equations: 0, citations: 2, figures: 2, paragraphs: 2 });
+      short.input.csl = english.input.csl;
+      const html = typesetHtml(prepareDocument(short.input)).html;
+      const filler = ' More words that fill the page line after line.'.repeat(10);
+      const laidOut = await printer.print(async (context) => {
+        const page = await context.newPage();
+        const found: { captions: string[]; entries: number; last: number }[] = [];
+        for (let lines = 0; lines <= 18; lines++) {
+          await layOutPage(
+            page,
+            html.replace(/(<p>This paragraph 2 of section 2[^<]*)/, `$1${filler.repeat(lines)}`),
+          );
+          found.push(
+            await page.evaluate(() => ({
+              captions: Array.from(document.querySelectorAll('.pagedjs_page figcaption'), (caption) =>
+                (caption.textContent ?? '').slice(0, 8),
+              ),
+              entries: document.querySelectorAll('.pagedjs_page .csl-entry').length,
+              last: Array.from(document.querySelectorAll('.pagedjs_page p')).filter(
+                (paragraph) => paragraph.textContent === 'Finally conclude.',
+              ).length,
+            })),
+          );
+        }
+        return found;
+      });
+      for (const [lines, { captions, entries, last }] of laidOut.entries()) {
+        expect(captions, `filler ${lines}`).toEqual(['Figure 1', 'Figure 2']);
+        expect(entries, `filler ${lines}`).toBe(2);
+        expect(last, `filler ${lines}`).toBe(1);
+      }
+    },
+  );
+
+  withTools(
+    ['chromium', 'pdftotext'],
+    'the IEEE conference and ACM sigconf templates set two columns under a title block across both',
+    async () => {
+      const middle = 595.28 / 2;
+      // The words of the body: below the title block on the first page, between the running
+      // head and the page number.
+      const body = (page: Word[], from: number) =>
+        page.filter((word) => word.yMin > from && word.yMax < 842 - 72 && word.yMin > 60);
+      for (const layout of ['ieee-conference', 'acm-sigconf']) {
+        const paper = fixturePaper({ sections: 6, equations: 4, citations: 6, figures: 4, paragraphs: 4 });
+        paper.input.csl = english.input.csl;
+        const content = paper.input.content as { attrs: Record<string, unknown> };
+        paper.input.content = { ...content, attrs: { ...content.attrs, latex_class: layout } };
+        const { pages, boxes: placed } = await typesetFile(paper.input, layout);
+        const titleFoot = Math.max(
+          ...placed[0].filter((word) => word.text === 'Keywords:').map((word) => word.yMax),
+        );
+        // Every word stands in one of two bands with the gutter between them; both hold text.
+        for (const [index, page] of placed.entries()) {
+          const text = body(page, index === 0 ? titleFoot : 0);
+          const left = text.filter((word) => word.xMax <= middle - 5);
+          const right = text.filter((word) => word.xMin >= middle + 5);
+          expect(left.length + right.length, `${layout} page ${index + 1}`).toBe(text.length);
+          if (index < pages.length - 1) {
+            expect(left.length, `${layout} page ${index + 1}`).toBeGreaterThan(20);
+            expect(right.length, `${layout} page ${index + 1}`).toBeGreaterThan(20);
+          }
+        }
+        // The title block spans the page: the title is centred on it.
+        const title = placed[0].filter((word) => ['Structures', 'Problems'].includes(word.text));
+        expect(title[0].xMin, layout).toBeLessThan(middle);
+        expect(title[1].xMax, layout).toBeGreaterThan(middle);
+      }
+      // The one-column article's lines do cross the middle.
+      const article = await typesetFile(english.input, 'one-column');
+      expect(body(article.boxes[1], 0).some((word) => word.xMin < middle && word.xMax > middle)).toBe(true);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { crossReferencePieces } from '@scriptorium/common/editor/academic-numbering';
+import { HOUSE_STYLES } from '@scriptorium/common/export/house-styles';
 import { exportCss, htmlPage, webImages } from '@scriptorium/common/export/html';
 import { authorName, type PreparedDocument } from '@scriptorium/common/export/model';
 
@@ -7,7 +8,9 @@ import { authorName, type PreparedDocument } from '@scriptorium/common/export/mo
  * exports, so heading numbers, captions and the bibliography's layout come from there) with a
  * paged-media style sheet that Paged.js lays out in the printer (typeset.ts): an article's title
  * block, running heads, page numbers, notes at the foot of their page, figures and tables kept
- * whole. The page loads nothing: images are data: URLs, and its CSP allows no script of its own
+ * whole. Until Paged.js lays it out in pages its body is not displayed (`#unpaged`: Chromium
+ * would lay the whole text out once in one long column for nothing). The page loads nothing:
+ * images are data: URLs, and its CSP allows no script of its own
  * and no request but data: (the printer runs Paged.js through the DevTools protocol).
  */
 
@@ -80,6 +83,38 @@ export function pdfMetadata(prepared: PreparedDocument): PdfMetadata {
   };
 }
 
+/** Between the two columns, in points. */
+const COLUMN_GAPS: Record<string, number> = {
+  // IEEEtran's \columnsep (0.2 in) and acmart sigconf's (2 pc).
+  'ieee-conference': 14.4,
+  'acm-sigconf': 24,
+};
+
+/**
+ * The page of a journal template whose class sets two columns (IEEEtran conference, acmart
+ * sigconf; by the document's LaTeX layout, which the template sets, as its DOCX's house style):
+ * that class's margins and body size, the title block across both columns, the rest in two, a
+ * figure or table as wide as its column. Other documents have the one-column page above.
+ */
+export function twoColumnCss(prepared: PreparedDocument): string {
+  const name = String(prepared.doc.attrs.latex_class ?? '');
+  const gap = COLUMN_GAPS[name];
+  if (gap === undefined) return '';
+  const house = HOUSE_STYLES[name as keyof typeof HOUSE_STYLES];
+  const pt = (mm: number) => `${((mm / 25.4) * 72).toFixed(1)}pt`;
+  const { top, right, bottom, left } = house.margins;
+  const line = Math.round(house.size * 1.2 * house.line * 10) / 10;
+  return `@page { margin: ${pt(top)} ${pt(right)} ${pt(bottom)} ${pt(left)}; }
+body { font-size: ${house.size}pt; line-height: ${line}pt; }
+article { columns: 2; column-gap: ${gap}pt; }
+header { column-span: all; margin-bottom: 12pt; }
+.abstract { margin-left: 0; margin-right: 0; }
+.keywords { margin-left: 0; margin-right: 0; }
+figure img { max-height: 40vh; }
+table { max-width: 100%; }
+`;
+}
+
 /**
  * The paged-media style sheet, after the export's own (exportCss), whose rules it overrides where
  * print asks otherwise. Heading numbers, if the export HTML draws them with CSS counters, stay as
@@ -132,7 +167,7 @@ ul, ol { margin: 4pt 0; padding-left: 1.8em; }
 li p + p { text-indent: 0; }
 blockquote { margin: 6pt 2em; font-size: 9.5pt; }
 figure { margin: 8pt 0; break-inside: avoid; page-break-inside: avoid; }
-figure img { max-width: 100%; max-height: 60vh; object-fit: contain; }
+figure img { max-width: 100%; height: auto; max-height: 60vh; object-fit: contain; }
 figcaption, caption { font-size: 9pt; font-style: normal; line-height: 1.2; margin-top: 4pt; text-align: center; }
 .caption-label { font-weight: bold; }
 figure.equation { margin: 6pt 0; }
@@ -184,7 +219,7 @@ export function typesetHtml(prepared: PreparedDocument): { html: string; metadat
       trackChanges: 'accepted',
       epub: false,
     },
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}"/><style>${exportCss(prepared.paperSize)}</style><style>${typesetCss(prepared)}</style>`,
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}"/><style>${exportCss(prepared.paperSize)}</style><style>${typesetCss(prepared)}${twoColumnCss(prepared)}</style><style id="unpaged">body { display: none; }</style>`,
   );
   return { html, metadata: pdfMetadata(prepared) };
 }

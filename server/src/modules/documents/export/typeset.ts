@@ -32,11 +32,20 @@ function paged(): string {
 
 /**
  * Runs in the page: the notes go where they are called (Paged.js moves an element with
- * `float: footnote` to the foot of the page that calls it), and Paged.js lays the pages out.
- * Paged.js flows each page's content in CSS columns, so Chromium's own fragmentation keeps the
- * style sheet's `widows` and `orphans` (and `break-inside: avoid`). Answers the number of pages.
+ * `float: footnote` to the foot of the page that calls it), figures and tables float (below), and
+ * Paged.js lays the pages out. Paged.js flows each page's content in CSS columns, so Chromium's
+ * own fragmentation keeps the style sheet's `widows` and `orphans` (and `break-inside: avoid`).
+ * Answers the number of pages.
+ *
+ * Floats, as LaTeX's `[tp]`: a figure or table (caption inside it) that does not fit in what is
+ * left of its page, on a page that has text above it, leaves the flow; the text after it fills the
+ * page, and it stands at the top of the next page (those waiting after it below it, as many as fit;
+ * the rest on the pages after, in their order). One that would not fit even on an empty page stays
+ * where it is (Paged.js moves it or splits it as before). Any still waiting when the text ends
+ * follow it. Paged.js's walker must not meet a waiting float, so its children move to a copy kept
+ * aside and the emptied original is dropped from every page it is met on.
  */
-async function layOut(): Promise<number> {
+async function layOut(floats: boolean): Promise<number> {
   for (const call of Array.from(document.querySelectorAll('a.footnote-ref'))) {
     const item = document.getElementById((call.getAttribute('href') ?? '').slice(1));
     if (!item) continue;
@@ -50,11 +59,145 @@ async function layOut(): Promise<number> {
     call.replaceWith(note);
   }
   document.querySelector('section.footnotes')?.remove();
+  // A float is measured as soon as it is met: its images' boxes must not wait for their decoding.
+  for (const image of Array.from(document.images))
+    if (image.naturalWidth && !image.hasAttribute('height')) {
+      image.setAttribute('width', String(image.naturalWidth));
+      image.setAttribute('height', String(image.naturalHeight));
+    }
 
+  interface Bounds {
+    top: number;
+    bottom: number;
+    right: number;
+    height: number;
+  }
+  interface LayoutApi {
+    bounds: Bounds;
+    append(node: Node, dest: Element, breakToken: null, shallow: boolean, rebuild: boolean): Element;
+  }
   interface PagedApi {
     Previewer: new () => { preview: () => Promise<{ total: number }> };
+    Handler: new (chunker: unknown, polisher: unknown, caller: unknown) => object;
+    registerHandlers(...handlers: unknown[]): void;
   }
   const Paged = (window as unknown as { Paged: PagedApi }).Paged;
+  const FLOAT = 'figure.figure, table';
+  /** Elements whose children Paged.js's walker visits one by one (the others are copied whole). */
+  const CONTAINERS = new Set([
+    'ARTICLE',
+    'SECTION',
+    'DIV',
+    'HEADER',
+    'MAIN',
+    'ASIDE',
+    'NAV',
+    'UL',
+    'OL',
+    'DL',
+    'TABLE',
+    'TBODY',
+    'THEAD',
+    'TR',
+    'FIGURE',
+  ]);
+  /** The node the walker meets after `node` and all it holds, past the floats flushed at the end. */
+  const following = (node: Node, flushed: WeakSet<Node>): Node | null => {
+    for (let at: Node | null = node; at; at = at.parentNode) {
+      let next = at.nextSibling;
+      while (next && flushed.has(next)) next = next.nextSibling;
+      if (next) return next;
+    }
+    return null;
+  };
+
+  class Floats extends Paged.Handler {
+    /** Floats taken out of the flow, waiting for the top of a page. */
+    waiting: Element[] = [];
+    /** The emptied originals, left for the walker (as the waiting copy's key). */
+    husks = new WeakMap<Node, Element>();
+    emptied = new WeakSet<Node>();
+    /** Floats put back at the end of the text: they stay where they are met. */
+    flushed = new WeakSet<Node>();
+    placing = false;
+
+    fits(box: DOMRect, bounds: Bounds): boolean {
+      return box.left < bounds.right && box.bottom <= bounds.bottom + 0.5;
+    }
+
+    /** A page begins: the waiting floats go first, as many as fit. */
+    onPageLayout(wrapper: Element, _breakToken: unknown, layout: LayoutApi) {
+      this.placing = true;
+      try {
+        for (let first = true; this.waiting.length; first = false) {
+          // In its section and article again (their columns, if the page style has two), for
+          // which Paged.js rebuilds its ancestors from where it stood.
+          const float = this.waiting[0];
+          const husk = this.husks.get(float);
+          husk?.before(float);
+          const placed = layout.append(float, wrapper, null, false, true);
+          float.remove();
+          if (!first && !this.fits(placed.getBoundingClientRect(), layout.bounds)) {
+            placed.remove();
+            break;
+          }
+          this.waiting.shift();
+        }
+      } finally {
+        this.placing = false;
+      }
+    }
+
+    /** At the last node of the text, the floats still waiting go after it. */
+    layoutNode(node: Node) {
+      if (!this.waiting.length || following(node, this.flushed)) return;
+      if (node.childNodes.length && CONTAINERS.has(node.nodeName)) return;
+      let root: Node = node;
+      while (root.parentNode) root = root.parentNode;
+      // At the end of the article (in its columns, if it has two).
+      const end = root.lastChild?.nodeName === 'ARTICLE' ? (root.lastChild as Element) : root;
+      for (const float of this.waiting) {
+        this.flushed.add(float);
+        end.appendChild(float);
+      }
+      this.waiting = [];
+    }
+
+    renderNode(clone: Node, node: Node, layout: LayoutApi) {
+      if (this.placing || !(node instanceof Element)) return;
+      if (this.emptied.has(node)) {
+        clone.parentNode?.removeChild(clone);
+        return;
+      }
+      if (this.flushed.has(node) || !node.matches(FLOAT) || node.parentElement?.closest('table, li, figure'))
+        return;
+      if (!following(node, this.flushed)) return;
+      // Measured whole, in its place (Paged.js has put in only its empty shell so far).
+      const bounds = layout.bounds;
+      const probe = node.cloneNode(true) as Element;
+      (clone as Element).replaceWith(probe);
+      const box = probe.getBoundingClientRect();
+      probe.replaceWith(clone);
+      const aside = !this.waiting.length
+        ? // Pushed to the next page (its next column), or standing below the page's foot.
+          (box.left >= bounds.right || box.top > bounds.top + 1) &&
+          box.height <= bounds.height &&
+          !this.fits(box, bounds)
+        : box.height <= bounds.height;
+      if (!aside) return;
+      const copy = node.cloneNode(false) as Element;
+      // Its own reference: Paged.js finds a break's node in the text by it, not the husk.
+      copy.setAttribute('data-ref', `${node.getAttribute('data-ref')}-float`);
+      copy.append(...Array.from(node.childNodes));
+      this.emptied.add(node);
+      this.husks.set(copy, node);
+      this.waiting.push(copy);
+      clone.parentNode?.removeChild(clone);
+    }
+  }
+  // Shown only now: its first layout is Paged.js's, page by page (typeset-html.ts).
+  document.getElementById('unpaged')?.remove();
+  if (floats) Paged.registerHandlers(Floats);
   const flow = await new Paged.Previewer().preview();
   return flow.total;
 }
@@ -102,13 +245,16 @@ export function withMetadata(pdf: Uint8Array, metadata: PdfMetadata): Uint8Array
   return out;
 }
 
-/** Loads the typeset page into `page` and lays it out in pages with Paged.js: their number. */
-export async function layOutPage(page: Page, html: string): Promise<number> {
+/**
+ * Loads the typeset page into `page` and lays it out in pages with Paged.js: their number.
+ * `floats: false` leaves every figure and table where it stands (the bench's comparison).
+ */
+export async function layOutPage(page: Page, html: string, { floats = true } = {}): Promise<number> {
   await page.setContent(html, { waitUntil: 'load' });
   await page.evaluate(paged());
   // esbuild (tsx) names the functions and classes of layOut with a helper of its module scope.
   await page.evaluate('globalThis.__name = (target) => target');
-  return page.evaluate(layOut);
+  return page.evaluate(layOut, floats);
 }
 
 /** Lays the page out and prints it: a tagged PDF with an outline of its headings. */
