@@ -1,14 +1,29 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 
+const fromSources = import.meta.url.endsWith('.ts');
+
 /**
- * The server runs from TypeScript sources (tsx); a worker thread starts without the parent's
- * loader when the parent is itself hosted by a test runner, so the worker loads tsx explicitly.
- * Compiled (server/dist), the workers are JavaScript and need nothing.
+ * The file URL of the worker body `name` that a pool in `dir` starts: beside the pool (TypeScript
+ * beside the sources, JavaScript beside the bundle's pools in server/dist). Under the tests, the
+ * run's bundle of the server (server/test/compiled-server-setup.ts) has every body compiled: a
+ * worker started from the sources compiled its whole module graph with tsx at its first task, 5 to
+ * 20 s of CPU per pool and test file on a busy 2-core machine.
  */
-export function workerExecArgv(): string[] {
-  if (!import.meta.url.endsWith('.ts')) return [];
+export function workerFile(dir: string, name: string): string {
+  const bundle = process.env.SCRIPTORIUM_TEST_SERVER;
+  if (fromSources && bundle) return pathToFileURL(path.join(path.dirname(bundle), `${name}.js`)).href;
+  return pathToFileURL(path.join(dir, `${name}${fromSources ? '.ts' : '.js'}`)).href;
+}
+
+/**
+ * A worker thread starts without the parent's loader when the parent is itself hosted by a test
+ * runner, so a worker of TypeScript sources loads tsx explicitly; compiled bodies need nothing.
+ */
+export function workerExecArgv(file: string): string[] {
+  if (!file.endsWith('.ts')) return [];
   const loader = createRequire(import.meta.url).resolve('tsx');
   return ['--import', pathToFileURL(loader).href];
 }

@@ -1,8 +1,6 @@
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Piscina, type PiscinaTask, type TaskQueue } from 'piscina';
 import type { Config } from '../../config';
-import { runWithinBudgets, workerExecArgv } from '../../util/worker-threads';
+import { runWithinBudgets, workerExecArgv, workerFile } from '../../util/worker-threads';
 import { sniffImageType } from '../usermedia/sniff';
 import type { UploadResult, UploadTask } from './tasks';
 
@@ -26,12 +24,10 @@ export type UploadPoolConfig = Pick<
  */
 export class UploadBudgetExceeded extends Error {}
 
-const workerFile = (name: string) =>
-  pathToFileURL(path.join(import.meta.dirname, `${name}${path.extname(import.meta.filename)}`)).href;
 /** The pool's default (loaded when a worker starts): raster images and thumbnails. */
-const WORKER_FILE = workerFile('image-worker');
-const UPLOAD_WORKER_FILE = workerFile('upload-worker');
-const DOCUMENT_WORKER_FILE = workerFile('document-worker');
+const WORKER_FILE = workerFile(import.meta.dirname, 'image-worker');
+const UPLOAD_WORKER_FILE = workerFile(import.meta.dirname, 'upload-worker');
+const DOCUMENT_WORKER_FILE = workerFile(import.meta.dirname, 'document-worker');
 
 /** Each task runs the worker body that handles it; a worker loads a body on its first such task. */
 function workerFileFor(task: UploadTask): string | undefined {
@@ -78,7 +74,7 @@ function poolFor(config: UploadPoolConfig): Piscina<UploadTask, UploadResult> {
   if (!pool) {
     pool = new Piscina<UploadTask, UploadResult>({
       filename: WORKER_FILE,
-      execArgv: workerExecArgv(),
+      execArgv: workerExecArgv(WORKER_FILE),
       taskQueue: new AnswersFirstQueue(),
       // All workers start with the pool (at the first upload) and stay: one starts in 100-150 ms of
       // CPU, and a burst of uploads, whose thumbnails keep a worker busy while the next upload is

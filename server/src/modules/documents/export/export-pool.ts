@@ -1,8 +1,6 @@
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Config } from '../../../config';
-import { runWithinBudgets, workerExecArgv } from '../../../util/worker-threads';
+import { runWithinBudgets, workerExecArgv, workerFile } from '../../../util/worker-threads';
 import type { ExportResult, ExportTask } from './export-worker';
 
 /**
@@ -25,9 +23,7 @@ export type ExportPoolConfig = Pick<
  */
 export class ExportBudgetExceeded extends Error {}
 
-const WORKER_FILE = pathToFileURL(
-  path.join(import.meta.dirname, `export-worker${path.extname(import.meta.filename)}`),
-).href;
+const WORKER_FILE = workerFile(import.meta.dirname, 'export-worker');
 
 /** Idle export threads end after this; the next export starts one again (about 150 ms). */
 const IDLE_MS = 5 * 60_000;
@@ -39,7 +35,7 @@ function poolFor(config: ExportPoolConfig): Piscina<ExportTask, ExportResult> {
   if (!pool) {
     pool = new Piscina<ExportTask, ExportResult>({
       filename: WORKER_FILE,
-      execArgv: workerExecArgv(),
+      execArgv: workerExecArgv(WORKER_FILE),
       minThreads: 0,
       maxThreads: Math.max(1, config.exportWorkers),
       idleTimeout: IDLE_MS,
