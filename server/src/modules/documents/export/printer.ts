@@ -152,8 +152,10 @@ export class Printer {
     // Short names: Chromium's singleton socket lives below, and a socket's path has at most 107 bytes.
     const folder = path.join(printerRoot(), `${process.pid}-${randomBytes(4).toString('hex')}`);
     const temporary = path.join(folder, 't');
-    mkdirSync(temporary, { recursive: true });
+    // The remover first: a kill -9 between making the folder and starting it would leave the
+    // folder to the next start's sweep.
     const remover = removeWhenGone(folder);
+    mkdirSync(temporary, { recursive: true });
     const removeNow = () => {
       remover?.kill();
       void removeFolder(folder);
