@@ -10,6 +10,7 @@ import { loadCsl } from '../src/modules/documents/export/csl-files';
 import {
   compileLatex,
   epubcheckBatch,
+  inPairs,
   jatsCatalog,
   libreOfficeConvertAll,
   run,
@@ -104,7 +105,7 @@ describe(`random documents (seed ${SEED}) checked by the real tools`, () => {
     ['pandoc'],
     'pandoc reads the Markdown (with --citeproc), the DOCX and the HTML of a sample of 60 with their notes and math',
     async () => {
-      for (const n of sample(60)) {
+      await inPairs(sample(60), async (n) => {
         const doc = acceptedDocument(docs[n]);
         let notes = 0;
         doc.forEach((part) => {
@@ -140,7 +141,7 @@ describe(`random documents (seed ${SEED}) checked by the real tools`, () => {
         await run('pandoc', ['-f', 'html', '-t', 'json', path.join(folder, 'index.html')], {
           maxBuffer: 64 << 20,
         });
-      }
+      });
     },
     600_000,
   );
@@ -171,7 +172,7 @@ describe(`random documents (seed ${SEED}) checked by the real tools`, () => {
     ['lualatex'],
     `LaTeX: a sample of ${FEW} compiles with LuaLaTeX, 0 errors and 0 undefined references`,
     async () => {
-      for (const n of sample(FEW)) {
+      await inPairs(sample(FEW), async (n) => {
         const folder = path.join(dir(), `latex-${n}`);
         const input = randomInput(docs[n], csls.get(samples[n][1]) ?? null);
         await unzipTo((await exportDocument('latex', input)).data, folder);
@@ -184,7 +185,7 @@ describe(`random documents (seed ${SEED}) checked by the real tools`, () => {
         expect(log, `doc-${n}`).not.toMatch(/^! /m);
         expect(log, `doc-${n}`).not.toContain('There were undefined references');
         expect(log, `doc-${n}`).not.toMatch(/Citation '.*' undefined/);
-      }
+      });
     },
     1_800_000,
   );

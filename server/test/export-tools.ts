@@ -141,6 +141,18 @@ export async function compileLatex(folder: string): Promise<string> {
   return readFile(path.join(folder, 'document.log'), 'utf8');
 }
 
+/**
+ * Runs `work` on each item, two at a time: a converter or LaTeX run is one process on one core,
+ * and the machine has two (with the other Vitest worker often waiting on a server or a socket).
+ */
+export async function inPairs<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all([lane(), lane()]);
+}
+
 /** Writes a zip's files into `folder`. */
 export async function unzipTo(bytes: Uint8Array, folder: string): Promise<void> {
   for (const [name, data] of Object.entries(unzipSync(bytes))) {

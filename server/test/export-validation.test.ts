@@ -23,6 +23,7 @@ import { exportPdf } from '../src/modules/documents/export/pdf';
 import { Printer } from '../src/modules/documents/export/printer';
 import {
   compileLatex,
+  inPairs,
   jatsCatalog,
   libreOfficeConvert,
   run,
@@ -479,7 +480,7 @@ describe('exports checked by real tools', () => {
         lncs: ['2 Section 2 on structures', 'and Section 2.', 'Keywords: structures · examples'],
         thesis: ['Chapter 2 Section 2 on structures', 'and Chapter 2.', 'List of Figures', 'List of Tables'],
       };
-      for (const template of BUILTIN_TEMPLATES) {
+      await inPairs(BUILTIN_TEMPLATES, async (template) => {
         const { definition } = template;
         const style = definition.citation_styles[0];
         const input = journalPaper(style, await loadCsl(style, 'en-US'));
@@ -507,7 +508,7 @@ describe('exports checked by real tools', () => {
         );
         expect(text, template.id).toContain('Structures of Example Problems');
         for (const line of expected[template.id] ?? []) expect(text, template.id).toContain(line);
-      }
+      });
     },
     1_200_000,
   );
