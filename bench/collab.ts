@@ -15,7 +15,11 @@
 //       restart (goal 0).
 //   (6) Two server processes on PostgreSQL + Redis against one, over 20 documents, writers
 //       sending as fast as confirmations come back: confirmed diffs per second (BENCH_LEGS=6).
-// BENCH_LEGS picks legs (default 1,2,3,5). It prints figures and ratios; it asserts no times.
+//   (7) Relay CPU: BENCH_RELAY_WRITERS (10) writers x 5 edits/s and BENCH_RELAY_VIEWERS (140)
+//       sockets that only receive, on one document: the server's CPU per confirmed edit, and per
+//       edit and receiving socket (against the same load without the viewers); each frame
+//       serialised once per document against once per socket (WS_SHARED_FRAMES=0), same run.
+// BENCH_LEGS picks legs (default 1,2,3,5,7). It prints figures and ratios; it asserts no times.
 // PostgreSQL and Redis legs run when BENCH_PG_URL (an admin URL, default
 // postgres://postgres@127.0.0.1:5432/postgres) and BENCH_REDIS_URL (default redis://127.0.0.1:6379)
 // answer.
@@ -35,7 +39,6 @@ import {
   processEnv,
   type ServerProcess,
   seedDatabase,
-  startServerProcess,
   stopServerProcess,
   temporaryDatabase,
 } from '../server/test/processes';
@@ -52,6 +55,7 @@ import {
   timingsText,
   typeFor,
 } from './lib/collab-load';
+import { startServerProcess } from './lib/compiled-server';
 import { type CpuGroup, processesNamed, startCpuCount, startCpuHog } from './lib/cpu';
 import { createBenchUser, loginHeaders } from './lib/server';
 import { againstGoal, percentiles } from './lib/stats';
@@ -64,7 +68,9 @@ const CAPACITY_STEPS = (process.env.BENCH_CAPACITY_STEPS || '20,50,100,200,400')
 const CAPACITY_DOCUMENTS = 10;
 const CAPACITY_ENGINE: Engine = process.env.BENCH_CAPACITY_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 const KILL_ROUNDS = Number(process.env.BENCH_KILL_ROUNDS || 20);
-const LEGS = new Set((process.env.BENCH_LEGS || '1,2,3,5').split(','));
+const LEGS = new Set((process.env.BENCH_LEGS || '1,2,3,5,7').split(','));
+const RELAY_WRITERS = Number(process.env.BENCH_RELAY_WRITERS || 10);
+const RELAY_VIEWERS = Number(process.env.BENCH_RELAY_VIEWERS || 140);
 const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 const MODES = ['idle', 'hog'] as const;
@@ -326,6 +332,62 @@ async function killLeg(engine: Engine): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// (7) The relay's CPU per receiving socket: one body for every socket against one per socket.
+
+interface RelayRun {
+  /** Server CPU ms per confirmed edit. */
+  perEdit: number;
+  confirmed: number;
+  typed: number;
+  arrival: ReturnType<typeof spread>;
+}
+
+async function relayRun(viewers: number, env: Record<string, string>): Promise<RelayRun> {
+  const server = await startLoadServer('sqlite', 1, loadOptions(env));
+  try {
+    const figures = new LoadFigures();
+    const sockets = await openWriters(server, RELAY_WRITERS + viewers, figures);
+    const cpu = countServerCpu(server);
+    const typed = await typeFor(sockets.slice(0, RELAY_WRITERS), RATE, SECONDS);
+    const { byGroup } = cpu.stop();
+    for (const socket of sockets) socket.close();
+    return {
+      perEdit: byGroup[0].ms / Math.max(1, figures.confirms.length),
+      confirmed: figures.confirms.length,
+      typed,
+      arrival: spread(figures.arrivals),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+async function relayCpuLeg(): Promise<void> {
+  console.log(
+    `(7) relay CPU, sqlite, ${RELAY_WRITERS} writers x ${RATE} edits/s and ${RELAY_VIEWERS} viewers on one document, ${SECONDS} s, load ${loadAverage()}:`,
+  );
+  const perSocket: Record<string, number> = {};
+  for (const [name, env] of [
+    ['one body per document', {}],
+    ['baseline, one body per socket (WS_SHARED_FRAMES=0)', { WS_SHARED_FRAMES: '0' }],
+  ] as const) {
+    const alone = await relayRun(0, env);
+    const watched = await relayRun(RELAY_VIEWERS, env);
+    // What each receiving socket adds to an edit: the viewers' share over the same load without them.
+    const socketUs = ((watched.perEdit - alone.perEdit) * 1000) / RELAY_VIEWERS;
+    perSocket[name] = socketUs;
+    console.log(
+      `    ${name}: server CPU per confirmed edit ${watched.perEdit.toFixed(3)} ms with the viewers, ${alone.perEdit.toFixed(3)} ms without; ` +
+        `${socketUs.toFixed(1)} us per edit and receiving socket; ${watched.confirmed}/${watched.typed} confirmed; arrival ${watched.arrival.text}`,
+    );
+  }
+  const [shared, baseline] = Object.values(perSocket);
+  console.log(
+    `    ratio one body / one per socket, CPU per edit and socket: ${(shared / baseline).toFixed(2)}x; load ${loadAverage()}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // (6) Two processes against one, PostgreSQL + Redis, 20 documents.
 
 interface ProcessesLegResult {
@@ -428,6 +490,7 @@ if (LEGS.has('1')) for (const engine of engines) for (const mode of MODES) await
 if ((LEGS.has('2') || LEGS.has('3')) && (CAPACITY_ENGINE === 'sqlite' || services))
   for (const mode of MODES) await capacityLeg(mode);
 if (LEGS.has('5')) for (const engine of engines) await killLeg(engine);
+if (LEGS.has('7')) await relayCpuLeg();
 if (LEGS.has('6') && services) {
   const one = await processesLeg(1);
   const two = await processesLeg(2);
