@@ -20,13 +20,13 @@ import {
   processEnv,
   type ServerProcess,
   seedDatabase,
-  startServerProcess,
   stopServerProcess,
   temporaryDatabase,
 } from '../server/test/processes';
 import { insertSharedDocument, shareDocument } from '../server/test/seed';
 import { postgresAndRedisReachable } from '../server/test/services';
 import { bodyParagraphStart, wsUrlBase } from '../server/test/ws-support';
+import { startServerProcess } from './lib/compiled-server';
 import { startCpuHog } from './lib/cpu';
 import { createBenchUser, loginHeaders } from './lib/server';
 import { againstGoal, percentiles } from './lib/stats';

@@ -15,7 +15,12 @@
 //       restart (goal 0).
 //   (6) Two server processes on PostgreSQL + Redis against one, over 20 documents, writers
 //       sending as fast as confirmations come back: confirmed diffs per second (BENCH_LEGS=6).
-// BENCH_LEGS picks legs (default 1,2,3,5). It prints figures and ratios; it asserts no times.
+//   (7) Relay CPU: BENCH_RELAY_WRITERS (10) writers x 5 edits/s and BENCH_RELAY_VIEWERS (140)
+//       sockets that only receive, on one document: the server's CPU per confirmed edit, and per
+//       edit and receiving socket (against the same load without the viewers); each frame
+//       serialised once per document against once per socket (WS_SHARED_FRAMES=0), taking turns,
+//       medians of BENCH_RELAY_ROUNDS (3) rounds.
+// BENCH_LEGS picks legs (default 1,2,3,5,7). It prints figures and ratios; it asserts no times.
 // PostgreSQL and Redis legs run when BENCH_PG_URL (an admin URL, default
 // postgres://postgres@127.0.0.1:5432/postgres) and BENCH_REDIS_URL (default redis://127.0.0.1:6379)
 // answer.
@@ -35,7 +40,6 @@ import {
   processEnv,
   type ServerProcess,
   seedDatabase,
-  startServerProcess,
   stopServerProcess,
   temporaryDatabase,
 } from '../server/test/processes';
@@ -52,6 +56,7 @@ import {
   timingsText,
   typeFor,
 } from './lib/collab-load';
+import { startServerProcess } from './lib/compiled-server';
 import { type CpuGroup, processesNamed, startCpuCount, startCpuHog } from './lib/cpu';
 import { createBenchUser, loginHeaders } from './lib/server';
 import { againstGoal, percentiles } from './lib/stats';
@@ -64,7 +69,10 @@ const CAPACITY_STEPS = (process.env.BENCH_CAPACITY_STEPS || '20,50,100,200,400')
 const CAPACITY_DOCUMENTS = 10;
 const CAPACITY_ENGINE: Engine = process.env.BENCH_CAPACITY_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 const KILL_ROUNDS = Number(process.env.BENCH_KILL_ROUNDS || 20);
-const LEGS = new Set((process.env.BENCH_LEGS || '1,2,3,5').split(','));
+const LEGS = new Set((process.env.BENCH_LEGS || '1,2,3,5,7').split(','));
+const RELAY_WRITERS = Number(process.env.BENCH_RELAY_WRITERS || 10);
+const RELAY_VIEWERS = Number(process.env.BENCH_RELAY_VIEWERS || 140);
+const RELAY_ROUNDS = Number(process.env.BENCH_RELAY_ROUNDS || 3);
 const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 const MODES = ['idle', 'hog'] as const;
@@ -326,6 +334,74 @@ async function killLeg(engine: Engine): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// (7) The relay's CPU per receiving socket: one body for every socket against one per socket.
+
+interface RelayRun {
+  /** Server CPU ms per confirmed edit. */
+  perEdit: number;
+  confirmed: number;
+  typed: number;
+  arrival: ReturnType<typeof spread>;
+}
+
+async function relayRun(viewers: number, env: Record<string, string>): Promise<RelayRun> {
+  const server = await startLoadServer('sqlite', 1, loadOptions(env));
+  try {
+    const figures = new LoadFigures();
+    const sockets = await openWriters(server, RELAY_WRITERS + viewers, figures);
+    // Warm-up, not counted: a fresh process compiles and optimises its hot paths first.
+    await typeFor(sockets.slice(0, RELAY_WRITERS), RATE, 3);
+    figures.reset();
+    figures.confirmed.clear();
+    const cpu = countServerCpu(server);
+    const typed = await typeFor(sockets.slice(0, RELAY_WRITERS), RATE, SECONDS);
+    const { byGroup } = cpu.stop();
+    for (const socket of sockets) socket.close();
+    return {
+      perEdit: byGroup[0].ms / Math.max(1, figures.confirms.length),
+      confirmed: figures.confirms.length,
+      typed,
+      arrival: spread(figures.arrivals),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+async function relayCpuLeg(): Promise<void> {
+  console.log(
+    `(7) relay CPU, sqlite, ${RELAY_WRITERS} writers x ${RATE} edits/s and ${RELAY_VIEWERS} viewers on one document, ${SECONDS} s, ${RELAY_ROUNDS} rounds, load ${loadAverage()}:`,
+  );
+  const modes: { name: string; env: Record<string, string> }[] = [
+    { name: 'one body per document', env: {} },
+    { name: 'baseline, one body per socket (WS_SHARED_FRAMES=0)', env: { WS_SHARED_FRAMES: '0' } },
+  ];
+  // The modes take turns, so that a change of the machine's load meets both; medians of the rounds.
+  const watched: number[][] = modes.map(() => []);
+  const alone: number[][] = modes.map(() => []);
+  for (let round = 0; round < RELAY_ROUNDS; round++)
+    for (const [index, mode] of modes.entries()) {
+      watched[index].push((await relayRun(RELAY_VIEWERS, mode.env)).perEdit);
+      alone[index].push((await relayRun(0, mode.env)).perEdit);
+    }
+  const median = (values: number[]) => percentiles(values)(50);
+  const perSocket = modes.map((mode, index) => {
+    // What each receiving socket adds to an edit: the viewers' share over the same load without them.
+    const us = ((median(watched[index]) - median(alone[index])) * 1000) / RELAY_VIEWERS;
+    console.log(
+      `    ${mode.name}: server CPU per confirmed edit, median ${median(watched[index]).toFixed(3)} ms with the viewers ` +
+        `(${watched[index].map((value) => value.toFixed(2)).join(', ')}), ${median(alone[index]).toFixed(3)} ms without; ` +
+        `${us.toFixed(1)} us per edit and receiving socket`,
+    );
+    return us;
+  });
+  console.log(
+    `    ratio one body / one per socket: CPU per edit with the viewers ${(median(watched[0]) / median(watched[1])).toFixed(2)}x, ` +
+      `per edit and receiving socket ${(perSocket[0] / perSocket[1]).toFixed(2)}x; load ${loadAverage()}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // (6) Two processes against one, PostgreSQL + Redis, 20 documents.
 
 interface ProcessesLegResult {
@@ -428,6 +504,7 @@ if (LEGS.has('1')) for (const engine of engines) for (const mode of MODES) await
 if ((LEGS.has('2') || LEGS.has('3')) && (CAPACITY_ENGINE === 'sqlite' || services))
   for (const mode of MODES) await capacityLeg(mode);
 if (LEGS.has('5')) for (const engine of engines) await killLeg(engine);
+if (LEGS.has('7')) await relayCpuLeg();
 if (LEGS.has('6') && services) {
   const one = await processesLeg(1);
   const two = await processesLeg(2);

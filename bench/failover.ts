@@ -20,13 +20,13 @@ import {
   processEnv,
   type ServerProcess,
   seedDatabase,
-  startServerProcess,
   stopServerProcess,
   temporaryDatabase,
 } from '../server/test/processes';
 import { seedTwoAuthors } from '../server/test/seed';
 import { postgresAndRedisReachable } from '../server/test/services';
 import { bodyParagraphStart, cookieHeader, wsUrlBase } from '../server/test/ws-support';
+import { startServerProcess } from './lib/compiled-server';
 import { startCpuHog } from './lib/cpu';
 import { percentiles } from './lib/stats';
 

@@ -2,10 +2,13 @@
 //   - idle, as `npm start` runs it (compiled JavaScript, plain node) against the same server run
 //     from the TypeScript sources by tsx (development and tests) in the same run: goal <= 120 MiB;
 //   - with 100 open documents of 5,000 words (one editor each): goal <= 60 KiB per open document.
+//   - idle after a forced GC (bench/lib/memory-probe.mjs), 5 s and 30 s after the start (V8 keeps
+//     the young generation at its boot size until its memory reducer runs): resident memory, heap
+//     and its spaces, the CommonJS packages loaded; BENCH_HEAP_SNAPSHOT=1 adds the heap by kind.
 // Memory does not depend on how busy the cores are, so this bench runs no CPU hog. It prints
 // figures and ratios; it asserts nothing.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { schema } from '@scriptorium/common/editor/schema';
@@ -71,6 +74,110 @@ async function site(documents: number): Promise<string> {
   return dataDir;
 }
 
+interface Probe {
+  memory: NodeJS.MemoryUsage;
+  modules: string[];
+  spaces: { space_name: string; space_size: number; space_used_size: number; physical_space_size: number }[];
+}
+
+/** Makes the server (started with the probe) collect garbage and report; its report. */
+async function probe(server: ServerProcess, out: string): Promise<Probe> {
+  rmSync(out, { force: true });
+  server.child.kill('SIGWINCH');
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(out)) {
+    if (Date.now() > deadline) throw new Error('no memory probe report');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return JSON.parse(readFileSync(out, 'utf8')) as Probe;
+}
+
+/** A heap snapshot summed by kind (strings, code, ...) and by constructor for objects. */
+function snapshotSummary(file: string): string {
+  const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+  const meta = snapshot.snapshot.meta;
+  const width = meta.node_fields.length;
+  const kinds: string[] = meta.node_types[0];
+  const [typeAt, nameAt, sizeAt] = ['type', 'name', 'self_size'].map((field) =>
+    meta.node_fields.indexOf(field),
+  );
+  const sums = new Map<string, number>();
+  for (let index = 0; index < snapshot.nodes.length; index += width) {
+    const kind = kinds[snapshot.nodes[index + typeAt]];
+    const key = kind === 'object' ? `object ${snapshot.strings[snapshot.nodes[index + nameAt]]}` : kind;
+    sums.set(key, (sums.get(key) ?? 0) + snapshot.nodes[index + sizeAt]);
+  }
+  return [...sums]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([key, bytes]) => `${key} ${(bytes / MiB).toFixed(1)}`)
+    .join(', ');
+}
+
+/** The compiled server idle on an empty site, read after a forced GC at 5 s and at 30 s. */
+async function idleAfterGc(main: string): Promise<void> {
+  const dataDir = await site(0);
+  folders.push(dataDir);
+  const out = path.join(dataDir, 'memory-probe.json');
+  const server = await startServerProcess(
+    {
+      ...processEnv(dataDir, 'memory-bench'),
+      NODE_OPTIONS: `--import ${path.join(import.meta.dirname, 'lib/memory-probe.mjs')}`,
+      MEMORY_PROBE_OUT: out,
+    },
+    undefined,
+    main,
+  );
+  try {
+    await fetch(`${server.baseUrl}/api/base/configuration/`);
+    const started = Date.now();
+    for (const at of [5_000, 30_000]) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + at - Date.now())));
+      const before = residentBytes(server.child.pid as number);
+      const { memory, spaces } = await probe(server, out);
+      const young = spaces.find((space) => space.space_name === 'new_space');
+      console.log(
+        `idle after a forced GC, ${at / 1000} s after the start: resident ${(before / MiB).toFixed(1)} -> ${(memory.rss / MiB).toFixed(1)} MiB; ` +
+          `heap used ${(memory.heapUsed / MiB).toFixed(1)} of ${(memory.heapTotal / MiB).toFixed(1)} MiB ` +
+          `(young generation ${((young?.physical_space_size ?? 0) / MiB).toFixed(1)} MiB resident), external ${(memory.external / MiB).toFixed(1)} MiB` +
+          againstGoal(memory.rss / MiB, { atMost: 120 }),
+      );
+    }
+    const { modules } = await probe(server, out);
+    const packages = new Map<string, number>();
+    for (const file of modules) {
+      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? 'ours';
+      packages.set(name, (packages.get(name) ?? 0) + 1);
+    }
+    console.log(
+      `    CommonJS modules loaded: ${modules.length}, by package: ${[...packages]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12)
+        .map(([name, count]) => `${name} ${count}`)
+        .join(', ')}`,
+    );
+    if (process.env.BENCH_HEAP_SNAPSHOT === '1') {
+      await stopServerProcess(server);
+      const snapshotting = await startServerProcess(
+        {
+          ...processEnv(dataDir, 'memory-bench'),
+          NODE_OPTIONS: `--import ${path.join(import.meta.dirname, 'lib/memory-probe.mjs')}`,
+          MEMORY_PROBE_OUT: out,
+          MEMORY_PROBE_SNAPSHOT: '1',
+        },
+        undefined,
+        main,
+      );
+      await probe(snapshotting, out);
+      await stopServerProcess(snapshotting);
+      console.log(`    heap by kind (MiB): ${snapshotSummary(`${out}.heapsnapshot`)}`);
+    }
+  } finally {
+    await stopServerProcess(server);
+  }
+}
+
 const outdir = path.join(ROOT, 'server/dist', `bench-memory-${process.pid}`);
 const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-server.mjs'), outdir], {
   encoding: 'utf8',
@@ -79,6 +186,7 @@ if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
 
 const folders: string[] = [];
 try {
+  await idleAfterGc(path.join(outdir, 'main.js'));
   // Idle: the same empty site, the server from the sources (tsx) and compiled (npm start).
   const idle: Record<'tsx' | 'compiled', number> = { tsx: 0, compiled: 0 };
   for (const how of ['tsx', 'compiled'] as const) {

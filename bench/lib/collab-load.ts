@@ -20,11 +20,11 @@ import {
   processEnv,
   type ServerProcess,
   seedDatabase,
-  startServerProcess,
   stopServerProcess,
   temporaryDatabase,
 } from '../../server/test/processes';
 import { bodyParagraphStart, wsUrlBase } from '../../server/test/ws-support';
+import { startServerProcess } from './compiled-server';
 import { createBenchUser, loginHeaders } from './server';
 
 /**

@@ -708,3 +708,60 @@ describe('parseFrame', () => {
     expect(parseFrame('{"type":"pong"}', 'client', {}).ok).toBe(false);
   });
 });
+
+describe('writeCounted (one body for many sockets)', () => {
+  /** A server transport driven by hand; `withHook`: its counted frames go through writeCounted. */
+  function serverTransport(withHook: boolean) {
+    const frames: Frame[] = [];
+    const bodies: AppMessage[] = [];
+    const sessions = new Map<string, SessionState>();
+    const transport = new Transport({
+      role: 'server',
+      hooks: {
+        write: (frame) => frames.push(frame),
+        ...(withHook
+          ? {
+              writeCounted: (body: AppMessage, counters: { c: number; s: number }) => {
+                bodies.push(body);
+                frames.push({ ...body, ...counters } as Frame);
+              },
+            }
+          : {}),
+        deliver: () => {},
+        broken: (reason) => {
+          throw new Error(reason);
+        },
+        subscribe: (frame) => subscribedSession(sessions, frame.session),
+      },
+    });
+    return { transport, frames, bodies };
+  }
+
+  it('hands each counted frame (replays too) the same body with the counters write() would stamp', () => {
+    const shared: AppMessage = { type: 'system_message', message: 'one body' };
+    const script = (transport: Transport) => {
+      transport.start(0);
+      transport.receive({ type: 'subscribe', c: 1, s: 1, session: 'session-a', seen: 0, next: 1 }, 1);
+      transport.send(shared, 2);
+      transport.send(shared, 3);
+      // The peer lost the last frame: it is written again, counters unchanged; and once more when
+      // the throttle step runs out without an acknowledgement.
+      transport.receive({ type: 'request_resend', from: 3 }, 4);
+      transport.tick(1000);
+    };
+    const hooked = serverTransport(true);
+    const plain = serverTransport(false);
+    script(hooked.transport);
+    script(plain.transport);
+    expect(hooked.frames).toEqual(plain.frames);
+    expect(plain.frames.filter((frame) => frame.type === 'system_message')).toEqual([
+      { type: 'system_message', message: 'one body', c: 1, s: 3 },
+      { type: 'system_message', message: 'one body', c: 1, s: 4 },
+      { type: 'system_message', message: 'one body', c: 1, s: 4 },
+      { type: 'system_message', message: 'one body', c: 1, s: 4 },
+    ]);
+    // welcome and subscribed are bodies of their own; every send and replay hands the same object.
+    expect(hooked.bodies.slice(2)).toHaveLength(4);
+    for (const body of hooked.bodies.slice(2)) expect(body).toBe(shared);
+  });
+});

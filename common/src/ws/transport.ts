@@ -71,6 +71,13 @@ function alignOutbox(session: SessionState, peerSeen: number): void {
 export interface TransportHooks<In extends AppMessage = AppMessage> {
   /** Puts one frame on the socket. */
   write(frame: Frame): void;
+  /**
+   * Puts one counted frame on the socket: `body` with this socket's counters, as write() would
+   * put `{ ...body, c, s }`. Optional: a driver that writes one body to many sockets (the
+   * server's relay) serialises the body once and adds only the counters per socket. The same
+   * body object is handed again on a replay.
+   */
+  writeCounted?(body: AppMessage, counters: Counters): void;
   /** One application message of the peer, in order and once. */
   deliver(message: In & Counters): void;
   /** Frames for the driver itself: pong (client), access_denied and redirect (client). */
@@ -454,7 +461,7 @@ export class Transport<In extends AppMessage = AppMessage> {
     }
     for (const record of records) {
       record.replayed = true;
-      this.hooks.write(this.stamp(record.body, record.counter));
+      this.writeCounted(record.body, record.counter);
     }
     this.reported = this.received;
     this.ackDueAt = null;
@@ -475,11 +482,23 @@ export class Transport<In extends AppMessage = AppMessage> {
     const record: SentRecord = { counter: this.sent, sentAt: now, replayed: false, body, seq };
     this.history.push(record);
     if (this.history.length > this.timing.historySize) this.history.shift();
-    this.hooks.write(this.stamp(body, this.sent));
+    this.writeCounted(body, this.sent);
     // The frame carries our `received`: no separate acknowledgement needed.
     this.reported = this.received;
     this.ackDueAt = null;
     this.rearm(now);
+  }
+
+  /** A counted frame (ours number `mine`), through the driver's writeCounted when it has one. */
+  private writeCounted(body: AppMessage, mine: number): void {
+    if (!this.hooks.writeCounted) {
+      this.hooks.write(this.stamp(body, mine));
+      return;
+    }
+    this.hooks.writeCounted(
+      body,
+      this.role === 'client' ? { c: mine, s: this.received } : { c: this.received, s: mine },
+    );
   }
 
   private writeStamped(type: 'ack' | 'restart'): void {

@@ -3,6 +3,7 @@ import type { TransportTiming } from '@scriptorium/common/ws/timing';
 import { Transport } from '@scriptorium/common/ws/transport';
 import type { RawData, WebSocket } from 'ws';
 import type { ZodType } from 'zod';
+import { countedFrame } from './frame-text';
 import type { ConnectionRegistry, RegisteredConnection } from './registry';
 
 /** Close codes (RFC 6455) and our reasons; a reason must stay under 123 bytes. */
@@ -65,6 +66,7 @@ export class ServerConnection implements RegisteredConnection {
       timing: options.timing,
       hooks: {
         write: (frame: Frame) => this.write(frame),
+        writeCounted: (body, counters) => this.writeFrame(countedFrame(body, counters)),
         deliver: (message) => this.options.onMessage?.(this, message),
         subscribe: (frame) => {
           this.resumed = this.options.registry.holds(this, frame);
@@ -131,8 +133,13 @@ export class ServerConnection implements RegisteredConnection {
   }
 
   private write(frame: Frame): void {
+    this.writeFrame(JSON.stringify(frame));
+  }
+
+  /** A serialised frame; a Buffer holds UTF-8 text and goes as a text frame. */
+  private writeFrame(frame: string | Buffer): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    this.socket.send(JSON.stringify(frame));
+    this.socket.send(frame, { binary: false });
   }
 
   private received(data: RawData, isBinary: boolean): void {

@@ -125,9 +125,8 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
         sendLocal: (message, filter) => {
           registry.broadcast(
             message,
-            (target) =>
-              target.scope === key &&
-              (!filter || filter({ userId: target.userId, sessionId: target.sessionId })),
+            filter && ((target) => filter({ userId: target.userId, sessionId: target.sessionId })),
+            key,
           );
         },
         publish: (payload) => fanOut.publishTopic(key, payload),
@@ -162,13 +161,10 @@ export function websocketPlugin(ctx: AppContext, options: WebsocketPluginOptions
 
     fanOut.onEvent((event) => {
       if (event.kind === 'system_message') {
-        registry.broadcast(
-          { type: 'system_message', message: event.message },
-          (target) => target.scope === 'base',
-        );
+        registry.broadcast({ type: 'system_message', message: event.message }, undefined, 'base');
       } else if (event.kind === 'to_users') {
         const users = new Set(event.userIds);
-        registry.broadcast(event.message, (target) => target.scope === 'base' && users.has(target.userId));
+        registry.broadcast(event.message, (target) => users.has(target.userId), 'base');
       } else if (event.kind === 'sessions_ended') {
         for (const connection of registry.connectionsOfSessions(event.sessionHashes)) connection.deny();
       } else if (event.kind === 'readmit') {

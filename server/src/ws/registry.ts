@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppMessage, SubscribeMessage } from '@scriptorium/common/ws/messages';
 import { createSession, enqueue, type SessionState } from '@scriptorium/common/ws/transport';
+import { shareBody } from './frame-text';
 
 /** What the registry needs of a connection (ServerConnection implements it). */
 export interface RegisteredConnection {
@@ -64,6 +65,8 @@ export interface RegistryOptions {
  */
 export class ConnectionRegistry {
   private readonly sessions = new Map<string, LiveSession>();
+  /** The same sessions by scope ('base', 'document/12'), so a topic's broadcast visits only its own. */
+  private readonly byScope = new Map<string, Map<string, LiveSession>>();
   private readonly connections = new Set<RegisteredConnection>();
   private readonly sessionGraceMs: number;
   private readonly maxOutbox: number;
@@ -122,11 +125,30 @@ export class ConnectionRegistry {
         connection: null,
         detachedAt: null,
       };
-      this.sessions.set(key, session);
+      this.keep(key, session);
     }
     session.connection = connection;
     session.detachedAt = null;
     return session.state;
+  }
+
+  private keep(key: string, session: LiveSession): void {
+    this.sessions.set(key, session);
+    let scoped = this.byScope.get(session.scope);
+    if (!scoped) {
+      scoped = new Map();
+      this.byScope.set(session.scope, scoped);
+    }
+    scoped.set(key, session);
+  }
+
+  private drop(key: string): void {
+    const session = this.sessions.get(key);
+    if (!session) return;
+    this.sessions.delete(key);
+    const scoped = this.byScope.get(session.scope);
+    scoped?.delete(key);
+    if (scoped?.size === 0) this.byScope.delete(session.scope);
   }
 
   private key(connection: RegisteredConnection, sessionId: string): string {
@@ -139,12 +161,16 @@ export class ConnectionRegistry {
   }
 
   /**
-   * Sends to the sessions of this process that `filter` picks (default: all); a session whose
-   * socket is away gets it when its client comes back. Returns how many sessions got it.
+   * Sends to the sessions of this process that `filter` picks (default: all), of one scope when
+   * `scope` names it; a session whose socket is away gets it when its client comes back. The
+   * message is serialised once for all of them (frame-text.ts). Returns how many sessions got it.
    */
-  broadcast(message: AppMessage, filter?: (target: SessionTarget) => boolean): number {
+  broadcast(message: AppMessage, filter?: (target: SessionTarget) => boolean, scope?: string): number {
+    const sessions = scope === undefined ? this.sessions : this.byScope.get(scope);
+    if (!sessions) return 0;
+    shareBody(message);
     let reached = 0;
-    for (const [key, session] of this.sessions) {
+    for (const [key, session] of sessions) {
       if (filter && !filter({ userId: session.userId, scope: session.scope, sessionId: session.state.id }))
         continue;
       reached += 1;
@@ -157,7 +183,7 @@ export class ConnectionRegistry {
   }
 
   private dropSession(key: string, session: LiveSession, reason: string): void {
-    this.sessions.delete(key);
+    this.drop(key);
     session.connection?.supersede(reason);
   }
 
@@ -165,8 +191,7 @@ export class ConnectionRegistry {
   sweep(): void {
     const now = this.now();
     for (const [key, session] of this.sessions) {
-      if (session.detachedAt !== null && now - session.detachedAt > this.sessionGraceMs)
-        this.sessions.delete(key);
+      if (session.detachedAt !== null && now - session.detachedAt > this.sessionGraceMs) this.drop(key);
     }
     for (const connection of this.connections) {
       if (now - connection.lastSeen > this.idleTimeoutMs) connection.terminate();
@@ -180,7 +205,7 @@ export class ConnectionRegistry {
 
   /** Forgets the session of a connection (e.g. its right to the document is gone). */
   forget(connection: RegisteredConnection, sessionId: string): void {
-    this.sessions.delete(this.key(connection, sessionId));
+    this.drop(this.key(connection, sessionId));
   }
 
   /** The open sockets that were admitted with one of these login sessions. */
@@ -218,5 +243,6 @@ export class ConnectionRegistry {
   close(): void {
     clearInterval(this.sweeper);
     this.sessions.clear();
+    this.byScope.clear();
   }
 }

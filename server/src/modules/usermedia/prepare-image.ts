@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import sharp, { type Sharp } from 'sharp';
+import { ImageRejected } from './image-rejected';
 import { sniffImageType } from './sniff';
+
+export { ImageRejected, type RejectReason } from './image-rejected';
 
 /**
  * The work on an uploaded image that runs in an upload worker (modules/uploads): sniffing,
@@ -21,19 +24,6 @@ const SHARP_FORMATS: Record<ImageType, string> = {
   'image/gif': 'gif',
   'image/svg+xml': 'svg',
 };
-
-export type RejectReason =
-  | 'unsupportedType'
-  | 'invalidImage'
-  | 'unsafeSvg'
-  | 'svgTooComplex'
-  | 'processingLimit';
-
-export class ImageRejected extends Error {
-  constructor(readonly reason: RejectReason) {
-    super(reason);
-  }
-}
 
 export interface PreparedImage {
   sha256: string;

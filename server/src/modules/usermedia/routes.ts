@@ -13,8 +13,8 @@ import { deleteImages } from './commands/delete-images';
 import { checkImages, listImages } from './commands/list-images';
 import { saveCategories } from './commands/save-categories';
 import { createImage, updateImage } from './commands/save-image';
+import { ImageRejected } from './image-rejected';
 import { type UsermediaMessage, usermediaMessage } from './messages';
-import { ImageRejected } from './prepare-image';
 
 /** Thrown while reading the upload when it is larger than MEDIA_MAX_SIZE. */
 export class TooLarge extends Error {}

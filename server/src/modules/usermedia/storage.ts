@@ -3,7 +3,8 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import { runUploadTask, UploadBudgetExceeded, type UploadPoolConfig } from '../uploads/worker-pool';
-import { ImageRejected, type PreparedImage } from './prepare-image';
+import { ImageRejected } from './image-rejected';
+import type { PreparedImage } from './prepare-image';
 import { EXTENSIONS } from './sniff';
 
 /**

@@ -1,6 +1,6 @@
 import type { DOMPurify as DOMPurifyInstance } from 'dompurify';
 import { SaxesParser } from 'saxes';
-import { ImageRejected } from './prepare-image';
+import { ImageRejected } from './image-rejected';
 import { attributeFetches, cleanDeclarations, cleanStylesheet } from './svg-css';
 
 /**

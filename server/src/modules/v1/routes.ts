@@ -41,8 +41,8 @@ import { listVisibleDocumentsAndOwners } from '../documents/queries';
 import { deleteImages } from '../usermedia/commands/delete-images';
 import { listImages } from '../usermedia/commands/list-images';
 import { createImage } from '../usermedia/commands/save-image';
+import { ImageRejected } from '../usermedia/image-rejected';
 import { usermediaMessage } from '../usermedia/messages';
-import { ImageRejected } from '../usermedia/prepare-image';
 import { readSaveInput, TooLarge } from '../usermedia/routes';
 import {
   addCategory,
