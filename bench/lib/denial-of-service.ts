@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,16 +24,6 @@ import { againstGoal, percentiles } from './stats';
  * start` runs it (server/dist/main.js, built from the sources at the start of the run): under tsx
  * each worker's first start takes seconds of CPU, which would be counted in the figures.
  */
-
-/** Builds the server (scripts/build-server.mjs, into server/dist) and answers its main file. */
-function compiledServer(): string {
-  const root = path.resolve(import.meta.dirname, '../..');
-  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], {
-    encoding: 'utf8',
-  });
-  if (built.status !== 0) throw new Error(`the server build failed:\n${built.stderr}`);
-  return path.join(root, 'server/dist/main.js');
-}
 
 const GIB = 1024 ** 3;
 const BASELINE_REQUESTS = Number(process.env.BENCH_DOS_BASELINE || 300);
@@ -161,7 +150,7 @@ async function runOnce(mode: 'idle' | 'hog'): Promise<void> {
   };
   // BENCH_PORT: where the server listens (else a free port).
   const port = Number(process.env.BENCH_PORT) || undefined;
-  const server = await startServerProcess(env, port, compiledServer());
+  const server = await startServerProcess(env, port);
   const base = server.baseUrl;
   const heavy = await loginHeaders(base, 'heavy');
   const calm = await loginHeaders(base, 'calm');
