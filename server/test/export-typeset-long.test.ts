@@ -101,6 +101,33 @@ describe('typeset PDF: no text lost', () => {
     },
   );
 
+  withTools(
+    ['chromium', 'pdftotext'],
+    'a word longer than the line (a sequence, a URL) is broken, not cut off',
+    async () => {
+      const input = structuredClone(paper.input);
+      const word = 'Q'.repeat(12_000);
+      const visit = (node: Json): boolean => {
+        if (
+          node.type === 'paragraph' &&
+          node.content?.[0]?.text?.startsWith('This paragraph 1 of section 2 ')
+        ) {
+          node.content.push({ type: 'text', text: ` ${word} ${LAST}` });
+          return true;
+        }
+        return (node.content ?? []).some(visit);
+      };
+      expect(visit(input.content as Json)).toBe(true);
+      const { html, metadata } = typesetHtml(prepareDocument(input));
+      const all = await pdfText(await typesetPdf(printer, 1_000, html, metadata), 'long-word');
+      // Every letter of it on the pages (no other capital Q in the paper).
+      expect(all.match(/Q/g)?.length).toBe(word.length);
+      expect(all).toContain(LAST);
+      expect(all).toContain('Hopper, A. (1993). On the structure of problem 3. Open Press.');
+      expect(fallbackLogged()).toBe(false);
+    },
+  );
+
   // Paged.js broken on purpose: a handler that drops the references from its pages, one that
   // throws on the second page, one that reports "Layout repeated" as Paged.js does and stops.
   const breakers: Record<string, string> = {
