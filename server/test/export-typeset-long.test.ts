@@ -128,6 +128,44 @@ describe('typeset PDF: no text lost', () => {
     },
   );
 
+  withTools(
+    ['chromium', 'pdftotext'],
+    'a note longer than a page makes Paged.js repeat its layout: printed without it, whole',
+    async () => {
+      // Paged.js 0.4.3 does not split a note across pages: one taller than a page's text block
+      // never fits, and its flow ends with "Layout repeated" (the rest of the text not laid out).
+      const input = structuredClone(paper.input);
+      const noteText = `A long note ${Array.from({ length: 1_800 }, (_, i) => `remark${i}`).join(' ')} end of the long note.`;
+      const visit = (node: Json): boolean => {
+        if (
+          node.type === 'paragraph' &&
+          node.content?.[0]?.text?.startsWith('This paragraph 1 of section 2 ')
+        ) {
+          node.content.push(
+            { type: 'text', text: ` ${sentence(1)}` },
+            {
+              type: 'footnote',
+              content: [{ type: 'paragraph', content: [{ type: 'text', text: noteText }] }],
+            },
+            { type: 'text', text: ` ${LAST}` },
+          );
+          return true;
+        }
+        return (node.content ?? []).some(visit);
+      };
+      expect(visit(input.content as Json)).toBe(true);
+      const { html, metadata } = typesetHtml(prepareDocument(input));
+      const layout = await printer.print(async (context) => layOutChecked(await context.newPage(), html));
+      expect(layoutFailure(layout)).toMatch(/Layout repeated/);
+      const all = await pdfText(await typesetPdf(printer, 1_000, html, metadata), 'many-notes');
+      expect(all).toContain(LAST);
+      expect(all).toContain('Finally conclude.');
+      expect(all).toContain('Hopper, A. (1993). On the structure of problem 3. Open Press.');
+      expect(all).toContain('remark1799 end of the long note.');
+      expect(fallbackLogged()).toBe(true);
+    },
+  );
+
   // Paged.js broken on purpose: a handler that drops the references from its pages, one that
   // throws on the second page, one that reports "Layout repeated" as Paged.js does and stops.
   const breakers: Record<string, string> = {
