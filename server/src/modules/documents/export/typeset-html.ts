@@ -144,6 +144,8 @@ export function typesetCss(prepared: PreparedDocument): string {
 }
 html, body { margin: 0; padding: 0; max-width: none; }
 body { font-family: "Liberation Serif", "Source Serif 4", "DejaVu Serif", serif; font-size: 10pt; line-height: 12pt; text-align: justify; hyphens: auto; color: #000; }
+/* A word wider than the line (a URL, a sequence) breaks anywhere rather than run off the page. */
+body { overflow-wrap: anywhere; }
 article { max-width: none; }
 /* Paged.js justifies the last line of a block it splits (an attribute on it): not of everything inside. */
 body * { text-align-last: auto; }

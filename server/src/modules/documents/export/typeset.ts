@@ -35,7 +35,7 @@ function paged(): string {
  * `float: footnote` to the foot of the page that calls it), figures and tables float (below), and
  * Paged.js lays the pages out. Paged.js flows each page's content in CSS columns, so Chromium's
  * own fragmentation keeps the style sheet's `widows` and `orphans` (and `break-inside: avoid`).
- * Answers the number of pages.
+ * Answers the number of pages, and what went wrong if Paged.js failed (below).
  *
  * Floats, as LaTeX's `[tp]`: a figure or table (caption inside it) that does not fit in what is
  * left of its page, on a page that has text above it, leaves the flow; the text after it fills the
@@ -45,7 +45,7 @@ function paged(): string {
  * follow it. Paged.js's walker must not meet a waiting float, so its children move to a copy kept
  * aside and the emptied original is dropped from every page it is met on.
  */
-async function layOut(floats: boolean): Promise<number> {
+async function layOut(floats: boolean): Promise<Layout> {
   for (const call of Array.from(document.querySelectorAll('a.footnote-ref'))) {
     const item = document.getElementById((call.getAttribute('href') ?? '').slice(1));
     if (!item) continue;
@@ -195,11 +195,49 @@ async function layOut(floats: boolean): Promise<number> {
       clone.parentNode?.removeChild(clone);
     }
   }
+  // Paged.js may give up without throwing: it reports "Layout repeated" on the console and ends
+  // the flow there, the rest of the text never laid out. So its errors are listened for, and the
+  // text on the pages is counted against the text it was given (spaces aside: its breaks may
+  // move them; the notes are in the text by now, the margin boxes' text is not counted).
+  const errors: string[] = [];
+  const consoleError = console.error;
+  console.error = (...args: unknown[]) => {
+    errors.push(args.map((arg) => (arg instanceof Node ? `<${arg.nodeName}>` : String(arg))).join(' '));
+    consoleError.apply(console, args);
+  };
+  const letters = (text: string | null) => (text ?? '').replace(/\s+/g, '').length;
+  const given = letters(document.body.textContent);
   // Shown only now: its first layout is Paged.js's, page by page (typeset-html.ts).
   document.getElementById('unpaged')?.remove();
   if (floats) Paged.registerHandlers(Floats);
-  const flow = await new Paged.Previewer().preview();
-  return flow.total;
+  let pages = 0;
+  try {
+    pages = (await new Paged.Previewer().preview()).total;
+  } catch (error) {
+    errors.push(String(error instanceof Error ? (error.stack ?? error.message) : error));
+  } finally {
+    console.error = consoleError;
+  }
+  const laidOut = Array.from(document.querySelectorAll('.pagedjs_area'), (area) =>
+    letters(area.textContent),
+  ).reduce((sum, count) => sum + count, 0);
+  return { pages, given, laidOut, errors };
+}
+
+/** What Paged.js made of the page: its pages, the letters given and laid out, its errors. */
+export interface Layout {
+  pages: number;
+  given: number;
+  laidOut: number;
+  errors: string[];
+}
+
+/** Paged.js failed: it reported an error, or text is missing from its pages. */
+export function layoutFailure(layout: Layout): string | null {
+  if (layout.errors.length) return layout.errors.join('; ').slice(0, 500);
+  if (layout.laidOut < layout.given)
+    return `${layout.given - layout.laidOut} of ${layout.given} letters missing from the pages`;
+  return null;
 }
 
 /** A PDF text string: UTF-16BE with its byte order mark, in hex. */
@@ -250,11 +288,38 @@ export function withMetadata(pdf: Uint8Array, metadata: PdfMetadata): Uint8Array
  * `floats: false` leaves every figure and table where it stands (the bench's comparison).
  */
 export async function layOutPage(page: Page, html: string, { floats = true } = {}): Promise<number> {
+  return (await layOutChecked(page, html, { floats })).pages;
+}
+
+/**
+ * As layOutPage, with what Paged.js reported and how much text reached its pages. `before` runs
+ * in the page once Paged.js is loaded, before the layout (tests: a handler that breaks it).
+ */
+export async function layOutChecked(
+  page: Page,
+  html: string,
+  { floats = true, before = '' } = {},
+): Promise<Layout> {
   await page.setContent(html, { waitUntil: 'load' });
   await page.evaluate(paged());
   // esbuild (tsx) names the functions and classes of layOut with a helper of its module scope.
   await page.evaluate('globalThis.__name = (target) => target');
+  if (before) await page.evaluate(before);
   return page.evaluate(layOut, floats);
+}
+
+/**
+ * The page as Chromium alone lays it out, for when Paged.js failed: the same export HTML and
+ * style sheet (page size, margins, running heads), the notes at the end, cross-references by
+ * their number; nothing dropped.
+ */
+const UNPAGED_CSS = `a.cross-reference[data-form] .cross-reference-number { display: inline; }
+a.cross-reference[data-form]::after { content: none; }`;
+
+async function layOutUnpaged(page: Page, html: string): Promise<void> {
+  await page.setContent(html, { waitUntil: 'load' });
+  await page.evaluate(`document.getElementById('unpaged')?.remove()`);
+  await page.addStyleTag({ content: UNPAGED_CSS });
 }
 
 /** Lays the page out and prints it: a tagged PDF with an outline of its headings. */
@@ -263,6 +328,7 @@ export async function typesetPdf(
   maxPages: number,
   html: string,
   metadata: PdfMetadata,
+  { before = '' } = {},
 ): Promise<Uint8Array> {
   const printed = await printer.print(async (context: BrowserContext) => {
     const page = await context.newPage();
@@ -270,8 +336,13 @@ export async function typesetPdf(
     await page.route('**/*', (route) =>
       route.request().url().startsWith('data:') ? route.continue() : route.abort(),
     );
-    const pages = await layOutPage(page, html);
-    if (pages > maxPages) throw new PdfTooLong(maxPages);
+    const layout = await layOutChecked(page, html, { before });
+    const failure = layoutFailure(layout);
+    if (failure) {
+      // Never a PDF missing text (issue 53): printed without Paged.js instead.
+      console.error(`typeset PDF: Paged.js failed, printed without it: ${failure}`);
+      await layOutUnpaged(page, html);
+    } else if (layout.pages > maxPages) throw new PdfTooLong(maxPages);
     return new Uint8Array(
       await page.pdf({ preferCSSPageSize: true, printBackground: true, outline: true, tagged: true }),
     );
