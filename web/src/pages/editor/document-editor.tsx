@@ -10,7 +10,7 @@ import { usePageTitle } from '../../app/page-title';
 import { useUnsavedChanges } from '../../app/router/hooks';
 import { navigate } from '../../app/router/navigation';
 import type { SocketFactory } from '../../ws/connector';
-import { userColour } from './document-connection';
+import { type DocumentConnection, userColour } from './document-connection';
 import type { PanelId } from './editor-action-spec';
 import { EditorChrome, useCompactEditor } from './editor-chrome';
 import { EditorDialogs } from './editor-dialogs';
@@ -21,6 +21,7 @@ import { OutlinePanel, SearchPanel } from './editor-panels';
 import { EditorFooter, EditorStatus } from './editor-status';
 import { type PendingComment, ReviewMargin } from './review/review-margin';
 import { TableContextMenu } from './tables/table-context-menu';
+import { FollowConnection, shallowEqual, useConnectionValue } from './use-connection-value';
 import { useDocumentCollab } from './use-document-collab';
 import { useEditorActions } from './use-editor-actions';
 import { useEditorView } from './use-editor-view';
@@ -69,14 +70,26 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     activeThread,
     editCitation: () => openPanel('citation'),
   });
-  const { connection, revision, reviewVersion, reviewer } = collab;
+  const { connection, reviewVersion, reviewer } = collab;
   const review = connection.review;
   const view = useEditorView({ collab, mount, viewRef, labels, activeThread, openPanel, notify: setNotice });
 
-  const doc = connection.session.state?.doc;
-  const title = doc ? documentTitle(doc) : entry.title;
+  // What the page itself shows of the connection: it renders again only when one of these
+  // changes, not on a keystroke (the toolbar, status, footer and margin follow on their own).
+  const shown = useConnectionValue(
+    connection,
+    () => ({
+      load: connection.load,
+      abilities: connection.abilities,
+      canWrite: connection.canWrite,
+      participants: connection.participants,
+      hasState: connection.session.state !== null,
+      title: connection.session.state ? documentTitle(connection.session.state.doc) : null,
+    }),
+    shallowEqual,
+  );
+  const title = shown.title ?? entry.title;
   usePageTitle(title || t('untitled', { ns: 'documents' }));
-  useUnsavedChanges(connection.load === 'ready' && connection.unsaved);
 
   // A document made before the academic elements gets them in its template copy, sent once by a
   // full writer (ordinary steps: the co-authors' editors and the server follow).
@@ -102,8 +115,8 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
     setExporting,
     close: () => navigate(folderUrl(folderOf(entry.path))),
   });
-  const { load, abilities: can } = connection;
-  const canWrite = connection.canWrite && load === 'ready';
+  const { load, abilities: can } = shown;
+  const canWrite = shown.canWrite && load === 'ready';
   const compact = useCompactEditor();
 
   if (load === 'denied') {
@@ -122,7 +135,7 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
   const header = (
     <EditorHeader
       path={entry.path}
-      participants={connection.participants}
+      participants={shown.participants}
       menuBar={
         view && !compact ? <EditorMenuBar view={view} canWrite={canWrite} run={run} may={may} /> : null
       }
@@ -139,36 +152,51 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
           </EditorMenuDrawer>
         ) : null}
         {view ? (
-          <EditorToolbar view={view} canWrite={canWrite} run={run} may={may} compact={compact} />
+          // The pressed and enabled buttons follow the selection: the toolbar alone renders again.
+          <FollowConnection connection={connection}>
+            {() => <EditorToolbar view={view} canWrite={canWrite} run={run} may={may} compact={compact} />}
+          </FollowConnection>
         ) : null}
       </EditorChrome>
+      <UnsavedGuard connection={connection} />
       <EditorStatus connection={connection} title={title} notice={notice} exporting={exporting} />
       {view && sidePanels.search ? (
-        <SearchPanel view={view} revision={revision} onClose={closeSidePanel('search')} />
+        <FollowConnection connection={connection}>
+          {(revision) => <SearchPanel view={view} revision={revision} onClose={closeSidePanel('search')} />}
+        </FollowConnection>
       ) : null}
       <div className={can.seeComments ? 'editor-body has-review' : 'editor-body'}>
         {view && sidePanels.outline ? (
-          <OutlinePanel view={view} revision={revision} onClose={closeSidePanel('outline')} />
+          <FollowConnection connection={connection}>
+            {(revision) => (
+              <OutlinePanel view={view} revision={revision} onClose={closeSidePanel('outline')} />
+            )}
+          </FollowConnection>
         ) : null}
         <div className="editor-paper" ref={mount} data-testid="editor-paper">
           {load === 'loading' ? <p className="editor-loading">{t('status.loading')}</p> : null}
         </div>
         {view && load === 'ready' && can.seeComments ? (
-          <ReviewMargin
-            view={view}
-            store={review}
-            rights={{ userId: reviewer.id, decide: can.decideSuggestions, comment: can.comment }}
-            revision={revision * 100_000 + reviewVersion}
-            pending={pending}
-            onPendingDone={() => setPending(null)}
-            active={activeThread}
-            onActivate={setActiveThread}
-            colour={userColour}
-            notify={setNotice}
-          />
+          // The cards follow the text they stand beside: the margin alone renders again.
+          <FollowConnection connection={connection}>
+            {(revision) => (
+              <ReviewMargin
+                view={view}
+                store={review}
+                rights={{ userId: reviewer.id, decide: can.decideSuggestions, comment: can.comment }}
+                revision={revision * 100_000 + reviewVersion}
+                pending={pending}
+                onPendingDone={() => setPending(null)}
+                active={activeThread}
+                onActivate={setActiveThread}
+                colour={userColour}
+                notify={setNotice}
+              />
+            )}
+          </FollowConnection>
         ) : null}
       </div>
-      <EditorFooter connection={connection} doc={doc} />
+      <EditorFooter connection={connection} />
       {view && canWrite ? <TableContextMenu view={view} may={may} run={run} /> : null}
       <EditorDialogs
         panel={panel}
@@ -182,6 +210,12 @@ export function DocumentEditor({ document: entry, createSocket }: DocumentEditor
       />
     </section>
   );
+}
+
+/** Asks before leaving while work is unconfirmed (its own component: that changes with every keystroke). */
+function UnsavedGuard({ connection }: { connection: DocumentConnection }) {
+  useUnsavedChanges(useConnectionValue(connection, () => connection.load === 'ready' && connection.unsaved));
+  return null;
 }
 
 /** The open dialog and what it works on, and which side panels are open. */

@@ -30,13 +30,17 @@ export interface DocumentCollabOptions {
 
 export interface DocumentCollab {
   connection: DocumentConnection;
-  /** Moves once per painted frame that changed anything (the page renders again). */
-  revision: number;
+  /** Moves when the review store changed (threads, requests): the page renders again. */
   reviewVersion: number;
   /** The user as the review marks name them. */
   reviewer: Reviewer;
   /** Others' carets, with the participants' names and colours. */
   caretsRef: RefObject<CaretInfo[]>;
+  /**
+   * Reads the carets, rights and highlighted threads into the refs above, from the connection as
+   * it is now: on every render, and after every painted frame (the page does not render then).
+   */
+  readInputs(): void;
   /** Whether the text may be changed now (the view's editable, footnotes and parts). */
   canWriteRef: RefObject<boolean>;
   reviewRef: RefObject<ReviewInputs>;
@@ -93,7 +97,6 @@ export function useDocumentCollab(options: DocumentCollabOptions): DocumentColla
     connection.open();
     return () => connection.close();
   }, [connection]);
-  const revision = useSyncExternalStore(connection.subscribe, connection.getVersion);
   // Remote steps reach the view at once too, not one React render later.
   useEffect(
     () =>
@@ -104,29 +107,33 @@ export function useDocumentCollab(options: DocumentCollabOptions): DocumentColla
       }),
     [connection, viewRef],
   );
-  canWriteRef.current = connection.canWrite && !connection.refused;
   const review = connection.review;
   const reviewVersion = useSyncExternalStore(review.subscribe, review.getVersion);
-  reviewRef.current.mustSuggest = () => connection.mustSuggest;
-  reviewRef.current.highlighted = new Set(
-    [...review.threads.values()].filter((thread) => !thread.resolved).map((thread) => thread.id),
-  );
-  reviewRef.current.active = activeThread;
   const reviewer = {
     id: user?.id ?? 0,
     username: user ? `${user.first_name} ${user.last_name}`.trim() || user.username : '',
   };
   reviewerRef.current = user ? reviewer : null;
-
-  caretsRef.current = [...connection.session.carets.values()].map((caret) => {
-    const person = connection.participants.find((p) => p.session_id === caret.sessionId);
-    return {
-      sessionId: caret.sessionId,
-      anchor: caret.anchor,
-      head: caret.head,
-      name: person?.name || person?.username || '',
-      colour: userColour(caret.userId),
-    };
-  });
-  return { connection, revision, reviewVersion, reviewer, caretsRef, canWriteRef, reviewRef };
+  reviewRef.current.active = activeThread;
+  // What the view reads besides its state; the page does not render on a keystroke, so this is
+  // read again after each painted frame as well (useEditorView).
+  const readInputs = () => {
+    canWriteRef.current = connection.canWrite && !connection.refused;
+    reviewRef.current.mustSuggest = () => connection.mustSuggest;
+    reviewRef.current.highlighted = new Set(
+      [...review.threads.values()].filter((thread) => !thread.resolved).map((thread) => thread.id),
+    );
+    caretsRef.current = [...connection.session.carets.values()].map((caret) => {
+      const person = connection.participants.find((p) => p.session_id === caret.sessionId);
+      return {
+        sessionId: caret.sessionId,
+        anchor: caret.anchor,
+        head: caret.head,
+        name: person?.name || person?.username || '',
+        colour: userColour(caret.userId),
+      };
+    });
+  };
+  readInputs();
+  return { connection, reviewVersion, reviewer, caretsRef, readInputs, canWriteRef, reviewRef };
 }

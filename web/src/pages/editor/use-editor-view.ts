@@ -32,7 +32,7 @@ export interface EditorViewOptions {
  * highlighted threads, language); printed with the footnotes as notes. Null until created.
  */
 export function useEditorView(options: EditorViewOptions): EditorView | null {
-  const { collab, mount, viewRef, activeThread } = options;
+  const { collab, mount, viewRef } = options;
   const { t, i18n } = useTranslation('editor');
   const [view, setView] = useState<EditorView | null>(null);
   const viewInputs = useRef('');
@@ -40,14 +40,36 @@ export function useEditorView(options: EditorViewOptions): EditorView | null {
   latest.current = options;
   const { connection, caretsRef, canWriteRef, reviewRef } = collab;
   // What the view's decorations and editability read besides its state.
-  const inputs = JSON.stringify([
-    caretsRef.current,
-    canWriteRef.current,
-    [...reviewRef.current.highlighted],
-    activeThread,
-    connection.mustSuggest,
-    i18n.language,
-  ]);
+  const inputsKey = () =>
+    JSON.stringify([
+      caretsRef.current,
+      canWriteRef.current,
+      [...reviewRef.current.highlighted],
+      reviewRef.current.active,
+      connection.mustSuggest,
+      i18n.language,
+    ]);
+  /**
+   * Carets, rights, highlighted threads or the language changed: redraw decorations and
+   * editability (not on every frame: a redraw walks the decorations of the whole document).
+   * The document's language and paper size go on the editor's element.
+   */
+  const follow = (current: EditorView, state: EditorState) => {
+    const inputs = inputsKey();
+    if (inputs !== viewInputs.current) {
+      if (viewInputs.current) {
+        readDomSelectionBeforeRedraw(current, state);
+        current.setProps({});
+      }
+      viewInputs.current = inputs;
+    }
+    // Set only when changed: setting the editor's lang, even to the same value, may make the
+    // browser recompute the style of the whole document on every keystroke.
+    setChanged(current.dom, 'lang', String(state.doc.attrs.language));
+    setChanged(current.dom, 'data-paper', String(state.doc.attrs.paper_size));
+  };
+  const followLatest = useRef(follow);
+  followLatest.current = follow;
   useLayoutEffect(() => {
     const state = connection.session.state;
     if (!state || !mount.current) return;
@@ -65,25 +87,22 @@ export function useEditorView(options: EditorViewOptions): EditorView | null {
       }
     } else if (current.state !== state) {
       current.updateState(state);
-    } else if (inputs !== viewInputs.current) {
-      // Carets, rights, highlighted threads or the language changed: redraw decorations and
-      // editability (not on every render: a redraw walks the decorations of the whole document).
-      readDomSelectionBeforeRedraw(current, state);
-      current.setProps({});
     }
-    viewInputs.current = inputs;
-    // Set only when changed: setting the editor's lang, even to the same value, may make the
-    // browser recompute the style of the whole document on every keystroke.
-    setChanged(current.dom, 'lang', String(state.doc.attrs.language));
-    setChanged(current.dom, 'data-paper', String(state.doc.attrs.paper_size));
+    follow(current, current.state);
   });
-  useEffect(
-    () => () => {
-      viewRef.current?.destroy();
-      viewRef.current = null;
-    },
-    [viewRef],
-  );
+  // The page does not render on a keystroke or a co-author's caret: after each painted frame
+  // that changed anything, the view follows here what it reads besides its state.
+  useEffect(() => {
+    let seen = connection.getVersion();
+    return connection.subscribe(() => {
+      const version = connection.getVersion();
+      const current = viewRef.current;
+      if (version === seen || !current || current.isDestroyed) return;
+      seen = version;
+      latest.current.collab.readInputs();
+      followLatest.current(current, current.state);
+    });
+  }, [connection, viewRef]);
   usePrintedNotes(viewRef, mount);
   return view;
 }
