@@ -66,28 +66,41 @@ function typeInTitle(): void {
   );
 }
 
+/** Shows load and rights, and counts its renders and those of what follows the text. */
+function Page({ counts, seen }: { counts: { page: number; follower: number }; seen: string[] }) {
+  counts.page++;
+  const load = useConnectionValue(connection, () => connection.load);
+  const canWrite = useConnectionValue(connection, () => connection.canWrite);
+  return (
+    <div>
+      <span>{`${load} ${canWrite}`}</span>
+      <FollowConnection connection={connection}>
+        {() => {
+          counts.follower++;
+          seen.push(connection.session.state?.doc.firstChild?.textContent ?? '');
+          return null;
+        }}
+      </FollowConnection>
+    </div>
+  );
+}
+
+/** Keeps each value useConnectionValue hands it. */
+function Rights({ values }: { values: object[] }) {
+  const value = useConnectionValue(
+    connection,
+    () => ({ load: connection.load }),
+    (a, b) => a.load === b.load,
+  );
+  values.push(value);
+  return null;
+}
+
 describe('useConnectionValue: renders only when what is shown changes', () => {
   it('a page of load and rights does not render on keystrokes; a FollowConnection child does', async () => {
     const counts = { page: 0, follower: 0 };
     const seen: string[] = [];
-    function Page() {
-      counts.page++;
-      const load = useConnectionValue(connection, () => connection.load);
-      const canWrite = useConnectionValue(connection, () => connection.canWrite);
-      return (
-        <div>
-          <span>{`${load} ${canWrite}`}</span>
-          <FollowConnection connection={connection}>
-            {() => {
-              counts.follower++;
-              seen.push(connection.session.state?.doc.firstChild?.textContent ?? '');
-              return null;
-            }}
-          </FollowConnection>
-        </div>
-      );
-    }
-    const { container } = render(<Page />);
+    const { container } = render(<Page counts={counts} seen={seen} />);
     expect(container.textContent).toBe('loading false');
     await receiveDocData();
     expect(container.textContent).toBe('ready true');
@@ -107,16 +120,7 @@ describe('useConnectionValue: renders only when what is shown changes', () => {
 
   it('hands on the same value while it is equal, and a new one when it changed', async () => {
     const values: object[] = [];
-    function Rights() {
-      const value = useConnectionValue(
-        connection,
-        () => ({ load: connection.load }),
-        (a, b) => a.load === b.load,
-      );
-      values.push(value);
-      return null;
-    }
-    render(<Rights />);
+    render(<Rights values={values} />);
     await receiveDocData();
     act(() => typeInTitle());
     await pass(120);
