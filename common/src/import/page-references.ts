@@ -1,6 +1,6 @@
 import type { CrossReferenceForm } from '../editor/academic-nodes';
 import { pageWordsOfAllLanguages } from '../editor/academic-numbering';
-import type { Inline } from './build';
+import type { Inline } from './blocks';
 
 /**
  * Page references back to the page forms of cross-references (DOCX PAGEREF, ODT bookmark-ref of
