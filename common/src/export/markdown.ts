@@ -135,10 +135,14 @@ function citation(
 }
 
 function cellText(serializer: MarkdownSerializer, cell: PMNode, notes: string[]): string {
-  return serializeWith(serializer, cell, notes)
-    .trim()
-    .replace(/\s*\n+\s*/g, ' ')
-    .replace(/\|/g, '\\|');
+  return (
+    serializeWith(serializer, cell, notes)
+      .trim()
+      .replace(/\s*\n+\s*/g, ' ')
+      // Every pipe not yet escaped is: a nested table's cells already escape their own pipes, and a
+      // second backslash would escape the first and leave the pipe a cell's end.
+      .replace(/(\\*)\|/g, (pipe, slashes: string) => (slashes.length % 2 ? pipe : `${slashes}\\|`))
+  );
 }
 
 function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): MarkdownSerializer {
