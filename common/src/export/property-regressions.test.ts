@@ -330,6 +330,19 @@ describe('exports of the documents the property test found', () => {
     expect(await exported('markdown', doc)).toContain('$a$[]{}$b \\$$ end');
   });
 
+  it('Markdown writes an empty equation as nothing ("$$" opened display math and pandoc lost the note after it)', async () => {
+    const p = (...content: PMNode[]) => s.paragraph.create(null, content);
+    const doc = article([
+      p(
+        s.equation.create({ equation: ' ' }),
+        schema.text('x'),
+        s.footnote.create(null, p(schema.text('note'))),
+      ),
+      s.figure.create({ id: 'E1', category: 'equation', equation: '', caption: 'Empty' }),
+    ]);
+    expect(await exported('markdown', doc)).toContain('---\n\nx[^1]\n\nEmpty\n\n[^1]: note\n');
+  });
+
   it('LaTeX drops control characters TeX refuses (a vertical tab in an e-mail address)', async () => {
     const base = createDocument(schema, standardArticle, { title: 'Found', language: 'en-US' });
     const parts: PMNode[] = [];
