@@ -343,6 +343,17 @@ describe('exports of the documents the property test found', () => {
     expect(await exported('markdown', doc)).toContain('---\n\nx[^1]\n\nEmpty\n\n[^1]: note\n');
   });
 
+  it('DOCX writes an unnumbered figure\'s caption without a SEQ field (its name was empty: "SEQ  \\* ARABIC")', async () => {
+    const doc = article([
+      s.figure.create({ id: 'F1', category: 'none', src: '/media/gone.png', caption: 'Plain' }),
+    ]);
+    const xml = await exported('docx', doc, 'word/document.xml');
+    expect(xml).not.toContain('SEQ');
+    expect(xml).toContain(
+      '<w:pStyle w:val="Caption"/></w:pPr><w:bookmarkStart w:id="200000" w:name="ref_F1"/><w:r><w:t xml:space="preserve">Plain</w:t></w:r><w:bookmarkEnd w:id="200000"/></w:p>',
+    );
+  });
+
   it('LaTeX drops control characters TeX refuses (a vertical tab in an e-mail address)', async () => {
     const base = createDocument(schema, standardArticle, { title: 'Found', language: 'en-US' });
     const parts: PMNode[] = [];
