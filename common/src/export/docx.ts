@@ -647,12 +647,15 @@ class DocxWriter extends ChangesWriter {
     const run = (value: string) => `<w:r><${tag} xml:space="preserve">${escapeXml(value)}</${tag}></w:r>`;
     const target = this.prepared.numbers.get(node);
     const label = target && target.kind !== 'equation' ? target.label : '';
-    const runs = label?.endsWith(target?.number ?? '')
-      ? this.bookmarked(
-          String(node.attrs.id),
-          `${run(label.slice(0, label.length - (target?.number.length ?? 0)))}${this.sequence(target?.category ?? '', target?.number ?? '')}`,
-        ) + run(line.slice(label.length))
-      : this.bookmarked(String(node.attrs.id), run(line));
+    // No label (an unnumbered figure): no SEQ field, whose empty name Word refuses and an import
+    // reads as a numbered figure's.
+    const runs =
+      label && target?.number && label.endsWith(target?.number ?? '')
+        ? this.bookmarked(
+            String(node.attrs.id),
+            `${run(label.slice(0, label.length - (target?.number.length ?? 0)))}${this.sequence(target?.category ?? '', target?.number ?? '')}`,
+          ) + run(line.slice(label.length))
+        : this.bookmarked(String(node.attrs.id), run(line));
     return this.generatedParagraph('<w:pStyle w:val="Caption"/>', runs);
   }
 

@@ -61,7 +61,7 @@ function affiliations(p: PreparedDocument): string[] {
 }
 
 function mailto(email: string): string {
-  return `\\href{mailto:${email.replace(/[%#\\{}]/g, (c) => `\\${c}`)}}{${escapeLatex(email)}}`;
+  return `\\href{mailto:${email.replace(/[%#&\\{}]/g, (c) => `\\${c}`)}}{${escapeLatex(email)}}`;
 }
 
 function keywordsLine(p: PreparedDocument, separator = ', '): string {
@@ -126,10 +126,13 @@ const apa = (mode: 'stu' | 'man'): LatexLayout => ({
     // APA puts a subtitle after the title and a colon, on the title's line.
     const title = [matter.title, p.subtitle ? escapeLatex(p.subtitle) : ''].filter(Boolean).join(': ');
     // With no named author apa7 gets no author lines at all: empty ones end a line that is not there.
-    const named = p.authors.filter((person) => authorName(person).trim());
+    // An author with no name but an institution is that institution (APA's group author).
+    const shown = (person: PreparedDocument['authors'][number]) =>
+      authorName(person).trim() || person.institution.trim();
+    const named = p.authors.filter(shown);
     const places = affiliations({ ...p, authors: named });
     const authors = named.length
-      ? `\\authorsnames${places.length > 1 ? `[${named.map((person) => Math.max(1, places.indexOf(person.institution.trim()) + 1)).join(',')}]` : ''}{${named.map((person) => escapeLatex(authorName(person))).join(', ')}}
+      ? `\\authorsnames${places.length > 1 ? `[${named.map((person) => Math.max(1, places.indexOf(person.institution.trim()) + 1)).join(',')}]` : ''}{${named.map((person) => escapeLatex(shown(person))).join(', ')}}
 \\authorsaffiliations{${
           places.length
             ? places

@@ -100,6 +100,11 @@ class LatexWriter extends NodeWriter {
   readonly keys: Map<string, string>;
   /** Inside a footnote a note style's citation is its text, not a footnote of the footnote. */
   private inFootnote = false;
+  /**
+   * How many table cells the writer is in: a float (table, figure) is refused there ("Not in
+   * outer par mode"), so one in a cell is a minipage with \captionof.
+   */
+  private inCell = 0;
   readonly images: ReturnType<typeof imageFiles>;
   /** The heading commands by level (a layout with chapters starts at \chapter). */
   headingCommands = ['section', 'subsection', 'subsubsection', 'paragraph', 'subparagraph', 'subparagraph'];
@@ -257,11 +262,16 @@ class LatexWriter extends NodeWriter {
       if (!this.kept(node.child(row))) continue;
       const cells: string[] = [];
       for (const { cell, span, rowspan, starts } of rowCells(node, map, row)) {
-        let content = starts
-          ? this.withChanges(cell, () => this.blocks(cell))
-              .trim()
-              .replace(/\n\n+/g, ' \\newline ')
-          : '';
+        let content = '';
+        if (starts) {
+          this.inCell++;
+          content = this.withChanges(cell, () => this.blocks(cell))
+            .trim()
+            // \par, not \newline: a block that ends in vertical mode (a centred line, a list) leaves
+            // no line for \newline to end.
+            .replace(/\n\n+/g, ' \\par ');
+          this.inCell--;
+        }
         if (starts && rowspan > 1) content = `\\multirow{${rowspan}}{=}{${content}}`;
         if (span > 1) content = `\\multicolumn{${span}}{|${width(span)}|}{${content}}`;
         cells.push(content);
@@ -269,7 +279,12 @@ class LatexWriter extends NodeWriter {
       rows.push(`${cells.join(' & ')} \\\\ ${this.rule(map, row)}`);
     }
     const caption = String(node.attrs.caption);
-    return `\\begin{table}[htbp]\n\\centering\n${caption || label ? `\\caption{${escapeLatex(caption)}}${label}\n` : ''}\\begin{tabular}{|${Array.from({ length: map.width }, () => width(1)).join('|')}|}\n\\hline\n${rows.join('\n')}\n\\end{tabular}\n\\end{table}\n\n`;
+    const captioned =
+      caption || label
+        ? `\\${this.inCell ? 'captionof{table}' : 'caption'}{${escapeLatex(caption)}}${label}\n`
+        : '';
+    const tabular = `\\begin{tabular}{|${Array.from({ length: map.width }, () => width(1)).join('|')}|}\n\\hline\n${rows.join('\n')}\n\\end{tabular}\n`;
+    return `${this.floatOpen('table')}\\centering\n${captioned}${tabular}${this.floatClose('table')}\n\n`;
   }
 
   /** \hline, or \cline over the columns whose cell does not go on into the next row. */
@@ -309,7 +324,23 @@ class LatexWriter extends NodeWriter {
           ? '\\raggedleft'
           : '\\centering';
     const numbered = this.prepared.numbers.has(node);
-    return `\\begin{figure}[htbp]\n${align}\n${picture}${numbered ? `\\caption{${caption}}${label}` : caption ? `\\caption*{${caption}}` : ''}\n\\end{figure}\n\n`;
+    const command = this.inCell ? 'captionof' : 'caption';
+    const kind = this.inCell ? '{figure}' : '';
+    const captioned = numbered
+      ? `\\${command}${kind}{${caption}}${label}`
+      : caption
+        ? `\\${command}*${kind}{${caption}}`
+        : '';
+    return `${this.floatOpen('figure')}${align}\n${picture}${captioned ? `${captioned}\n` : ''}${this.floatClose('figure')}\n\n`;
+  }
+
+  /** A float's beginning: in a table cell a minipage of the cell's width (floats are refused there). */
+  private floatOpen(kind: 'table' | 'figure'): string {
+    return this.inCell ? '\\begin{minipage}{\\linewidth}\n' : `\\begin{${kind}}[htbp]\n`;
+  }
+
+  private floatClose(kind: 'table' | 'figure'): string {
+    return this.inCell ? '\\end{minipage}' : `\\end{${kind}}`;
   }
 }
 
@@ -386,9 +417,9 @@ ${bibliography}${layout.loadsHyperref ? '\\hypersetup{hidelinks}' : '\\usepackag
 ${layout.documentClass === 'book' ? '' : numberingPreamble(p, layout)}`;
 }
 
-/** A link's target as \href takes it. */
+/** A link's target as \href takes it (`\&`: a bare one in a table cell would end the cell). */
 function hrefTarget(href: string): string {
-  return href.replace(/[%#\\{}]/g, (c) => `\\${c}`);
+  return href.replace(/[%#&\\{}]/g, (c) => `\\${c}`);
 }
 
 /**

@@ -135,10 +135,14 @@ function citation(
 }
 
 function cellText(serializer: MarkdownSerializer, cell: PMNode, notes: string[]): string {
-  return serializeWith(serializer, cell, notes)
-    .trim()
-    .replace(/\s*\n+\s*/g, ' ')
-    .replace(/\|/g, '\\|');
+  return (
+    serializeWith(serializer, cell, notes)
+      .trim()
+      .replace(/\s*\n+\s*/g, ' ')
+      // Every pipe not yet escaped is: a nested table's cells already escape their own pipes, and a
+      // second backslash would escape the first and leave the pipe a cell's end.
+      .replace(/(\\*)\|/g, (pipe, slashes: string) => (slashes.length % 2 ? pipe : `${slashes}\\|`))
+  );
 }
 
 function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): MarkdownSerializer {
@@ -179,7 +183,9 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
       // Two equations side by side would read "$a$$b$", and "$$" opens display math: an empty
       // span between them keeps them apart and shows nothing.
       const apart = index > 0 && parent.child(index - 1).type.name === 'equation' ? '[]{}' : '';
-      state.write(`${apart}$${mathSource(node.attrs.equation)}$`);
+      const source = mathSource(node.attrs.equation);
+      // An empty one is nothing: "$$" would open display math and swallow what follows.
+      if (source) state.write(`${apart}$${source}$`);
     },
     citation(state, node, parent, index) {
       const references = node.attrs.references as CitationReference[];
@@ -201,10 +207,12 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
     figure(state, node) {
       const caption = String(node.attrs.caption);
       if (isEquationFigure(node)) {
-        state.write(`$$${mathSource(node.attrs.equation)}$$`);
+        // An empty one is nothing ("$$$$" is no math: pandoc shows the dollars).
+        const source = mathSource(node.attrs.equation);
+        if (source) state.write(`$$${source}$$`);
         // Pandoc's display math has no caption: it follows as a paragraph of its own.
         if (caption) {
-          state.closeBlock(node);
+          if (source) state.closeBlock(node);
           state.text(caption);
         }
       } else if (node.attrs.src) {

@@ -245,7 +245,7 @@ describe('exports of the documents the property test found', () => {
     );
   });
 
-  it('LaTeX for APA 7 with no named author writes no author lines (an empty one ends no line)', async () => {
+  it('LaTeX for APA 7: an author with no name but an institution is that institution (a group author)', async () => {
     const base = createDocument(schema, standardArticle, { title: 'Found', language: 'en-US' });
     const parts: PMNode[] = [];
     base.forEach((part) => {
@@ -257,9 +257,66 @@ describe('exports of the documents the property test found', () => {
     });
     const doc = base.type.create({ ...base.attrs, latex_class: 'apa7-student' }, parts);
     const tex = await exported('latex', doc, 'document.tex');
+    expect(tex).toContain('\\shorttitle{Found}\n\\authorsnames{Lab}\n\\authorsaffiliations{{Lab}}\n');
+  });
+
+  it('LaTeX for APA 7 with no author at all writes no author lines (an empty one ends no line)', async () => {
+    const base = createDocument(schema, standardArticle, { title: 'Found', language: 'en-US' });
+    const parts: PMNode[] = [];
+    base.forEach((part) => {
+      parts.push(
+        part.attrs.id === 'authors'
+          ? part.type.create(part.attrs, s.contributor.create({ email: 'a@b.org' }))
+          : part,
+      );
+    });
+    const doc = base.type.create({ ...base.attrs, latex_class: 'apa7-professional' }, parts);
+    const tex = await exported('latex', doc, 'document.tex');
     expect(tex).not.toContain('\\authorsnames');
     expect(tex).not.toContain('\\authorsaffiliations');
-    expect(tex).toContain('\\shorttitle{Found}\n');
+    expect(tex).toContain('\\shorttitle{Found}\n\\abstract{}\n');
+  });
+
+  it('Markdown: a nested table escapes its pipes once (a doubled backslash made the pipe a cell end, and the notes after it were lost)', async () => {
+    const p = (...content: PMNode[]) => s.paragraph.create(null, content);
+    const inner = s.table.create({ id: 'T2', caption: '' }, [
+      s.table_row.create(null, [s.table_cell.create(null, p(schema.text('a | b')))]),
+    ]);
+    const doc = article([
+      s.table.create({ id: 'T1', caption: '' }, [
+        s.table_row.create(null, [
+          s.table_cell.create(null, [
+            inner,
+            p(schema.text('c'), s.footnote.create(null, p(schema.text('note')))),
+          ]),
+        ]),
+      ]),
+    ]);
+    // pandoc reads one cell and its note; with `a \\| b` it read two and lost the note.
+    expect(await exported('markdown', doc)).toContain(
+      '| \\| a \\| b \\| \\| --- \\| c[^1] |\n| --- |\n\n[^1]: note\n',
+    );
+  });
+
+  it('LaTeX: a table or figure in a table cell is a minipage with \\captionof (no float in a cell), blocks apart by \\par, & in a link escaped', async () => {
+    const p = (...content: PMNode[]) => s.paragraph.create(null, content);
+    const link = schema.marks.link.create({ href: 'https://example.org/a?b=1&c=2' });
+    const inner = s.table.create({ id: 'T2', caption: 'Inner' }, [
+      s.table_row.create(null, [s.table_cell.create(null, p(schema.text('deep', [link])))]),
+    ]);
+    const doc = article([
+      s.table.create({ id: 'T1', caption: 'Outer' }, [
+        s.table_row.create(null, [
+          s.table_cell.create(null, [inner, s.figure.create({ id: 'F1', src: '', caption: 'Pic' })]),
+        ]),
+      ]),
+    ]);
+    expect(await exported('latex', doc, 'document.tex')).toContain(
+      '\\begin{table}[htbp]\n\\centering\n\\caption{Outer}\\label{T1}\n\\begin{tabular}{|p{0.950\\linewidth}|}\n\\hline\n' +
+        '\\begin{minipage}{\\linewidth}\n\\centering\n\\captionof{table}{Inner}\\label{T2}\n\\begin{tabular}{|p{0.950\\linewidth}|}\n\\hline\n' +
+        '\\href{https://example.org/a?b=1\\&c=2}{deep} \\\\ \\hline\n\\end{tabular}\n\\end{minipage} \\par ' +
+        '\\begin{minipage}{\\linewidth}\n\\centering\n\\captionof*{figure}{Pic}\n\\end{minipage} \\\\ \\hline\n\\end{tabular}\n\\end{table}\n',
+    );
   });
 
   it('Markdown keeps side-by-side equations apart and a dollar inside an equation inside it', async () => {
@@ -271,6 +328,30 @@ describe('exports of the documents the property test found', () => {
       ]),
     ]);
     expect(await exported('markdown', doc)).toContain('$a$[]{}$b \\$$ end');
+  });
+
+  it('Markdown writes an empty equation as nothing ("$$" opened display math and pandoc lost the note after it)', async () => {
+    const p = (...content: PMNode[]) => s.paragraph.create(null, content);
+    const doc = article([
+      p(
+        s.equation.create({ equation: ' ' }),
+        schema.text('x'),
+        s.footnote.create(null, p(schema.text('note'))),
+      ),
+      s.figure.create({ id: 'E1', category: 'equation', equation: '', caption: 'Empty' }),
+    ]);
+    expect(await exported('markdown', doc)).toContain('---\n\nx[^1]\n\nEmpty\n\n[^1]: note\n');
+  });
+
+  it('DOCX writes an unnumbered figure\'s caption without a SEQ field (its name was empty: "SEQ  \\* ARABIC")', async () => {
+    const doc = article([
+      s.figure.create({ id: 'F1', category: 'none', src: '/media/gone.png', caption: 'Plain' }),
+    ]);
+    const xml = await exported('docx', doc, 'word/document.xml');
+    expect(xml).not.toContain('SEQ');
+    expect(xml).toContain(
+      '<w:pStyle w:val="Caption"/></w:pPr><w:bookmarkStart w:id="200000" w:name="ref_F1"/><w:r><w:t xml:space="preserve">Plain</w:t></w:r><w:bookmarkEnd w:id="200000"/></w:p>',
+    );
   });
 
   it('LaTeX drops control characters TeX refuses (a vertical tab in an e-mail address)', async () => {
