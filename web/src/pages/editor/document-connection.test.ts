@@ -1,10 +1,9 @@
 // @vitest-environment jsdom
-import { schema } from '@scriptorium/common/editor/schema';
-import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { abilities, type DocumentAbilities } from '@scriptorium/common/rules/document-abilities';
-import { FakeServer } from '@scriptorium/common/ws/fake-server';
+import type { FakeServer } from '@scriptorium/common/ws/fake-server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DocumentConnection } from './document-connection';
+import type { DocumentConnection } from './document-connection';
+import { fakeDocumentConnection, openWithDocData } from './fake-document-connection';
 
 // The editor reads what its user may do from doc_data (the server's capability model); a server
 // older than the page sends no abilities, and the page then asks the model for the right it sent.
@@ -14,13 +13,7 @@ let connection: DocumentConnection;
 
 /** A new fake server and a connection of document 7 to it (not opened yet). */
 function connect(): void {
-  server = new FakeServer();
-  connection = new DocumentConnection({
-    documentId: 7,
-    wsUrlBase: '/ws',
-    plugins: () => [],
-    createSocket: server.createSocket,
-  });
+  ({ server, connection } = fakeDocumentConnection());
 }
 
 beforeEach(() => {
@@ -35,21 +28,7 @@ afterEach(() => {
 
 /** Opens the connection and lets the server send doc_data with these fields. */
 async function receiveDocData(fields: Record<string, unknown>): Promise<void> {
-  connection.open();
-  await server.pass(100, (ms) => vi.advanceTimersByTimeAsync(ms));
-  const transport = server.transports.get(server.last);
-  if (!transport) throw new Error('no socket');
-  transport.send(
-    {
-      type: 'doc_data',
-      doc: { id: 7, v: 0, title: '', content: createDocument(schema, standardArticle).toJSON() },
-      session_id: 'session-0001',
-      participants: [],
-      ...fields,
-    },
-    Date.now(),
-  );
-  await server.pass(20, (ms) => vi.advanceTimersByTimeAsync(ms));
+  await openWithDocData(server, connection, fields, (ms) => vi.advanceTimersByTimeAsync(ms));
   expect(connection.load).toBe('ready');
 }
 

@@ -1,12 +1,11 @@
 // @vitest-environment jsdom
-import { schema } from '@scriptorium/common/editor/schema';
-import { createDocument, standardArticle } from '@scriptorium/common/editor/templates';
 import { abilities } from '@scriptorium/common/rules/document-abilities';
-import { FakeServer } from '@scriptorium/common/ws/fake-server';
+import type { FakeServer } from '@scriptorium/common/ws/fake-server';
 import { act, render } from '@testing-library/react';
 import { TextSelection } from 'prosemirror-state';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DocumentConnection } from './document-connection';
+import type { DocumentConnection } from './document-connection';
+import { fakeDocumentConnection, openWithDocData } from './fake-document-connection';
 import { FollowConnection, useConnectionValue } from './use-connection-value';
 
 // Issue 55, item 9: a keystroke must not render the editor page again. The page reads the
@@ -18,13 +17,7 @@ let connection: DocumentConnection;
 
 beforeEach(() => {
   vi.useFakeTimers();
-  server = new FakeServer();
-  connection = new DocumentConnection({
-    documentId: 7,
-    wsUrlBase: '/ws',
-    plugins: () => [],
-    createSocket: server.createSocket,
-  });
+  ({ server, connection } = fakeDocumentConnection());
 });
 
 afterEach(() => {
@@ -35,23 +28,12 @@ afterEach(() => {
 const pass = (ms: number) => server.pass(ms, (step) => act(() => vi.advanceTimersByTimeAsync(step)));
 
 async function receiveDocData(): Promise<void> {
-  connection.open();
-  await pass(100);
-  const transport = server.transports.get(server.last);
-  if (!transport) throw new Error('no socket');
-  transport.send(
-    {
-      type: 'doc_data',
-      doc: { id: 7, v: 0, title: '', content: createDocument(schema, standardArticle).toJSON() },
-      session_id: 'session-0001',
-      participants: [],
-      access_right: 'write',
-      is_owner: true,
-      abilities: abilities('write', { owner: true }),
-    },
-    Date.now(),
+  await openWithDocData(
+    server,
+    connection,
+    { access_right: 'write', is_owner: true, abilities: abilities('write', { owner: true }) },
+    (step) => act(() => vi.advanceTimersByTimeAsync(step)),
   );
-  await pass(20);
   // The fake server reads no diffs: what is typed stays unconfirmed.
   server.blackHole = true;
 }
