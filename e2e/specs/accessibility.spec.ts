@@ -134,6 +134,14 @@ const EDITOR_DIALOGS: readonly [string, (page: Page, device: string) => Promise<
       await page.keyboard.press('ControlOrMeta+k');
     },
   ],
+  [
+    'Insert cross-reference',
+    async (page, device) => {
+      await page.locator('.doc-richtext_part[data-part-id="body"] p').first().click();
+      await openEditorMenu(page, device, 'Insert');
+      await page.getByRole('menuitem', { name: 'Cross-reference' }).click();
+    },
+  ],
   ['Keyboard shortcuts', (page) => page.keyboard.press('ControlOrMeta+/')],
   [
     'Frequently asked questions',
