@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithI18n } from '../test-i18n';
 import { ConfirmDialog, Dialog } from './dialog';
+import { ReturnFocusContext } from './focus-return';
 
 function overlayOf(dialog: HTMLElement): HTMLElement {
   const overlay = dialog.closest<HTMLElement>('.dialog-overlay');
@@ -95,6 +96,34 @@ describe('Dialog', () => {
       expect(document.activeElement).toBe(opener);
     } finally {
       frame.mockRestore();
+    }
+  });
+
+  it('gives the focus to where ReturnFocusContext says as it closes, instead of the opener (the editor’s text)', async () => {
+    const text = document.createElement('textarea');
+    document.body.append(text);
+    const returnFocus = vi.fn(() => text.focus());
+    renderWithI18n(
+      <ReturnFocusContext.Provider value={returnFocus}>
+        <Opener />
+      </ReturnFocusContext.Provider>,
+    );
+    const opener = screen.getByText('Open it');
+    opener.focus();
+    fireEvent.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Outer' });
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    const frame = vi.spyOn(window, 'requestAnimationFrame').mockImplementation(() => 0);
+    try {
+      act(() => {
+        fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+      });
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(returnFocus).toHaveBeenCalledTimes(1);
+      expect(document.activeElement).toBe(text);
+    } finally {
+      frame.mockRestore();
+      text.remove();
     }
   });
 

@@ -1,4 +1,5 @@
 import type { EditorView } from 'prosemirror-view';
+import { ReturnFocusContext } from '../../components/dialog/focus-return';
 import { isAcademicPanel } from './academic/academic-actions';
 import { AcademicDialog } from './academic/academic-dialogs';
 import type { PanelId } from './editor-action-spec';
@@ -43,7 +44,11 @@ export function EditorDialogs(props: EditorDialogsProps) {
     case 'wordCount':
       return <WordCountDialog view={view} onClose={onClose} />;
     case 'link':
-      return <LinkDialog view={view} onClose={onClose} />;
+      return (
+        <ReturnFocusContext.Provider value={() => view.focus()}>
+          <LinkDialog view={view} onClose={onClose} />
+        </ReturnFocusContext.Provider>
+      );
     case 'tableSize':
       return <TableSizeDialog view={view} onClose={onClose} />;
     case 'history':
@@ -61,17 +66,10 @@ export function EditorDialogs(props: EditorDialogsProps) {
   }
   if (isAcademicPanel(panel))
     return (
-      <AcademicDialog
-        panel={panel}
-        view={view}
-        citationAt={props.citationAt}
-        onClose={() => {
-          onClose();
-          // After the dialog has handed the focus back (to a menu button when opened from a menu):
-          // writing goes on in the text.
-          requestAnimationFrame(() => view.focus());
-        }}
-      />
+      // Writing goes on in the text, also when the dialog was opened from a menu.
+      <ReturnFocusContext.Provider value={() => view.focus()}>
+        <AcademicDialog panel={panel} view={view} citationAt={props.citationAt} onClose={onClose} />
+      </ReturnFocusContext.Provider>
     );
   return null;
 }

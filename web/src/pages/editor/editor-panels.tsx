@@ -265,8 +265,8 @@ export function LinkDialog({ view, onClose }: PanelProps) {
     }
     if (range) applyLink(href)(view.state, view.dispatch);
     else insertLinkedText(text, href)(view.state, view.dispatch);
+    // The dialog gives the text the focus back as it closes (EditorDialogs' ReturnFocusContext).
     onClose();
-    view.focus();
   };
   return (
     <Dialog
@@ -281,7 +281,6 @@ export function LinkDialog({ view, onClose }: PanelProps) {
               onClick={() => {
                 applyLink('')(view.state, view.dispatch);
                 onClose();
-                view.focus();
               }}
             >
               {t('link.remove')}

@@ -4,11 +4,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog, FormDialog, type FormDialogProps } from '../../../../components/dialog/dialog';
 
-/** Runs the command on the editor, closes the dialog and gives the text the focus back. */
+/** Runs the command on the editor and closes the dialog (which gives the text the focus back). */
 export function applyAndClose(view: EditorView, onClose: () => void, command: Command) {
   command(view.state, view.dispatch);
   onClose();
-  view.focus();
 }
 
 /** A dialog around the form of something the editor inserts, or updates when it is selected. */
