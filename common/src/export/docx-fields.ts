@@ -12,14 +12,18 @@ import { escapeXml, htmlToRuns } from './text';
 export const CSL_CITATION_SCHEMA =
   'https://github.com/citation-style-language/schema/raw/master/csl-citation.json';
 
-/** A complex field (begin, instruction, separate, result runs, end) in runs of one paragraph. */
-export function complexField(instruction: string, result: string): string {
-  return `${fieldBegin(instruction)}${result}${fieldEnd()}`;
+/**
+ * A complex field (begin, instruction, separate, result runs, end) in runs of one paragraph.
+ * `deleted`: inside a tracked deletion, where Word wants the instruction as w:delInstrText.
+ */
+export function complexField(instruction: string, result: string, deleted = false): string {
+  return `${fieldBegin(instruction, deleted)}${result}${fieldEnd()}`;
 }
 
 /** The start of a complex field up to its result (a field may span paragraphs: the bibliography). */
-export function fieldBegin(instruction: string): string {
-  return `<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> ${escapeXml(instruction)} </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>`;
+export function fieldBegin(instruction: string, deleted = false): string {
+  const tag = deleted ? 'w:delInstrText' : 'w:instrText';
+  return `<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><${tag} xml:space="preserve"> ${escapeXml(instruction)} </${tag}></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>`;
 }
 
 export function fieldEnd(): string {
@@ -155,9 +159,11 @@ export function sequenceName(category: string): string {
 }
 
 /** A SEQ field numbering `category`, its result `number`. */
-export function sequenceField(category: string, number: string, runProps = ''): string {
+export function sequenceField(category: string, number: string, runProps = '', deleted = false): string {
+  const tag = deleted ? 'w:delText' : 'w:t';
   return complexField(
     `SEQ ${sequenceName(category)} \\* ARABIC`,
-    `<w:r>${runProps}<w:t xml:space="preserve">${escapeXml(number)}</w:t></w:r>`,
+    `<w:r>${runProps}<${tag} xml:space="preserve">${escapeXml(number)}</${tag}></w:r>`,
+    deleted,
   );
 }

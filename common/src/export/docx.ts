@@ -208,7 +208,13 @@ class DocxWriter extends ChangesWriter {
   }
 
   /** A citation as a live Zotero field whose result is its rendered runs. */
-  private citationField(node: PMNode, runs: string, noteIndex: number, author?: string): string {
+  private citationField(
+    node: PMNode,
+    runs: string,
+    noteIndex: number,
+    deleted: boolean,
+    author?: string,
+  ): string {
     const instruction = zoteroCitationInstruction({
       citationID: citationId(++this.citationCount),
       references: node.attrs.references as CitationReference[],
@@ -218,7 +224,7 @@ class DocxWriter extends ChangesWriter {
       format: String(node.attrs.format),
       ...(author ? { author } : {}),
     });
-    return complexField(instruction, runs);
+    return complexField(instruction, runs, deleted);
   }
 
   // Runs ------------------------------------------------------------------------------------
@@ -281,11 +287,12 @@ class DocxWriter extends ChangesWriter {
     return `<w:r>${this.runProps(marks)}<${tag} xml:space="preserve">${escapeXml(text)}</${tag}></w:r>`;
   }
 
-  private styledRuns(html: string, marks: readonly Mark[]): string {
+  private styledRuns(html: string, marks: readonly Mark[], deleted: boolean): string {
+    const tag = deleted ? 'w:delText' : 'w:t';
     return htmlToRuns(html)
       .map((run) => {
         const props = `${run.italic ? '<w:i/>' : ''}${run.bold ? '<w:b/>' : ''}${run.smallcaps ? '<w:smallCaps/>' : ''}${run.sup ? '<w:vertAlign w:val="superscript"/>' : run.sub ? '<w:vertAlign w:val="subscript"/>' : ''}`;
-        return `<w:r>${this.runProps(marks, props)}<w:t xml:space="preserve">${escapeXml(run.text)}</w:t></w:r>`;
+        return `<w:r>${this.runProps(marks, props)}<${tag} xml:space="preserve">${escapeXml(run.text)}</${tag}></w:r>`;
       })
       .join('');
   }
@@ -375,16 +382,18 @@ class DocxWriter extends ChangesWriter {
       }
       case 'citation': {
         const rendered = this.prepared.citations.get(node) || '';
-        const runs = rendered
-          ? this.styledRuns(rendered, marks)
-          : this.textRun(citationFallback(node), marks, deleted);
         const author = this.prepared.citationAuthors?.get(node);
         const asNote =
           (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered && !this.inNote;
+        // The note's text stands in the notes part, outside the w:del around this run: not deleted.
+        const runs = (inDeletion: boolean) =>
+          rendered
+            ? this.styledRuns(rendered, marks, inDeletion)
+            : this.textRun(citationFallback(node), marks, inDeletion);
         content = asNote
           ? // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
-            `${author ? this.styledRuns(author, marks) : ''}${this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${this.citationField(node, runs, this.footnotes.length + 1, author)}</w:p>`)}`
-          : this.citationField(node, runs, this.inNote ? this.footnotes.length + 1 : 0);
+            `${author ? this.styledRuns(author, marks, deleted) : ''}${this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${this.citationField(node, runs(false), this.footnotes.length + 1, false, author)}</w:p>`)}`
+          : this.citationField(node, runs(deleted), this.inNote ? this.footnotes.length + 1 : 0, deleted);
         break;
       }
       case 'cross_reference': {
@@ -399,7 +408,7 @@ class DocxWriter extends ChangesWriter {
           : { number: text, pageWords: null };
         content = pieces.number
           ? target && target.kind !== 'heading'
-            ? complexField(`REF ${name} \\h`, this.textRun(pieces.number, marks, deleted))
+            ? complexField(`REF ${name} \\h`, this.textRun(pieces.number, marks, deleted), deleted)
             : `<w:hyperlink w:anchor="${name}">${this.textRun(pieces.number, marks, deleted)}</w:hyperlink>`
           : '';
         // A page form: the words, then a PAGEREF field marked dirty (Word and LibreOffice
@@ -408,6 +417,7 @@ class DocxWriter extends ChangesWriter {
           content += `${this.textRun(pieces.pageWords, marks, deleted)}${complexField(
             `PAGEREF ${name} \\h`,
             this.textRun(PAGE_PLACEHOLDER, marks, deleted),
+            deleted,
           ).replace('w:fldCharType="begin"/>', 'w:fldCharType="begin" w:dirty="true"/>')}`;
         break;
       }
@@ -659,14 +669,9 @@ class DocxWriter extends ChangesWriter {
     return this.generatedParagraph('<w:pStyle w:val="Caption"/>', runs);
   }
 
-  /** A SEQ field, its result in w:delText inside a deleted block. */
+  /** A SEQ field, w:delInstrText and w:delText inside a deleted block. */
   private sequence(category: string, number: string): string {
-    const field = sequenceField(category, number);
-    return this.textTag() === 'w:delText'
-      ? field
-          .replace('<w:t xml:space="preserve">', '<w:delText xml:space="preserve">')
-          .replace('</w:t>', '</w:delText>')
-      : field;
+    return sequenceField(category, number, '', this.textTag() === 'w:delText');
   }
 
   private table(node: PMNode): string {
@@ -834,8 +839,8 @@ class DocxWriter extends ChangesWriter {
       .map((entry, index) => {
         const parts = splitLabel(entry);
         const runs = parts
-          ? `${this.styledRuns(parts.label, [])}<w:r><w:tab/></w:r>${this.styledRuns(parts.text, [])}`
-          : this.styledRuns(entry, []);
+          ? `${this.styledRuns(parts.label, [], false)}<w:r><w:tab/></w:r>${this.styledRuns(parts.text, [], false)}`
+          : this.styledRuns(entry, [], false);
         const begin = index === 0 ? fieldBegin(ZOTERO_BIBLIOGRAPHY_INSTRUCTION) : '';
         const end = index === entries.length - 1 ? fieldEnd() : '';
         return `<w:p><w:pPr><w:pStyle w:val="Bibliography"/>${docxEntryProperties(layout, Boolean(parts))}</w:pPr>${begin}${runs}${end}</w:p>`;

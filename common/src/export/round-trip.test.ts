@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { Fragment, type Node as PMNode } from 'prosemirror-model';
+import { Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
 import type { CslJson } from '../bibliography/citation-render';
 import { type CompactNode, expandNode } from '../bibliography/csl-compact';
@@ -31,7 +32,13 @@ const csl = (name: string): ExportInput['csl'] => ({
   locale: 'en-US',
 });
 
-type Json = { type: string; attrs?: Record<string, unknown>; content?: Json[]; text?: string };
+type Json = {
+  type: string;
+  attrs?: Record<string, unknown>;
+  content?: Json[];
+  text?: string;
+  marks?: { type: string }[];
+};
 
 function walk(node: Json, visit: (node: Json) => void): void {
   visit(node);
@@ -472,6 +479,58 @@ describe('DOCX live fields', () => {
       descendants(document, 'w:bookmarkStart').map((node) => node.getAttribute('w:name')),
     );
     expect(bookmarks.has('ref_F0') && bookmarks.has('ref_T0') && bookmarks.has('ref_H1')).toBe(true);
+  });
+});
+
+describe('DOCX fields inside a tracked deletion', () => {
+  // The fixture paper with every paragraph that holds a citation or a cross-reference deleted as a
+  // suggestion: Word wants the instruction of a deleted field as w:delInstrText and its result as
+  // w:delText (w:instrText inside w:del shows the field code as deleted text in Word).
+  const paper = fixturePaper();
+  const del = schema.marks.deletion.create({ user: 3, username: 'Ada Lovelace', date: Date.UTC(2024, 0, 3) });
+  const fields = new Set(['citation', 'cross_reference']);
+  const tr = new Transform(paper.doc);
+  let deletedFields = 0;
+  let deletedCitations = 0;
+  paper.doc.descendants((node, pos) => {
+    if (node.type.name !== 'paragraph') return true;
+    let count = 0;
+    node.descendants((inner) => {
+      if (fields.has(inner.type.name)) count++;
+      if (inner.type.name === 'citation') deletedCitations++;
+    });
+    if (count) {
+      deletedFields += count;
+      tr.addMark(pos + 1, pos + node.nodeSize - 1, del);
+    }
+    return false;
+  });
+  const doc = tr.doc;
+  const input = { ...paper.input, content: doc.toJSON(), csl: csl('apa') };
+  const bytes = exportDocx(prepareDocument(input));
+  const root = parseXml(strFromU8(unzipSync(bytes)['word/document.xml']));
+
+  it('writes their instructions as w:delInstrText and their results as w:delText', () => {
+    expect(deletedFields).toBeGreaterThan(2);
+    const deletions = descendants(root, 'w:del').filter((node) => node.parentNode?.nodeName !== 'w:rPr');
+    const inside = (name: string) => deletions.flatMap((node) => descendants(node, name));
+    expect(inside('w:instrText')).toEqual([]);
+    expect(inside('w:t')).toEqual([]);
+    // Each citation is a field; a cross-reference to a figure, table or equation one or two (REF,
+    // and PAGEREF in a page form), to a heading a link.
+    const citations = inside('w:delInstrText').filter((node) => node.textContent?.includes('ZOTERO_ITEM'));
+    expect(citations.length).toBe(deletedCitations);
+    expect(inside('w:delInstrText').length).toBeGreaterThan(deletedCitations);
+  });
+
+  it('reads them back as the deleted citations and cross-references they were', () => {
+    const back = importDocument(bytes, 'deleted.docx').content as Json;
+    const deleted: string[] = [];
+    walk(back, (node) => {
+      if (fields.has(node.type) && node.marks?.some((mark) => mark.type === 'deletion'))
+        deleted.push(node.type);
+    });
+    expect(deleted).toHaveLength(deletedFields);
   });
 });
 

@@ -18,6 +18,8 @@ export type Inline =
       format?: 'autocite' | 'textcite';
       /** A note style's text citation: the author's name our export wrote before the note. */
       author?: string;
+      /** Suggestion and comment marks of the field's runs (DOCX: a citation deleted as a suggestion). */
+      marks?: JsonMark[];
     }
   | { kind: 'footnote'; blocks: Block[] }
   /**

@@ -176,6 +176,7 @@ export class DocumentBuilder {
             content.push({
               type: 'citation',
               attrs: { format: item.format ?? 'autocite', references: item.references },
+              ...(item.marks?.length ? { marks: item.marks } : {}),
             });
           break;
         case 'cross_reference':

@@ -439,8 +439,8 @@ class DocxReader {
     return this.fields.some((field) => field.phase === 'code' || field.mode === 'drop');
   }
 
-  /** A field's instruction is complete: decide what its result is. */
-  private resolveField(field: Field, out: Inline[]): void {
+  /** A field's instruction is complete: decide what its result is (`marks`: its run's). */
+  private resolveField(field: Field, out: Inline[], marks: JsonMark[]): void {
     if (field.done) return;
     field.done = true;
     const instruction = field.instruction.trim();
@@ -464,6 +464,7 @@ class DocxReader {
       out.push({
         kind: 'citation',
         references,
+        marks: marks.filter((mark) => mark.type !== 'link'),
         format: this.citations.lastFormat,
         ...(this.citations.lastAuthor ? { author: this.citations.lastAuthor } : {}),
       });
@@ -512,7 +513,8 @@ class DocxReader {
     }
   }
 
-  private fieldChar(node: XmlElement, out: Inline[]): void {
+  /** `marks`: those of the run holding the fldChar (a field deleted as a suggestion carries it). */
+  private fieldChar(node: XmlElement, out: Inline[], marks: JsonMark[]): void {
     const type = attr(node, 'w:fldCharType');
     if (type === 'begin')
       this.fields.push({
@@ -528,10 +530,10 @@ class DocxReader {
     const field = this.fields[this.fields.length - 1];
     if (!field) return;
     if (type === 'separate') {
-      this.resolveField(field, out);
+      this.resolveField(field, out, marks);
       field.phase = 'result';
     } else if (type === 'end') {
-      this.resolveField(field, out);
+      this.resolveField(field, out, marks);
       this.fields.pop();
       if (field.mode === 'reference') this.pushReference(field, out);
     }
@@ -554,7 +556,7 @@ class DocxReader {
     if (reference?.mode === 'reference' && reference.phase === 'result' && !this.inField()) {
       // The result of a cross-reference: its text, kept for a target that is not found.
       for (const node of elements(run)) {
-        if (node.nodeName === 'w:fldChar') this.fieldChar(node, out);
+        if (node.nodeName === 'w:fldChar') this.fieldChar(node, out, marks);
         else if (node.nodeName === 'w:t' || node.nodeName === 'w:delText')
           reference.text += node.textContent ?? '';
       }
@@ -564,10 +566,10 @@ class DocxReader {
     for (const node of elements(run)) {
       const name = node.nodeName;
       if (name === 'w:fldChar') {
-        this.fieldChar(node, out);
+        this.fieldChar(node, out, marks);
         continue;
       }
-      if (name === 'w:instrText') {
+      if (name === 'w:instrText' || name === 'w:delInstrText') {
         const field = this.fields[this.fields.length - 1];
         if (field && field.phase === 'code') field.instruction += node.textContent ?? '';
         continue;
@@ -748,7 +750,7 @@ class DocxReader {
             done: false,
           };
           this.fields.push(field);
-          this.resolveField(field, out);
+          this.resolveField(field, out, this.contextMarks(review));
           this.inlines(node, out, review);
           this.fields.pop();
           if (field.mode === 'reference') this.pushReference(field, out);
