@@ -1,6 +1,6 @@
 import { Piscina, type PiscinaTask, type TaskQueue } from 'piscina';
 import type { Config } from '../../config';
-import { runWithinBudgets, workerExecArgv, workerFile } from '../../util/worker-threads';
+import { heavyWorkEnv, runWithinBudgets, workerExecArgv, workerFile } from '../../util/worker-threads';
 import { sniffImageType } from '../usermedia/sniff';
 import type { UploadResult, UploadTask } from './tasks';
 
@@ -16,7 +16,8 @@ import type { UploadResult, UploadTask } from './tasks';
 export type UploadPoolConfig = Pick<
   Config,
   'uploadWorkers' | 'uploadTimeLimitMs' | 'uploadMemoryMb' | 'workerStartLimitMs'
->;
+> &
+  Partial<Pick<Config, 'heavyWorkNiceness'>>;
 
 /**
  * The task ran out of time or memory (or never started within the start budget): answered as a
@@ -75,6 +76,8 @@ function poolFor(config: UploadPoolConfig): Piscina<UploadTask, UploadResult> {
     pool = new Piscina<UploadTask, UploadResult>({
       filename: WORKER_FILE,
       execArgv: workerExecArgv(WORKER_FILE),
+      // Below the event loop's priority (util/worker-threads.ts, lowerThreadPriority).
+      env: heavyWorkEnv(config.heavyWorkNiceness),
       taskQueue: new AnswersFirstQueue(),
       // All workers start with the pool (at the first upload) and stay: one starts in 100-150 ms of
       // CPU, and a burst of uploads, whose thumbnails keep a worker busy while the next upload is

@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import type { Config } from '../../../config';
-import { runWithinBudgets, workerExecArgv, workerFile } from '../../../util/worker-threads';
+import { heavyWorkEnv, runWithinBudgets, workerExecArgv, workerFile } from '../../../util/worker-threads';
 import type { ExportResult, ExportTask } from './export-worker';
 
 /**
@@ -15,7 +15,8 @@ import type { ExportResult, ExportTask } from './export-worker';
 export type ExportPoolConfig = Pick<
   Config,
   'exportWorkers' | 'exportTimeLimitMs' | 'exportMemoryMb' | 'workerStartLimitMs'
->;
+> &
+  Partial<Pick<Config, 'heavyWorkNiceness'>>;
 
 /**
  * The export ran out of time or memory (or never started within the start budget): a translated
@@ -36,6 +37,8 @@ function poolFor(config: ExportPoolConfig): Piscina<ExportTask, ExportResult> {
     pool = new Piscina<ExportTask, ExportResult>({
       filename: WORKER_FILE,
       execArgv: workerExecArgv(WORKER_FILE),
+      // Below the event loop's priority (util/worker-threads.ts, lowerThreadPriority).
+      env: heavyWorkEnv(config.heavyWorkNiceness),
       minThreads: 0,
       maxThreads: Math.max(1, config.exportWorkers),
       idleTimeout: IDLE_MS,
