@@ -43,8 +43,8 @@ export interface Config {
   /** UPLOAD_WORKERS: threads that sanitise, decode and thumbnail uploads (modules/uploads). */
   uploadWorkers: number;
   /**
-   * UPLOAD_TIME_LIMIT_MS: time budget of one upload's processing, from the moment its worker starts
-   * it; past it the upload is refused.
+   * UPLOAD_TIME_LIMIT_MS: CPU time budget of one upload's processing in its worker thread (Linux;
+   * elsewhere wall time from the moment its worker starts it); past it the upload is refused.
    */
   uploadTimeLimitMs: number;
   /** UPLOAD_MEMORY_MB: heap budget of one upload worker thread. */
@@ -52,8 +52,8 @@ export interface Config {
   /** EXPORT_WORKERS: threads that make exports and render their citations (modules/documents/export). */
   exportWorkers: number;
   /**
-   * EXPORT_TIME_LIMIT_MS: time budget of one export's work, from the moment its worker starts it;
-   * past it the export is refused.
+   * EXPORT_TIME_LIMIT_MS: CPU time budget of one export's work in its worker thread (Linux;
+   * elsewhere wall time from the moment its worker starts it); past it the export is refused.
    */
   exportTimeLimitMs: number;
   /** EXPORT_MEMORY_MB: heap budget of one export worker thread. */

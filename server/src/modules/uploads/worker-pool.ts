@@ -7,10 +7,10 @@ import type { UploadResult, UploadTask } from './tasks';
 /**
  * Heavy work on uploaded content (SVG sanitising, image decoding, thumbnails) runs in a pool of
  * worker threads, never on the event loop: one hostile file used to block every request of the
- * process for a minute. Each task has a time budget from the moment its worker starts it (the
- * worker is terminated when it runs out; its wait and the worker's cold start have their own start
- * budget, util/worker-threads.ts) and each worker a heap budget (V8 ends the worker, not the
- * process, when it is exceeded).
+ * process for a minute. Each task has a time budget, its thread's CPU time from the moment it
+ * starts the task (the worker is terminated when it runs out; its wait and the worker's cold start
+ * have their own start budget, util/worker-threads.ts) and each worker a heap budget (V8 ends the
+ * worker, not the process, when it is exceeded).
  */
 
 export type UploadPoolConfig = Pick<

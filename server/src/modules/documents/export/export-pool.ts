@@ -4,12 +4,12 @@ import { heavyWorkEnv, runWithinBudgets, workerExecArgv, workerFile } from '../.
 import type { ExportResult, ExportTask } from './export-worker';
 
 /**
- * The worker threads (Piscina) that make exports (issue 50): a task has a time budget from the
- * moment its worker starts it (the worker is terminated when it runs out; the wait and a cold
- * start have their own start budget, util/worker-threads.ts) and each worker a heap budget (V8
- * ends the worker, not the process). Threads start with the first export and stay a while, keeping their citeproc engines;
- * tasks past the free workers wait in Piscina's queue, and the per-user limit (heavy-work.ts) keeps
- * one user from filling it.
+ * The worker threads (Piscina) that make exports (issue 50): a task has a time budget (its
+ * thread's CPU time) from the moment its worker starts it (the worker is terminated when it runs
+ * out; the wait and a cold start have their own start budget, util/worker-threads.ts) and each
+ * worker a heap budget (V8 ends the worker, not the process). Threads start with the first export
+ * and stay a while, keeping their citeproc engines; tasks past the free workers wait in Piscina's
+ * queue, and the per-user limit (heavy-work.ts) keeps one user from filling it.
  */
 
 export type ExportPoolConfig = Pick<
