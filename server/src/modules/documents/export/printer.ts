@@ -131,7 +131,8 @@ function removeWhenGone(folder: string): ChildProcess | null {
  * in the environment. (Where Linux groups processes by session, "autogroup", Playwright's browser
  * is in a session of its own and shares the CPU with the server's as a group; its group's own
  * nice value is left alone: raised, it would put printing behind every other session of the
- * machine.)
+ * machine.) Chromium run as root sets some of its processes' priorities itself (its browser and
+ * GPU processes at -8, renderers at 0), undoing this: run the server as an ordinary user.
  */
 const LOWER_PRIORITY_LAUNCHER = `#!/bin/sh
 if [ "$SCRIPTORIUM_NICENESS" -gt 0 ] 2>/dev/null && command -v nice >/dev/null 2>&1; then
