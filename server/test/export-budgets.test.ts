@@ -210,6 +210,46 @@ describe.each(ENGINES)('exports one at a time per user, PDFs within the page bud
   }, 120_000);
 });
 
+/**
+ * The pooled printer's queue is bounded (finding 5): past PDF_PRINTS printing and 8 waiting per
+ * print, a PDF export is refused at once with 503 and Retry-After, not queued without end. One
+ * user may run many here (HEAVY_TASKS_PER_USER), so that the queue, not the per-user limit, answers.
+ */
+describe.each(ENGINES)('the printer’s bounded queue (%s)', (engine) => {
+  const server = useServer(engine, { env: { PDF_PRINTS: '1', HEAVY_TASKS_PER_USER: '20' } });
+
+  it('answers 503 printer_busy with Retry-After to a PDF export past the queue; the others print', async () => {
+    const page = heldPrints(server());
+    const printing = page.hold();
+    const printer = printerFor(server().ctx.config);
+    const { browser } = await server().loggedInUser();
+    const id = await paperOf(server(), browser);
+    const first = exportAs(browser, id, 'pdf');
+    const queued: Promise<TestResponse>[] = [];
+    try {
+      await untilPrinting(printing, first);
+      for (let index = 0; index < 8; index++) queued.push(exportAs(browser, id, 'pdf'));
+      // The eight wait for the print (each made its HTML in the export pool first).
+      while (printer.load.waiting < 8) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(printer.load).toEqual({ printing: 1, waiting: 8 });
+      const refused = await exportAs(browser, id, 'pdf');
+      expect(refused.status, refused.text).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(refused.json()).toEqual({
+        error: 'printer_busy',
+        message: 'Too many PDFs are being made right now. Please try again in a minute.',
+      });
+    } finally {
+      page.go();
+    }
+    for (const answer of await Promise.all([first, ...queued])) {
+      expect(answer.status, answer.text).toBe(200);
+      expect(isPdf(answer.bytes)).toBe(true);
+    }
+    expect(printer.load).toEqual({ printing: 0, waiting: 0 });
+  }, 300_000);
+});
+
 describe.each(ENGINES)('export time budgets (%s)', (engine) => {
   const printing = useServer(engine, { env: { PDF_TIME_LIMIT_MS: '1500' } });
   // Each budget counts from the moment its worker starts the task: 1 ms is past for any export,
