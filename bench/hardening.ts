@@ -8,7 +8,9 @@
 //     10,000 works imported, a DOCX of 5,000 citations, 8 PDFs at once, LaTeX export loops, 200
 //     sockets),
 //     against a baseline of the same run, and every server process's peak memory (goal <= 2 GiB);
-//     idle and with a CPU hog on every core. BENCH_DOS=0 leaves it out.
+//     idle and with a CPU hog on every core, each with the heavy work at the event loop's priority
+//     and below it (HEAVY_WORK_NICENESS 0 and 10). The calm user's requests are timed in a thread of
+//     their own, one every 10 ms. BENCH_DOS=0 leaves it out.
 
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';

@@ -43,8 +43,8 @@ export interface Config {
   /** UPLOAD_WORKERS: threads that sanitise, decode and thumbnail uploads (modules/uploads). */
   uploadWorkers: number;
   /**
-   * UPLOAD_TIME_LIMIT_MS: time budget of one upload's processing, from the moment its worker starts
-   * it; past it the upload is refused.
+   * UPLOAD_TIME_LIMIT_MS: CPU time budget of one upload's processing in its worker thread (Linux;
+   * elsewhere wall time from the moment its worker starts it); past it the upload is refused.
    */
   uploadTimeLimitMs: number;
   /** UPLOAD_MEMORY_MB: heap budget of one upload worker thread. */
@@ -52,8 +52,8 @@ export interface Config {
   /** EXPORT_WORKERS: threads that make exports and render their citations (modules/documents/export). */
   exportWorkers: number;
   /**
-   * EXPORT_TIME_LIMIT_MS: time budget of one export's work, from the moment its worker starts it;
-   * past it the export is refused.
+   * EXPORT_TIME_LIMIT_MS: CPU time budget of one export's work in its worker thread (Linux;
+   * elsewhere wall time from the moment its worker starts it); past it the export is refused.
    */
   exportTimeLimitMs: number;
   /** EXPORT_MEMORY_MB: heap budget of one export worker thread. */
@@ -64,6 +64,11 @@ export interface Config {
    * cannot take every worker.
    */
   heavyTasksPerUser: number;
+  /**
+   * HEAVY_WORK_NICENESS: how much lower than the event loop the worker threads of imports, exports
+   * and uploads and the PDF printer's Chromium run (a nice value added, 0 to 19; 0: the same).
+   */
+  heavyWorkNiceness: number;
   /** PDF_PRINTS: PDF exports the pooled browser prints at once; the others wait in its queue. */
   pdfPrints: number;
   /** PDF_TIME_LIMIT_MS: time budget of one PDF export in the browser, from its page's context on. */
@@ -212,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportTimeLimitMs: intSetting(env.EXPORT_TIME_LIMIT_MS, 120_000, 'EXPORT_TIME_LIMIT_MS'),
     exportMemoryMb: intSetting(env.EXPORT_MEMORY_MB, 1024, 'EXPORT_MEMORY_MB'),
     heavyTasksPerUser: intSetting(env.HEAVY_TASKS_PER_USER, 1, 'HEAVY_TASKS_PER_USER'),
+    heavyWorkNiceness: Math.min(19, intSetting(env.HEAVY_WORK_NICENESS, 10, 'HEAVY_WORK_NICENESS')),
     pdfPrints: intSetting(env.PDF_PRINTS, 2, 'PDF_PRINTS'),
     pdfTimeLimitMs: intSetting(env.PDF_TIME_LIMIT_MS, 120_000, 'PDF_TIME_LIMIT_MS'),
     workerStartLimitMs: intSetting(env.WORKER_START_LIMIT_MS, 120_000, 'WORKER_START_LIMIT_MS'),

@@ -1,15 +1,17 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
 import { importApi } from '@scriptorium/common/api/endpoints/imports';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { referenceManagersDocx } from '@scriptorium/common/import/testing/word';
+import { Redis } from 'ioredis';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocument } from '../src/modules/documents/commands/create-document';
 import { Printer, PrintTimeLimit, printerFor } from '../src/modules/documents/export/printer';
 import { createUser } from '../src/modules/user/commands/create-user';
+import { redisPrefix } from '../src/ws/fan-out';
 import {
   ENGINES,
   loggedInClient,
@@ -208,6 +210,46 @@ describe.each(ENGINES)('exports one at a time per user, PDFs within the page bud
   }, 120_000);
 });
 
+/**
+ * The pooled printer's queue is bounded (finding 5): past PDF_PRINTS printing and 8 waiting per
+ * print, a PDF export is refused at once with 503 and Retry-After, not queued without end. One
+ * user may run many here (HEAVY_TASKS_PER_USER), so that the queue, not the per-user limit, answers.
+ */
+describe.each(ENGINES)('the printer’s bounded queue (%s)', (engine) => {
+  const server = useServer(engine, { env: { PDF_PRINTS: '1', HEAVY_TASKS_PER_USER: '20' } });
+
+  it('answers 503 printer_busy with Retry-After to a PDF export past the queue; the others print', async () => {
+    const page = heldPrints(server());
+    const printing = page.hold();
+    const printer = printerFor(server().ctx.config);
+    const { browser } = await server().loggedInUser();
+    const id = await paperOf(server(), browser);
+    const first = exportAs(browser, id, 'pdf');
+    const queued: Promise<TestResponse>[] = [];
+    try {
+      await untilPrinting(printing, first);
+      for (let index = 0; index < 8; index++) queued.push(exportAs(browser, id, 'pdf'));
+      // The eight wait for the print (each made its HTML in the export pool first).
+      while (printer.load.waiting < 8) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(printer.load).toEqual({ printing: 1, waiting: 8 });
+      const refused = await exportAs(browser, id, 'pdf');
+      expect(refused.status, refused.text).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('30');
+      expect(refused.json()).toEqual({
+        error: 'printer_busy',
+        message: 'Too many PDFs are being made right now. Please try again in a minute.',
+      });
+    } finally {
+      page.go();
+    }
+    for (const answer of await Promise.all([first, ...queued])) {
+      expect(answer.status, answer.text).toBe(200);
+      expect(isPdf(answer.bytes)).toBe(true);
+    }
+    expect(printer.load).toEqual({ printing: 0, waiting: 0 });
+  }, 300_000);
+});
+
 describe.each(ENGINES)('export time budgets (%s)', (engine) => {
   const printing = useServer(engine, { env: { PDF_TIME_LIMIT_MS: '1500' } });
   // Each budget counts from the moment its worker starts the task: 1 ms is past for any export,
@@ -318,6 +360,93 @@ describe.skipIf(!SERVICES)('one user’s heavy work counted over two instances s
     const again = await exportAs(adaSecond, adasPaper, 'docx');
     expect(again.status, again.text).toBe(200);
   }, 120_000);
+});
+
+/**
+ * The place a process holds in Redis for a user's running task is a lease, renewed while the task
+ * runs: when that process is killed with -9 (no handler of ours runs), the lease runs out and
+ * another process accepts the user's next task. Process A's export is held at its browser's
+ * launch (CHROMIUM_PATH a script that waits and never starts one) so that it surely runs when A
+ * is killed.
+ */
+describe.skipIf(!SERVICES)('a user’s heavy-work place after its process is killed with -9', () => {
+  const PASSWORD = 'correct horse battery staple';
+  let tmp = '';
+  let dataDir = '';
+  let postgres: TemporaryDatabase | null = null;
+  let redis: Redis | null = null;
+  let seeded = { adaId: 0, documentId: 0 };
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'hk-'));
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-heavy-kill-'));
+    postgres = await temporaryDatabase(TEST_DATABASE_URL, 'scriptorium_heavy');
+    seeded = await seedDatabase({ databaseUrl: postgres.url, dataDir }, async (db) => {
+      const ada = await createUser(
+        { db },
+        { username: 'ada', email: 'ada@example.org', password: PASSWORD, emailVerified: true },
+      );
+      const created = await createDocument(db, ada.id, {
+        title: 'Budget paper',
+        path: '',
+        content: PAPER.doc,
+      });
+      return { adaId: ada.id, documentId: created.id };
+    });
+    redis = new Redis(TEST_REDIS_URL);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    rmSync(tmp, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
+  });
+
+  it('frees the place of a killed process’s export: another process then runs the user’s next export', async () => {
+    const env = {
+      ...processEnv(dataDir, 'heavy-kill', { databaseUrl: postgres?.url ?? '', redisUrl: TEST_REDIS_URL }),
+      TMPDIR: tmp,
+    };
+    // A browser that never starts: it tells it was launched, then waits (its command line names the
+    // printer folder, so the printer's remover ends it once A is gone).
+    const launched = path.join(tmp, 'launched');
+    const stalled = path.join(tmp, 'stalled-chromium');
+    writeFileSync(stalled, `#!/bin/sh\ntouch '${launched}'\nwhile :; do sleep 1; done\n`, { mode: 0o700 });
+    const places = `${redisPrefix({ databaseUrl: postgres?.url, dataDir })}heavy:user:${seeded.adaId}`;
+
+    const first = await startServerProcess({ ...env, CHROMIUM_PATH: stalled });
+    const second = await startServerProcess(env);
+    try {
+      const adaFirst = await loggedInClient(first.baseUrl, 'ada', PASSWORD);
+      const adaSecond = await loggedInClient(second.baseUrl, 'ada', PASSWORD);
+      const pending = exportAs(adaFirst, seeded.documentId, 'pdf').catch(() => null);
+      await eventually(
+        async () => existsSync(launched),
+        (started) => started,
+        'the held export reaching its browser',
+      );
+      expect(await redis?.zcard(places)).toBe(1);
+      const refused = await exportAs(adaSecond, seeded.documentId, 'docx');
+      expect(refused.status, refused.text).toBe(429);
+
+      await stopServerProcess(first, 'SIGKILL');
+      await pending;
+      // The lease of the killed process's place runs out (30 s without renewal); until then the
+      // user is asked to retry. Each try that is refused takes no place.
+      let next = await exportAs(adaSecond, seeded.documentId, 'docx');
+      while (next.status === 429) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        next = await exportAs(adaSecond, seeded.documentId, 'docx');
+      }
+      expect(next.status, next.text).toBe(200);
+      expect(new TextDecoder().decode(next.bytes.slice(0, 2))).toBe('PK');
+      // Given back at the end: nothing of the killed process's place is left.
+      expect(await redis?.zcard(places)).toBe(0);
+    } finally {
+      await stopServerProcess(first, 'SIGKILL');
+      await stopServerProcess(second);
+    }
+  }, 180_000);
 });
 
 /**

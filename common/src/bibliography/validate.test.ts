@@ -116,4 +116,18 @@ describe('entry keys', () => {
     expect(keys[1]).toBe('Doe2020_2');
     expect(keys[19_999]).toBe('Doe2020_20000');
   });
+
+  it('find each suffix in a few lookups, not by searching again from _2 (issue 50: 10,000 works stalled the server for 50 s)', () => {
+    const taken = new TakenEntryKeys();
+    const set = (taken as unknown as { taken: Set<string> }).taken;
+    let lookups = 0;
+    const has = set.has.bind(set);
+    set.has = (key: string) => {
+      lookups++;
+      return has(key);
+    };
+    for (let index = 0; index < 20_000; index++) taken.claim('Doe2020');
+    // Two lookups a claim (the key, then its next suffix); a search from _2 made 200 million.
+    expect(lookups).toBeLessThanOrEqual(3 * 20_000);
+  });
 });

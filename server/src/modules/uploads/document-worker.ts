@@ -1,7 +1,10 @@
 import { importDocument } from '@scriptorium/common/import/index';
 import { ImportRefused } from '@scriptorium/common/import/problems';
-import { reportStarted, type StartSignal } from '../../util/worker-threads';
+import { lowerThreadPriority, reportStarted, type StartSignal } from '../../util/worker-threads';
 import type { UploadResult, UploadTask } from './tasks';
+
+// Heavy work goes after the event loop that answers everyone (util/worker-threads.ts).
+lowerThreadPriority();
 
 /**
  * New document > Import in an upload worker (issue 19): the DOCX, ODT or native zip read into our

@@ -1,6 +1,9 @@
-import { reportStarted, type StartSignal } from '../../util/worker-threads';
+import { lowerThreadPriority, reportStarted, type StartSignal } from '../../util/worker-threads';
 import { ImageRejected, prepareImage, renderThumbnail, type SvgCleaner } from '../usermedia/prepare-image';
 import type { UploadResult, UploadTask } from './tasks';
+
+// Heavy work goes after the event loop that answers everyone (util/worker-threads.ts).
+lowerThreadPriority();
 
 export type ImageTask = Extract<UploadTask, { kind: 'image' | 'thumbnail' }>;
 

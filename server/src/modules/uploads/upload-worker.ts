@@ -1,10 +1,13 @@
-import { reportStarted, type StartSignal } from '../../util/worker-threads';
+import { lowerThreadPriority, reportStarted, type StartSignal } from '../../util/worker-threads';
 import { sanitizeFlatpageHtml } from '../admin/sanitize-flatpage';
 import { prepareAvatar } from '../user/avatar-image';
 import { ImageRejected } from '../usermedia/prepare-image';
 import { cleanSvgUpload } from '../usermedia/svg-sanitize';
 import processImage from './image-worker';
 import type { UploadResult, UploadTask } from './tasks';
+
+// Heavy work goes after the event loop that answers everyone (util/worker-threads.ts).
+lowerThreadPriority();
 
 /**
  * The body of an upload worker thread (see worker-pool.ts) for every kind of task but imports. It

@@ -1,22 +1,23 @@
 import { Piscina, type PiscinaTask, type TaskQueue } from 'piscina';
 import type { Config } from '../../config';
-import { runWithinBudgets, workerExecArgv, workerFile } from '../../util/worker-threads';
+import { heavyWorkEnv, runWithinBudgets, workerExecArgv, workerFile } from '../../util/worker-threads';
 import { sniffImageType } from '../usermedia/sniff';
 import type { UploadResult, UploadTask } from './tasks';
 
 /**
  * Heavy work on uploaded content (SVG sanitising, image decoding, thumbnails) runs in a pool of
  * worker threads, never on the event loop: one hostile file used to block every request of the
- * process for a minute. Each task has a time budget from the moment its worker starts it (the
- * worker is terminated when it runs out; its wait and the worker's cold start have their own start
- * budget, util/worker-threads.ts) and each worker a heap budget (V8 ends the worker, not the
- * process, when it is exceeded).
+ * process for a minute. Each task has a time budget, its thread's CPU time from the moment it
+ * starts the task (the worker is terminated when it runs out; its wait and the worker's cold start
+ * have their own start budget, util/worker-threads.ts) and each worker a heap budget (V8 ends the
+ * worker, not the process, when it is exceeded).
  */
 
 export type UploadPoolConfig = Pick<
   Config,
   'uploadWorkers' | 'uploadTimeLimitMs' | 'uploadMemoryMb' | 'workerStartLimitMs'
->;
+> &
+  Partial<Pick<Config, 'heavyWorkNiceness'>>;
 
 /**
  * The task ran out of time or memory (or never started within the start budget): answered as a
@@ -75,6 +76,8 @@ function poolFor(config: UploadPoolConfig): Piscina<UploadTask, UploadResult> {
     pool = new Piscina<UploadTask, UploadResult>({
       filename: WORKER_FILE,
       execArgv: workerExecArgv(WORKER_FILE),
+      // Below the event loop's priority (util/worker-threads.ts, lowerThreadPriority).
+      env: heavyWorkEnv(config.heavyWorkNiceness),
       taskQueue: new AnswersFirstQueue(),
       // All workers start with the pool (at the first upload) and stay: one starts in 100-150 ms of
       // CPU, and a burst of uploads, whose thumbnails keep a worker busy while the next upload is

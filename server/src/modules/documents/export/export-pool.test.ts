@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeExportPool, ExportBudgetExceeded, runExportTask } from './export-pool';
 import type { ExportResult } from './export-worker';
@@ -60,5 +61,51 @@ describe('the export pool’s start budget', () => {
     const refused = runExportTask(config, { kind: 'bibtex', entries: [] });
     await expect(refused).rejects.toBeInstanceOf(ExportBudgetExceeded);
     await expect(refused).rejects.toThrow('the export worker did not start within 1 ms');
+  });
+});
+
+/** The nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNiceness(): Map<number, number> {
+  const niceness = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      niceness.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return niceness;
+}
+
+describe.skipIf(!existsSync('/proc/thread-self'))('the export pool’s threads below the event loop', () => {
+  const lowered = {
+    exportWorkers: 1,
+    exportTimeLimitMs: 120_000,
+    exportMemoryMb: 256,
+    workerStartLimitMs: 120_000,
+    heavyWorkNiceness: 10,
+  };
+  const same = { ...lowered, heavyWorkNiceness: 0 };
+  afterAll(async () => {
+    await closeExportPool(lowered);
+    await closeExportPool(same);
+  });
+
+  it('runs its worker threads at HEAVY_WORK_NICENESS above the main thread; the main thread keeps its own', async () => {
+    const main = threadNiceness().get(process.pid) ?? 0;
+    const before = [...threadNiceness().values()].filter((nice) => nice > main).length;
+    const made = await runExportTask(lowered, { kind: 'bibtex', entries: [] });
+    expect(made.kind).toBe('text');
+    const after = threadNiceness();
+    expect([...after.values()].filter((nice) => nice === Math.min(19, main + 10)).length).toBe(before + 1);
+    expect(after.get(process.pid)).toBe(main);
+  });
+
+  it('leaves them at the main thread’s priority with HEAVY_WORK_NICENESS 0', async () => {
+    const main = threadNiceness().get(process.pid) ?? 0;
+    const before = [...threadNiceness().values()].filter((nice) => nice > main).length;
+    await runExportTask(same, { kind: 'bibtex', entries: [] });
+    expect([...threadNiceness().values()].filter((nice) => nice > main).length).toBe(before);
   });
 });

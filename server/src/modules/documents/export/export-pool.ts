@@ -1,21 +1,22 @@
 import { Piscina } from 'piscina';
 import type { Config } from '../../../config';
-import { runWithinBudgets, workerExecArgv, workerFile } from '../../../util/worker-threads';
+import { heavyWorkEnv, runWithinBudgets, workerExecArgv, workerFile } from '../../../util/worker-threads';
 import type { ExportResult, ExportTask } from './export-worker';
 
 /**
- * The worker threads (Piscina) that make exports (issue 50): a task has a time budget from the
- * moment its worker starts it (the worker is terminated when it runs out; the wait and a cold
- * start have their own start budget, util/worker-threads.ts) and each worker a heap budget (V8
- * ends the worker, not the process). Threads start with the first export and stay a while, keeping their citeproc engines;
- * tasks past the free workers wait in Piscina's queue, and the per-user limit (heavy-work.ts) keeps
- * one user from filling it.
+ * The worker threads (Piscina) that make exports (issue 50): a task has a time budget (its
+ * thread's CPU time) from the moment its worker starts it (the worker is terminated when it runs
+ * out; the wait and a cold start have their own start budget, util/worker-threads.ts) and each
+ * worker a heap budget (V8 ends the worker, not the process). Threads start with the first export
+ * and stay a while, keeping their citeproc engines; tasks past the free workers wait in Piscina's
+ * queue, and the per-user limit (heavy-work.ts) keeps one user from filling it.
  */
 
 export type ExportPoolConfig = Pick<
   Config,
   'exportWorkers' | 'exportTimeLimitMs' | 'exportMemoryMb' | 'workerStartLimitMs'
->;
+> &
+  Partial<Pick<Config, 'heavyWorkNiceness'>>;
 
 /**
  * The export ran out of time or memory (or never started within the start budget): a translated
@@ -36,6 +37,8 @@ function poolFor(config: ExportPoolConfig): Piscina<ExportTask, ExportResult> {
     pool = new Piscina<ExportTask, ExportResult>({
       filename: WORKER_FILE,
       execArgv: workerExecArgv(WORKER_FILE),
+      // Below the event loop's priority (util/worker-threads.ts, lowerThreadPriority).
+      env: heavyWorkEnv(config.heavyWorkNiceness),
       minThreads: 0,
       maxThreads: Math.max(1, config.exportWorkers),
       idleTimeout: IDLE_MS,

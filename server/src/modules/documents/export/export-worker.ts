@@ -14,13 +14,16 @@ import { fileBaseName } from '@scriptorium/common/export/text';
 import { parseMarkdown } from '@scriptorium/common/import/markdown';
 import type { BookExportFormat } from '@scriptorium/common/plugins/books-api';
 import { Step } from 'prosemirror-transform';
-import { reportStarted, type StartSignal } from '../../../util/worker-threads';
+import { lowerThreadPriority, reportStarted, type StartSignal } from '../../../util/worker-threads';
 import { parseSnapshot } from '../collab/store';
 import { type ContentSource, UNREADABLE_SNAPSHOT } from './content-source';
 import { loadCsl } from './csl-files';
 import { printableHtml } from './printable-html';
 import { readSource, type SourceRead } from './source-read';
 import { type PdfMetadata, typesetHtml } from './typeset-html';
+
+// Heavy work goes after the event loop that answers everyone (util/worker-threads.ts).
+lowerThreadPriority();
 
 /**
  * The body of an export worker thread (export-pool.ts): everything of an export that grows with

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,7 @@ import type { Config } from '../../../config';
 const START_LIMIT_MS = 120_000;
 
 export type PrinterConfig = Pick<Config, 'pdfPrints' | 'pdfTimeLimitMs' | 'pdfMaxPages'> &
-  Partial<Pick<Config, 'workerStartLimitMs'>>;
+  Partial<Pick<Config, 'workerStartLimitMs' | 'heavyWorkNiceness'>>;
 
 /** Too many PDF exports wait already: 503 with Retry-After. */
 export class PrinterBusy extends Error {}
@@ -124,6 +124,23 @@ function removeWhenGone(folder: string): ChildProcess | null {
   }
 }
 
+/**
+ * What the printer starts in Chromium's place: Chromium at a lower CPU priority than the server's
+ * event loop (its renderers inherit it), as the pools' worker threads run, so that printing goes
+ * after answering everyone else. The real browser and the nice value (HEAVY_WORK_NICENESS) come
+ * in the environment. (Where Linux groups processes by session, "autogroup", Playwright's browser
+ * is in a session of its own and shares the CPU with the server's as a group; its group's own
+ * nice value is left alone: raised, it would put printing behind every other session of the
+ * machine.) Chromium run as root sets some of its processes' priorities itself (its browser and
+ * GPU processes at -8, renderers at 0), undoing this: run the server as an ordinary user.
+ */
+const LOWER_PRIORITY_LAUNCHER = `#!/bin/sh
+if [ "$SCRIPTORIUM_NICENESS" -gt 0 ] 2>/dev/null && command -v nice >/dev/null 2>&1; then
+  exec nice -n "$SCRIPTORIUM_NICENESS" "$SCRIPTORIUM_CHROMIUM" "$@"
+fi
+exec "$SCRIPTORIUM_CHROMIUM" "$@"
+`;
+
 interface Running {
   persistent: BrowserContext;
   browser: Browser;
@@ -156,6 +173,8 @@ export class Printer {
     // folder to the next start's sweep.
     const remover = removeWhenGone(folder);
     mkdirSync(temporary, { recursive: true });
+    const launcher = path.join(folder, 'chromium');
+    writeFileSync(launcher, LOWER_PRIORITY_LAUNCHER, { mode: 0o700 });
     const removeNow = () => {
       remover?.kill();
       void removeFolder(folder);
@@ -164,7 +183,7 @@ export class Printer {
     const launched = import('playwright-core')
       .then(({ chromium }) =>
         chromium.launchPersistentContext(path.join(folder, 'p'), {
-          executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+          executablePath: launcher,
           args: [
             '--no-sandbox',
             '--disable-gpu',
@@ -173,7 +192,12 @@ export class Printer {
             `--js-flags=--max-old-space-size=${RENDERER_HEAP_MB}`,
           ],
           // Chromium's own temporary folders go into ours, and so do Playwright's.
-          env: { ...process.env, TMPDIR: temporary },
+          env: {
+            ...process.env,
+            TMPDIR: temporary,
+            SCRIPTORIUM_CHROMIUM: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+            SCRIPTORIUM_NICENESS: String(this.config.heavyWorkNiceness ?? 10),
+          },
           ...{ artifactsDir: temporary },
         }),
       )
