@@ -203,7 +203,7 @@ const ACADEMIC_NODES = new Set([
   'bib_entry',
 ]);
 
-function academicBetween(doc: PMNode, from: number, to: number): boolean {
+function academicBetween(doc: PMNode, from: number, to: number, notes: boolean): boolean {
   let found = false;
   // Unnumbered headings (all, or those deeper than numbered) are referred to by their text, so
   // typing in one changes references.
@@ -212,8 +212,10 @@ function academicBetween(doc: PMNode, from: number, to: number): boolean {
     if (found) return false;
     // A node around the whole change (the table or heading typed in) keeps its number.
     const around = pos < from && pos + node.nodeSize > to;
+    // A note style lists the footnotes' texts with its notes.
     const byText =
-      node.type.name === 'heading' && (none || Number(node.attrs.level) > NUMBERED_HEADING_LEVELS);
+      (node.type.name === 'heading' && (none || Number(node.attrs.level) > NUMBERED_HEADING_LEVELS)) ||
+      (notes && node.type.name === 'footnote');
     if (ACADEMIC_NODES.has(node.type.name) && (!around || byText)) found = true;
     return !found;
   });
@@ -221,21 +223,23 @@ function academicBetween(doc: PMNode, from: number, to: number): boolean {
 }
 
 /**
- * Whether a transaction may change numbering, citations or the bibliography. Typing, deleting
- * and formatting ordinary text does not: then the decorations are only mapped (a keystroke in a
+ * Whether a transaction may change numbering, citations or the bibliography (`notes`: in a note
+ * style, whose list of notes shows the footnotes' text). Typing, deleting and formatting ordinary
+ * text does not: then the decorations are only mapped (a keystroke in a
  * long paper does not walk the whole document).
  */
-export function touchesAcademic(tr: Transaction): boolean {
+export function touchesAcademic(tr: Transaction, notes = false): boolean {
   return tr.steps.some((step, index) => {
-    if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) return false;
+    if (step instanceof AddMarkStep || step instanceof RemoveMarkStep)
+      return notes && academicBetween(tr.docs[index], step.from, step.to, true);
     if (!(step instanceof ReplaceStep || step instanceof ReplaceAroundStep)) return true;
     const before = tr.docs[index];
     const after = tr.docs[index + 1] ?? tr.doc;
     let touched = false;
     step.getMap().forEach((oldStart, oldEnd, newStart, newEnd) => {
       touched ||=
-        academicBetween(before, oldStart, oldEnd) ||
-        academicBetween(after, newStart, newEnd) ||
+        academicBetween(before, oldStart, oldEnd, notes) ||
+        academicBetween(after, newStart, newEnd, notes) ||
         // A table's caption (a widget before it) maps to the start of what was put before it.
         after.resolve(newEnd).nodeAfter?.type.name === 'table';
     });
@@ -792,6 +796,8 @@ export function applyIncremental(
     gone.push(...old);
   }
   for (const left of staleAt.values()) gone.push(...left);
+  // In order: DecorationSet.add checks each against the document with a cursor that only moves on.
+  added.sort(byPlace);
   const decorations = added.length || gone.length ? mapped.remove(gone).add(doc, added) : mapped;
   return { ...base, decorations };
 }
@@ -986,7 +992,8 @@ export function academicPlugins(): Plugin[] {
         const rendered = tr.getMeta(academicKey) as RenderedState | undefined;
         if (!tr.docChanged && !rendered) return value;
         const mapped = value.decorations.map(tr.mapping, tr.doc);
-        if (!rendered && !touchesAcademic(tr)) return { ...value, decorations: mapped };
+        if (!rendered && !touchesAcademic(tr, value.rendered?.styleClass === 'note'))
+          return { ...value, decorations: mapped };
         return (
           applyIncremental(tr.docChanged ? tr : null, value, rendered ?? value.rendered, editorState.doc) ??
           deriveAcademic(editorState.doc, rendered ?? value.rendered, mapped)
