@@ -18,6 +18,7 @@ import {
   type AcademicState,
   academicKey,
   academicPlugins,
+  applyIncremental,
   type CitationDecoration,
   deriveAcademic,
   type RenderedState,
@@ -249,6 +250,41 @@ describe('the incremental academic state', () => {
     // Plain typing only maps the decorations, and they still match.
     session.text(' more words');
     expectFresh(session.state);
+  });
+
+  it('applies a citation and the answer for it where they reach, not over the whole document', () => {
+    const session = new Session();
+    for (let i = 0; i < 30; i++) {
+      session.text(`Paragraph ${i} `);
+      session.cite(`k${i % 5}`);
+      session.apply(session.state.tr.split(session.state.selection.from));
+    }
+    session.answer(academic(session.state).clusters.map((cluster) => `(${cluster.references[0].id})`));
+    const before = academic(session.state);
+    // A citation in the first paragraph, of an entry new to the document.
+    const at = positions(session.state.doc, 'citation')[0];
+    session.apply(session.state.tr.setSelection(TextSelection.create(session.state.doc, at)));
+    let inserted: Transaction | null = null;
+    insertCitation(
+      'autocite',
+      [{ id: 'new', prefix: '', locator: '' }],
+      new Map([['new', entry('N')]]),
+    )(session.state, (tr) => {
+      inserted = tr;
+    });
+    if (!inserted) throw new Error('not inserted');
+    const tr = inserted as Transaction;
+    const incremental = applyIncremental(tr, before, before.rendered, tr.doc);
+    expect(incremental).not.toBeNull();
+    // The numbering was not made again (no numbered node changed): the very same object.
+    expect(incremental?.numbering).toBe(before.numbering);
+    session.apply(tr);
+    expectFresh(session.state);
+    // The other citations keep their texts from their clusters until the answer comes.
+    expect(citationTexts(session.state).slice(0, 3)).toEqual(['', '(k0)', '(k1)']);
+    session.answer(academic(session.state).clusters.map((cluster) => `(${cluster.references[0].id})`));
+    expectFresh(session.state);
+    expect(citationTexts(session.state)[0]).toBe('(new)');
   });
 
   it('patches a decoration set into the one that would be built', () => {

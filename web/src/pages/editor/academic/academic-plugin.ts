@@ -14,10 +14,19 @@ import {
   type Numbering,
   numberDocument,
 } from '@scriptorium/common/editor/academic-numbering';
+import { NUMBERED_HEADING_LEVELS } from '@scriptorium/common/editor/vocabulary';
 import { inputRules } from 'prosemirror-inputrules';
 import type { Node as PMNode } from 'prosemirror-model';
 import { type EditorState, Plugin, PluginKey, type Transaction } from 'prosemirror-state';
-import { AddMarkStep, RemoveMarkStep, ReplaceAroundStep, ReplaceStep } from 'prosemirror-transform';
+import {
+  AddMarkStep,
+  AddNodeMarkStep,
+  AttrStep,
+  RemoveMarkStep,
+  RemoveNodeMarkStep,
+  ReplaceAroundStep,
+  ReplaceStep,
+} from 'prosemirror-transform';
 import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import { CSL_LOCALES, cslLocaleFor } from '../../bibliography/csl/csl-assets';
 import type { CitationAnswer, CitationRequest } from './citation-worker';
@@ -62,20 +71,36 @@ export function documentCslLocale(language: string): string {
   return cslLocaleFor(primary === 'pt' ? 'pt-br' : primary);
 }
 
+/** Signatures of citation nodes' attributes (kept: an unchanged citation keeps its attrs object). */
+const signatures = new WeakMap<object, string>();
 function clusterSignature(cluster: Cluster): string {
-  return `${cluster.format}|${cluster.references.map((ref) => `${ref.id}:${ref.prefix ?? ''}:${ref.locator ?? ''}`).join(',')}`;
+  let signature = signatures.get(cluster);
+  if (signature === undefined) {
+    signature = `${cluster.format}|${cluster.references.map((ref) => `${ref.id}:${ref.prefix ?? ''}:${ref.locator ?? ''}`).join(',')}`;
+    signatures.set(cluster, signature);
+  }
+  return signature;
 }
 
 /**
- * The clusters of one textblock (with its footnotes) and its footnotes' count, kept per node:
- * ProseMirror keeps an unchanged paragraph as the same object, so a change re-reads only the
- * blocks it touched. `footnotes` of a cluster counts the block's own footnotes begun before it.
+ * The clusters of one textblock (with its footnotes), its citations (offset in the block's content
+ * and node) and its footnotes' count, kept per node: ProseMirror keeps an unchanged paragraph as
+ * the same object, so a change re-reads only the blocks it touched. `footnotes` of a cluster counts
+ * the block's own footnotes begun before it.
  */
-const blockClusters = new WeakMap<PMNode, { clusters: Cluster[]; footnotes: number }>();
-function clustersOf(block: PMNode): { clusters: Cluster[]; footnotes: number } {
+interface BlockCitations {
+  clusters: Cluster[];
+  /** The clusters' JSON without the brackets (a part of the request's signature). */
+  json: string;
+  citations: { offset: number; node: PMNode }[];
+  footnotes: number;
+}
+const blockClusters = new WeakMap<PMNode, BlockCitations>();
+function clustersOf(block: PMNode): BlockCitations {
   let known = blockClusters.get(block);
   if (!known) {
     const found: Cluster[] = [];
+    const citations: BlockCitations['citations'] = [];
     let footnotes = 0;
     let footnoteEnd = -1;
     block.descendants((node, pos) => {
@@ -83,37 +108,61 @@ function clustersOf(block: PMNode): { clusters: Cluster[]; footnotes: number } {
         footnotes++;
         footnoteEnd = pos + node.nodeSize;
       }
-      if (node.type.name === 'citation')
+      if (node.type.name === 'citation') {
         found.push({
           format: node.attrs.format === 'textcite' ? 'textcite' : 'autocite',
           references: node.attrs.references as CitationReference[],
           footnotes,
           inFootnote: pos < footnoteEnd,
         });
+        citations.push({ offset: pos, node });
+      }
       return true;
     });
-    known = { clusters: found, footnotes };
+    known = { clusters: found, json: JSON.stringify(found).slice(1, -1), citations, footnotes };
     blockClusters.set(block, known);
   }
   return known;
 }
 
-/** The document's clusters in order, each placed among the notes (note styles number them with the footnotes). */
-function collectClusters(doc: PMNode): Cluster[] {
-  const clusters: Cluster[] = [];
-  let footnotes = 0;
-  doc.descendants((node) => {
+/** Calls `visit` with each textblock outside the bibliography and its position, in order. */
+function eachTextblock(doc: PMNode, visit: (block: PMNode, pos: number) => void): void {
+  doc.descendants((node, pos) => {
     if (node.type.name === 'bibliography_part') return false;
     if (node.isTextblock) {
-      const block = clustersOf(node);
-      for (const cluster of block.clusters)
-        clusters.push(footnotes ? { ...cluster, footnotes: footnotes + (cluster.footnotes ?? 0) } : cluster);
-      footnotes += block.footnotes;
+      visit(node, pos);
       return false;
     }
     return true;
   });
-  return clusters;
+}
+
+/**
+ * The document's clusters in order, each placed among the notes (note styles number them with the
+ * footnotes), and their JSON (made block by block, without the brackets).
+ */
+function collectClusters(doc: PMNode): { clusters: Cluster[]; key: string } {
+  const clusters: Cluster[] = [];
+  let key = '';
+  let footnotes = 0;
+  eachTextblock(doc, (node) => {
+    const block = clustersOf(node);
+    if (block.clusters.length) {
+      if (footnotes) {
+        const placed = block.clusters.map((cluster) => ({
+          ...cluster,
+          footnotes: footnotes + (cluster.footnotes ?? 0),
+        }));
+        clusters.push(...placed);
+        key += `${key ? ',' : ''}${JSON.stringify(placed).slice(1, -1)}`;
+      } else {
+        clusters.push(...block.clusters);
+        key += `${key ? ',' : ''}${block.json}`;
+      }
+    }
+    footnotes += block.footnotes;
+  });
+  return { clusters, key };
 }
 
 /**
@@ -138,8 +187,8 @@ function bibliographyOf(doc: PMNode): { entries: Map<string, EntryData>; json: s
   return known;
 }
 
-function requestSignature(doc: PMNode, clusters: Cluster[]): string {
-  return `${JSON.stringify([doc.attrs.citationstyle, doc.attrs.language, clusters])}${bibliographyOf(doc).json}`;
+function requestSignature(doc: PMNode, clustersKey: string): string {
+  return `${JSON.stringify([doc.attrs.citationstyle, doc.attrs.language])}${clustersKey}${bibliographyOf(doc).json}`;
 }
 
 /** Nodes whose change moves a number, a reference's text, a citation or the bibliography. */
@@ -154,35 +203,45 @@ const ACADEMIC_NODES = new Set([
   'bib_entry',
 ]);
 
-function academicBetween(doc: PMNode, from: number, to: number): boolean {
+function academicBetween(doc: PMNode, from: number, to: number, notes: boolean): boolean {
   let found = false;
-  // Unnumbered headings are referred to by their text, so typing in one changes references.
-  const byText = doc.attrs.heading_numbering === 'none';
+  // Unnumbered headings (all, or those deeper than numbered) are referred to by their text, so
+  // typing in one changes references.
+  const none = doc.attrs.heading_numbering === 'none';
   doc.nodesBetween(from, to, (node, pos) => {
     if (found) return false;
     // A node around the whole change (the table or heading typed in) keeps its number.
     const around = pos < from && pos + node.nodeSize > to;
-    if (ACADEMIC_NODES.has(node.type.name) && (!around || (byText && node.type.name === 'heading')))
-      found = true;
+    // A note style lists the footnotes' texts with its notes.
+    const byText =
+      (node.type.name === 'heading' && (none || Number(node.attrs.level) > NUMBERED_HEADING_LEVELS)) ||
+      (notes && node.type.name === 'footnote');
+    if (ACADEMIC_NODES.has(node.type.name) && (!around || byText)) found = true;
     return !found;
   });
   return found;
 }
 
 /**
- * Whether a transaction may change numbering, citations or the bibliography. Typing, deleting
- * and formatting ordinary text does not: then the decorations are only mapped (a keystroke in a
+ * Whether a transaction may change numbering, citations or the bibliography (`notes`: in a note
+ * style, whose list of notes shows the footnotes' text). Typing, deleting and formatting ordinary
+ * text does not: then the decorations are only mapped (a keystroke in a
  * long paper does not walk the whole document).
  */
-export function touchesAcademic(tr: Transaction): boolean {
+export function touchesAcademic(tr: Transaction, notes = false): boolean {
   return tr.steps.some((step, index) => {
-    if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) return false;
+    if (step instanceof AddMarkStep || step instanceof RemoveMarkStep)
+      return notes && academicBetween(tr.docs[index], step.from, step.to, true);
     if (!(step instanceof ReplaceStep || step instanceof ReplaceAroundStep)) return true;
     const before = tr.docs[index];
     const after = tr.docs[index + 1] ?? tr.doc;
     let touched = false;
     step.getMap().forEach((oldStart, oldEnd, newStart, newEnd) => {
-      touched ||= academicBetween(before, oldStart, oldEnd) || academicBetween(after, newStart, newEnd);
+      touched ||=
+        academicBetween(before, oldStart, oldEnd, notes) ||
+        academicBetween(after, newStart, newEnd, notes) ||
+        // A table's caption (a widget before it) maps to the start of what was put before it.
+        after.resolve(newEnd).nodeAfter?.type.name === 'table';
     });
     return touched;
   });
@@ -230,74 +289,163 @@ function citationSpec(citation: CitationDecoration): { citation: CitationDecorat
 }
 let bibliographySpec: { key: string; spec: { bibliography: unknown } } | null = null;
 
+/** What the decorations of one node depend on besides the node (see nodeDecorations). */
+interface DecorationContext {
+  numbering: Numbering;
+  rendered: RenderedState | null;
+  /** The rendering when it answers this very document's request, else null. */
+  current: RenderedState | null;
+  /** The document's bibliography. */
+  known: Map<string, EntryData>;
+  language: string;
+}
+
+function decorationContext(doc: PMNode, state: Omit<AcademicState, 'decorations'>): DecorationContext {
+  const { numbering, rendered } = state;
+  return {
+    numbering,
+    rendered,
+    current: rendered && rendered.signature === state.signature ? rendered : null,
+    known: bibliographyOf(doc).entries,
+    language: String(doc.attrs.language),
+  };
+}
+
+/** A citation's text: this rendering's, or (a citation added since) that of its cluster. */
+function citationHtml(context: DecorationContext, index: number, node?: PMNode): string {
+  const { current, rendered } = context;
+  if (current) return current.citations[index] ?? '';
+  if (rendered && node) return rendered.bySignature.get(clusterSignature(node.attrs as Cluster)) ?? '';
+  return '';
+}
+
+/** Whether `decoration` shows citation `node`, the `index`-th cluster, as it is now (not a note). */
+function sameCitation(
+  context: DecorationContext,
+  node: PMNode,
+  index: number,
+  decoration: Decoration,
+): boolean {
+  const shown = (decoration.spec as { citation: CitationDecoration }).citation;
+  if (shown.note || shown.author || shown.html !== citationHtml(context, index, node)) return false;
+  const references = node.attrs.references as CitationReference[];
+  return shown.missing === references.some((ref) => !context.known.has(ref.id));
+}
+
+/** The decoration of citation `node`, the `index`-th cluster of the document. */
+function citationDecoration(
+  context: DecorationContext,
+  node: PMNode,
+  pos: number,
+  index: number,
+  note: boolean,
+): Decoration {
+  const { current, rendered, known } = context;
+  const references = node.attrs.references as CitationReference[];
+  const missing = references.some((ref) => !known.has(ref.id));
+  const html = citationHtml(context, index, node);
+  let author = '';
+  if (current) author = current.authors?.[index] ?? '';
+  else if (rendered) author = rendered.authorBySignature?.get(clusterSignature(node.attrs as Cluster)) ?? '';
+  return Decoration.node(
+    pos,
+    pos + node.nodeSize,
+    {},
+    citationSpec({ html, author: note ? author : '', missing, note }),
+  );
+}
+
+/**
+ * The decorations of one node other than a citation and the bibliography (those depend on more
+ * than the numbering): a figure's or table's label (and a table's caption), a heading's number,
+ * a cross-reference's text. `numbering` must have been made from this document.
+ */
+function numberedDecorations(node: PMNode, pos: number, context: DecorationContext): Decoration[] {
+  const { numbering } = context;
+  const name = node.type.name;
+  if (name === 'figure' || name === 'table') {
+    const target = numbering.byPos.get(pos);
+    const label = target?.label ?? '';
+    const decorations = [
+      Decoration.node(
+        pos,
+        pos + node.nodeSize,
+        {},
+        internSpec(`label|${label}`, () => ({ label })),
+      ),
+    ];
+    if (name === 'table' && (node.attrs.caption || target))
+      decorations.push(
+        Decoration.widget(pos, () => tableCaption(target?.label ?? '', String(node.attrs.caption)), {
+          key: `caption:${target?.label}:${node.attrs.caption}`,
+          side: -1,
+        }),
+      );
+    return decorations;
+  }
+  if (name === 'heading') {
+    // Its number before the text (CSS `::before` from data-number: no text of the document).
+    const display = numbering.byPos.get(pos)?.display ?? '';
+    if (!display) return [];
+    return [
+      Decoration.node(
+        pos,
+        pos + node.nodeSize,
+        { 'data-number': display },
+        internSpec(`number|${display}`, () => ({})),
+      ),
+    ];
+  }
+  if (name === 'cross_reference') {
+    const target = numbering.byId.get(String(node.attrs.id));
+    const label = target?.label ?? null;
+    return [
+      Decoration.node(
+        pos,
+        pos + node.nodeSize,
+        {},
+        internSpec(`reference|${label}`, () => ({ label, missing: !target })),
+      ),
+    ];
+  }
+  return [];
+}
+
+function bibliographyDecoration(
+  context: DecorationContext,
+  part: PMNode,
+  pos: number,
+  notes: BibliographyDecoration['notes'],
+): Decoration {
+  const { rendered, language } = context;
+  const bibliography: BibliographyDecoration = {
+    heading: documentLabel('bibliography', language),
+    entries: rendered?.bibliography ?? [],
+    layout: rendered?.layout ?? DEFAULT_LAYOUT,
+    notes,
+  };
+  const key = JSON.stringify(bibliography);
+  if (bibliographySpec?.key !== key) bibliographySpec = { key, spec: { bibliography } };
+  return Decoration.node(pos, pos + part.nodeSize, {}, bibliographySpec.spec);
+}
+
+/** Nodes whose own content may hold decorated nodes (a figure, citation or reference holds none). */
+const descends = (name: string) =>
+  name !== 'figure' && name !== 'citation' && name !== 'cross_reference' && name !== 'bibliography_part';
+
 /** The decorations of the academic layer, in document order. */
 function wantedDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'>): Decoration[] {
   const decorations: Decoration[] = [];
-  const { numbering, rendered } = state;
-  const language = String(doc.attrs.language);
-  const current = rendered && rendered.signature === state.signature ? rendered : null;
-  const known = bibliographyOf(doc).entries;
+  const context = decorationContext(doc, state);
+  const { rendered } = state;
   let citationIndex = 0;
   const noteStyle = rendered?.styleClass === 'note';
   let notes = 0;
   let footnoteEnd = 0;
   const noteTexts: BibliographyDecoration['notes'] = [];
-  let bibliographyAt = null as { from: number; to: number } | null;
-  // A citation's text: this rendering's, or (a citation added since) that of its cluster.
-  const citationHtml = (index: number, node?: PMNode): string => {
-    if (current) return current.citations[index] ?? '';
-    if (rendered && node) return rendered.bySignature.get(clusterSignature(node.attrs as Cluster)) ?? '';
-    return '';
-  };
+  let bibliographyAt = null as { node: PMNode; pos: number } | null;
   doc.descendants((node, pos) => {
     const name = node.type.name;
-    if (name === 'figure' || name === 'table') {
-      const target = numbering.byPos.get(pos);
-      const label = target?.label ?? '';
-      decorations.push(
-        Decoration.node(
-          pos,
-          pos + node.nodeSize,
-          {},
-          internSpec(`label|${label}`, () => ({ label })),
-        ),
-      );
-      if (name === 'table' && (node.attrs.caption || target))
-        decorations.push(
-          Decoration.widget(pos, () => tableCaption(target?.label ?? '', String(node.attrs.caption)), {
-            key: `caption:${target?.label}:${node.attrs.caption}`,
-            side: -1,
-          }),
-        );
-      return name === 'table';
-    }
-    if (name === 'heading') {
-      // Its number before the text (CSS `::before` from data-number: no text of the document).
-      const display = numbering.byPos.get(pos)?.display ?? '';
-      if (display)
-        decorations.push(
-          Decoration.node(
-            pos,
-            pos + node.nodeSize,
-            { 'data-number': display },
-            internSpec(`number|${display}`, () => ({})),
-          ),
-        );
-      return false;
-    }
-    if (name === 'cross_reference') {
-      const target = numbering.byId.get(String(node.attrs.id));
-      const label = target?.label ?? null;
-      decorations.push(
-        Decoration.node(
-          pos,
-          pos + node.nodeSize,
-          {},
-          internSpec(`reference|${label}`, () => ({ label, missing: !target })),
-        ),
-      );
-      return false;
-    }
     if (name === 'footnote') {
       // One numbering for footnotes and note-style citations (CSS counter `footnote`); a
       // citation inside a footnote is part of that note, not one of its own. What is inside
@@ -307,48 +455,27 @@ function wantedDecorations(doc: PMNode, state: Omit<AcademicState, 'decorations'
       footnoteEnd = pos + node.nodeSize;
       if (noteStyle) {
         const first = citationIndex;
-        noteTexts.push({ number: notes, html: footnoteHtml(node, (index) => citationHtml(first + index)) });
+        noteTexts.push({
+          number: notes,
+          html: footnoteHtml(node, (index) => citationHtml(context, first + index)),
+        });
       }
-      return true;
-    }
-    if (name === 'citation') {
+    } else if (name === 'citation') {
       const index = citationIndex++;
-      const references = node.attrs.references as CitationReference[];
-      const missing = references.some((ref) => !known.has(ref.id));
-      const html = citationHtml(index, node);
-      let author = '';
-      if (current) author = current.authors?.[index] ?? '';
-      else if (rendered)
-        author = rendered.authorBySignature?.get(clusterSignature(node.attrs as Cluster)) ?? '';
       const note = noteStyle && pos >= footnoteEnd;
-      if (note) noteTexts.push({ number: ++notes, html });
-      decorations.push(
-        Decoration.node(
-          pos,
-          pos + node.nodeSize,
-          {},
-          citationSpec({ html, author: note ? author : '', missing, note }),
-        ),
-      );
-      return false;
-    }
-    if (name === 'bibliography_part') {
-      bibliographyAt = { from: pos, to: pos + node.nodeSize };
-      return false;
-    }
-    return true;
+      const decoration = citationDecoration(context, node, pos, index, note);
+      if (note)
+        noteTexts.push({
+          number: ++notes,
+          html: (decoration.spec as { citation: CitationDecoration }).citation.html,
+        });
+      decorations.push(decoration);
+    } else if (name === 'bibliography_part') bibliographyAt = { node, pos };
+    else decorations.push(...numberedDecorations(node, pos, context));
+    return descends(name);
   });
-  if (bibliographyAt) {
-    const bibliography: BibliographyDecoration = {
-      heading: documentLabel('bibliography', language),
-      entries: rendered?.bibliography ?? [],
-      layout: rendered?.layout ?? DEFAULT_LAYOUT,
-      notes: noteTexts,
-    };
-    const key = JSON.stringify(bibliography);
-    if (bibliographySpec?.key !== key) bibliographySpec = { key, spec: { bibliography } };
-    decorations.push(Decoration.node(bibliographyAt.from, bibliographyAt.to, {}, bibliographySpec.spec));
-  }
+  if (bibliographyAt)
+    decorations.push(bibliographyDecoration(context, bibliographyAt.node, bibliographyAt.pos, noteTexts));
   return decorations;
 }
 
@@ -474,9 +601,205 @@ export function deriveAcademic(
   previous: DecorationSet | null = null,
 ): AcademicState {
   const numbering = numberDocument(doc);
-  const clusters = collectClusters(doc);
-  const base = { numbering, clusters, signature: requestSignature(doc, clusters), rendered };
+  const { clusters, key } = collectClusters(doc);
+  const base = { numbering, clusters, signature: requestSignature(doc, key), rendered };
   return { ...base, decorations: updateDecorations(doc, previous, wantedDecorations(doc, base)) };
+}
+
+/** Whether two numberings give every numbered node and every reference the same text. */
+function sameNumbers(a: Numbering, b: Numbering): boolean {
+  if (a.byPos.size !== b.byPos.size || a.byId.size !== b.byId.size) return false;
+  const left = [...a.byPos.values()];
+  const right = [...b.byPos.values()];
+  if (left.some((target, i) => target.label !== right[i].label || target.display !== right[i].display))
+    return false;
+  for (const [id, target] of a.byId) if (b.byId.get(id)?.label !== target.label) return false;
+  return true;
+}
+
+const NUMBERED = new Set(['heading', 'figure', 'table']);
+const CLUSTERED = new Set(['citation', 'footnote']);
+const BIBLIOGRAPHY = new Set(['bib_entry', 'bibliography_part']);
+
+/** Steps whose effect on the academic layer is known: text and node replacements, marks, attributes. */
+function incrementalStep(step: unknown): boolean {
+  return (
+    step instanceof ReplaceStep ||
+    step instanceof ReplaceAroundStep ||
+    step instanceof AttrStep ||
+    step instanceof AddMarkStep ||
+    step instanceof RemoveMarkStep ||
+    step instanceof AddNodeMarkStep ||
+    step instanceof RemoveNodeMarkStep
+  );
+}
+
+/**
+ * The ranges of the new document that a transaction replaced or whose node attributes it set,
+ * merged and in order, and the names of the nodes it removed or changed in the documents before
+ * each step (a heading typed in counts: its text is its reference when headings are unnumbered).
+ */
+function changedRanges(tr: Transaction): { ranges: [number, number][]; removed: Set<string> } {
+  let ranges: [number, number][] = [];
+  const removed = new Set<string>();
+  tr.steps.forEach((step, index) => {
+    const map = step.getMap();
+    ranges = ranges.map(([from, to]) => [map.map(from, -1), Math.max(map.map(from, -1), map.map(to, 1))]);
+    const before = tr.docs[index];
+    if (step instanceof AttrStep) {
+      const node = before.nodeAt(step.pos);
+      if (node) {
+        removed.add(node.type.name);
+        ranges.push([step.pos, step.pos + node.nodeSize]);
+      }
+      return;
+    }
+    if (!(step instanceof ReplaceStep || step instanceof ReplaceAroundStep)) return;
+    map.forEach((oldStart, oldEnd, newStart, newEnd) => {
+      ranges.push([newStart, newEnd]);
+      before.nodesBetween(oldStart, oldEnd, (node, pos) => {
+        const around = pos < oldStart && pos + node.nodeSize > oldEnd;
+        if (!around || node.type.name === 'heading') removed.add(node.type.name);
+        return true;
+      });
+    });
+  });
+  ranges.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const [from, to] of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return { ranges: merged, removed };
+}
+
+/**
+ * The academic state after `tr`, worked out from what it changed (null: derive it anew). The
+ * decorations are mapped; the nodes in the changed ranges get theirs anew; the numbering is made
+ * again only when a heading, figure or table changed, and then only the nodes whose number or
+ * reference text moved are redrawn; the clusters are read again only when a citation or a
+ * footnote changed, and then the citations are walked in the decoration set (no walk of the
+ * document's text). Note styles (each note numbered among the footnotes) are derived anew.
+ */
+export function applyIncremental(
+  tr: Transaction | null,
+  value: AcademicState,
+  rendered: RenderedState | null,
+  doc: PMNode,
+): AcademicState | null {
+  if (rendered?.styleClass === 'note' || value.rendered?.styleClass === 'note') return null;
+  if (tr && !tr.steps.every(incrementalStep)) return null;
+  const { ranges, removed } = tr ? changedRanges(tr) : { ranges: [], removed: new Set<string>() };
+  const mapped = tr ? value.decorations.map(tr.mapping, doc) : value.decorations;
+  // The nodes in the changed ranges (each from its start), and what they are.
+  const redraw = new Map<number, PMNode>();
+  const stale: Decoration[] = [];
+  const names = new Set(removed);
+  const end = doc.content.size;
+  for (const [from, to] of ranges) {
+    for (const decoration of mapped.find(from, to)) if (decoration.from >= from) stale.push(decoration);
+    doc.nodesBetween(from, Math.min(to + 1, end), (node, pos) => {
+      const name = node.type.name;
+      if (pos >= from) {
+        names.add(name);
+        redraw.set(pos, node);
+      } else if (name === 'heading' || name === 'table') {
+        // Around the change: its decoration is gone when the change took its start (a join).
+        names.add(name);
+        redraw.set(pos, node);
+      }
+      return true;
+    });
+  }
+  const touches = (set: Set<string>) => [...set].some((name) => names.has(name));
+  let numbering = value.numbering;
+  if (touches(NUMBERED)) {
+    numbering = numberDocument(doc);
+    if (!sameNumbers(value.numbering, numbering)) {
+      for (const target of numbering.byPos.values()) {
+        const node = doc.nodeAt(target.pos);
+        if (node) redraw.set(target.pos, node);
+      }
+      for (const decoration of mapped.find(
+        undefined,
+        undefined,
+        (spec) => 'missing' in spec && 'label' in spec,
+      )) {
+        const node = doc.nodeAt(decoration.from);
+        if (node) redraw.set(decoration.from, node);
+      }
+    }
+  }
+  let { clusters, signature } = value;
+  const bibliographyChanged = touches(BIBLIOGRAPHY);
+  if (touches(CLUSTERED) || bibliographyChanged) {
+    const collected = collectClusters(doc);
+    signature = requestSignature(doc, collected.key);
+    if (signature !== value.signature) clusters = collected.clusters;
+  }
+  const base = { numbering, clusters, signature, rendered };
+  const context = decorationContext(doc, base);
+  // Citations: each one's text may follow from its place among the clusters. A walk of blocks,
+  // each block's citations kept with it.
+  const citations = new Map<number, number>();
+  const citationDecorations = new Map<number, Decoration>();
+  if (
+    rendered !== value.rendered ||
+    signature !== value.signature ||
+    bibliographyChanged ||
+    names.has('citation')
+  ) {
+    for (const decoration of mapped.find(undefined, undefined, (spec) => 'citation' in spec))
+      citationDecorations.set(decoration.from, decoration);
+    let index = 0;
+    eachTextblock(doc, (block, pos) => {
+      for (const { offset, node } of clustersOf(block).citations) {
+        citations.set(pos + 1 + offset, index++);
+        redraw.set(pos + 1 + offset, node);
+      }
+    });
+  }
+  if (rendered !== value.rendered || bibliographyChanged) {
+    const part = bibliographyPart(doc);
+    if (part) redraw.set(part.pos, part.node);
+  }
+  const added: Decoration[] = [];
+  const gone: Decoration[] = [];
+  const staleAt = new Map<number, Decoration[]>();
+  for (const decoration of stale) {
+    const here = staleAt.get(decoration.from);
+    if (here) here.push(decoration);
+    else staleAt.set(decoration.from, [decoration]);
+  }
+  for (const [pos, node] of redraw) {
+    const name = node.type.name;
+    let wanted: Decoration[];
+    if (name === 'citation') {
+      const index = citations.get(pos);
+      const known = citationDecorations.get(pos);
+      if (index !== undefined && known && !staleAt.has(pos) && sameCitation(context, node, index, known))
+        continue;
+      wanted = index === undefined ? [] : [citationDecoration(context, node, pos, index, false)];
+    } else if (name === 'bibliography_part') wanted = [bibliographyDecoration(context, node, pos, [])];
+    else wanted = numberedDecorations(node, pos, context);
+    const known = citationDecorations.get(pos);
+    const old =
+      staleAt.get(pos) ??
+      (known ? [known] : mapped.find(pos, pos).filter((decoration) => decoration.from === pos));
+    staleAt.delete(pos);
+    for (const decoration of wanted) {
+      const index = old.findIndex((known) => sameDecoration(known, decoration));
+      if (index >= 0) old.splice(index, 1);
+      else added.push(decoration);
+    }
+    gone.push(...old);
+  }
+  for (const left of staleAt.values()) gone.push(...left);
+  // In order: DecorationSet.add checks each against the document with a cursor that only moves on.
+  added.sort(byPlace);
+  const decorations = added.length || gone.length ? mapped.remove(gone).add(doc, added) : mapped;
+  return { ...base, decorations };
 }
 
 /**
@@ -643,6 +966,18 @@ class CitationRenderer {
   }
 }
 
+/** Whether a step may add a figure or table, or change one's id (then ids are checked). */
+function mayAddTarget(step: unknown): boolean {
+  if (step instanceof AddMarkStep || step instanceof RemoveMarkStep) return false;
+  if (!(step instanceof ReplaceStep || step instanceof ReplaceAroundStep)) return true;
+  let found = false;
+  step.slice.content.descendants((node) => {
+    found ||= node.type.name === 'figure' || node.type.name === 'table';
+    return !found && !node.isTextblock;
+  });
+  return found;
+}
+
 /** Numbering, cross-reference texts and rendered citations, as decorations for the node views. */
 export function academicPlugins(): Plugin[] {
   const state = new Plugin<AcademicState>({
@@ -657,21 +992,21 @@ export function academicPlugins(): Plugin[] {
         const rendered = tr.getMeta(academicKey) as RenderedState | undefined;
         if (!tr.docChanged && !rendered) return value;
         const mapped = value.decorations.map(tr.mapping, tr.doc);
-        if (!rendered && !touchesAcademic(tr)) return { ...value, decorations: mapped };
-        if (rendered && !tr.docChanged) {
-          // The worker's answer for an unchanged document: numbering and clusters stand.
-          const { decorations: _old, ...base } = value;
-          const wanted = wantedDecorations(editorState.doc, { ...base, rendered });
-          return { ...base, rendered, decorations: updateDecorations(editorState.doc, mapped, wanted) };
-        }
-        return deriveAcademic(editorState.doc, rendered ?? value.rendered, mapped);
+        if (!rendered && !touchesAcademic(tr, value.rendered?.styleClass === 'note'))
+          return { ...value, decorations: mapped };
+        return (
+          applyIncremental(tr.docChanged ? tr : null, value, rendered ?? value.rendered, editorState.doc) ??
+          deriveAcademic(editorState.doc, rendered ?? value.rendered, mapped)
+        );
       },
     },
     props: { decorations: (editorState) => academicKey.getState(editorState)?.decorations },
     view: (view) => new CitationRenderer(view),
     // Figures and tables made here (or pasted) get ids; remote steps are left to their authors.
+    // Typing, which can make no figure or table, does not walk the document's blocks for them.
     appendTransaction: (transactions, _old, editorState) => {
-      if (!transactions.some((tr) => tr.docChanged && !tr.getMeta('collab$'))) return null;
+      if (!transactions.some((tr) => tr.docChanged && !tr.getMeta('collab$') && tr.steps.some(mayAddTarget)))
+        return null;
       return assignTargetIds(editorState);
     },
   });
