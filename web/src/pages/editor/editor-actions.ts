@@ -1,6 +1,5 @@
 import {
   indent,
-  insertFootnote,
   insertHardBreak,
   insertHorizontalRule,
   insertTable,
@@ -15,6 +14,7 @@ import {
   wrapInBlockquote,
 } from '@scriptorium/common/editor/commands';
 import { type FormatMark, schema } from '@scriptorium/common/editor/schema';
+import { insertFootnote } from '@scriptorium/common/features/footnote/commands';
 import {
   Bold,
   Italic,

@@ -2,7 +2,7 @@ import { assignHeadingIds, partAt, splitItem } from '@scriptorium/common/editor/
 import { editorInputRulesPlugin } from '@scriptorium/common/editor/input-rules';
 import { linkPastePlugin } from '@scriptorium/common/editor/links';
 import { cleanPastedHTML, fitSlice, plainTextSlice } from '@scriptorium/common/editor/paste';
-import { FORMAT_MARKS, schema } from '@scriptorium/common/editor/schema';
+import { FORMAT_MARKS, isAside, schema } from '@scriptorium/common/editor/schema';
 import { findMatches, type SearchQuery } from '@scriptorium/common/editor/search';
 import { keepsTemplateParts } from '@scriptorium/common/editor/templates';
 import { baseKeymap } from 'prosemirror-commands';
@@ -300,7 +300,7 @@ export function documentHeadings(doc: PMNode): TocLine[] {
           lines.push({ id: String(node.attrs.id), level, text: node.textContent });
         return false;
       }
-      return node.type.name !== 'footnote' && node.type.name !== 'table';
+      return !isAside(node) && node.type.name !== 'table';
     });
   });
   return lines;

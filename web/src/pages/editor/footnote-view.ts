@@ -1,4 +1,4 @@
-import { caretBesideNote, type NoteSide, noteExit } from '@scriptorium/common/editor/footnote-keys';
+import { caretBesideNote, type NoteSide, noteExit } from '@scriptorium/common/features/footnote/keys';
 import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState, NodeSelection, Plugin, Selection, type Transaction } from 'prosemirror-state';
 import { StepMap } from 'prosemirror-transform';
