@@ -105,7 +105,7 @@ class JatsWriter extends NodeWriter {
     }
   }
 
-  protected footnote(node: PMNode): string {
+  note(node: PMNode): string {
     const n = this.notes.length + 1;
     const outer = this.breaks;
     this.breaks = false;

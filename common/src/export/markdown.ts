@@ -7,6 +7,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { exportCslItems } from '../bibliography/export';
 import type { EntryData } from '../bibliography/types';
 import type { CitationReference } from '../editor/academic-nodes';
+import { FEATURE_NODE_NAMES, writeNode } from '../features/registry';
 import { authorName, isEquationFigure, type PreparedDocument, targetOf } from './model';
 
 /** An equation's TeX between dollars: a bare `$` in it would end the math, so it is `\$`. */
@@ -104,7 +105,7 @@ function indentAfterFirst(text: string, indent: string): string {
     .join('\n');
 }
 
-/** Serializes a node's content; `notes` collects its footnotes' texts (numbered in order). */
+/** Serializes a node's content; `notes` collects its notes' texts (numbered in order). */
 function serializeWith(serializer: MarkdownSerializer, node: PMNode, notes: string[]): string {
   return serializer.serialize(node, { tightLists: true, notes } as { tightLists: boolean });
 }
@@ -199,11 +200,6 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
       // A target that is gone: its last title, else "??" as every other format writes (never its bare id).
       state.text(target?.label ?? String(node.attrs.title || '??'));
     },
-    footnote(state, node) {
-      const notes = notesOf(state);
-      notes.push(serializeWith(serializer, node, notes));
-      state.write(`[^${notes.length}]`);
-    },
     figure(state, node) {
       const caption = String(node.attrs.caption);
       if (isEquationFigure(node)) {
@@ -247,6 +243,19 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
       state.closeBlock(node);
     },
   };
+  // The features' nodes (common/src/features/registry.ts); a note is pandoc's `[^n]`, its text
+  // collected in `notes` and written after the body.
+  for (const name of FEATURE_NODE_NAMES)
+    nodes[name] = (state, node) => {
+      const writer = {
+        note(note: PMNode) {
+          const notes = notesOf(state);
+          notes.push(serializeWith(serializer, note, notes));
+          return `[^${notes.length}]`;
+        },
+      };
+      state.write(writeNode(writer, node));
+    };
   serializer = new MarkdownSerializer(
     nodes,
     {
