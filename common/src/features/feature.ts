@@ -7,9 +7,9 @@ import type { NodeSpec, Node as PMNode } from 'prosemirror-model';
  */
 export interface InlineWriter {
   /**
-   * The format's note (a Word or ODT footnote, an item of the HTML or JATS notes, `\footnote`,
-   * Markdown's `[^n]`) holding `node`'s paragraphs, at this place in the text. A note style's
-   * citation inside it is part of it, not a note of its own.
+   * The format's note (Word's and ODT's at the foot of the page, an item of the HTML or JATS
+   * notes, LaTeX's, Markdown's `[^n]`) holding `node`'s paragraphs, at this place in the text. A
+   * note style's citation inside it is part of it, not a note of its own.
    */
   note(node: PMNode): string;
 }

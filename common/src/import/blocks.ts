@@ -19,7 +19,8 @@ export type Inline =
       /** A note style's text citation: the author's name our export wrote before the note. */
       author?: string;
     }
-  | { kind: 'footnote'; blocks: Block[] }
+  /** A note of the file (at the foot of the page or the end): a node feature takes it. */
+  | { kind: 'note'; blocks: Block[] }
   /**
    * Images and display equations sit inside paragraphs in office files; we lift them out. `id`:
    * the bookmark cross-references reach them by; a caption paragraph beside them sets both.
