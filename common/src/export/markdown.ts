@@ -21,7 +21,7 @@ function mathSource(equation: unknown): string {
  * Pandoc's Markdown (issue 57: documents read as Markdown through the API; also an export
  * format): a YAML header with the title, authors, keywords, abstract and the cited entries as
  * CSL items (`references:`), then the body with pandoc citations (`[@key, p. 3]`), `$math$`,
- * footnotes (`[^1]`) and pipe tables, so that `pandoc --citeproc` typesets it as it stands.
+ * notes (`[^1]`) and pipe tables, so that `pandoc --citeproc` typesets it as it stands.
  * The header's values are written as JSON, which YAML reads as they are.
  */
 export function exportMarkdown(prepared: PreparedDocument): Uint8Array {
@@ -42,8 +42,8 @@ export function documentMarkdown(prepared: PreparedDocument): string {
     .map((part) => (part.type.name === 'separator_part' ? '---' : serializeWith(serializer, part, notes)))
     .filter(Boolean)
     .join('\n\n');
-  const footnotes = notes.map((text, index) => `[^${index + 1}]: ${indentAfterFirst(text, '    ')}`);
-  const markdown = `${[header, body, ...(footnotes.length ? [footnotes.join('\n\n')] : [])].join('\n\n')}\n`;
+  const noteTexts = notes.map((text, index) => `[^${index + 1}]: ${indentAfterFirst(text, '    ')}`);
+  const markdown = `${[header, body, ...(noteTexts.length ? [noteTexts.join('\n\n')] : [])].join('\n\n')}\n`;
   // Control characters show nothing, and pandoc's YAML reader refuses the whole file for one.
   return markdown.replace(NOT_MARKDOWN_TEXT, '');
 }
