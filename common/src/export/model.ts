@@ -253,7 +253,7 @@ export function notePlaces(docs: readonly PMNode[]): Map<PMNode, NotePlace> {
     node.forEach((child) => {
       if (child.type.name === 'bibliography_part') return;
       if (child.type.name === 'citation') places.set(child, { footnotes, inFootnote });
-      else if (child.type.name === 'footnote') {
+      else if (isAside(child)) {
         footnotes++;
         walk(child, true);
       } else if (child.childCount) walk(child, inFootnote);

@@ -16,6 +16,7 @@ const GENERIC_FILES = [
   '../editor/templates.ts',
   '../editor/paste.ts',
   '../editor/outline.ts',
+  '../editor/academic-commands.ts',
 ];
 
 describe('node features', () => {
