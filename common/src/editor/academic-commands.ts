@@ -10,7 +10,7 @@ import {
 import type { EntryData } from '../bibliography/types';
 import type { CitationFormat, CitationReference, CrossReferenceForm, FigureCategory } from './academic-nodes';
 import { allows, partAt } from './commands';
-import { schema } from './schema';
+import { isAside, schema } from './schema';
 import { templateUpgrades } from './templates';
 
 /**
@@ -23,19 +23,19 @@ export function newTargetId(prefix: 'F' | 'T'): string {
   return `${prefix}${Math.random().toString(36).slice(2, 10)}`;
 }
 
-function inFootnote(state: EditorState): boolean {
+/** Whether the selection is inside an aside (a note): no figure goes there. */
+function inAside(state: EditorState): boolean {
   const { $from } = state.selection;
-  for (let depth = $from.depth; depth > 0; depth--)
-    if ($from.node(depth).type.name === 'footnote') return true;
+  for (let depth = $from.depth; depth > 0; depth--) if (isAside($from.node(depth))) return true;
   return false;
 }
 
-/** Whether an inline academic node may go at the selection (a footnote's own editor has no part). */
+/** Whether an inline academic node may go at the selection (a note's own editor has no part). */
 function allowsInline(state: EditorState, element: 'equation' | 'citation' | 'cross_reference'): boolean {
   const { $from } = state.selection;
   const type = schema.nodes[element];
   if (!$from.parent.canReplaceWith($from.index(), $from.index(), type)) return false;
-  // A footnote's own editor holds only the footnote: what the outer part allows was checked there.
+  // A note's own editor holds only the note: what the outer part allows was checked there.
   if (state.doc.type.name !== 'doc') return true;
   return partAt($from) !== null && allows(state, element);
 }
@@ -78,7 +78,7 @@ export interface FigureInput {
 /** A figure after the current block (or replacing the selected figure's attributes). */
 export function insertFigure(input: FigureInput): Command {
   return (state, dispatch) => {
-    if (inFootnote(state) || !allows(state, 'figure')) return false;
+    if (inAside(state) || !allows(state, 'figure')) return false;
     const selected = selectedNode(state, 'figure');
     if (selected) {
       if (dispatch) {
@@ -294,7 +294,7 @@ export function assignTargetIds(state: EditorState): Transaction | null {
 export function mathInputRules(): InputRule[] {
   return [
     new InputRule(/\$\$([^$]+)\$\$$/, (state, match, start, end) => {
-      if (!allows(state, 'figure') || inFootnote(state)) return null;
+      if (!allows(state, 'figure') || inAside(state)) return null;
       const latex = match[1].trim();
       if (!latex) return null;
       const figure = schema.nodes.figure.create({

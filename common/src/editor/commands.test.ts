@@ -2,10 +2,10 @@ import { history, undo } from 'prosemirror-history';
 import { Node as PMNode } from 'prosemirror-model';
 import { type Command, EditorState, TextSelection } from 'prosemirror-state';
 import { describe, expect, it, vi } from 'vitest';
+import { insertFootnote } from '../features/footnote/commands';
 import {
   addKeywords,
   assignHeadingIds,
-  insertFootnote,
   insertTable,
   isValidOrcid,
   removeContributor,

@@ -1,13 +1,7 @@
 import { lift, setBlockType, toggleMark, wrapIn } from 'prosemirror-commands';
 import type { Mark, MarkType, NodeType, Node as PMNode, ResolvedPos } from 'prosemirror-model';
 import { liftListItem, sinkListItem, splitListItem, wrapInList } from 'prosemirror-schema-list';
-import {
-  type Command,
-  type EditorState,
-  NodeSelection,
-  TextSelection,
-  type Transaction,
-} from 'prosemirror-state';
+import { type Command, type EditorState, TextSelection, type Transaction } from 'prosemirror-state';
 import { type BodyElement, type FormatMark, isSafeHref, PAPER_SIZES, type PaperSize, schema } from './schema';
 import { tableCommand, tableTab } from './table-commands';
 import { HEADING_NUMBERINGS, type HeadingNumbering } from './vocabulary';
@@ -107,14 +101,15 @@ export const indent: Command = (state, dispatch, view) =>
 export const outdent: Command = (state, dispatch, view) =>
   tableTab(-1)(state, dispatch, view) || liftItem(state, dispatch, view);
 
-function insertNode(element: BodyElement, make: (state: EditorState) => PMNode): Command {
+/** Inserts `make`'s node at the selection where the part allows `element`. */
+export function insertNode(element: BodyElement, make: (state: EditorState) => PMNode): Command {
   return (state, dispatch) => {
     if (!allows(state, element)) return false;
     const node = make(state);
     const { $from } = state.selection;
     const index = $from.index();
     if (node.isInline && !$from.parent.canReplaceWith(index, index, node.type)) return false;
-    // No inherited marks: a footnote or a rule is not bold because the text before it is.
+    // No inherited marks: a note or a rule is not bold because the text before it is.
     if (dispatch) dispatch(state.tr.replaceSelectionWith(node, false).scrollIntoView());
     return true;
   };
@@ -131,28 +126,6 @@ export const insertHardBreak: Command = (state, dispatch) => {
   if (!$from.parent.canReplaceWith($from.index(), $from.index(), schema.nodes.hard_break)) return false;
   if (dispatch) dispatch(state.tr.replaceSelectionWith(schema.nodes.hard_break.create()).scrollIntoView());
   return true;
-};
-
-/** A footnote with one empty paragraph at the cursor; never inside another footnote. */
-export const insertFootnote: Command = (state, dispatch) => {
-  const { $from } = state.selection;
-  for (let depth = $from.depth; depth > 0; depth--) {
-    if ($from.node(depth).type === schema.nodes.footnote) return false;
-  }
-  const note = schema.nodes.footnote.create(null, schema.nodes.paragraph.create());
-  // Selected once inserted, so that its nested editor opens for typing the note.
-  return insertNode('footnote', () => note)(
-    state,
-    dispatch &&
-      ((tr) => {
-        const at = tr.selection.from - note.nodeSize;
-        dispatch(
-          at >= 0 && tr.doc.nodeAt(at)?.type === schema.nodes.footnote
-            ? tr.setSelection(NodeSelection.create(tr.doc, at))
-            : tr,
-        );
-      }),
-  );
 };
 
 /** A table with a header row; `rows` counts the header. */

@@ -30,7 +30,7 @@ export function quoteMarks(language: string): QuoteMarks {
 /** A quote opens at the start of a text block or after a space or an opening bracket or dash. */
 const OPENS_AFTER = /(?:^|[\s{[(<\u2014\u2013\u00a0-])$/;
 
-/** The document's language; a nested editor (a footnote's) asks its outer document. */
+/** The document's language; a nested editor (a note's) asks its outer document. */
 export type LanguageOf = (state: EditorState) => string;
 
 const ownLanguage: LanguageOf = (state) => String(state.doc.attrs.language ?? 'en');

@@ -98,7 +98,7 @@ export function pasteAsLink(text: string): Command {
   };
 }
 
-/** The paste handler of `pasteAsLink`, for the editor and the footnotes' editors. */
+/** The paste handler of `pasteAsLink`, for the editor and the notes' editors. */
 export function linkPastePlugin(): Plugin {
   return new Plugin({
     props: {

@@ -1,4 +1,5 @@
 import type { Node as PMNode } from 'prosemirror-model';
+import { isAside } from './schema';
 
 export interface OutlineEntry {
   level: number;
@@ -9,7 +10,7 @@ export interface OutlineEntry {
   pos: number;
 }
 
-/** The headings of the document in order (not those inside footnotes or tables). */
+/** The headings of the document in order (not those inside asides, such as notes, or tables). */
 export function outline(doc: PMNode): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   doc.descendants((node, pos) => {
@@ -22,7 +23,7 @@ export function outline(doc: PMNode): OutlineEntry[] {
       });
       return false;
     }
-    return !node.isTextblock && node.type.name !== 'table' && node.type.name !== 'footnote';
+    return !node.isTextblock && node.type.name !== 'table' && !isAside(node);
   });
   return entries;
 }

@@ -1,5 +1,5 @@
 import { Fragment, type Mark, type Node as PMNode, Slice } from 'prosemirror-model';
-import { schema } from './schema';
+import { isAside, schema } from './schema';
 import { elementName } from './templates';
 
 /**
@@ -150,9 +150,10 @@ function fitNode(node: PMNode, elements: readonly string[], marks: readonly stri
     case 'hard_break':
       return [schema.text(' ')];
     case 'horizontal_rule':
-    case 'footnote':
       return [];
     default:
+      // An aside (a note) is not part of the text it was pasted with.
+      if (isAside(node)) return [];
       // Lists, quotes and tables give up their wrappers and keep the blocks inside.
       return unwrap(node.content, elements, marks);
   }

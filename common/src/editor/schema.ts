@@ -1,5 +1,12 @@
-import { type DOMOutputSpec, type MarkSpec, type NodeSpec, Schema } from 'prosemirror-model';
+import {
+  type DOMOutputSpec,
+  type MarkSpec,
+  type NodeSpec,
+  type Node as PMNode,
+  Schema,
+} from 'prosemirror-model';
 import { tableNodes } from 'prosemirror-tables';
+import { FEATURE_NODES } from '../features/registry';
 import { academicNodes, templatePartAttrs, withTableCaption } from './academic-nodes';
 import { listAttr, plainElement, stringAttr, stringAttrsRule, textAtom } from './dom-attrs';
 import { BLOCK_TRACK_MARKS, REVIEW_MARK_SPECS, REVIEW_MARKS } from './review-marks';
@@ -272,21 +279,8 @@ const nodes: Record<string, NodeSpec> = {
     parseDOM: [{ tag: 'br' }],
     toDOM: () => ['br'],
   },
-  /**
-   * A footnote holds real paragraphs so that two authors editing one footnote produce ordinary,
-   * mergeable steps (a footnote kept in an attribute would be overwritten whole). Numbering is
-   * done when rendering. A footnote inside a footnote is refused by `checkDocument` (templates.ts):
-   * the content expression cannot exclude it by context.
-   */
-  footnote: {
-    inline: true,
-    group: 'inline',
-    content: 'paragraph+',
-    marks: BLOCK_TRACK_MARKS,
-    atom: true,
-    parseDOM: [{ tag: 'span[data-footnote]' }],
-    toDOM: () => ['span', { class: 'doc-footnote', 'data-footnote': '' }, 0],
-  },
+  // The feature folders' nodes (common/src/features/registry.ts).
+  ...FEATURE_NODES,
   ...academicNodes,
 };
 
@@ -369,3 +363,11 @@ const marks: Record<string, MarkSpec> = {
 };
 
 export const schema = new Schema({ nodes, marks });
+
+/**
+ * Whether a node is an aside (its spec says `aside`): its content is not in the flow of the text
+ * (a note), so walks over the text (outlines, tables of contents, numbering of blocks) skip it.
+ */
+export function isAside(node: PMNode): boolean {
+  return node.type.spec.aside === true;
+}

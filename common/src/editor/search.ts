@@ -1,7 +1,7 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import type { EditorState, Transaction } from 'prosemirror-state';
 
-/** Search and replace over a document's text blocks (footnotes included), as pure functions. */
+/** Search and replace over a document's text blocks (notes included), as pure functions. */
 
 export interface SearchQuery {
   text: string;
@@ -17,7 +17,7 @@ export interface SearchMatch {
   match: RegExpExecArray;
 }
 
-/** Stands in for inline nodes (footnotes, breaks) so that matches never run across them. */
+/** Stands in for inline nodes (notes, breaks) so that matches never run across them. */
 const OBJECT = '\ufffc';
 
 /** The compiled pattern, or null for an empty query or an invalid regular expression. */
@@ -60,7 +60,7 @@ export function findMatches(doc: PMNode, query: SearchQuery): SearchMatch[] {
       if (found[0].includes(OBJECT)) continue;
       matches.push({ from: offsets[found.index], to: offsets[found.index + found[0].length], match: found });
     }
-    // Footnotes inside this block are searched by the descent into them.
+    // Notes inside this block are searched by the descent into them.
     return true;
   });
   return matches.sort((a, b) => a.from - b.from);

@@ -1,4 +1,5 @@
 import { type Node as PMNode, type Schema, Slice } from 'prosemirror-model';
+import { featureOf } from '../features/registry';
 import { isReviewMark } from './schema';
 import { type DocumentTemplate, PART_KINDS, templates } from './template-data';
 import { type BodyElement, PAPER_SIZES, type PaperSize } from './vocabulary';
@@ -78,13 +79,14 @@ export function elementName(node: PMNode): BodyElement | null {
 
 export interface TemplateProblem {
   part: string;
-  /** An element or mark the part does not allow, or `nested_footnote`. */
+  /** An element or mark the part does not allow, or a node feature's problem (a note in a note). */
   problem: string;
 }
 
 /**
- * What the schema alone cannot say: elements and marks a part does not allow, and footnotes
- * inside footnotes. The editor refuses transactions that add problems; the server may use it too.
+ * What the schema alone cannot say: elements and marks a part does not allow, and the node
+ * features' own problems (`NodeFeature.problem`, common/src/features/). The editor refuses
+ * transactions that add problems; the server may use it too.
  */
 export function checkDocument(doc: PMNode): TemplateProblem[] {
   const problems: TemplateProblem[] = [];
@@ -100,13 +102,8 @@ export function checkDocument(doc: PMNode): TemplateProblem[] {
       part.descendants((node) => {
         const name = elementName(node);
         if (name && !elements.includes(name)) problems.push({ part: id, problem: name });
-        if (node.type.name === 'footnote') {
-          let nested = false;
-          node.descendants((inner) => {
-            if (inner.type.name === 'footnote') nested = true;
-          });
-          if (nested) problems.push({ part: id, problem: 'nested_footnote' });
-        }
+        const problem = featureOf(node)?.problem?.(node);
+        if (problem) problems.push({ part: id, problem });
         return true;
       });
     }

@@ -9,7 +9,7 @@ export interface TextStats {
 
 /**
  * The plain text of a range, blocks and inline objects separated by a line break so that words of
- * two paragraphs (or a word and its footnote) never merge. Footnote text counts too.
+ * two paragraphs (or a word and its note) never merge. A note's text counts too.
  */
 export function plainText(doc: PMNode, from = 0, to = doc.content.size): string {
   const parts: string[] = [];
@@ -20,7 +20,7 @@ export function plainText(doc: PMNode, from = 0, to = doc.content.size): string 
     }
     if (node.isBlock || !node.isText) parts.push('\n');
     if (node.isInline && node.content.size) {
-      // A footnote: its own text, then a break so that the word after it stays apart.
+      // A note: its own text, then a break so that the word after it stays apart.
       const start = Math.max(0, from - pos - 1);
       const end = Math.min(node.content.size, to - pos - 1);
       if (end > start) parts.push(plainText(node, start, end), '\n');

@@ -114,7 +114,7 @@ interface Segment {
   node: PMNode;
 }
 
-/** The inline nodes (text, footnotes, ...) in a range, cut to it; null if a block leaf is in it. */
+/** The inline nodes (text, notes, ...) in a range, cut to it; null if a block leaf is in it. */
 function inlineSegments(doc: PMNode, from: number, to: number): Segment[] | null {
   const segments: Segment[] = [];
   let ok = true;
@@ -802,7 +802,7 @@ export function trackedChanges(doc: PMNode, from = 0, to = doc.content.size): Tr
         open.set(key, change);
       }
     }
-    // Text inside an inline node (a footnote) is listed on its own.
+    // Text inside an inline node (a note) is listed on its own.
     return true;
   });
   return changes.sort((a, b) => a.from - b.from || a.to - b.to);

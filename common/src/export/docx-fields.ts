@@ -45,7 +45,7 @@ export interface ZoteroCitation {
   items: ReadonlyMap<string, Record<string, unknown>>;
   /** citeproc's HTML of the citation ('' when unrendered). */
   rendered: string;
-  /** The footnote number holding it (note styles), else 0. */
+  /** The number of the note holding it (note styles), else 0. */
   noteIndex: number;
   /** Our citation format: a text citation is kept in a property Zotero carries along. */
   format: string;

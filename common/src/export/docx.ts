@@ -10,6 +10,8 @@ import {
   headingNumbering,
   PAGE_PLACEHOLDER,
 } from '../editor/academic-numbering';
+import type { InlineWriter } from '../features/feature';
+import { writeNode } from '../features/registry';
 import { changeMarks, withInherited } from './block-changes';
 import {
   citationId,
@@ -125,9 +127,9 @@ interface ListPlace {
   level: number;
   above?: readonly Mark[];
 }
-class DocxWriter extends ChangesWriter {
+class DocxWriter extends ChangesWriter implements InlineWriter {
   private readonly footnotes: string[] = [];
-  /** Inside a footnote (its citations are part of it in a note style). */
+  /** Inside a note (its citations are part of it in a note style). */
   private inNote = false;
   private readonly comments: string[] = [];
   /** word/commentsExtended.xml's entries: each comment's last paragraph, its parent's and done. */
@@ -364,17 +366,6 @@ class DocxWriter extends ChangesWriter {
       case 'hard_break':
         content = '<w:r><w:br/></w:r>';
         break;
-      case 'footnote': {
-        // A note style's citation inside a footnote is part of it, not a footnote of its own.
-        const outer = this.inNote;
-        this.inNote = true;
-        try {
-          content = this.footnote(this.blocks(node));
-        } finally {
-          this.inNote = outer;
-        }
-        break;
-      }
       case 'equation': {
         const math = this.omml(String(node.attrs.equation), false);
         content = math ?? this.textRun(`$${node.attrs.equation}$`, marks, deleted);
@@ -392,7 +383,7 @@ class DocxWriter extends ChangesWriter {
             : this.textRun(citationFallback(node), marks, inDeletion);
         content = asNote
           ? // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
-            `${author ? this.styledRuns(author, marks, deleted) : ''}${this.footnote(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${this.citationField(node, runs(false), this.footnotes.length + 1, false, author)}</w:p>`)}`
+            `${author ? this.styledRuns(author, marks, deleted) : ''}${this.noteXml(`<w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>${this.citationField(node, runs(false), this.footnotes.length + 1, false, author)}</w:p>`)}`
           : this.citationField(node, runs(deleted), this.inNote ? this.footnotes.length + 1 : 0, deleted);
         break;
       }
@@ -421,6 +412,9 @@ class DocxWriter extends ChangesWriter {
           ).replace('w:fldCharType="begin"/>', 'w:fldCharType="begin" w:dirty="true"/>')}`;
         break;
       }
+      default:
+        // A feature's node (common/src/features/registry.ts).
+        content = writeNode(this, node);
     }
     out += this.tracked_(content, marks);
     for (const mark of node.marks) {
@@ -476,7 +470,18 @@ class DocxWriter extends ChangesWriter {
     return out;
   }
 
-  private footnote(content: string): string {
+  /** A note holding `node`'s paragraphs (InlineWriter); a note style's citation in it is part of it. */
+  note(node: PMNode): string {
+    const outer = this.inNote;
+    this.inNote = true;
+    try {
+      return this.noteXml(this.blocks(node));
+    } finally {
+      this.inNote = outer;
+    }
+  }
+
+  private noteXml(content: string): string {
     const id = this.footnotes.length + 1;
     const withReference = content.replace(
       /^<w:p>(<w:pPr>.*?<\/w:pPr>)?/,

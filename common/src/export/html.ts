@@ -120,7 +120,7 @@ export class HtmlWriter extends NodeWriter {
    * the note an item of the ordered list of the notes section, its last paragraph ending in a
    * doc-backlink to the reference.
    */
-  private note(paragraphs: string[]): string {
+  private noteXml(paragraphs: string[]): string {
     const n = this.notes.length + 1;
     const epub = this.options.epub;
     const id = `${this.notePrefix}fn${n}`;
@@ -139,14 +139,14 @@ export class HtmlWriter extends NodeWriter {
 
   protected readonly hardBreak = '<br/>';
 
-  /** Inside a footnote: a note style's citation there is part of the note, not a note of its own. */
+  /** Inside a note: a note style's citation there is part of the note, not a note of its own. */
   private inNote = false;
 
-  protected footnote(node: PMNode): string {
+  note(node: PMNode): string {
     const outer = this.inNote;
     this.inNote = true;
     try {
-      return this.note(this.noteParagraphs(node));
+      return this.noteXml(this.noteParagraphs(node));
     } finally {
       this.inNote = outer;
     }
@@ -163,7 +163,7 @@ export class HtmlWriter extends NodeWriter {
       return `<span class="citation">${text}</span>`;
     // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
     const author = this.prepared.citationAuthors?.get(node);
-    return `${author ? `<span class="citation-author">${citeprocToXhtml(author)}</span>` : ''}${this.note([`<span class="citation">${text}</span>`])}`;
+    return `${author ? `<span class="citation-author">${citeprocToXhtml(author)}</span>` : ''}${this.noteXml([`<span class="citation">${text}</span>`])}`;
   }
 
   protected crossReference(id: string, node: PMNode): string {

@@ -20,7 +20,7 @@ export const JATS_DOCTYPE =
 
 /**
  * JATS 1.2 (Archiving and Interchange) export: article XML with MathML (and the LaTeX source as
- * tex-math), sections nested by heading level, figures with their graphics, footnotes, and the
+ * tex-math), sections nested by heading level, figures with their graphics, notes (`fn`), and the
  * references as element-citation; a zip with the images. Suggestions are exported accepted.
  */
 
@@ -105,7 +105,7 @@ class JatsWriter extends NodeWriter {
     }
   }
 
-  protected footnote(node: PMNode): string {
+  note(node: PMNode): string {
     const n = this.notes.length + 1;
     const outer = this.breaks;
     this.breaks = false;

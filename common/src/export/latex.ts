@@ -98,8 +98,8 @@ class LatexWriter extends NodeWriter {
   biblatex: string | null = null;
   /** The citation key of each entry by its id in the document. */
   readonly keys: Map<string, string>;
-  /** Inside a footnote a note style's citation is its text, not a footnote of the footnote. */
-  private inFootnote = false;
+  /** Inside a note a note style's citation is its text, not a note of the note. */
+  private inNote = false;
   /**
    * How many table cells the writer is in: a float (table, figure) is refused there ("Not in
    * outer par mode"), so one in a cell is a minipage with \captionof.
@@ -143,7 +143,7 @@ class LatexWriter extends NodeWriter {
         ? citeprocToLatex(rendered)
         : escapeLatex(`(${refs.map((ref) => this.key(ref.id)).join('; ')})`);
       const note = this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle;
-      return note && rendered && !this.inFootnote ? `\\footnote{${text}}` : text;
+      return note && rendered && !this.inNote ? `\\footnote{${text}}` : text;
     }
     const command = node.attrs.format === 'textcite' ? 'textcite' : 'autocite';
     const one = (ref: { id: string; prefix: string; locator: string }) => {
@@ -166,10 +166,10 @@ class LatexWriter extends NodeWriter {
   // \leavevmode: a break opening a paragraph or a note has a line to end.
   protected readonly hardBreak = '\\leavevmode\\newline{}';
 
-  protected footnote(node: PMNode): string {
-    this.inFootnote = true;
+  note(node: PMNode): string {
+    this.inNote = true;
     const paragraphs = this.noteParagraphs(node);
-    this.inFootnote = false;
+    this.inNote = false;
     return `\\footnote{${paragraphs.join('\\par ')}}`;
   }
 

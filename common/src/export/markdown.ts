@@ -7,6 +7,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { exportCslItems } from '../bibliography/export';
 import type { EntryData } from '../bibliography/types';
 import type { CitationReference } from '../editor/academic-nodes';
+import { FEATURE_NODE_NAMES, writeNode } from '../features/registry';
 import { authorName, isEquationFigure, type PreparedDocument, targetOf } from './model';
 
 /** An equation's TeX between dollars: a bare `$` in it would end the math, so it is `\$`. */
@@ -20,7 +21,7 @@ function mathSource(equation: unknown): string {
  * Pandoc's Markdown (issue 57: documents read as Markdown through the API; also an export
  * format): a YAML header with the title, authors, keywords, abstract and the cited entries as
  * CSL items (`references:`), then the body with pandoc citations (`[@key, p. 3]`), `$math$`,
- * footnotes (`[^1]`) and pipe tables, so that `pandoc --citeproc` typesets it as it stands.
+ * notes (`[^1]`) and pipe tables, so that `pandoc --citeproc` typesets it as it stands.
  * The header's values are written as JSON, which YAML reads as they are.
  */
 export function exportMarkdown(prepared: PreparedDocument): Uint8Array {
@@ -41,8 +42,8 @@ export function documentMarkdown(prepared: PreparedDocument): string {
     .map((part) => (part.type.name === 'separator_part' ? '---' : serializeWith(serializer, part, notes)))
     .filter(Boolean)
     .join('\n\n');
-  const footnotes = notes.map((text, index) => `[^${index + 1}]: ${indentAfterFirst(text, '    ')}`);
-  const markdown = `${[header, body, ...(footnotes.length ? [footnotes.join('\n\n')] : [])].join('\n\n')}\n`;
+  const noteTexts = notes.map((text, index) => `[^${index + 1}]: ${indentAfterFirst(text, '    ')}`);
+  const markdown = `${[header, body, ...(noteTexts.length ? [noteTexts.join('\n\n')] : [])].join('\n\n')}\n`;
   // Control characters show nothing, and pandoc's YAML reader refuses the whole file for one.
   return markdown.replace(NOT_MARKDOWN_TEXT, '');
 }
@@ -104,7 +105,7 @@ function indentAfterFirst(text: string, indent: string): string {
     .join('\n');
 }
 
-/** Serializes a node's content; `notes` collects its footnotes' texts (numbered in order). */
+/** Serializes a node's content; `notes` collects its notes' texts (numbered in order). */
 function serializeWith(serializer: MarkdownSerializer, node: PMNode, notes: string[]): string {
   return serializer.serialize(node, { tightLists: true, notes } as { tightLists: boolean });
 }
@@ -199,11 +200,6 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
       // A target that is gone: its last title, else "??" as every other format writes (never its bare id).
       state.text(target?.label ?? String(node.attrs.title || '??'));
     },
-    footnote(state, node) {
-      const notes = notesOf(state);
-      notes.push(serializeWith(serializer, node, notes));
-      state.write(`[^${notes.length}]`);
-    },
     figure(state, node) {
       const caption = String(node.attrs.caption);
       if (isEquationFigure(node)) {
@@ -247,6 +243,19 @@ function bodySerializer(prepared: PreparedDocument, keys: Map<string, string>): 
       state.closeBlock(node);
     },
   };
+  // The features' nodes (common/src/features/registry.ts); a note is pandoc's `[^n]`, its text
+  // collected in `notes` and written after the body.
+  for (const name of FEATURE_NODE_NAMES)
+    nodes[name] = (state, node) => {
+      const writer = {
+        note(note: PMNode) {
+          const notes = notesOf(state);
+          notes.push(serializeWith(serializer, note, notes));
+          return `[^${notes.length}]`;
+        },
+      };
+      state.write(writeNode(writer, node));
+    };
   serializer = new MarkdownSerializer(
     nodes,
     {

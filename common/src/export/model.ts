@@ -11,7 +11,7 @@ import type { EntryData } from '../bibliography/types';
 import { type NumberedTarget, type Numbering, numberDocument } from '../editor/academic-numbering';
 import type { Contributor } from '../editor/commands';
 import { withoutUnsafeLinks } from '../editor/safe-links';
-import { schema } from '../editor/schema';
+import { isAside, schema } from '../editor/schema';
 import { acceptedDocument } from '../editor/track-changes';
 import type { CommentThread } from '../ws/review-messages';
 
@@ -218,7 +218,7 @@ export function tocEntries(body: readonly PMNode[], depth = 3): TocEntry[] {
           entries.push({ id: String(node.attrs.id), level, text: node.textContent });
         return false;
       }
-      return node.type.name !== 'footnote' && node.type.name !== 'table';
+      return !isAside(node) && node.type.name !== 'table';
     });
   return entries;
 }
@@ -253,7 +253,7 @@ export function notePlaces(docs: readonly PMNode[]): Map<PMNode, NotePlace> {
     node.forEach((child) => {
       if (child.type.name === 'bibliography_part') return;
       if (child.type.name === 'citation') places.set(child, { footnotes, inFootnote });
-      else if (child.type.name === 'footnote') {
+      else if (isAside(child)) {
         footnotes++;
         walk(child, true);
       } else if (child.childCount) walk(child, inFootnote);

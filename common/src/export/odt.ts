@@ -11,6 +11,8 @@ import {
   headingNumbering,
   PAGE_PLACEHOLDER,
 } from '../editor/academic-numbering';
+import type { InlineWriter } from '../features/feature';
+import { writeNode } from '../features/registry';
 import { type BreakChange, withInherited } from './block-changes';
 import {
   citationId,
@@ -140,7 +142,7 @@ function emptyParagraph(node: PMNode, style: string): string {
     : `<text:p text:style-name="${style}"/>`;
 }
 
-class OdtWriter extends ChangesWriter {
+class OdtWriter extends ChangesWriter implements InlineWriter {
   private readonly textStyles = new Map<string, string>();
   private readonly paragraphStyles = new Map<string, string>();
   private readonly listStyles = new Map<string, string>();
@@ -153,8 +155,8 @@ class OdtWriter extends ChangesWriter {
   private readonly openedComments = new Set<number>();
   private readonly lastCommentNode = new Map<number, PMNode>();
   private readonly page: OdfPage;
-  private note = 0;
-  /** Inside a footnote (its citations are part of it in a note style). */
+  private noteCount = 0;
+  /** Inside a note (its citations are part of it in a note style). */
   private inNote = false;
   private frame = 0;
   /** What a textblock starts with: the end of an inserted paragraph break, a deleted block's place. */
@@ -348,17 +350,6 @@ class OdtWriter extends ChangesWriter {
       case 'hard_break':
         content = '<text:line-break/>';
         break;
-      case 'footnote': {
-        // A note style's citation inside a footnote is part of it, not a note of its own.
-        const outer = this.inNote;
-        this.inNote = true;
-        try {
-          content = this.footnote(this.blocks(node, { paragraphStyle: 'Footnote' }));
-        } finally {
-          this.inNote = outer;
-        }
-        break;
-      }
       case 'equation':
         content =
           this.formula(String(node.attrs.equation), false) ??
@@ -374,8 +365,8 @@ class OdtWriter extends ChangesWriter {
           (this.prepared.noteCitations?.has(node) ?? this.prepared.noteStyle) && rendered && !this.inNote;
         content = asNote
           ? // A note style's text citation keeps its author in the sentence ("LeCun and Bottou¹").
-            `${author ? this.styledRuns(author, marks) : ''}${this.footnote(`<text:p text:style-name="Footnote">${this.citationMark(node, runs, this.note + 1, author)}</text:p>`)}`
-          : this.citationMark(node, runs, this.inNote ? this.note + 1 : 0);
+            `${author ? this.styledRuns(author, marks) : ''}${this.noteXml(`<text:p text:style-name="Footnote">${this.citationMark(node, runs, this.noteCount + 1, author)}</text:p>`)}`
+          : this.citationMark(node, runs, this.inNote ? this.noteCount + 1 : 0);
         break;
       }
       case 'cross_reference': {
@@ -398,6 +389,9 @@ class OdtWriter extends ChangesWriter {
           content += `${this.span(odfText(pieces.pageWords), formats)}<text:bookmark-ref text:reference-format="page" text:ref-name="${bookmarkName(id)}">${this.span(PAGE_PLACEHOLDER, formats)}</text:bookmark-ref>`;
         break;
       }
+      default:
+        // A feature's node (common/src/features/registry.ts).
+        content = writeNode(this, node);
     }
     out += this.tracked(content, marks);
     for (const mark of node.marks) {
@@ -461,9 +455,20 @@ class OdtWriter extends ChangesWriter {
     return `<text:reference-mark-start text:name="${name}"/>${runs}<text:reference-mark-end text:name="${name}"/>`;
   }
 
-  private footnote(body: string): string {
-    this.note++;
-    return `<text:note text:id="ftn${this.note}" text:note-class="footnote"><text:note-citation>${this.note}</text:note-citation><text:note-body>${body || '<text:p text:style-name="Footnote"/>'}</text:note-body></text:note>`;
+  /** A note holding `node`'s paragraphs (InlineWriter); a note style's citation in it is part of it. */
+  note(node: PMNode): string {
+    const outer = this.inNote;
+    this.inNote = true;
+    try {
+      return this.noteXml(this.blocks(node, { paragraphStyle: 'Footnote' }));
+    } finally {
+      this.inNote = outer;
+    }
+  }
+
+  private noteXml(body: string): string {
+    this.noteCount++;
+    return `<text:note text:id="ftn${this.noteCount}" text:note-class="footnote"><text:note-citation>${this.noteCount}</text:note-citation><text:note-body>${body || '<text:p text:style-name="Footnote"/>'}</text:note-body></text:note>`;
   }
 
   /** An embedded formula object ('Object N/content.xml' with the MathML); null if LaTeX fails. */

@@ -1,5 +1,7 @@
 import type { Mark, Node as PMNode } from 'prosemirror-model';
 import type { TableMap } from 'prosemirror-tables';
+import type { InlineWriter } from '../features/feature';
+import { writeNode } from '../features/registry';
 import { BlockChanges, keptWhenAccepted, withInherited } from './block-changes';
 
 /**
@@ -30,14 +32,15 @@ export abstract class ChangesWriter {
 }
 
 /** The walk the text-based writers share: inline content and block lists, node by node. */
-export abstract class NodeWriter extends ChangesWriter {
+export abstract class NodeWriter extends ChangesWriter implements InlineWriter {
   abstract block(node: PMNode): string;
   /** `content` inside the marks (with the inherited ones), or null where a deletion drops it. */
   protected abstract wrapMarks(content: string, marks: readonly Mark[]): string | null;
   /** The inline nodes, each kind in the format's own way. */
   protected abstract text(text: string): string;
   protected abstract readonly hardBreak: string;
-  protected abstract footnote(node: PMNode): string;
+  /** The format's note holding `node`'s paragraphs (InlineWriter: the node features' hooks use it). */
+  abstract note(node: PMNode): string;
   protected abstract equation(latex: string): string;
   protected abstract citation(node: PMNode): string;
   protected abstract crossReference(id: string, node: PMNode): string;
@@ -70,8 +73,6 @@ export abstract class NodeWriter extends ChangesWriter {
         return this.text(node.text ?? '');
       case 'hard_break':
         return this.hardBreak;
-      case 'footnote':
-        return this.footnote(node);
       case 'equation':
         return this.equation(String(node.attrs.equation));
       case 'citation':
@@ -79,7 +80,8 @@ export abstract class NodeWriter extends ChangesWriter {
       case 'cross_reference':
         return this.crossReference(String(node.attrs.id), node);
       default:
-        return '';
+        // A feature's node (common/src/features/registry.ts).
+        return writeNode(this, node);
     }
   }
 
@@ -102,10 +104,10 @@ export abstract class NodeWriter extends ChangesWriter {
     );
   }
 
-  /** A footnote's paragraphs, each its inline content. */
-  protected noteParagraphs(footnote: PMNode): string[] {
+  /** A note's paragraphs, each its inline content. */
+  protected noteParagraphs(note: PMNode): string[] {
     const paragraphs: string[] = [];
-    footnote.forEach((paragraph) => {
+    note.forEach((paragraph) => {
       paragraphs.push(this.inlineContent(paragraph));
     });
     return paragraphs;

@@ -21,7 +21,8 @@ export type Inline =
       /** Suggestion and comment marks of the field's runs (DOCX: a citation deleted as a suggestion). */
       marks?: JsonMark[];
     }
-  | { kind: 'footnote'; blocks: Block[] }
+  /** A note of the file (at the foot of the page or the end): a node feature takes it. */
+  | { kind: 'note'; blocks: Block[] }
   /**
    * Images and display equations sit inside paragraphs in office files; we lift them out. `id`:
    * the bookmark cross-references reach them by; a caption paragraph beside them sets both.

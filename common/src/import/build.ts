@@ -2,6 +2,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import type { EntryData } from '../bibliography/types';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
+import { importedNote } from '../features/registry';
 import type { Block, Inline, JsonMark } from './blocks';
 import { IMAGE_PREFIX } from './model';
 import { pageReferences } from './page-references';
@@ -9,7 +10,7 @@ import type { ImportReport } from './problems';
 
 /**
  * The translation of the readers' blocks (blocks.ts) to our schema: one builder enforces the
- * schema's rules (a list item starts with a paragraph, a footnote holds paragraphs only, figures
+ * schema's rules (a list item starts with a paragraph, a note holds paragraphs only, figures
  * are blocks).
  */
 
@@ -133,7 +134,7 @@ export function parseAuthorLine(line: string): FrontMatter['authors'] {
 }
 
 export class DocumentBuilder {
-  private footnoteDepth = 0;
+  private noteDepth = 0;
   /** Building the content of a list inserted whole: its items and lists carry nothing of their own. */
   private insideInserted = false;
 
@@ -189,9 +190,9 @@ export class DocumentBuilder {
         case 'anchor':
         case 'sequence':
           break;
-        case 'footnote': {
+        case 'note': {
           const cited = onlyCitation(item.blocks);
-          if (cited && this.footnoteDepth === 0) {
+          if (cited && this.noteDepth === 0) {
             // A note style's citation: the note is the citation's (Zotero's and our own notes);
             // a text citation's author before it is the citation's too.
             const last = content[content.length - 1];
@@ -205,18 +206,20 @@ export class DocumentBuilder {
             });
             break;
           }
-          if (this.footnoteDepth > 0) {
+          if (this.noteDepth > 0) {
             this.report.note('nested_footnote');
             break;
           }
-          this.footnoteDepth++;
-          const paragraphs = this.footnoteParagraphs(item.blocks);
-          this.footnoteDepth--;
-          content.push({ type: 'footnote', content: paragraphs });
+          this.noteDepth++;
+          const paragraphs = this.noteParagraphs(item.blocks);
+          this.noteDepth--;
+          // The node feature that takes notes makes the node (features/registry.ts).
+          const note = importedNote(paragraphs);
+          if (note) content.push(note);
           break;
         }
         case 'image':
-          if (this.footnoteDepth > 0) this.report.note('unsupported_element', 'image in footnote');
+          if (this.noteDepth > 0) this.report.note('unsupported_element', 'image in footnote');
           else
             lifted.push({
               type: 'figure',
@@ -230,7 +233,7 @@ export class DocumentBuilder {
             });
           break;
         case 'display_equation':
-          if (this.footnoteDepth > 0) content.push({ type: 'equation', attrs: { equation: item.latex } });
+          if (this.noteDepth > 0) content.push({ type: 'equation', attrs: { equation: item.latex } });
           else
             lifted.push({
               type: 'figure',
@@ -249,8 +252,8 @@ export class DocumentBuilder {
     return { content, lifted };
   }
 
-  /** A footnote holds paragraphs only: other blocks are flattened to their paragraphs. */
-  private footnoteParagraphs(blocks: Block[]): Json[] {
+  /** A note holds paragraphs only: other blocks are flattened to their paragraphs. */
+  private noteParagraphs(blocks: Block[]): Json[] {
     const out: Json[] = [];
     const visit = (block: Block) => {
       if (block.kind === 'paragraph' || block.kind === 'heading')

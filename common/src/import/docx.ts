@@ -595,7 +595,7 @@ class DocxReader {
           const note = (name === 'w:footnoteReference' ? this.notes : this.endnotes).get(attr(node, 'w:id'));
           if (note)
             out.push({
-              kind: 'footnote',
+              kind: 'note',
               blocks: this.inPart(this.noteParts.get(note) ?? this.main, () => this.blocks(note)),
             });
           break;

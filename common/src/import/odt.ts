@@ -413,7 +413,7 @@ class OdtReader {
           out.push({ kind: 'break' });
           break;
         case 'text:note':
-          out.push({ kind: 'footnote', blocks: this.enclosedBlocks(child(el, 'text:note-body') ?? el) });
+          out.push({ kind: 'note', blocks: this.enclosedBlocks(child(el, 'text:note-body') ?? el) });
           break;
         case 'draw:frame':
           this.frame(el, out, false, this.paragraphStyle);

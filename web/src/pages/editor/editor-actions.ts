@@ -1,6 +1,5 @@
 import {
   indent,
-  insertFootnote,
   insertHardBreak,
   insertHorizontalRule,
   insertTable,
@@ -25,7 +24,6 @@ import {
   type LucideIcon,
   Redo2,
   Search,
-  SquareAsterisk,
   Subscript,
   Superscript,
   Table,
@@ -38,6 +36,7 @@ import type { EditorState } from 'prosemirror-state';
 import { ACADEMIC_ACTIONS } from './academic/academic-actions';
 import type { EditorActionSpec, MenuId } from './editor-action-spec';
 import { EXPORT_MENU_FORMATS, exportActions } from './export/export-actions';
+import { FOOTNOTE_ACTIONS } from './footnote/actions';
 import { REVIEW_ACTIONS } from './review/review-actions';
 import { TABLE_ACTIONS } from './tables/table-actions';
 
@@ -139,16 +138,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     panel: 'search',
   },
 
-  {
-    id: 'editor.footnote',
-    title: 'action.footnote',
-    keys: 'Mod+Alt+F',
-    menu: 'insert',
-    group: 'inline',
-    icon: SquareAsterisk,
-    writes: true,
-    command: insertFootnote,
-  },
+  ...FOOTNOTE_ACTIONS,
   {
     id: 'editor.link',
     title: 'action.link',

@@ -44,7 +44,7 @@ export function runLater(
 ) {
   const action = actions.find((a) => a.id === key);
   // After the menu has closed and handed the focus back, so that the action can move it
-  // on (into the text, a new footnote, a dialog).
+  // on (into the text, a new note, a dialog).
   if (action) setTimeout(() => run(action), 0);
 }
 

@@ -2,7 +2,7 @@ import { assignHeadingIds, partAt, splitItem } from '@scriptorium/common/editor/
 import { editorInputRulesPlugin } from '@scriptorium/common/editor/input-rules';
 import { linkPastePlugin } from '@scriptorium/common/editor/links';
 import { cleanPastedHTML, fitSlice, plainTextSlice } from '@scriptorium/common/editor/paste';
-import { FORMAT_MARKS, schema } from '@scriptorium/common/editor/schema';
+import { FORMAT_MARKS, isAside, schema } from '@scriptorium/common/editor/schema';
 import { findMatches, type SearchQuery } from '@scriptorium/common/editor/search';
 import { keepsTemplateParts } from '@scriptorium/common/editor/templates';
 import { baseKeymap } from 'prosemirror-commands';
@@ -24,7 +24,7 @@ import {
 import { columnResizing, tableEditing } from 'prosemirror-tables';
 import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import { EDITOR_ACTIONS, keymapName } from './editor-actions';
-import { footnoteEditorsOf, footnotesPlugin } from './footnote-view';
+import { footnoteEditorsOf, footnotesPlugin } from './footnote/view';
 import { documentEdgesPlugins, tableKeysPlugin } from './tables/document-edges';
 
 /** Editor plugins: keys, input rules, tables, paste cleaning, heading ids, search highlights, carets, part labels. */
@@ -54,16 +54,6 @@ export function editorKeymap(): Plugin {
   bindings['Mod-z'] = undo;
   bindings.Enter = splitItem;
   bindings.Backspace = undoInputRule;
-  return keymap(bindings);
-}
-
-/** The keymap of the nested footnote editor: formatting, lists and breaks, without history. */
-export function footnoteKeymap(): Plugin {
-  const bindings: Record<string, Command> = {};
-  for (const action of EDITOR_ACTIONS) {
-    if (action.keys && action.command && action.group === 'marks')
-      bindings[keymapName(action.keys)] = action.command;
-  }
   return keymap(bindings);
 }
 
@@ -216,13 +206,14 @@ function headingIdPlugin(): Plugin {
 }
 
 /** Paste: clean office and web markup, keep plain-text paragraphs, fit what the part allows. */
-function pastePlugin(footnote = false): Plugin {
+export function pastePlugin(nested = false): Plugin {
   return new Plugin({
     props: {
       transformPastedHTML: (html) => cleanPastedHTML(html),
       clipboardTextParser: (text) => plainTextSlice(text),
       transformPasted: (slice, view) => {
-        if (footnote) return fitSlice(slice, ['paragraph', 'hard_break'], FORMAT_MARKS);
+        // A note's nested editor: paragraphs, breaks and formatting.
+        if (nested) return fitSlice(slice, ['paragraph', 'hard_break'], FORMAT_MARKS);
         const part = partAt(view.state.selection.$from);
         if (!part) {
           // The title: text with the title's marks only.
@@ -270,7 +261,7 @@ export function readDomSelectionBeforeRedraw(view: EditorView | null, state: Edi
  * selection the user sees (see readDomSelection). Typed characters need nothing: the browser
  * inserts them at its own selection.
  */
-function currentSelectionPlugin(): Plugin {
+export function currentSelectionPlugin(): Plugin {
   return new Plugin({
     props: {
       handleKeyDown: (view, event) => {
@@ -300,7 +291,7 @@ export function documentHeadings(doc: PMNode): TocLine[] {
           lines.push({ id: String(node.attrs.id), level, text: node.textContent });
         return false;
       }
-      return node.type.name !== 'footnote' && node.type.name !== 'table';
+      return !isAside(node) && node.type.name !== 'table';
     });
   });
   return lines;
@@ -500,17 +491,5 @@ export function editorPlugins(context: PluginContext): Plugin[] {
     renderedAroundSelectionPlugin(),
     partGuardPlugin(),
     caretPlugin(context),
-  ];
-}
-
-/** The nested footnote editor's plugins; quotation marks follow the outer document's language. */
-export function footnotePlugins(language: () => string): Plugin[] {
-  return [
-    currentSelectionPlugin(),
-    editorInputRulesPlugin(language),
-    footnoteKeymap(),
-    keymap(baseKeymap),
-    linkPastePlugin(),
-    pastePlugin(true),
   ];
 }

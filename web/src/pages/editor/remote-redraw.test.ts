@@ -7,7 +7,7 @@ import { Decoration, DecorationSet, EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CollabSession } from './collab-session';
 import { readDomSelectionBeforeRedraw } from './editor-plugins';
-import { editFootnoteAt, FootnoteView, footnoteEditorsOf } from './footnote-view';
+import { editFootnoteAt, FootnoteView, footnoteEditorsOf } from './footnote/view';
 
 // A key moves the caret in the browser; ProseMirror reads it on the selectionchange event that
 // follows. A redraw between the two (a co-author's step, a confirmation, a caret decoration) wrote

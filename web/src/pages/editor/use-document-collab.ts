@@ -41,7 +41,7 @@ export interface DocumentCollab {
    * it is now: on every render, and after every painted frame (the page does not render then).
    */
   readInputs(): void;
-  /** Whether the text may be changed now (the view's editable, footnotes and parts). */
+  /** Whether the text may be changed now (the view's editable, notes and parts). */
   canWriteRef: RefObject<boolean>;
   reviewRef: RefObject<ReviewInputs>;
 }

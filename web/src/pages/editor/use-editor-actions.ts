@@ -70,7 +70,7 @@ export function useEditorActions(targets: EditorActionTargets): EditorActions {
         targets.notify('');
       }
     } else if (action.command) {
-      // Focus first: a command may move the focus on (a new footnote opens its own editor).
+      // Focus first: a command may move the focus on (a new note opens its own editor).
       current.focus();
       action.command(current.state, current.dispatch, current);
     } else if (action.panel === 'search' || action.panel === 'outline') {

@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import type { AcademicPanelId } from './academic/academic-panels';
 import { academicNodeViews } from './academic/academic-views';
 import type { PanelId } from './editor-action-spec';
-import { footnotePlugins, readDomSelectionBeforeRedraw } from './editor-plugins';
-import { FootnoteView } from './footnote-view';
+import { readDomSelectionBeforeRedraw } from './editor-plugins';
+import { footnoteNodeViews } from './footnote/node-view';
 import { partNodeViews } from './part-views';
 import { printedNotes } from './printed-notes';
 import { keepSelectionFromReact } from './react-selection';
@@ -130,29 +130,11 @@ function createView(
     editable: () => canWriteRef.current,
     attributes: { class: 'editor-document', spellcheck: 'true' },
     nodeViews: {
-      footnote: (node, outer, getPos, _decorations, innerDecorations) =>
-        new FootnoteView(
-          node,
-          outer,
-          getPos,
-          {
-            plugins: () => footnotePlugins(() => String(outer.state.doc.attrs.language)),
-            label: (number) => translate('footnote.editor', { number }),
-            backLabel: (number) => translate('footnote.back', { number }),
-            heading: () => translate('footnote.heading'),
-            editable: () => canWriteRef.current,
-            outerKeys: (event) => {
-              // Undo and redo belong to the outer editor's history.
-              const mod = event.ctrlKey || event.metaKey;
-              if (!mod || (event.key.toLowerCase() !== 'z' && event.key.toLowerCase() !== 'y')) return false;
-              return Boolean(outer.someProp('handleKeyDown', (handle) => handle(outer, event)));
-            },
-            // Math, citations and cross-references read as in the text; their dialogs work on
-            // the document's selection, so they are opened from the text, not from here.
-            nodeViews: academicNodeViews({ t: translate, edit: () => {} }),
-          },
-          innerDecorations,
-        ),
+      ...footnoteNodeViews({
+        t: translate,
+        editable: () => canWriteRef.current,
+        innerViews: () => academicNodeViews({ t: translate, edit: () => {} }),
+      }),
       ...partNodeViews(partContext),
       ...academicNodeViews({
         t: translate,

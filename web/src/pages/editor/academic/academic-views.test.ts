@@ -10,7 +10,7 @@ import { typeInto as type } from '@scriptorium/common/editor/testing';
 import { EditorState, TextSelection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FootnoteView } from '../footnote-view';
+import { FootnoteView } from '../footnote/view';
 import {
   academicKey,
   academicPlugins,

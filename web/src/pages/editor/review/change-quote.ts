@@ -50,7 +50,7 @@ export function textOfRange(doc: PMNode, from: number, to: number, leaf: LeafTex
     if (node.isLeaf || node.isAtom) {
       const shown = leaf(node, pos);
       text += shown ?? plainLeafText(node);
-      // An atom with content (a footnote) is quoted by its text unless `leaf` said otherwise.
+      // An atom with content (a note) is quoted by its text unless `leaf` said otherwise.
       return shown === null && !node.isLeaf;
     }
     return true;

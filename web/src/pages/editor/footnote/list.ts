@@ -1,6 +1,6 @@
 import type { Node as PMNode } from 'prosemirror-model';
 import type { EditorView } from 'prosemirror-view';
-import { academicKey } from './academic/academic-plugin';
+import { academicKey } from '../academic/academic-plugin';
 
 /** What the list needs of a footnote's view: its entry, and where it is in the document. */
 export interface ListedNote {

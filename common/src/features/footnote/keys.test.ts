@@ -1,10 +1,10 @@
 import { Node as PMNode } from 'prosemirror-model';
 import { EditorState, TextSelection } from 'prosemirror-state';
 import { describe, expect, it } from 'vitest';
-import { caretBesideNote, noteExit } from './footnote-keys';
-import { schema } from './schema';
-import { createDocument, standardArticle } from './templates';
-import { partStart } from './testing';
+import { schema } from '../../editor/schema';
+import { createDocument, standardArticle } from '../../editor/templates';
+import { partStart } from '../../editor/testing';
+import { caretBesideNote, noteExit } from './keys';
 
 /** A footnote's editor state (its document is the footnote node) with the caret at `pos`. */
 function note(paragraphs: string[], pos: number): EditorState {

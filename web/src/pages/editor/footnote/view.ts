@@ -1,4 +1,4 @@
-import { caretBesideNote, type NoteSide, noteExit } from '@scriptorium/common/editor/footnote-keys';
+import { caretBesideNote, type NoteSide, noteExit } from '@scriptorium/common/features/footnote/keys';
 import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState, NodeSelection, Plugin, Selection, type Transaction } from 'prosemirror-state';
 import { StepMap } from 'prosemirror-transform';
@@ -10,14 +10,14 @@ import {
   EditorView,
   type NodeView,
 } from 'prosemirror-view';
-import { academicKey } from './academic/academic-plugin';
+import { academicKey } from '../academic/academic-plugin';
 import {
   existingFootnoteList,
   type FootnoteList,
   footnoteListOf,
   noteOfMarker,
   registerMarker,
-} from './footnote-list';
+} from './list';
 
 export interface FootnoteViewOptions {
   /** Plugins of the nested editor (its keymap and input rules); no history: the outer one keeps it. */
@@ -53,12 +53,12 @@ export function editFootnoteAt(outer: EditorView, pos: number): boolean {
 
 /**
  * A footnote is its number in the text (CSS counters number them in document order) and its
- * paragraphs in a nested editor listed under the text (footnote-list.ts), always shown and
+ * paragraphs in a nested editor listed under the text (list.ts), always shown and
  * editable in place. Edits there become ordinary steps of the outer document (offset by the
  * footnote's position), so co-authors editing one footnote merge like anywhere else, and
  * suggestion mode records them as it records the text's; remote changes reach the nested editor
  * through `update`. Clicking the number (or Enter on it) moves into the note; Escape, or an arrow
- * key at the note's edge, or its number in the list, back to the text (footnote-keys.ts).
+ * key at the note's edge, or its number in the list, back to the text (common/src/features/footnote/keys.ts).
  */
 export class FootnoteView implements NodeView {
   dom: HTMLElement;

@@ -7,7 +7,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState, NodeSelection, TextSelection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
-import { editFootnoteAt, FootnoteView, footnoteEditorsOf, footnotesPlugin } from './footnote-view';
+import { editFootnoteAt, FootnoteView, footnoteEditorsOf, footnotesPlugin } from './view';
 
 // The footnotes are listed under the text, each in its own editor, always shown and editable in
 // place; the keys that leave a note put the caret back beside its number in the text.
