@@ -188,7 +188,7 @@ a.cross-reference[data-form="number-page"]::after { content: ${pageWords('number
 .bibliography h2 { font-size: 12pt; }
 .csl-entry { break-inside: avoid; }
 .footnote { float: footnote; font-size: 8pt; line-height: 1.25; text-align: left; text-indent: 0; }
-.footnote::footnote-marker { content: counter(footnote) ". "; }
+.footnote::footnote-marker { content: counter(footnote-marker) ". "; }
 .footnote::footnote-call { content: counter(footnote); vertical-align: super; font-size: 70%; line-height: 0; }
 .footnote .footnote-back { display: none; }
 `;
