@@ -178,11 +178,14 @@ async function layOut(floats: boolean): Promise<Layout> {
       (clone as Element).replaceWith(probe);
       const box = probe.getBoundingClientRect();
       probe.replaceWith(clone);
+      // One across both columns (typeset-html.ts: markSpanning) heads a page, as LaTeX's figure*:
+      // unless it is the first thing on its page, it waits for the next.
+      const spanning = node.getAttribute('data-span') === 'all';
       const aside = !this.waiting.length
         ? // Pushed to the next page (its next column), or standing below the page's foot.
           (box.left >= bounds.right || box.top > bounds.top + 1) &&
           box.height <= bounds.height &&
-          !this.fits(box, bounds)
+          (spanning || !this.fits(box, bounds))
         : box.height <= bounds.height;
       if (!aside) return;
       const copy = node.cloneNode(false) as Element;
