@@ -3,7 +3,7 @@
 // Goal: each under 3 s and no worse than 2x pandoc. Prints figures; asserts nothing.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
@@ -109,7 +109,7 @@ for (const [leg, start] of legs) {
     const typeset = await medianTime(typesetOnce, RUNS);
     const plain = await medianTime(() => exportPdf(prepared, printer, 10_000), RUNS);
     console.log(
-      `pdf     ${typeset.toFixed(0).padStart(8)}  ${plain.toFixed(0).padStart(10)}  ${(typeset / plain).toFixed(2)} (${leg}: typeset with Chromium's start, goal <= 4000 ms; baseline: the export HTML printed by a running browser)`,
+      `pdf     ${typeset.toFixed(0).padStart(8)}  ${plain.toFixed(0).padStart(10)}  ${(typeset / plain).toFixed(2)} (${leg}: typeset with Chromium's start, goal <= 4000 ms; baseline: the export HTML printed by a running browser; machine load ${loadavg()[0].toFixed(1)})`,
     );
   } finally {
     hog?.stop();

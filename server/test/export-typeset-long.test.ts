@@ -128,36 +128,70 @@ describe('typeset PDF: no text lost', () => {
     },
   );
 
+  /** The paper with a note of 1,800 words in the paragraph that begins with `paragraph`. */
+  function withLongNote(paragraph: string): ExportInput {
+    const input = structuredClone(paper.input);
+    const noteText = `A long note ${Array.from({ length: 1_800 }, (_, i) => `remark${i}`).join(' ')} end of the long note.`;
+    const visit = (node: Json): boolean => {
+      if (node.type === 'paragraph' && node.content?.[0]?.text?.startsWith(paragraph)) {
+        node.content.push(
+          { type: 'text', text: ` ${sentence(1)}` },
+          { type: 'footnote', content: [{ type: 'paragraph', content: [{ type: 'text', text: noteText }] }] },
+          { type: 'text', text: ` ${LAST}` },
+        );
+        return true;
+      }
+      return (node.content ?? []).some(visit);
+    };
+    expect(visit(input.content as Json)).toBe(true);
+    return input;
+  }
+
   withTools(
     ['chromium', 'pdftotext'],
-    'a note longer than a page makes Paged.js repeat its layout: printed without it, whole',
+    'a note longer than a page goes on at the foot of the pages after its call, typeset',
     async () => {
-      // Paged.js 0.4.3 does not split a note across pages: one taller than a page's text block
-      // never fits, and its flow ends with "Layout repeated" (the rest of the text not laid out).
-      const input = structuredClone(paper.input);
-      const noteText = `A long note ${Array.from({ length: 1_800 }, (_, i) => `remark${i}`).join(' ')} end of the long note.`;
-      const visit = (node: Json): boolean => {
-        if (
-          node.type === 'paragraph' &&
-          node.content?.[0]?.text?.startsWith('This paragraph 1 of section 2 ')
-        ) {
-          node.content.push(
-            { type: 'text', text: ` ${sentence(1)}` },
-            {
-              type: 'footnote',
-              content: [{ type: 'paragraph', content: [{ type: 'text', text: noteText }] }],
-            },
-            { type: 'text', text: ` ${LAST}` },
-          );
-          return true;
-        }
-        return (node.content ?? []).some(visit);
-      };
-      expect(visit(input.content as Json)).toBe(true);
-      const { html, metadata } = typesetHtml(prepareDocument(input));
+      // Paged.js 0.4.3 gave the rest of such a note a page of its own height: no room was left for
+      // text, its flow ended with "Layout repeated" and the PDF fell back to plain print.
+      const { html, metadata } = typesetHtml(prepareDocument(withLongNote('This paragraph 2 of section 3 ')));
+      const file = path.join(dir(), 'long-note.pdf');
+      await writeFile(file, await typesetPdf(printer, 1_000, html, metadata));
+      expect(fallbackLogged()).toBe(false);
+      // pdftotext ends each page with a form feed.
+      const pages = (await run('pdftotext', [file, '-'])).stdout
+        .split('\f')
+        .map((page) => page.replace(/\s+/g, ' '));
+      const on = (text: string) => pages.findIndex((page) => page.includes(text));
+      const call = on('Sentence 1 of the long argument');
+      // The note begins at the foot of its call's page (or the next, the call being on its last
+      // lines) and ends pages later, in its order, under the running heads.
+      expect(on('A long note remark0 ') - call).toBeLessThanOrEqual(1);
+      expect(on('remark1799 end of the long note.')).toBeGreaterThan(call + 2);
+      for (const n of [400, 800, 1200, 1600]) expect(on(`remark${n} `)).toBeGreaterThanOrEqual(call);
+      expect(pages[call + 1]).toContain('Lovelace and Noether');
+      const all = pages.join(' ');
+      // (The paragraph may go on over the next page, its running head amid it.)
+      expect(all).toContain('finally ends with quokka zebra.');
+      expect(all).toContain('Finally conclude.');
+      expect(all).toContain('Hopper, A. (1993). On the structure of problem 3. Open Press.');
+      expect(all.match(/remark\d+/g)?.length).toBe(1_800);
+      // Each note its own number at the foot (they all had the page's last one: counter(footnote)).
+      expect(all).toContain('1. A footnote with remarks on section 1.');
+      expect(all).toContain('2. A long note remark0 ');
+    },
+  );
+
+  withTools(
+    ['chromium', 'pdftotext'],
+    'text Paged.js leaves in a column past the page (a long note before figures) counts as lost: printed without it',
+    async () => {
+      // Known limit: Paged.js does not break the text after the call of a note that fills the
+      // rest of its page when figures follow; what it does not break off stands in CSS columns
+      // right of the page, never printed.
+      const { html, metadata } = typesetHtml(prepareDocument(withLongNote('This paragraph 1 of section 2 ')));
       const layout = await printer.print(async (context) => layOutChecked(await context.newPage(), html));
-      expect(layoutFailure(layout)).toMatch(/Layout repeated/);
-      const all = await pdfText(await typesetPdf(printer, 1_000, html, metadata), 'many-notes');
+      expect(layoutFailure(layout)).toMatch(/letters missing from the pages/);
+      const all = await pdfText(await typesetPdf(printer, 1_000, html, metadata), 'long-note-figures');
       expect(all).toContain(LAST);
       expect(all).toContain('Finally conclude.');
       expect(all).toContain('Hopper, A. (1993). On the structure of problem 3. Open Press.');

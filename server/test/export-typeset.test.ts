@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
+import { withWideFloats } from '@scriptorium/common/export/fixture-wide-floats';
 import { type ExportInput, prepareDocument } from '@scriptorium/common/export/model';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
@@ -318,6 +319,50 @@ describe('typeset PDF', () => {
       // The one-column article's lines do cross the middle.
       const article = await typesetFile(english.input, 'one-column');
       expect(body(article.boxes[1], 0).some((word) => word.xMin < middle && word.xMax > middle)).toBe(true);
+    },
+  );
+
+  withTools(
+    ['chromium', 'pdftotext'],
+    'in two columns a figure and a table wider than a column span both at the top of a page',
+    async () => {
+      const middle = 595.28 / 2;
+      const paper = fixturePaper({ sections: 6, equations: 2, citations: 4, figures: 3, paragraphs: 4 });
+      paper.input.csl = english.input.csl;
+      const input = withWideFloats(paper.input);
+      const content = input.content as { attrs: Record<string, unknown> };
+      input.content = { ...content, attrs: { ...content.attrs, latex_class: 'ieee-conference' } };
+      const { boxes: placed } = await typesetFile(input, 'wide-floats');
+      /** The page and the words of the caption line that begins with `label` and `number`. */
+      const caption = (label: string, number: string) => {
+        for (const [index, page] of placed.entries())
+          for (const [at, word] of page.entries())
+            if (word.text === label && page[at + 1]?.text === number)
+              return { index, line: page.filter((other) => Math.abs(other.yMin - word.yMin) < 1) };
+        throw new Error(`no caption ${label} ${number}`);
+      };
+      const spanned = ['Figure', 'Table', '1:', '2:', 'A', 'striped', 'image', 'number', 'Wide', 'values'];
+      const cells = ['Run', 'Alpha', 'Beta', 'Gamma', 'Delta', '1', '0.11', '0.12', '0.13', '0.14'];
+      for (const [label, number] of [
+        ['Figure', '1:'],
+        ['Table', '2:'],
+      ]) {
+        const { index, line } = caption(label, number);
+        // Across the gutter, centred on the page.
+        expect(Math.min(...line.map((word) => word.xMin)), label).toBeLessThan(middle - 20);
+        expect(Math.max(...line.map((word) => word.xMax)), label).toBeGreaterThan(middle + 20);
+        // At the top of its page (below the running head): above it only the other wide float.
+        const above = placed[index].filter((word) => word.yMin > 60 && word.yMax <= line[0].yMin);
+        for (const word of above)
+          expect([...spanned, ...cells], `${label} ${word.text}`).toContain(word.text);
+        // Not on the first page: the title block and the text it interrupted come first.
+        expect(index, label).toBeGreaterThan(0);
+      }
+      // A narrow figure stays in its column.
+      const narrow = caption('Figure', '2:').line;
+      const inLeft = narrow.every((word) => word.xMax <= middle);
+      const inRight = narrow.every((word) => word.xMin >= middle);
+      expect(inLeft || inRight).toBe(true);
     },
   );
 });

@@ -10,6 +10,7 @@ import {
   pasteSuggestionsDocument,
 } from '@scriptorium/common/export/fixture-paper';
 import { commentDate, THREAD_SHAPES, threadsDocument } from '@scriptorium/common/export/fixture-threads';
+import { WIDE_TABLE_CAPTION, withWideFloats } from '@scriptorium/common/export/fixture-wide-floats';
 import { prepareDocument } from '@scriptorium/common/export/model';
 import { type ExportFormatName, exportDocument } from '@scriptorium/common/export/registry';
 import { attr, descendants, parseXml } from '@scriptorium/common/import/xml';
@@ -483,7 +484,10 @@ describe('exports checked by real tools', () => {
       await inPairs(BUILTIN_TEMPLATES, async (template) => {
         const { definition } = template;
         const style = definition.citation_styles[0];
-        const input = journalPaper(style, await loadCsl(style, 'en-US'));
+        // In two columns a figure and a table wider than a column: figure* and table* (fixture-wide-floats.ts).
+        const twoColumns = ['ieee-conference', 'acm-sigconf'].includes(definition.latex_class);
+        const paper = journalPaper(style, await loadCsl(style, 'en-US'));
+        const input = twoColumns ? withWideFloats(paper) : paper;
         const content = input.content as { attrs: Record<string, unknown>; content: { type: string }[] };
         Object.assign(content.attrs, {
           latex_class: definition.latex_class,
@@ -498,6 +502,9 @@ describe('exports checked by real tools', () => {
         }
         const folder = path.join(dir(), `template-${template.id}`);
         await unzipTo((await exportDocument('latex', input)).data, folder);
+        const tex = await readFile(path.join(folder, 'document.tex'), 'utf8');
+        for (const float of ['figure*', 'table*'])
+          expect(tex.includes(`\\begin{${float}}[tp]`), `${template.id} ${float}`).toBe(twoColumns);
         const log = await compileLatex(folder);
         expect(log, template.id).not.toMatch(/^! /m);
         expect(log, template.id).not.toContain('Citation ');
@@ -508,6 +515,7 @@ describe('exports checked by real tools', () => {
         );
         expect(text, template.id).toContain('Structures of Example Problems');
         for (const line of expected[template.id] ?? []) expect(text, template.id).toContain(line);
+        if (twoColumns) expect(text, template.id).toContain(WIDE_TABLE_CAPTION);
       });
     },
     1_200_000,

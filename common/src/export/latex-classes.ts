@@ -1,7 +1,10 @@
+import type { Node as PMNode } from 'prosemirror-model';
+import { TableMap } from 'prosemirror-tables';
 import { documentLabel } from '../editor/academic-numbering';
 import { LATEX_CLASSES, type LatexClass } from '../editor/vocabulary';
+import { imageSize } from './images';
 import { escapeLatex } from './latex-citations';
-import { authorName, type PreparedDocument } from './model';
+import { authorName, isEquationFigure, type PreparedDocument } from './model';
 
 /**
  * The LaTeX layouts of the journal templates (issue 53): per layout the class and its options,
@@ -265,4 +268,36 @@ ${abstractEnvironment(matter)}${p.keywords.length ? `\\keywords{${keywordsLine(p
 
 export function latexLayout(latexClass: LatexClass): LatexLayout {
   return LAYOUTS[latexClass];
+}
+
+/** The layouts whose class sets the text in two columns. */
+export const TWO_COLUMN_CLASSES: ReadonlySet<LatexClass> = new Set<LatexClass>([
+  'ieee-conference',
+  'acm-sigconf',
+]);
+
+/** An image at least this many times as wide as high is a wide figure. */
+const WIDE_ASPECT = 2;
+/** A table of at least this many columns is a wide table. */
+const WIDE_COLUMNS = 5;
+
+/**
+ * A figure or table wider than a column: in a two-column layout it spans both, at the top of a
+ * page (LaTeX's figure* and table*, the typeset PDF's column-span). A figure's width setting is a
+ * share of its column (at most all of it), so it cannot ask for more: a figure at its full width
+ * whose image is at least twice as wide as high spans, one set narrower stays in its column. A
+ * table spans from five columns on.
+ */
+export function spansColumns(node: PMNode, images: PreparedDocument['images']): boolean {
+  if (node.type.name === 'table') return TableMap.get(node).width >= WIDE_COLUMNS;
+  if (node.type.name !== 'figure' || isEquationFigure(node)) return false;
+  if ((Number(node.attrs.width) || 100) < 100) return false;
+  const image = images[String(node.attrs.src)];
+  const size = image ? imageSize(image) : null;
+  return size !== null && size.height > 0 && size.width >= WIDE_ASPECT * size.height;
+}
+
+/** Whether the document is set in two columns (its LaTeX layout's class). */
+export function twoColumns(p: PreparedDocument): boolean {
+  return TWO_COLUMN_CLASSES.has(latexClassOf(p.doc.attrs.latex_class));
 }

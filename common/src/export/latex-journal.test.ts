@@ -6,6 +6,7 @@ import { type CompactNode, expandNode } from '../bibliography/csl-compact';
 import type { EntryData } from '../bibliography/types';
 import { citationKeys, madeUpKey } from './citation-keys';
 import { JOURNAL_EMAIL, JOURNAL_ORCID, journalPaper } from './fixture-journal';
+import { withWideFloats } from './fixture-wide-floats';
 import { exportJats } from './jats';
 import { exportLatex } from './latex';
 import { latexBibliography } from './latex-bib';
@@ -202,5 +203,34 @@ describe('JATS export', () => {
     expect(xml()).toContain(
       `<contrib-group><contrib contrib-type="author"><contrib-id contrib-id-type="orcid">https://orcid.org/${JOURNAL_ORCID}</contrib-id><name><surname>Lovelace</surname><given-names>Ada</given-names></name><email>${JOURNAL_EMAIL}</email><xref ref-type="aff" rid="aff1"/></contrib><contrib contrib-type="author"><name><surname>Noether</surname><given-names>Emmy</given-names></name><xref ref-type="aff" rid="aff2"/></contrib><aff id="aff1">Analytical Society</aff><aff id="aff2">University of Göttingen</aff></contrib-group>`,
     );
+  });
+});
+
+describe('floats wider than a column', () => {
+  /** The .tex of the journal paper with a wide figure and table, in `layout`. */
+  const texOf = (layout: string, widen = true): string => {
+    const paper = journalPaper('ieee', csl('ieee'));
+    const input = widen ? withWideFloats(paper) : paper;
+    (input.content as { attrs: Record<string, unknown> }).attrs.latex_class = layout;
+    return strFromU8(unzipSync(exportLatex(prepareDocument(input)))['document.tex']);
+  };
+
+  it('span both columns in IEEEtran and acmart sigconf: figure* and table* at the top of a page', () => {
+    for (const layout of ['ieee-conference', 'acm-sigconf']) {
+      const tex = texOf(layout);
+      expect(tex, layout).toMatch(
+        /\\begin\{figure\*\}\[tp\]\n\\centering\n\\includegraphics\[width=1\.00\\linewidth\]/,
+      );
+      expect(tex, layout).toMatch(/\\begin\{table\*\}\[tp\][\s\S]*?Wide values[\s\S]*?\\end\{table\*\}/);
+      // The paper's other figures (60 % of the column) and its three-column table stay in their column.
+      expect(tex.match(/\\begin\{figure\}\[htbp\]/g)?.length, layout).toBeGreaterThan(0);
+      expect(tex.match(/\\begin\{table\}\[htbp\]/g)?.length, layout).toBe(1);
+      expect(texOf(layout, false), layout).not.toMatch(/\\begin\{(figure|table)\*\}/);
+    }
+  });
+
+  it('stay floats of the one column in the other layouts', () => {
+    for (const layout of ['article', 'elsevier', 'lncs'])
+      expect(texOf(layout), layout).not.toContain('*}[tp]');
   });
 });

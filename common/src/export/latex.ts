@@ -15,7 +15,7 @@ import {
   escapeLatex,
   FALLBACK_BIBLATEX,
 } from './latex-citations';
-import { type LatexLayout, latexClassOf, latexLayout } from './latex-classes';
+import { type LatexLayout, latexClassOf, latexLayout, spansColumns, twoColumns } from './latex-classes';
 import { checkLatexMath, isControlCharacter, type MathCheck } from './latex-math';
 import {
   authorName,
@@ -106,12 +106,15 @@ class LatexWriter extends NodeWriter {
    */
   private inCell = 0;
   readonly images: ReturnType<typeof imageFiles>;
+  /** The layout sets two columns (IEEEtran conference, acmart sigconf). */
+  private readonly twoColumns: boolean;
   /** The heading commands by level (a layout with chapters starts at \chapter). */
   headingCommands = ['section', 'subsection', 'subsubsection', 'paragraph', 'subparagraph', 'subparagraph'];
 
   constructor(readonly prepared: PreparedDocument) {
     super();
     this.keys = citationKeys(prepared.entries);
+    this.twoColumns = twoColumns(prepared);
     this.images = imageFiles(
       figureSources(prepared.doc),
       prepared.images,
@@ -284,7 +287,8 @@ class LatexWriter extends NodeWriter {
         ? `\\${this.inCell ? 'captionof{table}' : 'caption'}{${escapeLatex(caption)}}${label}\n`
         : '';
     const tabular = `\\begin{tabular}{|${Array.from({ length: map.width }, () => width(1)).join('|')}|}\n\\hline\n${rows.join('\n')}\n\\end{tabular}\n`;
-    return `${this.floatOpen('table')}\\centering\n${captioned}${tabular}${this.floatClose('table')}\n\n`;
+    const wide = this.spans(node);
+    return `${this.floatOpen('table', wide)}\\centering\n${captioned}${tabular}${this.floatClose('table', wide)}\n\n`;
   }
 
   /** \hline, or \cline over the columns whose cell does not go on into the next row. */
@@ -331,16 +335,26 @@ class LatexWriter extends NodeWriter {
       : caption
         ? `\\${command}*${kind}{${caption}}`
         : '';
-    return `${this.floatOpen('figure')}${align}\n${picture}${captioned ? `${captioned}\n` : ''}${this.floatClose('figure')}\n\n`;
+    const wide = this.spans(node);
+    return `${this.floatOpen('figure', wide)}${align}\n${picture}${captioned ? `${captioned}\n` : ''}${this.floatClose('figure', wide)}\n\n`;
   }
 
-  /** A float's beginning: in a table cell a minipage of the cell's width (floats are refused there). */
-  private floatOpen(kind: 'table' | 'figure'): string {
-    return this.inCell ? '\\begin{minipage}{\\linewidth}\n' : `\\begin{${kind}}[htbp]\n`;
+  /** In two columns, a figure or table wider than one spans both (latex-classes.ts): figure*, table*. */
+  private spans(node: PMNode): boolean {
+    return !this.inCell && this.twoColumns && spansColumns(node, this.prepared.images);
   }
 
-  private floatClose(kind: 'table' | 'figure'): string {
-    return this.inCell ? '\\end{minipage}' : `\\end{${kind}}`;
+  /**
+   * A float's beginning: in a table cell a minipage of the cell's width (floats are refused there);
+   * one across both columns goes to the top of a page (the starred floats know no h or b).
+   */
+  private floatOpen(kind: 'table' | 'figure', wide = false): string {
+    if (this.inCell) return '\\begin{minipage}{\\linewidth}\n';
+    return wide ? `\\begin{${kind}*}[tp]\n` : `\\begin{${kind}}[htbp]\n`;
+  }
+
+  private floatClose(kind: 'table' | 'figure', wide = false): string {
+    return this.inCell ? '\\end{minipage}' : `\\end{${kind}${wide ? '*' : ''}}`;
   }
 }
 

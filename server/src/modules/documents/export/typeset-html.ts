@@ -1,7 +1,9 @@
 import { crossReferencePieces } from '@scriptorium/common/editor/academic-numbering';
 import { HOUSE_STYLES } from '@scriptorium/common/export/house-styles';
 import { exportCss, htmlPage, webImages } from '@scriptorium/common/export/html';
+import { spansColumns, twoColumns } from '@scriptorium/common/export/latex-classes';
 import { authorName, type PreparedDocument } from '@scriptorium/common/export/model';
+import { escapeXml } from '@scriptorium/common/export/text';
 
 /**
  * The typeset PDF's page (issue 53): the export HTML (the same markup as the HTML and EPUB
@@ -112,7 +114,33 @@ header { column-span: all; margin-bottom: 12pt; }
 .keywords { margin-left: 0; margin-right: 0; }
 figure img { max-height: 40vh; }
 table { max-width: 100%; }
+[data-span="all"] { column-span: all; margin-top: 0; margin-bottom: 12pt; }
+figure[data-span="all"] img { max-height: 45vh; }
 `;
+}
+
+/**
+ * In two columns, the figures and tables wider than a column (spansColumns, as the LaTeX export's
+ * figure* and table*) are marked to span both: the page's style sheet (above) and the Floats
+ * handler (typeset.ts: such a float waits for the top of the next page) know them by it. Those
+ * with an id (a cross-reference target: every numbered one); not those in a table or list.
+ */
+export function markSpanning(html: string, prepared: PreparedDocument): string {
+  if (!twoColumns(prepared)) return html;
+  let marked = html;
+  prepared.doc.descendants((node, _pos, parent) => {
+    if (parent && ['table_cell', 'table_header', 'list_item'].includes(parent.type.name)) return false;
+    if (
+      (node.type.name === 'figure' || node.type.name === 'table') &&
+      node.attrs.id &&
+      spansColumns(node, prepared.images)
+    ) {
+      const id = ` id="${escapeXml(String(node.attrs.id))}"`;
+      marked = marked.replace(id, `${id} data-span="all"`);
+    }
+    return node.type.name !== 'table';
+  });
+  return marked;
 }
 
 /**
@@ -188,7 +216,7 @@ a.cross-reference[data-form="number-page"]::after { content: ${pageWords('number
 .bibliography h2 { font-size: 12pt; }
 .csl-entry { break-inside: avoid; }
 .footnote { float: footnote; font-size: 8pt; line-height: 1.25; text-align: left; text-indent: 0; }
-.footnote::footnote-marker { content: counter(footnote) ". "; }
+.footnote::footnote-marker { content: counter(footnote-marker) ". "; }
 .footnote::footnote-call { content: counter(footnote); vertical-align: super; font-size: 70%; line-height: 0; }
 .footnote .footnote-back { display: none; }
 `;
@@ -223,5 +251,5 @@ export function typesetHtml(prepared: PreparedDocument): { html: string; metadat
     },
     `<meta http-equiv="Content-Security-Policy" content="${CSP}"/><style>${exportCss(prepared.paperSize)}</style><style>${typesetCss(prepared)}${twoColumnCss(prepared)}</style><style id="unpaged">body { display: none; }</style>`,
   );
-  return { html, metadata: pdfMetadata(prepared) };
+  return { html: markSpanning(html, prepared), metadata: pdfMetadata(prepared) };
 }

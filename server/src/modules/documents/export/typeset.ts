@@ -178,11 +178,14 @@ async function layOut(floats: boolean): Promise<Layout> {
       (clone as Element).replaceWith(probe);
       const box = probe.getBoundingClientRect();
       probe.replaceWith(clone);
+      // One across both columns (typeset-html.ts: markSpanning) heads a page, as LaTeX's figure*:
+      // unless it is the first thing on its page, it waits for the next.
+      const spanning = node.getAttribute('data-span') === 'all';
       const aside = !this.waiting.length
         ? // Pushed to the next page (its next column), or standing below the page's foot.
           (box.left >= bounds.right || box.top > bounds.top + 1) &&
           box.height <= bounds.height &&
-          !this.fits(box, bounds)
+          (spanning || !this.fits(box, bounds))
         : box.height <= bounds.height;
       if (!aside) return;
       const copy = node.cloneNode(false) as Element;
@@ -193,6 +196,21 @@ async function layOut(floats: boolean): Promise<Layout> {
       this.husks.set(copy, node);
       this.waiting.push(copy);
       clone.parentNode?.removeChild(clone);
+    }
+  }
+  /**
+   * A note longer than the room below its call goes on at the foot of the next page (Paged.js
+   * splits it there), but Paged.js gives that page all the note's remaining height: a note taller
+   * than a page left no room for any text, and its flow ended ("Layout repeated"). The rest of a
+   * note takes at most three quarters of a page; what does not fit goes on to the page after.
+   */
+  class LongNotes extends Paged.Handler {
+    beforePageLayout(page: { element: Element }) {
+      const area = page.element.querySelector<HTMLElement>('.pagedjs_area');
+      if (!area) return;
+      const notes = Number.parseFloat(area.style.getPropertyValue('--pagedjs-footnotes-height'));
+      const most = Math.floor(area.getBoundingClientRect().height * 0.75);
+      if (notes > most) area.style.setProperty('--pagedjs-footnotes-height', `${most}px`);
     }
   }
   // Paged.js may give up without throwing: it reports "Layout repeated" on the console and ends
@@ -207,20 +225,56 @@ async function layOut(floats: boolean): Promise<Layout> {
   };
   const letters = (text: string | null) => (text ?? '').replace(/\s+/g, '').length;
   const given = letters(document.body.textContent);
-  // Shown only now: its first layout is Paged.js's, page by page (typeset-html.ts).
+  // Laid out only now: its first layout is Paged.js's, page by page (typeset-html.ts). Invisible
+  // until the print: Paged.js measures boxes, and Chromium paints the growing pages at each frame
+  // (one page a frame) for nobody (renderer and compositor CPU of the bench paper's layout: about
+  // 950 -> 690 ms).
+  // (An inline style: Paged.js copies the page's style sheets into its own.)
   document.getElementById('unpaged')?.remove();
+  document.documentElement.style.setProperty('visibility', 'hidden', 'important');
+  Paged.registerHandlers(LongNotes);
   if (floats) Paged.registerHandlers(Floats);
+  // Paged.js lays out one page per animation frame (its queue's tick): at least a frame's 16 ms a
+  // page, for a page nobody watches. A task of its own (a message to itself, not clamped as
+  // timers are) ticks instead while it runs (the same pages; the bench paper's layout in a warm
+  // page at machine load 24: median about 1150 -> 730 ms).
+  const frame = window.requestAnimationFrame;
+  const ticks: FrameRequestCallback[] = [];
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => ticks.shift()?.(performance.now());
+  window.requestAnimationFrame = (callback) => {
+    ticks.push(callback);
+    channel.port2.postMessage(null);
+    return 0;
+  };
   let pages = 0;
   try {
-    pages = (await new Paged.Previewer().preview()).total;
+    await new Paged.Previewer().preview();
+    // Its total leaves out the pages added after the text for the rest of a long note.
+    pages = document.querySelectorAll('.pagedjs_page').length;
   } catch (error) {
     errors.push(String(error instanceof Error ? (error.stack ?? error.message) : error));
   } finally {
     console.error = consoleError;
+    window.requestAnimationFrame = frame;
+    channel.port1.close();
+    document.documentElement.style.removeProperty('visibility');
   }
-  const laidOut = Array.from(document.querySelectorAll('.pagedjs_area'), (area) =>
-    letters(area.textContent),
-  ).reduce((sum, count) => sum + count, 0);
+  // Only the text on the pages counts: Paged.js lays a page out in CSS columns, and what it failed
+  // to break off stands in a column to the right of the page, never printed.
+  let laidOut = 0;
+  const range = document.createRange();
+  for (const area of Array.from(document.querySelectorAll('.pagedjs_area'))) {
+    const right = area.getBoundingClientRect().right;
+    const walker = document.createTreeWalker(area, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      const count = letters(text.textContent);
+      if (!count) continue;
+      range.selectNodeContents(text);
+      const box = range.getClientRects()[0];
+      if (!box || box.left < right) laidOut += count;
+    }
+  }
   return { pages, given, laidOut, errors };
 }
 
