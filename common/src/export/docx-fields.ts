@@ -103,6 +103,33 @@ export function zoteroPrefs(style: string, locale: string, noteStyle: boolean): 
   return `<data data-version="3" zotero-version="6.0.30"><session id="Scrptrm1"/><style id="${escapeXml(styleId)}" locale="${escapeXml(locale)}" hasBibliography="1" bibliographyStyleHasBeenSet="1"/><prefs><pref name="fieldType" value="Field"/>${noteStyle ? '<pref name="noteType" value="1"/>' : ''}</prefs></data>`;
 }
 
+/** The custom property (DOCX) or user-defined metadata (ODT) of piece n of Zotero's preferences. */
+export const ZOTERO_PREF_PROPERTY = /^ZOTERO_PREF_(\d+)$/;
+
+/**
+ * Whether a file's notes hold its citations, from Zotero's preferences joined from their pieces
+ * (by property name): a note style has noteType 1 (footnotes) or 2 (endnotes). Undefined without
+ * preferences: the file does not say.
+ */
+export function citationsInNotes(
+  properties: readonly { name: string; value: string }[],
+): boolean | undefined {
+  const pieces = properties
+    .map(({ name, value }) => ({ index: Number(ZOTERO_PREF_PROPERTY.exec(name)?.[1] ?? 0), value }))
+    .filter((piece) => piece.index > 0)
+    .sort((a, b) => a.index - b.index);
+  if (!pieces.length) return undefined;
+  return /<pref\s+name="noteType"\s+value="[12]"/.test(pieces.map((piece) => piece.value).join(''));
+}
+
+/** Zotero's preferences as it stores them in a document's properties: ZOTERO_PREF_1, _2, ... of 255 characters. */
+export function zoteroPrefPieces(prefs: string): [string, string][] {
+  const pieces: [string, string][] = [];
+  for (let i = 0; i < prefs.length; i += 255)
+    pieces.push([`ZOTERO_PREF_${pieces.length + 1}`, prefs.slice(i, i + 255)]);
+  return pieces;
+}
+
 /** The name of our custom document property that keeps each equation's LaTeX beside its OMML. */
 export const EQUATIONS_PROPERTY = 'SCRIPTORIUM_EQUATIONS';
 
@@ -136,10 +163,7 @@ export function customProperties(
   equations: ReadonlyMap<string, string>,
   headingNumbering = '',
 ): string | null {
-  const properties: [string, string][] = [];
-  if (zoteroPrefs)
-    for (let i = 0; i < zoteroPrefs.length; i += 255)
-      properties.push([`ZOTERO_PREF_${properties.length + 1}`, zoteroPrefs.slice(i, i + 255)]);
+  const properties: [string, string][] = zoteroPrefs ? zoteroPrefPieces(zoteroPrefs) : [];
   if (equations.size) properties.push([EQUATIONS_PROPERTY, JSON.stringify([...equations])]);
   if (headingNumbering === 'chapter') properties.push([HEADING_NUMBERING_PROPERTY, headingNumbering]);
   if (!properties.length) return null;

@@ -19,6 +19,8 @@ import {
   HEADING_NUMBERING_PROPERTY,
   sequenceName,
   zoteroCitationInstruction,
+  zoteroPrefPieces,
+  zoteroPrefs,
 } from './docx-fields';
 import { houseStyle } from './house-styles';
 import { imageFiles, imageSize } from './images';
@@ -790,7 +792,16 @@ class OdtWriter extends ChangesWriter implements InlineWriter {
     const content = `${ODF_XML_HEAD}<office:document-content ${ODF_NS} office:version="1.3">${FONT_FACES}<office:automatic-styles>${this.automaticStyles()}</office:automatic-styles><office:body><office:text>${tracked}${SEQUENCE_DECLS}${body}</office:text></office:body></office:document-content>`;
     const now = isoDate(Date.now());
     const creators = p.authors.map(authorName).filter(Boolean);
-    const meta = `${ODF_XML_HEAD}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta><meta:generator>Scriptorium</meta:generator><dc:title>${escapeXml(p.title)}</dc:title>${p.subtitle ? `<dc:subject>${escapeXml(p.subtitle)}</dc:subject>` : ''}${p.abstract ? `<dc:description>${escapeXml(p.abstract.textContent)}</dc:description>` : ''}${p.keywords.map((keyword) => `<meta:keyword>${escapeXml(keyword)}</meta:keyword>`).join('')}${creators.length ? `<meta:initial-creator>${escapeXml(creators.join('; '))}</meta:initial-creator><dc:creator>${escapeXml(creators.join('; '))}</dc:creator>` : ''}<dc:language>${escapeXml(p.language)}</dc:language><meta:creation-date>${now}</meta:creation-date><dc:date>${now}</dc:date>${!p.book && headingNumbering(p.doc) === 'chapter' ? `<meta:user-defined meta:name="${HEADING_NUMBERING_PROPERTY}">chapter</meta:user-defined>` : ''}</office:meta></office:document-meta>`;
+    // Zotero's preferences, as in the DOCX: they say whether the notes hold the citations.
+    const zoteroMeta = p.citationStyle
+      ? zoteroPrefPieces(zoteroPrefs(p.citationStyle, p.language, p.noteStyle))
+          .map(
+            ([name, value]) =>
+              `<meta:user-defined meta:name="${name}">${escapeXml(value)}</meta:user-defined>`,
+          )
+          .join('')
+      : '';
+    const meta = `${ODF_XML_HEAD}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta><meta:generator>Scriptorium</meta:generator><dc:title>${escapeXml(p.title)}</dc:title>${p.subtitle ? `<dc:subject>${escapeXml(p.subtitle)}</dc:subject>` : ''}${p.abstract ? `<dc:description>${escapeXml(p.abstract.textContent)}</dc:description>` : ''}${p.keywords.map((keyword) => `<meta:keyword>${escapeXml(keyword)}</meta:keyword>`).join('')}${creators.length ? `<meta:initial-creator>${escapeXml(creators.join('; '))}</meta:initial-creator><dc:creator>${escapeXml(creators.join('; '))}</dc:creator>` : ''}<dc:language>${escapeXml(p.language)}</dc:language><meta:creation-date>${now}</meta:creation-date><dc:date>${now}</dc:date>${!p.book && headingNumbering(p.doc) === 'chapter' ? `<meta:user-defined meta:name="${HEADING_NUMBERING_PROPERTY}">chapter</meta:user-defined>` : ''}${zoteroMeta}</office:meta></office:document-meta>`;
 
     // A book numbers no headings of its chapters (as before); a document as its setting says.
     const ourStyles = referenceOdfStyles(

@@ -482,6 +482,50 @@ describe('DOCX live fields', () => {
   });
 });
 
+describe('a footnote of nothing but a citation', () => {
+  // In an author-date style it is the author's own note and comes back as one; in a note style
+  // the note is the citation's (as Zotero writes it) and comes back as the citation alone.
+  const paper = fixturePaper();
+  const s = schema.nodes;
+  const citation = s.citation.create({
+    format: 'autocite',
+    references: [{ id: '1-0', prefix: '', locator: '' }],
+  });
+  const noted = s.paragraph.create(null, [
+    schema.text('A claim with its source in a note'),
+    s.footnote.create(null, s.paragraph.create(null, [citation, schema.text('.')])),
+  ]);
+  const parts: PMNode[] = [];
+  paper.doc.forEach((part) => {
+    parts.push(part.attrs.id === 'body' ? part.copy(part.content.addToEnd(noted)) : part);
+  });
+  const doc = paper.doc.copy(Fragment.from(parts));
+  const notes = (content: Json) => {
+    let count = 0;
+    walk(content, (node) => {
+      if (node.type === 'footnote') count++;
+    });
+    return count;
+  };
+  const original = notes(doc.toJSON() as Json);
+
+  it.each(Object.keys(FORMATS) as (keyof typeof FORMATS)[])('%s in APA keeps it a note', (format) => {
+    const bytes = FORMATS[format](
+      prepareDocument({ ...paper.input, content: doc.toJSON(), csl: csl('apa') }),
+    );
+    expect(notes(importDocument(bytes, `paper.${format}`).content as Json)).toBe(original);
+  });
+
+  it.each(Object.keys(FORMATS) as (keyof typeof FORMATS)[])(
+    '%s in Chicago notes reads the citation',
+    (format) => {
+      const input = { ...paper.input, content: doc.toJSON(), csl: csl('chicago-note-bibliography') };
+      const back = importDocument(FORMATS[format](prepareDocument(input)), `paper.${format}`).content as Json;
+      expect(notes(back)).toBe(original - 1);
+    },
+  );
+});
+
 describe('DOCX fields inside a tracked deletion', () => {
   // The fixture paper with every paragraph that holds a citation or a cross-reference deleted as a
   // suggestion: Word wants the instruction of a deleted field as w:delInstrText and its result as

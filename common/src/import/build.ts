@@ -135,6 +135,11 @@ export function parseAuthorLine(line: string): FrontMatter['authors'] {
 
 export class DocumentBuilder {
   private noteDepth = 0;
+  /**
+   * A note of nothing but one citation is that citation (a note style's note: Zotero's and ours);
+   * false when the file says its style is not a note style, where such a note is the author's own.
+   */
+  citationNotes = true;
   /** Building the content of a list inserted whole: its items and lists carry nothing of their own. */
   private insideInserted = false;
 
@@ -192,7 +197,7 @@ export class DocumentBuilder {
           break;
         case 'note': {
           const cited = onlyCitation(item.blocks);
-          if (cited && this.noteDepth === 0) {
+          if (cited && this.noteDepth === 0 && this.citationNotes) {
             // A note style's citation: the note is the citation's (Zotero's and our own notes);
             // a text citation's author before it is the citation's too.
             const last = content[content.length - 1];

@@ -1,6 +1,6 @@
 import type { Unzipped } from 'fflate';
 import { isSafeHref } from '../editor/schema';
-import { EQUATIONS_PROPERTY, HEADING_NUMBERING_PROPERTY } from '../export/docx-fields';
+import { citationsInNotes, EQUATIONS_PROPERTY, HEADING_NUMBERING_PROPERTY } from '../export/docx-fields';
 import {
   type Block,
   type Cell,
@@ -180,9 +180,18 @@ class DocxReader {
   /** The heading numbering our export kept in a custom property ("chapter"). */
   numberingProperty = '';
 
+  /** Whether the notes hold the citations, as Zotero's preferences say (custom properties). */
+  citationNotes: boolean | undefined;
+
   private readEquationSources(): void {
     const root = this.xml('docProps/custom.xml');
     if (!root) return;
+    this.citationNotes = citationsInNotes(
+      children(root, 'property').map((property) => ({
+        name: attr(property, 'name'),
+        value: property.textContent ?? '',
+      })),
+    );
     for (const property of children(root, 'property')) {
       if (attr(property, 'name') === HEADING_NUMBERING_PROPERTY)
         this.numberingProperty = (property.textContent ?? '').trim();
@@ -1096,6 +1105,7 @@ export function importDocx(files: Unzipped, fallbackTitle: string): ImportedDocu
   return officeDocument('docx', reader, title, blocks, {
     front: reader.front,
     referenced: reader.referenced,
+    ...(reader.citationNotes === undefined ? {} : { citationNotes: reader.citationNotes }),
     ...(headingNumbering ? { headingNumbering } : {}),
   });
 }

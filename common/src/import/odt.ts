@@ -1,7 +1,7 @@
 import type { Unzipped } from 'fflate';
 import { MathMLToLaTeX } from 'mathml-to-latex';
 import { isSafeHref } from '../editor/schema';
-import { HEADING_NUMBERING_PROPERTY } from '../export/docx-fields';
+import { citationsInNotes, HEADING_NUMBERING_PROPERTY } from '../export/docx-fields';
 import {
   type Block,
   type Cell,
@@ -791,11 +791,21 @@ export function importOdt(files: Unzipped, fallbackTitle: string): ImportedDocum
   const reader = new OdtReader(files, root);
   const blocks = reader.blocks(office);
   const meta = text(files, 'meta.xml');
-  const metaTitle = meta ? (descendants(parseXml(meta), 'dc:title')[0]?.textContent ?? '').trim() : '';
+  const metaRoot = meta ? parseXml(meta) : null;
+  const metaTitle = metaRoot ? (descendants(metaRoot, 'dc:title')[0]?.textContent ?? '').trim() : '';
   const title = reader.title || metaTitle || fallbackTitle;
+  const citationNotes = metaRoot
+    ? citationsInNotes(
+        descendants(metaRoot, 'meta:user-defined').map((field) => ({
+          name: attr(field, 'meta:name'),
+          value: field.textContent ?? '',
+        })),
+      )
+    : undefined;
   return officeDocument('odt', reader, title, blocks, {
     front: reader.front,
     referenced: reader.referenced,
+    ...(citationNotes === undefined ? {} : { citationNotes }),
     headingNumbering: outlineNumbering(files),
   });
 }

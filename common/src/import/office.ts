@@ -46,11 +46,18 @@ export function officeDocument(
   reader: OfficeReader,
   title: string,
   body: Block[],
-  found: { front?: FrontMatter; referenced?: ReadonlySet<string>; headingNumbering?: string } = {},
+  found: {
+    front?: FrontMatter;
+    referenced?: ReadonlySet<string>;
+    headingNumbering?: string;
+    /** Whether the file's notes hold its citations (Zotero's preferences; undefined: not said). */
+    citationNotes?: boolean;
+  } = {},
 ): ImportedDocument {
   const bibliography = reader.citations.list();
   const builder = new DocumentBuilder(reader.report);
   builder.referenced = new Set(found.referenced ?? []);
+  builder.citationNotes = found.citationNotes ?? true;
   const built = builder.document({
     title,
     body,
