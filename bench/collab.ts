@@ -13,6 +13,9 @@
 //   (3) Server CPU per confirmed edit at each capacity step (goal <= 0.4 ms at 100 writers).
 //   (5) kill -9 during (1), BENCH_KILL_ROUNDS rounds per engine: confirmed edits missing after the
 //       restart (goal 0).
+//   (4) Issue 56, item 4: the same load (20 documents, 2 writers each x 5 edits/s) on one server
+//       process and on two, PostgreSQL + Redis: CPU ms per confirmed edit summed over the server
+//       processes, PostgreSQL and Redis; goal: two cost at most 1.15x one (BENCH_LEGS=4).
 //   (6) Two server processes on PostgreSQL + Redis against one, over 20 documents, writers
 //       sending as fast as confirmations come back: confirmed diffs per second (BENCH_LEGS=6).
 //   (7) Relay CPU: BENCH_RELAY_WRITERS (10) writers x 5 edits/s and BENCH_RELAY_VIEWERS (140)
@@ -411,7 +414,16 @@ interface ProcessesLegResult {
   machineBusy: number;
 }
 
-async function processesLeg(processCount: number): Promise<ProcessesLegResult> {
+/**
+ * `rate` undefined: each writer sends as fast as it is confirmed (leg 6). A rate: each writer types
+ * `rate` edits a second for SECONDS, the same load for one process and for two (leg 4), and the
+ * figures count every edit once all are confirmed.
+ */
+async function processesLeg(
+  processCount: number,
+  rate?: number,
+  mode: Mode = 'idle',
+): Promise<ProcessesLegResult> {
   const postgres = await tempPostgres();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-procs-'));
   const children: ServerProcess[] = [];
@@ -442,11 +454,13 @@ async function processesLeg(processCount: number): Promise<ProcessesLegResult> {
       children.push(started);
       servers.push(started.baseUrl);
     }
-    // Two writers per document; with two processes half of the documents are served by each (a
-    // document's writers share a process, as a balancer keyed on the document would place them).
+    // Two writers per document; with two processes in leg 6 half of the documents are served by
+    // each (a document's writers share a process, as a balancer keyed on the document would).
     const clients: DocumentClient[] = [];
     for (let index = 0; index < users.length; index++) {
-      const base = servers[Math.floor(index / 2) % servers.length];
+      // Leg 4 places sockets as nginx without sticky sessions does (turn by turn): a document's
+      // two writers are on different processes, and each edit crosses Redis.
+      const base = servers[(rate === undefined ? Math.floor(index / 2) : index) % servers.length];
       const headers = await loginHeaders(base, users[index].username);
       clients.push(
         new DocumentClient({
@@ -465,18 +479,37 @@ async function processesLeg(processCount: number): Promise<ProcessesLegResult> {
       processesNamed('Redis', 'redis-server'),
       { label: 'writers (this process)', pids: () => [process.pid] },
     ];
+    const hog = mode === 'hog' ? startCpuHog() : null;
     const cpu = startCpuCount(groups);
     const deadline = performance.now() + SECONDS * 1000;
     const started = performance.now();
-    await Promise.all(
-      clients.map(async (client) => {
-        while (performance.now() < deadline) {
-          client.edit((tr) => tr.insertText('x', bodyStart(client)));
-          await client.settled();
-          confirmed += 1;
-        }
-      }),
-    );
+    try {
+      await Promise.all(
+        clients.map(async (client, index) => {
+          if (rate !== undefined) {
+            // Keystrokes spread over the interval, as people do not type in step; those made while
+            // a diff is in flight go together in the next, as the editor sends them.
+            const interval = 1000 / rate;
+            const offset = (interval * index) / clients.length;
+            for (let tick = 0; tick < SECONDS * rate; tick++) {
+              const due = started + offset + tick * interval;
+              await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+              client.edit((tr) => tr.insertText('x', bodyStart(client)));
+              confirmed += 1;
+            }
+            await client.settled();
+            return;
+          }
+          while (performance.now() < deadline) {
+            client.edit((tr) => tr.insertText('x', bodyStart(client)));
+            await client.settled();
+            confirmed += 1;
+          }
+        }),
+      );
+    } finally {
+      hog?.stop();
+    }
     const perSecond = confirmed / ((performance.now() - started) / 1000);
     const { byGroup, machineBusy } = cpu.stop();
     for (const client of clients) client.close();
@@ -505,6 +538,30 @@ if ((LEGS.has('2') || LEGS.has('3')) && (CAPACITY_ENGINE === 'sqlite' || service
   for (const mode of MODES) await capacityLeg(mode);
 if (LEGS.has('5')) for (const engine of engines) await killLeg(engine);
 if (LEGS.has('7')) await relayCpuLeg();
+if (LEGS.has('4') && services) {
+  // Issue 56, item 4: what scaling out costs, at the same load (not the throughput, which two
+  // cores cannot double): CPU per confirmed edit over every server process, PostgreSQL and Redis.
+  for (const mode of MODES) {
+    const one = await processesLeg(1, RATE, mode);
+    const two = await processesLeg(2, RATE, mode);
+    const system = (leg: ProcessesLegResult) =>
+      leg.cpuPerDiff
+        .filter((part) => part.label !== 'writers (this process)')
+        .reduce((sum, part) => sum + part.ms, 0);
+    console.log(
+      `(4) scale-out cost, PostgreSQL + Redis, ${DOCUMENTS} documents, 2 writers each x ${RATE} edits/s for ${SECONDS} s, ${modeName(mode)}, load ${loadAverage()}:`,
+    );
+    for (const [name, leg] of [
+      ['one process', one],
+      ['two processes', two],
+    ] as const)
+      console.log(
+        `    ${name}: CPU ms per confirmed edit ${system(leg).toFixed(3)} (${leg.cpuPerDiff.map(({ label, ms }) => `${label} ${ms.toFixed(3)}`).join(', ')}); machine ${(leg.machineBusy * 100).toFixed(0)}% busy`,
+      );
+    const ratio = system(two) / system(one);
+    console.log(`    two processes / one: ${ratio.toFixed(2)}x${againstGoal(ratio, { atMost: 1.15 })}`);
+  }
+}
 if (LEGS.has('6') && services) {
   const one = await processesLeg(1);
   const two = await processesLeg(2);
