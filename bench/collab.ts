@@ -60,7 +60,7 @@ import {
   typeFor,
 } from './lib/collab-load';
 import { startServerProcess } from './lib/compiled-server';
-import { type CpuGroup, processesNamed, startCpuCount, startCpuHog } from './lib/cpu';
+import { type CpuGroup, postgresOf, processesNamed, startCpuCount, startCpuHog } from './lib/cpu';
 import { createBenchUser, loginHeaders } from './lib/server';
 import { againstGoal, percentiles } from './lib/stats';
 
@@ -78,8 +78,9 @@ const RELAY_VIEWERS = Number(process.env.BENCH_RELAY_VIEWERS || 140);
 const RELAY_ROUNDS = Number(process.env.BENCH_RELAY_ROUNDS || 3);
 const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
-const MODES = ['idle', 'hog'] as const;
-type Mode = (typeof MODES)[number];
+type Mode = 'idle' | 'hog';
+/** BENCH_MODES=idle (or hog) runs the legs in one of the two only (a profile, a quick look). */
+const MODES = (process.env.BENCH_MODES || 'idle,hog').split(',') as Mode[];
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const modeName = (mode: Mode) => (mode === 'hog' ? `CPU hog on all ${os.cpus().length} cores` : 'idle');
@@ -109,7 +110,7 @@ const loadOptions = (env: Record<string, string> = {}) => ({ pgAdmin: PG_ADMIN, 
 function countServerCpu(server: LoadServer) {
   const groups: CpuGroup[] = [
     { label: 'server', pids: () => (server.child.child.pid ? [server.child.child.pid] : []) },
-    processesNamed('PostgreSQL', 'postgres'),
+    postgresOf('PostgreSQL', () => server.where.databaseUrl),
     { label: 'writers (this process)', pids: () => [process.pid] },
   ];
   return startCpuCount(groups);
@@ -475,7 +476,7 @@ async function processesLeg(
     // Where the cores went: the writers live in this process, the servers in their children.
     const groups: CpuGroup[] = [
       { label: 'servers', pids: () => children.flatMap(({ child }) => (child.pid ? [child.pid] : [])) },
-      processesNamed('PostgreSQL', 'postgres'),
+      postgresOf('PostgreSQL', () => postgres.url),
       processesNamed('Redis', 'redis-server'),
       { label: 'writers (this process)', pids: () => [process.pid] },
     ];
