@@ -15,7 +15,9 @@
 //       restart (goal 0).
 //   (4) Issue 56, item 4: the same load (20 documents, 2 writers each x 5 edits/s) on one server
 //       process and on two, PostgreSQL + Redis: CPU ms per confirmed edit summed over the server
-//       processes, PostgreSQL and Redis; goal: two cost at most 1.15x one (BENCH_LEGS=4).
+//       processes, PostgreSQL and Redis; goal: two cost at most 1.15x one (BENCH_LEGS=4). Two
+//       placements: a document's sockets on one process (a balancer hashing the document's path)
+//       and turn by turn (no affinity: each edit is taken by both processes).
 //   (6) Two server processes on PostgreSQL + Redis against one, over 20 documents, writers
 //       sending as fast as confirmations come back: confirmed diffs per second (BENCH_LEGS=6).
 //   (7) Relay CPU: BENCH_RELAY_WRITERS (10) writers x 5 edits/s and BENCH_RELAY_VIEWERS (140)
@@ -416,6 +418,14 @@ interface ProcessesLegResult {
 }
 
 /**
+ * Where a document's sockets go with several processes: 'document', all on one process (a balancer
+ * that hashes the document's path, e.g. nginx `hash $request_uri consistent`); 'socket', turn by
+ * turn as nginx without affinity places them, so a document's two writers are on different
+ * processes and each edit is taken by both.
+ */
+type Placement = 'document' | 'socket';
+
+/**
  * `rate` undefined: each writer sends as fast as it is confirmed (leg 6). A rate: each writer types
  * `rate` edits a second for SECONDS, the same load for one process and for two (leg 4), and the
  * figures count every edit once all are confirmed.
@@ -424,6 +434,7 @@ async function processesLeg(
   processCount: number,
   rate?: number,
   mode: Mode = 'idle',
+  placement: Placement = 'document',
 ): Promise<ProcessesLegResult> {
   const postgres = await tempPostgres();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-procs-'));
@@ -455,13 +466,10 @@ async function processesLeg(
       children.push(started);
       servers.push(started.baseUrl);
     }
-    // Two writers per document; with two processes in leg 6 half of the documents are served by
-    // each (a document's writers share a process, as a balancer keyed on the document would).
+    // Two writers per document (writers 2k and 2k + 1 on document k), placed as `placement` says.
     const clients: DocumentClient[] = [];
     for (let index = 0; index < users.length; index++) {
-      // Leg 4 places sockets as nginx without sticky sessions does (turn by turn): a document's
-      // two writers are on different processes, and each edit crosses Redis.
-      const base = servers[(rate === undefined ? Math.floor(index / 2) : index) % servers.length];
+      const base = servers[(placement === 'document' ? Math.floor(index / 2) : index) % servers.length];
       const headers = await loginHeaders(base, users[index].username);
       clients.push(
         new DocumentClient({
@@ -544,7 +552,8 @@ if (LEGS.has('4') && services) {
   // cores cannot double): CPU per confirmed edit over every server process, PostgreSQL and Redis.
   for (const mode of MODES) {
     const one = await processesLeg(1, RATE, mode);
-    const two = await processesLeg(2, RATE, mode);
+    const two = await processesLeg(2, RATE, mode, 'document');
+    const spread = await processesLeg(2, RATE, mode, 'socket');
     const system = (leg: ProcessesLegResult) =>
       leg.cpuPerDiff
         .filter((part) => part.label !== 'writers (this process)')
@@ -554,13 +563,18 @@ if (LEGS.has('4') && services) {
     );
     for (const [name, leg] of [
       ['one process', one],
-      ['two processes', two],
+      ['two processes, a document on one of them', two],
+      ['two processes, sockets turn by turn (a document on both)', spread],
     ] as const)
       console.log(
         `    ${name}: CPU ms per confirmed edit ${system(leg).toFixed(3)} (${leg.cpuPerDiff.map(({ label, ms }) => `${label} ${ms.toFixed(3)}`).join(', ')}); machine ${(leg.machineBusy * 100).toFixed(0)}% busy`,
       );
     const ratio = system(two) / system(one);
-    console.log(`    two processes / one: ${ratio.toFixed(2)}x${againstGoal(ratio, { atMost: 1.15 })}`);
+    const spreadRatio = system(spread) / system(one);
+    console.log(
+      `    two processes / one: a document on one ${ratio.toFixed(2)}x${againstGoal(ratio, { atMost: 1.15 })}; ` +
+        `sockets turn by turn ${spreadRatio.toFixed(2)}x${againstGoal(spreadRatio, { atMost: 1.15 })}`,
+    );
   }
 }
 if (LEGS.has('6') && services) {
