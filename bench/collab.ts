@@ -13,6 +13,11 @@
 //   (3) Server CPU per confirmed edit at each capacity step (goal <= 0.4 ms at 100 writers).
 //   (5) kill -9 during (1), BENCH_KILL_ROUNDS rounds per engine: confirmed edits missing after the
 //       restart (goal 0).
+//   (4) Issue 56, item 4: the same load (20 documents, 2 writers each x 5 edits/s) on one server
+//       process and on two, PostgreSQL + Redis: CPU ms per confirmed edit summed over the server
+//       processes, PostgreSQL and Redis; goal: two cost at most 1.15x one (BENCH_LEGS=4). Two
+//       placements: a document's sockets on one process (a balancer hashing the document's path)
+//       and turn by turn (no affinity: each edit is taken by both processes).
 //   (6) Two server processes on PostgreSQL + Redis against one, over 20 documents, writers
 //       sending as fast as confirmations come back: confirmed diffs per second (BENCH_LEGS=6).
 //   (7) Relay CPU: BENCH_RELAY_WRITERS (10) writers x 5 edits/s and BENCH_RELAY_VIEWERS (140)
@@ -57,7 +62,7 @@ import {
   typeFor,
 } from './lib/collab-load';
 import { startServerProcess } from './lib/compiled-server';
-import { type CpuGroup, processesNamed, startCpuCount, startCpuHog } from './lib/cpu';
+import { type CpuGroup, postgresOf, processesNamed, startCpuCount, startCpuHog } from './lib/cpu';
 import { createBenchUser, loginHeaders } from './lib/server';
 import { againstGoal, percentiles } from './lib/stats';
 
@@ -75,8 +80,9 @@ const RELAY_VIEWERS = Number(process.env.BENCH_RELAY_VIEWERS || 140);
 const RELAY_ROUNDS = Number(process.env.BENCH_RELAY_ROUNDS || 3);
 const PG_ADMIN = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
-const MODES = ['idle', 'hog'] as const;
-type Mode = (typeof MODES)[number];
+type Mode = 'idle' | 'hog';
+/** BENCH_MODES=idle (or hog) runs the legs in one of the two only (a profile, a quick look). */
+const MODES = (process.env.BENCH_MODES || 'idle,hog').split(',') as Mode[];
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const modeName = (mode: Mode) => (mode === 'hog' ? `CPU hog on all ${os.cpus().length} cores` : 'idle');
@@ -106,7 +112,7 @@ const loadOptions = (env: Record<string, string> = {}) => ({ pgAdmin: PG_ADMIN, 
 function countServerCpu(server: LoadServer) {
   const groups: CpuGroup[] = [
     { label: 'server', pids: () => (server.child.child.pid ? [server.child.child.pid] : []) },
-    processesNamed('PostgreSQL', 'postgres'),
+    postgresOf('PostgreSQL', () => server.where.databaseUrl),
     { label: 'writers (this process)', pids: () => [process.pid] },
   ];
   return startCpuCount(groups);
@@ -409,9 +415,29 @@ interface ProcessesLegResult {
   /** CPU milliseconds per confirmed diff of each part of the system, and the machine's busy share. */
   cpuPerDiff: { label: string; ms: number }[];
   machineBusy: number;
+  /** Confirmed diffs per keystroke: keys typed while a diff is in flight go in one (fewer when busy). */
+  diffsPerEdit: number;
 }
 
-async function processesLeg(processCount: number): Promise<ProcessesLegResult> {
+/**
+ * Where a document's sockets go with several processes: 'document', all on one process (a balancer
+ * that hashes the document's path, e.g. nginx `hash $request_uri consistent`); 'socket', turn by
+ * turn as nginx without affinity places them, so a document's two writers are on different
+ * processes and each edit is taken by both.
+ */
+type Placement = 'document' | 'socket';
+
+/**
+ * `rate` undefined: each writer sends as fast as it is confirmed (leg 6). A rate: each writer types
+ * `rate` edits a second for SECONDS, the same load for one process and for two (leg 4), and the
+ * figures count every edit once all are confirmed.
+ */
+async function processesLeg(
+  processCount: number,
+  rate?: number,
+  mode: Mode = 'idle',
+  placement: Placement = 'document',
+): Promise<ProcessesLegResult> {
   const postgres = await tempPostgres();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scriptorium-bench-procs-'));
   const children: ServerProcess[] = [];
@@ -442,41 +468,64 @@ async function processesLeg(processCount: number): Promise<ProcessesLegResult> {
       children.push(started);
       servers.push(started.baseUrl);
     }
-    // Two writers per document; with two processes half of the documents are served by each (a
-    // document's writers share a process, as a balancer keyed on the document would place them).
+    // Two writers per document (writers 2k and 2k + 1 on document k), placed as `placement` says.
     const clients: DocumentClient[] = [];
+    let diffs = 0;
     for (let index = 0; index < users.length; index++) {
-      const base = servers[Math.floor(index / 2) % servers.length];
+      const base = servers[(placement === 'document' ? Math.floor(index / 2) : index) % servers.length];
       const headers = await loginHeaders(base, users[index].username);
       clients.push(
         new DocumentClient({
           wsUrlBase: wsUrlBase(base),
           documentId: documents[Math.floor(index / 2)],
           headers: { cookie: headers.Cookie, origin: base },
+          onConfirmed: () => {
+            diffs += 1;
+          },
         }),
       );
     }
     await Promise.all(clients.map((client) => client.open()));
+    diffs = 0;
     let confirmed = 0;
     // Where the cores went: the writers live in this process, the servers in their children.
     const groups: CpuGroup[] = [
       { label: 'servers', pids: () => children.flatMap(({ child }) => (child.pid ? [child.pid] : [])) },
-      processesNamed('PostgreSQL', 'postgres'),
+      postgresOf('PostgreSQL', () => postgres.url),
       processesNamed('Redis', 'redis-server'),
       { label: 'writers (this process)', pids: () => [process.pid] },
     ];
+    const hog = mode === 'hog' ? startCpuHog() : null;
     const cpu = startCpuCount(groups);
     const deadline = performance.now() + SECONDS * 1000;
     const started = performance.now();
-    await Promise.all(
-      clients.map(async (client) => {
-        while (performance.now() < deadline) {
-          client.edit((tr) => tr.insertText('x', bodyStart(client)));
-          await client.settled();
-          confirmed += 1;
-        }
-      }),
-    );
+    try {
+      await Promise.all(
+        clients.map(async (client, index) => {
+          if (rate !== undefined) {
+            // Keystrokes spread over the interval, as people do not type in step; those made while
+            // a diff is in flight go together in the next, as the editor sends them.
+            const interval = 1000 / rate;
+            const offset = (interval * index) / clients.length;
+            for (let tick = 0; tick < SECONDS * rate; tick++) {
+              const due = started + offset + tick * interval;
+              await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+              client.edit((tr) => tr.insertText('x', bodyStart(client)));
+              confirmed += 1;
+            }
+            await client.settled();
+            return;
+          }
+          while (performance.now() < deadline) {
+            client.edit((tr) => tr.insertText('x', bodyStart(client)));
+            await client.settled();
+            confirmed += 1;
+          }
+        }),
+      );
+    } finally {
+      hog?.stop();
+    }
     const perSecond = confirmed / ((performance.now() - started) / 1000);
     const { byGroup, machineBusy } = cpu.stop();
     for (const client of clients) client.close();
@@ -484,6 +533,7 @@ async function processesLeg(processCount: number): Promise<ProcessesLegResult> {
       perSecond,
       cpuPerDiff: byGroup.map(({ label, ms }) => ({ label, ms: ms / Math.max(1, confirmed) })),
       machineBusy,
+      diffsPerEdit: diffs / Math.max(1, confirmed),
     };
   } finally {
     await Promise.all(children.map((child) => stopServerProcess(child)));
@@ -505,6 +555,41 @@ if ((LEGS.has('2') || LEGS.has('3')) && (CAPACITY_ENGINE === 'sqlite' || service
   for (const mode of MODES) await capacityLeg(mode);
 if (LEGS.has('5')) for (const engine of engines) await killLeg(engine);
 if (LEGS.has('7')) await relayCpuLeg();
+if (LEGS.has('4') && services) {
+  // Issue 56, item 4: what scaling out costs, at the same load (not the throughput, which two
+  // cores cannot double): CPU per confirmed edit over every server process, PostgreSQL and Redis.
+  for (const mode of MODES) {
+    const one = await processesLeg(1, RATE, mode);
+    const two = await processesLeg(2, RATE, mode, 'document');
+    const spread = await processesLeg(2, RATE, mode, 'socket');
+    const system = (leg: ProcessesLegResult) =>
+      leg.cpuPerDiff
+        .filter((part) => part.label !== 'writers (this process)')
+        .reduce((sum, part) => sum + part.ms, 0);
+    console.log(
+      `(4) scale-out cost, PostgreSQL + Redis, ${DOCUMENTS} documents, 2 writers each x ${RATE} edits/s for ${SECONDS} s, ${modeName(mode)}, load ${loadAverage()}:`,
+    );
+    for (const [name, leg] of [
+      ['one process', one],
+      ['two processes, a document on one of them', two],
+      ['two processes, sockets turn by turn (a document on both)', spread],
+    ] as const)
+      console.log(
+        `    ${name}: CPU ms per confirmed edit ${system(leg).toFixed(3)} (${leg.cpuPerDiff.map(({ label, ms }) => `${label} ${ms.toFixed(3)}`).join(', ')}); ` +
+          `${leg.diffsPerEdit.toFixed(2)} diffs per edit, ${(system(leg) / Math.max(0.01, leg.diffsPerEdit)).toFixed(3)} ms per diff; machine ${(leg.machineBusy * 100).toFixed(0)}% busy`,
+      );
+    // Per edit, as the issue asks; a busier run batches more keys per diff, which lowers the CPU
+    // per edit, so the ratio per diff is printed beside it.
+    const ratio = system(two) / system(one);
+    const spreadRatio = system(spread) / system(one);
+    const perDiff = (leg: ProcessesLegResult) => system(leg) / Math.max(0.01, leg.diffsPerEdit);
+    console.log(
+      `    two processes / one: a document on one ${ratio.toFixed(2)}x${againstGoal(ratio, { atMost: 1.15 })}; ` +
+        `sockets turn by turn ${spreadRatio.toFixed(2)}x${againstGoal(spreadRatio, { atMost: 1.15 })}; ` +
+        `per diff ${(perDiff(two) / perDiff(one)).toFixed(2)}x and ${(perDiff(spread) / perDiff(one)).toFixed(2)}x`,
+    );
+  }
+}
 if (LEGS.has('6') && services) {
   const one = await processesLeg(1);
   const two = await processesLeg(2);

@@ -28,6 +28,8 @@ import { articleWithBody } from './lib/documents';
 import { againstGoal } from './lib/stats';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS || 100);
+/** BENCH_MEMORY_PARTS=open (or idle) runs one part only. */
+const PARTS = new Set((process.env.BENCH_MEMORY_PARTS || 'idle,open').split(','));
 const WORDS = Number(process.env.BENCH_WORDS || 5000);
 const PASSWORD = 'bench-password';
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -84,7 +86,8 @@ interface Probe {
 async function probe(server: ServerProcess, out: string): Promise<Probe> {
   rmSync(out, { force: true });
   server.child.kill('SIGWINCH');
-  const deadline = Date.now() + 60_000;
+  // A heap snapshot of a server with 100 papers takes minutes on a busy machine.
+  const deadline = Date.now() + 300_000;
   while (!existsSync(out)) {
     if (Date.now() > deadline) throw new Error('no memory probe report');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -95,6 +98,15 @@ async function probe(server: ServerProcess, out: string): Promise<Probe> {
 
 /** A heap snapshot summed by kind (strings, code, ...) and by constructor for objects. */
 function snapshotSummary(file: string): string {
+  return [...snapshotSums(file)]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([key, bytes]) => `${key} ${(bytes / MiB).toFixed(1)}`)
+    .join(', ');
+}
+
+/** The bytes of a heap snapshot by kind, objects by constructor. */
+function snapshotSums(file: string): Map<string, number> {
   const snapshot = JSON.parse(readFileSync(file, 'utf8'));
   const meta = snapshot.snapshot.meta;
   const width = meta.node_fields.length;
@@ -108,11 +120,7 @@ function snapshotSummary(file: string): string {
     const key = kind === 'object' ? `object ${snapshot.strings[snapshot.nodes[index + nameAt]]}` : kind;
     sums.set(key, (sums.get(key) ?? 0) + snapshot.nodes[index + sizeAt]);
   }
-  return [...sums]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 12)
-    .map(([key, bytes]) => `${key} ${(bytes / MiB).toFixed(1)}`)
-    .join(', ');
+  return sums;
 }
 
 /** The compiled server idle on an empty site, read after a forced GC at 5 s and at 30 s. */
@@ -186,6 +194,14 @@ if (built.status !== 0) throw new Error(`build failed: ${built.stderr}`);
 
 const folders: string[] = [];
 try {
+  if (PARTS.has('idle')) await idleParts();
+  if (PARTS.has('open')) await openDocuments();
+} finally {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  rmSync(outdir, { recursive: true, force: true });
+}
+
+async function idleParts(): Promise<void> {
   await idleAfterGc(path.join(outdir, 'main.js'));
   // Idle: the same empty site, the server from the sources (tsx) and compiled (npm start).
   const idle: Record<'tsx' | 'compiled', number> = { tsx: 0, compiled: 0 };
@@ -212,13 +228,24 @@ try {
     `idle server: compiled ${(idle.compiled / MiB).toFixed(1)} MiB, tsx ${(idle.tsx / MiB).toFixed(1)} MiB, ` +
       `ratio ${(idle.compiled / idle.tsx).toFixed(2)}${againstGoal(idle.compiled / MiB, { atMost: 120 })}`,
   );
+}
 
-  // Open documents: one editor on each of DOCUMENTS papers.
+async function openDocuments(): Promise<void> {
+  // Open documents: one editor on each of DOCUMENTS papers. Read after a forced GC (the probe), as
+  // resident memory without one moves by more than the documents add.
   const dataDir = await site(DOCUMENTS);
   folders.push(dataDir);
+  const out = path.join(dataDir, 'memory-probe.json');
+  const snapshots = process.env.BENCH_HEAP_SNAPSHOT === '1';
   const server = await startServerProcess(
-    // One user holds every editor here: past the default limit of sockets per user.
-    { ...processEnv(dataDir, 'memory-bench'), WS_MAX_SOCKETS_PER_USER: String(DOCUMENTS + 10) },
+    {
+      ...processEnv(dataDir, 'memory-bench'),
+      // One user holds every editor here: past the default limit of sockets per user.
+      WS_MAX_SOCKETS_PER_USER: String(DOCUMENTS + 10),
+      NODE_OPTIONS: `--import ${path.join(import.meta.dirname, 'lib/memory-probe.mjs')}`,
+      MEMORY_PROBE_OUT: out,
+      ...(snapshots ? { MEMORY_PROBE_SNAPSHOT: '1' } : {}),
+    },
     undefined,
     path.join(outdir, 'main.js'),
   );
@@ -242,11 +269,18 @@ try {
   console.log(
     `first edit (the SQLite writer thread starts): ${(unedited / MiB).toFixed(1)} -> ${(before / MiB).toFixed(1)} MiB`,
   );
+  const probedBefore = await probe(server, out);
+  const snapshotBefore = snapshots ? snapshotSums(`${out}.heapsnapshot`) : null;
   const editors: DocumentClient[] = [];
+  // Half of them first: the second half's growth is what one more open document costs, without
+  // what the first opens bring once (code the JIT compiles, tables that grow in steps).
+  const half = Math.floor(DOCUMENTS / 2);
+  let probedHalf: Probe | null = null;
   for (let id = 1; id <= DOCUMENTS; id++) {
     const client = editor(id);
     await client.open();
     editors.push(client);
+    if (id === half && !snapshots) probedHalf = await probe(server, out);
   }
   const open = await settledResident(server);
   const perDocument = (open - before) / DOCUMENTS / 1024;
@@ -255,9 +289,34 @@ try {
       `${perDocument.toFixed(1)} KiB per document over ${(before / MiB).toFixed(1)} MiB before` +
       againstGoal(perDocument, { atMost: 60 }),
   );
+  const probedOpen = await probe(server, out);
+  const perDocumentAfterGc = (field: 'rss' | 'heapUsed' | 'external') =>
+    (probedOpen.memory[field] - probedBefore.memory[field]) / DOCUMENTS / 1024;
+  console.log(
+    `    after a forced GC: resident ${(probedBefore.memory.rss / MiB).toFixed(1)} -> ${(probedOpen.memory.rss / MiB).toFixed(1)} MiB, ` +
+      `${perDocumentAfterGc('rss').toFixed(1)} KiB per document` +
+      againstGoal(perDocumentAfterGc('rss'), { atMost: 60 }) +
+      `; heap used ${perDocumentAfterGc('heapUsed').toFixed(1)} KiB, external ${perDocumentAfterGc('external').toFixed(1)} KiB per document`,
+  );
+  if (probedHalf) {
+    const marginal = (field: 'rss' | 'heapUsed') =>
+      (probedOpen.memory[field] - (probedHalf as Probe).memory[field]) / (DOCUMENTS - half) / 1024;
+    console.log(
+      `    documents ${half + 1}-${DOCUMENTS} alone, after a forced GC: resident ${marginal('rss').toFixed(1)} KiB per document` +
+        againstGoal(marginal('rss'), { atMost: 60 }) +
+        `; heap used ${marginal('heapUsed').toFixed(1)} KiB per document`,
+    );
+  }
+  if (snapshotBefore) {
+    const after = snapshotSums(`${out}.heapsnapshot`);
+    const grown = [...after]
+      .map(([key, bytes]) => [key, (bytes - (snapshotBefore.get(key) ?? 0)) / DOCUMENTS / 1024] as const)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 20);
+    console.log(
+      `    heap per open document by kind (KiB): ${grown.map(([key, kib]) => `${key} ${kib.toFixed(1)}`).join(', ')}`,
+    );
+  }
   for (const client of editors) client.close();
   await stopServerProcess(server);
-} finally {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-  rmSync(outdir, { recursive: true, force: true });
 }

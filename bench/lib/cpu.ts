@@ -53,6 +53,37 @@ export const processesNamed = (label: string, name: string): CpuGroup => ({
   pids: () => pidsNamed(name),
 });
 
+/** A process's command line as `ps` shows it (PostgreSQL writes its process title there). */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The PostgreSQL processes that work for the database at `url`: its backends (whose title names
+ * the database) and the server's own processes (postmaster, WAL writer, checkpointer, ...), which
+ * write every database's commits. Backends of other databases are not counted: on a machine
+ * shared with other work (tests, other benches) they are not this run's cost.
+ */
+export function postgresOf(label: string, url: () => string | undefined): CpuGroup {
+  return {
+    label,
+    pids: () => {
+      const target = url();
+      const database = target ? decodeURIComponent(new URL(target).pathname.slice(1)) : null;
+      if (!database) return [];
+      return pidsNamed('postgres').filter((pid) => {
+        const title = commandLine(pid);
+        const backend = /\(\d+\)|\[local\]/.test(title);
+        return !backend || title.includes(` ${database} `);
+      });
+    },
+  };
+}
+
 /**
  * Starts counting the CPU time of each group and of the whole machine; `stop()` gives each group's
  * milliseconds since the start (a process that started meanwhile counts whole, one that ended

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { documentsApi } from '@scriptorium/common/api/endpoints/documents';
@@ -62,6 +62,28 @@ describe('the compiled server (npm start)', () => {
 
   it('runs plain JavaScript, not the TypeScript sources', () => {
     expect(server.child.spawnargs.slice(1)).toEqual([path.join(outdir, 'main.js')]);
+  });
+
+  it('loads no export writer or bibliography converter at start (only on first use)', () => {
+    // The npm packages main.js loads before it runs: its static imports and its chunks'.
+    const loaded = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(path.join(outdir, file), 'utf8');
+      for (const [, named, bare] of code.matchAll(
+        /^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|^import\s*"([^"]+)"/gms,
+      )) {
+        const from = named ?? bare;
+        if (from?.startsWith('./')) visit(from.slice(2));
+        else if (from) loaded.add(from);
+      }
+    };
+    visit('main.js');
+    expect(loaded.has('kysely')).toBe(true);
+    for (const heavy of ['citeproc', 'temml', '@xmldom/xmldom', 'mathml2omml', 'biblatex-csl-converter'])
+      expect(loaded.has(heavy), heavy).toBe(false);
   });
 
   it('checks an upload and makes its thumbnail in the worker threads', async () => {

@@ -1,4 +1,8 @@
-import { MAX_ENTRY_KEY_LENGTH } from './validate';
+/**
+ * The longest entry key (validate.ts checks it). Here, not in validate.ts, so that the server's
+ * key handling does not load biblatex-csl-converter, which the validator needs.
+ */
+export const MAX_ENTRY_KEY_LENGTH = 255;
 
 // Characters that break a BibTeX key or a \cite command: whitespace, braces, quotes, comma and the
 // TeX specials. Everything else (letters of any script, digits, :-_./+) is kept.

@@ -1,5 +1,6 @@
 import { BibFieldTypes, BibTypes, edtfParse } from 'biblatex-csl-converter';
 import { MAX_ID } from '../api/fields';
+import { MAX_ENTRY_KEY_LENGTH } from './entry-key';
 import type { EntryData } from './types';
 
 /** Why a value was refused; the browser translates the code (namespace bibliography, `problem.<code>`). */
@@ -35,7 +36,7 @@ export const RICH_TEXT_MARKS = [
 const MARKS = new Set<string>(RICH_TEXT_MARKS);
 const NAME_PARTS = ['literal', 'family', 'given', 'prefix', 'suffix'] as const;
 
-export const MAX_ENTRY_KEY_LENGTH = 255;
+export { MAX_ENTRY_KEY_LENGTH };
 /** Generous for abstracts, small enough that one entry cannot fill the database. */
 export const MAX_TEXT_LENGTH = 100_000;
 export const MAX_LIST_LENGTH = 5_000;

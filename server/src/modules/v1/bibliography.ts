@@ -1,6 +1,4 @@
 import type { V1BibEntry } from '@scriptorium/common/api/v1';
-import { exportCslItems } from '@scriptorium/common/bibliography/export';
-import { importCslJson } from '@scriptorium/common/bibliography/import-bibtex';
 import type { BibCategory, EntryData } from '@scriptorium/common/bibliography/types';
 import type { AppContext } from '../../context';
 import { HttpError } from '../../http/errors';
@@ -23,7 +21,15 @@ export function entryData(row: EntryRow): EntryData {
   };
 }
 
-export function presentCslEntries(rows: EntryRow[]): V1BibEntry[] {
+/**
+ * The CSL-JSON writer and reader (biblatex-csl-converter: several MiB) are loaded on first use, not
+ * at boot, so that an idle server does not hold them.
+ */
+const cslWriter = () => import('@scriptorium/common/bibliography/export');
+const cslReader = () => import('@scriptorium/common/bibliography/import-bibtex');
+
+export async function presentCslEntries(rows: EntryRow[]): Promise<V1BibEntry[]> {
+  const { exportCslItems } = await cslWriter();
   const items = exportCslItems(rows.map(entryData));
   return rows.map((row, index) => ({ id: row.id, key: row.entry_key, csl: items[index] }));
 }
@@ -50,7 +56,8 @@ export async function ownEntryRow(ctx: AppContext, ownerId: number, id: number):
  * `type`: the API refuses an item without it, where the interactive import (lenient with files
  * other programs wrote) reads it as misc and reports it.
  */
-function entryFromCsl(text: string): EntryData {
+async function entryFromCsl(text: string): Promise<EntryData> {
+  const { importCslJson } = await cslReader();
   const { entries } = importCslJson(`[${text}]`);
   if (entries.length !== 1 || text.trim().startsWith('[') || !hasCslType(text)) {
     throw new HttpError(400, { error: 'invalid_entries', message: { key: 'errors.badRequest' } });
@@ -74,7 +81,7 @@ export async function saveCslEntry(
   csl: string,
   id?: number,
 ): Promise<V1BibEntry> {
-  const entry = entryFromCsl(csl);
+  const entry = await entryFromCsl(csl);
   try {
     return await saveEntry(ctx, ownerId, entry, id);
   } catch (error) {
@@ -90,11 +97,11 @@ async function saveEntry(ctx: AppContext, ownerId: number, entry: EntryData, id:
   if (id === undefined) {
     const saved = await saveEntries(ctx, ownerId, true, { '0': { ...entry, cats: [] } });
     const [, newId] = saved.id_translations[0];
-    return presentCslEntries([await ownEntryRow(ctx, ownerId, newId)])[0];
+    return (await presentCslEntries([await ownEntryRow(ctx, ownerId, newId)]))[0];
   }
   const current = await ownEntryRow(ctx, ownerId, id);
   await saveEntries(ctx, ownerId, false, { [id]: { ...entry, cats: entryData(current).cats } });
-  return presentCslEntries([await ownEntryRow(ctx, ownerId, id)])[0];
+  return (await presentCslEntries([await ownEntryRow(ctx, ownerId, id)]))[0];
 }
 
 export async function deleteCslEntry(ctx: AppContext, ownerId: number, id: number): Promise<void> {
@@ -132,7 +139,7 @@ export async function importFile(ctx: AppContext, ownerId: number, text: string)
   }
   const ids = new Set(saved.id_translations.map(([, id]) => id));
   const rows = (await listCslEntries(ctx, ownerId)).filter((row) => ids.has(row.id));
-  return { entries: presentCslEntries(rows), messages: plain };
+  return { entries: await presentCslEntries(rows), messages: plain };
 }
 
 function presentV1Category(category: BibCategory) {

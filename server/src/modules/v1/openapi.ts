@@ -1,7 +1,7 @@
 import type { Endpoint } from '@scriptorium/common/api/endpoint';
 import { v1Api } from '@scriptorium/common/api/endpoints/v1';
-import { EXPORT_FORMATS } from '@scriptorium/common/export/registry';
 import { z } from 'zod';
+import { EXPORT_FORMAT_NAMES as REGISTRY_FORMATS } from '../documents/export/format-names';
 
 /**
  * The OpenAPI 3.1 document of /api/v1/ (issue 57), made from the endpoint list of the common
@@ -14,7 +14,7 @@ type JsonSchema = Record<string, unknown>;
 const PARAM = /:([A-Za-z_][A-Za-z0-9_]*)/g;
 
 /** Export formats a document can be had in: the registry's plus PDF (made by the server). */
-export const EXPORT_FORMAT_NAMES = [...Object.keys(EXPORT_FORMATS), 'pdf'];
+export const EXPORT_FORMAT_NAMES = [...REGISTRY_FORMATS, 'pdf'];
 
 function jsonSchema(schema: Endpoint['request'], io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {

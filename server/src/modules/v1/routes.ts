@@ -171,7 +171,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const page = parseInput(request, v1Api.bibliographyList);
       const { items, next_cursor } = pageOf(await listCslEntries(ctx, user.id), page);
-      return { entries: presentCslEntries(items), next_cursor };
+      return { entries: await presentCslEntries(items), next_cursor };
     });
 
     route(app, v1Api.bibliographyAdd, async (request) => {
@@ -183,7 +183,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
     route(app, v1Api.bibliographyGet, async (request) => {
       const user = requireUser(request);
       const row = await ownEntryRow(ctx, user.id, idOf(request.params.id));
-      return { entry: presentCslEntries([row])[0] };
+      return { entry: (await presentCslEntries([row]))[0] };
     });
 
     route(app, v1Api.bibliographyUpdate, async (request) => {

@@ -1,8 +1,6 @@
 import type { entryProblem } from '@scriptorium/common/api/bibliography';
 import { TakenEntryKeys } from '@scriptorium/common/bibliography/entry-key';
-import { normalizeFieldValue } from '@scriptorium/common/bibliography/rich-text';
 import type { EntryData, FieldValue } from '@scriptorium/common/bibliography/types';
-import { validateEntry, withoutEmptyFields } from '@scriptorium/common/bibliography/validate';
 import type { z } from 'zod';
 import type { AppContext } from '../../../context';
 import { assertOwnCategories, assertOwnEntries } from '../policies';
@@ -35,8 +33,14 @@ function keyOf(value: unknown): string | null {
     : null;
 }
 
-/** Validates every entry first and returns clean copies (empty values dropped, rich text canonical). */
-function checkAll(bibs: Record<string, unknown>): Map<string, EntryData> {
+/**
+ * Validates every entry first and returns clean copies (empty values dropped, rich text canonical).
+ * The validator (biblatex-csl-converter's field tables: several MiB) and the rich text are loaded on the first save,
+ * not at boot, so that an idle server does not hold it.
+ */
+async function checkAll(bibs: Record<string, unknown>): Promise<Map<string, EntryData>> {
+  const { validateEntry, withoutEmptyFields } = await import('@scriptorium/common/bibliography/validate');
+  const { normalizeFieldValue } = await import('@scriptorium/common/bibliography/rich-text');
   const problems: EntryProblem[] = [];
   const clean = new Map<string, EntryData>();
   for (const [id, value] of Object.entries(bibs)) {
@@ -69,7 +73,7 @@ export async function saveEntries(
   isNew: boolean,
   bibs: Record<string, unknown>,
 ): Promise<SaveResult> {
-  const entries = checkAll(bibs);
+  const entries = await checkAll(bibs);
   const categoryIds = [...new Set([...entries.values()].flatMap((e) => e.cats))];
   return ctx.db.transaction().execute(async (trx) => {
     const before = await lockOwnerState(trx, ownerId);

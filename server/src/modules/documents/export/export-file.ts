@@ -1,4 +1,4 @@
-import { type ExportedFile, isExportFormat } from '@scriptorium/common/export/registry';
+import type { ExportedFile } from '@scriptorium/common/export/registry';
 import type { AppContext } from '../../../context';
 import { HttpError } from '../../../http/errors';
 import { currentContent } from '../collab/store';
@@ -6,6 +6,7 @@ import type { VisibleDocument } from '../queries';
 import { UNREADABLE_SNAPSHOT } from './content-source';
 import { runExportTask } from './export-pool';
 import type { DocumentExportInput, ExportResult, ExportTask } from './export-worker';
+import { isExportFormat } from './format-names';
 import { gatherExportInput } from './gather-input';
 import { asHeavyTask } from './heavy-work';
 import { printerFor } from './printer';

@@ -1,7 +1,6 @@
 import type { PreparedDocument } from '@scriptorium/common/export/model';
 import type { BrowserContext, Page } from 'playwright-core';
 import { destinationPages, pageCount } from './pdf-destinations';
-import { printableHtml } from './printable-html';
 import type { Printer } from './printer';
 
 /** The document has more pages than PDF_MAX_PAGES: refused with a translated message. */
@@ -93,7 +92,8 @@ export async function printHtmlPdf(
 
 /**
  * A prepared document or book printed from this thread (benches and tests of the writers; the
- * server makes the HTML in an export worker).
+ * server makes the HTML in an export worker). The HTML writer is imported when called: the
+ * server's main thread does not load the export writers (citeproc, temml) at boot.
  */
 export function exportPdf(
   prepared: PreparedDocument,
@@ -101,6 +101,6 @@ export function exportPdf(
   maxPages = 1_000,
 ): Promise<Uint8Array> {
   return printHtmlPdf(printer, maxPages, prepared.paperSize, Boolean(prepared.book), async (contentsPages) =>
-    printableHtml(prepared, contentsPages),
+    (await import('./printable-html')).printableHtml(prepared, contentsPages),
   );
 }

@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { PdfTooLong } from './pdf';
 import { pageCount } from './pdf-destinations';
 import type { Printer } from './printer';
-import { type PdfMetadata, typesetHtml } from './typeset-html';
+import type { PdfMetadata } from './typeset-html';
 
 /**
  * The typeset PDF of a document (issue 53): the export HTML with its paged-media style sheet
@@ -406,12 +406,17 @@ export async function typesetPdf(
   return pdf;
 }
 
-/** A prepared document typeset from this thread (tests and benches; the server makes the HTML in a worker). */
-export function exportTypesetPdf(
+/**
+ * A prepared document typeset from this thread (tests and benches; the server makes the HTML in a
+ * worker). The HTML writer is imported here, not at the top: the server's main thread does not
+ * load the export writers (citeproc, temml) at boot.
+ */
+export async function exportTypesetPdf(
   prepared: PreparedDocument,
   printer: Printer,
   maxPages = 1_000,
 ): Promise<Uint8Array> {
+  const { typesetHtml } = await import('./typeset-html');
   const { html, metadata } = typesetHtml(prepared);
   return typesetPdf(printer, maxPages, html, metadata);
 }

@@ -1,7 +1,6 @@
 import { TITLE_MAX } from '@scriptorium/common/api/documents';
 import type { ImageType } from '@scriptorium/common/api/usermedia';
 import { TakenEntryKeys } from '@scriptorium/common/bibliography/entry-key';
-import { validateEntry } from '@scriptorium/common/bibliography/validate';
 import { schema } from '@scriptorium/common/editor/schema';
 import { withTitleCut } from '@scriptorium/common/editor/templates';
 import type { Language } from '@scriptorium/common/i18n/languages';
@@ -161,6 +160,8 @@ async function insertEntries(
 ): Promise<Map<string, string>> {
   const keys = new Map<string, string>();
   if (!imported.bibliography.length) return keys;
+  // Loaded when first needed: an idle server does not hold biblatex-csl-converter.
+  const { validateEntry } = await import('@scriptorium/common/bibliography/validate');
   const before = await lockOwnerState(trx, ownerId);
   const rows = await trx
     .selectFrom('bib_entries')
