@@ -516,6 +516,44 @@ describe('a footnote of nothing but a citation', () => {
     expect(notes(importDocument(bytes, `paper.${format}`).content as Json)).toBe(original);
   });
 
+  // The same note deleted as a suggestion: the suggestion comes back on the note, or on the
+  // citation a note style's note is.
+  const deleted = (() => {
+    const tr = new Transform(doc);
+    const del = schema.marks.deletion.create({
+      user: 3,
+      username: 'Ada Lovelace',
+      date: Date.UTC(2024, 0, 3),
+    });
+    doc.descendants((node, pos) => {
+      if (node.type.name === 'footnote' && node.firstChild?.firstChild?.type.name === 'citation')
+        tr.addNodeMark(pos, del);
+    });
+    return tr.doc;
+  })();
+  const deletedTypes = (content: Json) => {
+    const types: string[] = [];
+    walk(content, (node) => {
+      const noteOrCitation = node.type === 'footnote' || node.type === 'citation';
+      if (noteOrCitation && node.marks?.some((mark) => mark.type === 'deletion')) types.push(node.type);
+    });
+    return types;
+  };
+
+  it.each(Object.keys(FORMATS) as (keyof typeof FORMATS)[])(
+    '%s keeps a deleted note deleted, in APA and Chicago notes',
+    (format) => {
+      const back = (style: string) =>
+        importDocument(
+          FORMATS[format](prepareDocument({ ...paper.input, content: deleted.toJSON(), csl: csl(style) })),
+          `paper.${format}`,
+        ).content as Json;
+      expect(deletedTypes(deleted.toJSON() as Json)).toEqual(['footnote']);
+      expect(deletedTypes(back('apa'))).toEqual(['footnote']);
+      expect(deletedTypes(back('chicago-note-bibliography'))).toEqual(['citation']);
+    },
+  );
+
   it.each(Object.keys(FORMATS) as (keyof typeof FORMATS)[])(
     '%s in Chicago notes reads the citation',
     (format) => {

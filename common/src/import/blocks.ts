@@ -22,7 +22,8 @@ export type Inline =
       marks?: JsonMark[];
     }
   /** A note of the file (at the foot of the page or the end): a node feature takes it. */
-  | { kind: 'note'; blocks: Block[] }
+  /** `marks`: the note reference's suggestion marks (a note deleted or inserted as a suggestion). */
+  | { kind: 'note'; blocks: Block[]; marks?: JsonMark[] }
   /**
    * Images and display equations sit inside paragraphs in office files; we lift them out. `id`:
    * the bookmark cross-references reach them by; a caption paragraph beside them sets both.

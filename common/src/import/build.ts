@@ -205,9 +205,12 @@ export class DocumentBuilder {
               last.text = String(last.text).slice(0, -cited.author.length);
               if (!last.text) content.pop();
             }
+            // The note's suggestion (a note style's citation deleted or inserted) is the citation's.
+            const marks = item.marks?.length ? item.marks : (cited.marks ?? []);
             content.push({
               type: 'citation',
               attrs: { format: cited.format ?? 'autocite', references: cited.references },
+              ...(marks.length ? { marks } : {}),
             });
             break;
           }
@@ -220,7 +223,12 @@ export class DocumentBuilder {
           this.noteDepth--;
           // The node feature that takes notes makes the node (features/registry.ts).
           const note = importedNote(paragraphs);
-          if (note) content.push(note);
+          if (note) {
+            // Of the reference's marks, those the note may carry (its suggestion).
+            const type = schema.nodes[String(note.type)];
+            const marks = (item.marks ?? []).filter((mark) => type?.allowsMarkType(schema.marks[mark.type]));
+            content.push(marks.length ? { ...note, marks } : note);
+          }
           break;
         }
         case 'image':

@@ -606,6 +606,7 @@ class DocxReader {
             out.push({
               kind: 'note',
               blocks: this.inPart(this.noteParts.get(note) ?? this.main, () => this.blocks(note)),
+              marks: marks.filter((mark) => mark.type !== 'link'),
             });
           break;
         }

@@ -413,7 +413,11 @@ class OdtReader {
           out.push({ kind: 'break' });
           break;
         case 'text:note':
-          out.push({ kind: 'note', blocks: this.enclosedBlocks(child(el, 'text:note-body') ?? el) });
+          out.push({
+            kind: 'note',
+            blocks: this.enclosedBlocks(child(el, 'text:note-body') ?? el),
+            marks: this.current(marks).filter((mark) => mark.type !== 'link'),
+          });
           break;
         case 'draw:frame':
           this.frame(el, out, false, this.paragraphStyle);

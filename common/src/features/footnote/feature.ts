@@ -4,7 +4,7 @@ import { footnoteNodes } from './schema';
 /**
  * The footnote: an inline node holding paragraphs (schema.ts here). Its command
  * (`commands.ts`) and the keys that leave its nested editor (`keys.ts`) are beside this file; its
- * view, list and printed notes in `web/src/features/footnote/`. Every writer writes it as the
+ * view, list, node view and Insert action in `web/src/pages/editor/footnote/`. Every writer writes it as the
  * format's note; every reader's note becomes one (a note holding only a citation is the citation's,
  * import/build.ts).
  */
