@@ -108,17 +108,19 @@ export const ZOTERO_PREF_PROPERTY = /^ZOTERO_PREF_(\d+)$/;
 
 /**
  * Whether a file's notes hold its citations, from Zotero's preferences joined from their pieces
- * (by property name): a note style has noteType 1 (footnotes) or 2 (endnotes). Undefined without
- * preferences: the file does not say.
+ * (by property name): a note style has noteType 1 (footnotes) or 2 (endnotes). Without
+ * preferences: false for our own file (we write them whenever we render in a style), else
+ * undefined (the file does not say).
  */
 export function citationsInNotes(
   properties: readonly { name: string; value: string }[],
+  ownFile: boolean,
 ): boolean | undefined {
   const pieces = properties
     .map(({ name, value }) => ({ index: Number(ZOTERO_PREF_PROPERTY.exec(name)?.[1] ?? 0), value }))
     .filter((piece) => piece.index > 0)
     .sort((a, b) => a.index - b.index);
-  if (!pieces.length) return undefined;
+  if (!pieces.length) return ownFile ? false : undefined;
   return /<pref\s+name="noteType"\s+value="[12]"/.test(pieces.map((piece) => piece.value).join(''));
 }
 

@@ -160,8 +160,28 @@ function cites(node: PMNode, entries: Set<string>): boolean {
   return (node.attrs.references as { id: string }[]).some((ref) => entries.has(ref.id));
 }
 
-/** Counts of the nodes a round trip must keep (a cross-reference to nothing is its text). */
-function structure(doc: PMNode): Record<string, number> {
+/** The styles whose citations are notes: there a note of nothing but one citation is that citation. */
+const NOTE_STYLES = new Set(['chicago-note-bibliography']);
+
+/** The one citation a note holds and nothing else but spaces and a full stop (import/build.ts). */
+function onlyCitation(note: PMNode): PMNode | null {
+  if (note.childCount !== 1) return null;
+  const citations: PMNode[] = [];
+  let other = false;
+  note.firstChild?.forEach((inline) => {
+    if (inline.type.name === 'citation') citations.push(inline);
+    else if (!inline.isText || !/^[\s.]*$/.test(inline.text ?? '')) other = true;
+  });
+  return citations.length === 1 && !other ? citations[0] : null;
+}
+
+/**
+ * Counts of the nodes a round trip must keep (a cross-reference to nothing is its text). In a note
+ * style a note of only a citation is counted as the citation: the file cannot tell it from the
+ * note the style makes of a citation (as in Zotero's files), and it comes back as the citation,
+ * which the style prints as the same note.
+ */
+function structure(doc: PMNode, style = ''): Record<string, number> {
   const counts: Record<string, number> = {};
   const entries = new Set<string>();
   doc.descendants((node) => {
@@ -189,6 +209,11 @@ function structure(doc: PMNode): Record<string, number> {
     part.descendants((node) => {
       if (node.type.name === 'cross_reference' && !ids.has(String(node.attrs.id))) return true;
       if (standIn(node)) return true;
+      if (node.type.name === 'footnote' && NOTE_STYLES.has(style)) {
+        // A citation of entries that are gone is its keys as text: the note stays a note.
+        const cited = onlyCitation(node);
+        if (cited && !standIn(cited)) return true;
+      }
       if (kept.includes(node.type.name)) counts[node.type.name] = (counts[node.type.name] ?? 0) + 1;
       return true;
     });
@@ -216,7 +241,7 @@ async function checkExports(doc: PMNode, style: string): Promise<void> {
     }
     if (format === 'docx' || format === 'odt') {
       const back = schema.nodeFromJSON(importDocument(file.data, `random.${format}`).content);
-      expect(structure(back), `${format} imported again: structure`).toEqual(structure(doc));
+      expect(structure(back, style), `${format} imported again: structure`).toEqual(structure(doc, style));
       const words = documentTokens(back);
       const original = documentTokens(doc);
       expect(missingTokens(original, words), `${format} imported again: words lost`).toEqual([]);

@@ -1,9 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
+import type { CslJson } from '../bibliography/citation-render';
+import { type CompactNode, expandNode } from '../bibliography/csl-compact';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
+import { importDocument } from '../import/index';
+import { buildDocument, RANDOM_IMAGES, randomInput } from './random-document';
 import { type ExportFormatName, exportDocument } from './registry';
 
 /**
@@ -405,4 +410,81 @@ describe('exports of the documents the property test found', () => {
     expect(tex).toContain('style=apa');
     expect(tex).toContain('\\let\\c@author\\relax');
   });
+});
+
+/** The property test's document of nothing: its fields, each test sets what it needs. */
+const EMPTY_SPEC = {
+  title: 'Found',
+  titleMarks: [],
+  language: 'en-US',
+  paperSize: 'A4',
+  numbering: 'none',
+  latexClass: 'article',
+  hidden: { subtitle: false, authors: false, abstract: false, keywords: false },
+  subtitle: '',
+  authors: [],
+  abstract: [],
+  keywords: [],
+  leaf: 'none',
+  body: [],
+  entries: 0,
+};
+
+describe('round trips of the documents the property test found (issue 54)', () => {
+  const back = async (format: 'docx' | 'odt', doc: PMNode) =>
+    schema.nodeFromJSON(
+      importDocument((await exportDocument(format, input(doc))).data, `found.${format}`).content,
+    );
+  const input = (doc: PMNode) => ({ content: doc.toJSON(), threads: [], images: RANDOM_IMAGES, csl: null });
+  const src = Object.keys(RANDOM_IMAGES)[0];
+
+  it.each(['docx', 'odt'] as const)(
+    '%s keeps an unnumbered figure unnumbered (its caption has no number)',
+    async (format) => {
+      const doc = article([
+        s.figure.create({ id: 'F1', category: 'none', image: 1, src, caption: 'Without a number' }),
+        s.paragraph.create(null, schema.text('After it.')),
+      ]);
+      const figures: string[] = [];
+      (await back(format, doc)).descendants((node) => {
+        if (node.type === s.figure) figures.push(`${node.attrs.category}: ${node.attrs.caption}`);
+      });
+      expect(figures).toEqual(['none: Without a number']);
+    },
+  );
+
+  it.each(['docx', 'odt'] as const)(
+    '%s keeps a citation "[1]" (IEEE) and an equation in one paragraph inline',
+    async (format) => {
+      const spec = {
+        ...EMPTY_SPEC,
+        abstract: [
+          {
+            kind: 'paragraph',
+            inline: [
+              { kind: 'citation', textual: false, refs: [0], locator: '' },
+              { kind: 'equation', equation: 0 },
+            ],
+          },
+        ],
+        entries: 5,
+      };
+      const asset = (name: string) =>
+        JSON.parse(readFileSync(new URL(`../../../web/public/csl/${name}.json`, import.meta.url), 'utf8'));
+      const csl = {
+        name: 'ieee',
+        style: expandNode(asset('styles/ieee') as CompactNode) as unknown as CslJson,
+        locales: { 'en-US': asset('locale-data/en-US') as CslJson },
+        locale: 'en-US',
+      };
+      const doc = buildDocument(spec as never);
+      const { data } = await exportDocument(format, randomInput(doc, csl as never));
+      const inline: string[] = [];
+      schema.nodeFromJSON(importDocument(data, `found.${format}`).content).descendants((node) => {
+        if (node.type === s.figure || node.type === s.equation || node.type === s.citation)
+          inline.push(node.type.name);
+      });
+      expect(inline).toEqual(['citation', 'equation']);
+    },
+  );
 });

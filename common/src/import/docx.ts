@@ -171,7 +171,7 @@ class DocxReader {
     this.readNotes(this.partOf('footnotes', 'word/footnotes.xml'), 'w:footnote', this.notes);
     this.readNotes(this.partOf('endnotes', 'word/endnotes.xml'), 'w:endnote', this.endnotes);
     this.inPart(this.partOf('comments', 'word/comments.xml'), () => this.readComments());
-    this.readEquationSources();
+    this.readDocumentProperties();
   }
 
   /** Our own export's LaTeX of its equations, by the text of their OMML (docProps/custom.xml). */
@@ -183,15 +183,19 @@ class DocxReader {
   /** Whether the notes hold the citations, as Zotero's preferences say (custom properties). */
   citationNotes: boolean | undefined;
 
-  private readEquationSources(): void {
+  /** docProps: equation sources, heading numbering, whether notes hold citations. */
+  private readDocumentProperties(): void {
     const root = this.xml('docProps/custom.xml');
-    if (!root) return;
+    const application = this.xml('docProps/app.xml');
     this.citationNotes = citationsInNotes(
-      children(root, 'property').map((property) => ({
+      (root ? children(root, 'property') : []).map((property) => ({
         name: attr(property, 'name'),
         value: property.textContent ?? '',
       })),
+      Boolean(application) &&
+        descendants(application as XmlElement, 'Application')[0]?.textContent === 'Scriptorium',
     );
+    if (!root) return;
     for (const property of children(root, 'property')) {
       if (attr(property, 'name') === HEADING_NUMBERING_PROPERTY)
         this.numberingProperty = (property.textContent ?? '').trim();

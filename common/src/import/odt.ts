@@ -536,7 +536,12 @@ class OdtReader {
       return true;
     });
     const around = (el.textContent ?? '').replace(frames[0]?.textContent ?? '', '');
-    const alone = frames.length === 1 && /^[\s()[\]\d.]*$/.test(around);
+    // Digits and brackets around it are the equation's number, "(3)", unless they are the text of
+    // a citation ("[1]"), a note or a reference.
+    const cites = ['text:reference-mark-start', 'text:reference-mark', 'text:note', 'text:bookmark-ref'].some(
+      (name) => descendants(el, name).length > 0,
+    );
+    const alone = frames.length === 1 && !cites && /^[\s()[\]\d.]*$/.test(around);
     // A formula alone in its paragraph is a display equation where the file says so: the paragraph
     // is of the Equation style (ours, kept by LibreOffice) or numbered ("(3)", LibreOffice's
     // numbered formula); else it is an inline equation that has the paragraph to itself. A formula
@@ -804,6 +809,7 @@ export function importOdt(files: Unzipped, fallbackTitle: string): ImportedDocum
           name: attr(field, 'meta:name'),
           value: field.textContent ?? '',
         })),
+        descendants(metaRoot, 'meta:generator')[0]?.textContent === 'Scriptorium',
       )
     : undefined;
   return officeDocument('odt', reader, title, blocks, {

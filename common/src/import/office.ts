@@ -132,7 +132,8 @@ export function plain(inlines: Inline[]): string {
 
 /**
  * A caption paragraph: "Figure {SEQ Figure}: text" gives the text after the number and the
- * category of the sequence; a caption without SEQ field loses a leading "Table 2:" label.
+ * category of the sequence; a caption without SEQ field loses a leading "Table 2:" label. A caption
+ * with neither is an unnumbered figure's ('none': our export writes those so).
  */
 export function captionBlock(inlines: Inline[], sequence: string): Block {
   const anchors = inlines.flatMap((item) => (item.kind === 'anchor' ? [item.name] : []));
@@ -149,7 +150,7 @@ export function captionBlock(inlines: Inline[], sequence: string): Block {
     text = label ? full.slice(label[0].length) : full;
     if (label) category = sequenceCategory(label[1]);
   }
-  return { kind: 'caption', category: category || 'figure', text: text.trim(), full: inlines, anchors };
+  return { kind: 'caption', category: category || 'none', text: text.trim(), full: inlines, anchors };
 }
 
 /**
