@@ -46,17 +46,28 @@ it('never has two Log in buttons, not even between the commit and its passive ef
   // Mutation records arrive in a microtask: after React's synchronous work, before any later task.
   const observer = new MutationObserver(() => counts.push(count()));
   observer.observe(container, { childList: true, subtree: true });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+  // React renders a timer's update in a later task of its own scheduler: wait for the screen it
+  // makes (a fixed wait was too short on a busy machine), a task at a time.
+  const shown = (screen: Screen) => {
+    const form = container.querySelector('main button') !== null;
+    const header = container.querySelector('header button') !== null;
+    if (screen === 'logged-in') return container.textContent === 'Logged in';
+    // With the form, the header's button goes in the form's passive effect: that render too.
+    return screen === 'shell' ? header && !form : form && !header;
+  };
+  const settled = async (screen: Screen) => {
+    while (!shown(screen)) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
 
   root.render(<App />);
-  await settle();
+  await settled('logged-in');
   expect(count()).toBe(0);
   // Updates from a timer (as after a fetch) render in the default lane, not synchronously. The
   // first mounts the shell and the form in one commit (the logged-out app after deleting the
   // account); the others add and remove the form below a mounted shell.
   for (const screen of ['shell-with-form', 'shell', 'shell-with-form', 'logged-in'] as const) {
     setTimeout(() => show(screen));
-    await settle();
+    await settled(screen);
     expect(count()).toBe(screen === 'logged-in' ? 0 : 1);
   }
 
