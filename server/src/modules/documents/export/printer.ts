@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { PreparedDocument } from '@scriptorium/common/export/model';
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Config } from '../../../config';
-import { heavyWorkEnv, workerExecArgv } from '../../../util/worker-threads';
+import { heavyWorkEnv } from '../../../util/worker-threads';
 import { PdfTooLong } from './pdf';
 import { PRINTER_WORKER_FILE } from './printer-pool';
 import type { PdfMetadata } from './typeset-html';
@@ -418,6 +418,12 @@ function failureOf(error: PrintFailure): Error {
   return new Error(error.message);
 }
 
+/** The printer thread's script: registers tsx for a TypeScript body, then imports the body. */
+const START_PRINTER_THREAD = `const { workerData } = require('node:worker_threads');
+(workerData.tsx ? import(workerData.tsx).then((tsx) => tsx.register()) : Promise.resolve())
+  .then(() => import(workerData.file))
+  .catch((error) => { throw error; });`;
+
 /** How long the stop waits for the printer's thread to close its browser before ending it. */
 const CLOSE_WAIT_MS = 10_000;
 
@@ -458,10 +464,16 @@ export class PrinterThread {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL(PRINTER_WORKER_FILE), {
-      execArgv: workerExecArgv(PRINTER_WORKER_FILE),
+    // The body is imported by a few lines of JavaScript: a TypeScript body (the sources, run by
+    // tsx) needs tsx's loader registered in the thread first, which `--import` does not do for a
+    // thread's own script.
+    const fromSources = PRINTER_WORKER_FILE.endsWith('.ts');
+    const worker = new Worker(START_PRINTER_THREAD, {
+      eval: true,
       env: heavyWorkEnv(this.config.heavyWorkNiceness),
       workerData: {
+        file: PRINTER_WORKER_FILE,
+        tsx: fromSources ? import.meta.resolve('tsx/esm/api') : null,
         config: {
           pdfPrints: this.config.pdfPrints,
           pdfTimeLimitMs: this.config.pdfTimeLimitMs,
