@@ -124,6 +124,7 @@ interface Stall {
   p99Ms: number;
   lateTurns: number;
   wallMs: number;
+  rssMiB: number;
 }
 const stallOf = (mode: string, ...rest: string[]): Stall =>
   JSON.parse(
@@ -139,7 +140,7 @@ const stallOf = (mode: string, ...rest: string[]): Stall =>
       .at(-1) ?? '{}',
   ) as Stall;
 const showStall = (stall: Stall) =>
-  `${stall.maxStallMs.toFixed(0)} ms longest stall, p99 ${stall.p99Ms.toFixed(0)} ms, ${stall.lateTurns} turns late > 50 ms, ${(stall.wallMs / 1000).toFixed(1)} s`;
+  `${stall.maxStallMs.toFixed(0)} ms longest stall, p99 ${stall.p99Ms.toFixed(0)} ms, ${stall.lateTurns} turns late > 50 ms, ${(stall.wallMs / 1000).toFixed(1)} s, ${stall.rssMiB.toFixed(0)} MiB resident after`;
 for (const hogged of [false, true]) {
   const hog = hogged ? startCpuHog() : null;
   try {

@@ -6,7 +6,8 @@
 // stalls: the first argument after the mode, in ms). The
 // export HTML is made before the watch starts (the server makes it in an export worker). Prints
 // one JSON line: the longest stall and the p99 of the loop's delay (monitorEventLoopDelay), the
-// number of loop turns of a 5 ms timer that ran late by more than 50 ms, and the wall time.
+// number of loop turns of a 5 ms timer that ran late by more than 50 ms, the wall time, and this
+// process's resident memory once the PDF is made (the browser's own processes not counted).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { prepareDocument } from '@scriptorium/common/export/model';
@@ -39,18 +40,23 @@ const ticker = setInterval(() => {
 delay.enable();
 const started = performance.now();
 let bytes = 0;
+let rssMiB = 0;
+const resident = () => process.memoryUsage().rss / 2 ** 20;
 if (mode === 'none') {
   await new Promise((resolve) => setTimeout(resolve, Number(process.argv[3] || 5_000)));
   delay.disable();
+  rssMiB = resident();
 } else if (mode === 'thread') {
   const printer = new PrinterThread(config);
   bytes = (await printer.typeset(config.pdfMaxPages, html, metadata)).byteLength;
   delay.disable();
+  rssMiB = resident();
   await printer.close();
 } else {
   const printer = new Printer(config);
   bytes = (await typesetPdf(printer, config.pdfMaxPages, html, metadata)).byteLength;
   delay.disable();
+  rssMiB = resident();
   await printer.close();
 }
 const wallMs = performance.now() - started;
@@ -63,5 +69,6 @@ console.log(
     p99Ms: delay.percentile(99) / 1e6,
     lateTurns,
     wallMs,
+    rssMiB,
   }),
 );

@@ -427,6 +427,12 @@ const START_PRINTER_THREAD = `const { workerData } = require('node:worker_thread
 /** How long the stop waits for the printer's thread to close its browser before ending it. */
 const CLOSE_WAIT_MS = 10_000;
 
+/**
+ * An idle printer's thread and browser end after this (their memory, some 100 MB with
+ * playwright-core, goes back); the next PDF starts them again, as the first did.
+ */
+const IDLE_MS = 5 * 60_000;
+
 interface PendingPrint {
   resolve: (pdf: Uint8Array) => void;
   reject: (error: Error) => void;
@@ -437,14 +443,15 @@ interface PendingPrint {
  * The server's printer: a Printer in a worker thread of its own (printer-worker.ts), started with
  * the first PDF (or `warm`), so that neither loading playwright-core nor driving the browser (the
  * DevTools protocol's messages, a PDF's bytes) runs on the event loop. Its queue, budgets and
- * refusals are the Printer's; `load` and `contexts` mirror what the thread last told.
+ * refusals are the Printer's; `load` and `contexts` mirror what the thread last told. Idle for
+ * IDLE_MS, the thread closes its browser and ends.
  */
 export class PrinterThread {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, PendingPrint>();
   private readonly warming: (() => void)[] = [];
-  private closing: (() => void) | null = null;
+  private idle: NodeJS.Timeout | undefined;
   private state = { printing: 0, waiting: 0, contexts: 0 };
   /**
    * Tests: when set, each print waits in its open context (within its time budget) until this
@@ -486,30 +493,65 @@ export class PrinterThread {
     // An idle printer keeps no process alive (the app's close ends it); one at work does.
     worker.unref();
     worker.on('message', (message: FromPrinter) => this.received(worker, message));
-    const gone = (error: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      this.state = { printing: 0, waiting: 0, contexts: 0 };
-      for (const [id, print] of this.pending) {
-        this.pending.delete(id);
-        print.reject(error);
-      }
-      for (const warmed of this.warming.splice(0)) warmed();
-      this.closing?.();
-    };
-    worker.on('error', gone);
-    worker.on('exit', (code) => gone(new Error(`the printer's thread ended (${code})`)));
+    worker.on('error', (error) => this.detach(worker, error));
+    worker.on('exit', (code) => this.detach(worker, new Error(`the printer's thread ended (${code})`)));
     this.worker = worker;
     return worker;
   }
 
-  /** Keeps the process alive while the thread has work it will answer, not while it idles. */
+  /** Forgets `worker` (ended, or being ended): its prints fail, the next one starts a thread. */
+  private detach(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    clearTimeout(this.idle);
+    this.state = { printing: 0, waiting: 0, contexts: 0 };
+    for (const [id, print] of this.pending) {
+      this.pending.delete(id);
+      print.reject(error);
+    }
+    for (const warmed of this.warming.splice(0)) warmed();
+  }
+
+  /** Asks a detached thread to close its browser, then ends it. */
+  private async end(worker: Worker): Promise<void> {
+    worker.ref();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      worker.on('message', (message: FromPrinter) => {
+        if (message.type === 'closed') done();
+      });
+      worker.once('exit', done);
+      worker.postMessage({ type: 'close' } satisfies ToPrinter);
+    });
+    await worker.terminate();
+  }
+
+  /**
+   * Keeps the process alive while the thread has work it will answer, not while it idles; an
+   * idle thread ends after IDLE_MS.
+   */
   private busy(worker: Worker): void {
-    if (this.pending.size > 0 || this.warming.length > 0 || this.closing) worker.ref();
-    else worker.unref();
+    clearTimeout(this.idle);
+    if (this.pending.size > 0 || this.warming.length > 0) {
+      worker.ref();
+      return;
+    }
+    worker.unref();
+    this.idle = setTimeout(() => {
+      if (this.worker !== worker || this.pending.size > 0 || this.warming.length > 0) return;
+      this.detach(worker, new Error('the printer was idle'));
+      void this.end(worker);
+    }, IDLE_MS);
+    this.idle.unref();
   }
 
   private received(worker: Worker, message: FromPrinter): void {
+    // A detached thread's news (its state, its close) is no longer this printer's.
+    if (this.worker !== worker) return;
     this.answered(worker, message);
     if (this.worker === worker) this.busy(worker);
   }
@@ -553,7 +595,6 @@ export class PrinterThread {
         this.warming.shift()?.();
         return;
       case 'closed':
-        this.closing?.();
         return;
     }
   }
@@ -600,18 +641,8 @@ export class PrinterThread {
   async close(): Promise<void> {
     const worker = this.worker;
     if (!worker) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, CLOSE_WAIT_MS);
-      this.closing = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      worker.postMessage({ type: 'close' } satisfies ToPrinter);
-      this.busy(worker);
-    });
-    this.closing = null;
-    this.worker = null;
-    await worker.terminate();
+    this.detach(worker, new Error('the printer closed'));
+    await this.end(worker);
   }
 }
 
