@@ -11,11 +11,19 @@
 //     idle and with a CPU hog on every core, each with the heavy work at the event loop's priority
 //     and below it (HEAVY_WORK_NICENESS 0 and 10). The calm user's requests are timed in a thread of
 //     their own, one every 10 ms. BENCH_DOS=0 leaves it out.
+//  4. the event loop's longest stall during a process's first PDF (lib/first-pdf-stall.ts, a fresh
+//     process each): the server's printer thread against the printer on the event loop (as before
+//     issue 50's fix: loading playwright-core alone held it about 1.4 s) and against no PDF at all
+//     (the machine's own noise), idle and with a CPU hog on every core.
 
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
 import { baseApi } from '@scriptorium/common/api/endpoints/base';
 import { userApi } from '@scriptorium/common/api/endpoints/user';
 import { usermediaApi } from '@scriptorium/common/api/endpoints/usermedia';
 import { drainMailQueue } from '../server/src/mail/queue';
+import { startCpuHog } from './lib/cpu';
 import { runDenialOfService } from './lib/denial-of-service';
 import { benchCall, createBenchUser, loginHeaders, startBenchServer } from './lib/server';
 import { median } from './lib/stats';
@@ -107,4 +115,43 @@ await server.close();
 if (process.env.BENCH_DOS !== '0') {
   console.log('denial of service: one user runs each heavy path while another asks for its configuration');
   await runDenialOfService();
+}
+
+// 4. The event loop during a process's first PDF.
+interface Stall {
+  mode: string;
+  maxStallMs: number;
+  p99Ms: number;
+  lateTurns: number;
+  wallMs: number;
+  rssMiB: number;
+}
+const stallOf = (mode: string, ...rest: string[]): Stall =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'lib/first-pdf-stall.ts'), mode, ...rest],
+      {
+        encoding: 'utf8',
+      },
+    )
+      .trim()
+      .split('\n')
+      .at(-1) ?? '{}',
+  ) as Stall;
+const showStall = (stall: Stall) =>
+  `${stall.maxStallMs.toFixed(0)} ms longest stall, p99 ${stall.p99Ms.toFixed(0)} ms, ${stall.lateTurns} turns late > 50 ms, ${(stall.wallMs / 1000).toFixed(1)} s, ${stall.rssMiB.toFixed(0)} MiB resident after`;
+for (const hogged of [false, true]) {
+  const hog = hogged ? startCpuHog() : null;
+  try {
+    const load = os.loadavg()[0].toFixed(1);
+    const thread = stallOf('thread');
+    const inline = stallOf('inline');
+    const none = stallOf('none', String(Math.round(thread.wallMs)));
+    console.log(
+      `first PDF of a process${hogged ? ', CPU hog on every core' : ''} (load ${load}): printer thread ${showStall(thread)}; printer on the event loop (before, baseline) ${showStall(inline)}; no PDF (machine noise) ${showStall(none)}; longest stall ratio thread/before ${(thread.maxStallMs / inline.maxStallMs).toFixed(2)}`,
+    );
+  } finally {
+    hog?.stop();
+  }
 }

@@ -58,8 +58,11 @@ import { registerSession } from './http/session';
 import { registerSpa } from './http/spa';
 
 export interface BuildAppOptions {
-  /** Fastify logger setting; tests pass false (or a stream, to read what is logged). */
-  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
+  /**
+   * Fastify logger setting; tests pass false (or a stream, to read what is logged); main.ts an
+   * asynchronous, bounded destination (the default writes synchronously).
+   */
+  logger?: boolean | { level: string; stream?: { write(line: string): unknown } };
   /**
    * Extra registrations (e.g. the websocket endpoints of src/ws), run after the API routes and
    * before the app-shell fallback; they see every hook above.

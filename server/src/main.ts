@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import type { AppContext } from './context';
@@ -11,6 +12,48 @@ import { startSourceSchedule } from './modules/bibliography/sources/schedule';
 import { sweepPrinterFolders } from './modules/documents/export/printer';
 import { sweepFiles } from './modules/usermedia/file-sweep';
 
+/** What the log may hold in memory while its reader lags; past it, lines are dropped (counted). */
+const LOG_BUFFER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The log goes to stdout in the background and bounded (issue 50). Each line is written by
+ * libuv's threads, never by the event loop; while the reader of stdout lags, at most
+ * LOG_BUFFER_BYTES wait in memory, and lines past that are dropped and counted instead of piling
+ * up without end (pino's default destination, asynchronous too, kept every line). At the
+ * graceful stop what waits is written before the last line (below); at any other exit pino's
+ * exit hook writes it synchronously. minLength is 1, not 0: with 0 a flush does not wait.
+ */
+function logDestination(): { stream: ReturnType<typeof pino.destination>; dropped: () => number } {
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 1, maxLength: LOG_BUFFER_BYTES });
+  let dropped = 0;
+  stream.on('drop', () => {
+    dropped++;
+  });
+  return { stream, dropped: () => dropped };
+}
+
+/** How long the stop waits for the log's reader, each time, before going on all the same. */
+const LOG_FLUSH_WAIT_MS = 5_000;
+
+/** Resolves once what the log holds is written, or after LOG_FLUSH_WAIT_MS. */
+function logWritten(stream: ReturnType<typeof pino.destination>, end = false): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, LOG_FLUSH_WAIT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    try {
+      if (end) {
+        stream.once('close', done);
+        stream.end();
+      } else stream.flush(done);
+    } catch {
+      done();
+    }
+  });
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const { db, dialect } = createDatabase(config);
@@ -19,7 +62,8 @@ async function main(): Promise<void> {
   const mailer = createMailer(config, { info: (details, message) => app?.log.info(details, message) });
   const ctx: AppContext = { config, db, dialect, mailer, state: { ready: false } };
 
-  app = await buildApp(ctx);
+  const log = logDestination();
+  app = await buildApp(ctx, { logger: { level: 'info', stream: log.stream } });
   const server = app;
 
   let stopping = false;
@@ -45,7 +89,10 @@ async function main(): Promise<void> {
     await closeGracefully(server);
     mailer.close();
     await db.destroy();
-    server.log.info({ ms: Date.now() - started }, 'stopped');
+    // The lines still waiting first, so that the last one is not dropped.
+    await logWritten(log.stream);
+    server.log.info({ ms: Date.now() - started, droppedLogLines: log.dropped() }, 'stopped');
+    await logWritten(log.stream, true);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

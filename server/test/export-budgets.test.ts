@@ -6,7 +6,6 @@ import { importApi } from '@scriptorium/common/api/endpoints/imports';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { referenceManagersDocx } from '@scriptorium/common/import/testing/word';
 import { Redis } from 'ioredis';
-import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocument } from '../src/modules/documents/commands/create-document';
 import { Printer, PrintTimeLimit, printerFor } from '../src/modules/documents/export/printer';
@@ -69,13 +68,11 @@ function heldPrints(server: TestServer): { go(): void; hold(): Promise<void> } {
     const created: Gates = { gate: Promise.resolve(), open: () => undefined, arrived: () => undefined };
     state = created;
     held.set(printer, created);
-    const print = printer.print.bind(printer);
-    printer.print = <T>(work: (context: BrowserContext) => Promise<T>) =>
-      print(async (context) => {
-        created.arrived();
-        await created.gate;
-        return work(context);
-      });
+    // Each print waits in its browser context, in the printer's thread, until this resolves.
+    printer.hold = async () => {
+      created.arrived();
+      await created.gate;
+    };
   }
   const gates = state;
   return {

@@ -11,7 +11,6 @@ import { gatherExportInput } from './gather-input';
 import { asHeavyTask } from './heavy-work';
 import { printerFor } from './printer';
 import { answeringBudgetRefusals } from './refusals';
-import { typesetPdf } from './typeset';
 
 /**
  * One document in one format for one user; 404 for a format we do not make. The main thread only
@@ -41,7 +40,8 @@ export async function exportFile(
       return {
         name: made.name,
         mime: 'application/pdf',
-        data: await typesetPdf(printer, ctx.config.pdfMaxPages, made.html, made.metadata),
+        // Typeset in the printer's thread (typeset.ts, typesetPdf), not on the event loop.
+        data: await printer.typeset(ctx.config.pdfMaxPages, made.html, made.metadata),
       };
     }),
   );

@@ -1,7 +1,7 @@
 import type { PreparedDocument } from '@scriptorium/common/export/model';
 import type { BrowserContext, Page } from 'playwright-core';
 import { destinationPages, pageCount } from './pdf-destinations';
-import type { Printer } from './printer';
+import type { Printer, PrinterThread } from './printer';
 
 /** The document has more pages than PDF_MAX_PAGES: refused with a translated message. */
 export class PdfTooLong extends Error {
@@ -45,7 +45,9 @@ export async function printWithinPages(
  * PDF from the export HTML (the same markup as the HTML and EPUB exports, MathML laid out by the
  * browser): for books, whose chapters have no editor view, and for a server started without the
  * built web app (a document's PDF is typeset from the same HTML, typeset.ts). The HTML is
- * made in an export worker (`html`); the pooled browser (exports/printer.ts) prints it.
+ * made in an export worker (`html`); the pooled browser (exports/printer.ts) prints it: the
+ * server's from its own thread (PrinterThread, which runs this function there), tests' and
+ * benches' from theirs.
  *
  * A book's contents show the page each chapter starts on. Chromium has no CSS for "the page of
  * that element", so the book is printed twice: the first print's link destinations tell where
@@ -61,12 +63,13 @@ function sameEntries(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, numb
 }
 
 export async function printHtmlPdf(
-  printer: Printer,
+  printer: Printer | PrinterThread,
   maxPages: number,
   paperSize: PreparedDocument['paperSize'],
   book: boolean,
   html: (contentsPages?: ReadonlyMap<string, number>) => Promise<string>,
 ): Promise<Uint8Array> {
+  if ('printHtml' in printer) return printer.printHtml(maxPages, paperSize, book, html);
   const first = await html();
   return printer.print(async (context: BrowserContext) => {
     const page = await context.newPage();

@@ -1,11 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { PreparedDocument } from '@scriptorium/common/export/model';
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { Config } from '../../../config';
+import { heavyWorkEnv } from '../../../util/worker-threads';
+import { PdfTooLong } from './pdf';
+import { PRINTER_WORKER_FILE } from './printer-pool';
+import type { PdfMetadata } from './typeset-html';
 
 /**
  * The one Chromium that prints PDFs in this process (issue 50): each export used to launch its own
@@ -16,6 +22,12 @@ import type { Config } from '../../../config';
  * An export's time budget (PDF_TIME_LIMIT_MS) counts from the moment its context is open: the wait
  * for a free print and the browser's launch (seconds on a loaded machine) are no work of its own,
  * and have the separate start budget (WORKER_START_LIMIT_MS); past either, PrintTimeLimit.
+ *
+ * The server's printer (`printerFor`) is a PrinterThread: the browser is driven from a worker
+ * thread of its own (printer-worker.ts), which loads playwright-core (some 0.6 to 1.4 s of the
+ * event loop, and 80 MB, in the thread that loads it) and holds this class's printer; the event
+ * loop only sends it the HTML and gets the PDF back. Tests and benches print from their own
+ * thread with `new Printer`.
  *
  * The profile and temporary folders of the browser (Chromium's and Playwright's) are under
  * `<tmp>/scriptorium-printer/<pid>-<id>/`: closed normally it is removed; for a process killed
@@ -141,6 +153,26 @@ fi
 exec "$SCRIPTORIUM_CHROMIUM" "$@"
 `;
 
+/**
+ * How much lower than the process's main thread the calling thread runs (Linux; else 0): the
+ * printer's thread is lowered as the pools' are, and Chromium started from it inherits that.
+ */
+function threadLoweredBy(): number {
+  try {
+    const tid = Number(path.basename(readlinkSync('/proc/thread-self')));
+    return Math.max(0, os.getPriority(tid) - os.getPriority(process.pid));
+  } catch {
+    return 0;
+  }
+}
+
+/** How a print runs: its start budget's end (epoch ms), and what runs in its context first. */
+export interface PrintOptions {
+  startBy?: number;
+  /** Runs once the context is open, within the time budget (tests hold a print here). */
+  beforeWork?: () => Promise<void>;
+}
+
 interface Running {
   persistent: BrowserContext;
   browser: Browser;
@@ -152,6 +184,8 @@ export class Printer {
   private printing = 0;
   private openContexts = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Called whenever `load` or `contexts` changed (the printer's thread tells the event loop). */
+  changed: (() => void) | null = null;
 
   constructor(private readonly config: PrinterConfig) {}
 
@@ -196,7 +230,9 @@ export class Printer {
             ...process.env,
             TMPDIR: temporary,
             SCRIPTORIUM_CHROMIUM: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-            SCRIPTORIUM_NICENESS: String(this.config.heavyWorkNiceness ?? 10),
+            SCRIPTORIUM_NICENESS: String(
+              Math.max(0, (this.config.heavyWorkNiceness ?? 10) - threadLoweredBy()),
+            ),
           },
           ...{ artifactsDir: temporary },
         }),
@@ -242,6 +278,7 @@ export class Printer {
   private async slot(deadline: number): Promise<boolean> {
     if (this.printing < Math.max(1, this.config.pdfPrints)) {
       this.printing++;
+      this.changed?.();
       return true;
     }
     if (this.waiting.length >= WAITING_PER_PRINT * Math.max(1, this.config.pdfPrints)) {
@@ -257,11 +294,13 @@ export class Printer {
         () => {
           const index = this.waiting.indexOf(wake);
           if (index !== -1) this.waiting.splice(index, 1);
+          this.changed?.();
           resolve(false);
         },
         Math.max(0, deadline - Date.now()),
       );
       this.waiting.push(wake);
+      this.changed?.();
     });
   }
 
@@ -269,6 +308,7 @@ export class Printer {
     const next = this.waiting.shift();
     if (next) next();
     else this.printing--;
+    this.changed?.();
   }
 
   /** The running browser, or PrintTimeLimit once the start budget's `startBy` has passed first. */
@@ -287,8 +327,8 @@ export class Printer {
    * past it the context is closed, which ends what the page was doing, and PrintTimeLimit is
    * thrown.
    */
-  async print<T>(work: (context: BrowserContext) => Promise<T>): Promise<T> {
-    const startBy = Date.now() + (this.config.workerStartLimitMs ?? START_LIMIT_MS);
+  async print<T>(work: (context: BrowserContext) => Promise<T>, options: PrintOptions = {}): Promise<T> {
+    const startBy = options.startBy ?? Date.now() + (this.config.workerStartLimitMs ?? START_LIMIT_MS);
     if (!(await this.slot(startBy))) throw new PrintTimeLimit();
     let context: BrowserContext | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -297,6 +337,7 @@ export class Printer {
       const browser = await this.browserBy(startBy);
       context = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
       this.openContexts++;
+      this.changed?.();
       const open = context;
       const deadline = Date.now() + this.config.pdfTimeLimitMs;
       const expired = new Promise<never>((_, reject) => {
@@ -309,7 +350,7 @@ export class Printer {
           Math.max(0, deadline - Date.now()),
         );
       });
-      const result = work(open);
+      const result = (options.beforeWork ? options.beforeWork() : Promise.resolve()).then(() => work(open));
       // The work's own rejection after the budget ran out (its context closed) is no news.
       result.catch(() => undefined);
       return await Promise.race([result, expired]);
@@ -338,13 +379,280 @@ export class Printer {
   }
 }
 
-const printers = new Map<PrinterConfig, Printer>();
+/** A print the event loop asks of the printer's thread: the HTML and how to print it. */
+export type PrintJob =
+  | { kind: 'typeset'; html: string; metadata: PdfMetadata; maxPages: number }
+  | { kind: 'html'; html: string; paperSize: PreparedDocument['paperSize']; book: boolean; maxPages: number };
 
-/** The printer of this configuration (one per app). */
-export function printerFor(config: PrinterConfig): Printer {
+/** A refusal as it crosses between the threads. */
+export interface PrintFailure {
+  name: string;
+  message: string;
+  maxPages?: number;
+}
+
+/** What the event loop sends the printer's thread. */
+export type ToPrinter =
+  | { type: 'job'; id: number; job: PrintJob; startBy: number; hold: boolean }
+  | { type: 'html'; id: number; html: string }
+  | { type: 'html-failed'; id: number }
+  | { type: 'go'; id: number }
+  | { type: 'warm' }
+  | { type: 'close' };
+
+/** What the printer's thread answers. */
+export type FromPrinter =
+  | { type: 'state'; printing: number; waiting: number; contexts: number }
+  | { type: 'done'; id: number; pdf: Uint8Array }
+  | { type: 'failed'; id: number; error: PrintFailure }
+  | { type: 'need-html'; id: number; contentsPages: [string, number][] }
+  | { type: 'holding'; id: number }
+  | { type: 'warmed' }
+  | { type: 'closed' };
+
+/** A refusal of the printer's thread, as the class the refusals answer (refusals.ts). */
+function failureOf(error: PrintFailure): Error {
+  if (error.name === 'PrinterBusy') return new PrinterBusy();
+  if (error.name === 'PrintTimeLimit') return new PrintTimeLimit();
+  if (error.name === 'PdfTooLong') return new PdfTooLong(Number(error.maxPages));
+  return new Error(error.message);
+}
+
+/** The printer thread's script: registers tsx for a TypeScript body, then imports the body. */
+const START_PRINTER_THREAD = `const { workerData } = require('node:worker_threads');
+(workerData.tsx ? import(workerData.tsx).then((tsx) => tsx.register()) : Promise.resolve())
+  .then(() => import(workerData.file))
+  .catch((error) => { throw error; });`;
+
+/** How long the stop waits for the printer's thread to close its browser before ending it. */
+const CLOSE_WAIT_MS = 10_000;
+
+/**
+ * An idle printer's thread and browser end after this (their memory, some 100 MB with
+ * playwright-core, goes back); the next PDF starts them again, as the first did.
+ */
+const IDLE_MS = 5 * 60_000;
+
+interface PendingPrint {
+  resolve: (pdf: Uint8Array) => void;
+  reject: (error: Error) => void;
+  html?: (contentsPages: ReadonlyMap<string, number>) => Promise<string>;
+}
+
+/**
+ * The server's printer: a Printer in a worker thread of its own (printer-worker.ts), started with
+ * the first PDF (or `warm`), so that neither loading playwright-core nor driving the browser (the
+ * DevTools protocol's messages, a PDF's bytes) runs on the event loop. Its queue, budgets and
+ * refusals are the Printer's; `load` and `contexts` mirror what the thread last told. Idle for
+ * IDLE_MS, the thread closes its browser and ends.
+ */
+export class PrinterThread {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, PendingPrint>();
+  private readonly warming: (() => void)[] = [];
+  private idle: NodeJS.Timeout | undefined;
+  private state = { printing: 0, waiting: 0, contexts: 0 };
+  /**
+   * Tests: when set, each print waits in its open context (within its time budget) until this
+   * resolves.
+   */
+  hold: (() => Promise<void>) | null = null;
+
+  constructor(private readonly config: PrinterConfig) {}
+
+  get load(): { printing: number; waiting: number } {
+    return { printing: this.state.printing, waiting: this.state.waiting };
+  }
+
+  get contexts(): number {
+    return this.state.contexts;
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    // The body is imported by a few lines of JavaScript: a TypeScript body (the sources, run by
+    // tsx) needs tsx's loader registered in the thread first, which `--import` does not do for a
+    // thread's own script.
+    const fromSources = PRINTER_WORKER_FILE.endsWith('.ts');
+    const worker = new Worker(START_PRINTER_THREAD, {
+      eval: true,
+      env: heavyWorkEnv(this.config.heavyWorkNiceness),
+      workerData: {
+        file: PRINTER_WORKER_FILE,
+        tsx: fromSources ? import.meta.resolve('tsx/esm/api') : null,
+        config: {
+          pdfPrints: this.config.pdfPrints,
+          pdfTimeLimitMs: this.config.pdfTimeLimitMs,
+          pdfMaxPages: this.config.pdfMaxPages,
+          workerStartLimitMs: this.config.workerStartLimitMs,
+          heavyWorkNiceness: this.config.heavyWorkNiceness,
+        } satisfies PrinterConfig,
+      },
+    });
+    // An idle printer keeps no process alive (the app's close ends it); one at work does.
+    worker.unref();
+    worker.on('message', (message: FromPrinter) => this.received(worker, message));
+    worker.on('error', (error) => this.detach(worker, error));
+    worker.on('exit', (code) => this.detach(worker, new Error(`the printer's thread ended (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Forgets `worker` (ended, or being ended): its prints fail, the next one starts a thread. */
+  private detach(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    clearTimeout(this.idle);
+    this.state = { printing: 0, waiting: 0, contexts: 0 };
+    for (const [id, print] of this.pending) {
+      this.pending.delete(id);
+      print.reject(error);
+    }
+    for (const warmed of this.warming.splice(0)) warmed();
+  }
+
+  /** Asks a detached thread to close its browser, then ends it. */
+  private async end(worker: Worker): Promise<void> {
+    worker.ref();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      worker.on('message', (message: FromPrinter) => {
+        if (message.type === 'closed') done();
+      });
+      worker.once('exit', done);
+      worker.postMessage({ type: 'close' } satisfies ToPrinter);
+    });
+    await worker.terminate();
+  }
+
+  /**
+   * Keeps the process alive while the thread has work it will answer, not while it idles; an
+   * idle thread ends after IDLE_MS.
+   */
+  private busy(worker: Worker): void {
+    clearTimeout(this.idle);
+    if (this.pending.size > 0 || this.warming.length > 0) {
+      worker.ref();
+      return;
+    }
+    worker.unref();
+    this.idle = setTimeout(() => {
+      if (this.worker !== worker || this.pending.size > 0 || this.warming.length > 0) return;
+      this.detach(worker, new Error('the printer was idle'));
+      void this.end(worker);
+    }, IDLE_MS);
+    this.idle.unref();
+  }
+
+  private received(worker: Worker, message: FromPrinter): void {
+    // A detached thread's news (its state, its close) is no longer this printer's.
+    if (this.worker !== worker) return;
+    this.answered(worker, message);
+    if (this.worker === worker) this.busy(worker);
+  }
+
+  private answered(worker: Worker, message: FromPrinter): void {
+    switch (message.type) {
+      case 'state':
+        this.state = { printing: message.printing, waiting: message.waiting, contexts: message.contexts };
+        return;
+      case 'done':
+      case 'failed': {
+        const print = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (message.type === 'done') print?.resolve(message.pdf);
+        else print?.reject(failureOf(message.error));
+        return;
+      }
+      case 'need-html': {
+        const print = this.pending.get(message.id);
+        if (!print?.html) {
+          worker.postMessage({ type: 'html-failed', id: message.id } satisfies ToPrinter);
+          return;
+        }
+        print.html(new Map(message.contentsPages)).then(
+          (html) => worker.postMessage({ type: 'html', id: message.id, html } satisfies ToPrinter),
+          (error: Error) => {
+            // The export worker's own error is the answer; the print ends.
+            this.pending.delete(message.id);
+            print.reject(error);
+            worker.postMessage({ type: 'html-failed', id: message.id } satisfies ToPrinter);
+          },
+        );
+        return;
+      }
+      case 'holding': {
+        const go = () => worker.postMessage({ type: 'go', id: message.id } satisfies ToPrinter);
+        (this.hold?.() ?? Promise.resolve()).then(go, go);
+        return;
+      }
+      case 'warmed':
+        this.warming.shift()?.();
+        return;
+      case 'closed':
+        return;
+    }
+  }
+
+  private print(job: PrintJob, html?: PendingPrint['html']): Promise<Uint8Array> {
+    const id = this.nextId++;
+    // The thread's start and the browser's launch count in the start budget, from now.
+    const startBy = Date.now() + (this.config.workerStartLimitMs ?? START_LIMIT_MS);
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, html });
+      const worker = this.thread();
+      worker.postMessage({ type: 'job', id, job, startBy, hold: this.hold !== null } satisfies ToPrinter);
+      this.busy(worker);
+    });
+  }
+
+  /** Starts the thread and its browser if they are not running (see Printer.warm). */
+  warm(): Promise<void> {
+    return new Promise((resolve) => {
+      this.warming.push(resolve);
+      const worker = this.thread();
+      worker.postMessage({ type: 'warm' } satisfies ToPrinter);
+      this.busy(worker);
+    });
+  }
+
+  /** The typeset PDF of the export HTML (typeset.ts: Paged.js, metadata, the page budget). */
+  typeset(maxPages: number, html: string, metadata: PdfMetadata): Promise<Uint8Array> {
+    return this.print({ kind: 'typeset', html, metadata, maxPages });
+  }
+
+  /** The PDF of the export HTML as Chromium lays it out (pdf.ts: printHtmlPdf); `html` as there. */
+  async printHtml(
+    maxPages: number,
+    paperSize: PreparedDocument['paperSize'],
+    book: boolean,
+    html: (contentsPages?: ReadonlyMap<string, number>) => Promise<string>,
+  ): Promise<Uint8Array> {
+    const first = await html();
+    return this.print({ kind: 'html', html: first, paperSize, book, maxPages }, html);
+  }
+
+  /** Closes the browser and ends the thread (at app close). */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    this.detach(worker, new Error('the printer closed'));
+    await this.end(worker);
+  }
+}
+
+const printers = new Map<PrinterConfig, PrinterThread>();
+
+/** The printer of this configuration (one per app), in a thread of its own. */
+export function printerFor(config: PrinterConfig): PrinterThread {
   let printer = printers.get(config);
   if (!printer) {
-    printer = new Printer(config);
+    printer = new PrinterThread(config);
     printers.set(config, printer);
   }
   return printer;
