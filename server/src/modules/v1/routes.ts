@@ -97,7 +97,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       const content =
         input.content ??
         JSON.stringify(createDocument(schema, standardArticle, { title: input.title }).toJSON());
-      return createRequestedDocument(ctx.db, user.id, { ...input, content });
+      return createRequestedDocument(ctx, user, { ...input, content });
     });
 
     route(app, v1Api.documentsGet, async (request): Promise<z.input<typeof v1DocumentWithContent>> => {
@@ -127,14 +127,14 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const id = idOf(request.params.id);
       await requireOwner(ctx.db, user.id, id);
-      return { access: await getAccess(ctx.db, user.id, id) };
+      return { access: await getAccess(ctx, user, { id }) };
     });
 
     route(app, v1Api.documentsShare, async (request): Promise<z.infer<typeof doneResponse>> => {
       const user = requireUser(request);
       const id = idOf(request.params.id);
       const { access } = parseInput(request, v1Api.documentsShare);
-      await saveAccess(ctx.db, user.id, { id, access });
+      await saveAccess(ctx, user, { id, access });
       // A removed (or lowered) right takes effect on open document sockets at once.
       await readmitLive(ctx, DOCUMENT_ENDPOINT, id);
       return { done: true };
@@ -144,7 +144,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const id = idOf(request.params.id);
       const { path } = parseInput(request, v1Api.documentsMove);
-      await moveDocument(ctx.db, user.id, { id, path });
+      await moveDocument(ctx, user, { id, path });
       return { done: true };
     });
 
@@ -152,7 +152,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const id = idOf(request.params.id);
       await requireVisible(ctx.db, user.id, id);
-      const result = await deleteDocuments(ctx.db, user.id, [id]);
+      const result = await deleteDocuments(ctx, user, { ids: [id] });
       for (const gone of [...result.deleted, ...result.left]) await readmitLive(ctx, DOCUMENT_ENDPOINT, gone);
       return result;
     });
