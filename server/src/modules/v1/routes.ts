@@ -230,30 +230,30 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
 
     route(app, v1Api.bibliographySources, async (request) => {
       const user = requireUser(request);
-      return { sources: await listSources(ctx, user.id) };
+      return { sources: await listSources(ctx, user) };
     });
 
     route(app, v1Api.bibliographySourceAdd, async (request) => {
       const user = requireUser(request);
       const input = parseInput(request, v1Api.bibliographySourceAdd);
-      return { source: await addSource(ctx, user.id, input) };
+      return { source: await addSource(ctx, user, input) };
     });
 
     route(app, v1Api.bibliographySourceSync, async (request) => {
       const user = requireUser(request);
-      return { source: await syncNow(ctx, user.id, idOf(request.params.id)) };
+      return { source: await syncNow(ctx, user, { id: idOf(request.params.id) }) };
     });
 
     route(app, v1Api.bibliographySourceDelete, async (request) => {
       const user = requireUser(request);
-      await removeSource(ctx, user.id, idOf(request.params.id));
+      await removeSource(ctx, user, { id: idOf(request.params.id) });
       return { ok: true as const };
     });
 
     route(app, v1Api.imagesList, async (request): Promise<z.input<typeof v1ImagePage>> => {
       const user = requireUser(request);
       const page = parseInput(request, v1Api.imagesList);
-      const { images } = JSON.parse(await listImages(ctx.db, user.id)) as z.input<typeof v1ImagePage>;
+      const { images } = JSON.parse(await listImages(ctx, user)) as z.input<typeof v1ImagePage>;
       const { items, next_cursor } = pageOf(images, page);
       return { images: items, next_cursor };
     });
@@ -272,7 +272,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       if (!upload.file || upload.file.length === 0) return refuse(400, 'noFile');
       const fields = saveImageFields.parse({ title: upload.fields.title ?? '' });
       try {
-        const { image } = await createImage(ctx, user.id, fields, upload.file);
+        const { image } = await createImage(ctx, user, { ...fields, file: upload.file });
         return { image };
       } catch (error) {
         if (error instanceof ImageRejected) return refuse(400, error.reason);
@@ -282,7 +282,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
 
     route(app, v1Api.imagesDelete, async (request) => {
       const user = requireUser(request);
-      await deleteImages(ctx, user.id, [idOf(request.params.id)]);
+      await deleteImages(ctx, user, { ids: [idOf(request.params.id)] });
       return { ok: true as const };
     });
   };
