@@ -493,3 +493,25 @@ export function editorPlugins(context: PluginContext): Plugin[] {
     caretPlugin(context),
   ];
 }
+
+/** The keymap of a nested editor (a note's): formatting, lists and breaks, without history. */
+function nestedKeymap(): Plugin {
+  const bindings: Record<string, Command> = {};
+  for (const action of EDITOR_ACTIONS) {
+    if (action.keys && action.command && action.group === 'marks')
+      bindings[keymapName(action.keys)] = action.command;
+  }
+  return keymap(bindings);
+}
+
+/** A nested editor's plugins (a note's); quotation marks follow the outer document's language. */
+export function nestedEditorPlugins(language: () => string): Plugin[] {
+  return [
+    currentSelectionPlugin(),
+    editorInputRulesPlugin(language),
+    nestedKeymap(),
+    keymap(baseKeymap),
+    linkPastePlugin(),
+    pastePlugin(true),
+  ];
+}
