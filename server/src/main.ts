@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   // Listen first: during a long migration browsers get the "being updated" page, not a refusal.
   await server.listen({ host: config.host, port: config.port });
   await migrateToLatest(db, dialect);
-  const seeded = await seedFlatpages(db);
+  const seeded = await seedFlatpages(ctx);
   if (seeded.length > 0) server.log.info({ pages: seeded }, 'placeholder pages created');
   ctx.state.ready = true;
   // The PDF printer's folders of server processes killed during an export.

@@ -398,7 +398,9 @@ describe.each(ENGINES)('accounts (%s)', (engine) => {
         200,
       );
       const { deleteSocialAccount } = await import('../src/modules/user/commands/delete-social-account');
-      await expect(deleteSocialAccount(server().ctx, user, own.id)).rejects.toThrow('field messages');
+      await expect(deleteSocialAccount(server().ctx, user, { socialaccount: own.id })).rejects.toThrow(
+        'field messages',
+      );
     });
 
     it('deletes an account with the right password, but never a staff account', async () => {

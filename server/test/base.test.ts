@@ -185,7 +185,7 @@ describe.each(ENGINES)('flat pages (%s)', (engine) => {
       .set({ content: '<p>Our own terms.</p>' })
       .where('url', '=', '/terms/')
       .execute();
-    expect(await seedFlatpages(db)).toEqual([]);
+    expect(await seedFlatpages({ db })).toEqual([]);
     const privacy = await server().client().call(baseApi.flatpage, { url: '/privacy/' });
     expect(privacy.json<{ content: string }>().content).toContain('<h2>Cookies</h2>');
     const terms = await server().client().call(baseApi.flatpage, { url: '/terms/' });

@@ -103,9 +103,9 @@ describe.each(ENGINES)('hardening: stored data (%s)', (engine) => {
     const stranger = await server().buildUser();
     const { db } = server().ctx;
     const documentId = await insertSharedDocument(db, owner.id, { userId: collaborator.id });
-    expect((await getAccess(db, owner.id, documentId)).map((entry) => entry.holder_id)).toEqual([
-      collaborator.id,
-    ]);
-    expect(await getAccess(db, stranger.id, documentId)).toEqual([]);
+    expect(
+      (await getAccess(server().ctx, owner, { id: documentId })).map((entry) => entry.holder_id),
+    ).toEqual([collaborator.id]);
+    expect(await getAccess(server().ctx, stranger, { id: documentId })).toEqual([]);
   });
 });

@@ -292,7 +292,7 @@ export async function startServer(engine: Engine, options: TestServerOptions = {
 
   const becomeReady = async () => {
     await migrateToLatest(db, dialect);
-    await seedFlatpages(db);
+    await seedFlatpages(ctx);
     ctx.state.ready = true;
   };
   if (options.ready !== false) await becomeReady();

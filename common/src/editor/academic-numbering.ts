@@ -281,7 +281,8 @@ export function numberDocument(doc: PMNode, options: NumberingOptions = {}): Num
   };
   doc.descendants((node, pos) => {
     const name = node.type.name;
-    if (name === 'bibliography_part' || name === 'footnote') return false;
+    // Not read: the bibliography, and an inline node's own content (a note's paragraphs).
+    if (name === 'bibliography_part' || (node.isInline && !node.isLeaf)) return false;
     // Numbered nodes are blocks: the inline content of a paragraph holds none (a walk of blocks only).
     if (node.isTextblock && name !== 'heading') return false;
     if (name === 'heading') {

@@ -106,7 +106,7 @@ async function flatpageCommand(db: Db, args: string[], io: ManageIo, t: Translat
     io.err(t('cli.fileUnreadable', { file, reason: error instanceof Error ? error.message : String(error) }));
     return 1;
   }
-  const saved = await saveFlatpage(db, { url, title, content });
+  const saved = await saveFlatpage({ db }, { url, title, content });
   io.out(t(saved.outcome === 'created' ? 'cli.flatpageCreated' : 'cli.flatpageReplaced', { url: saved.url }));
   return 0;
 }

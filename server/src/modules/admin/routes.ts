@@ -48,7 +48,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
     route(app, adminApi.createUser, async (request) => {
       const staff = staffOf(request);
       const input = parseInput(request, adminApi.createUser);
-      return { user: await createAccount(ctx, staff, request.log, input) };
+      return { user: await createAccount(ctx, staff, input, request.log) };
     });
     route(app, adminApi.updateUser, async (request) => {
       const staff = staffOf(request);
@@ -63,8 +63,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
       return { user: await changeAccountEmail(ctx, staff, parseInput(request, adminApi.userEmail)) };
     });
     route(app, adminApi.deletionSummary, async (request) => {
-      const { id } = parseInput(request, adminApi.deletionSummary);
-      return deletionSummary(ctx.db, id);
+      return deletionSummary(ctx, parseInput(request, adminApi.deletionSummary));
     });
     route(app, adminApi.deleteUser, async (request) => {
       const staff = staffOf(request);
@@ -73,13 +72,13 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
     });
     route(app, adminApi.resendConfirmation, async (request) => {
       const staff = staffOf(request);
-      const { id } = parseInput(request, adminApi.resendConfirmation);
-      return { count: await resendConfirmations(ctx, staff, id) };
+      return {
+        count: await resendConfirmations(ctx, staff, parseInput(request, adminApi.resendConfirmation)),
+      };
     });
     route(app, adminApi.resetLockout, async (request) => {
       const staff = staffOf(request);
-      const { id } = parseInput(request, adminApi.resetLockout);
-      return { user: await resetLockout(ctx, staff, id) };
+      return { user: await resetLockout(ctx, staff, parseInput(request, adminApi.resetLockout)) };
     });
 
     // ---- Flat pages ----
@@ -97,8 +96,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsync {
     });
     route(app, adminApi.deleteFlatpage, async (request) => {
       const staff = staffOf(request);
-      const { id } = parseInput(request, adminApi.deleteFlatpage);
-      await deleteFlatpage(ctx, staff, id);
+      await deleteFlatpage(ctx, staff, parseInput(request, adminApi.deleteFlatpage));
       return { ok: true } as const;
     });
 

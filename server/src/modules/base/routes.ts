@@ -16,8 +16,7 @@ export function baseRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     route(app, baseApi.flatpage, async (request) => {
-      const { url } = parseInput(request, baseApi.flatpage);
-      const page = await getFlatpage(ctx.db, url);
+      const page = await getFlatpage(ctx, parseInput(request, baseApi.flatpage));
       if (!page) throw new HttpError(404);
       return presentFlatpage(page, request.language);
     });

@@ -23,13 +23,13 @@ function stamp(result: { before: OwnerState; after: OwnerState }): ListStamp {
 export function bibliographyRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     userRoute(app, bibliographyApi.list, async (cache, user, request, reply) => {
-      const body = await listBibliography(ctx, user.id, cache, request.changeStamp);
+      const body = await listBibliography(ctx, user, cache, request.changeStamp);
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
-    userRoute(app, bibliographyApi.save, async ({ is_new, bibs }, user, request, reply) => {
+    userRoute(app, bibliographyApi.save, async (input, user, request, reply) => {
       try {
-        const result = await saveEntries(ctx, user.id, is_new, bibs);
+        const result = await saveEntries(ctx, user, input);
         const answer: SaveResponse = {
           ...stamp(result),
           id_translations: result.id_translations,
@@ -47,27 +47,27 @@ export function bibliographyRoutes(ctx: AppContext): FastifyPluginAsync {
       }
     });
 
-    userRoute(app, bibliographyApi.saveCategories, async ({ ids, titles }, user) => {
-      return { entries: await saveCategories(ctx, user.id, ids, titles) };
+    userRoute(app, bibliographyApi.saveCategories, async (input, user) => {
+      return { entries: await saveCategories(ctx, user, input) };
     });
 
-    userRoute(app, bibliographyApi.deleteCategories, async ({ ids }, user): Promise<ListStamp> => {
-      return stamp(await deleteCategories(ctx, user.id, ids));
+    userRoute(app, bibliographyApi.deleteCategories, async (input, user): Promise<ListStamp> => {
+      return stamp(await deleteCategories(ctx, user, input));
     });
 
-    userRoute(app, bibliographyApi.delete, async ({ ids }, user): Promise<ListStamp> => {
-      return stamp(await deleteEntries(ctx, user.id, ids));
+    userRoute(app, bibliographyApi.delete, async (input, user): Promise<ListStamp> => {
+      return stamp(await deleteEntries(ctx, user, input));
     });
 
     userRoute(app, bibSourcesApi.list, async (_input, user) => ({
-      sources: await listSources(ctx, user.id),
+      sources: await listSources(ctx, user),
     }));
     userRoute(app, bibSourcesApi.add, async (input, user) => ({
-      source: await addSource(ctx, user.id, input),
+      source: await addSource(ctx, user, input),
     }));
-    userRoute(app, bibSourcesApi.sync, async ({ id }, user) => ({ source: await syncNow(ctx, user.id, id) }));
-    userRoute(app, bibSourcesApi.remove, async ({ id }, user) => {
-      await removeSource(ctx, user.id, id);
+    userRoute(app, bibSourcesApi.sync, async (input, user) => ({ source: await syncNow(ctx, user, input) }));
+    userRoute(app, bibSourcesApi.remove, async (input, user) => {
+      await removeSource(ctx, user, input);
       return { ok: true as const };
     });
   };

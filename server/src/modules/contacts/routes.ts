@@ -29,16 +29,12 @@ export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     route(app, contactsApi.list, async (request): Promise<z.infer<typeof contactsListResponse>> => {
       const user = requireUser(request);
-      return { contacts: await listContacts(ctx.db, user.id) };
+      return { contacts: await listContacts(ctx, user) };
     });
 
     userRoute(app, contactsApi.invite, async ({ user_string }, user, request, reply) => {
       try {
-        const contact = await addInvite(ctx, request.log, {
-          user,
-          userString: user_string,
-          language: request.language,
-        });
+        const contact = await addInvite(ctx, user, { user_string, language: request.language }, request.log);
         const body: z.infer<typeof inviteAddResponse> = { contact };
         return reply.code(201).send(body);
       } catch (error) {
@@ -56,7 +52,7 @@ export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
       contactsApi.accept,
       async ({ invites }, user, request): Promise<z.infer<typeof invitesAcceptResponse>> => {
         const ids = invites.map((invite) => invite.id);
-        return { contacts: await acceptInvites(ctx, request.log, { user, inviteIds: ids }) };
+        return { contacts: await acceptInvites(ctx, user, { ids }, request.log) };
       },
     );
 
@@ -66,7 +62,7 @@ export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
       async ({ invites }, user, request): Promise<z.infer<typeof okResponse>> => {
         // Declining deletes the received invites, as the contacts list's delete does with them.
         const received = invites.map((invite) => ({ id: invite.id, type: 'to_userinvite' as const }));
-        await deleteContacts(ctx, request.log, { user, contacts: received });
+        await deleteContacts(ctx, user, { contacts: received }, request.log);
         return { ok: true };
       },
     );
@@ -75,13 +71,13 @@ export function contactsRoutes(ctx: AppContext): FastifyPluginAsync {
       app,
       contactsApi.delete,
       async ({ contacts }, user, request): Promise<z.infer<typeof okResponse>> => {
-        await deleteContacts(ctx, request.log, { user, contacts });
+        await deleteContacts(ctx, user, { contacts }, request.log);
         return { ok: true };
       },
     );
 
-    userRoute(app, contactsApi.claim, async ({ key }, user): Promise<z.infer<typeof inviteClaimResponse>> => {
-      return { redirect: await claimInviteLink(ctx.db, user.id, key) };
+    userRoute(app, contactsApi.claim, async (input, user): Promise<z.infer<typeof inviteClaimResponse>> => {
+      return { redirect: await claimInviteLink(ctx, user, input) };
     });
   };
 }

@@ -61,20 +61,19 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
     route(app, documentsApi.create, async (request): Promise<z.infer<typeof documentCreateResponse>> => {
       const user = requireUser(request);
       const input = parseInput(request, documentsApi.create);
-      return createRequestedDocument(ctx.db, user.id, input);
+      return createRequestedDocument(ctx, user, input);
     });
 
     route(app, documentsApi.move, async (request): Promise<z.infer<typeof doneResponse>> => {
       const user = requireUser(request);
       const input = parseInput(request, documentsApi.move);
-      await moveDocument(ctx.db, user.id, input);
+      await moveDocument(ctx, user, input);
       return { done: true };
     });
 
     route(app, documentsApi.delete, async (request): Promise<z.infer<typeof documentDeleteResponse>> => {
       const user = requireUser(request);
-      const { ids } = parseInput(request, documentsApi.delete);
-      const result = await deleteDocuments(ctx.db, user.id, ids);
+      const result = await deleteDocuments(ctx, user, parseInput(request, documentsApi.delete));
       // Sockets on a deleted document, or of a collaborator who left it, get access_denied.
       for (const id of [...result.deleted, ...result.left]) await readmitLive(ctx, DOCUMENT_ENDPOINT, id);
       return result;
@@ -83,7 +82,7 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
     route(app, documentsApi.copy, async (request): Promise<z.infer<typeof documentCopyResponse>> => {
       const user = requireUser(request);
       const input = parseInput(request, documentsApi.copy);
-      const copies = await copyDocuments(ctx.db, user.id, input);
+      const copies = await copyDocuments(ctx, user, input);
       return { documents: copies.map(presentDocument) };
     });
 
@@ -91,7 +90,7 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const { id } = parseInput(request, documentsApi.accessGet);
       await requireOwner(ctx.db, user.id, id);
-      return { access: await getAccess(ctx.db, user.id, id) };
+      return { access: await getAccess(ctx, user, { id }) };
     });
 
     route(app, documentsApi.export, async (request, reply) => {
@@ -110,7 +109,7 @@ export function documentsRoutes(ctx: AppContext): FastifyPluginAsync {
     route(app, documentsApi.accessSave, async (request): Promise<z.infer<typeof doneResponse>> => {
       const user = requireUser(request);
       const input = parseInput(request, documentsApi.accessSave);
-      await saveAccess(ctx.db, user.id, input);
+      await saveAccess(ctx, user, input);
       // A removed (or lowered) right takes effect on open document sockets at once.
       await readmitLive(ctx, DOCUMENT_ENDPOINT, input.id);
       return { done: true };

@@ -9,7 +9,7 @@ export function feedbackRoutes(ctx: AppContext): FastifyPluginAsync {
     // Visitors may report problems too (e.g. "I cannot log in"); the row then has no user.
     route(app, feedbackApi.send, async (request) => {
       const { message } = parseInput(request, feedbackApi.send);
-      await submitFeedback(ctx, request.log, { user: request.user, message, ip: request.ip });
+      await submitFeedback(ctx, request.user, { message, ip: request.ip }, request.log);
       return { ok: true } as const;
     });
   };

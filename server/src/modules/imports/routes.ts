@@ -84,7 +84,11 @@ export function importRoutes(ctx: AppContext): FastifyPluginAsync {
         const name = [user.first_name, user.last_name].filter(Boolean).join(' ') || user.username;
         const file = upload.file;
         const outcome = await asHeavyTask(ctx.config, user.id, () =>
-          importDocumentFile(ctx, { id: user.id, name, language: request.language }, file, parsed.data.path),
+          importDocumentFile(
+            ctx,
+            { id: user.id, name, language: request.language },
+            { file, path: parsed.data.path },
+          ),
         );
         reply.code(201);
         return outcome satisfies ImportResponse;

@@ -13,19 +13,18 @@ export function tokenRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     route(app, tokensApi.list, async (request): Promise<z.infer<typeof tokenListResponse>> => {
       const user = requireUser(request);
-      return { tokens: await listTokens(ctx.db, user.id) };
+      return { tokens: await listTokens(ctx, user) };
     });
 
     route(app, tokensApi.create, async (request): Promise<z.infer<typeof tokenCreateResponse>> => {
       const user = requireUser(request);
       const input = parseInput(request, tokensApi.create);
-      return createToken(ctx.db, user.id, input);
+      return createToken(ctx, user, input);
     });
 
     route(app, tokensApi.revoke, async (request): Promise<z.infer<typeof okResponse>> => {
       const user = requireUser(request);
-      const { id } = parseInput(request, tokensApi.revoke);
-      await revokeToken(ctx.db, user.id, id);
+      await revokeToken(ctx, user, parseInput(request, tokensApi.revoke));
       return { ok: true };
     });
   };

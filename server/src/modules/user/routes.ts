@@ -64,7 +64,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
     route(app, userApi.login, async (request, reply): Promise<z.infer<typeof loginResponse>> => {
       const input = parseInput(request, userApi.login);
       const user = await login(ctx, { login: input.login, password: input.password, ip: request.ip });
-      if (!(await hasVerifiedEmail(ctx.db, user.id))) {
+      if (!(await hasVerifiedEmail(ctx, user))) {
         try {
           await resendConfirmationOnLogin(ctx, user);
         } catch (error) {
@@ -84,24 +84,23 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
 
     route(app, userApi.passwordReset, async (request): Promise<Ok> => {
       const { email } = parseInput(request, userApi.passwordReset);
-      await requestPasswordReset(ctx, { email, ip: request.ip, log: request.log });
+      await requestPasswordReset(ctx, { email, ip: request.ip }, request.log);
       return { ok: true };
     });
 
     route(app, userApi.confirmKeyData, async (request): Promise<ConfirmKeyData> => {
-      const { key } = parseInput(request, userApi.confirmKeyData);
-      const found = await findConfirmation(ctx.db, key);
+      const found = await findConfirmation(ctx, parseInput(request, userApi.confirmKeyData));
       if (!found) throw new HttpError(404);
       return {
         username: found.user.username,
         email: found.email.address,
-        verified: await hasVerifiedEmail(ctx.db, found.user.id),
+        verified: await hasVerifiedEmail(ctx, found.user),
         logout: request.user !== null && request.user.id !== found.user.id,
       };
     });
 
     route(app, userApi.confirmEmail, async (request): Promise<Ok> => {
-      const found = await findConfirmation(ctx.db, request.params.key);
+      const found = await findConfirmation(ctx, { key: request.params.key });
       if (!found) throw new HttpError(404);
       await confirmEmail(ctx, found);
       return { ok: true };
@@ -134,10 +133,10 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
     const emailCommands = [
       [
         userApi.addEmail,
-        (user: UserRow, email: string, log: FastifyBaseLogger) => addEmail(ctx, user, email, log),
+        (user: UserRow, email: string, log: FastifyBaseLogger) => addEmail(ctx, user, { email }, log),
       ],
-      [userApi.deleteEmail, (user: UserRow, email: string) => deleteEmail(ctx, user, email)],
-      [userApi.primaryEmail, (user: UserRow, email: string) => setPrimaryEmail(ctx, user, email)],
+      [userApi.deleteEmail, (user: UserRow, email: string) => deleteEmail(ctx, user, { email })],
+      [userApi.primaryEmail, (user: UserRow, email: string) => setPrimaryEmail(ctx, user, { email })],
     ] as const;
     for (const [target, command] of emailCommands) {
       route(app, target, async (request, reply) =>
@@ -153,8 +152,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
     route(app, userApi.deleteSocialAccount, async (request, reply) =>
       withFieldMessages(request, reply, async (): Promise<Ok> => {
         const user = requireUser(request);
-        const { socialaccount } = parseFields(request, userApi.deleteSocialAccount.request);
-        await deleteSocialAccount(ctx, user, socialaccount);
+        await deleteSocialAccount(ctx, user, parseFields(request, userApi.deleteSocialAccount.request));
         return { ok: true };
       }),
     );
@@ -187,8 +185,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsync {
 
     route(app, userApi.deleteAccount, async (request, reply): Promise<Ok> => {
       const user = requireUser(request);
-      const { password } = parseInput(request, userApi.deleteAccount);
-      await deleteAccount(ctx, user, password);
+      await deleteAccount(ctx, user, parseInput(request, userApi.deleteAccount));
       await endSession(ctx, request, reply);
       return { ok: true };
     });
@@ -202,7 +199,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsync {
       app,
       userApi.passwordResetKey,
       async (request): Promise<z.infer<typeof passwordResetKeyResponse>> => {
-        const user = await userForResetKey(ctx.db, request.params.key);
+        const user = await userForResetKey(ctx, { key: request.params.key });
         if (!user) throw new HttpError(404);
         return passwordResetKeyResponse.parse({
           url: endpointPath(userApi.passwordResetSet, { key: request.params.key }),
@@ -211,7 +208,7 @@ export function accountRoutes(ctx: AppContext): FastifyPluginAsync {
     );
 
     route(app, userApi.passwordResetSet, async (request): Promise<Ok> => {
-      const user = await userForResetKey(ctx.db, request.params.key);
+      const user = await userForResetKey(ctx, { key: request.params.key });
       if (!user) throw new HttpError(404);
       const input = parseInput(request, userApi.passwordResetSet);
       await resetPassword(ctx, user, input);

@@ -73,8 +73,8 @@ export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
       const query = (request.query ?? {}) as Record<string, unknown>;
       const checking = 'last_modified' in query || 'number_of_images' in query || 'user_id' in query;
       const body = checking
-        ? await checkImages(ctx.db, user.id, parseInput(request, usermediaApi.imagesCheck))
-        : await listImages(ctx.db, user.id);
+        ? await checkImages(ctx, user, parseInput(request, usermediaApi.imagesCheck))
+        : await listImages(ctx, user);
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
@@ -94,11 +94,11 @@ export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
       const fields = parsed.data;
       try {
         if (fields.id !== 0) {
-          const values = await updateImage(ctx, user.id, fields);
+          const values = await updateImage(ctx, user, fields);
           return { errormsg: {}, values } satisfies SaveImageResponse;
         }
         if (!input.file || input.file.length === 0) return failure(request, reply, 400, 'noFile');
-        const { image, existed } = await createImage(ctx, user.id, fields, input.file);
+        const { image, existed } = await createImage(ctx, user, { ...fields, file: input.file });
         reply.code(existed ? 200 : 201);
         return { errormsg: {}, values: image } satisfies SaveImageResponse;
       } catch (error) {
@@ -107,12 +107,12 @@ export function usermediaRoutes(ctx: AppContext): FastifyPluginAsync {
       }
     });
 
-    userRoute(app, usermediaApi.delete, async ({ ids }, user) => {
-      return { ids: await deleteImages(ctx, user.id, ids) };
+    userRoute(app, usermediaApi.delete, async (input, user) => {
+      return { ids: await deleteImages(ctx, user, input) };
     });
 
-    userRoute(app, usermediaApi.saveCategories, async ({ ids, titles }, user) => {
-      return { entries: await saveCategories(ctx, user.id, ids, titles) };
+    userRoute(app, usermediaApi.saveCategories, async (input, user) => {
+      return { entries: await saveCategories(ctx, user, input) };
     });
   };
 }

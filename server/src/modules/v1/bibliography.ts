@@ -95,18 +95,29 @@ export async function saveCslEntry(
 
 async function saveEntry(ctx: AppContext, ownerId: number, entry: EntryData, id: number | undefined) {
   if (id === undefined) {
-    const saved = await saveEntries(ctx, ownerId, true, { '0': { ...entry, cats: [] } });
+    const saved = await saveEntries(
+      ctx,
+      { id: ownerId },
+      { is_new: true, bibs: { '0': { ...entry, cats: [] } } },
+    );
     const [, newId] = saved.id_translations[0];
     return (await presentCslEntries([await ownEntryRow(ctx, ownerId, newId)]))[0];
   }
   const current = await ownEntryRow(ctx, ownerId, id);
-  await saveEntries(ctx, ownerId, false, { [id]: { ...entry, cats: entryData(current).cats } });
+  await saveEntries(
+    ctx,
+    { id: ownerId },
+    {
+      is_new: false,
+      bibs: { [id]: { ...entry, cats: entryData(current).cats } },
+    },
+  );
   return (await presentCslEntries([await ownEntryRow(ctx, ownerId, id)]))[0];
 }
 
 export async function deleteCslEntry(ctx: AppContext, ownerId: number, id: number): Promise<void> {
   await ownEntryRow(ctx, ownerId, id);
-  await deleteEntries(ctx, ownerId, [id]);
+  await deleteEntries(ctx, { id: ownerId }, { ids: [id] });
 }
 
 /** The user's whole bibliography as BibTeX, written in the export pool (it grows with the library). */
@@ -131,7 +142,7 @@ export async function importFile(ctx: AppContext, ownerId: number, text: string)
   const bibs = Object.fromEntries(entries.map((entry, index) => [String(index), { ...entry, cats: [] }]));
   let saved: Awaited<ReturnType<typeof saveEntries>>;
   try {
-    saved = await saveEntries(ctx, ownerId, true, bibs);
+    saved = await saveEntries(ctx, { id: ownerId }, { is_new: true, bibs });
   } catch (error) {
     if (error instanceof InvalidEntries)
       throw new HttpError(400, { error: 'invalid_entries', message: { key: 'errors.badRequest' } });
@@ -158,7 +169,7 @@ export async function listCategories(ctx: AppContext, ownerId: number) {
 
 export async function addCategory(ctx: AppContext, ownerId: number, title: string) {
   const before = new Set((await listCategories(ctx, ownerId)).map((category) => category.id));
-  const all = await saveCategories(ctx, ownerId, [0], [title]);
+  const all = await saveCategories(ctx, { id: ownerId }, { ids: [0], titles: [title] });
   const added = all.find((category) => !before.has(category.id));
   if (!added) throw new HttpError(400);
   return presentV1Category(added);
@@ -166,5 +177,5 @@ export async function addCategory(ctx: AppContext, ownerId: number, title: strin
 
 export async function deleteCategory(ctx: AppContext, ownerId: number, id: number): Promise<void> {
   if (!(await listCategories(ctx, ownerId)).some((category) => category.id === id)) throw new HttpError(404);
-  await deleteCategories(ctx, ownerId, [id]);
+  await deleteCategories(ctx, { id: ownerId }, { ids: [id] });
 }

@@ -65,7 +65,7 @@ export async function contentChange(
   const rows = new Map((await listCslEntries(ctx, userId)).map((row) => [`${userId}-${row.id}`, row]));
   const citations: Record<string, string> = {};
   for (const [id, row] of rows) citations[row.entry_key] ??= id;
-  const { images } = JSON.parse(await listImages(ctx.db, userId)) as { images: Image[] };
+  const { images } = JSON.parse(await listImages(ctx, { id: userId })) as { images: Image[] };
   const bySrc = Object.fromEntries(
     images.map((image) => [image.image, { image: image.id, src: image.image }]),
   );

@@ -97,7 +97,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       const content =
         input.content ??
         JSON.stringify(createDocument(schema, standardArticle, { title: input.title }).toJSON());
-      return createRequestedDocument(ctx.db, user.id, { ...input, content });
+      return createRequestedDocument(ctx, user, { ...input, content });
     });
 
     route(app, v1Api.documentsGet, async (request): Promise<z.input<typeof v1DocumentWithContent>> => {
@@ -127,14 +127,14 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const id = idOf(request.params.id);
       await requireOwner(ctx.db, user.id, id);
-      return { access: await getAccess(ctx.db, user.id, id) };
+      return { access: await getAccess(ctx, user, { id }) };
     });
 
     route(app, v1Api.documentsShare, async (request): Promise<z.infer<typeof doneResponse>> => {
       const user = requireUser(request);
       const id = idOf(request.params.id);
       const { access } = parseInput(request, v1Api.documentsShare);
-      await saveAccess(ctx.db, user.id, { id, access });
+      await saveAccess(ctx, user, { id, access });
       // A removed (or lowered) right takes effect on open document sockets at once.
       await readmitLive(ctx, DOCUMENT_ENDPOINT, id);
       return { done: true };
@@ -144,7 +144,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const id = idOf(request.params.id);
       const { path } = parseInput(request, v1Api.documentsMove);
-      await moveDocument(ctx.db, user.id, { id, path });
+      await moveDocument(ctx, user, { id, path });
       return { done: true };
     });
 
@@ -152,7 +152,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       const user = requireUser(request);
       const id = idOf(request.params.id);
       await requireVisible(ctx.db, user.id, id);
-      const result = await deleteDocuments(ctx.db, user.id, [id]);
+      const result = await deleteDocuments(ctx, user, { ids: [id] });
       for (const gone of [...result.deleted, ...result.left]) await readmitLive(ctx, DOCUMENT_ENDPOINT, gone);
       return result;
     });
@@ -230,30 +230,30 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
 
     route(app, v1Api.bibliographySources, async (request) => {
       const user = requireUser(request);
-      return { sources: await listSources(ctx, user.id) };
+      return { sources: await listSources(ctx, user) };
     });
 
     route(app, v1Api.bibliographySourceAdd, async (request) => {
       const user = requireUser(request);
       const input = parseInput(request, v1Api.bibliographySourceAdd);
-      return { source: await addSource(ctx, user.id, input) };
+      return { source: await addSource(ctx, user, input) };
     });
 
     route(app, v1Api.bibliographySourceSync, async (request) => {
       const user = requireUser(request);
-      return { source: await syncNow(ctx, user.id, idOf(request.params.id)) };
+      return { source: await syncNow(ctx, user, { id: idOf(request.params.id) }) };
     });
 
     route(app, v1Api.bibliographySourceDelete, async (request) => {
       const user = requireUser(request);
-      await removeSource(ctx, user.id, idOf(request.params.id));
+      await removeSource(ctx, user, { id: idOf(request.params.id) });
       return { ok: true as const };
     });
 
     route(app, v1Api.imagesList, async (request): Promise<z.input<typeof v1ImagePage>> => {
       const user = requireUser(request);
       const page = parseInput(request, v1Api.imagesList);
-      const { images } = JSON.parse(await listImages(ctx.db, user.id)) as z.input<typeof v1ImagePage>;
+      const { images } = JSON.parse(await listImages(ctx, user)) as z.input<typeof v1ImagePage>;
       const { items, next_cursor } = pageOf(images, page);
       return { images: items, next_cursor };
     });
@@ -272,7 +272,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
       if (!upload.file || upload.file.length === 0) return refuse(400, 'noFile');
       const fields = saveImageFields.parse({ title: upload.fields.title ?? '' });
       try {
-        const { image } = await createImage(ctx, user.id, fields, upload.file);
+        const { image } = await createImage(ctx, user, { ...fields, file: upload.file });
         return { image };
       } catch (error) {
         if (error instanceof ImageRejected) return refuse(400, error.reason);
@@ -282,7 +282,7 @@ export function v1Routes(ctx: AppContext): FastifyPluginAsync {
 
     route(app, v1Api.imagesDelete, async (request) => {
       const user = requireUser(request);
-      await deleteImages(ctx, user.id, [idOf(request.params.id)]);
+      await deleteImages(ctx, user, { ids: [idOf(request.params.id)] });
       return { ok: true as const };
     });
   };

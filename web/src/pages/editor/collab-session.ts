@@ -304,7 +304,7 @@ export class CollabSession {
     };
   }
 
-  /** A local transaction from the view (typing, a command, a nested footnote editor). */
+  /** A local transaction from the view (typing, a command, a nested note's editor). */
   apply(tr: Transaction): void {
     if (!this.state) return;
     const before = this.state;

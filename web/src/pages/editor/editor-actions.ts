@@ -36,7 +36,7 @@ import type { EditorState } from 'prosemirror-state';
 import { ACADEMIC_ACTIONS } from './academic/academic-actions';
 import type { EditorActionSpec, MenuId } from './editor-action-spec';
 import { EXPORT_MENU_FORMATS, exportActions } from './export/export-actions';
-import { FOOTNOTE_ACTIONS } from './footnote/actions';
+import { FEATURE_ACTIONS } from './features';
 import { REVIEW_ACTIONS } from './review/review-actions';
 import { TABLE_ACTIONS } from './tables/table-actions';
 
@@ -138,7 +138,7 @@ export const EDITOR_ACTIONS: readonly EditorActionSpec[] = [
     panel: 'search',
   },
 
-  ...FOOTNOTE_ACTIONS,
+  ...FEATURE_ACTIONS,
   {
     id: 'editor.link',
     title: 'action.link',

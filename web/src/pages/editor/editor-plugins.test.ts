@@ -5,7 +5,7 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { EditorState, TextSelection } from 'prosemirror-state';
 import { EditorView } from 'prosemirror-view';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderedAroundSelectionPlugin } from './editor-plugins';
+import { nestedEditorPlugins, renderedAroundSelectionPlugin } from './editor-plugins';
 
 const views: EditorView[] = [];
 afterEach(() => {
@@ -81,5 +81,23 @@ describe('renderedAroundSelectionPlugin: the blocks the browser must always rend
     expect(decorations()).toBe(atStart);
     select(5);
     expect(rendered()).toEqual([...first, 'p4', 'p5']);
+  });
+});
+
+describe("nestedEditorPlugins: a note's own editor", () => {
+  const press = (view: EditorView, key: string, ctrlKey = false) =>
+    view.someProp('handleKeyDown', (handle) => handle(view, new KeyboardEvent('keydown', { key, ctrlKey })));
+
+  it('splits a paragraph with Enter, and leaves undo to the outer editor', () => {
+    const paragraph = schema.nodes.paragraph.create(null, schema.text('A remark'));
+    const note = schema.nodes.footnote.create(null, paragraph);
+    const view = new EditorView(document.body.appendChild(document.createElement('div')), {
+      state: EditorState.create({ doc: note, plugins: nestedEditorPlugins(() => 'en-US') }),
+    });
+    views.push(view);
+    view.dispatch(view.state.tr.setSelection(TextSelection.create(view.state.doc, 2)));
+    expect(press(view, 'Enter')).toBe(true);
+    expect(view.state.doc.childCount).toBe(2);
+    expect(press(view, 'z', true)).toBeFalsy();
   });
 });

@@ -24,7 +24,7 @@ import {
 import { columnResizing, tableEditing } from 'prosemirror-tables';
 import { Decoration, DecorationSet, type EditorView } from 'prosemirror-view';
 import { EDITOR_ACTIONS, keymapName } from './editor-actions';
-import { footnoteEditorsOf, footnotesPlugin } from './footnote/view';
+import { featurePlugins, nestedEditorsOf } from './features';
 import { documentEdgesPlugins, tableKeysPlugin } from './tables/document-edges';
 
 /** Editor plugins: keys, input rules, tables, paste cleaning, heading ids, search highlights, carets, part labels. */
@@ -247,13 +247,13 @@ export function readDomSelection(view: EditorView): void {
  * others' carets): the redraw writes the state's selection into the DOM and would put the caret
  * back where it was before the key (ProseMirror guards against this for mouse drags only). Only
  * while the view holds `state`: what is read is dispatched on the view's state, so it must be the
- * one about to change. An open footnote's editor is read too, here and not in its own update:
+ * one about to change. An open nested editor (a note's) is read too, here and not in its own update:
  * there, what it read (typed text) would reach the outer view in the middle of that view's update.
  */
 export function readDomSelectionBeforeRedraw(view: EditorView | null, state: EditorState | null): void {
   if (!view || view.isDestroyed || !state || view.state !== state) return;
   readDomSelection(view);
-  for (const footnote of footnoteEditorsOf(view)) readDomSelection(footnote);
+  for (const nested of nestedEditorsOf(view)) readDomSelection(nested);
 }
 
 /**
@@ -472,7 +472,7 @@ export function editorPlugins(context: PluginContext): Plugin[] {
     currentSelectionPlugin(),
     editorInputRulesPlugin(),
     keymap({ Backspace: deleteAcrossParts, Delete: deleteAcrossParts }),
-    footnotesPlugin(),
+    ...featurePlugins(),
     editorKeymap(),
     keymap(baseKeymap),
     history(),
@@ -491,5 +491,27 @@ export function editorPlugins(context: PluginContext): Plugin[] {
     renderedAroundSelectionPlugin(),
     partGuardPlugin(),
     caretPlugin(context),
+  ];
+}
+
+/** The keymap of a nested editor (a note's): formatting, lists and breaks, without history. */
+function nestedKeymap(): Plugin {
+  const bindings: Record<string, Command> = {};
+  for (const action of EDITOR_ACTIONS) {
+    if (action.keys && action.command && action.group === 'marks')
+      bindings[keymapName(action.keys)] = action.command;
+  }
+  return keymap(bindings);
+}
+
+/** A nested editor's plugins (a note's); quotation marks follow the outer document's language. */
+export function nestedEditorPlugins(language: () => string): Plugin[] {
+  return [
+    currentSelectionPlugin(),
+    editorInputRulesPlugin(language),
+    nestedKeymap(),
+    keymap(baseKeymap),
+    linkPastePlugin(),
+    pastePlugin(true),
   ];
 }

@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import type { AcademicPanelId } from './academic/academic-panels';
 import { academicNodeViews } from './academic/academic-views';
 import type { PanelId } from './editor-action-spec';
-import { readDomSelectionBeforeRedraw } from './editor-plugins';
-import { footnoteNodeViews } from './footnote/node-view';
+import { nestedEditorPlugins, readDomSelectionBeforeRedraw } from './editor-plugins';
+import { featureNodeViews } from './features';
 import { partNodeViews } from './part-views';
 import { printedNotes } from './printed-notes';
 import { keepSelectionFromReact } from './react-selection';
@@ -29,7 +29,7 @@ export interface EditorViewOptions {
 /**
  * The ProseMirror view of the page: created once the first document arrived, following the
  * session's state after that, redrawn when what its decorations read changed (carets, rights,
- * highlighted threads, language); printed with the footnotes as notes. Null until created.
+ * highlighted threads, language); printed with its notes at the end. Null until created.
  */
 export function useEditorView(options: EditorViewOptions): EditorView | null {
   const { collab, mount, viewRef } = options;
@@ -130,10 +130,11 @@ function createView(
     editable: () => canWriteRef.current,
     attributes: { class: 'editor-document', spellcheck: 'true' },
     nodeViews: {
-      ...footnoteNodeViews({
+      ...featureNodeViews({
         t: translate,
         editable: () => canWriteRef.current,
         innerViews: () => academicNodeViews({ t: translate, edit: () => {} }),
+        nestedPlugins: nestedEditorPlugins,
       }),
       ...partNodeViews(partContext),
       ...academicNodeViews({
@@ -174,8 +175,8 @@ function createView(
 }
 
 /**
- * When the browser prints the editor (File > Print, a PDF while offline), the footnotes'
- * paragraphs follow the text as notes; on screen they open beside their numbers.
+ * When the browser prints the editor (File > Print, a PDF while offline), the notes' paragraphs
+ * follow the text; on screen they open beside their numbers.
  */
 function usePrintedNotes(viewRef: RefObject<EditorView | null>, mount: RefObject<HTMLDivElement | null>) {
   const { t } = useTranslation('editor');

@@ -71,16 +71,16 @@ export async function saveFlatpageAsStaff(
 /** Terms and Privacy are linked from every footer: they can be rewritten, never deleted. */
 const KEPT_PAGES = new Set(['/terms/', '/privacy/']);
 
-export async function deleteFlatpage(ctx: AppContext, staff: Staff, id: number): Promise<void> {
+export async function deleteFlatpage(ctx: AppContext, staff: Staff, input: { id: number }): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const page = await trx
       .selectFrom('flatpages')
       .select(['id', 'url'])
-      .where('id', '=', id)
+      .where('id', '=', input.id)
       .executeTakeFirst();
     if (!page) throw new HttpError(404);
     if (KEPT_PAGES.has(page.url)) throw new FormError(400, [{ key: 'admin:errors.pageKept' }]);
-    await trx.deleteFrom('flatpages').where('id', '=', id).execute();
+    await trx.deleteFrom('flatpages').where('id', '=', input.id).execute();
     await audit(trx, staff, 'flatpage.delete', page.url);
   });
 }

@@ -54,8 +54,8 @@ async function activeStaffCount(db: Db, dialect: Dialect): Promise<number> {
 export async function createAccount(
   ctx: AppContext,
   staff: Staff,
-  log: MailJobLog,
   input: { username: string; email: string; first_name: string; last_name: string; is_staff: boolean },
+  log: MailJobLog,
 ): Promise<AdminUser> {
   let user: UserRow;
   try {
@@ -232,7 +232,9 @@ export async function setAccountActive(
   return present(ctx.db, user.id);
 }
 
-export async function deletionSummary(db: Db, id: number): Promise<AdminDeletionSummary> {
+export async function deletionSummary(ctx: AppContext, input: { id: number }): Promise<AdminDeletionSummary> {
+  const { db } = ctx;
+  const { id } = input;
   await targetUser(db, id);
   const [documents, images, bibliography, contacts] = await Promise.all([
     countOwned(db, 'documents', id),
@@ -269,7 +271,7 @@ export async function deleteAccountAsStaff(
       .executeTakeFirst();
     if (!heir || heir.id === user.id) throw fieldError('transfer_to', 'admin:errors.transferUnknown');
   }
-  const summary = await deletionSummary(ctx.db, user.id);
+  const summary = await deletionSummary(ctx, { id: user.id });
   await removeAccount(ctx, user, async (trx) => {
     if (heir) {
       const owned = trx.selectFrom('documents').select('id').where('owner_id', '=', user.id);
@@ -288,8 +290,12 @@ export async function deleteAccountAsStaff(
 }
 
 /** Mails a new confirmation link to each unconfirmed address of the user; answers how many. */
-export async function resendConfirmations(ctx: AppContext, staff: Staff, id: number): Promise<number> {
-  const user = await targetUser(ctx.db, id);
+export async function resendConfirmations(
+  ctx: AppContext,
+  staff: Staff,
+  input: { id: number },
+): Promise<number> {
+  const user = await targetUser(ctx.db, input.id);
   const emails = await ctx.db
     .selectFrom('user_emails')
     .selectAll()
@@ -305,8 +311,8 @@ export async function resendConfirmations(ctx: AppContext, staff: Staff, id: num
 }
 
 /** Lifts every login lock of the account (from any address). */
-export async function resetLockout(ctx: AppContext, staff: Staff, id: number): Promise<AdminUser> {
-  const user = await targetUser(ctx.db, id);
+export async function resetLockout(ctx: AppContext, staff: Staff, input: { id: number }): Promise<AdminUser> {
+  const user = await targetUser(ctx.db, input.id);
   await ctx.db.transaction().execute(async (trx) => {
     const removed = await trx
       .deleteFrom('login_attempts')

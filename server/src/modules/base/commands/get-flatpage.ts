@@ -1,10 +1,10 @@
-import type { Db } from '../../../db/database';
+import type { AppContext } from '../../../context';
 import { normaliseFlatpageUrl } from '../flatpage-url';
 
-export async function getFlatpage(db: Db, url: string) {
-  return db
+export async function getFlatpage(ctx: AppContext, input: { url: string }) {
+  return ctx.db
     .selectFrom('flatpages')
     .select(['url', 'title', 'content'])
-    .where('url', '=', normaliseFlatpageUrl(url))
+    .where('url', '=', normaliseFlatpageUrl(input.url))
     .executeTakeFirst();
 }

@@ -1,13 +1,13 @@
-import type { Db } from '../../../db/database';
+import type { AppContext } from '../../../context';
 import { normaliseFlatpageUrl } from '../flatpage-url';
 
 /** Creates the page or replaces its title and content; used by `manage flatpage` and the seed. */
 export async function saveFlatpage(
-  db: Db,
+  ctx: Pick<AppContext, 'db'>,
   page: { url: string; title: string; content: string },
 ): Promise<{ url: string; outcome: 'created' | 'replaced' }> {
   const url = normaliseFlatpageUrl(page.url);
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('flatpages').select('id').where('url', '=', url).executeTakeFirst();
     if (existing) {
       await trx

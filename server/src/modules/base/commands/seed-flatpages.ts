@@ -1,5 +1,5 @@
 import { DEFAULT_LANGUAGE, type Language } from '@scriptorium/common/i18n/languages';
-import type { Db } from '../../../db/database';
+import type { AppContext } from '../../../context';
 import { translator } from '../../../i18n/translate';
 import { escapeHtml } from '../../../util/escape-html';
 
@@ -42,7 +42,8 @@ export function seededFlatpage(url: string, language: Language): { title: string
  * the first start too, as sample texts in every language. Pages the operator wrote are never
  * touched; the command placeholder of earlier versions becomes the sample text.
  */
-export async function seedFlatpages(db: Db): Promise<string[]> {
+export async function seedFlatpages(ctx: Pick<AppContext, 'db'>): Promise<string[]> {
+  const { db } = ctx;
   const t = translator('server', DEFAULT_LANGUAGE);
   const created: string[] = [];
   for (const seed of SEEDS) {

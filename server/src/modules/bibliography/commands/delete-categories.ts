@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../context';
 import { deleteOwned } from '../../../db/owned';
+import type { Actor } from '../../command';
 import { assertOwnCategories } from '../policies';
 import { lockOwnerState, type OwnerState, touchOwnerState } from '../queries';
 
@@ -9,10 +10,11 @@ import { lockOwnerState, type OwnerState, touchOwnerState } from '../queries';
  */
 export async function deleteCategories(
   ctx: AppContext,
-  ownerId: number,
-  ids: number[],
+  owner: Actor,
+  input: { ids: number[] },
 ): Promise<{ before: OwnerState; after: OwnerState }> {
-  const gone = new Set(ids);
+  const ownerId = owner.id;
+  const gone = new Set(input.ids);
   return ctx.db.transaction().execute(async (trx) => {
     const before = await lockOwnerState(trx, ownerId);
     await assertOwnCategories(trx, ownerId, [...gone]);

@@ -2,6 +2,7 @@ import type { BibCategory } from '@scriptorium/common/bibliography/types';
 import type { AppContext } from '../../../context';
 import { changeStamp } from '../../../db/database';
 import { keptWhileUnchanged } from '../../../db/kept';
+import type { Actor } from '../../command';
 import { entryJson, presentCategory } from '../presenters';
 import { listOwnCategories, type OwnerState, readOwnerState } from '../queries';
 
@@ -24,11 +25,12 @@ const keptHeads = keptWhileUnchanged<number, { state: OwnerState; head: string }
  */
 export async function listBibliography(
   ctx: AppContext,
-  ownerId: number,
+  owner: Actor,
   cache: ClientCache,
   /** The request's change stamp (request.changeStamp), read before any of its queries. */
   stamp = changeStamp(ctx.db),
 ): Promise<string> {
+  const ownerId = owner.id;
   const { state, head } = await keptHeads(
     ctx.db,
     ownerId,

@@ -1,6 +1,7 @@
 import type { BibCategory } from '@scriptorium/common/bibliography/types';
 import type { AppContext } from '../../../context';
 import { writeCategoryEdits } from '../../../db/category-edits';
+import type { Actor } from '../../command';
 import { assertOwnCategories } from '../policies';
 import { presentCategory } from '../presenters';
 import { listOwnCategories } from '../queries';
@@ -12,12 +13,12 @@ import { listOwnCategories } from '../queries';
  */
 export async function saveCategories(
   ctx: AppContext,
-  ownerId: number,
-  ids: number[],
-  titles: string[],
+  owner: Actor,
+  input: { ids: number[]; titles: string[] },
 ): Promise<BibCategory[]> {
-  const edits = ids
-    .map((id, i) => ({ id, title: (titles[i] ?? '').trim() }))
+  const ownerId = owner.id;
+  const edits = input.ids
+    .map((id, i) => ({ id, title: (input.titles[i] ?? '').trim() }))
     .filter((edit) => edit.title !== '');
   return ctx.db.transaction().execute(async (trx) => {
     await assertOwnCategories(

@@ -3,6 +3,7 @@ import { TakenEntryKeys } from '@scriptorium/common/bibliography/entry-key';
 import type { EntryData, FieldValue } from '@scriptorium/common/bibliography/types';
 import type { z } from 'zod';
 import type { AppContext } from '../../../context';
+import type { Actor } from '../../command';
 import { assertOwnCategories, assertOwnEntries } from '../policies';
 import { lockOwnerState, type OwnerState, touchOwnerState } from '../queries';
 
@@ -69,11 +70,12 @@ async function checkAll(bibs: Record<string, unknown>): Promise<Map<string, Entr
  */
 export async function saveEntries(
   ctx: AppContext,
-  ownerId: number,
-  isNew: boolean,
-  bibs: Record<string, unknown>,
+  owner: Actor,
+  input: { is_new: boolean; bibs: Record<string, unknown> },
 ): Promise<SaveResult> {
-  const entries = await checkAll(bibs);
+  const ownerId = owner.id;
+  const isNew = input.is_new;
+  const entries = await checkAll(input.bibs);
   const categoryIds = [...new Set([...entries.values()].flatMap((e) => e.cats))];
   return ctx.db.transaction().execute(async (trx) => {
     const before = await lockOwnerState(trx, ownerId);

@@ -8,6 +8,7 @@ import type { AppContext } from '../../../context';
 import { countOwned } from '../../../db/owned';
 import type { BibSourcesTable } from '../../../db/schema';
 import { HttpError } from '../../../http/errors';
+import type { Actor } from '../../command';
 import { SourceError } from './guarded-fetch';
 import { syncSource } from './sync-source';
 
@@ -52,9 +53,14 @@ const COLUMNS = [
   'created_at',
 ] as const;
 
-export async function listSources(ctx: AppContext, ownerId: number, only?: number): Promise<BibSource[]> {
+export async function listSources(
+  ctx: AppContext,
+  owner: Actor,
+  input: { id?: number } = {},
+): Promise<BibSource[]> {
+  const ownerId = owner.id;
   let query = ctx.db.selectFrom('bib_sources').select(COLUMNS).where('owner_id', '=', ownerId);
-  if (only !== undefined) query = query.where('id', '=', only);
+  if (input.id !== undefined) query = query.where('id', '=', input.id);
   const rows = await query.orderBy('id').execute();
   if (rows.length === 0) return [];
   const counts = await ctx.db
@@ -76,7 +82,7 @@ export async function listSources(ctx: AppContext, ownerId: number, only?: numbe
 }
 
 async function ownSourceInfo(ctx: AppContext, ownerId: number, id: number): Promise<BibSource> {
-  const [source] = await listSources(ctx, ownerId, id);
+  const [source] = await listSources(ctx, { id: ownerId }, { id });
   if (!source) throw new HttpError(404);
   return source;
 }
@@ -116,11 +122,8 @@ function sourceValues(input: SourceAddRequest) {
 }
 
 /** Adds a source with a category of its title, syncs it once and answers it with that sync's report. */
-export async function addSource(
-  ctx: AppContext,
-  ownerId: number,
-  input: SourceAddRequest,
-): Promise<BibSource> {
+export async function addSource(ctx: AppContext, owner: Actor, input: SourceAddRequest): Promise<BibSource> {
+  const ownerId = owner.id;
   const values = sourceValues(input);
   const now = Date.now();
   const id = await ctx.db.transaction().execute(async (trx) => {
@@ -151,17 +154,17 @@ export async function addSource(
 }
 
 /** Syncs now (on demand) and answers the source with its new report. */
-export async function syncNow(ctx: AppContext, ownerId: number, id: number): Promise<BibSource> {
-  await syncSource(ctx, ownerId, id, { busyThrows: true });
-  return ownSourceInfo(ctx, ownerId, id);
+export async function syncNow(ctx: AppContext, owner: Actor, input: { id: number }): Promise<BibSource> {
+  await syncSource(ctx, owner.id, input.id, { busyThrows: true });
+  return ownSourceInfo(ctx, owner.id, input.id);
 }
 
 /** Removes the source; the entries it brought stay in the bibliography (they are the user's now). */
-export async function removeSource(ctx: AppContext, ownerId: number, id: number): Promise<void> {
+export async function removeSource(ctx: AppContext, owner: Actor, input: { id: number }): Promise<void> {
   const removed = await ctx.db
     .deleteFrom('bib_sources')
-    .where('owner_id', '=', ownerId)
-    .where('id', '=', id)
+    .where('owner_id', '=', owner.id)
+    .where('id', '=', input.id)
     .executeTakeFirst();
   if (Number(removed.numDeletedRows) === 0) throw new HttpError(404);
 }

@@ -62,11 +62,11 @@ async function resolveTarget(ctx: AppContext, me: UserRow, userString: string): 
  */
 export async function addInvite(
   ctx: AppContext,
+  me: UserRow,
+  input: { user_string: string; language: Language },
   log: MailErrorLog,
-  input: { user: UserRow; userString: string; language: Language },
 ): Promise<Contact> {
-  const me = input.user;
-  const target = await resolveTarget(ctx, me, input.userString);
+  const target = await resolveTarget(ctx, me, input.user_string);
   // Every invitation mails someone: one user may not mail a hundred people in a second.
   await takeAllowance(ctx.db, inviteLimits(me.id), 'errors.mailLimit');
 

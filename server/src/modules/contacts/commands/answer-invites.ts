@@ -32,11 +32,11 @@ async function loadInviters(ctx: AppContext, ids: number[]): Promise<Map<number,
  */
 export async function acceptInvites(
   ctx: AppContext,
+  me: UserRow,
+  input: { ids: number[] },
   log: MailErrorLog,
-  input: { user: UserRow; inviteIds: number[] },
 ): Promise<Contact[]> {
-  const me = input.user;
-  const ids = [...new Set(input.inviteIds)];
+  const ids = [...new Set(input.ids)];
   const inviterIds = await ctx.db.transaction().execute(async (trx) => {
     const invites = await receivedInvites(trx, me.id, ids);
     const now = Date.now();
@@ -56,11 +56,11 @@ export async function acceptInvites(
 
 export async function mailDeclines(
   ctx: AppContext,
-  log: MailErrorLog,
   me: UserRow,
-  inviterIds: number[],
+  input: { inviterIds: number[] },
+  log: MailErrorLog,
 ): Promise<void> {
-  for (const inviter of (await loadInviters(ctx, inviterIds)).values()) {
+  for (const inviter of (await loadInviters(ctx, input.inviterIds)).values()) {
     await mailInviteAnswer(ctx, log, { answer: 'declined', inviter, invitee: me });
   }
 }

@@ -1,5 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { AppContext } from '../../../context';
 import type { Database, UserInvitesTable } from '../../../db/schema';
+import type { Actor } from '../../command';
 import { passInviteRights } from '../../documents/commands/contact-rights';
 import { CONTACTS_PATH } from '../mail';
 import {
@@ -56,15 +58,15 @@ async function inTransaction<T>(
  * Answers where the browser goes next: the contacts page, or / when the key is unknown, already
  * claimed, or the user's own (then nothing changes, and the real invitee can still use it).
  */
-export async function claimInviteLink(db: Kysely<Database>, userId: number, key: string): Promise<string> {
-  const outcome = await inTransaction(db, async (trx) => {
+export async function claimInviteLink(ctx: AppContext, user: Actor, input: { key: string }): Promise<string> {
+  const outcome = await inTransaction(ctx.db, async (trx) => {
     const invite = await trx
       .selectFrom('user_invites')
       .selectAll()
-      .where('key_hash', '=', hashInviteKey(key))
+      .where('key_hash', '=', hashInviteKey(input.key))
       .where('to_user_id', 'is', null)
       .executeTakeFirst();
-    return invite ? claim(trx, invite, userId) : 'own';
+    return invite ? claim(trx, invite, user.id) : 'own';
   });
   return outcome === 'own' ? '/' : CONTACTS_PATH;
 }

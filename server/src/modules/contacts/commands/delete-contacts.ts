@@ -15,10 +15,10 @@ import { mailDeclines } from './answer-invites';
  */
 export async function deleteContacts(
   ctx: AppContext,
+  me: UserRow,
+  input: { contacts: ContactReference[] },
   log: MailErrorLog,
-  input: { user: UserRow; contacts: ContactReference[] },
 ): Promise<void> {
-  const me = input.user;
   const idsOf = (type: ContactReference['type']) => [
     ...new Set(input.contacts.filter((row) => row.type === type).map((row) => row.id)),
   ];
@@ -47,7 +47,7 @@ export async function deleteContacts(
     const inviterIds = await deleteInvites(trx, receivedIds, 'to_user_id', me.id);
     return [...new Set(inviterIds)];
   });
-  await mailDeclines(ctx, log, me, declinedInviterIds);
+  await mailDeclines(ctx, me, { inviterIds: declinedInviterIds }, log);
 }
 
 /**

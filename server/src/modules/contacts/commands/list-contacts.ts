@@ -1,13 +1,17 @@
 import type { Contact } from '@scriptorium/common/api/contacts';
 import { compareContacts } from '@scriptorium/common/rules/contacts';
+import type { AppContext } from '../../../context';
+import type { Actor } from '../../command';
 import { NAME_COLUMNS } from '../../user/presenters';
 import { presentReceivedInvite, presentSentInvite, presentUserContact } from '../presenters';
-import { type DbOrTrx, displayEmails } from '../queries';
+import { displayEmails } from '../queries';
 
 const PERSON = ['users.id', ...NAME_COLUMNS, 'users.avatar'] as const;
 
 /** The contacts list of one user: contacts, sent invites and received invites (spec 3). */
-export async function listContacts(db: DbOrTrx, userId: number): Promise<Contact[]> {
+export async function listContacts(ctx: AppContext, user: Actor): Promise<Contact[]> {
+  const { db } = ctx;
+  const userId = user.id;
   const [connected, sent, received] = await Promise.all([
     db
       .selectFrom('contacts')

@@ -1,5 +1,6 @@
 import { cleanPath } from '@scriptorium/common/rules/paths';
-import type { Db } from '../../../db/database';
+import type { AppContext } from '../../../context';
+import type { Actor } from '../../command';
 import { currentContent } from '../collab/store';
 import { requireVisible } from '../policies';
 import { findVisibleDocument, type VisibleDocument } from '../queries';
@@ -9,14 +10,14 @@ import { findVisibleDocument, type VisibleDocument } from '../queries';
  * stay with the original). `path` puts every copy in that folder, else each keeps its path.
  */
 export async function copyDocuments(
-  db: Db,
-  userId: number,
+  ctx: AppContext,
+  actor: Actor,
   input: { ids: number[]; path?: string },
 ): Promise<VisibleDocument[]> {
-  return db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     const created: VisibleDocument[] = [];
     for (const id of input.ids) {
-      const original = await requireVisible(trx, userId, id);
+      const original = await requireVisible(trx, actor.id, id);
       // The snapshot may be a few hundred steps behind: the copy gets the latest version.
       const content = await currentContent(trx, id);
       if (content === undefined) throw new Error(`document ${id} vanished during the copy`);
@@ -26,7 +27,7 @@ export async function copyDocuments(
       const row = await trx
         .insertInto('documents')
         .values({
-          owner_id: userId,
+          owner_id: actor.id,
           title: original.title,
           path,
           content,
@@ -36,7 +37,7 @@ export async function copyDocuments(
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const copy = await findVisibleDocument(trx, userId, row.id);
+      const copy = await findVisibleDocument(trx, actor.id, row.id);
       if (copy) created.push(copy);
     }
     return created;

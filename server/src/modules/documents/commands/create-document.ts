@@ -3,8 +3,10 @@ import { hasUnsafeLink } from '@scriptorium/common/editor/safe-links';
 import { checkDocument, documentTitle, withTitleCut } from '@scriptorium/common/editor/templates';
 import { cleanPath } from '@scriptorium/common/rules/paths';
 import type { Node as PMNode } from 'prosemirror-model';
+import type { AppContext } from '../../../context';
 import type { Db } from '../../../db/database';
 import { HttpError } from '../../../http/errors';
+import type { Actor } from '../../command';
 import { EMPTY_CONTENT, parseSnapshot } from '../collab/store';
 
 export { EMPTY_CONTENT } from '../collab/store';
@@ -12,7 +14,8 @@ export { EMPTY_CONTENT } from '../collab/store';
 /**
  * Creates a document owned by the user (empty unless `content` is given); answers its id and its
  * cleaned path. Content is stored only as a document of the schema, checked here before the
- * commit: an invalid one would open as an empty document whose first edit overwrote it.
+ * commit: an invalid one would open as an empty document whose first edit overwrote it. A step
+ * (docs/server.md): it runs in its caller's transaction, so it takes that first.
  */
 export async function createDocument(
   db: Pick<Db, 'insertInto'>,
@@ -52,8 +55,8 @@ function offlineContent(json: string): PMNode | null {
  * one; with content, that is the document at version 0 and its title node is the title.
  */
 export async function createRequestedDocument(
-  db: Db,
-  ownerId: number,
+  ctx: AppContext,
+  owner: Actor,
   input: { title: string; path: string; client_key?: string; content?: string },
 ): Promise<{ id: number; path: string }> {
   let fields: { title: string; path: string; content?: PMNode } = { title: input.title, path: input.path };
@@ -65,23 +68,24 @@ export async function createRequestedDocument(
     fields = { title: documentTitle(doc), path: input.path, content: doc };
   }
   const key = input.client_key;
-  if (!key) return createDocument(db, ownerId, fields);
+  const { db } = ctx;
+  if (!key) return createDocument(db, owner.id, fields);
   const made = () =>
     db
       .selectFrom('document_creation_keys')
       .innerJoin('documents', 'documents.id', 'document_creation_keys.document_id')
       .select(['documents.id', 'documents.path'])
-      .where('document_creation_keys.owner_id', '=', ownerId)
+      .where('document_creation_keys.owner_id', '=', owner.id)
       .where('document_creation_keys.client_key', '=', key)
       .executeTakeFirst();
   const earlier = await made();
   if (earlier) return earlier;
   try {
     return await db.transaction().execute(async (trx) => {
-      const created = await createDocument(trx, ownerId, fields);
+      const created = await createDocument(trx, owner.id, fields);
       await trx
         .insertInto('document_creation_keys')
-        .values({ owner_id: ownerId, client_key: key, document_id: created.id })
+        .values({ owner_id: owner.id, client_key: key, document_id: created.id })
         .execute();
       return created;
     });

@@ -1,5 +1,6 @@
 import type { AccessEntry, AccessRight } from '@scriptorium/common/api/documents';
-import type { Db } from '../../../db/database';
+import type { AppContext } from '../../../context';
+import type { Actor } from '../../command';
 import { displayName, NAME_COLUMNS } from '../../user/presenters';
 
 /**
@@ -7,27 +8,27 @@ import { displayName, NAME_COLUMNS } from '../../user/presenters';
  * documents command, so that a policy slip can never list another owner's collaborators.
  */
 export async function getAccess(
-  db: Pick<Db, 'selectFrom'>,
-  ownerId: number,
-  documentId: number,
+  ctx: AppContext,
+  owner: Actor,
+  input: { id: number },
 ): Promise<AccessEntry[]> {
-  const users = await db
+  const users = await ctx.db
     .selectFrom('document_access')
     .innerJoin('documents', 'documents.id', 'document_access.document_id')
     .innerJoin('users', 'users.id', 'document_access.user_id')
     .select(['users.id', ...NAME_COLUMNS, 'document_access.rights'])
-    .where('document_access.document_id', '=', documentId)
-    .where('documents.owner_id', '=', ownerId)
+    .where('document_access.document_id', '=', input.id)
+    .where('documents.owner_id', '=', owner.id)
     .orderBy('document_access.id')
     .execute();
-  const invites = await db
+  const invites = await ctx.db
     .selectFrom('document_access')
     .innerJoin('documents', 'documents.id', 'document_access.document_id')
     .innerJoin('user_invites', 'user_invites.id', 'document_access.invite_id')
     .leftJoin('users', 'users.id', 'user_invites.to_user_id')
     .select(['user_invites.id', 'user_invites.email', ...NAME_COLUMNS, 'document_access.rights'])
-    .where('document_access.document_id', '=', documentId)
-    .where('documents.owner_id', '=', ownerId)
+    .where('document_access.document_id', '=', input.id)
+    .where('documents.owner_id', '=', owner.id)
     .orderBy('document_access.id')
     .execute();
   return [

@@ -1,6 +1,7 @@
 import type { AccessSaveItem } from '@scriptorium/common/api/documents';
-import type { Db } from '../../../db/database';
+import type { AppContext } from '../../../context';
 import { FormError } from '../../../http/errors';
+import type { Actor } from '../../command';
 import { contactIdsAmong, invitesAmong } from '../../contacts/queries';
 import { requireOwner } from '../policies';
 
@@ -9,21 +10,21 @@ import { requireOwner } from '../policies';
  * owner's contacts and to invites the owner sent; anything else fails the whole save with a 400.
  */
 export async function saveAccess(
-  db: Db,
-  ownerId: number,
+  ctx: AppContext,
+  owner: Actor,
   input: { id: number; access: AccessSaveItem[] },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await requireOwner(trx, ownerId, input.id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await requireOwner(trx, owner.id, input.id);
     const userIds = new Map<number, AccessSaveItem>();
     const inviteIds = new Map<number, AccessSaveItem>();
     for (const item of input.access) {
       (item.holder_type === 'user' ? userIds : inviteIds).set(item.holder_id, item);
     }
 
-    const contacts = userIds.size === 0 ? [] : await contactIdsAmong(trx, ownerId, [...userIds.keys()]);
+    const contacts = userIds.size === 0 ? [] : await contactIdsAmong(trx, owner.id, [...userIds.keys()]);
     const invites =
-      inviteIds.size === 0 ? [] : await invitesAmong(trx, [...inviteIds.keys()], 'by_user_id', ownerId);
+      inviteIds.size === 0 ? [] : await invitesAmong(trx, [...inviteIds.keys()], 'by_user_id', owner.id);
     if (contacts.length !== userIds.size || invites.length !== inviteIds.size) {
       throw new FormError(400, [], { access: [{ key: 'form.invalidChoice' }] });
     }

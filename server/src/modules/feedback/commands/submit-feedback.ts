@@ -13,19 +13,20 @@ import { supportEmail } from '../../base/settings';
  */
 export async function submitFeedback(
   ctx: AppContext,
+  user: UserRow | null,
+  input: { message: string; ip: string },
   log: FastifyBaseLogger,
-  input: { user: UserRow | null; message: string; ip: string },
 ): Promise<void> {
   // Anyone may write, so anyone could flood the table and the operator's mailbox: limited per
   // client address and per user.
   await takeAllowance(
     ctx.db,
-    feedbackLimits(addressScope(input.ip), input.user?.id ?? null),
+    feedbackLimits(addressScope(input.ip), user?.id ?? null),
     'errors.feedbackLimit',
   );
   await ctx.db
     .insertInto('feedback')
-    .values({ user_id: input.user?.id ?? null, message: input.message, created_at: Date.now() })
+    .values({ user_id: user?.id ?? null, message: input.message, created_at: Date.now() })
     .execute();
 
   // The support address staff set in /admin/settings/, else CONTACT_EMAIL.
@@ -33,21 +34,19 @@ export async function submitFeedback(
   if (!to) return;
   // The operator reads these; the site's default language is the best guess at theirs.
   const t = translator('server', DEFAULT_LANGUAGE);
-  const primary = input.user
+  const primary = user
     ? await ctx.db
         .selectFrom('user_emails')
         .select('address')
-        .where('user_id', '=', input.user.id)
+        .where('user_id', '=', user.id)
         .orderBy('is_primary', 'desc')
         .executeTakeFirst()
     : undefined;
-  const from = input.user
-    ? `${input.user.username}${primary ? ` <${primary.address}>` : ''}`
-    : t('feedback.visitor');
+  const from = user ? `${user.username}${primary ? ` <${primary.address}>` : ''}` : t('feedback.visitor');
   try {
     await ctx.mailer.send({
       to,
-      subject: t('feedback.mailSubject', { from: input.user?.username ?? t('feedback.visitor') }),
+      subject: t('feedback.mailSubject', { from: user?.username ?? t('feedback.visitor') }),
       text: t('feedback.mailBody', { from, message: input.message }),
       replyTo: primary?.address,
     });

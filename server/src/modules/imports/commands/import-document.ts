@@ -209,9 +209,9 @@ async function insertEntries(
 export async function importDocumentFile(
   ctx: AppContext,
   user: { id: number; name: string; language: Language },
-  file: { bytes: Uint8Array; name: string },
-  path: string,
+  input: { file: { bytes: Uint8Array; name: string }; path: string },
 ): Promise<ImportOutcome> {
+  const { file, path } = input;
   const imported = await readInWorker(ctx, file.bytes, file.name);
   const notes = [...imported.notes];
   // Images the figures use, checked and stored like library uploads (files before rows).

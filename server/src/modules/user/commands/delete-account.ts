@@ -15,9 +15,13 @@ import { sessionHashesOf } from '../sessions';
  * sessions, contacts, invites, documents, images, bibliography, social accounts.
  * Staff accounts go through the admin interface (403); a wrong password is a 401.
  */
-export async function deleteAccount(ctx: AppContext, user: UserRow, password: string): Promise<void> {
+export async function deleteAccount(
+  ctx: AppContext,
+  user: UserRow,
+  input: { password: string },
+): Promise<void> {
   if (user.is_staff) throw new HttpError(403, { message: { key: 'accounts.staffDelete' } });
-  if (!(await verifyPassword(user.password_hash, password))) {
+  if (!(await verifyPassword(user.password_hash, input.password))) {
     throw new HttpError(401, { error: 'wrong_password', message: { key: 'accounts.passwordIncorrect' } });
   }
   await removeAccount(ctx, user);

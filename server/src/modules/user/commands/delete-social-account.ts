@@ -4,7 +4,12 @@ import { HttpError } from '../../../http/errors';
 import { fieldError } from '../field-errors';
 
 /** Disconnects a social account; the last way to log in of a password-less account stays. */
-export async function deleteSocialAccount(ctx: AppContext, user: UserRow, id: number): Promise<string> {
+export async function deleteSocialAccount(
+  ctx: AppContext,
+  user: UserRow,
+  input: { socialaccount: number },
+): Promise<string> {
+  const id = input.socialaccount;
   return ctx.db.transaction().execute(async (trx) => {
     const accounts = await trx
       .selectFrom('social_accounts')

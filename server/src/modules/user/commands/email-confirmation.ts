@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../../context';
-import type { Db } from '../../../db/database';
 import type { UserRow } from '../../../db/rows';
 import type { UserEmailsTable } from '../../../db/schema';
 import { confirmationLimits, takeAllowance } from '../../../limits/rate-limit';
+import type { Actor } from '../../command';
 import { claimPendingInvitesForEmail } from '../../contacts/commands/claim-invites';
 import { sendConfirmationMail } from '../account-mail';
 import { hashKey, KEY_LIFETIME_MS, newKey } from '../keys';
@@ -31,13 +31,17 @@ export interface Confirmation {
 }
 
 /** The address and user a live confirmation key belongs to, else undefined. */
-export async function findConfirmation(db: Db, key: string): Promise<Confirmation | undefined> {
+export async function findConfirmation(
+  ctx: AppContext,
+  input: { key: string },
+): Promise<Confirmation | undefined> {
+  const { db } = ctx;
   const row = await db
     .selectFrom('email_confirmations')
     .innerJoin('user_emails', 'user_emails.id', 'email_confirmations.email_id')
     .selectAll('user_emails')
     .select('email_confirmations.created_at as key_created_at')
-    .where('email_confirmations.key_hash', '=', hashKey(key))
+    .where('email_confirmations.key_hash', '=', hashKey(input.key))
     .executeTakeFirst();
   if (!row || row.key_created_at + KEY_LIFETIME_MS <= Date.now()) return undefined;
   const { key_created_at: _created, ...email } = row;
@@ -47,11 +51,11 @@ export async function findConfirmation(db: Db, key: string): Promise<Confirmatio
 }
 
 /** Whether the user has at least one verified address (then no terms need accepting). */
-export async function hasVerifiedEmail(db: Db, userId: number): Promise<boolean> {
-  const row = await db
+export async function hasVerifiedEmail(ctx: AppContext, user: Actor): Promise<boolean> {
+  const row = await ctx.db
     .selectFrom('user_emails')
     .select('id')
-    .where('user_id', '=', userId)
+    .where('user_id', '=', user.id)
     .where('verified', '=', 1)
     .executeTakeFirst();
   return row !== undefined;

@@ -17,7 +17,13 @@ export interface MailLog {
  * is answered the same way (no one learns from the answer whether an address is registered); its
  * owner gets a mail saying someone tried, and nothing changes.
  */
-export async function addEmail(ctx: AppContext, user: UserRow, address: string, log: MailLog): Promise<void> {
+export async function addEmail(
+  ctx: AppContext,
+  user: UserRow,
+  input: { email: string },
+  log: MailLog,
+): Promise<void> {
+  const address = input.email;
   const lowered = address.toLowerCase();
   const existing = await ctx.db
     .selectFrom('user_emails')
@@ -67,15 +73,19 @@ async function ownEmail(ctx: AppContext, user: UserRow, address: string) {
 }
 
 /** Removes an address of the user; the primary address stays. */
-export async function deleteEmail(ctx: AppContext, user: UserRow, address: string): Promise<void> {
-  const row = await ownEmail(ctx, user, address);
+export async function deleteEmail(ctx: AppContext, user: UserRow, input: { email: string }): Promise<void> {
+  const row = await ownEmail(ctx, user, input.email);
   if (row.is_primary) throw fieldError('email', 'accounts.primaryCannotBeDeleted');
   await ctx.db.deleteFrom('user_emails').where('id', '=', row.id).where('user_id', '=', user.id).execute();
 }
 
 /** Makes a verified address of the user the primary one. */
-export async function setPrimaryEmail(ctx: AppContext, user: UserRow, address: string): Promise<void> {
-  const row = await ownEmail(ctx, user, address);
+export async function setPrimaryEmail(
+  ctx: AppContext,
+  user: UserRow,
+  input: { email: string },
+): Promise<void> {
+  const row = await ownEmail(ctx, user, input.email);
   if (!row.verified) throw fieldError('email', 'accounts.primaryMustBeVerified');
   await ctx.db.transaction().execute(async (trx) => {
     await trx.updateTable('user_emails').set({ is_primary: 0 }).where('user_id', '=', user.id).execute();

@@ -23,7 +23,8 @@ export interface ResetLog {
  */
 export async function requestPasswordReset(
   ctx: AppContext,
-  input: { email: string; ip: string; log: ResetLog },
+  input: { email: string; ip: string },
+  log: ResetLog,
 ): Promise<void> {
   const { db, config } = ctx;
   const now = Date.now();
@@ -39,7 +40,7 @@ export async function requestPasswordReset(
   await recordFailure(db, emailScope, RESET_EMAIL_LIMIT, config, now);
 
   // Everything that depends on whether the address is registered happens after the answer.
-  enqueueMailJob(ctx, 'password reset mail', input.log, () => sendResetIfRegistered(ctx, lowered));
+  enqueueMailJob(ctx, 'password reset mail', log, () => sendResetIfRegistered(ctx, lowered));
 }
 
 async function sendResetIfRegistered(ctx: AppContext, lowered: string): Promise<void> {

@@ -1,5 +1,4 @@
 import type { AppContext } from '../../../context';
-import type { Db } from '../../../db/database';
 import type { UserRow } from '../../../db/rows';
 import { FormError } from '../../../http/errors';
 import { endLiveSessions } from '../../../ws/hub';
@@ -10,11 +9,12 @@ import { findUserById } from '../queries';
 import { sessionHashesOf } from '../sessions';
 
 /** The active user a live reset key belongs to, else undefined (unknown, used or expired). */
-export async function userForResetKey(db: Db, key: string): Promise<UserRow | undefined> {
+export async function userForResetKey(ctx: AppContext, input: { key: string }): Promise<UserRow | undefined> {
+  const { db } = ctx;
   const row = await db
     .selectFrom('password_resets')
     .select(['user_id', 'created_at'])
-    .where('key_hash', '=', hashKey(key))
+    .where('key_hash', '=', hashKey(input.key))
     .executeTakeFirst();
   if (!row || row.created_at + KEY_LIFETIME_MS <= Date.now()) return undefined;
   const user = await findUserById(db, row.user_id);

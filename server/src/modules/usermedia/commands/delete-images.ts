@@ -2,6 +2,7 @@ import type { ImageType } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
 import { deleteOwned } from '../../../db/owned';
 import { HttpError } from '../../../http/errors';
+import type { Actor } from '../../command';
 import { withFileLock } from '../file-locks';
 import { findOwnImages, touchImageState } from '../queries';
 import { removeFilesIfUnused } from '../unused-files';
@@ -10,8 +11,13 @@ import { removeFilesIfUnused } from '../unused-files';
  * Deletes images of the owner: all of them or, when any id is not theirs, none (404). A file is
  * removed from disk once no image of anybody refers to it any more.
  */
-export async function deleteImages(ctx: AppContext, ownerId: number, ids: number[]): Promise<number[]> {
-  const unique = [...new Set(ids)];
+export async function deleteImages(
+  ctx: AppContext,
+  owner: Actor,
+  input: { ids: number[] },
+): Promise<number[]> {
+  const ownerId = owner.id;
+  const unique = [...new Set(input.ids)];
   const removed = await ctx.db.transaction().execute(async (trx) => {
     const rows = await findOwnImages(trx, ownerId, unique);
     if (rows.length !== unique.length) throw new HttpError(404);

@@ -1,5 +1,7 @@
 import type { ImagesCheckRequest } from '@scriptorium/common/api/usermedia';
+import type { AppContext } from '../../../context';
 import type { Db } from '../../../db/database';
+import type { Actor } from '../../command';
 import { presentCategory, presentImage } from '../presenters';
 import {
   categoriesByImage,
@@ -76,8 +78,8 @@ async function currentList(db: Db, ownerId: number): Promise<CachedList> {
 }
 
 /** GET /api/usermedia/images/: the user's images and image categories (JSON text). */
-export async function listImages(db: Db, ownerId: number): Promise<string> {
-  const list = await currentList(db, ownerId);
+export async function listImages(ctx: AppContext, owner: Actor): Promise<string> {
+  const list = await currentList(ctx.db, owner.id);
   return `{"images":${list.images},"imageCategories":${list.categories}}`;
 }
 
@@ -86,11 +88,12 @@ export async function listImages(db: Db, ownerId: number): Promise<string> {
  * change here, another count, or another user's cache); categories and stamp always.
  */
 export async function checkImages(
-  db: Db,
-  ownerId: number,
+  ctx: AppContext,
+  owner: Actor,
   client: Required<{ [K in keyof ImagesCheckRequest]: number }>,
 ): Promise<string> {
-  const list = await currentList(db, ownerId);
+  const ownerId = owner.id;
+  const list = await currentList(ctx.db, ownerId);
   const current =
     client.user_id === ownerId &&
     client.number_of_images === list.number_of_images &&

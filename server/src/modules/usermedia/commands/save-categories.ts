@@ -7,6 +7,7 @@ import type { AppContext } from '../../../context';
 import { writeCategoryEdits } from '../../../db/category-edits';
 import { deleteOwned } from '../../../db/owned';
 import { lockOwner } from '../../../db/owner-lock';
+import type { Actor } from '../../command';
 import { assertOwnCategories } from '../policies';
 import { presentCategory } from '../presenters';
 import { listOwnCategories, touchImageState } from '../queries';
@@ -18,11 +19,11 @@ import { listOwnCategories, touchImageState } from '../queries';
  */
 export async function saveCategories(
   ctx: AppContext,
-  ownerId: number,
-  ids: number[],
-  titles: string[],
+  owner: Actor,
+  input: { ids: number[]; titles: string[] },
 ): Promise<ImageCategory[]> {
-  const edits: CategoryEdit[] = normaliseCategoryEdits(ids, titles);
+  const ownerId = owner.id;
+  const edits: CategoryEdit[] = normaliseCategoryEdits(input.ids, input.titles);
   return ctx.db.transaction().execute(async (trx) => {
     await lockOwner(trx, ctx.dialect, 'usermedia_categories', ownerId);
     const kept = edits.filter((edit) => edit.id !== 0).map((edit) => edit.id);

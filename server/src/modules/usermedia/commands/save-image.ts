@@ -2,6 +2,7 @@ import type { Image, SaveImageFields } from '@scriptorium/common/api/usermedia';
 import type { AppContext } from '../../../context';
 import type { Db } from '../../../db/database';
 import { HttpError } from '../../../http/errors';
+import type { Actor } from '../../command';
 import { withFileLock } from '../file-locks';
 import { assertOwnCategories } from '../policies';
 import type { PreparedImage } from '../prepare-image';
@@ -29,7 +30,8 @@ async function present(db: Db, ownerId: number, imageId: number): Promise<Image>
 }
 
 /** Title, categories and copyright of an image the user owns; the file never changes. */
-export async function updateImage(ctx: AppContext, ownerId: number, fields: SaveImageFields): Promise<Image> {
+export async function updateImage(ctx: AppContext, owner: Actor, fields: SaveImageFields): Promise<Image> {
+  const ownerId = owner.id;
   return ctx.db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable('usermedia_images')
@@ -55,10 +57,11 @@ export async function updateImage(ctx: AppContext, ownerId: number, fields: Save
  */
 export async function createImage(
   ctx: AppContext,
-  ownerId: number,
-  fields: SaveImageFields,
-  upload: Buffer,
+  owner: Actor,
+  input: SaveImageFields & { file: Buffer },
 ): Promise<{ image: Image; existed: boolean }> {
+  const { file: upload, ...fields } = input;
+  const ownerId = owner.id;
   // Categories first: a foreign category id must not leave a stored file behind.
   await assertOwnCategories(ctx.db, ownerId, fields.cats);
   const prepared: PreparedImage = await prepareImageInWorker(ctx.config, upload);

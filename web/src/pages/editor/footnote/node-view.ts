@@ -1,11 +1,5 @@
-import { editorInputRulesPlugin } from '@scriptorium/common/editor/input-rules';
-import { linkPastePlugin } from '@scriptorium/common/editor/links';
-import { baseKeymap } from 'prosemirror-commands';
-import { keymap } from 'prosemirror-keymap';
-import type { Command, Plugin } from 'prosemirror-state';
+import type { Plugin } from 'prosemirror-state';
 import type { NodeViewConstructor } from 'prosemirror-view';
-import { EDITOR_ACTIONS, keymapName } from '../editor-actions';
-import { currentSelectionPlugin, pastePlugin } from '../editor-plugins';
 import { FootnoteView } from './view';
 
 /** What the footnote's view needs of the editor around it. */
@@ -14,28 +8,8 @@ export interface FootnoteViewContext {
   editable: () => boolean;
   /** The node views of the academic nodes inside a note (math, citations, cross-references). */
   innerViews: () => Record<string, NodeViewConstructor>;
-}
-
-/** The keymap of the nested footnote editor: formatting, lists and breaks, without history. */
-export function footnoteKeymap(): Plugin {
-  const bindings: Record<string, Command> = {};
-  for (const action of EDITOR_ACTIONS) {
-    if (action.keys && action.command && action.group === 'marks')
-      bindings[keymapName(action.keys)] = action.command;
-  }
-  return keymap(bindings);
-}
-
-/** The nested footnote editor's plugins; quotation marks follow the outer document's language. */
-export function footnotePlugins(language: () => string): Plugin[] {
-  return [
-    currentSelectionPlugin(),
-    editorInputRulesPlugin(language),
-    footnoteKeymap(),
-    keymap(baseKeymap),
-    linkPastePlugin(),
-    pastePlugin(true),
-  ];
+  /** The plugins of a nested editor (editor-plugins.ts); quotation marks follow `language`. */
+  nestedPlugins: (language: () => string) => Plugin[];
 }
 
 /** The editor's node view of the footnote: its number in the text, its note in the list below. */
@@ -47,7 +21,7 @@ export function footnoteNodeViews(context: FootnoteViewContext): Record<string, 
         outer,
         getPos,
         {
-          plugins: () => footnotePlugins(() => String(outer.state.doc.attrs.language)),
+          plugins: () => context.nestedPlugins(() => String(outer.state.doc.attrs.language)),
           label: (number) => context.t('footnote.editor', { number }),
           backLabel: (number) => context.t('footnote.back', { number }),
           heading: () => context.t('footnote.heading'),

@@ -48,7 +48,8 @@ export function TableContextMenu({ view, may, run }: Props) {
     const onContextMenu = (event: MouseEvent) => {
       if (!usable.current || !view.editable) return;
       const cell = (event.target as Element | null)?.closest('td, th');
-      if (!cell || !dom.contains(cell) || cell.closest('.doc-footnote')) return;
+      // A cell of a nested editor (a note's) is not one of this document's tables.
+      if (!cell || !dom.contains(cell) || cell.closest('.ProseMirror') !== dom) return;
       event.preventDefault();
       // A right-click in another cell moves the caret there first (a cell selection stays).
       const found = view.posAtCoords({ left: event.clientX, top: event.clientY });
