@@ -92,7 +92,11 @@ for (const { name, language, viewport } of SCENARIOS) {
     await note.click();
     await shot(page, `note-editing-${language}`);
     await page.keyboard.press('End');
+    // Formatting keys work in the note's own editor too.
+    await page.keyboard.press('ControlOrMeta+b');
     await page.keyboard.type(' here');
+    await page.keyboard.press('ControlOrMeta+b');
+    await expect(note.locator('strong')).toHaveText('here');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.type('!');
     await expect(note).toHaveText('A note here');

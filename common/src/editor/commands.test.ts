@@ -68,6 +68,13 @@ describe('commands', () => {
     expect(run(inTitle, toggleFormat('code'))).toBeNull();
   });
 
+  it("formats text in a note's own editor, whose document is the note (it threw: a paragraph is no part)", () => {
+    const note = PMNode.fromJSON(schema, { type: 'footnote', content: [p(text('A note'))] });
+    const state = EditorState.create({ doc: note, selection: TextSelection.create(note, 1, 2) });
+    const bold = run(state, toggleFormat('strong'));
+    expect(bold?.doc.firstChild?.firstChild?.marks.map((m) => m.type.name)).toEqual(['strong']);
+  });
+
   it('turns a paragraph into a heading only where the template allows headings', () => {
     const state = stateWith([p(text('Intro'))], [p(text('Summary'))]);
     expect(run(state, setHeading(2))?.doc.lastChild?.firstChild?.attrs.level).toBe(2);

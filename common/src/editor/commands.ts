@@ -30,10 +30,14 @@ export function allows(state: EditorState, element: BodyElement): boolean {
   return allowedElements(state).includes(element);
 }
 
-/** Whether the part (or title) under the selection allows a formatting mark. */
+/**
+ * Whether the part (or title) under the selection allows a formatting mark. In a note's own editor
+ * (its document is the note) the schema decides: the note's paragraphs take every format.
+ */
 export function allowsMark(state: EditorState, mark: FormatMark): boolean {
   const part = partAt(state.selection.$from);
-  if (!part) return state.selection.$from.parent.type.allowsMarkType(schema.marks[mark]);
+  if (part?.type.spec.group !== 'part')
+    return state.selection.$from.parent.type.allowsMarkType(schema.marks[mark]);
   return (part.attrs.marks as string[]).includes(mark);
 }
 
