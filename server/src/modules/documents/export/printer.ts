@@ -39,6 +39,12 @@ export class PrintTimeLimit extends Error {}
 const WAITING_PER_PRINT = 8;
 /** The renderer's JavaScript heap, in MB: a page past it crashes alone, not the machine. */
 const RENDERER_HEAP_MB = 1024;
+/**
+ * Headless Chromium (a whole browser since the old headless mode went) makes the address bar's
+ * suggestion popups, two WebUI pages with a renderer each, for every browser context: an export's
+ * context with them cost about 1 s more CPU of the machine's 2 cores (bench/export.ts).
+ */
+const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 /** Where every printer of this machine keeps its folders. */
 export function printerRoot(): string {
@@ -133,8 +139,20 @@ function removeWhenGone(folder: string): ChildProcess | null {
  * nice value is left alone: raised, it would put printing behind every other session of the
  * machine.) Chromium run as root sets some of its processes' priorities itself (its browser and
  * GPU processes at -8, renderers at 0), undoing this: run the server as an ordinary user.
+ *
+ * Chromium takes only the last `--disable-features`: Playwright's own and the printer's
+ * (DISABLED_FEATURES) are passed on as one.
  */
 const LOWER_PRIORITY_LAUNCHER = `#!/bin/sh
+features=
+for arg in "$@"; do
+  shift
+  case "$arg" in
+    --disable-features=*) features="\${features:+\$features,}\${arg#--disable-features=}" ;;
+    *) set -- "$@" "$arg" ;;
+  esac
+done
+if [ -n "$features" ]; then set -- "$@" "--disable-features=$features"; fi
 if [ "$SCRIPTORIUM_NICENESS" -gt 0 ] 2>/dev/null && command -v nice >/dev/null 2>&1; then
   exec nice -n "$SCRIPTORIUM_NICENESS" "$SCRIPTORIUM_CHROMIUM" "$@"
 fi
@@ -189,6 +207,7 @@ export class Printer {
             '--disable-gpu',
             '--no-first-run',
             '--disable-background-networking',
+            `--disable-features=${DISABLED_FEATURES.join(',')}`,
             `--js-flags=--max-old-space-size=${RENDERER_HEAP_MB}`,
           ],
           // Chromium's own temporary folders go into ours, and so do Playwright's.
