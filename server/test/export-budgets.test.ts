@@ -6,10 +6,15 @@ import { importApi } from '@scriptorium/common/api/endpoints/imports';
 import { fixturePaper } from '@scriptorium/common/export/fixture-paper';
 import { referenceManagersDocx } from '@scriptorium/common/import/testing/word';
 import { Redis } from 'ioredis';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocument } from '../src/modules/documents/commands/create-document';
-import { Printer, PrintTimeLimit, printerFor } from '../src/modules/documents/export/printer';
+import {
+  type PageReadiness,
+  Printer,
+  PrintTimeLimit,
+  printerFor,
+} from '../src/modules/documents/export/printer';
 import { createUser } from '../src/modules/user/commands/create-user';
 import { redisPrefix } from '../src/ws/fan-out';
 import {
@@ -70,12 +75,15 @@ function heldPrints(server: TestServer): { go(): void; hold(): Promise<void> } {
     state = created;
     held.set(printer, created);
     const print = printer.print.bind(printer);
-    printer.print = <T>(work: (context: BrowserContext) => Promise<T>) =>
-      print(async (context) => {
+    printer.print = <T>(
+      work: (context: BrowserContext, page: Page) => Promise<T>,
+      readiness?: PageReadiness,
+    ) =>
+      print(async (context, page) => {
         created.arrived();
         await created.gate;
-        return work(context);
-      });
+        return work(context, page);
+      }, readiness);
   }
   const gates = state;
   return {

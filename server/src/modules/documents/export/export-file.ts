@@ -11,7 +11,7 @@ import { gatherExportInput } from './gather-input';
 import { asHeavyTask } from './heavy-work';
 import { printerFor } from './printer';
 import { answeringBudgetRefusals } from './refusals';
-import { typesetPdf } from './typeset';
+import { readyForTypesetting, typesetPdf } from './typeset';
 
 /**
  * One document in one format for one user; 404 for a format we do not make. The main thread only
@@ -35,7 +35,7 @@ export async function exportFile(
       // The typeset PDF (typeset.ts): the export HTML laid out in pages by Paged.js. The browser
       // starts while the worker makes the HTML.
       const printer = printerFor(ctx.config);
-      printer.warm();
+      printer.warm(readyForTypesetting);
       const made = await inWorker(ctx, document.id, input, (ready) => ({ kind: 'typeset', input: ready }));
       if (made.kind !== 'typeset') throw new Error(`unexpected export result ${made.kind}`);
       return {

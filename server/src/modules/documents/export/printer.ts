@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Config } from '../../../config';
 
 /**
@@ -22,6 +22,12 @@ import type { Config } from '../../../config';
  * with -9 a small detached shell started with the browser removes it once the process is gone
  * (`removeWhenGone`), and the next server start removes the folders of processes that no longer
  * run (`sweepPrinterFolders`), should that shell have gone down too.
+ *
+ * One context and page are kept ready for the next export (`Spare`): opened, and readied as the
+ * last export asked (typeset.ts: Paged.js loaded), when the browser starts for an export and
+ * after each export, so that an export does not wait for them (a context and page took 0.2-0.4 s,
+ * loading Paged.js 0.1-0.9 s). It has seen no export's page; one of another readiness, or of a
+ * browser gone, is closed instead.
  */
 
 /** The start budget's default, where no configuration names one (benches and tests of the writers). */
@@ -148,7 +154,7 @@ features=
 for arg in "$@"; do
   shift
   case "$arg" in
-    --disable-features=*) features="\${features:+\$features,}\${arg#--disable-features=}" ;;
+    --disable-features=*) features="\${features:+$features,}\${arg#--disable-features=}" ;;
     *) set -- "$@" "$arg" ;;
   esac
 done
@@ -165,13 +171,42 @@ interface Running {
   folder: string;
 }
 
+/** Readies a fresh page for an export before its turn (typeset.ts: loads Paged.js into it). */
+export type PageReadiness = (page: Page) => Promise<void>;
+
+/** A context and page opened for the next export and readied for it. */
+interface Spare {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  readiness: PageReadiness | undefined;
+  crashed: boolean;
+}
+
+const CONTEXT_OPTIONS = { serviceWorkers: 'block', colorScheme: 'light' } as const;
+
+/** A page of an export's context: it fetches nothing (the page is self-contained, images as data: URLs). */
+async function exportPage(context: BrowserContext, readiness: PageReadiness | undefined): Promise<Page> {
+  const page = await context.newPage();
+  await page.route('**/*', (route) =>
+    route.request().url().startsWith('data:') ? route.continue() : route.abort(),
+  );
+  if (readiness) await readiness(page);
+  return page;
+}
+
 export class Printer {
   private running: Promise<Running> | null = null;
+  private spare: Promise<Spare | null> | null = null;
   private printing = 0;
   private openContexts = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly config: PrinterConfig) {}
+  /** `keepReady: false`: no spare context and page (the bench's comparison: each export opens its own). */
+  constructor(
+    private readonly config: PrinterConfig,
+    private readonly options: { keepReady?: boolean } = {},
+  ) {}
 
   /** Browser contexts of exports open now (tests: a refused export's is closed). */
   get contexts(): number {
@@ -246,15 +281,59 @@ export class Printer {
   }
 
   /**
-   * Starts the browser if it is not running: an export calls it, without waiting, before the work
-   * that comes before its print (the export worker's HTML), so that the two overlap. Resolves
-   * once the browser runs (or failed to start: the print tells).
+   * Starts the browser if it is not running, and readies a page for the next export: an export
+   * calls it, without waiting, before the work that comes before its print (the export worker's
+   * HTML), so that the two overlap. Resolves once the browser runs (or failed to start: the print
+   * tells).
    */
-  warm(): Promise<void> {
-    return this.browser().then(
+  warm(readiness?: PageReadiness): Promise<void> {
+    const browser = this.browser();
+    this.keepSpare(browser, readiness);
+    return browser.then(
       () => undefined,
       () => undefined,
     );
+  }
+
+  /**
+   * Opens and readies the next export's context and page in the background, unless one is (set
+   * at once: the export's print that follows a warm() takes it, even before the browser runs).
+   */
+  private keepSpare(started: Promise<Browser>, readiness: PageReadiness | undefined): void {
+    if (this.spare || this.options.keepReady === false) return;
+    this.spare = (async (): Promise<Spare | null> => {
+      const browser = await started;
+      const context = await browser.newContext(CONTEXT_OPTIONS);
+      try {
+        const page = await exportPage(context, readiness);
+        const spare: Spare = { browser, context, page, readiness, crashed: false };
+        page.once('crash', () => {
+          spare.crashed = true;
+        });
+        return spare;
+      } catch (error) {
+        await context.close().catch(() => undefined);
+        throw error;
+      }
+    })().catch(() => null);
+  }
+
+  /** The spare context and page if they are of this browser and readiness and whole; else null. */
+  private async takeSpare(browser: Browser, readiness: PageReadiness | undefined): Promise<Spare | null> {
+    const pending = this.spare;
+    this.spare = null;
+    const spare = await pending;
+    if (!spare) return null;
+    if (
+      spare.browser === browser &&
+      browser.isConnected() &&
+      spare.readiness === readiness &&
+      !spare.crashed &&
+      !spare.page.isClosed()
+    )
+      return spare;
+    void spare.context.close().catch(() => undefined);
+    return null;
   }
 
   /** Waits for a free print until the deadline; false when it passed first. */
@@ -290,31 +369,43 @@ export class Printer {
     else this.printing--;
   }
 
-  /** The running browser, or PrintTimeLimit once the start budget's `startBy` has passed first. */
-  private browserBy(startBy: number): Promise<Browser> {
+  /** What `work` resolves to, or PrintTimeLimit once the start budget's `startBy` has passed first. */
+  private startedBy<T>(work: Promise<T>, startBy: number): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new PrintTimeLimit()), Math.max(0, startBy - Date.now()));
     });
-    // A launch that ends after the budget is still the browser of the next export.
-    return Promise.race([this.browser(), late]).finally(() => clearTimeout(timer));
+    // A launch (or spare) that ends after the budget is still the next export's.
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
   /**
-   * Runs `work` in a fresh browser context within the time budget, counted from the moment the
-   * context is open (the wait for a free print and the browser's launch have the start budget);
-   * past it the context is closed, which ends what the page was doing, and PrintTimeLimit is
-   * thrown.
+   * Runs `work` in a fresh browser context and page (readied by `readiness`; the spare when it
+   * is of the same readiness) within the time budget, counted from the moment the context is
+   * the export's (the wait for a free print, the browser's launch and a spare being readied have
+   * the start budget); past it the context is closed, which ends what the page was doing, and
+   * PrintTimeLimit is thrown. The page fetches nothing but data: URLs.
    */
-  async print<T>(work: (context: BrowserContext) => Promise<T>): Promise<T> {
+  async print<T>(
+    work: (context: BrowserContext, page: Page) => Promise<T>,
+    readiness?: PageReadiness,
+  ): Promise<T> {
     const startBy = Date.now() + (this.config.workerStartLimitMs ?? START_LIMIT_MS);
     if (!(await this.slot(startBy))) throw new PrintTimeLimit();
+    let browser: Browser | undefined;
     let context: BrowserContext | undefined;
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
     try {
-      const browser = await this.browserBy(startBy);
-      context = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
+      browser = await this.startedBy(this.browser(), startBy);
+      const started = browser;
+      const taking = this.takeSpare(started, readiness);
+      // Readied after the budget ran out: closed then (nobody else may have seen it taken).
+      const spare = await this.startedBy(taking, startBy).catch((error) => {
+        void taking.then((late) => late?.context.close()).catch(() => undefined);
+        throw error;
+      });
+      context = spare?.context ?? (await started.newContext(CONTEXT_OPTIONS));
       this.openContexts++;
       const open = context;
       const deadline = Date.now() + this.config.pdfTimeLimitMs;
@@ -328,7 +419,7 @@ export class Printer {
           Math.max(0, deadline - Date.now()),
         );
       });
-      const result = work(open);
+      const result = (async () => work(open, spare?.page ?? (await exportPage(open, readiness))))();
       // The work's own rejection after the budget ran out (its context closed) is no news.
       result.catch(() => undefined);
       return await Promise.race([result, expired]);
@@ -342,6 +433,8 @@ export class Printer {
         this.openContexts--;
       }
       this.release();
+      // The next export's context and page, readied as this one's was.
+      if (browser?.isConnected() && this.running) this.keepSpare(Promise.resolve(browser), readiness);
     }
   }
 
@@ -349,6 +442,9 @@ export class Printer {
   async close(): Promise<void> {
     const running = this.running;
     this.running = null;
+    const spare = this.spare;
+    this.spare = null;
+    await spare?.then((made) => made?.context.close()).catch(() => undefined);
     if (!running) return;
     const launched = await running.catch(() => null);
     if (!launched) return;
