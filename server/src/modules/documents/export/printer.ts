@@ -463,9 +463,8 @@ export class Printer {
   async close(): Promise<void> {
     const running = this.running;
     this.running = null;
-    const spare = this.spare;
+    // A spare goes with the browser (not waited for: one being readied would hold the close up).
     this.spare = null;
-    await spare?.then((made) => made?.dispose()).catch(() => undefined);
     if (!running) return;
     const launched = await running.catch(() => null);
     if (!launched) return;
