@@ -12,10 +12,15 @@ import { strFromU8, unzipSync } from 'fflate';
 import { loadCsl } from '../server/src/modules/documents/export/csl-files';
 import { exportPdf } from '../server/src/modules/documents/export/pdf';
 import { Printer } from '../server/src/modules/documents/export/printer';
-import { exportTypesetPdf, layOutPage, withMetadata } from '../server/src/modules/documents/export/typeset';
+import {
+  exportTypesetPdf,
+  layOutPage,
+  readyForTypesetting,
+  withMetadata,
+} from '../server/src/modules/documents/export/typeset';
 import { typesetHtml } from '../server/src/modules/documents/export/typeset-html';
 import { startCpuHog } from './lib/cpu';
-import { medianTime } from './lib/stats';
+import { median, medianTime } from './lib/stats';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const paper = fixturePaper({ sections: 40, equations: 100, citations: 200, figures: 20, paragraphs: 20 });
@@ -83,9 +88,12 @@ for (const format of Object.keys(EXPORT_FORMATS) as ExportFormatName[]) {
 // start (a new printer each run), idle and under a CPU hog, beside the same run's print of the
 // export HTML by a browser already running (how books print, pdf.ts). Goal: <= 4 s, and the page
 // count within 10% of LuaLaTeX's for the LaTeX export of the same paper.
+// Each also beside the same export by a printer that keeps no page ready (`keepReady: false`: the
+// export opens its context and page and loads Paged.js itself, as before), runs alternating; and
+// the same two with the browser running (an export after another: its page readied after the last).
 const prepared = prepareDocument(paper.input, engines);
-const typesetOnce = async () => {
-  const fresh = new Printer({ pdfPrints: 1, pdfTimeLimitMs: 600_000, pdfMaxPages: 10_000 });
+const typesetOnce = async (keepReady = true) => {
+  const fresh = new Printer({ pdfPrints: 1, pdfTimeLimitMs: 600_000, pdfMaxPages: 10_000 }, { keepReady });
   try {
     return await exportTypesetPdf(prepared, fresh, 10_000);
   } finally {
@@ -103,13 +111,40 @@ const legs: [string, () => { stop(): void } | null][] = [
   ['idle', () => null],
   ['cpu hog', startCpuHog],
 ];
+const running = {
+  ready: new Printer({ pdfPrints: 1, pdfTimeLimitMs: 600_000, pdfMaxPages: 10_000 }),
+  unready: new Printer({ pdfPrints: 1, pdfTimeLimitMs: 600_000, pdfMaxPages: 10_000 }, { keepReady: false }),
+};
+await exportTypesetPdf(prepared, running.ready, 10_000); // started, not timed
+await exportTypesetPdf(prepared, running.unready, 10_000);
+/** Median times of the works, run alternating (the machine's load drifts alike for each). */
+async function alternating(works: (() => Promise<unknown>)[], runs: number): Promise<number[]> {
+  const times: number[][] = works.map(() => []);
+  for (let run = 0; run < runs; run++)
+    for (const [index, work] of works.entries()) {
+      const start = performance.now();
+      await work();
+      times[index].push(performance.now() - start);
+    }
+  return times.map(median);
+}
 for (const [leg, start] of legs) {
   const hog = start();
   try {
-    const typeset = await medianTime(typesetOnce, RUNS);
+    const [typeset, unready] = await alternating([() => typesetOnce(), () => typesetOnce(false)], RUNS);
+    const [warm, warmUnready] = await alternating(
+      [
+        () => exportTypesetPdf(prepared, running.ready, 10_000),
+        () => exportTypesetPdf(prepared, running.unready, 10_000),
+      ],
+      RUNS,
+    );
     const plain = await medianTime(() => exportPdf(prepared, printer, 10_000), RUNS);
     console.log(
       `pdf     ${typeset.toFixed(0).padStart(8)}  ${plain.toFixed(0).padStart(10)}  ${(typeset / plain).toFixed(2)} (${leg}: typeset with Chromium's start, goal <= 4000 ms; baseline: the export HTML printed by a running browser; machine load ${loadavg()[0].toFixed(1)})`,
+    );
+    console.log(
+      `        typeset ${leg}: with Chromium's start ${typeset.toFixed(0)} ms, no page kept ready ${unready.toFixed(0)} ms (ratio ${(typeset / unready).toFixed(2)}); browser running ${warm.toFixed(0)} ms, no page kept ready ${warmUnready.toFixed(0)} ms (ratio ${(warm / warmUnready).toFixed(2)})`,
     );
   } finally {
     hog?.stop();
@@ -140,6 +175,8 @@ await printer.print(async (context) => {
   };
   const { html: typesetPage, metadata } = typesetHtml(prepared);
   await lap('html');
+  await readyForTypesetting(page);
+  await lap('Paged.js loaded (ahead of an export, printer.ts)');
   await layOutPage(page, typesetPage);
   await lap('load+layout');
   const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true, outline: true, tagged: true });
@@ -157,6 +194,8 @@ await printer.print(async (context) => {
   );
 });
 await printer.close();
+await running.ready.close();
+await running.unready.close();
 // LuaLaTeX's pages for the LaTeX export of the same paper (biber where biblatex is used).
 try {
   const latexDir = path.join(dir, 'latex');

@@ -5,8 +5,8 @@ import { withWideFloats } from '@scriptorium/common/export/fixture-wide-floats';
 import { type ExportInput, prepareDocument } from '@scriptorium/common/export/model';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { loadCsl } from '../src/modules/documents/export/csl-files';
-import { Printer } from '../src/modules/documents/export/printer';
-import { exportTypesetPdf, layOutPage } from '../src/modules/documents/export/typeset';
+import { type PageReadiness, Printer } from '../src/modules/documents/export/printer';
+import { exportTypesetPdf, layOutPage, readyForTypesetting } from '../src/modules/documents/export/typeset';
 import { typesetHtml } from '../src/modules/documents/export/typeset-html';
 import { run, useTemporaryFolder, withTools } from './export-tools';
 
@@ -363,6 +363,65 @@ describe('typeset PDF', () => {
       const inLeft = narrow.every((word) => word.xMax <= middle);
       const inRight = narrow.every((word) => word.xMin >= middle);
       expect(inLeft || inRight).toBe(true);
+    },
+  );
+});
+
+describe('the page kept ready for the next export (printer.ts)', () => {
+  withTools(
+    ['chromium'],
+    'is readied once ahead, in a fresh context, and taken by the export of its readiness',
+    async () => {
+      const own = new Printer({ pdfPrints: 1, pdfTimeLimitMs: 300_000, pdfMaxPages: 1_000 });
+      try {
+        let readied = 0;
+        const readiness: PageReadiness = async (page) => {
+          readied++;
+          await page.evaluate('window.readied = true');
+        };
+        // As the server does: warm() as the HTML is made, then the print (one page readied, not two).
+        void own.warm(readiness);
+        const first = await own.print(
+          async (context, page) => {
+            const seen = {
+              readied,
+              marked: await page.evaluate('window.readied === true'),
+              pages: context.pages().length,
+            };
+            await page.setContent('<p>the first export</p>');
+            return seen;
+          },
+          { readiness },
+        );
+        expect(first).toEqual({ readied: 1, marked: true, pages: 1 });
+        // The next one was readied after it, in a context of its own: nothing of the first is seen.
+        const second = await own.print(
+          async (context, page) => ({
+            readied,
+            marked: await page.evaluate('window.readied === true'),
+            text: await page.evaluate('document.body?.textContent ?? ""'),
+            pages: context.pages().length,
+          }),
+          { readiness },
+        );
+        expect(second).toEqual({ readied: 2, marked: true, text: '', pages: 1 });
+        // An export of another readiness (a book's print) gets a page of its own.
+        expect(await own.print(async (_context, page) => page.evaluate('window.readied === true'))).toBe(
+          false,
+        );
+        // Paged.js stays in the page as the export's HTML is written into it.
+        expect(
+          await own.print(
+            async (_context, page) => {
+              await page.setContent('<p>Text</p>');
+              return page.evaluate('typeof window.Paged');
+            },
+            { readiness: readyForTypesetting },
+          ),
+        ).toBe('object');
+      } finally {
+        await own.close();
+      }
     },
   );
 });

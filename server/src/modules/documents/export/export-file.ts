@@ -32,9 +32,9 @@ export async function exportFile(
           await inWorker(ctx, document.id, input, (ready) => ({ kind: 'document', format, input: ready })),
         );
       // The typeset PDF (typeset.ts): the export HTML laid out in pages by Paged.js. The browser
-      // starts while the worker makes the HTML.
+      // starts, and a page is readied with Paged.js (printer-worker.ts), while the worker makes the HTML.
       const printer = printerFor(ctx.config);
-      printer.warm();
+      void printer.warm();
       const made = await inWorker(ctx, document.id, input, (ready) => ({ kind: 'typeset', input: ready }));
       if (made.kind !== 'typeset') throw new Error(`unexpected export result ${made.kind}`);
       return {

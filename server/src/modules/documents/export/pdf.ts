@@ -1,5 +1,5 @@
 import type { PreparedDocument } from '@scriptorium/common/export/model';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { destinationPages, pageCount } from './pdf-destinations';
 import type { Printer, PrinterThread } from './printer';
 
@@ -71,12 +71,8 @@ export async function printHtmlPdf(
 ): Promise<Uint8Array> {
   if ('printHtml' in printer) return printer.printHtml(maxPages, paperSize, book, html);
   const first = await html();
-  return printer.print(async (context: BrowserContext) => {
-    const page = await context.newPage();
-    // Nothing may be fetched: the page is self-contained (images as data: URLs).
-    await page.route('**/*', (route) =>
-      route.request().url().startsWith('data:') ? route.continue() : route.abort(),
-    );
+  // The printer's page fetches nothing: the page is self-contained (images as data: URLs).
+  return printer.print(async (_context, page) => {
     const print = async (markup: string) => {
       await page.setContent(markup, { waitUntil: 'load' });
       return printWithinPages(page, paperSize, maxPages);

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { lowerThreadPriority } from '../../../util/worker-threads';
 import { PdfTooLong, printHtmlPdf } from './pdf';
 import {
@@ -13,7 +13,7 @@ import {
   PrintTimeLimit,
   type ToPrinter,
 } from './printer';
-import { typesetPdf } from './typeset';
+import { readyForTypesetting, typesetPdf } from './typeset';
 
 /**
  * The server printer's thread (printer.ts, PrinterThread): holds the Printer, and with it
@@ -38,13 +38,16 @@ class JobPrinter extends Printer {
   constructor(
     config: PrinterConfig,
     private readonly shared: Printer,
-    private readonly options: PrintOptions,
+    private readonly jobOptions: PrintOptions,
   ) {
     super(config);
   }
 
-  override print<T>(work: (context: BrowserContext) => Promise<T>): Promise<T> {
-    return this.shared.print(work, this.options);
+  override print<T>(
+    work: (context: BrowserContext, page: Page) => Promise<T>,
+    options: PrintOptions = {},
+  ): Promise<T> {
+    return this.shared.print(work, { ...this.jobOptions, ...options });
   }
 }
 
@@ -113,7 +116,8 @@ port.on('message', (message: ToPrinter) => {
       waitingGo.delete(message.id);
       return;
     case 'warm':
-      void printer.warm().then(() => post({ type: 'warmed' }));
+      // Only the typeset PDF warms the printer (export-file.ts): its page is readied with Paged.js.
+      void printer.warm(readyForTypesetting).then(() => post({ type: 'warmed' }));
       return;
     case 'close':
       void printer.close().then(() => post({ type: 'closed' }));

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PreparedDocument } from '@scriptorium/common/export/model';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Config } from '../../../config';
 import { heavyWorkEnv } from '../../../util/worker-threads';
 import { PdfTooLong } from './pdf';
@@ -34,6 +34,12 @@ import type { PdfMetadata } from './typeset-html';
  * with -9 a small detached shell started with the browser removes it once the process is gone
  * (`removeWhenGone`), and the next server start removes the folders of processes that no longer
  * run (`sweepPrinterFolders`), should that shell have gone down too.
+ *
+ * One context and page are kept ready for the next export (`Spare`): opened, and readied as the
+ * last export asked (typeset.ts: Paged.js loaded), when the browser starts for an export and
+ * after each export, so that an export does not wait for them (a context and page took 0.2-0.4 s,
+ * loading Paged.js 0.1-0.9 s). It has seen no export's page; one of another readiness, or of a
+ * browser gone, is closed instead.
  */
 
 /** The start budget's default, where no configuration names one (benches and tests of the writers). */
@@ -51,6 +57,12 @@ export class PrintTimeLimit extends Error {}
 const WAITING_PER_PRINT = 8;
 /** The renderer's JavaScript heap, in MB: a page past it crashes alone, not the machine. */
 const RENDERER_HEAP_MB = 1024;
+/**
+ * Headless Chromium (a whole browser since the old headless mode went) makes the address bar's
+ * suggestion popups, two WebUI pages with a renderer each, for every browser context: an export's
+ * context with them cost about 1 s more CPU of the machine's 2 cores (bench/export.ts).
+ */
+const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 /** Where every printer of this machine keeps its folders. */
 export function printerRoot(): string {
@@ -145,8 +157,20 @@ function removeWhenGone(folder: string): ChildProcess | null {
  * nice value is left alone: raised, it would put printing behind every other session of the
  * machine.) Chromium run as root sets some of its processes' priorities itself (its browser and
  * GPU processes at -8, renderers at 0), undoing this: run the server as an ordinary user.
+ *
+ * Chromium takes only the last `--disable-features`: Playwright's own and the printer's
+ * (DISABLED_FEATURES) are passed on as one.
  */
 const LOWER_PRIORITY_LAUNCHER = `#!/bin/sh
+features=
+for arg in "$@"; do
+  shift
+  case "$arg" in
+    --disable-features=*) features="\${features:+$features,}\${arg#--disable-features=}" ;;
+    *) set -- "$@" "$arg" ;;
+  esac
+done
+if [ -n "$features" ]; then set -- "$@" "--disable-features=$features"; fi
 if [ "$SCRIPTORIUM_NICENESS" -gt 0 ] 2>/dev/null && command -v nice >/dev/null 2>&1; then
   exec nice -n "$SCRIPTORIUM_NICENESS" "$SCRIPTORIUM_CHROMIUM" "$@"
 fi
@@ -169,6 +193,8 @@ function threadLoweredBy(): number {
 /** How a print runs: its start budget's end (epoch ms), and what runs in its context first. */
 export interface PrintOptions {
   startBy?: number;
+  /** How the export's page is readied (the spare's when it is of the same readiness). */
+  readiness?: PageReadiness;
   /** Runs once the context is open, within the time budget (tests hold a print here). */
   beforeWork?: () => Promise<void>;
 }
@@ -177,17 +203,54 @@ interface Running {
   persistent: BrowserContext;
   browser: Browser;
   folder: string;
+  /** The page the browser started with, in its own context: the first spare's (none has used it). */
+  initial: Page | null;
+}
+
+/** Readies a fresh page for an export before its turn (typeset.ts: loads Paged.js into it). */
+export type PageReadiness = (page: Page) => Promise<void>;
+
+/** A context and page opened for the next export and readied for it. */
+interface Spare {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  readiness: PageReadiness | undefined;
+  crashed: boolean;
+  /** Closes what the export had: its context, or the pages of the browser's own. */
+  dispose(): Promise<void>;
+}
+
+const CONTEXT_OPTIONS = { serviceWorkers: 'block', colorScheme: 'light' } as const;
+
+/** A page of an export's context: it fetches nothing (the page is self-contained, images as data: URLs). */
+async function exportPage(
+  context: BrowserContext,
+  readiness: PageReadiness | undefined,
+  blank: Page | null = null,
+): Promise<Page> {
+  const page = blank ?? (await context.newPage());
+  await page.route('**/*', (route) =>
+    route.request().url().startsWith('data:') ? route.continue() : route.abort(),
+  );
+  if (readiness) await readiness(page);
+  return page;
 }
 
 export class Printer {
   private running: Promise<Running> | null = null;
+  private spare: Promise<Spare | null> | null = null;
   private printing = 0;
   private openContexts = 0;
   private readonly waiting: (() => void)[] = [];
   /** Called whenever `load` or `contexts` changed (the printer's thread tells the event loop). */
   changed: (() => void) | null = null;
 
-  constructor(private readonly config: PrinterConfig) {}
+  /** `keepReady: false`: no spare context and page (the bench's comparison: each export opens its own). */
+  constructor(
+    private readonly config: PrinterConfig,
+    private readonly options: { keepReady?: boolean } = {},
+  ) {}
 
   /** Browser contexts of exports open now (tests: a refused export's is closed). */
   get contexts(): number {
@@ -218,11 +281,13 @@ export class Printer {
       .then(({ chromium }) =>
         chromium.launchPersistentContext(path.join(folder, 'p'), {
           executablePath: launcher,
+          ...CONTEXT_OPTIONS,
           args: [
             '--no-sandbox',
             '--disable-gpu',
             '--no-first-run',
             '--disable-background-networking',
+            `--disable-features=${DISABLED_FEATURES.join(',')}`,
             `--js-flags=--max-old-space-size=${RENDERER_HEAP_MB}`,
           ],
           // Chromium's own temporary folders go into ours, and so do Playwright's.
@@ -245,7 +310,7 @@ export class Printer {
           if (this.running === launched) this.running = null;
           removeNow();
         });
-        return { persistent, browser, folder };
+        return { persistent, browser, folder, initial: persistent.pages()[0] ?? null };
       });
     launched.catch(() => {
       if (this.running === launched) this.running = null;
@@ -263,15 +328,70 @@ export class Printer {
   }
 
   /**
-   * Starts the browser if it is not running: an export calls it, without waiting, before the work
-   * that comes before its print (the export worker's HTML), so that the two overlap. Resolves
-   * once the browser runs (or failed to start: the print tells).
+   * Starts the browser if it is not running, and readies a page for the next export: an export
+   * calls it, without waiting, before the work that comes before its print (the export worker's
+   * HTML), so that the two overlap. Resolves once the browser runs (or failed to start: the print
+   * tells).
    */
-  warm(): Promise<void> {
-    return this.browser().then(
+  warm(readiness?: PageReadiness): Promise<void> {
+    const browser = this.browser();
+    this.keepSpare(browser, readiness);
+    return browser.then(
       () => undefined,
       () => undefined,
     );
+  }
+
+  /**
+   * Opens and readies the next export's context and page in the background, unless one is (set
+   * at once: the export's print that follows a warm() takes it, even before the browser runs).
+   */
+  private keepSpare(started: Promise<Browser>, readiness: PageReadiness | undefined): void {
+    if (this.spare || this.options.keepReady === false) return;
+    this.spare = (async (): Promise<Spare | null> => {
+      const browser = await started;
+      // The first export's page is the one the browser started with (a context and page less to
+      // open on the way to it: 0.1-0.3 s); its context is the browser's, so only its pages close.
+      const running = await this.running?.catch(() => null);
+      const own = running?.browser === browser ? running : null;
+      const initial = own?.initial ?? null;
+      if (own) own.initial = null;
+      const context = initial && own ? own.persistent : await browser.newContext(CONTEXT_OPTIONS);
+      const dispose = async () => {
+        if (context === own?.persistent)
+          await Promise.all(context.pages().map((page) => page.close().catch(() => undefined)));
+        else await context.close().catch(() => undefined);
+      };
+      try {
+        const page = await exportPage(context, readiness, initial);
+        const spare: Spare = { browser, context, page, readiness, crashed: false, dispose };
+        page.once('crash', () => {
+          spare.crashed = true;
+        });
+        return spare;
+      } catch (error) {
+        await dispose();
+        throw error;
+      }
+    })().catch(() => null);
+  }
+
+  /** The spare context and page if they are of this browser and readiness and whole; else null. */
+  private async takeSpare(browser: Browser, readiness: PageReadiness | undefined): Promise<Spare | null> {
+    const pending = this.spare;
+    this.spare = null;
+    const spare = await pending;
+    if (!spare) return null;
+    if (
+      spare.browser === browser &&
+      browser.isConnected() &&
+      spare.readiness === readiness &&
+      !spare.crashed &&
+      !spare.page.isClosed()
+    )
+      return spare;
+    void spare.dispose();
+    return null;
   }
 
   /** Waits for a free print until the deadline; false when it passed first. */
@@ -311,46 +431,62 @@ export class Printer {
     this.changed?.();
   }
 
-  /** The running browser, or PrintTimeLimit once the start budget's `startBy` has passed first. */
-  private browserBy(startBy: number): Promise<Browser> {
+  /** What `work` resolves to, or PrintTimeLimit once the start budget's `startBy` has passed first. */
+  private startedBy<T>(work: Promise<T>, startBy: number): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new PrintTimeLimit()), Math.max(0, startBy - Date.now()));
     });
-    // A launch that ends after the budget is still the browser of the next export.
-    return Promise.race([this.browser(), late]).finally(() => clearTimeout(timer));
+    // A launch (or spare) that ends after the budget is still the next export's.
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
   /**
-   * Runs `work` in a fresh browser context within the time budget, counted from the moment the
-   * context is open (the wait for a free print and the browser's launch have the start budget);
-   * past it the context is closed, which ends what the page was doing, and PrintTimeLimit is
-   * thrown.
+   * Runs `work` in a fresh browser context and page (readied by `readiness`; the spare when it
+   * is of the same readiness) within the time budget, counted from the moment the context is
+   * the export's (the wait for a free print, the browser's launch and a spare being readied have
+   * the start budget); past it the context is closed, which ends what the page was doing, and
+   * PrintTimeLimit is thrown. The page fetches nothing but data: URLs.
    */
-  async print<T>(work: (context: BrowserContext) => Promise<T>, options: PrintOptions = {}): Promise<T> {
+  async print<T>(
+    work: (context: BrowserContext, page: Page) => Promise<T>,
+    options: PrintOptions = {},
+  ): Promise<T> {
+    const { readiness } = options;
     const startBy = options.startBy ?? Date.now() + (this.config.workerStartLimitMs ?? START_LIMIT_MS);
     if (!(await this.slot(startBy))) throw new PrintTimeLimit();
-    let context: BrowserContext | undefined;
+    let browser: Browser | undefined;
+    let dispose: (() => Promise<void>) | undefined;
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
     try {
-      const browser = await this.browserBy(startBy);
-      context = await browser.newContext({ serviceWorkers: 'block', colorScheme: 'light' });
+      browser = await this.startedBy(this.browser(), startBy);
+      const started = browser;
+      const taking = this.takeSpare(started, readiness);
+      // Readied after the budget ran out: closed then (nobody else may have seen it taken).
+      const spare = await this.startedBy(taking, startBy).catch((error) => {
+        void taking.then((late) => late?.dispose()).catch(() => undefined);
+        throw error;
+      });
+      const open = spare?.context ?? (await started.newContext(CONTEXT_OPTIONS));
+      const close = spare?.dispose ?? (() => open.close().catch(() => undefined));
+      dispose = close;
       this.openContexts++;
       this.changed?.();
-      const open = context;
       const deadline = Date.now() + this.config.pdfTimeLimitMs;
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => {
             timedOut = true;
             reject(new PrintTimeLimit());
-            void open.close().catch(() => undefined);
+            void close();
           },
           Math.max(0, deadline - Date.now()),
         );
       });
-      const result = (options.beforeWork ? options.beforeWork() : Promise.resolve()).then(() => work(open));
+      const result = (options.beforeWork ? options.beforeWork() : Promise.resolve()).then(async () =>
+        work(open, spare?.page ?? (await exportPage(open, readiness))),
+      );
       // The work's own rejection after the budget ran out (its context closed) is no news.
       result.catch(() => undefined);
       return await Promise.race([result, expired]);
@@ -359,11 +495,13 @@ export class Printer {
       throw error;
     } finally {
       clearTimeout(timer);
-      if (context) {
-        await context.close().catch(() => undefined);
+      if (dispose) {
+        await dispose();
         this.openContexts--;
       }
       this.release();
+      // The next export's context and page, readied as this one's was.
+      if (browser?.isConnected() && this.running) this.keepSpare(Promise.resolve(browser), readiness);
     }
   }
 
@@ -371,6 +509,8 @@ export class Printer {
   async close(): Promise<void> {
     const running = this.running;
     this.running = null;
+    // A spare goes with the browser (not waited for: one being readied would hold the close up).
+    this.spare = null;
     if (!running) return;
     const launched = await running.catch(() => null);
     if (!launched) return;

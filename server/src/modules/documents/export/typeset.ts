@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PreparedDocument } from '@scriptorium/common/export/model';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PdfTooLong } from './pdf';
 import { pageCount } from './pdf-destinations';
-import type { Printer } from './printer';
+import type { PageReadiness, Printer } from './printer';
 import type { PdfMetadata } from './typeset-html';
 
 /**
@@ -16,7 +16,9 @@ import type { PdfMetadata } from './typeset-html';
  *
  * Paged.js (MIT) rather than Vivliostyle: the project ships no AGPL code (docs/export-import.md).
  * Its script comes from node_modules and runs through the DevTools protocol; the page itself may
- * run no script and load nothing (its CSP, and every request but data: aborted here).
+ * run no script and load nothing (its CSP, and every request but data: aborted by the printer).
+ * It is loaded into the page the printer keeps ready for the next export (readyForTypesetting),
+ * before the export's HTML: the page's globals outlive the document written into it.
  */
 
 const require = createRequire(import.meta.url);
@@ -337,6 +339,13 @@ export function withMetadata(pdf: Uint8Array, metadata: PdfMetadata): Uint8Array
   return out;
 }
 
+/** The page ready for a typeset export: Paged.js loaded (the printer's spare page, printer.ts). */
+export const readyForTypesetting: PageReadiness = async (page) => {
+  await page.evaluate(paged());
+  // esbuild (tsx) names the functions and classes of layOut with a helper of its module scope.
+  await page.evaluate('globalThis.__name = (target) => target');
+};
+
 /**
  * Loads the typeset page into `page` and lays it out in pages with Paged.js: their number.
  * `floats: false` leaves every figure and table where it stands (the bench's comparison).
@@ -348,6 +357,7 @@ export async function layOutPage(page: Page, html: string, { floats = true } = {
 /**
  * As layOutPage, with what Paged.js reported and how much text reached its pages. `before` runs
  * in the page once Paged.js is loaded, before the layout (tests: a handler that breaks it).
+ * Paged.js is loaded unless the page was readied with it.
  */
 export async function layOutChecked(
   page: Page,
@@ -355,9 +365,7 @@ export async function layOutChecked(
   { floats = true, before = '' } = {},
 ): Promise<Layout> {
   await page.setContent(html, { waitUntil: 'load' });
-  await page.evaluate(paged());
-  // esbuild (tsx) names the functions and classes of layOut with a helper of its module scope.
-  await page.evaluate('globalThis.__name = (target) => target');
+  if (!(await page.evaluate('typeof window.Paged === "object"'))) await readyForTypesetting(page);
   if (before) await page.evaluate(before);
   return page.evaluate(layOut, floats);
 }
@@ -384,23 +392,21 @@ export async function typesetPdf(
   metadata: PdfMetadata,
   { before = '' } = {},
 ): Promise<Uint8Array> {
-  const printed = await printer.print(async (context: BrowserContext) => {
-    const page = await context.newPage();
-    // Nothing may be fetched: the page is self-contained (images as data: URLs).
-    await page.route('**/*', (route) =>
-      route.request().url().startsWith('data:') ? route.continue() : route.abort(),
-    );
-    const layout = await layOutChecked(page, html, { before });
-    const failure = layoutFailure(layout);
-    if (failure) {
-      // Never a PDF missing text (issue 53): printed without Paged.js instead.
-      console.error(`typeset PDF: Paged.js failed, printed without it: ${failure}`);
-      await layOutUnpaged(page, html);
-    } else if (layout.pages > maxPages) throw new PdfTooLong(maxPages);
-    return new Uint8Array(
-      await page.pdf({ preferCSSPageSize: true, printBackground: true, outline: true, tagged: true }),
-    );
-  });
+  const printed = await printer.print(
+    async (_context, page) => {
+      const layout = await layOutChecked(page, html, { before });
+      const failure = layoutFailure(layout);
+      if (failure) {
+        // Never a PDF missing text (issue 53): printed without Paged.js instead.
+        console.error(`typeset PDF: Paged.js failed, printed without it: ${failure}`);
+        await layOutUnpaged(page, html);
+      } else if (layout.pages > maxPages) throw new PdfTooLong(maxPages);
+      return new Uint8Array(
+        await page.pdf({ preferCSSPageSize: true, printBackground: true, outline: true, tagged: true }),
+      );
+    },
+    { readiness: readyForTypesetting },
+  );
   const pdf = withMetadata(printed, metadata);
   if (pageCount(pdf) > maxPages) throw new PdfTooLong(maxPages);
   return pdf;
@@ -416,6 +422,8 @@ export async function exportTypesetPdf(
   printer: Printer,
   maxPages = 1_000,
 ): Promise<Uint8Array> {
+  // The browser starts, and the page is readied, while the HTML is made (as the server does).
+  void printer.warm(readyForTypesetting);
   const { typesetHtml } = await import('./typeset-html');
   const { html, metadata } = typesetHtml(prepared);
   return typesetPdf(printer, maxPages, html, metadata);
