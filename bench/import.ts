@@ -9,11 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CslJson } from '@scriptorium/common/bibliography/citation-render';
-import { type CompactNode, expandNode } from '@scriptorium/common/bibliography/csl-compact';
 import { exportDocument } from '@scriptorium/common/export/registry';
 import { importDocument } from '@scriptorium/common/import/index';
 import { zoteroField } from '@scriptorium/common/import/testing/fixtures';
+import { bundledCsl } from '@scriptorium/common/testing/bundled-csl';
 import sharp from 'sharp';
 import { median } from './lib/stats';
 
@@ -88,14 +87,7 @@ try {
   writeFileSync(path.join(dir, 'long.md'), paperMarkdown(50));
   execFileSync('pandoc', ['long.md', '-o', 'long.docx'], { cwd: dir });
   const long = new Uint8Array(readFileSync(path.join(dir, 'long.docx')));
-  const asset = (name: string) =>
-    JSON.parse(readFileSync(new URL(`../web/public/csl/${name}.json`, import.meta.url), 'utf8'));
-  const csl = {
-    name: 'apa',
-    style: expandNode(asset('styles/apa') as CompactNode) as unknown as CslJson,
-    locales: { 'en-US': asset('locale-data/en-US') as CslJson },
-    locale: 'en-US',
-  };
+  const csl = bundledCsl('apa');
   const imports: number[] = [];
   const exports: number[] = [];
   let longSummary = '';

@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Node as PMNode } from 'prosemirror-model';
 import { describe, expect, it } from 'vitest';
-import type { CslJson } from '../bibliography/citation-render';
-import { type CompactNode, expandNode } from '../bibliography/csl-compact';
 import { schema } from '../editor/schema';
 import { createDocument, standardArticle } from '../editor/templates';
 import { withBody } from '../editor/testing';
 import { importDocument } from '../import/index';
+import { bundledCsl } from '../testing/bundled-csl';
 import { buildDocument, RANDOM_IMAGES, randomInput } from './random-document';
 import { type ExportFormatName, exportDocument } from './registry';
 
@@ -469,16 +467,8 @@ describe('round trips of the documents the property test found (issue 54)', () =
         ],
         entries: 5,
       };
-      const asset = (name: string) =>
-        JSON.parse(readFileSync(new URL(`../../../web/public/csl/${name}.json`, import.meta.url), 'utf8'));
-      const csl = {
-        name: 'ieee',
-        style: expandNode(asset('styles/ieee') as CompactNode) as unknown as CslJson,
-        locales: { 'en-US': asset('locale-data/en-US') as CslJson },
-        locale: 'en-US',
-      };
       const doc = buildDocument(spec as never);
-      const { data } = await exportDocument(format, randomInput(doc, csl as never));
+      const { data } = await exportDocument(format, randomInput(doc, bundledCsl('ieee')));
       const inline: string[] = [];
       schema.nodeFromJSON(importDocument(data, `found.${format}`).content).descendants((node) => {
         if (node.type === s.figure || node.type === s.equation || node.type === s.citation)

@@ -1,20 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { Fragment, type Node as PMNode } from 'prosemirror-model';
 import { Transform } from 'prosemirror-transform';
 import { describe, expect, it } from 'vitest';
-import type { CslJson } from '../bibliography/citation-render';
-import { type CompactNode, expandNode } from '../bibliography/csl-compact';
 import { schema } from '../editor/schema';
 import { importDocument } from '../import/index';
 import { parseMarkdown } from '../import/markdown';
 import { descendants, parseXml } from '../import/xml';
+import { bundledCsl } from '../testing/bundled-csl';
 import { sofficeConvert, toolAvailable } from '../testing/office-tools';
 import { exportDocx } from './docx';
 import { CSL_CITATION_SCHEMA, plainText } from './docx-fields';
 import { fixturePaper } from './fixture-paper';
 import { documentMarkdown } from './markdown';
-import { type ExportInput, prepareDocument } from './model';
+import { prepareDocument } from './model';
 import { exportOdt } from './odt';
 
 /**
@@ -23,14 +21,7 @@ import { exportOdt } from './odt';
  * cross-references to the same targets, footnotes, figures; and the same words.
  */
 
-const asset = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../../../web/public/csl/${name}.json`, import.meta.url), 'utf8'));
-const csl = (name: string): ExportInput['csl'] => ({
-  name,
-  style: expandNode(asset(`styles/${name}`) as CompactNode) as unknown as CslJson,
-  locales: { 'en-US': asset('locale-data/en-US') as CslJson },
-  locale: 'en-US',
-});
+const csl = bundledCsl;
 
 type Json = {
   type: string;
